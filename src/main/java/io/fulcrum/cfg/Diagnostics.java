@@ -1,0 +1,132 @@
+package io.fulcrum.cfg;
+
+import java.io.PrintStream;
+
+/**
+ * Messages for the operator during start-up and configuration checks, in HAProxy's format:
+ * {@code [ALERT]    (PID) : config : parsing [FILE:LINE] : MESSAGE}. Counts alerts and warnings so the
+ * caller can decide the exit status. Quiet mode ({@code -q}) hides notices and warnings, never alerts.
+ */
+public final class Diagnostics {
+
+    public enum Level {
+        ALERT, WARNING, NOTICE, DIAG;
+
+        String label() {
+            return "[" + name() + "]";
+        }
+    }
+
+    private final PrintStream out;
+    private final long pid;
+    private volatile boolean quiet;
+    private volatile boolean diagMode;
+    private int alerts;
+    private int warnings;
+
+    public Diagnostics(PrintStream out, long pid) {
+        this.out = out;
+        this.pid = pid;
+    }
+
+    public static Diagnostics stderr() {
+        return new Diagnostics(System.err, ProcessHandle.current().pid());
+    }
+
+    public void quiet(boolean quiet) {
+        this.quiet = quiet;
+    }
+
+    public boolean quiet() {
+        return quiet;
+    }
+
+    /** Diagnostic mode ({@code -dD}): {@code .diag} messages and diagnostic warnings are shown. */
+    public void diagMode(boolean diagMode) {
+        this.diagMode = diagMode;
+    }
+
+    public boolean diagMode() {
+        return diagMode;
+    }
+
+    public synchronized int alerts() {
+        return alerts;
+    }
+
+    public synchronized int warnings() {
+        return warnings;
+    }
+
+    /** Prints a message at {@code level}; continuation lines of a multi-line message get HAProxy's "   | " margin. */
+    public synchronized void print(Level level, String message) {
+        switch (level) {
+            case ALERT -> alerts++;
+            case WARNING -> warnings++;
+            default -> { }
+        }
+        if (level != Level.ALERT && quiet || level == Level.DIAG && !diagMode) {
+            return;
+        }
+        String head = String.format("%-10s (%d) : ", level.label(), pid);
+        out.print(head + message.replace("\n", "\n   | ") + "\n");
+        out.flush();
+    }
+
+    public void alert(String message) {
+        print(Level.ALERT, message);
+    }
+
+    public void warning(String message) {
+        print(Level.WARNING, message);
+    }
+
+    public void notice(String message) {
+        print(Level.NOTICE, message);
+    }
+
+    public void diag(String message) {
+        print(Level.DIAG, message);
+    }
+
+    /** A configuration-wide alert without a location: {@code config : MESSAGE}. */
+    public void configAlert(String message) {
+        alert("config : " + message);
+    }
+
+    public void configWarning(String message) {
+        warning("config : " + message);
+    }
+
+    /** An error on one line: {@code config : parsing [FILE:LINE] : MESSAGE}. */
+    public void parseAlert(Source source, String message) {
+        alert("config : parsing [" + source + "] : " + message);
+    }
+
+    public void parseWarning(Source source, String message) {
+        warning("config : parsing [" + source + "] : " + message);
+    }
+
+    /**
+     * An error at a column of a line, reported as HAProxy's tokenizer does: the message, then the line
+     * (sanitized and cut around the column) and a caret under the column.
+     */
+    public void parseAlert(Source source, String raw, int column, String message) {
+        print(Level.ALERT, "config : parsing [" + source + "]: " + message + " at position " + (column + 1) + ":");
+        synchronized (this) {
+            for (String l : LinePrinter.excerpt(raw, column)) {
+                out.print("  " + l + "\n");
+            }
+            out.flush();
+        }
+    }
+
+    /** Reports {@code e}, found on {@code line}, with a caret when it points at a column. */
+    public void report(ConfigLine line, ConfigException e) {
+        if (e.column() >= 0) {
+            parseAlert(line.source(), line.raw(), e.column(), e.getMessage());
+        } else {
+            parseAlert(line.source(), e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package io.fulcrum.cfg;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where modules register what they own: section types by keyword, keyword tables (shared by name, so
+ * that a keyword of one context can be added by any module), and whole-configuration checks.
+ */
+public final class Registry {
+    private final Map<String, SectionType> sections = new LinkedHashMap<>();
+    private final Map<TableKey<?>, KeywordTable<?>> tables = new LinkedHashMap<>();
+    private final List<ConfigCheck> checks = new ArrayList<>();
+
+    /**
+     * Identifies a keyword table and the type it configures.
+     *
+     * @param context the HAProxy name of the context ("global", "proxy", "bind", "server", "option"...)
+     */
+    public record TableKey<C>(String context) {
+    }
+
+    public void section(String keyword, SectionType type) {
+        if (sections.putIfAbsent(keyword, type) != null) {
+            throw new IllegalStateException("section '" + keyword + "' registered twice");
+        }
+    }
+
+    public SectionType section(String keyword) {
+        return sections.get(keyword);
+    }
+
+    public List<String> sectionNames() {
+        return List.copyOf(sections.keySet());
+    }
+
+    /** The table for {@code key}, created empty on first use. */
+    @SuppressWarnings("unchecked")
+    public <C> KeywordTable<C> table(TableKey<C> key) {
+        return (KeywordTable<C>) tables.computeIfAbsent(key, k -> new KeywordTable<C>(k.context()));
+    }
+
+    public Map<TableKey<?>, KeywordTable<?>> tables() {
+        return Collections.unmodifiableMap(tables);
+    }
+
+    public void check(ConfigCheck check) {
+        checks.add(check);
+    }
+
+    public List<ConfigCheck> checks() {
+        return Collections.unmodifiableList(checks);
+    }
+
+    /** A registry filled by {@code modules}. */
+    public static Registry of(List<Module> modules) {
+        Registry r = new Registry();
+        modules.forEach(m -> m.register(r));
+        return r;
+    }
+}
