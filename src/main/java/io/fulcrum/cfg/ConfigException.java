@@ -15,9 +15,26 @@ public class ConfigException extends Exception {
         this(message, -1);
     }
 
+    /** True for a problem that is reported as a warning: the line is ignored but the load goes on. */
+    private final boolean warning;
+
     public ConfigException(String message, int column) {
+        this(message, column, false);
+    }
+
+    private ConfigException(String message, int column, boolean warning) {
         super(message, null, false, false);
         this.column = column;
+        this.warning = warning;
+    }
+
+    /** A line HAProxy ignores with a warning (e.g. a frontend keyword in a backend). */
+    public static ConfigException warning(String message) {
+        return new ConfigException(message, -1, true);
+    }
+
+    public boolean isWarning() {
+        return warning;
     }
 
     public int column() {

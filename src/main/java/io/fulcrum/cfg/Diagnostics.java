@@ -123,7 +123,9 @@ public final class Diagnostics {
 
     /** Reports {@code e}, found on {@code line}, with a caret when it points at a column. */
     public void report(ConfigLine line, ConfigException e) {
-        if (e.column() >= 0) {
+        if (e.isWarning()) {
+            parseWarning(line.source(), e.getMessage());
+        } else if (e.column() >= 0) {
             parseAlert(line.source(), line.raw(), e.column(), e.getMessage());
         } else {
             parseAlert(line.source(), e.getMessage());

@@ -20,11 +20,16 @@ public final class KeywordTable<C> {
     }
 
     private final String context;
+    private final String prefix;
     private final Map<String, Entry<C>> entries = new TreeMap<>();
 
-    /** @param context the HAProxy name of the context, used in messages and to find unsupported keywords */
-    public KeywordTable(String context) {
+    /**
+     * @param context the HAProxy name of the context, used to find unsupported keywords
+     * @param prefix  the words written before this table's keywords ("option "), for messages
+     */
+    public KeywordTable(String context, String prefix) {
         this.context = context;
+        this.prefix = prefix;
     }
 
     public String context() {
@@ -54,12 +59,11 @@ public final class KeywordTable<C> {
      * The error for a keyword that is not in this table: "not supported yet" when HAProxy knows it,
      * else "unknown" with the closest known keyword as a suggestion.
      *
-     * @param what how HAProxy names the place, e.g. "unknown keyword 'foo' in 'global' section"
+     * @param what HAProxy's message for an unknown keyword, e.g. "unknown keyword 'foo' in 'global' section"
      */
     public ConfigException unknown(String name, String what) {
         if (HaproxyKeywords.knows(context, name)) {
-            return new ConfigException(what.replace("unknown keyword", "keyword")
-                    + " is an HAProxy keyword that Fulcrum does not support yet");
+            return new ConfigException("'" + prefix + name + "' is an HAProxy keyword that Fulcrum does not support yet.");
         }
         List<String> candidates = new ArrayList<>(entries.keySet());
         candidates.addAll(HaproxyKeywords.all(context));

@@ -19,8 +19,12 @@ public final class Registry {
      * Identifies a keyword table and the type it configures.
      *
      * @param context the HAProxy name of the context ("global", "proxy", "bind", "server", "option"...)
+     * @param prefix  the words written before the table's keywords ("option ", "timeout "), for messages
      */
-    public record TableKey<C>(String context) {
+    public record TableKey<C>(String context, String prefix) {
+        public TableKey(String context) {
+            this(context, "");
+        }
     }
 
     public void section(String keyword, SectionType type) {
@@ -40,7 +44,7 @@ public final class Registry {
     /** The table for {@code key}, created empty on first use. */
     @SuppressWarnings("unchecked")
     public <C> KeywordTable<C> table(TableKey<C> key) {
-        return (KeywordTable<C>) tables.computeIfAbsent(key, k -> new KeywordTable<C>(k.context()));
+        return (KeywordTable<C>) tables.computeIfAbsent(key, k -> new KeywordTable<C>(k.context(), k.prefix()));
     }
 
     public Map<TableKey<?>, KeywordTable<?>> tables() {

@@ -1,0 +1,43 @@
+# Sourced by bin/ scripts: find_jdk sets FULCRUM_JAVA_HOME (and FULCRUM_JAVA_FEATURE) to a JDK >= 21 (JAVA_HOME if it is one, else the
+# newest under /usr/lib/jvm), or prints why not and exits 1.
+
+jdk_feature() { # prints the feature release of the JDK at $1 (e.g. 25), or nothing
+    [ -x "$1/bin/java" ] || return 0
+    sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release" 2>/dev/null
+}
+
+find_jdk() {
+    local v best="" best_v=0 d
+    if [ -n "${JAVA_HOME:-}" ]; then
+        v=$(jdk_feature "$JAVA_HOME")
+        if [ -n "$v" ] && [ "$v" -ge 21 ]; then
+            FULCRUM_JAVA_HOME=$JAVA_HOME
+            FULCRUM_JAVA_FEATURE=$v
+            return 0
+        fi
+    fi
+    for d in /usr/lib/jvm/*/; do
+        d=${d%/}
+        v=$(jdk_feature "$d")
+        if [ -n "$v" ] && [ "$v" -ge 21 ] && [ "$v" -gt "$best_v" ] && [ -x "$d/bin/javac" ]; then
+            best=$d
+            best_v=$v
+        fi
+    done
+    if [ -z "$best" ]; then
+        echo "fulcrum: no JDK >= 21 found (JAVA_HOME=${JAVA_HOME:-unset}, nothing suitable under /usr/lib/jvm)." >&2
+        echo "fulcrum: install one (e.g. apt-get install openjdk-21-jdk-headless) or set JAVA_HOME to it." >&2
+        exit 1
+    fi
+    FULCRUM_JAVA_HOME=$best
+    FULCRUM_JAVA_FEATURE=$best_v
+}
+
+# JVM flags every Fulcrum JVM gets. Netty uses sun.misc.Unsafe for direct buffers; JDK 24+ asks for
+# permission (the flag does not exist before 23).
+fulcrum_jvm_flags() {
+    echo -XX:+ExitOnOutOfMemoryError
+    if [ "$FULCRUM_JAVA_FEATURE" -ge 23 ]; then
+        echo --sun-misc-unsafe-memory-access=allow
+    fi
+}

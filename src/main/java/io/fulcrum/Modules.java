@@ -1,0 +1,25 @@
+package io.fulcrum;
+
+import io.fulcrum.backend.BackendModule;
+import io.fulcrum.cfg.Module;
+import io.fulcrum.conn.ConnModule;
+import io.fulcrum.listener.ListenerModule;
+import io.fulcrum.proxy.ProxyModule;
+import io.fulcrum.runtime.GlobalModule;
+import io.fulcrum.server.ServerModule;
+
+import java.util.List;
+
+/** Every subsystem's registration, in one place. A new subsystem adds one line here. */
+public final class Modules {
+    private Modules() {
+    }
+
+    public static final List<Module> ALL = List.of(
+            new GlobalModule(),
+            new ProxyModule(),
+            new ListenerModule(),
+            new ServerModule(),
+            new BackendModule(),
+            new ConnModule());
+}

@@ -1,0 +1,55 @@
+package io.fulcrum.backend;
+
+import io.fulcrum.conn.SocketOptions;
+import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.proxy.Timeouts;
+import io.fulcrum.server.Server;
+import io.fulcrum.server.ServerList;
+
+import java.util.List;
+
+/** A backend (or the backend half of a listen section) at run time. */
+public final class Backend {
+    private final String name;
+    private final List<Server> servers;
+    private final LoadBalancer lb;
+    private final int retries;
+    private final Timeouts timeouts;
+    private final SocketOptions socket;
+
+    public Backend(ProxySpec spec) {
+        this.name = spec.name();
+        ServerList list = spec.partOrNull(ServerList.class);
+        this.servers = list == null ? List.of() : list.servers.stream().map(s -> new Server(spec.name(), s)).toList();
+        BalanceSpec balance = spec.part(BalanceSpec.class, BalanceSpec::new);
+        this.lb = new WeightedRoundRobin(servers);
+        this.retries = balance.retries;
+        this.timeouts = spec.timeouts.copy();
+        this.socket = spec.part(SocketOptions.class, SocketOptions::new);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public List<Server> servers() {
+        return servers;
+    }
+
+    /** The server for a new connection, or null when none is usable. */
+    public Server pick() {
+        return lb.pick();
+    }
+
+    public int retries() {
+        return retries;
+    }
+
+    public Timeouts timeouts() {
+        return timeouts;
+    }
+
+    public SocketOptions socketOptions() {
+        return socket;
+    }
+}

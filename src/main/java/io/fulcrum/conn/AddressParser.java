@@ -1,0 +1,144 @@
+package io.fulcrum.conn;
+
+import io.fulcrum.cfg.ConfigException;
+
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Parses HAProxy's socket address syntax: optional family prefix ({@code ipv4@}, {@code ipv6@},
+ * {@code unix@}, {@code abns@}, {@code fd@}), then {@code host:port}, a unix path or a file descriptor.
+ * Host names are resolved at once, as HAProxy does at start-up.
+ */
+public final class AddressParser {
+    private AddressParser() {
+    }
+
+    /** The listening addresses of a {@code bind} or {@code stats socket} argument: comma lists and port ranges expand. */
+    public static List<Endpoint> listeners(String text) throws ConfigException {
+        List<Endpoint> out = new ArrayList<>();
+        for (String one : text.split(",", -1)) {
+            if (one.isEmpty()) {
+                throw new ConfigException("missing address in '" + text + "'");
+            }
+            parseListener(one, out);
+        }
+        return out;
+    }
+
+    private static void parseListener(String text, List<Endpoint> out) throws ConfigException {
+        String rest = text;
+        Endpoint.Family family = Endpoint.Family.ANY;
+        int at = text.indexOf('@');
+        if (at >= 0) {
+            String prefix = text.substring(0, at);
+            rest = text.substring(at + 1);
+            switch (prefix) {
+                case "ipv4", "tcp4" -> family = Endpoint.Family.IPV4;
+                case "ipv6", "tcp6" -> family = Endpoint.Family.IPV6;
+                case "tcp" -> family = Endpoint.Family.ANY;
+                case "unix" -> {
+                    out.add(new Endpoint.Unix(rest, false));
+                    return;
+                }
+                case "abns" -> {
+                    out.add(new Endpoint.Unix(rest, true));
+                    return;
+                }
+                case "fd" -> {
+                    out.add(new Endpoint.Fd(fd(rest)));
+                    return;
+                }
+                case "udp", "udp4", "udp6", "uxdg", "quic4", "quic6" ->
+                        throw new ConfigException("dgram-type address not acceptable in '" + text + "'");
+                case "sockpair" -> throw new ConfigException("'sockpair@' addresses are not supported by Fulcrum yet in '" + text + "'");
+                default -> throw new ConfigException("unknown address family '" + prefix + "' in '" + text + "'");
+            }
+        } else if (text.startsWith("/")) {
+            out.add(new Endpoint.Unix(text, false));
+            return;
+        }
+        int colon = rest.lastIndexOf(':');
+        if (colon < 0) {
+            throw new ConfigException("missing port specification in '" + text + "'");
+        }
+        String portText = rest.substring(colon + 1);
+        if (portText.isEmpty()) {
+            throw new ConfigException("missing port specification in '" + text + "'");
+        }
+        InetAddress host = host(rest.substring(0, colon), family, text);
+        int dash = portText.indexOf('-');
+        int low = port(dash < 0 ? portText : portText.substring(0, dash), portText);
+        int high = dash < 0 ? low : port(portText.substring(dash + 1), portText);
+        if (high < low) {
+            throw new ConfigException("invalid port range '" + portText + "'");
+        }
+        for (int p = low; p <= high; p++) {
+            out.add(new Endpoint.Inet(host, p, family));
+        }
+    }
+
+    /** A host part: empty or '*' is every address of the family; brackets are allowed around IPv6. */
+    static InetAddress host(String h, Endpoint.Family family, String whole) throws ConfigException {
+        if (h.startsWith("[") && h.endsWith("]")) {
+            h = h.substring(1, h.length() - 1);
+        }
+        try {
+            if (h.isEmpty() || h.equals("*")) {
+                return family == Endpoint.Family.IPV6 ? InetAddress.getByName("::") : InetAddress.getByName("0.0.0.0");
+            }
+            InetAddress a = InetAddress.getByName(h);
+            if (family == Endpoint.Family.IPV4 && !(a instanceof Inet4Address)
+                    || family == Endpoint.Family.IPV6 && !(a instanceof Inet6Address)) {
+                a = resolve(h, family);
+            }
+            return a;
+        } catch (UnknownHostException e) {
+            throw new ConfigException("invalid address: '" + h + "' in '" + whole + "'");
+        }
+    }
+
+    private static InetAddress resolve(String h, Endpoint.Family family) throws UnknownHostException {
+        for (InetAddress a : InetAddress.getAllByName(h)) {
+            if (family == Endpoint.Family.IPV4 ? a instanceof Inet4Address : a instanceof Inet6Address) {
+                return a;
+            }
+        }
+        throw new UnknownHostException(h);
+    }
+
+    private static int port(String p, String whole) throws ConfigException {
+        if (p.isEmpty() || p.length() > 5 || !p.chars().allMatch(Character::isDigit)) {
+            throw new ConfigException("invalid port '" + whole + "'");
+        }
+        int v = Integer.parseInt(p);
+        if (v < 1 || v > 65535) {
+            throw new ConfigException("invalid port '" + p + "'");
+        }
+        return v;
+    }
+
+    /** An inherited socket: must be an open socket descriptor of this process. */
+    private static int fd(String text) throws ConfigException {
+        if (text.isEmpty() || !text.chars().allMatch(Character::isDigit) || text.length() > 9) {
+            throw new ConfigException("invalid file descriptor '" + text + "'");
+        }
+        int fd = Integer.parseInt(text);
+        try {
+            String target = Files.readSymbolicLink(Path.of("/proc/self/fd/" + fd)).toString();
+            if (!target.startsWith("socket:")) {
+                throw new ConfigException("cannot use file descriptor '" + fd + "' : Socket operation on non-socket.");
+            }
+        } catch (IOException e) {
+            throw new ConfigException("cannot use file descriptor '" + fd + "' : Bad file descriptor.");
+        }
+        return fd;
+    }
+}

@@ -1,0 +1,48 @@
+package io.fulcrum.listener;
+
+import io.fulcrum.cfg.Source;
+import io.fulcrum.conn.Endpoint;
+
+import java.util.List;
+
+/** One {@code bind} line: its addresses and options. */
+public final class BindSpec {
+    private final Source source;
+    private final String text;
+    private final List<Endpoint> endpoints;
+
+    public String name;
+    /** 0: no limit of its own (the frontend's and the global limits apply). */
+    public int maxconn;
+    /** 0: the frontend's maxconn, as HAProxy does. */
+    public int backlog;
+    public boolean deferAccept;
+    public boolean tfo;
+    public boolean v4v6;
+    public boolean v6only;
+    public String iface;
+    public boolean acceptProxy;
+    /** Unix socket permissions ({@code mode}), -1 when not set. */
+    public int unixMode = -1;
+    public int uid = -1;
+    public int gid = -1;
+
+    public BindSpec(Source source, String text, List<Endpoint> endpoints) {
+        this.source = source;
+        this.text = text;
+        this.endpoints = List.copyOf(endpoints);
+    }
+
+    public Source source() {
+        return source;
+    }
+
+    /** The address argument as written. */
+    public String text() {
+        return text;
+    }
+
+    public List<Endpoint> endpoints() {
+        return endpoints;
+    }
+}

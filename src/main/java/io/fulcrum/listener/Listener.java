@@ -1,0 +1,254 @@
+package io.fulcrum.listener;
+
+import io.fulcrum.conn.Endpoint;
+import io.fulcrum.conn.SocketTuning;
+import io.fulcrum.proxy.Frontend;
+import io.fulcrum.runtime.ConnLimit;
+import io.fulcrum.runtime.EventLoops;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.socket.SocketProtocolFamily;
+import io.netty.channel.unix.DomainSocketAddress;
+import io.netty.channel.unix.UnixChannelOption;
+
+import java.io.IOException;
+import java.net.Inet6Address;
+import java.net.SocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.ArrayDeque;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+
+/**
+ * One listening socket of a {@code bind} line. Accepts connections while the bind's, the frontend's and
+ * the global {@code maxconn} allow; at a limit it stops reading the listening socket (new connections wait
+ * in the kernel's backlog) and resumes when a connection ends.
+ */
+public final class Listener {
+    private final BindSpec bind;
+    private final Endpoint endpoint;
+    private final Frontend frontend;
+    private final EventLoops loops;
+    private final ConnLimit[] limits;
+    private final Consumer<Channel> onAccept;
+    /** Connections accepted by the socket but waiting for a free slot. Touched only on the listener's loop. */
+    private final ArrayDeque<Channel> waiting = new ArrayDeque<>();
+    private ServerChannel channel;
+    private volatile boolean paused;
+
+    /**
+     * @param onAccept starts the session on a new connection, on the connection's own event loop
+     */
+    public Listener(BindSpec bind, Endpoint endpoint, Frontend frontend, EventLoops loops, ConnLimit global,
+                    Consumer<Channel> onAccept) {
+        this.bind = bind;
+        this.endpoint = endpoint;
+        this.frontend = frontend;
+        this.loops = loops;
+        this.limits = new ConnLimit[] {new ConnLimit(bind.maxconn), frontend.limit(), global};
+        this.onAccept = onAccept;
+    }
+
+    public Endpoint endpoint() {
+        return endpoint;
+    }
+
+    public Frontend frontend() {
+        return frontend;
+    }
+
+    /** Opens and binds the socket; the future fails with the system's reason. */
+    public ChannelFuture bind() throws IOException {
+        SocketAddress address;
+        switch (endpoint) {
+            case Endpoint.Inet inet -> {
+                boolean v6 = inet.host() instanceof Inet6Address;
+                channel = loops.newServerSocket(v6 ? SocketProtocolFamily.INET6 : SocketProtocolFamily.INET);
+                if (v6 && (bind.v6only || bind.v4v6)) {
+                    SocketTuning.v6only(channel, bind.v6only);
+                }
+                if (loops.isEpoll()) {
+                    channel.config().setOption(UnixChannelOption.SO_REUSEPORT, true);
+                    if (bind.deferAccept) {
+                        channel.config().setOption(EpollChannelOption.TCP_DEFER_ACCEPT, 1);
+                    }
+                    if (bind.tfo) {
+                        channel.config().setOption(EpollChannelOption.TCP_FASTOPEN, backlog());
+                    }
+                }
+                if (bind.iface != null) {
+                    SocketTuning.bindToDevice(channel, bind.iface);
+                }
+                address = inet.socketAddress();
+            }
+            case Endpoint.Unix unix -> {
+                channel = loops.newUnixServerSocket();
+                if (!unix.abstractNamespace()) {
+                    Files.deleteIfExists(Path.of(unix.path()));
+                }
+                address = new DomainSocketAddress(unix.abstractNamespace() ? "\0" + unix.path() : unix.path());
+            }
+            case Endpoint.Fd fd -> {
+                channel = loops.adoptServerSocket(fd.fd());
+                address = null;
+            }
+        }
+        channel.config().setOption(ChannelOption.SO_BACKLOG, backlog());
+        channel.config().setOption(ChannelOption.SO_REUSEADDR, true);
+        channel.pipeline().addLast(new Acceptor());
+        EventLoop loop = loops.next();
+        ChannelFuture registered = loop.register(channel);
+        if (address == null) {
+            return registered;
+        }
+        return registered.channel().bind(address).addListener(f -> {
+            if (f.isSuccess() && endpoint instanceof Endpoint.Unix unix && !unix.abstractNamespace()) {
+                unixPermissions(Path.of(unix.path()));
+            }
+        });
+    }
+
+    private int backlog() {
+        if (bind.backlog > 0) {
+            return bind.backlog;
+        }
+        int fe = frontend.limit().max();
+        return fe == Integer.MAX_VALUE ? 1024 : Math.max(fe, 1);
+    }
+
+    private void unixPermissions(Path path) throws IOException {
+        if (bind.unixMode >= 0) {
+            Set<PosixFilePermission> perms = EnumSet.noneOf(PosixFilePermission.class);
+            PosixFilePermission[] bits = PosixFilePermission.values(); // OWNER_READ .. OTHERS_EXECUTE = bits 8..0
+            for (int i = 0; i < 9; i++) {
+                if ((bind.unixMode & (1 << (8 - i))) != 0) {
+                    perms.add(bits[i]);
+                }
+            }
+            Files.setPosixFilePermissions(path, perms);
+        }
+        if (bind.uid >= 0) {
+            Files.setAttribute(path, "unix:uid", bind.uid);
+        }
+        if (bind.gid >= 0) {
+            Files.setAttribute(path, "unix:gid", bind.gid);
+        }
+    }
+
+    /** Stops accepting (SIGTTOU); connections wait in the backlog. */
+    public void pause() {
+        paused = true;
+        if (channel != null) {
+            channel.eventLoop().execute(() -> channel.config().setAutoRead(false));
+        }
+    }
+
+    /** Accepts again (SIGTTIN). */
+    public void resume() {
+        paused = false;
+        if (channel != null) {
+            channel.eventLoop().execute(this::drainWaiting);
+        }
+    }
+
+    /** Closes the listening socket; live connections are not affected. */
+    public ChannelFuture close() {
+        ChannelFuture f = channel.close();
+        if (endpoint instanceof Endpoint.Unix unix && !unix.abstractNamespace()) {
+            f.addListener(x -> Files.deleteIfExists(Path.of(unix.path())));
+        }
+        return f;
+    }
+
+    /** Takes a slot in every limit, or none. */
+    private ConnLimit acquire() {
+        for (int i = 0; i < limits.length; i++) {
+            if (!limits[i].tryAcquire()) {
+                for (int j = 0; j < i; j++) {
+                    limits[j].release();
+                }
+                return limits[i];
+            }
+        }
+        return null;
+    }
+
+    /** Serves connections that waited for a slot, then reads the socket again if they all got one. */
+    private void drainWaiting() {
+        while (!waiting.isEmpty()) {
+            ConnLimit full = acquire();
+            if (full != null) {
+                full.await(() -> channel.eventLoop().execute(this::drainWaiting));
+                return;
+            }
+            start(waiting.poll());
+        }
+        if (!paused && channel.isOpen()) {
+            channel.config().setAutoRead(true);
+            channel.read();
+        }
+    }
+
+    private void start(Channel child) {
+        child.closeFuture().addListener(f -> {
+            for (ConnLimit l : limits) {
+                l.release();
+            }
+        });
+        onAccept.accept(child);
+    }
+
+    /** Receives the accepted connections (the listening channel's "messages"). */
+    private final class Acceptor extends ChannelInboundHandlerAdapter {
+        @Override
+        public boolean isSharable() {
+            return false;
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            Channel child = (Channel) msg;
+            if (!waiting.isEmpty()) {
+                waiting.add(child);
+                return;
+            }
+            ConnLimit full = acquire();
+            if (full == null) {
+                start(child);
+                return;
+            }
+            waiting.add(child);
+            ctx.channel().config().setAutoRead(false);
+            full.await(() -> ctx.channel().eventLoop().execute(Listener.this::drainWaiting));
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            // Accept errors (EMFILE, ENFILE...) are transient: keep the socket, but stop reading it for a
+            // moment rather than spin on an error the next accept will hit again.
+            Channel ch = ctx.channel();
+            ch.config().setAutoRead(false);
+            ch.eventLoop().schedule(() -> {
+                if (!paused && waiting.isEmpty()) {
+                    ch.config().setAutoRead(true);
+                }
+            }, 100, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** For tests and messages: "frontend/bind-name address". */
+    @Override
+    public String toString() {
+        return frontend.name() + " " + endpoint;
+    }
+}

@@ -1,0 +1,101 @@
+package io.fulcrum.listener;
+
+import io.fulcrum.cfg.Args;
+import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.ConfigLine;
+import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.cfg.Diagnostics;
+import io.fulcrum.cfg.KeywordTable;
+import io.fulcrum.cfg.Module;
+import io.fulcrum.cfg.Registry;
+import io.fulcrum.cfg.Registry.TableKey;
+import io.fulcrum.conn.AddressParser;
+import io.fulcrum.proxy.Capability;
+import io.fulcrum.proxy.ProxyModule;
+import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.proxy.ProxyTable;
+
+/** The {@code bind} keyword and its options (configuration.txt section 5.1). */
+public final class ListenerModule implements Module {
+
+    /**
+     * Bind options: each parser gets the line shifted so that the option name is word 0. An entry's
+     * flags are the number of value words the option takes.
+     */
+    public static final TableKey<BindSpec> OPTIONS = new TableKey<>("bind");
+
+    @Override
+    public void register(Registry registry) {
+        KeywordTable<BindSpec> options = registry.table(OPTIONS);
+        registry.table(ProxyModule.KEYWORDS).add("bind", Capability.FRONTEND, (p, l) -> bind(p, l, options));
+
+        options.add("name", 1, (b, l) -> b.name = value(l));
+        options.add("maxconn", 1, (b, l) -> b.maxconn = (int) Args.integer(value(l), "maxconn", 0, Integer.MAX_VALUE));
+        options.add("backlog", 1, (b, l) -> b.backlog = (int) Args.integer(value(l), "backlog", 1, Integer.MAX_VALUE));
+        options.add("defer-accept", (b, l) -> b.deferAccept = true);
+        options.add("tfo", (b, l) -> b.tfo = true);
+        options.add("v4v6", (b, l) -> b.v4v6 = true);
+        options.add("v6only", (b, l) -> b.v6only = true);
+        options.add("interface", 1, (b, l) -> b.iface = value(l));
+        options.add("accept-proxy", (b, l) -> b.acceptProxy = true);
+        options.add("mode", 1, (b, l) -> b.unixMode = octal(value(l)));
+        options.add("uid", 1, (b, l) -> b.uid = (int) Args.integer(value(l), "uid", 0, Integer.MAX_VALUE));
+        options.add("gid", 1, (b, l) -> b.gid = (int) Args.integer(value(l), "gid", 0, Integer.MAX_VALUE));
+        options.add("user", 1, (b, l) -> b.uid = Accounts.uid(value(l)));
+        options.add("group", 1, (b, l) -> b.gid = Accounts.gid(value(l)));
+
+        registry.check(ListenerModule::checkFrontendsHaveBinds);
+    }
+
+    private static void bind(ProxySpec p, ConfigLine l, KeywordTable<BindSpec> options) throws ConfigException {
+        if (!l.has(1)) {
+            throw new ConfigException("'bind' expects {<path>|[addr1]:port1[-end1]}{,[addr]:port[-end]}... as arguments.");
+        }
+        BindSpec bind;
+        try {
+            bind = new BindSpec(l.source(), l.arg(1), AddressParser.listeners(l.arg(1)));
+        } catch (ConfigException e) {
+            throw new ConfigException("'bind' : " + e.getMessage());
+        }
+        int i = 2;
+        while (i < l.size()) {
+            String opt = l.arg(i);
+            KeywordTable.Entry<BindSpec> e = options.find(opt);
+            String where = "'bind " + l.arg(1) + "' in section '" + p.kind().keyword() + "'";
+            if (e == null) {
+                throw options.unknown(opt, where + ": unknown keyword '" + opt + "'.");
+            }
+            if (e.flags() > 0 && !l.has(i + 1)) {
+                throw new ConfigException(where + ": '" + opt + "' : missing value.");
+            }
+            try {
+                e.parser().parse(bind, l.shift(i));
+            } catch (ConfigException ex) {
+                throw new ConfigException(where + ": '" + opt + "' : " + ex.getMessage());
+            }
+            i += 1 + e.flags();
+        }
+        p.part(BindList.class, BindList::new).binds.add(bind);
+    }
+
+    private static String value(ConfigLine l) {
+        return l.arg(1);
+    }
+
+    private static int octal(String s) throws ConfigException {
+        try {
+            return Integer.parseInt(s, 8);
+        } catch (NumberFormatException e) {
+            throw new ConfigException("'" + s + "' is not an octal file mode");
+        }
+    }
+
+    private static void checkFrontendsHaveBinds(ConfigModel model, Diagnostics diag) {
+        for (ProxySpec p : ProxyTable.of(model).proxies()) {
+            BindList binds = p.partOrNull(BindList.class);
+            if (p.kind().isFrontend() && !p.disabled && (binds == null || binds.binds.isEmpty())) {
+                diag.configWarning(p.describe() + " has no 'bind' directive. Please declare it as a backend if this was intended.");
+            }
+        }
+    }
+}

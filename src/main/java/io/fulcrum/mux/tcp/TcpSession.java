@@ -1,0 +1,318 @@
+package io.fulcrum.mux.tcp;
+
+import io.fulcrum.backend.Backend;
+import io.fulcrum.conn.ProxyHeader;
+import io.fulcrum.conn.SocketOptions;
+import io.fulcrum.proxy.Frontend;
+import io.fulcrum.proxy.Timeouts;
+import io.fulcrum.runtime.EventLoops;
+import io.fulcrum.server.Server;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.socket.DuplexChannel;
+import io.netty.channel.socket.SocketProtocolFamily;
+import io.netty.util.concurrent.ScheduledFuture;
+
+import java.net.Inet6Address;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One TCP session ({@code mode tcp}): a client connection, the server connection chosen for it, and the
+ * bytes between them. Both connections live on the client's event loop, so nothing here is shared
+ * between threads. Connects with {@code timeout connect} and {@code retries}, forwards half-closes both
+ * ways, and enforces the inactivity timeouts: {@code timeout client} on the client side and
+ * {@code timeout server} on the server side, both replaced by {@code timeout tunnel} once connected, and
+ * by {@code client-fin}/{@code server-fin} once one direction is shut.
+ */
+public final class TcpSession {
+    private final Channel client;
+    private final Frontend frontend;
+    private final Backend backend;
+    private final EventLoops loops;
+    private final SocketAddress source;
+    private final SocketAddress destination;
+    private final Relay clientRelay;
+    private ByteBuf early;
+
+    private Channel server;
+    private Server target;
+    private int attempts;
+    private boolean connected;
+    private boolean finished;
+
+    private final boolean[] inputShut = new boolean[2];
+    private final long[] lastActive = new long[2];
+    /** Bytes handed to each side's channel, to tell from its pending count whether it drained. */
+    private final long[] written = new long[2];
+    private final long[] flushedSeen = new long[2];
+    private ScheduledFuture<?> timer;
+
+    /**
+     * @param source      the client's address (from the PROXY header with {@code accept-proxy})
+     * @param destination the address the client connected to (idem)
+     * @param early       bytes already read from the client (after a PROXY header), or null
+     */
+    public TcpSession(Channel client, Frontend frontend, EventLoops loops, SocketAddress source, SocketAddress destination,
+                      ByteBuf early) {
+        this.client = client;
+        this.frontend = frontend;
+        this.backend = frontend.backend();
+        this.loops = loops;
+        this.source = source;
+        this.destination = destination;
+        this.early = early;
+        this.clientRelay = new Relay(this, Side.CLIENT);
+    }
+
+    /** Starts the session on the client's event loop: the client is registered, not yet read. */
+    public void start() {
+        client.config().setAutoRead(false);
+        client.pipeline().addLast("relay", clientRelay);
+        long now = System.nanoTime();
+        lastActive[0] = now;
+        lastActive[1] = now;
+        armTimer();
+        connect();
+    }
+
+    private void connect() {
+        if (finished) {
+            return;
+        }
+        target = backend == null ? null : backend.pick();
+        if (target == null) {
+            abort();
+            return;
+        }
+        SocketAddress address = target.target(destination);
+        Channel ch = address instanceof InetSocketAddress inet
+                ? loops.newSocket(inet.getAddress() instanceof Inet6Address ? SocketProtocolFamily.INET6 : SocketProtocolFamily.INET)
+                : loops.newUnixSocket();
+        SocketOptions opts = backend.socketOptions();
+        ch.config().setAutoRead(false);
+        ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
+        if (ch.config().getOptions().containsKey(ChannelOption.TCP_NODELAY)) {
+            ch.config().setOption(ChannelOption.TCP_NODELAY, true);
+            ch.config().setOption(ChannelOption.SO_KEEPALIVE, opts.serverKeepAlive);
+            if (opts.nolinger) {
+                ch.config().setOption(ChannelOption.SO_LINGER, 0);
+            }
+        }
+        long connectTimeout = backend.timeouts().connect;
+        ch.config().setOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, connectTimeout));
+        Relay serverRelay = new Relay(this, Side.SERVER);
+        serverRelay.peer(client);
+        ch.pipeline().addLast("relay", serverRelay);
+        server = ch;
+        attempts++;
+        client.eventLoop().register(ch).addListener(reg -> {
+            if (!reg.isSuccess()) {
+                abort();
+                return;
+            }
+            ch.connect(address).addListener((ChannelFutureListener) f -> connected(f.channel(), f.isSuccess(), f.cause()));
+        });
+    }
+
+    private void connected(Channel ch, boolean success, Throwable cause) {
+        if (finished || ch != server) {
+            ch.close();
+            return;
+        }
+        if (!success) {
+            ch.close();
+            server = null;
+            if (attempts > backend.retries()) {
+                abort();
+                return;
+            }
+            // HAProxy waits min(timeout connect, 1s) before retrying after a refusal, not after a timeout.
+            long delay = cause instanceof io.netty.channel.ConnectTimeoutException ? 0
+                    : Math.min(1000, backend.timeouts().connect > 0 ? backend.timeouts().connect : 1000);
+            client.eventLoop().schedule(this::connect, delay, TimeUnit.MILLISECONDS);
+            return;
+        }
+        connected = true;
+        Server srv = target;
+        srv.connectionOpened();
+        ch.closeFuture().addListener(f -> srv.connectionClosed());
+        if (target.sendProxy() > 0) {
+            ch.write(ProxyHeader.encode(target.sendProxy(), source, destination, ch.alloc()), ch.voidPromise());
+        }
+        if (early != null) {
+            written[Side.SERVER.ordinal()] += early.readableBytes();
+            ch.write(early, ch.voidPromise());
+            early = null;
+        }
+        ch.flush();
+        clientRelay.peer(ch);
+        long now = System.nanoTime();
+        lastActive[0] = now;
+        lastActive[1] = now;
+        if (inputShut[Side.CLIENT.ordinal()]) {
+            shutOutput(ch);
+        }
+        ch.config().setAutoRead(true);
+        if (!inputShut[Side.CLIENT.ordinal()]) {
+            client.config().setAutoRead(true);
+        }
+        rearm();
+    }
+
+    /** Bytes were read on {@code side}: it is active. */
+    void read(Side side, int bytes) {
+        lastActive[side.ordinal()] = System.nanoTime();
+        written[side.other().ordinal()] += bytes;
+    }
+
+    /** {@code side} took all its pending bytes: it is active. */
+    void drained(Side side) {
+        lastActive[side.ordinal()] = System.nanoTime();
+    }
+
+    /** {@code side} sent a FIN: pass it on once what it sent before is delivered. */
+    void inputShut(Side side) {
+        inputShut[side.ordinal()] = true;
+        Channel peer = side == Side.CLIENT ? server : client;
+        if (side == Side.CLIENT && !connected) {
+            return; // passed on when the server connection is established
+        }
+        if (inputShut[0] && inputShut[1]) {
+            closeAfterFlush(client);
+            closeAfterFlush(server);
+            finished = true;
+            return;
+        }
+        if (peer != null) {
+            shutOutput(peer);
+        }
+        rearm();
+    }
+
+    /** {@code side}'s connection closed: flush what remains to the other side, then close it too. */
+    void closed(Side side) {
+        if (side == Side.SERVER && !connected) {
+            return; // a failed attempt; connected() decides what comes next
+        }
+        finished = true;
+        cancelTimer();
+        Channel peer = side == Side.CLIENT ? server : client;
+        if (peer != null) {
+            closeAfterFlush(peer);
+        }
+    }
+
+    /** Ends everything at once: no server, a timeout, a failure. */
+    private void abort() {
+        finished = true;
+        cancelTimer();
+        if (server != null) {
+            server.close();
+        }
+        client.close();
+        if (early != null) {
+            early.release();
+            early = null;
+        }
+    }
+
+    private static void shutOutput(Channel ch) {
+        ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(f -> {
+            if (ch.isActive()) {
+                ((DuplexChannel) ch).shutdownOutput();
+            }
+        });
+    }
+
+    private static void closeAfterFlush(Channel ch) {
+        if (ch.isActive()) {
+            ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        } else {
+            ch.close();
+        }
+    }
+
+    // --- timeouts -------------------------------------------------------------------------------
+
+    /** The inactivity timeout of {@code side} now, in ms; 0 means none. */
+    private long timeout(Side side) {
+        Timeouts fe = frontend.timeouts();
+        Timeouts be = backend == null ? fe : backend.timeouts();
+        if (inputShut[0] || inputShut[1]) {
+            long fin = side == Side.CLIENT ? fe.clientFin : be.serverFin;
+            if (fin > 0) {
+                return fin;
+            }
+        }
+        if (connected && be.tunnel > 0) {
+            return be.tunnel;
+        }
+        return side == Side.CLIENT ? fe.client : be.server;
+    }
+
+    private void rearm() {
+        cancelTimer();
+        armTimer();
+    }
+
+    private void cancelTimer() {
+        if (timer != null) {
+            timer.cancel(false);
+            timer = null;
+        }
+    }
+
+    /** Schedules one check at the earliest deadline; the check re-arms itself for the next one. */
+    private void armTimer() {
+        if (finished) {
+            return;
+        }
+        long next = Long.MAX_VALUE;
+        for (Side side : Side.values()) {
+            long t = timeout(side);
+            if (t > 0 && (side == Side.CLIENT || connected)) {
+                next = Math.min(next, lastActive[side.ordinal()] + TimeUnit.MILLISECONDS.toNanos(t));
+            }
+        }
+        if (next != Long.MAX_VALUE) {
+            timer = client.eventLoop().schedule(this::checkTimeouts, Math.max(0, next - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void checkTimeouts() {
+        timer = null;
+        if (finished) {
+            return;
+        }
+        long now = System.nanoTime();
+        for (Side side : Side.values()) {
+            Channel ch = side == Side.CLIENT ? client : server;
+            long t = timeout(side);
+            if (t <= 0 || ch == null || side == Side.SERVER && !connected) {
+                continue;
+            }
+            // Bytes the peer accepted since the last check count as activity (a slow reader is not idle).
+            long flushed = written[side.ordinal()] - pending(ch);
+            if (flushed != flushedSeen[side.ordinal()]) {
+                flushedSeen[side.ordinal()] = flushed;
+                lastActive[side.ordinal()] = now;
+            }
+            if (now - lastActive[side.ordinal()] >= TimeUnit.MILLISECONDS.toNanos(t)) {
+                abort();
+                return;
+            }
+        }
+        armTimer();
+    }
+
+    private static long pending(Channel ch) {
+        ChannelOutboundBuffer out = ch.unsafe().outboundBuffer();
+        return out == null ? 0 : out.totalPendingWriteBytes();
+    }
+}

@@ -1,0 +1,22 @@
+package io.fulcrum.proxy;
+
+/** Which kinds of proxy section a keyword applies to, as in HAProxy's keyword matrix (section 4.1). */
+public final class Capability {
+    private Capability() {
+    }
+
+    public static final int DEFAULTS = 1;
+    public static final int FRONTEND = 2;
+    public static final int BACKEND = 4;
+    public static final int ALL = DEFAULTS | FRONTEND | BACKEND;
+    /** Frontend-side keywords, also allowed in defaults (and so in listen). */
+    public static final int FE = DEFAULTS | FRONTEND;
+    /** Backend-side keywords, also allowed in defaults (and so in listen). */
+    public static final int BE = DEFAULTS | BACKEND;
+    /**
+     * Set on keywords that are an error, not just ignored with a warning, in a section lacking the
+     * capability (HAProxy refuses a {@code server} in a frontend but only warns about a {@code bind} in a
+     * backend).
+     */
+    public static final int STRICT = 8;
+}

@@ -1,0 +1,47 @@
+package io.fulcrum.proxy;
+
+import io.fulcrum.backend.Backend;
+import io.fulcrum.conn.SocketOptions;
+import io.fulcrum.runtime.ConnLimit;
+
+/** A frontend (or the frontend half of a listen section) at run time. */
+public final class Frontend {
+    private final String name;
+    private final Timeouts timeouts;
+    private final SocketOptions socket;
+    private final ConnLimit limit;
+    private final Backend backend;
+
+    /**
+     * @param backend where its connections go: the first unconditional {@code use_backend}, else
+     *                {@code default_backend}, else its own backend half (listen), else none
+     */
+    public Frontend(ProxySpec spec, int maxconn, Backend backend) {
+        this.name = spec.name();
+        this.timeouts = spec.timeouts.copy();
+        this.socket = spec.part(SocketOptions.class, SocketOptions::new);
+        this.limit = new ConnLimit(maxconn);
+        this.backend = backend;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public Timeouts timeouts() {
+        return timeouts;
+    }
+
+    public SocketOptions socketOptions() {
+        return socket;
+    }
+
+    public ConnLimit limit() {
+        return limit;
+    }
+
+    /** The backend its connections go to, or null. */
+    public Backend backend() {
+        return backend;
+    }
+}

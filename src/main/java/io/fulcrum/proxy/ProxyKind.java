@@ -1,0 +1,39 @@
+package io.fulcrum.proxy;
+
+/** The four proxy sections and the capabilities each has. */
+public enum ProxyKind {
+    DEFAULTS("defaults", Capability.DEFAULTS),
+    FRONTEND("frontend", Capability.FRONTEND),
+    BACKEND("backend", Capability.BACKEND),
+    LISTEN("listen", Capability.FRONTEND | Capability.BACKEND);
+
+    private final String keyword;
+    private final int caps;
+
+    ProxyKind(String keyword, int caps) {
+        this.keyword = keyword;
+        this.caps = caps;
+    }
+
+    public String keyword() {
+        return keyword;
+    }
+
+    /** How HAProxy names this kind of proxy in messages: a listen section is a "proxy". */
+    public String typeName() {
+        return this == LISTEN ? "proxy" : keyword;
+    }
+
+    public boolean isFrontend() {
+        return (caps & Capability.FRONTEND) != 0;
+    }
+
+    public boolean isBackend() {
+        return (caps & Capability.BACKEND) != 0;
+    }
+
+    /** True when a keyword with capability flags {@code flags} applies to this kind of section. */
+    public boolean accepts(int flags) {
+        return (flags & caps) != 0;
+    }
+}

@@ -1,0 +1,250 @@
+package io.fulcrum.proxy;
+
+import io.fulcrum.cfg.Args;
+import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.ConfigLine;
+import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.cfg.Diagnostics;
+import io.fulcrum.cfg.KeywordTable;
+import io.fulcrum.cfg.Module;
+import io.fulcrum.cfg.Registry;
+import io.fulcrum.cfg.Registry.TableKey;
+import io.fulcrum.cfg.SectionParser;
+import io.fulcrum.cfg.Units;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The proxy sections ({@code defaults}, {@code frontend}, {@code backend}, {@code listen}), the keywords
+ * every proxy has (mode, maxconn, timeouts, backend switching) and the {@code option} and
+ * {@code timeout} dispatchers that other subsystems add to.
+ */
+public final class ProxyModule implements Module {
+
+    /** Proxy keywords; flags are {@link Capability} bits. */
+    public static final TableKey<ProxySpec> KEYWORDS = new TableKey<>("proxy");
+    /** {@code option NAME} and {@code no option NAME}; flags are {@link Capability} bits. */
+    public static final TableKey<OptionContext> OPTIONS = new TableKey<>("option", "option ");
+    /** {@code timeout NAME VALUE}; flags are {@link Capability} bits. */
+    public static final TableKey<ProxySpec> TIMEOUTS = new TableKey<>("timeout", "timeout ");
+
+    @Override
+    public void register(Registry registry) {
+        KeywordTable<ProxySpec> keywords = registry.table(KEYWORDS);
+        KeywordTable<OptionContext> options = registry.table(OPTIONS);
+        KeywordTable<ProxySpec> timeouts = registry.table(TIMEOUTS);
+        for (ProxyKind kind : ProxyKind.values()) {
+            registry.section(kind.keyword(), (header, model) -> open(kind, header, model, keywords, options));
+        }
+
+        keywords.add("mode", Capability.ALL, (p, l) -> {
+            Args.noMoreThan(l, 1, "mode");
+            switch (l.arg(1)) {
+                case "tcp" -> p.mode = Mode.TCP;
+                case "http" -> throw new ConfigException("'mode http' is not supported by Fulcrum yet (only 'mode tcp' is).");
+                case "health" -> throw new ConfigException("'mode health' doesn't exist anymore. Please use 'http-request return status 200' instead.");
+                default -> throw new ConfigException("unknown proxy mode '" + l.arg(1) + "'.");
+            }
+        });
+        keywords.add("maxconn", Capability.FE, (p, l) -> {
+            Args.noMoreThan(l, 1, "maxconn");
+            p.maxconn = (int) Args.integer(Args.required(l, 1, "maxconn", "an integer argument"), "maxconn", 0, Integer.MAX_VALUE);
+        });
+        keywords.add("default_backend", Capability.FE, (p, l) -> {
+            Args.noMoreThan(l, 1, "default_backend");
+            p.defaultBackend = new BackendRef(Args.required(l, 1, "default_backend", "a backend name"), l.source());
+        });
+        keywords.add("use_backend", Capability.FRONTEND | Capability.STRICT, (p, l) -> {
+            String name = Args.required(l, 1, "use_backend", "a backend name");
+            if (l.has(2)) {
+                throw new ConfigException("'use_backend' with a condition ('" + l.arg(2)
+                        + "') is not supported by Fulcrum yet (ACLs are not implemented).");
+            }
+            p.useBackends.add(new BackendRef(name, l.source()));
+        });
+        keywords.add("disabled", Capability.ALL, (p, l) -> {
+            Args.noMoreThan(l, 0, "disabled");
+            p.disabled = true;
+        });
+        keywords.add("enabled", Capability.ALL, (p, l) -> {
+            Args.noMoreThan(l, 0, "enabled");
+            p.disabled = false;
+        });
+        keywords.add("timeout", Capability.ALL, (p, l) -> {
+            KeywordTable.Entry<ProxySpec> e = timeouts.find(l.arg(1));
+            if (e == null) {
+                throw new ConfigException("'timeout' supports " + String.join(", ", quoted(timeouts)) + " (got '" + l.arg(1) + "')");
+            }
+            if (!p.kind().accepts(e.flags())) {
+                throw ConfigException.warning("'timeout " + l.arg(1) + "' will be ignored because " + p.describe() + " has no "
+                        + missing(p.kind()) + " capability");
+            }
+            e.parser().parse(p, l.shift(1));
+        });
+        keywords.add("option", Capability.ALL, (p, l) -> option(options, new OptionContext(p, true), l));
+
+        timeout(timeouts, "connect", Capability.BE, (t, v) -> t.connect = v);
+        timeout(timeouts, "client", Capability.FE, (t, v) -> t.client = v);
+        timeout(timeouts, "server", Capability.BE, (t, v) -> t.server = v);
+        timeout(timeouts, "tunnel", Capability.BE, (t, v) -> t.tunnel = v);
+        timeout(timeouts, "client-fin", Capability.FE, (t, v) -> t.clientFin = v);
+        timeout(timeouts, "server-fin", Capability.BE, (t, v) -> t.serverFin = v);
+        timeout(timeouts, "queue", Capability.BE, (t, v) -> t.queue = v);
+
+        registry.check(ProxyModule::checkReferences);
+        registry.check(ProxyModule::checkTimeouts);
+    }
+
+    private interface TimeoutSetter {
+        void set(Timeouts t, long millis);
+    }
+
+    private static void timeout(KeywordTable<ProxySpec> table, String name, int caps, TimeoutSetter setter) {
+        table.add(name, caps, (p, l) -> {
+            String kw = "timeout " + name;
+            if (!l.has(1)) {
+                throw new ConfigException("'" + kw + "' expects an integer value (in milliseconds)");
+            }
+            Args.noMoreThan(l, 1, kw);
+            setter.set(p.timeouts, Units.time(l.arg(1), kw));
+        });
+    }
+
+    private static String[] quoted(KeywordTable<?> table) {
+        return table.names().stream().map(n -> "'" + n + "'").toArray(String[]::new);
+    }
+
+    private static String missing(ProxyKind kind) {
+        return kind.isFrontend() ? "backend" : "frontend";
+    }
+
+    private static void option(KeywordTable<OptionContext> options, OptionContext ctx, ConfigLine l) throws ConfigException {
+        String name = l.arg(1);
+        if (name.isEmpty()) {
+            throw new ConfigException("'option' expects an option name.");
+        }
+        KeywordTable.Entry<OptionContext> e = options.find(name);
+        if (e == null) {
+            throw options.unknown(name, "unknown option '" + name + "'.");
+        }
+        ProxySpec p = ctx.proxy();
+        if (!p.kind().accepts(e.flags())) {
+            throw ConfigException.warning("'" + name + "' ignored because " + p.describe() + " has no " + missing(p.kind()) + " capability.");
+        }
+        e.parser().parse(ctx, l.shift(1));
+    }
+
+    private static SectionParser open(ProxyKind kind, ConfigLine header, ConfigModel model,
+                                      KeywordTable<ProxySpec> keywords, KeywordTable<OptionContext> options) throws ConfigException {
+        ProxyTable table = ProxyTable.of(model);
+        String name = header.arg(1);
+        int next = 2;
+        if (kind == ProxyKind.DEFAULTS && name.equals("from")) {
+            name = "";
+            next = 1;
+        } else if (kind == ProxyKind.DEFAULTS && name.isEmpty()) {
+            next = 1;
+        } else {
+            if (name.isEmpty()) {
+                throw new ConfigException("'" + kind.keyword() + "' expects <name> as an argument.");
+            }
+            checkName(kind, name);
+        }
+        String from = null;
+        if (header.has(next)) {
+            if (!header.arg(next).equals("from") || header.arg(next + 1).isEmpty()) {
+                throw new ConfigException("'" + kind.keyword() + " " + name + "' expects 'from' and a defaults section name, got '" + header.arg(next) + "'.");
+            }
+            from = header.arg(next + 1);
+            Args.noMoreThan(header, next + 1, kind.keyword());
+        }
+        ProxySpec spec = new ProxySpec(name, kind, header.source(), table.defaultsFor(from));
+        if (kind == ProxyKind.DEFAULTS) {
+            table.addDefaults(spec);
+        } else {
+            table.add(spec);
+        }
+        return line -> dispatch(spec, line, keywords, options);
+    }
+
+    private static void dispatch(ProxySpec spec, ConfigLine line, KeywordTable<ProxySpec> keywords,
+                                 KeywordTable<OptionContext> options) throws ConfigException {
+        String kw = line.keyword();
+        if (kw.equals("no") && line.arg(1).equals("option")) {
+            option(options, new OptionContext(spec, false), line.shift(1));
+            return;
+        }
+        KeywordTable.Entry<ProxySpec> e = keywords.find(kw);
+        if (e == null) {
+            throw keywords.unknown(kw, "unknown keyword '" + kw + "' in '" + spec.kind().keyword() + "' section");
+        }
+        if (!spec.kind().accepts(e.flags())) {
+            String why = " because " + spec.describe() + " has no " + missing(spec.kind()) + " capability.";
+            if ((e.flags() & Capability.STRICT) != 0) {
+                throw new ConfigException("'" + kw + "' not allowed" + why);
+            }
+            throw ConfigException.warning("'" + kw + "' ignored" + why);
+        }
+        e.parser().parse(spec, line);
+    }
+
+    private static void checkName(ProxyKind kind, String name) throws ConfigException {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (!(Character.isLetterOrDigit(c) && c < 128 || c == '-' || c == '_' || c == '.' || c == ':')) {
+                throw new ConfigException("character '" + c + "' is not permitted in '" + kind.keyword() + "' name '" + name + "'.");
+            }
+        }
+    }
+
+    private static void checkReferences(ConfigModel model, Diagnostics diag) {
+        ProxyTable table = ProxyTable.of(model);
+        for (ProxySpec p : table.proxies()) {
+            if (!p.kind().isFrontend()) {
+                continue;
+            }
+            if (p.defaultBackend != null) {
+                checkReference(table, p, p.defaultBackend, "default_backend", "as its default backend", diag);
+            }
+            for (BackendRef ref : p.useBackends) {
+                checkReference(table, p, ref, "use_backend", "in a 'use_backend' rule", diag);
+            }
+        }
+    }
+
+    private static void checkReference(ProxyTable table, ProxySpec fe, BackendRef ref, String keyword, String role, Diagnostics diag) {
+        ProxySpec be = table.find(ref.name());
+        if (be == null || !be.kind().isBackend()) {
+            diag.parseAlert(ref.source(), "Proxy '" + fe.name() + "': unable to find required " + keyword + ": '" + ref.name() + "'.");
+        } else if (fe.mode == Mode.HTTP && be.mode == Mode.TCP) {
+            diag.parseAlert(ref.source(), "http " + fe.describe() + " (" + fe.source() + ") tries to use incompatible tcp "
+                    + be.describe() + " (" + be.source() + ") " + role + " (see 'mode').");
+        }
+    }
+
+    private static void checkTimeouts(ConfigModel model, Diagnostics diag) {
+        for (ProxySpec p : ProxyTable.of(model).proxies()) {
+            if (p.disabled) {
+                continue;
+            }
+            List<String> missing = new ArrayList<>();
+            if (p.kind().isFrontend() && p.timeouts.client == 0) {
+                missing.add("'client'");
+            }
+            if (p.kind().isBackend() && p.timeouts.connect == 0) {
+                missing.add("'connect'");
+            }
+            if (p.kind().isBackend() && p.timeouts.server == 0) {
+                missing.add("'server'");
+            }
+            if (missing.isEmpty()) {
+                continue;
+            }
+            diag.configWarning("missing timeouts for " + p.describe() + ".\n"
+                    + "While not properly invalid, you will certainly encounter various problems\n"
+                    + "with such a configuration. To fix this, please ensure that all following\n"
+                    + "timeouts are set to a non-zero value: " + String.join(", ", missing) + ".");
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package io.fulcrum.proxy;
+
+import io.fulcrum.cfg.Source;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * A proxy section ({@code defaults}, {@code frontend}, {@code backend}, {@code listen}) as parsed: the
+ * settings every proxy has, and the parts other subsystems keep in it. Keyword parsers fill it; the
+ * runtime objects are built from it once the whole configuration has been checked.
+ */
+public final class ProxySpec {
+    private final String name;
+    private final ProxyKind kind;
+    private final Source source;
+    private final Map<Class<?>, ProxyPart> parts = new LinkedHashMap<>();
+
+    public Mode mode = Mode.TCP;
+    /** 0: the global maxconn. */
+    public int maxconn;
+    public Timeouts timeouts = new Timeouts();
+    public BackendRef defaultBackend;
+    public final List<BackendRef> useBackends = new ArrayList<>();
+    public boolean disabled;
+
+    public ProxySpec(String name, ProxyKind kind, Source source) {
+        this.name = name;
+        this.kind = kind;
+        this.source = source;
+    }
+
+    /** A proxy declared after {@code defaults}: it starts with a copy of the inheritable settings. */
+    public ProxySpec(String name, ProxyKind kind, Source source, ProxySpec defaults) {
+        this(name, kind, source);
+        if (defaults != null) {
+            mode = defaults.mode;
+            maxconn = defaults.maxconn;
+            timeouts = defaults.timeouts.copy();
+            defaultBackend = kind.isFrontend() ? defaults.defaultBackend : null;
+            defaults.parts.forEach((type, part) -> {
+                ProxyPart copy = part.inherit();
+                if (copy != null) {
+                    parts.put(type, copy);
+                }
+            });
+        }
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public ProxyKind kind() {
+        return kind;
+    }
+
+    public Source source() {
+        return source;
+    }
+
+    /** "frontend 'NAME'", as HAProxy names a proxy in messages. */
+    public String describe() {
+        return kind.typeName() + " '" + name + "'";
+    }
+
+    /** The part of type {@code type}, created by {@code create} when absent. */
+    public <T extends ProxyPart> T part(Class<T> type, Supplier<T> create) {
+        return type.cast(parts.computeIfAbsent(type, t -> create.get()));
+    }
+
+    /** The part of type {@code type}, or null. */
+    public <T extends ProxyPart> T partOrNull(Class<T> type) {
+        return type.cast(parts.get(type));
+    }
+}

@@ -1,0 +1,27 @@
+package io.fulcrum.proxy;
+
+/**
+ * A proxy's timeouts in milliseconds; 0 means "not set" (no timeout), as in HAProxy. Mutable while the
+ * section is parsed; a proxy copies its defaults section's timeouts when it is declared.
+ */
+public final class Timeouts {
+    public long connect;
+    public long client;
+    public long server;
+    public long tunnel;
+    public long clientFin;
+    public long serverFin;
+    public long queue;
+
+    public Timeouts copy() {
+        Timeouts t = new Timeouts();
+        t.connect = connect;
+        t.client = client;
+        t.server = server;
+        t.tunnel = tunnel;
+        t.clientFin = clientFin;
+        t.serverFin = serverFin;
+        t.queue = queue;
+        return t;
+    }
+}

@@ -1,0 +1,138 @@
+package io.fulcrum.runtime;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * HAProxy's command-line flags (management.txt section 3), parsed. Flags Fulcrum does not implement
+ * are refused with a {@link UsageException} naming them.
+ */
+public final class CommandLine {
+    public final List<String> configs = new ArrayList<>();
+    public boolean check;
+    public String condition;
+    public boolean foreground;
+    public boolean debug;
+    public boolean daemon;
+    public String pidfile;
+    public boolean quiet;
+    public boolean verbose;
+    public int version;
+    public int defaultMaxconn;
+    public int maxconn;
+    public String localPeer;
+    public String directory;
+    public boolean diagnostic;
+    public boolean zeroWarning;
+    public final List<Long> finishPids = new ArrayList<>();
+    public final List<Long> terminatePids = new ArrayList<>();
+    /** Set by a daemon's parent in its child's arguments: the child reports its start on stdout. */
+    public boolean daemonChild;
+
+    /** A command line Fulcrum cannot run. */
+    public static final class UsageException extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        public UsageException(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** HAProxy flags Fulcrum knows but does not implement yet; they get a precise message. */
+    private static final List<String> NOT_YET = List.of(
+            "-W", "-Ws", "-S", "-x", "-m", "-de", "-dp", "-dS", "-dG", "-dR", "-dL", "-dK", "-dr", "-dV", "-dM", "-dI",
+            "-dF", "-dZ", "-dC", "-dt");
+
+    public static CommandLine parse(String[] args) throws UsageException {
+        CommandLine c = new CommandLine();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            switch (a) {
+                case "-f" -> c.configs.add(value(args, ++i, a));
+                case "--" -> {
+                    while (++i < args.length) {
+                        c.configs.add(args[i]);
+                    }
+                }
+                case "-c" -> c.check = true;
+                case "-cc" -> c.condition = value(args, ++i, a);
+                case "-d" -> {
+                    c.debug = true;
+                    c.foreground = true;
+                }
+                case "-db" -> c.foreground = true;
+                case "-D" -> c.daemon = true;
+                case "-p" -> c.pidfile = value(args, ++i, a);
+                case "-q" -> c.quiet = true;
+                case "-V" -> c.verbose = true;
+                case "-v" -> c.version = Math.max(c.version, 1);
+                case "-vv" -> c.version = 2;
+                case "-N" -> c.defaultMaxconn = number(value(args, ++i, a), a);
+                case "-n" -> c.maxconn = number(value(args, ++i, a), a);
+                case "-L" -> c.localPeer = value(args, ++i, a);
+                case "-C" -> c.directory = value(args, ++i, a);
+                case "-dD" -> c.diagnostic = true;
+                case "-dW" -> c.zeroWarning = true;
+                case "-sf", "-st" -> {
+                    List<Long> pids = a.equals("-sf") ? c.finishPids : c.terminatePids;
+                    while (i + 1 < args.length && !args[i + 1].startsWith("-")) {
+                        pids.add((long) number(args[++i], a));
+                    }
+                }
+                case "--daemon-child" -> c.daemonChild = true;
+                default -> {
+                    String base = a.length() > 3 && a.startsWith("-d") ? a.substring(0, 3) : a;
+                    if (NOT_YET.contains(a) || NOT_YET.contains(base)) {
+                        throw new UsageException("option '" + a + "' is an HAProxy flag that Fulcrum does not support yet.");
+                    }
+                    if (a.startsWith("-")) {
+                        throw new UsageException("unknown option '" + a + "'.");
+                    }
+                    // HAProxy takes a bare word as a config file only after "--".
+                    throw new UsageException("unexpected argument '" + a + "' (use -f to name a configuration file).");
+                }
+            }
+        }
+        return c;
+    }
+
+    private static String value(String[] args, int i, String flag) throws UsageException {
+        if (i >= args.length || args[i].isEmpty()) {
+            throw new UsageException("option '" + flag + "' expects an argument.");
+        }
+        return args[i];
+    }
+
+    private static int number(String s, String flag) throws UsageException {
+        try {
+            int v = Integer.parseInt(s);
+            if (v < 0) {
+                throw new NumberFormatException();
+            }
+            return v;
+        } catch (NumberFormatException e) {
+            throw new UsageException("option '" + flag + "' expects a positive integer, got '" + s + "'.");
+        }
+    }
+
+    public static String usage() {
+        return """
+                Usage : fulcrum [-f <cfgfile|cfgdir>]* [ -vdVD ] [ -n <maxconn> ] [ -N <maxpconn> ]
+                        [ -p <pidfile> ] [ -C <dir> ] [-- <cfgfile>*]
+                        -v displays version ; -vv shows known build options.
+                        -d enters debug mode ; -db only disables background mode.
+                        -V enters verbose mode (disables quiet mode)
+                        -D goes daemon ; -C changes to <dir> before loading files.
+                        -q quiet mode : don't display messages
+                        -c check mode : only check config files and exit
+                        -cc check condition : evaluate a condition and exit
+                        -n sets the maximum total # of connections (uses ulimit -n)
+                        -N sets the default, per-proxy maximum # of connections (0)
+                        -L set local peer name (default to hostname)
+                        -p writes pids of all children to this file
+                        -dW fails if any warning is emitted
+                        -dD diagnostic mode : warn about suspicious configuration statements
+                        -sf/-st [pid ]* finishes/terminates old pids.
+                """;
+    }
+}

@@ -1,0 +1,89 @@
+package io.fulcrum.runtime;
+
+import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerDomainSocketChannel;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.epoll.EpollDomainSocketChannel;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketProtocolFamily;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+
+import java.nio.channels.spi.SelectorProvider;
+
+/**
+ * The event loops: one per {@code nbthread}, each one HAProxy "thread". Native epoll when available,
+ * NIO otherwise (then unix sockets and inherited descriptors are unavailable).
+ */
+public final class EventLoops {
+    private final EventLoopGroup group;
+    private final boolean epoll;
+
+    public EventLoops(int threads) {
+        this.epoll = Epoll.isAvailable();
+        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        this.group = new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory("fulcrum", false), io);
+    }
+
+    public EventLoopGroup group() {
+        return group;
+    }
+
+    /** The next loop, round robin: where a new connection lives for its whole life. */
+    public EventLoop next() {
+        return group.next();
+    }
+
+    public boolean isEpoll() {
+        return epoll;
+    }
+
+    /** The poller's name as {@code -vv} and {@code show info} print it. */
+    public String pollerName() {
+        return epoll ? "epoll" : "poll";
+    }
+
+    public ServerChannel newServerSocket(SocketProtocolFamily family) {
+        return epoll ? new EpollServerSocketChannel(family) : new NioServerSocketChannel(SelectorProvider.provider(), family);
+    }
+
+    /** A listening socket inherited from the parent process. */
+    public ServerChannel adoptServerSocket(int fd) {
+        requireEpoll("inherited file descriptors");
+        return new EpollServerSocketChannel(fd);
+    }
+
+    public ServerChannel newUnixServerSocket() {
+        requireEpoll("unix sockets");
+        return new EpollServerDomainSocketChannel();
+    }
+
+    public Channel newSocket(SocketProtocolFamily family) {
+        return epoll ? new EpollSocketChannel(family) : new NioSocketChannel(SelectorProvider.provider(), family);
+    }
+
+    public Channel newUnixSocket() {
+        requireEpoll("unix sockets");
+        return new EpollDomainSocketChannel();
+    }
+
+    private void requireEpoll(String what) {
+        if (!epoll) {
+            throw new UnsupportedOperationException(what + " need the native epoll transport, which is unavailable here: "
+                    + Epoll.unavailabilityCause());
+        }
+    }
+
+    public void shutdown() {
+        group.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+}

@@ -1,0 +1,210 @@
+package io.fulcrum.runtime;
+
+import io.fulcrum.backend.Backend;
+import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.cfg.Diagnostics;
+import io.fulcrum.conn.Endpoint;
+import io.fulcrum.listener.BindList;
+import io.fulcrum.listener.BindSpec;
+import io.fulcrum.listener.Listener;
+import io.fulcrum.mux.tcp.TcpAcceptor;
+import io.fulcrum.proxy.BackendRef;
+import io.fulcrum.proxy.Frontend;
+import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.proxy.ProxyTable;
+import io.fulcrum.server.Server;
+import io.netty.channel.ChannelFuture;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The running process: its event loops, proxies and listeners, and the ways it stops. Built from a
+ * checked configuration; {@link #start()} binds every listener or reports why one could not be bound.
+ */
+public final class Fulcrum {
+    private final GlobalSettings global;
+    private final Diagnostics diag;
+    private final EventLoops loops;
+    private final ConnLimit connections;
+    private final Map<String, Backend> backends = new LinkedHashMap<>();
+    private final List<Frontend> frontends = new ArrayList<>();
+    private final List<Listener> listeners = new ArrayList<>();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private volatile boolean stopping;
+
+    public Fulcrum(ConfigModel model, Diagnostics diag, int defaultMaxconn) {
+        this.global = GlobalModule.settings(model);
+        this.diag = diag;
+        this.loops = new EventLoops(global.effectiveNbthread());
+        this.connections = new ConnLimit(global.effectiveMaxconn());
+        List<ProxySpec> proxies = ProxyTable.of(model).proxies();
+        for (ProxySpec p : proxies) {
+            if (p.kind().isBackend() && !p.disabled) {
+                backends.put(p.name(), new Backend(p));
+            }
+        }
+        for (ProxySpec p : proxies) {
+            if (!p.kind().isFrontend() || p.disabled) {
+                continue;
+            }
+            int maxconn = p.maxconn > 0 ? p.maxconn : defaultMaxconn > 0 ? defaultMaxconn : connections.max();
+            Frontend fe = new Frontend(p, maxconn, route(p));
+            frontends.add(fe);
+            BindList binds = p.partOrNull(BindList.class);
+            for (BindSpec b : binds == null ? List.<BindSpec>of() : binds.binds) {
+                TcpAcceptor acceptor = new TcpAcceptor(fe, b, loops);
+                for (Endpoint e : b.endpoints()) {
+                    listeners.add(new Listener(b, e, fe, loops, connections, acceptor));
+                }
+            }
+        }
+    }
+
+    /** The first unconditional use_backend, else default_backend, else the proxy's own backend half. */
+    private Backend route(ProxySpec p) {
+        BackendRef ref = !p.useBackends.isEmpty() ? p.useBackends.get(0) : p.defaultBackend;
+        if (ref != null) {
+            return backends.get(ref.name());
+        }
+        return p.kind().isBackend() ? backends.get(p.name()) : null;
+    }
+
+    /** Binds every listener; on failure reports each one as HAProxy does and returns false. */
+    public boolean start() {
+        boolean ok = true;
+        for (Listener l : listeners) {
+            String error;
+            try {
+                ChannelFuture f = l.bind().awaitUninterruptibly();
+                error = f.isSuccess() ? null : reason(f.cause());
+            } catch (Exception e) {
+                error = reason(e);
+            }
+            if (error != null) {
+                diag.alert("Starting frontend " + l.frontend().name() + ": cannot bind socket (" + error + ") [" + l.endpoint() + "]");
+                ok = false;
+            }
+        }
+        return ok;
+    }
+
+    private static String reason(Throwable t) {
+        String m = t.getMessage();
+        if (m == null) {
+            return t.getClass().getSimpleName();
+        }
+        // Netty's native errors read "bind(..) failed: Address already in use"; keep the system's words.
+        int colon = m.lastIndexOf("failed: ");
+        return colon >= 0 ? m.substring(colon + "failed: ".length()) : m;
+    }
+
+    public List<Listener> listeners() {
+        return listeners;
+    }
+
+    public Map<String, Backend> backends() {
+        return backends;
+    }
+
+    public List<Frontend> frontends() {
+        return frontends;
+    }
+
+    public GlobalSettings global() {
+        return global;
+    }
+
+    public EventLoops loops() {
+        return loops;
+    }
+
+    /** Live client connections, all frontends together. */
+    public int activeConnections() {
+        return connections.current();
+    }
+
+    /** SIGTTOU: stop accepting, keep the sockets. */
+    public void pause() {
+        listeners.forEach(Listener::pause);
+        diag.warning("Paused " + listeners.size() + " listener(s).");
+    }
+
+    /** SIGTTIN: accept again. */
+    public void resume() {
+        listeners.forEach(Listener::resume);
+        diag.warning("Resumed " + listeners.size() + " listener(s).");
+    }
+
+    /**
+     * SIGUSR1: close the listening sockets, let live sessions finish, then exit; after
+     * {@code hard-stop-after} the remaining sessions are closed.
+     */
+    public void softStop() {
+        if (stopping) {
+            return;
+        }
+        stopping = true;
+        for (Frontend fe : frontends) {
+            diag.warning("Proxy " + fe.name() + " stopped (cumulated conns: FE: " + fe.limit().current() + ").");
+        }
+        listeners.forEach(l -> l.close().awaitUninterruptibly());
+        if (global.hardStopAfter > 0) {
+            Thread t = new Thread(() -> {
+                try {
+                    if (!stopped.await(global.hardStopAfter, TimeUnit.MILLISECONDS)) {
+                        diag.warning("soft-stop running for too long, performing a hard-stop.");
+                        hardStop();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "hard-stop-after");
+            t.setDaemon(true);
+            t.start();
+        }
+        Thread waiter = new Thread(() -> {
+            while (connections.current() > 0 && stopped.getCount() > 0) {
+                try {
+                    Thread.sleep(50);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+            hardStop();
+        }, "soft-stop");
+        waiter.setDaemon(true);
+        waiter.start();
+    }
+
+    /** SIGTERM/SIGINT, or the end of a soft stop: close everything now. */
+    public void hardStop() {
+        stopping = true;
+        listeners.forEach(Listener::close);
+        loops.shutdown();
+        loops.group().terminationFuture().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        stopped.countDown();
+    }
+
+    /** SIGHUP: one line per server, as HAProxy dumps server states to its logs. */
+    public void dumpServerStates() {
+        for (Backend b : backends.values()) {
+            for (Server s : b.servers()) {
+                diag.notice("SIGHUP: Server " + s.id() + " is " + (s.usable() ? "UP" : "MAINT") + ". Conn: " + s.currentConnections()
+                        + " act, 0 pend, " + s.totalConnections() + " tot.");
+            }
+            diag.notice("SIGHUP: Proxy " + b.name() + " has " + b.servers().stream().filter(Server::usable).count()
+                    + " active servers and 0 backup servers available.");
+        }
+    }
+
+    /** Blocks until the process has stopped. */
+    public void awaitStop() throws InterruptedException {
+        stopped.await();
+    }
+}

@@ -1,0 +1,105 @@
+package io.fulcrum.runtime;
+
+import io.fulcrum.cfg.Args;
+import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.ConfigLine;
+import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.cfg.Environment;
+import io.fulcrum.cfg.KeywordTable;
+import io.fulcrum.cfg.Module;
+import io.fulcrum.cfg.Registry;
+import io.fulcrum.cfg.Registry.TableKey;
+import io.fulcrum.cfg.Units;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The {@code global} section and the process-management keywords of HAProxy's section 3.1. */
+public final class GlobalModule implements Module {
+
+    /** The global section's keywords; other modules add theirs (log, stats, tune.*...). */
+    public static final TableKey<GlobalContext> KEYWORDS = new TableKey<>("global");
+
+    /** What a global keyword configures: the settings, and the environment that setenv and friends change. */
+    public record GlobalContext(GlobalSettings settings, ConfigModel model) {
+        public Environment env() {
+            return model.env();
+        }
+    }
+
+    /** The global settings recorded in {@code model}. */
+    public static GlobalSettings settings(ConfigModel model) {
+        return model.part(GlobalSettings.class, GlobalSettings::new);
+    }
+
+    @Override
+    public void register(Registry registry) {
+        KeywordTable<GlobalContext> kw = registry.table(KEYWORDS);
+        registry.section("global", (header, model) -> {
+            Args.noMoreThan(header, 0, "global");
+            GlobalContext ctx = new GlobalContext(settings(model), model);
+            return line -> {
+                KeywordTable.Entry<GlobalContext> e = kw.find(line.keyword());
+                if (e == null) {
+                    throw kw.unknown(line.keyword(), "unknown keyword '" + line.keyword() + "' in 'global' section");
+                }
+                e.parser().parse(ctx, line);
+            };
+        });
+
+        kw.add("maxconn", (g, l) -> g.settings().maxconn = (int) positive(l, 1, Integer.MAX_VALUE));
+        kw.add("nbthread", (g, l) -> g.settings().nbthread = (int) positive(l, 1, 64));
+        kw.add("daemon", (g, l) -> {
+            Args.noMoreThan(l, 0, "daemon");
+            g.settings().daemon = true;
+        });
+        kw.add("pidfile", (g, l) -> {
+            Args.noMoreThan(l, 1, "pidfile");
+            g.settings().pidfile = Path.of(Args.required(l, 1, "pidfile", "a file name"));
+        });
+        kw.add("hard-stop-after", (g, l) -> {
+            Args.noMoreThan(l, 1, "hard-stop-after");
+            g.settings().hardStopAfter = Units.time(Args.required(l, 1, "hard-stop-after", "a timeout"), "hard-stop-after");
+        });
+        kw.add("zero-warning", (g, l) -> {
+            Args.noMoreThan(l, 0, "zero-warning");
+            g.settings().zeroWarning = true;
+        });
+        kw.add("localpeer", (g, l) -> {
+            Args.noMoreThan(l, 1, "localpeer");
+            g.settings().localPeer = Args.required(l, 1, "localpeer", "a name");
+            g.env().set("HAPROXY_LOCALPEER", g.settings().localPeer);
+        });
+        kw.add("setenv", (g, l) -> setenv(g, l, true));
+        kw.add("presetenv", (g, l) -> setenv(g, l, false));
+        kw.add("unsetenv", (g, l) -> {
+            Args.required(l, 1, "unsetenv", "at least one variable name");
+            for (int i = 1; i < l.size(); i++) {
+                g.env().unset(l.arg(i));
+            }
+        });
+        kw.add("resetenv", (g, l) -> {
+            List<String> keep = new ArrayList<>();
+            for (int i = 1; i < l.size(); i++) {
+                keep.add(l.arg(i));
+            }
+            g.env().retainOnly(keep);
+        });
+    }
+
+    private static long positive(ConfigLine l, long min, long max) throws ConfigException {
+        Args.noMoreThan(l, 1, l.keyword());
+        return Args.integer(Args.required(l, 1, l.keyword(), "an integer argument"), l.keyword(), min, max);
+    }
+
+    private static void setenv(GlobalContext g, ConfigLine l, boolean overwrite) throws ConfigException {
+        Args.noMoreThan(l, 2, l.keyword());
+        if (!l.has(2)) {
+            throw new ConfigException("'" + l.keyword() + "' expects a name and a value.");
+        }
+        if (overwrite || !g.env().defined(l.arg(1))) {
+            g.env().set(l.arg(1), l.arg(2));
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package io.fulcrum.runtime;
+
+import java.nio.file.Path;
+
+/** The process-wide settings of the {@code global} section (several global sections merge into one). */
+public final class GlobalSettings {
+    /** 0 means "derived from the file descriptor limit" ({@link #effectiveMaxconn()}). */
+    public int maxconn;
+    /** 0 means "one per available CPU". */
+    public int nbthread;
+    public boolean daemon;
+    public Path pidfile;
+    /** Milliseconds; 0 means soft stops wait for every session. */
+    public long hardStopAfter;
+    public boolean zeroWarning;
+    public String localPeer;
+
+    public int effectiveNbthread() {
+        return nbthread > 0 ? nbthread : Runtime.getRuntime().availableProcessors();
+    }
+
+    /**
+     * The global connection limit. Unset, HAProxy derives it from the file descriptor limit: each
+     * proxied connection costs two descriptors, and a few are kept for listeners, logs and checks.
+     */
+    public int effectiveMaxconn() {
+        if (maxconn > 0) {
+            return maxconn;
+        }
+        long fds = FdLimit.soft();
+        return (int) Math.max(100, Math.min(1_000_000, (fds - 100) / 2));
+    }
+}

@@ -1,0 +1,84 @@
+package io.fulcrum.server;
+
+import io.fulcrum.conn.Endpoint;
+
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
+
+/** A server at run time: its configuration and its counters. */
+public final class Server {
+    private final String backend;
+    private final ServerSpec spec;
+    private final AtomicInteger current = new AtomicInteger();
+    private final LongAdder total = new LongAdder();
+
+    public Server(String backend, ServerSpec spec) {
+        this.backend = backend;
+        this.spec = spec;
+    }
+
+    public String name() {
+        return spec.name;
+    }
+
+    /** "backend/server", as logs and messages name it. */
+    public String id() {
+        return backend + "/" + spec.name;
+    }
+
+    public int weight() {
+        return spec.weight;
+    }
+
+    public int sendProxy() {
+        return spec.sendProxy;
+    }
+
+    /** Usable for traffic: has an address and is not disabled (health checks come later). */
+    public boolean usable() {
+        return spec.endpoint != null && !spec.disabled && spec.weight > 0;
+    }
+
+    public Endpoint endpoint() {
+        return spec.endpoint;
+    }
+
+    /** Where to connect for a client that connected to {@code clientDst} (the port may follow the client's). */
+    public SocketAddress target(SocketAddress clientDst) {
+        if (spec.endpoint instanceof Endpoint.Inet inet) {
+            int port = switch (spec.portMode) {
+                case FIXED -> spec.port;
+                case CLIENT -> portOf(clientDst);
+                case OFFSET -> portOf(clientDst) + spec.port;
+            };
+            return new InetSocketAddress(inet.host(), port);
+        }
+        if (spec.endpoint instanceof Endpoint.Unix unix) {
+            return new io.netty.channel.unix.DomainSocketAddress(unix.abstractNamespace() ? "\0" + unix.path() : unix.path());
+        }
+        throw new IllegalStateException("server " + id() + " has no address");
+    }
+
+    private static int portOf(SocketAddress a) {
+        return a instanceof InetSocketAddress i ? i.getPort() : 0;
+    }
+
+    public void connectionOpened() {
+        current.incrementAndGet();
+        total.increment();
+    }
+
+    public void connectionClosed() {
+        current.decrementAndGet();
+    }
+
+    public int currentConnections() {
+        return current.get();
+    }
+
+    public long totalConnections() {
+        return total.sum();
+    }
+}

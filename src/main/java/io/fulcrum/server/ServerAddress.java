@@ -1,0 +1,121 @@
+package io.fulcrum.server;
+
+import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.conn.Endpoint;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+
+/**
+ * A server's address: {@code [ipv4@|ipv6@|unix@]host[:port|:+N|:-N]} or a unix path. Host names are
+ * resolved now, following the server's {@code init-addr} methods.
+ */
+final class ServerAddress {
+    private ServerAddress() {
+    }
+
+    static void parse(ServerSpec s, String text) throws ConfigException {
+        s.addressText = text;
+        String rest = text;
+        Endpoint.Family family = Endpoint.Family.ANY;
+        int at = text.indexOf('@');
+        if (at >= 0) {
+            String prefix = text.substring(0, at);
+            rest = text.substring(at + 1);
+            switch (prefix) {
+                case "ipv4", "tcp4" -> family = Endpoint.Family.IPV4;
+                case "ipv6", "tcp6" -> family = Endpoint.Family.IPV6;
+                case "tcp" -> { }
+                case "unix" -> {
+                    s.endpoint = new Endpoint.Unix(rest, false);
+                    return;
+                }
+                case "abns" -> {
+                    s.endpoint = new Endpoint.Unix(rest, true);
+                    return;
+                }
+                default -> throw new ConfigException("address family '" + prefix + "@' not supported for servers in '" + text + "'");
+            }
+        } else if (text.startsWith("/")) {
+            s.endpoint = new Endpoint.Unix(text, false);
+            return;
+        }
+        String host = rest;
+        int colon = rest.lastIndexOf(':');
+        // An IPv6 address without brackets and without port has several colons: a port follows only a ']' or a
+        // host with a single colon.
+        boolean hasPort = colon >= 0 && (rest.startsWith("[") ? rest.lastIndexOf(']') < colon : rest.indexOf(':') == colon);
+        if (hasPort) {
+            host = rest.substring(0, colon);
+            port(s, rest.substring(colon + 1), text);
+        } else {
+            s.portMode = ServerSpec.PortMode.CLIENT;
+            s.port = 0;
+        }
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        s.endpoint = resolve(s, host, family);
+    }
+
+    private static void port(ServerSpec s, String p, String text) throws ConfigException {
+        ServerSpec.PortMode mode = ServerSpec.PortMode.FIXED;
+        String digits = p;
+        if (p.startsWith("+") || p.startsWith("-")) {
+            mode = ServerSpec.PortMode.OFFSET;
+            digits = p.substring(1);
+        }
+        if (digits.isEmpty() || digits.length() > 5 || !digits.chars().allMatch(Character::isDigit)) {
+            throw new ConfigException("invalid port '" + p + "' in '" + text + "'");
+        }
+        int v = Integer.parseInt(digits);
+        if (v > 65535 || mode == ServerSpec.PortMode.FIXED && v == 0) {
+            throw new ConfigException("invalid port '" + p + "' in '" + text + "'");
+        }
+        s.portMode = mode;
+        s.port = p.startsWith("-") ? -v : v;
+    }
+
+    /** Follows {@code init-addr}: "libc" resolves, "none" accepts no address, an IP address is used as is. */
+    private static Endpoint resolve(ServerSpec s, String host, Endpoint.Family family) throws ConfigException {
+        int port = s.portMode == ServerSpec.PortMode.FIXED ? s.port : 0;
+        for (String method : s.initAddr.split(",")) {
+            switch (method) {
+                case "last" -> { } // no server-state file yet: nothing to reuse
+                case "libc" -> {
+                    try {
+                        InetAddress a = family == Endpoint.Family.ANY ? InetAddress.getByName(host) : pick(host, family);
+                        return new Endpoint.Inet(a, port, family);
+                    } catch (UnknownHostException e) {
+                        // try the next method
+                    }
+                }
+                case "none" -> {
+                    return null;
+                }
+                default -> {
+                    try {
+                        return new Endpoint.Inet(InetAddress.getByName(method), port, family);
+                    } catch (UnknownHostException e) {
+                        throw new ConfigException("invalid init-addr address '" + method + "'");
+                    }
+                }
+            }
+        }
+        throw new ConfigException("could not resolve address '" + host + "'.");
+    }
+
+    private static InetAddress pick(String host, Endpoint.Family family) throws UnknownHostException {
+        for (InetAddress a : InetAddress.getAllByName(host)) {
+            if ((a instanceof java.net.Inet4Address) == (family == Endpoint.Family.IPV4)) {
+                return a;
+            }
+        }
+        throw new UnknownHostException(host);
+    }
+
+    /** True when {@code text} is a literal IPv4 or IPv6 address (no name lookup). */
+    static boolean isIp(String text) {
+        return text.matches("[0-9.]+") || text.contains(":") && text.matches("[0-9a-fA-F:.]+");
+    }
+}

@@ -1,0 +1,101 @@
+package io.fulcrum.server;
+
+import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.ConfigLine;
+import io.fulcrum.cfg.KeywordTable;
+import io.fulcrum.cfg.Module;
+import io.fulcrum.cfg.Registry;
+import io.fulcrum.cfg.Registry.TableKey;
+import io.fulcrum.cfg.Units;
+import io.fulcrum.proxy.Capability;
+import io.fulcrum.proxy.ProxyModule;
+import io.fulcrum.proxy.ProxySpec;
+
+/** The {@code server} and {@code default-server} keywords and the server options (configuration.txt 5.2). */
+public final class ServerModule implements Module {
+
+    /**
+     * Server options: each parser gets the line shifted so that the option name is word 0. An entry's
+     * flags are the number of value words the option takes.
+     */
+    public static final TableKey<ServerSpec> OPTIONS = new TableKey<>("server");
+
+    @Override
+    public void register(Registry registry) {
+        KeywordTable<ServerSpec> options = registry.table(OPTIONS);
+        KeywordTable<ProxySpec> keywords = registry.table(ProxyModule.KEYWORDS);
+        keywords.add("server", Capability.BACKEND | Capability.STRICT, (p, l) -> server(p, l, options));
+        keywords.add("default-server", Capability.BE | Capability.STRICT, (p, l) -> {
+            ServerList list = p.part(ServerList.class, ServerList::new);
+            parseOptions(list.defaults, l, 1, "'default-server'", options);
+        });
+
+        options.add("weight", 1, (s, l) -> {
+            long w = Units.integer(l.arg(1), "weight");
+            if (w < 0 || w > 256) {
+                throw new ConfigException("weight of server " + s.name + " is not within 0 and 256 (" + l.arg(1) + ").");
+            }
+            s.weight = (int) w;
+        });
+        options.add("disabled", (s, l) -> s.disabled = true);
+        options.add("enabled", (s, l) -> s.disabled = false);
+        options.add("send-proxy", (s, l) -> s.sendProxy = 1);
+        options.add("send-proxy-v2", (s, l) -> s.sendProxy = 2);
+        options.add("no-send-proxy", (s, l) -> s.sendProxy = 0);
+        options.add("no-send-proxy-v2", (s, l) -> s.sendProxy = 0);
+        options.add("init-addr", 1, (s, l) -> {
+            for (String method : l.arg(1).split(",", -1)) {
+                if (!method.equals("last") && !method.equals("libc") && !method.equals("none") && !ServerAddress.isIp(method)) {
+                    throw new ConfigException("'init-addr' : unknown method '" + method + "'; expects 'last', 'libc', 'none' or an IP address.");
+                }
+            }
+            s.initAddr = l.arg(1);
+        });
+    }
+
+    private static void server(ProxySpec p, ConfigLine l, KeywordTable<ServerSpec> options) throws ConfigException {
+        if (!l.has(2)) {
+            throw new ConfigException("'server' expects <name> and <addr>[:<port>] as arguments.");
+        }
+        ServerList list = p.part(ServerList.class, ServerList::new);
+        ServerSpec s = list.defaults.copy();
+        s.name = l.arg(1);
+        s.source = l.source();
+        for (ServerSpec other : list.servers) {
+            if (other.name.equals(s.name)) {
+                throw new ConfigException("'server " + p.name() + "/" + s.name + "' : this server name is already used by another server declared at "
+                        + other.source + ".");
+            }
+        }
+        String where = "'server " + p.name() + "/" + s.name + "'";
+        parseOptions(s, l, 3, where, options);
+        try {
+            ServerAddress.parse(s, l.arg(2));
+        } catch (ConfigException e) {
+            throw new ConfigException(where + " : " + e.getMessage());
+        }
+        list.servers.add(s);
+    }
+
+    private static void parseOptions(ServerSpec s, ConfigLine l, int from, String where, KeywordTable<ServerSpec> options)
+            throws ConfigException {
+        int i = from;
+        while (i < l.size()) {
+            String opt = l.arg(i);
+            KeywordTable.Entry<ServerSpec> e = options.find(opt);
+            if (e == null) {
+                ConfigException u = options.unknown(opt, where + " : unknown keyword '" + opt + "'");
+                throw new ConfigException(u.getMessage().startsWith(where) ? u.getMessage() : where + " : " + u.getMessage());
+            }
+            if (e.flags() > 0 && !l.has(i + 1)) {
+                throw new ConfigException(where + " : '" + opt + "' expects an argument.");
+            }
+            try {
+                e.parser().parse(s, l.shift(i));
+            } catch (ConfigException ex) {
+                throw new ConfigException(where + " : " + ex.getMessage());
+            }
+            i += 1 + e.flags();
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package io.fulcrum.server;
+
+import io.fulcrum.cfg.Source;
+import io.fulcrum.conn.Endpoint;
+
+/**
+ * A {@code server} line, or the {@code default-server} template that server lines start from.
+ * The address is resolved when the line is parsed (HAProxy's {@code init-addr libc}).
+ */
+public final class ServerSpec implements Cloneable {
+
+    /** How the port to connect to is chosen (configuration.txt 5.2, "server ... address"). */
+    public enum PortMode {
+        /** The port written on the line. */
+        FIXED,
+        /** No port: the port the client connected to. */
+        CLIENT,
+        /** {@code +N} or {@code -N}: the client's destination port shifted by {@link #port}. */
+        OFFSET
+    }
+
+    public String name;
+    public Source source;
+    /** The address, or null when it could not be resolved and {@code init-addr none} allows that. */
+    public Endpoint endpoint;
+    public String addressText;
+    public PortMode portMode = PortMode.FIXED;
+    /** The fixed port, or the offset for {@link PortMode#OFFSET}. */
+    public int port;
+
+    public int weight = 1;
+    public boolean disabled;
+    /** 0: no PROXY header; 1 or 2: {@code send-proxy} or {@code send-proxy-v2}. */
+    public int sendProxy;
+    /** {@code init-addr}: the methods tried in order ("last", "libc", "none", or an IP address). */
+    public String initAddr = "last,libc";
+
+    /** A copy, for a server line starting from the default-server template. */
+    public ServerSpec copy() {
+        try {
+            return (ServerSpec) clone();
+        } catch (CloneNotSupportedException e) {
+            throw new AssertionError(e);
+        }
+    }
+}
