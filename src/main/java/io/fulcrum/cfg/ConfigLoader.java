@@ -57,6 +57,11 @@ public final class ConfigLoader {
             if (type != null) {
                 endSection();
                 current = type.open(line, model);
+            } else if (HaproxyKeywords.knows("section", line.keyword())) {
+                endSection();
+                // The header is the error; its body lines would only repeat it.
+                current = ignored -> { };
+                throw new ConfigException("'" + line.keyword() + "' sections are not supported by Fulcrum yet.");
             } else if (current != null) {
                 current.line(line);
             } else {

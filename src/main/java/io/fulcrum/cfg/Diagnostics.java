@@ -1,5 +1,7 @@
 package io.fulcrum.cfg;
 
+import io.fulcrum.Version;
+
 import java.io.PrintStream;
 
 /**
@@ -23,6 +25,7 @@ public final class Diagnostics {
     private volatile boolean diagMode;
     private int alerts;
     private int warnings;
+    private boolean introduced;
 
     public Diagnostics(PrintStream out, long pid) {
         this.out = out;
@@ -67,6 +70,13 @@ public final class Diagnostics {
         }
         if (level != Level.ALERT && quiet || level == Level.DIAG && !diagMode) {
             return;
+        }
+        if (!introduced && (level == Level.ALERT || level == Level.WARNING)) {
+            // As HAProxy does, the first problem reported is preceded by what reports it.
+            introduced = true;
+            if (!quiet) {
+                print(Level.NOTICE, "Fulcrum version is " + Version.FULCRUM + " (HAProxy language " + Version.HAPROXY + ")");
+            }
         }
         String head = String.format("%-10s (%d) : ", level.label(), pid);
         out.print(head + message.replace("\n", "\n   | ") + "\n");

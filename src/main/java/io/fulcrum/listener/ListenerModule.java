@@ -63,7 +63,8 @@ public final class ListenerModule implements Module {
             KeywordTable.Entry<BindSpec> e = options.find(opt);
             String where = "'bind " + l.arg(1) + "' in section '" + p.kind().keyword() + "'";
             if (e == null) {
-                throw options.unknown(opt, where + ": unknown keyword '" + opt + "'.");
+                ConfigException u = options.unknown(opt, where + ": unknown keyword '" + opt + "'.");
+                throw u.getMessage().startsWith(where) ? u : new ConfigException(where + ": " + u.getMessage());
             }
             if (e.flags() > 0 && !l.has(i + 1)) {
                 throw new ConfigException(where + ": '" + opt + "' : missing value.");

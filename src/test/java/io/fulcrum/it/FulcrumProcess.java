@@ -1,0 +1,171 @@
+package io.fulcrum.it;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs {@code bin/fulcrum} as a user does, on the packaged jar: a real process with a real config,
+ * its output captured to files. Tests stop it by its PID ({@link #signal}, {@link #close}).
+ */
+public final class FulcrumProcess implements AutoCloseable {
+    private final Process process;
+    private final Path stdout;
+    private final Path stderr;
+
+    private FulcrumProcess(Process process, Path stdout, Path stderr) {
+        this.process = process;
+        this.stdout = stdout;
+        this.stderr = stderr;
+    }
+
+    /** The project directory (failsafe passes it; running from the IDE, the working directory). */
+    public static Path home() {
+        return Path.of(System.getProperty("fulcrum.home", ".")).toAbsolutePath().normalize();
+    }
+
+    /** Starts {@code bin/fulcrum ARGS} without waiting for anything. */
+    public static FulcrumProcess start(List<String> args) throws IOException {
+        return start(List.of(home().resolve("bin/fulcrum").toString()), args);
+    }
+
+    /** Starts {@code prefix... bin/fulcrum ARGS}, e.g. a wrapper that passes a listening socket. */
+    public static FulcrumProcess start(List<String> prefix, List<String> args) throws IOException {
+        Path dir = Files.createTempDirectory("fulcrum-it");
+        Path out = dir.resolve("stdout");
+        Path err = dir.resolve("stderr");
+        List<String> cmd = new ArrayList<>(prefix);
+        cmd.addAll(args);
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+        // The server JVM gets the leak detector too: a leaked buffer shows in its stderr.
+        pb.environment().put("FULCRUM_JAVA_OPTS", System.getProperty("fulcrum.test.jvm.args",
+                "-Dio.netty.leakDetection.level=paranoid"));
+        return new FulcrumProcess(pb.start(), out, err);
+    }
+
+    /** Starts Fulcrum in the foreground on {@code config} and waits until {@code port} accepts connections. */
+    public static FulcrumProcess serve(Path config, int port, String... extraArgs) throws IOException {
+        List<String> args = new ArrayList<>(List.of("-db", "-f", config.toString()));
+        args.addAll(List.of(extraArgs));
+        FulcrumProcess p = start(args);
+        p.awaitPort(port, Duration.ofSeconds(20));
+        return p;
+    }
+
+    /** Runs {@code bin/fulcrum ARGS} to completion (e.g. {@code -c}); returns the finished process. */
+    public static FulcrumProcess run(String... args) throws IOException, InterruptedException {
+        FulcrumProcess p = start(List.of(args));
+        if (!p.process.waitFor(60, TimeUnit.SECONDS)) {
+            p.process.destroyForcibly();
+            throw new AssertionError("fulcrum " + String.join(" ", args) + " did not finish in 60 s");
+        }
+        return p;
+    }
+
+    /** Waits until {@code port} on 127.0.0.1 accepts a connection; fails if the process died first. */
+    public void awaitPort(int port, Duration timeout) throws IOException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                throw new AssertionError("fulcrum exited with " + process.exitValue() + " before listening on " + port
+                        + "\nstderr:\n" + stderr());
+            }
+            try (Socket s = new Socket()) {
+                s.connect(new InetSocketAddress("127.0.0.1", port), 200);
+                return;
+            } catch (IOException e) {
+                sleep(50);
+            }
+        }
+        throw new AssertionError("fulcrum not listening on " + port + " after " + timeout + "\nstderr:\n" + stderr());
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** Sends a signal by name (INT, TERM, USR1...) to this process only. */
+    public void signal(String name) throws IOException, InterruptedException {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+        if (kill.waitFor() != 0) {
+            throw new IOException("kill -" + name + " " + process.pid() + " failed");
+        }
+    }
+
+    /** Waits for the exit and returns its status; fails after {@code timeout}. */
+    public int awaitExit(Duration timeout) throws InterruptedException {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+            throw new AssertionError("fulcrum still running after " + timeout);
+        }
+        return process.exitValue();
+    }
+
+    public int exitValue() {
+        return process.exitValue();
+    }
+
+    public String stdout() {
+        return read(stdout);
+    }
+
+    public String stderr() {
+        return read(stderr);
+    }
+
+    private static String read(Path p) {
+        try {
+            return Files.readString(p, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "<unreadable: " + e + ">";
+        }
+    }
+
+    /** A TCP port free on 127.0.0.1 at the time of the call. */
+    public static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** Writes a config file in a temporary directory. */
+    public static Path config(String text) throws IOException {
+        Path f = Files.createTempDirectory("fulcrum-cfg").resolve("test.cfg");
+        Files.writeString(f, text);
+        return f;
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Stops the process (TERM, then KILL after 10 s) and fails the test if Netty reported a leak. */
+    @Override
+    public void close() throws Exception {
+        if (process.isAlive()) {
+            signal("TERM");
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor();
+            }
+        }
+        String err = stderr();
+        if (err.contains("LEAK:")) {
+            throw new AssertionError("Netty reported a buffer leak in the server:\n" + err);
+        }
+    }
+}
