@@ -23,6 +23,11 @@ public final class Server {
         return spec.name;
     }
 
+    /** The configuration this server runs with. */
+    public ServerSpec spec() {
+        return spec;
+    }
+
     /** "backend/server", as logs and messages name it. */
     public String id() {
         return backend + "/" + spec.name;
