@@ -16,9 +16,12 @@ import io.fulcrum.runtime.GlobalSettings;
 import io.fulcrum.runtime.Signals;
 import io.fulcrum.runtime.VersionReport;
 
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -31,7 +34,9 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        System.exit(run(args, System.out, System.err));
+        // Configuration bytes are echoed in messages as they are, like HAProxy does: one byte, one char.
+        PrintStream err = new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.ISO_8859_1);
+        System.exit(run(args, System.out, err));
     }
 
     /** Runs the command; returns the exit status (a running server returns when it stops). */
@@ -57,9 +62,10 @@ public final class Main {
 
         if (cl.condition != null) {
             try {
-                return Condition.evaluate(cl.condition, env) ? 0 : 1;
+                // Tokenized like a configuration line first (quotes, escapes, "$VAR"), as HAProxy does.
+                return Condition.commandLine(cl.condition, env) ? 0 : 1;
             } catch (ConfigException e) {
-                diag.configAlert("Failed to evaluate condition: " + e.getMessage());
+                diag.configAlert(e.getMessage());
                 return 2;
             }
         }
@@ -75,6 +81,12 @@ public final class Main {
                 return 1;
             }
         }
+        if (files.isEmpty()) {
+            // Only empty directories: HAProxy then has no configuration and prints its usage (exit 1).
+            diag.configAlert("No configuration file found in " + String.join(", ", cl.configs) + " (a directory's *.cfg files are loaded).");
+            err.print(CommandLine.usage());
+            return 1;
+        }
         env.set("HAPROXY_CFGFILES", String.join(";", files.stream().map(ConfigFile::name).toList()));
 
         ConfigModel model = new ConfigLoader(Registry.of(Modules.ALL), diag, env).load(files);
@@ -84,7 +96,7 @@ public final class Main {
         GlobalSettings global = GlobalModule.settings(model);
         applyOverrides(cl, global);
         if (global.zeroWarning && diag.warnings() > 0) {
-            diag.alert("Some warnings were found and 'zero-warning' is set. Aborting.");
+            diag.configAlert("Some warnings were found and 'zero-warning' is set. Aborting.");
             return 1;
         }
         if (cl.check) {
@@ -103,8 +115,16 @@ public final class Main {
     }
 
     private static int serve(ConfigModel model, CommandLine cl, GlobalSettings global, Diagnostics diag) {
+        Signals.early(); // a signal sent while the listeners are being bound is handled once they are
         Fulcrum fulcrum = new Fulcrum(model, diag, cl.defaultMaxconn);
+        if (fulcrum.listeners().isEmpty()) {
+            // As HAProxy: a process that cannot accept anything does not start.
+            diag.alert("[fulcrum.main()] No enabled listener found (check for 'bind' directives) ! Exiting.");
+            fulcrum.hardStop();
+            return 1;
+        }
         if (!fulcrum.start()) {
+            diag.alert("[fulcrum.main()] Some protocols failed to start their listeners! Exiting.");
             fulcrum.hardStop();
             return 1;
         }
@@ -112,8 +132,7 @@ public final class Main {
             try {
                 Files.writeString(global.pidfile, ProcessHandle.current().pid() + "\n");
             } catch (IOException e) {
-                diag.alert("[" + ProcessHandle.current().info().command().orElse("fulcrum") + ".main()] Cannot create pidfile "
-                        + global.pidfile);
+                diag.alert("[fulcrum.main()] Cannot create pidfile " + global.pidfile);
                 fulcrum.hardStop();
                 return 1;
             }

@@ -5,6 +5,7 @@ import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.KeywordTable;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
+import io.fulcrum.cfg.Units;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
@@ -41,7 +42,7 @@ public final class BackendModule implements Module {
         });
         keywords.add("retries", Capability.BE, (p, l) -> {
             Args.noMoreThan(l, 1, "retries");
-            spec(p).retries = (int) Args.integer(Args.required(l, 1, "retries", "an integer argument"), "retries", 0, 100_000);
+            spec(p).retries = (int) Units.integer(Args.required(l, 1, "retries", "an integer argument"), "retries", 0, 100_000);
         });
     }
 

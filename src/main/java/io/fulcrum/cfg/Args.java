@@ -19,13 +19,4 @@ public final class Args {
         }
         return line.arg(index);
     }
-
-    /** An integer in [min, max], strictly parsed: the whole word must be a number. */
-    public static long integer(String text, String keyword, long min, long max) throws ConfigException {
-        long v = Units.integer(text, keyword);
-        if (v < min || v > max) {
-            throw new ConfigException("'" + keyword + "' value must be between " + min + " and " + max + " (was " + text + ")");
-        }
-        return v;
-    }
 }

@@ -14,6 +14,7 @@ public final class ConfigLoader {
     private final Diagnostics diag;
     private final ConfigModel model;
     private SectionParser current;
+    private ConfigReader reader;
 
     public ConfigLoader(Registry registry, Diagnostics diag, Environment env) {
         this.registry = registry;
@@ -27,15 +28,20 @@ public final class ConfigLoader {
 
     /** Loads every file in order; returns the model, complete only when no alert was reported. */
     public ConfigModel load(List<ConfigFile> files) {
-        ConfigReader reader = new ConfigReader(model.env(), diag);
+        reader = new ConfigReader(model.env(), diag);
         for (ConfigFile f : files) {
             int before = diag.alerts();
             try {
                 reader.read(f.path(), f.name(), this::dispatch);
             } catch (IOException e) {
-                diag.alert("Could not open configuration file " + f.name() + " : " + describe(e));
+                diag.configAlert("Cannot open configuration file/directory " + f.name() + " : " + describe(e));
             }
             endSection();
+            if (reader.aborted()) {
+                // A broken conditional block stops the whole load, as in HAProxy: later files would be
+                // read under the wrong conditions.
+                return model;
+            }
             if (diag.alerts() > before) {
                 diag.configAlert("Error(s) found in configuration file : " + f.name());
             }
@@ -56,6 +62,7 @@ public final class ConfigLoader {
         try {
             if (type != null) {
                 endSection();
+                reader.enterSection(line.has(1) ? line.arg(1) : line.keyword());
                 current = type.open(line, model);
             } else if (HaproxyKeywords.knows("section", line.keyword())) {
                 endSection();

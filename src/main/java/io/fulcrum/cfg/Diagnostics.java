@@ -61,7 +61,7 @@ public final class Diagnostics {
         return warnings;
     }
 
-    /** Prints a message at {@code level}; continuation lines of a multi-line message get HAProxy's "   | " margin. */
+    /** Prints a message at {@code level}; a multi-line message is printed as given. */
     public synchronized void print(Level level, String message) {
         switch (level) {
             case ALERT -> alerts++;
@@ -79,7 +79,7 @@ public final class Diagnostics {
             }
         }
         String head = String.format("%-10s (%d) : ", level.label(), pid);
-        out.print(head + message.replace("\n", "\n   | ") + "\n");
+        out.print(head + message + "\n");
         out.flush();
     }
 

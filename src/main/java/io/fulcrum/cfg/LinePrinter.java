@@ -7,12 +7,46 @@ final class LinePrinter {
     private LinePrinter() {
     }
 
+    /** Columns of line HAProxy shows. */
+    private static final int WIDTH = 80;
+
     /**
-     * The two lines HAProxy prints under a tokenizer error: the raw line with non-printable bytes as
-     * '?', cut to about 80 columns around {@code column} with "..." where cut, and a caret line.
+     * The two lines HAProxy prints under a tokenizer error, for an error at {@code column} of
+     * {@code raw}, indentation dropped. While the error lies within the first 80 columns, those are
+     * shown (a longer line is cut silently); further right, 37 characters on each side of the error are
+     * shown between "..." marks, the caret then always under column 40. Blank characters print as
+     * spaces and other unprintable bytes as '?', so a binary line yields two short printable lines.
      */
     static List<String> excerpt(String raw, int column) {
-        // TODO(helper A): implement HAProxy's sanitize-and-cut.
-        return List.of(raw, " ".repeat(Math.max(0, column)) + "^");
+        int indent = Lexer.indent(raw);
+        return excerpt("", raw.substring(indent), Math.max(0, column - indent));
+    }
+
+    /**
+     * The same for a condition error: {@code prefix} (the directive and a space) is shown as is and
+     * {@code text} (the expression) is cut to fit the rest of the 80 columns.
+     */
+    static List<String> excerpt(String prefix, String text, int column) {
+        int width = WIDTH - prefix.length();
+        if (column < width) {
+            return List.of(prefix + sanitize(text, 0, Math.min(text.length(), width)), caret(prefix.length() + column));
+        }
+        int half = width / 2 - 3;
+        int from = Math.min(column - half, text.length());
+        String middle = sanitize(text, from, Math.max(from, Math.min(text.length(), column + half)));
+        return List.of(prefix + "..." + middle + "...", caret(prefix.length() + 3 + half));
+    }
+
+    private static String caret(int column) {
+        return " ".repeat(column) + "^";
+    }
+
+    private static String sanitize(String line, int from, int to) {
+        StringBuilder sb = new StringBuilder(to - from);
+        for (int i = from; i < to; i++) {
+            char c = line.charAt(i);
+            sb.append(Lexer.isSpace(c) ? ' ' : c >= 0x20 && c < 0x7f ? c : '?');
+        }
+        return sb.toString();
     }
 }

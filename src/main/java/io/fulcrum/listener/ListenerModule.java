@@ -8,6 +8,7 @@ import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.cfg.KeywordTable;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
+import io.fulcrum.cfg.Units;
 import io.fulcrum.cfg.Registry.TableKey;
 import io.fulcrum.conn.AddressParser;
 import io.fulcrum.proxy.Capability;
@@ -30,8 +31,8 @@ public final class ListenerModule implements Module {
         registry.table(ProxyModule.KEYWORDS).add("bind", Capability.FRONTEND, (p, l) -> bind(p, l, options));
 
         options.add("name", 1, (b, l) -> b.name = value(l));
-        options.add("maxconn", 1, (b, l) -> b.maxconn = (int) Args.integer(value(l), "maxconn", 0, Integer.MAX_VALUE));
-        options.add("backlog", 1, (b, l) -> b.backlog = (int) Args.integer(value(l), "backlog", 1, Integer.MAX_VALUE));
+        options.add("maxconn", 1, (b, l) -> b.maxconn = (int) Units.integer(value(l), "maxconn", 0, Integer.MAX_VALUE));
+        options.add("backlog", 1, (b, l) -> b.backlog = (int) Units.integer(value(l), "backlog", 1, Integer.MAX_VALUE));
         options.add("defer-accept", (b, l) -> b.deferAccept = true);
         options.add("tfo", (b, l) -> b.tfo = true);
         options.add("v4v6", (b, l) -> b.v4v6 = true);
@@ -39,8 +40,8 @@ public final class ListenerModule implements Module {
         options.add("interface", 1, (b, l) -> b.iface = value(l));
         options.add("accept-proxy", (b, l) -> b.acceptProxy = true);
         options.add("mode", 1, (b, l) -> b.unixMode = octal(value(l)));
-        options.add("uid", 1, (b, l) -> b.uid = (int) Args.integer(value(l), "uid", 0, Integer.MAX_VALUE));
-        options.add("gid", 1, (b, l) -> b.gid = (int) Args.integer(value(l), "gid", 0, Integer.MAX_VALUE));
+        options.add("uid", 1, (b, l) -> b.uid = (int) Units.integer(value(l), "uid", 0, Integer.MAX_VALUE));
+        options.add("gid", 1, (b, l) -> b.gid = (int) Units.integer(value(l), "gid", 0, Integer.MAX_VALUE));
         options.add("user", 1, (b, l) -> b.uid = Accounts.uid(value(l)));
         options.add("group", 1, (b, l) -> b.gid = Accounts.gid(value(l)));
 
@@ -63,16 +64,23 @@ public final class ListenerModule implements Module {
             KeywordTable.Entry<BindSpec> e = options.find(opt);
             String where = "'bind " + l.arg(1) + "' in section '" + p.kind().keyword() + "'";
             if (e == null) {
-                ConfigException u = options.unknown(opt, where + ": unknown keyword '" + opt + "'.");
-                throw u.getMessage().startsWith(where) ? u : new ConfigException(where + ": " + u.getMessage());
+                // HAProxy: "...: unknown keyword 'X'." or "...: unknown keyword 'X'; did you mean 'Y' maybe ?"
+                String unknown = where + ": unknown keyword '" + opt + "'";
+                String m = options.unknown(opt, unknown).getMessage();
+                if (m.equals(unknown)) {
+                    m += ".";
+                } else if (!m.startsWith(where)) {
+                    m = where + " : " + m; // an HAProxy option Fulcrum does not support yet
+                }
+                throw new ConfigException(m);
             }
             if (e.flags() > 0 && !l.has(i + 1)) {
-                throw new ConfigException(where + ": '" + opt + "' : missing value.");
+                throw new ConfigException(where + " : '" + opt + "' : missing value.");
             }
             try {
                 e.parser().parse(bind, l.shift(i));
             } catch (ConfigException ex) {
-                throw new ConfigException(where + ": '" + opt + "' : " + ex.getMessage());
+                throw new ConfigException(where + " : '" + opt + "' : " + ex.getMessage());
             }
             i += 1 + e.flags();
         }

@@ -12,9 +12,6 @@ import io.fulcrum.cfg.Registry.TableKey;
 import io.fulcrum.cfg.SectionParser;
 import io.fulcrum.cfg.Units;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * The proxy sections ({@code defaults}, {@code frontend}, {@code backend}, {@code listen}), the keywords
  * every proxy has (mode, maxconn, timeouts, backend switching) and the {@code option} and
@@ -49,7 +46,7 @@ public final class ProxyModule implements Module {
         });
         keywords.add("maxconn", Capability.FE, (p, l) -> {
             Args.noMoreThan(l, 1, "maxconn");
-            p.maxconn = (int) Args.integer(Args.required(l, 1, "maxconn", "an integer argument"), "maxconn", 0, Integer.MAX_VALUE);
+            p.maxconn = (int) Units.integer(Args.required(l, 1, "maxconn", "an integer argument"), "maxconn", 0, Integer.MAX_VALUE);
         });
         keywords.add("default_backend", Capability.FE, (p, l) -> {
             Args.noMoreThan(l, 1, "default_backend");
@@ -93,7 +90,6 @@ public final class ProxyModule implements Module {
         timeout(timeouts, "queue", Capability.BE, (t, v) -> t.queue = v);
 
         registry.check(ProxyModule::checkReferences);
-        registry.check(ProxyModule::checkTimeouts);
     }
 
     private interface TimeoutSetter {
@@ -147,7 +143,7 @@ public final class ProxyModule implements Module {
             next = 1;
         } else {
             if (name.isEmpty()) {
-                throw new ConfigException("'" + kind.keyword() + "' expects <name> as an argument.");
+                throw new ConfigException("'" + kind.keyword() + "' expects an <id> argument");
             }
             checkName(kind, name);
         }
@@ -159,7 +155,7 @@ public final class ProxyModule implements Module {
             from = header.arg(next + 1);
             Args.noMoreThan(header, next + 1, kind.keyword());
         }
-        ProxySpec spec = new ProxySpec(name, kind, header.source(), table.defaultsFor(from));
+        ProxySpec spec = new ProxySpec(name, kind, header.source(), table.defaultsFor(from, kind.keyword() + " '" + name + "'"));
         if (kind == ProxyKind.DEFAULTS) {
             table.addDefaults(spec);
         } else {
@@ -220,31 +216,6 @@ public final class ProxyModule implements Module {
         } else if (fe.mode == Mode.HTTP && be.mode == Mode.TCP) {
             diag.parseAlert(ref.source(), "http " + fe.describe() + " (" + fe.source() + ") tries to use incompatible tcp "
                     + be.describe() + " (" + be.source() + ") " + role + " (see 'mode').");
-        }
-    }
-
-    private static void checkTimeouts(ConfigModel model, Diagnostics diag) {
-        for (ProxySpec p : ProxyTable.of(model).proxies()) {
-            if (p.disabled) {
-                continue;
-            }
-            List<String> missing = new ArrayList<>();
-            if (p.kind().isFrontend() && p.timeouts.client == 0) {
-                missing.add("'client'");
-            }
-            if (p.kind().isBackend() && p.timeouts.connect == 0) {
-                missing.add("'connect'");
-            }
-            if (p.kind().isBackend() && p.timeouts.server == 0) {
-                missing.add("'server'");
-            }
-            if (missing.isEmpty()) {
-                continue;
-            }
-            diag.configWarning("missing timeouts for " + p.describe() + ".\n"
-                    + "While not properly invalid, you will certainly encounter various problems\n"
-                    + "with such a configuration. To fix this, please ensure that all following\n"
-                    + "timeouts are set to a non-zero value: " + String.join(", ", missing) + ".");
         }
     }
 }

@@ -30,13 +30,13 @@ public final class ProxyTable {
     }
 
     /** The defaults section a new proxy inherits from: the named one, or the last one declared. */
-    ProxySpec defaultsFor(String from) throws ConfigException {
+    ProxySpec defaultsFor(String from, String user) throws ConfigException {
         if (from == null) {
             return lastDefaults;
         }
         ProxySpec d = namedDefaults.get(from);
         if (d == null) {
-            throw new ConfigException("defaults section '" + from + "' not found.");
+            throw new ConfigException("defaults section '" + from + "' not found for " + user + ".");
         }
         return d;
     }

@@ -55,7 +55,13 @@ public final class CommandLine {
                     }
                 }
                 case "-c" -> c.check = true;
-                case "-cc" -> c.condition = value(args, ++i, a);
+                case "-cc" -> {
+                    // An empty condition is valid (and false), as in HAProxy.
+                    if (++i >= args.length) {
+                        throw new UsageException("option '-cc' expects an argument.");
+                    }
+                    c.condition = args[i];
+                }
                 case "-d" -> {
                     c.debug = true;
                     c.foreground = true;

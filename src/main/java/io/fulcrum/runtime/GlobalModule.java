@@ -90,7 +90,7 @@ public final class GlobalModule implements Module {
 
     private static long positive(ConfigLine l, long min, long max) throws ConfigException {
         Args.noMoreThan(l, 1, l.keyword());
-        return Args.integer(Args.required(l, 1, l.keyword(), "an integer argument"), l.keyword(), min, max);
+        return Units.integer(Args.required(l, 1, l.keyword(), "an integer argument"), l.keyword(), min, max);
     }
 
     private static void setenv(GlobalContext g, ConfigLine l, boolean overwrite) throws ConfigException {

@@ -2,6 +2,8 @@ package io.fulcrum.server;
 
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigLine;
+import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.cfg.KeywordTable;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
@@ -10,6 +12,10 @@ import io.fulcrum.cfg.Units;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.proxy.ProxyTable;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /** The {@code server} and {@code default-server} keywords and the server options (configuration.txt 5.2). */
 public final class ServerModule implements Module {
@@ -51,6 +57,41 @@ public final class ServerModule implements Module {
             }
             s.initAddr = l.arg(1);
         });
+
+        registry.check(ServerModule::checkTimeouts);
+    }
+
+    /**
+     * HAProxy's "missing timeouts" warning, on its conditions: a frontend needs {@code timeout client}; a
+     * backend that has servers needs {@code timeout connect}, and {@code timeout server} unless
+     * {@code timeout tunnel} is set (TCP mode). Lives here because only the server list tells whether a
+     * backend has servers.
+     */
+    private static void checkTimeouts(ConfigModel model, Diagnostics diag) {
+        for (ProxySpec p : ProxyTable.of(model).proxies()) {
+            if (p.disabled) {
+                continue;
+            }
+            ServerList list = p.partOrNull(ServerList.class);
+            boolean hasServers = p.kind().isBackend() && list != null && !list.servers.isEmpty();
+            List<String> missing = new ArrayList<>();
+            if (p.kind().isFrontend() && p.timeouts.client == 0) {
+                missing.add("'client'");
+            }
+            if (hasServers && p.timeouts.connect == 0) {
+                missing.add("'connect'");
+            }
+            if (hasServers && p.timeouts.server == 0 && p.timeouts.tunnel == 0) {
+                missing.add("'server'");
+            }
+            if (missing.isEmpty()) {
+                continue;
+            }
+            diag.configWarning("missing timeouts for " + p.describe() + ".\n"
+                    + "   | While not properly invalid, you will certainly encounter various problems\n"
+                    + "   | with such a configuration. To fix this, please ensure that all following\n"
+                    + "   | timeouts are set to a non-zero value: " + String.join(", ", missing) + ".");
+        }
     }
 
     private static void server(ProxySpec p, ConfigLine l, KeywordTable<ServerSpec> options) throws ConfigException {

@@ -48,11 +48,18 @@ public final class TcpAcceptor implements Consumer<Channel> {
             child.pipeline().addLast("proxy-decoder", new HAProxyMessageDecoder());
             child.pipeline().addLast("proxy-header", new HeaderReader());
         }
+        // Without accept-proxy the session's handler goes on the pipeline before registration: the loop may
+        // read from the connection before the registration listener below runs.
+        TcpSession session = bind.acceptProxy ? null
+                : new TcpSession(child, frontend, loops, child.remoteAddress(), child.localAddress(), null);
+        if (session != null) {
+            session.install();
+        }
         loops.next().register(child).addListener(f -> {
             if (!f.isSuccess()) {
                 child.close();
-            } else if (!bind.acceptProxy) {
-                new TcpSession(child, frontend, loops, child.remoteAddress(), child.localAddress(), null).start();
+            } else if (session != null) {
+                session.start();
             } else {
                 armHeaderTimeout(child);
             }

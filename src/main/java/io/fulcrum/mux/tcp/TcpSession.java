@@ -8,6 +8,7 @@ import io.fulcrum.proxy.Timeouts;
 import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.server.Server;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
@@ -70,10 +71,24 @@ public final class TcpSession {
         this.clientRelay = new Relay(this, Side.CLIENT);
     }
 
+    /**
+     * Puts the session's handler on the client's pipeline. Done before the client is registered with its
+     * event loop (see TcpAcceptor), so that nothing the loop reads before {@link #start()} runs (a FIN and
+     * the bytes before it, which the epoll transport reads even with auto-read off) misses the session.
+     */
+    public void install() {
+        if (client.pipeline().get(Relay.class) == null) {
+            client.pipeline().addLast("relay", clientRelay);
+        }
+    }
+
     /** Starts the session on the client's event loop: the client is registered, not yet read. */
     public void start() {
         client.config().setAutoRead(false);
-        client.pipeline().addLast("relay", clientRelay);
+        install();
+        if (finished) {
+            return; // the client went away before the session started
+        }
         long now = System.nanoTime();
         lastActive[0] = now;
         lastActive[1] = now;
@@ -171,6 +186,29 @@ public final class TcpSession {
         written[side.other().ordinal()] += bytes;
     }
 
+    /** Bytes the client sent before the server connection was established: sent once it is. */
+    void hold(ByteBuf buf) {
+        if (finished) {
+            buf.release();
+            return;
+        }
+        lastActive[Side.CLIENT.ordinal()] = System.nanoTime();
+        if (early == null) {
+            early = buf;
+        } else if (early instanceof CompositeByteBuf composite) {
+            composite.addComponent(true, buf);
+        } else {
+            early = client.alloc().compositeBuffer().addComponents(true, early, buf);
+        }
+    }
+
+    private void releaseEarly() {
+        if (early != null) {
+            early.release();
+            early = null;
+        }
+    }
+
     /** {@code side} took all its pending bytes: it is active. */
     void drained(Side side) {
         lastActive[side.ordinal()] = System.nanoTime();
@@ -202,6 +240,7 @@ public final class TcpSession {
         }
         finished = true;
         cancelTimer();
+        releaseEarly();
         Channel peer = side == Side.CLIENT ? server : client;
         if (peer != null) {
             closeAfterFlush(peer);
@@ -216,10 +255,7 @@ public final class TcpSession {
             server.close();
         }
         client.close();
-        if (early != null) {
-            early.release();
-            early = null;
-        }
+        releaseEarly();
     }
 
     private static void shutOutput(Channel ch) {
