@@ -3,6 +3,7 @@ package io.fulcrum;
 import io.fulcrum.backend.BackendModule;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.conn.ConnModule;
+import io.fulcrum.http.HttpModule;
 import io.fulcrum.listener.ListenerModule;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.runtime.GlobalModule;
@@ -21,5 +22,6 @@ public final class Modules {
             new ListenerModule(),
             new ServerModule(),
             new BackendModule(),
-            new ConnModule());
+            new ConnModule(),
+            new HttpModule());
 }

@@ -1,6 +1,8 @@
 package io.fulcrum.backend;
 
 import io.fulcrum.conn.SocketOptions;
+import io.fulcrum.http.HttpModule;
+import io.fulcrum.http.HttpOptions;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.Timeouts;
 import io.fulcrum.server.Server;
@@ -16,6 +18,7 @@ public final class Backend {
     private final int retries;
     private final Timeouts timeouts;
     private final SocketOptions socket;
+    private final HttpOptions http;
 
     public Backend(ProxySpec spec) {
         this.name = spec.name();
@@ -26,6 +29,11 @@ public final class Backend {
         this.retries = balance.retries;
         this.timeouts = spec.timeouts.copy();
         this.socket = spec.part(SocketOptions.class, SocketOptions::new);
+        this.http = HttpModule.of(spec);
+    }
+
+    public HttpOptions httpOptions() {
+        return http;
     }
 
     public String name() {

@@ -38,6 +38,7 @@ public final class ConfigLoader {
             }
             endSection();
             if (reader.aborted()) {
+                diag.configAlert("Error(s) found in configuration file : " + f.name());
                 // A broken conditional block stops the whole load, as in HAProxy: later files would be
                 // read under the wrong conditions.
                 return model;
@@ -63,6 +64,7 @@ public final class ConfigLoader {
             if (type != null) {
                 endSection();
                 reader.enterSection(line.has(1) ? line.arg(1) : line.keyword());
+                current = ignored -> { }; // if the header is refused, its body would only repeat the error
                 current = type.open(line, model);
             } else if (HaproxyKeywords.knows("section", line.keyword())) {
                 endSection();

@@ -110,11 +110,11 @@ public final class Diagnostics {
 
     /** An error on one line: {@code config : parsing [FILE:LINE] : MESSAGE}. */
     public void parseAlert(Source source, String message) {
-        alert("config : parsing [" + source + "] : " + message);
+        alert("config : parsing [" + source + "] : " + LinePrinter.shorten(message));
     }
 
     public void parseWarning(Source source, String message) {
-        warning("config : parsing [" + source + "] : " + message);
+        warning("config : parsing [" + source + "] : " + LinePrinter.shorten(message));
     }
 
     /**

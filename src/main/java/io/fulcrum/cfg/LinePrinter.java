@@ -49,4 +49,24 @@ final class LinePrinter {
         }
         return sb.toString();
     }
+
+    /** Longest message {@link #shorten} lets through whole. */
+    private static final int MAX_MESSAGE = 300;
+
+    /**
+     * A message that echoes words of the configuration, made safe for a terminal: non-printable bytes
+     * as '?', and the middle of an overlong message (a word of binary garbage) cut out.
+     */
+    static String shorten(String message) {
+        StringBuilder sb = new StringBuilder(Math.min(message.length(), MAX_MESSAGE + 3));
+        for (int i = 0; i < message.length(); i++) {
+            char c = message.charAt(i);
+            sb.append(c >= 0x20 && c < 0x7f ? c : '?');
+        }
+        if (sb.length() > MAX_MESSAGE) {
+            int tail = MAX_MESSAGE / 4;
+            return sb.substring(0, MAX_MESSAGE - tail) + "..." + sb.substring(sb.length() - tail);
+        }
+        return sb.toString();
+    }
 }

@@ -2,6 +2,8 @@ package io.fulcrum.proxy;
 
 import io.fulcrum.backend.Backend;
 import io.fulcrum.conn.SocketOptions;
+import io.fulcrum.http.HttpModule;
+import io.fulcrum.http.HttpOptions;
 import io.fulcrum.runtime.ConnLimit;
 
 /** A frontend (or the frontend half of a listen section) at run time. */
@@ -11,6 +13,9 @@ public final class Frontend {
     private final SocketOptions socket;
     private final ConnLimit limit;
     private final Backend backend;
+    private final Mode mode;
+    private final HttpOptions http;
+    private final HttpOptions.ConnectionMode connectionMode;
 
     /**
      * @param backend where its connections go: the first unconditional {@code use_backend}, else
@@ -22,6 +27,28 @@ public final class Frontend {
         this.socket = spec.part(SocketOptions.class, SocketOptions::new);
         this.limit = new ConnLimit(maxconn);
         this.backend = backend;
+        this.mode = spec.mode;
+        this.http = HttpModule.of(spec);
+        this.connectionMode = backend == null ? http.connectionMode
+                : HttpOptions.combine(http.connectionMode, backend.httpOptions().connectionMode);
+    }
+
+    public Mode mode() {
+        return mode;
+    }
+
+    public HttpOptions httpOptions() {
+        return http;
+    }
+
+    /** Client connections may carry several transactions (not {@code option httpclose}). */
+    public boolean keepAlive() {
+        return connectionMode != HttpOptions.ConnectionMode.CLOSE;
+    }
+
+    /** Server connections may carry several transactions (neither httpclose nor http-server-close). */
+    public boolean keepAliveServer() {
+        return connectionMode == HttpOptions.ConnectionMode.KEEP_ALIVE;
     }
 
     public String name() {

@@ -39,7 +39,7 @@ public final class ProxyModule implements Module {
             Args.noMoreThan(l, 1, "mode");
             switch (l.arg(1)) {
                 case "tcp" -> p.mode = Mode.TCP;
-                case "http" -> throw new ConfigException("'mode http' is not supported by Fulcrum yet (only 'mode tcp' is).");
+                case "http" -> p.mode = Mode.HTTP;
                 case "health" -> throw new ConfigException("'mode health' doesn't exist anymore. Please use 'http-request return status 200' instead.");
                 default -> throw new ConfigException("unknown proxy mode '" + l.arg(1) + "'.");
             }
@@ -88,6 +88,8 @@ public final class ProxyModule implements Module {
         timeout(timeouts, "client-fin", Capability.FE, (t, v) -> t.clientFin = v);
         timeout(timeouts, "server-fin", Capability.BE, (t, v) -> t.serverFin = v);
         timeout(timeouts, "queue", Capability.BE, (t, v) -> t.queue = v);
+        timeout(timeouts, "http-request", Capability.ALL, (t, v) -> t.httpRequest = v);
+        timeout(timeouts, "http-keep-alive", Capability.ALL, (t, v) -> t.httpKeepAlive = v);
 
         registry.check(ProxyModule::checkReferences);
     }

@@ -12,6 +12,10 @@ public final class Timeouts {
     public long clientFin;
     public long serverFin;
     public long queue;
+    /** Time to receive a complete request head ({@code timeout http-request}). */
+    public long httpRequest;
+    /** Idle time allowed between two requests of a connection ({@code timeout http-keep-alive}). */
+    public long httpKeepAlive;
 
     public Timeouts copy() {
         Timeouts t = new Timeouts();
@@ -22,6 +26,8 @@ public final class Timeouts {
         t.clientFin = clientFin;
         t.serverFin = serverFin;
         t.queue = queue;
+        t.httpRequest = httpRequest;
+        t.httpKeepAlive = httpKeepAlive;
         return t;
     }
 }

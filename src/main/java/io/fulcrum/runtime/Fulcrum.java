@@ -7,12 +7,16 @@ import io.fulcrum.conn.Endpoint;
 import io.fulcrum.listener.BindList;
 import io.fulcrum.listener.BindSpec;
 import io.fulcrum.listener.Listener;
+import io.fulcrum.mux.h1.H1Acceptor;
+import io.fulcrum.mux.h1.H1Limits;
 import io.fulcrum.mux.tcp.TcpAcceptor;
 import io.fulcrum.proxy.BackendRef;
 import io.fulcrum.proxy.Frontend;
+import io.fulcrum.proxy.Mode;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.server.Server;
+import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 
 import java.util.ArrayList;
@@ -21,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * The running process: its event loops, proxies and listeners, and the ways it stops. Built from a
@@ -57,7 +62,8 @@ public final class Fulcrum {
             frontends.add(fe);
             BindList binds = p.partOrNull(BindList.class);
             for (BindSpec b : binds == null ? List.<BindSpec>of() : binds.binds) {
-                TcpAcceptor acceptor = new TcpAcceptor(fe, b, loops);
+                Consumer<Channel> acceptor = fe.mode() == Mode.HTTP ? new H1Acceptor(fe, loops, H1Limits.DEFAULT)
+                        : new TcpAcceptor(fe, b, loops);
                 for (Endpoint e : b.endpoints()) {
                     listeners.add(new Listener(b, e, fe, loops, connections, acceptor));
                 }
@@ -98,9 +104,9 @@ public final class Fulcrum {
         if (m == null) {
             return t.getClass().getSimpleName();
         }
-        // Netty's native errors read "bind(..) failed: Address already in use"; keep the system's words.
-        int colon = m.lastIndexOf("failed: ");
-        return colon >= 0 ? m.substring(colon + "failed: ".length()) : m;
+        // Netty's native errors read "bind(..) failed with error(-98): Address already in use"; keep the
+        // system's words.
+        return m.contains("failed") ? m.substring(m.lastIndexOf(": ") + 2) : m;
     }
 
     public List<Listener> listeners() {

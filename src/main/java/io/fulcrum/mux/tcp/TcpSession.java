@@ -182,8 +182,14 @@ public final class TcpSession {
 
     /** Bytes were read on {@code side}: it is active. */
     void read(Side side, int bytes) {
-        lastActive[side.ordinal()] = System.nanoTime();
-        written[side.other().ordinal()] += bytes;
+        long now = System.nanoTime();
+        lastActive[side.ordinal()] = now;
+        Side other = side.other();
+        written[other.ordinal()] += bytes;
+        if (inputShut[other.ordinal()]) {
+            // A side that sent its FIN is timed only while it has bytes to take (checkTimeouts): they start now.
+            lastActive[other.ordinal()] = now;
+        }
     }
 
     /** Bytes the client sent before the server connection was established: sent once it is. */
@@ -230,6 +236,8 @@ public final class TcpSession {
         if (peer != null) {
             shutOutput(peer);
         }
+        // The other side's clock restarts with its new timeout (client-fin or server-fin), as in HAProxy.
+        lastActive[side.other().ordinal()] = System.nanoTime();
         rearm();
     }
 
@@ -276,11 +284,15 @@ public final class TcpSession {
 
     // --- timeouts -------------------------------------------------------------------------------
 
-    /** The inactivity timeout of {@code side} now, in ms; 0 means none. */
+    /**
+     * The inactivity timeout of {@code side} now, in ms; 0 means none. As in HAProxy, client-fin (server-fin)
+     * replaces the others on the client (server) side once the proxy has shut its output towards that side:
+     * the other side's FIN was passed on, and this one is still expected to acknowledge or send.
+     */
     private long timeout(Side side) {
         Timeouts fe = frontend.timeouts();
         Timeouts be = backend == null ? fe : backend.timeouts();
-        if (inputShut[0] || inputShut[1]) {
+        if (inputShut[side.other().ordinal()]) {
             long fin = side == Side.CLIENT ? fe.clientFin : be.serverFin;
             if (fin > 0) {
                 return fin;
@@ -338,6 +350,13 @@ public final class TcpSession {
             if (flushed != flushedSeen[side.ordinal()]) {
                 flushedSeen[side.ordinal()] = flushed;
                 lastActive[side.ordinal()] = now;
+            }
+            if (inputShut[side.ordinal()] && pending(ch) == 0) {
+                // This side sent its FIN and has nothing waiting for it: nothing is expected from it, so it
+                // cannot be idle (HAProxy stops its read timeout on a shut input and runs the write timeout
+                // only while data waits). A client that half-closed may wait for a slow server.
+                lastActive[side.ordinal()] = now;
+                continue;
             }
             if (now - lastActive[side.ordinal()] >= TimeUnit.MILLISECONDS.toNanos(t)) {
                 abort();

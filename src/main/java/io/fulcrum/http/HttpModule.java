@@ -1,0 +1,42 @@
+package io.fulcrum.http;
+
+import io.fulcrum.cfg.Args;
+import io.fulcrum.cfg.KeywordTable;
+import io.fulcrum.cfg.Module;
+import io.fulcrum.cfg.Registry;
+import io.fulcrum.proxy.Capability;
+import io.fulcrum.proxy.OptionContext;
+import io.fulcrum.proxy.ProxyModule;
+import io.fulcrum.proxy.ProxySpec;
+
+/** The HTTP connection-management options of {@code mode http}. */
+public final class HttpModule implements Module {
+
+    @Override
+    public void register(Registry registry) {
+        KeywordTable<OptionContext> options = registry.table(ProxyModule.OPTIONS);
+        mode(options, "http-keep-alive", HttpOptions.ConnectionMode.KEEP_ALIVE);
+        mode(options, "http-server-close", HttpOptions.ConnectionMode.SERVER_CLOSE);
+        mode(options, "httpclose", HttpOptions.ConnectionMode.CLOSE);
+        options.add("accept-invalid-http-request", Capability.FE, (o, l) -> {
+            Args.noMoreThan(l, 0, "option accept-invalid-http-request");
+            of(o.proxy()).acceptInvalidRequest = o.enabled();
+        });
+        options.add("accept-invalid-http-response", Capability.BE, (o, l) -> {
+            Args.noMoreThan(l, 0, "option accept-invalid-http-response");
+            of(o.proxy()).acceptInvalidResponse = o.enabled();
+        });
+    }
+
+    /** "option X" selects mode X; "no option X" goes back to the default (keep-alive). */
+    private static void mode(KeywordTable<OptionContext> options, String name, HttpOptions.ConnectionMode mode) {
+        options.add(name, Capability.ALL, (o, l) -> {
+            Args.noMoreThan(l, 0, "option " + name);
+            of(o.proxy()).connectionMode = o.enabled() ? mode : HttpOptions.ConnectionMode.KEEP_ALIVE;
+        });
+    }
+
+    public static HttpOptions of(ProxySpec p) {
+        return p.part(HttpOptions.class, HttpOptions::new);
+    }
+}

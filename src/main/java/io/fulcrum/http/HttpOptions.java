@@ -1,0 +1,30 @@
+package io.fulcrum.http;
+
+import io.fulcrum.proxy.ProxyPart;
+
+/** A proxy's HTTP connection options; inherited from defaults. */
+public final class HttpOptions implements ProxyPart {
+
+    /** How connections are kept between transactions (HAProxy's http-keep-alive / http-server-close / httpclose). */
+    public enum ConnectionMode {
+        KEEP_ALIVE, SERVER_CLOSE, CLOSE
+    }
+
+    public ConnectionMode connectionMode = ConnectionMode.KEEP_ALIVE;
+    public boolean acceptInvalidRequest;
+    public boolean acceptInvalidResponse;
+
+    @Override
+    public ProxyPart inherit() {
+        HttpOptions c = new HttpOptions();
+        c.connectionMode = connectionMode;
+        c.acceptInvalidRequest = acceptInvalidRequest;
+        c.acceptInvalidResponse = acceptInvalidResponse;
+        return c;
+    }
+
+    /** The mode of a frontend/backend pair: the most closing of the two wins, as in HAProxy. */
+    public static ConnectionMode combine(ConnectionMode a, ConnectionMode b) {
+        return a.ordinal() >= b.ordinal() ? a : b;
+    }
+}

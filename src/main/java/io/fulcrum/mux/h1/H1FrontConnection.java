@@ -1,0 +1,283 @@
+package io.fulcrum.mux.h1;
+
+import io.fulcrum.http.ErrorPages;
+import io.fulcrum.http.HttpHead;
+import io.fulcrum.http.HttpHeaders;
+import io.fulcrum.http.RequestHead;
+import io.fulcrum.proxy.Frontend;
+import io.fulcrum.runtime.EventLoops;
+import io.fulcrum.stream.HttpStream;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.util.concurrent.ScheduledFuture;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A client connection in {@code mode http} over HTTP/1.x: parses requests one at a time (pipelined ones
+ * wait in the input buffer until the previous response is complete), hands each to an
+ * {@link HttpStream}, and enforces {@code timeout http-request} (408) and {@code timeout http-keep-alive}
+ * while no request is in progress.
+ */
+public final class H1FrontConnection extends ChannelInboundHandlerAdapter implements MessageSink {
+    private final Frontend frontend;
+    private final EventLoops loops;
+    private final H1Limits limits;
+    private final H1Parser parser;
+    private Channel channel;
+    private ByteBuf input;
+    private HttpStream stream;
+    private boolean firstRequest = true;
+    private boolean inputShut;
+    private boolean closing;
+    private ScheduledFuture<?> headTimer;
+    /** The head timer is the idle keep-alive one: no byte of the next request has arrived. */
+    private boolean idleTimer;
+
+    public H1FrontConnection(Frontend frontend, EventLoops loops, H1Limits limits) {
+        this.frontend = frontend;
+        this.loops = loops;
+        this.limits = limits;
+        this.parser = new H1Parser(H1Parser.Kind.REQUEST, limits, frontend.httpOptions().acceptInvalidRequest);
+    }
+
+    public Channel channel() {
+        return channel;
+    }
+
+    public EventLoops loops() {
+        return loops;
+    }
+
+    public H1Limits limits() {
+        return limits;
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        channel = ctx.channel();
+        if (channel.isActive()) {
+            armHeadTimer();
+        }
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        armHeadTimer();
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf in = (ByteBuf) msg;
+        if (closing) {
+            in.release();
+            return;
+        }
+        if (stream != null) {
+            stream.clientActive();
+        } else if (idleTimer) {
+            // The next request has started: from now on it has timeout http-request to complete.
+            long request = frontend.timeouts().httpRequest;
+            armHeadTimerFor(request > 0 ? request : frontend.timeouts().client);
+        }
+        input = H1Input.append(input, in);
+        parseInput();
+    }
+
+    private void parseInput() {
+        while (input != null && input.isReadable() && !closing && (stream == null || !stream.requestEnded())) {
+            int before = input.readerIndex();
+            try {
+                parser.parse(input, this);
+            } catch (H1Exception e) {
+                requestError(e);
+                return;
+            }
+            if (input.readerIndex() == before) {
+                break; // needs more bytes
+            }
+        }
+        if (stream != null && (stream.requestEnded() || stream.serverBusy())) {
+            channel.config().setAutoRead(false);
+        }
+        if (stream != null) {
+            stream.flushToServer();
+        }
+        if (inputShut && stream == null && !closing) {
+            closeAfterFlush();
+        }
+    }
+
+    // --- parser events ----------------------------------------------------------------------------
+
+    @Override
+    public void head(HttpHead head) {
+        cancelHeadTimer();
+        stream = new HttpStream(this, frontend, (RequestHead) head);
+        stream.start();
+    }
+
+    @Override
+    public void data(ByteBuf data) {
+        if (stream != null && !stream.finished()) {
+            stream.requestData(data);
+        } else {
+            data.release();
+        }
+    }
+
+    @Override
+    public void trailers(HttpHeaders trailers) {
+        if (stream != null && !stream.finished()) {
+            stream.requestTrailers(trailers);
+        }
+    }
+
+    @Override
+    public void end() {
+        if (stream != null && !stream.finished()) {
+            stream.requestEnd();
+        }
+    }
+
+    // --- stream events ----------------------------------------------------------------------------
+
+    /** The server side can take request bytes again. */
+    public void resumeIfPaused() {
+        if (stream != null && !stream.requestEnded() && !closing) {
+            channel.config().setAutoRead(true);
+        }
+    }
+
+    /** The transaction ended; the connection waits for the next request or closes. */
+    public void streamDone(HttpStream done, boolean keepAlive) {
+        if (done != stream) {
+            return;
+        }
+        stream = null;
+        firstRequest = false;
+        if (!keepAlive || inputShut) {
+            closeAfterFlush();
+            return;
+        }
+        armHeadTimer();
+        channel.config().setAutoRead(true);
+        parseInput();
+    }
+
+    /** Sends HAProxy's error page for {@code status} and closes. */
+    public void sendErrorAndClose(int status) {
+        stream = null;
+        cancelHeadTimer();
+        closing = true;
+        channel.config().setAutoRead(false);
+        channel.writeAndFlush(ErrorPages.builtin(status)).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    public void closeAfterFlush() {
+        closing = true;
+        cancelHeadTimer();
+        channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+    }
+
+    private void requestError(H1Exception e) {
+        if (stream != null && stream.responseStarted()) {
+            stream.abort();
+        } else {
+            if (stream != null) {
+                stream.clientClosed();
+            }
+            sendErrorAndClose(e.status());
+        }
+    }
+
+    // --- connection events --------------------------------------------------------------------------
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (stream != null) {
+            stream.clientWritable(ctx.channel().isWritable());
+        }
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof ChannelInputShutdownEvent) {
+            inputShut = true;
+            if (stream == null && (input == null || !input.isReadable() || parser.between())) {
+                closeAfterFlush();
+            }
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        cancelHeadTimer();
+        if (stream != null) {
+            stream.clientClosed();
+            stream = null;
+        }
+        if (input != null) {
+            input.release();
+            input = null;
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        ctx.close();
+    }
+
+    // --- waiting for a request -----------------------------------------------------------------------
+
+    /**
+     * {@code timeout http-request} bounds the wait for a complete head; between two requests
+     * {@code timeout http-keep-alive} applies first. Each falls back as HAProxy's does, down to
+     * {@code timeout client}.
+     */
+    private void armHeadTimer() {
+        cancelHeadTimer();
+        long request = frontend.timeouts().httpRequest;
+        long keepAlive = frontend.timeouts().httpKeepAlive;
+        long client = frontend.timeouts().client;
+        boolean idle = !firstRequest && (input == null || !input.isReadable());
+        long t = idle && keepAlive > 0 ? keepAlive : request > 0 ? request : client;
+        if (t > 0) {
+            headTimer = channel.eventLoop().schedule(this::headTimeout, t, TimeUnit.MILLISECONDS);
+            idleTimer = idle;
+        }
+    }
+
+    private void headTimeout() {
+        headTimer = null;
+        if (stream != null || closing) {
+            return;
+        }
+        if (idleTimer) {
+            closeAfterFlush(); // an idle keep-alive connection just closes
+        } else {
+            sendErrorAndClose(408);
+        }
+    }
+
+    private void armHeadTimerFor(long ms) {
+        cancelHeadTimer();
+        if (ms > 0) {
+            headTimer = channel.eventLoop().schedule(this::headTimeout, ms, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void cancelHeadTimer() {
+        idleTimer = false;
+        if (headTimer != null) {
+            headTimer.cancel(false);
+            headTimer = null;
+        }
+    }
+}

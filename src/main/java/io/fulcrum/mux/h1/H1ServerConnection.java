@@ -1,0 +1,207 @@
+package io.fulcrum.mux.h1;
+
+import io.fulcrum.backend.Backend;
+import io.fulcrum.conn.SocketOptions;
+import io.fulcrum.http.HttpHead;
+import io.fulcrum.http.HttpHeaders;
+import io.fulcrum.http.RequestHead;
+import io.fulcrum.http.ResponseHead;
+import io.fulcrum.pool.ServerPool;
+import io.fulcrum.server.Server;
+import io.fulcrum.stream.HttpStream;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.socket.SocketProtocolFamily;
+import io.fulcrum.runtime.EventLoops;
+
+import java.net.Inet6Address;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+
+/**
+ * A connection to a server carrying HTTP/1.x: parses the responses for the stream it is attached to,
+ * and waits in its loop's {@link ServerPool} between transactions when it may be reused.
+ */
+public final class H1ServerConnection extends ChannelInboundHandlerAdapter implements MessageSink {
+    public static final String NAME = "h1-server";
+
+    private final Server server;
+    private final H1Parser parser;
+    private Channel channel;
+    private ByteBuf input;
+    private HttpStream stream;
+    private boolean connected;
+
+    private H1ServerConnection(Server server, H1Limits limits, boolean acceptInvalid) {
+        this.server = server;
+        this.parser = new H1Parser(H1Parser.Kind.RESPONSE, limits, acceptInvalid);
+    }
+
+    /** Opens a connection to {@code server} on the client's loop; the future's channel carries this handler. */
+    public static ChannelFuture connect(Channel client, EventLoops loops, Server server, Backend backend, SocketAddress address,
+                                        H1Limits limits) {
+        Channel ch = address instanceof InetSocketAddress inet
+                ? loops.newSocket(inet.getAddress() instanceof Inet6Address ? SocketProtocolFamily.INET6 : SocketProtocolFamily.INET)
+                : loops.newUnixSocket();
+        SocketOptions opts = backend.socketOptions();
+        if (ch.config().getOptions().containsKey(ChannelOption.TCP_NODELAY)) {
+            ch.config().setOption(ChannelOption.TCP_NODELAY, true);
+            ch.config().setOption(ChannelOption.SO_KEEPALIVE, opts.serverKeepAlive);
+            if (opts.nolinger) {
+                ch.config().setOption(ChannelOption.SO_LINGER, 0);
+            }
+        }
+        ch.config().setOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, backend.timeouts().connect));
+        H1ServerConnection conn = new H1ServerConnection(server, limits, backend.httpOptions().acceptInvalidResponse);
+        ch.pipeline().addLast(NAME, conn);
+        return client.eventLoop().register(ch).channel().connect(address).addListener(f -> {
+            if (f.isSuccess()) {
+                conn.connected = true;
+                server.connectionOpened();
+                ch.closeFuture().addListener(c -> server.connectionClosed());
+            }
+        });
+    }
+
+    public Channel channel() {
+        return channel;
+    }
+
+    /** Established and able to take a request. */
+    public boolean ready() {
+        return connected && channel.isActive();
+    }
+
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+        channel = ctx.channel();
+    }
+
+    /** Carries {@code request} for {@code stream} from now on. */
+    public void attach(HttpStream stream, RequestHead request) {
+        this.stream = stream;
+        parser.responseTo(request);
+        channel.config().setAutoRead(true);
+    }
+
+    /** The transaction is over: back to the pool when {@code reusable}, else closed. */
+    public void detach(boolean reusable, Server target) {
+        stream = null;
+        if (reusable && channel.isActive() && parser.between() && (input == null || !input.isReadable())) {
+            ServerPool.current().release(target, channel);
+        } else {
+            channel.close();
+        }
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf in = (ByteBuf) msg;
+        if (stream == null) {
+            // Bytes from an idle server: nothing can be asking for them, the connection is not reusable.
+            in.release();
+            ctx.close();
+            return;
+        }
+        stream.serverActive();
+        input = H1Input.append(input, in);
+        while (stream != null && input.isReadable()) {
+            int before = input.readerIndex();
+            try {
+                parser.parse(input, this);
+            } catch (H1Exception e) {
+                HttpStream s = stream;
+                ctx.close();
+                s.serverFailed(e);
+                return;
+            }
+            if (input.readerIndex() == before) {
+                break;
+            }
+        }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (stream != null) {
+            stream.flushToClient();
+            if (stream.clientBusy()) {
+                ctx.channel().config().setAutoRead(false);
+            }
+        }
+    }
+
+    @Override
+    public void channelWritabilityChanged(ChannelHandlerContext ctx) {
+        if (stream != null && ctx.channel().isWritable()) {
+            stream.serverWritable();
+        }
+    }
+
+    /** The client can take response bytes again. */
+    public void resumeReading() {
+        if (stream != null) {
+            channel.config().setAutoRead(true);
+        }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        HttpStream s = stream;
+        if (s == null) {
+            ServerPool.current().remove(server, ctx.channel());
+        } else {
+            try {
+                parser.closed(this);
+            } catch (H1Exception e) {
+                s.serverFailed(e);
+            }
+            if (stream != null) {
+                stream.serverFailed(null);
+            }
+        }
+        if (input != null) {
+            input.release();
+            input = null;
+        }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        ctx.close();
+    }
+
+    // --- parser events ------------------------------------------------------------------------------
+
+    @Override
+    public void head(HttpHead head) {
+        stream.responseHead((ResponseHead) head);
+    }
+
+    @Override
+    public void data(ByteBuf data) {
+        if (stream != null) {
+            stream.responseData(data);
+        } else {
+            data.release();
+        }
+    }
+
+    @Override
+    public void trailers(HttpHeaders trailers) {
+        if (stream != null) {
+            stream.responseTrailers(trailers);
+        }
+    }
+
+    @Override
+    public void end() {
+        if (stream != null) {
+            stream.responseEnd();
+        }
+    }
+}

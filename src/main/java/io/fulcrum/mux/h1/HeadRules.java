@@ -1,0 +1,347 @@
+package io.fulcrum.mux.h1;
+
+import io.fulcrum.http.HttpHead;
+import io.fulcrum.http.HttpHeaders;
+import io.fulcrum.http.RequestHead;
+import io.fulcrum.http.ResponseHead;
+import io.netty.util.AsciiString;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * What a complete head must satisfy besides its syntax, and what it says about its body: Content-Length and
+ * Transfer-Encoding (the framing, where smuggling happens), Host and the request target. The framing fields
+ * leave the headers here: the body length says it all (Content-Length stays, as one field, where it describes
+ * a body that is not sent: HEAD and 304 responses, or a zero length).
+ */
+final class HeadRules {
+    private HeadRules() {
+    }
+
+    private static final byte[] CONTENT_LENGTH = ascii("content-length");
+    private static final byte[] TRANSFER_ENCODING = ascii("transfer-encoding");
+    private static final byte[] HOST = ascii("host");
+    private static final byte[] CONNECTION = ascii("connection");
+    private static final byte[] UPGRADE = ascii("upgrade");
+    private static final byte[] WEBSOCKET_KEY = ascii("sec-websocket-key");
+    private static final byte[] CHUNKED = ascii("chunked");
+
+    /** Transfer codings: none, "chunked" alone, "chunked" after codings we do not implement. */
+    private static final int NO_CODING = 0;
+    private static final int CHUNKED_ONLY = 1;
+    private static final int OTHER_CODINGS = 2;
+
+    static RequestHead request(SectionReader s, StartLine l) throws H1Exception {
+        byte[] b = s.bytes();
+        AsciiString method = new AsciiString(b, l.methodOffset, l.methodLength, false);
+        AsciiString target = new AsciiString(b, l.targetOffset, l.targetLength, false);
+        if (l.version == StartLine.HTTP_09) {
+            // accept-invalid: HTTP/0.9 is forwarded as HTTP/1.0 without fields (as HAProxy); nothing can follow.
+            RequestHead head = new RequestHead(method, target, 10, s.build());
+            head.closeAfter(true);
+            return head;
+        }
+        long length = contentLength(s);
+        int codings = transferCodings(s, l.version);
+        if (codings == OTHER_CODINGS) {
+            throw new H1Exception(422, "transfer coding other than chunked", s.position(fieldOf(s, TRANSFER_ENCODING)));
+        }
+        int host = host(s, l.version);
+        boolean connect = method.contentEquals("CONNECT");
+        target(s, l, connect, method.contentEquals("OPTIONS"), host);
+        if (connect && (codings != NO_CODING || length > 0)) {
+            // RFC 9110 9.3.6: a CONNECT request has no content; what follows its head is the tunnel.
+            throw s.error("CONNECT request with a body", s.position(l.targetOffset));
+        }
+        if (hasToken(s, CONNECTION, "upgrade") && hasToken(s, UPGRADE, "websocket") && field(s, WEBSOCKET_KEY) < 0) {
+            throw s.error("WebSocket upgrade without Sec-WebSocket-Key", s.position(l.targetOffset));
+        }
+        boolean ambiguous = dropFraming(s, codings, length, false);
+        RequestHead head = new RequestHead(method, target, l.version, s.build());
+        head.bodyLength(codings != NO_CODING ? HttpHead.CHUNKED : Math.max(length, 0));
+        head.closeAfter(ambiguous);
+        return head;
+    }
+
+    /**
+     * A response head, for a request that was a HEAD ({@code headRequest}) or a CONNECT: whether it has a body
+     * depends on them and on the status (RFC 9112 6.3).
+     */
+    static ResponseHead response(SectionReader s, StartLine l, boolean headRequest, boolean connectRequest)
+            throws H1Exception {
+        long length = contentLength(s);
+        int codings = transferCodings(s, l.version);
+        if (codings == OTHER_CODINGS) {
+            throw s.error("transfer coding other than chunked", s.position(fieldOf(s, TRANSFER_ENCODING)));
+        }
+        int status = l.status;
+        boolean noLength = status / 100 == 1 || status == 204 || connectRequest && status / 100 == 2;
+        boolean bodiless = noLength || status == 304 || headRequest;
+        // RFC 9110 8.6: no Content-Length in a 1xx, a 204 or a 2xx to CONNECT; HEAD and 304 keep theirs.
+        boolean ambiguous = dropFraming(s, codings, length, noLength);
+        AsciiString reason = new AsciiString(s.bytes(), l.reasonOffset, l.reasonLength, false);
+        ResponseHead head = new ResponseHead(l.version, status, reason, s.build());
+        head.bodyLength(bodiless ? HttpHead.NO_BODY
+                : codings != NO_CODING ? HttpHead.CHUNKED : length >= 0 ? length : HttpHead.UNTIL_CLOSE);
+        head.closeAfter(ambiguous);
+        return head;
+    }
+
+    /** Trailer fields: those that frame or route a message may not come after its body. */
+    static HttpHeaders trailers(SectionReader s) throws H1Exception {
+        for (byte[] name : new byte[][] {CONTENT_LENGTH, TRANSFER_ENCODING, HOST}) {
+            int i = field(s, name);
+            if (i >= 0) {
+                throw s.error("field not allowed in trailers: " + new String(name, StandardCharsets.US_ASCII),
+                        s.position(s.valueOffset(i)));
+            }
+        }
+        return s.build();
+    }
+
+    /**
+     * Drops Transfer-Encoding (the body length says it) and Content-Length when chunked wins over it (RFC 9112
+     * 6.3) or when it must not be there; returns true for both at once: the connection is closed after.
+     */
+    private static boolean dropFraming(SectionReader s, int codings, long length, boolean dropLength) {
+        boolean ambiguous = codings != NO_CODING && length >= 0;
+        for (int i = 0; i < s.fields(); i++) {
+            if (s.nameIs(i, TRANSFER_ENCODING) || (ambiguous || dropLength) && s.nameIs(i, CONTENT_LENGTH)) {
+                s.drop(i);
+            }
+        }
+        return ambiguous;
+    }
+
+    /**
+     * Checks every Content-Length field (a list of identical decimal numbers, as HAProxy accepts), keeps the
+     * first one reduced to one number, drops the others; returns the length or -1.
+     */
+    private static long contentLength(SectionReader s) throws H1Exception {
+        byte[] b = s.bytes();
+        long length = -1;
+        int kept = -1;
+        for (int i = 0; i < s.fields(); i++) {
+            if (!s.nameIs(i, CONTENT_LENGTH)) {
+                continue;
+            }
+            int p = s.valueOffset(i);
+            int end = p + s.valueLength(i);
+            int number = -1;
+            int numberLength = 0;
+            while (true) {
+                p = skipSpaces(b, p, end);
+                int d = p;
+                long v = 0;
+                for (; p < end && b[p] >= '0' && b[p] <= '9'; p++) {
+                    if (v > (Long.MAX_VALUE - (b[p] - '0')) / 10) {
+                        throw s.error("Content-Length too large", s.position(d));
+                    }
+                    v = v * 10 + b[p] - '0';
+                }
+                if (p == d) {
+                    throw s.error("invalid Content-Length", s.position(p));
+                }
+                if (length >= 0 && v != length) {
+                    throw s.error("different Content-Length values", s.position(d));
+                }
+                length = v;
+                if (number < 0) {
+                    number = d;
+                    numberLength = p - d;
+                }
+                p = skipSpaces(b, p, end);
+                if (p == end) {
+                    break;
+                }
+                if (b[p++] != ',') {
+                    throw s.error("invalid Content-Length", s.position(p - 1));
+                }
+            }
+            if (kept < 0) {
+                kept = i;
+                s.value(i, number, numberLength);
+            } else {
+                s.drop(i);
+            }
+        }
+        return length;
+    }
+
+    /**
+     * Checks the Transfer-Encoding fields, all of them one list: "chunked" must be last and once (RFC 9112 6.1),
+     * an empty element is an unknown coding, none is allowed in HTTP/1.0.
+     */
+    private static int transferCodings(SectionReader s, int version) throws H1Exception {
+        byte[] b = s.bytes();
+        boolean any = false;
+        boolean chunked = false;
+        boolean other = false;
+        for (int i = 0; i < s.fields(); i++) {
+            if (!s.nameIs(i, TRANSFER_ENCODING)) {
+                continue;
+            }
+            if (version == 10) {
+                throw s.error("Transfer-Encoding in an HTTP/1.0 message", s.position(s.valueOffset(i)));
+            }
+            any = true;
+            int end = s.valueOffset(i) + s.valueLength(i);
+            for (int p = s.valueOffset(i); p <= end; p++) {
+                int e = indexOf(b, p, end, (byte) ',');
+                int from = skipSpaces(b, p, e);
+                int to = trimSpaces(b, from, e);
+                if (chunked) {
+                    throw s.error(equalsIgnoreCase(b, from, to, CHUNKED) ? "chunked applied twice"
+                            : "chunked is not the last transfer coding", s.position(from));
+                }
+                chunked = equalsIgnoreCase(b, from, to, CHUNKED);
+                other |= !chunked;
+                p = e;
+            }
+        }
+        if (any && !chunked) {
+            throw s.error("chunked is not the last transfer coding", s.position(fieldOf(s, TRANSFER_ENCODING)));
+        }
+        return !any ? NO_CODING : other ? OTHER_CODINGS : CHUNKED_ONLY;
+    }
+
+    /** The one Host field, checked (RFC 9112 3.2); -1 if none, which HTTP/1.1 does not allow. */
+    private static int host(SectionReader s, int version) throws H1Exception {
+        int host = -1;
+        for (int i = 0; i < s.fields(); i++) {
+            if (!s.nameIs(i, HOST)) {
+                continue;
+            }
+            int v = s.valueOffset(i);
+            if (host >= 0) {
+                throw s.error("several Host fields", s.position(v));
+            }
+            if (!Authority.valid(s.bytes(), v, v + s.valueLength(i), false)) {
+                throw s.error("invalid Host", s.position(v));
+            }
+            host = i;
+        }
+        if (host < 0 && version == 11) {
+            throw s.error("no Host in an HTTP/1.1 request", s.position(0));
+        }
+        return host;
+    }
+
+    /**
+     * The request target's form: authority for CONNECT, "*" for OPTIONS, else origin or absolute; an authority
+     * in the target must name the same host as the Host field.
+     */
+    private static void target(SectionReader s, StartLine l, boolean connect, boolean options, int host)
+            throws H1Exception {
+        byte[] b = s.bytes();
+        int t = l.targetOffset;
+        int end = t + l.targetLength;
+        int authority = t;
+        int authorityEnd = end;
+        int defaultPort = 443;
+        if (connect) {
+            if (!Authority.valid(b, t, end, true)) {
+                throw s.error("CONNECT target must be host:port", s.position(t));
+            }
+        } else if (b[t] == '/') {
+            return;
+        } else if (b[t] == '*' && end == t + 1) {
+            if (!options) {
+                throw s.error("asterisk-form target is for OPTIONS only", s.position(t));
+            }
+            return;
+        } else {
+            int colon = Authority.schemeEnd(b, t, end);
+            if (colon < 0) {
+                throw s.error("invalid request target", s.position(t));
+            }
+            authority = colon + 3;
+            authorityEnd = indexOf(b, authority, end, (byte) '/');
+            authority = Authority.skipUserinfo(b, authority, authorityEnd);
+            if (authority == authorityEnd || !Authority.valid(b, authority, authorityEnd, false)) {
+                throw s.error("invalid authority in request target", s.position(authority));
+            }
+            defaultPort = Authority.defaultPort(b, t, colon);
+        }
+        int v = host < 0 ? -1 : s.valueOffset(host);
+        if (v >= 0 && !Authority.same(b, authority, authorityEnd, v, v + s.valueLength(host), defaultPort)) {
+            throw s.error("Host differs from the request target", s.position(v));
+        }
+    }
+
+    /** Whether a field named {@code name} lists {@code token} (comma-separated, case-insensitive). */
+    private static boolean hasToken(SectionReader s, byte[] name, String token) {
+        byte[] b = s.bytes();
+        byte[] lower = ascii(token);
+        for (int i = 0; i < s.fields(); i++) {
+            if (!s.nameIs(i, name)) {
+                continue;
+            }
+            int end = s.valueOffset(i) + s.valueLength(i);
+            for (int p = s.valueOffset(i); p <= end; p++) {
+                int e = indexOf(b, p, end, (byte) ',');
+                int from = skipSpaces(b, p, e);
+                if (equalsIgnoreCase(b, from, trimSpaces(b, from, e), lower)) {
+                    return true;
+                }
+                p = e;
+            }
+        }
+        return false;
+    }
+
+    /** The first field named {@code name} (not dropped), or -1. */
+    private static int field(SectionReader s, byte[] name) {
+        for (int i = 0; i < s.fields(); i++) {
+            if (s.nameIs(i, name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The value offset of the first field named {@code name} (for error positions). */
+    private static int fieldOf(SectionReader s, byte[] name) {
+        int i = field(s, name);
+        return i < 0 ? 0 : s.valueOffset(i);
+    }
+
+    static int indexOf(byte[] b, int from, int to, byte c) {
+        for (int i = from; i < to; i++) {
+            if (b[i] == c) {
+                return i;
+            }
+        }
+        return to;
+    }
+
+    private static int skipSpaces(byte[] b, int from, int to) {
+        while (from < to && Chars.isSpace(b[from])) {
+            from++;
+        }
+        return from;
+    }
+
+    private static int trimSpaces(byte[] b, int from, int to) {
+        while (to > from && Chars.isSpace(b[to - 1])) {
+            to--;
+        }
+        return to;
+    }
+
+    static boolean equalsIgnoreCase(byte[] b, int from, int to, byte[] lower) {
+        if (to - from != lower.length) {
+            return false;
+        }
+        for (int k = 0; k < lower.length; k++) {
+            if (Chars.lower(b[from + k]) != lower[k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+}

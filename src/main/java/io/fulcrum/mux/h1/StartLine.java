@@ -1,0 +1,171 @@
+package io.fulcrum.mux.h1;
+
+/**
+ * The request line or status line of the head being read, as offsets into the head's bytes. Like HAProxy,
+ * parts may be separated by several spaces or tabs; unlike it, everything else is checked to the letter.
+ */
+final class StartLine {
+    /** {@link #version} of an HTTP/0.9 request line (no version): only with accept-invalid. */
+    static final int HTTP_09 = 9;
+
+    private final boolean acceptInvalid;
+
+    int methodOffset;
+    int methodLength;
+    int targetOffset;
+    int targetLength;
+    int version;
+    int status;
+    int reasonOffset;
+    int reasonLength;
+
+    StartLine(boolean acceptInvalid) {
+        this.acceptInvalid = acceptInvalid;
+    }
+
+    /** {@code method SP request-target SP HTTP-version}; true for an HTTP/0.9 line (the head ends there). */
+    boolean request(byte[] b, int off, int end, long pos) throws H1Exception {
+        int i = off;
+        while (i < end && Chars.is(b[i], Chars.TOKEN)) {
+            i++;
+        }
+        if (i == off || i < end && !Chars.isSpace(b[i])) {
+            throw bad("invalid character in method: " + Chars.describe(i < end ? b[i] : (byte) '\n'), pos + i - off);
+        }
+        methodOffset = off;
+        methodLength = i - off;
+        i = skipSpaces(b, i, end);
+        if (i == end) {
+            throw bad("no request target", pos + i - off);
+        }
+        targetOffset = i;
+        for (; i < end && !Chars.isSpace(b[i]); i++) {
+            byte c = b[i];
+            if (!Chars.is(c, Chars.TARGET) && !(acceptInvalid && (c == '#' || c < 0))) {
+                throw bad(c == '#' ? "fragment in request target" : "invalid character in request target: "
+                        + Chars.describe(c), pos + i - off);
+            }
+        }
+        targetLength = i - targetOffset;
+        i = skipSpaces(b, i, end);
+        if (i == end) {
+            if (!acceptInvalid) {
+                throw bad("no HTTP version (HTTP/0.9 request)", pos + i - off);
+            }
+            version = HTTP_09;
+            return true;
+        }
+        version = version(b, i, end, pos + i - off, 400);
+        return false;
+    }
+
+    /** {@code HTTP-version SP status-code SP [reason-phrase]}. */
+    void response(byte[] b, int off, int end, long pos) throws H1Exception {
+        int i = off;
+        while (i < end && !Chars.isSpace(b[i])) {
+            i++;
+        }
+        version = version(b, off, i, pos, 502);
+        if (i == end) {
+            throw bad502("no status code", pos + i - off);
+        }
+        i = skipSpaces(b, i, end);
+        int s = i;
+        int code = 0;
+        for (; i < end && i - s < 4 && b[i] >= '0' && b[i] <= '9'; i++) {
+            code = code * 10 + b[i] - '0';
+        }
+        if (i - s != 3 || code < 100 || i < end && !Chars.isSpace(b[i])) {
+            throw bad502("invalid status code", pos + s - off);
+        }
+        status = code;
+        i = skipSpaces(b, i, end);
+        reasonOffset = i;
+        for (; i < end; i++) {
+            if (!Chars.is(b[i], Chars.FIELD)) {
+                throw bad502("invalid character in reason: " + Chars.describe(b[i]), pos + i - off);
+            }
+        }
+        reasonLength = end - reasonOffset;
+    }
+
+    /**
+     * "HTTP/" DIGIT "." DIGIT with major 1: 10 or 11 (a higher minor is 11, RFC 9110 2.5). With accept-invalid,
+     * as HAProxy: a request may name another protocol or use several digits, and is then taken as HTTP/1.0;
+     * a response may use several digits.
+     */
+    private int version(byte[] b, int off, int end, long pos, int status) throws H1Exception {
+        int len = end - off;
+        if (len == 8 && startsWithHttp(b, off) && digit(b[off + 5]) && b[off + 6] == '.' && digit(b[off + 7])) {
+            return checkMajor(b[off + 5] - '0', b[off + 7] - '0', pos, status);
+        }
+        if (acceptInvalid) {
+            if (status == 400) {
+                for (int i = off; i < end; i++) {
+                    if (!Chars.is(b[i], Chars.VERSION)) {
+                        throw new H1Exception(status, "invalid HTTP version", pos + i - off);
+                    }
+                }
+                return 10;
+            }
+            int dot = off + 5;
+            while (dot < end && digit(b[dot])) {
+                dot++;
+            }
+            if (len > 5 && startsWithHttp(b, off) && dot > off + 5 && dot < end - 1 && b[dot] == '.'
+                    && allDigits(b, dot + 1, end)) {
+                return checkMajor(number(b, off + 5, dot), number(b, dot + 1, end), pos, status);
+            }
+        }
+        throw new H1Exception(status, "invalid HTTP version", pos);
+    }
+
+    private static int checkMajor(int major, int minor, long pos, int status) throws H1Exception {
+        if (major != 1) {
+            // RFC 9110 15.6.6: 505 for a major version the server refuses (HAProxy takes it as HTTP/1.1).
+            throw new H1Exception(status == 400 ? 505 : status, "unsupported HTTP major version " + major, pos);
+        }
+        return minor == 0 ? 10 : 11;
+    }
+
+    private static boolean startsWithHttp(byte[] b, int off) {
+        return b[off] == 'H' && b[off + 1] == 'T' && b[off + 2] == 'T' && b[off + 3] == 'P' && b[off + 4] == '/';
+    }
+
+    private static boolean digit(byte c) {
+        return c >= '0' && c <= '9';
+    }
+
+    private static boolean allDigits(byte[] b, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (!digit(b[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** A decimal number, saturated (only compared with 0 and 1). */
+    private static int number(byte[] b, int from, int to) {
+        int n = 0;
+        for (int i = from; i < to; i++) {
+            n = Math.min(n * 10 + b[i] - '0', 1000);
+        }
+        return n;
+    }
+
+    private static int skipSpaces(byte[] b, int i, int end) {
+        while (i < end && Chars.isSpace(b[i])) {
+            i++;
+        }
+        return i;
+    }
+
+    private static H1Exception bad(String reason, long pos) {
+        return new H1Exception(400, reason, pos);
+    }
+
+    private static H1Exception bad502(String reason, long pos) {
+        return new H1Exception(502, reason, pos);
+    }
+}

@@ -1,0 +1,443 @@
+package io.fulcrum.stream;
+
+import io.fulcrum.backend.Backend;
+import io.fulcrum.conn.ProxyHeader;
+import io.fulcrum.http.HttpHead;
+import io.fulcrum.http.HttpHeaders;
+import io.fulcrum.http.RequestHead;
+import io.fulcrum.http.ResponseHead;
+import io.fulcrum.mux.h1.H1Encoder;
+import io.fulcrum.mux.h1.H1Exception;
+import io.fulcrum.mux.h1.H1FrontConnection;
+import io.fulcrum.mux.h1.H1ServerConnection;
+import io.fulcrum.mux.h1.HopByHop;
+import io.fulcrum.pool.ServerPool;
+import io.fulcrum.proxy.Frontend;
+import io.fulcrum.server.Server;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ConnectTimeoutException;
+import io.netty.util.concurrent.ScheduledFuture;
+
+import java.net.SocketAddress;
+import java.util.ArrayDeque;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One HTTP transaction: a request from the client connection, the server connection that carries it
+ * (from this loop's pool, or a new one with {@code timeout connect} and {@code retries}), and the
+ * response back. Both connections live on the client's event loop. Bodies stream through with
+ * back-pressure and are never reassembled. Failures before the response starts become HAProxy's
+ * errors: 503 (no server, connection failed), 502 (invalid or truncated response), 504 (server
+ * timeout).
+ */
+public final class HttpStream {
+    private final H1FrontConnection front;
+    private final Channel client;
+    private final Frontend frontend;
+    private final RequestHead request;
+    private final boolean clientWantsClose;
+    private Backend backend;
+    private Server target;
+    private H1ServerConnection server;
+    private int attempts;
+
+    /** Request bytes produced before the server connection is ready. */
+    private final ArrayDeque<ByteBuf> pending = new ArrayDeque<>();
+    private boolean requestEnded;
+    private ResponseHead response;
+    private boolean responseEnded;
+    private boolean closeDelimitedToClient;
+    private boolean keepClient;
+    private boolean trailersSent;
+    private boolean responseTrailersSent;
+    private boolean serverReusable = true;
+    private boolean finished;
+
+    private long lastClientActivity;
+    private long lastServerActivity;
+    private ScheduledFuture<?> timer;
+
+    public HttpStream(H1FrontConnection front, Frontend frontend, RequestHead request) {
+        this.front = front;
+        this.client = front.channel();
+        this.frontend = frontend;
+        this.request = request;
+        HopByHop.Tokens conn = HopByHop.strip(request);
+        this.clientWantsClose = conn.close() || request.version() < 11 && !conn.keepAlive() || request.closeAfter();
+    }
+
+    public RequestHead request() {
+        return request;
+    }
+
+    /** Routes the request and starts the server side. */
+    public void start() {
+        long now = System.nanoTime();
+        lastClientActivity = now;
+        lastServerActivity = now;
+        backend = frontend.backend();
+        if (backend == null) {
+            fail(503);
+            return;
+        }
+        // Hop-by-hop fields are gone; say what this hop wants when the version's default differs.
+        if (!frontend.keepAliveServer()) {
+            request.headers().add("connection", "close");
+        } else if (request.version() < 11) {
+            request.headers().add("connection", "keep-alive");
+        }
+        ByteBuf head = client.alloc().buffer(256 + request.headers().encodedLength());
+        H1Encoder.writeHead(request, head);
+        pending.add(head);
+        connect();
+        armTimer();
+    }
+
+    // --- request side, called by the front connection --------------------------------------
+
+    /** Body bytes from the client; this stream owns {@code data}. */
+    public void requestData(ByteBuf data) {
+        lastClientActivity = System.nanoTime();
+        if (request.bodyLength() == HttpHead.CHUNKED) {
+            toServer(H1Encoder.chunkHeader(data.readableBytes(), client.alloc()));
+            toServer(data);
+            toServer(H1Encoder.crlf());
+        } else {
+            toServer(data);
+        }
+    }
+
+    public void requestTrailers(HttpHeaders trailers) {
+        lastClientActivity = System.nanoTime();
+        trailersSent = true;
+        toServer(H1Encoder.lastChunk(trailers, client.alloc()));
+    }
+
+    public void requestEnd() {
+        requestEnded = true;
+        if (request.bodyLength() == HttpHead.CHUNKED && !trailersSent) {
+            toServer(H1Encoder.lastChunk(null, client.alloc()));
+        }
+        flushToServer();
+        maybeComplete();
+    }
+
+    /** True when the client must stop sending: the server connection cannot take more yet. */
+    public boolean serverBusy() {
+        return server == null ? pending.size() > 16 : !server.channel().isWritable();
+    }
+
+    private void toServer(ByteBuf b) {
+        if (server != null && server.ready()) {
+            server.channel().write(b, server.channel().voidPromise());
+        } else {
+            pending.add(b);
+        }
+    }
+
+    public void flushToServer() {
+        if (server != null && server.ready()) {
+            server.channel().flush();
+        }
+    }
+
+    // --- server side ------------------------------------------------------------------------
+
+    private void connect() {
+        if (finished) {
+            return;
+        }
+        target = backend.pick();
+        if (target == null) {
+            fail(503);
+            return;
+        }
+        Channel idle = ServerPool.current().acquire(target);
+        if (idle != null) {
+            attach((H1ServerConnection) idle.pipeline().get(H1ServerConnection.NAME));
+            return;
+        }
+        attempts++;
+        SocketAddress address = target.target(client.localAddress());
+        H1ServerConnection.connect(client, front.loops(), target, backend, address, front.limits()).addListener((ChannelFutureListener) f -> {
+            H1ServerConnection conn = (H1ServerConnection) f.channel().pipeline().get(H1ServerConnection.NAME);
+            if (finished) {
+                f.channel().close();
+            } else if (f.isSuccess()) {
+                if (target.sendProxy() > 0) {
+                    f.channel().write(ProxyHeader.encode(target.sendProxy(), client.remoteAddress(), client.localAddress(),
+                            f.channel().alloc()), f.channel().voidPromise());
+                }
+                attach(conn);
+            } else if (attempts <= backend.retries()) {
+                long delay = f.cause() instanceof ConnectTimeoutException ? 0
+                        : Math.min(1000, backend.timeouts().connect > 0 ? backend.timeouts().connect : 1000);
+                client.eventLoop().schedule(this::connect, delay, TimeUnit.MILLISECONDS);
+            } else {
+                fail(503);
+            }
+        });
+    }
+
+    private void attach(H1ServerConnection conn) {
+        server = conn;
+        conn.attach(this, request);
+        lastServerActivity = System.nanoTime();
+        ByteBuf b;
+        while ((b = pending.poll()) != null) {
+            conn.channel().write(b, conn.channel().voidPromise());
+        }
+        conn.channel().flush();
+        front.resumeIfPaused();
+    }
+
+    public void responseHead(ResponseHead head) {
+        lastServerActivity = System.nanoTime();
+        HopByHop.Tokens conn = HopByHop.strip(head);
+        if (conn.close() || head.version() < 11 && !conn.keepAlive()) {
+            serverReusable = false;
+        }
+        if (head.isInterim()) {
+            if (head.status() == 101) {
+                // Protocol switch (WebSocket...): not handled yet; the exchange ends here.
+                serverReusable = false;
+            }
+            ByteBuf out = client.alloc().buffer(128 + head.headers().encodedLength());
+            H1Encoder.writeHead(head, out);
+            client.writeAndFlush(out, client.voidPromise());
+            return;
+        }
+        response = head;
+        boolean keepClient = !clientWantsClose && frontend.keepAlive();
+        if (head.bodyLength() == HttpHead.UNTIL_CLOSE || head.bodyLength() == HttpHead.CHUNKED && request.version() < 11) {
+            closeDelimitedToClient = head.bodyLength() == HttpHead.UNTIL_CLOSE || request.version() < 11;
+            keepClient = keepClient && !closeDelimitedToClient;
+            if (closeDelimitedToClient && head.bodyLength() == HttpHead.CHUNKED) {
+                head.bodyLength(HttpHead.UNTIL_CLOSE);
+            }
+        }
+        this.keepClient = keepClient;
+        if (!keepClient) {
+            head.headers().set("connection", "close");
+        } else if (request.version() < 11) {
+            head.headers().set("connection", "keep-alive");
+        }
+        ByteBuf out = client.alloc().buffer(128 + head.headers().encodedLength());
+        H1Encoder.writeHead(head, out);
+        client.write(out, client.voidPromise());
+    }
+
+    public void responseData(ByteBuf data) {
+        lastServerActivity = System.nanoTime();
+        if (response.bodyLength() == HttpHead.CHUNKED) {
+            client.write(H1Encoder.chunkHeader(data.readableBytes(), client.alloc()), client.voidPromise());
+            client.write(data, client.voidPromise());
+            client.write(H1Encoder.crlf(), client.voidPromise());
+        } else {
+            client.write(data, client.voidPromise());
+        }
+    }
+
+    public void responseTrailers(HttpHeaders trailers) {
+        if (response.bodyLength() == HttpHead.CHUNKED) {
+            responseTrailersSent = true;
+            client.write(H1Encoder.lastChunk(trailers, client.alloc()), client.voidPromise());
+        }
+    }
+
+    public void responseEnd() {
+        responseEnded = true;
+        if (response.bodyLength() == HttpHead.CHUNKED && !responseTrailersSent) {
+            client.write(H1Encoder.lastChunk(null, client.alloc()), client.voidPromise());
+        }
+        client.flush();
+        maybeComplete();
+    }
+
+    /** The server read batch ended: push what was written to the client. */
+    public void flushToClient() {
+        client.flush();
+    }
+
+    /** True when the server must stop sending: the client cannot take more yet. */
+    public boolean clientBusy() {
+        return !client.isWritable();
+    }
+
+    /** The client's writability changed: pause or resume reading the server. */
+    public void clientWritable(boolean writable) {
+        lastClientActivity = System.nanoTime();
+        if (writable && server != null) {
+            server.resumeReading();
+        }
+    }
+
+    /** The server connection can take request bytes again. */
+    public void serverWritable() {
+        lastServerActivity = System.nanoTime();
+        front.resumeIfPaused();
+    }
+
+    public boolean responseStarted() {
+        return response != null;
+    }
+
+    /** The server connection failed or closed before the response ended. */
+    public void serverFailed(H1Exception cause) {
+        serverReusable = false;
+        if (finished) {
+            return;
+        }
+        if (response == null) {
+            fail(cause != null ? cause.status() : 502);
+        } else {
+            abort();
+        }
+    }
+
+    /** The server's response timed out. */
+    private void serverTimeout() {
+        serverReusable = false;
+        if (response == null) {
+            fail(504);
+        } else {
+            abort();
+        }
+    }
+
+    // --- end of the transaction ----------------------------------------------------------------
+
+    private void maybeComplete() {
+        if (finished || !responseEnded) {
+            return;
+        }
+        if (!requestEnded) {
+            // The server answered before the request body was complete: the rest of it cannot be
+            // told apart from a next request, so neither connection is kept.
+            serverReusable = false;
+            keepClient = false;
+        }
+        finished = true;
+        cancelTimer();
+        H1ServerConnection conn = server;
+        server = null;
+        if (conn != null) {
+            conn.detach(serverReusable && frontend.keepAliveServer(), target);
+        }
+        front.streamDone(this, keepClient && !closeDelimitedToClient);
+    }
+
+    /** Answers with an error page (nothing of the response was sent) and closes the client connection. */
+    private void fail(int status) {
+        finished = true;
+        cancelTimer();
+        releasePending();
+        if (server != null) {
+            server.channel().close();
+            server = null;
+        }
+        front.sendErrorAndClose(status);
+    }
+
+    /** Ends both connections at once: the response was already under way. */
+    public void abort() {
+        finished = true;
+        cancelTimer();
+        releasePending();
+        if (server != null) {
+            server.channel().close();
+            server = null;
+        }
+        front.closeAfterFlush();
+    }
+
+    /** The client went away. */
+    public void clientClosed() {
+        if (!finished) {
+            finished = true;
+            cancelTimer();
+            releasePending();
+            if (server != null) {
+                server.channel().close();
+                server = null;
+            }
+        }
+    }
+
+    private void releasePending() {
+        ByteBuf b;
+        while ((b = pending.poll()) != null) {
+            b.release();
+        }
+    }
+
+    // --- timeouts ------------------------------------------------------------------------------
+
+    private void armTimer() {
+        long next = Long.MAX_VALUE;
+        long client = frontend.timeouts().client;
+        long srv = backend == null ? 0 : backend.timeouts().server;
+        if (client > 0) {
+            next = Math.min(next, lastClientActivity + TimeUnit.MILLISECONDS.toNanos(client));
+        }
+        if (srv > 0) {
+            next = Math.min(next, lastServerActivity + TimeUnit.MILLISECONDS.toNanos(srv));
+        }
+        if (next != Long.MAX_VALUE && !finished) {
+            timer = this.client.eventLoop().schedule(this::checkTimeouts, Math.max(0, next - System.nanoTime()),
+                    TimeUnit.NANOSECONDS);
+        }
+    }
+
+    private void cancelTimer() {
+        if (timer != null) {
+            timer.cancel(false);
+            timer = null;
+        }
+    }
+
+    private void checkTimeouts() {
+        timer = null;
+        if (finished) {
+            return;
+        }
+        long now = System.nanoTime();
+        long srv = backend.timeouts().server;
+        boolean waitingServer = requestEnded || server != null;
+        if (srv > 0 && waitingServer && now - lastServerActivity >= TimeUnit.MILLISECONDS.toNanos(srv)) {
+            serverTimeout();
+            return;
+        }
+        long cli = frontend.timeouts().client;
+        boolean waitingClient = !requestEnded || response != null && !client.isWritable();
+        if (cli > 0 && waitingClient && now - lastClientActivity >= TimeUnit.MILLISECONDS.toNanos(cli)) {
+            if (response == null) {
+                fail(408);
+            } else {
+                abort();
+            }
+            return;
+        }
+        armTimer();
+    }
+
+    /** Bytes moved on the client side (the front connection reports reads and drains). */
+    public void clientActive() {
+        lastClientActivity = System.nanoTime();
+    }
+
+    /** Bytes moved on the server side. */
+    public void serverActive() {
+        lastServerActivity = System.nanoTime();
+    }
+
+    public boolean requestEnded() {
+        return requestEnded;
+    }
+
+    public boolean finished() {
+        return finished;
+    }
+}
