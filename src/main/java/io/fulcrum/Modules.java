@@ -3,6 +3,7 @@ package io.fulcrum;
 import io.fulcrum.backend.BackendModule;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.conn.ConnModule;
+import io.fulcrum.http.HttpErrorsModule;
 import io.fulcrum.http.HttpModule;
 import io.fulcrum.listener.ListenerModule;
 import io.fulcrum.proxy.ProxyModule;
@@ -23,5 +24,6 @@ public final class Modules {
             new ServerModule(),
             new BackendModule(),
             new ConnModule(),
-            new HttpModule());
+            new HttpModule(),
+            new HttpErrorsModule());
 }

@@ -22,7 +22,7 @@ final class ResponseHeadParser {
 
     /** What the head says. {@code status} is the code as HAProxy stores it, in 16 bits. */
     record Head(String version, String code, String reason, int status, List<Field> fields, int bodyOffset,
-                boolean contentLength, long bodyLength, boolean transferEncoding, boolean chunked) {
+                boolean contentLength, long bodyLength, boolean chunked) {
     }
 
     /** {@code tune.http.maxhdr}'s default: header slots, the end-of-headers marker included. */
@@ -92,8 +92,7 @@ final class ResponseHeadParser {
             contentLength = false;
             bodyLength = 0;
         }
-        return new Head(version, code, reason, status, List.copyOf(fields), p, contentLength, bodyLength,
-                transferEncoding, chunked);
+        return new Head(version, code, reason, status, List.copyOf(fields), p, contentLength, bodyLength, chunked);
     }
 
     private void header() throws ConfigException {
@@ -108,17 +107,18 @@ final class ResponseHeadParser {
         p++;
         StringBuilder value = new StringBuilder();
         int valueStart = -1;
+        int firstLineEnd = -1;
         while (true) {
-            skipBlanks();
-            if (valueStart < 0 && !isLineEnd(at())) {
-                valueStart = p;
-            }
             start = p;
             while (!isLineEnd(at())) {
+                if (valueStart < 0 && !isBlank(at())) {
+                    valueStart = p;
+                }
                 p++;
             }
             value.append(text(start, p));
             int eol = p;
+            firstLineEnd = firstLineEnd < 0 ? eol : firstLineEnd;
             lineEnd();
             if (!isBlank(at())) {
                 break;
@@ -126,7 +126,7 @@ final class ResponseHeadParser {
             // A folded line: its line end becomes spaces, as in HAProxy.
             value.append(" ".repeat(p - eol));
         }
-        add(name, value.toString().strip(), valueStart < 0 ? p - 1 : valueStart);
+        add(name, HeaderValues.trim(value.toString()), valueStart < 0 ? firstLineEnd : valueStart);
     }
 
     /** Records a header as HAProxy does, interpreting the ones that delimit the body. */
@@ -154,18 +154,32 @@ final class ResponseHeadParser {
     }
 
     /**
-     * A Content-Length value: a list of equal numbers, equal to any earlier Content-Length. Returns the
-     * number to keep, or null when an earlier header already gave it (the duplicate is dropped).
+     * A Content-Length value: a list of equal numbers, equal to any earlier Content-Length (HAProxy's
+     * {@code h1_parse_cont_len_header()}). Returns the number to keep, or null when an earlier header
+     * already gave it (the duplicate is dropped).
      */
     private String contentLength(String value, int valueOffset) throws ConfigException {
         String number = null;
-        for (String item : HeaderValues.items(value)) {
-            if (item.isEmpty() || !item.chars().allMatch(c -> c >= '0' && c <= '9')) {
+        int i = 0;
+        while (i < value.length()) {
+            if (HeaderValues.isBlank(value.charAt(i))) {
+                i++;
+                continue;
+            }
+            int digits = i;
+            while (digits < value.length() && value.charAt(digits) >= '0' && value.charAt(digits) <= '9') {
+                digits++;
+            }
+            int next = digits;
+            while (next < value.length() && HeaderValues.isBlank(value.charAt(next))) {
+                next++;
+            }
+            if (digits == i || next < value.length() && value.charAt(next) != ',') {
                 throw invalid(valueOffset);
             }
             long length;
             try {
-                length = Long.parseLong(item);
+                length = Long.parseUnsignedLong(value.substring(i, digits));
             } catch (NumberFormatException e) {
                 throw invalid(valueOffset);
             }
@@ -173,7 +187,8 @@ final class ResponseHeadParser {
                 throw invalid(valueOffset);
             }
             bodyLength = length;
-            number = item;
+            number = value.substring(i, digits);
+            i = next + 1;
         }
         if (number == null) {
             throw invalid(valueOffset);
@@ -186,11 +201,8 @@ final class ResponseHeadParser {
     /** The body is chunked when the last coding is; "chunked" may appear only once. */
     private void transferEncoding(String value, int valueOffset) throws ConfigException {
         transferEncoding = true;
-        for (String coding : HeaderValues.items(value)) {
-            if (coding.isEmpty()) {
-                continue;
-            }
-            chunked = coding.equalsIgnoreCase("chunked");
+        for (HeaderValues.Word word : HeaderValues.words(value)) {
+            chunked = word.text(value).equalsIgnoreCase("chunked");
             if (chunked && chunkedSeen) {
                 throw invalid(valueOffset);
             }
@@ -232,7 +244,7 @@ final class ResponseHeadParser {
     }
 
     private static boolean isBlank(int c) {
-        return c == ' ' || c == '\t';
+        return HeaderValues.isBlank(c);
     }
 
     private static boolean isLineEnd(int c) {

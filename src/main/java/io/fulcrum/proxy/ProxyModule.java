@@ -5,6 +5,7 @@ import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigLine;
 import io.fulcrum.cfg.ConfigModel;
 import io.fulcrum.cfg.Diagnostics;
+import io.fulcrum.cfg.HaproxyKeywords;
 import io.fulcrum.cfg.KeywordTable;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
@@ -71,7 +72,11 @@ public final class ProxyModule implements Module {
         keywords.add("timeout", Capability.ALL, (p, l) -> {
             KeywordTable.Entry<ProxySpec> e = timeouts.find(l.arg(1));
             if (e == null) {
-                throw new ConfigException("'timeout' supports " + String.join(", ", quoted(timeouts)) + " (got '" + l.arg(1) + "')");
+                if (HaproxyKeywords.knows("timeout", l.arg(1))) {
+                    throw timeouts.unknown(l.arg(1), "");
+                }
+                throw new ConfigException("'timeout' supports 'client', 'server', 'connect', 'check', 'queue', 'http-keep-alive', "
+                        + "'http-request', 'tunnel', 'tarpit', 'client-fin' and 'server-fin' (got '" + l.arg(1) + "')");
             }
             if (!p.kind().accepts(e.flags())) {
                 throw ConfigException.warning("'timeout " + l.arg(1) + "' will be ignored because " + p.describe() + " has no "
@@ -109,9 +114,6 @@ public final class ProxyModule implements Module {
         });
     }
 
-    private static String[] quoted(KeywordTable<?> table) {
-        return table.names().stream().map(n -> "'" + n + "'").toArray(String[]::new);
-    }
 
     private static String missing(ProxyKind kind) {
         return kind.isFrontend() ? "backend" : "frontend";
@@ -157,7 +159,10 @@ public final class ProxyModule implements Module {
             from = header.arg(next + 1);
             Args.noMoreThan(header, next + 1, kind.keyword());
         }
-        ProxySpec spec = new ProxySpec(name, kind, header.source(), table.defaultsFor(from, kind.keyword() + " '" + name + "'"));
+        // A defaults section starts afresh unless it names another with 'from', as in HAProxy 2.6.
+        ProxySpec inherited = kind == ProxyKind.DEFAULTS && from == null ? null
+                : table.defaultsFor(from, kind.keyword() + " '" + name + "'");
+        ProxySpec spec = new ProxySpec(name, kind, header.source(), inherited);
         if (kind == ProxyKind.DEFAULTS) {
             table.addDefaults(spec);
         } else {

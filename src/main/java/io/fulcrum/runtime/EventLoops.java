@@ -7,7 +7,6 @@ import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
-import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
@@ -30,7 +29,7 @@ public final class EventLoops {
 
     public EventLoops(int threads) {
         this.epoll = Epoll.isAvailable();
-        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        IoHandlerFactory io = epoll ? EpollRegistrationFix.factory() : NioIoHandler.newFactory();
         this.group = new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory("fulcrum", false), io);
     }
 

@@ -1,5 +1,9 @@
 package io.fulcrum.mux.h1;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+
 /** Byte classes of the HTTP/1 grammar (RFC 9110, 9112, 3986) as one lookup table: a parser's inner loop is one load. */
 final class Chars {
     private Chars() {
@@ -51,6 +55,21 @@ final class Chars {
 
     static boolean is(byte b, int flag) {
         return (CLASS[b & 0xff] & flag) != 0;
+    }
+
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+
+    /**
+     * Whether the 8 bytes at {@code b[i]} are all field value characters other than HTAB (no control character,
+     * no DEL), 8 at a time: field values are most of a head. False means: check them one by one.
+     */
+    static boolean eightFieldChars(byte[] b, int i) {
+        long x = (long) LONGS.get(b, i);
+        long del = x ^ 0x7f * ONES;
+        // A byte below 0x20, or a byte equal to 0x7f, sets its high bit here (exact for existence).
+        return ((x - 0x20 * ONES & ~x | del - ONES & ~del) & HIGHS) == 0;
     }
 
     static boolean isSpace(byte b) {

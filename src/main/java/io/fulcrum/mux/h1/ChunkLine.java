@@ -38,7 +38,8 @@ final class ChunkLine {
         for (i = spaces(in, i, end); i < end; i = spaces(in, i, end)) {
             // chunk-ext = *( BWS ";" BWS name [ BWS "=" BWS value ] ), and spaces before the line end as HAProxy
             if (in.getByte(i) != ';') {
-                throw new H1Exception(status, "invalid chunk size", pos + i - from);
+                String what = in.indexOf(from, i, (byte) ';') >= 0 ? "invalid chunk extension" : "invalid chunk size";
+                throw new H1Exception(status, what, pos + i - from);
             }
             int name = spaces(in, i + 1, end);
             i = token(in, name, end);

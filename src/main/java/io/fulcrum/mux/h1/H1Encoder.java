@@ -12,7 +12,7 @@ import io.netty.buffer.Unpooled;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Writes heads as HTTP/1.1 and frames bodies. The framing fields come from {@link HttpHead#bodyLength()},
+ * Writes heads in HTTP/1 form and frames bodies. The framing fields come from {@link HttpHead#bodyLength()},
  * never from the headers: a length gives Content-Length, {@link HttpHead#CHUNKED} gives
  * {@code Transfer-Encoding: chunked}, {@link HttpHead#UNTIL_CLOSE} gives neither (the body ends when the
  * connection closes: what an HTTP/1.0 peer gets instead of chunks; set it before writing the head). A head
@@ -24,22 +24,27 @@ public final class H1Encoder {
     private H1Encoder() {
     }
 
+    private static final byte[] HTTP10 = {'H', 'T', 'T', 'P', '/', '1', '.', '0'};
     private static final byte[] HTTP11 = {'H', 'T', 'T', 'P', '/', '1', '.', '1'};
     private static final byte[] CONTENT_LENGTH = ascii("content-length: ");
     private static final byte[] CHUNKED = ascii("transfer-encoding: chunked\r\n");
     private static final ByteBuf CRLF = Unpooled.unreleasableBuffer(
             Unpooled.wrappedBuffer(new byte[] {'\r', '\n'}).asReadOnly());
 
-    /** Writes the start line, the fields present, the framing field and the empty line. */
+    /**
+     * Writes the start line, the fields present, the framing field and the empty line. The version is HTTP/1.1,
+     * or HTTP/1.0 for an HTTP/1.0 message (as HAProxy: such a request may lack Host, which 1.1 requires).
+     */
     public static void writeHead(HttpHead head, ByteBuf out) {
+        byte[] version = head.version() == 10 ? HTTP10 : HTTP11;
         if (head instanceof RequestHead r) {
             ByteBufUtil.copy(r.method(), out);
             out.writeByte(' ');
             ByteBufUtil.copy(r.uri(), out);
-            out.writeByte(' ').writeBytes(HTTP11);
+            out.writeByte(' ').writeBytes(version);
         } else {
             ResponseHead r = (ResponseHead) head;
-            out.writeBytes(HTTP11).writeByte(' ');
+            out.writeBytes(version).writeByte(' ');
             ByteBufUtil.writeAscii(out, Integer.toString(r.status()));
             out.writeByte(' ');
             ByteBufUtil.copy(r.reason(), out);

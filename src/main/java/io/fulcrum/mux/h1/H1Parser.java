@@ -63,16 +63,16 @@ public final class H1Parser {
         };
         this.head = new SectionReader(true, limits, errorStatus, lenientLf, acceptInvalid);
         this.trailers = new SectionReader(false, limits, errorStatus, lenientLf, acceptInvalid);
-        head.reset(0);
     }
 
     /**
      * For a response parser: the request that the next response answers (a HEAD's response has no body, a
-     * 2xx to CONNECT opens a tunnel). Call it before each response; without it, a GET is assumed.
+     * 2xx to CONNECT opens a tunnel). Call it before each response's head is complete; without it, a GET is
+     * assumed.
      */
     public void responseTo(RequestHead request) {
-        if (kind != Kind.RESPONSE || !between() && !interim) {
-            throw new IllegalStateException("responseTo is for a response parser between two responses");
+        if (kind != Kind.RESPONSE) {
+            throw new IllegalStateException("responseTo is for a response parser");
         }
         headRequest = request.isHead();
         connectRequest = request.isConnect();

@@ -25,6 +25,9 @@ final class HeadRules {
     private static final byte[] UPGRADE = ascii("upgrade");
     private static final byte[] WEBSOCKET_KEY = ascii("sec-websocket-key");
     private static final byte[] CHUNKED = ascii("chunked");
+    private static final byte[] WEBSOCKET = ascii("websocket");
+    /** RFC 9110 6.5.1: what frames or routes a message cannot come after its content. */
+    private static final byte[][] NOT_IN_TRAILERS = {CONTENT_LENGTH, TRANSFER_ENCODING, HOST};
 
     /** Transfer codings: none, "chunked" alone, "chunked" after codings we do not implement. */
     private static final int NO_CODING = 0;
@@ -53,7 +56,7 @@ final class HeadRules {
             // RFC 9110 9.3.6: a CONNECT request has no content; what follows its head is the tunnel.
             throw s.error("CONNECT request with a body", s.position(l.targetOffset));
         }
-        if (hasToken(s, CONNECTION, "upgrade") && hasToken(s, UPGRADE, "websocket") && field(s, WEBSOCKET_KEY) < 0) {
+        if (hasToken(s, CONNECTION, UPGRADE) && hasToken(s, UPGRADE, WEBSOCKET) && field(s, WEBSOCKET_KEY) < 0) {
             throw s.error("WebSocket upgrade without Sec-WebSocket-Key", s.position(l.targetOffset));
         }
         boolean ambiguous = dropFraming(s, codings, length, false);
@@ -87,9 +90,9 @@ final class HeadRules {
         return head;
     }
 
-    /** Trailer fields: those that frame or route a message may not come after its body. */
+    /** Trailer fields, without those that frame or route a message. */
     static HttpHeaders trailers(SectionReader s) throws H1Exception {
-        for (byte[] name : new byte[][] {CONTENT_LENGTH, TRANSFER_ENCODING, HOST}) {
+        for (byte[] name : NOT_IN_TRAILERS) {
             int i = field(s, name);
             if (i >= 0) {
                 throw s.error("field not allowed in trailers: " + new String(name, StandardCharsets.US_ASCII),
@@ -269,10 +272,9 @@ final class HeadRules {
         }
     }
 
-    /** Whether a field named {@code name} lists {@code token} (comma-separated, case-insensitive). */
-    private static boolean hasToken(SectionReader s, byte[] name, String token) {
+    /** Whether a field named {@code name} lists {@code lower} (comma-separated, case-insensitive). */
+    private static boolean hasToken(SectionReader s, byte[] name, byte[] lower) {
         byte[] b = s.bytes();
-        byte[] lower = ascii(token);
         for (int i = 0; i < s.fields(); i++) {
             if (!s.nameIs(i, name)) {
                 continue;
@@ -306,7 +308,8 @@ final class HeadRules {
         return i < 0 ? 0 : s.valueOffset(i);
     }
 
-    static int indexOf(byte[] b, int from, int to, byte c) {
+    /** The first {@code c} in {@code b[from, to)}, or {@code to}. */
+    private static int indexOf(byte[] b, int from, int to, byte c) {
         for (int i = from; i < to; i++) {
             if (b[i] == c) {
                 return i;

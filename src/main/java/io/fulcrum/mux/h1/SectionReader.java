@@ -230,8 +230,12 @@ final class SectionReader {
             i++;
         }
         int valueStart = i;
-        for (; i < end; i++) {
-            if (!Chars.is(b[i], Chars.FIELD)) {
+        while (i < end) {
+            if (i + 8 <= end && Chars.eightFieldChars(b, i)) {
+                i += 8;
+            } else if (Chars.is(b[i], Chars.FIELD)) {
+                i++;
+            } else {
                 throw error("invalid character in field value: " + Chars.describe(b[i]), position(i));
             }
         }

@@ -1,0 +1,320 @@
+package io.fulcrum.it;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** HAProxy's command-line flags (management.txt section 3), on the real {@code bin/fulcrum}. */
+class CliFlagsIT {
+
+    private static Path tmp() throws Exception {
+        return Files.createTempDirectory("fulcrum-cli");
+    }
+
+    // ---- -v, -vv -----------------------------------------------------------------------------------
+
+    @Test
+    void versionFlagPrintsTheVersionAndExits() throws Exception {
+        FulcrumRun r = FulcrumRun.in(tmp(), "-v");
+        assertThat(r.exit()).as(r.describe()).isZero();
+        assertThat(r.stdout()).as(r.describe()).startsWith("Fulcrum version ").contains("HAProxy language: 2.6");
+        assertThat(r.stdout()).as(r.describe()).doesNotContain("Feature list");
+        assertThat(r.stderr()).as(r.describe()).isEmpty();
+    }
+
+    @Test
+    void doubleVersionFlagPrintsBuildOptionsFeaturesPollersAndMultiplexers() throws Exception {
+        FulcrumRun r = FulcrumRun.in(tmp(), "-vv");
+        assertThat(r.exit()).as(r.describe()).isZero();
+        assertThat(r.stdout()).as(r.describe())
+                .startsWith("Fulcrum version ")
+                .contains("Build options :")
+                .contains("Feature list : ")
+                .contains("+EPOLL")
+                .contains("Available polling systems :")
+                .contains("epoll : pref=300,  test result OK")
+                .contains("will use epoll.")
+                .contains("Available multiplexer protocols :")
+                .contains("mode=TCP");
+    }
+
+    // ---- -cc ----------------------------------------------------------------------------------------
+
+    @Test
+    void conditionFlagExitsZeroWhenTrueOneWhenFalseTwoWhenMalformed() throws Exception {
+        Path dir = tmp();
+        Map<String, String> env = Map.of("FULCRUM_IT_VAR", "some value");
+        assertThat(FulcrumRun.in(dir, env, "-cc", "defined(FULCRUM_IT_VAR)").exit()).isZero();
+        assertThat(FulcrumRun.in(dir, env, "-cc", "defined(FULCRUM_IT_UNDEFINED_VAR)").exit()).isEqualTo(1);
+        assertThat(FulcrumRun.in(dir, env, "-cc", "version_atleast(2.4)").exit()).isZero();
+        assertThat(FulcrumRun.in(dir, env, "-cc", "version_before(2.4)").exit()).isEqualTo(1);
+        assertThat(FulcrumRun.in(dir, env, "-cc", "streq(a,a) && !strneq(b,b)").exit()).isZero();
+        assertThat(FulcrumRun.in(dir, env, "-cc", "1 && 0").exit()).isEqualTo(1);
+        assertThat(FulcrumRun.in(dir, env, "-cc", "").exit()).as("an empty condition is false").isEqualTo(1);
+        // The argument is tokenized like a configuration line: quotes and variables.
+        FulcrumRun quoted = FulcrumRun.in(dir, env, "-cc", "streq(\"$FULCRUM_IT_VAR\",\"some value\")");
+        assertThat(quoted.exit()).as(quoted.describe()).isZero();
+
+        FulcrumRun bad = FulcrumRun.in(dir, env, "-cc", "foo(");
+        assertThat(bad.exit()).as(bad.describe()).isEqualTo(2);
+        Expected.of("[ALERT]    (PID) : config : Failed to evaluate condition: <*>").assertIn(bad.maskedStderr(), bad.describe());
+        FulcrumRun unmatched = FulcrumRun.in(dir, env, "-cc", "streq(\"a,b)");
+        assertThat(unmatched.exit()).as(unmatched.describe()).isEqualTo(2);
+        assertThat(unmatched.stderr()).as(unmatched.describe()).contains("[ALERT]");
+    }
+
+    // ---- flags Fulcrum refuses ------------------------------------------------------------------------
+
+    @Test
+    void unknownFlagIsRefusedWithItsName() throws Exception {
+        FulcrumRun r = FulcrumRun.in(tmp(), "-Z");
+        assertThat(r.exit()).as(r.describe()).isEqualTo(1);
+        Expected.of("[ALERT]    (PID) : unknown option '-Z'.").assertIn(r.maskedStderr(), r.describe());
+        assertThat(r.stderr()).contains("Usage : fulcrum");
+
+        FulcrumRun word = FulcrumRun.in(tmp(), "haproxy.cfg");
+        assertThat(word.exit()).as(word.describe()).isEqualTo(1);
+        assertThat(word.stderr()).as(word.describe()).contains("'haproxy.cfg'");
+    }
+
+    @Test
+    void haproxyFlagsNotImplementedSaySo() throws Exception {
+        Path dir = tmp();
+        for (String[] args : new String[][] {{"-W"}, {"-Ws"}, {"-x", "/tmp/fulcrum-it.sock"}, {"-S", "127.0.0.1:9999"}, {"-m", "100"},
+                {"-de"}, {"-dM"}}) {
+            FulcrumRun r = FulcrumRun.in(dir, args);
+            assertThat(r.exit()).as(r.describe()).isEqualTo(1);
+            Expected.of("[ALERT]    (PID) : option '" + args[0] + "' is an HAProxy flag that Fulcrum does not support yet.")
+                    .assertIn(r.maskedStderr(), r.describe());
+        }
+    }
+
+    @Test
+    void flagMissingItsValueIsRefused() throws Exception {
+        Path dir = tmp();
+        for (String flag : new String[] {"-f", "-p", "-n", "-N", "-L", "-C"}) {
+            FulcrumRun r = FulcrumRun.in(dir, "-c", flag);
+            assertThat(r.exit()).as(r.describe()).isEqualTo(1);
+            Expected.of("[ALERT]    (PID) : option '" + flag + "' expects an argument.").assertIn(r.maskedStderr(), r.describe());
+        }
+        FulcrumRun n = FulcrumRun.in(dir, "-n", "lots", "-c", "-f", "x.cfg");
+        assertThat(n.exit()).as(n.describe()).isEqualTo(1);
+        Expected.of("[ALERT]    (PID) : option '-n' expects a positive integer, got 'lots'.").assertIn(n.maskedStderr(), n.describe());
+    }
+
+    @Test
+    void noConfigurationPrintsUsage() throws Exception {
+        FulcrumRun r = FulcrumRun.in(tmp());
+        assertThat(r.exit()).as(r.describe()).isEqualTo(1);
+        assertThat(r.stderr()).contains("Usage : fulcrum");
+    }
+
+    // ---- -C, -N, -n, -L, -q/-V, -dD ------------------------------------------------------------------
+
+    @Test
+    void directoryFlagResolvesRelativeConfigurationFiles() throws Exception {
+        Path elsewhere = tmp();
+        String corpus = FulcrumRun.corpus().toString();
+        FulcrumRun ok = FulcrumRun.in(elsewhere, "-C", corpus, "-c", "-f", "valid/minimal-tcp.cfg");
+        assertThat(ok.exit()).as(ok.describe()).isZero();
+        assertThat(ok.stdout()).contains("Configuration file is valid");
+
+        FulcrumRun dir = FulcrumRun.in(elsewhere, "-C", corpus, "-c", "-dW", "-f", "confdir");
+        assertThat(dir.exit()).as(dir.describe()).isZero();
+
+        // Errors name the file as it was given.
+        FulcrumRun bad = FulcrumRun.in(elsewhere, "-C", corpus, "-c", "-f", "invalid/unexpected-argument.cfg");
+        assertThat(bad.exit()).as(bad.describe()).isEqualTo(1);
+        Expected.of("[ALERT]    (PID) : config : parsing [invalid/unexpected-argument.cfg:2] : 'maxconn' cannot handle unexpected argument '200'.")
+                .assertIn(bad.maskedStderr(), bad.describe());
+
+        // Without -C, the same relative name does not exist where the command runs.
+        FulcrumRun missing = FulcrumRun.in(elsewhere, "-c", "-f", "valid/minimal-tcp.cfg");
+        assertThat(missing.exit()).as(missing.describe()).isEqualTo(1);
+        assertThat(missing.stderr()).contains("Cannot open configuration file/directory valid/minimal-tcp.cfg");
+
+        // An absolute file name is not affected by -C.
+        FulcrumRun absolute = FulcrumRun.in(elsewhere, "-C", "/", "-c", "-f", FulcrumRun.corpus().resolve("valid/minimal-tcp.cfg").toString());
+        assertThat(absolute.exit()).as(absolute.describe()).isZero();
+    }
+
+    @Test
+    void maxconnFlagsAreAcceptedInCheckMode() throws Exception {
+        FulcrumRun r = FulcrumRun.inCorpus("-N", "100", "-n", "1000", "-c", "-f", "valid/minimal-tcp.cfg");
+        assertThat(r.exit()).as(r.describe()).isZero();
+        assertThat(r.stdout()).contains("Configuration file is valid");
+    }
+
+    @Test
+    void perProxyMaxconnFlagLimitsAFrontendWithoutMaxconn() throws Exception {
+        assertOneConnectionAtATime("-N", "1");
+    }
+
+    @Test
+    void globalMaxconnFlagLimitsTheProcess() throws Exception {
+        assertOneConnectionAtATime("-n", "1");
+    }
+
+    /** With a limit of 1, a second client waits (unserved) until the first one leaves. */
+    private static void assertOneConnectionAtATime(String flag, String value) throws Exception {
+        try (Origin origin = Origin.start(Origin.ECHO)) {
+            int port = FulcrumProcess.freePort();
+            Path cfg = FulcrumProcess.config("""
+                    defaults
+                        mode tcp
+                        timeout connect 5s
+                        timeout client 30s
+                        timeout server 30s
+                    listen app
+                        bind 127.0.0.1:%d
+                        server s1 127.0.0.1:%d
+                    """.formatted(port, origin.port()));
+            try (FulcrumProcess p = FulcrumProcess.serve(cfg, port, flag, value)) {
+                awaitNoSession(origin);
+                try (Socket first = Net.connect(port)) {
+                    Net.assertEcho(first, "first");
+                    try (Socket second = Net.connect(port)) {
+                        second.getOutputStream().write("second".getBytes(StandardCharsets.US_ASCII));
+                        Net.assertSilent(second, Duration.ofMillis(700));
+                        first.close();
+                        assertThat(Net.read(second, 6, Duration.ofSeconds(10))).isEqualTo("second");
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * The readiness probe of {@link FulcrumProcess#awaitPort} may open a session to the origin a moment
+     * after it closed its own side: let it arrive and end, then zero the origin's counters.
+     */
+    static void awaitNoSession(Origin origin) throws InterruptedException {
+        Thread.sleep(300);
+        origin.resetCounts(5000);
+    }
+
+    @Test
+    void localPeerFlagSetsHaproxyLocalpeer() throws Exception {
+        Path cfg = FulcrumProcess.config("""
+                global
+                    maxconn 100
+                .if streq("$HAPROXY_LOCALPEER",peer-one)
+                .notice "local peer is $HAPROXY_LOCALPEER"
+                .else
+                .alert "local peer is not peer-one but $HAPROXY_LOCALPEER"
+                .endif
+                """);
+        Path dir = cfg.getParent();
+        FulcrumRun with = FulcrumRun.in(dir, "-L", "peer-one", "-c", "-f", "test.cfg");
+        assertThat(with.exit()).as(with.describe()).isZero();
+        Expected.of("[NOTICE]   (PID) : config : parsing [test.cfg:4]: 'local peer is peer-one'.").assertIn(with.maskedStderr(), with.describe());
+
+        FulcrumRun without = FulcrumRun.in(dir, "-c", "-f", "test.cfg");
+        assertThat(without.exit()).as(without.describe()).isEqualTo(1);
+        Expected.of("[ALERT]    (PID) : config : parsing [test.cfg:6]: 'local peer is not peer-one but <*>'.")
+                .assertIn(without.maskedStderr(), without.describe());
+
+        FulcrumRun cc = FulcrumRun.in(dir, "-L", "peer-one", "-cc", "streq(\"$HAPROXY_LOCALPEER\",peer-one)");
+        assertThat(cc.exit()).as(cc.describe()).isZero();
+    }
+
+    @Test
+    void verboseFlagUndoesQuiet() throws Exception {
+        FulcrumRun r = FulcrumRun.inCorpus("-q", "-V", "-c", "-f", "valid/minimal-tcp.cfg");
+        assertThat(r.exit()).as(r.describe()).isZero();
+        assertThat(r.stdout()).contains("Configuration file is valid");
+    }
+
+    @Test
+    void diagnosticFlagShowsDiagMessages() throws Exception {
+        Path cfg = FulcrumProcess.config("""
+                global
+                    maxconn 100
+                .diag "a diagnostic message"
+                """);
+        FulcrumRun plain = FulcrumRun.in(cfg.getParent(), "-c", "-f", "test.cfg");
+        assertThat(plain.exit()).as(plain.describe()).isZero();
+        assertThat(plain.stderr()).as(plain.describe()).doesNotContain("a diagnostic message");
+
+        FulcrumRun diag = FulcrumRun.in(cfg.getParent(), "-dD", "-c", "-f", "test.cfg");
+        assertThat(diag.exit()).as(diag.describe()).isZero();
+        Expected.of("[DIAG]     (PID) : config : parsing [test.cfg:3]: 'a diagnostic message'.").assertIn(diag.maskedStderr(), diag.describe());
+    }
+
+    /** Client-side helpers shared by the CLI tests. */
+    static final class Net {
+        private Net() {
+        }
+
+        static Socket connect(int port) throws Exception {
+            Socket s = new Socket();
+            s.setTcpNoDelay(true);
+            s.connect(new InetSocketAddress("127.0.0.1", port), 5000);
+            s.setSoTimeout(10_000);
+            return s;
+        }
+
+        /** Sends {@code text} and expects it back (the origins echo). */
+        static void assertEcho(Socket s, String text) throws Exception {
+            s.getOutputStream().write(text.getBytes(StandardCharsets.US_ASCII));
+            s.getOutputStream().flush();
+            assertThat(read(s, text.length(), Duration.ofSeconds(10))).isEqualTo(text);
+        }
+
+        /** Reads exactly {@code n} bytes (fails on EOF or after {@code timeout}). */
+        static String read(Socket s, int n, Duration timeout) throws Exception {
+            s.setSoTimeout((int) timeout.toMillis());
+            InputStream in = s.getInputStream();
+            byte[] b = new byte[n];
+            int got = 0;
+            while (got < n) {
+                int r = in.read(b, got, n - got);
+                if (r < 0) {
+                    throw new AssertionError("connection closed after " + got + " of " + n + " bytes");
+                }
+                got += r;
+            }
+            return new String(b, StandardCharsets.US_ASCII);
+        }
+
+        /** Nothing arrives (and the connection is not closed) for {@code d}. */
+        static void assertSilent(Socket s, Duration d) throws Exception {
+            s.setSoTimeout((int) d.toMillis());
+            try {
+                int r = s.getInputStream().read();
+                throw new AssertionError(r < 0 ? "connection closed instead of waiting" : "got data while none was expected");
+            } catch (SocketTimeoutException expected) {
+                // silent, as it should be
+            }
+        }
+
+        /** True when a connection to {@code port} is refused. */
+        static boolean refused(int port) {
+            try (Socket s = new Socket()) {
+                s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+                return false;
+            } catch (java.net.ConnectException e) {
+                return true;
+            } catch (Exception e) {
+                return false;
+            }
+        }
+
+        static void write(Socket s, String text) throws Exception {
+            OutputStream out = s.getOutputStream();
+            out.write(text.getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+        }
+    }
+}

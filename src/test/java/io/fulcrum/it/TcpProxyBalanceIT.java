@@ -1,0 +1,274 @@
+package io.fulcrum.it;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.net.BindException;
+import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static io.fulcrum.it.TcpProxyKit.awaitClosed;
+import static io.fulcrum.it.TcpProxyKit.connect;
+import static io.fulcrum.it.TcpProxyKit.echo;
+import static io.fulcrum.it.TcpProxyKit.freePort;
+import static io.fulcrum.it.TcpProxyKit.millisSince;
+import static io.fulcrum.it.TcpProxyKit.readExactly;
+import static io.fulcrum.it.TcpProxyKit.readToEof;
+import static io.fulcrum.it.TcpProxyKit.send;
+import static io.fulcrum.it.TcpProxyKit.serve;
+import static io.fulcrum.it.TcpProxyKit.text;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Which server a connection goes to ({@code balance roundrobin|static-rr}, weights, {@code disabled},
+ * ports taken from the client's destination) and what happens when connecting fails ({@code retries}).
+ */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class TcpProxyBalanceIT {
+
+    /** An origin that answers each connection with its name, then closes. */
+    private static Origin named(String name) throws IOException {
+        return Origin.start(s -> send(s, name));
+    }
+
+    /** Makes {@code n} connections one after the other and counts which server answered each. */
+    private static Map<String, Integer> spread(int fe, int n) throws IOException {
+        Map<String, Integer> counts = new TreeMap<>();
+        for (int i = 0; i < n; i++) {
+            try (Socket s = connect(fe)) {
+                counts.merge(readToEof(s, 100), 1, Integer::sum);
+            }
+        }
+        return counts;
+    }
+
+    private static String twoServers(int fe, String balance, int a, String aOpts, int b, String bOpts) {
+        return """
+                defaults
+                    mode tcp
+                    timeout connect 5s
+                    timeout client 30s
+                    timeout server 30s
+
+                listen test
+                    bind 127.0.0.1:%d
+                    balance %s
+                    server a 127.0.0.1:%d %s
+                    server b 127.0.0.1:%d %s
+                """.formatted(fe, balance, a, aOpts, b, bOpts);
+    }
+
+    @Test
+    void roundRobinFollowsTheWeights() throws Exception {
+        int fe = freePort();
+        try (Origin a = named("a"); Origin b = named("b");
+             FulcrumProcess proxy = serve(twoServers(fe, "roundrobin", a.port(), "weight 3", b.port(), "weight 1"), fe)) {
+            // Any 8 consecutive picks of a 3:1 schedule are 6:2, wherever the readiness probe left it.
+            assertThat(spread(fe, 8)).containsExactlyEntriesOf(new TreeMap<>(Map.of("a", 6, "b", 2)));
+        }
+    }
+
+    @Test
+    void roundRobinWithEqualWeightsAlternates() throws Exception {
+        int fe = freePort();
+        try (Origin a = named("a"); Origin b = named("b");
+             FulcrumProcess proxy = serve(twoServers(fe, "roundrobin", a.port(), "", b.port(), ""), fe)) {
+            List<String> order = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                try (Socket s = connect(fe)) {
+                    order.add(readToEof(s, 100));
+                }
+            }
+            for (int i = 1; i < order.size(); i++) {
+                assertThat(order.get(i)).as("pick %d of %s", i, order).isNotEqualTo(order.get(i - 1));
+            }
+        }
+    }
+
+    @Test
+    void staticRoundRobinFollowsTheWeights() throws Exception {
+        int fe = freePort();
+        try (Origin a = named("a"); Origin b = named("b");
+             FulcrumProcess proxy = serve(twoServers(fe, "static-rr", a.port(), "weight 1", b.port(), "weight 2"), fe)) {
+            assertThat(spread(fe, 9)).containsExactlyEntriesOf(new TreeMap<>(Map.of("a", 3, "b", 6)));
+        }
+    }
+
+    @Test
+    void disabledServerGetsNoConnection() throws Exception {
+        int fe = freePort();
+        try (Origin a = named("a"); Origin b = named("b"); Origin c = named("c");
+             FulcrumProcess proxy = serve("""
+                     defaults
+                         mode tcp
+                         timeout connect 5s
+                         timeout client 30s
+                         timeout server 30s
+
+                     listen test
+                         bind 127.0.0.1:%d
+                         balance roundrobin
+                         server a 127.0.0.1:%d
+                         server b 127.0.0.1:%d disabled
+                         server c 127.0.0.1:%d
+                     """.formatted(fe, a.port(), b.port(), c.port()), fe)) {
+            assertThat(spread(fe, 8)).containsExactlyEntriesOf(new TreeMap<>(Map.of("a", 4, "c", 4)));
+            assertThat(b.accepted()).isZero();
+        }
+    }
+
+    /** {@code server s1 127.0.0.1} without a port: the port the client connected to (on another address). */
+    @Test
+    void serverWithoutPortUsesTheClientsDestinationPort() throws Exception {
+        int port = freePort();
+        try (Origin origin = Origin.start("127.0.0.1", port, Origin.ECHO);
+             FulcrumProcess proxy = serve("""
+                     defaults
+                         mode tcp
+                         timeout connect 5s
+                         timeout client 30s
+                         timeout server 30s
+
+                     listen test
+                         bind 127.0.0.2:%d
+                         server s1 127.0.0.1
+                     """.formatted(port), "127.0.0.2", port);
+             Socket s = connect("127.0.0.2", port)) {
+            assertThat(echo(s, "through the same port")).isEqualTo("through the same port");
+        }
+    }
+
+    /** {@code server s1 127.0.0.1:+1}: the client's destination port plus one. */
+    @Test
+    void serverPortOffsetAddsToTheClientsDestinationPort() throws Exception {
+        Origin origin = null;
+        int fe = 0;
+        for (int attempt = 0; origin == null && attempt < 20; attempt++) {
+            fe = freePort();
+            try {
+                origin = Origin.start(fe + 1, Origin.ECHO);
+            } catch (BindException taken) {
+                // fe + 1 is in use: another pair
+            }
+        }
+        assertThat(origin).as("a free pair of ports").isNotNull();
+        try (Origin o = origin;
+             FulcrumProcess proxy = serve("""
+                     defaults
+                         mode tcp
+                         timeout connect 5s
+                         timeout client 30s
+                         timeout server 30s
+
+                     listen test
+                         bind 127.0.0.1:%d
+                         server s1 127.0.0.1:+1
+                     """.formatted(fe), fe);
+             Socket s = connect(fe)) {
+            assertThat(echo(s, "one port up")).isEqualTo("one port up");
+        }
+    }
+
+    @Test
+    void backendWithNoUsableServerClosesTheClient() throws Exception {
+        int fe = freePort();
+        try (Origin a = named("a");
+             FulcrumProcess proxy = serve("""
+                     defaults
+                         mode tcp
+                         timeout connect 5s
+                         timeout client 30s
+                         timeout server 30s
+
+                     listen test
+                         bind 127.0.0.1:%d
+                         server a 127.0.0.1:%d disabled
+                     """.formatted(fe, a.port()), fe);
+             Socket s = connect(fe)) {
+            send(s, "anyone?");
+            awaitClosed(s, 5000);
+            assertThat(a.accepted()).isZero();
+        }
+    }
+
+    private static String retries(int fe, int be, int retries, String connectTimeout) {
+        return """
+                defaults
+                    mode tcp
+                    timeout connect %s
+                    timeout client 30s
+                    timeout server 30s
+
+                listen test
+                    bind 127.0.0.1:%d
+                    retries %d
+                    server s1 127.0.0.1:%d
+                """.formatted(connectTimeout, fe, retries, be);
+    }
+
+    /**
+     * The server's port is closed (connections refused) and opens 450 ms after the client came: with
+     * {@code retries 3} and {@code timeout connect 300ms} (HAProxy waits min(timeout connect, 1s) between
+     * attempts after a refusal), a later attempt gets through and the client is served.
+     */
+    @Test
+    void retriesUntilTheServerAccepts() throws Exception {
+        int fe = freePort();
+        int be = freePort();
+        try (FulcrumProcess proxy = serve(retries(fe, be, 3, "300ms"), fe)) {
+            Thread.sleep(1500); // the readiness probe's own attempts are over
+            try (Socket s = connect(fe)) {
+                send(s, "hello");
+                long start = System.nanoTime();
+                CompletableFuture<Origin> late = CompletableFuture.supplyAsync(() -> {
+                    try {
+                        Thread.sleep(450);
+                        return Origin.start(be, Origin.ECHO);
+                    } catch (Exception e) {
+                        throw new RuntimeException(e);
+                    }
+                });
+                try (Origin origin = late.get(10, TimeUnit.SECONDS)) {
+                    assertThat(text(readExactly(s, 5))).isEqualTo("hello");
+                    assertThat(millisSince(start, System.nanoTime())).isGreaterThanOrEqualTo(450L);
+                    assertThat(origin.accepted()).as("connections that reached the server").isEqualTo(1);
+                }
+            }
+        }
+    }
+
+    /**
+     * {@code retries 0}: the refused first attempt is the last; the client is closed at once, not after
+     * the 1 s pause a retry would take ({@code timeout connect 2s}: the pause is min(2s, 1s)).
+     */
+    @Test
+    void retriesZeroGivesUpAtOnce() throws Exception {
+        int fe = freePort();
+        int be = freePort();
+        try (FulcrumProcess proxy = serve(retries(fe, be, 0, "2s"), fe);
+             Socket s = connect(fe)) {
+            long start = System.nanoTime();
+            send(s, "hello");
+            assertThat(millisSince(start, awaitClosed(s, 5000))).isLessThan(800L);
+        }
+    }
+
+    /** {@code retries 2} against a closed port: two pauses of min(timeout connect, 1s) before giving up. */
+    @Test
+    void retriesAreSpacedAfterRefusals() throws Exception {
+        int fe = freePort();
+        int be = freePort();
+        try (FulcrumProcess proxy = serve(retries(fe, be, 2, "2s"), fe);
+             Socket s = connect(fe)) {
+            long start = System.nanoTime();
+            send(s, "hello");
+            assertThat(millisSince(start, awaitClosed(s, 10_000))).isBetween(1800L, 8000L);
+        }
+    }
+}

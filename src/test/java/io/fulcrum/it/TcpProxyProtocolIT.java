@@ -1,0 +1,256 @@
+package io.fulcrum.it;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static io.fulcrum.it.TcpProxyKit.awaitClosed;
+import static io.fulcrum.it.TcpProxyKit.bytes;
+import static io.fulcrum.it.TcpProxyKit.connect;
+import static io.fulcrum.it.TcpProxyKit.freePort;
+import static io.fulcrum.it.TcpProxyKit.readToEof;
+import static io.fulcrum.it.TcpProxyKit.send;
+import static io.fulcrum.it.TcpProxyKit.serve;
+import static io.fulcrum.it.TcpProxyKit.text;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The PROXY protocol (proxy-protocol.txt): {@code send-proxy}/{@code send-proxy-v2} on a server line,
+ * and {@code accept-proxy} on a bind line.
+ */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class TcpProxyProtocolIT {
+    private static final byte[] V2_SIGNATURE = HexFormat.of().parseHex("0D0A0D0A000D0A515549540A");
+
+    /** What the origin got on its first connection that carried something: the PROXY header, then the rest. */
+    record Received(byte[] header, byte[] payload) {
+    }
+
+    /** An origin that splits a PROXY header (v1 or v2) from the bytes after it, and answers "done". */
+    private static Origin capturing(CompletableFuture<Received> into) throws IOException {
+        return Origin.start(s -> {
+            InputStream in = s.getInputStream();
+            int first = in.read();
+            if (first < 0) {
+                return; // the readiness probe
+            }
+            ByteArrayOutputStream header = new ByteArrayOutputStream();
+            header.write(first);
+            if (first == 'P') {
+                int b;
+                while ((b = in.read()) >= 0) {
+                    header.write(b);
+                    if (b == '\n' || header.size() > 107) {
+                        break;
+                    }
+                }
+            } else if (first == 0x0D) {
+                byte[] fixed = new DataInputStream(in).readNBytes(15);
+                header.write(fixed);
+                int len = fixed.length == 15 ? ((fixed[13] & 0xff) << 8) | (fixed[14] & 0xff) : 0;
+                header.write(in.readNBytes(len));
+            }
+            byte[] rest = readToEof(s, 1 << 20).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+            if (rest.length > 0) { // HAProxy sends a header for the readiness probe too, but nothing after it
+                into.complete(new Received(header.toByteArray(), rest));
+            }
+            send(s, "done");
+        });
+    }
+
+    private static String config(int fe, String bindOpts, int be, String serverOpts) {
+        return """
+                defaults
+                    mode tcp
+                    timeout connect 5s
+                    timeout client 30s
+                    timeout server 30s
+
+                listen test
+                    bind 127.0.0.1:%d %s
+                    server s1 127.0.0.1:%d %s
+                """.formatted(fe, bindOpts, be, serverOpts);
+    }
+
+    /** Sends {@code data}, half-closes, and expects the origin's "done". */
+    private static void sendAndFinish(Socket s, byte[] data) throws IOException {
+        s.getOutputStream().write(data);
+        s.shutdownOutput();
+        assertThat(readToEof(s, 100)).isEqualTo("done");
+    }
+
+    /** A v2 header (PROXY command, TCP over IPv4 or IPv6). */
+    private static byte[] v2(String src, String dst, int sport, int dport) throws IOException {
+        byte[] sa = InetAddress.getByName(src).getAddress();
+        byte[] da = InetAddress.getByName(dst).getAddress();
+        boolean v4 = sa.length == 4;
+        ByteBuffer b = ByteBuffer.allocate(16 + (v4 ? 12 : 36));
+        b.put(V2_SIGNATURE).put((byte) 0x21).put((byte) (v4 ? 0x11 : 0x21)).putShort((short) (v4 ? 12 : 36));
+        b.put(sa).put(da).putShort((short) sport).putShort((short) dport);
+        return b.array();
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    /** Checks a v2 header: PROXY command, the family and the addresses; TLVs after them must be well formed. */
+    private static void assertV2(byte[] h, String src, String dst, int sport, int dport) throws IOException {
+        assertThat(h.length).as("v2 header length").isGreaterThanOrEqualTo(16);
+        assertThat(Arrays.copyOf(h, 12)).as("v2 signature").isEqualTo(V2_SIGNATURE);
+        assertThat(h[12] & 0xff).as("version 2, PROXY command").isEqualTo(0x21);
+        boolean v4 = InetAddress.getByName(src).getAddress().length == 4;
+        assertThat(h[13] & 0xff).as("family and transport").isEqualTo(v4 ? 0x11 : 0x21);
+        int len = ((h[14] & 0xff) << 8) | (h[15] & 0xff);
+        assertThat(h.length).isEqualTo(16 + len);
+        int alen = v4 ? 4 : 16;
+        assertThat(len).isGreaterThanOrEqualTo(2 * alen + 4);
+        ByteBuffer b = ByteBuffer.wrap(h, 16, len);
+        byte[] sa = new byte[alen];
+        byte[] da = new byte[alen];
+        b.get(sa).get(da);
+        assertThat(InetAddress.getByAddress(sa)).isEqualTo(InetAddress.getByName(src));
+        assertThat(InetAddress.getByAddress(da)).isEqualTo(InetAddress.getByName(dst));
+        assertThat(b.getShort() & 0xffff).as("source port").isEqualTo(sport);
+        assertThat(b.getShort() & 0xffff).as("destination port").isEqualTo(dport);
+        while (b.hasRemaining()) { // TLVs: type, 2-byte length, value
+            assertThat(b.remaining()).as("TLV header").isGreaterThanOrEqualTo(3);
+            b.get();
+            int tlvLen = b.getShort() & 0xffff;
+            assertThat(b.remaining()).as("TLV value").isGreaterThanOrEqualTo(tlvLen);
+            b.position(b.position() + tlvLen);
+        }
+    }
+
+    @Test
+    void sendProxyV1CarriesTheClientAddresses() throws Exception {
+        int fe = freePort();
+        CompletableFuture<Received> got = new CompletableFuture<>();
+        try (Origin origin = capturing(got);
+             FulcrumProcess proxy = serve(config(fe, "", origin.port(), "send-proxy"), fe);
+             Socket s = connect(fe)) {
+            sendAndFinish(s, bytes("hello world"));
+            Received r = got.get(10, TimeUnit.SECONDS);
+            assertThat(text(r.header())).isEqualTo("PROXY TCP4 127.0.0.1 127.0.0.1 " + s.getLocalPort() + " " + fe + "\r\n");
+            assertThat(text(r.payload())).isEqualTo("hello world");
+        }
+    }
+
+    @Test
+    void sendProxyV2CarriesTheClientAddresses() throws Exception {
+        int fe = freePort();
+        CompletableFuture<Received> got = new CompletableFuture<>();
+        try (Origin origin = capturing(got);
+             FulcrumProcess proxy = serve(config(fe, "", origin.port(), "send-proxy-v2"), fe);
+             Socket s = connect(fe)) {
+            sendAndFinish(s, bytes("hello world"));
+            Received r = got.get(10, TimeUnit.SECONDS);
+            assertV2(r.header(), "127.0.0.1", "127.0.0.1", s.getLocalPort(), fe);
+            assertThat(text(r.payload())).isEqualTo("hello world");
+        }
+    }
+
+    /** A v1 header and data in one segment: the data arrives intact, after a header with the announced addresses. */
+    @Test
+    void acceptProxyV1ThenSendProxyV1() throws Exception {
+        int fe = freePort();
+        CompletableFuture<Received> got = new CompletableFuture<>();
+        String header = "PROXY TCP4 192.0.2.10 198.51.100.20 40000 8443\r\n";
+        try (Origin origin = capturing(got);
+             FulcrumProcess proxy = serve(config(fe, "accept-proxy", origin.port(), "send-proxy"), fe);
+             Socket s = connect(fe)) {
+            sendAndFinish(s, bytes(header + "hello after a v1 header"));
+            Received r = got.get(10, TimeUnit.SECONDS);
+            assertThat(text(r.header())).isEqualTo(header);
+            assertThat(text(r.payload())).isEqualTo("hello after a v1 header");
+        }
+    }
+
+    @Test
+    void acceptProxyV2ThenSendProxyV2() throws Exception {
+        int fe = freePort();
+        CompletableFuture<Received> got = new CompletableFuture<>();
+        try (Origin origin = capturing(got);
+             FulcrumProcess proxy = serve(config(fe, "accept-proxy", origin.port(), "send-proxy-v2"), fe);
+             Socket s = connect(fe)) {
+            sendAndFinish(s, concat(v2("192.0.2.10", "198.51.100.20", 40000, 8443), bytes("hello after a v2 header")));
+            Received r = got.get(10, TimeUnit.SECONDS);
+            assertV2(r.header(), "192.0.2.10", "198.51.100.20", 40000, 8443);
+            assertThat(text(r.payload())).isEqualTo("hello after a v2 header");
+        }
+    }
+
+    /** IPv6 addresses from a v2 header, forwarded in a v1 line: canonical text form (RFC 5952, as inet_ntop). */
+    @Test
+    void acceptProxyV2Ipv6ThenSendProxyV1() throws Exception {
+        int fe = freePort();
+        CompletableFuture<Received> got = new CompletableFuture<>();
+        try (Origin origin = capturing(got);
+             FulcrumProcess proxy = serve(config(fe, "accept-proxy", origin.port(), "send-proxy"), fe);
+             Socket s = connect(fe)) {
+            sendAndFinish(s, concat(v2("2001:db8::10", "2001:db8:0:1::20", 40000, 8443), bytes("six")));
+            Received r = got.get(10, TimeUnit.SECONDS);
+            assertThat(text(r.header())).isEqualTo("PROXY TCP6 2001:db8::10 2001:db8:0:1::20 40000 8443\r\n");
+            assertThat(text(r.payload())).isEqualTo("six");
+        }
+    }
+
+    /** accept-proxy without send-proxy: the server gets the data only, the header is consumed. */
+    @Test
+    void acceptProxyStripsTheHeader() throws Exception {
+        int fe = freePort();
+        CompletableFuture<String> got = new CompletableFuture<>();
+        try (Origin origin = Origin.start(s -> {
+                 String all = readToEof(s, 1000);
+                 if (!all.isEmpty()) {
+                     got.complete(all);
+                 }
+                 send(s, "done");
+             });
+             FulcrumProcess proxy = serve(config(fe, "accept-proxy", origin.port(), ""), fe);
+             Socket s = connect(fe)) {
+            sendAndFinish(s, bytes("PROXY TCP4 192.0.2.10 198.51.100.20 40000 8443\r\nGET / HTTP/1.0\r\n\r\n"));
+            assertThat(got.get(10, TimeUnit.SECONDS)).isEqualTo("GET / HTTP/1.0\r\n\r\n");
+        }
+    }
+
+    /** Anything but a PROXY header on an accept-proxy bind: the connection is closed, the server never contacted. */
+    @Test
+    void acceptProxyRejectsGarbage() throws Exception {
+        int fe = freePort();
+        try (Origin origin = Origin.start(Origin.ECHO);
+             FulcrumProcess proxy = serve(config(fe, "accept-proxy", origin.port(), ""), fe);
+             Socket s = connect(fe)) {
+            send(s, "GET / HTTP/1.1\r\nHost: example.com\r\n\r\n");
+            awaitClosed(s, 5000);
+            Thread.sleep(300);
+            assertThat(origin.accepted()).as("connections to the server").isZero();
+        }
+    }
+
+    @Test
+    void acceptProxyRejectsABrokenV1Header() throws Exception {
+        int fe = freePort();
+        try (Origin origin = Origin.start(Origin.ECHO);
+             FulcrumProcess proxy = serve(config(fe, "accept-proxy", origin.port(), ""), fe);
+             Socket s = connect(fe)) {
+            send(s, "PROXY TCP4 not-an-address 198.51.100.20 40000 8443\r\nhello");
+            awaitClosed(s, 5000);
+            Thread.sleep(300);
+            assertThat(origin.accepted()).as("connections to the server").isZero();
+        }
+    }
+}

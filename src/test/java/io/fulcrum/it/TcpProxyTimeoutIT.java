@@ -1,0 +1,267 @@
+package io.fulcrum.it;
+
+import io.fulcrum.it.TcpProxyKit.Blackhole;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.net.Socket;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static io.fulcrum.it.TcpProxyKit.HELLO;
+import static io.fulcrum.it.TcpProxyKit.assertWritesFail;
+import static io.fulcrum.it.TcpProxyKit.awaitClosed;
+import static io.fulcrum.it.TcpProxyKit.connect;
+import static io.fulcrum.it.TcpProxyKit.echo;
+import static io.fulcrum.it.TcpProxyKit.freePort;
+import static io.fulcrum.it.TcpProxyKit.millisSince;
+import static io.fulcrum.it.TcpProxyKit.readExactly;
+import static io.fulcrum.it.TcpProxyKit.readHello;
+import static io.fulcrum.it.TcpProxyKit.readToEof;
+import static io.fulcrum.it.TcpProxyKit.send;
+import static io.fulcrum.it.TcpProxyKit.serve;
+import static io.fulcrum.it.TcpProxyKit.text;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The timeouts of a {@code mode tcp} session (configuration.txt 4.2, "timeout ..."): each one closes an
+ * idle connection after about its value, not before; the bounds are wide (correctness, not speed).
+ */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class TcpProxyTimeoutIT {
+
+    private static String config(int fe, int be, String timeouts) {
+        return """
+                defaults
+                    mode tcp
+                %s
+
+                listen test
+                    bind 127.0.0.1:%d
+                    server s1 127.0.0.1:%d
+                """.formatted(timeouts.indent(4), fe, be);
+    }
+
+    /** Exchanges a message (the session is established both ways), then waits for the proxy to close it. */
+    private static long idleMillisUntilClosed(int fe) throws Exception {
+        try (Socket s = connect(fe)) {
+            assertThat(echo(s, "ping")).isEqualTo("ping");
+            long idleSince = System.nanoTime();
+            return millisSince(idleSince, awaitClosed(s, 10_000));
+        }
+    }
+
+    @Test
+    void timeoutClientClosesAnIdleConnection() throws Exception {
+        int fe = freePort();
+        try (Origin origin = Origin.start(Origin.ECHO);
+             FulcrumProcess proxy = serve(config(fe, origin.port(), """
+                     timeout connect 5s
+                     timeout client 500ms
+                     timeout server 30s"""), fe)) {
+            assertThat(idleMillisUntilClosed(fe)).isBetween(400L, 5000L);
+        }
+    }
+
+    @Test
+    void timeoutServerClosesAnIdleConnection() throws Exception {
+        int fe = freePort();
+        try (Origin origin = Origin.start(Origin.ECHO);
+             FulcrumProcess proxy = serve(config(fe, origin.port(), """
+                     timeout connect 5s
+                     timeout client 30s
+                     timeout server 500ms"""), fe)) {
+            assertThat(idleMillisUntilClosed(fe)).isBetween(400L, 5000L);
+        }
+    }
+
+    /** Traffic keeps a connection alive well past its timeouts: they measure inactivity. */
+    @Test
+    void activityKeepsTheConnectionOpen() throws Exception {
+        int fe = freePort();
+        try (Origin origin = Origin.start(Origin.ECHO);
+             FulcrumProcess proxy = serve(config(fe, origin.port(), """
+                     timeout connect 5s
+                     timeout client 600ms
+                     timeout server 600ms"""), fe);
+             Socket s = connect(fe)) {
+            long start = System.nanoTime();
+            int i = 0;
+            while (millisSince(start, System.nanoTime()) < 2000) {
+                assertThat(echo(s, "ping " + i)).isEqualTo("ping " + i);
+                i++;
+                Thread.sleep(150);
+            }
+            // Idle now: the timeouts still apply (HAProxy's own clock may count from a slightly earlier event).
+            awaitClosed(s, 5000);
+        }
+    }
+
+    /** Once connected, {@code timeout tunnel} replaces both the client and the server timeouts. */
+    @Test
+    void timeoutTunnelSupersedesClientAndServer() throws Exception {
+        int fe = freePort();
+        try (Origin origin = Origin.start(Origin.ECHO);
+             FulcrumProcess proxy = serve(config(fe, origin.port(), """
+                     timeout connect 5s
+                     timeout client 300ms
+                     timeout server 300ms
+                     timeout tunnel 1500ms"""), fe)) {
+            assertThat(idleMillisUntilClosed(fe)).isBetween(1200L, 6000L);
+        }
+    }
+
+    /** A server that never completes the handshake: the client is closed after {@code timeout connect}. */
+    @Test
+    void timeoutConnectGivesUpOnAServerThatDoesNotAnswer() throws Exception {
+        int fe = freePort();
+        try (Blackhole hole = new Blackhole();
+             FulcrumProcess proxy = serve(config(fe, hole.port(), """
+                     retries 0
+                     timeout connect 500ms
+                     timeout client 30s
+                     timeout server 30s"""), fe);
+             Socket s = connect(fe)) {
+            long start = System.nanoTime();
+            send(s, "hello");
+            assertThat(millisSince(start, awaitClosed(s, 10_000))).isBetween(400L, 5000L);
+        }
+    }
+
+    /** With {@code retries 2}, three connection attempts each time out: about three times the timeout. */
+    @Test
+    void timeoutConnectAppliesToEachRetry() throws Exception {
+        int fe = freePort();
+        try (Blackhole hole = new Blackhole();
+             FulcrumProcess proxy = serve(config(fe, hole.port(), """
+                     retries 2
+                     timeout connect 500ms
+                     timeout client 30s
+                     timeout server 30s"""), fe);
+             Socket s = connect(fe)) {
+            long start = System.nanoTime();
+            send(s, "hello");
+            assertThat(millisSince(start, awaitClosed(s, 15_000))).isBetween(1300L, 10_000L);
+        }
+    }
+
+    /**
+     * The server half-closes; the client neither sends nor closes. {@code timeout client-fin} (not the
+     * longer client, server or tunnel timeouts) closes the connection.
+     */
+    @Test
+    void timeoutClientFinAfterTheServerHalfCloses() throws Exception {
+        int fe = freePort();
+        CompletableFuture<Long> serverSawClose = new CompletableFuture<>();
+        try (Origin origin = Origin.start(s -> {
+                 if (!readHello(s)) {
+                     return;
+                 }
+                 send(s, "bye");
+                 s.shutdownOutput();
+                 long shut = System.nanoTime();
+                 s.setSoTimeout(20_000);
+                 try {
+                     readToEof(s, 100);
+                     serverSawClose.complete(millisSince(shut, System.nanoTime()));
+                 } catch (Exception e) {
+                     serverSawClose.complete(millisSince(shut, System.nanoTime())); // a reset closes too
+                 }
+             });
+             FulcrumProcess proxy = serve(config(fe, origin.port(), """
+                     timeout connect 5s
+                     timeout client 30s
+                     timeout server 30s
+                     timeout tunnel 30s
+                     timeout client-fin 500ms"""), fe);
+             Socket s = connect(fe)) {
+            send(s, HELLO);
+            assertThat(readToEof(s, 100)).isEqualTo("bye");
+            long closedAfter = serverSawClose.get(15, TimeUnit.SECONDS);
+            assertThat(closedAfter).as("ms from the server's FIN to the end of the session").isBetween(400L, 5000L);
+            assertWritesFail(s);
+        }
+    }
+
+    /**
+     * The client half-closes; the server neither answers nor closes. {@code timeout server-fin} closes the
+     * connection, not the longer server or tunnel timeouts.
+     */
+    @Test
+    void timeoutServerFinAfterTheClientHalfCloses() throws Exception {
+        int fe = freePort();
+        CountDownLatch done = new CountDownLatch(1);
+        try (Origin origin = Origin.start(s -> {
+                 readToEof(s, 100);
+                 done.await(20, TimeUnit.SECONDS); // silent, and keeps its side open
+             });
+             FulcrumProcess proxy = serve(config(fe, origin.port(), """
+                     timeout connect 5s
+                     timeout client 30s
+                     timeout server 30s
+                     timeout tunnel 30s
+                     timeout server-fin 500ms"""), fe);
+             Socket s = connect(fe)) {
+            send(s, "request");
+            s.shutdownOutput();
+            long shut = System.nanoTime();
+            assertThat(millisSince(shut, awaitClosed(s, 10_000))).isBetween(400L, 5000L);
+            done.countDown();
+        }
+    }
+
+    /**
+     * client-fin is for a client that must still acknowledge or send once the server's side is shut. A
+     * client that half-closed itself and waits for a slow server is not cut by it (nor by
+     * {@code timeout client}): the server's reply, 1.5 s later, arrives.
+     */
+    @Test
+    void clientThatHalfClosedWaitsForASlowServer() throws Exception {
+        int fe = freePort();
+        try (Origin origin = Origin.start(s -> {
+                 String request = readToEof(s, 100);
+                 Thread.sleep(1500);
+                 send(s, "late reply to " + request);
+             });
+             FulcrumProcess proxy = serve(config(fe, origin.port(), """
+                     timeout connect 5s
+                     timeout client 500ms
+                     timeout client-fin 500ms
+                     timeout server 30s"""), fe);
+             Socket s = connect(fe)) {
+            send(s, "request");
+            s.shutdownOutput();
+            assertThat(readToEof(s, 100)).isEqualTo("late reply to request");
+        }
+    }
+
+    /** The mirror case: a server that half-closed and waits for a slow client is not cut by server-fin. */
+    @Test
+    void serverThatHalfClosedWaitsForASlowClient() throws Exception {
+        int fe = freePort();
+        CompletableFuture<String> received = new CompletableFuture<>();
+        try (Origin origin = Origin.start(s -> {
+                 if (!readHello(s)) {
+                     return;
+                 }
+                 send(s, "banner");
+                 s.shutdownOutput();
+                 received.complete(readToEof(s, 100));
+             });
+             FulcrumProcess proxy = serve(config(fe, origin.port(), """
+                     timeout connect 5s
+                     timeout client 30s
+                     timeout server 500ms
+                     timeout server-fin 500ms"""), fe);
+             Socket s = connect(fe)) {
+            send(s, HELLO);
+            assertThat(text(readExactly(s, 6))).isEqualTo("banner");
+            assertThat(readToEof(s, 100)).isEmpty();
+            Thread.sleep(1500);
+            send(s, "late data");
+            s.shutdownOutput();
+            assertThat(received.get(10, TimeUnit.SECONDS)).isEqualTo("late data");
+        }
+    }
+}
