@@ -1,6 +1,7 @@
 package io.fulcrum.backend;
 
 import io.fulcrum.conn.SocketOptions;
+import io.fulcrum.http.ErrorSet;
 import io.fulcrum.http.HttpModule;
 import io.fulcrum.http.HttpOptions;
 import io.fulcrum.proxy.ProxySpec;
@@ -19,6 +20,7 @@ public final class Backend {
     private final Timeouts timeouts;
     private final SocketOptions socket;
     private final HttpOptions http;
+    private final ErrorSet errors;
 
     public Backend(ProxySpec spec) {
         this.name = spec.name();
@@ -30,6 +32,12 @@ public final class Backend {
         this.timeouts = spec.timeouts.copy();
         this.socket = spec.part(SocketOptions.class, SocketOptions::new);
         this.http = HttpModule.of(spec);
+        this.errors = ErrorSet.of(spec);
+    }
+
+    /** The responses it sends for errors found once it was chosen (503, 502, 504...). */
+    public ErrorSet errors() {
+        return errors;
     }
 
     public HttpOptions httpOptions() {

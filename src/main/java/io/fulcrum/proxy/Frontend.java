@@ -2,6 +2,7 @@ package io.fulcrum.proxy;
 
 import io.fulcrum.backend.Backend;
 import io.fulcrum.conn.SocketOptions;
+import io.fulcrum.http.ErrorSet;
 import io.fulcrum.http.HttpModule;
 import io.fulcrum.http.HttpOptions;
 import io.fulcrum.runtime.ConnLimit;
@@ -16,6 +17,7 @@ public final class Frontend {
     private final Mode mode;
     private final HttpOptions http;
     private final HttpOptions.ConnectionMode connectionMode;
+    private final ErrorSet errors;
 
     /**
      * @param backend where its connections go: the first unconditional {@code use_backend}, else
@@ -29,6 +31,7 @@ public final class Frontend {
         this.backend = backend;
         this.mode = spec.mode;
         this.http = HttpModule.of(spec);
+        this.errors = ErrorSet.of(spec);
         this.connectionMode = backend == null ? http.connectionMode
                 : HttpOptions.combine(http.connectionMode, backend.httpOptions().connectionMode);
     }
@@ -39,6 +42,11 @@ public final class Frontend {
 
     public HttpOptions httpOptions() {
         return http;
+    }
+
+    /** The responses it sends for errors found before a backend is chosen. */
+    public ErrorSet errors() {
+        return errors;
     }
 
     /** Client connections may carry several transactions (not {@code option httpclose}). */

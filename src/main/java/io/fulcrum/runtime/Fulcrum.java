@@ -7,16 +7,17 @@ import io.fulcrum.conn.Endpoint;
 import io.fulcrum.listener.BindList;
 import io.fulcrum.listener.BindSpec;
 import io.fulcrum.listener.Listener;
-import io.fulcrum.mux.h1.H1Acceptor;
+import io.fulcrum.listener.Acceptor;
+import io.fulcrum.listener.SessionStarter;
+import io.fulcrum.mux.h1.H1FrontConnection;
 import io.fulcrum.mux.h1.H1Limits;
-import io.fulcrum.mux.tcp.TcpAcceptor;
+import io.fulcrum.mux.tcp.TcpSession;
 import io.fulcrum.proxy.BackendRef;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.proxy.Mode;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.server.Server;
-import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 
 import java.util.ArrayList;
@@ -25,7 +26,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 
 /**
  * The running process: its event loops, proxies and listeners, and the ways it stops. Built from a
@@ -62,13 +62,27 @@ public final class Fulcrum {
             frontends.add(fe);
             BindList binds = p.partOrNull(BindList.class);
             for (BindSpec b : binds == null ? List.<BindSpec>of() : binds.binds) {
-                Consumer<Channel> acceptor = fe.mode() == Mode.HTTP ? new H1Acceptor(fe, loops, H1Limits.DEFAULT)
-                        : new TcpAcceptor(fe, b, loops);
+                Acceptor acceptor = new Acceptor(fe, b, loops, starter(fe));
                 for (Endpoint e : b.endpoints()) {
                     listeners.add(new Listener(b, e, fe, loops, connections, acceptor));
                 }
             }
         }
+    }
+
+    /** What the frontend's mode does with a new connection. */
+    private SessionStarter starter(Frontend fe) {
+        if (fe.mode() == Mode.HTTP) {
+            return (ch, src, dst, early) -> {
+                ch.pipeline().addLast("h1", new H1FrontConnection(fe, loops, H1Limits.DEFAULT));
+                return early == null ? () -> { } : () -> ch.pipeline().fireChannelRead(early);
+            };
+        }
+        return (ch, src, dst, early) -> {
+            TcpSession session = new TcpSession(ch, fe, loops, src, dst, early);
+            session.install();
+            return session::start;
+        };
     }
 
     /** The first unconditional use_backend, else default_backend, else the proxy's own backend half. */

@@ -2,6 +2,7 @@ package io.fulcrum.stream;
 
 import io.fulcrum.backend.Backend;
 import io.fulcrum.conn.ProxyHeader;
+import io.fulcrum.http.ErrorMessage;
 import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.HttpHeaders;
 import io.fulcrum.http.RequestHead;
@@ -329,7 +330,11 @@ public final class HttpStream {
         front.streamDone(this, keepClient && !closeDelimitedToClient);
     }
 
-    /** Answers with an error page (nothing of the response was sent) and closes the client connection. */
+    /**
+     * Answers with the proxy's response for {@code status} (nothing of the server's response was sent).
+     * As in HAProxy, the client connection stays open when it could after any response: the client
+     * wants it, the message has a known length and does not ask to close, and the request was read.
+     */
     private void fail(int status) {
         finished = true;
         cancelTimer();
@@ -338,7 +343,22 @@ public final class HttpStream {
             server.channel().close();
             server = null;
         }
-        front.sendErrorAndClose(status);
+        ErrorMessage m = (backend != null ? backend.errors() : frontend.errors()).message(status);
+        if (m.isEmpty()) {
+            front.closeAfterFlush();
+            return;
+        }
+        boolean requestRead = requestEnded || request.bodyLength() == HttpHead.NO_BODY;
+        boolean keep = requestRead && !clientWantsClose && frontend.keepAlive() && m.lengthKnown() && !m.asksClose();
+        ErrorMessage.Connection form = keep
+                ? (m.version11() && request.version() >= 11 ? ErrorMessage.Connection.NONE : ErrorMessage.Connection.KEEP_ALIVE)
+                : (m.version11() ? ErrorMessage.Connection.CLOSE : ErrorMessage.Connection.NONE);
+        ByteBuf wire = m.wire(form);
+        if (request.isHead()) {
+            wire = wire.slice(0, wire.readableBytes() - m.bodyLength());
+        }
+        client.write(wire, client.voidPromise());
+        front.streamDone(this, keep);
     }
 
     /** Ends both connections at once: the response was already under way. */

@@ -38,6 +38,8 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
     private ScheduledFuture<?> headTimer;
     /** The head timer is the idle keep-alive one: no byte of the next request has arrived. */
     private boolean idleTimer;
+    /** Inside the parser: a transaction ending now must not parse the next request re-entrantly. */
+    private boolean parsing;
 
     public H1FrontConnection(Frontend frontend, EventLoops loops, H1Limits limits) {
         this.frontend = frontend;
@@ -93,11 +95,14 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
     private void parseInput() {
         while (input != null && input.isReadable() && !closing && (stream == null || !stream.requestEnded())) {
             int before = input.readerIndex();
+            parsing = true;
             try {
                 parser.parse(input, this);
             } catch (H1Exception e) {
                 requestError(e);
                 return;
+            } finally {
+                parsing = false;
             }
             if (input.readerIndex() == before) {
                 break; // needs more bytes
@@ -166,9 +171,12 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
             closeAfterFlush();
             return;
         }
+        channel.flush();
         armHeadTimer();
         channel.config().setAutoRead(true);
-        parseInput();
+        if (!parsing) {
+            parseInput();
+        }
     }
 
     /** Sends HAProxy's error page for {@code status} and closes. */

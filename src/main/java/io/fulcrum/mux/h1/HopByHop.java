@@ -88,7 +88,7 @@ public final class HopByHop {
     }
 
     /** The elements of a comma-separated list, without their surrounding whitespace; empty ones skipped. */
-    static List<AsciiString> tokens(AsciiString value) {
+    private static List<AsciiString> tokens(AsciiString value) {
         List<AsciiString> tokens = new ArrayList<>(2);
         int start = 0;
         for (int i = 0; i <= value.length(); i++) {

@@ -73,7 +73,7 @@ public final class TcpSession {
 
     /**
      * Puts the session's handler on the client's pipeline. Done before the client is registered with its
-     * event loop (see TcpAcceptor), so that nothing the loop reads before {@link #start()} runs (a FIN and
+     * event loop (see listener.Acceptor), so that nothing the loop reads before {@link #start()} runs (a FIN and
      * the bytes before it, which the epoll transport reads even with auto-read off) misses the session.
      */
     public void install() {

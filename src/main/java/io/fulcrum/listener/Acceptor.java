@@ -1,7 +1,6 @@
-package io.fulcrum.mux.tcp;
+package io.fulcrum.listener;
 
 import io.fulcrum.conn.SocketOptions;
-import io.fulcrum.listener.BindSpec;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.runtime.EventLoops;
 import io.netty.buffer.ByteBuf;
@@ -18,23 +17,27 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * Sets up each accepted connection of a {@code mode tcp} frontend: socket options, an event loop, the
- * PROXY header when the bind line has {@code accept-proxy}, then a {@link TcpSession}.
+ * Sets up each accepted connection of a bind line: socket options, an event loop, the PROXY header when
+ * the line has {@code accept-proxy}, then the frontend mode's session ({@link SessionStarter}).
  */
-public final class TcpAcceptor implements Consumer<Channel> {
+public final class Acceptor implements Consumer<Channel> {
     private final Frontend frontend;
     private final BindSpec bind;
     private final EventLoops loops;
+    private final SessionStarter starter;
 
-    public TcpAcceptor(Frontend frontend, BindSpec bind, EventLoops loops) {
+    public Acceptor(Frontend frontend, BindSpec bind, EventLoops loops, SessionStarter starter) {
         this.frontend = frontend;
         this.bind = bind;
         this.loops = loops;
+        this.starter = starter;
     }
 
     @Override
     public void accept(Channel child) {
         SocketOptions opts = frontend.socketOptions();
+        // Both sides close their directions separately, as HAProxy does (a client may send its request
+        // and shut its side at once: the response still goes back).
         child.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
         if (child.config().getOptions().containsKey(ChannelOption.TCP_NODELAY)) {
             child.config().setOption(ChannelOption.TCP_NODELAY, true);
@@ -43,25 +46,19 @@ public final class TcpAcceptor implements Consumer<Channel> {
                 child.config().setOption(ChannelOption.SO_LINGER, 0);
             }
         }
-        child.config().setAutoRead(bind.acceptProxy);
+        Runnable start;
         if (bind.acceptProxy) {
             child.pipeline().addLast("proxy-decoder", new HAProxyMessageDecoder());
             child.pipeline().addLast("proxy-header", new HeaderReader());
-        }
-        // Without accept-proxy the session's handler goes on the pipeline before registration: the loop may
-        // read from the connection before the registration listener below runs.
-        TcpSession session = bind.acceptProxy ? null
-                : new TcpSession(child, frontend, loops, child.remoteAddress(), child.localAddress(), null);
-        if (session != null) {
-            session.install();
+            start = () -> armHeaderTimeout(child);
+        } else {
+            start = starter.install(child, child.remoteAddress(), child.localAddress(), null);
         }
         loops.next().register(child).addListener(f -> {
-            if (!f.isSuccess()) {
-                child.close();
-            } else if (session != null) {
-                session.start();
+            if (f.isSuccess()) {
+                start.run();
             } else {
-                armHeaderTimeout(child);
+                child.close();
             }
         });
     }
@@ -106,7 +103,9 @@ public final class TcpAcceptor implements Consumer<Channel> {
         public void channelReadComplete(ChannelHandlerContext ctx) {
             if (source != null) {
                 ctx.pipeline().remove(this);
-                new TcpSession(ctx.channel(), frontend, loops, source, destination, early).start();
+                ByteBuf data = early;
+                early = null;
+                starter.install(ctx.channel(), source, destination, data).run();
             }
         }
 
@@ -116,6 +115,7 @@ public final class TcpAcceptor implements Consumer<Channel> {
                 early.release();
                 early = null;
             }
+            ctx.fireChannelInactive();
         }
 
         @Override
