@@ -19,7 +19,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ConnectTimeoutException;
-import io.netty.util.concurrent.ScheduledFuture;
 
 import java.net.SocketAddress;
 import java.util.ArrayDeque;
@@ -58,7 +57,6 @@ public final class HttpStream {
 
     private long lastClientActivity;
     private long lastServerActivity;
-    private ScheduledFuture<?> timer;
 
     public HttpStream(H1FrontConnection front, Frontend frontend, RequestHead request) {
         this.front = front;
@@ -395,6 +393,11 @@ public final class HttpStream {
 
     // --- timeouts ------------------------------------------------------------------------------
 
+    /**
+     * Makes the connection's timer fire no later than the earliest inactivity deadline. Activity only
+     * moves deadlines later, so it need not touch the timer: when it fires, {@link #checkTimeouts} looks
+     * at the real times and sets it again.
+     */
     private void armTimer() {
         long next = Long.MAX_VALUE;
         long client = frontend.timeouts().client;
@@ -406,20 +409,16 @@ public final class HttpStream {
             next = Math.min(next, lastServerActivity + TimeUnit.MILLISECONDS.toNanos(srv));
         }
         if (next != Long.MAX_VALUE && !finished) {
-            timer = this.client.eventLoop().schedule(this::checkTimeouts, Math.max(0, next - System.nanoTime()),
-                    TimeUnit.NANOSECONDS);
+            front.timer().setAt(next);
         }
     }
 
     private void cancelTimer() {
-        if (timer != null) {
-            timer.cancel(false);
-            timer = null;
-        }
+        front.timer().clear();
     }
 
-    private void checkTimeouts() {
-        timer = null;
+    /** The connection's timer fired while this transaction runs. */
+    public void checkTimeouts() {
         if (finished) {
             return;
         }

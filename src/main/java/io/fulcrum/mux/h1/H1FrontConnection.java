@@ -6,6 +6,7 @@ import io.fulcrum.http.HttpHeaders;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.runtime.EventLoops;
+import io.fulcrum.runtime.LazyTimer;
 import io.fulcrum.stream.HttpStream;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -14,7 +15,6 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
-import io.netty.util.concurrent.ScheduledFuture;
 
 import java.util.concurrent.TimeUnit;
 
@@ -35,8 +35,9 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
     private boolean firstRequest = true;
     private boolean inputShut;
     private boolean closing;
-    private ScheduledFuture<?> headTimer;
-    /** The head timer is the idle keep-alive one: no byte of the next request has arrived. */
+    /** The connection's one timer: the wait for a request head, or the running transaction's timeouts. */
+    private LazyTimer timer;
+    /** The timer is the idle keep-alive one: no byte of the next request has arrived. */
     private boolean idleTimer;
     /** Inside the parser: a transaction ending now must not parse the next request re-entrantly. */
     private boolean parsing;
@@ -226,7 +227,9 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        cancelHeadTimer();
+        if (timer != null) {
+            timer.cancel();
+        }
         if (stream != null) {
             stream.clientClosed();
             stream = null;
@@ -250,24 +253,30 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
      * {@code timeout client}.
      */
     private void armHeadTimer() {
-        cancelHeadTimer();
         long request = frontend.timeouts().httpRequest;
         long keepAlive = frontend.timeouts().httpKeepAlive;
         long client = frontend.timeouts().client;
         boolean idle = !firstRequest && (input == null || !input.isReadable());
         long t = idle && keepAlive > 0 ? keepAlive : request > 0 ? request : client;
-        if (t > 0) {
-            headTimer = channel.eventLoop().schedule(this::headTimeout, t, TimeUnit.MILLISECONDS);
-            idleTimer = idle;
-        }
+        timer().setIn(t);
+        idleTimer = idle;
     }
 
-    private void headTimeout() {
-        headTimer = null;
-        if (stream != null || closing) {
+    /** The connection's timer, shared by the head wait and the transactions. */
+    public LazyTimer timer() {
+        if (timer == null) {
+            timer = new LazyTimer(channel.eventLoop(), this::timerExpired);
+        }
+        return timer;
+    }
+
+    private void timerExpired() {
+        if (closing) {
             return;
         }
-        if (idleTimer) {
+        if (stream != null) {
+            stream.checkTimeouts();
+        } else if (idleTimer) {
             closeAfterFlush(); // an idle keep-alive connection just closes
         } else {
             sendErrorAndClose(408);
@@ -275,17 +284,14 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
     }
 
     private void armHeadTimerFor(long ms) {
-        cancelHeadTimer();
-        if (ms > 0) {
-            headTimer = channel.eventLoop().schedule(this::headTimeout, ms, TimeUnit.MILLISECONDS);
-        }
+        idleTimer = false;
+        timer().setIn(ms);
     }
 
     private void cancelHeadTimer() {
         idleTimer = false;
-        if (headTimer != null) {
-            headTimer.cancel(false);
-            headTimer = null;
+        if (timer != null) {
+            timer.clear();
         }
     }
 }
