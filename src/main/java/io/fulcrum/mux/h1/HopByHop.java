@@ -35,45 +35,63 @@ public final class HopByHop {
         return strip(head, false);
     }
 
-    /** Strips {@code head}'s hop-by-hop fields; {@code keepUpgrade}: the caller forwards an upgrade, Upgrade stays. */
+    /**
+     * Strips {@code head}'s hop-by-hop fields; {@code keepUpgrade}: the caller forwards an upgrade, Upgrade
+     * stays. One pass over the fields recognizes them by length first, since this runs on every message;
+     * the fields a Connection header names (rare) take a second pass.
+     */
     public static Tokens strip(HttpHead head, boolean keepUpgrade) {
         HttpHeaders h = head.headers();
         boolean close = false;
         boolean keepAlive = false;
         boolean upgrade = false;
-        List<AsciiString> named = new ArrayList<>(0);
-        for (int i = h.indexOf("connection", 0); i >= 0; i = h.indexOf("connection", i + 1)) {
-            for (AsciiString token : tokens(h.value(i))) {
-                if (token.contentEqualsIgnoreCase("close")) {
-                    close = true;
-                } else if (token.contentEqualsIgnoreCase("keep-alive")) {
-                    keepAlive = true;
-                } else if (token.contentEqualsIgnoreCase("upgrade")) {
-                    upgrade = true;
-                } else if (!isProtected(token)) {
-                    named.add(token);
+        boolean trailers = false;
+        int te = -1;
+        List<AsciiString> named = null;
+        for (int i = 0, n = h.slots(); i < n; i++) {
+            if (h.removed(i)) {
+                continue;
+            }
+            if (h.nameIs(i, "connection")) {
+                for (AsciiString token : tokens(h.value(i))) {
+                    if (token.contentEqualsIgnoreCase("close")) {
+                        close = true;
+                    } else if (token.contentEqualsIgnoreCase("keep-alive")) {
+                        keepAlive = true;
+                    } else if (token.contentEqualsIgnoreCase("upgrade")) {
+                        upgrade = true;
+                    } else if (!isProtected(token)) {
+                        if (named == null) {
+                            named = new ArrayList<>(2);
+                        }
+                        named.add(token);
+                    }
+                }
+                h.remove(i);
+            } else if (h.nameIs(i, "keep-alive") || h.nameIs(i, "proxy-connection") || !keepUpgrade && h.nameIs(i, "upgrade")) {
+                h.remove(i);
+            } else if (h.nameIs(i, "te")) {
+                for (AsciiString token : tokens(h.value(i))) {
+                    trailers |= token.contentEqualsIgnoreCase("trailers");
+                }
+                if (te < 0) {
+                    te = i;
+                } else {
+                    h.remove(i);
                 }
             }
-            h.remove(i);
         }
-        for (AsciiString name : named) {
-            h.removeAll(name);
-        }
-        h.removeAll("keep-alive");
-        h.removeAll("proxy-connection");
-        boolean trailers = false;
-        for (int i = h.indexOf("te", 0); i >= 0; i = h.indexOf("te", i + 1)) {
-            for (AsciiString token : tokens(h.value(i))) {
-                trailers |= token.contentEqualsIgnoreCase("trailers");
+        if (named != null) {
+            for (AsciiString name : named) {
+                h.removeAll(name);
             }
         }
-        if (trailers) {
-            h.set("te", "trailers");
-        } else {
-            h.removeAll("te");
-        }
-        if (!keepUpgrade) {
-            h.removeAll("upgrade");
+        if (te >= 0 && !h.removed(te)) {
+            if (trailers) {
+                h.setValue(te, "trailers");
+            } else {
+                h.remove(te);
+            }
         }
         return new Tokens(close, keepAlive, upgrade);
     }

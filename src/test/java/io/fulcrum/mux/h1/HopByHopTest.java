@@ -1,0 +1,77 @@
+package io.fulcrum.mux.h1;
+
+import io.fulcrum.http.HttpHeaders;
+import io.fulcrum.http.RequestHead;
+import io.netty.util.AsciiString;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class HopByHopTest {
+
+    private static RequestHead request(String... nameValues) {
+        HttpHeaders h = new HttpHeaders();
+        for (int i = 0; i < nameValues.length; i += 2) {
+            h.add(nameValues[i], nameValues[i + 1]);
+        }
+        return new RequestHead(AsciiString.of("GET"), AsciiString.of("/"), 11, h);
+    }
+
+    private static String fields(RequestHead r) {
+        return r.headers().toString().replace("\n", "; ");
+    }
+
+    @Test
+    void connectionAndWhatItNamesGo() {
+        RequestHead r = request("host", "a", "connection", "keep-alive, X-Foo", "x-foo", "1", "keep-alive", "timeout=5",
+                "proxy-connection", "keep-alive", "x-bar", "2");
+        HopByHop.Tokens t = HopByHop.strip(r);
+        assertThat(t).isEqualTo(new HopByHop.Tokens(false, true, false));
+        assertThat(fields(r)).isEqualTo("host: a; x-bar: 2; ");
+    }
+
+    @Test
+    void closeAndTeTrailers() {
+        RequestHead r = request("host", "a", "Connection", "close, TE", "TE", "trailers, deflate;q=0.5");
+        HopByHop.Tokens t = HopByHop.strip(r);
+        assertThat(t.close()).isTrue();
+        assertThat(fields(r)).as("TE stays as trailers only, even when Connection names it").isEqualTo("host: a; TE: trailers; ");
+    }
+
+    @Test
+    void teWithoutTrailersGoes() {
+        RequestHead r = request("host", "a", "te", "gzip");
+        HopByHop.strip(r);
+        assertThat(fields(r)).isEqualTo("host: a; ");
+    }
+
+    @Test
+    void severalConnectionFieldsAndOddSpacing() {
+        RequestHead r = request("connection", " ,close ,, ", "Connection", "x-a\t,  UPGRADE", "x-a", "1", "upgrade", "websocket");
+        HopByHop.Tokens t = HopByHop.strip(r);
+        assertThat(t).isEqualTo(new HopByHop.Tokens(true, false, true));
+        assertThat(r.headers().size()).isZero();
+    }
+
+    @Test
+    void anUpgradeTheCallerForwardsKeepsUpgrade() {
+        RequestHead r = request("host", "a", "connection", "Upgrade", "upgrade", "websocket", "sec-websocket-key", "k");
+        HopByHop.Tokens t = HopByHop.strip(r, true);
+        assertThat(t.upgrade()).isTrue();
+        assertThat(fields(r)).isEqualTo("host: a; upgrade: websocket; sec-websocket-key: k; ");
+    }
+
+    @Test
+    void connectionCannotRemoveFramingOrRoutingFields() {
+        RequestHead r = request("host", "a", "content-length", "3", "connection", "Host, Content-Length, close");
+        HopByHop.strip(r);
+        assertThat(fields(r)).isEqualTo("host: a; content-length: 3; ");
+    }
+
+    @Test
+    void nothingToStrip() {
+        RequestHead r = request("host", "a");
+        assertThat(HopByHop.strip(r)).isEqualTo(new HopByHop.Tokens(false, false, false));
+        assertThat(fields(r)).isEqualTo("host: a; ");
+    }
+}
