@@ -12,6 +12,7 @@ import io.fulcrum.mux.h1.H1Exception;
 import io.fulcrum.mux.h1.H1FrontConnection;
 import io.fulcrum.mux.h1.H1ServerConnection;
 import io.fulcrum.mux.h1.HopByHop;
+import io.fulcrum.mux.tcp.TcpSession;
 import io.fulcrum.pool.ServerPool;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.server.Server;
@@ -38,6 +39,10 @@ public final class HttpStream {
     private final Frontend frontend;
     private final RequestHead request;
     private final boolean clientWantsClose;
+    /** The client asked to switch protocols (Connection: upgrade + Upgrade). */
+    private final boolean upgradeRequested;
+    /** The exchange becomes a tunnel once the response head is sent (101, or 2xx to CONNECT). */
+    private boolean tunnel;
     private Backend backend;
     private Server target;
     private H1ServerConnection server;
@@ -63,7 +68,11 @@ public final class HttpStream {
         this.client = front.channel();
         this.frontend = frontend;
         this.request = request;
-        HopByHop.Tokens conn = HopByHop.strip(request);
+        HopByHop.Tokens conn = HopByHop.strip(request, true);
+        this.upgradeRequested = conn.upgrade() && request.headers().contains("upgrade");
+        if (!upgradeRequested) {
+            request.headers().removeAll("upgrade");
+        }
         this.clientWantsClose = conn.close() || request.version() < 11 && !conn.keepAlive() || request.closeAfter();
     }
 
@@ -82,7 +91,9 @@ public final class HttpStream {
             return;
         }
         // Hop-by-hop fields are gone; say what this hop wants when the version's default differs.
-        if (!frontend.keepAliveServer()) {
+        if (upgradeRequested) {
+            request.headers().add("connection", "upgrade");
+        } else if (!frontend.keepAliveServer()) {
             request.headers().add("connection", "close");
         } else if (request.version() < 11) {
             request.headers().add("connection", "keep-alive");
@@ -194,15 +205,23 @@ public final class HttpStream {
 
     public void responseHead(ResponseHead head) {
         lastServerActivity = System.nanoTime();
-        HopByHop.Tokens conn = HopByHop.strip(head);
+        tunnel = head.status() == 101 && upgradeRequested || request.isConnect() && head.status() / 100 == 2;
+        HopByHop.Tokens conn = HopByHop.strip(head, tunnel);
         if (conn.close() || head.version() < 11 && !conn.keepAlive()) {
             serverReusable = false;
         }
-        if (head.isInterim()) {
+        if (tunnel) {
+            serverReusable = false;
+            response = head;
             if (head.status() == 101) {
-                // Protocol switch (WebSocket...): not handled yet; the exchange ends here.
-                serverReusable = false;
+                head.headers().add("connection", "upgrade");
             }
+            ByteBuf out = client.alloc().buffer(128 + head.headers().encodedLength());
+            H1Encoder.writeHead(head, out);
+            client.write(out, client.voidPromise());
+            return;
+        }
+        if (head.isInterim()) {
             ByteBuf out = client.alloc().buffer(128 + head.headers().encodedLength());
             H1Encoder.writeHead(head, out);
             client.writeAndFlush(out, client.voidPromise());
@@ -247,12 +266,31 @@ public final class HttpStream {
     }
 
     public void responseEnd() {
+        if (tunnel) {
+            becomeTunnel();
+            return;
+        }
         responseEnded = true;
         if (response.bodyLength() == HttpHead.CHUNKED && !responseTrailersSent) {
             client.write(H1Encoder.lastChunk(null, client.alloc()), client.voidPromise());
         }
         client.flush();
         maybeComplete();
+    }
+
+    /**
+     * After a 101 or a 2xx to CONNECT, the two connections carry bytes as they come, under
+     * {@code timeout tunnel}: the HTTP handlers leave, with what each side already sent past the exchange.
+     */
+    private void becomeTunnel() {
+        finished = true;
+        cancelTimer();
+        H1ServerConnection conn = server;
+        server = null;
+        ByteBuf fromServer = conn.leaveForTunnel();
+        ByteBuf fromClient = front.leaveForTunnel();
+        client.flush();
+        TcpSession.tunnel(client, conn.channel(), frontend, backend, front.loops(), fromClient, fromServer);
     }
 
     /** The server read batch ended: push what was written to the client. */

@@ -180,6 +180,22 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
         }
     }
 
+    /** The connection becomes a tunnel: this handler leaves and hands over the bytes it holds (or null). */
+    public ByteBuf leaveForTunnel() {
+        stream = null;
+        closing = true;
+        if (timer != null) {
+            timer.cancel();
+        }
+        ByteBuf left = input != null && input.isReadable() ? input : null;
+        if (left == null && input != null) {
+            input.release();
+        }
+        input = null;
+        channel.pipeline().remove(this);
+        return left;
+    }
+
     /** Sends HAProxy's error page for {@code status} and closes. */
     public void sendErrorAndClose(int status) {
         stream = null;

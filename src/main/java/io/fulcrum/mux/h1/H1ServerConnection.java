@@ -98,6 +98,18 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
         }
     }
 
+    /** The connection becomes a tunnel: this handler leaves and hands over the bytes it holds (or null). */
+    public ByteBuf leaveForTunnel() {
+        stream = null;
+        ByteBuf left = input != null && input.isReadable() ? input : null;
+        if (left == null && input != null) {
+            input.release();
+        }
+        input = null;
+        channel.pipeline().remove(this);
+        return left;
+    }
+
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf in = (ByteBuf) msg;
@@ -109,7 +121,7 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
         }
         stream.serverActive();
         input = H1Input.append(input, in);
-        while (stream != null && input.isReadable()) {
+        while (stream != null && input != null && input.isReadable()) {
             int before = input.readerIndex();
             try {
                 parser.parse(input, this);
@@ -119,8 +131,8 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
                 s.serverFailed(e);
                 return;
             }
-            if (input.readerIndex() == before) {
-                break;
+            if (input == null || input.readerIndex() == before) {
+                break; // needs more bytes, or the connection became a tunnel
             }
         }
     }

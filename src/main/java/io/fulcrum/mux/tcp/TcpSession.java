@@ -61,14 +61,46 @@ public final class TcpSession {
      */
     public TcpSession(Channel client, Frontend frontend, EventLoops loops, SocketAddress source, SocketAddress destination,
                       ByteBuf early) {
+        this(client, frontend, frontend.backend(), loops, source, destination, early);
+    }
+
+    private TcpSession(Channel client, Frontend frontend, Backend backend, EventLoops loops, SocketAddress source,
+                       SocketAddress destination, ByteBuf early) {
         this.client = client;
         this.frontend = frontend;
-        this.backend = frontend.backend();
+        this.backend = backend;
         this.loops = loops;
         this.source = source;
         this.destination = destination;
         this.early = early;
         this.clientRelay = new Relay(this, Side.CLIENT);
+    }
+
+    /**
+     * Turns an HTTP exchange into a tunnel (an upgrade, or CONNECT): both connections are established,
+     * and each side may have sent bytes past the exchange already.
+     *
+     * @param fromClient bytes to send to the server first, or null
+     * @param fromServer bytes to send to the client first, or null
+     */
+    public static void tunnel(Channel client, Channel server, Frontend frontend, Backend backend, EventLoops loops,
+                              ByteBuf fromClient, ByteBuf fromServer) {
+        TcpSession s = new TcpSession(client, frontend, backend, loops, client.remoteAddress(), client.localAddress(), fromClient);
+        s.install();
+        s.adopt(server, fromServer);
+    }
+
+    private void adopt(Channel ch, ByteBuf fromServer) {
+        server = ch;
+        connected = true;
+        Relay serverRelay = new Relay(this, Side.SERVER);
+        serverRelay.peer(client);
+        ch.pipeline().addLast("relay", serverRelay);
+        if (fromServer != null) {
+            written[Side.CLIENT.ordinal()] += fromServer.readableBytes();
+            client.writeAndFlush(fromServer, client.voidPromise());
+        }
+        startForwarding(ch);
     }
 
     /**
@@ -160,6 +192,11 @@ public final class TcpSession {
         if (target.sendProxy() > 0) {
             ch.write(ProxyHeader.encode(target.sendProxy(), source, destination, ch.alloc()), ch.voidPromise());
         }
+        startForwarding(ch);
+    }
+
+    /** The server connection {@code ch} is up: send what the client sent so far, then relay both ways. */
+    private void startForwarding(Channel ch) {
         if (early != null) {
             written[Side.SERVER.ordinal()] += early.readableBytes();
             ch.write(early, ch.voidPromise());
