@@ -2,6 +2,7 @@ package io.fulcrum.runtime;
 
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A concurrent-connection limit ({@code maxconn}) shared by listeners on several event loops. A
@@ -11,6 +12,7 @@ public final class ConnLimit {
     private final int max;
     private final AtomicInteger current = new AtomicInteger();
     private final ConcurrentLinkedQueue<Runnable> waiters = new ConcurrentLinkedQueue<>();
+    private final AtomicReference<Runnable> onEmpty = new AtomicReference<>();
 
     /** @param max the limit; 0 or less means none */
     public ConnLimit(int max) {
@@ -40,10 +42,24 @@ public final class ConnLimit {
 
     /** Gives a slot back and wakes one waiting listener. */
     public void release() {
-        current.decrementAndGet();
+        int now = current.decrementAndGet();
         Runnable w = waiters.poll();
         if (w != null) {
             w.run();
+        }
+        if (now == 0) {
+            Runnable e = onEmpty.getAndSet(null);
+            if (e != null) {
+                e.run();
+            }
+        }
+    }
+
+    /** Runs {@code action} once when no slot is taken: now if none is, else at the last release. */
+    public void whenEmpty(Runnable action) {
+        onEmpty.set(action);
+        if (current.get() == 0 && onEmpty.compareAndSet(action, null)) {
+            action.run();
         }
     }
 

@@ -19,6 +19,9 @@ import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.server.Server;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.concurrent.GlobalEventExecutor;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -40,6 +43,8 @@ public final class Fulcrum {
     private final List<Frontend> frontends = new ArrayList<>();
     private final List<Listener> listeners = new ArrayList<>();
     private final CountDownLatch stopped = new CountDownLatch(1);
+    /** Live client connections, told when a soft stop begins. */
+    private final ChannelGroup clients = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
     private volatile boolean stopping;
 
     public Fulcrum(ConfigModel model, Diagnostics diag, int defaultMaxconn) {
@@ -64,7 +69,10 @@ public final class Fulcrum {
             for (BindSpec b : binds == null ? List.<BindSpec>of() : binds.binds) {
                 Acceptor acceptor = new Acceptor(fe, b, loops, starter(fe));
                 for (Endpoint e : b.endpoints()) {
-                    listeners.add(new Listener(b, e, fe, loops, connections, acceptor));
+                    listeners.add(new Listener(b, e, fe, loops, connections, ch -> {
+                        clients.add(ch);
+                        acceptor.accept(ch);
+                    }));
                 }
             }
         }
@@ -187,19 +195,13 @@ public final class Fulcrum {
             t.setDaemon(true);
             t.start();
         }
-        Thread waiter = new Thread(() -> {
-            while (connections.current() > 0 && stopped.getCount() > 0) {
-                try {
-                    Thread.sleep(50);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-            hardStop();
-        }, "soft-stop");
-        waiter.setDaemon(true);
-        waiter.start();
+        // Idle HTTP connections close now, busy ones after their current response.
+        clients.forEach(ch -> ch.eventLoop().execute(() -> ch.pipeline().fireUserEventTriggered(SoftStop.INSTANCE)));
+        connections.whenEmpty(() -> {
+            Thread t = new Thread(this::hardStop, "soft-stop"); // not on an event loop: it waits for them
+            t.setDaemon(true);
+            t.start();
+        });
     }
 
     /** SIGTERM/SIGINT, or the end of a soft stop: close everything now. */

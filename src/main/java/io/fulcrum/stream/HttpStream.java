@@ -228,7 +228,7 @@ public final class HttpStream {
             return;
         }
         response = head;
-        boolean keepClient = !clientWantsClose && frontend.keepAlive();
+        boolean keepClient = !clientWantsClose && frontend.keepAlive() && !front.stopping();
         if (head.bodyLength() == HttpHead.UNTIL_CLOSE || head.bodyLength() == HttpHead.CHUNKED && request.version() < 11) {
             closeDelimitedToClient = head.bodyLength() == HttpHead.UNTIL_CLOSE || request.version() < 11;
             keepClient = keepClient && !closeDelimitedToClient;

@@ -40,4 +40,27 @@ class ConnLimitTest {
         }
         assertThat(l.current()).isEqualTo(10_000);
     }
+
+    @Test
+    void whenEmptyRunsOnceAtTheLastRelease() {
+        ConnLimit l = new ConnLimit(10);
+        l.tryAcquire();
+        l.tryAcquire();
+        AtomicInteger runs = new AtomicInteger();
+        l.whenEmpty(runs::incrementAndGet);
+        l.release();
+        assertThat(runs).hasValue(0);
+        l.release();
+        assertThat(runs).hasValue(1);
+        l.tryAcquire();
+        l.release();
+        assertThat(runs).as("once only").hasValue(1);
+    }
+
+    @Test
+    void whenEmptyRunsAtOnceWhenNothingIsTaken() {
+        AtomicInteger runs = new AtomicInteger();
+        new ConnLimit(1).whenEmpty(runs::incrementAndGet);
+        assertThat(runs).hasValue(1);
+    }
 }

@@ -7,6 +7,7 @@ import io.fulcrum.http.RequestHead;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.runtime.LazyTimer;
+import io.fulcrum.runtime.SoftStop;
 import io.fulcrum.stream.HttpStream;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -39,6 +40,8 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
     private LazyTimer timer;
     /** The timer is the idle keep-alive one: no byte of the next request has arrived. */
     private boolean idleTimer;
+    /** A soft stop began: no request after the current one. */
+    private boolean stopping;
     /** Inside the parser: a transaction ending now must not parse the next request re-entrantly. */
     private boolean parsing;
 
@@ -168,7 +171,7 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
         }
         stream = null;
         firstRequest = false;
-        if (!keepAlive || inputShut) {
+        if (!keepAlive || inputShut || stopping) {
             closeAfterFlush();
             return;
         }
@@ -233,6 +236,13 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
 
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt == SoftStop.INSTANCE) {
+            stopping = true;
+            if (stream == null && !closing) {
+                closeAfterFlush();
+            }
+            return;
+        }
         if (evt instanceof ChannelInputShutdownEvent) {
             inputShut = true;
             if (stream == null && (input == null || !input.isReadable() || parser.between())) {
@@ -279,6 +289,11 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
     }
 
     /** The connection's timer, shared by the head wait and the transactions. */
+    /** A soft stop began: the current response is the last one (it says "connection: close"). */
+    public boolean stopping() {
+        return stopping;
+    }
+
     public LazyTimer timer() {
         if (timer == null) {
             timer = new LazyTimer(channel.eventLoop(), this::timerExpired);
