@@ -58,6 +58,9 @@ public final class HttpStream {
     private boolean trailersSent;
     private boolean responseTrailersSent;
     private boolean serverReusable = true;
+    /** The server connection came from the pool (it may have been closed by the server meanwhile). */
+    private boolean reused;
+    private boolean retriedOnNew;
     private boolean finished;
 
     private long lastClientActivity;
@@ -164,11 +167,13 @@ public final class HttpStream {
             fail(503);
             return;
         }
-        Channel idle = ServerPool.current().acquire(target);
+        Channel idle = retriedOnNew ? null : ServerPool.current().acquire(target);
         if (idle != null) {
+            reused = true;
             attach((H1ServerConnection) idle.pipeline().get(H1ServerConnection.NAME));
             return;
         }
+        reused = false;
         attempts++;
         SocketAddress address = target.target(client.localAddress());
         H1ServerConnection.connect(client, front.loops(), target, backend, address, front.limits()).addListener((ChannelFutureListener) f -> {
@@ -325,6 +330,17 @@ public final class HttpStream {
     public void serverFailed(H1Exception cause) {
         serverReusable = false;
         if (finished) {
+            return;
+        }
+        if (response == null && cause == null && reused && !retriedOnNew && request.bodyLength() == HttpHead.NO_BODY) {
+            // An idle connection the server closed as it was reused: the request never reached it. Send it
+            // again on a new connection, as browsers would, instead of failing a keep-alive race.
+            retriedOnNew = true;
+            server = null;
+            ByteBuf head = client.alloc().buffer(256 + request.headers().encodedLength());
+            H1Encoder.writeHead(request, head);
+            pending.add(head);
+            connect();
             return;
         }
         if (response == null) {
