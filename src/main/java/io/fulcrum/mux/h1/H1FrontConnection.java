@@ -108,11 +108,14 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
             } finally {
                 parsing = false;
             }
-            if (input.readerIndex() == before) {
+            if (input == null || input.readerIndex() == before) {
                 break; // needs more bytes
             }
         }
-        if (stream != null && (stream.requestEnded() || stream.serverBusy())) {
+        // Reading stays on while a response is awaited (toggling it costs two epoll_ctl calls per
+        // request); only a client that pipelines more than a buffer's worth, or a busy server, stops it.
+        if (stream != null && (stream.serverBusy()
+                || stream.requestEnded() && input != null && input.readableBytes() > limits.bufsize())) {
             channel.config().setAutoRead(false);
         }
         if (stream != null) {
