@@ -6,6 +6,7 @@ import io.fulcrum.conn.ConnModule;
 import io.fulcrum.http.HttpErrorsModule;
 import io.fulcrum.http.HttpModule;
 import io.fulcrum.listener.ListenerModule;
+import io.fulcrum.pool.PoolModule;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.server.ServerModule;
@@ -25,5 +26,6 @@ public final class Modules {
             new BackendModule(),
             new ConnModule(),
             new HttpModule(),
+            new PoolModule(),
             new HttpErrorsModule());
 }

@@ -4,6 +4,8 @@ import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.http.ErrorSet;
 import io.fulcrum.http.HttpModule;
 import io.fulcrum.http.HttpOptions;
+import io.fulcrum.pool.PoolModule;
+import io.fulcrum.pool.ReuseMode;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.Timeouts;
 import io.fulcrum.server.Server;
@@ -21,6 +23,7 @@ public final class Backend {
     private final SocketOptions socket;
     private final HttpOptions http;
     private final ErrorSet errors;
+    private final ReuseMode reuse;
 
     public Backend(ProxySpec spec) {
         this.name = spec.name();
@@ -33,6 +36,12 @@ public final class Backend {
         this.socket = spec.part(SocketOptions.class, SocketOptions::new);
         this.http = HttpModule.of(spec);
         this.errors = ErrorSet.of(spec);
+        this.reuse = PoolModule.of(spec).mode;
+    }
+
+    /** Which requests may use idle server connections ({@code http-reuse}). */
+    public ReuseMode reuseMode() {
+        return reuse;
     }
 
     /** The responses it sends for errors found once it was chosen (503, 502, 504...). */

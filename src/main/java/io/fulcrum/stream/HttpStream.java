@@ -13,6 +13,7 @@ import io.fulcrum.mux.h1.H1FrontConnection;
 import io.fulcrum.mux.h1.H1ServerConnection;
 import io.fulcrum.mux.h1.HopByHop;
 import io.fulcrum.mux.tcp.TcpSession;
+import io.fulcrum.pool.ReuseMode;
 import io.fulcrum.pool.ServerPool;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.server.Server;
@@ -167,10 +168,10 @@ public final class HttpStream {
             fail(503);
             return;
         }
-        Channel idle = retriedOnNew ? null : ServerPool.current().acquire(target);
+        H1ServerConnection idle = retriedOnNew ? null : idleConnection();
         if (idle != null) {
             reused = true;
-            attach((H1ServerConnection) idle.pipeline().get(H1ServerConnection.NAME));
+            attach(idle);
             return;
         }
         reused = false;
@@ -194,6 +195,19 @@ public final class HttpStream {
                 fail(503);
             }
         });
+    }
+
+    /** An idle connection to the target this request may use under {@code http-reuse}, or null. */
+    private H1ServerConnection idleConnection() {
+        ReuseMode mode = backend.reuseMode();
+        if (mode == ReuseMode.NEVER) {
+            return front.takePrivateServer(target);
+        }
+        if (mode == ReuseMode.SAFE && front.firstRequest()) {
+            return null;
+        }
+        Channel ch = ServerPool.current().acquire(target);
+        return ch == null ? null : (H1ServerConnection) ch.pipeline().get(H1ServerConnection.NAME);
     }
 
     private void attach(H1ServerConnection conn) {
@@ -376,10 +390,17 @@ public final class HttpStream {
         cancelTimer();
         H1ServerConnection conn = server;
         server = null;
+        boolean keep = keepClient && !closeDelimitedToClient;
         if (conn != null) {
-            conn.detach(serverReusable && frontend.keepAliveServer(), target);
+            boolean reusable = serverReusable && frontend.keepAliveServer();
+            if (backend.reuseMode() == ReuseMode.NEVER) {
+                // Never shared: the connection stays with this client connection for its next requests.
+                conn.detach(false, target, reusable && keep ? front : null);
+            } else {
+                conn.detach(reusable, target, null);
+            }
         }
-        front.streamDone(this, keepClient && !closeDelimitedToClient);
+        front.streamDone(this, keep);
     }
 
     /**

@@ -5,6 +5,7 @@ import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.HttpHeaders;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.proxy.Frontend;
+import io.fulcrum.server.Server;
 import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.runtime.LazyTimer;
 import io.fulcrum.runtime.SoftStop;
@@ -40,6 +41,9 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
     private LazyTimer timer;
     /** The timer is the idle keep-alive one: no byte of the next request has arrived. */
     private boolean idleTimer;
+    /** The server connection this client keeps for itself between requests ({@code http-reuse never}). */
+    private H1ServerConnection privateServer;
+    private Server privateTarget;
     /** A soft stop began: no request after the current one. */
     private boolean stopping;
     /** Inside the parser: a transaction ending now must not parse the next request re-entrantly. */
@@ -256,6 +260,10 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        if (privateServer != null) {
+            privateServer.channel().close();
+            privateServer = null;
+        }
         if (timer != null) {
             timer.cancel();
         }
@@ -292,6 +300,34 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
     }
 
     /** The connection's timer, shared by the head wait and the transactions. */
+    /** No request was completed on this connection yet ({@code http-reuse safe} opens a new server connection). */
+    public boolean firstRequest() {
+        return firstRequest;
+    }
+
+    /** Keeps {@code conn} to {@code target} for this connection's next requests ({@code http-reuse never}). */
+    public void keepPrivateServer(Server target, H1ServerConnection conn) {
+        if (privateServer != null && privateServer != conn) {
+            privateServer.channel().close();
+        }
+        privateTarget = target;
+        privateServer = conn;
+    }
+
+    /** This connection's own idle server connection to {@code target}, or null (then any other one is closed). */
+    public H1ServerConnection takePrivateServer(Server target) {
+        H1ServerConnection conn = privateServer;
+        privateServer = null;
+        if (conn == null) {
+            return null;
+        }
+        if (privateTarget == target && conn.channel().isActive()) {
+            return conn;
+        }
+        conn.channel().close();
+        return null;
+    }
+
     /** A soft stop began: the current response is the last one (it says "connection: close"). */
     public boolean stopping() {
         return stopping;

@@ -89,10 +89,18 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
     }
 
     /** The transaction is over: back to the pool when {@code reusable}, else closed. */
-    public void detach(boolean reusable, Server target) {
+    /**
+     * The transaction is over. The connection goes back to its loop's pool when {@code shared}, to
+     * {@code owner} (a client connection that keeps it for itself, {@code http-reuse never}) when not
+     * null, else it is closed; in every case only if it is clean (nothing more was received).
+     */
+    public void detach(boolean shared, Server target, H1FrontConnection owner) {
         stream = null;
-        if (reusable && channel.isActive() && parser.between() && (input == null || !input.isReadable())) {
+        boolean clean = channel.isActive() && parser.between() && (input == null || !input.isReadable());
+        if (clean && shared) {
             ServerPool.current().release(target, channel);
+        } else if (clean && owner != null) {
+            owner.keepPrivateServer(target, this);
         } else {
             channel.close();
         }
