@@ -43,9 +43,21 @@ public final class ServerPool {
         return null;
     }
 
-    /** Keeps {@code ch} for a later request. */
+    /**
+     * Idle connections kept per server and loop. Without a bound, a load that opens a connection per
+     * request ({@code http-reuse safe} with clients that close) would pile up idle connections until the
+     * server refuses more. HAProxy sizes this from the connections recently in use (pool-purge-delay,
+     * pool-max-conn); until that estimate exists, a fixed bound keeps the oldest out.
+     */
+    static final int MAX_IDLE_PER_SERVER = 64;
+
+    /** Keeps {@code ch} for a later request; the oldest idle connection goes when the bound is reached. */
     public void release(Server server, Channel ch) {
-        idle.computeIfAbsent(server, s -> new ArrayDeque<>()).addLast(ch);
+        ArrayDeque<Channel> q = idle.computeIfAbsent(server, s -> new ArrayDeque<>());
+        q.addLast(ch);
+        if (q.size() > MAX_IDLE_PER_SERVER) {
+            q.pollFirst().close();
+        }
     }
 
     /** Forgets {@code ch}: the server closed it while it was idle. */

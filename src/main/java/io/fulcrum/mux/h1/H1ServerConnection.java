@@ -15,6 +15,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.SocketProtocolFamily;
 import io.fulcrum.runtime.EventLoops;
 
@@ -48,9 +49,11 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
                 ? loops.newSocket(inet.getAddress() instanceof Inet6Address ? SocketProtocolFamily.INET6 : SocketProtocolFamily.INET)
                 : loops.newUnixSocket();
         SocketOptions opts = backend.socketOptions();
-        if (ch.config().getOptions().containsKey(ChannelOption.TCP_NODELAY)) {
+        if (ch instanceof SocketChannel) { // TCP, not a unix socket (getOptions() would cost ~30 getsockopt calls)
             ch.config().setOption(ChannelOption.TCP_NODELAY, true);
-            ch.config().setOption(ChannelOption.SO_KEEPALIVE, opts.serverKeepAlive);
+            if (opts.serverKeepAlive) { // off by default: no syscall unless asked
+                ch.config().setOption(ChannelOption.SO_KEEPALIVE, true);
+            }
             if (opts.nolinger) {
                 ch.config().setOption(ChannelOption.SO_LINGER, 0);
             }

@@ -13,6 +13,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.channel.socket.SocketProtocolFamily;
@@ -144,9 +145,11 @@ public final class TcpSession {
         SocketOptions opts = backend.socketOptions();
         ch.config().setAutoRead(false);
         ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
-        if (ch.config().getOptions().containsKey(ChannelOption.TCP_NODELAY)) {
+        if (ch instanceof SocketChannel) { // TCP, not a unix socket (getOptions() would cost ~30 getsockopt calls)
             ch.config().setOption(ChannelOption.TCP_NODELAY, true);
-            ch.config().setOption(ChannelOption.SO_KEEPALIVE, opts.serverKeepAlive);
+            if (opts.serverKeepAlive) { // off by default: no syscall unless asked
+                ch.config().setOption(ChannelOption.SO_KEEPALIVE, true);
+            }
             if (opts.nolinger) {
                 ch.config().setOption(ChannelOption.SO_LINGER, 0);
             }
