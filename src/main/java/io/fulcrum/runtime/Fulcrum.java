@@ -82,7 +82,7 @@ public final class Fulcrum {
     private SessionStarter starter(Frontend fe) {
         if (fe.mode() == Mode.HTTP) {
             return (ch, src, dst, early) -> {
-                ch.pipeline().addLast("h1", new H1FrontConnection(fe, loops, H1Limits.DEFAULT));
+                ch.pipeline().addLast("h1", new H1FrontConnection(fe, loops, H1Limits.DEFAULT).addresses(src, dst));
                 return early == null ? () -> { } : () -> ch.pipeline().fireChannelRead(early);
             };
         }

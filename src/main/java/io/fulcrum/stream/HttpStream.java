@@ -55,6 +55,8 @@ public final class HttpStream {
     private ResponseHead response;
     private boolean responseEnded;
     private boolean closeDelimitedToClient;
+    /** The response body goes to the client in chunks (the server's are re-framed). */
+    private boolean chunkedToClient;
     private boolean keepClient;
     private boolean trailersSent;
     private boolean responseTrailersSent;
@@ -183,7 +185,7 @@ public final class HttpStream {
                 f.channel().close();
             } else if (f.isSuccess()) {
                 if (target.sendProxy() > 0) {
-                    f.channel().write(ProxyHeader.encode(target.sendProxy(), client.remoteAddress(), client.localAddress(),
+                    f.channel().write(ProxyHeader.encode(target.sendProxy(), front.source(), front.destination(),
                             f.channel().alloc()), f.channel().voidPromise());
                 }
                 attach(conn);
@@ -200,7 +202,9 @@ public final class HttpStream {
     /** An idle connection to the target this request may use under {@code http-reuse}, or null. */
     private H1ServerConnection idleConnection() {
         ReuseMode mode = backend.reuseMode();
-        if (mode == ReuseMode.NEVER) {
+        if (mode == ReuseMode.NEVER || target.sendProxy() > 0) {
+            // (A send-proxy connection told the server who its client is: it carries no other client's
+            // requests. HAProxy keys its reuse on the PROXY addresses.)
             return front.takePrivateServer(target);
         }
         if (mode == ReuseMode.SAFE && front.firstRequest()) {
@@ -247,12 +251,17 @@ public final class HttpStream {
             return;
         }
         response = head;
+        long serverLength = head.bodyLength();
+        chunkedToClient = serverLength == HttpHead.CHUNKED;
         boolean keepClient = !clientWantsClose && frontend.keepAlive() && !front.stopping();
         if (head.bodyLength() == HttpHead.UNTIL_CLOSE || head.bodyLength() == HttpHead.CHUNKED && request.version() < 11) {
             closeDelimitedToClient = head.bodyLength() == HttpHead.UNTIL_CLOSE || request.version() < 11;
             keepClient = keepClient && !closeDelimitedToClient;
             if (closeDelimitedToClient && head.bodyLength() == HttpHead.CHUNKED) {
+                // An HTTP/1.0 client gets the data without the chunks, delimited by the close (for the
+                // encoder only: the server's body is still chunked).
                 head.bodyLength(HttpHead.UNTIL_CLOSE);
+                chunkedToClient = false;
             }
         }
         this.keepClient = keepClient;
@@ -263,12 +272,14 @@ public final class HttpStream {
         }
         ByteBuf out = client.alloc().buffer(128 + head.headers().encodedLength());
         H1Encoder.writeHead(head, out);
+        // The server's parser reads the body length after this call: it must see the server's framing.
+        head.bodyLength(serverLength);
         client.write(out, client.voidPromise());
     }
 
     public void responseData(ByteBuf data) {
         lastServerActivity = System.nanoTime();
-        if (response.bodyLength() == HttpHead.CHUNKED) {
+        if (chunkedToClient) {
             client.write(H1Encoder.chunkHeader(data.readableBytes(), client.alloc()), client.voidPromise());
             client.write(data, client.voidPromise());
             client.write(H1Encoder.crlf(), client.voidPromise());
@@ -278,7 +289,7 @@ public final class HttpStream {
     }
 
     public void responseTrailers(HttpHeaders trailers) {
-        if (response.bodyLength() == HttpHead.CHUNKED) {
+        if (chunkedToClient) {
             responseTrailersSent = true;
             client.write(H1Encoder.lastChunk(trailers, client.alloc()), client.voidPromise());
         }
@@ -290,7 +301,7 @@ public final class HttpStream {
             return;
         }
         responseEnded = true;
-        if (response.bodyLength() == HttpHead.CHUNKED && !responseTrailersSent) {
+        if (chunkedToClient && !responseTrailersSent) {
             client.write(H1Encoder.lastChunk(null, client.alloc()), client.voidPromise());
         }
         client.flush();
@@ -357,7 +368,12 @@ public final class HttpStream {
             connect();
             return;
         }
-        if (response == null) {
+        if (response == null && cause == null && !front.firstRequest()) {
+            // The server closed without a byte of response to a request that is not the client
+            // connection's first: as HAProxy (abort_keep_alive), the client connection is closed without
+            // an answer, so that the client retries as it does when a keep-alive connection races a close.
+            abort();
+        } else if (response == null) {
             fail(cause != null ? cause.status() : 502);
         } else {
             abort();
@@ -381,10 +397,11 @@ public final class HttpStream {
             return;
         }
         if (!requestEnded) {
-            // The server answered before the request body was complete: the rest of it cannot be
-            // told apart from a next request, so neither connection is kept.
-            serverReusable = false;
-            keepClient = false;
+            // The server answered before the request body was complete (an upload refused at once): as
+            // HAProxy does, the rest of the body still goes to the server, then the transaction ends as
+            // any other (requestEnd() comes back here). Closing now would reset a client still sending,
+            // which can destroy the response before it is read. timeout client bounds the wait.
+            return;
         }
         finished = true;
         cancelTimer();
@@ -393,7 +410,7 @@ public final class HttpStream {
         boolean keep = keepClient && !closeDelimitedToClient;
         if (conn != null) {
             boolean reusable = serverReusable && frontend.keepAliveServer();
-            if (backend.reuseMode() == ReuseMode.NEVER) {
+            if (backend.reuseMode() == ReuseMode.NEVER || target.sendProxy() > 0) {
                 // Never shared: the connection stays with this client connection for its next requests.
                 conn.detach(false, target, reusable && keep ? front : null);
             } else {
@@ -499,7 +516,7 @@ public final class HttpStream {
         }
         long now = System.nanoTime();
         long srv = backend.timeouts().server;
-        boolean waitingServer = requestEnded || server != null;
+        boolean waitingServer = (requestEnded || server != null) && !responseEnded;
         if (srv > 0 && waitingServer && now - lastServerActivity >= TimeUnit.MILLISECONDS.toNanos(srv)) {
             serverTimeout();
             return;

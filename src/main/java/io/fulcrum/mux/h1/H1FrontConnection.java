@@ -18,6 +18,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 
+import java.net.SocketAddress;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -32,6 +33,8 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
     private final H1Limits limits;
     private final H1Parser parser;
     private Channel channel;
+    private SocketAddress source;
+    private SocketAddress destination;
     private ByteBuf input;
     private HttpStream stream;
     private boolean firstRequest = true;
@@ -68,11 +71,30 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
         return limits;
     }
 
+    /** The client's addresses as the PROXY header of an {@code accept-proxy} bind gave them. */
+    public H1FrontConnection addresses(SocketAddress source, SocketAddress destination) {
+        this.source = source;
+        this.destination = destination;
+        return this;
+    }
+
+    /** The client's address (from the PROXY header with accept-proxy). */
+    public SocketAddress source() {
+        return source != null ? source : channel.remoteAddress();
+    }
+
+    /** The address the client connected to (from the PROXY header with accept-proxy). */
+    public SocketAddress destination() {
+        return destination != null ? destination : channel.localAddress();
+    }
+
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         channel = ctx.channel();
         if (channel.isActive()) {
             armHeadTimer();
+            // Added once the PROXY header was read (accept-proxy), which paused reading: read the request.
+            channel.config().setAutoRead(true);
         }
     }
 
@@ -178,7 +200,9 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
         }
         stream = null;
         firstRequest = false;
-        if (!keepAlive || inputShut || stopping) {
+        // After the client's half-close, the requests it sent before are still answered (as HAProxy does);
+        // parseInput() closes once no complete request is left.
+        if (!keepAlive || stopping || inputShut && (input == null || !input.isReadable())) {
             closeAfterFlush();
             return;
         }

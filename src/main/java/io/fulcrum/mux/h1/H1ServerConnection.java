@@ -59,6 +59,9 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
             }
         }
         ch.config().setOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, backend.timeouts().connect));
+        // A failed write (the server answered early and closed) only ends the output: what the server sent
+        // before, its response maybe, is still read (see exceptionCaught).
+        ch.config().setAutoClose(false);
         H1ServerConnection conn = new H1ServerConnection(server, limits, backend.httpOptions().acceptInvalidResponse);
         ch.pipeline().addLast(NAME, conn);
         return client.eventLoop().register(ch).channel().connect(address).addListener(f -> {
@@ -195,6 +198,12 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof java.io.IOException && ctx.channel().isActive() && stream != null) {
+            // A write failed: the server closed or reset the connection, maybe right after answering
+            // without reading the whole request (as HAProxy, its response is still forwarded). Reading
+            // ends the connection (EOF or reset) after what it sent; timeout server bounds the rest.
+            return;
+        }
         ctx.close();
     }
 
