@@ -1,6 +1,9 @@
 package io.fulcrum.conn;
 
 import io.fulcrum.proxy.ProxyPart;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.socket.SocketChannel;
 
 /** A proxy's socket options ({@code option tcpka}, {@code nolinger}, {@code splice-*}); inherited from defaults. */
 public final class SocketOptions implements ProxyPart {
@@ -22,5 +25,22 @@ public final class SocketOptions implements ProxyPart {
         c.spliceResponse = spliceResponse;
         c.spliceAuto = spliceAuto;
         return c;
+    }
+
+    /**
+     * Sets these options on a new connection of the client side ({@code client}) or the server side.
+     * Unix sockets have none of them. Only options that differ from the kernel's defaults are set: each
+     * is a system call per connection.
+     */
+    public void applyTo(Channel ch, boolean client) {
+        if (ch instanceof SocketChannel) {
+            ch.config().setOption(ChannelOption.TCP_NODELAY, true);
+            if (client ? clientKeepAlive : serverKeepAlive) {
+                ch.config().setOption(ChannelOption.SO_KEEPALIVE, true);
+            }
+            if (nolinger) {
+                ch.config().setOption(ChannelOption.SO_LINGER, 0);
+            }
+        }
     }
 }

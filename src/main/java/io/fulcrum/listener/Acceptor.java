@@ -8,7 +8,6 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.haproxy.HAProxyMessage;
 import io.netty.handler.codec.haproxy.HAProxyMessageDecoder;
 
@@ -40,15 +39,7 @@ public final class Acceptor implements Consumer<Channel> {
         // Both sides close their directions separately, as HAProxy does (a client may send its request
         // and shut its side at once: the response still goes back).
         child.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
-        if (child instanceof SocketChannel) { // TCP, not a unix socket (getOptions() would cost ~30 getsockopt calls)
-            child.config().setOption(ChannelOption.TCP_NODELAY, true);
-            if (opts.clientKeepAlive) { // off by default: no syscall unless asked
-                child.config().setOption(ChannelOption.SO_KEEPALIVE, true);
-            }
-            if (opts.nolinger) {
-                child.config().setOption(ChannelOption.SO_LINGER, 0);
-            }
-        }
+        opts.applyTo(child, true);
         Runnable start;
         if (bind.acceptProxy) {
             child.pipeline().addLast("proxy-decoder", new HAProxyMessageDecoder());

@@ -70,6 +70,14 @@ public final class EventLoops {
         return epoll ? new EpollSocketChannel(family) : new NioSocketChannel(SelectorProvider.provider(), family);
     }
 
+    /** A new, unregistered connection of the right kind for {@code address} (IPv4, IPv6 or unix). */
+    public Channel newSocketFor(java.net.SocketAddress address) {
+        if (address instanceof java.net.InetSocketAddress inet) {
+            return newSocket(inet.getAddress() instanceof java.net.Inet6Address ? SocketProtocolFamily.INET6 : SocketProtocolFamily.INET);
+        }
+        return newUnixSocket();
+    }
+
     public Channel newUnixSocket() {
         requireEpoll("unix sockets");
         return new EpollDomainSocketChannel();

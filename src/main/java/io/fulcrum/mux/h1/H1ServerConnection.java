@@ -15,12 +15,8 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.SocketProtocolFamily;
 import io.fulcrum.runtime.EventLoops;
 
-import java.net.Inet6Address;
-import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 
 /**
@@ -45,19 +41,9 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
     /** Opens a connection to {@code server} on the client's loop; the future's channel carries this handler. */
     public static ChannelFuture connect(Channel client, EventLoops loops, Server server, Backend backend, SocketAddress address,
                                         H1Limits limits) {
-        Channel ch = address instanceof InetSocketAddress inet
-                ? loops.newSocket(inet.getAddress() instanceof Inet6Address ? SocketProtocolFamily.INET6 : SocketProtocolFamily.INET)
-                : loops.newUnixSocket();
+        Channel ch = loops.newSocketFor(address);
         SocketOptions opts = backend.socketOptions();
-        if (ch instanceof SocketChannel) { // TCP, not a unix socket (getOptions() would cost ~30 getsockopt calls)
-            ch.config().setOption(ChannelOption.TCP_NODELAY, true);
-            if (opts.serverKeepAlive) { // off by default: no syscall unless asked
-                ch.config().setOption(ChannelOption.SO_KEEPALIVE, true);
-            }
-            if (opts.nolinger) {
-                ch.config().setOption(ChannelOption.SO_LINGER, 0);
-            }
-        }
+        opts.applyTo(ch, false);
         ch.config().setOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, backend.timeouts().connect));
         // A failed write (the server answered early and closed) only ends the output: what the server sent
         // before, its response maybe, is still read (see exceptionCaught).

@@ -13,14 +13,10 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.socket.DuplexChannel;
-import io.netty.channel.socket.SocketProtocolFamily;
 import io.netty.util.concurrent.ScheduledFuture;
 
-import java.net.Inet6Address;
-import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.concurrent.TimeUnit;
 
@@ -139,21 +135,11 @@ public final class TcpSession {
             return;
         }
         SocketAddress address = target.target(destination);
-        Channel ch = address instanceof InetSocketAddress inet
-                ? loops.newSocket(inet.getAddress() instanceof Inet6Address ? SocketProtocolFamily.INET6 : SocketProtocolFamily.INET)
-                : loops.newUnixSocket();
+        Channel ch = loops.newSocketFor(address);
         SocketOptions opts = backend.socketOptions();
         ch.config().setAutoRead(false);
         ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
-        if (ch instanceof SocketChannel) { // TCP, not a unix socket (getOptions() would cost ~30 getsockopt calls)
-            ch.config().setOption(ChannelOption.TCP_NODELAY, true);
-            if (opts.serverKeepAlive) { // off by default: no syscall unless asked
-                ch.config().setOption(ChannelOption.SO_KEEPALIVE, true);
-            }
-            if (opts.nolinger) {
-                ch.config().setOption(ChannelOption.SO_LINGER, 0);
-            }
-        }
+        opts.applyTo(ch, false);
         long connectTimeout = backend.timeouts().connect;
         ch.config().setOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, connectTimeout));
         Relay serverRelay = new Relay(this, Side.SERVER);
