@@ -25,6 +25,22 @@ public final class HttpHeaders {
         this.index = new int[4 * 16];
     }
 
+    /**
+     * Headers indexing {@code bytes} ({@code used} bytes of it taken) with the {@code count} fields of
+     * {@code index}, all present (as the parser builds them: 4 ints per field, name offset, name length, value
+     * offset, value length; room after them for fields to come): both are owned from now on.
+     */
+    public HttpHeaders(byte[] bytes, int used, int[] index, int count) {
+        if (index.length < 4 * count) {
+            throw new IllegalArgumentException(count + " fields in an index of " + index.length);
+        }
+        this.bytes = bytes;
+        this.used = used;
+        this.index = index;
+        this.count = count;
+        this.live = count;
+    }
+
     public HttpHeaders() {
         this(new byte[256], 0);
     }
@@ -119,9 +135,27 @@ public final class HttpHeaders {
     /** The first field named {@code name} at or after slot {@code from}, or -1. */
     public int indexOf(CharSequence name, int from) {
         int len = name.length();
+        if (len == 0) {
+            return indexOfEmpty(from);
+        }
+        // The length, then the first character, rule out most fields before a whole comparison.
+        int first = lower(name.charAt(0));
+        int[] index = this.index;
+        byte[] bytes = this.bytes;
         for (int i = from; i < count; i++) {
-            int off = index[4 * i];
-            if (index[4 * i + 1] == len && equalsIgnoreCase(off, name)) {
+            if (index[4 * i + 1] == len) {
+                int off = index[4 * i];
+                if (lower(bytes[off]) == first && equalsIgnoreCase(off, name)) {
+                    return i;
+                }
+            }
+        }
+        return -1;
+    }
+
+    private int indexOfEmpty(int from) {
+        for (int i = from; i < count; i++) {
+            if (index[4 * i + 1] == 0) {
                 return i;
             }
         }
@@ -140,19 +174,56 @@ public final class HttpHeaders {
 
     /** Writes {@code name: value CRLF} for every field present (HTTP/1 form). */
     public void writeTo(ByteBuf out) {
-        for (int i = 0; i < count; i++) {
-            if (index[4 * i + 1] >= 0) {
+        writeFields(0, count, out);
+    }
+
+    /**
+     * Writes the fields present among slots {@code [from, to)} as {@link #writeField} does each. Fields that lie
+     * in the bytes as they are written, one after the other ({@code name: value CRLF}: most fields of a parsed
+     * head) are copied a run at a time.
+     */
+    public void writeFields(int from, int to, ByteBuf out) {
+        byte[] b = bytes;
+        int[] index = this.index;
+        int runStart = 0;
+        int runEnd = -1;
+        for (int i = from; i < to; i++) {
+            int t = 4 * i;
+            int nameLength = index[t + 1];
+            if (nameLength < 0) {
+                continue;
+            }
+            int name = index[t];
+            int colon = name + nameLength;
+            int end = index[t + 2] + index[t + 3];
+            boolean asWritten = index[t + 2] == colon + 2 && end + 2 <= b.length && b[colon] == ':'
+                    && b[colon + 1] == ' ' && b[end] == '\r' && b[end + 1] == '\n';
+            if (asWritten && name == runEnd) {
+                runEnd = end + 2;
+                continue;
+            }
+            if (runEnd > runStart) {
+                out.writeBytes(b, runStart, runEnd - runStart);
+            }
+            if (asWritten) {
+                runStart = name;
+                runEnd = end + 2;
+            } else {
+                runEnd = -1;
                 writeField(i, out);
             }
+        }
+        if (runEnd > runStart) {
+            out.writeBytes(b, runStart, runEnd - runStart);
         }
     }
 
     /** Writes field {@code i} as {@code name: value CRLF} (HTTP/1 form), to skip some fields without a copy. */
     public void writeField(int i, ByteBuf out) {
         out.writeBytes(bytes, index[4 * i], index[4 * i + 1]);
-        out.writeByte(':').writeByte(' ');
+        out.writeShort(':' << 8 | ' ');
         out.writeBytes(bytes, index[4 * i + 2], index[4 * i + 3]);
-        out.writeByte('\r').writeByte('\n');
+        out.writeShort('\r' << 8 | '\n');
     }
 
     /** Whether field {@code i} (present) is named {@code name}, case-insensitively, without making a view. */
@@ -172,6 +243,18 @@ public final class HttpHeaders {
     }
 
     private boolean equalsIgnoreCase(int off, CharSequence name) {
+        byte[] bytes = this.bytes;
+        if (name instanceof String s) {
+            // The usual argument: a constant, compared without going through the interface.
+            for (int k = 0; k < s.length(); k++) {
+                int a = bytes[off + k];
+                int b = s.charAt(k);
+                if (a != b && lower(a) != lower(b)) {
+                    return false;
+                }
+            }
+            return true;
+        }
         for (int k = 0; k < name.length(); k++) {
             int a = bytes[off + k];
             int b = name.charAt(k);

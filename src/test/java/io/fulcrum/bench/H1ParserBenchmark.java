@@ -13,9 +13,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * How long {@link H1Parser} takes to read a request head, from a pooled direct buffer as a socket read gives
- * it, into a head whose fields are indexed (views, no String per field). Not a unit test (surefire does not
- * pick it up): run it on a quiet machine with
+ * How long {@link H1Parser} takes to read a request head, or a response head and its small body, from a pooled
+ * direct buffer as a socket read gives it, into a head whose fields are indexed (views, no String per field).
+ * Not a unit test (surefire does not pick it up): run it on a quiet machine with
  *
  * <pre>
  * bin/mvn -q test-compile dependency:build-classpath -Dmdep.outputFile=target/test.cp -Dmdep.includeScope=test
@@ -57,12 +57,27 @@ public final class H1ParserBenchmark {
             + "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NSJ9.c2lnbmF0dXJl\r\n"
             + "\r\n";
 
+    /** What nginx answers for a small static file, with its 17-byte body. */
+    static final String RESPONSE = "HTTP/1.1 200 OK\r\n"
+            + "Server: nginx/1.22.1\r\n"
+            + "Date: Mon, 13 Jan 2025 10:21:07 GMT\r\n"
+            + "Content-Type: text/plain\r\n"
+            + "Content-Length: 17\r\n"
+            + "Last-Modified: Fri, 10 Jan 2025 08:00:00 GMT\r\n"
+            + "Connection: keep-alive\r\n"
+            + "ETag: \"6780d300-11\"\r\n"
+            + "Accept-Ranges: bytes\r\n"
+            + "\r\n"
+            + "hello from nginx\n";
+
     private static final int BATCH = 10_000;
     private static final int WARMUP_ROUNDS = 30;
     private static final int ROUNDS = 15;
 
     public static void main(String[] args) throws H1Exception {
-        Input[] inputs = {new Input("request head, 10 fields", REQUEST_10), new Input("request head, 20 fields", REQUEST_20)};
+        Input[] inputs = {new Input("request head, 10 fields", H1Parser.Kind.REQUEST, REQUEST_10),
+                new Input("request head, 20 fields", H1Parser.Kind.REQUEST, REQUEST_20),
+                new Input("response head + 17 bytes", H1Parser.Kind.RESPONSE, RESPONSE)};
         try {
             // Warm up on every input first, so that the first one measured is not the one compiled under.
             for (int r = 0; r < WARMUP_ROUNDS; r++) {
@@ -87,15 +102,16 @@ public final class H1ParserBenchmark {
         }
     }
 
-    /** One request to parse again and again, from a pooled direct buffer as a socket read gives it. */
+    /** One message to parse again and again, from a pooled direct buffer as a socket read gives it. */
     private static final class Input {
         final String name;
         final ByteBuf in;
-        final H1Parser parser = new H1Parser(H1Parser.Kind.REQUEST, H1Limits.DEFAULT, false);
+        final H1Parser parser;
         final Consumer sink = new Consumer();
 
-        Input(String name, String request) {
+        Input(String name, H1Parser.Kind kind, String request) {
             this.name = name;
+            this.parser = new H1Parser(kind, H1Limits.DEFAULT, false);
             byte[] raw = request.getBytes(StandardCharsets.ISO_8859_1);
             this.in = PooledByteBufAllocator.DEFAULT.directBuffer(raw.length).writeBytes(raw);
         }

@@ -24,9 +24,15 @@ public final class H1Encoder {
     private H1Encoder() {
     }
 
-    private static final byte[] HTTP10 = {'H', 'T', 'T', 'P', '/', '1', '.', '0'};
-    private static final byte[] HTTP11 = {'H', 'T', 'T', 'P', '/', '1', '.', '1'};
+    /** What ends a request line, and what starts a status line. */
+    private static final byte[] REQUEST10 = ascii(" HTTP/1.0\r\n");
+    private static final byte[] REQUEST11 = ascii(" HTTP/1.1\r\n");
+    private static final byte[] STATUS10 = ascii("HTTP/1.0 ");
+    private static final byte[] STATUS11 = ascii("HTTP/1.1 ");
     private static final byte[] CONTENT_LENGTH = ascii("content-length: ");
+    private static final byte[] HEX = ascii("0123456789abcdef");
+    /** CR and LF, as writeShort writes them (big-endian, as every ByteBuf writes). */
+    private static final int CRLF_SHORT = '\r' << 8 | '\n';
     private static final byte[] CHUNKED = ascii("transfer-encoding: chunked\r\n");
     private static final ByteBuf CRLF = Unpooled.unreleasableBuffer(
             Unpooled.wrappedBuffer(new byte[] {'\r', '\n'}).asReadOnly());
@@ -36,36 +42,65 @@ public final class H1Encoder {
      * or HTTP/1.0 for an HTTP/1.0 message (as HAProxy: such a request may lack Host, which 1.1 requires).
      */
     public static void writeHead(HttpHead head, ByteBuf out) {
-        byte[] version = head.version() == 10 ? HTTP10 : HTTP11;
+        boolean http10 = head.version() == 10;
         if (head instanceof RequestHead r) {
             ByteBufUtil.copy(r.method(), out);
             out.writeByte(' ');
             ByteBufUtil.copy(r.uri(), out);
-            out.writeByte(' ').writeBytes(version);
+            out.writeBytes(http10 ? REQUEST10 : REQUEST11);
         } else {
             ResponseHead r = (ResponseHead) head;
-            out.writeBytes(version).writeByte(' ');
-            ByteBufUtil.writeAscii(out, Integer.toString(r.status()));
+            out.writeBytes(http10 ? STATUS10 : STATUS11);
+            writeDecimal(r.status(), out);
             out.writeByte(' ');
             ByteBufUtil.copy(r.reason(), out);
+            out.writeShort(CRLF_SHORT);
         }
-        out.writeByte('\r').writeByte('\n');
         long length = head.bodyLength();
         HttpHeaders headers = head.headers();
-        for (int i = 0; i < headers.slots(); i++) {
-            if (!headers.removed(i) && !headers.nameIs(i, "transfer-encoding")
-                    && (length == HttpHead.NO_BODY || !headers.nameIs(i, "content-length"))) {
-                headers.writeField(i, out);
+        // The fields between those left out, a run at a time.
+        int from = 0;
+        for (int i = 0, n = headers.slots(); i < n; i++) {
+            if (!headers.removed(i) && (headers.nameIs(i, "transfer-encoding")
+                    || length != HttpHead.NO_BODY && headers.nameIs(i, "content-length"))) {
+                headers.writeFields(from, i, out);
+                from = i + 1;
             }
         }
+        headers.writeFields(from, headers.slots(), out);
         if (length == HttpHead.CHUNKED) {
             out.writeBytes(CHUNKED);
         } else if (length > 0) {
             out.writeBytes(CONTENT_LENGTH);
-            ByteBufUtil.writeAscii(out, Long.toString(length));
-            out.writeByte('\r').writeByte('\n');
+            writeDecimal(length, out);
+            out.writeShort(CRLF_SHORT);
         }
-        out.writeByte('\r').writeByte('\n');
+        out.writeShort(CRLF_SHORT);
+    }
+
+    /** Writes {@code n} in decimal, as {@code Long.toString} (without making a String of it). */
+    private static void writeDecimal(long n, ByteBuf out) {
+        if (n >= 100 && n <= 999) {
+            // A status code.
+            int k = (int) n;
+            out.writeMedium(('0' + k / 100) << 16 | ('0' + k / 10 % 10) << 8 | '0' + k % 10);
+            return;
+        }
+        if (n < 0) {
+            ByteBufUtil.writeAscii(out, Long.toString(n));
+            return;
+        }
+        int digits = 1;
+        for (long p = 10; digits < 19 && n >= p; p *= 10) {
+            digits++;
+        }
+        int at = out.writerIndex();
+        out.ensureWritable(digits);
+        for (int k = digits - 1; k >= 0; k--) {
+            out.setByte(at + k, (int) ('0' + n % 10));
+            n /= 10;
+        }
+        out.writerIndex(at + digits);
     }
 
     /** The bytes that open a chunk of {@code size} bytes: its size in hexadecimal and CRLF. */
@@ -74,8 +109,11 @@ public final class H1Encoder {
             throw new IllegalArgumentException("a chunk of " + size + " bytes");
         }
         ByteBuf b = alloc.buffer(10);
-        ByteBufUtil.writeAscii(b, Integer.toHexString(size));
-        return b.writeByte('\r').writeByte('\n');
+        // As Integer.toHexString: lower case, no leading zero.
+        for (int shift = (31 - Integer.numberOfLeadingZeros(size)) & ~3; shift >= 0; shift -= 4) {
+            b.writeByte(HEX[size >>> shift & 0xf]);
+        }
+        return b.writeShort(CRLF_SHORT);
     }
 
     /** The CRLF that closes a chunk's data: a shared read-only buffer (releasing it is harmless). */
@@ -87,11 +125,11 @@ public final class H1Encoder {
     public static ByteBuf lastChunk(HttpHeaders trailers, ByteBufAllocator alloc) {
         int fields = trailers == null ? 0 : trailers.encodedLength();
         ByteBuf b = alloc.buffer(5 + fields);
-        b.writeByte('0').writeByte('\r').writeByte('\n');
+        b.writeMedium('0' << 16 | CRLF_SHORT);
         if (trailers != null) {
             trailers.writeTo(b);
         }
-        return b.writeByte('\r').writeByte('\n');
+        return b.writeShort(CRLF_SHORT);
     }
 
     private static byte[] ascii(String s) {

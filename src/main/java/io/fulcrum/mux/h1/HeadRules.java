@@ -7,6 +7,14 @@ import io.fulcrum.http.ResponseHead;
 import io.netty.util.AsciiString;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+import static io.fulcrum.mux.h1.SectionReader.CONNECTION;
+import static io.fulcrum.mux.h1.SectionReader.CONTENT_LENGTH;
+import static io.fulcrum.mux.h1.SectionReader.HOST;
+import static io.fulcrum.mux.h1.SectionReader.TRANSFER_ENCODING;
+import static io.fulcrum.mux.h1.SectionReader.UPGRADE;
+import static io.fulcrum.mux.h1.SectionReader.WEBSOCKET_KEY;
 
 /**
  * What a complete head must satisfy besides its syntax, and what it says about its body: Content-Length and
@@ -18,16 +26,12 @@ final class HeadRules {
     private HeadRules() {
     }
 
-    private static final byte[] CONTENT_LENGTH = ascii("content-length");
-    private static final byte[] TRANSFER_ENCODING = ascii("transfer-encoding");
-    private static final byte[] HOST = ascii("host");
-    private static final byte[] CONNECTION = ascii("connection");
-    private static final byte[] UPGRADE = ascii("upgrade");
-    private static final byte[] WEBSOCKET_KEY = ascii("sec-websocket-key");
     private static final byte[] CHUNKED = ascii("chunked");
     private static final byte[] WEBSOCKET = ascii("websocket");
+    private static final byte[] UPGRADE_TOKEN = ascii("upgrade");
     /** RFC 9110 6.5.1: what frames or routes a message cannot come after its content. */
-    private static final byte[][] NOT_IN_TRAILERS = {CONTENT_LENGTH, TRANSFER_ENCODING, HOST};
+    private static final int[] NOT_IN_TRAILERS = {CONTENT_LENGTH, TRANSFER_ENCODING, HOST};
+    private static final String[] NOT_IN_TRAILERS_NAMES = {"content-length", "transfer-encoding", "host"};
 
     /** Transfer codings: none, "chunked" alone, "chunked" after codings we do not implement. */
     private static final int NO_CODING = 0;
@@ -36,11 +40,10 @@ final class HeadRules {
 
     static RequestHead request(SectionReader s, StartLine l) throws H1Exception {
         byte[] b = s.bytes();
-        AsciiString method = new AsciiString(b, l.methodOffset, l.methodLength, false);
-        AsciiString target = new AsciiString(b, l.targetOffset, l.targetLength, false);
         if (l.version == StartLine.HTTP_09) {
             // accept-invalid: HTTP/0.9 is forwarded as HTTP/1.0 without fields (as HAProxy); nothing can follow.
-            RequestHead head = new RequestHead(method, target, 10, s.build());
+            HttpHeaders headers = s.build();
+            RequestHead head = new RequestHead(method(s, b, l), s.view(l.targetOffset, l.targetLength), 10, headers);
             head.closeAfter(true);
             return head;
         }
@@ -50,17 +53,19 @@ final class HeadRules {
             throw new H1Exception(422, "transfer coding other than chunked", s.position(fieldOf(s, TRANSFER_ENCODING)));
         }
         int host = host(s, l.version);
-        boolean connect = method.contentEquals("CONNECT");
-        target(s, l, connect, method.contentEquals("OPTIONS"), host);
+        boolean connect = equals(b, l.methodOffset, l.methodLength, CONNECT);
+        target(s, l, connect, equals(b, l.methodOffset, l.methodLength, OPTIONS), host);
         if (connect && (codings != NO_CODING || length > 0)) {
             // RFC 9110 9.3.6: a CONNECT request has no content; what follows its head is the tunnel.
             throw s.error("CONNECT request with a body", s.position(l.targetOffset));
         }
-        if (hasToken(s, CONNECTION, UPGRADE) && hasToken(s, UPGRADE, WEBSOCKET) && field(s, WEBSOCKET_KEY) < 0) {
+        if (s.has(UPGRADE) && hasToken(s, CONNECTION, UPGRADE_TOKEN) && hasToken(s, UPGRADE, WEBSOCKET)
+                && s.first(WEBSOCKET_KEY) < 0) {
             throw s.error("WebSocket upgrade without Sec-WebSocket-Key", s.position(l.targetOffset));
         }
         boolean ambiguous = dropFraming(s, codings, length, false);
-        RequestHead head = new RequestHead(method, target, l.version, s.build());
+        HttpHeaders headers = s.build();
+        RequestHead head = new RequestHead(method(s, b, l), s.view(l.targetOffset, l.targetLength), l.version, headers);
         head.bodyLength(codings != NO_CODING ? HttpHead.CHUNKED : Math.max(length, 0));
         head.closeAfter(ambiguous);
         return head;
@@ -82,20 +87,45 @@ final class HeadRules {
         boolean bodiless = noLength || status == 304 || headRequest;
         // RFC 9110 8.6: no Content-Length in a 1xx, a 204 or a 2xx to CONNECT; HEAD and 304 keep theirs.
         boolean ambiguous = dropFraming(s, codings, length, noLength);
-        AsciiString reason = new AsciiString(s.bytes(), l.reasonOffset, l.reasonLength, false);
-        ResponseHead head = new ResponseHead(l.version, status, reason, s.build());
+        HttpHeaders headers = s.build();
+        ResponseHead head = new ResponseHead(l.version, status, s.view(l.reasonOffset, l.reasonLength), headers);
         head.bodyLength(bodiless ? HttpHead.NO_BODY
                 : codings != NO_CODING ? HttpHead.CHUNKED : length >= 0 ? length : HttpHead.UNTIL_CLOSE);
         head.closeAfter(ambiguous);
         return head;
     }
 
+    private static final byte[] CONNECT = ascii("CONNECT");
+    private static final byte[] OPTIONS = ascii("OPTIONS");
+    /** The usual methods, shared rather than a view each on the bytes of a head (an AsciiString is immutable). */
+    private static final AsciiString[] METHODS = {AsciiString.cached("GET"), AsciiString.cached("HEAD"),
+        AsciiString.cached("POST"), AsciiString.cached("PUT"), AsciiString.cached("DELETE"),
+        AsciiString.cached("OPTIONS"), AsciiString.cached("CONNECT"), AsciiString.cached("PATCH"),
+        AsciiString.cached("TRACE")};
+
+    /** The request's method: a shared one if it is a usual one, else a view on the headers' bytes. */
+    private static AsciiString method(SectionReader s, byte[] b, StartLine l) {
+        int off = l.methodOffset;
+        int len = l.methodLength;
+        for (AsciiString m : METHODS) {
+            if (m.length() == len && m.byteAt(0) == b[off] && equals(b, off, len, m.array())) {
+                return m;
+            }
+        }
+        return s.view(off, len);
+    }
+
+    /** Whether {@code b[off, off + len)} is {@code what}, case-sensitively. */
+    private static boolean equals(byte[] b, int off, int len, byte[] what) {
+        return len == what.length && Arrays.equals(b, off, off + len, what, 0, len);
+    }
+
     /** Trailer fields, without those that frame or route a message. */
     static HttpHeaders trailers(SectionReader s) throws H1Exception {
-        for (byte[] name : NOT_IN_TRAILERS) {
-            int i = field(s, name);
+        for (int k = 0; k < NOT_IN_TRAILERS.length; k++) {
+            int i = s.first(NOT_IN_TRAILERS[k]);
             if (i >= 0) {
-                throw s.error("field not allowed in trailers: " + new String(name, StandardCharsets.US_ASCII),
+                throw s.error("field not allowed in trailers: " + NOT_IN_TRAILERS_NAMES[k],
                         s.position(s.valueOffset(i)));
             }
         }
@@ -108,9 +138,12 @@ final class HeadRules {
      */
     private static boolean dropFraming(SectionReader s, int codings, long length, boolean dropLength) {
         boolean ambiguous = codings != NO_CODING && length >= 0;
-        for (int i = 0; i < s.fields(); i++) {
-            if (s.nameIs(i, TRANSFER_ENCODING) || (ambiguous || dropLength) && s.nameIs(i, CONTENT_LENGTH)) {
-                s.drop(i);
+        boolean dropLengths = (ambiguous || dropLength) && s.has(CONTENT_LENGTH);
+        if (s.has(TRANSFER_ENCODING) || dropLengths) {
+            for (int i = 0; i < s.fields(); i++) {
+                if (s.is(i, TRANSFER_ENCODING) || dropLengths && s.is(i, CONTENT_LENGTH)) {
+                    s.drop(i);
+                }
             }
         }
         return ambiguous;
@@ -121,11 +154,14 @@ final class HeadRules {
      * first one reduced to one number, drops the others; returns the length or -1.
      */
     private static long contentLength(SectionReader s) throws H1Exception {
+        if (!s.has(CONTENT_LENGTH)) {
+            return -1;
+        }
         byte[] b = s.bytes();
         long length = -1;
         int kept = -1;
         for (int i = 0; i < s.fields(); i++) {
-            if (!s.nameIs(i, CONTENT_LENGTH)) {
+            if (!s.is(i, CONTENT_LENGTH)) {
                 continue;
             }
             int p = s.valueOffset(i);
@@ -176,12 +212,15 @@ final class HeadRules {
      * an empty element is an unknown coding, none is allowed in HTTP/1.0.
      */
     private static int transferCodings(SectionReader s, int version) throws H1Exception {
+        if (!s.has(TRANSFER_ENCODING)) {
+            return NO_CODING;
+        }
         byte[] b = s.bytes();
         boolean any = false;
         boolean chunked = false;
         boolean other = false;
         for (int i = 0; i < s.fields(); i++) {
-            if (!s.nameIs(i, TRANSFER_ENCODING)) {
+            if (!s.is(i, TRANSFER_ENCODING)) {
                 continue;
             }
             if (version == 10) {
@@ -211,8 +250,8 @@ final class HeadRules {
     /** The one Host field, checked (RFC 9112 3.2); -1 if none, which HTTP/1.1 does not allow. */
     private static int host(SectionReader s, int version) throws H1Exception {
         int host = -1;
-        for (int i = 0; i < s.fields(); i++) {
-            if (!s.nameIs(i, HOST)) {
+        for (int i = 0; s.has(HOST) && i < s.fields(); i++) {
+            if (!s.is(i, HOST)) {
                 continue;
             }
             int v = s.valueOffset(i);
@@ -272,11 +311,14 @@ final class HeadRules {
         }
     }
 
-    /** Whether a field named {@code name} lists {@code lower} (comma-separated, case-insensitive). */
-    private static boolean hasToken(SectionReader s, byte[] name, byte[] lower) {
+    /** Whether a field of this kind lists {@code lower} (comma-separated, case-insensitive). */
+    private static boolean hasToken(SectionReader s, int kind, byte[] lower) {
+        if (!s.has(kind)) {
+            return false;
+        }
         byte[] b = s.bytes();
         for (int i = 0; i < s.fields(); i++) {
-            if (!s.nameIs(i, name)) {
+            if (!s.is(i, kind)) {
                 continue;
             }
             int end = s.valueOffset(i) + s.valueLength(i);
@@ -292,19 +334,9 @@ final class HeadRules {
         return false;
     }
 
-    /** The first field named {@code name} (not dropped), or -1. */
-    private static int field(SectionReader s, byte[] name) {
-        for (int i = 0; i < s.fields(); i++) {
-            if (s.nameIs(i, name)) {
-                return i;
-            }
-        }
-        return -1;
-    }
-
-    /** The value offset of the first field named {@code name} (for error positions). */
-    private static int fieldOf(SectionReader s, byte[] name) {
-        int i = field(s, name);
+    /** The value offset of the first field of this kind (for error positions). */
+    private static int fieldOf(SectionReader s, int kind) {
+        int i = s.first(kind);
         return i < 0 ? 0 : s.valueOffset(i);
     }
 

@@ -4,6 +4,7 @@ import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.HttpHeaders;
 import io.netty.util.AsciiString;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,14 +22,30 @@ public final class HopByHop {
 
     /** What the Connection field said: "close", "keep-alive", "upgrade". */
     public record Tokens(boolean close, boolean keepAlive, boolean upgrade) {
+        private static final Tokens[] ALL = new Tokens[8];
+
+        static {
+            for (int k = 0; k < 8; k++) {
+                ALL[k] = new Tokens((k & 1) != 0, (k & 2) != 0, (k & 4) != 0);
+            }
+        }
+
+        /** The shared instance (a record: only its components tell). */
+        static Tokens of(boolean close, boolean keepAlive, boolean upgrade) {
+            return ALL[(close ? 1 : 0) | (keepAlive ? 2 : 0) | (upgrade ? 4 : 0)];
+        }
     }
 
     /**
      * Fields that a Connection option never removes: they frame or route the message (the framing is the
      * parser's and the encoder's business), and removing them on request is a known way to desynchronize.
      */
-    private static final List<String> PROTECTED = List.of("host", "content-length", "transfer-encoding", "te",
-            "upgrade");
+    private static final byte[][] PROTECTED = {ascii("host"), ascii("content-length"), ascii("transfer-encoding"),
+        ascii("te"), ascii("upgrade")};
+    private static final byte[] CLOSE = ascii("close");
+    private static final byte[] KEEP_ALIVE = ascii("keep-alive");
+    private static final byte[] UPGRADE = ascii("upgrade");
+    private static final byte[] TRAILERS = ascii("trailers");
 
     /** Strips {@code head}'s hop-by-hop fields, Upgrade included. */
     public static Tokens strip(HttpHead head) {
@@ -38,13 +55,12 @@ public final class HopByHop {
     /**
      * Strips {@code head}'s hop-by-hop fields; {@code keepUpgrade}: the caller forwards an upgrade, Upgrade
      * stays. One pass over the fields recognizes them by length first, since this runs on every message;
-     * the fields a Connection header names (rare) take a second pass.
+     * the fields a Connection header names (rare) take a second pass. The lists are read in place: only an
+     * unusual option (a field to remove) becomes a string.
      */
     public static Tokens strip(HttpHead head, boolean keepUpgrade) {
         HttpHeaders h = head.headers();
-        boolean close = false;
-        boolean keepAlive = false;
-        boolean upgrade = false;
+        int said = 0;
         boolean trailers = false;
         int te = -1;
         List<AsciiString> named = null;
@@ -53,27 +69,41 @@ public final class HopByHop {
                 continue;
             }
             if (h.nameIs(i, "connection")) {
-                for (AsciiString token : tokens(h.value(i))) {
-                    if (token.contentEqualsIgnoreCase("close")) {
-                        close = true;
-                    } else if (token.contentEqualsIgnoreCase("keep-alive")) {
-                        keepAlive = true;
-                    } else if (token.contentEqualsIgnoreCase("upgrade")) {
-                        upgrade = true;
-                    } else if (!isProtected(token)) {
-                        if (named == null) {
-                            named = new ArrayList<>(2);
-                        }
-                        named.add(token);
+                AsciiString value = h.value(i);
+                byte[] b = value.array();
+                int end = value.arrayOffset() + value.length();
+                for (int p = value.arrayOffset(); p <= end; p++) {
+                    int comma = indexOf(b, p, end, (byte) ',');
+                    // As AsciiString.trim(): whatever is not above a space (obs-text included) goes.
+                    int from = p;
+                    int to = comma;
+                    while (from < to && b[from] <= ' ') {
+                        from++;
                     }
+                    while (to > from && b[to - 1] <= ' ') {
+                        to--;
+                    }
+                    if (from < to) {
+                        if (HeadRules.equalsIgnoreCase(b, from, to, CLOSE)) {
+                            said |= 1;
+                        } else if (HeadRules.equalsIgnoreCase(b, from, to, KEEP_ALIVE)) {
+                            said |= 2;
+                        } else if (HeadRules.equalsIgnoreCase(b, from, to, UPGRADE)) {
+                            said |= 4;
+                        } else if (!isProtected(b, from, to)) {
+                            if (named == null) {
+                                named = new ArrayList<>(2);
+                            }
+                            named.add(new AsciiString(b, from, to - from, false));
+                        }
+                    }
+                    p = comma;
                 }
                 h.remove(i);
             } else if (h.nameIs(i, "keep-alive") || h.nameIs(i, "proxy-connection") || !keepUpgrade && h.nameIs(i, "upgrade")) {
                 h.remove(i);
             } else if (h.nameIs(i, "te")) {
-                for (AsciiString token : tokens(h.value(i))) {
-                    trailers |= token.contentEqualsIgnoreCase("trailers");
-                }
+                trailers |= hasTrailers(h.value(i));
                 if (te < 0) {
                     te = i;
                 } else {
@@ -93,31 +123,51 @@ public final class HopByHop {
                 h.remove(te);
             }
         }
-        return new Tokens(close, keepAlive, upgrade);
+        return Tokens.of((said & 1) != 0, (said & 2) != 0, (said & 4) != 0);
     }
 
-    private static boolean isProtected(AsciiString token) {
-        for (String p : PROTECTED) {
-            if (token.contentEqualsIgnoreCase(p)) {
+    private static boolean isProtected(byte[] b, int from, int to) {
+        for (byte[] p : PROTECTED) {
+            if (HeadRules.equalsIgnoreCase(b, from, to, p)) {
                 return true;
             }
         }
         return false;
     }
 
-    /** The elements of a comma-separated list, without their surrounding whitespace; empty ones skipped. */
-    private static List<AsciiString> tokens(AsciiString value) {
-        List<AsciiString> tokens = new ArrayList<>(2);
-        int start = 0;
-        for (int i = 0; i <= value.length(); i++) {
-            if (i == value.length() || value.byteAt(i) == ',') {
-                AsciiString t = value.subSequence(start, i, false).trim();
-                if (!t.isEmpty()) {
-                    tokens.add(t);
-                }
-                start = i + 1;
+    /** Whether the list {@code value} holds "trailers" (case-insensitively). */
+    private static boolean hasTrailers(AsciiString value) {
+        byte[] b = value.array();
+        int end = value.arrayOffset() + value.length();
+        for (int p = value.arrayOffset(); p <= end; p++) {
+            int comma = indexOf(b, p, end, (byte) ',');
+            int from = p;
+            int to = comma;
+            while (from < to && b[from] <= ' ') {
+                from++;
+            }
+            while (to > from && b[to - 1] <= ' ') {
+                to--;
+            }
+            if (HeadRules.equalsIgnoreCase(b, from, to, TRAILERS)) {
+                return true;
+            }
+            p = comma;
+        }
+        return false;
+    }
+
+    /** The first {@code c} in {@code b[from, to)}, or {@code to}. */
+    private static int indexOf(byte[] b, int from, int to, byte c) {
+        for (int i = from; i < to; i++) {
+            if (b[i] == c) {
+                return i;
             }
         }
-        return tokens;
+        return to;
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
     }
 }

@@ -2,42 +2,73 @@ package io.fulcrum.mux.h1;
 
 import io.fulcrum.http.HttpHeaders;
 import io.netty.buffer.ByteBuf;
+import io.netty.util.AsciiString;
 
 import java.util.Arrays;
 
 /**
  * Reads a header section line by line: a message head (start line, then fields) or the trailers of a chunked
- * body. Complete lines are copied once into a byte array that becomes the {@link HttpHeaders}' own, and are
- * checked as soon as they are complete, so that garbage is refused without waiting for the end of the head.
- * A partial line stays in the input; only how far it was scanned is remembered.
+ * body. The input is copied into a working array a piece at a time (a body that follows the head in the same
+ * input is copied at most one piece), where each line is checked as soon as it is complete, so that garbage is
+ * refused without waiting for the end of the head; the section's bytes and field table are then copied, at
+ * their exact size, into the {@link HttpHeaders}. A partial line stays in the input (its copy in the array is
+ * kept, so that it is not copied again); only how far it was scanned is remembered. The fields that frame or
+ * route a message are recognized once, as their line is checked ({@link #is}), for the rules that follow.
+ * The working arrays serve again for the next section (unless a large one grew them).
  */
 final class SectionReader {
 
     /** Parses the start line of a head; returns true when the head ends with it (an HTTP/0.9 request). */
     interface StartLineParser {
+        /** {@code b[end]} is the line's CR or LF. */
         boolean parse(byte[] b, int off, int end, long position) throws H1Exception;
     }
 
+    // What a field is, for the rules that follow the section (HeadRules): its name, recognized once.
+
+    static final int OTHER = 0;
+    static final int CONTENT_LENGTH = 1;
+    static final int TRANSFER_ENCODING = 2;
+    static final int HOST = 3;
+    static final int CONNECTION = 4;
+    static final int UPGRADE = 5;
+    static final int WEBSOCKET_KEY = 6;
+
     /** Room left after the head for the fields that rewrites add, so that the first ones do not copy it. */
     private static final int SPARE = 128;
-    private static final int FIRST_SIZE = 512;
+    /** Index slots in the working table at first. */
+    private static final int FIRST_FIELDS = 16;
+    /** Index slots left in the headers after the fields, for the ones that rewrites add. */
+    private static final int SPARE_FIELDS = 4;
+    /** A working array larger than this many bytes is not kept for the next section. */
+    private static final int KEPT = 4096;
+    /** Bytes copied from the input at first: a whole head usually, and no more than this of a body after it. */
+    private static final int PIECE = 1024;
 
     private final boolean hasStartLine;
     private final int maxBytes;
     private final int maxFields;
     private final int errorStatus;
     private final boolean lenientLf;
-    private final int nameClass;
-    /** Scratch: the LF of each complete line found by one call. */
-    private final int[] ends;
+    /** Per byte: its lower case if it may be in a field name, else 0. */
+    private final byte[] nameChars;
+    /** Per field: what it is ({@link #OTHER}, {@link #HOST}...). */
+    private final byte[] kinds;
 
+    /** The section's bytes: its complete lines in {@code [0, used)}, then a copy of the partial line. */
     private byte[] bytes;
+    /** The copy of the section's bytes the last {@link #build()} gave its headers. */
+    private byte[] built;
     private int used;
     /** Per field: name offset, name length (-1 once dropped), value offset, value length. */
-    private int[] table = new int[4 * 16];
+    private int[] table;
     private int fields;
+    /** Fields dropped: {@link #build()} leaves them out. */
+    private int dropped;
+    /** Bit {@code 1 << kind} for each kind of field present. */
+    private int seen;
     private int lines;
-    /** Bytes after the input's reader index already scanned, with no LF among them. */
+    /** Bytes after the input's reader index already scanned, with no LF among them (and copied after used). */
     private int pending;
     /** Leading empty lines consumed before a start line. */
     private int skipped;
@@ -52,16 +83,17 @@ final class SectionReader {
         this.maxFields = limits.maxFields();
         this.errorStatus = errorStatus;
         this.lenientLf = lenientLf;
-        this.nameClass = laxNames ? Chars.LAX_NAME : Chars.TOKEN;
-        this.ends = new int[maxFields + 2];
+        this.nameChars = laxNames ? Chars.LAX_NAME_LOWER : Chars.TOKEN_LOWER;
+        this.kinds = new byte[maxFields + 1];
     }
 
     /** Starts a new section whose first byte is at {@code base} in its message. */
     void reset(long base) {
         this.base = base;
-        bytes = null;
         used = 0;
         fields = 0;
+        dropped = 0;
+        seen = 0;
         lines = 0;
         pending = 0;
         skipped = 0;
@@ -94,93 +126,179 @@ final class SectionReader {
         return done;
     }
 
+    /*
+     * All offsets below are in the array. The input's reader index is at offset "at" (the partial line left in
+     * the input is already copied there), its writer index at "inEnd"; "limit" is how far the input is copied,
+     * and bytes[limit] is 0, which ends a name and a value: the loops over a line need no other bound.
+     *
+     * The lines are found and checked in one pass: the field lines usually in one go each (fieldLines), anything
+     * else the classic way, line by line as a scan for LFs finds them (the empty line, the start line, a line
+     * cut by the end of the copied bytes, an invalid one). Which error wins does not depend on that: the size is
+     * checked first, once the scan is over, then the first invalid line (checking stops there), then what
+     * stopped the scan.
+     */
     private boolean consume(ByteBuf in, StartLineParser start) throws H1Exception {
+        int r = in.readerIndex();
         int w = in.writerIndex();
-        int copyFrom = in.readerIndex();
-        int lineStart = copyFrom;
-        int from = copyFrom + pending;
+        if (hasStartLine && lines == 0 && r < w) {
+            r = skipEmptyLines(in, r, w);
+        }
+        int at = used;
+        int inEnd = at + w - r;
+        int limit = at + pending;
+        if (bytes != null) {
+            bytes[limit] = 0;
+        }
+        int lineStart = at;
+        // Where the scan for the LF of the line at lineStart goes on (the bytes before have none).
+        int from = limit;
+        int maxLines = maxFields + (hasStartLine ? 1 : 0);
+        int linesBefore = lines;
         int found = 0;
+        int lastLf = -1;
         int endOfSection = -1;
-        // An error seen while scanning is raised after the lines before it are checked: first error first.
         String scanError = null;
         long scanErrorPosition = 0;
-        int maxLines = maxFields + (hasStartLine ? 1 : 0);
-        for (int lf; (lf = in.indexOf(from, w, (byte) '\n')) >= 0; from = lineStart = lf + 1) {
-            int len = lf - lineStart;
-            if (len == 0 || len == 1 && in.getByte(lineStart) == '\r') {
-                boolean leading = hasStartLine && lines == 0 && found == 0;
-                if (len == 0 && !lenientLf) {
-                    scanError = "bare LF";
-                    scanErrorPosition = position(lineStart - copyFrom + used);
-                    if (leading) {
-                        throw error(scanError, scanErrorPosition);
-                    }
+        // Lines are checked as they are found until one is invalid or ends the head (an HTTP/0.9 request line).
+        boolean checking = true;
+        H1Exception invalid = null;
+        int headEnd = -1;
+        while (true) {
+            if (lineStart == from && lineStart < limit && bytes[lineStart] != '\r' && checking
+                    && (lines > 0 || !hasStartLine) && linesBefore + found < maxLines) {
+                int next = fieldLines(lineStart, limit, maxLines - linesBefore - found);
+                if (next > lineStart) {
+                    found += plainLines;
+                    lastLf = next - 1;
+                    from = lineStart = next;
+                }
+                if (partialLine) {
+                    from = limit;
+                }
+                // What stopped it, the line at lineStart, is looked at the classic way.
+            }
+            int lf = from < limit ? Chars.indexOfLf(bytes, from, limit) : -1;
+            if (lf < 0) {
+                // Beyond "stop" the section is too large whatever follows (the size check below says so).
+                int stop = Math.min(inEnd, at + Math.max(2, maxBytes - skipped - used + 1));
+                if (limit >= stop) {
                     break;
                 }
-                if (leading) {
-                    // RFC 9112 2.2: empty lines before a request line are ignored (HAProxy: any number).
-                    skipped += len + 1;
-                    copyFrom = lf + 1;
-                    checkSize(0);
-                    continue;
+                from = limit;
+                limit = fill(in, r - at, limit, stop);
+                continue;
+            }
+            int len = lf - lineStart;
+            if (len == 0 || len == 1 && bytes[lineStart] == '\r') {
+                if (len == 0 && !lenientLf) {
+                    scanError = "bare LF";
+                    scanErrorPosition = position(lineStart);
+                    break;
                 }
                 endOfSection = lf + 1;
                 break;
             }
-            if (lines + found == maxLines) {
+            if (linesBefore + found == maxLines) {
                 scanError = "too many header fields";
-                scanErrorPosition = position(lineStart - copyFrom + used);
+                scanErrorPosition = position(lineStart);
                 break;
             }
-            ends[found++] = lf;
-        }
-        int copyEnd = found == 0 ? copyFrom : ends[found - 1] + 1;
-        int copied = copyEnd - copyFrom;
-        checkSize(copied + (endOfSection >= 0 ? endOfSection - copyEnd : w - copyEnd));
-        if (copied > 0) {
-            ensureRoom(copied, endOfSection >= 0);
-            in.getBytes(copyFrom, bytes, used, copied);
-        }
-        int a = used;
-        int prev = copyFrom;
-        for (int k = 0; k < found; k++) {
-            int lineLength = ends[k] + 1 - prev;
-            if (line(a, a + lineLength - 1, start)) {
-                // The head ended with its start line (HTTP/0.9): what follows belongs to the next message.
-                used = a + lineLength;
-                in.readerIndex(ends[k] + 1);
-                pending = 0;
-                return true;
+            found++;
+            lastLf = lf;
+            if (checking) {
+                try {
+                    if (line(lineStart, lf, start)) {
+                        // The head ended with its start line (HTTP/0.9): what follows belongs to the next message.
+                        headEnd = lf;
+                        checking = false;
+                    }
+                } catch (H1Exception e) {
+                    invalid = e;
+                    checking = false;
+                }
             }
-            a += lineLength;
-            prev = ends[k] + 1;
+            from = lineStart = lf + 1;
+        }
+        int copyEnd = lastLf + 1 > at ? lastLf + 1 : at;
+        checkSize(copyEnd - at + (endOfSection >= 0 ? endOfSection - copyEnd : inEnd - copyEnd));
+        if (headEnd >= 0) {
+            used = headEnd + 1;
+            in.readerIndex(r + used - at);
+            pending = 0;
+            return true;
+        }
+        if (invalid != null) {
+            throw invalid;
         }
         if (scanError != null) {
             throw error(scanError, scanErrorPosition);
         }
-        used += copied;
+        used = copyEnd;
         if (endOfSection >= 0) {
-            in.readerIndex(endOfSection);
+            in.readerIndex(r + endOfSection - at);
             pending = 0;
             return true;
         }
-        in.readerIndex(copyEnd);
-        pending = w - copyEnd;
+        // The partial line is copied whole: the scan went to the end of the input (else the size check failed).
+        assert limit == inEnd;
+        in.readerIndex(r + copyEnd - at);
+        pending = inEnd - copyEnd;
         return false;
+    }
+
+    /**
+     * Skips the empty lines before a start line (RFC 9112 2.2: ignored; HAProxy: any number), in the input as
+     * they are rare; returns the input index after them (consumed with the lines that follow them).
+     */
+    private int skipEmptyLines(ByteBuf in, int r, int w) throws H1Exception {
+        int p = r;
+        while (p < w) {
+            byte c = in.getByte(p);
+            int len;
+            if (c == '\n') {
+                if (!lenientLf) {
+                    throw error("bare LF", position(0));
+                }
+                len = 1;
+            } else if (c == '\r' && p + 1 < w && in.getByte(p + 1) == '\n') {
+                len = 2;
+            } else {
+                break;
+            }
+            skipped += len;
+            p += len;
+            checkSize(0);
+        }
+        if (p > r) {
+            // The partial line left by the last call (a CR) was the start of the first of them.
+            pending = 0;
+        }
+        return p;
+    }
+
+    /**
+     * Copies more of the input (at array offset {@code limit}, input index {@code limit + delta}), at most up to
+     * {@code stop}: the first piece, then as much again as is copied; returns the new limit.
+     */
+    private int fill(ByteBuf in, int delta, int limit, int stop) {
+        int n = Math.min(stop - limit, Math.max(PIECE, limit));
+        int need = limit + n + SPARE;
+        if (bytes == null || need > bytes.length) {
+            int size = bytes == null ? need : Math.max(need, Math.min(2 * bytes.length, maxBytes + SPARE));
+            byte[] grown = new byte[size];
+            if (limit > 0) {
+                System.arraycopy(bytes, 0, grown, 0, limit);
+            }
+            bytes = grown;
+        }
+        in.getBytes(limit + delta, bytes, limit, n);
+        bytes[limit + n] = 0;
+        return limit + n;
     }
 
     private void checkSize(int more) throws H1Exception {
         if ((long) skipped + used + more > maxBytes) {
             throw error("header section too large", base + maxBytes);
-        }
-    }
-
-    private void ensureRoom(int more, boolean last) {
-        int need = used + more + (last ? SPARE : 0);
-        if (bytes == null) {
-            bytes = new byte[last ? need : Math.max(FIRST_SIZE, 2 * need)];
-        } else if (need > bytes.length) {
-            bytes = Arrays.copyOf(bytes, Math.max(need, Math.min(2 * bytes.length, maxBytes + SPARE)));
         }
     }
 
@@ -201,6 +319,115 @@ final class SectionReader {
         return false;
     }
 
+    /** How many lines the last {@link #fieldLines} took. */
+    private int plainLines;
+    /** The last {@link #fieldLines} stopped at a line with no LF before the end of the bytes copied. */
+    private boolean partialLine;
+
+    /**
+     * Checks the plain valid field lines from {@code a} (the usual ones), at most {@code max}, each in one pass,
+     * and adds their fields; returns where the line it stopped at starts ({@link #plainLines} says how many it
+     * took, {@link #partialLine} whether it stopped at a partial line). The line it stopped at is to be looked
+     * at the classic way: {@link #line} says what is wrong with it, or it is the empty line, or one too many.
+     */
+    private int fieldLines(int a, int limit, int max) {
+        byte[] b = bytes;
+        byte[] kinds = this.kinds;
+        int[] table = this.table;
+        int fields = this.fields;
+        int seen = this.seen;
+        int taken = 0;
+        boolean partial = false;
+        // Every offset below is at most limit, so that 8 bytes from it are in the array (it keeps SPARE bytes
+        // after the limit): the loops need not look for the end of the array.
+        if (limit + 8 > b.length) {
+            max = 0;
+        }
+        for (; taken < max; taken++) {
+            // The end of the line first: the first byte that is not a field character (CR, LF, or the 0 at the
+            // limit at the latest; a name holds none either).
+            int e = a;
+            while (true) {
+                long bad = Chars.maybeNotFieldChars(b, e);
+                if (bad == 0) {
+                    e += 8;
+                    continue;
+                }
+                e += Long.numberOfTrailingZeros(bad) >>> 3;
+                byte c = b[e];
+                if (c == '\r' || !Chars.is(c, Chars.FIELD)) {
+                    break;
+                }
+                e++;
+            }
+            int lf;
+            if (e == limit || b[e] == '\r' && e + 1 == limit) {
+                partial = true;
+                break;
+            } else if (b[e] == '\r' && b[e + 1] == '\n') {
+                lf = e + 1;
+            } else if (b[e] == '\n' && lenientLf) {
+                lf = e;
+            } else {
+                break;
+            }
+            // The name, put in lower case (as the classic check would leave it) 8 bytes at a time while they
+            // are letters, digits or '-' (b[e] is not); a name with other characters (rare) is left to the
+            // classic check. The last word is stored once the line is checked:
+            // storing it now would slow down the loads of the bytes after it, in the same word.
+            int i = a;
+            long word;
+            int n;
+            while (true) {
+                word = Chars.word8(b, i);
+                long other = Chars.notNameWordChars(word);
+                if (other != 0) {
+                    n = Long.numberOfTrailingZeros(other) >>> 3;
+                    break;
+                }
+                Chars.putWord8(b, i, word | Chars.LOWER_BITS);
+                i += 8;
+            }
+            int last = i;
+            long lastWord = word | Chars.LOWER_BITS & (1L << (n << 3)) - 1;
+            i += n;
+            if ((byte) (word >>> (n << 3)) != ':' || i == a) {
+                break;
+            }
+            int nameLength = i - a;
+            // The value, its bytes checked above: without the whitespace around it.
+            i++;
+            while (Chars.isSpace(b[i])) {
+                i++;
+            }
+            while (e > i && Chars.isSpace(b[e - 1])) {
+                e--;
+            }
+            int t = 4 * fields;
+            if (table == null || t + 4 > table.length) {
+                table = growTable();
+            }
+            int kind = kind(b, a, nameLength, lastWord);
+            seen |= 1 << kind;
+            kinds[fields++] = (byte) kind;
+            table[t] = a;
+            table[t + 1] = nameLength;
+            table[t + 2] = i;
+            table[t + 3] = e - i;
+            if (lastWord != word) {
+                Chars.putWord8(b, last, lastWord);
+            }
+            a = lf + 1;
+        }
+        this.fields = fields;
+        this.seen = seen;
+        lines += taken;
+        plainLines = taken;
+        partialLine = partial;
+        return a;
+    }
+
+    /** Checks the field line {@code b[a, end)}, whose {@code b[end]} is its CR or LF. */
     private void field(int a, int end) throws H1Exception {
         byte[] b = bytes;
         if (Chars.isSpace(b[a])) {
@@ -209,9 +436,8 @@ final class SectionReader {
                     position(a));
         }
         int i = a;
-        while (i < end && Chars.is(b[i], nameClass)) {
-            b[i] = Chars.lower(b[i]);
-            i++;
+        for (byte l; i < end && (l = nameChars[b[i] & 0xff]) != 0; i++) {
+            b[i] = l;
         }
         if (i == end) {
             throw error("no colon in header field", position(i));
@@ -230,30 +456,71 @@ final class SectionReader {
             i++;
         }
         int valueStart = i;
-        while (i < end) {
-            if (i + 8 <= end && Chars.eightFieldChars(b, i)) {
-                i += 8;
-            } else if (Chars.is(b[i], Chars.FIELD)) {
-                i++;
-            } else {
+        for (; i < end; i++) {
+            if (!Chars.is(b[i], Chars.FIELD)) {
                 throw error("invalid character in field value: " + Chars.describe(b[i]), position(i));
             }
         }
         while (i > valueStart && Chars.isSpace(b[i - 1])) {
             i--;
         }
-        add(a, nameLength, valueStart, i - valueStart);
+        add(a, nameLength, valueStart, i - valueStart,
+                kind(b, a, nameLength, Chars.word8(b, a + (nameLength & ~7))));
     }
 
-    private void add(int nameOffset, int nameLength, int valueOffset, int valueLength) {
-        if (4 * (fields + 1) > table.length) {
-            table = Arrays.copyOf(table, table.length * 2);
+    private void add(int nameOffset, int nameLength, int valueOffset, int valueLength, int kind) {
+        int t = 4 * fields;
+        if (table == null || t + 4 > table.length) {
+            growTable();
         }
-        int t = 4 * fields++;
+        seen |= 1 << kind;
+        kinds[fields++] = (byte) kind;
         table[t] = nameOffset;
         table[t + 1] = nameLength;
         table[t + 2] = valueOffset;
         table[t + 3] = valueLength;
+    }
+
+    /** Room in the working table for one more field. */
+    private int[] growTable() {
+        return table = table == null ? new int[4 * FIRST_FIELDS] : Arrays.copyOf(table, 2 * table.length);
+    }
+
+    private static final long W_HOST = Chars.word8("host\0\0\0\0");
+    private static final long W_UPGRADE = Chars.word8("upgrade\0");
+    private static final long W_CONNECTI = Chars.word8("connecti");
+    private static final long W_ON = Chars.word8("on\0\0\0\0\0\0");
+    private static final long W_CONTENT = Chars.word8("content-");
+    private static final long W_LENGTH = Chars.word8("length\0\0");
+    private static final long W_TRANSFER = Chars.word8("transfer");
+    private static final long W_ENCODIN = Chars.word8("-encodin");
+    private static final long W_G = 'g';
+    private static final long W_SEC_WEBS = Chars.word8("sec-webs");
+    private static final long W_OCKET_KE = Chars.word8("ocket-ke");
+    private static final long W_Y = 'y';
+
+    /**
+     * What the field named {@code b[a, a + length)} is: its length, then a word or three, tell. The name is in
+     * lower case; so are the {@code length % 8} bytes of {@code lastWord}, the word at {@code a + length / 8 * 8},
+     * which is maybe not stored yet.
+     */
+    private static int kind(byte[] b, int a, int length, long lastWord) {
+        return switch (length) {
+            case 4 -> (lastWord & 0xffffffffL) == W_HOST ? HOST : OTHER;
+            case 7 -> (lastWord & 0xffffffffffffffL) == W_UPGRADE ? UPGRADE : OTHER;
+            case 10 -> (lastWord & 0xffffL) == W_ON && Chars.word8(b, a) == W_CONNECTI ? CONNECTION : OTHER;
+            case 14 -> (lastWord & 0xffffffffffffL) == W_LENGTH && Chars.word8(b, a) == W_CONTENT
+                    ? CONTENT_LENGTH : OTHER;
+            case 17 -> {
+                long w = Chars.word8(b, a);
+                if (w == W_TRANSFER) {
+                    yield (lastWord & 0xff) == W_G && Chars.word8(b, a + 8) == W_ENCODIN ? TRANSFER_ENCODING : OTHER;
+                }
+                yield w == W_SEC_WEBS && (lastWord & 0xff) == W_Y && Chars.word8(b, a + 8) == W_OCKET_KE
+                        ? WEBSOCKET_KEY : OTHER;
+            }
+            default -> OTHER;
+        };
     }
 
     // The fields, for the checks that follow the section (framing, Host): names are in lower case.
@@ -266,16 +533,34 @@ final class SectionReader {
         return fields;
     }
 
-    /** Leaves field {@code i} out of the headers {@link #build()} makes. */
-    void drop(int i) {
-        table[4 * i + 1] = -1;
+    /** Whether a field of this kind is there (dropped or not). */
+    boolean has(int kind) {
+        return (seen & 1 << kind) != 0;
     }
 
-    /** Whether field {@code i} is named {@code lowerName}; never for a dropped field. */
-    boolean nameIs(int i, byte[] lowerName) {
-        int t = 4 * i;
-        return table[t + 1] == lowerName.length && Arrays.equals(bytes, table[t], table[t] + table[t + 1],
-                lowerName, 0, lowerName.length);
+    /** Whether field {@code i} is of this kind; never for a dropped field. */
+    boolean is(int i, int kind) {
+        return kinds[i] == kind && table[4 * i + 1] >= 0;
+    }
+
+    /** The first field of this kind (not dropped), or -1. */
+    int first(int kind) {
+        if (has(kind)) {
+            for (int i = 0; i < fields; i++) {
+                if (is(i, kind)) {
+                    return i;
+                }
+            }
+        }
+        return -1;
+    }
+
+    /** Leaves field {@code i} out of the headers {@link #build()} makes. */
+    void drop(int i) {
+        if (table[4 * i + 1] >= 0) {
+            table[4 * i + 1] = -1;
+            dropped++;
+        }
     }
 
     int valueOffset(int i) {
@@ -301,16 +586,32 @@ final class SectionReader {
         return new H1Exception(errorStatus, reason, position);
     }
 
-    /** The headers over the section's bytes, which they own from now on. */
+    /** The headers: a copy of the section's bytes and of its fields (dropped ones left out), at their size. */
     HttpHeaders build() {
-        HttpHeaders headers = new HttpHeaders(bytes == null ? new byte[SPARE] : bytes, used);
-        for (int i = 0; i < fields; i++) {
-            int t = 4 * i;
-            if (table[t + 1] >= 0) {
-                headers.addIndexed(table[t], table[t + 1], table[t + 2], table[t + 3]);
+        int n = fields - dropped;
+        int[] index;
+        if (dropped == 0) {
+            index = table == null ? new int[4 * SPARE_FIELDS] : Arrays.copyOf(table, 4 * (n + SPARE_FIELDS));
+        } else {
+            index = new int[4 * (n + SPARE_FIELDS)];
+            for (int i = 0, k = 0; i < fields; i++) {
+                if (table[4 * i + 1] >= 0) {
+                    System.arraycopy(table, 4 * i, index, 4 * k++, 4);
+                }
             }
         }
-        bytes = null;
-        return headers;
+        built = bytes == null ? new byte[SPARE] : Arrays.copyOf(bytes, used + SPARE);
+        if (bytes != null && bytes.length > KEPT) {
+            bytes = null;
+        }
+        if (table != null && table.length > KEPT / 8) {
+            table = null;
+        }
+        return new HttpHeaders(built, used, index, n);
+    }
+
+    /** A view on the bytes of the headers the last {@link #build()} made. */
+    AsciiString view(int offset, int length) {
+        return new AsciiString(built, offset, length, false);
     }
 }

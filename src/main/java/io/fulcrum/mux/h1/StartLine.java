@@ -23,7 +23,10 @@ final class StartLine {
         this.acceptInvalid = acceptInvalid;
     }
 
-    /** {@code method SP request-target SP HTTP-version}; true for an HTTP/0.9 line (the head ends there). */
+    /**
+     * {@code method SP request-target SP HTTP-version}; true for an HTTP/0.9 line (the head ends there).
+     * {@code b[end]} is the line's CR or LF.
+     */
     boolean request(byte[] b, int off, int end, long pos) throws H1Exception {
         int i = off;
         while (i < end && Chars.is(b[i], Chars.TOKEN)) {
@@ -39,6 +42,16 @@ final class StartLine {
             throw bad("no request target", pos + i - off);
         }
         targetOffset = i;
+        // VCHARs other than '#' are target characters: skip them 8 at a time up to the first other byte (b[end],
+        // a CR or LF, at the latest), then look at the bytes one by one.
+        while (i + 8 <= b.length) {
+            long other = Chars.notTargetChars(b, i);
+            if (other != 0) {
+                i += Long.numberOfTrailingZeros(other) >>> 3;
+                break;
+            }
+            i += 8;
+        }
         for (; i < end && !Chars.isSpace(b[i]); i++) {
             byte c = b[i];
             if (!Chars.is(c, Chars.TARGET) && !(acceptInvalid && (c == '#' || c < 0))) {

@@ -425,4 +425,29 @@ class H1ParserTest {
         assertThat(r.heads.get(0).version()).isEqualTo(10);
         assertThat(r.wire()).isEqualTo("GET / HTTP/1.0\r\nconnection: keep-alive\r\n\r\n");
     }
+
+    @Test
+    void headsOfAnySizeOneAfterTheOtherOnOneParser() throws H1Exception {
+        // Heads longer than what is copied at first, with their body in the same input, then shorter ones: each
+        // head keeps its own bytes whatever the parser reads next.
+        String big = "POST /big HTTP/1.1\r\nHost: a\r\nCookie: " + "c".repeat(3000) + "\r\nX-Long-Header-Name-Here: "
+                + "v".repeat(600) + "\r\nContent-Length: 5\r\n\r\nhello";
+        String small = "GET /small HTTP/1.1\r\nHOST: b\r\nX_Odd.Name~: 1\r\nUser-AGENT: u\r\n\r\n";
+        String huge = "GET /huge HTTP/1.1\r\nHost: c\r\nX: " + "h".repeat(9000) + "\r\n\r\n";
+        Recorder r = Feed.all(requests(), big + small + huge + small + big);
+        assertThat(r.heads).hasSize(5);
+        assertThat(r.heads).extracting(h -> ((RequestHead) h).uri().toString())
+                .containsExactly("/big", "/small", "/huge", "/small", "/big");
+        for (int i : new int[] {0, 4}) {
+            HttpHeaders h = r.heads.get(i).headers();
+            assertThat(String.valueOf(h.get("cookie"))).hasSize(3000);
+            assertThat(String.valueOf(h.get("x-long-header-name-here"))).isEqualTo("v".repeat(600));
+            assertThat(r.heads.get(i).bodyLength()).isEqualTo(5);
+        }
+        for (int i : new int[] {1, 3}) {
+            assertThat(r.heads.get(i).headers().toString()).isEqualTo("host: b\nx_odd.name~: 1\nuser-agent: u\n");
+        }
+        assertThat(String.valueOf(r.heads.get(2).headers().get("x"))).isEqualTo("h".repeat(9000));
+        assertThat(r.events).filteredOn(e -> e.startsWith("data ")).containsExactly("data hello", "data hello");
+    }
 }
