@@ -9,6 +9,7 @@ import io.fulcrum.listener.ListenerModule;
 import io.fulcrum.pool.PoolModule;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.runtime.GlobalModule;
+import io.fulcrum.sample.SampleModule;
 import io.fulcrum.server.ServerModule;
 
 import java.util.List;
@@ -27,5 +28,6 @@ public final class Modules {
             new ConnModule(),
             new HttpModule(),
             new PoolModule(),
-            new HttpErrorsModule());
+            new HttpErrorsModule(),
+            new SampleModule());
 }

@@ -14,6 +14,7 @@ public final class Registry {
     private final Map<String, SectionType> sections = new LinkedHashMap<>();
     private final Map<TableKey<?>, KeywordTable<?>> tables = new LinkedHashMap<>();
     private final List<ConfigCheck> checks = new ArrayList<>();
+    private final Map<Class<?>, Object> components = new LinkedHashMap<>();
 
     /**
      * Identifies a keyword table and the type it configures.
@@ -49,6 +50,14 @@ public final class Registry {
 
     public Map<TableKey<?>, KeywordTable<?>> tables() {
         return Collections.unmodifiableMap(tables);
+    }
+
+    /**
+     * A catalog that modules fill and keyword parsers consult (the sample fetches and converters...),
+     * created by {@code create} on first use, so that cfg does not need to know it.
+     */
+    public <T> T component(Class<T> type, java.util.function.Supplier<T> create) {
+        return type.cast(components.computeIfAbsent(type, t -> create.get()));
     }
 
     public void check(ConfigCheck check) {

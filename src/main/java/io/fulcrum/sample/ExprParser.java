@@ -1,0 +1,289 @@
+package io.fulcrum.sample;
+
+import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.Units;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * Parses sample expressions ({@code fetch(args),converter(args),...}) with HAProxy's syntax and error
+ * messages. Arguments are separated by commas inside parentheses and use the configuration's quoting
+ * (single quotes, double quotes, backslash escapes) to carry commas and parentheses.
+ */
+public final class ExprParser {
+    private final SampleCatalog catalog;
+
+    public ExprParser(SampleCatalog catalog) {
+        this.catalog = catalog;
+    }
+
+    /** The result of parsing an expression that ends before the end of its text. */
+    public record Parsed(Expr expr, int end) {
+    }
+
+    /** Parses {@code text} as one whole expression. */
+    public Expr parse(String text) throws ConfigException {
+        Parsed p = parse(text, 0, false);
+        return p.expr();
+    }
+
+    /**
+     * Parses an expression starting at {@code from}. With {@code stopAnywhere}, parsing stops at the first
+     * character that cannot continue the expression (a log-format's ']'); otherwise the expression must
+     * take the whole text.
+     */
+    public Parsed parse(String text, int from, boolean stopAnywhere) throws ConfigException {
+        int end = word(text, from);
+        if (end == from) {
+            throw new ConfigException("missing fetch method");
+        }
+        String name = text.substring(from, end);
+        Fetch fetch = catalog.fetch(name);
+        if (fetch == null) {
+            throw new ConfigException("unknown fetch method '" + name + "'");
+        }
+        Arg[] args;
+        try {
+            ArgList al = args(text, end, fetch.args());
+            args = al.args;
+            end = al.end;
+            try {
+                check(args, fetch.check());
+            } catch (ConfigException e) {
+                throw new ConfigException("invalid args in fetch method '" + name + "' : " + e.getMessage());
+            }
+        } catch (ArgException e) {
+            throw new ConfigException("fetch method '" + name + "' : " + e.getMessage());
+        }
+        List<Expr.Step> steps = new ArrayList<>();
+        SampleType prev = fetch.out();
+        String conv = null;
+        while (true) {
+            if (end < text.length() && text.charAt(end) != ',') {
+                if (stopAnywhere) {
+                    break;
+                }
+                throw new ConfigException(conv == null ? "missing comma after fetch keyword '" + name + "'"
+                        : "missing comma after converter '" + conv + "'");
+            }
+            while (end < text.length() && text.charAt(end) == ',') {
+                end++;
+            }
+            if (end >= text.length()) {
+                break;
+            }
+            int w = word(text, end);
+            conv = text.substring(end, w);
+            Converter c = catalog.converter(conv);
+            if (c == null) {
+                throw new ConfigException("unknown converter '" + conv + "'");
+            }
+            if (!prev.castsTo(c.in())) {
+                throw new ConfigException("converter '" + conv + "' cannot be applied");
+            }
+            if (c.out() != SampleType.SAME) {
+                prev = c.out();
+            } else if (prev != c.in() && c.in() != SampleType.ANY) {
+                prev = c.in();
+            }
+            Arg[] cargs;
+            try {
+                ArgList al = args(text, w, c.args());
+                cargs = al.args;
+                end = al.end;
+            } catch (ArgException e) {
+                throw new ConfigException("invalid arg " + (e.position + 1) + " in converter '" + conv + "' : " + e.getMessage());
+            }
+            try {
+                check(cargs, c.check());
+            } catch (ConfigException e) {
+                throw new ConfigException("invalid args in converter '" + conv + "' : " + e.getMessage());
+            }
+            steps.add(new Expr.Step(c, cargs));
+        }
+        return new Parsed(new Expr(text.substring(from, end), fetch, args, steps), end);
+    }
+
+    /** Resolves variable names, then runs the keyword's own argument check. */
+    private static void check(Arg[] args, Fetch.ArgCheck check) throws ConfigException {
+        for (int k = 0; k < args.length; k++) {
+            if (args[k].type() == ArgType.VAR) {
+                args[k] = new Arg(ArgType.VAR, args[k].text(), 0, VarRef.parse(args[k].text()));
+            }
+        }
+        if (check != null) {
+            check.check(args);
+        }
+    }
+
+    /** The end of the keyword starting at {@code from} (HAProxy's identifier characters). */
+    private static int word(String text, int from) {
+        int i = from;
+        while (i < text.length()) {
+            char c = text.charAt(i);
+            if (!(Character.isLetterOrDigit(c) && c < 128 || c == '.' || c == '_' || c == '-' || c == '+' || c == ':')) {
+                break;
+            }
+            i++;
+        }
+        return i;
+    }
+
+    /** A failure in an argument list, with the 0-based position of the argument. */
+    private static final class ArgException extends Exception {
+        final int position;
+
+        ArgException(int position, String message) {
+            super(message, null, false, false);
+            this.position = position;
+        }
+    }
+
+    private record ArgList(Arg[] args, int end) {
+    }
+
+    /**
+     * Parses the argument list at {@code from} ("(a,b)" or nothing) against {@code spec}, as HAProxy's
+     * make_arg_list: an unquoted space ends an argument, only string arguments may be empty, and extra
+     * arguments are reported as a missing ')'.
+     */
+    private static ArgList args(String text, int from, ArgSpec spec) throws ArgException {
+        List<Arg> args = new ArrayList<>();
+        int i = from;
+        boolean parens = i < text.length() && text.charAt(i) == '(';
+        if (parens) {
+            i++;
+            while (args.size() < spec.max()) {
+                StringBuilder w = new StringBuilder();
+                int start = i;
+                i = argWord(text, i, w);
+                int pos = args.size();
+                if (w.isEmpty() && i == start && pos == 0 && pos >= spec.mandatory() && i < text.length() && text.charAt(i) == ')') {
+                    break; // "()": no argument
+                }
+                ArgType type = spec.types().get(pos);
+                if (w.isEmpty() && i == start && type != ArgType.STR) {
+                    throw new ArgException(pos, "expected type '" + type + "' at position " + (pos + 1) + ", but got nothing");
+                }
+                args.add(arg(type, w.toString(), pos));
+                if (i < text.length() && text.charAt(i) == ',' && args.size() < spec.max()) {
+                    i++;
+                } else {
+                    break;
+                }
+            }
+            if (i >= text.length() || text.charAt(i) != ')') {
+                String rest = text.substring(Math.min(i, text.length()));
+                int sp = rest.indexOf(' ');
+                rest = sp >= 0 ? rest.substring(0, sp) : rest;
+                throw new ArgException(args.size(), rest.isEmpty() ? "expected ')'" : "expected ')' before '" + rest + "'");
+            }
+            i++;
+        }
+        int got = args.size();
+        if (got < spec.mandatory()) {
+            ArgType type = spec.types().get(got);
+            throw new ArgException(got, got == 0
+                    ? "expected type '" + type + "' at position 1, but got nothing"
+                    : "missing arguments (got " + got + "/" + spec.mandatory() + "), type '" + type + "' expected");
+        }
+        return new ArgList(args.toArray(new Arg[0]), i);
+    }
+
+    /** Reads one argument up to an unquoted ',', ')' or space, resolving quotes and backslash escapes. */
+    private static int argWord(String text, int i, StringBuilder out) {
+        char quote = 0;
+        while (i < text.length()) {
+            char c = text.charAt(i);
+            if (quote == '\'') {
+                if (c == '\'') {
+                    quote = 0;
+                } else {
+                    out.append(c);
+                }
+            } else if (c == '\\' && i + 1 < text.length()) {
+                out.append(text.charAt(++i));
+            } else if (quote == '"') {
+                if (c == '"') {
+                    quote = 0;
+                } else {
+                    out.append(c);
+                }
+            } else if (c == '\'' || c == '"') {
+                quote = c;
+            } else if (c == ',' || c == ')' || c == ' ' || c == '\t') {
+                return i;
+            } else {
+                out.append(c);
+            }
+            i++;
+        }
+        return i;
+    }
+
+    private static Arg arg(ArgType type, String w, int pos) throws ArgException {
+        if (w.isEmpty() && type != ArgType.STR) {
+            throw new ArgException(pos, "expected type '" + type + "' at position " + (pos + 1) + ", but got nothing");
+        }
+        try {
+            return switch (type) {
+                case SINT -> Arg.of(type, w, strictInteger(w));
+                case TIME -> Arg.of(type, w, Units.time(w, "argument"));
+                case SIZE -> Arg.of(type, w, Units.size(w, "argument"));
+                case IPV4 -> {
+                    long v = IpText.parse4(w);
+                    if (v < 0) {
+                        throw new NumberFormatException();
+                    }
+                    yield Arg.of(type, w, v);
+                }
+                case MSK4 -> Arg.of(type, w, mask4(w));
+                case IPV6 -> {
+                    byte[] v = IpText.parse6(w);
+                    if (v == null) {
+                        throw new NumberFormatException();
+                    }
+                    yield new Arg(type, w, 0, v);
+                }
+                case MSK6 -> {
+                    long bits = strictInteger(w);
+                    if (bits < 0 || bits > 128) {
+                        throw new NumberFormatException();
+                    }
+                    yield Arg.of(type, w, bits);
+                }
+                case REG -> new Arg(type, w, 0, Pattern.compile(w));
+                default -> Arg.of(type, w, 0);
+            };
+        } catch (NumberFormatException | ConfigException | PatternSyntaxException e) {
+            throw new ArgException(pos, "failed to parse '" + w + "' as type '" + type + "' at position " + (pos + 1));
+        }
+    }
+
+    private static long strictInteger(String w) {
+        return Long.parseLong(w.startsWith("+") ? w.substring(1) : w);
+    }
+
+    /** An IPv4 mask as a dotted quad or a prefix length, returned as the prefix length. */
+    static long mask4(String w) {
+        if (w.indexOf('.') < 0) {
+            long bits = strictInteger(w);
+            if (bits < 0 || bits > 32) {
+                throw new NumberFormatException();
+            }
+            return bits;
+        }
+        long m = IpText.parse4(w);
+        if (m < 0) {
+            throw new NumberFormatException();
+        }
+        int bits = Long.bitCount(m);
+        if (m != (0xffffffffL << (32 - bits) & 0xffffffffL)) {
+            throw new NumberFormatException();
+        }
+        return bits;
+    }
+}

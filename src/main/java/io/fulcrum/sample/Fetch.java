@@ -1,0 +1,34 @@
+package io.fulcrum.sample;
+
+import io.fulcrum.cfg.ConfigException;
+
+/**
+ * A sample fetch keyword: its name, arguments, output type, where its data comes from, and the code
+ * that fills a sample. Subsystems register theirs in the {@link SampleCatalog}.
+ *
+ * @param source where the data comes from, which decides where the fetch may be used
+ * @param check  validates (and may compile) the parsed arguments at configuration time, or null
+ */
+public record Fetch(String name, ArgSpec args, SampleType out, Source source, Function fn, ArgCheck check) {
+
+    /** Fills {@code out}; false when the sample does not exist (a missing header, no backend yet...). */
+    @FunctionalInterface
+    public interface Function {
+        boolean fetch(Arg[] args, SampleContext ctx, Sample out);
+    }
+
+    /** A configuration-time check of a keyword's arguments; it may replace arguments by compiled ones. */
+    @FunctionalInterface
+    public interface ArgCheck {
+        void check(Arg[] args) throws ConfigException;
+    }
+
+    public Fetch(String name, ArgSpec args, SampleType out, Source source, Function fn) {
+        this(name, args, out, source, fn, null);
+    }
+
+    /** The stages where this fetch can be used. */
+    public int stages() {
+        return source.stages();
+    }
+}

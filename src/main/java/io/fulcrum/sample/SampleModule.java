@@ -1,0 +1,15 @@
+package io.fulcrum.sample;
+
+import io.fulcrum.cfg.Module;
+import io.fulcrum.cfg.Registry;
+
+/** The sample language's own keywords: the internal-state fetches and the general converters. */
+public final class SampleModule implements Module {
+
+    @Override
+    public void register(Registry registry) {
+        SampleCatalog catalog = SampleCatalog.of(registry);
+        InternalFetches.register(catalog);
+        BasicConverters.register(catalog);
+    }
+}

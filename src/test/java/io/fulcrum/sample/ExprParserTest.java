@@ -1,0 +1,101 @@
+package io.fulcrum.sample;
+
+import io.fulcrum.Modules;
+import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.Registry;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ExprParserTest {
+    private final ExprParser parser = new ExprParser(SampleCatalog.of(Registry.of(Modules.ALL)));
+
+    private String eval(String expr) throws ConfigException {
+        Sample s = new Sample();
+        return parser.parse(expr).eval(null, s) ? s.type() + ":" + s.asText() : "none";
+    }
+
+    @Test
+    void fetchesAndConvertersChain() throws ConfigException {
+        assertThat(eval("str(Hello),lower")).isEqualTo("str:hello");
+        assertThat(eval("str(Hello),upper,length")).isEqualTo("sint:5");
+        assertThat(eval("int(-42)")).isEqualTo("sint:-42");
+        assertThat(eval("str(abc),,lower")).isEqualTo("str:abc");
+    }
+
+    @Test
+    void argumentsTakeQuotesAndEscapes() throws ConfigException {
+        assertThat(eval("str('a,b)c')")).isEqualTo("str:a,b)c");
+        assertThat(eval("str(\"x,y\")")).isEqualTo("str:x,y");
+        assertThat(eval("str(a\\,b)")).isEqualTo("str:a,b");
+        assertThat(eval("str()")).isEqualTo("str:");
+    }
+
+    @Test
+    void implicitCastsBeforeConverters() throws ConfigException {
+        // An integer becomes its decimal text for a string converter.
+        assertThat(eval("int(12345),length")).isEqualTo("sint:5");
+        assertThat(eval("ipv4(10.1.2.3),length")).isEqualTo("sint:8");
+        assertThat(eval("ipv6(::ffff:10.1.2.3),upper")).isEqualTo("str:::FFFF:10.1.2.3");
+    }
+
+    @Test
+    void errorsUseHaproxyWording() {
+        assertThatThrownBy(() -> parser.parse("nosuch")).hasMessage("unknown fetch method 'nosuch'");
+        assertThatThrownBy(() -> parser.parse("str(a),nosuch")).hasMessage("unknown converter 'nosuch'");
+        assertThatThrownBy(() -> parser.parse("int")).hasMessage("fetch method 'int' : expected type 'integer' at position 1, but got nothing");
+        assertThatThrownBy(() -> parser.parse("int( 5)")).hasMessage("fetch method 'int' : expected type 'integer' at position 1, but got nothing");
+        assertThatThrownBy(() -> parser.parse("str(a, b)")).hasMessage("fetch method 'str' : expected ')' before ','");
+        assertThatThrownBy(() -> parser.parse("str(a")).hasMessage("fetch method 'str' : expected ')'");
+        assertThatThrownBy(() -> parser.parse("int(abc)"))
+                .hasMessage("fetch method 'int' : failed to parse 'abc' as type 'integer' at position 1");
+        assertThatThrownBy(() -> parser.parse("int(1,2)"))
+                .hasMessage("fetch method 'int' : expected ')' before ',2)'");
+        assertThatThrownBy(() -> parser.parse("str(a)x")).hasMessage("missing comma after fetch keyword 'str'");
+        assertThatThrownBy(() -> parser.parse("str(a),lower(x)")).hasMessage("invalid arg 1 in converter 'lower' : expected ')' before 'x)'");
+        assertThatThrownBy(() -> parser.parse("var(foo)"))
+                .hasMessage("invalid args in fetch method 'var' : invalid variable name 'foo'. A variable name must be start by its "
+                        + "scope. The scope can be 'proc', 'sess', 'txn', 'req', 'res' or 'check'");
+    }
+
+    @Test
+    void stopsWhereAnEmbeddedExpressionEnds() throws ConfigException {
+        ExprParser.Parsed p = parser.parse("%[str(a),upper]tail", 2, true);
+        assertThat(p.end()).isEqualTo(14);
+        assertThat(p.expr()).hasToString("str(a),upper");
+    }
+
+    @Test
+    void castsFollowTheMatrix() {
+        assertThat(SampleType.BOOL.castsTo(SampleType.IPV4)).isFalse();
+        assertThat(SampleType.STR.castsTo(SampleType.METH)).isTrue();
+        assertThat(SampleType.IPV6.castsTo(SampleType.SINT)).isFalse();
+        Sample s = new Sample();
+        s.setStr("12ab");
+        assertThat(s.cast(SampleType.SINT)).isTrue();
+        assertThat(s.num()).isEqualTo(12);
+        s.setStr("");
+        assertThat(s.cast(SampleType.SINT)).isFalse();
+        s.setBin(new byte[]{'a', 'b', 0, 'c'});
+        assertThat(s.cast(SampleType.STR)).isTrue();
+        assertThat(s.text()).isEqualTo("ab");
+        s.setIpv6(IpText.parse6("2002:0a01:0203::1"));
+        assertThat(s.cast(SampleType.IPV4)).isTrue();
+        assertThat(IpText.format4(s.num())).isEqualTo("10.1.2.3");
+    }
+
+    @Test
+    void ipv6TextAsInetNtop() {
+        assertThat(IpText.format6(IpText.parse6("2001:db8:0:0:1:0:0:1"), 0)).isEqualTo("2001:db8::1:0:0:1");
+        assertThat(IpText.format6(IpText.parse6("::1"), 0)).isEqualTo("::1");
+        assertThat(IpText.format6(IpText.parse6("::"), 0)).isEqualTo("::");
+        assertThat(IpText.format6(IpText.parse6("1:0:2::"), 0)).isEqualTo("1:0:2::");
+        assertThat(IpText.format6(IpText.parse6("::1.2.3.4"), 0)).isEqualTo("::1.2.3.4");
+        assertThat(IpText.parse6("1::2::3")).isNull();
+        assertThat(IpText.parse6(":1::")).isNull();
+        assertThat(IpText.parse6("1:2:3:4:5:6:7:8:9")).isNull();
+        assertThat(IpText.parse4("1.2.3")).isEqualTo(-1);
+        assertThat(IpText.parse4("1.2.3.256")).isEqualTo(-1);
+    }
+}
