@@ -1,5 +1,6 @@
 package io.fulcrum;
 
+import io.fulcrum.acl.AclModule;
 import io.fulcrum.backend.BackendModule;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.conn.ConnModule;
@@ -29,5 +30,6 @@ public final class Modules {
             new HttpModule(),
             new PoolModule(),
             new HttpErrorsModule(),
-            new SampleModule());
+            new SampleModule(),
+            new AclModule());
 }

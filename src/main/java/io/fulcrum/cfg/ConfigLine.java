@@ -5,8 +5,9 @@ import java.util.List;
 /**
  * One logical configuration line: where it came from, its raw text and its words. Keyword parsers read
  * their arguments from it; {@link #arg(int)} returns "" past the end, as HAProxy's {@code args[]} does.
+ * A parser that accepts the line but has something to say about it calls {@link #warn(String)}.
  */
-public record ConfigLine(Source source, String raw, List<Token> tokens) {
+public record ConfigLine(Source source, String raw, List<Token> tokens, Diagnostics diag) {
 
     public ConfigLine {
         tokens = List.copyOf(tokens);
@@ -33,7 +34,14 @@ public record ConfigLine(Source source, String raw, List<Token> tokens) {
 
     /** This line without its first {@code n} words, keeping source and raw text (for prefixes like "no" or "option"). */
     public ConfigLine shift(int n) {
-        return new ConfigLine(source, raw, tokens.subList(Math.min(n, tokens.size()), tokens.size()));
+        return new ConfigLine(source, raw, tokens.subList(Math.min(n, tokens.size()), tokens.size()), diag);
+    }
+
+    /** Reports a warning on this line; parsing goes on. */
+    public void warn(String message) {
+        if (diag != null) {
+            diag.parseWarning(source, message);
+        }
     }
 
     /** The words from {@code from} to the end, joined by single spaces. */

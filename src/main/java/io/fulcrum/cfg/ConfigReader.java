@@ -154,7 +154,7 @@ public final class ConfigReader {
             if (keyword.startsWith(".")) {
                 return directive(keyword, tokens);
             }
-            sink.accept(new ConfigLine(source(), raw, tokens));
+            sink.accept(new ConfigLine(source(), raw, tokens, diag));
             return Next.CONTINUE;
         }
 

@@ -57,7 +57,13 @@ public final class Registry {
      * created by {@code create} on first use, so that cfg does not need to know it.
      */
     public <T> T component(Class<T> type, java.util.function.Supplier<T> create) {
-        return type.cast(components.computeIfAbsent(type, t -> create.get()));
+        Object c = components.get(type);
+        if (c == null) {
+            // Not computeIfAbsent: a component may be built from another one.
+            c = create.get();
+            components.put(type, c);
+        }
+        return type.cast(c);
     }
 
     public void check(ConfigCheck check) {

@@ -1,11 +1,15 @@
 package io.fulcrum.proxy;
 
+import io.fulcrum.acl.Condition;
 import io.fulcrum.backend.Backend;
 import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.http.ErrorSet;
 import io.fulcrum.http.HttpModule;
 import io.fulcrum.http.HttpOptions;
 import io.fulcrum.runtime.ConnLimit;
+import io.fulcrum.sample.SampleContext;
+
+import java.util.List;
 
 /** A frontend (or the frontend half of a listen section) at run time. */
 public final class Frontend {
@@ -13,27 +17,31 @@ public final class Frontend {
     private final Timeouts timeouts;
     private final SocketOptions socket;
     private final ConnLimit limit;
+    private final List<SwitchingRule> switching;
     private final Backend backend;
     private final Mode mode;
     private final HttpOptions http;
-    private final HttpOptions.ConnectionMode connectionMode;
     private final ErrorSet errors;
 
+    /** A {@code use_backend} rule: its condition (null: always) and the backend it names. */
+    public record SwitchingRule(Condition condition, Backend backend) {
+    }
+
     /**
-     * @param backend where its connections go: the first unconditional {@code use_backend}, else
-     *                {@code default_backend}, else its own backend half (listen), else none
+     * @param switching its {@code use_backend} rules, in order
+     * @param backend   where its connections go when no rule applies: {@code default_backend}, else its
+     *                  own backend half (listen), else none
      */
-    public Frontend(ProxySpec spec, int maxconn, Backend backend) {
+    public Frontend(ProxySpec spec, int maxconn, List<SwitchingRule> switching, Backend backend) {
         this.name = spec.name();
         this.timeouts = spec.timeouts.copy();
         this.socket = spec.part(SocketOptions.class, SocketOptions::new);
         this.limit = new ConnLimit(maxconn);
+        this.switching = List.copyOf(switching);
         this.backend = backend;
         this.mode = spec.mode;
         this.http = HttpModule.of(spec);
         this.errors = ErrorSet.of(spec);
-        this.connectionMode = backend == null ? http.connectionMode
-                : HttpOptions.combine(http.connectionMode, backend.httpOptions().connectionMode);
     }
 
     public Mode mode() {
@@ -49,14 +57,18 @@ public final class Frontend {
         return errors;
     }
 
-    /** Client connections may carry several transactions (not {@code option httpclose}). */
-    public boolean keepAlive() {
-        return connectionMode != HttpOptions.ConnectionMode.CLOSE;
+    private HttpOptions.ConnectionMode connectionMode(Backend be) {
+        return be == null ? http.connectionMode : HttpOptions.combine(http.connectionMode, be.httpOptions().connectionMode);
     }
 
-    /** Server connections may carry several transactions (neither httpclose nor http-server-close). */
-    public boolean keepAliveServer() {
-        return connectionMode == HttpOptions.ConnectionMode.KEEP_ALIVE;
+    /** Client connections may carry several transactions through {@code be} (not {@code option httpclose}). */
+    public boolean keepAlive(Backend be) {
+        return connectionMode(be) != HttpOptions.ConnectionMode.CLOSE;
+    }
+
+    /** Server connections of {@code be} may carry several transactions (neither httpclose nor http-server-close). */
+    public boolean keepAliveServer(Backend be) {
+        return connectionMode(be) == HttpOptions.ConnectionMode.KEEP_ALIVE;
     }
 
     public String name() {
@@ -75,8 +87,13 @@ public final class Frontend {
         return limit;
     }
 
-    /** The backend its connections go to, or null. */
-    public Backend backend() {
+    /** The backend of the first {@code use_backend} rule whose condition holds, else the default, or null. */
+    public Backend backend(SampleContext ctx) {
+        for (SwitchingRule r : switching) {
+            if (Condition.passes(r.condition(), ctx)) {
+                return r.backend();
+            }
+        }
         return backend;
     }
 }

@@ -1,5 +1,8 @@
 package io.fulcrum.proxy;
 
+import io.fulcrum.acl.AclParser;
+import io.fulcrum.acl.AclTable;
+import io.fulcrum.acl.Condition;
 import io.fulcrum.cfg.Args;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigLine;
@@ -8,10 +11,11 @@ import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.cfg.HaproxyKeywords;
 import io.fulcrum.cfg.KeywordTable;
 import io.fulcrum.cfg.Module;
-import io.fulcrum.cfg.Registry;
 import io.fulcrum.cfg.Registry.TableKey;
+import io.fulcrum.cfg.Registry;
 import io.fulcrum.cfg.SectionParser;
 import io.fulcrum.cfg.Units;
+import io.fulcrum.sample.Stage;
 
 /**
  * The proxy sections ({@code defaults}, {@code frontend}, {@code backend}, {@code listen}), the keywords
@@ -53,13 +57,22 @@ public final class ProxyModule implements Module {
             Args.noMoreThan(l, 1, "default_backend");
             p.defaultBackend = new BackendRef(Args.required(l, 1, "default_backend", "a backend name"), l.source());
         });
+        AclParser acls = AclParser.of(registry);
         keywords.add("use_backend", Capability.FRONTEND | Capability.STRICT, (p, l) -> {
             String name = Args.required(l, 1, "use_backend", "a backend name");
-            if (l.has(2)) {
-                throw new ConfigException("'use_backend' with a condition ('" + l.arg(2)
-                        + "') is not supported by Fulcrum yet (ACLs are not implemented).");
+            if (name.contains("%[")) {
+                throw new ConfigException("'use_backend' with a dynamic backend name is not supported by Fulcrum yet.");
             }
-            p.useBackends.add(new BackendRef(name, l.source()));
+            if (l.has(2) && !l.arg(2).equals("if") && !l.arg(2).equals("unless")) {
+                throw new ConfigException("unexpected keyword '" + l.arg(2) + "' after switching rule, only 'if' and 'unless' are allowed.");
+            }
+            Condition cond;
+            try {
+                cond = acls.condition(l, 2, p.partOrNull(AclTable.class), Stage.FE_SET_BCK);
+            } catch (ConfigException e) {
+                throw new ConfigException("error detected while parsing switching rule : " + e.getMessage() + ".");
+            }
+            p.useBackends.add(new BackendRef(name, l.source(), cond));
         });
         keywords.add("disabled", Capability.ALL, (p, l) -> {
             Args.noMoreThan(l, 0, "disabled");

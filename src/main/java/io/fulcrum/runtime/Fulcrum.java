@@ -63,7 +63,7 @@ public final class Fulcrum {
                 continue;
             }
             int maxconn = p.maxconn > 0 ? p.maxconn : defaultMaxconn > 0 ? defaultMaxconn : connections.max();
-            Frontend fe = new Frontend(p, maxconn, route(p));
+            Frontend fe = new Frontend(p, maxconn, switching(p), defaultBackend(p));
             frontends.add(fe);
             BindList binds = p.partOrNull(BindList.class);
             for (BindSpec b : binds == null ? List.<BindSpec>of() : binds.binds) {
@@ -93,11 +93,18 @@ public final class Fulcrum {
         };
     }
 
-    /** The first unconditional use_backend, else default_backend, else the proxy's own backend half. */
-    private Backend route(ProxySpec p) {
-        BackendRef ref = !p.useBackends.isEmpty() ? p.useBackends.get(0) : p.defaultBackend;
-        if (ref != null) {
-            return backends.get(ref.name());
+    private List<Frontend.SwitchingRule> switching(ProxySpec p) {
+        List<Frontend.SwitchingRule> rules = new ArrayList<>();
+        for (BackendRef ref : p.useBackends) {
+            rules.add(new Frontend.SwitchingRule(ref.condition(), backends.get(ref.name())));
+        }
+        return rules;
+    }
+
+    /** default_backend, else the proxy's own backend half. */
+    private Backend defaultBackend(ProxySpec p) {
+        if (p.defaultBackend != null) {
+            return backends.get(p.defaultBackend.name());
         }
         return p.kind().isBackend() ? backends.get(p.name()) : null;
     }

@@ -27,9 +27,21 @@ public final class Expr {
 
     /** Fetches and converts into {@code out}; false when there is no sample. */
     public boolean eval(SampleContext ctx, Sample out) {
-        if (!fetch.fn().fetch(args, ctx, out)) {
-            return false;
+        return fetch.fn().fetch(args, ctx, out) && convert(ctx, out);
+    }
+
+    /**
+     * Visits every value of the expression (several for a multi-valued fetch without an explicit
+     * occurrence, each one converted) until {@code visitor} returns true; returns whether it did.
+     */
+    public boolean any(SampleContext ctx, Sample out, java.util.function.Predicate<Sample> visitor) {
+        if (fetch.each() == null) {
+            return eval(ctx, out) && visitor.test(out);
         }
+        return fetch.each().each(args, ctx, out, s -> convert(ctx, s) && visitor.test(s));
+    }
+
+    private boolean convert(SampleContext ctx, Sample out) {
         for (Step s : steps) {
             Converter c = s.converter();
             if (out.type() != c.in() && !out.cast(c.in())) {

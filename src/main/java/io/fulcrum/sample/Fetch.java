@@ -8,8 +8,10 @@ import io.fulcrum.cfg.ConfigException;
  *
  * @param source where the data comes from, which decides where the fetch may be used
  * @param check  validates (and may compile) the parsed arguments at configuration time, or null
+ * @param each   for fetches that have several values (every occurrence of a header...), visits them all;
+ *               ACLs match any of them, as in HAProxy. Null for single-valued fetches.
  */
-public record Fetch(String name, ArgSpec args, SampleType out, Source source, Function fn, ArgCheck check) {
+public record Fetch(String name, ArgSpec args, SampleType out, Source source, Function fn, ArgCheck check, Each each) {
 
     /** Fills {@code out}; false when the sample does not exist (a missing header, no backend yet...). */
     @FunctionalInterface
@@ -23,8 +25,26 @@ public record Fetch(String name, ArgSpec args, SampleType out, Source source, Fu
         void check(Arg[] args) throws ConfigException;
     }
 
+    /**
+     * Visits each value of a multi-valued fetch in order, filling {@code out} and calling
+     * {@code visitor} until it returns true.
+     */
+    @FunctionalInterface
+    public interface Each {
+        boolean each(Arg[] args, SampleContext ctx, Sample out, java.util.function.Predicate<Sample> visitor);
+    }
+
     public Fetch(String name, ArgSpec args, SampleType out, Source source, Function fn) {
-        this(name, args, out, source, fn, null);
+        this(name, args, out, source, fn, null, null);
+    }
+
+    public Fetch(String name, ArgSpec args, SampleType out, Source source, Function fn, ArgCheck check) {
+        this(name, args, out, source, fn, check, null);
+    }
+
+    /** This fetch, visiting every value with {@code each} when an ACL matches it. */
+    public Fetch withEach(Each e) {
+        return new Fetch(name, args, out, source, fn, check, e);
     }
 
     /** The stages where this fetch can be used. */

@@ -16,6 +16,9 @@ import io.fulcrum.mux.tcp.TcpSession;
 import io.fulcrum.pool.ReuseMode;
 import io.fulcrum.pool.ServerPool;
 import io.fulcrum.proxy.Frontend;
+import io.fulcrum.sample.SampleContext;
+import io.fulcrum.sample.VarScope;
+import io.fulcrum.sample.Vars;
 import io.fulcrum.server.Server;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -34,7 +37,7 @@ import java.util.concurrent.TimeUnit;
  * errors: 503 (no server, connection failed), 502 (invalid or truncated response), 504 (server
  * timeout).
  */
-public final class HttpStream {
+public final class HttpStream implements SampleContext {
     private final H1FrontConnection front;
     private final Channel client;
     private final Frontend frontend;
@@ -66,6 +69,10 @@ public final class HttpStream {
     private boolean retriedOnNew;
     private boolean finished;
 
+    private Vars txnVars;
+    private Vars reqVars;
+    private Vars resVars;
+
     private long lastClientActivity;
     private long lastServerActivity;
 
@@ -82,6 +89,7 @@ public final class HttpStream {
         this.clientWantsClose = conn.close() || request.version() < 11 && !conn.keepAlive() || request.closeAfter();
     }
 
+    @Override
     public RequestHead request() {
         return request;
     }
@@ -91,7 +99,7 @@ public final class HttpStream {
         long now = System.nanoTime();
         lastClientActivity = now;
         lastServerActivity = now;
-        backend = frontend.backend();
+        backend = frontend.backend(this);
         if (backend == null) {
             fail(503);
             return;
@@ -99,7 +107,7 @@ public final class HttpStream {
         // Hop-by-hop fields are gone; say what this hop wants when the version's default differs.
         if (upgradeRequested) {
             request.headers().add("connection", "upgrade");
-        } else if (!frontend.keepAliveServer()) {
+        } else if (!frontend.keepAliveServer(backend)) {
             request.headers().add("connection", "close");
         } else if (request.version() < 11) {
             request.headers().add("connection", "keep-alive");
@@ -253,7 +261,7 @@ public final class HttpStream {
         response = head;
         long serverLength = head.bodyLength();
         chunkedToClient = serverLength == HttpHead.CHUNKED;
-        boolean keepClient = !clientWantsClose && frontend.keepAlive() && !front.stopping();
+        boolean keepClient = !clientWantsClose && frontend.keepAlive(backend) && !front.stopping();
         if (head.bodyLength() == HttpHead.UNTIL_CLOSE || head.bodyLength() == HttpHead.CHUNKED && request.version() < 11) {
             closeDelimitedToClient = head.bodyLength() == HttpHead.UNTIL_CLOSE || request.version() < 11;
             keepClient = keepClient && !closeDelimitedToClient;
@@ -409,7 +417,7 @@ public final class HttpStream {
         server = null;
         boolean keep = keepClient && !closeDelimitedToClient;
         if (conn != null) {
-            boolean reusable = serverReusable && frontend.keepAliveServer();
+            boolean reusable = serverReusable && frontend.keepAliveServer(backend);
             if (backend.reuseMode() == ReuseMode.NEVER || target.sendProxy() > 0) {
                 // Never shared: the connection stays with this client connection for its next requests.
                 conn.detach(false, target, reusable && keep ? front : null);
@@ -439,7 +447,7 @@ public final class HttpStream {
             return;
         }
         boolean requestRead = requestEnded || request.bodyLength() == HttpHead.NO_BODY;
-        boolean keep = requestRead && !clientWantsClose && frontend.keepAlive() && m.lengthKnown() && !m.asksClose();
+        boolean keep = requestRead && !clientWantsClose && frontend.keepAlive(backend) && m.lengthKnown() && !m.asksClose();
         ErrorMessage.Connection form = keep
                 ? (m.version11() && request.version() >= 11 ? ErrorMessage.Connection.NONE : ErrorMessage.Connection.KEEP_ALIVE)
                 : (m.version11() ? ErrorMessage.Connection.CLOSE : ErrorMessage.Connection.NONE);
@@ -546,6 +554,55 @@ public final class HttpStream {
 
     public boolean requestEnded() {
         return requestEnded;
+    }
+
+    // --- what rules and log lines see (SampleContext) ------------------------------------------------
+
+    @Override
+    public SocketAddress source() {
+        return front.source();
+    }
+
+    @Override
+    public SocketAddress destination() {
+        return front.destination();
+    }
+
+    @Override
+    public Channel frontChannel() {
+        return client;
+    }
+
+    @Override
+    public Frontend frontend() {
+        return frontend;
+    }
+
+    @Override
+    public Backend backend() {
+        return backend;
+    }
+
+    @Override
+    public Server server() {
+        return target;
+    }
+
+    @Override
+    public ResponseHead response() {
+        return response;
+    }
+
+    @Override
+    public Vars vars(VarScope scope) {
+        return switch (scope) {
+            case PROC -> Vars.PROC;
+            case SESS -> front.sessionVars();
+            case TXN -> txnVars == null ? txnVars = new Vars() : txnVars;
+            case REQ -> reqVars == null ? reqVars = new Vars() : reqVars;
+            case RES -> resVars == null ? resVars = new Vars() : resVars;
+            case CHECK -> null;
+        };
     }
 
     public boolean finished() {

@@ -5,10 +5,11 @@ import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.HttpHeaders;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.proxy.Frontend;
-import io.fulcrum.server.Server;
 import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.runtime.LazyTimer;
 import io.fulcrum.runtime.SoftStop;
+import io.fulcrum.sample.Vars;
+import io.fulcrum.server.Server;
 import io.fulcrum.stream.HttpStream;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -51,6 +52,8 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
     private boolean stopping;
     /** Inside the parser: a transaction ending now must not parse the next request re-entrantly. */
     private boolean parsing;
+    /** The session's variables ("sess." scope), created on first use. */
+    private Vars sessionVars;
 
     public H1FrontConnection(Frontend frontend, EventLoops loops, H1Limits limits) {
         this.frontend = frontend;
@@ -86,6 +89,11 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
     /** The address the client connected to (from the PROXY header with accept-proxy). */
     public SocketAddress destination() {
         return destination != null ? destination : channel.localAddress();
+    }
+
+    /** The variables that live as long as the client connection. */
+    public Vars sessionVars() {
+        return sessionVars == null ? sessionVars = new Vars() : sessionVars;
     }
 
     @Override

@@ -3,9 +3,14 @@ package io.fulcrum.mux.tcp;
 import io.fulcrum.backend.Backend;
 import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.conn.SocketOptions;
+import io.fulcrum.http.RequestHead;
+import io.fulcrum.http.ResponseHead;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.proxy.Timeouts;
 import io.fulcrum.runtime.EventLoops;
+import io.fulcrum.sample.SampleContext;
+import io.fulcrum.sample.VarScope;
+import io.fulcrum.sample.Vars;
 import io.fulcrum.server.Server;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
@@ -28,7 +33,7 @@ import java.util.concurrent.TimeUnit;
  * {@code timeout server} on the server side, both replaced by {@code timeout tunnel} once connected, and
  * by {@code client-fin}/{@code server-fin} once one direction is shut.
  */
-public final class TcpSession {
+public final class TcpSession implements SampleContext {
     private final Channel client;
     private final Frontend frontend;
     private final Backend backend;
@@ -50,6 +55,8 @@ public final class TcpSession {
     private final long[] written = new long[2];
     private final long[] flushedSeen = new long[2];
     private ScheduledFuture<?> timer;
+    /** The session's variables: in TCP mode the transaction is the session ("sess." and "txn." alike). */
+    private Vars vars;
 
     /**
      * @param source      the client's address (from the PROXY header with {@code accept-proxy})
@@ -58,17 +65,18 @@ public final class TcpSession {
      */
     public TcpSession(Channel client, Frontend frontend, EventLoops loops, SocketAddress source, SocketAddress destination,
                       ByteBuf early) {
-        this(client, frontend, frontend.backend(), loops, source, destination, early);
+        this(client, frontend, null, loops, source, destination, early);
     }
 
+    /** @param backend the backend, or null to choose it by the frontend's {@code use_backend} rules */
     private TcpSession(Channel client, Frontend frontend, Backend backend, EventLoops loops, SocketAddress source,
                        SocketAddress destination, ByteBuf early) {
         this.client = client;
         this.frontend = frontend;
-        this.backend = backend;
         this.loops = loops;
         this.source = source;
         this.destination = destination;
+        this.backend = backend != null ? backend : frontend.backend(this);
         this.early = early;
         this.clientRelay = new Relay(this, Side.CLIENT);
     }
@@ -395,5 +403,56 @@ public final class TcpSession {
     private static long pending(Channel ch) {
         ChannelOutboundBuffer out = ch.unsafe().outboundBuffer();
         return out == null ? 0 : out.totalPendingWriteBytes();
+    }
+
+    // --- what rules and log lines see (SampleContext) ------------------------------------------------
+
+    @Override
+    public SocketAddress source() {
+        return source;
+    }
+
+    @Override
+    public SocketAddress destination() {
+        return destination;
+    }
+
+    @Override
+    public Channel frontChannel() {
+        return client;
+    }
+
+    @Override
+    public Frontend frontend() {
+        return frontend;
+    }
+
+    @Override
+    public Backend backend() {
+        return backend;
+    }
+
+    @Override
+    public Server server() {
+        return target;
+    }
+
+    @Override
+    public RequestHead request() {
+        return null;
+    }
+
+    @Override
+    public ResponseHead response() {
+        return null;
+    }
+
+    @Override
+    public Vars vars(VarScope scope) {
+        return switch (scope) {
+            case PROC -> Vars.PROC;
+            case SESS, TXN -> vars == null ? vars = new Vars() : vars;
+            default -> null;
+        };
     }
 }

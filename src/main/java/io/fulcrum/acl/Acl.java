@@ -1,0 +1,47 @@
+package io.fulcrum.acl;
+
+import io.fulcrum.sample.SampleContext;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** A named ACL: the lines declaring it are alternatives (it matches when any of them does). */
+public final class Acl {
+    private final String name;
+    private final List<AclTerm> terms = new ArrayList<>();
+
+    public Acl(String name) {
+        this.name = name;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    void add(AclTerm term) {
+        terms.add(term);
+    }
+
+    public boolean test(SampleContext ctx) {
+        for (AclTerm t : terms) {
+            if (t.test(ctx)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The stage bits where at least one of its lines can be evaluated. */
+    public int stages() {
+        int s = 0;
+        for (AclTerm t : terms) {
+            s |= t.stages();
+        }
+        return s;
+    }
+
+    /** The fetch keyword of its first line, for messages about anonymous ACLs. */
+    String keyword() {
+        return terms.isEmpty() ? "" : terms.get(0).expr().fetch().name();
+    }
+}

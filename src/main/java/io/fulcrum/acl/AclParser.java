@@ -1,0 +1,291 @@
+package io.fulcrum.acl;
+
+import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.ConfigLine;
+import io.fulcrum.cfg.Registry;
+import io.fulcrum.sample.Expr;
+import io.fulcrum.sample.ExprParser;
+import io.fulcrum.sample.SampleCatalog;
+import io.fulcrum.sample.Stage;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Parses ACL lines ({@code acl <name> <criterion> [flags] [operator] [<value>] ...}), anonymous ACLs and
+ * {@code if}/{@code unless} conditions, with HAProxy's flags, derived keywords ({@code path_beg},
+ * {@code hdr_sub(host)}...), predefined ACLs and messages.
+ */
+public final class AclParser {
+    /** Fetches that have "_beg", "_sub"... derivatives selecting the matching method. */
+    private static final Set<String> DERIVABLE = Set.of("base", "cook", "req.cook", "scook", "res.cook", "hdr", "req.hdr",
+            "shdr", "res.hdr", "path", "url", "urlp", "url_param", "ssl_fc_sni", "req.ssl_sni");
+    private static final Set<String> DERIVED_METHODS = Set.of("beg", "dir", "dom", "end", "len", "reg", "sub");
+
+    private final SampleCatalog catalog;
+    private final ExprParser exprs;
+    private final Map<String, Acl> predefined = new HashMap<>();
+
+    public AclParser(SampleCatalog catalog) {
+        this.catalog = catalog;
+        this.exprs = new ExprParser(catalog);
+    }
+
+    /** The registry's ACL parser, over its sample catalog. */
+    public static AclParser of(Registry registry) {
+        return registry.component(AclParser.class, () -> new AclParser(SampleCatalog.of(registry)));
+    }
+
+    /** The parser of the sample expressions in ACLs, for rules that take expressions too. */
+    public ExprParser exprs() {
+        return exprs;
+    }
+
+    /** An {@code acl} line of a proxy section: adds a line to the named ACL. */
+    public void declare(AclTable table, ConfigLine line) throws ConfigException {
+        String name = line.arg(1);
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (!(Character.isLetterOrDigit(c) && c < 128 || c == '-' || c == '_' || c == '.' || c == ':')) {
+                throw new ConfigException("character '" + c + "' is not permitted in acl name '" + name + "'.");
+            }
+        }
+        if (name.isEmpty()) {
+            throw new ConfigException("'acl' expects an ACL name.");
+        }
+        List<String> words = words(line, 2, line.size());
+        try {
+            table.declare(name).add(term(words, line));
+        } catch (ConfigException e) {
+            throw new ConfigException("error detected while parsing ACL '" + name + "' : " + e.getMessage() + ".");
+        }
+    }
+
+    /**
+     * The condition starting at word {@code from} ("if" or "unless"), or null when the line ends before
+     * it. Other words there are an error naming {@code rule}.
+     *
+     * @param stage where the rule runs, for the warning about ACLs that can never match there
+     */
+    public Condition condition(ConfigLine line, int from, AclTable table, Stage stage) throws ConfigException {
+        if (!line.has(from)) {
+            return null;
+        }
+        String kw = line.arg(from);
+        if (!kw.equals("if") && !kw.equals("unless")) {
+            throw new ConfigException("expects 'if' or 'unless' followed by a condition but found '" + kw + "'");
+        }
+        List<List<Condition.Term>> alternatives = new ArrayList<>();
+        List<Condition.Term> suite = new ArrayList<>();
+        boolean negate = false;
+        for (int i = from + 1; i < line.size(); i++) {
+            String w = line.arg(i);
+            if (w.equals("||") || w.equals("or")) {
+                if (!suite.isEmpty()) {
+                    alternatives.add(suite);
+                }
+                suite = new ArrayList<>();
+                continue;
+            }
+            if (w.equals("!")) {
+                negate = !negate;
+                continue;
+            }
+            Acl acl;
+            if (w.equals("{")) {
+                int end = i + 1;
+                while (end < line.size() && !line.arg(end).equals("}")) {
+                    end++;
+                }
+                if (end == line.size()) {
+                    throw new ConfigException("missing closing '}' in condition");
+                }
+                acl = new Acl("");
+                acl.add(term(words(line, i + 1, end), line));
+                i = end;
+                if (stage != null && (acl.stages() & stage.bit()) == 0) {
+                    line.warn("anonymous acl will never match because it uses keyword '" + acl.keyword()
+                            + "' which is incompatible with '" + stage + "'");
+                }
+            } else {
+                if (w.startsWith("!")) {
+                    negate = !negate;
+                    w = w.substring(1);
+                }
+                acl = find(table, w);
+                if (stage != null && (acl.stages() & stage.bit()) == 0) {
+                    line.warn("acl '" + w + "' will never match because it only involves keywords that are incompatible with '"
+                            + stage + "'");
+                }
+            }
+            suite.add(new Condition.Term(acl, negate));
+            negate = false;
+        }
+        if (!suite.isEmpty()) {
+            alternatives.add(suite);
+        }
+        return new Condition(kw.equals("unless"), alternatives);
+    }
+
+    private Acl find(AclTable table, String name) throws ConfigException {
+        Acl acl = table == null ? null : table.get(name);
+        if (acl == null) {
+            acl = predefined(name);
+        }
+        if (acl == null) {
+            throw new ConfigException("no such ACL : '" + name + "'");
+        }
+        return acl;
+    }
+
+    private static List<String> words(ConfigLine line, int from, int to) {
+        List<String> w = new ArrayList<>();
+        for (int i = from; i < to; i++) {
+            w.add(line.arg(i));
+        }
+        return w;
+    }
+
+    /** Parses "criterion [flags] [operator] [values]". */
+    AclTerm term(List<String> words, ConfigLine line) throws ConfigException {
+        String criterion = words.isEmpty() ? "" : words.get(0);
+        MatchMethod method = null;
+        Expr expr;
+        try {
+            String derived = derived(criterion);
+            if (derived != null) {
+                int us = criterion.indexOf('(') < 0 ? criterion.length() : criterion.indexOf('(');
+                String kw = criterion.substring(0, us);
+                method = MatchMethod.of(kw.substring(kw.lastIndexOf('_') + 1));
+                expr = exprs.parse(derived + criterion.substring(us));
+            } else {
+                expr = exprs.parse(criterion);
+            }
+        } catch (ConfigException e) {
+            throw new ConfigException(e.getMessage() + " in ACL expression '" + criterion + "'");
+        }
+        boolean icase = false;
+        List<PatternValue> patterns = new ArrayList<>();
+        List<String> operators = new ArrayList<>();
+        List<PatternValue> files = new ArrayList<>();
+        boolean mapFile = false;
+        int i = 1;
+        for (; i < words.size() && words.get(i).startsWith("-"); i++) {
+            String f = words.get(i);
+            switch (f) {
+                case "-i" -> icase = true;
+                case "-n" -> { } // no DNS resolution: Fulcrum never resolves patterns
+                case "-M" -> mapFile = true;
+                case "-u" -> i++; // the id names the ACL on the CLI
+                case "-f" -> files.add(new PatternValue(i + 1 < words.size() ? words.get(++i) : "", icase));
+                case "-m" -> {
+                    String m = i + 1 < words.size() ? words.get(++i) : "";
+                    method = MatchMethod.of(m);
+                    if (method == null) {
+                        throw new ConfigException("unknown matching method '" + m + "' when parsing ACL expression");
+                    }
+                }
+                case "--" -> { } // ends the flags, below
+                default -> throw new ConfigException("'" + f + "' is not a valid ACL option. Please use '--' before any pattern beginning with a '-'");
+            }
+            if (f.equals("--")) {
+                i++;
+                break;
+            }
+        }
+        if (method == null) {
+            method = MatchMethod.defaultFor(expr.outType());
+        }
+        boolean explicitEnd = i > 1 && words.get(i - 1).equals("--");
+        for (PatternValue file : files) {
+            for (String p : load(file.text(), mapFile)) {
+                patterns.add(new PatternValue(p, file.ignoreCase()));
+                operators.add(null);
+            }
+        }
+        String operator = null;
+        for (; i < words.size(); i++) {
+            String w = words.get(i);
+            if ((method == MatchMethod.INT || method == MatchMethod.LEN) && IntRange.isOperator(w)) {
+                operator = w;
+                continue;
+            }
+            patterns.add(new PatternValue(w, icase));
+            operators.add(operator);
+        }
+        boolean never = patterns.isEmpty() && !method.patternless();
+        if (never && !explicitEnd && files.isEmpty() && line != null && line.diag() != null) {
+            line.diag().configWarning("parsing acl keyword '" + criterion.replaceFirst("\\(.*", "") + "' :\n"
+                    + "  no pattern to match against were provided, so this ACL will never match.\n"
+                    + "  If this is what you intended, please add '--' to get rid of this warning.\n"
+                    + "  If you intended to match only for existence, please use '-m found'.\n"
+                    + "  If you wanted to force an int to match as a bool, please use '-m bool'.\n");
+        }
+        return new AclTerm(expr, method, method.compile(patterns, operators), never);
+    }
+
+    /** For a derived keyword ("hdr_beg(host)"), the base fetch ("hdr"); else null. */
+    private String derived(String criterion) {
+        int paren = criterion.indexOf('(');
+        String kw = paren < 0 ? criterion : criterion.substring(0, paren);
+        int us = kw.lastIndexOf('_');
+        if (us < 0 || catalog.fetch(kw) != null) {
+            return null;
+        }
+        String base = kw.substring(0, us);
+        return DERIVABLE.contains(base) && DERIVED_METHODS.contains(kw.substring(us + 1)) && catalog.fetch(base) != null ? base : null;
+    }
+
+    /** The patterns of a file: one per line, leading blanks removed, empty lines and '#' comments skipped. */
+    private static List<String> load(String file, boolean mapFile) throws ConfigException {
+        List<String> out = new ArrayList<>();
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(Path.of(file), StandardCharsets.ISO_8859_1);
+        } catch (IOException | RuntimeException e) {
+            throw new ConfigException("failed to open pattern file <" + file + ">");
+        }
+        for (String l : lines) {
+            String p = l.stripLeading();
+            if (p.isEmpty() || p.startsWith("#")) {
+                continue;
+            }
+            if (mapFile) {
+                int sp = 0;
+                while (sp < p.length() && p.charAt(sp) != ' ' && p.charAt(sp) != '\t') {
+                    sp++;
+                }
+                p = p.substring(0, sp);
+            }
+            out.add(p);
+        }
+        return out;
+    }
+
+    /** The predefined ACL {@code name} (TRUE, METH_GET, LOCALHOST...), or null. */
+    private Acl predefined(String name) throws ConfigException {
+        Acl acl = predefined.get(name);
+        if (acl != null) {
+            return acl;
+        }
+        String def = PredefinedAcls.definition(name);
+        if (def == null) {
+            return null;
+        }
+        acl = new Acl(name);
+        try {
+            acl.add(term(List.of(def.split(" ")), null));
+        } catch (ConfigException e) {
+            throw new ConfigException("predefined ACL '" + name + "' is not supported by Fulcrum yet");
+        }
+        predefined.put(name, acl);
+        return acl;
+    }
+}

@@ -1,0 +1,54 @@
+package io.fulcrum.acl;
+
+import io.fulcrum.cfg.ConfigException;
+
+/** An integer pattern: a value or an inclusive range, possibly open ("10:", ":99"). */
+record IntRange(long min, long max) {
+
+    boolean contains(long v) {
+        return v >= min && v <= max;
+    }
+
+    /**
+     * Parses "N", "N:M", ":M", "N:", with a pending operator (eq, ge, gt, le, lt) applied to a single
+     * value, as HAProxy's integer patterns.
+     */
+    static IntRange parse(String text, String operator) throws ConfigException {
+        int colon = text.indexOf(':');
+        if (colon < 0) {
+            long v = number(text);
+            return switch (operator == null ? "eq" : operator) {
+                case "ge" -> new IntRange(v, Long.MAX_VALUE);
+                case "gt" -> new IntRange(v + 1, Long.MAX_VALUE);
+                case "le" -> new IntRange(Long.MIN_VALUE, v);
+                case "lt" -> new IntRange(Long.MIN_VALUE, v - 1);
+                default -> new IntRange(v, v);
+            };
+        }
+        try {
+            long lo = colon == 0 ? Long.MIN_VALUE : number(text.substring(0, colon));
+            long hi = colon == text.length() - 1 ? Long.MAX_VALUE : number(text.substring(colon + 1));
+            if (lo > hi) {
+                throw new ConfigException("");
+            }
+            return new IntRange(lo, hi);
+        } catch (ConfigException e) {
+            throw new ConfigException("'" + text + "' is not a valid number range");
+        }
+    }
+
+    private static long number(String text) throws ConfigException {
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw new ConfigException("'" + text + "' is not a number");
+        }
+    }
+
+    static boolean isOperator(String word) {
+        return switch (word) {
+            case "eq", "ge", "gt", "le", "lt" -> true;
+            default -> false;
+        };
+    }
+}

@@ -1,0 +1,158 @@
+package io.fulcrum.acl;
+
+import io.fulcrum.Modules;
+import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.ConfigLine;
+import io.fulcrum.cfg.Registry;
+import io.fulcrum.cfg.Source;
+import io.fulcrum.cfg.Token;
+import io.fulcrum.sample.ArgSpec;
+import io.fulcrum.sample.ArgType;
+import io.fulcrum.sample.Fetch;
+import io.fulcrum.sample.SampleCatalog;
+import io.fulcrum.sample.SampleType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class AclParserTest {
+    private final AclParser parser;
+    private final AclTable table = new AclTable();
+
+    AclParserTest() {
+        Registry r = Registry.of(Modules.ALL);
+        SampleCatalog c = SampleCatalog.of(r);
+        // A multi-valued test fetch: the '+'-separated words of its argument, one value each.
+        c.fetch(new Fetch("t.words", ArgSpec.of(1, ArgType.STR), SampleType.STR, io.fulcrum.sample.Source.HRQHV,
+                (a, ctx, out) -> out.setStr(a[0].text().substring(a[0].text().lastIndexOf('+') + 1)))
+                .withEach((a, ctx, out, visitor) -> {
+                    for (String w : a[0].text().split("\\+")) {
+                        out.setStr(w);
+                        if (visitor.test(out)) {
+                            return true;
+                        }
+                    }
+                    return false;
+                }));
+        parser = new AclParser(c);
+    }
+
+    private static ConfigLine line(String text) {
+        List<Token> tokens = new ArrayList<>();
+        for (String w : text.split(" ")) {
+            tokens.add(new Token(w, 0));
+        }
+        return new ConfigLine(new Source("test.cfg", 1), text, tokens, null);
+    }
+
+    private boolean acl(String definition) throws ConfigException {
+        AclTable t = new AclTable();
+        parser.declare(t, line("acl x " + definition));
+        return t.get("x").test(null);
+    }
+
+    @Test
+    void stringMethods() throws ConfigException {
+        assertThat(acl("str(/images/a.png) -m beg /img /images")).isTrue();
+        assertThat(acl("str(/images/a.png) -m beg /IMAGES")).isFalse();
+        assertThat(acl("str(/images/a.png) -i -m beg /IMAGES")).isTrue();
+        assertThat(acl("str(/images/a.png) -m end .png")).isTrue();
+        assertThat(acl("str(/images/a.png) -m sub ages/")).isTrue();
+        assertThat(acl("str(/images/a.png) -m reg ^/im.*g$")).isTrue();
+        assertThat(acl("str(/images/a.png) -m len 13")).isTrue();
+        assertThat(acl("str(/images/a.png) -m len 1:10")).isFalse();
+        assertThat(acl("str(/images/a.png) /images/a.png")).isTrue();
+        assertThat(acl("str(/images/a.png) /images")).isFalse();
+    }
+
+    @Test
+    void dirAndDomMatchWholeWords() throws ConfigException {
+        assertThat(acl("str(/a/images/b?x) -m dir images")).isTrue();
+        assertThat(acl("str(/a/images/b?x) -m dir /b/")).isTrue();
+        assertThat(acl("str(/a/imagesx/b) -m dir images")).isFalse();
+        assertThat(acl("str(www.example.com:80) -m dom example.com")).isTrue();
+        assertThat(acl("str(www.example.com) -m dom ample.com")).isFalse();
+    }
+
+    @Test
+    void integersRangesAndOperators() throws ConfigException {
+        assertThat(acl("int(80) 80")).isTrue();
+        assertThat(acl("int(80) 1:79 81:")).isFalse();
+        assertThat(acl("int(80) lt 81")).isTrue();
+        assertThat(acl("int(80) gt 80")).isFalse();
+        assertThat(acl("int(80) ge 80")).isTrue();
+        assertThat(acl("int(0) -m bool")).isFalse();
+        assertThat(acl("int(3) -m bool")).isTrue();
+        assertThatThrownBy(() -> acl("int(8) foo")).hasMessage("error detected while parsing ACL 'x' : 'foo' is not a number.");
+        assertThatThrownBy(() -> acl("int(8) 10:5")).hasMessage("error detected while parsing ACL 'x' : '10:5' is not a valid number range.");
+    }
+
+    @Test
+    void addressesWithMasksAcrossFamilies() throws ConfigException {
+        assertThat(acl("ipv4(10.1.2.3) 10.0.0.0/8")).isTrue();
+        assertThat(acl("ipv4(10.1.2.3) 10.0.0.0/255.255.0.0")).isFalse();
+        assertThat(acl("ipv6(::ffff:10.1.2.3) 10.1.2.3")).isTrue();
+        assertThat(acl("ipv4(10.1.2.3) ::ffff:10.0.0.0/104")).isTrue();
+        assertThat(acl("ipv6(2001:db8::1) 2001:db8::/32")).isTrue();
+        assertThat(acl("ipv6(2001:db9::1) 2001:db8::/32 127.0.0.1")).isFalse();
+        assertThat(acl("str(10.0.0.1) -m ip 10.0.0.0/24")).isTrue();
+        assertThatThrownBy(() -> acl("ipv4(1.2.3.4) 1.2.3.400"))
+                .hasMessage("error detected while parsing ACL 'x' : '1.2.3.400' is not a valid IPv4 or IPv6 address.");
+    }
+
+    @Test
+    void multiValuedFetchesMatchAnyValue() throws ConfigException {
+        assertThat(acl("t.words(a+b+c) b")).isTrue();
+        assertThat(acl("t.words(a+b+c) d")).isFalse();
+        assertThat(acl("t.words(a+b+c) -m found")).isTrue();
+    }
+
+    @Test
+    void patternFilesRespectTheIgnoreCaseInForce(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("p.lst");
+        Files.writeString(f, "# comment\n\n   Foo\nbar baz\n");
+        assertThat(acl("str(foo) -f " + f)).isFalse();
+        assertThat(acl("str(foo) -i -f " + f)).isTrue();
+        assertThat(acl("str(bar) -M -f " + f)).isTrue();
+        assertThatThrownBy(() -> acl("str(a) -f /nonexistent"))
+                .hasMessage("error detected while parsing ACL 'x' : failed to open pattern file </nonexistent>.");
+    }
+
+    @Test
+    void flagsAndErrors() {
+        assertThatThrownBy(() -> acl("str(a) -x a"))
+                .hasMessage("error detected while parsing ACL 'x' : '-x' is not a valid ACL option. Please use '--' before any pattern beginning with a '-'.");
+        assertThatThrownBy(() -> acl("str(a) -m nosuch a"))
+                .hasMessage("error detected while parsing ACL 'x' : unknown matching method 'nosuch' when parsing ACL expression.");
+        assertThatThrownBy(() -> acl("nosuch"))
+                .hasMessage("error detected while parsing ACL 'x' : unknown fetch method 'nosuch' in ACL expression 'nosuch'.");
+        assertThatThrownBy(() -> parser.declare(table, line("acl 1@a str(a) a")))
+                .hasMessage("character '@' is not permitted in acl name '1@a'.");
+    }
+
+    @Test
+    void conditionsCombineNamedAnonymousAndPredefinedAcls() throws ConfigException {
+        parser.declare(table, line("acl yes always_true"));
+        parser.declare(table, line("acl no always_false"));
+        parser.declare(table, line("acl no str(a) a")); // a second line is an alternative
+        assertThat(cond("if no")).isTrue();
+        assertThat(cond("if yes !no")).isFalse();
+        assertThat(cond("if FALSE || yes")).isTrue();
+        assertThat(cond("if FALSE or FALSE")).isFalse();
+        assertThat(cond("unless { str(a) b }")).isTrue();
+        assertThat(cond("if { str(a) a } TRUE")).isTrue();
+        assertThatThrownBy(() -> cond("if nosuch")).hasMessage("no such ACL : 'nosuch'");
+        assertThatThrownBy(() -> cond("if { str(a) a")).hasMessage("missing closing '}' in condition");
+    }
+
+    private boolean cond(String text) throws ConfigException {
+        return parser.condition(line(text), 0, table, null).test(null);
+    }
+}
