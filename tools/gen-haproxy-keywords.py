@@ -148,6 +148,13 @@ def extract(conf, mgmt):
     # matrix lacks and the "no" prefix.
     for words in definitions(conf, *span(chaps, "4.2")):
         proxy_words(words)
+    # The actions of the HTTP rule keywords, each documented on a line of its own in 4.2
+    # ("http-request set-var(<var-name>) <expr> ...").
+    start, end = span(chaps, "4.2")
+    for line in conf[start:end]:
+        m = re.match(r"^(http-request|http-response|http-after-response) ([a-z][a-z0-9-]*)", line)
+        if m:
+            add(m.group(1), m.group(2))
     # 4.1 says that options may also be prefixed with "default" to restore their default setting.
     add("proxy", "default")
     extra = sorted(inv["proxy"] - matrix)

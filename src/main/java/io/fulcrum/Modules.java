@@ -9,6 +9,7 @@ import io.fulcrum.http.HttpModule;
 import io.fulcrum.listener.ListenerModule;
 import io.fulcrum.pool.PoolModule;
 import io.fulcrum.proxy.ProxyModule;
+import io.fulcrum.rules.RuleModule;
 import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.sample.SampleModule;
 import io.fulcrum.server.ServerModule;
@@ -31,5 +32,6 @@ public final class Modules {
             new PoolModule(),
             new HttpErrorsModule(),
             new SampleModule(),
-            new AclModule());
+            new AclModule(),
+            new RuleModule());
 }

@@ -8,6 +8,7 @@ import io.fulcrum.pool.PoolModule;
 import io.fulcrum.pool.ReuseMode;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.Timeouts;
+import io.fulcrum.rules.HttpRules;
 import io.fulcrum.server.Server;
 import io.fulcrum.server.ServerList;
 
@@ -24,6 +25,7 @@ public final class Backend {
     private final HttpOptions http;
     private final ErrorSet errors;
     private final ReuseMode reuse;
+    private final HttpRules rules;
 
     public Backend(ProxySpec spec) {
         this.name = spec.name();
@@ -37,6 +39,12 @@ public final class Backend {
         this.http = HttpModule.of(spec);
         this.errors = ErrorSet.of(spec);
         this.reuse = PoolModule.of(spec).mode;
+        this.rules = HttpRules.of(spec);
+    }
+
+    /** Its http-request, http-response and http-after-response rules (a listen section's are its frontend's). */
+    public HttpRules rules() {
+        return rules;
     }
 
     /** Which requests may use idle server connections ({@code http-reuse}). */

@@ -2,6 +2,7 @@ package io.fulcrum.http;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import io.netty.util.AsciiString;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -101,6 +102,28 @@ public final class ErrorMessage {
         out.writeBytes(head);
         write(out, name.toLowerCase(Locale.ROOT) + ": " + value + "\r\n");
         return new ErrorMessage(status, version11, lengthKnown, close, keepAlive, out.toByteArray(), body);
+    }
+
+    /**
+     * The message as a head that rules can still change ({@code http-after-response}), its framing left
+     * to its own Content-Length field.
+     */
+    public ResponseHead toHead() {
+        String[] lines = new String(head, StandardCharsets.ISO_8859_1).split("\r\n");
+        String[] start = lines[0].split(" ", 3);
+        HttpHeaders h = new HttpHeaders();
+        for (int i = 1; i < lines.length; i++) {
+            int colon = lines[i].indexOf(':');
+            h.add(lines[i].substring(0, colon), lines[i].substring(colon + 1).strip());
+        }
+        ResponseHead r = new ResponseHead(version11 ? 11 : 10, status, new AsciiString(start.length > 2 ? start[2] : ""), h);
+        r.bodyLength(HttpHead.NO_BODY);
+        return r;
+    }
+
+    /** The body (read-only). */
+    public byte[] body() {
+        return body;
     }
 
     /** The bytes to send, with {@code connection}'s header: a read-only duplicate that need not be released. */

@@ -6,6 +6,7 @@ import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.http.ErrorSet;
 import io.fulcrum.http.HttpModule;
 import io.fulcrum.http.HttpOptions;
+import io.fulcrum.rules.HttpRules;
 import io.fulcrum.runtime.ConnLimit;
 import io.fulcrum.sample.SampleContext;
 
@@ -22,6 +23,7 @@ public final class Frontend {
     private final Mode mode;
     private final HttpOptions http;
     private final ErrorSet errors;
+    private final HttpRules rules;
 
     /** A {@code use_backend} rule: its condition (null: always) and the backend it names. */
     public record SwitchingRule(Condition condition, Backend backend) {
@@ -42,6 +44,12 @@ public final class Frontend {
         this.mode = spec.mode;
         this.http = HttpModule.of(spec);
         this.errors = ErrorSet.of(spec);
+        this.rules = HttpRules.of(spec);
+    }
+
+    /** Its http-request, http-response and http-after-response rules. */
+    public HttpRules rules() {
+        return rules;
     }
 
     public Mode mode() {

@@ -41,4 +41,10 @@ public interface SampleContext {
 
     /** The variables of {@code scope} (proc variables are global). */
     Vars vars(VarScope scope);
+
+    /** The status of the response sent or being sent (the server's or Fulcrum's own), or -1. */
+    default int status() {
+        ResponseHead r = response();
+        return r == null ? -1 : r.status();
+    }
 }

@@ -16,7 +16,11 @@ import io.fulcrum.mux.tcp.TcpSession;
 import io.fulcrum.pool.ReuseMode;
 import io.fulcrum.pool.ServerPool;
 import io.fulcrum.proxy.Frontend;
-import io.fulcrum.sample.SampleContext;
+import io.fulcrum.rules.HttpRule;
+import io.fulcrum.rules.HttpRules;
+import io.fulcrum.rules.HttpTxn;
+import io.fulcrum.rules.Reply;
+import io.fulcrum.rules.Verdict;
 import io.fulcrum.sample.VarScope;
 import io.fulcrum.sample.Vars;
 import io.fulcrum.server.Server;
@@ -37,7 +41,7 @@ import java.util.concurrent.TimeUnit;
  * errors: 503 (no server, connection failed), 502 (invalid or truncated response), 504 (server
  * timeout).
  */
-public final class HttpStream implements SampleContext {
+public final class HttpStream implements HttpTxn {
     private final H1FrontConnection front;
     private final Channel client;
     private final Frontend frontend;
@@ -99,9 +103,15 @@ public final class HttpStream implements SampleContext {
         long now = System.nanoTime();
         lastClientActivity = now;
         lastServerActivity = now;
+        if (HttpRule.runAll(frontend.rules().request(), this, request) == Verdict.DONE) {
+            return;
+        }
         backend = frontend.backend(this);
         if (backend == null) {
             fail(503);
+            return;
+        }
+        if (backend.rules() != frontend.rules() && HttpRule.runAll(backend.rules().request(), this, request) == Verdict.DONE) {
             return;
         }
         // Hop-by-hop fields are gone; say what this hop wants when the version's default differs.
@@ -259,6 +269,9 @@ public final class HttpStream implements SampleContext {
             return;
         }
         response = head;
+        if (responseRulesReplied(head)) {
+            return;
+        }
         long serverLength = head.bodyLength();
         chunkedToClient = serverLength == HttpHead.CHUNKED;
         boolean keepClient = !clientWantsClose && frontend.keepAlive(backend) && !front.stopping();
@@ -286,6 +299,11 @@ public final class HttpStream implements SampleContext {
     }
 
     public void responseData(ByteBuf data) {
+        if (finished) {
+            // A rule answered instead of the server: the rest of its response goes nowhere.
+            data.release();
+            return;
+        }
         lastServerActivity = System.nanoTime();
         if (chunkedToClient) {
             client.write(H1Encoder.chunkHeader(data.readableBytes(), client.alloc()), client.voidPromise());
@@ -297,13 +315,16 @@ public final class HttpStream implements SampleContext {
     }
 
     public void responseTrailers(HttpHeaders trailers) {
-        if (chunkedToClient) {
+        if (chunkedToClient && !finished) {
             responseTrailersSent = true;
             client.write(H1Encoder.lastChunk(trailers, client.alloc()), client.voidPromise());
         }
     }
 
     public void responseEnd() {
+        if (finished) {
+            return;
+        }
         if (tunnel) {
             becomeTunnel();
             return;
@@ -434,14 +455,17 @@ public final class HttpStream implements SampleContext {
      * wants it, the message has a known length and does not ask to close, and the request was read.
      */
     private void fail(int status) {
-        finished = true;
-        cancelTimer();
-        releasePending();
-        if (server != null) {
-            server.channel().close();
-            server = null;
+        sendError((backend != null ? backend.errors() : frontend.errors()).message(status));
+    }
+
+    /** Answers with an error message (see {@link #fail}). */
+    private void sendError(ErrorMessage m) {
+        if (!m.isEmpty() && hasAfterResponseRules()) {
+            // The rules may change it: it goes out as any response the proxy builds.
+            sendReply(m.toHead(), m.body(), m.lengthKnown() && !m.asksClose());
+            return;
         }
-        ErrorMessage m = (backend != null ? backend.errors() : frontend.errors()).message(status);
+        endExchange();
         if (m.isEmpty()) {
             front.closeAfterFlush();
             return;
@@ -459,28 +483,93 @@ public final class HttpStream implements SampleContext {
         front.streamDone(this, keep);
     }
 
-    /** Ends both connections at once: the response was already under way. */
-    public void abort() {
+    // --- answers of the proxy's own ------------------------------------------------------------
+
+    @Override
+    public void reply(Reply r) {
+        if (r instanceof Reply.Error e) {
+            ErrorMessage m = (backend != null ? backend.errors() : frontend.errors()).message(e.status());
+            sendError(e.header() == null ? m : m.withHeader(e.header(), e.value()));
+        } else if (r instanceof Reply.Content c) {
+            sendReply(c.head(), c.body(), true);
+        }
+    }
+
+    /**
+     * Sends a response built by the proxy (a rule's, or an error page the after-response rules may
+     * change), with the connection handling of {@link #fail}: the client connection stays when it can.
+     *
+     * @param delimited the body's length is known and the message does not ask to close
+     */
+    private void sendReply(ResponseHead head, byte[] body, boolean delimited) {
+        endExchange();
+        response = head;
+        runAfterResponseRules(head);
+        boolean requestRead = requestEnded || request.bodyLength() == HttpHead.NO_BODY;
+        boolean keep = delimited && requestRead && !clientWantsClose && frontend.keepAlive(backend) && !front.stopping();
+        if (!keep) {
+            head.headers().add("connection", "close");
+        } else if (request.version() < 11) {
+            head.headers().add("connection", "keep-alive");
+        }
+        ByteBuf out = client.alloc().buffer(128 + head.headers().encodedLength() + body.length);
+        H1Encoder.writeHead(head, out);
+        if (!request.isHead()) {
+            out.writeBytes(body);
+        }
+        client.write(out, client.voidPromise());
+        front.streamDone(this, keep);
+    }
+
+    /** The transaction ends here: no more timer, pending request bytes or server connection. */
+    private void endExchange() {
         finished = true;
+        serverReusable = false;
         cancelTimer();
         releasePending();
         if (server != null) {
             server.channel().close();
             server = null;
         }
+    }
+
+    /** Runs http-response rules, backend first, then http-after-response rules; true when a rule answered. */
+    private boolean responseRulesReplied(ResponseHead head) {
+        HttpRules be = backend.rules();
+        HttpRules fe = frontend.rules();
+        if (HttpRule.runAll(be.response(), this, head) == Verdict.DONE
+                || fe != be && HttpRule.runAll(fe.response(), this, head) == Verdict.DONE) {
+            return true;
+        }
+        runAfterResponseRules(head);
+        return false;
+    }
+
+    private boolean hasAfterResponseRules() {
+        return frontend.rules().afterResponse().length > 0 || backend != null && backend.rules().afterResponse().length > 0;
+    }
+
+    private void runAfterResponseRules(ResponseHead head) {
+        HttpRules fe = frontend.rules();
+        HttpRules be = backend == null ? fe : backend.rules();
+        if (HttpRule.runAll(be.afterResponse(), this, head) != Verdict.CONTINUE) {
+            return;
+        }
+        if (fe != be) {
+            HttpRule.runAll(fe.afterResponse(), this, head);
+        }
+    }
+
+    /** Ends both connections at once: the response was already under way. */
+    public void abort() {
+        endExchange();
         front.closeAfterFlush();
     }
 
     /** The client went away. */
     public void clientClosed() {
         if (!finished) {
-            finished = true;
-            cancelTimer();
-            releasePending();
-            if (server != null) {
-                server.channel().close();
-                server = null;
-            }
+            endExchange();
         }
     }
 

@@ -58,23 +58,33 @@ public final class H1Encoder {
         }
         long length = head.bodyLength();
         HttpHeaders headers = head.headers();
-        // The fields between those left out, a run at a time.
+        // The fields between those replaced or left out, a run at a time. Content-Length keeps its place
+        // (as HAProxy writes it) with the value of the framing; Transfer-Encoding goes to the end.
+        boolean lengthWritten = false;
         int from = 0;
         for (int i = 0, n = headers.slots(); i < n; i++) {
             if (!headers.removed(i) && (headers.nameIs(i, "transfer-encoding")
                     || length != HttpHead.NO_BODY && headers.nameIs(i, "content-length"))) {
                 headers.writeFields(from, i, out);
                 from = i + 1;
+                if (length > 0 && !lengthWritten && headers.nameIs(i, "content-length")) {
+                    writeContentLength(length, out);
+                    lengthWritten = true;
+                }
             }
         }
         headers.writeFields(from, headers.slots(), out);
         if (length == HttpHead.CHUNKED) {
             out.writeBytes(CHUNKED);
-        } else if (length > 0) {
-            out.writeBytes(CONTENT_LENGTH);
-            writeDecimal(length, out);
-            out.writeShort(CRLF_SHORT);
+        } else if (length > 0 && !lengthWritten) {
+            writeContentLength(length, out);
         }
+        out.writeShort(CRLF_SHORT);
+    }
+
+    private static void writeContentLength(long length, ByteBuf out) {
+        out.writeBytes(CONTENT_LENGTH);
+        writeDecimal(length, out);
         out.writeShort(CRLF_SHORT);
     }
 

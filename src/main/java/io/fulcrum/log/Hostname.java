@@ -1,0 +1,21 @@
+package io.fulcrum.log;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+
+/** The machine's host name, as HAProxy reports it in {@code %H} and syslog headers. */
+final class Hostname {
+    private Hostname() {
+    }
+
+    static final String NAME = lookup();
+
+    private static String lookup() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            String env = System.getenv("HOSTNAME");
+            return env != null ? env : "localhost";
+        }
+    }
+}

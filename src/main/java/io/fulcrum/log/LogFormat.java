@@ -1,0 +1,93 @@
+package io.fulcrum.log;
+
+import io.fulcrum.sample.Expr;
+import io.fulcrum.sample.Sample;
+import io.fulcrum.sample.SampleContext;
+import io.fulcrum.sample.SampleType;
+
+import java.util.List;
+
+/**
+ * A compiled log-format string: literal text, {@code %var} variables and {@code %[expr]} sample
+ * expressions. Used for log lines and for the values of rules ({@code set-header}, {@code lf-string},
+ * {@code redirect location}...). Immutable and shared by every thread.
+ */
+public final class LogFormat {
+
+    /** One piece of a format. */
+    interface Node {
+        void append(SampleContext ctx, StringBuilder out);
+    }
+
+    record Literal(String text) implements Node {
+        @Override
+        public void append(SampleContext ctx, StringBuilder out) {
+            out.append(text);
+        }
+    }
+
+    /**
+     * A sample expression. A missing sample writes nothing in rule values, and "-" in log lines
+     * ({@code mandatory}).
+     */
+    record SampleNode(Expr expr, boolean mandatory) implements Node {
+        @Override
+        public void append(SampleContext ctx, StringBuilder out) {
+            Sample s = new Sample();
+            if (expr.eval(ctx, s, SampleType.STR)) {
+                for (int i = 0; i < s.length(); i++) {
+                    out.append((char) (s.byteAt(i) & 0xff));
+                }
+            } else if (mandatory) {
+                out.append('-');
+            }
+        }
+    }
+
+    /** A {@code %var} variable with its flags. */
+    record VariableNode(LogVariable variable, int flags) implements Node {
+        @Override
+        public void append(SampleContext ctx, StringBuilder out) {
+            variable.append(ctx, out, flags);
+        }
+    }
+
+    private final String text;
+    private final Node[] nodes;
+
+    LogFormat(String text, List<Node> nodes) {
+        this.text = text;
+        this.nodes = nodes.toArray(new Node[0]);
+    }
+
+    public void append(SampleContext ctx, StringBuilder out) {
+        for (Node n : nodes) {
+            n.append(ctx, out);
+        }
+    }
+
+    public String format(SampleContext ctx) {
+        if (nodes.length == 1 && nodes[0] instanceof Literal l) {
+            return l.text();
+        }
+        StringBuilder out = new StringBuilder(64);
+        append(ctx, out);
+        return out.toString();
+    }
+
+    /** True when the format is only text (it can be computed once). */
+    public boolean isConstant() {
+        for (Node n : nodes) {
+            if (!(n instanceof Literal)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The format as written. */
+    @Override
+    public String toString() {
+        return text;
+    }
+}

@@ -1,0 +1,112 @@
+package io.fulcrum.rules;
+
+import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.ConfigLine;
+import io.fulcrum.log.LogFormat;
+import io.fulcrum.log.LogFormatParser;
+import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.sample.Expr;
+import io.fulcrum.sample.ExprParser;
+import io.fulcrum.sample.Stage;
+
+/**
+ * The words of a rule after its action keyword, read in order by the action's parser up to the
+ * condition ({@code if}/{@code unless}) or the end of the line, with what parsing arguments needs.
+ */
+public final class ActionArgs {
+    private final ConfigLine line;
+    private final String parameter;
+    private final HttpActions.Phase phase;
+    private final ProxySpec proxy;
+    private final Stage stage;
+    private final ExprParser exprs;
+    private final LogFormatParser formats;
+    private int pos;
+
+    ActionArgs(ConfigLine line, int pos, String parameter, HttpActions.Phase phase, ProxySpec proxy, Stage stage, ExprParser exprs,
+               LogFormatParser formats) {
+        this.line = line;
+        this.pos = pos;
+        this.parameter = parameter;
+        this.phase = phase;
+        this.proxy = proxy;
+        this.stage = stage;
+        this.exprs = exprs;
+        this.formats = formats;
+    }
+
+    /** The word in the action's parentheses ({@code set-var(txn.x)}), or null. */
+    public String parameter() {
+        return parameter;
+    }
+
+    /** Whether the rule is an http-request, http-response or http-after-response rule. */
+    public HttpActions.Phase phase() {
+        return phase;
+    }
+
+    public ProxySpec proxy() {
+        return proxy;
+    }
+
+    /** Where the rule runs. */
+    public Stage stage() {
+        return stage;
+    }
+
+    /** True while words remain before the condition. */
+    public boolean more() {
+        return line.has(pos) && !isCondition(line.arg(pos));
+    }
+
+    /** The number of words left before the condition. */
+    public int remaining() {
+        int n = 0;
+        while (line.has(pos + n) && !isCondition(line.arg(pos + n))) {
+            n++;
+        }
+        return n;
+    }
+
+    public String peek() {
+        return more() ? line.arg(pos) : "";
+    }
+
+    /** The next word ("" at the end). */
+    public String next() {
+        if (!more()) {
+            return "";
+        }
+        return line.arg(pos++);
+    }
+
+    /** The next word, failing with {@code error} when there is none. */
+    public String next(String error) throws ConfigException {
+        if (!more()) {
+            throw new ConfigException(error);
+        }
+        return line.arg(pos++);
+    }
+
+    int position() {
+        return pos;
+    }
+
+    public LogFormat format(String text) throws ConfigException {
+        return formats.parse(text, stage, false, false);
+    }
+
+    /** A sample expression usable where the rule runs. */
+    public Expr expr(String text) throws ConfigException {
+        Expr e = exprs.parse(text);
+        if ((e.stages() & stage.bit()) == 0) {
+            throw new ConfigException("fetch method '" + e.fetch().name() + "' extracts information from '" + e.fetch().source()
+                    + "', none of which is available here");
+        }
+        return e;
+    }
+
+    static boolean isCondition(String word) {
+        return word.equals("if") || word.equals("unless");
+    }
+}

@@ -1,0 +1,131 @@
+package io.fulcrum.rules;
+
+import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.http.HttpHeaders;
+import io.fulcrum.log.LogFormat;
+import io.fulcrum.rules.HttpActions.Phase;
+import io.netty.util.AsciiString;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/** {@code add-header}, {@code set-header}, {@code del-header}, {@code replace-header}, {@code replace-value}. */
+final class HeaderActions {
+    private HeaderActions() {
+    }
+
+    static void register(HttpActions actions) {
+        Phase[] all = Phase.values();
+        actions.add("add-header", a -> {
+            String name = nameAndFormat(a);
+            LogFormat value = a.format(a.next());
+            return (txn, msg) -> {
+                msg.headers().add(name, value.format(txn));
+                return Verdict.CONTINUE;
+            };
+        }, all);
+        actions.add("set-header", a -> {
+            String name = nameAndFormat(a);
+            LogFormat value = a.format(a.next());
+            return (txn, msg) -> {
+                // The value is computed before the old fields go: it may refer to them.
+                String v = value.format(txn);
+                msg.headers().set(name, v);
+                return Verdict.CONTINUE;
+            };
+        }, all);
+        actions.add("del-header", HeaderActions::delHeader, all);
+        actions.add("replace-header", a -> replace(a, false), all);
+        actions.add("replace-value", a -> replace(a, true), all);
+    }
+
+    /** Reads the header name of a "name format" action, checking there are exactly two arguments. */
+    private static String nameAndFormat(ActionArgs a) throws ConfigException {
+        if (a.remaining() != 2) {
+            throw new ConfigException("expects exactly 2 arguments");
+        }
+        return a.next().toLowerCase(Locale.ROOT);
+    }
+
+    private static HttpAction delHeader(ActionArgs a) throws ConfigException {
+        if (!a.more()) {
+            throw new ConfigException("expects at least 1 argument");
+        }
+        String name = a.next();
+        String method = "str";
+        if (a.peek().equals("-m")) {
+            a.next();
+            method = a.next("-m with no matching method");
+        }
+        String lower = name.toLowerCase(Locale.ROOT);
+        java.util.function.Predicate<AsciiString> match = switch (method) {
+            case "str" -> n -> n.contentEqualsIgnoreCase(lower);
+            case "beg" -> n -> n.length() >= lower.length() && n.regionMatches(true, 0, lower, 0, lower.length());
+            case "end" -> n -> n.length() >= lower.length() && n.regionMatches(true, n.length() - lower.length(), lower, 0, lower.length());
+            case "sub" -> n -> n.toLowerCase().contains(lower);
+            case "reg" -> {
+                Pattern p = regex(name);
+                yield n -> p.matcher(n).find();
+            }
+            default -> throw new ConfigException("-m with unsupported matching method '" + method + "'");
+        };
+        return (txn, msg) -> {
+            HttpHeaders h = msg.headers();
+            for (int i = 0, n = h.slots(); i < n; i++) {
+                if (!h.removed(i) && match.test(h.name(i))) {
+                    h.remove(i);
+                }
+            }
+            return Verdict.CONTINUE;
+        };
+    }
+
+    /**
+     * replace-header: each field's whole value; replace-value: each comma-separated value of each
+     * field, the field then rebuilt with bare commas as HAProxy does.
+     */
+    private static HttpAction replace(ActionArgs a, boolean eachValue) throws ConfigException {
+        if (a.remaining() != 3) {
+            throw new ConfigException("expects exactly 3 arguments");
+        }
+        String name = a.next().toLowerCase(Locale.ROOT);
+        Pattern regex = regex(a.next());
+        Replacement r = new Replacement(regex, a.format(a.next()));
+        return (txn, msg) -> {
+            HttpHeaders h = msg.headers();
+            for (int i = h.indexOf(name, 0); i >= 0; i = h.indexOf(name, i + 1)) {
+                AsciiString value = h.value(i);
+                if (!eachValue) {
+                    String v = r.apply(value, txn);
+                    if (v != null) {
+                        h.setValue(i, v);
+                    }
+                    continue;
+                }
+                List<String> parts = new ArrayList<>();
+                boolean changed = false;
+                for (String part : value.toString().split(",", -1)) {
+                    String p = part.strip();
+                    String v = r.apply(p, txn);
+                    changed |= v != null || !p.equals(part);
+                    parts.add(v != null ? v : p);
+                }
+                if (changed) {
+                    h.setValue(i, String.join(",", parts));
+                }
+            }
+            return Verdict.CONTINUE;
+        };
+    }
+
+    static Pattern regex(String text) throws ConfigException {
+        try {
+            return Pattern.compile(text);
+        } catch (PatternSyntaxException e) {
+            throw new ConfigException("regex '" + text + "' is invalid: " + e.getDescription());
+        }
+    }
+}

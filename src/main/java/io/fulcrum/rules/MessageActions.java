@@ -1,0 +1,98 @@
+package io.fulcrum.rules;
+
+import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.http.Reasons;
+import io.fulcrum.http.RequestHead;
+import io.fulcrum.http.ResponseHead;
+import io.fulcrum.log.LogFormat;
+import io.fulcrum.rules.HttpActions.Phase;
+import io.netty.util.AsciiString;
+
+import java.util.function.BiFunction;
+
+/** Rewrites of the start line: the request's method and URI parts, the response's status. */
+final class MessageActions {
+    private MessageActions() {
+    }
+
+    static void register(HttpActions actions) {
+        uri(actions, "set-path", (u, v) -> new Uri(u.prefix(), v, u.query()));
+        uri(actions, "set-pathq", (u, v) -> u.prefix() + v);
+        uri(actions, "set-query", (u, v) -> new Uri(u.prefix(), u.path(), v));
+        uri(actions, "set-uri", (u, v) -> v);
+        actions.add("set-method", a -> {
+            LogFormat f = oneFormat(a);
+            return (txn, msg) -> {
+                ((RequestHead) msg).method(new AsciiString(f.format(txn)));
+                return Verdict.CONTINUE;
+            };
+        }, Phase.REQUEST);
+        replace(actions, "replace-path", Uri::path, (u, v) -> new Uri(u.prefix(), v, u.query()));
+        replace(actions, "replace-pathq", Uri::pathq, (u, v) -> u.prefix() + v);
+        replace(actions, "replace-uri", Uri::toString, (u, v) -> v);
+        actions.add("set-status", MessageActions::setStatus, Phase.RESPONSE, Phase.AFTER_RESPONSE);
+    }
+
+    private static LogFormat oneFormat(ActionArgs a) throws ConfigException {
+        if (a.remaining() != 1) {
+            throw new ConfigException("expects exactly 1 argument <format>");
+        }
+        return a.format(a.next());
+    }
+
+    /** An action setting part of the URI to a format's value. */
+    private static void uri(HttpActions actions, String name, BiFunction<Uri, String, Object> rewrite) {
+        actions.add(name, a -> {
+            LogFormat f = oneFormat(a);
+            return (txn, msg) -> {
+                RequestHead r = (RequestHead) msg;
+                String v = f.format(txn);
+                r.uri(new AsciiString(rewrite.apply(Uri.of(r.uri()), v).toString()));
+                return Verdict.CONTINUE;
+            };
+        }, Phase.REQUEST);
+    }
+
+    /** An action replacing part of the URI when a regex matches it. */
+    private static void replace(HttpActions actions, String name, java.util.function.Function<Uri, String> part,
+                                BiFunction<Uri, String, Object> rewrite) {
+        actions.add(name, a -> {
+            if (a.remaining() != 2) {
+                throw new ConfigException("expects exactly 2 arguments <match-regex> and <replace-format>");
+            }
+            Replacement r = new Replacement(HeaderActions.regex(a.next()), a.format(a.next()));
+            return (txn, msg) -> {
+                RequestHead req = (RequestHead) msg;
+                Uri u = Uri.of(req.uri());
+                String v = r.apply(part.apply(u), txn);
+                if (v != null) {
+                    req.uri(new AsciiString(rewrite.apply(u, v).toString()));
+                }
+                return Verdict.CONTINUE;
+            };
+        }, Phase.REQUEST);
+    }
+
+    private static HttpAction setStatus(ActionArgs a) throws ConfigException {
+        int status;
+        try {
+            status = Integer.parseInt(a.next());
+        } catch (NumberFormatException e) {
+            status = -1;
+        }
+        if (status < 100 || status > 999) {
+            throw new ConfigException("expects an integer status code between 100 and 999");
+        }
+        String reason = null;
+        if (a.peek().equals("reason")) {
+            a.next();
+            reason = a.next("missing reason after 'reason'");
+        }
+        int code = status;
+        AsciiString phrase = new AsciiString(reason != null ? reason : Reasons.of(status));
+        return (txn, msg) -> {
+            ((ResponseHead) msg).status(code, phrase);
+            return Verdict.CONTINUE;
+        };
+    }
+}

@@ -1,0 +1,91 @@
+package io.fulcrum.rules;
+
+import io.fulcrum.acl.AclParser;
+import io.fulcrum.acl.AclTable;
+import io.fulcrum.acl.Condition;
+import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.ConfigLine;
+import io.fulcrum.cfg.HaproxyKeywords;
+import io.fulcrum.cfg.Module;
+import io.fulcrum.cfg.Registry;
+import io.fulcrum.log.LogFormatParser;
+import io.fulcrum.proxy.Capability;
+import io.fulcrum.proxy.ProxyModule;
+import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.rules.HttpActions.Phase;
+import io.fulcrum.sample.Stage;
+
+import java.util.List;
+
+/**
+ * The {@code http-request}, {@code http-response} and {@code http-after-response} keywords: each line
+ * is an action, its arguments, and an optional condition.
+ */
+public final class RuleModule implements Module {
+
+    @Override
+    public void register(Registry registry) {
+        HttpActions actions = HttpActions.of(registry);
+        AclParser acls = AclParser.of(registry);
+        LogFormatParser formats = new LogFormatParser(acls.exprs());
+        HeaderActions.register(actions);
+        MessageActions.register(actions);
+        ReplyActions.register(actions);
+        VarActions.register(actions);
+        for (Phase phase : Phase.values()) {
+            registry.table(ProxyModule.KEYWORDS).add(phase.keyword(), Capability.FRONTEND | Capability.BACKEND | Capability.STRICT,
+                    (p, l) -> parse(phase, p, l, actions, acls, formats));
+        }
+    }
+
+    private static void parse(Phase phase, ProxySpec p, ConfigLine l, HttpActions actions, AclParser acls, LogFormatParser formats)
+            throws ConfigException {
+        String word = l.arg(1);
+        int paren = word.indexOf('(');
+        String keyword = paren < 0 ? word : word.substring(0, paren) + "(*)";
+        String parameter = paren < 0 ? null : word.substring(paren + 1, word.endsWith(")") ? word.length() - 1 : word.length());
+        HttpActions.Parser parser = actions.find(phase, keyword);
+        String rule = phase.keyword() + " " + word;
+        if (parser == null) {
+            if (HaproxyKeywords.knows(phase.keyword(), paren < 0 ? word : word.substring(0, paren))) {
+                throw new ConfigException("'" + phase.keyword() + " " + keyword.replace("(*)", "") + "' is an HAProxy action that Fulcrum does not support yet.");
+            }
+            throw new ConfigException("'" + phase.keyword() + "' expects " + actions.list(phase) + "but got '" + word + "'"
+                    + (word.isEmpty() ? " (missing argument)." : "."));
+        }
+        Stage stage = stage(phase, p);
+        ActionArgs args = new ActionArgs(l, 2, parameter, phase, p, stage, acls.exprs(), formats);
+        HttpAction action;
+        try {
+            action = parser.parse(args);
+        } catch (ConfigException e) {
+            throw new ConfigException("error detected in " + p.describe() + " while parsing '" + rule + "' rule : " + e.getMessage() + ".");
+        }
+        int pos = args.position();
+        if (l.has(pos) && !ActionArgs.isCondition(l.arg(pos))) {
+            throw new ConfigException("'" + rule + "' expects either 'if' or 'unless' followed by a condition but found '" + l.arg(pos) + "'.");
+        }
+        Condition cond;
+        try {
+            cond = acls.condition(l, pos, p.partOrNull(AclTable.class), stage);
+        } catch (ConfigException e) {
+            throw new ConfigException("error detected while parsing an '" + rule + "' condition : " + e.getMessage() + ".");
+        }
+        HttpRules rules = p.part(HttpRules.class, HttpRules::new);
+        List<HttpRule> list = switch (phase) {
+            case REQUEST -> rules.request;
+            case RESPONSE -> rules.response;
+            case AFTER_RESPONSE -> rules.afterResponse;
+        };
+        list.add(new HttpRule(action, cond));
+    }
+
+    /** Where the rules of {@code phase} run in proxy {@code p}: its frontend side when it has one. */
+    static Stage stage(Phase phase, ProxySpec p) {
+        boolean fe = p.kind().isFrontend();
+        return switch (phase) {
+            case REQUEST -> fe ? Stage.FE_HRQ_HDR : Stage.BE_HRQ_HDR;
+            case RESPONSE, AFTER_RESPONSE -> fe ? Stage.FE_HRS_HDR : Stage.BE_HRS_HDR;
+        };
+    }
+}

@@ -1,0 +1,48 @@
+package io.fulcrum.rules;
+
+import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.log.LogFormat;
+import io.fulcrum.rules.HttpActions.Phase;
+import io.fulcrum.sample.Expr;
+import io.fulcrum.sample.Sample;
+import io.fulcrum.sample.VarRef;
+
+/** {@code set-var(name)}, {@code set-var-fmt(name)} and {@code unset-var(name)}. */
+final class VarActions {
+    private VarActions() {
+    }
+
+    static void register(HttpActions actions) {
+        actions.add("set-var(*)", a -> {
+            VarRef var = VarRef.parse(a.parameter());
+            if (!a.more()) {
+                throw new ConfigException("missing fetch method");
+            }
+            Expr expr = a.expr(a.next());
+            return (txn, msg) -> {
+                Sample s = new Sample();
+                if (expr.eval(txn, s)) {
+                    var.set(txn, s);
+                }
+                return Verdict.CONTINUE;
+            };
+        }, Phase.values());
+        actions.add("set-var-fmt(*)", a -> {
+            VarRef var = VarRef.parse(a.parameter());
+            LogFormat f = a.format(a.next("missing log-format"));
+            return (txn, msg) -> {
+                Sample s = new Sample();
+                s.setStr(f.format(txn));
+                var.set(txn, s);
+                return Verdict.CONTINUE;
+            };
+        }, Phase.values());
+        actions.add("unset-var(*)", a -> {
+            VarRef var = VarRef.parse(a.parameter());
+            return (txn, msg) -> {
+                var.unset(txn);
+                return Verdict.CONTINUE;
+            };
+        }, Phase.values());
+    }
+}
