@@ -28,6 +28,17 @@ public class ConfigException extends Exception {
         this.warning = warning;
     }
 
+    /** Column value of {@link #unplaced}. */
+    static final int UNPLACED = -2;
+
+    /**
+     * An error HAProxy reports without the space before the colon ({@code parsing [FILE:LINE]: MESSAGE}),
+     * as it does for the rule keywords' own messages.
+     */
+    public static ConfigException unplaced(String message) {
+        return new ConfigException(message, UNPLACED, false);
+    }
+
     /** A line HAProxy ignores with a warning (e.g. a frontend keyword in a backend). */
     public static ConfigException warning(String message) {
         return new ConfigException(message, -1, true);

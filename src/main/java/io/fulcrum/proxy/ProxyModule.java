@@ -197,6 +197,11 @@ public final class ProxyModule implements Module {
         }
         if (!spec.kind().accepts(e.flags())) {
             String why = " because " + spec.describe() + " has no " + missing(spec.kind()) + " capability.";
+            if ((e.flags() & Capability.STRICT) != 0 && spec.kind() == ProxyKind.DEFAULTS) {
+                // HAProxy 2.6 words the rule keywords' refusal for the anonymous defaults section apart.
+                boolean anonymous = spec.name().isEmpty() && (kw.equals("acl") || kw.startsWith("http-") || kw.startsWith("tcp-"));
+                throw new ConfigException("'" + kw + "' not allowed in " + (anonymous ? "anonymous " : "") + "'defaults' section.");
+            }
             if ((e.flags() & Capability.STRICT) != 0) {
                 throw new ConfigException("'" + kw + "' not allowed" + why);
             }

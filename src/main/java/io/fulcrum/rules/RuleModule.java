@@ -50,7 +50,7 @@ public final class RuleModule implements Module {
             if (HaproxyKeywords.knows(phase.keyword(), paren < 0 ? word : word.substring(0, paren))) {
                 throw new ConfigException("'" + phase.keyword() + " " + keyword.replace("(*)", "") + "' is an HAProxy action that Fulcrum does not support yet.");
             }
-            throw new ConfigException("'" + phase.keyword() + "' expects " + actions.list(phase) + "but got '" + word + "'"
+            throw ConfigException.unplaced("'" + phase.keyword() + "' expects " + actions.list(phase) + "but got '" + word + "'"
                     + (word.isEmpty() ? " (missing argument)." : "."));
         }
         Stage stage = stage(phase, p);
@@ -63,7 +63,8 @@ public final class RuleModule implements Module {
         }
         int pos = args.position();
         if (l.has(pos) && !ActionArgs.isCondition(l.arg(pos))) {
-            throw new ConfigException("'" + rule + "' expects either 'if' or 'unless' followed by a condition but found '" + l.arg(pos) + "'.");
+            throw ConfigException.unplaced("'" + rule + "' expects either 'if' or 'unless' followed by a condition but found '"
+                    + l.arg(pos) + "'.");
         }
         Condition cond;
         try {

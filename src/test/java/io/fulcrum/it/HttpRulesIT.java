@@ -1,0 +1,184 @@
+package io.fulcrum.it;
+
+import io.fulcrum.it.HttpClientConn.Response;
+import io.fulcrum.it.HttpOrigin.Received;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static io.fulcrum.it.HttpKit.get;
+import static io.fulcrum.it.HttpKit.serve;
+import static io.fulcrum.it.TcpProxyKit.freePort;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * ACLs, use_backend conditions and http-request / http-response / http-after-response rules, driven over
+ * real sockets. Every expectation holds for HAProxy 2.6 too (-Dit.proxy=haproxy).
+ */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class HttpRulesIT {
+
+    private static String config(int fe, String frontendLines, String backends) {
+        return """
+                defaults
+                    mode http
+                    timeout connect 2s
+                    timeout client 10s
+                    timeout server 10s
+
+                frontend fe
+                    bind 127.0.0.1:%d
+                %s
+                %s
+                """.formatted(fe, frontendLines.indent(4), backends);
+    }
+
+    private static String backend(String name, int port, String lines) {
+        return "backend " + name + "\n    server s1 127.0.0.1:" + port + "\n" + lines.indent(4);
+    }
+
+    @Test
+    void useBackendFollowsAclsInOrder() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin api = HttpOrigin.ok("api");
+             HttpOrigin img = HttpOrigin.ok("img");
+             HttpOrigin web = HttpOrigin.ok("web");
+             FulcrumProcess proxy = serve(config(fe, """
+                     acl is_api path_beg /api/
+                     acl is_img path_end .png .jpg
+                     acl is_img hdr(host) -i images.example.com
+                     use_backend api if is_api !{ method POST }
+                     use_backend img if is_img || { req.hdr(x-img) -m found }
+                     default_backend web
+                     """, backend("api", api.port(), "") + backend("img", img.port(), "") + backend("web", web.port(), "")), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(c.exchange(get("/api/users")).bodyText()).isEqualTo("api");
+            assertThat(c.exchange("POST /api/users HTTP/1.1\r\nHost: test\r\nContent-Length: 0\r\n\r\n").bodyText()).isEqualTo("web");
+            assertThat(c.exchange(get("/a/b.png")).bodyText()).isEqualTo("img");
+            assertThat(c.exchange("GET / HTTP/1.1\r\nHost: IMAGES.example.com\r\n\r\n").bodyText()).isEqualTo("img");
+            assertThat(c.exchange("GET / HTTP/1.1\r\nHost: test\r\nX-Img: 1\r\n\r\n").bodyText()).isEqualTo("img");
+            assertThat(c.exchange(get("/index.html")).bodyText()).isEqualTo("web");
+        }
+    }
+
+    @Test
+    void requestHeadersAndUriAreRewrittenBeforeForwarding() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin origin = HttpOrigin.ok("ok");
+             FulcrumProcess proxy = serve(config(fe, """
+                     http-request set-var(txn.p) path
+                     http-request set-header X-Path %[var(txn.p)]
+                     http-request add-header X-Added "a b"
+                     http-request del-header X-Secret
+                     http-request del-header X-Tmp- -m beg
+                     http-request replace-header X-Rep foo(.*) bar\\1
+                     http-request replace-value X-Val foo(.*) bar\\1
+                     http-request replace-path /old/(.*) /new/\\1
+                     http-request set-query q=1 if { path_beg /new/ }
+                     http-request set-method PUT if { req.hdr(x-put) -m found }
+                     default_backend be
+                     """, backend("be", origin.port(), "")), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            c.exchange("GET /old/x?a=1 HTTP/1.1\r\nHost: test\r\nX-Secret: s\r\nX-Tmp-1: t\r\nX-Tmp-2: t\r\nX-Rep: zfooyz\r\n"
+                    + "X-Val: a, zfoo1 ,b\r\nX-Put: 1\r\n\r\n");
+            Received r = origin.nextRequest(5000);
+            assertThat(r.head().startLine()).isEqualTo("PUT /new/x?q=1 HTTP/1.1");
+            assertThat(r.head().get("x-path")).isEqualTo("/old/x");
+            assertThat(r.head().get("x-added")).isEqualTo("a b");
+            assertThat(r.head().names()).doesNotContain("x-secret", "x-tmp-1", "x-tmp-2");
+            assertThat(r.head().get("x-rep")).isEqualTo("baryz");
+            assertThat(r.head().get("x-val")).isEqualTo("a,bar1,b");
+        }
+    }
+
+    @Test
+    void denyReturnRedirectAndAuthAnswerWithoutTheServer() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin origin = HttpOrigin.ok("ok");
+             FulcrumProcess proxy = serve(config(fe, """
+                     http-request deny if { path /deny }
+                     http-request deny deny_status 429 if { path /slow }
+                     http-request return status 200 content-type text/plain hdr X-A "p=%[path]" lf-string "hello %[path]" if { path /ret }
+                     http-request redirect location /new code 303 set-cookie A=1 if { path /r1 }
+                     http-request redirect scheme https drop-query if { path_beg /r2 }
+                     http-request auth realm "My Realm" if { path /auth }
+                     default_backend be
+                     """, backend("be", origin.port(), "")), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            Response deny = c.exchange(get("/deny"));
+            assertThat(deny.status()).isEqualTo(403);
+            assertThat(deny.bodyText()).contains("Request forbidden by administrative rules.");
+            assertThat(c.exchange(get("/slow")).status()).isEqualTo(429);
+            Response ret = c.exchange(get("/ret"));
+            assertThat(ret.text()).isEqualTo("HTTP/1.1 200 OK\r\nx-a: p=/ret\r\ncontent-length: 10\r\ncontent-type: text/plain\r\n\r\nhello /ret");
+            assertThat(c.exchange(get("/r1")).head().raw())
+                    .isEqualTo("HTTP/1.1 303 See Other\r\ncontent-length: 0\r\nlocation: /new\r\ncache-control: no-cache\r\n"
+                            + "set-cookie: A=1; path=/;\r\n\r\n");
+            assertThat(c.exchange("GET /r2/x?k=1 HTTP/1.1\r\nHost: h.example:81\r\n\r\n").get("location"))
+                    .isEqualTo("https://h.example:81/r2/x");
+            Response auth = c.exchange(get("/auth"));
+            assertThat(auth.status()).isEqualTo(401);
+            assertThat(auth.get("www-authenticate")).isEqualTo("Basic realm=\"My Realm\"");
+            // The connection stayed open through all of these, and the server saw none of them.
+            assertThat(c.exchange(get("/pass")).bodyText()).isEqualTo("ok");
+            assertThat(origin.nextRequest(5000).head().startLine()).isEqualTo("GET /pass HTTP/1.1");
+        }
+    }
+
+    @Test
+    void responseRulesBackendFirstThenFrontendThenAfterResponse() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin origin = HttpOrigin.start(x -> x.send("HTTP/1.1 200 OK\r\nX-Server: s\r\nX-Drop: d\r\nContent-Length: 2\r\n\r\nok"));
+             FulcrumProcess proxy = serve(config(fe, """
+                     http-response set-header X-Order "%[res.hdr(x-order)],fe"
+                     http-after-response add-header X-After fe
+                     default_backend be
+                     """, backend("be", origin.port(), """
+                     http-response set-header X-Order be
+                     http-response del-header X-Drop
+                     http-response set-status 203 reason Fine if { res.hdr(x-server) s }
+                     """)), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            Response r = c.exchange(get("/"));
+            assertThat(r.head().startLine()).isEqualTo("HTTP/1.1 203 Fine");
+            assertThat(r.get("x-order")).isEqualTo("be,fe");
+            assertThat(r.head().has("x-drop")).isFalse();
+            assertThat(r.get("x-after")).isEqualTo("fe");
+            assertThat(r.bodyText()).isEqualTo("ok");
+        }
+    }
+
+    @Test
+    void responseDenyGives502AndAfterResponseRulesApplyToErrors() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin origin = HttpOrigin.start(x -> x.send("HTTP/1.1 200 OK\r\nX-Bad: 1\r\nContent-Length: 2\r\n\r\nok"));
+             FulcrumProcess proxy = serve(config(fe, """
+                     http-response deny if { res.hdr(x-bad) 1 }
+                     http-after-response set-header X-Seen yes
+                     http-request deny if { path /deny }
+                     default_backend be
+                     """, backend("be", origin.port(), "")), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            Response r = c.exchange(get("/"));
+            assertThat(r.status()).isEqualTo(502);
+            assertThat(r.get("x-seen")).isEqualTo("yes");
+            Response d = c.exchange(get("/deny"));
+            assertThat(d.status()).isEqualTo(403);
+            assertThat(d.get("x-seen")).isEqualTo("yes");
+        }
+    }
+
+    @Test
+    void variablesLiveAsLongAsTheirScope() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin origin = HttpOrigin.ok("ok");
+             FulcrumProcess proxy = serve(config(fe, """
+                     http-request set-var(sess.first) path if !{ var(sess.first) -m found }
+                     http-request set-var(txn.now) path
+                     http-request return status 200 content-type text/plain lf-string "%[var(sess.first)] %[var(txn.now)]"
+                     """, ""), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(c.exchange(get("/a")).bodyText()).isEqualTo("/a /a");
+            assertThat(c.exchange(get("/b")).bodyText()).isEqualTo("/a /b");
+        }
+    }
+}
