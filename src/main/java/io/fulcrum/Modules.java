@@ -10,6 +10,7 @@ import io.fulcrum.listener.ListenerModule;
 import io.fulcrum.pool.PoolModule;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.rules.RuleModule;
+import io.fulcrum.rules.TcpRuleModule;
 import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.sample.SampleModule;
 import io.fulcrum.server.ServerModule;
@@ -33,5 +34,6 @@ public final class Modules {
             new HttpErrorsModule(),
             new SampleModule(),
             new AclModule(),
-            new RuleModule());
+            new RuleModule(),
+            new TcpRuleModule());
 }

@@ -9,6 +9,7 @@ import io.fulcrum.pool.ReuseMode;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.Timeouts;
 import io.fulcrum.rules.HttpRules;
+import io.fulcrum.rules.TcpRules;
 import io.fulcrum.server.Server;
 import io.fulcrum.server.ServerList;
 
@@ -26,6 +27,7 @@ public final class Backend {
     private final ErrorSet errors;
     private final ReuseMode reuse;
     private final HttpRules rules;
+    private final TcpRules tcpRules;
 
     public Backend(ProxySpec spec) {
         this.name = spec.name();
@@ -40,6 +42,12 @@ public final class Backend {
         this.errors = ErrorSet.of(spec);
         this.reuse = PoolModule.of(spec).mode;
         this.rules = HttpRules.of(spec);
+        this.tcpRules = TcpRules.of(spec);
+    }
+
+    /** Its tcp-request content rules (a listen section's are its frontend's). */
+    public TcpRules tcpRules() {
+        return tcpRules;
     }
 
     /** Its http-request, http-response and http-after-response rules (a listen section's are its frontend's). */

@@ -2,6 +2,8 @@ package io.fulcrum.listener;
 
 import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.proxy.Frontend;
+import io.fulcrum.rules.ConnectionContext;
+import io.fulcrum.rules.TcpRules;
 import io.fulcrum.runtime.EventLoops;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -46,15 +48,42 @@ public final class Acceptor implements Consumer<Channel> {
             child.pipeline().addLast("proxy-header", new HeaderReader());
             start = () -> armHeaderTimeout(child);
         } else {
-            start = starter.install(child, child.remoteAddress(), child.localAddress(), null);
+            // Installed before the registration, so that no byte read at once misses the session.
+            Runnable session = starter.install(child, child.remoteAddress(), child.localAddress(), null);
+            start = () -> {
+                if (sessionAccepted(child, child.remoteAddress(), child.localAddress(), null)) {
+                    session.run();
+                }
+            };
         }
         loops.next().register(child).addListener(f -> {
-            if (f.isSuccess()) {
+            TcpRules rules = frontend.tcpRules();
+            if (f.isSuccess() && (!rules.hasConnectionRules()
+                    || rules.acceptConnection(new ConnectionContext(child, frontend, child.remoteAddress(), child.localAddress())))) {
                 start.run();
             } else {
-                child.close();
+                reset(child);
             }
         });
+    }
+
+    /** Closes a rejected connection at once with a reset, as HAProxy does: nothing lingers. */
+    private static void reset(Channel child) {
+        child.config().setOption(ChannelOption.SO_LINGER, 0);
+        child.close();
+    }
+
+    /** Runs the tcp-request session rules; a rejected connection is reset (and its early bytes dropped). */
+    private boolean sessionAccepted(Channel child, SocketAddress source, SocketAddress destination, ByteBuf early) {
+        TcpRules rules = frontend.tcpRules();
+        if (rules.hasSessionRules() && !rules.acceptSession(new ConnectionContext(child, frontend, source, destination))) {
+            if (early != null) {
+                early.release();
+            }
+            reset(child);
+            return false;
+        }
+        return true;
     }
 
     /** The PROXY header must arrive within {@code timeout client}, as any client data must. */
@@ -99,7 +128,9 @@ public final class Acceptor implements Consumer<Channel> {
                 ctx.pipeline().remove(this);
                 ByteBuf data = early;
                 early = null;
-                starter.install(ctx.channel(), source, destination, data).run();
+                if (sessionAccepted(ctx.channel(), source, destination, data)) {
+                    starter.install(ctx.channel(), source, destination, data).run();
+                }
             }
         }
 

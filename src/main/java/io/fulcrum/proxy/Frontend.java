@@ -7,6 +7,7 @@ import io.fulcrum.http.ErrorSet;
 import io.fulcrum.http.HttpModule;
 import io.fulcrum.http.HttpOptions;
 import io.fulcrum.rules.HttpRules;
+import io.fulcrum.rules.TcpRules;
 import io.fulcrum.runtime.ConnLimit;
 import io.fulcrum.sample.SampleContext;
 
@@ -24,6 +25,7 @@ public final class Frontend {
     private final HttpOptions http;
     private final ErrorSet errors;
     private final HttpRules rules;
+    private final TcpRules tcpRules;
 
     /** A {@code use_backend} rule: its condition (null: always) and the backend it names. */
     public record SwitchingRule(Condition condition, Backend backend) {
@@ -45,6 +47,12 @@ public final class Frontend {
         this.http = HttpModule.of(spec);
         this.errors = ErrorSet.of(spec);
         this.rules = HttpRules.of(spec);
+        this.tcpRules = TcpRules.of(spec);
+    }
+
+    /** Its tcp-request rules. */
+    public TcpRules tcpRules() {
+        return tcpRules;
     }
 
     /** Its http-request, http-response and http-after-response rules. */

@@ -1,5 +1,9 @@
 package io.fulcrum.sample;
 
+import io.netty.channel.Channel;
+import io.netty.util.Attribute;
+import io.netty.util.AttributeKey;
+
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,6 +21,19 @@ public final class Vars {
 
     public Vars() {
         this(new HashMap<>(4));
+    }
+
+    private static final AttributeKey<Vars> SESSION = AttributeKey.valueOf(Vars.class, "session");
+
+    /** The session variables of a client connection: they live as long as the connection. */
+    public static Vars session(Channel client) {
+        Attribute<Vars> a = client.attr(SESSION);
+        Vars v = a.get();
+        if (v == null) {
+            v = new Vars();
+            a.set(v);
+        }
+        return v;
     }
 
     public Sample get(String name) {

@@ -103,6 +103,10 @@ public final class HttpStream implements HttpTxn {
         long now = System.nanoTime();
         lastClientActivity = now;
         lastServerActivity = now;
+        if (!frontend.tcpRules().acceptContent(this)) {
+            abort();
+            return;
+        }
         if (HttpRule.runAll(frontend.rules().request(), this, request) == Verdict.DONE) {
             return;
         }
@@ -111,8 +115,14 @@ public final class HttpStream implements HttpTxn {
             fail(503);
             return;
         }
-        if (backend.rules() != frontend.rules() && HttpRule.runAll(backend.rules().request(), this, request) == Verdict.DONE) {
-            return;
+        if (backend.rules() != frontend.rules()) {
+            if (!backend.tcpRules().acceptContent(this)) {
+                abort();
+                return;
+            }
+            if (HttpRule.runAll(backend.rules().request(), this, request) == Verdict.DONE) {
+                return;
+            }
         }
         // Hop-by-hop fields are gone; say what this hop wants when the version's default differs.
         if (upgradeRequested) {

@@ -52,8 +52,6 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
     private boolean stopping;
     /** Inside the parser: a transaction ending now must not parse the next request re-entrantly. */
     private boolean parsing;
-    /** The session's variables ("sess." scope), created on first use. */
-    private Vars sessionVars;
 
     public H1FrontConnection(Frontend frontend, EventLoops loops, H1Limits limits) {
         this.frontend = frontend;
@@ -93,7 +91,7 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
 
     /** The variables that live as long as the client connection. */
     public Vars sessionVars() {
-        return sessionVars == null ? sessionVars = new Vars() : sessionVars;
+        return Vars.session(channel);
     }
 
     @Override

@@ -36,7 +36,7 @@ import java.util.concurrent.TimeUnit;
 public final class TcpSession implements SampleContext {
     private final Channel client;
     private final Frontend frontend;
-    private final Backend backend;
+    private Backend backend;
     private final EventLoops loops;
     private final SocketAddress source;
     private final SocketAddress destination;
@@ -55,8 +55,6 @@ public final class TcpSession implements SampleContext {
     private final long[] written = new long[2];
     private final long[] flushedSeen = new long[2];
     private ScheduledFuture<?> timer;
-    /** The session's variables: in TCP mode the transaction is the session ("sess." and "txn." alike). */
-    private Vars vars;
 
     /**
      * @param source      the client's address (from the PROXY header with {@code accept-proxy})
@@ -68,7 +66,7 @@ public final class TcpSession implements SampleContext {
         this(client, frontend, null, loops, source, destination, early);
     }
 
-    /** @param backend the backend, or null to choose it by the frontend's {@code use_backend} rules */
+    /** @param backend the backend, or null to choose it when the session starts, by the frontend's rules */
     private TcpSession(Channel client, Frontend frontend, Backend backend, EventLoops loops, SocketAddress source,
                        SocketAddress destination, ByteBuf early) {
         this.client = client;
@@ -76,7 +74,7 @@ public final class TcpSession implements SampleContext {
         this.loops = loops;
         this.source = source;
         this.destination = destination;
-        this.backend = backend != null ? backend : frontend.backend(this);
+        this.backend = backend;
         this.early = early;
         this.clientRelay = new Relay(this, Side.CLIENT);
     }
@@ -125,6 +123,15 @@ public final class TcpSession implements SampleContext {
         install();
         if (finished) {
             return; // the client went away before the session started
+        }
+        if (!frontend.tcpRules().acceptContent(this)) {
+            client.close();
+            return;
+        }
+        backend = frontend.backend(this);
+        if (backend != null && backend.tcpRules() != frontend.tcpRules() && !backend.tcpRules().acceptContent(this)) {
+            client.close();
+            return;
         }
         long now = System.nanoTime();
         lastActive[0] = now;
@@ -451,7 +458,8 @@ public final class TcpSession implements SampleContext {
     public Vars vars(VarScope scope) {
         return switch (scope) {
             case PROC -> Vars.PROC;
-            case SESS, TXN -> vars == null ? vars = new Vars() : vars;
+            // In TCP mode the transaction is the session.
+            case SESS, TXN -> Vars.session(client);
             default -> null;
         };
     }

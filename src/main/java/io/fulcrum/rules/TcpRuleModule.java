@@ -1,0 +1,139 @@
+package io.fulcrum.rules;
+
+import io.fulcrum.acl.AclParser;
+import io.fulcrum.acl.AclTable;
+import io.fulcrum.acl.Condition;
+import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.ConfigLine;
+import io.fulcrum.cfg.Module;
+import io.fulcrum.cfg.Registry;
+import io.fulcrum.cfg.Units;
+import io.fulcrum.log.LogFormat;
+import io.fulcrum.log.LogFormatParser;
+import io.fulcrum.proxy.Capability;
+import io.fulcrum.proxy.ProxyModule;
+import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.sample.Expr;
+import io.fulcrum.sample.Sample;
+import io.fulcrum.sample.Stage;
+import io.fulcrum.sample.VarRef;
+
+import java.util.List;
+
+/**
+ * {@code tcp-request connection|session|content <action> [{if|unless} <condition>]} and
+ * {@code tcp-request inspect-delay}, with the actions accept, reject, set-var, set-var-fmt and unset-var.
+ */
+public final class TcpRuleModule implements Module {
+    /** HAProxy 2.6's other tcp-request actions. */
+    private static final java.util.Set<String> UNSUPPORTED = java.util.Set.of("capture", "expect-proxy", "expect-netscaler-cip",
+            "track-sc0", "track-sc1", "track-sc2", "sc-inc-gpc", "sc-inc-gpc0", "sc-inc-gpc1", "sc-set-gpt", "sc-set-gpt0", "set-dst",
+            "set-dst-port", "set-mark", "set-src", "set-src-port", "set-tos", "silent-drop", "do-resolve", "send-spoe-group",
+            "set-log-level", "set-nice", "set-priority-class", "set-priority-offset", "switch-mode", "use-service");
+
+    @Override
+    public void register(Registry registry) {
+        AclParser acls = AclParser.of(registry);
+        LogFormatParser formats = new LogFormatParser(acls.exprs());
+        registry.table(ProxyModule.KEYWORDS).add("tcp-request", Capability.FRONTEND | Capability.BACKEND | Capability.STRICT,
+                (p, l) -> parse(p, l, acls, formats));
+    }
+
+    private static void parse(ProxySpec p, ConfigLine l, AclParser acls, LogFormatParser formats) throws ConfigException {
+        TcpRules rules = p.part(TcpRules.class, TcpRules::new);
+        String where = p.describe();
+        String kind = l.arg(1);
+        switch (kind) {
+            case "inspect-delay" -> {
+                if (!l.has(2)) {
+                    throw new ConfigException("'tcp-request inspect-delay' expects a positive delay in milliseconds, in " + where);
+                }
+                rules.inspectDelay = Units.time(l.arg(2), "tcp-request inspect-delay");
+                return;
+            }
+            case "connection", "session" -> {
+                if (!p.kind().isFrontend()) {
+                    throw new ConfigException("'tcp-request " + kind + "' is not allowed in " + where + " which has no frontend capability");
+                }
+            }
+            case "content" -> { }
+            default -> throw new ConfigException("'tcp-request' expects 'inspect-delay', 'connection', or 'content' in " + where
+                    + " (got '" + kind + "')");
+        }
+        String word = l.arg(2);
+        Stage stage = switch (kind) {
+            case "connection" -> Stage.FE_CON_ACC;
+            case "session" -> Stage.FE_SES_ACC;
+            default -> p.kind().isFrontend() ? Stage.FE_REQ_CNT : Stage.BE_REQ_CNT;
+        };
+        String rule = "tcp-request " + kind + " " + word;
+        int paren = word.indexOf('(');
+        String action = paren < 0 ? word : word.substring(0, paren);
+        String param = paren < 0 ? null : word.substring(paren + 1, word.endsWith(")") ? word.length() - 1 : word.length());
+        int pos = 3;
+        TcpRules.TcpAction act;
+        switch (action) {
+            case "accept" -> act = ctx -> Verdict.STOP;
+            case "reject" -> act = ctx -> Verdict.DONE;
+            case "set-var" -> {
+                VarRef var = VarRef.parse(param);
+                if (!l.has(pos) || l.arg(pos).equals("if") || l.arg(pos).equals("unless")) {
+                    throw new ConfigException("missing fetch method");
+                }
+                Expr e;
+                try {
+                    e = acls.exprs().parse(l.arg(pos++));
+                } catch (ConfigException ex) {
+                    throw new ConfigException("'" + rule + "' : " + ex.getMessage());
+                }
+                act = ctx -> {
+                    Sample s = new Sample();
+                    if (e.eval(ctx, s)) {
+                        var.set(ctx, s);
+                    }
+                    return Verdict.CONTINUE;
+                };
+            }
+            case "set-var-fmt" -> {
+                VarRef var = VarRef.parse(param);
+                LogFormat f = formats.parse(l.arg(pos++), stage, false, false);
+                act = ctx -> {
+                    Sample s = new Sample();
+                    s.setStr(f.format(ctx));
+                    var.set(ctx, s);
+                    return Verdict.CONTINUE;
+                };
+            }
+            case "unset-var" -> {
+                VarRef var = VarRef.parse(param);
+                act = ctx -> {
+                    var.unset(ctx);
+                    return Verdict.CONTINUE;
+                };
+            }
+            default -> {
+                if (UNSUPPORTED.contains(action)) {
+                    throw new ConfigException("'tcp-request " + kind + " " + action + "' is an HAProxy action that Fulcrum does not support yet.");
+                }
+                throw new ConfigException("'tcp-request " + kind + "' expects 'accept', 'reject', 'set-var-fmt(*)', 'set-var(*)', "
+                        + "'unset-var(*)' in " + where + " (got '" + word + "').");
+            }
+        }
+        if (l.has(pos) && !l.arg(pos).equals("if") && !l.arg(pos).equals("unless")) {
+            throw new ConfigException("'" + rule + "' only accepts 'if' or 'unless', in " + where + " (got '" + l.arg(pos) + "')");
+        }
+        Condition cond;
+        try {
+            cond = acls.condition(l, pos, p.partOrNull(AclTable.class), stage);
+        } catch (ConfigException e) {
+            throw new ConfigException("'" + rule + "' : error detected in " + where + " while parsing '" + l.arg(pos) + "' condition : "
+                    + e.getMessage());
+        }
+        List<TcpRules.Rule> list = switch (kind) {
+            case "connection" -> rules.connection;
+            case "session" -> rules.session;
+            default -> rules.content;
+        };
+        list.add(new TcpRules.Rule(act, cond));
+    }
+}

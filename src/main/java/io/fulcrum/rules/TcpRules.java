@@ -1,0 +1,81 @@
+package io.fulcrum.rules;
+
+import io.fulcrum.acl.Condition;
+import io.fulcrum.proxy.ProxyPart;
+import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.sample.SampleContext;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The {@code tcp-request connection}, {@code session} and {@code content} rules of a proxy section, and
+ * its {@code tcp-request inspect-delay}. Rules are not inherited from defaults sections.
+ */
+public final class TcpRules implements ProxyPart {
+    /** What a proxy without rules has. */
+    public static final TcpRules EMPTY = new TcpRules();
+
+    /** A rule: what it does (accept: stop, reject: close) under its condition. */
+    public record Rule(TcpAction action, Condition condition) {
+    }
+
+    /** What a tcp-request rule does; returns the verdict for the list. */
+    @FunctionalInterface
+    public interface TcpAction {
+        Verdict run(SampleContext ctx);
+    }
+
+    final List<Rule> connection = new ArrayList<>();
+    final List<Rule> session = new ArrayList<>();
+    final List<Rule> content = new ArrayList<>();
+    long inspectDelay;
+
+    @Override
+    public ProxyPart inherit() {
+        return null;
+    }
+
+    public static TcpRules of(ProxySpec proxy) {
+        TcpRules r = proxy.partOrNull(TcpRules.class);
+        return r == null ? EMPTY : r;
+    }
+
+    /** Runs the connection rules; false when the connection is rejected. */
+    public boolean acceptConnection(SampleContext ctx) {
+        return run(connection, ctx);
+    }
+
+    /** Runs the session rules (after the PROXY header); false when rejected. */
+    public boolean acceptSession(SampleContext ctx) {
+        return run(session, ctx);
+    }
+
+    /** Runs the content rules; false when rejected. */
+    public boolean acceptContent(SampleContext ctx) {
+        return run(content, ctx);
+    }
+
+    public boolean hasConnectionRules() {
+        return !connection.isEmpty();
+    }
+
+    public boolean hasSessionRules() {
+        return !session.isEmpty();
+    }
+
+    private static boolean run(List<Rule> rules, SampleContext ctx) {
+        for (Rule r : rules) {
+            if (Condition.passes(r.condition(), ctx)) {
+                Verdict v = r.action().run(ctx);
+                if (v == Verdict.STOP) {
+                    return true;
+                }
+                if (v == Verdict.DONE) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+}
