@@ -147,14 +147,17 @@ public final class ExprParser {
 
     /**
      * Parses the argument list at {@code from} ("(a,b)" or nothing) against {@code spec}, as HAProxy's
-     * make_arg_list: an unquoted space ends an argument, only string arguments may be empty, and extra
-     * arguments are reported as a missing ')'.
+     * make_arg_list: an unquoted space ends an argument, only string arguments and optional ones may be
+     * empty, extra arguments are reported as a missing ')', and no list at all reads as "()".
      */
     private static ArgList args(String text, int from, ArgSpec spec) throws ArgException {
         List<Arg> args = new ArrayList<>();
         int i = from;
         boolean parens = i < text.length() && text.charAt(i) == '(';
-        if (parens) {
+        if (!parens && spec.mandatory() > 0) {
+            // "()": one empty argument, which only a string accepts.
+            args.add(arg(spec.types().get(0), "", 0, true));
+        } else if (parens) {
             i++;
             while (args.size() < spec.max()) {
                 StringBuilder w = new StringBuilder();
@@ -164,11 +167,7 @@ public final class ExprParser {
                 if (w.isEmpty() && i == start && pos == 0 && pos >= spec.mandatory() && i < text.length() && text.charAt(i) == ')') {
                     break; // "()": no argument
                 }
-                ArgType type = spec.types().get(pos);
-                if (w.isEmpty() && i == start && type != ArgType.STR) {
-                    throw new ArgException(pos, "expected type '" + type + "' at position " + (pos + 1) + ", but got nothing");
-                }
-                args.add(arg(type, w.toString(), pos));
+                args.add(arg(spec.types().get(pos), w.toString(), pos, pos < spec.mandatory()));
                 if (i < text.length() && text.charAt(i) == ',' && args.size() < spec.max()) {
                     i++;
                 } else {
@@ -224,8 +223,12 @@ public final class ExprParser {
         return i;
     }
 
-    private static Arg arg(ArgType type, String w, int pos) throws ArgException {
+    /** One argument; an empty optional one that is not a string is zero (an empty default of map_str_int...). */
+    private static Arg arg(ArgType type, String w, int pos, boolean mandatory) throws ArgException {
         if (w.isEmpty() && type != ArgType.STR) {
+            if (!mandatory) {
+                return Arg.of(type, w, 0);
+            }
             throw new ArgException(pos, "expected type '" + type + "' at position " + (pos + 1) + ", but got nothing");
         }
         try {
@@ -263,8 +266,19 @@ public final class ExprParser {
         }
     }
 
+    /**
+     * An integer argument: an optional sign and digits only, saturating rather than failing on overflow,
+     * a lone sign being zero (HAProxy reads it as such).
+     */
     private static long strictInteger(String w) {
-        return Long.parseLong(w.startsWith("+") ? w.substring(1) : w);
+        for (int k = 0; k < w.length(); k++) {
+            char c = w.charAt(k);
+            if (!(c >= '0' && c <= '9' || k == 0 && (c == '-' || c == '+'))) {
+                throw new NumberFormatException(w);
+            }
+        }
+        byte[] b = w.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        return Casts.readInt64(b, 0, b.length);
     }
 
     /** An IPv4 mask as a dotted quad or a prefix length, returned as the prefix length. */
