@@ -9,14 +9,14 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /** Regular expressions tried in order on the sample's text; the first that finds a match is chosen. */
-final class RegexList implements PatternIndex {
+public final class RegexList implements PatternIndex {
     private final Pattern[] regexes;
 
     private RegexList(Pattern[] regexes) {
         this.regexes = regexes;
     }
 
-    static RegexList compile(List<PatternValue> patterns) throws ConfigException {
+    public static RegexList compile(List<PatternValue> patterns) throws ConfigException {
         Pattern[] regexes = new Pattern[patterns.size()];
         for (int k = 0; k < regexes.length; k++) {
             PatternValue p = patterns.get(k);
@@ -41,7 +41,7 @@ final class RegexList implements PatternIndex {
     }
 
     /** The first regex's match in {@code text}, with its groups and position, or null when none matches. */
-    Hit first(String text) {
+    public Hit first(String text) {
         for (int k = 0; k < regexes.length; k++) {
             Matcher m = regexes[k].matcher(text);
             if (m.find()) {
@@ -52,6 +52,6 @@ final class RegexList implements PatternIndex {
     }
 
     /** A match: which regex, and the matcher positioned on it. */
-    record Hit(int position, Matcher matcher) {
+    public record Hit(int position, Matcher matcher) {
     }
 }

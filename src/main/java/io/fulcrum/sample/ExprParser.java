@@ -178,7 +178,9 @@ public final class ExprParser {
                 String rest = text.substring(Math.min(i, text.length()));
                 int sp = rest.indexOf(' ');
                 rest = sp >= 0 ? rest.substring(0, sp) : rest;
-                throw new ArgException(args.size(), rest.isEmpty() ? "expected ')'" : "expected ')' before '" + rest + "'");
+                // Numbered as HAProxy 2.6 does: capped at the last argument, but never below the second.
+                int pos = Math.min(args.size(), Math.max(1, spec.max() - 1));
+                throw new ArgException(pos, rest.isEmpty() ? "expected ')'" : "expected ')' before '" + rest + "'");
             }
             i++;
         }
@@ -233,7 +235,7 @@ public final class ExprParser {
         }
         try {
             return switch (type) {
-                case SINT -> Arg.of(type, w, strictInteger(w));
+                case SINT -> Arg.of(type, w, IntText.parse(w));
                 case TIME -> Arg.of(type, w, Units.time(w, "argument"));
                 case SIZE -> Arg.of(type, w, Units.size(w, "argument"));
                 case IPV4 -> {
@@ -252,7 +254,7 @@ public final class ExprParser {
                     yield new Arg(type, w, 0, v);
                 }
                 case MSK6 -> {
-                    long bits = strictInteger(w);
+                    long bits = IntText.parse(w);
                     if (bits < 0 || bits > 128) {
                         throw new NumberFormatException();
                     }
@@ -266,25 +268,10 @@ public final class ExprParser {
         }
     }
 
-    /**
-     * An integer argument: an optional sign and digits only, saturating rather than failing on overflow,
-     * a lone sign being zero (HAProxy reads it as such).
-     */
-    private static long strictInteger(String w) {
-        for (int k = 0; k < w.length(); k++) {
-            char c = w.charAt(k);
-            if (!(c >= '0' && c <= '9' || k == 0 && (c == '-' || c == '+'))) {
-                throw new NumberFormatException(w);
-            }
-        }
-        byte[] b = w.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
-        return Casts.readInt64(b, 0, b.length);
-    }
-
     /** An IPv4 mask as a dotted quad or a prefix length, returned as the prefix length. */
     static long mask4(String w) {
         if (w.indexOf('.') < 0) {
-            long bits = strictInteger(w);
+            long bits = IntText.parse(w);
             if (bits < 0 || bits > 32) {
                 throw new NumberFormatException();
             }

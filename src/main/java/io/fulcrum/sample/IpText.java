@@ -37,6 +37,34 @@ public final class IpText {
         return i == end ? addr : -1;
     }
 
+    /**
+     * The IPv4 address that starts {@code s}, as HAProxy reads the addresses of map values: four dotted
+     * decimal numbers up to 255 (leading zeros allowed), followed by anything but a dot ("1.2.3.4/8" and
+     * "1.2.3.4:80" are 1.2.3.4); -1 when there is none.
+     */
+    public static long parseLeading4(String s) {
+        long addr = 0;
+        int i = 0;
+        for (int part = 0; part < 4; part++) {
+            if (part > 0) {
+                if (i >= s.length() || s.charAt(i) != '.') {
+                    return -1;
+                }
+                i++;
+            }
+            int start = i;
+            int v = 0;
+            while (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9' && v <= 255) {
+                v = v * 10 + (s.charAt(i++) - '0');
+            }
+            if (i == start || v > 255) {
+                return -1;
+            }
+            addr = addr << 8 | v;
+        }
+        return i < s.length() && s.charAt(i) == '.' ? -1 : addr;
+    }
+
     public static long parse4(String s) {
         byte[] b = s.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
         return parse4(b, 0, b.length);
