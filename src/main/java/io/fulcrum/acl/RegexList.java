@@ -8,7 +8,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
-/** Regular expressions tried in order on the sample's text; the first that finds a match is chosen. */
+/**
+ * Regular expressions (in HAProxy's PCRE syntax) tried in order on the sample's text; the first that
+ * finds a match is chosen.
+ */
 public final class RegexList implements PatternIndex {
     private final Pattern[] regexes;
 
@@ -21,7 +24,7 @@ public final class RegexList implements PatternIndex {
         for (int k = 0; k < regexes.length; k++) {
             PatternValue p = patterns.get(k);
             try {
-                regexes[k] = Pattern.compile(p.text(), p.ignoreCase() ? Pattern.CASE_INSENSITIVE : 0);
+                regexes[k] = PcreRegex.compile(p.text(), p.ignoreCase());
             } catch (PatternSyntaxException e) {
                 throw p.locate(new ConfigException("regex '" + p.text() + "' is invalid"));
             }

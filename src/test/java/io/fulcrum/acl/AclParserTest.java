@@ -73,6 +73,21 @@ class AclParserTest {
     }
 
     @Test
+    void regexesAreReadAsPcreReadsThem() throws ConfigException {
+        // As haproxy 2.6 (PCRE2): POSIX classes, literal '[' and '&&' in brackets, only LF ends a line.
+        assertThat(acl("str(123) -m reg ^[[:digit:]]+$")).isTrue();
+        assertThat(acl("str(:) -m reg ^[[:digit:]]+$")).isFalse();
+        assertThat(acl("str(a) -m reg [[:^digit:]x]")).isTrue();
+        assertThat(acl("str(5) -m reg [^[:alpha:]]")).isTrue();
+        assertThat(acl("str(a_b_) -m reg ^[[:word:]]{4}$")).isTrue();
+        assertThat(acl("str(&) -m reg [a&&b]")).isTrue();
+        assertThat(acl("str([) -m reg [[x]")).isTrue();
+        assertThat(acl("str(]) -m reg []x]")).isTrue();
+        assertThat(acl("str(a\rb) -m reg ^a.b$")).isTrue();
+        assertThat(acl("str(a\nb) -m reg ^a.b$")).isFalse();
+    }
+
+    @Test
     void dirAndDomMatchWholeWords() throws ConfigException {
         assertThat(acl("str(/a/images/b?x) -m dir images")).isTrue();
         assertThat(acl("str(/a/images/b?x) -m dir /b/")).isTrue();
