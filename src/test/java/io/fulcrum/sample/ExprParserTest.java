@@ -94,6 +94,13 @@ class ExprParserTest {
         s.setBin(new byte[]{'a', 'b', 0, 'c'});
         assertThat(s.cast(SampleType.STR)).isTrue();
         assertThat(s.text()).isEqualTo("ab");
+        // As haproxy 2.6: a string is cast to the IPv4 address it starts with.
+        for (String text : new String[]{"10.1.2.3:80", "10.1.2.3x", "0010.1.2.3", "10.1.2.3/8"}) {
+            s.setStr(text);
+            assertThat(s.cast(SampleType.IPV4) && s.num() == 0x0a010203L).as(text).isTrue();
+        }
+        s.setStr("10.1.2.3.4");
+        assertThat(s.cast(SampleType.ADDR)).isFalse();
         s.setIpv6(IpText.parse6("2002:0a01:0203::1"));
         assertThat(s.cast(SampleType.IPV4)).isTrue();
         assertThat(IpText.format4(s.num())).isEqualTo("10.1.2.3");
