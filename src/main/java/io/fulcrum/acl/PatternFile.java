@@ -15,7 +15,8 @@ import java.util.List;
  * converters and "acl -M -f"), loaded once and shared by all that name it: HAProxy identifies a file by
  * its name. Its entries, and what each user compiled from them (a map's index for a matching method and
  * output type...), form one immutable snapshot that is replaced as a whole, so that a change at run time
- * (the CLI's "add map", "set map"...) is seen at once by every thread and never half done.
+ * (the CLI's "add map", "set map"...) is seen at once by every thread and never half done. ACLs copy
+ * the patterns when they are parsed and do not follow such changes yet.
  */
 public final class PatternFile {
 
@@ -43,10 +44,6 @@ public final class PatternFile {
 
         public T current() {
             return type.cast(file.snapshot.compiled()[slot]);
-        }
-
-        public PatternFile file() {
-            return file;
         }
     }
 

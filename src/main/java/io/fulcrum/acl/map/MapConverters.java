@@ -57,14 +57,16 @@ public final class MapConverters {
                 }));
     }
 
-    /** The default value as a sample of the output type (an integer argument was read by the parser). */
+    /** The default value as a sample of the output type. */
     private static Sample fallback(MapOutput out, Arg arg) throws ConfigException {
-        Sample s = out == MapOutput.INT ? new Sample() : out.parse(arg.text());
+        if (out == MapOutput.INT) {
+            Sample s = new Sample(); // the parser read the argument as an integer
+            s.setSint(arg.num());
+            return s;
+        }
+        Sample s = out.parse(arg.text());
         if (s == null) {
             throw new ConfigException("map: cannot parse default ip <" + arg.text() + ">.");
-        }
-        if (out == MapOutput.INT) {
-            s.setSint(arg.num());
         }
         return s;
     }
