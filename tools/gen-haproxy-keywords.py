@@ -171,6 +171,21 @@ def extract(conf, mgmt):
             if words[0] != context:
                 add(context, words[0])
 
+    # Converters: the definitions of 7.3.1. The map converters are documented as templates
+    # ("map_<match_type>_<output_type>"); their names come from the table that follows: the
+    # string-output column as written, the int and ip columns built from the match column (some
+    # of their cells have typos, e.g. "map_end_ip" on the "beg" row).
+    start, end = span(chaps, "7.3.1")
+    for words in definitions(conf, start, end):
+        if not re.match(r"^[a-z0-9._-]+<", words[0]):
+            add("converter", words[0])
+    for line in conf[start:end]:
+        m = re.match(r"^\s+[a-z]+\s+\|\s+([a-z]+)\s+\|\s+(map_[a-z_]+)\s+\|", line)
+        if m:
+            add("converter", m.group(2))
+            for output in ("int", "ip"):
+                add("converter", "map_%s_%s" % (m.group(1), output))
+
     # Section keywords, each checked against the documentation.
     text = "\n".join(conf)
     for name in SECTIONS:

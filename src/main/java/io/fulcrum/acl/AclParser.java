@@ -8,10 +8,6 @@ import io.fulcrum.sample.ExprParser;
 import io.fulcrum.sample.SampleCatalog;
 import io.fulcrum.sample.Stage;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -31,16 +27,22 @@ public final class AclParser {
 
     private final SampleCatalog catalog;
     private final ExprParser exprs;
+    private final PatternFiles files;
     private final Map<String, Acl> predefined = new HashMap<>();
 
-    public AclParser(SampleCatalog catalog) {
+    public AclParser(SampleCatalog catalog, PatternFiles files) {
         this.catalog = catalog;
         this.exprs = new ExprParser(catalog);
+        this.files = files;
     }
 
-    /** The registry's ACL parser, over its sample catalog. */
+    public AclParser(SampleCatalog catalog) {
+        this(catalog, new PatternFiles());
+    }
+
+    /** The registry's ACL parser, over its sample catalog and its pattern files. */
     public static AclParser of(Registry registry) {
-        return registry.component(AclParser.class, () -> new AclParser(SampleCatalog.of(registry)));
+        return registry.component(AclParser.class, () -> new AclParser(SampleCatalog.of(registry), PatternFiles.of(registry)));
     }
 
     /** The parser of the sample expressions in ACLs, for rules that take expressions too. */
@@ -174,7 +176,7 @@ public final class AclParser {
         boolean icase = false;
         List<PatternValue> patterns = new ArrayList<>();
         List<String> operators = new ArrayList<>();
-        List<PatternValue> files = new ArrayList<>();
+        List<PatternValue> fileNames = new ArrayList<>();
         boolean mapFile = false;
         int i = 1;
         for (; i < words.size() && words.get(i).startsWith("-"); i++) {
@@ -184,7 +186,7 @@ public final class AclParser {
                 case "-n" -> { } // no DNS resolution: Fulcrum never resolves patterns
                 case "-M" -> mapFile = true;
                 case "-u" -> i++; // the id names the ACL on the CLI
-                case "-f" -> files.add(new PatternValue(i + 1 < words.size() ? words.get(++i) : "", icase));
+                case "-f" -> fileNames.add(new PatternValue(i + 1 < words.size() ? words.get(++i) : "", icase));
                 case "-m" -> {
                     String m = i + 1 < words.size() ? words.get(++i) : "";
                     method = MatchMethod.of(m);
@@ -204,9 +206,9 @@ public final class AclParser {
             method = MatchMethod.defaultFor(expr.outType());
         }
         boolean explicitEnd = i > 1 && words.get(i - 1).equals("--");
-        for (PatternValue file : files) {
-            for (String p : load(file.text(), mapFile)) {
-                patterns.add(new PatternValue(p, file.ignoreCase()));
+        for (PatternValue file : fileNames) {
+            for (PatternFile.Entry e : files.load(file.text(), mapFile).entries()) {
+                patterns.add(new PatternValue(e.key(), file.ignoreCase(), file.text(), e.line()));
                 operators.add(null);
             }
         }
@@ -221,7 +223,7 @@ public final class AclParser {
             operators.add(operator);
         }
         boolean never = patterns.isEmpty() && !method.patternless();
-        if (never && !explicitEnd && files.isEmpty() && line != null && line.diag() != null) {
+        if (never && !explicitEnd && fileNames.isEmpty() && line != null && line.diag() != null) {
             line.diag().configWarning("parsing acl keyword '" + criterion.replaceFirst("\\(.*", "") + "' :\n"
                     + "  no pattern to match against were provided, so this ACL will never match.\n"
                     + "  If this is what you intended, please add '--' to get rid of this warning.\n"
@@ -241,32 +243,6 @@ public final class AclParser {
         }
         String base = kw.substring(0, us);
         return DERIVABLE.contains(base) && DERIVED_METHODS.contains(kw.substring(us + 1)) && catalog.fetch(base) != null ? base : null;
-    }
-
-    /** The patterns of a file: one per line, leading blanks removed, empty lines and '#' comments skipped. */
-    private static List<String> load(String file, boolean mapFile) throws ConfigException {
-        List<String> out = new ArrayList<>();
-        List<String> lines;
-        try {
-            lines = Files.readAllLines(Path.of(file), StandardCharsets.ISO_8859_1);
-        } catch (IOException | RuntimeException e) {
-            throw new ConfigException("failed to open pattern file <" + file + ">");
-        }
-        for (String l : lines) {
-            String p = l.stripLeading();
-            if (p.isEmpty() || p.startsWith("#")) {
-                continue;
-            }
-            if (mapFile) {
-                int sp = 0;
-                while (sp < p.length() && p.charAt(sp) != ' ' && p.charAt(sp) != '\t') {
-                    sp++;
-                }
-                p = p.substring(0, sp);
-            }
-            out.add(p);
-        }
-        return out;
     }
 
     /** The predefined ACL {@code name} (TRUE, METH_GET, LOCALHOST...), or null. */

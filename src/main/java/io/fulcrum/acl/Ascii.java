@@ -1,25 +1,16 @@
 package io.fulcrum.acl;
 
+import io.netty.util.AsciiString;
+
 /** Byte-string comparisons for pattern matching, with optional ASCII case folding. */
 final class Ascii {
     private Ascii() {
     }
 
-    static String lower(String s) {
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c >= 'A' && c <= 'Z') {
-                StringBuilder b = new StringBuilder(s);
-                for (int j = i; j < b.length(); j++) {
-                    char d = b.charAt(j);
-                    if (d >= 'A' && d <= 'Z') {
-                        b.setCharAt(j, (char) (d + 32));
-                    }
-                }
-                return b.toString();
-            }
-        }
-        return s;
+    /** A pattern as a hash key, lowercased for "-i". */
+    static AsciiString key(String text, boolean folded) {
+        AsciiString a = new AsciiString(text);
+        return folded ? a.toLowerCase() : a;
     }
 
     private static int fold(int b) {

@@ -26,6 +26,9 @@ record IntRange(long min, long max) {
             };
         }
         try {
+            if (text.equals(":")) {
+                throw new ConfigException(""); // HAProxy wants at least one bound
+            }
             long lo = colon == 0 ? Long.MIN_VALUE : number(text.substring(0, colon));
             long hi = colon == text.length() - 1 ? Long.MAX_VALUE : number(text.substring(colon + 1));
             if (lo > hi) {
@@ -37,8 +40,12 @@ record IntRange(long min, long max) {
         }
     }
 
+    /** A decimal integer with an optional '-' (HAProxy refuses '+'). */
     private static long number(String text) throws ConfigException {
         try {
+            if (text.startsWith("+")) {
+                throw new NumberFormatException();
+            }
             return Long.parseLong(text);
         } catch (NumberFormatException e) {
             throw new ConfigException("'" + text + "' is not a number");

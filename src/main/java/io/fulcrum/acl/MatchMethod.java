@@ -6,11 +6,7 @@ import io.fulcrum.sample.SampleType;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * The ways an ACL compares a sample with its patterns ({@code -m found|bool|int|ip|bin|len|str|sub|
@@ -75,117 +71,86 @@ public enum MatchMethod {
 
     /** Compiles {@code patterns}, failing with HAProxy's message for the first invalid one. */
     public PatternMatcher compile(List<PatternValue> patterns, List<String> operators) throws ConfigException {
+        if (this == FOUND) {
+            return smp -> true;
+        }
+        if (this == BOOL) {
+            return Sample::bool;
+        }
+        PatternIndex index = index(patterns, operators);
+        return smp -> index.find(smp) >= 0;
+    }
+
+    /**
+     * Compiles {@code patterns} (not for "found" and "bool", which take none) into an index saying which
+     * one a sample matches, failing with HAProxy's message for the first invalid one.
+     *
+     * @param operators for "int" and "len", the operator (eq, ge...) in force before each pattern, or null
+     */
+    public PatternIndex index(List<PatternValue> patterns, List<String> operators) throws ConfigException {
+        List<PatternMatcher> list = new ArrayList<>();
         switch (this) {
-            case FOUND:
-                return smp -> true;
-            case BOOL:
-                return Sample::bool;
-            case INT:
-            case LEN: {
-                List<IntRange> ranges = new ArrayList<>();
-                for (int i = 0; i < patterns.size(); i++) {
-                    ranges.add(IntRange.parse(patterns.get(i).text(), operators.get(i)));
-                }
-                IntRange[] r = ranges.toArray(new IntRange[0]);
+            case INT, LEN -> {
                 boolean len = this == LEN;
-                return smp -> {
-                    long v = len ? smp.length() : smp.num();
-                    for (IntRange x : r) {
-                        if (x.contains(v)) {
-                            return true;
-                        }
-                    }
-                    return false;
-                };
+                for (int k = 0; k < patterns.size(); k++) {
+                    PatternValue p = patterns.get(k);
+                    String operator = operators == null ? null : operators.get(k);
+                    IntRange r = parse(p, () -> IntRange.parse(p.text(), operator));
+                    list.add(len ? smp -> r.contains(smp.length()) : smp -> r.contains(smp.num()));
+                }
             }
-            case IP: {
+            case IP -> {
                 List<IpPattern> ips = new ArrayList<>();
                 for (PatternValue p : patterns) {
-                    ips.add(IpPattern.parse(p.text()));
+                    ips.add(parse(p, () -> IpPattern.parse(p.text())));
                 }
-                IpPattern[] a = ips.toArray(new IpPattern[0]);
-                return smp -> {
-                    for (IpPattern p : a) {
-                        if (p.matches(smp)) {
-                            return true;
-                        }
-                    }
-                    return false;
-                };
+                return new AddressTable(ips);
             }
-            case BIN: {
-                List<byte[]> bins = new ArrayList<>();
+            case BIN -> {
                 for (PatternValue p : patterns) {
-                    bins.add(hex(p.text()));
+                    byte[] b = parse(p, () -> hex(p.text()));
+                    list.add(smp -> smp.bytesEqual(b));
                 }
-                return smp -> {
-                    for (byte[] b : bins) {
-                        if (smp.bytesEqual(b)) {
-                            return true;
-                        }
-                    }
-                    return false;
-                };
             }
-            case STR:
-                return exact(patterns);
-            case REG: {
-                List<Pattern> regs = new ArrayList<>();
+            case STR -> {
+                return bothCases(patterns, folded -> new ExactStrings(patterns, folded));
+            }
+            case BEG -> {
+                return bothCases(patterns, folded -> new PrefixStrings(patterns, folded));
+            }
+            case REG -> {
+                return RegexList.compile(patterns);
+            }
+            case SUB, END, DIR, DOM -> {
                 for (PatternValue p : patterns) {
-                    try {
-                        regs.add(Pattern.compile(p.text(), p.ignoreCase() ? Pattern.CASE_INSENSITIVE : 0));
-                    } catch (PatternSyntaxException e) {
-                        throw new ConfigException("regex '" + p.text() + "' is invalid");
-                    }
+                    byte[] b = p.text().getBytes(StandardCharsets.ISO_8859_1);
+                    boolean icase = p.ignoreCase();
+                    list.add(smp -> matchOne(smp.bytes(), smp.offset(), smp.length(), b, icase));
                 }
-                return smp -> {
-                    String s = smp.text();
-                    for (Pattern r : regs) {
-                        if (r.matcher(s).find()) {
-                            return true;
-                        }
-                    }
-                    return false;
-                };
             }
-            default:
-                return substrings(patterns);
+            default -> throw new IllegalStateException("'" + keyword + "' takes no pattern");
+        }
+        return new PatternList(list.toArray(new PatternMatcher[0]));
+    }
+
+    /** Reads one pattern, naming the line and file it comes from when it is invalid. */
+    private static <T> T parse(PatternValue p, PatternParser<T> parser) throws ConfigException {
+        try {
+            return parser.parse();
+        } catch (ConfigException e) {
+            throw p.locate(e);
         }
     }
 
-    /** Exact string matching through hash sets: one for case-sensitive patterns, one lowercased. */
-    private static PatternMatcher exact(List<PatternValue> patterns) {
-        Set<String> exact = new HashSet<>();
-        Set<String> folded = new HashSet<>();
-        for (PatternValue p : patterns) {
-            if (p.ignoreCase()) {
-                folded.add(Ascii.lower(p.text()));
-            } else {
-                exact.add(p.text());
-            }
-        }
-        return smp -> {
-            String s = smp.text();
-            return exact.contains(s) || !folded.isEmpty() && folded.contains(Ascii.lower(s));
-        };
+    @FunctionalInterface
+    private interface PatternParser<T> {
+        T parse() throws ConfigException;
     }
 
-    private PatternMatcher substrings(List<PatternValue> patterns) {
-        byte[][] pats = new byte[patterns.size()][];
-        boolean[] icase = new boolean[patterns.size()];
-        for (int i = 0; i < pats.length; i++) {
-            pats[i] = patterns.get(i).text().getBytes(StandardCharsets.ISO_8859_1);
-            icase[i] = patterns.get(i).ignoreCase();
-        }
-        MatchMethod m = this;
-        return smp -> {
-            for (int i = 0; i < pats.length; i++) {
-                if (m.matchOne(smp.bytes(), smp.offset(), smp.length(), pats[i], icase[i])) {
-                    return true;
-                }
-            }
-            return false;
-        };
+    /** The index of patterns without "-i", then (when there are some) of those with it. */
+    private static PatternIndex bothCases(List<PatternValue> patterns, java.util.function.Function<Boolean, PatternIndex> index) {
+        PatternIndex exact = index.apply(false);
+        return patterns.stream().anyMatch(PatternValue::ignoreCase) ? exact.or(index.apply(true)) : exact;
     }
 
     private boolean matchOne(byte[] s, int off, int len, byte[] p, boolean icase) {

@@ -19,7 +19,7 @@ import java.util.TreeSet;
  * which {@code tools/gen-haproxy-keywords.py} generates from HAProxy's documentation: one
  * {@code <context> <keyword>} per line, where the context is {@code global}, {@code proxy},
  * {@code option}, {@code timeout}, {@code stats}, {@code bind}, {@code server}, {@code flag},
- * {@code section} or the name of another section ({@code peers}, {@code resolvers}...).
+ * {@code section}, {@code converter} or the name of another section ({@code peers}, {@code resolvers}...).
  */
 public final class HaproxyKeywords {
     static final String RESOURCE = "haproxy-keywords.txt";

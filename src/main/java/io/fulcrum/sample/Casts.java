@@ -116,7 +116,8 @@ final class Casts {
                         return true;
                     }
                     case ADDR, IPV4 -> {
-                        long v4 = IpText.parse4(s.bytes(), s.offset(), s.length());
+                        // HAProxy reads the address that starts the string ("1.2.3.4:80" is 1.2.3.4).
+                        long v4 = IpText.parseLeading4(s.bytes(), s.offset(), s.length());
                         if (v4 >= 0) {
                             s.setIpv4((int) v4);
                             return true;

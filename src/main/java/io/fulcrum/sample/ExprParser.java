@@ -147,14 +147,17 @@ public final class ExprParser {
 
     /**
      * Parses the argument list at {@code from} ("(a,b)" or nothing) against {@code spec}, as HAProxy's
-     * make_arg_list: an unquoted space ends an argument, only string arguments may be empty, and extra
-     * arguments are reported as a missing ')'.
+     * make_arg_list: an unquoted space ends an argument, only string arguments and optional ones may be
+     * empty, extra arguments are reported as a missing ')', and no list at all reads as "()".
      */
     private static ArgList args(String text, int from, ArgSpec spec) throws ArgException {
         List<Arg> args = new ArrayList<>();
         int i = from;
         boolean parens = i < text.length() && text.charAt(i) == '(';
-        if (parens) {
+        if (!parens && spec.mandatory() > 0) {
+            // "()": one empty argument, which only a string accepts.
+            args.add(arg(spec.types().get(0), "", 0, true));
+        } else if (parens) {
             i++;
             while (args.size() < spec.max()) {
                 StringBuilder w = new StringBuilder();
@@ -164,11 +167,7 @@ public final class ExprParser {
                 if (w.isEmpty() && i == start && pos == 0 && pos >= spec.mandatory() && i < text.length() && text.charAt(i) == ')') {
                     break; // "()": no argument
                 }
-                ArgType type = spec.types().get(pos);
-                if (w.isEmpty() && i == start && type != ArgType.STR) {
-                    throw new ArgException(pos, "expected type '" + type + "' at position " + (pos + 1) + ", but got nothing");
-                }
-                args.add(arg(type, w.toString(), pos));
+                args.add(arg(spec.types().get(pos), w.toString(), pos, pos < spec.mandatory()));
                 if (i < text.length() && text.charAt(i) == ',' && args.size() < spec.max()) {
                     i++;
                 } else {
@@ -179,7 +178,9 @@ public final class ExprParser {
                 String rest = text.substring(Math.min(i, text.length()));
                 int sp = rest.indexOf(' ');
                 rest = sp >= 0 ? rest.substring(0, sp) : rest;
-                throw new ArgException(args.size(), rest.isEmpty() ? "expected ')'" : "expected ')' before '" + rest + "'");
+                // Numbered as HAProxy 2.6 does: capped at the last argument, but never below the second.
+                int pos = Math.min(args.size(), Math.max(1, spec.max() - 1));
+                throw new ArgException(pos, rest.isEmpty() ? "expected ')'" : "expected ')' before '" + rest + "'");
             }
             i++;
         }
@@ -224,13 +225,17 @@ public final class ExprParser {
         return i;
     }
 
-    private static Arg arg(ArgType type, String w, int pos) throws ArgException {
+    /** One argument; an empty optional one that is not a string is zero (an empty default of map_str_int...). */
+    private static Arg arg(ArgType type, String w, int pos, boolean mandatory) throws ArgException {
         if (w.isEmpty() && type != ArgType.STR) {
+            if (!mandatory) {
+                return Arg.of(type, w, 0);
+            }
             throw new ArgException(pos, "expected type '" + type + "' at position " + (pos + 1) + ", but got nothing");
         }
         try {
             return switch (type) {
-                case SINT -> Arg.of(type, w, strictInteger(w));
+                case SINT -> Arg.of(type, w, IntText.parse(w));
                 case TIME -> Arg.of(type, w, Units.time(w, "argument"));
                 case SIZE -> Arg.of(type, w, Units.size(w, "argument"));
                 case IPV4 -> {
@@ -249,7 +254,7 @@ public final class ExprParser {
                     yield new Arg(type, w, 0, v);
                 }
                 case MSK6 -> {
-                    long bits = strictInteger(w);
+                    long bits = IntText.parse(w);
                     if (bits < 0 || bits > 128) {
                         throw new NumberFormatException();
                     }
@@ -263,14 +268,10 @@ public final class ExprParser {
         }
     }
 
-    private static long strictInteger(String w) {
-        return Long.parseLong(w.startsWith("+") ? w.substring(1) : w);
-    }
-
     /** An IPv4 mask as a dotted quad or a prefix length, returned as the prefix length. */
     static long mask4(String w) {
         if (w.indexOf('.') < 0) {
-            long bits = strictInteger(w);
+            long bits = IntText.parse(w);
             if (bits < 0 || bits > 32) {
                 throw new NumberFormatException();
             }

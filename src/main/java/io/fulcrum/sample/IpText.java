@@ -37,6 +37,40 @@ public final class IpText {
         return i == end ? addr : -1;
     }
 
+    /**
+     * The IPv4 address that starts {@code b[off..off+len)}, as HAProxy reads the addresses of map values
+     * and of strings cast to addresses: four dotted decimal numbers up to 255 (leading zeros allowed),
+     * followed by anything but a dot ("1.2.3.4/8" and "1.2.3.4:80" are 1.2.3.4); -1 when there is none.
+     */
+    public static long parseLeading4(byte[] b, int off, int len) {
+        long addr = 0;
+        int i = off;
+        int end = off + len;
+        for (int part = 0; part < 4; part++) {
+            if (part > 0) {
+                if (i >= end || b[i] != '.') {
+                    return -1;
+                }
+                i++;
+            }
+            int start = i;
+            int v = 0;
+            while (i < end && b[i] >= '0' && b[i] <= '9' && v <= 255) {
+                v = v * 10 + (b[i++] - '0');
+            }
+            if (i == start || v > 255) {
+                return -1;
+            }
+            addr = addr << 8 | v;
+        }
+        return i < end && b[i] == '.' ? -1 : addr;
+    }
+
+    public static long parseLeading4(String s) {
+        byte[] b = s.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        return parseLeading4(b, 0, b.length);
+    }
+
     public static long parse4(String s) {
         byte[] b = s.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
         return parse4(b, 0, b.length);

@@ -73,6 +73,21 @@ class AclParserTest {
     }
 
     @Test
+    void regexesAreReadAsPcreReadsThem() throws ConfigException {
+        // As haproxy 2.6 (PCRE2): POSIX classes, literal '[' and '&&' in brackets, only LF ends a line.
+        assertThat(acl("str(123) -m reg ^[[:digit:]]+$")).isTrue();
+        assertThat(acl("str(:) -m reg ^[[:digit:]]+$")).isFalse();
+        assertThat(acl("str(a) -m reg [[:^digit:]x]")).isTrue();
+        assertThat(acl("str(5) -m reg [^[:alpha:]]")).isTrue();
+        assertThat(acl("str(a_b_) -m reg ^[[:word:]]{4}$")).isTrue();
+        assertThat(acl("str(&) -m reg [a&&b]")).isTrue();
+        assertThat(acl("str([) -m reg [[x]")).isTrue();
+        assertThat(acl("str(]) -m reg []x]")).isTrue();
+        assertThat(acl("str(a\rb) -m reg ^a.b$")).isTrue();
+        assertThat(acl("str(a\nb) -m reg ^a.b$")).isFalse();
+    }
+
+    @Test
     void dirAndDomMatchWholeWords() throws ConfigException {
         assertThat(acl("str(/a/images/b?x) -m dir images")).isTrue();
         assertThat(acl("str(/a/images/b?x) -m dir /b/")).isTrue();
@@ -92,6 +107,10 @@ class AclParserTest {
         assertThat(acl("int(3) -m bool")).isTrue();
         assertThatThrownBy(() -> acl("int(8) foo")).hasMessage("error detected while parsing ACL 'x' : 'foo' is not a number.");
         assertThatThrownBy(() -> acl("int(8) 10:5")).hasMessage("error detected while parsing ACL 'x' : '10:5' is not a valid number range.");
+        // As haproxy 2.6: no '+', a range needs a bound.
+        assertThatThrownBy(() -> acl("int(8) +8")).hasMessage("error detected while parsing ACL 'x' : '+8' is not a number.");
+        assertThatThrownBy(() -> acl("int(8) :")).hasMessage("error detected while parsing ACL 'x' : ':' is not a valid number range.");
+        assertThatThrownBy(() -> acl("int(8) 1-:5")).hasMessage("error detected while parsing ACL 'x' : '1-:5' is not a valid number range.");
     }
 
     @Test
@@ -103,6 +122,14 @@ class AclParserTest {
         assertThat(acl("ipv6(2001:db8::1) 2001:db8::/32")).isTrue();
         assertThat(acl("ipv6(2001:db9::1) 2001:db8::/32 127.0.0.1")).isFalse();
         assertThat(acl("str(10.0.0.1) -m ip 10.0.0.0/24")).isTrue();
+        // As haproxy 2.6: a mask need not be a prefix, and "::a.b.c.d" carries an IPv4 address too.
+        assertThat(acl("ipv4(1.2.3.4) 1.0.3.0/255.0.255.0")).isTrue();
+        assertThat(acl("ipv4(1.2.0.4) 1.0.3.0/255.0.255.0")).isFalse();
+        assertThat(acl("ipv6(::ffff:1.2.3.4) 1.0.3.0/255.0.255.0")).isTrue();
+        assertThat(acl("ipv6(::10.1.2.3) 10.0.0.0/8")).isTrue();
+        assertThat(acl("ipv6(::1) 0.0.0.1")).isTrue();
+        assertThat(acl("ipv4(10.1.2.3) ::10.1.2.3")).isFalse();
+        assertThat(acl("ipv4(1.2.3.4) 1.2.3.4/08")).isTrue();
         assertThatThrownBy(() -> acl("ipv4(1.2.3.4) 1.2.3.400"))
                 .hasMessage("error detected while parsing ACL 'x' : '1.2.3.400' is not a valid IPv4 or IPv6 address.");
     }
@@ -120,9 +147,46 @@ class AclParserTest {
         Files.writeString(f, "# comment\n\n   Foo\nbar baz\n");
         assertThat(acl("str(foo) -f " + f)).isFalse();
         assertThat(acl("str(foo) -i -f " + f)).isTrue();
-        assertThat(acl("str(bar) -M -f " + f)).isTrue();
+        Path m = dir.resolve("m.map");
+        Files.writeString(m, "bar baz\n");
+        assertThat(acl("str(bar) -M -f " + m)).isTrue();
         assertThatThrownBy(() -> acl("str(a) -f /nonexistent"))
                 .hasMessage("error detected while parsing ACL 'x' : failed to open pattern file </nonexistent>.");
+    }
+
+    @Test
+    void patternFilesAreReadAsHaproxyReadsThem(@TempDir Path dir) throws Exception {
+        // Expected values from haproxy 2.6: only a '#' in the first column starts a comment, a line ends
+        // at CR (or NUL), leading blanks go and trailing ones stay.
+        Path f = dir.resolve("p.lst");
+        Files.writeString(f, "  #x\nab  \nc\rd\n\tz\n#y\n");
+        assertThat(acl("str(#x) -f " + f)).isTrue();
+        assertThat(acl("str(#y) -f " + f)).isFalse();
+        assertThat(acl("str(ab) -f " + f)).isFalse();
+        assertThat(parser.term(List.of("str('ab  ')", "-f", f.toString()), null).test(null)).isTrue();
+        assertThat(acl("str(c) -f " + f)).isTrue();
+        assertThat(acl("str(z) -f " + f)).isTrue();
+    }
+
+    @Test
+    void aFileIsReadOnceAndIsEitherAPatternFileOrAMapFile(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("p.lst");
+        Files.writeString(f, "a\n");
+        assertThat(acl("str(a) -f " + f)).isTrue();
+        Files.writeString(f, "b\n"); // not read again
+        assertThat(acl("str(a) -f " + f)).isTrue();
+        // Messages from haproxy 2.6, its wording included.
+        assertThatThrownBy(() -> acl("str(a) -M -f " + f)).hasMessage("error detected while parsing ACL 'x' : The file \"" + f
+                + "\" is already used as one column file and cannot be used by as two column file..");
+    }
+
+    @Test
+    void invalidPatternsOfFilesNameTheirLine(@TempDir Path dir) throws Exception {
+        Path f = dir.resolve("p.lst");
+        Files.writeString(f, "5\nabc\n");
+        // Message from haproxy 2.6.
+        assertThatThrownBy(() -> acl("int(5) -f " + f))
+                .hasMessage("error detected while parsing ACL 'x' : 'abc' is not a number at line 2 of file '" + f + "'.");
     }
 
     @Test

@@ -69,6 +69,9 @@ class HaproxyKeywordsTest {
         assertThat(HaproxyKeywords.all("program")).contains("command");
         assertThat(HaproxyKeywords.all("log-forward")).contains("dgram-bind", "bind");
         assertThat(HaproxyKeywords.all("fcgi-app")).contains("docroot", "set-param");
+        // The map converters are documented as templates; these are the 29 names haproxy 2.6 knows.
+        assertThat(HaproxyKeywords.all("converter")).contains("lower", "set-var", "regsub", "map", "map_regm", "map_beg_ip",
+                "map_ip_int").filteredOn(k -> k.startsWith("map")).hasSize(29);
     }
 
     @Test

@@ -60,6 +60,20 @@ class ExprParserTest {
     }
 
     @Test
+    void integerArgumentsAndMissingListsAsHaproxyReadsThem() throws ConfigException {
+        // Expected values from haproxy 2.6.
+        assertThat(eval("int(-)")).isEqualTo("sint:0");
+        assertThat(eval("int(+7)")).isEqualTo("sint:7");
+        assertThat(eval("int(0009)")).isEqualTo("sint:9");
+        assertThat(eval("int(99999999999999999999)")).isEqualTo("sint:9223372036854775807");
+        assertThat(eval("int(-99999999999999999999)")).isEqualTo("sint:-9223372036854775808");
+        assertThatThrownBy(() -> parser.parse("int(+-1)")).hasMessage("fetch method 'int' : failed to parse '+-1' as type 'integer' at position 1");
+        assertThatThrownBy(() -> parser.parse("int('')")).hasMessage("fetch method 'int' : expected type 'integer' at position 1, but got nothing");
+        // No argument list reads as "()": an empty string is a valid first argument.
+        assertThat(eval("str")).isEqualTo("str:");
+    }
+
+    @Test
     void stopsWhereAnEmbeddedExpressionEnds() throws ConfigException {
         ExprParser.Parsed p = parser.parse("%[str(a),upper]tail", 2, true);
         assertThat(p.end()).isEqualTo(14);
@@ -80,6 +94,13 @@ class ExprParserTest {
         s.setBin(new byte[]{'a', 'b', 0, 'c'});
         assertThat(s.cast(SampleType.STR)).isTrue();
         assertThat(s.text()).isEqualTo("ab");
+        // As haproxy 2.6: a string is cast to the IPv4 address it starts with.
+        for (String text : new String[]{"10.1.2.3:80", "10.1.2.3x", "0010.1.2.3", "10.1.2.3/8"}) {
+            s.setStr(text);
+            assertThat(s.cast(SampleType.IPV4) && s.num() == 0x0a010203L).as(text).isTrue();
+        }
+        s.setStr("10.1.2.3.4");
+        assertThat(s.cast(SampleType.ADDR)).isFalse();
         s.setIpv6(IpText.parse6("2002:0a01:0203::1"));
         assertThat(s.cast(SampleType.IPV4)).isTrue();
         assertThat(IpText.format4(s.num())).isEqualTo("10.1.2.3");

@@ -1,0 +1,57 @@
+package io.fulcrum.acl.map;
+
+import io.fulcrum.acl.MatchMethod;
+import io.fulcrum.acl.PatternFile;
+import io.fulcrum.acl.PatternIndex;
+import io.fulcrum.acl.PatternValue;
+import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.sample.Sample;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** A map whose keys are patterns of a matching method, each line's value read once as the output type. */
+final class IndexedMap implements MapTable {
+    private final PatternIndex keys;
+    private final Sample[] values;
+
+    private IndexedMap(PatternIndex keys, Sample[] values) {
+        this.keys = keys;
+        this.values = values;
+    }
+
+    static IndexedMap compile(List<PatternFile.Entry> entries, String file, MatchMethod method, MapOutput output) throws ConfigException {
+        List<PatternValue> patterns = keys(entries, file);
+        Sample[] values = new Sample[entries.size()];
+        for (int k = 0; k < values.length; k++) {
+            PatternFile.Entry e = entries.get(k);
+            values[k] = output.parse(e.value());
+            if (values[k] == null) {
+                // HAProxy reads a line's value before its key: an invalid key on an earlier line comes first.
+                method.index(patterns.subList(0, k), null);
+                throw new ConfigException("unable to parse '" + e.value() + "' at line " + e.line() + " of file '" + file + "'");
+            }
+        }
+        return new IndexedMap(method.index(patterns, null), values);
+    }
+
+    /** The keys of the entries as patterns (maps have no "-i"), with their place for error messages. */
+    static List<PatternValue> keys(List<PatternFile.Entry> entries, String file) {
+        List<PatternValue> patterns = new ArrayList<>(entries.size());
+        for (PatternFile.Entry e : entries) {
+            patterns.add(new PatternValue(e.key(), false, file, e.line()));
+        }
+        return patterns;
+    }
+
+    @Override
+    public boolean convert(Sample smp, Sample fallback) {
+        int k = keys.find(smp);
+        Sample v = k >= 0 ? values[k] : fallback;
+        if (v == null) {
+            return false;
+        }
+        smp.copyFrom(v);
+        return true;
+    }
+}
