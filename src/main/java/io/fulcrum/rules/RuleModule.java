@@ -5,13 +5,17 @@ import io.fulcrum.acl.AclTable;
 import io.fulcrum.acl.Condition;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigLine;
+import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.cfg.HaproxyKeywords;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
 import io.fulcrum.log.LogFormatParser;
 import io.fulcrum.proxy.Capability;
+import io.fulcrum.proxy.Mode;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.rules.HttpActions.Phase;
 import io.fulcrum.sample.Stage;
 
@@ -36,6 +40,30 @@ public final class RuleModule implements Module {
             registry.table(ProxyModule.KEYWORDS).add(phase.keyword(), Capability.FRONTEND | Capability.BACKEND | Capability.STRICT,
                     (p, l) -> parse(phase, p, l, actions, acls, formats));
         }
+        registry.check(RuleModule::warnTcpMode);
+    }
+
+    /** HTTP rules of a TCP proxy never run: said once per list, as HAProxy does. */
+    private static void warnTcpMode(ConfigModel model, Diagnostics diag) {
+        for (ProxySpec p : ProxyTable.of(model).proxies()) {
+            HttpRules r = p.partOrNull(HttpRules.class);
+            if (r == null || p.mode != Mode.TCP) {
+                continue;
+            }
+            for (Phase phase : Phase.values()) {
+                if (!rulesOf(r, phase).isEmpty()) {
+                    diag.configWarning("'" + phase.keyword() + "' rules ignored for " + p.describe() + " as they require HTTP mode.");
+                }
+            }
+        }
+    }
+
+    private static List<HttpRule> rulesOf(HttpRules rules, Phase phase) {
+        return switch (phase) {
+            case REQUEST -> rules.request;
+            case RESPONSE -> rules.response;
+            case AFTER_RESPONSE -> rules.afterResponse;
+        };
     }
 
     private static void parse(Phase phase, ProxySpec p, ConfigLine l, HttpActions actions, AclParser acls, LogFormatParser formats)
@@ -72,13 +100,7 @@ public final class RuleModule implements Module {
         } catch (ConfigException e) {
             throw new ConfigException("error detected while parsing an '" + rule + "' condition : " + e.getMessage() + ".");
         }
-        HttpRules rules = p.part(HttpRules.class, HttpRules::new);
-        List<HttpRule> list = switch (phase) {
-            case REQUEST -> rules.request;
-            case RESPONSE -> rules.response;
-            case AFTER_RESPONSE -> rules.afterResponse;
-        };
-        list.add(new HttpRule(action, cond));
+        rulesOf(p.part(HttpRules.class, HttpRules::new), phase).add(new HttpRule(action, cond));
     }
 
     /** Where the rules of {@code phase} run in proxy {@code p}: its frontend side when it has one. */
