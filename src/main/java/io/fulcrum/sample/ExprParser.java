@@ -1,6 +1,7 @@
 package io.fulcrum.sample;
 
 import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.HaproxyKeywords;
 import io.fulcrum.cfg.Units;
 
 import java.util.ArrayList;
@@ -43,7 +44,9 @@ public final class ExprParser {
         String name = text.substring(from, end);
         Fetch fetch = catalog.fetch(name);
         if (fetch == null) {
-            throw new ConfigException("unknown fetch method '" + name + "'");
+            throw new ConfigException(HaproxyKeywords.knows("fetch", name)
+                    ? "fetch method '" + name + "' is an HAProxy sample fetch that Fulcrum does not support yet"
+                    : "unknown fetch method '" + name + "'");
         }
         Arg[] args;
         try {
@@ -161,8 +164,9 @@ public final class ExprParser {
                 int start = i;
                 i = argWord(text, i, w);
                 int pos = args.size();
-                if (w.isEmpty() && i == start && pos == 0 && pos >= spec.mandatory() && i < text.length() && text.charAt(i) == ')') {
-                    break; // "()": no argument
+                if (w.isEmpty() && i == start && pos == 0 && pos >= spec.mandatory() && i < text.length() && text.charAt(i) == ')'
+                        && spec.types().get(0) != ArgType.STR) {
+                    break; // "()": no argument, but an empty string where a string comes first (req.hdr() is every header)
                 }
                 ArgType type = spec.types().get(pos);
                 if (w.isEmpty() && i == start && type != ArgType.STR) {
