@@ -37,6 +37,45 @@ public final class IpText {
         return i == end ? addr : -1;
     }
 
+    /**
+     * The dotted quad at the start of {@code b[off..end)}, read as HAProxy reads the host of a URL or a header
+     * holding an address: four decimal numbers up to 255 (leading zeros allowed), ending at the first byte that
+     * is neither a digit nor a dot. Returns the bytes read in the upper 32 bits and the address in the lower
+     * ones, or -1 when there is no address there.
+     */
+    public static long scan4(byte[] b, int off, int end) {
+        long addr = 0;
+        int octet = 0;
+        int octets = 0;
+        boolean digits = false;
+        int i = off;
+        for (; i < end; i++) {
+            int c = b[i];
+            if (c >= '0' && c <= '9') {
+                octet = octet * 10 + c - '0';
+                if (octet > 255) {
+                    return -1;
+                }
+                if (!digits) {
+                    octets++;
+                    digits = true;
+                }
+            } else if (c == '.' && digits && octets < 4) {
+                addr = addr << 8 | octet;
+                octet = 0;
+                digits = false;
+            } else if (c == '.') {
+                return -1;
+            } else {
+                break;
+            }
+        }
+        if (octets < 4 || !digits) {
+            return -1;
+        }
+        return (long) (i - off) << 32 | (addr << 8 | octet) & 0xffffffffL;
+    }
+
     public static long parse4(String s) {
         byte[] b = s.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
         return parse4(b, 0, b.length);
