@@ -18,6 +18,8 @@ public final class Frontend {
     private final HttpOptions http;
     private final HttpOptions.ConnectionMode connectionMode;
     private final ErrorSet errors;
+    private final int id;
+    private final String defaultBackend;
 
     /**
      * @param backend where its connections go: the first unconditional {@code use_backend}, else
@@ -25,6 +27,8 @@ public final class Frontend {
      */
     public Frontend(ProxySpec spec, int maxconn, Backend backend) {
         this.name = spec.name();
+        this.id = spec.id;
+        this.defaultBackend = spec.defaultBackend == null ? null : spec.defaultBackend.name();
         this.timeouts = spec.timeouts.copy();
         this.socket = spec.part(SocketOptions.class, SocketOptions::new);
         this.limit = new ConnLimit(maxconn);
@@ -61,6 +65,16 @@ public final class Frontend {
 
     public String name() {
         return name;
+    }
+
+    /** HAProxy's numeric id of the proxy ({@link ProxySpec#id}). */
+    public int numericId() {
+        return id;
+    }
+
+    /** The backend named by {@code default_backend}, or null. */
+    public String defaultBackendName() {
+        return defaultBackend;
     }
 
     public Timeouts timeouts() {

@@ -164,8 +164,9 @@ public final class ExprParser {
                 int start = i;
                 i = argWord(text, i, w);
                 int pos = args.size();
-                if (w.isEmpty() && i == start && pos == 0 && pos >= spec.mandatory() && i < text.length() && text.charAt(i) == ')'
-                        && spec.types().get(0) != ArgType.STR) {
+                ArgType first = spec.types().get(0);
+                if (w.isEmpty() && i == start && pos == 0 && (spec.mandatory() == 0 || isProxyType(first)) && i < text.length()
+                        && text.charAt(i) == ')' && first != ArgType.STR) {
                     break; // "()": no argument, but an empty string where a string comes first (req.hdr() is every header)
                 }
                 ArgType type = spec.types().get(pos);
@@ -188,6 +189,11 @@ public final class ExprParser {
             i++;
         }
         int got = args.size();
+        // A proxy, server or table may be left out, as in HAProxy: it is then the one where the expression is.
+        while (got < spec.mandatory() && isProxyType(spec.types().get(got))) {
+            args.add(Arg.of(spec.types().get(got), "", 0));
+            got++;
+        }
         if (got < spec.mandatory()) {
             ArgType type = spec.types().get(got);
             throw new ArgException(got, got == 0
@@ -195,6 +201,10 @@ public final class ExprParser {
                     : "missing arguments (got " + got + "/" + spec.mandatory() + "), type '" + type + "' expected");
         }
         return new ArgList(args.toArray(new Arg[0]), i);
+    }
+
+    private static boolean isProxyType(ArgType t) {
+        return t == ArgType.FE || t == ArgType.BE || t == ArgType.SRV || t == ArgType.TAB;
     }
 
     /** Reads one argument up to an unquoted ',', ')' or space, resolving quotes and backslash escapes. */
