@@ -32,6 +32,9 @@ SECTION_CHAPTERS = {
     "ring": "3.9", "log-forward": "3.10", "resolvers": "5.3.2", "cache": "6.2.1", "fcgi-app": "10.1.1",
 }
 
+# Chapters documenting the sample fetches: 7.3.2 (internal states) to 7.3.7 (for developers).
+FETCH_CHAPTERS = ["7.3.2", "7.3.3", "7.3.4", "7.3.5", "7.3.6", "7.3.7"]
+
 # Words that head a definition in the documentation but are misspellings, not keywords.
 TYPOS = {"tcp-resposne"}
 
@@ -103,11 +106,15 @@ def keyword(word):
     return m.group(0) if m else None
 
 
+# A sample fetch's definition header: "name : type" or "name(<args>) : type" at column 0.
+FETCH_HEADER = re.compile(r"^([a-z0-9][a-z0-9._+-]*)(?:\(.*\))?\s+:\s+\S")
+
+
 def extract(conf, mgmt):
     inv = {}
 
     def add(context, word):
-        kw = keyword(word) if not word.startswith("-") else word
+        kw = word if word.startswith("-") or context == "fetch" else keyword(word)
         if kw and kw not in TYPOS:
             inv.setdefault(context, set()).add(kw)
 
@@ -185,6 +192,14 @@ def extract(conf, mgmt):
             add("converter", m.group(2))
             for output in ("int", "ip"):
                 add("converter", "map_%s_%s" % (m.group(1), output))
+
+    # Sample fetches: the definition headers of their chapters ("name(args) : type").
+    for num in FETCH_CHAPTERS:
+        start, end = span(chaps, num)
+        for line in conf[start:end]:
+            m = FETCH_HEADER.match(line)
+            if m:
+                add("fetch", m.group(1))
 
     # Section keywords, each checked against the documentation.
     text = "\n".join(conf)

@@ -46,6 +46,7 @@ TITLES = [
     ("cache", "Cache section keywords"),
     ("fcgi-app", "FastCGI application section keywords"),
     ("converter", "Converters"),
+    ("fetch", "Sample fetches"),
 ]
 
 

@@ -100,6 +100,11 @@ public final class AclParser {
                 negate = !negate;
                 continue;
             }
+            if (w.startsWith("!")) {
+                // "!name" and "!{" negate what follows, as a separate "!" does.
+                negate = !negate;
+                w = w.substring(1);
+            }
             Acl acl;
             if (w.equals("{")) {
                 int end = i + 1;
@@ -117,10 +122,6 @@ public final class AclParser {
                             + "' which is incompatible with '" + stage + "'");
                 }
             } else {
-                if (w.startsWith("!")) {
-                    negate = !negate;
-                    w = w.substring(1);
-                }
                 acl = find(table, w);
                 if (stage != null && (acl.stages() & stage.bit()) == 0) {
                     line.warn("acl '" + w + "' will never match because it only involves keywords that are incompatible with '"

@@ -14,6 +14,8 @@ import io.fulcrum.server.Server;
 import io.fulcrum.server.ServerList;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 
 /** A backend (or the backend half of a listen section) at run time. */
 public final class Backend {
@@ -28,11 +30,16 @@ public final class Backend {
     private final ReuseMode reuse;
     private final HttpRules rules;
     private final TcpRules tcpRules;
+    private final int id;
+    /** Streams that chose this backend and have not ended ({@code be_conn}). */
+    private final AtomicInteger streams = new AtomicInteger();
 
     public Backend(ProxySpec spec) {
         this.name = spec.name();
+        this.id = spec.id;
         ServerList list = spec.partOrNull(ServerList.class);
-        this.servers = list == null ? List.of() : list.servers.stream().map(s -> new Server(spec.name(), s)).toList();
+        this.servers = list == null ? List.of()
+                : IntStream.range(0, list.servers.size()).mapToObj(i -> new Server(spec.name(), list.servers.get(i), i + 1)).toList();
         BalanceSpec balance = spec.part(BalanceSpec.class, BalanceSpec::new);
         this.lb = new WeightedRoundRobin(servers);
         this.retries = balance.retries;
@@ -71,6 +78,25 @@ public final class Backend {
 
     public String name() {
         return name;
+    }
+
+    /** HAProxy's numeric id of the proxy ({@link ProxySpec#id}). */
+    public int numericId() {
+        return id;
+    }
+
+    /** A stream chose this backend; {@link #streamEnded()} must follow. */
+    public void streamStarted() {
+        streams.incrementAndGet();
+    }
+
+    public void streamEnded() {
+        streams.decrementAndGet();
+    }
+
+    /** Streams that chose this backend and have not ended yet. */
+    public int currentStreams() {
+        return streams.get();
     }
 
     public List<Server> servers() {

@@ -9,6 +9,7 @@ import io.fulcrum.cfg.Units;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.sample.SampleCatalog;
 
 import java.util.Set;
 
@@ -21,6 +22,7 @@ public final class BackendModule implements Module {
 
     @Override
     public void register(Registry registry) {
+        BackendFetches.register(SampleCatalog.of(registry));
         KeywordTable<ProxySpec> keywords = registry.table(ProxyModule.KEYWORDS);
         keywords.add("balance", Capability.BE, (p, l) -> {
             String name = Args.required(l, 1, "balance", "an algorithm name");

@@ -7,14 +7,16 @@ import io.fulcrum.cfg.Registry;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.OptionContext;
 import io.fulcrum.proxy.ProxyModule;
+import io.fulcrum.sample.SampleCatalog;
 
 import java.util.function.BiConsumer;
 
-/** The socket-level proxy options. */
+/** The socket-level proxy options, and the layer-4 sample fetches. */
 public final class ConnModule implements Module {
 
     @Override
     public void register(Registry registry) {
+        ConnFetches.register(SampleCatalog.of(registry));
         KeywordTable<OptionContext> options = registry.table(ProxyModule.OPTIONS);
         flag(options, "tcpka", Capability.ALL, (s, on) -> {
             s.clientKeepAlive = on;

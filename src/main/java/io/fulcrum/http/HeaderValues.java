@@ -28,7 +28,7 @@ final class HeaderValues {
             if (isBlank(value.charAt(i))) {
                 continue;
             }
-            int next = end(value, i);
+            int next = end(value, i, value.length(), ',');
             int length = next - i;
             while (length > 0 && isBlank(value.charAt(i + length - 1))) {
                 length--;
@@ -56,11 +56,14 @@ final class HeaderValues {
         return c == ' ' || c == '\t';
     }
 
-    /** The position of the comma ending the word at {@code from}, or the value's length. */
-    private static int end(String value, int from) {
+    /**
+     * The position of the {@code delimiter} ending the word at {@code from}, or {@code to}: a delimiter
+     * between double quotes (where a backslash escapes the next character) does not count.
+     */
+    static int end(CharSequence value, int from, int to, char delimiter) {
         boolean quoted = false;
         boolean escaped = false;
-        for (int i = from; i < value.length(); i++) {
+        for (int i = from; i < to; i++) {
             char c = value.charAt(i);
             if (escaped) {
                 escaped = false;
@@ -69,10 +72,10 @@ final class HeaderValues {
                 quoted = c != '"';
             } else if (c == '"') {
                 quoted = true;
-            } else if (c == ',') {
+            } else if (c == delimiter) {
                 return i;
             }
         }
-        return value.length();
+        return to;
     }
 }

@@ -8,12 +8,14 @@ import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.OptionContext;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.sample.SampleCatalog;
 
-/** The HTTP connection-management options of {@code mode http}. */
+/** The HTTP connection-management options of {@code mode http}, and the HTTP sample fetches. */
 public final class HttpModule implements Module {
 
     @Override
     public void register(Registry registry) {
+        HttpFetches.register(SampleCatalog.of(registry));
         KeywordTable<OptionContext> options = registry.table(ProxyModule.OPTIONS);
         mode(options, "http-keep-alive", HttpOptions.ConnectionMode.KEEP_ALIVE);
         mode(options, "http-server-close", HttpOptions.ConnectionMode.SERVER_CLOSE);

@@ -12,6 +12,11 @@ public final class BindSpec {
     private final List<Endpoint> endpoints;
 
     public String name;
+    /**
+     * HAProxy's numeric id of the first listening socket of the line ({@code so_id}): the sockets of a frontend
+     * are numbered from 1 in the order of their bind lines and addresses (set when the line is added).
+     */
+    public int firstId;
     /** 0: no limit of its own (the frontend's and the global limits apply). */
     public int maxconn;
     /** 0: the frontend's maxconn, as HAProxy does. */

@@ -67,6 +67,21 @@ public final class Listener {
         return frontend;
     }
 
+    /** HAProxy's numeric id of the socket ({@code so_id}): its place among its frontend's, from 1. */
+    public int numericId() {
+        return bind.firstId + bind.endpoints().indexOf(endpoint);
+    }
+
+    /** The {@code name} of its bind line, or null. */
+    public String name() {
+        return bind.name;
+    }
+
+    /** The connections accepted on this socket and not closed yet. */
+    public int connections() {
+        return limits[0].current();
+    }
+
     /** Opens and binds the socket; the future fails with the system's reason. */
     public ChannelFuture bind() throws IOException {
         SocketAddress address;

@@ -15,6 +15,7 @@ import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
+import io.fulcrum.sample.SampleCatalog;
 
 /** The {@code bind} keyword and its options (configuration.txt section 5.1). */
 public final class ListenerModule implements Module {
@@ -27,6 +28,7 @@ public final class ListenerModule implements Module {
 
     @Override
     public void register(Registry registry) {
+        ListenerFetches.register(SampleCatalog.of(registry));
         KeywordTable<BindSpec> options = registry.table(OPTIONS);
         registry.table(ProxyModule.KEYWORDS).add("bind", Capability.FRONTEND, (p, l) -> bind(p, l, options));
 
@@ -84,7 +86,9 @@ public final class ListenerModule implements Module {
             }
             i += 1 + e.flags();
         }
-        p.part(BindList.class, BindList::new).binds.add(bind);
+        BindList list = p.part(BindList.class, BindList::new);
+        bind.firstId = 1 + list.binds.stream().mapToInt(b -> b.endpoints().size()).sum();
+        list.binds.add(bind);
     }
 
     private static String value(ConfigLine l) {

@@ -24,6 +24,8 @@ public final class Frontend {
     private final Mode mode;
     private final HttpOptions http;
     private final ErrorSet errors;
+    private final int id;
+    private final String defaultBackend;
     private final HttpRules rules;
     private final TcpRules tcpRules;
 
@@ -38,6 +40,8 @@ public final class Frontend {
      */
     public Frontend(ProxySpec spec, int maxconn, List<SwitchingRule> switching, Backend backend) {
         this.name = spec.name();
+        this.id = spec.id;
+        this.defaultBackend = spec.defaultBackend == null ? null : spec.defaultBackend.name();
         this.timeouts = spec.timeouts.copy();
         this.socket = spec.part(SocketOptions.class, SocketOptions::new);
         this.limit = new ConnLimit(maxconn);
@@ -89,6 +93,21 @@ public final class Frontend {
 
     public String name() {
         return name;
+    }
+
+    /** HAProxy's numeric id of the proxy ({@link ProxySpec#id}). */
+    public int numericId() {
+        return id;
+    }
+
+    /** The backend named by {@code default_backend}, or null. */
+    public String defaultBackendName() {
+        return defaultBackend;
+    }
+
+    /** The backend its connections go to when no {@code use_backend} rule applies, or null. */
+    public Backend defaultBackend() {
+        return backend;
     }
 
     public Timeouts timeouts() {

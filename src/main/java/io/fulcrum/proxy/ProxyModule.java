@@ -16,6 +16,7 @@ import io.fulcrum.cfg.Registry;
 import io.fulcrum.cfg.SectionParser;
 import io.fulcrum.cfg.Units;
 import io.fulcrum.sample.Stage;
+import io.fulcrum.sample.SampleCatalog;
 
 /**
  * The proxy sections ({@code defaults}, {@code frontend}, {@code backend}, {@code listen}), the keywords
@@ -33,6 +34,7 @@ public final class ProxyModule implements Module {
 
     @Override
     public void register(Registry registry) {
+        FrontendFetches.register(SampleCatalog.of(registry));
         KeywordTable<ProxySpec> keywords = registry.table(KEYWORDS);
         KeywordTable<OptionContext> options = registry.table(OPTIONS);
         KeywordTable<ProxySpec> timeouts = registry.table(TIMEOUTS);

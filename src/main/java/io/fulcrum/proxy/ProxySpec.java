@@ -26,6 +26,11 @@ public final class ProxySpec {
     public BackendRef defaultBackend;
     public final List<BackendRef> useBackends = new ArrayList<>();
     public boolean disabled;
+    /**
+     * HAProxy's numeric id of the proxy ({@code fe_id}, {@code be_id}): its place among the frontends, backends
+     * and listens of the configuration, from 1 (set when it is declared; no {@code id} keyword yet).
+     */
+    public int id;
 
     public ProxySpec(String name, ProxyKind kind, Source source) {
         this.name = name;

@@ -64,5 +64,6 @@ public final class ProxyTable {
         }
         byName.put(p.name(), p);
         proxies.add(p);
+        p.id = proxies.size();
     }
 }

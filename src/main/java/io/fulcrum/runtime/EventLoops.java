@@ -18,19 +18,41 @@ import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
 import java.nio.channels.spi.SelectorProvider;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The event loops: one per {@code nbthread}, each one HAProxy "thread". Native epoll when available,
  * NIO otherwise (then unix sockets and inherited descriptors are unavailable).
  */
 public final class EventLoops {
+    /** The index of the loop a thread runs, from 0 (HAProxy's thread number); 0 off the loops. */
+    private static final ThreadLocal<Integer> THREAD_INDEX = ThreadLocal.withInitial(() -> 0);
+
     private final EventLoopGroup group;
     private final boolean epoll;
 
     public EventLoops(int threads) {
         this.epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollRegistrationFix.factory() : NioIoHandler.newFactory();
-        this.group = new MultiThreadIoEventLoopGroup(threads, new DefaultThreadFactory("fulcrum", false), io);
+        this.group = new MultiThreadIoEventLoopGroup(threads, numbered(new DefaultThreadFactory("fulcrum", false)), io);
+    }
+
+    /** Threads that know their index (each loop makes one thread, on its first task). */
+    private static ThreadFactory numbered(ThreadFactory threads) {
+        AtomicInteger next = new AtomicInteger();
+        return task -> {
+            int index = next.getAndIncrement();
+            return threads.newThread(() -> {
+                THREAD_INDEX.set(index);
+                task.run();
+            });
+        };
+    }
+
+    /** The index of the event loop running the calling thread, from 0 ({@code thread} fetch); 0 off the loops. */
+    public static int threadIndex() {
+        return THREAD_INDEX.get();
     }
 
     public EventLoopGroup group() {

@@ -1,6 +1,7 @@
 package io.fulcrum.sample;
 
 import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.HaproxyKeywords;
 import io.fulcrum.cfg.Units;
 
 import java.util.ArrayList;
@@ -43,7 +44,9 @@ public final class ExprParser {
         String name = text.substring(from, end);
         Fetch fetch = catalog.fetch(name);
         if (fetch == null) {
-            throw new ConfigException("unknown fetch method '" + name + "'");
+            throw new ConfigException(HaproxyKeywords.knows("fetch", name)
+                    ? "fetch method '" + name + "' is an HAProxy sample fetch that Fulcrum does not support yet"
+                    : "unknown fetch method '" + name + "'");
         }
         Arg[] args;
         try {
@@ -164,8 +167,10 @@ public final class ExprParser {
                 int start = i;
                 i = argWord(text, i, w);
                 int pos = args.size();
-                if (w.isEmpty() && i == start && pos == 0 && pos >= spec.mandatory() && i < text.length() && text.charAt(i) == ')') {
-                    break; // "()": no argument
+                ArgType first = spec.types().get(0);
+                if (w.isEmpty() && i == start && pos == 0 && (spec.mandatory() == 0 || isProxyType(first)) && i < text.length()
+                        && text.charAt(i) == ')' && first != ArgType.STR) {
+                    break; // "()": no argument, but an empty string where a string comes first (req.hdr() is every header)
                 }
                 args.add(arg(spec.types().get(pos), w.toString(), pos, pos < spec.mandatory()));
                 if (i < text.length() && text.charAt(i) == ',' && args.size() < spec.max()) {
@@ -185,6 +190,11 @@ public final class ExprParser {
             i++;
         }
         int got = args.size();
+        // A proxy, server or table may be left out, as in HAProxy: it is then the one where the expression is.
+        while (got < spec.mandatory() && isProxyType(spec.types().get(got))) {
+            args.add(Arg.of(spec.types().get(got), "", 0));
+            got++;
+        }
         if (got < spec.mandatory()) {
             ArgType type = spec.types().get(got);
             throw new ArgException(got, got == 0
@@ -192,6 +202,10 @@ public final class ExprParser {
                     : "missing arguments (got " + got + "/" + spec.mandatory() + "), type '" + type + "' expected");
         }
         return new ArgList(args.toArray(new Arg[0]), i);
+    }
+
+    private static boolean isProxyType(ArgType t) {
+        return t == ArgType.FE || t == ArgType.BE || t == ArgType.SRV || t == ArgType.TAB;
     }
 
     /** Reads one argument up to an unquoted ',', ')' or space, resolving quotes and backslash escapes. */
@@ -225,10 +239,13 @@ public final class ExprParser {
         return i;
     }
 
-    /** One argument; an empty optional one that is not a string is zero (an empty default of map_str_int...). */
+    /**
+     * One argument; an empty optional one that is not a string is zero (an empty default of map_str_int...),
+     * an empty proxy, server or table the one where the expression is (the keyword's check resolves it).
+     */
     private static Arg arg(ArgType type, String w, int pos, boolean mandatory) throws ArgException {
         if (w.isEmpty() && type != ArgType.STR) {
-            if (!mandatory) {
+            if (!mandatory || isProxyType(type)) {
                 return Arg.of(type, w, 0);
             }
             throw new ArgException(pos, "expected type '" + type + "' at position " + (pos + 1) + ", but got nothing");

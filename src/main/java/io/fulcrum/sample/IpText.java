@@ -38,32 +38,51 @@ public final class IpText {
     }
 
     /**
-     * The IPv4 address that starts {@code b[off..off+len)}, as HAProxy reads the addresses of map values
-     * and of strings cast to addresses: four dotted decimal numbers up to 255 (leading zeros allowed),
-     * followed by anything but a dot ("1.2.3.4/8" and "1.2.3.4:80" are 1.2.3.4); -1 when there is none.
+     * The dotted quad at the start of {@code b[off..end)}, read as HAProxy reads the host of a URL or a header
+     * holding an address: four decimal numbers up to 255 (leading zeros allowed), ending at the first byte that
+     * is neither a digit nor a dot. Returns the bytes read in the upper 32 bits and the address in the lower
+     * ones, or -1 when there is no address there.
      */
-    public static long parseLeading4(byte[] b, int off, int len) {
+    public static long scan4(byte[] b, int off, int end) {
         long addr = 0;
+        int octet = 0;
+        int octets = 0;
+        boolean digits = false;
         int i = off;
-        int end = off + len;
-        for (int part = 0; part < 4; part++) {
-            if (part > 0) {
-                if (i >= end || b[i] != '.') {
+        for (; i < end; i++) {
+            int c = b[i];
+            if (c >= '0' && c <= '9') {
+                octet = octet * 10 + c - '0';
+                if (octet > 255) {
                     return -1;
                 }
-                i++;
-            }
-            int start = i;
-            int v = 0;
-            while (i < end && b[i] >= '0' && b[i] <= '9' && v <= 255) {
-                v = v * 10 + (b[i++] - '0');
-            }
-            if (i == start || v > 255) {
+                if (!digits) {
+                    octets++;
+                    digits = true;
+                }
+            } else if (c == '.' && digits && octets < 4) {
+                addr = addr << 8 | octet;
+                octet = 0;
+                digits = false;
+            } else if (c == '.') {
                 return -1;
+            } else {
+                break;
             }
-            addr = addr << 8 | v;
         }
-        return i < end && b[i] == '.' ? -1 : addr;
+        if (octets < 4 || !digits) {
+            return -1;
+        }
+        return (long) (i - off) << 32 | (addr << 8 | octet) & 0xffffffffL;
+    }
+
+    /**
+     * The IPv4 address that starts {@code b[off..off+len)}, as HAProxy reads the addresses of map values
+     * and of strings cast to addresses ("1.2.3.4/8" and "1.2.3.4:80" are 1.2.3.4); -1 when there is none.
+     */
+    public static long parseLeading4(byte[] b, int off, int len) {
+        long r = scan4(b, off, off + len);
+        return r < 0 ? -1 : r & 0xffffffffL;
     }
 
     public static long parseLeading4(String s) {

@@ -3,8 +3,10 @@ package io.fulcrum.sample;
 import io.fulcrum.backend.Backend;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
+import io.fulcrum.listener.Listener;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.server.Server;
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 
 import java.net.SocketAddress;
@@ -12,7 +14,9 @@ import java.net.SocketAddress;
 /**
  * What a fetch can look at while a rule, a routing decision or a log line is evaluated: the
  * connection, the proxies and server in play, the HTTP messages, and the variables. A stream
- * implements it; parts that do not exist (yet) are null.
+ * implements it; parts that do not exist (yet) are null. The default methods are what a stream does
+ * not have to provide: they answer "unknown" (null, 0, false) and the fetches using them then find no
+ * sample, or give HAProxy's value for a stream that never did what they report.
  */
 public interface SampleContext {
 
@@ -46,5 +50,94 @@ public interface SampleContext {
     default int status() {
         ResponseHead r = response();
         return r == null ? -1 : r.status();
+    }
+
+    /**
+     * True while response rules (or anything evaluated on the response's way) run: the fetches that serve
+     * both directions, {@code hdr} and {@code cookie}, then read the response. Logs read the request.
+     */
+    default boolean responseSide() {
+        return false;
+    }
+
+    /**
+     * The backend named {@code name}, for fetches that name one ({@code be_conn(app)}, {@code srv_conn(app/s1)});
+     * null when there is none. By default only the stream's backend, or the one its frontend routes to, is known.
+     */
+    default Backend backend(String name) {
+        Backend b = backend();
+        if (b != null && b.name().equals(name)) {
+            return b;
+        }
+        Frontend f = frontend();
+        b = f == null ? null : f.defaultBackend();
+        return b != null && b.name().equals(name) ? b : null;
+    }
+
+    /** The frontend named {@code name} ({@code fe_conn(web)}); null when there is none. By default only the stream's. */
+    default Frontend frontend(String name) {
+        Frontend f = frontend();
+        return f != null && f.name().equals(name) ? f : null;
+    }
+
+    /** The listening socket the client connected to, or null. */
+    default Listener listener() {
+        return null;
+    }
+
+    /** The connection to the server, once open, or null. */
+    default Channel backChannel() {
+        return null;
+    }
+
+    /** True when the client connection started with a PROXY protocol header ({@code accept-proxy}). */
+    default boolean proxyHeaderReceived() {
+        return false;
+    }
+
+    /** The place of the request on its client connection: 1 for the first one; 0 when unknown. */
+    default long requestNumber() {
+        return 0;
+    }
+
+    /**
+     * The request body received so far (all of it with {@code option http-buffer-request}), as a view that
+     * the caller neither keeps nor releases; null when the stream holds none.
+     */
+    default ByteBuf requestBody() {
+        return null;
+    }
+
+    /** The response body received so far, as {@link #requestBody()}. */
+    default ByteBuf responseBody() {
+        return null;
+    }
+
+    /**
+     * True while {@code tcp-request content} or {@code tcp-response content} rules may still wait for more
+     * data (the inspect delay has not expired): {@code wait_end} has no sample then.
+     */
+    default boolean awaitingContent() {
+        return false;
+    }
+
+    /** The transaction's unique id ({@code unique-id-format}), or null when there is none. */
+    default CharSequence uniqueId() {
+        return null;
+    }
+
+    /** The file of the last rule that gave a final verdict (accept, deny...), or null. */
+    default String lastRuleFile() {
+        return null;
+    }
+
+    /** The line of the last rule that gave a final verdict, or 0. */
+    default int lastRuleLine() {
+        return 0;
+    }
+
+    /** True once the process is stopping (soft stop). */
+    default boolean stopping() {
+        return false;
     }
 }

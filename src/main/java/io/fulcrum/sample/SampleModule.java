@@ -10,6 +10,7 @@ public final class SampleModule implements Module {
     public void register(Registry registry) {
         SampleCatalog catalog = SampleCatalog.of(registry);
         InternalFetches.register(catalog);
+        ProcessFetches.register(catalog);
         BasicConverters.register(catalog);
     }
 }

@@ -11,12 +11,15 @@ import java.util.concurrent.atomic.LongAdder;
 public final class Server {
     private final String backend;
     private final ServerSpec spec;
+    private final int numericId;
     private final AtomicInteger current = new AtomicInteger();
     private final LongAdder total = new LongAdder();
 
-    public Server(String backend, ServerSpec spec) {
+    /** @param numericId HAProxy's numeric id ({@code srv_id}): the server's place in its backend, from 1 */
+    public Server(String backend, ServerSpec spec, int numericId) {
         this.backend = backend;
         this.spec = spec;
+        this.numericId = numericId;
     }
 
     public String name() {
@@ -31,6 +34,19 @@ public final class Server {
     /** "backend/server", as logs and messages name it. */
     public String id() {
         return backend + "/" + spec.name;
+    }
+
+    /** HAProxy's numeric id of the server: its place in its backend, from 1 (no {@code id} keyword yet). */
+    public int numericId() {
+        return numericId;
+    }
+
+    /**
+     * UP as HAProxy says it without health checks: it has an address and is not disabled (whatever its
+     * weight, unlike {@link #usable()}).
+     */
+    public boolean up() {
+        return spec.endpoint != null && !spec.disabled;
     }
 
     public int weight() {

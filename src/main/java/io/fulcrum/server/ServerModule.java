@@ -13,6 +13,7 @@ import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
+import io.fulcrum.sample.SampleCatalog;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -28,6 +29,7 @@ public final class ServerModule implements Module {
 
     @Override
     public void register(Registry registry) {
+        ServerFetches.register(SampleCatalog.of(registry));
         KeywordTable<ServerSpec> options = registry.table(OPTIONS);
         KeywordTable<ProxySpec> keywords = registry.table(ProxyModule.KEYWORDS);
         keywords.add("server", Capability.BACKEND | Capability.STRICT, (p, l) -> server(p, l, options));

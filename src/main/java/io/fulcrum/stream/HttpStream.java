@@ -73,6 +73,8 @@ public final class HttpStream implements HttpTxn {
     private boolean retriedOnNew;
     private boolean finished;
 
+    /** Response rules are running: fetches serving both directions read the response. */
+    private boolean responseSide;
     private Vars txnVars;
     private Vars reqVars;
     private Vars resVars;
@@ -547,9 +549,14 @@ public final class HttpStream implements HttpTxn {
     private boolean responseRulesReplied(ResponseHead head) {
         HttpRules be = backend.rules();
         HttpRules fe = frontend.rules();
-        if (HttpRule.runAll(be.response(), this, head) == Verdict.DONE
-                || fe != be && HttpRule.runAll(fe.response(), this, head) == Verdict.DONE) {
-            return true;
+        responseSide = true;
+        try {
+            if (HttpRule.runAll(be.response(), this, head) == Verdict.DONE
+                    || fe != be && HttpRule.runAll(fe.response(), this, head) == Verdict.DONE) {
+                return true;
+            }
+        } finally {
+            responseSide = false;
         }
         runAfterResponseRules(head);
         return false;
@@ -562,11 +569,13 @@ public final class HttpStream implements HttpTxn {
     private void runAfterResponseRules(ResponseHead head) {
         HttpRules fe = frontend.rules();
         HttpRules be = backend == null ? fe : backend.rules();
-        if (HttpRule.runAll(be.afterResponse(), this, head) != Verdict.CONTINUE) {
-            return;
-        }
-        if (fe != be) {
-            HttpRule.runAll(fe.afterResponse(), this, head);
+        responseSide = true;
+        try {
+            if (HttpRule.runAll(be.afterResponse(), this, head) == Verdict.CONTINUE && fe != be) {
+                HttpRule.runAll(fe.afterResponse(), this, head);
+            }
+        } finally {
+            responseSide = false;
         }
     }
 
@@ -690,6 +699,16 @@ public final class HttpStream implements HttpTxn {
     @Override
     public ResponseHead response() {
         return response;
+    }
+
+    @Override
+    public boolean responseSide() {
+        return responseSide;
+    }
+
+    @Override
+    public Channel backChannel() {
+        return server == null ? null : server.channel();
     }
 
     @Override

@@ -212,6 +212,7 @@ class AclParserTest {
         assertThat(cond("if FALSE or FALSE")).isFalse();
         assertThat(cond("unless { str(a) b }")).isTrue();
         assertThat(cond("if { str(a) a } TRUE")).isTrue();
+        assertThat(cond("if TRUE !{ str(a) a }")).isFalse();
         assertThatThrownBy(() -> cond("if nosuch")).hasMessage("no such ACL : 'nosuch'");
         assertThatThrownBy(() -> cond("if { str(a) a")).hasMessage("missing closing '}' in condition");
     }

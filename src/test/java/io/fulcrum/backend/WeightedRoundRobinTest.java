@@ -47,6 +47,6 @@ class WeightedRoundRobinTest {
         s.name = name;
         s.weight = weight;
         s.endpoint = new io.fulcrum.conn.Endpoint.Unix("/dev/null", false);
-        return new Server("be", s);
+        return new Server("be", s, 1);
     }
 }

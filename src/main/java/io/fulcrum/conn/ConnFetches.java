@@ -1,0 +1,143 @@
+package io.fulcrum.conn;
+
+import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.sample.Arg;
+import io.fulcrum.sample.ArgSpec;
+import io.fulcrum.sample.Fetch;
+import io.fulcrum.sample.Sample;
+import io.fulcrum.sample.SampleCatalog;
+import io.fulcrum.sample.SampleContext;
+import io.fulcrum.sample.SampleType;
+import io.fulcrum.sample.Source;
+import io.netty.channel.Channel;
+import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.epoll.EpollTcpInfo;
+import io.netty.channel.unix.DomainSocketAddress;
+
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.channels.DatagramChannel;
+import java.util.function.Function;
+import java.util.function.ToLongFunction;
+
+import static io.fulcrum.sample.ArgType.STR;
+
+/**
+ * The layer-4 fetches of configuration.txt 7.3.3: the addresses and ports of the client connection (as the
+ * PROXY protocol announced them, if it was used) and of the server connection, and what the kernel measures of
+ * the client connection (TCP_INFO, with native epoll only).
+ */
+final class ConnFetches {
+    private ConnFetches() {
+    }
+
+    static void register(SampleCatalog c) {
+        // Without tcp-request connection set-src/set-dst, the connection's first addresses are its addresses.
+        for (String prefix : new String[] {"", "fc_"}) {
+            address(c, prefix + "src", Source.L4CLI, SampleType.IPV4, SampleContext::source);
+            address(c, prefix + "dst", Source.L4CLI, SampleType.IPV4, SampleContext::destination);
+        }
+        address(c, "bc_src", Source.L4SRV, SampleType.SINT, ctx -> ctx.backChannel() == null ? null : ctx.backChannel().localAddress());
+        address(c, "bc_dst", Source.L4SRV, SampleType.SINT, ctx -> ctx.backChannel() == null ? null : ctx.backChannel().remoteAddress());
+        c.fetch(new Fetch("fc_http_major", ArgSpec.NONE, SampleType.SINT, Source.L4CLI, (a, ctx, out) -> out.setSint(1)));
+        c.fetch(new Fetch("bc_http_major", ArgSpec.NONE, SampleType.SINT, Source.L4SRV,
+                (a, ctx, out) -> ctx.backChannel() != null && out.setSint(1)));
+        c.fetch(new Fetch("fc_rcvd_proxy", ArgSpec.NONE, SampleType.BOOL, Source.L4CLI, (a, ctx, out) -> out.setBool(ctx.proxyHeaderReceived())));
+        ArgSpec unit = ArgSpec.of(0, STR);
+        c.fetch(new Fetch("fc_rtt", unit, SampleType.SINT, Source.L4CLI, (a, ctx, out) -> time(a, ctx, out, EpollTcpInfo::rtt),
+                ConnFetches::checkUnit));
+        c.fetch(new Fetch("fc_rttvar", unit, SampleType.SINT, Source.L4CLI, (a, ctx, out) -> time(a, ctx, out, EpollTcpInfo::rttvar),
+                ConnFetches::checkUnit));
+        // The counters take the same argument, and ignore it.
+        counter(c, "fc_unacked", EpollTcpInfo::unacked);
+        counter(c, "fc_sacked", EpollTcpInfo::sacked);
+        counter(c, "fc_retrans", EpollTcpInfo::retrans);
+        counter(c, "fc_fackets", EpollTcpInfo::fackets);
+        counter(c, "fc_lost", EpollTcpInfo::lost);
+        counter(c, "fc_reordering", EpollTcpInfo::reordering);
+    }
+
+    /** {@code name} (the address), {@code name_port} and {@code name_is_local} of the address {@code of} gives. */
+    private static void address(SampleCatalog c, String name, Source source, SampleType type, Function<SampleContext, SocketAddress> of) {
+        c.fetch(new Fetch(name, ArgSpec.NONE, type, source, (a, ctx, out) -> ip(of.apply(ctx), out)));
+        c.fetch(new Fetch(name + "_port", ArgSpec.NONE, SampleType.SINT, source,
+                (a, ctx, out) -> of.apply(ctx) instanceof InetSocketAddress isa && out.setSint(isa.getPort())));
+        if (source == Source.L4CLI) {
+            c.fetch(new Fetch(name + "_is_local", ArgSpec.NONE, SampleType.BOOL, source, (a, ctx, out) -> {
+                SocketAddress addr = of.apply(ctx);
+                return addr != null && out.setBool(isLocal(addr));
+            }));
+        }
+    }
+
+    /** An IPv4 or IPv6 address; nothing for a unix socket. */
+    private static boolean ip(SocketAddress addr, Sample out) {
+        if (!(addr instanceof InetSocketAddress isa) || isa.getAddress() == null) {
+            return false;
+        }
+        InetAddress ip = isa.getAddress();
+        if (ip instanceof Inet4Address) {
+            byte[] b = ip.getAddress();
+            return out.setIpv4((b[0] & 255) << 24 | (b[1] & 255) << 16 | (b[2] & 255) << 8 | b[3] & 255);
+        }
+        return out.setIpv6(ip.getAddress());
+    }
+
+    /**
+     * True when the address is one of this host's: as HAProxy does, by trying to bind a socket to it (so all
+     * of 127.0.0.0/8 is local); a unix socket is local.
+     */
+    static boolean isLocal(SocketAddress addr) {
+        if (addr instanceof DomainSocketAddress) {
+            return true;
+        }
+        if (!(addr instanceof InetSocketAddress isa) || isa.getAddress() == null) {
+            return false;
+        }
+        try (DatagramChannel probe = DatagramChannel.open()) {
+            probe.bind(new InetSocketAddress(isa.getAddress(), 0));
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** "ms" (the default) or "us". */
+    private static void checkUnit(Arg[] a) throws ConfigException {
+        if (a.length > 0 && !a[0].text().equals("ms") && !a[0].text().equals("us")) {
+            throw new ConfigException("expects 'us' or 'ms', got '" + a[0].text() + "'");
+        }
+    }
+
+    /** A time the kernel measures in microseconds, in the unit asked (milliseconds by default). */
+    private static boolean time(Arg[] a, SampleContext ctx, Sample out, ToLongFunction<EpollTcpInfo> field) {
+        EpollTcpInfo info = tcpInfo(ctx.frontChannel());
+        if (info == null) {
+            return false;
+        }
+        long us = field.applyAsLong(info);
+        return out.setSint(a.length > 0 && a[0].text().equals("us") ? us : us / 1000);
+    }
+
+    private static void counter(SampleCatalog c, String name, ToLongFunction<EpollTcpInfo> field) {
+        c.fetch(new Fetch(name, ArgSpec.of(0, STR), SampleType.SINT, Source.L4CLI, (a, ctx, out) -> {
+            EpollTcpInfo info = tcpInfo(ctx.frontChannel());
+            return info != null && out.setSint(field.applyAsLong(info));
+        }));
+    }
+
+    /** The kernel's TCP_INFO of a TCP connection on native epoll, or null (NIO, unix socket, closed). */
+    private static EpollTcpInfo tcpInfo(Channel ch) {
+        if (ch instanceof EpollSocketChannel tcp && tcp.isOpen()) {
+            try {
+                return tcp.tcpInfo();
+            } catch (RuntimeException e) {
+                return null; // closed meanwhile
+            }
+        }
+        return null;
+    }
+}

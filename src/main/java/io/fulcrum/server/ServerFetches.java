@@ -1,0 +1,77 @@
+package io.fulcrum.server;
+
+import io.fulcrum.backend.Backend;
+import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.sample.Arg;
+import io.fulcrum.sample.ArgSpec;
+import io.fulcrum.sample.Fetch;
+import io.fulcrum.sample.SampleCatalog;
+import io.fulcrum.sample.SampleContext;
+import io.fulcrum.sample.SampleType;
+import io.fulcrum.sample.Source;
+
+import java.util.function.ToLongFunction;
+
+import static io.fulcrum.sample.ArgType.SRV;
+
+/**
+ * The server fetches of configuration.txt 7.3.2 and 7.3.3: the stream's server ({@code srv_id},
+ * {@code srv_name}), and the state of a server named as {@code [backend/]server}. Without health checks a
+ * server is UP unless disabled; without maxconn and queues its free slots are unlimited and its queue empty.
+ */
+final class ServerFetches {
+    private ServerFetches() {
+    }
+
+    /** A {@code [backend/]server} argument, split once at configuration time. */
+    private record ServerRef(String backend, String server) {
+    }
+
+    static void register(SampleCatalog c) {
+        c.fetch(new Fetch("srv_id", ArgSpec.NONE, SampleType.SINT, Source.SERVR,
+                (a, ctx, out) -> ctx.server() != null && out.setSint(ctx.server().numericId())));
+        c.fetch(new Fetch("srv_name", ArgSpec.NONE, SampleType.STR, Source.SERVR,
+                (a, ctx, out) -> ctx.server() != null && out.setStr(ctx.server().name())));
+        named(c, "srv_conn", SampleType.SINT, Server::currentConnections);
+        named(c, "srv_conn_free", SampleType.SINT, s -> -1); // HAProxy's answer for a server without maxconn
+        named(c, "srv_queue", SampleType.SINT, s -> 0);
+        named(c, "srv_is_up", SampleType.BOOL, s -> s.up() ? 1 : 0);
+        // No runtime weight changes yet: the initial, user and effective weights are the configured one.
+        named(c, "srv_iweight", SampleType.SINT, Server::weight);
+        named(c, "srv_uweight", SampleType.SINT, Server::weight);
+        named(c, "srv_weight", SampleType.SINT, Server::weight);
+    }
+
+    private static void named(SampleCatalog c, String name, SampleType type, ToLongFunction<Server> value) {
+        c.fetch(new Fetch(name, ArgSpec.of(1, SRV), type, Source.INTRN, (a, ctx, out) -> {
+            Server s = server(a, ctx);
+            if (s == null) {
+                return false;
+            }
+            long v = value.applyAsLong(s);
+            return type == SampleType.BOOL ? out.setBool(v != 0) : out.setSint(v);
+        }, a -> {
+            String t = a[0].text();
+            if (t.isEmpty()) {
+                throw new ConfigException("missing server name");
+            }
+            int slash = t.indexOf('/');
+            a[0] = new Arg(SRV, t, 0, slash < 0 ? new ServerRef(null, t) : new ServerRef(t.substring(0, slash), t.substring(slash + 1)));
+        }));
+    }
+
+    /** The server the argument names, in the backend it names or else the current one. */
+    private static Server server(Arg[] a, SampleContext ctx) {
+        ServerRef ref = a[0].as(ServerRef.class);
+        Backend b = ref.backend() == null ? ctx.backend() : ctx.backend(ref.backend());
+        if (b == null) {
+            return null;
+        }
+        for (Server s : b.servers()) {
+            if (s.name().equals(ref.server())) {
+                return s;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,46 @@
+package io.fulcrum.server;
+
+import io.fulcrum.sample.TestContext;
+import io.fulcrum.sample.TestProxies;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The server fetches; the expected values are what HAProxy 2.6 returned with {@link TestProxies#SAMPLE}. */
+class ServerFetchesTest {
+    private final TestProxies proxies = TestProxies.load(TestProxies.SAMPLE);
+
+    @Test
+    void serversByName() {
+        TestContext ctx = proxies.stream("f", "c");
+        assertThat(ctx.eval("srv_is_up(s0)")).as("weight 0 is UP").isEqualTo("bool:1");
+        assertThat(ctx.eval("srv_is_up(c/s2)")).isEqualTo("bool:0");
+        assertThat(ctx.eval("srv_iweight(s2)")).isEqualTo("sint:7");
+        assertThat(ctx.eval("srv_weight(s1)")).isEqualTo("sint:3");
+        assertThat(ctx.eval("srv_uweight(b/s1)")).isEqualTo("sint:1");
+        assertThat(ctx.eval("srv_conn_free(s1)")).isEqualTo("sint:-1");
+        assertThat(ctx.eval("srv_queue(s1)")).isEqualTo("sint:0");
+        assertThat(ctx.eval("srv_conn(s1)")).isEqualTo("sint:0");
+        assertThat(ctx.eval("srv_conn(nosuch)")).isEqualTo("none");
+        assertThat(ctx.eval("srv_conn(nosuch/s1)")).isEqualTo("none");
+        proxies.backends.get("c").servers().get(1).connectionOpened();
+        assertThat(ctx.eval("srv_conn(c/s1)")).isEqualTo("sint:1");
+    }
+
+    @Test
+    void theStreamsServer() {
+        TestContext ctx = proxies.stream("f", "c");
+        assertThat(ctx.eval("srv_id")).isEqualTo("none");
+        ctx.server = proxies.backends.get("c").servers().get(1);
+        assertThat(ctx.eval("srv_id")).isEqualTo("sint:2");
+        assertThat(ctx.eval("srv_name")).isEqualTo("str:s1");
+    }
+
+    @Test
+    void aServerMustBeNamed() {
+        assertThat(TestContext.error("srv_conn")).isEqualTo("invalid args in fetch method 'srv_conn' : missing server name");
+        assertThat(TestContext.error("srv_is_up()")).isEqualTo("invalid args in fetch method 'srv_is_up' : missing server name");
+        assertThat(TestContext.error("be_conn")).as("the current backend").isNull();
+        assertThat(TestContext.error("be_conn()")).isNull();
+    }
+}
