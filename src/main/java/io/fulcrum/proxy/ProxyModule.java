@@ -110,6 +110,7 @@ public final class ProxyModule implements Module {
         timeout(timeouts, "queue", Capability.BE, (t, v) -> t.queue = v);
         timeout(timeouts, "http-request", Capability.ALL, (t, v) -> t.httpRequest = v);
         timeout(timeouts, "http-keep-alive", Capability.ALL, (t, v) -> t.httpKeepAlive = v);
+        timeout(timeouts, "tarpit", Capability.ALL, (t, v) -> t.tarpit = v);
 
         registry.check(ProxyModule::checkReferences);
     }

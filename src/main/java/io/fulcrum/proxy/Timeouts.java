@@ -16,6 +16,8 @@ public final class Timeouts {
     public long httpRequest;
     /** Idle time allowed between two requests of a connection ({@code timeout http-keep-alive}). */
     public long httpKeepAlive;
+    /** How long a tarpitted request is held ({@code timeout tarpit}); 0: {@code timeout connect}'s value. */
+    public long tarpit;
 
     public Timeouts copy() {
         Timeouts t = new Timeouts();
@@ -28,6 +30,7 @@ public final class Timeouts {
         t.queue = queue;
         t.httpRequest = httpRequest;
         t.httpKeepAlive = httpKeepAlive;
+        t.tarpit = tarpit;
         return t;
     }
 }

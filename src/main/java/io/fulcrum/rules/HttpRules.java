@@ -18,6 +18,8 @@ public final class HttpRules implements ProxyPart {
     final List<HttpRule> request = new ArrayList<>();
     final List<HttpRule> response = new ArrayList<>();
     final List<HttpRule> afterResponse = new ArrayList<>();
+    /** {@code redirect} directives: they run after all the section's http-request rules. */
+    final List<HttpRule> redirects = new ArrayList<>();
     private HttpRule[] requestArray;
     private HttpRule[] responseArray;
     private HttpRule[] afterResponseArray;
@@ -36,7 +38,9 @@ public final class HttpRules implements ProxyPart {
         if (r == null) {
             return EMPTY;
         }
-        r.requestArray = r.request.toArray(NONE);
+        List<HttpRule> request = new ArrayList<>(r.request);
+        request.addAll(r.redirects);
+        r.requestArray = request.toArray(NONE);
         r.responseArray = r.response.toArray(NONE);
         r.afterResponseArray = r.afterResponse.toArray(NONE);
         return r;

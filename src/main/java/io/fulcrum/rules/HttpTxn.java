@@ -7,4 +7,16 @@ public interface HttpTxn extends SampleContext {
 
     /** Answers with {@code reply} instead of forwarding the request (or the server's response). */
     void reply(Reply reply);
+
+    /** Holds the request for {@code timeout tarpit}, then answers with {@code reply}. */
+    void tarpit(Reply reply);
+
+    /** Closes the client connection without an answer; with {@code reset}, at once and with a reset. */
+    void drop(boolean reset);
+
+    /** Overrides {@code timeout server} for this transaction. */
+    void serverTimeout(long millis);
+
+    /** Adds a field to the 103 Early Hints response sent before anything else. */
+    void earlyHint(String name, String value);
 }

@@ -36,10 +36,14 @@ public final class RuleModule implements Module {
         MessageActions.register(actions);
         ReplyActions.register(actions);
         VarActions.register(actions);
+        FlowActions.register(actions);
         for (Phase phase : Phase.values()) {
             registry.table(ProxyModule.KEYWORDS).add(phase.keyword(), Capability.FRONTEND | Capability.BACKEND | Capability.STRICT,
                     (p, l) -> parse(phase, p, l, actions, acls, formats));
         }
+        // The "redirect" directive: an http-request redirect that runs after the section's http-request rules.
+        registry.table(ProxyModule.KEYWORDS).add("redirect", Capability.FRONTEND | Capability.BACKEND | Capability.STRICT,
+                (p, l) -> redirect(p, l, actions, acls, formats));
         registry.check(RuleModule::warnTcpMode);
     }
 
@@ -101,6 +105,25 @@ public final class RuleModule implements Module {
             throw new ConfigException("error detected while parsing an '" + rule + "' condition : " + e.getMessage() + ".");
         }
         rulesOf(p.part(HttpRules.class, HttpRules::new), phase).add(new HttpRule(action, cond));
+    }
+
+    private static void redirect(ProxySpec p, ConfigLine l, HttpActions actions, AclParser acls, LogFormatParser formats)
+            throws ConfigException {
+        Stage stage = stage(Phase.REQUEST, p);
+        ActionArgs args = new ActionArgs(l, 1, null, Phase.REQUEST, p, stage, acls.exprs(), formats);
+        HttpAction action;
+        try {
+            action = actions.find(Phase.REQUEST, "redirect").parse(args);
+        } catch (ConfigException e) {
+            throw new ConfigException("error detected in " + p.describe() + " while parsing redirect rule : " + e.getMessage() + ".");
+        }
+        Condition cond;
+        try {
+            cond = acls.condition(l, args.position(), p.partOrNull(AclTable.class), stage);
+        } catch (ConfigException e) {
+            throw new ConfigException("error detected while parsing redirect rule condition : " + e.getMessage() + ".");
+        }
+        p.part(HttpRules.class, HttpRules::new).redirects.add(new HttpRule(action, cond));
     }
 
     /** Where the rules of {@code phase} run in proxy {@code p}: its frontend side when it has one. */

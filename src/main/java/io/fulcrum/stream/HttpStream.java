@@ -16,6 +16,7 @@ import io.fulcrum.mux.tcp.TcpSession;
 import io.fulcrum.pool.ReuseMode;
 import io.fulcrum.pool.ServerPool;
 import io.fulcrum.proxy.Frontend;
+import io.fulcrum.proxy.Timeouts;
 import io.fulcrum.rules.HttpRule;
 import io.fulcrum.rules.HttpRules;
 import io.fulcrum.rules.HttpTxn;
@@ -27,6 +28,8 @@ import io.fulcrum.server.Server;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelOption;
+import io.netty.util.AsciiString;
 import io.netty.channel.ConnectTimeoutException;
 
 import java.net.SocketAddress;
@@ -73,6 +76,10 @@ public final class HttpStream implements HttpTxn {
     private boolean retriedOnNew;
     private boolean finished;
 
+    /** {@code timeout server} as set by {@code http-request set-timeout server}, or -1. */
+    private long serverTimeoutOverride = -1;
+    /** The fields of the 103 Early Hints response the request rules built, not sent yet. */
+    private HttpHeaders earlyHints;
     /** Response rules are running: fetches serving both directions read the response. */
     private boolean responseSide;
     private Vars txnVars;
@@ -112,6 +119,7 @@ public final class HttpStream implements HttpTxn {
         if (HttpRule.runAll(frontend.rules().request(), this, request) == Verdict.DONE) {
             return;
         }
+        flushEarlyHints();
         backend = frontend.backend(this);
         if (backend == null) {
             fail(503);
@@ -125,6 +133,7 @@ public final class HttpStream implements HttpTxn {
             if (HttpRule.runAll(backend.rules().request(), this, request) == Verdict.DONE) {
                 return;
             }
+            flushEarlyHints();
         }
         // Hop-by-hop fields are gone; say what this hop wants when the version's default differs.
         if (upgradeRequested) {
@@ -472,6 +481,7 @@ public final class HttpStream implements HttpTxn {
 
     /** Answers with an error message (see {@link #fail}). */
     private void sendError(ErrorMessage m) {
+        flushEarlyHints();
         if (!m.isEmpty() && hasAfterResponseRules()) {
             // The rules may change it: it goes out as any response the proxy builds.
             sendReply(m.toHead(), m.body(), m.lengthKnown() && !m.asksClose());
@@ -514,6 +524,7 @@ public final class HttpStream implements HttpTxn {
      * @param delimited the body's length is known and the message does not ask to close
      */
     private void sendReply(ResponseHead head, byte[] body, boolean delimited) {
+        flushEarlyHints();
         endExchange();
         response = head;
         runAfterResponseRules(head);
@@ -531,6 +542,57 @@ public final class HttpStream implements HttpTxn {
         }
         client.write(out, client.voidPromise());
         front.streamDone(this, keep);
+    }
+
+    @Override
+    public void tarpit(Reply r) {
+        Timeouts t = frontend.timeouts();
+        long delay = t.tarpit > 0 ? t.tarpit : t.connect;
+        client.eventLoop().schedule(() -> {
+            if (!finished) {
+                reply(r);
+            }
+        }, delay, TimeUnit.MILLISECONDS);
+    }
+
+    @Override
+    public void drop(boolean reset) {
+        endExchange();
+        if (reset) {
+            client.config().setOption(ChannelOption.SO_LINGER, 0);
+        }
+        client.close();
+    }
+
+    @Override
+    public void serverTimeout(long millis) {
+        serverTimeoutOverride = millis;
+    }
+
+    private long serverTimeoutMillis() {
+        return serverTimeoutOverride >= 0 ? serverTimeoutOverride : backend == null ? 0 : backend.timeouts().server;
+    }
+
+    @Override
+    public void earlyHint(String name, String value) {
+        if (earlyHints == null) {
+            earlyHints = new HttpHeaders();
+        }
+        earlyHints.add(name, value);
+    }
+
+    /** Sends the 103 Early Hints response the rules built, to HTTP/1.1 clients (HTTP/1.0 has no interim responses). */
+    private void flushEarlyHints() {
+        if (earlyHints == null) {
+            return;
+        }
+        if (request.version() >= 11) {
+            ResponseHead hints = new ResponseHead(11, 103, new AsciiString("Early Hints"), earlyHints);
+            ByteBuf out = client.alloc().buffer(64 + earlyHints.encodedLength());
+            H1Encoder.writeHead(hints, out);
+            client.writeAndFlush(out, client.voidPromise());
+        }
+        earlyHints = null;
     }
 
     /** The transaction ends here: no more timer, pending request bytes or server connection. */
@@ -609,7 +671,7 @@ public final class HttpStream implements HttpTxn {
     private void armTimer() {
         long next = Long.MAX_VALUE;
         long client = frontend.timeouts().client;
-        long srv = backend == null ? 0 : backend.timeouts().server;
+        long srv = serverTimeoutMillis();
         if (client > 0) {
             next = Math.min(next, lastClientActivity + TimeUnit.MILLISECONDS.toNanos(client));
         }
@@ -631,7 +693,7 @@ public final class HttpStream implements HttpTxn {
             return;
         }
         long now = System.nanoTime();
-        long srv = backend.timeouts().server;
+        long srv = serverTimeoutMillis();
         boolean waitingServer = (requestEnded || server != null) && !responseEnded;
         if (srv > 0 && waitingServer && now - lastServerActivity >= TimeUnit.MILLISECONDS.toNanos(srv)) {
             serverTimeout();

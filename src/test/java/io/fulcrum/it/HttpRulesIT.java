@@ -5,6 +5,9 @@ import io.fulcrum.it.HttpOrigin.Received;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
 import static io.fulcrum.it.HttpKit.get;
 import static io.fulcrum.it.HttpKit.serve;
 import static io.fulcrum.it.TcpProxyKit.freePort;
@@ -179,6 +182,52 @@ class HttpRulesIT {
              HttpClientConn c = HttpClientConn.open(fe)) {
             assertThat(c.exchange(get("/a")).bodyText()).isEqualTo("/a /a");
             assertThat(c.exchange(get("/b")).bodyText()).isEqualTo("/a /b");
+        }
+    }
+
+    @Test
+    void rejectTarpitEarlyHintsAndTheRedirectDirective() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin origin = HttpOrigin.ok("ok");
+             FulcrumProcess proxy = serve(config(fe, """
+                     timeout tarpit 200ms
+                     http-request reject if { path /reject }
+                     http-request tarpit deny_status 429 if { path /tarpit }
+                     http-request early-hint Link "</style.css>; rel=preload" if { path /hints }
+                     redirect prefix /v2 code 301 if { path_beg /v1 }
+                     default_backend be
+                     """, backend("be", origin.port(), "")), fe)) {
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                c.send(get("/reject"));
+                assertThat(TcpProxyKit.readToEof(c.socket, 0)).isEmpty();
+            }
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                assertThat(c.exchange(get("/tarpit")).status()).isEqualTo(429);
+                Response moved = c.exchange(get("/v1/a"));
+                assertThat(moved.status()).isEqualTo(301);
+                assertThat(moved.get("location")).isEqualTo("/v2/v1/a");
+                c.send(get("/hints"));
+                HttpWire.Head hints = c.readHead();
+                assertThat(hints.startLine()).isEqualTo("HTTP/1.1 103 Early Hints");
+                assertThat(hints.get("link")).isEqualTo("</style.css>; rel=preload");
+                assertThat(c.read().bodyText()).isEqualTo("ok");
+            }
+        }
+    }
+
+    @Test
+    void setTimeoutServerOverridesTheBackendTimeout() throws Exception {
+        int fe = freePort();
+        CountDownLatch release = new CountDownLatch(1);
+        try (HttpOrigin origin = HttpOrigin.start(x -> release.await(20, TimeUnit.SECONDS));
+             FulcrumProcess proxy = serve(config(fe, "default_backend be\n", backend("be", origin.port(), """
+                     http-request set-timeout server 300ms
+                     """)), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            // The backend's timeout server is 10 s; the test's own timeout would fire long before it.
+            assertThat(c.exchange(get("/")).status()).isEqualTo(504);
+        } finally {
+            release.countDown();
         }
     }
 }
