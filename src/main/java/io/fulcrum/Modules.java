@@ -1,6 +1,7 @@
 package io.fulcrum;
 
 import io.fulcrum.acl.AclModule;
+import io.fulcrum.auth.AuthModule;
 import io.fulcrum.backend.BackendModule;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.conn.ConnModule;
@@ -35,5 +36,6 @@ public final class Modules {
             new SampleModule(),
             new AclModule(),
             new RuleModule(),
-            new TcpRuleModule());
+            new TcpRuleModule(),
+            new AuthModule());
 }

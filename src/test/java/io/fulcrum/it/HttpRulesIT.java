@@ -230,4 +230,40 @@ class HttpRulesIT {
             release.countDown();
         }
     }
+
+    @Test
+    void basicAuthAgainstAUserlist() throws Exception {
+        int fe = freePort();
+        // tiger's password is "secret" (SHA-512 crypt), scott's "elgato".
+        String userlist = """
+                userlist users
+                    group admins users tiger
+                    user tiger password $6$saltsalt$TVLlQcbpFVof5W3Yz4DTP6gRstiNuHwwTt6GLc1E5n0U0aDehy0S5knV8wiOQSpT0Y77vwPZN.Pq.H91p5hVO1
+                    user scott insecure-password elgato
+                """;
+        try (HttpOrigin origin = HttpOrigin.ok("ok");
+             FulcrumProcess proxy = serve(config(fe, """
+                     acl authorized http_auth(users)
+                     acl admin http_auth_group(users) admins
+                     http-request auth realm private unless authorized
+                     http-request deny if { path_beg /admin } !admin
+                     http-request set-header X-User %[http_auth_user]
+                     default_backend be
+                     """, backend("be", origin.port(), "") + userlist), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            Response anonymous = c.exchange(get("/"));
+            assertThat(anonymous.status()).isEqualTo(401);
+            assertThat(anonymous.get("www-authenticate")).isEqualTo("Basic realm=\"private\"");
+            assertThat(c.exchange(withAuth("/", "scott:wrong")).status()).isEqualTo(401);
+            assertThat(c.exchange(withAuth("/", "scott:elgato")).bodyText()).isEqualTo("ok");
+            assertThat(origin.nextRequest(5000).head().get("x-user")).isEqualTo("scott");
+            assertThat(c.exchange(withAuth("/admin/", "scott:elgato")).status()).isEqualTo(403);
+            assertThat(c.exchange(withAuth("/admin/", "tiger:secret")).bodyText()).isEqualTo("ok");
+        }
+    }
+
+    private static String withAuth(String path, String credentials) {
+        return "GET " + path + " HTTP/1.1\r\nHost: test\r\nAuthorization: Basic "
+                + java.util.Base64.getEncoder().encodeToString(credentials.getBytes(java.nio.charset.StandardCharsets.UTF_8)) + "\r\n\r\n";
+    }
 }

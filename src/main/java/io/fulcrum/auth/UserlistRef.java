@@ -1,0 +1,24 @@
+package io.fulcrum.auth;
+
+/**
+ * A userlist named by a fetch argument ({@code http_auth(L1)}). Userlists may be declared after the
+ * proxies that use them, so the reference is bound once the whole configuration is read.
+ */
+final class UserlistRef {
+    final String name;
+    final String keyword;
+    private volatile Userlist target;
+
+    UserlistRef(String name, String keyword) {
+        this.name = name;
+        this.keyword = keyword;
+    }
+
+    void bind(Userlist list) {
+        target = list;
+    }
+
+    Userlist get() {
+        return target;
+    }
+}
