@@ -27,8 +27,8 @@ import java.util.function.Predicate;
 
 /**
  * {@code userlist} sections ({@code user}, {@code group}) and the fetches that check a request's Basic
- * credentials against them: {@code http_auth}, {@code http_auth_group}, {@code http_auth_type},
- * {@code http_auth_user}, {@code http_auth_pass}.
+ * credentials against them: {@code http_auth}, {@code http_auth_group} (the http package reads the
+ * credentials themselves: {@code http_auth_user}...).
  */
 public final class AuthModule implements Module {
     static final TableKey<Userlist> KEYWORDS = new TableKey<>("userlist");
@@ -48,18 +48,6 @@ public final class AuthModule implements Module {
             String user = authenticated(a, ctx);
             return user != null && out.setStr(user);
         }, a -> bind(a, "http_auth_group", pending)).withEach(AuthModule::eachGroup));
-        c.fetch(new Fetch("http_auth_type", ArgSpec.NONE, SampleType.STR, Source.HRQHV, (a, ctx, out) -> {
-            Credentials cr = Credentials.of(ctx.request());
-            return cr != null && out.setStr(cr.type());
-        }));
-        c.fetch(new Fetch("http_auth_user", ArgSpec.NONE, SampleType.STR, Source.HRQHV, (a, ctx, out) -> {
-            Credentials cr = Credentials.of(ctx.request());
-            return cr != null && cr.user() != null && out.setStr(cr.user());
-        }));
-        c.fetch(new Fetch("http_auth_pass", ArgSpec.NONE, SampleType.STR, Source.HRQHV, (a, ctx, out) -> {
-            Credentials cr = Credentials.of(ctx.request());
-            return cr != null && cr.password() != null && out.setStr(cr.password());
-        }));
         registry.check((model, diag) -> {
             for (UserlistRef r : pending) {
                 Userlist list = UserlistTable.of(model).lists.get(r.name);

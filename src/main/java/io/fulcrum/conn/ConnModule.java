@@ -11,12 +11,13 @@ import io.fulcrum.sample.SampleCatalog;
 
 import java.util.function.BiConsumer;
 
-/** The socket-level proxy options, and the layer-4 sample fetches. */
+/** The socket-level proxy options, and the sample fetches of connections and of the bytes they carry. */
 public final class ConnModule implements Module {
 
     @Override
     public void register(Registry registry) {
         ConnFetches.register(SampleCatalog.of(registry));
+        PayloadFetches.register(SampleCatalog.of(registry));
         KeywordTable<OptionContext> options = registry.table(ProxyModule.OPTIONS);
         flag(options, "tcpka", Capability.ALL, (s, on) -> {
             s.clientKeepAlive = on;

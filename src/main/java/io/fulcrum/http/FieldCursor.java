@@ -60,10 +60,13 @@ final class FieldCursor {
      * negative, the last one when 0; false when there are not that many.
      */
     boolean seek(long occ) {
-        if (occ <= 0) {
+        if (occ == 0 || occ == -1) {
+            return last();
+        }
+        if (occ < 0) {
             long count = count();
             rewind();
-            occ = occ == 0 ? count : count + occ + 1;
+            occ = count + occ + 1;
             if (occ <= 0) {
                 return false;
             }
@@ -74,6 +77,22 @@ final class FieldCursor {
             }
         }
         return true;
+    }
+
+    /** Moves to the last value, in one pass (the usual case: {@code hdr(host)}); false when there is none. */
+    private boolean last() {
+        AsciiString v = null;
+        int s = 0;
+        int e = 0;
+        while (next()) {
+            v = value;
+            s = start;
+            e = end;
+        }
+        value = v;
+        start = s;
+        end = e;
+        return v != null;
     }
 
     /** The number of values not visited yet: all of them on a new cursor. */

@@ -17,7 +17,7 @@ import static io.fulcrum.sample.ArgType.STR;
 
 /**
  * The HTTP sample fetches (configuration.txt 7.3.6): those of the start lines and bodies here, the others in
- * {@link HeaderFetches}, {@link CookieFetches} and {@link UrlFetches}.
+ * {@link HeaderFetches}, {@link CookieFetches}, {@link UrlFetches} and {@link AuthFetches}.
  */
 final class HttpFetches {
     private HttpFetches() {
@@ -27,6 +27,7 @@ final class HttpFetches {
         HeaderFetches.register(c);
         CookieFetches.register(c);
         UrlFetches.register(c);
+        AuthFetches.register(c);
         c.fetch(new Fetch("method", ArgSpec.NONE, SampleType.METH, Source.HRQHP,
                 (a, ctx, out) -> ctx.request() != null && out.setMeth(ctx.request().method())));
         HeaderFetches.withAlias(c, new Fetch("req.ver", ArgSpec.NONE, SampleType.STR, Source.HRQHV,

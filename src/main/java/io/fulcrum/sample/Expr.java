@@ -86,6 +86,11 @@ public final class Expr {
                 || from == SampleType.STR && to == SampleType.BIN;
     }
 
+    /** The converters, in order. */
+    public List<Step> steps() {
+        return List.of(steps);
+    }
+
     /** True when the expression has converters. */
     public boolean converted() {
         return steps.length > 0;

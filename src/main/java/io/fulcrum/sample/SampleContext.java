@@ -114,6 +114,19 @@ public interface SampleContext {
     }
 
     /**
+     * The request bytes received and not forwarded yet, while {@code tcp-request content} rules inspect them,
+     * as a view that the caller neither keeps nor releases; null when the stream holds none.
+     */
+    default ByteBuf requestContent() {
+        return null;
+    }
+
+    /** The response bytes held while {@code tcp-response content} rules inspect them, as {@link #requestContent()}. */
+    default ByteBuf responseContent() {
+        return null;
+    }
+
+    /**
      * True while {@code tcp-request content} or {@code tcp-response content} rules may still wait for more
      * data (the inspect delay has not expired): {@code wait_end} has no sample then.
      */

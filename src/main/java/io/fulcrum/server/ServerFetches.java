@@ -1,7 +1,6 @@
 package io.fulcrum.server;
 
 import io.fulcrum.backend.Backend;
-import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.sample.Arg;
 import io.fulcrum.sample.ArgSpec;
 import io.fulcrum.sample.Fetch;
@@ -51,10 +50,7 @@ final class ServerFetches {
             long v = value.applyAsLong(s);
             return type == SampleType.BOOL ? out.setBool(v != 0) : out.setSint(v);
         }, a -> {
-            String t = a[0].text();
-            if (t.isEmpty()) {
-                throw new ConfigException("missing server name");
-            }
+            String t = a[0].text(); // a missing name is reported once proxies are known (ProxyArgs)
             int slash = t.indexOf('/');
             a[0] = new Arg(SRV, t, 0, slash < 0 ? new ServerRef(null, t) : new ServerRef(t.substring(0, slash), t.substring(slash + 1)));
         }));

@@ -33,6 +33,8 @@ public class TestContext implements SampleContext {
     public ResponseHead response;
     public ByteBuf requestBody;
     public ByteBuf responseBody;
+    public ByteBuf requestContent;
+    public ByteBuf responseContent;
     public boolean responseSide;
     public long requestNumber;
     public boolean stopping;
@@ -169,6 +171,16 @@ public class TestContext implements SampleContext {
     @Override
     public ByteBuf responseBody() {
         return responseBody;
+    }
+
+    @Override
+    public ByteBuf requestContent() {
+        return requestContent;
+    }
+
+    @Override
+    public ByteBuf responseContent() {
+        return responseContent;
     }
 
     @Override

@@ -68,6 +68,11 @@ public final class TestProxies {
 
     /** Loads {@code text} (which must be valid) with every module. */
     public static TestProxies load(String text) {
+        return new TestProxies(ProxyTable.of(model(text)).proxies());
+    }
+
+    /** The configuration model of {@code text}, which must be valid, read by the real loader with every module. */
+    public static ConfigModel model(String text) {
         try {
             Path dir = Files.createTempDirectory("fetch");
             Path file = dir.resolve("t.cfg");
@@ -81,7 +86,7 @@ public final class TestProxies {
             if (diag.alerts() > 0) {
                 throw new IllegalArgumentException(messages.toString(StandardCharsets.ISO_8859_1));
             }
-            return new TestProxies(ProxyTable.of(model).proxies());
+            return model;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -35,12 +35,4 @@ class ServerFetchesTest {
         assertThat(ctx.eval("srv_id")).isEqualTo("sint:2");
         assertThat(ctx.eval("srv_name")).isEqualTo("str:s1");
     }
-
-    @Test
-    void aServerMustBeNamed() {
-        assertThat(TestContext.error("srv_conn")).isEqualTo("invalid args in fetch method 'srv_conn' : missing server name");
-        assertThat(TestContext.error("srv_is_up()")).isEqualTo("invalid args in fetch method 'srv_is_up' : missing server name");
-        assertThat(TestContext.error("be_conn")).as("the current backend").isNull();
-        assertThat(TestContext.error("be_conn()")).isNull();
-    }
 }
