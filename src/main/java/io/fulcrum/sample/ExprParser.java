@@ -147,8 +147,9 @@ public final class ExprParser {
 
     /**
      * Parses the argument list at {@code from} ("(a,b)" or nothing) against {@code spec}, as HAProxy's
-     * make_arg_list: an unquoted space ends an argument, only string arguments may be empty, and extra
-     * arguments are reported as a missing ')'.
+     * make_arg_list: only string, regex and variable arguments may be empty, a missing list is an empty one (so a
+     * keyword whose first argument is a string gets one empty argument), and extra arguments are reported
+     * as a missing ')'.
      */
     private static ArgList args(String text, int from, ArgSpec spec) throws ArgException {
         List<Arg> args = new ArrayList<>();
@@ -165,7 +166,7 @@ public final class ExprParser {
                     break; // "()": no argument
                 }
                 ArgType type = spec.types().get(pos);
-                if (w.isEmpty() && i == start && type != ArgType.STR) {
+                if (w.isEmpty() && i == start && !stringLike(type)) {
                     throw new ArgException(pos, "expected type '" + type + "' at position " + (pos + 1) + ", but got nothing");
                 }
                 args.add(arg(type, w.toString(), pos));
@@ -177,11 +178,12 @@ public final class ExprParser {
             }
             if (i >= text.length() || text.charAt(i) != ')') {
                 String rest = text.substring(Math.min(i, text.length()));
-                int sp = rest.indexOf(' ');
-                rest = sp >= 0 ? rest.substring(0, sp) : rest;
                 throw new ArgException(args.size(), rest.isEmpty() ? "expected ')'" : "expected ')' before '" + rest + "'");
             }
             i++;
+        }
+        if (!parens && spec.mandatory() > 0 && stringLike(spec.types().get(0))) {
+            args.add(arg(spec.types().get(0), "", 0)); // no list reads as "()": one empty string
         }
         int got = args.size();
         if (got < spec.mandatory()) {
@@ -193,7 +195,16 @@ public final class ExprParser {
         return new ArgList(args.toArray(new Arg[0]), i);
     }
 
-    /** Reads one argument up to an unquoted ',', ')' or space, resolving quotes and backslash escapes. */
+    /** String, regex and variable-name arguments may be empty (a check rejects them); the others must be given. */
+    private static boolean stringLike(ArgType type) {
+        return type == ArgType.STR || type == ArgType.REG || type == ArgType.VAR;
+    }
+
+    /**
+     * Reads one argument up to an unquoted ',' or ')', resolving quotes and escapes as HAProxy 2.6 does:
+     * outside single quotes a backslash escapes only a backslash, a quote or a space, and is kept before
+     * any other character ("\1" stays "\1" for regsub, "a\,b" ends at the comma); spaces are data.
+     */
     private static int argWord(String text, int i, StringBuilder out) {
         char quote = 0;
         while (i < text.length()) {
@@ -204,7 +215,7 @@ public final class ExprParser {
                 } else {
                     out.append(c);
                 }
-            } else if (c == '\\' && i + 1 < text.length()) {
+            } else if (c == '\\' && i + 1 < text.length() && "\\'\" ".indexOf(text.charAt(i + 1)) >= 0) {
                 out.append(text.charAt(++i));
             } else if (quote == '"') {
                 if (c == '"') {
@@ -214,7 +225,7 @@ public final class ExprParser {
                 }
             } else if (c == '\'' || c == '"') {
                 quote = c;
-            } else if (c == ',' || c == ')' || c == ' ' || c == '\t') {
+            } else if (c == ',' || c == ')') {
                 return i;
             } else {
                 out.append(c);
@@ -225,7 +236,7 @@ public final class ExprParser {
     }
 
     private static Arg arg(ArgType type, String w, int pos) throws ArgException {
-        if (w.isEmpty() && type != ArgType.STR) {
+        if (w.isEmpty() && !stringLike(type)) {
             throw new ArgException(pos, "expected type '" + type + "' at position " + (pos + 1) + ", but got nothing");
         }
         try {
@@ -255,7 +266,7 @@ public final class ExprParser {
                     }
                     yield Arg.of(type, w, bits);
                 }
-                case REG -> new Arg(type, w, 0, Pattern.compile(w));
+                case REG -> new Arg(type, w, 0, w.isEmpty() ? null : Pattern.compile(w));
                 default -> Arg.of(type, w, 0);
             };
         } catch (NumberFormatException | ConfigException | PatternSyntaxException e) {

@@ -26,10 +26,18 @@ class ExprParserTest {
 
     @Test
     void argumentsTakeQuotesAndEscapes() throws ConfigException {
+        // As haproxy 2.6.12 parses them: a backslash escapes only a backslash, a quote or a space, spaces are data.
         assertThat(eval("str('a,b)c')")).isEqualTo("str:a,b)c");
         assertThat(eval("str(\"x,y\")")).isEqualTo("str:x,y");
-        assertThat(eval("str(a\\,b)")).isEqualTo("str:a,b");
         assertThat(eval("str()")).isEqualTo("str:");
+        assertThat(eval("str(a\\'b)")).isEqualTo("str:a'b");
+        assertThat(eval("str(\"a\\\"b\")")).isEqualTo("str:a\"b");
+        assertThat(eval("str(a\\\\b)")).isEqualTo("str:a\\b");
+        assertThat(eval("str(a\\x41b)")).isEqualTo("str:a\\x41b");
+        assertThat(eval("str('a\\\\b')")).isEqualTo("str:a\\\\b");
+        assertThat(eval("str(a b)")).isEqualTo("str:a b");
+        assertThat(eval("str(a\\ b)")).isEqualTo("str:a b");
+        assertThat(eval("str(a'b\"'c)")).isEqualTo("str:ab\"c");
     }
 
     @Test
@@ -45,8 +53,9 @@ class ExprParserTest {
         assertThatThrownBy(() -> parser.parse("nosuch")).hasMessage("unknown fetch method 'nosuch'");
         assertThatThrownBy(() -> parser.parse("str(a),nosuch")).hasMessage("unknown converter 'nosuch'");
         assertThatThrownBy(() -> parser.parse("int")).hasMessage("fetch method 'int' : expected type 'integer' at position 1, but got nothing");
-        assertThatThrownBy(() -> parser.parse("int( 5)")).hasMessage("fetch method 'int' : expected type 'integer' at position 1, but got nothing");
-        assertThatThrownBy(() -> parser.parse("str(a, b)")).hasMessage("fetch method 'str' : expected ')' before ','");
+        assertThatThrownBy(() -> parser.parse("int( 5)")).hasMessage("fetch method 'int' : failed to parse ' 5' as type 'integer' at position 1");
+        assertThatThrownBy(() -> parser.parse("str(a, b)")).hasMessage("fetch method 'str' : expected ')' before ', b)'");
+        assertThatThrownBy(() -> parser.parse("str(a\\,b)")).hasMessage("fetch method 'str' : expected ')' before ',b)'");
         assertThatThrownBy(() -> parser.parse("str(a")).hasMessage("fetch method 'str' : expected ')'");
         assertThatThrownBy(() -> parser.parse("int(abc)"))
                 .hasMessage("fetch method 'int' : failed to parse 'abc' as type 'integer' at position 1");
@@ -57,6 +66,16 @@ class ExprParserTest {
         assertThatThrownBy(() -> parser.parse("var(foo)"))
                 .hasMessage("invalid args in fetch method 'var' : invalid variable name 'foo'. A variable name must be start by its "
                         + "scope. The scope can be 'proc', 'sess', 'txn', 'req', 'res' or 'check'");
+    }
+
+    @Test
+    void missingStringArgumentIsEmpty() throws ConfigException {
+        // haproxy 2.6.12: no list, or "()", gives a first string argument that is empty.
+        assertThat(eval("str")).isEqualTo("str:");
+        assertThatThrownBy(() -> parser.parse("var")).hasMessage("invalid args in fetch method 'var' : Empty variable name cannot be accepted");
+        assertThatThrownBy(() -> parser.parse("var(txn.)")).hasMessage("invalid args in fetch method 'var' : invalid variable name "
+                + "'txn.'. A variable name must be start by its scope. The scope can be 'proc', 'sess', 'txn', 'req', 'res' or 'check'");
+        assertThatThrownBy(() -> parser.parse("var(txn.a-b)")).hasMessage("invalid args in fetch method 'var' : invalid syntax at char '-b'");
     }
 
     @Test
@@ -80,6 +99,16 @@ class ExprParserTest {
         s.setBin(new byte[]{'a', 'b', 0, 'c'});
         assertThat(s.cast(SampleType.STR)).isTrue();
         assertThat(s.text()).isEqualTo("ab");
+        // Casts that keep the value keep the type, as HAProxy's c_none does.
+        s.setStr("abc");
+        assertThat(s.cast(SampleType.BIN)).isTrue();
+        assertThat(s.type()).isEqualTo(SampleType.STR);
+        s.setBool(true);
+        assertThat(s.cast(SampleType.SINT)).isTrue();
+        assertThat(s.type()).isEqualTo(SampleType.BOOL);
+        s.setMeth("GET");
+        assertThat(s.cast(SampleType.BIN)).isTrue();
+        assertThat(s.type()).isEqualTo(SampleType.STR);
         s.setIpv6(IpText.parse6("2002:0a01:0203::1"));
         assertThat(s.cast(SampleType.IPV4)).isTrue();
         assertThat(IpText.format4(s.num())).isEqualTo("10.1.2.3");
