@@ -11,5 +11,6 @@ public final class SampleModule implements Module {
         SampleCatalog catalog = SampleCatalog.of(registry);
         InternalFetches.register(catalog);
         BasicConverters.register(catalog);
+        ArithmeticConverters.register(catalog);
     }
 }

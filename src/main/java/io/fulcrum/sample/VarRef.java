@@ -35,6 +35,16 @@ public record VarRef(VarScope scope, String name) {
         return vars == null ? null : vars.get(name);
     }
 
+    /** A copy of the value cast to {@code type}, or null when the variable is not set or does not cast. */
+    public Sample getAs(SampleContext ctx, SampleType type) {
+        Sample v = get(ctx);
+        if (v == null) {
+            return null;
+        }
+        Sample s = v.copy();
+        return s.cast(type) ? s : null;
+    }
+
     /** Stores a copy of {@code value}; false when the scope does not exist here. */
     public boolean set(SampleContext ctx, Sample value) {
         Vars vars = vars(ctx);
