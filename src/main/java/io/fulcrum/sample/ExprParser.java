@@ -178,7 +178,9 @@ public final class ExprParser {
             }
             if (i >= text.length() || text.charAt(i) != ')') {
                 String rest = text.substring(Math.min(i, text.length()));
-                throw new ArgException(args.size(), rest.isEmpty() ? "expected ')'" : "expected ')' before '" + rest + "'");
+                // The argument HAProxy blames: the first when none was read, else the last read but never the first.
+                int blamed = args.isEmpty() ? 0 : Math.max(args.size(), 2) - 1;
+                throw new ArgException(blamed, rest.isEmpty() ? "expected ')'" : "expected ')' before '" + rest + "'");
             }
             i++;
         }
@@ -202,8 +204,9 @@ public final class ExprParser {
 
     /**
      * Reads one argument up to an unquoted ',' or ')', resolving quotes and escapes as HAProxy 2.6 does:
-     * outside single quotes a backslash escapes only a backslash, a quote or a space, and is kept before
-     * any other character ("\1" stays "\1" for regsub, "a\,b" ends at the comma); spaces are data.
+     * outside single quotes a backslash escapes only a backslash, a quote or a space, and makes CR, LF and
+     * tab of 'r', 'n' and 't'; it is kept before any other character ("\1" stays "\1" for regsub, "a\,b" ends
+     * at the comma). Spaces are data.
      */
     private static int argWord(String text, int i, StringBuilder out) {
         char quote = 0;
@@ -215,8 +218,9 @@ public final class ExprParser {
                 } else {
                     out.append(c);
                 }
-            } else if (c == '\\' && i + 1 < text.length() && "\\'\" ".indexOf(text.charAt(i + 1)) >= 0) {
-                out.append(text.charAt(++i));
+            } else if (c == '\\' && i + 1 < text.length() && "\\'\" rnt".indexOf(text.charAt(i + 1)) >= 0) {
+                char e = text.charAt(++i);
+                out.append(e == 'r' ? '\r' : e == 'n' ? '\n' : e == 't' ? '\t' : e);
             } else if (quote == '"') {
                 if (c == '"') {
                     quote = 0;

@@ -12,5 +12,6 @@ public final class SampleModule implements Module {
         InternalFetches.register(catalog);
         BasicConverters.register(catalog);
         ArithmeticConverters.register(catalog);
+        StringConverters.register(catalog);
     }
 }

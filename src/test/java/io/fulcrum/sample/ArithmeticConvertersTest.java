@@ -1,23 +1,11 @@
 package io.fulcrum.sample;
 
-import io.fulcrum.cfg.ConfigException;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.DynamicTest;
-import org.junit.jupiter.api.TestFactory;
-
-import java.util.stream.Stream;
-
 /** Expected values and messages come from haproxy 2.6.12, unless a comment says otherwise. */
-class ArithmeticConvertersTest {
+class ArithmeticConvertersTest extends ConverterTableTest {
 
-    @BeforeAll
-    static void vars() throws ConfigException {
-        ConverterCases.setProcVars();
-    }
-
-    @TestFactory
-    Stream<DynamicTest> results() {
-        return ConverterCases.results("""
+    @Override
+    String results() {
+        return """
             int(5),add(3) => sint:8
             # haproxy 2.6.12 says 9223372036854775807 (its bug #2216, fixed upstream): the documented sum is kept.
             int(-3),add(-5) => sint:-8
@@ -77,12 +65,15 @@ class ArithmeticConvertersTest {
             ipv4(1.2.3.4),add(1) => sint:16909061
             bool(1),add(1) => bool:1
             int(3),odd,add(4) => bool:1
-            """);
+            bool(1),add(1),concat() => str:2
+            bool(1),cpl,concat() => str:-2
+            int(3),bool,add(4),concat() => str:5
+            """;
     }
 
-    @TestFactory
-    Stream<DynamicTest> errors() {
-        return ConverterCases.errors("""
+    @Override
+    String errors() {
+        return """
             int(1),add(1x) => invalid args in converter 'add' : expects an integer or a variable name
             int(1),add(txn.) => invalid args in converter 'add' : expects an integer or a variable name
             int(1),add(foo.bar) => invalid args in converter 'add' : expects an integer or a variable name
@@ -94,6 +85,6 @@ class ArithmeticConvertersTest {
             int(1),add(1,2) => invalid arg 2 in converter 'add' : expected ')' before ',2)'
             int(1),cpl(1) => invalid arg 1 in converter 'cpl' : expected ')' before '1)'
             ipv6(::1),add(1) => converter 'add' cannot be applied
-            """);
+            """;
     }
 }

@@ -26,7 +26,7 @@ class ExprParserTest {
 
     @Test
     void argumentsTakeQuotesAndEscapes() throws ConfigException {
-        // As haproxy 2.6.12 parses them: a backslash escapes only a backslash, a quote or a space, spaces are data.
+        // As haproxy 2.6.12 parses them: a backslash escapes a backslash, a quote, a space, r, n or t; spaces are data.
         assertThat(eval("str('a,b)c')")).isEqualTo("str:a,b)c");
         assertThat(eval("str(\"x,y\")")).isEqualTo("str:x,y");
         assertThat(eval("str()")).isEqualTo("str:");
@@ -38,6 +38,8 @@ class ExprParserTest {
         assertThat(eval("str(a b)")).isEqualTo("str:a b");
         assertThat(eval("str(a\\ b)")).isEqualTo("str:a b");
         assertThat(eval("str(a'b\"'c)")).isEqualTo("str:ab\"c");
+        assertThat(eval("str(a\\tb\\\"c\\ d\\\\e\\r\\n)")).isEqualTo("str:a\tb\"c d\\e\r\n");
+        assertThat(eval("str('a\\nb')")).isEqualTo("str:a\\nb");
     }
 
     @Test

@@ -3,8 +3,11 @@ package io.fulcrum.sample;
 import io.fulcrum.Modules;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.Registry;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.stream.Stream;
@@ -13,18 +16,33 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * Table-driven converter tests: each line of a table is {@code expression => expected}, evaluated without a
+ * Table-driven converter tests: a subclass gives a table of results and one of errors. Each line of a table
+ * is {@code expression => expected}, evaluated without a
  * stream (only proc variables exist). Results read {@code type:value}: booleans as 0 or 1, binary in upper-case hex, strings with
  * bytes outside printable ASCII, a backslash and a final space as {@code \xHH}, "none" when there is no
  * sample. Error tables give the message of the configuration error instead.
  */
-final class ConverterCases {
+abstract class ConverterTableTest {
     static final ExprParser PARSER = new ExprParser(SampleCatalog.of(Registry.of(Modules.ALL)));
 
-    private ConverterCases() {
+    /** Lines {@code expression => type:value}. */
+    abstract String results();
+
+    /** Lines {@code expression => configuration error message}. */
+    abstract String errors();
+
+    @TestFactory
+    Stream<DynamicTest> evaluates() {
+        return results(results());
+    }
+
+    @TestFactory
+    Stream<DynamicTest> refuses() {
+        return errors(errors());
     }
 
     /** The proc variables the tables refer to, as the haproxy runs that gave the expected values had them. */
+    @BeforeAll
     static void setProcVars() throws ConfigException {
         String[][] vars = {
             {"i5", "int(5)"}, {"s12", "str(12)"}, {"sabc", "str(abc)"}, {"b", "bool(1)"}, {"ip", "ipv4(1.2.3.4)"},
@@ -43,7 +61,12 @@ final class ConverterCases {
 
     static String eval(String expr) throws ConfigException {
         Sample s = new Sample();
-        return PARSER.parse(expr).eval(null, s) ? show(s) : "none";
+        return PARSER.parse(bytes(expr)).eval(null, s) ? show(s) : "none";
+    }
+
+    /** The text as the configuration reader gives it: one char per byte of its UTF-8 form. */
+    private static String bytes(String text) {
+        return new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.ISO_8859_1);
     }
 
     static String show(Sample s) {
@@ -79,8 +102,8 @@ final class ConverterCases {
     static Stream<DynamicTest> errors(String table) {
         return lines(table).map(l -> {
             String[] p = l.split(" => ", 2);
-            return DynamicTest.dynamicTest(p[0], () -> assertThatThrownBy(() -> PARSER.parse(p[0])).as(p[0])
-                    .isInstanceOf(ConfigException.class).hasMessage(p[1]));
+            return DynamicTest.dynamicTest(p[0], () -> assertThatThrownBy(() -> PARSER.parse(bytes(p[0]))).as(p[0])
+                    .isInstanceOf(ConfigException.class).hasMessage(bytes(p[1])));
         });
     }
 
