@@ -167,7 +167,14 @@ public final class ExprParser {
                 }
                 ArgType type = spec.types().get(pos);
                 if (w.isEmpty() && i == start && !stringLike(type)) {
-                    throw new ArgException(pos, "expected type '" + type + "' at position " + (pos + 1) + ", but got nothing");
+                    if (pos < spec.mandatory()) {
+                        throw new ArgException(pos, "expected type '" + type + "' at position " + (pos + 1) + ", but got nothing");
+                    }
+                    // An empty optional argument ends the list; HAProxy still sees an integer there, as 0.
+                    if (type == ArgType.SINT) {
+                        args.add(Arg.of(type, "", 0));
+                    }
+                    break;
                 }
                 args.add(arg(type, w.toString(), pos));
                 if (i < text.length() && text.charAt(i) == ',' && args.size() < spec.max()) {
@@ -263,13 +270,7 @@ public final class ExprParser {
                     }
                     yield new Arg(type, w, 0, v);
                 }
-                case MSK6 -> {
-                    long bits = strictInteger(w);
-                    if (bits < 0 || bits > 128) {
-                        throw new NumberFormatException();
-                    }
-                    yield Arg.of(type, w, bits);
-                }
+                case MSK6 -> new Arg(type, w, 0, mask6(w));
                 case REG -> new Arg(type, w, 0, w.isEmpty() ? null : Pattern.compile(w));
                 default -> Arg.of(type, w, 0);
             };
@@ -278,27 +279,51 @@ public final class ExprParser {
         }
     }
 
+    /** A decimal integer with an optional sign, saturating as HAProxy's read_int64 ("-" alone is 0). */
     private static long strictInteger(String w) {
-        return Long.parseLong(w.startsWith("+") ? w.substring(1) : w);
+        int sign = w.startsWith("-") || w.startsWith("+") ? 1 : 0;
+        for (int i = sign; i < w.length(); i++) {
+            if (w.charAt(i) < '0' || w.charAt(i) > '9') {
+                throw new NumberFormatException();
+            }
+        }
+        byte[] b = w.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        return Casts.readInt64(b, 0, b.length);
     }
 
-    /** An IPv4 mask as a dotted quad or a prefix length, returned as the prefix length. */
+    /** An IPv4 mask as a dotted quad (any bits, as HAProxy takes it) or a prefix length, returned as the mask. */
     static long mask4(String w) {
         if (w.indexOf('.') < 0) {
             long bits = strictInteger(w);
             if (bits < 0 || bits > 32) {
                 throw new NumberFormatException();
             }
-            return bits;
+            return 0xffffffffL << (32 - bits) & 0xffffffffL;
         }
         long m = IpText.parse4(w);
         if (m < 0) {
             throw new NumberFormatException();
         }
-        int bits = Long.bitCount(m);
-        if (m != (0xffffffffL << (32 - bits) & 0xffffffffL)) {
+        return m;
+    }
+
+    /** An IPv6 mask as an address (any bits) or a prefix length, returned as 16 bytes. */
+    static byte[] mask6(String w) {
+        if (w.indexOf(':') >= 0) {
+            byte[] m = IpText.parse6(w);
+            if (m == null) {
+                throw new NumberFormatException();
+            }
+            return m;
+        }
+        long bits = strictInteger(w);
+        if (bits < 0 || bits > 128) {
             throw new NumberFormatException();
         }
-        return bits;
+        byte[] m = new byte[16];
+        for (int i = 0; i < bits; i++) {
+            m[i >> 3] |= (byte) (0x80 >>> (i & 7));
+        }
+        return m;
     }
 }

@@ -21,6 +21,9 @@ class ExprParserTest {
         assertThat(eval("str(Hello),lower")).isEqualTo("str:hello");
         assertThat(eval("str(Hello),upper,length")).isEqualTo("sint:5");
         assertThat(eval("int(-42)")).isEqualTo("sint:-42");
+        // haproxy 2.6.12 saturates integer arguments.
+        assertThat(eval("int(99999999999999999999)")).isEqualTo("sint:9223372036854775807");
+        assertThat(eval("int(-)")).isEqualTo("sint:0");
         assertThat(eval("str(abc),,lower")).isEqualTo("str:abc");
     }
 
