@@ -13,5 +13,6 @@ public final class SampleModule implements Module {
         BasicConverters.register(catalog);
         ArithmeticConverters.register(catalog);
         StringConverters.register(catalog);
+        HashConverters.register(catalog);
     }
 }
