@@ -14,5 +14,6 @@ public final class SampleModule implements Module {
         ArithmeticConverters.register(catalog);
         StringConverters.register(catalog);
         HashConverters.register(catalog);
+        EncodingConverters.register(catalog);
     }
 }
