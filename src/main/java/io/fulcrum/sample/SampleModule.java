@@ -14,6 +14,7 @@ public final class SampleModule implements Module {
         ArithmeticConverters.register(catalog);
         StringConverters.register(catalog);
         HashConverters.register(catalog);
+        CryptoConverters.register(catalog);
         EncodingConverters.register(catalog);
     }
 }

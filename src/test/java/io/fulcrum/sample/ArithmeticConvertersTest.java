@@ -85,6 +85,7 @@ class ArithmeticConvertersTest extends ConverterTableTest {
             int(1),add(1,2) => invalid arg 2 in converter 'add' : expected ')' before ',2)'
             int(1),cpl(1) => invalid arg 1 in converter 'cpl' : expected ')' before '1)'
             ipv6(::1),add(1) => converter 'add' cannot be applied
+            str(a),sha1,add(1) => converter 'add' cannot be applied
             """;
     }
 }

@@ -255,6 +255,9 @@ class StringConvertersTest extends ConverterTableTest {
             # haproxy 2.6.12 writes past the result for a truncated "\\x" escape in the substitution: no result here.
             str(abc),regsub(b,'\\x') => none
             str(abc),regsub(b,x\\) => none
+            str(ab),sha1,concat(x) => str:\\xDA#aN\\x02F\\x9A\\x0D|{\\xD1\\xBD\\xAB\\x5C\\x9CGK\\x19\\x04\\xDCx
+            str(a),sha1,secure_memcmp(proc.bin) => bool:1
+            str(ab),sha1,bytes(18) => bin:04DC
             """;
     }
 
