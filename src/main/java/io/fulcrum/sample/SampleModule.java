@@ -16,5 +16,6 @@ public final class SampleModule implements Module {
         HashConverters.register(catalog);
         CryptoConverters.register(catalog);
         EncodingConverters.register(catalog);
+        TimeConverters.register(catalog);
     }
 }
