@@ -17,5 +17,6 @@ public final class SampleModule implements Module {
         CryptoConverters.register(catalog);
         EncodingConverters.register(catalog);
         TimeConverters.register(catalog);
+        JsonConverters.register(catalog);
     }
 }
