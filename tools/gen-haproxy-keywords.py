@@ -2,6 +2,7 @@
 """Regenerates src/main/resources/io/fulcrum/cfg/haproxy-keywords.txt from HAProxy 2.6's documentation.
 
 Only keyword names are extracted (one line per keyword: "<context> <keyword>"), never HAProxy's prose.
+Besides the configuration keywords and flags, the converters of 7.3.1 are listed (context "converter").
 
 Usage:
     tools/gen-haproxy-keywords.py [--doc-dir DIR] [--output FILE] [--check]
@@ -163,6 +164,20 @@ def extract(conf, mgmt):
         for words in definitions(conf, *span(chaps, num)):
             if words[0] != context:
                 add(context, words[0])
+
+    # Converters (7.3.1). The map converters are documented as templates ("map_<match_type>...") and
+    # listed in a table: their names follow the table's match methods, with the _int and _ip outputs.
+    for words in definitions(conf, *span(chaps, "7.3.1")):
+        kw = keyword(words[0])
+        if kw and not kw.endswith("_"):
+            add("converter", kw)
+    start, end = span(chaps, "7.3.1")
+    for line in conf[start:end]:
+        m = re.match(r"^\s+\w+\s+\|\s+(\w+)\s+\|\s+(map_\w+)", line)
+        if m:
+            add("converter", m.group(2))
+            for suffix in ("", "_int", "_ip"):
+                add("converter", "map_" + m.group(1) + suffix)
 
     # Section keywords, each checked against the documentation.
     text = "\n".join(conf)

@@ -42,6 +42,7 @@ TITLES = [
     ("resolvers", "Resolvers section keywords"),
     ("cache", "Cache section keywords"),
     ("fcgi-app", "FastCGI application section keywords"),
+    ("converter", "Converters of sample expressions"),
 ]
 
 
