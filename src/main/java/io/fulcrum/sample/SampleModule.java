@@ -18,5 +18,6 @@ public final class SampleModule implements Module {
         EncodingConverters.register(catalog);
         TimeConverters.register(catalog);
         JsonConverters.register(catalog);
+        ProtocolConverters.register(catalog);
     }
 }
