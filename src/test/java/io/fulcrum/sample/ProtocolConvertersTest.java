@@ -80,6 +80,173 @@ class ProtocolConvertersTest extends ConverterTableTest {
             str(MzU9QQEwNTY9UQE=),b64dec,fix_tag_value(56) => bin:51
             str(NTY9UQE=),b64dec,fix_tag_value(0056) => bin:51
             str(NTY9UT1SAQ==),b64dec,fix_tag_value(56) => bin:513D52
+            str(EBMABE1RVFQEAgA8AAdjbGllbnQx),b64dec,mqtt_is_valid => bool:1
+            str(EBMABE1RVFQEAgA8AAdjbGllbnQx),b64dec,mqtt_field_value(connect,flags) => bin:32
+            str(EBMABE1RVFQEAgA8AAdjbGllbnQx),b64dec,mqtt_field_value(connect,protocol_name) => bin:4D515454
+            str(EBMABE1RVFQEAgA8AAdjbGllbnQx),b64dec,mqtt_field_value(connect,protocol_version) => bin:34
+            str(EBMABE1RVFQEAgA8AAdjbGllbnQx),b64dec,mqtt_field_value(connect,client_identifier) => bin:636C69656E7431
+            str(EBMABE1RVFQEAgA8AAdjbGllbnQx),b64dec,mqtt_field_value(connect,keepalive) => bin:3630
+            str(EBMABE1RVFQEAgA8AAdjbGllbnQx),b64dec,mqtt_field_value(connect,username) => none
+            str(EBMABE1RVFQEAgA8AAdjbGllbnQx),b64dec,mqtt_field_value(connect,will_topic) => none
+            str(EBUABk1RSXNkcAMCADwAB2NsaWVudDE=),b64dec,mqtt_is_valid => bool:1
+            str(EBUABk1RSXNkcAMCADwAB2NsaWVudDE=),b64dec,mqtt_field_value(connect,protocol_name) => bin:4D5149736470
+            str(EBUABk1RSXNkcAMCADwAB2NsaWVudDE=),b64dec,mqtt_field_value(connect,protocol_version) => bin:33
+            str(EBUABk1RSXNkcAMCADwAB2NsaWVudDE=),b64dec,mqtt_field_value(connect,client_identifier) => bin:636C69656E7431
+            str(ECgABE1RVFQEzgA8AAdjbGllbnQxAAJ3dAACd3AAA2JvYgAGc2VjcmV0),b64dec,mqtt_is_valid => bool:1
+            str(ECgABE1RVFQEzgA8AAdjbGllbnQxAAJ3dAACd3AAA2JvYgAGc2VjcmV0),b64dec,mqtt_field_value(connect,flags) => bin:323036
+            str(ECgABE1RVFQEzgA8AAdjbGllbnQxAAJ3dAACd3AAA2JvYgAGc2VjcmV0),b64dec,mqtt_field_value(connect,will_topic) => bin:7774
+            str(ECgABE1RVFQEzgA8AAdjbGllbnQxAAJ3dAACd3AAA2JvYgAGc2VjcmV0),b64dec,mqtt_field_value(connect,will_payload) => bin:7770
+            str(ECgABE1RVFQEzgA8AAdjbGllbnQxAAJ3dAACd3AAA2JvYgAGc2VjcmV0),b64dec,mqtt_field_value(connect,username) => bin:626F62
+            str(ECgABE1RVFQEzgA8AAdjbGllbnQxAAJ3dAACd3AAA2JvYgAGc2VjcmV0),b64dec,mqtt_field_value(connect,password) => bin:736563726574
+            str(ECgABE1RVFQEzgA8AAdjbGllbnQxAAJ3dAACd3AAA2JvYgAGc2VjcmV0),b64dec,mqtt_field_value(connect,client_identifier) => bin:636C69656E7431
+            str(ECkABE1RVFQFAgA8FREAAA4QIQAKFQAFU0NSQU0WAAIBAgAHY2xpZW50MQ==),b64dec,mqtt_is_valid => bool:1
+            str(ECkABE1RVFQFAgA8FREAAA4QIQAKFQAFU0NSQU0WAAIBAgAHY2xpZW50MQ==),b64dec,mqtt_field_value(connect,protocol_version) => bin:35
+            str(ECkABE1RVFQFAgA8FREAAA4QIQAKFQAFU0NSQU0WAAIBAgAHY2xpZW50MQ==),b64dec,mqtt_field_value(connect,17) => bin:33363030
+            str(ECkABE1RVFQFAgA8FREAAA4QIQAKFQAFU0NSQU0WAAIBAgAHY2xpZW50MQ==),b64dec,mqtt_field_value(connect,33) => bin:3130
+            str(ECkABE1RVFQFAgA8FREAAA4QIQAKFQAFU0NSQU0WAAIBAgAHY2xpZW50MQ==),b64dec,mqtt_field_value(connect,21) => bin:534352414D
+            str(ECkABE1RVFQFAgA8FREAAA4QIQAKFQAFU0NSQU0WAAIBAgAHY2xpZW50MQ==),b64dec,mqtt_field_value(connect,22) => bin:0102
+            str(ECkABE1RVFQFAgA8FREAAA4QIQAKFQAFU0NSQU0WAAIBAgAHY2xpZW50MQ==),b64dec,mqtt_field_value(connect,39) => bin:30
+            str(ECkABE1RVFQFAgA8FREAAA4QIQAKFQAFU0NSQU0WAAIBAgAHY2xpZW50MQ==),b64dec,mqtt_field_value(connect,client_identifier) => bin:636C69656E7431
+            str(EEMABE1RVFQF1gA8AAAHY2xpZW50MSAYAAAABwEBAwAKdGV4dC9wbGFpbggABHJlc3AJAAJjZAACd3QAAndwAAF1AAFw),b64dec,mqtt_is_valid => bool:1
+            str(EEMABE1RVFQF1gA8AAAHY2xpZW50MSAYAAAABwEBAwAKdGV4dC9wbGFpbggABHJlc3AJAAJjZAACd3QAAndwAAF1AAFw),b64dec,mqtt_field_value(connect,will_topic) => bin:7774
+            str(EEMABE1RVFQF1gA8AAAHY2xpZW50MSAYAAAABwEBAwAKdGV4dC9wbGFpbggABHJlc3AJAAJjZAACd3QAAndwAAF1AAFw),b64dec,mqtt_field_value(connect,will_payload) => bin:7770
+            str(EEMABE1RVFQF1gA8AAAHY2xpZW50MSAYAAAABwEBAwAKdGV4dC9wbGFpbggABHJlc3AJAAJjZAACd3QAAndwAAF1AAFw),b64dec,mqtt_field_value(connect,username) => bin:75
+            str(EEMABE1RVFQF1gA8AAAHY2xpZW50MSAYAAAABwEBAwAKdGV4dC9wbGFpbggABHJlc3AJAAJjZAACd3QAAndwAAF1AAFw),b64dec,mqtt_field_value(connect,password) => bin:70
+            str(EEMABE1RVFQF1gA8AAAHY2xpZW50MSAYAAAABwEBAwAKdGV4dC9wbGFpbggABHJlc3AJAAJjZAACd3QAAndwAAF1AAFw),b64dec,mqtt_field_value(connect,24) => bin:37
+            str(EEMABE1RVFQF1gA8AAAHY2xpZW50MSAYAAAABwEBAwAKdGV4dC9wbGFpbggABHJlc3AJAAJjZAACd3QAAndwAAF1AAFw),b64dec,mqtt_field_value(connect,1) => bin:31
+            str(EEMABE1RVFQF1gA8AAAHY2xpZW50MSAYAAAABwEBAwAKdGV4dC9wbGFpbggABHJlc3AJAAJjZAACd3QAAndwAAF1AAFw),b64dec,mqtt_field_value(connect,3) => bin:746578742F706C61696E
+            str(EEMABE1RVFQF1gA8AAAHY2xpZW50MSAYAAAABwEBAwAKdGV4dC9wbGFpbggABHJlc3AJAAJjZAACd3QAAndwAAF1AAFw),b64dec,mqtt_field_value(connect,8) => bin:72657370
+            str(EEMABE1RVFQF1gA8AAAHY2xpZW50MSAYAAAABwEBAwAKdGV4dC9wbGFpbggABHJlc3AJAAJjZAACd3QAAndwAAF1AAFw),b64dec,mqtt_field_value(connect,9) => bin:6364
+            str(EEMABE1RVFQF1gA8AAAHY2xpZW50MSAYAAAABwEBAwAKdGV4dC9wbGFpbggABHJlc3AJAAJjZAACd3QAAndwAAF1AAFw),b64dec,mqtt_field_value(connect,flags) => bin:323134
+            str(IAIBAA==),b64dec,mqtt_is_valid => bool:1
+            str(IAIBAA==),b64dec,mqtt_field_value(connack,flags) => bin:31
+            str(IAIBAA==),b64dec,mqtt_field_value(connack,reason_code) => bin:30
+            str(IAIBAA==),b64dec,mqtt_field_value(connack,protocol_version) => bin:34
+            str(IDUAhjIRAAAAPBIACGFzc2lnbmVkEwAeJAElACcAAAQAHwADd2h5KAEpACoBGgACcmkcAAJzcg==),b64dec,mqtt_is_valid => bool:1
+            str(IDUAhjIRAAAAPBIACGFzc2lnbmVkEwAeJAElACcAAAQAHwADd2h5KAEpACoBGgACcmkcAAJzcg==),b64dec,mqtt_field_value(connack,flags) => bin:30
+            str(IDUAhjIRAAAAPBIACGFzc2lnbmVkEwAeJAElACcAAAQAHwADd2h5KAEpACoBGgACcmkcAAJzcg==),b64dec,mqtt_field_value(connack,reason_code) => bin:313334
+            str(IDUAhjIRAAAAPBIACGFzc2lnbmVkEwAeJAElACcAAAQAHwADd2h5KAEpACoBGgACcmkcAAJzcg==),b64dec,mqtt_field_value(connack,protocol_version) => bin:35
+            str(IDUAhjIRAAAAPBIACGFzc2lnbmVkEwAeJAElACcAAAQAHwADd2h5KAEpACoBGgACcmkcAAJzcg==),b64dec,mqtt_field_value(connack,17) => bin:3630
+            str(IDUAhjIRAAAAPBIACGFzc2lnbmVkEwAeJAElACcAAAQAHwADd2h5KAEpACoBGgACcmkcAAJzcg==),b64dec,mqtt_field_value(connack,18) => bin:61737369676E6564
+            str(IDUAhjIRAAAAPBIACGFzc2lnbmVkEwAeJAElACcAAAQAHwADd2h5KAEpACoBGgACcmkcAAJzcg==),b64dec,mqtt_field_value(connack,19) => bin:3330
+            str(IDUAhjIRAAAAPBIACGFzc2lnbmVkEwAeJAElACcAAAQAHwADd2h5KAEpACoBGgACcmkcAAJzcg==),b64dec,mqtt_field_value(connack,36) => bin:31
+            str(IDUAhjIRAAAAPBIACGFzc2lnbmVkEwAeJAElACcAAAQAHwADd2h5KAEpACoBGgACcmkcAAJzcg==),b64dec,mqtt_field_value(connack,37) => bin:30
+            str(IDUAhjIRAAAAPBIACGFzc2lnbmVkEwAeJAElACcAAAQAHwADd2h5KAEpACoBGgACcmkcAAJzcg==),b64dec,mqtt_field_value(connack,39) => bin:31303234
+            str(IDUAhjIRAAAAPBIACGFzc2lnbmVkEwAeJAElACcAAAQAHwADd2h5KAEpACoBGgACcmkcAAJzcg==),b64dec,mqtt_field_value(connack,31) => bin:776879
+            str(IDUAhjIRAAAAPBIACGFzc2lnbmVkEwAeJAElACcAAAQAHwADd2h5KAEpACoBGgACcmkcAAJzcg==),b64dec,mqtt_field_value(connack,40) => bin:31
+            str(IDUAhjIRAAAAPBIACGFzc2lnbmVkEwAeJAElACcAAAQAHwADd2h5KAEpACoBGgACcmkcAAJzcg==),b64dec,mqtt_field_value(connack,41) => bin:30
+            str(IDUAhjIRAAAAPBIACGFzc2lnbmVkEwAeJAElACcAAAQAHwADd2h5KAEpACoBGgACcmkcAAJzcg==),b64dec,mqtt_field_value(connack,42) => bin:31
+            str(IDUAhjIRAAAAPBIACGFzc2lnbmVkEwAeJAElACcAAAQAHwADd2h5KAEpACoBGgACcmkcAAJzcg==),b64dec,mqtt_field_value(connack,26) => bin:7269
+            str(IDUAhjIRAAAAPBIACGFzc2lnbmVkEwAeJAElACcAAAQAHwADd2h5KAEpACoBGgACcmkcAAJzcg==),b64dec,mqtt_field_value(connack,28) => bin:7372
+            str(IDUAhjIRAAAAPBIACGFzc2lnbmVkEwAeJAElACcAAAQAHwADd2h5KAEpACoBGgACcmkcAAJzcg==),b64dec,mqtt_field_value(connack,34) => bin:30
+            str(EBMABE1RVFQEAgA8AAdjbGll),b64dec,mqtt_is_valid => none
+            str(EBMABE1RVFQEAgA8AAdjbGllbnQxAAE=),b64dec,mqtt_is_valid => bool:1
+            str(EBM=),b64dec,mqtt_is_valid => none
+            str(EA==),b64dec,mqtt_is_valid => none
+            str(),b64dec,mqtt_is_valid => none
+            str(EBMABE1RVFgEAgA8AAdjbGllbnQx),b64dec,mqtt_is_valid => bool:0
+            str(EBMABE1RVFQGAgA8AAdjbGllbnQx),b64dec,mqtt_is_valid => bool:0
+            str(EBMABE1RVFQDAgA8AAdjbGllbnQx),b64dec,mqtt_is_valid => bool:1
+            str(EBUABk1RSXNkcAQCADwAB2NsaWVudDE=),b64dec,mqtt_is_valid => bool:1
+            str(EBMABE1RVFQEAwA8AAdjbGllbnQx),b64dec,mqtt_is_valid => bool:0
+            str(EBMABE1RVFQEHgA8AAdjbGllbnQx),b64dec,mqtt_is_valid => bool:0
+            str(EBMABE1RVFQECgA8AAdjbGllbnQx),b64dec,mqtt_is_valid => bool:1
+            str(EBMABE1RVFQEIgA8AAdjbGllbnQx),b64dec,mqtt_is_valid => bool:1
+            str(EBYABE1RVFQEQgA8AAdjbGllbnQxAAF4),b64dec,mqtt_is_valid => bool:1
+            str(EBcABE1RVFQFQgA8AAAHY2xpZW50MQABeA==),b64dec,mqtt_is_valid => bool:1
+            str(EBMABE1RVFQEggA8AAdjbGllbnQx),b64dec,mqtt_is_valid => bool:0
+            str(ERMABE1RVFQEAgA8AAdjbGllbnQx),b64dec,mqtt_is_valid => bool:0
+            str(EAwABE1RVFQEAgA8AAA=),b64dec,mqtt_is_valid => bool:1
+            str(EAwABE1RVFQEAAA8AAA=),b64dec,mqtt_is_valid => bool:1
+            str(MAwABXRvcGljaGVsbG8=),b64dec,mqtt_is_valid => bool:0
+            str(EBYABE1RVFQFAgA8AgUAAAdjbGllbnQx),b64dec,mqtt_is_valid => bool:0
+            str(EBoABE1RVFQFAgA8BiEAASEAAgAHY2xpZW50MQ==),b64dec,mqtt_is_valid => bool:0
+            str(EBYABE1RVFQFAgA8AiEAAAdjbGllbnQx),b64dec,mqtt_is_valid => bool:0
+            str(EBYABE1RVFQFAgA8AiQBAAdjbGllbnQx),b64dec,mqtt_is_valid => bool:0
+            str(IAICAA==),b64dec,mqtt_is_valid => bool:0
+            str(IAIAAAA=),b64dec,mqtt_is_valid => bool:0
+            str(IAIABg==),b64dec,mqtt_is_valid => bool:1
+            str(IAIABQ==),b64dec,mqtt_is_valid => bool:1
+            str(IAMAAAA=),b64dec,mqtt_is_valid => bool:1
+            str(IAMAAAA=),b64dec,mqtt_is_valid => bool:1
+            str(IgIAAA==),b64dec,mqtt_is_valid => bool:0
+            str(EH8ABE1RVFQEAgA8AAdjbGllbnQx),b64dec,mqtt_is_valid => none
+            str(EP////8B),b64dec,mqtt_is_valid => bool:0
+            str(EBgABE1RVFQEggA8AAdjbGllbnQxAANib2I=),b64dec,mqtt_field_value(1,username) => bin:626F62
+            str(EBgABE1RVFQEggA8AAdjbGllbnQxAANib2I=),b64dec,mqtt_field_value(CONNECT,username) => bin:626F62
+            str(EBgABE1RVFQEggA8AAdjbGllbnQxAANib2I=),b64dec,mqtt_field_value(Connect,USERNAME) => bin:626F62
+            str(EBgABE1RVFQEggA8AAdjbGllbnQxAANib2I=),b64dec,mqtt_field_value(connack,flags) => none
+            str(EBgABE1RVFQEggA8AAdjbGllbnQxAANib2I=),b64dec,mqtt_field_value(2,flags) => none
+            str(EBgABE1RVFQEggA8AAdjbGllbnQxAANib2I=),b64dec,mqtt_field_value(connect,17) => none
+            str(EBgABE1RVFQEggA8AAdjbGllbnQxAANib2I=),b64dec,mqtt_field_value(connect,password) => none
+            str(EBgABE1RVFQEggA8AAdjbGllbnQxAANib2I=),b64dec,mqtt_field_value(connect,will_payload) => none
+            str(EBkABE1RVFQFAgA8BREAAA4QAAdjbGllbnQx),b64dec,mqtt_field_value(connect,33) => bin:30
+            str(EBkABE1RVFQFAgA8BREAAA4QAAdjbGllbnQx),b64dec,mqtt_field_value(connect,39) => bin:30
+            str(EBkABE1RVFQFAgA8BREAAA4QAAdjbGllbnQx),b64dec,mqtt_field_value(connect,34) => bin:30
+            str(EBkABE1RVFQFAgA8BREAAA4QAAdjbGllbnQx),b64dec,mqtt_field_value(connect,21) => none
+            str(EBkABE1RVFQFAgA8BREAAA4QAAdjbGllbnQx),b64dec,mqtt_field_value(connect,22) => none
+            str(EBkABE1RVFQFAgA8BREAAA4QAAdjbGllbnQx),b64dec,mqtt_field_value(connect,25) => bin:30
+            str(EBkABE1RVFQFAgA8BREAAA4QAAdjbGllbnQx),b64dec,mqtt_field_value(connect,23) => bin:30
+            str(EBkABE1RVFQFAgA8BREAAA4QAAdjbGllbnQx),b64dec,mqtt_field_value(connect,2) => none
+            str(EBkABE1RVFQFAgA8BREAAA4QAAdjbGllbnQx),b64dec,mqtt_field_value(connect,3) => none
+            str(EBkABE1RVFQFAgA8BREAAA4QAAdjbGllbnQx),b64dec,mqtt_field_value(connect,24) => none
+            str(IAgAAAURAAAAPA==),b64dec,mqtt_field_value(connack,18) => none
+            str(IAgAAAURAAAAPA==),b64dec,mqtt_field_value(connack,31) => none
+            str(IAgAAAURAAAAPA==),b64dec,mqtt_field_value(connack,36) => bin:30
+            str(IAgAAAURAAAAPA==),b64dec,mqtt_field_value(connack,37) => bin:30
+            str(IAgAAAURAAAAPA==),b64dec,mqtt_field_value(connack,19) => bin:30
+            str(IAgAAAURAAAAPA==),b64dec,mqtt_field_value(connack,22) => none
+            str(IAIAAA==),b64dec,mqtt_field_value(connack,17) => none
+            str(EBMABE1RVFQEAgAAAAdjbGllbnQx),b64dec,mqtt_field_value(connect,keepalive) => bin:30
+            str(EBMABE1RVFQEAv//AAdjbGllbnQx),b64dec,mqtt_field_value(connect,keepalive) => bin:3635353335
+            str(EBgABE1RVFQEggA8AAdjbGllbnQxAANi),b64dec,mqtt_field_value(connect,username) => none
+            str(EBgABE1RVFQEggA8AAdjbGllbnQxAANi),b64dec,mqtt_field_value(connect,client_identifier) => none
+            str(EBgABE1RVFQEggA8AAdjbGllbnQxAANib2I=),b64dec,mqtt_field_value(connect,client_identifier) => bin:636C69656E7431
+            str(EBMABE1RVFQEAwA8AAdjbGllbnQx),b64dec,mqtt_field_value(connect,client_identifier) => none
+            str(abc),mqtt_field_value(connect,client_identifier) => none
+            str(EBUABE1RVFQEAgA8AAdjbGllbnQxAAA=),b64dec,mqtt_is_valid => bool:0
+            str(EA4ABE1RVFQEggA8AAAAAA==),b64dec,mqtt_is_valid => bool:1
+            str(EA4ABE1RVFQEggA8AAAAAA==),b64dec,mqtt_field_value(connect,client_identifier) => none
+            str(EA4ABE1RVFQEggA8AAAAAA==),b64dec,mqtt_field_value(connect,username) => none
+            str(EB0ABE1RVFQFBgA8AAAHY2xpZW50MQAAAnd0AAJ3cA==),b64dec,mqtt_field_value(connect,1) => bin:30
+            str(EB0ABE1RVFQFBgA8AAAHY2xpZW50MQAAAnd0AAJ3cA==),b64dec,mqtt_field_value(connect,24) => bin:30
+            str(EB0ABE1RVFQFBgA8AAAHY2xpZW50MQAAAnd0AAJ3cA==),b64dec,mqtt_field_value(connect,2) => bin:30
+            str(EB0ABE1RVFQFBgA8AAAHY2xpZW50MQAAAnd0AAJ3cA==),b64dec,mqtt_field_value(connect,3) => none
+            str(EB0ABE1RVFQFBgA8AAAHY2xpZW50MQAAAnd0AAJ3cA==),b64dec,mqtt_field_value(connect,will_payload) => bin:7770
+            str(EBkABE1RVFQFBgA8AAAHY2xpZW50MQAAAAAA),b64dec,mqtt_field_value(connect,will_topic) => none
+            str(EBkABE1RVFQFBgA8AAAHY2xpZW50MQAAAAAA),b64dec,mqtt_field_value(connect,will_payload) => none
+            str(IAMAAAA=),b64dec,mqtt_field_value(connack,17) => bin:30
+            str(IAMAAAA=),b64dec,mqtt_field_value(connack,33) => bin:30
+            str(IAMAAAA=),b64dec,mqtt_field_value(connack,36) => bin:30
+            str(IAMAAAA=),b64dec,mqtt_field_value(connack,37) => bin:30
+            str(IAMAAAA=),b64dec,mqtt_field_value(connack,39) => bin:30
+            str(IAMAAAA=),b64dec,mqtt_field_value(connack,40) => bin:30
+            str(IAMAAAA=),b64dec,mqtt_field_value(connack,41) => bin:30
+            str(IAMAAAA=),b64dec,mqtt_field_value(connack,42) => bin:30
+            str(IAMAAAA=),b64dec,mqtt_field_value(connack,19) => bin:30
+            str(IAMAAAA=),b64dec,mqtt_field_value(connack,34) => bin:30
+            str(IAMAAAA=),b64dec,mqtt_field_value(connack,protocol_version) => bin:35
+            str(IAIAAA==),b64dec,mqtt_field_value(connack,36) => none
+            str(EBUABk1RSXNkcAMCADwAB2NsaWVudDE=),b64dec,mqtt_field_value(connect,33) => none
+            str(EBsABE1RVFQFAgA8ByYAAWsAAXYAB2NsaWVudDE=),b64dec,mqtt_field_value(connect,38) => none
+            str(ECQABE1RVFQFAgA8ECYAAWsAAXYmAAJrMgACdjIAB2NsaWVudDE=),b64dec,mqtt_is_valid => bool:1
+            str(EBYABE1RVFQFAgA8AhkCAAdjbGllbnQx),b64dec,mqtt_is_valid => bool:0
+            str(EBYABE1RVFQFAgA8AhcBAAdjbGllbnQx),b64dec,mqtt_is_valid => bool:1
+            str(EBgABE1RVFQFAgA8BBkBFwAAB2NsaWVudDE=),b64dec,mqtt_field_value(connect,25) => bin:31
+            str(EBgABE1RVFQFAgA8BBkBFwAAB2NsaWVudDE=),b64dec,mqtt_field_value(connect,23) => bin:30
+            str(EBcABE1RVFQFAgA8AyEAAAAHY2xpZW50MQ==),b64dec,mqtt_is_valid => bool:0
+            str(EBkABE1RVFQFAgA8BScAAAAAAAdjbGllbnQx),b64dec,mqtt_is_valid => bool:0
+            str(EBkABE1RVFQFAgA8BRH/////AAdjbGllbnQx),b64dec,mqtt_is_valid => bool:1
+            str(EBkABE1RVFQFAgA8BRH/////AAdjbGllbnQx),b64dec,mqtt_field_value(connect,17) => bin:34323934393637323935
+            str(EB0ABE1RVFQFBgA8AAAHY2xpZW50MQIBAgABdAABcA==),b64dec,mqtt_is_valid => bool:0
+            str(ECAABE1RVFQFBgA8AAAHY2xpZW50MQURAAAAAQABdAABcA==),b64dec,mqtt_is_valid => bool:0
+            str(EBMABE1RVFQEQgA8AAdjbGllbnQxAAJwdw==),b64dec,mqtt_is_valid => bool:0
+            str(EBMABE1RVFQEQgA8AAdjbGllbnQxAAJwdw==),b64dec,mqtt_field_value(connect,password) => none
+            str(EAkABE1RVFQEAgA=),b64dec,mqtt_is_valid => bool:0
+            str(ECYABk1RSXNkcAMCADwAGHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eA==),b64dec,mqtt_is_valid => bool:1
+            str(ECwABk1RSXNkcAMCADwAHnh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eA==),b64dec,mqtt_is_valid => bool:1
+            str(ECoABE1RVFQEAgA8AB54eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHg=),b64dec,mqtt_is_valid => bool:1
+            str(EAwABE1RVFQEAAA8AAA=),b64dec,mqtt_is_valid => bool:1
             """;
     }
 
@@ -93,6 +260,24 @@ class ProtocolConvertersTest extends ConverterTableTest {
             str(a),fix_tag_value(1x) => invalid args in converter 'fix_tag_value' : Unknown FIX tag name '1x'
             str(a),fix_is_valid(1) => invalid arg 1 in converter 'fix_is_valid' : expected ')' before '1)'
             int(1),fix_tag_value(35,1) => invalid arg 2 in converter 'fix_tag_value' : expected ')' before ',1)'
+            str(a),mqtt_field_value(foo,flags) => invalid args in converter 'mqtt_field_value' : Unknown MQTT type 'foo'
+            str(a),mqtt_field_value(connect,foo) => invalid args in converter 'mqtt_field_value' : Unknown MQTT field name 'foo' for packet type 'connect'
+            str(a),mqtt_field_value(3,flags) => invalid args in converter 'mqtt_field_value' : Unknown MQTT field name 'flags' for packet type '3'
+            str(a),mqtt_field_value(publish,flags) => invalid args in converter 'mqtt_field_value' : Unknown MQTT field name 'flags' for packet type 'publish'
+            str(a),mqtt_field_value(connect,999) => invalid args in converter 'mqtt_field_value' : Unknown MQTT field name '999' for packet type 'connect'
+            str(a),mqtt_field_value(connect,36) => invalid args in converter 'mqtt_field_value' : Unknown MQTT field name '36' for packet type 'connect'
+            str(a),mqtt_field_value(connect,18) => invalid args in converter 'mqtt_field_value' : Unknown MQTT field name '18' for packet type 'connect'
+            str(a),mqtt_field_value(connack,username) => invalid args in converter 'mqtt_field_value' : Unknown MQTT field name 'username' for packet type 'connack'
+            str(a),mqtt_field_value(connect,0) => invalid args in converter 'mqtt_field_value' : Unknown MQTT field name '0' for packet type 'connect'
+            str(a),mqtt_field_value(0,flags) => invalid args in converter 'mqtt_field_value' : Unknown MQTT type '0'
+            str(a),mqtt_field_value(16,flags) => invalid args in converter 'mqtt_field_value' : Unknown MQTT type '16'
+            str(a),mqtt_field_value(connack,25) => invalid args in converter 'mqtt_field_value' : Unknown MQTT field name '25' for packet type 'connack'
+            str(a),mqtt_field_value(connect,017) => invalid args in converter 'mqtt_field_value' : Unknown MQTT field name '017' for packet type 'connect'
+            str(a),mqtt_field_value(connect,0x11) => invalid args in converter 'mqtt_field_value' : Unknown MQTT field name '0x11' for packet type 'connect'
+            str(a),mqtt_is_valid(1) => invalid arg 1 in converter 'mqtt_is_valid' : expected ')' before '1)'
+            str(a),mqtt_field_value(connect,) => invalid args in converter 'mqtt_field_value' : Unknown MQTT field name '' for packet type 'connect'
+            str(a),mqtt_field_value(,flags) => invalid args in converter 'mqtt_field_value' : Unknown MQTT type ''
+            str(a),mqtt_field_value(connect) => invalid arg 2 in converter 'mqtt_field_value' : missing arguments (got 1/2), type 'string' expected
             """;
     }
 }
