@@ -238,11 +238,7 @@ final class ProtocolConverters {
                     v = new byte[4];
                 }
                 if (v != null && !STRINGS.contains(id) && !BINARIES.contains(id)) {
-                    long n = 0;
-                    for (byte x : v) {
-                        n = n << 8 | x & 0xff;
-                    }
-                    v = Long.toString(n).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+                    v = decimal(unsigned(v));
                 }
             } else {
                 v = p.fields().get(f);
@@ -340,6 +336,15 @@ final class ProtocolConverters {
             return new Packet(2, true, version, false, fields, props);
         }
 
+        /** A big-endian unsigned number. */
+        private static long unsigned(byte[] b) {
+            long n = 0;
+            for (byte x : b) {
+                n = n << 8 | x & 0xff;
+            }
+            return n;
+        }
+
         private static byte[] decimal(long v) {
             return Long.toString(v).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
         }
@@ -416,10 +421,7 @@ final class ProtocolConverters {
                         v = r.bytes();
                     } else {
                         v = r.take(BYTES.contains(id) ? 1 : SHORTS.contains(id) ? 2 : 4);
-                        long n = 0;
-                        for (byte x : v) {
-                            n = n << 8 | x & 0xff;
-                        }
+                        long n = unsigned(v);
                         if (FLAGS.contains(id) && n > 1 || NON_ZERO.contains(id) && n == 0) {
                             throw new Invalid();
                         }
