@@ -271,6 +271,7 @@ public final class ExprParser {
                     yield new Arg(type, w, 0, v);
                 }
                 case MSK6 -> new Arg(type, w, 0, mask6(w));
+                case PBUF_FNUM -> new Arg(type, w, 0, fieldPath(w));
                 case REG -> new Arg(type, w, 0, w.isEmpty() ? null : Pattern.compile(w));
                 default -> Arg.of(type, w, 0);
             };
@@ -305,6 +306,21 @@ public final class ExprParser {
             throw new NumberFormatException();
         }
         return m;
+    }
+
+    /** A dotted path of protocol buffers field numbers ("48.59.1"), as unsigned 32-bit numbers. */
+    static int[] fieldPath(String w) {
+        if (w.endsWith(".") || !w.chars().allMatch(c -> c == '.' || c >= '0' && c <= '9')) {
+            throw new NumberFormatException();
+        }
+        String[] parts = w.split("\\.", -1);
+        int[] path = new int[parts.length];
+        for (int k = 0; k < parts.length; k++) {
+            for (int i = 0; i < parts[k].length(); i++) {
+                path[k] = path[k] * 10 + parts[k].charAt(i) - '0';
+            }
+        }
+        return path;
     }
 
     /** An IPv6 mask as an address (any bits) or a prefix length, returned as 16 bytes. */

@@ -9,8 +9,9 @@ import static io.fulcrum.sample.ArgType.STR;
 
 /**
  * Converters that read the first message of an application protocol in a payload (configuration.txt
- * 7.3.1): FIX (fix_is_valid, fix_tag_value) and MQTT (mqtt_is_valid, mqtt_field_value). Where the payload
- * is too short to tell, there is no result yet, so that a tcp-request content rule waits for more data.
+ * 7.3.1): FIX (fix_is_valid, fix_tag_value), MQTT (mqtt_is_valid, mqtt_field_value) and protocol buffers
+ * (protobuf, ungrpc). Where a FIX or MQTT payload is too short to tell, there is no result yet, so that a
+ * tcp-request content rule waits for more data.
  */
 final class ProtocolConverters {
     private ProtocolConverters() {
@@ -30,6 +31,10 @@ final class ProtocolConverters {
         // Declared as a string (so "mqtt_field_value(...),add(1)" is accepted), the result keeps the input's type.
         c.converter(new Converter("mqtt_field_value", ArgSpec.of(2, STR, STR), SampleType.BIN, SampleType.STR,
                 Mqtt::fieldValue, Mqtt::checkField));
+        c.converter(new Converter("protobuf", ArgSpec.of(1, ArgType.PBUF_FNUM, STR), SampleType.BIN, SampleType.BIN,
+                (a, smp, ctx) -> Protobuf.field(a, smp, 0, smp.length()), Protobuf::checkType));
+        c.converter(new Converter("ungrpc", ArgSpec.of(1, ArgType.PBUF_FNUM, STR), SampleType.BIN, SampleType.BIN,
+                Protobuf::ungrpc, Protobuf::checkType));
     }
 
     /** FIX (Financial Information eXchange): "tag=value" fields, each ended by SOH (0x01). */
@@ -432,6 +437,143 @@ final class ProtocolConverters {
                 }
                 pos = stop;
             }
+        }
+    }
+
+    /** Protocol buffers messages, alone or in gRPC frames: a field's raw value, or its number for a given type. */
+    static final class Protobuf {
+        private static final Map<String, Integer> WIRE_TYPES = Map.ofEntries(Map.entry("int32", 0), Map.entry("int64", 0),
+                Map.entry("uint32", 0), Map.entry("uint64", 0), Map.entry("sint32", 0), Map.entry("sint64", 0),
+                Map.entry("bool", 0), Map.entry("enum", 0), Map.entry("fixed64", 1), Map.entry("sfixed64", 1),
+                Map.entry("double", 1), Map.entry("fixed32", 5), Map.entry("sfixed32", 5), Map.entry("float", 5));
+
+        private Protobuf() {
+        }
+
+        static void checkType(Arg[] a) throws ConfigException {
+            if (a.length > 1 && !WIRE_TYPES.containsKey(a[1].text())) {
+                throw new ConfigException("Wrong protocol buffer type '" + a[1].text() + "'");
+            }
+        }
+
+        /** Each gRPC frame (a compression flag, which HAProxy ignores, a 32-bit length, a message) until one has the field. */
+        static boolean ungrpc(Arg[] a, Sample smp, SampleContext ctx) {
+            int i = 0;
+            while (i + 5 <= smp.length()) {
+                long len = (smp.byteAt(i + 1) & 0xffL) << 24 | (smp.byteAt(i + 2) & 0xff) << 16 | (smp.byteAt(i + 3) & 0xff) << 8
+                        | smp.byteAt(i + 4) & 0xff;
+                if (len > smp.length() - i - 5) {
+                    return false;
+                }
+                if (field(a, smp, i + 5, i + 5 + (int) len)) {
+                    return true;
+                }
+                i += 5 + (int) len;
+            }
+            return false;
+        }
+
+        /**
+         * Follows the dotted path through the first field of each number (all but the last being messages) in
+         * {@code [from, to)}, then gives the last field's raw value, or with a type its value as an integer
+         * the way HAProxy reads it (no narrowing of 32-bit types, floats truncated).
+         */
+        static boolean field(Arg[] a, Sample smp, int from, int to) {
+            int[] path = a[0].as(int[].class);
+            long[] f = null;
+            for (int k = 0; k < path.length; k++) {
+                f = find(smp, from, to, path[k]);
+                if (f == null || k < path.length - 1 && f[0] != 2) {
+                    return false;
+                }
+                from = (int) f[1];
+                to = (int) f[2];
+            }
+            if (a.length < 2) {
+                return smp.setBin(smp.bytes(), smp.offset() + from, to - from);
+            }
+            String type = a[1].text();
+            if (f[0] != WIRE_TYPES.get(type)) {
+                return false;
+            }
+            long v = 0;
+            if (f[0] == 0) {
+                v = varint(smp, from, to)[0];
+            } else {
+                for (int i = to - 1; i >= from; i--) {
+                    v = v << 8 | smp.byteAt(i) & 0xff;
+                }
+            }
+            return smp.setSint(switch (type) {
+                case "sint32", "sint64" -> (v >>> 1) ^ -(v & 1);
+                case "double" -> (long) Double.longBitsToDouble(v);
+                case "float" -> (int) Float.intBitsToFloat((int) v) & 0xffffffffL;
+                case "sfixed32" -> (int) v;
+                default -> v;
+            });
+        }
+
+        /** The first field numbered {@code number}: {wire type, value start, value end}, or null. */
+        private static long[] find(Sample s, int from, int to, int number) {
+            int i = from;
+            while (i < to) {
+                long[] key = varint(s, i, to);
+                if (key == null) {
+                    return null;
+                }
+                int wire = (int) (key[0] & 7);
+                int start = (int) key[1];
+                long end;
+                switch (wire) {
+                    case 0 -> {
+                        long[] v = varint(s, start, to);
+                        if (v == null) {
+                            return null;
+                        }
+                        end = v[1];
+                    }
+                    case 1 -> end = start + 8L;
+                    case 5 -> end = start + 4L;
+                    case 2 -> {
+                        long[] len = varint(s, start, to);
+                        if (len == null) {
+                            return null;
+                        }
+                        start = (int) len[1];
+                        end = start + len[0];
+                    }
+                    default -> {
+                        return null; // groups are not supported
+                    }
+                }
+                if (end > to || end < start) {
+                    return null;
+                }
+                if (key[0] >>> 3 == number) {
+                    return new long[]{wire, start, end};
+                }
+                i = (int) end;
+            }
+            return null;
+        }
+
+        /**
+         * The varint at {@code i}: {value, end}, or null when it does not end before {@code to}; nothing at all
+         * reads as 0, as in HAProxy.
+         */
+        private static long[] varint(Sample s, int i, int to) {
+            if (i >= to) {
+                return new long[]{0, i};
+            }
+            long v = 0;
+            for (int shift = 0; i < to && shift < 64; shift += 7) {
+                byte b = s.byteAt(i++);
+                v |= (long) (b & 0x7f) << shift;
+                if (b >= 0) {
+                    return new long[]{v, i};
+                }
+            }
+            return null;
         }
     }
 }

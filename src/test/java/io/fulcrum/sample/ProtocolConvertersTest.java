@@ -247,6 +247,83 @@ class ProtocolConvertersTest extends ConverterTableTest {
             str(ECwABk1RSXNkcAMCADwAHnh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eA==),b64dec,mqtt_is_valid => bool:1
             str(ECoABE1RVFQEAgA8AB54eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHh4eHg=),b64dec,mqtt_is_valid => bool:1
             str(EAwABE1RVFQEAAA8AAA=),b64dec,mqtt_is_valid => bool:1
+            str(AAAAACGCAxTaAxEIj728wgEQ7f+anP3/////AYoDB9oDBAgFEAY=),b64dec,ungrpc(48.59.1,int32) => sint:407838351
+            str(ggMU2gMRCI+9vMIBEO3/mpz9/////wGKAwfaAwQIBRAG),b64dec,protobuf(48.59.1,int32) => sint:407838351
+            str(AAAAACGCAxTaAxEIj728wgEQ7f+anP3/////AYoDB9oDBAgFEAY=),b64dec,ungrpc(48.59.2,int32) => sint:-746143763
+            str(ggMU2gMRCI+9vMIBEO3/mpz9/////wGKAwfaAwQIBRAG),b64dec,protobuf(48.59.2,int32) => sint:-746143763
+            str(AAAAACGCAxTaAxEIj728wgEQ7f+anP3/////AYoDB9oDBAgFEAY=),b64dec,ungrpc(49.59.1,int32) => sint:5
+            str(ggMU2gMRCI+9vMIBEO3/mpz9/////wGKAwfaAwQIBRAG),b64dec,protobuf(49.59.1,int32) => sint:5
+            str(AAAAACGCAxTaAxEIj728wgEQ7f+anP3/////AYoDB9oDBAgFEAY=),b64dec,ungrpc(49.59.2,int32) => sint:6
+            str(ggMU2gMRCI+9vMIBEO3/mpz9/////wGKAwfaAwQIBRAG),b64dec,protobuf(49.59.2,int32) => sint:6
+            str(AAAAACGCAxTaAxEIj728wgEQ7f+anP3/////AYoDB9oDBAgFEAY=),b64dec,ungrpc(48.59) => bin:088FBDBCC20110EDFF9A9CFDFFFFFFFF01
+            str(ggMU2gMRCI+9vMIBEO3/mpz9/////wGKAwfaAwQIBRAG),b64dec,protobuf(48.59) => bin:088FBDBCC20110EDFF9A9CFDFFFFFFFF01
+            str(AAAAACGCAxTaAxEIj728wgEQ7f+anP3/////AYoDB9oDBAgFEAY=),b64dec,ungrpc(48) => bin:DA0311088FBDBCC20110EDFF9A9CFDFFFFFFFF01
+            str(ggMU2gMRCI+9vMIBEO3/mpz9/////wGKAwfaAwQIBRAG),b64dec,protobuf(48) => bin:DA0311088FBDBCC20110EDFF9A9CFDFFFFFFFF01
+            str(AAAAACGCAxTaAxEIj728wgEQ7f+anP3/////AYoDB9oDBAgFEAY=),b64dec,ungrpc(49.59.2,int64) => sint:6
+            str(ggMU2gMRCI+9vMIBEO3/mpz9/////wGKAwfaAwQIBRAG),b64dec,protobuf(49.59.2,int64) => sint:6
+            str(AAAAACGCAxTaAxEIj728wgEQ7f+anP3/////AYoDB9oDBAgFEAY=),b64dec,ungrpc(49.59.2,uint32) => sint:6
+            str(ggMU2gMRCI+9vMIBEO3/mpz9/////wGKAwfaAwQIBRAG),b64dec,protobuf(49.59.2,uint32) => sint:6
+            str(AAAAACGCAxTaAxEIj728wgEQ7f+anP3/////AYoDB9oDBAgFEAY=),b64dec,ungrpc(48.59.2,sint32) => sint:-9223372036481703927
+            str(ggMU2gMRCI+9vMIBEO3/mpz9/////wGKAwfaAwQIBRAG),b64dec,protobuf(48.59.2,sint32) => sint:-9223372036481703927
+            str(AAAAACGCAxTaAxEIj728wgEQ7f+anP3/////AYoDB9oDBAgFEAY=),b64dec,ungrpc(48.59.2,uint64) => sint:-746143763
+            str(ggMU2gMRCI+9vMIBEO3/mpz9/////wGKAwfaAwQIBRAG),b64dec,protobuf(48.59.2,uint64) => sint:-746143763
+            str(AAAAACGCAxTaAxEIj728wgEQ7f+anP3/////AYoDB9oDBAgFEAY=),b64dec,ungrpc(50) => none
+            str(ggMU2gMRCI+9vMIBEO3/mpz9/////wGKAwfaAwQIBRAG),b64dec,protobuf(50) => none
+            str(AAAAACGCAxTaAxEIj728wgEQ7f+anP3/////AYoDB9oDBAgFEAY=),b64dec,ungrpc(48.58) => none
+            str(ggMU2gMRCI+9vMIBEO3/mpz9/////wGKAwfaAwQIBRAG),b64dec,protobuf(48.58) => none
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(1,int32) => sint:150
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(1,uint32) => sint:150
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(1,sint32) => sint:75
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(1,int64) => sint:150
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(1) => bin:9601
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(2,int32) => sint:-1
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(2,int64) => sint:-1
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(2,uint64) => sint:-1
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(2,sint64) => sint:-9223372036854775808
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(2,uint32) => sint:-1
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(3,sint32) => sint:-2
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(3,sint64) => sint:-2
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(4,bool) => sint:1
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(3,bool) => sint:3
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(3,enum) => sint:3
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(5,double) => sint:1
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(5,fixed64) => sint:4609434218613702656
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(5,sfixed64) => sint:4609434218613702656
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(5) => bin:000000000000F83F
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(6,float) => sint:4294967294
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(6,fixed32) => sint:3222274048
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(6,sfixed32) => sint:-1072693248
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(6) => bin:000010C0
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(7,sfixed64) => sint:-7
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(7,fixed64) => sint:-7
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(8,sfixed32) => sint:-9
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(8,fixed32) => sint:4294967287
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(9) => bin:68656C6C6F
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(9,int32) => none
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(1,double) => none
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(5,int32) => none
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(10,int32) => sint:34359738368
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(10,uint32) => sint:34359738368
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(10,int64) => sint:34359738368
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(11,int32) => sint:0
+            str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(11) => bin:00
+            str(AAAAAAIIBwAAAAACCAg=),b64dec,ungrpc(1) => bin:07
+            str(AAAAAAIQBwAAAAACCAg=),b64dec,ungrpc(1,int32) => sint:8
+            str(AQAAAAIIBw==),b64dec,ungrpc(1,int32) => sint:7
+            str(AAAAAAUIBw==),b64dec,ungrpc(1,int32) => none
+            str(AAAAAAI=),b64dec,ungrpc(1,int32) => none
+            str(CAcICA==),b64dec,protobuf(1,int32) => sint:7
+            str(CIA=),b64dec,protobuf(1,int32) => none
+            str(CgJ4eBAD),b64dec,protobuf(2,int32) => sint:3
+            str(CxAD),b64dec,protobuf(2,int32) => none
+            str(DhAD),b64dec,protobuf(2,int32) => none
+            str(CgA=),b64dec,protobuf(1) => bin:
+            str(CgdnYXJiYWdl),b64dec,protobuf(1.1) => none
+            str(CAE=),b64dec,protobuf(0) => none
+            str(CgV4eBAD),b64dec,protobuf(2) => none
+            str(IA==),b64dec,protobuf(4,enum) => sint:0
+            str(IA==),b64dec,protobuf(4) => bin:
+            str(Ig==),b64dec,protobuf(4) => bin:
             """;
     }
 
@@ -278,6 +355,19 @@ class ProtocolConvertersTest extends ConverterTableTest {
             str(a),mqtt_field_value(connect,) => invalid args in converter 'mqtt_field_value' : Unknown MQTT field name '' for packet type 'connect'
             str(a),mqtt_field_value(,flags) => invalid args in converter 'mqtt_field_value' : Unknown MQTT type ''
             str(a),mqtt_field_value(connect) => invalid arg 2 in converter 'mqtt_field_value' : missing arguments (got 1/2), type 'string' expected
+            str(a),protobuf => invalid arg 1 in converter 'protobuf' : expected type 'Protocol buffers field number' at position 1, but got nothing
+            str(a),protobuf(x) => invalid arg 1 in converter 'protobuf' : failed to parse 'x' as type 'Protocol buffers field number' at position 1
+            str(a),protobuf(1.x) => invalid arg 1 in converter 'protobuf' : failed to parse '1.x' as type 'Protocol buffers field number' at position 1
+            str(a),protobuf(1.) => invalid arg 1 in converter 'protobuf' : failed to parse '1.' as type 'Protocol buffers field number' at position 1
+            str(a),protobuf(-1) => invalid arg 1 in converter 'protobuf' : failed to parse '-1' as type 'Protocol buffers field number' at position 1
+            str(a),protobuf(1,foo) => invalid args in converter 'protobuf' : Wrong protocol buffer type 'foo'
+            str(a),protobuf(1,string) => invalid args in converter 'protobuf' : Wrong protocol buffer type 'string'
+            str(a),protobuf(1,INT32) => invalid args in converter 'protobuf' : Wrong protocol buffer type 'INT32'
+            str(a),protobuf(1,float),add(1) => converter 'add' cannot be applied
+            str(a),protobuf(1),add(1) => converter 'add' cannot be applied
+            str(a),protobuf(1,) => invalid args in converter 'protobuf' : Wrong protocol buffer type ''
+            str(a),ungrpc(1,x) => invalid args in converter 'ungrpc' : Wrong protocol buffer type 'x'
+            str(a),ungrpc => invalid arg 1 in converter 'ungrpc' : expected type 'Protocol buffers field number' at position 1, but got nothing
             """;
     }
 }
