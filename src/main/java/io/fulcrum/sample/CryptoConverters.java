@@ -16,7 +16,7 @@ import static io.fulcrum.sample.ArgType.*;
 
 /**
  * Cryptographic converters (configuration.txt 7.3.1): sha1, sha2, digest and hmac with OpenSSL's digest
- * names, and aes_gcm_dec. Keys, nonces and tags are base64 text, given as is or in a variable.
+ * names, aes_gcm_dec (keys, nonces and tags are base64 text, given as is or in a variable) and jwt_verify.
  */
 final class CryptoConverters {
     private CryptoConverters() {
@@ -69,6 +69,7 @@ final class CryptoConverters {
                 }));
         c.converter(new Converter("aes_gcm_dec", ArgSpec.of(4, SINT, STR, STR, STR), SampleType.BIN, SampleType.BIN,
                 CryptoConverters::aesGcmDecrypt, CryptoConverters::checkAesGcm));
+        c.converter(new Converter("jwt_verify", ArgSpec.of(2, STR, STR), SampleType.STR, SampleType.SINT, Jwt::verify, Jwt::check));
     }
 
     // --- digests -------------------------------------------------------------------------------------
@@ -283,5 +284,163 @@ final class CryptoConverters {
         Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
         cipher.init(Cipher.ENCRYPT_MODE, key, new GCMParameterSpec(128, nonce));
         return cipher.doFinal(plain);
+    }
+
+    /**
+     * jwt_verify(alg, key): 1 when the signature of a JSON Web Token (compact form) is right, 0 when it is not,
+     * -1 for an unknown algorithm, -2 for RSASSA-PSS, -3 for a malformed token, -5 for an unknown public key.
+     * HMAC keys are the secret itself; RSA and ECDSA keys are paths to PEM public keys, read when the
+     * configuration is (a path in a variable finds only those).
+     */
+    static final class Jwt {
+        private static final Map<String, String> ALGORITHMS = Map.ofEntries(
+                Map.entry("HS256", "HmacSHA256"), Map.entry("HS384", "HmacSHA384"), Map.entry("HS512", "HmacSHA512"),
+                Map.entry("RS256", "SHA256withRSA"), Map.entry("RS384", "SHA384withRSA"), Map.entry("RS512", "SHA512withRSA"),
+                Map.entry("ES256", "SHA256withECDSA"), Map.entry("ES384", "SHA384withECDSA"),
+                Map.entry("ES512", "SHA512withECDSA"), Map.entry("none", ""));
+        private static final Map<String, java.security.PublicKey> KEYS = new java.util.concurrent.ConcurrentHashMap<>();
+
+        private Jwt() {
+        }
+
+        static void check(Arg[] a) throws ConfigException {
+            a[0] = variableOr(a[0]);
+            if (a[0].type() == STR && !ALGORITHMS.containsKey(a[0].text())) {
+                throw new ConfigException(a[0].text().startsWith("PS") && ALGORITHMS.containsKey("RS" + a[0].text().substring(2))
+                        ? "RSASSA-PSS JWS signing not managed yet" : "unknown JWT algorithm: " + a[0].text());
+            }
+            a[1] = variableOr(a[1]);
+            if (a[1].type() == STR && !a[0].text().startsWith("HS") && !a[0].text().equals("none")) {
+                load(a[1].text());
+            }
+        }
+
+        private static Arg variableOr(Arg arg) {
+            try {
+                return new Arg(VAR, arg.text(), 0, VarRef.parse(arg.text()));
+            } catch (ConfigException notAVariable) {
+                return arg;
+            }
+        }
+
+        /** Reads a PEM public key ("BEGIN PUBLIC KEY"); a file that is not one is left unknown (-5 when used). */
+        private static void load(String path) {
+            try {
+                String pem = java.nio.file.Files.readString(java.nio.file.Path.of(path), java.nio.charset.StandardCharsets.ISO_8859_1);
+                int begin = pem.indexOf("-----BEGIN PUBLIC KEY-----");
+                int end = pem.indexOf("-----END PUBLIC KEY-----");
+                if (begin < 0 || end < begin) {
+                    return;
+                }
+                byte[] der = java.util.Base64.getMimeDecoder().decode(pem.substring(begin + 26, end));
+                var spec = new java.security.spec.X509EncodedKeySpec(der);
+                for (String kind : new String[]{"RSA", "EC"}) {
+                    try {
+                        KEYS.put(path, java.security.KeyFactory.getInstance(kind).generatePublic(spec));
+                        return;
+                    } catch (GeneralSecurityException notThisKind) {
+                        // try the next kind
+                    }
+                }
+            } catch (java.io.IOException | IllegalArgumentException unreadable) {
+                // unknown key: -5 when used
+            }
+        }
+
+        private static String text(Arg arg, SampleContext ctx) {
+            if (arg.type() != VAR) {
+                return arg.text();
+            }
+            Sample v = arg.as(VarRef.class).getAs(ctx, SampleType.STR);
+            return v == null ? null : v.text();
+        }
+
+        static boolean verify(Arg[] a, Sample smp, SampleContext ctx) {
+            String alg = text(a[0], ctx);
+            String key = text(a[1], ctx);
+            if (alg == null || key == null) {
+                return false;
+            }
+            String jdk = ALGORITHMS.get(alg);
+            if (jdk == null) {
+                return smp.setSint(alg.startsWith("PS") && ALGORITHMS.containsKey("RS" + alg.substring(2)) ? -2 : -1);
+            }
+            return smp.setSint(result(alg, jdk, key, smp.text()));
+        }
+
+        private static int result(String alg, String jdk, String key, String token) {
+            String[] parts = token.split("\\.", -1);
+            boolean none = alg.equals("none");
+            if (parts.length != 3 && !(none && parts.length == 2)) {
+                return -3;
+            }
+            byte[] sig = parts.length == 3 ? EncodingConverters.base64url(parts[2].getBytes(java.nio.charset.StandardCharsets.ISO_8859_1),
+                    0, parts[2].length()) : new byte[0];
+            if (sig == null) {
+                return -3;
+            }
+            if (none) {
+                return sig.length == 0 ? 1 : 0;
+            }
+            if (sig.length == 0) {
+                return -3;
+            }
+            byte[] signed = (parts[0] + "." + parts[1]).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+            try {
+                if (alg.startsWith("HS")) {
+                    Mac mac = Mac.getInstance(jdk);
+                    byte[] k = key.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+                    mac.init(new SecretKeySpec(k.length == 0 ? new byte[1] : k, jdk));
+                    return MessageDigest.isEqual(mac.doFinal(signed), sig) ? 1 : 0;
+                }
+                java.security.PublicKey pub = KEYS.get(key);
+                if (pub == null) {
+                    return -5;
+                }
+                if (alg.startsWith("ES")) {
+                    if (!(pub instanceof java.security.interfaces.ECPublicKey ec)) {
+                        return 0;
+                    }
+                    // r and s have the size of the key's curve, whatever the hash.
+                    int size = (ec.getParams().getCurve().getField().getFieldSize() + 7) / 8;
+                    if (sig.length != 2 * size) {
+                        return -3;
+                    }
+                    sig = der(sig, size);
+                }
+                java.security.Signature verifier = java.security.Signature.getInstance(jdk);
+                verifier.initVerify(pub);
+                verifier.update(signed);
+                return verifier.verify(sig) ? 1 : 0;
+            } catch (GeneralSecurityException wrongKey) {
+                return 0;
+            }
+        }
+
+        /** An ECDSA signature from JWS's r||s to the DER sequence the JDK takes. */
+        private static byte[] der(byte[] rs, int size) {
+            byte[] r = integer(rs, 0, size);
+            byte[] s = integer(rs, size, size);
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            int len = r.length + s.length;
+            out.write(0x30);
+            if (len >= 128) {
+                out.write(0x81);
+            }
+            out.write(len);
+            out.writeBytes(r);
+            out.writeBytes(s);
+            return out.toByteArray();
+        }
+
+        /** A DER INTEGER of an unsigned big-endian number. */
+        private static byte[] integer(byte[] b, int off, int len) {
+            byte[] v = new java.math.BigInteger(1, java.util.Arrays.copyOfRange(b, off, off + len)).toByteArray();
+            byte[] out = new byte[v.length + 2];
+            out[0] = 0x02;
+            out[1] = (byte) v.length;
+            System.arraycopy(v, 0, out, 2, v.length);
+            return out;
+        }
     }
 }

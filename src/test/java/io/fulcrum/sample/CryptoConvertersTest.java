@@ -51,6 +51,37 @@ class CryptoConvertersTest extends ConverterTableTest {
             str(abc),digest(sha3-512) => bin:B751850B1A57168A5693CD924B6B096E08F621827444F70D884F5D0240D2712E10E116E9192AF3C91A7EC57647E3934057340B4CF408D5A56592F8274EEC53F0
             str(abc),hmac(sha1,proc.b64key) => bin:00A6AD9A4D109FC7CB7D9AF1F9FF38AB07D4AB12
             str(abc),hmac(sha256,AA==) => bin:FD7ADB152C05EF80DCCF50A1FA4C05D5A3EC6DA95575FC312AE7C5D091836351
+            str(eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0.5TlUoAWZRs7s1u24zscMFjjowLGIkOennVoUseh1-L0),jwt_verify(HS256,'my secret') => sint:1
+            str(eyJhbGciOiJIUzM4NCIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0.BWA8SXTk1ClKmbY-aywkjbNUqaEyF0R5UP4FhOrVv9ypkxyj_CmXLqn4hyWnG60f),jwt_verify(HS384,'my secret') => sint:1
+            str(eyJhbGciOiJIUzUxMiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0.pf-v9FmhRWcDnyI_2IYfprnc61Mn4vh_uRM8yWrB4fDbNTGUSI7e5nmEGDqZa63gLTNBTQxxX0xzi-Dc3CmFVQ),jwt_verify(HS512,'my secret') => sint:1
+            str(eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0.5TlUoAWZRs7s1u24zscMFjjowLGIkOennVoUseh1-L0),jwt_verify(HS256,'wrong') => sint:0
+            str(eyJhbGciOiJIUzUxMiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0.XIoMbPf7AdvUqeuIY6uZ0k4oEMW2GPXE3BUMXHHeJMY),jwt_verify(HS256,'my secret') => sint:1
+            str(eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0.5TlUoAWZRs7s1u24zscMFjjowLGIkOennVoUseh1-L0),jwt_verify(HS512,'my secret') => sint:0
+            str(eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0.5TlUoAWZRs7s1u24zscMFjjowLGIkOennVoUseh1-),jwt_verify(HS256,'my secret') => sint:-3
+            str(eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0),jwt_verify(HS256,'my secret') => sint:-3
+            str(eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0.),jwt_verify(HS256,'my secret') => sint:-3
+            str(abc),jwt_verify(HS256,'my secret') => sint:-3
+            str(eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0.5TlUoAWZRs7s1u24zscMFjjowLGIkOennVoUseh1-L0.x),jwt_verify(HS256,'my secret') => sint:-3
+            str(@@.eyJzdWIiOiJ4In0.5TlUoAWZRs7s1u24zscMFjjowLGIkOennVoUseh1-L0),jwt_verify(HS256,'my secret') => sint:0
+            str(eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJzdWIiOiJ4In0.),jwt_verify(none,'my secret') => sint:1
+            str(eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0.0ZYLoVhj5YxAovt2TXfgKvmqiJ1hlXLHVAMAMtUOBgK73T0TtnbZuZEaS0mRaa34xnsYHDRi4yBVD6Qu1VY1JrMxLvlLzyUTTv-I9sKVA_9OV9nlHmSI5wAPi4kMgdHG2lo0eBjJ0sYJ61MsK5_6fUUGWCctgls4brkROg4RNL7YPIMw1pK0QOr3Apg_jhvIhRzcpqIW15j3tqtlMsM-NpNPc8E6QxrhAS_LjYhcJEMsboWAac1O_SQL9FAEdHr6DwNFqw-wUAOAfqBIYfvqR6Lmv2QUXZaUkHXt6Y1kiq7i4vz9vB2xWI_wr8EbBA-kL4cnXP4q5-mHyuvvDDafaA),jwt_verify(RS256,'src/test/resources/io/fulcrum/sample/jwt-rsa.pub') => sint:1
+            str(eyJhbGciOiJSUzUxMiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0.AL-EdlLgH1TXHRm-7Jxpf5Fy4OKe-oAacjQbrTlN8GOqTirAHUkJLdd4igc3s3dHkxECMWI-6k81fpQls8FWJjQYS2aDuSuhUNKhyeWEIMtzQcWjCZ01vTgcqHE9cgfHbv4503tmx0ueyRWOTBgqO40jMuKs97MmeQzCve7i9awTlAnyHXwHXhbZdylL8LUtJDH4m8m66HgYUqxhlTlZAj9slcvylVDKjnZt1Obm3zWLxi09mGOG1oTpMCOZp8sp2r1sWGcCnZjqzPAb2TrmROBHD0y0OHogEvGqTdXswyGma9ydXSJMdzqdmUf-mzrb2v7KpOe-cL4YQmk4ZCA7Aw),jwt_verify(RS512,'src/test/resources/io/fulcrum/sample/jwt-rsa.pub') => sint:1
+            str(eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0.0ZYLoVhj5YxAovt2TXfgKvmqiJ1hlXLHVAMAMtUOBgK73T0TtnbZuZEaS0mRaa34xnsYHDRi4yBVD6Qu1VY1JrMxLvlLzyUTTv-I9sKVA_9OV9nlHmSI5wAPi4kMgdHG2lo0eBjJ0sYJ61MsK5_6fUUGWCctgls4brkROg4RNL7YPIMw1pK0QOr3Apg_jhvIhRzcpqIW15j3tqtlMsM-NpNPc8E6QxrhAS_LjYhcJEMsboWAac1O_SQL9FAEdHr6DwNFqw-wUAOAfqBIYfvqR6Lmv2QUXZaUkHXt6Y1kiq7i4vz9vB2xWI_wr8EbBA-kL4cnXP4q5-mHyuvvDDaAAA),jwt_verify(RS256,'src/test/resources/io/fulcrum/sample/jwt-rsa.pub') => sint:0
+            str(eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0.0ZYLoVhj5YxAovt2TXfgKvmqiJ1hlXLHVAMAMtUOBgK73T0TtnbZuZEaS0mRaa34xnsYHDRi4yBVD6Qu1VY1JrMxLvlLzyUTTv-I9sKVA_9OV9nlHmSI5wAPi4kMgdHG2lo0eBjJ0sYJ61MsK5_6fUUGWCctgls4brkROg4RNL7YPIMw1pK0QOr3Apg_jhvIhRzcpqIW15j3tqtlMsM-NpNPc8E6QxrhAS_LjYhcJEMsboWAac1O_SQL9FAEdHr6DwNFqw-wUAOAfqBIYfvqR6Lmv2QUXZaUkHXt6Y1kiq7i4vz9vB2xWI_wr8EbBA-kL4cnXP4q5-mHyuvvDDafaA),jwt_verify(RS256,'src/test/resources/io/fulcrum/sample/nonexistent.pem') => sint:-5
+            str(eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0.0ZYLoVhj5YxAovt2TXfgKvmqiJ1hlXLHVAMAMtUOBgK73T0TtnbZuZEaS0mRaa34xnsYHDRi4yBVD6Qu1VY1JrMxLvlLzyUTTv-I9sKVA_9OV9nlHmSI5wAPi4kMgdHG2lo0eBjJ0sYJ61MsK5_6fUUGWCctgls4brkROg4RNL7YPIMw1pK0QOr3Apg_jhvIhRzcpqIW15j3tqtlMsM-NpNPc8E6QxrhAS_LjYhcJEMsboWAac1O_SQL9FAEdHr6DwNFqw-wUAOAfqBIYfvqR6Lmv2QUXZaUkHXt6Y1kiq7i4vz9vB2xWI_wr8EbBA-kL4cnXP4q5-mHyuvvDDafaA),jwt_verify(RS256,'src/test/resources/io/fulcrum/sample/jwt-ec.pub') => sint:0
+            str(eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0.NVOqP2S0MkxiEOXp0w-PjMeAw2U41VDR486DpLHFrFd2ZpAMR3pK7jzmgxPZKVU_H5UomsEQxT4JEMDqv-TCdA),jwt_verify(ES256,'src/test/resources/io/fulcrum/sample/jwt-ec.pub') => sint:1
+            str(eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0.6plWxPBKLryHSjTINjekvprrK8sEofBD3-lpsFfwsL-yDWjkKt_-dDgj7psdDVRm5hQUkCOZG4paHZAdHoGQhw),jwt_verify(ES384,'src/test/resources/io/fulcrum/sample/jwt-ec.pub') => sint:0
+            str(eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0.5TlUoAWZRs7s1u24zscMFjjowLGIkOennVoUseh1-L0),jwt_verify(RS256,'my secret') => sint:-5
+            str(eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJzdWIiOiJ4In0.abc),jwt_verify(none,'x') => sint:0
+            str(eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJzdWIiOiJ4In0),jwt_verify(none,'x') => sint:1
+            str(eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0.kxgI3xaxwSXzgF2Og85Nxzc_mjlT6w8SYDWKxVtPBQxb7FfjR5qPxcJ5j_eIJRlS_drFXL6OcTV7TKosbf),jwt_verify(ES256,'src/test/resources/io/fulcrum/sample/jwt-ec.pub') => sint:-3
+            str(eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0.NxGVmenHReEJza10FHEZ34IikwiehW0jFQl-qBtW6YMRm6oMD-wwbBA84OfZ5FGgRcUCPNLzL9j77ms2UVhGKgAAAA),jwt_verify(ES256,'src/test/resources/io/fulcrum/sample/jwt-ec.pub') => sint:-3
+            str(eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0.0ZYLoVhj5YxAovt2TXfgKvmqiJ1hlXLHVAMAMtUOBgK73T0TtnbZuZEaS0mRaa34xnsYHDRi4yBVD6Qu1VY1JrMxLvlLzyUTTv-I9sKVA_9OV9nlHmSI5wAPi4kMgdHG2lo0eBjJ0sYJ61MsK5_6fUUGWCctgls4brkROg4RNL7YPIMw1pK0QOr3Apg_jhvIhRzcpqIW15j3tqtlMsM-NpNPc8E6QxrhAS_LjYhcJEMsboWAac1O_SQL9FAEdHr6DwNFqw-wUAOAfqBIYfvqR6Lmv2QUXZaUkHXt6Y1kiq7i4vz9vB2xWI_wr8EbBA-kL4cnXP4q5-mHyuvvDDafaAAAAA),jwt_verify(RS256,'src/test/resources/io/fulcrum/sample/jwt-rsa.pub') => sint:0
+            str(eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0.0ZYLoVhj5YxAovt2TXfgKvmqiJ1hlXLHVAMAMtUOBgK73T0TtnbZuZEaS0mRaa34xnsYHDRi4yBVD6Qu1VY1JrMxLvlLzyUTTv-I9sKVA_9OV9nlHmSI5wAPi4kMgdHG2lo0eBjJ0sYJ61MsK5_6fUUGWCctgls4brkROg4RNL7YPIMw1pK0QOr3Apg_jhvIhRzcpqIW15j3tqtlMsM-NpNPc8E6QxrhAS_LjYhcJEMsboWAac1O_SQL9FAEdHr6DwNFqw-wUAOAfqBIYfvqR6Lmv2QUXZaUkHXt6Y1kiq7i4vz9vB2xWI_wr8EbBA-kL4cnXP4q5-mHyuvvDDafaA@),jwt_verify(RS256,'src/test/resources/io/fulcrum/sample/jwt-rsa.pub') => sint:-3
+            str(eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0.lnKozbYel_W0K_YkTzYJGH_FMceEDonnOIjzwjVWQLg),jwt_verify(HS256,'') => sint:1
+            str(eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0.5TlUoAWZRs7s1u24zscMFjjowLGIkOennVoUseh1-L0),jwt_verify(proc.b64key,'my secret') => sint:-1
+            str(eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0.5TlUoAWZRs7s1u24zscMFjjowLGIkOennVoUseh1-L0),jwt_verify(HS256,'proc.key') => sint:1
+            str(eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ4In0.5TlUoAWZRs7s1u24zscMFjjowLGIkOennVoUseh1-L0),jwt_verify(HS256,'proc.none') => none
             """;
     }
 
@@ -79,6 +110,11 @@ class CryptoConvertersTest extends ConverterTableTest {
             str(a),aes_gcm_dec(128,AAAA,AAAA,@) => invalid args in converter 'aes_gcm_dec' : failed to parse aead_tag : argument needs to be base64 encoded, and can either be a string or a variable
             str(a),aes_gcm_dec(128,foo,AAAA,AAAA) => invalid args in converter 'aes_gcm_dec' : failed to parse nonce : argument needs to be base64 encoded, and can either be a string or a variable
             str(a),sha1(1) => invalid arg 1 in converter 'sha1' : expected ')' before '1)'
+            str(a),jwt_verify(PS384,x) => invalid args in converter 'jwt_verify' : RSASSA-PSS JWS signing not managed yet
+            str(a),jwt_verify(hs256,x) => invalid args in converter 'jwt_verify' : unknown JWT algorithm: hs256
+            str(a),jwt_verify(XX256,x) => invalid args in converter 'jwt_verify' : unknown JWT algorithm: XX256
+            str(a),jwt_verify => invalid arg 2 in converter 'jwt_verify' : missing arguments (got 1/2), type 'string' expected
+            str(a),jwt_verify(HS256) => invalid arg 2 in converter 'jwt_verify' : missing arguments (got 1/2), type 'string' expected
             # Digests OpenSSL has and the JDK lacks: refused with Fulcrum's own message (haproxy 2.6.12 accepts them).
             str(a),digest(blake2b512) => invalid args in converter 'digest' : digest algorithm 'blake2b512' is not supported by Fulcrum yet
             """;
