@@ -2,6 +2,7 @@
 """Regenerates src/main/resources/io/fulcrum/cfg/haproxy-keywords.txt from HAProxy 2.6's documentation.
 
 Only keyword names are extracted (one line per keyword: "<context> <keyword>"), never HAProxy's prose.
+Besides the configuration keywords and flags, the converters of 7.3.1 are listed (context "converter").
 
 Usage:
     tools/gen-haproxy-keywords.py [--doc-dir DIR] [--output FILE] [--check]
@@ -178,20 +179,19 @@ def extract(conf, mgmt):
             if words[0] != context:
                 add(context, words[0])
 
-    # Converters: the definitions of 7.3.1. The map converters are documented as templates
-    # ("map_<match_type>_<output_type>"); their names come from the table that follows: the
-    # string-output column as written, the int and ip columns built from the match column (some
-    # of their cells have typos, e.g. "map_end_ip" on the "beg" row).
+    # Converters (7.3.1). The map converters are documented as templates ("map_<match_type>...") and
+    # listed in a table: their names follow the table's match methods, with the _int and _ip outputs.
+    for words in definitions(conf, *span(chaps, "7.3.1")):
+        kw = keyword(words[0])
+        if kw and not kw.endswith("_"):
+            add("converter", kw)
     start, end = span(chaps, "7.3.1")
-    for words in definitions(conf, start, end):
-        if not re.match(r"^[a-z0-9._-]+<", words[0]):
-            add("converter", words[0])
     for line in conf[start:end]:
-        m = re.match(r"^\s+[a-z]+\s+\|\s+([a-z]+)\s+\|\s+(map_[a-z_]+)\s+\|", line)
+        m = re.match(r"^\s+\w+\s+\|\s+(\w+)\s+\|\s+(map_\w+)", line)
         if m:
             add("converter", m.group(2))
-            for output in ("int", "ip"):
-                add("converter", "map_%s_%s" % (m.group(1), output))
+            for suffix in ("", "_int", "_ip"):
+                add("converter", "map_" + m.group(1) + suffix)
 
     # Sample fetches: the definition headers of their chapters ("name(args) : type").
     for num in FETCH_CHAPTERS:

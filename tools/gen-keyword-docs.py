@@ -45,7 +45,7 @@ TITLES = [
     ("resolvers", "Resolvers section keywords"),
     ("cache", "Cache section keywords"),
     ("fcgi-app", "FastCGI application section keywords"),
-    ("converter", "Converters"),
+    ("converter", "Converters of sample expressions"),
     ("fetch", "Sample fetches"),
 ]
 

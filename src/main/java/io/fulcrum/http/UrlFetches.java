@@ -126,7 +126,7 @@ final class UrlFetches {
             int end = withQuery ? uri.length() : RequestTarget.pathEnd(uri, start);
             h = Hashes.sdbm(h, uri.array(), uri.arrayOffset() + start, end - start);
         }
-        return Hashes.avalanche(h);
+        return (int) Hashes.avalanche(h);
     }
 
     /** The hash (4 bytes, big-endian) followed by the client's address (4 or 16 bytes). */

@@ -2,8 +2,8 @@ package io.fulcrum.sample;
 
 /**
  * One parsed argument of a fetch or converter. {@code text} is the argument as written (after
- * unquoting); {@code num} holds integers, times (ms), sizes, IPv4 addresses and mask lengths;
- * {@code value} what the argument was compiled to (a regex, an IPv6 address, a variable reference...).
+ * unquoting); {@code num} holds integers, times (ms), sizes, IPv4 addresses and masks; {@code value}
+ * what the argument was compiled to (a regex, an IPv6 address or mask, a variable reference...).
  */
 public record Arg(ArgType type, String text, long num, Object value) {
 

@@ -27,7 +27,10 @@ final class Casts {
         };
     }
 
-    /** Casts {@code s} in place; false when the cast does not exist or the value does not convert. */
+    /**
+     * Casts {@code s} in place; false when the cast does not exist or the value does not convert. Casts that
+     * keep the value (bool and integer, string to binary, an address to "addr") keep the type as well.
+     */
     static boolean apply(Sample s, SampleType to) {
         SampleType from = s.type();
         if (from == to || to == ANY || to == ADDR && (from == IPV4 || from == IPV6)) {
@@ -38,8 +41,7 @@ final class Casts {
             case SINT:
                 switch (to) {
                     case BOOL, SINT -> {
-                        // Only the view changes: a bool is an integer that is tested against zero.
-                        s.retype(to);
+                        // Nothing changes, not even the type (HAProxy's c_none): "bool(1),add(1)" is a bool holding 2.
                         return true;
                     }
                     case ADDR, IPV4 -> {
@@ -132,7 +134,11 @@ final class Casts {
                         byte[] v6 = IpText.parse6(s.bytes(), s.offset(), s.length());
                         return v6 != null && s.setIpv6(v6);
                     }
-                    case BIN, METH -> {
+                    case BIN -> {
+                        // A string is already binary: it keeps its type ("str(abc),bytes(1)" is the string "bc").
+                        return true;
+                    }
+                    case METH -> {
                         s.retype(to);
                         return true;
                     }
@@ -159,7 +165,8 @@ final class Casts {
                 return false;
             case METH:
                 if (to == STR || to == BIN) {
-                    s.retype(to);
+                    // Both give the method's name as a string.
+                    s.retype(STR);
                     return true;
                 }
                 return false;

@@ -150,17 +150,15 @@ public final class ExprParser {
 
     /**
      * Parses the argument list at {@code from} ("(a,b)" or nothing) against {@code spec}, as HAProxy's
-     * make_arg_list: an unquoted space ends an argument, only string arguments and optional ones may be
-     * empty, extra arguments are reported as a missing ')', and no list at all reads as "()".
+     * make_arg_list: only string, regex and variable arguments may be empty, a missing list is an empty one (so a
+     * keyword whose first argument is a string gets one empty argument), and extra arguments are reported
+     * as a missing ')'.
      */
     private static ArgList args(String text, int from, ArgSpec spec) throws ArgException {
         List<Arg> args = new ArrayList<>();
         int i = from;
         boolean parens = i < text.length() && text.charAt(i) == '(';
-        if (!parens && spec.mandatory() > 0) {
-            // "()": one empty argument, which only a string accepts.
-            args.add(arg(spec.types().get(0), "", 0, true));
-        } else if (parens) {
+        if (parens) {
             i++;
             while (args.size() < spec.max()) {
                 StringBuilder w = new StringBuilder();
@@ -168,11 +166,26 @@ public final class ExprParser {
                 i = argWord(text, i, w);
                 int pos = args.size();
                 ArgType first = spec.types().get(0);
-                if (w.isEmpty() && i == start && pos == 0 && (spec.mandatory() == 0 || isProxyType(first)) && i < text.length()
-                        && text.charAt(i) == ')' && first != ArgType.STR) {
-                    break; // "()": no argument, but an empty string where a string comes first (req.hdr() is every header)
+                if (w.isEmpty() && i == start && pos == 0 && (pos >= spec.mandatory() || isProxyType(first)) && !stringLike(first)
+                        && i < text.length() && text.charAt(i) == ')') {
+                    break; // "()": no argument (a string keeps its empty argument: req.hdr() is every header)
                 }
-                args.add(arg(spec.types().get(pos), w.toString(), pos, pos < spec.mandatory()));
+                ArgType type = spec.types().get(pos);
+                if (w.isEmpty() && i == start && isProxyType(type)) {
+                    // Left empty: the proxy where the expression is (the keyword's check resolves it).
+                    args.add(Arg.of(type, "", 0));
+                } else if (w.isEmpty() && i == start && !stringLike(type)) {
+                    if (pos < spec.mandatory()) {
+                        throw new ArgException(pos, "expected type '" + type + "' at position " + (pos + 1) + ", but got nothing");
+                    }
+                    // An empty optional argument ends the list; HAProxy still sees an integer there, as 0.
+                    if (type == ArgType.SINT) {
+                        args.add(Arg.of(type, "", 0));
+                    }
+                    break;
+                } else {
+                    args.add(arg(type, w.toString(), pos));
+                }
                 if (i < text.length() && text.charAt(i) == ',' && args.size() < spec.max()) {
                     i++;
                 } else {
@@ -181,13 +194,14 @@ public final class ExprParser {
             }
             if (i >= text.length() || text.charAt(i) != ')') {
                 String rest = text.substring(Math.min(i, text.length()));
-                int sp = rest.indexOf(' ');
-                rest = sp >= 0 ? rest.substring(0, sp) : rest;
-                // Numbered as HAProxy 2.6 does: capped at the last argument, but never below the second.
-                int pos = Math.min(args.size(), Math.max(1, spec.max() - 1));
-                throw new ArgException(pos, rest.isEmpty() ? "expected ')'" : "expected ')' before '" + rest + "'");
+                // The argument HAProxy blames: the first when none was read, else the last read but never the first.
+                int blamed = args.isEmpty() ? 0 : Math.max(args.size(), 2) - 1;
+                throw new ArgException(blamed, rest.isEmpty() ? "expected ')'" : "expected ')' before '" + rest + "'");
             }
             i++;
+        }
+        if (!parens && spec.mandatory() > 0 && stringLike(spec.types().get(0))) {
+            args.add(arg(spec.types().get(0), "", 0)); // no list reads as "()": one empty string
         }
         int got = args.size();
         // A proxy, server or table may be left out, as in HAProxy: it is then the one where the expression is.
@@ -208,7 +222,17 @@ public final class ExprParser {
         return t == ArgType.FE || t == ArgType.BE || t == ArgType.SRV || t == ArgType.TAB;
     }
 
-    /** Reads one argument up to an unquoted ',', ')' or space, resolving quotes and backslash escapes. */
+    /** String, regex and variable-name arguments may be empty (a check rejects them); the others must be given. */
+    private static boolean stringLike(ArgType type) {
+        return type == ArgType.STR || type == ArgType.REG || type == ArgType.VAR;
+    }
+
+    /**
+     * Reads one argument up to an unquoted ',' or ')', resolving quotes and escapes as HAProxy 2.6 does:
+     * outside single quotes a backslash escapes only a backslash, a quote or a space, and makes CR, LF and
+     * tab of 'r', 'n' and 't'; it is kept before any other character ("\1" stays "\1" for regsub, "a\,b" ends
+     * at the comma). Spaces are data.
+     */
     private static int argWord(String text, int i, StringBuilder out) {
         char quote = 0;
         while (i < text.length()) {
@@ -219,8 +243,9 @@ public final class ExprParser {
                 } else {
                     out.append(c);
                 }
-            } else if (c == '\\' && i + 1 < text.length()) {
-                out.append(text.charAt(++i));
+            } else if (c == '\\' && i + 1 < text.length() && "\\'\" rnt".indexOf(text.charAt(i + 1)) >= 0) {
+                char e = text.charAt(++i);
+                out.append(e == 'r' ? '\r' : e == 'n' ? '\n' : e == 't' ? '\t' : e);
             } else if (quote == '"') {
                 if (c == '"') {
                     quote = 0;
@@ -229,7 +254,7 @@ public final class ExprParser {
                 }
             } else if (c == '\'' || c == '"') {
                 quote = c;
-            } else if (c == ',' || c == ')' || c == ' ' || c == '\t') {
+            } else if (c == ',' || c == ')') {
                 return i;
             } else {
                 out.append(c);
@@ -239,15 +264,8 @@ public final class ExprParser {
         return i;
     }
 
-    /**
-     * One argument; an empty optional one that is not a string is zero (an empty default of map_str_int...),
-     * an empty proxy, server or table the one where the expression is (the keyword's check resolves it).
-     */
-    private static Arg arg(ArgType type, String w, int pos, boolean mandatory) throws ArgException {
-        if (w.isEmpty() && type != ArgType.STR) {
-            if (!mandatory || isProxyType(type)) {
-                return Arg.of(type, w, 0);
-            }
+    private static Arg arg(ArgType type, String w, int pos) throws ArgException {
+        if (w.isEmpty() && !stringLike(type)) {
             throw new ArgException(pos, "expected type '" + type + "' at position " + (pos + 1) + ", but got nothing");
         }
         try {
@@ -270,14 +288,9 @@ public final class ExprParser {
                     }
                     yield new Arg(type, w, 0, v);
                 }
-                case MSK6 -> {
-                    long bits = IntText.parse(w);
-                    if (bits < 0 || bits > 128) {
-                        throw new NumberFormatException();
-                    }
-                    yield Arg.of(type, w, bits);
-                }
-                case REG -> new Arg(type, w, 0, Pattern.compile(w));
+                case MSK6 -> new Arg(type, w, 0, mask6(w));
+                case PBUF_FNUM -> new Arg(type, w, 0, fieldPath(w));
+                case REG -> new Arg(type, w, 0, w.isEmpty() ? null : Pattern.compile(w));
                 default -> Arg.of(type, w, 0);
             };
         } catch (NumberFormatException | ConfigException | PatternSyntaxException e) {
@@ -285,23 +298,54 @@ public final class ExprParser {
         }
     }
 
-    /** An IPv4 mask as a dotted quad or a prefix length, returned as the prefix length. */
+    /** An IPv4 mask as a dotted quad (any bits, as HAProxy takes it) or a prefix length, returned as the mask. */
     static long mask4(String w) {
         if (w.indexOf('.') < 0) {
             long bits = IntText.parse(w);
             if (bits < 0 || bits > 32) {
                 throw new NumberFormatException();
             }
-            return bits;
+            return 0xffffffffL << (32 - bits) & 0xffffffffL;
         }
         long m = IpText.parse4(w);
         if (m < 0) {
             throw new NumberFormatException();
         }
-        int bits = Long.bitCount(m);
-        if (m != (0xffffffffL << (32 - bits) & 0xffffffffL)) {
+        return m;
+    }
+
+    /** A dotted path of protocol buffers field numbers ("48.59.1"), as unsigned 32-bit numbers. */
+    static int[] fieldPath(String w) {
+        if (w.endsWith(".") || !w.chars().allMatch(c -> c == '.' || c >= '0' && c <= '9')) {
             throw new NumberFormatException();
         }
-        return bits;
+        String[] parts = w.split("\\.", -1);
+        int[] path = new int[parts.length];
+        for (int k = 0; k < parts.length; k++) {
+            for (int i = 0; i < parts[k].length(); i++) {
+                path[k] = path[k] * 10 + parts[k].charAt(i) - '0';
+            }
+        }
+        return path;
+    }
+
+    /** An IPv6 mask as an address (any bits) or a prefix length, returned as 16 bytes. */
+    static byte[] mask6(String w) {
+        if (w.indexOf(':') >= 0) {
+            byte[] m = IpText.parse6(w);
+            if (m == null) {
+                throw new NumberFormatException();
+            }
+            return m;
+        }
+        long bits = IntText.parse(w);
+        if (bits < 0 || bits > 128) {
+            throw new NumberFormatException();
+        }
+        byte[] m = new byte[16];
+        for (int i = 0; i < bits; i++) {
+            m[i >> 3] |= (byte) (0x80 >>> (i & 7));
+        }
+        return m;
     }
 }

@@ -160,7 +160,11 @@ public final class Sample {
         return java.util.Arrays.equals(bytes, off, off + len, other, 0, other.length);
     }
 
-    /** Casts in place to {@code to}; false when the value cannot be represented (HAProxy's cast failure). */
+    /**
+     * Casts in place to {@code to}; false when the value cannot be represented (HAProxy's cast failure).
+     * As in HAProxy, a cast that leaves the value as it is also leaves the type: a bool used as an integer
+     * stays a bool, a string used as binary stays a string.
+     */
     public boolean cast(SampleType to) {
         return Casts.apply(this, to);
     }

@@ -12,5 +12,13 @@ public final class SampleModule implements Module {
         InternalFetches.register(catalog);
         ProcessFetches.register(catalog);
         BasicConverters.register(catalog);
+        ArithmeticConverters.register(catalog);
+        StringConverters.register(catalog);
+        HashConverters.register(catalog);
+        CryptoConverters.register(catalog);
+        EncodingConverters.register(catalog);
+        TimeConverters.register(catalog);
+        JsonConverters.register(catalog);
+        ProtocolConverters.register(catalog);
     }
 }

@@ -7,19 +7,19 @@ public record VarRef(VarScope scope, String name) {
 
     /** Parses "scope.name", with HAProxy's checks and wording. */
     public static VarRef parse(String full) throws ConfigException {
+        if (full.isEmpty()) {
+            throw new ConfigException("Empty variable name cannot be accepted");
+        }
         VarScope scope = VarScope.of(full);
-        if (scope == null) {
+        String name = scope == null ? "" : full.substring(scope.prefix().length() + 1);
+        if (name.isEmpty()) {
             throw new ConfigException("invalid variable name '" + full + "'. A variable name must be start by its scope. "
                     + "The scope can be 'proc', 'sess', 'txn', 'req', 'res' or 'check'");
-        }
-        String name = full.substring(scope.prefix().length() + 1);
-        if (name.isEmpty()) {
-            throw new ConfigException("Empty variable name in scope '" + scope.prefix() + "'");
         }
         for (int i = 0; i < name.length(); i++) {
             char c = name.charAt(i);
             if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_')) {
-                throw new ConfigException("invalid char '" + c + "' in variable name '" + full + "'");
+                throw new ConfigException("invalid syntax at char '" + name.substring(i) + "'");
             }
         }
         return new VarRef(scope, name);
@@ -33,6 +33,16 @@ public record VarRef(VarScope scope, String name) {
     public Sample get(SampleContext ctx) {
         Vars vars = vars(ctx);
         return vars == null ? null : vars.get(name);
+    }
+
+    /** A copy of the value cast to {@code type}, or null when the variable is not set or does not cast. */
+    public Sample getAs(SampleContext ctx, SampleType type) {
+        Sample v = get(ctx);
+        if (v == null) {
+            return null;
+        }
+        Sample s = v.copy();
+        return s.cast(type) ? s : null;
     }
 
     /** Stores a copy of {@code value}; false when the scope does not exist here. */

@@ -21,15 +21,28 @@ class ExprParserTest {
         assertThat(eval("str(Hello),lower")).isEqualTo("str:hello");
         assertThat(eval("str(Hello),upper,length")).isEqualTo("sint:5");
         assertThat(eval("int(-42)")).isEqualTo("sint:-42");
+        // haproxy 2.6.12 saturates integer arguments.
+        assertThat(eval("int(99999999999999999999)")).isEqualTo("sint:9223372036854775807");
+        assertThat(eval("int(-)")).isEqualTo("sint:0");
         assertThat(eval("str(abc),,lower")).isEqualTo("str:abc");
     }
 
     @Test
     void argumentsTakeQuotesAndEscapes() throws ConfigException {
+        // As haproxy 2.6.12 parses them: a backslash escapes a backslash, a quote, a space, r, n or t; spaces are data.
         assertThat(eval("str('a,b)c')")).isEqualTo("str:a,b)c");
         assertThat(eval("str(\"x,y\")")).isEqualTo("str:x,y");
-        assertThat(eval("str(a\\,b)")).isEqualTo("str:a,b");
         assertThat(eval("str()")).isEqualTo("str:");
+        assertThat(eval("str(a\\'b)")).isEqualTo("str:a'b");
+        assertThat(eval("str(\"a\\\"b\")")).isEqualTo("str:a\"b");
+        assertThat(eval("str(a\\\\b)")).isEqualTo("str:a\\b");
+        assertThat(eval("str(a\\x41b)")).isEqualTo("str:a\\x41b");
+        assertThat(eval("str('a\\\\b')")).isEqualTo("str:a\\\\b");
+        assertThat(eval("str(a b)")).isEqualTo("str:a b");
+        assertThat(eval("str(a\\ b)")).isEqualTo("str:a b");
+        assertThat(eval("str(a'b\"'c)")).isEqualTo("str:ab\"c");
+        assertThat(eval("str(a\\tb\\\"c\\ d\\\\e\\r\\n)")).isEqualTo("str:a\tb\"c d\\e\r\n");
+        assertThat(eval("str('a\\nb')")).isEqualTo("str:a\\nb");
     }
 
     @Test
@@ -45,8 +58,9 @@ class ExprParserTest {
         assertThatThrownBy(() -> parser.parse("nosuch")).hasMessage("unknown fetch method 'nosuch'");
         assertThatThrownBy(() -> parser.parse("str(a),nosuch")).hasMessage("unknown converter 'nosuch'");
         assertThatThrownBy(() -> parser.parse("int")).hasMessage("fetch method 'int' : expected type 'integer' at position 1, but got nothing");
-        assertThatThrownBy(() -> parser.parse("int( 5)")).hasMessage("fetch method 'int' : expected type 'integer' at position 1, but got nothing");
-        assertThatThrownBy(() -> parser.parse("str(a, b)")).hasMessage("fetch method 'str' : expected ')' before ','");
+        assertThatThrownBy(() -> parser.parse("int( 5)")).hasMessage("fetch method 'int' : failed to parse ' 5' as type 'integer' at position 1");
+        assertThatThrownBy(() -> parser.parse("str(a, b)")).hasMessage("fetch method 'str' : expected ')' before ', b)'");
+        assertThatThrownBy(() -> parser.parse("str(a\\,b)")).hasMessage("fetch method 'str' : expected ')' before ',b)'");
         assertThatThrownBy(() -> parser.parse("str(a")).hasMessage("fetch method 'str' : expected ')'");
         assertThatThrownBy(() -> parser.parse("int(abc)"))
                 .hasMessage("fetch method 'int' : failed to parse 'abc' as type 'integer' at position 1");
@@ -71,6 +85,16 @@ class ExprParserTest {
         assertThatThrownBy(() -> parser.parse("int('')")).hasMessage("fetch method 'int' : expected type 'integer' at position 1, but got nothing");
         // No argument list reads as "()": an empty string is a valid first argument.
         assertThat(eval("str")).isEqualTo("str:");
+    }
+
+    @Test
+    void missingStringArgumentIsEmpty() throws ConfigException {
+        // haproxy 2.6.12: no list, or "()", gives a first string argument that is empty.
+        assertThat(eval("str")).isEqualTo("str:");
+        assertThatThrownBy(() -> parser.parse("var")).hasMessage("invalid args in fetch method 'var' : Empty variable name cannot be accepted");
+        assertThatThrownBy(() -> parser.parse("var(txn.)")).hasMessage("invalid args in fetch method 'var' : invalid variable name "
+                + "'txn.'. A variable name must be start by its scope. The scope can be 'proc', 'sess', 'txn', 'req', 'res' or 'check'");
+        assertThatThrownBy(() -> parser.parse("var(txn.a-b)")).hasMessage("invalid args in fetch method 'var' : invalid syntax at char '-b'");
     }
 
     @Test
@@ -101,6 +125,16 @@ class ExprParserTest {
         }
         s.setStr("10.1.2.3.4");
         assertThat(s.cast(SampleType.ADDR)).isFalse();
+        // Casts that keep the value keep the type, as HAProxy's c_none does.
+        s.setStr("abc");
+        assertThat(s.cast(SampleType.BIN)).isTrue();
+        assertThat(s.type()).isEqualTo(SampleType.STR);
+        s.setBool(true);
+        assertThat(s.cast(SampleType.SINT)).isTrue();
+        assertThat(s.type()).isEqualTo(SampleType.BOOL);
+        s.setMeth("GET");
+        assertThat(s.cast(SampleType.BIN)).isTrue();
+        assertThat(s.type()).isEqualTo(SampleType.STR);
         s.setIpv6(IpText.parse6("2002:0a01:0203::1"));
         assertThat(s.cast(SampleType.IPV4)).isTrue();
         assertThat(IpText.format4(s.num())).isEqualTo("10.1.2.3");
