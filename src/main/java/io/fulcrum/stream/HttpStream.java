@@ -125,6 +125,7 @@ public final class HttpStream implements HttpTxn {
             fail(503);
             return;
         }
+        backend.streamStarted();
         if (backend.rules() != frontend.rules()) {
             if (!backend.tcpRules().acceptContent(this)) {
                 abort();
@@ -363,7 +364,7 @@ public final class HttpStream implements HttpTxn {
      * {@code timeout tunnel}: the HTTP handlers leave, with what each side already sent past the exchange.
      */
     private void becomeTunnel() {
-        finished = true;
+        markFinished();
         cancelTimer();
         H1ServerConnection conn = server;
         server = null;
@@ -453,7 +454,7 @@ public final class HttpStream implements HttpTxn {
             // which can destroy the response before it is read. timeout client bounds the wait.
             return;
         }
-        finished = true;
+        markFinished();
         cancelTimer();
         H1ServerConnection conn = server;
         server = null;
@@ -595,9 +596,17 @@ public final class HttpStream implements HttpTxn {
         earlyHints = null;
     }
 
+    /** The transaction is over: it no longer counts among its backend's streams ({@code be_conn}). */
+    private void markFinished() {
+        if (!finished && backend != null) {
+            backend.streamEnded();
+        }
+        finished = true;
+    }
+
     /** The transaction ends here: no more timer, pending request bytes or server connection. */
     private void endExchange() {
-        finished = true;
+        markFinished();
         serverReusable = false;
         cancelTimer();
         releasePending();

@@ -129,6 +129,11 @@ public final class TcpSession implements SampleContext {
             return;
         }
         backend = frontend.backend(this);
+        if (backend != null) {
+            Backend counted = backend;
+            counted.streamStarted();
+            client.closeFuture().addListener(f -> counted.streamEnded());
+        }
         if (backend != null && backend.tcpRules() != frontend.tcpRules() && !backend.tcpRules().acceptContent(this)) {
             client.close();
             return;
