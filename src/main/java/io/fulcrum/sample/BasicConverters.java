@@ -13,16 +13,55 @@ final class BasicConverters {
         c.converter(new Converter("lower", ArgSpec.NONE, SampleType.STR, SampleType.STR, (a, smp, ctx) -> caseMap(smp, false)));
         c.converter(new Converter("upper", ArgSpec.NONE, SampleType.STR, SampleType.STR, (a, smp, ctx) -> caseMap(smp, true)));
         c.converter(new Converter("length", ArgSpec.NONE, SampleType.STR, SampleType.SINT, (a, smp, ctx) -> smp.setSint(smp.length())));
-        c.converter(new Converter("set-var", ArgSpec.of(1, VAR), SampleType.ANY, SampleType.SAME, (a, smp, ctx) -> {
-            a[0].as(VarRef.class).set(ctx, smp);
-            return true;
-        }));
+        c.converter(new Converter("set-var", ArgSpec.of(1, VAR, STR, STR, STR, STR), SampleType.ANY, SampleType.SAME,
+                BasicConverters::setVar, BasicConverters::checkConditions));
         c.converter(new Converter("unset-var", ArgSpec.of(1, VAR), SampleType.ANY, SampleType.SAME, (a, smp, ctx) -> {
             a[0].as(VarRef.class).unset(ctx);
             return true;
         }));
         c.converter(new Converter("debug", ArgSpec.of(0, STR, STR), SampleType.ANY, SampleType.SAME, BasicConverters::debug,
                 BasicConverters::checkSink));
+    }
+
+    private static final java.util.List<String> CONDITIONS = java.util.List.of("ifexists", "ifnotexists", "ifempty",
+            "ifnotempty", "ifset", "ifnotset", "ifgt", "iflt");
+
+    private static void checkConditions(Arg[] a) throws ConfigException {
+        for (int k = 1; k < a.length; k++) {
+            if (!CONDITIONS.contains(a[k].text())) {
+                throw new ConfigException("unknown condition \"" + a[k].text() + "\"");
+            }
+        }
+    }
+
+    /**
+     * Stores the sample when every condition holds, and then only passes it on. Proc variables always exist
+     * (HAProxy creates them with the configuration); the others exist while they are set.
+     */
+    private static boolean setVar(Arg[] a, Sample smp, SampleContext ctx) {
+        VarRef ref = a[0].as(VarRef.class);
+        Sample old = ref.get(ctx);
+        boolean exists = old != null || ref.scope() == VarScope.PROC;
+        boolean empty = (smp.type() == SampleType.STR || smp.type() == SampleType.BIN || smp.type() == SampleType.METH)
+                && smp.length() == 0;
+        boolean integers = old != null && old.type() == SampleType.SINT && smp.type() == SampleType.SINT;
+        for (int k = 1; k < a.length; k++) {
+            boolean holds = switch (a[k].text()) {
+                case "ifexists" -> exists;
+                case "ifnotexists" -> !exists;
+                case "ifempty" -> empty;
+                case "ifnotempty" -> !empty;
+                case "ifset" -> old != null;
+                case "ifnotset" -> old == null;
+                case "ifgt" -> !integers || old.num() > smp.num();
+                default -> !integers || old.num() < smp.num(); // iflt
+            };
+            if (!holds) {
+                return false;
+            }
+        }
+        ref.set(ctx, smp);
+        return true;
     }
 
     /**

@@ -17,7 +17,7 @@ final class Casts {
         return switch (from) {
             case BOOL -> to == SINT || to == STR || to == BIN;
             case SINT -> to != METH && to != SAME;
-            case ADDR -> to == IPV4 || to == IPV6 || to == STR || to == BIN;
+            case ADDR -> to == SINT || to == IPV4 || to == IPV6 || to == STR || to == BIN;
             case IPV4 -> to == SINT || to == ADDR || to == IPV6 || to == STR || to == BIN;
             case IPV6 -> to == ADDR || to == IPV4 || to == STR || to == BIN;
             case STR -> to != SAME;

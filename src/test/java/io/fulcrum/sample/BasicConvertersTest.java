@@ -29,6 +29,9 @@ class BasicConvertersTest extends ConverterTableTest {
         return """
             str(a),debug(x,nosuch) => invalid args in converter 'debug' : No such sink 'nosuch'
             str(a),debug(x,y,z) => invalid arg 2 in converter 'debug' : expected ')' before ',z)'
+            str(a),set-var(txn.a,foo) => invalid args in converter 'set-var' : unknown condition "foo"
+            str(a),set-var(txn.a,ifexists,ifset,ifgt,iflt,ifempty) => invalid arg 5 in converter 'set-var' : expected ')' before ',ifempty)'
+            str(a),set-var(txn.a,IFSET) => invalid args in converter 'set-var' : unknown condition "IFSET"
             """;
     }
 
@@ -57,5 +60,45 @@ class BasicConvertersTest extends ConverterTableTest {
                 [debug] bin: type=bin <>
                 [debug] bin: type=bin <.a.>
                 """);
+    }
+
+    /** A stream's variables only. */
+    private static SampleContext withVars() {
+        java.util.Map<VarScope, Vars> vars = new java.util.EnumMap<>(VarScope.class);
+        return (SampleContext) java.lang.reflect.Proxy.newProxyInstance(SampleContext.class.getClassLoader(),
+                new Class<?>[]{SampleContext.class}, (proxy, method, args) -> method.getName().equals("vars")
+                        ? vars.computeIfAbsent((VarScope) args[0], s -> new Vars()) : null);
+    }
+
+    private static String run(SampleContext ctx, String expr) throws ConfigException {
+        Sample s = new Sample();
+        return PARSER.parse(expr).eval(ctx, s) ? s.asText() : "none";
+    }
+
+    @Test
+    void setVarConditions() throws ConfigException {
+        // The same rules in this order through haproxy 2.6.12 gave these results and variables.
+        SampleContext ctx = withVars();
+        run(ctx, "int(5),set-var(txn.a)");
+        assertThat(run(ctx, "int(3),set-var(txn.a,ifgt)")).isEqualTo("3");
+        assertThat(run(ctx, "var(txn.a)")).isEqualTo("3");
+        run(ctx, "int(5),set-var(txn.a)");
+        assertThat(run(ctx, "int(7),set-var(txn.a,ifgt)")).isEqualTo("none");
+        assertThat(run(ctx, "var(txn.a)")).isEqualTo("5");
+        assertThat(run(ctx, "int(3),set-var(txn.a,iflt)")).isEqualTo("none");
+        assertThat(run(ctx, "str(x),set-var(txn.b,ifexists)")).isEqualTo("none");
+        assertThat(run(ctx, "var(txn.b)")).isEqualTo("none");
+        assertThat(run(ctx, "str(x),set-var(txn.c,ifnotexists)")).isEqualTo("x");
+        assertThat(run(ctx, "str(y),set-var(txn.c,ifnotexists)")).isEqualTo("none");
+        assertThat(run(ctx, "var(txn.c)")).isEqualTo("x");
+        assertThat(run(ctx, "str(),set-var(txn.d,ifnotempty)")).isEqualTo("none");
+        assertThat(run(ctx, "str(z),set-var(txn.c,ifexists,ifset)")).isEqualTo("z");
+        run(ctx, "str(),unset-var(txn.c)");
+        assertThat(run(ctx, "str(w),set-var(txn.c,ifexists)")).isEqualTo("none");
+        assertThat(run(ctx, "str(w),set-var(txn.c,ifnotset)")).isEqualTo("w");
+        run(ctx, "str(abc),set-var(txn.e)");
+        assertThat(run(ctx, "int(1),set-var(txn.e,ifgt)")).as("not two integers: true").isEqualTo("1");
+        assertThat(run(ctx, "int(9),set-var(txn.f,ifgt)")).isEqualTo("9");
+        assertThat(run(ctx, "int(0),set-var(txn.g,ifempty)")).as("scalars are never empty").isEqualTo("none");
     }
 }
