@@ -1,5 +1,6 @@
 package io.fulcrum.listener;
 
+import io.fulcrum.conn.DualStack;
 import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.runtime.EventLoops;
@@ -46,7 +47,8 @@ public final class Acceptor implements Consumer<Channel> {
             child.pipeline().addLast("proxy-header", new HeaderReader());
             start = () -> armHeaderTimeout(child);
         } else {
-            start = starter.install(child, child.remoteAddress(), child.localAddress(), null);
+            start = starter.install(child, DualStack.asSeen(child, child.remoteAddress()),
+                    DualStack.asSeen(child, child.localAddress()), null);
         }
         loops.next().register(child).addListener(f -> {
             if (f.isSuccess()) {
