@@ -9,7 +9,7 @@ import io.fulcrum.proxy.OptionContext;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
 
-/** The HTTP connection-management options of {@code mode http}. */
+/** The options of {@code mode http}: connection management, what is added to or checked in messages. */
 public final class HttpModule implements Module {
 
     @Override
@@ -26,6 +26,10 @@ public final class HttpModule implements Module {
             Args.noMoreThan(l, 0, "option accept-invalid-http-response");
             of(o.proxy()).acceptInvalidResponse = o.enabled();
         });
+        options.add("forwardfor", Capability.ALL | Capability.NO_NEGATION,
+                (o, l) -> of(o.proxy()).forwardFor = AddressHeader.parse(l, "X-Forwarded-For", true));
+        options.add("originalto", Capability.ALL | Capability.NO_NEGATION,
+                (o, l) -> of(o.proxy()).originalTo = AddressHeader.parse(l, "X-Original-To", false));
     }
 
     /** "option X" selects mode X; "no option X" goes back to the default (keep-alive). */

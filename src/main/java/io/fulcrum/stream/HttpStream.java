@@ -3,6 +3,7 @@ package io.fulcrum.stream;
 import io.fulcrum.backend.Backend;
 import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.http.ErrorMessage;
+import io.fulcrum.http.ForwardingHeaders;
 import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.HttpHeaders;
 import io.fulcrum.http.RequestHead;
@@ -96,6 +97,7 @@ public final class HttpStream {
             fail(503);
             return;
         }
+        ForwardingHeaders.add(request, frontend.httpOptions(), backend.httpOptions(), front.source(), front.destination());
         // Hop-by-hop fields are gone; say what this hop wants when the version's default differs.
         if (upgradeRequested) {
             request.headers().add("connection", "upgrade");
