@@ -30,6 +30,8 @@ public final class HttpModule implements Module {
                 (o, l) -> of(o.proxy()).forwardFor = AddressHeader.parse(l, "X-Forwarded-For", true));
         options.add("originalto", Capability.ALL | Capability.NO_NEGATION,
                 (o, l) -> of(o.proxy()).originalTo = AddressHeader.parse(l, "X-Original-To", false));
+        options.add("http-restrict-req-hdr-names", Capability.ALL | Capability.NO_NEGATION,
+                (o, l) -> of(o.proxy()).headerNames = HeaderNamePolicy.parse(l));
     }
 
     /** "option X" selects mode X; "no option X" goes back to the default (keep-alive). */

@@ -17,6 +17,7 @@ public final class HttpOptions implements ProxyPart {
     public AddressHeader forwardFor;
     /** {@code option originalto}, or null. */
     public AddressHeader originalTo;
+    public HeaderNamePolicy headerNames = HeaderNamePolicy.PRESERVE;
 
     @Override
     public ProxyPart inherit() {
@@ -26,6 +27,7 @@ public final class HttpOptions implements ProxyPart {
         c.acceptInvalidResponse = acceptInvalidResponse;
         c.forwardFor = forwardFor;
         c.originalTo = originalTo;
+        c.headerNames = headerNames;
         return c;
     }
 

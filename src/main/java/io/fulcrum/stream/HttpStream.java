@@ -92,9 +92,17 @@ public final class HttpStream {
         long now = System.nanoTime();
         lastClientActivity = now;
         lastServerActivity = now;
+        if (frontend.httpOptions().headerNames.refuses(request)) {
+            fail(403);
+            return;
+        }
         backend = frontend.backend();
         if (backend == null) {
             fail(503);
+            return;
+        }
+        if (backend.httpOptions().headerNames.refuses(request)) {
+            fail(403);
             return;
         }
         ForwardingHeaders.add(request, frontend.httpOptions(), backend.httpOptions(), front.source(), front.destination());

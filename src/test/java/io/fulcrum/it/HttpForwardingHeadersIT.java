@@ -16,24 +16,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class HttpForwardingHeadersIT {
 
-    /** A frontend and a backend with their own lines, listening on {@code bind}. */
-    private static String config(String bind, String frontend, String backend, int be) {
-        return """
-                defaults
-                    mode http
-                    timeout connect 2s
-                    timeout client 10s
-                    timeout server 10s
-                frontend fe
-                    bind %s
-                %s
-                    default_backend be
-                backend be
-                %s
-                    server s1 127.0.0.1:%d
-                """.formatted(bind, frontend.indent(4), backend.indent(4), be);
-    }
-
     /** The request the origin got for {@code request}, sent by a client at 127.0.0.1 to 127.0.0.1. */
     private static Received forwarded(String frontend, String backend, String request) throws Exception {
         return forwarded("127.0.0.1", "", "127.0.0.1", frontend, backend, request);
@@ -47,7 +29,7 @@ class HttpForwardingHeadersIT {
                                       String request) throws Exception {
         int fe = freePort();
         try (HttpOrigin origin = HttpOrigin.ok("ok");
-             FulcrumProcess proxy = TcpProxyKit.serve(config(listen + ":" + fe + bindOptions, frontend, backend,
+             FulcrumProcess proxy = TcpProxyKit.serve(HttpKit.config(listen + ":" + fe + bindOptions, frontend, backend,
                      origin.port()), listen, fe);
              HttpClientConn c = HttpClientConn.open(client, fe)) {
             c.send(request);
