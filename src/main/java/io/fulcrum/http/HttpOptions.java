@@ -18,6 +18,8 @@ public final class HttpOptions implements ProxyPart {
     /** {@code option originalto}, or null. */
     public AddressHeader originalTo;
     public HeaderNamePolicy headerNames = HeaderNamePolicy.PRESERVE;
+    /** {@code monitor-uri}, or null. */
+    public String monitorUri;
 
     @Override
     public ProxyPart inherit() {
@@ -28,6 +30,7 @@ public final class HttpOptions implements ProxyPart {
         c.forwardFor = forwardFor;
         c.originalTo = originalTo;
         c.headerNames = headerNames;
+        c.monitorUri = monitorUri;
         return c;
     }
 

@@ -6,6 +6,7 @@ import io.fulcrum.http.ErrorMessage;
 import io.fulcrum.http.ForwardingHeaders;
 import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.HttpHeaders;
+import io.fulcrum.http.MonitorUri;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
 import io.fulcrum.mux.h1.H1Encoder;
@@ -66,6 +67,8 @@ public final class HttpStream {
     private boolean reused;
     private boolean retriedOnNew;
     private boolean finished;
+    /** The answer decided while the head was parsed, sent once the parser has passed what came with it. */
+    private int answerAfterParse;
 
     private long lastClientActivity;
     private long lastServerActivity;
@@ -92,6 +95,10 @@ public final class HttpStream {
         long now = System.nanoTime();
         lastClientActivity = now;
         lastServerActivity = now;
+        if (MonitorUri.matches(frontend.httpOptions().monitorUri, request)) {
+            fail(200);
+            return;
+        }
         if (frontend.httpOptions().headerNames.refuses(request)) {
             fail(403);
             return;
@@ -436,6 +443,11 @@ public final class HttpStream {
      * wants it, the message has a known length and does not ask to close, and the request was read.
      */
     private void fail(int status) {
+        if (answerAfterParse == 0 && !requestEnded && request.bodyLength() != HttpHead.NO_BODY && front.parsing()) {
+            // As HAProxy, the connection stays open when the rest of the request came with its head.
+            answerAfterParse = status;
+            return;
+        }
         finished = true;
         cancelTimer();
         releasePending();
@@ -459,6 +471,13 @@ public final class HttpStream {
         }
         client.write(wire, client.voidPromise());
         front.streamDone(this, keep);
+    }
+
+    /** The front connection's parser has passed the bytes it had: an answer that waited for them goes. */
+    public void parsed() {
+        if (answerAfterParse != 0 && !finished) {
+            fail(answerAfterParse);
+        }
     }
 
     /** Ends both connections at once: the response was already under way. */

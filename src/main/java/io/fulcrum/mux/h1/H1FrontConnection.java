@@ -128,6 +128,9 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
             parsing = true;
             try {
                 parser.parse(input, this);
+                if (stream != null) {
+                    stream.parsed();
+                }
             } catch (H1Exception e) {
                 requestError(e);
                 return;
@@ -323,7 +326,6 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
         idleTimer = idle;
     }
 
-    /** The connection's timer, shared by the head wait and the transactions. */
     /** No request was completed on this connection yet ({@code http-reuse safe} opens a new server connection). */
     public boolean firstRequest() {
         return firstRequest;
@@ -350,6 +352,11 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
         }
         conn.channel().close();
         return null;
+    }
+
+    /** Inside the parser: what it found so far of the current input is not all it will pass. */
+    public boolean parsing() {
+        return parsing;
     }
 
     /** A soft stop began: the current response is the last one (it says "connection: close"). */
