@@ -32,6 +32,10 @@ public final class HttpModule implements Module {
             Args.noMoreThan(l, 0, "option accept-invalid-http-response");
             of(o.proxy()).acceptInvalidResponse = o.enabled();
         });
+        options.add("http-ignore-probes", Capability.FE, (o, l) -> {
+            Args.noMoreThan(l, 0, "option http-ignore-probes");
+            of(o.proxy()).ignoreProbes = o.enabled();
+        });
         options.add("forwardfor", Capability.ALL | Capability.NO_NEGATION,
                 (o, l) -> of(o.proxy()).forwardFor = AddressHeader.parse(l, "X-Forwarded-For", true));
         options.add("originalto", Capability.ALL | Capability.NO_NEGATION,

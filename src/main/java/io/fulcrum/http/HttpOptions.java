@@ -18,6 +18,8 @@ public final class HttpOptions implements ProxyPart {
     /** {@code option originalto}, or null. */
     public AddressHeader originalTo;
     public HeaderNamePolicy headerNames = HeaderNamePolicy.PRESERVE;
+    /** {@code option http-ignore-probes}: no 400 or 408 for a connection that brought nothing. */
+    public boolean ignoreProbes;
     /** {@code monitor-uri}, or null. */
     public String monitorUri;
 
@@ -31,6 +33,7 @@ public final class HttpOptions implements ProxyPart {
         c.originalTo = originalTo;
         c.headerNames = headerNames;
         c.monitorUri = monitorUri;
+        c.ignoreProbes = ignoreProbes;
         return c;
     }
 
