@@ -8,6 +8,7 @@ import io.fulcrum.conn.ConnModule;
 import io.fulcrum.http.HttpErrorsModule;
 import io.fulcrum.http.HttpModule;
 import io.fulcrum.listener.ListenerModule;
+import io.fulcrum.mux.h1.H1Module;
 import io.fulcrum.pool.PoolModule;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.rules.RuleModule;
@@ -31,6 +32,7 @@ public final class Modules {
             new BackendModule(),
             new ConnModule(),
             new HttpModule(),
+            new H1Module(),
             new PoolModule(),
             new HttpErrorsModule(),
             new SampleModule(),

@@ -17,15 +17,18 @@ public class ConfigException extends Exception {
 
     /** True for a problem that is reported as a warning: the line is ignored but the load goes on. */
     private final boolean warning;
+    /** Reported without the space HAProxy usually writes before the colon after the location. */
+    private final boolean unspaced;
 
     public ConfigException(String message, int column) {
-        this(message, column, false);
+        this(message, column, false, false);
     }
 
-    private ConfigException(String message, int column, boolean warning) {
+    private ConfigException(String message, int column, boolean warning, boolean unspaced) {
         super(message, null, false, false);
         this.column = column;
         this.warning = warning;
+        this.unspaced = unspaced;
     }
 
     /** Column value of {@link #unplaced}. */
@@ -41,11 +44,23 @@ public class ConfigException extends Exception {
 
     /** A line HAProxy ignores with a warning (e.g. a frontend keyword in a backend). */
     public static ConfigException warning(String message) {
-        return new ConfigException(message, -1, true);
+        return new ConfigException(message, -1, true, false);
+    }
+
+    /**
+     * An error that HAProxy reports as {@code parsing [FILE:LINE]: MESSAGE}, without a space before the colon
+     * (as the messages of its proxy section parser about {@code no option}).
+     */
+    public static ConfigException unspaced(String message) {
+        return new ConfigException(message, -1, false, true);
     }
 
     public boolean isWarning() {
         return warning;
+    }
+
+    public boolean isUnspaced() {
+        return unspaced;
     }
 
     public int column() {

@@ -139,6 +139,8 @@ public final class Diagnostics {
             alert("config : parsing [" + line.source() + "]: " + LinePrinter.shorten(e.getMessage()));
         } else if (e.column() >= 0) {
             parseAlert(line.source(), line.raw(), e.column(), e.getMessage());
+        } else if (e.isUnspaced()) {
+            alert("config : parsing [" + line.source() + "]: " + LinePrinter.shorten(e.getMessage()));
         } else {
             parseAlert(line.source(), e.getMessage());
         }

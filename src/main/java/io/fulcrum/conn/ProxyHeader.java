@@ -45,61 +45,9 @@ public final class ProxyHeader {
             return a.getHostAddress();
         }
         if (a instanceof Inet6Address) {
-            return ipv6(a.getAddress());
+            return InetText.of(a);
         }
         return "::ffff:" + a.getHostAddress();
-    }
-
-    /**
-     * An IPv6 address in the canonical text form HAProxy writes (inet_ntop, RFC 5952): lower-case groups
-     * without leading zeros, the longest run of two or more zero groups (the first of equal runs) as "::",
-     * and the last 32 bits dotted when the address embeds an IPv4 one (::a.b.c.d, ::ffff:a.b.c.d).
-     * Java's own form ("2001:db8:0:0:0:0:0:1") is not the canonical one.
-     */
-    static String ipv6(byte[] raw) {
-        int[] w = new int[8];
-        for (int i = 0; i < 8; i++) {
-            w[i] = (raw[2 * i] & 0xff) << 8 | raw[2 * i + 1] & 0xff;
-        }
-        int best = -1;
-        int bestLen = 0;
-        for (int i = 0; i < 8; ) {
-            if (w[i] != 0) {
-                i++;
-                continue;
-            }
-            int j = i;
-            while (j < 8 && w[j] == 0) {
-                j++;
-            }
-            if (j - i > bestLen) {
-                best = i;
-                bestLen = j - i;
-            }
-            i = j;
-        }
-        if (bestLen < 2) {
-            best = -1;
-        }
-        boolean embedsV4 = best == 0 && (bestLen == 6 || bestLen == 5 && w[5] == 0xffff);
-        StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < 8; i++) {
-            if (i == best) {
-                sb.append(i == 0 ? "::" : ":");
-                i += bestLen - 1;
-                continue;
-            }
-            if (embedsV4 && i == 6) {
-                sb.append(raw[12] & 0xff).append('.').append(raw[13] & 0xff).append('.')
-                        .append(raw[14] & 0xff).append('.').append(raw[15] & 0xff);
-                break;
-            }
-            sb.append(Integer.toHexString(w[i]));
-            if (i < 7) {
-                sb.append(':');
-            }
-        }
-        return sb.toString();
     }
 
     private static ByteBuf v2(SocketAddress src, SocketAddress dst, ByteBufAllocator alloc) {
@@ -125,13 +73,6 @@ public final class ProxyHeader {
     /** The raw address, IPv4 mapped into IPv6 when the other address is IPv6. */
     private static byte[] bytes(InetAddress a, boolean v4) {
         byte[] raw = a.getAddress();
-        if (v4 || a instanceof Inet6Address) {
-            return raw;
-        }
-        byte[] mapped = new byte[16];
-        mapped[10] = (byte) 0xff;
-        mapped[11] = (byte) 0xff;
-        System.arraycopy(raw, 0, mapped, 12, 4);
-        return mapped;
+        return v4 || a instanceof Inet6Address ? raw : DualStack.mapped(raw);
     }
 }

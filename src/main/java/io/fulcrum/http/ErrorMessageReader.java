@@ -19,8 +19,10 @@ final class ErrorMessageReader {
     private ErrorMessageReader() {
     }
 
-    /** {@code tune.bufsize}'s default; Fulcrum does not read {@code tune.bufsize} yet. */
+    /** {@code tune.bufsize}'s default, for error files (they are read before the global settings are final). */
     static final int BUFSIZE = 16384;
+    /** {@code tune.http.maxhdr}'s default, for error files. */
+    private static final int MAX_HEADERS = 101;
     /**
      * HTX space taken by a message besides its start-line strings, header names and values and body:
      * the HTX header, the start-line and end-of-headers blocks. Measured on HAProxy 2.6.12 (the largest
@@ -63,10 +65,15 @@ final class ErrorMessageReader {
 
     /** A raw response; an empty one is the empty message (nothing is sent). */
     static ErrorMessage parse(byte[] raw) throws ConfigException {
+        return parse(raw, BUFSIZE, MAX_HEADERS);
+    }
+
+    /** A raw response, that must fit a buffer of {@code bufsize} bytes and {@code maxHeaders} header slots. */
+    static ErrorMessage parse(byte[] raw, int bufsize, int maxHeaders) throws ConfigException {
         if (raw.length == 0) {
             return ErrorMessage.EMPTY;
         }
-        ResponseHeadParser.Head h = ResponseHeadParser.parse(raw);
+        ResponseHeadParser.Head h = ResponseHeadParser.parse(raw, maxHeaders);
         String v = h.version();
         if (v.length() != 8) {
             throw new ConfigException("invalid http version (" + v + ")");
@@ -88,20 +95,20 @@ final class ErrorMessageReader {
             throw new ConfigException("payload size does not match the announced content-length (" + payload
                     + " != " + Long.toUnsignedString(h.bodyLength()) + ")");
         }
-        checkSize(h, payload);
+        checkSize(h, payload, bufsize);
         boolean version11 = v.charAt(5) > '1' || v.charAt(5) == '1' && v.charAt(7) >= '1';
         return ErrorMessage.of(h, Arrays.copyOfRange(raw, h.bodyOffset(), raw.length), version11, noBody || contentLength);
     }
 
-    private static void checkSize(ResponseHeadParser.Head h, int payload) throws ConfigException {
+    private static void checkSize(ResponseHeadParser.Head h, int payload, int bufsize) throws ConfigException {
         long size = HTX_FIXED + h.version().length() + h.code().length() + h.reason().length();
         for (ResponseHeadParser.Field f : h.fields()) {
             size += HTX_BLOCK + f.name().length() + f.value().length();
         }
-        if (size > BUFSIZE) {
+        if (size > bufsize) {
             throw new ConfigException("unable to add headers into the HTX message");
         }
-        if (payload > 0 && size + HTX_BLOCK + payload > BUFSIZE) {
+        if (payload > 0 && size + HTX_BLOCK + payload > bufsize) {
             throw new ConfigException("unable to add payload into the HTX message");
         }
     }

@@ -2,9 +2,12 @@ package io.fulcrum.http;
 
 import io.fulcrum.cfg.ConfigException;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.IntStream;
 
 /**
@@ -199,6 +202,22 @@ public final class ErrorPages {
     /** The page for {@code status} (the 500 one when there is none) as an error message, for errors of a request. */
     public static ErrorMessage message(int status) {
         return page(status).message();
+    }
+
+    /**
+     * Why built-in pages would not fit buffers of {@code bufsize} bytes with {@code maxHeaders} header slots
+     * ({@code tune.bufsize}, {@code tune.http.maxhdr}), by status in ascending order: HAProxy refuses to start then.
+     */
+    public static Map<Integer, String> unfitting(int bufsize, int maxHeaders) {
+        Map<Integer, String> problems = new TreeMap<>();
+        for (int status : STATUSES) {
+            try {
+                ErrorMessageReader.parse(ByteBufUtil.getBytes(PAGES[status].raw()), bufsize, maxHeaders);
+            } catch (ConfigException e) {
+                problems.put(status, e.getMessage());
+            }
+        }
+        return problems;
     }
 
     private static Page page(int status) {

@@ -2,7 +2,7 @@ package io.fulcrum.http;
 
 import io.fulcrum.proxy.ProxyPart;
 
-/** A proxy's HTTP connection options; inherited from defaults. */
+/** A proxy's HTTP options; inherited from defaults. */
 public final class HttpOptions implements ProxyPart {
 
     /** How connections are kept between transactions (HAProxy's http-keep-alive / http-server-close / httpclose). */
@@ -13,6 +13,15 @@ public final class HttpOptions implements ProxyPart {
     public ConnectionMode connectionMode = ConnectionMode.KEEP_ALIVE;
     public boolean acceptInvalidRequest;
     public boolean acceptInvalidResponse;
+    /** {@code option forwardfor}, or null. */
+    public AddressHeader forwardFor;
+    /** {@code option originalto}, or null. */
+    public AddressHeader originalTo;
+    public HeaderNamePolicy headerNames = HeaderNamePolicy.PRESERVE;
+    /** {@code option http-ignore-probes}: no 400 or 408 for a connection that brought nothing. */
+    public boolean ignoreProbes;
+    /** {@code monitor-uri}, or null. */
+    public String monitorUri;
 
     @Override
     public ProxyPart inherit() {
@@ -20,6 +29,11 @@ public final class HttpOptions implements ProxyPart {
         c.connectionMode = connectionMode;
         c.acceptInvalidRequest = acceptInvalidRequest;
         c.acceptInvalidResponse = acceptInvalidResponse;
+        c.forwardFor = forwardFor;
+        c.originalTo = originalTo;
+        c.headerNames = headerNames;
+        c.monitorUri = monitorUri;
+        c.ignoreProbes = ignoreProbes;
         return c;
     }
 

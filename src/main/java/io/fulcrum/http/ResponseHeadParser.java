@@ -25,11 +25,11 @@ final class ResponseHeadParser {
                 boolean contentLength, long bodyLength, boolean chunked) {
     }
 
-    /** {@code tune.http.maxhdr}'s default: header slots, the end-of-headers marker included. */
-    private static final int MAX_HEADERS = 101;
     private static final String TCHARS = "!#$%&'*+-.^_`|~";
 
     private final byte[] b;
+    /** {@code tune.http.maxhdr}: header slots, the end-of-headers marker included. */
+    private final int maxHeaders;
     private int p;
     private final List<Field> fields = new ArrayList<>();
     private boolean contentLength;
@@ -38,12 +38,13 @@ final class ResponseHeadParser {
     private boolean chunked;
     private boolean chunkedSeen;
 
-    private ResponseHeadParser(byte[] bytes) {
+    private ResponseHeadParser(byte[] bytes, int maxHeaders) {
         this.b = bytes;
+        this.maxHeaders = maxHeaders;
     }
 
-    static Head parse(byte[] bytes) throws ConfigException {
-        return new ResponseHeadParser(bytes).head();
+    static Head parse(byte[] bytes, int maxHeaders) throws ConfigException {
+        return new ResponseHeadParser(bytes, maxHeaders).head();
     }
 
     private Head head() throws ConfigException {
@@ -83,7 +84,7 @@ final class ResponseHeadParser {
             header();
         }
         lineEnd();
-        if (fields.size() >= MAX_HEADERS) {
+        if (fields.size() >= maxHeaders) {
             throw invalid(p);
         }
         if (transferEncoding && contentLength) {
@@ -147,7 +148,7 @@ final class ResponseHeadParser {
             }
             default -> { }
         }
-        if (fields.size() >= MAX_HEADERS) {
+        if (fields.size() >= maxHeaders) {
             throw invalid(p);
         }
         fields.add(new Field(name, value));

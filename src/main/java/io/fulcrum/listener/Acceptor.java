@@ -1,5 +1,6 @@
 package io.fulcrum.listener;
 
+import io.fulcrum.conn.DualStack;
 import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.rules.ConnectionContext;
@@ -49,9 +50,11 @@ public final class Acceptor implements Consumer<Channel> {
             start = () -> armHeaderTimeout(child);
         } else {
             // Installed before the registration, so that no byte read at once misses the session.
-            Runnable session = starter.install(child, child.remoteAddress(), child.localAddress(), null);
+            SocketAddress source = DualStack.asSeen(child, child.remoteAddress());
+            SocketAddress destination = DualStack.asSeen(child, child.localAddress());
+            Runnable session = starter.install(child, source, destination, null);
             start = () -> {
-                if (sessionAccepted(child, child.remoteAddress(), child.localAddress(), null)) {
+                if (sessionAccepted(child, source, destination, null)) {
                     session.run();
                 }
             };

@@ -19,4 +19,6 @@ public final class Capability {
      * backend).
      */
     public static final int STRICT = 8;
+    /** Set on options that have no {@code no option} form: HAProxy refuses the negation. */
+    public static final int NO_NEGATION = 16;
 }

@@ -144,6 +144,9 @@ public final class ProxyModule implements Module {
         if (e == null) {
             throw options.unknown(name, "unknown option '" + name + "'.");
         }
+        if (!ctx.enabled() && (e.flags() & Capability.NO_NEGATION) != 0) {
+            throw ConfigException.unspaced("negation/default is not supported for option '" + name + "'.");
+        }
         ProxySpec p = ctx.proxy();
         if (!p.kind().accepts(e.flags())) {
             throw ConfigException.warning("'" + name + "' ignored because " + p.describe() + " has no " + missing(p.kind()) + " capability.");

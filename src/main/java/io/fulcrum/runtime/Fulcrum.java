@@ -11,6 +11,7 @@ import io.fulcrum.listener.Acceptor;
 import io.fulcrum.listener.SessionStarter;
 import io.fulcrum.mux.h1.H1FrontConnection;
 import io.fulcrum.mux.h1.H1Limits;
+import io.fulcrum.mux.h1.H1Tunables;
 import io.fulcrum.mux.tcp.TcpSession;
 import io.fulcrum.proxy.BackendRef;
 import io.fulcrum.proxy.Frontend;
@@ -39,6 +40,7 @@ public final class Fulcrum {
     private final Diagnostics diag;
     private final EventLoops loops;
     private final ConnLimit connections;
+    private final H1Limits h1Limits;
     private final Map<String, Backend> backends = new LinkedHashMap<>();
     private final List<Frontend> frontends = new ArrayList<>();
     private final List<Listener> listeners = new ArrayList<>();
@@ -52,6 +54,7 @@ public final class Fulcrum {
         this.diag = diag;
         this.loops = new EventLoops(global.effectiveNbthread());
         this.connections = new ConnLimit(global.effectiveMaxconn());
+        this.h1Limits = H1Tunables.of(model).limits();
         List<ProxySpec> proxies = ProxyTable.of(model).proxies();
         for (ProxySpec p : proxies) {
             if (p.kind().isBackend() && !p.disabled) {
@@ -82,7 +85,7 @@ public final class Fulcrum {
     private SessionStarter starter(Frontend fe) {
         if (fe.mode() == Mode.HTTP) {
             return (ch, src, dst, early) -> {
-                ch.pipeline().addLast("h1", new H1FrontConnection(fe, loops, H1Limits.DEFAULT).addresses(src, dst));
+                ch.pipeline().addLast("h1", new H1FrontConnection(fe, loops, h1Limits).addresses(src, dst));
                 return early == null ? () -> { } : () -> ch.pipeline().fireChannelRead(early);
             };
         }

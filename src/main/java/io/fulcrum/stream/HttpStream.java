@@ -3,8 +3,10 @@ package io.fulcrum.stream;
 import io.fulcrum.backend.Backend;
 import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.http.ErrorMessage;
+import io.fulcrum.http.ForwardingHeaders;
 import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.HttpHeaders;
+import io.fulcrum.http.MonitorUri;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
 import io.fulcrum.mux.h1.H1Encoder;
@@ -75,6 +77,8 @@ public final class HttpStream implements HttpTxn {
     private boolean reused;
     private boolean retriedOnNew;
     private boolean finished;
+    /** The answer decided while the head was parsed, sent once the parser has passed what came with it. */
+    private int answerAfterParse;
 
     /** {@code timeout server} as set by {@code http-request set-timeout server}, or -1. */
     private long serverTimeoutOverride = -1;
@@ -116,6 +120,14 @@ public final class HttpStream implements HttpTxn {
             abort();
             return;
         }
+        if (MonitorUri.matches(frontend.httpOptions().monitorUri, request)) {
+            fail(200);
+            return;
+        }
+        if (frontend.httpOptions().headerNames.refuses(request)) {
+            fail(403);
+            return;
+        }
         if (HttpRule.runAll(frontend.rules().request(), this, request) == Verdict.DONE) {
             return;
         }
@@ -126,6 +138,10 @@ public final class HttpStream implements HttpTxn {
             return;
         }
         backend.streamStarted();
+        if (backend.httpOptions().headerNames.refuses(request)) {
+            fail(403);
+            return;
+        }
         if (backend.rules() != frontend.rules()) {
             if (!backend.tcpRules().acceptContent(this)) {
                 abort();
@@ -136,6 +152,7 @@ public final class HttpStream implements HttpTxn {
             }
             flushEarlyHints();
         }
+        ForwardingHeaders.add(request, frontend.httpOptions(), backend.httpOptions(), front.source(), front.destination());
         // Hop-by-hop fields are gone; say what this hop wants when the version's default differs.
         if (upgradeRequested) {
             request.headers().add("connection", "upgrade");
@@ -477,6 +494,11 @@ public final class HttpStream implements HttpTxn {
      * wants it, the message has a known length and does not ask to close, and the request was read.
      */
     private void fail(int status) {
+        if (answerAfterParse == 0 && !requestEnded && request.bodyLength() != HttpHead.NO_BODY && front.parsing()) {
+            // As HAProxy, the connection stays open when the rest of the request came with its head.
+            answerAfterParse = status;
+            return;
+        }
         sendError((backend != null ? backend.errors() : frontend.errors()).message(status));
     }
 
@@ -602,6 +624,13 @@ public final class HttpStream implements HttpTxn {
             backend.streamEnded();
         }
         finished = true;
+    }
+
+    /** The front connection's parser has passed the bytes it had: an answer that waited for them goes. */
+    public void parsed() {
+        if (answerAfterParse != 0 && !finished) {
+            fail(answerAfterParse);
+        }
     }
 
     /** The transaction ends here: no more timer, pending request bytes or server connection. */

@@ -55,6 +55,11 @@ final class HttpClientConn implements AutoCloseable {
         return new HttpClientConn(TcpProxyKit.connect(port));
     }
 
+    /** Connects to {@code host}:{@code port} (an IPv6 address too). */
+    static HttpClientConn open(String host, int port) throws IOException {
+        return new HttpClientConn(TcpProxyKit.connect(host, port));
+    }
+
     InputStream in() {
         return in;
     }

@@ -32,6 +32,25 @@ class HttpErrorsIT {
             + "No server is available to handle this request.\n"
             + "</body></html>\n";
 
+    /** The page of {@code monitor-uri}. */
+    static final String E200 = "HTTP/1.1 200 OK\r\n"
+            + "content-length: 58\r\n"
+            + "cache-control: no-cache\r\n"
+            + "content-type: text/html\r\n"
+            + "\r\n"
+            + "<html><body><h1>200 OK</h1>\n"
+            + "Service ready.\n"
+            + "</body></html>\n";
+
+    static final String E403 = "HTTP/1.1 403 Forbidden\r\n"
+            + "content-length: 93\r\n"
+            + "cache-control: no-cache\r\n"
+            + "content-type: text/html\r\n"
+            + "\r\n"
+            + "<html><body><h1>403 Forbidden</h1>\n"
+            + "Request forbidden by administrative rules.\n"
+            + "</body></html>\n";
+
     static final String E502 = "HTTP/1.1 502 Bad Gateway\r\n"
             + "content-length: 107\r\n"
             + "cache-control: no-cache\r\n"

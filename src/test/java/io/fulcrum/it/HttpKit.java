@@ -47,6 +47,27 @@ final class HttpKit {
         return config(fe, be, "");
     }
 
+    /**
+     * A frontend listening on {@code bind} and a backend with one server, 127.0.0.1:{@code be}, each with more lines
+     * of its own ({@code frontend}, {@code backend}); timeouts are 2 s connect, 10 s client and server.
+     */
+    static String config(String bind, String frontend, String backend, int be) {
+        return """
+                defaults
+                    mode http
+                    timeout connect 2s
+                    timeout client 10s
+                    timeout server 10s
+                frontend fe
+                    bind %s
+                %s
+                    default_backend be
+                backend be
+                %s
+                    server s1 127.0.0.1:%d
+                """.formatted(bind, frontend.indent(4), backend.indent(4), be);
+    }
+
     /** Starts the proxy (Fulcrum, or HAProxy with -Dit.proxy=haproxy) on {@code config}. */
     static FulcrumProcess serve(String config, int port) throws Exception {
         return TcpProxyKit.serve(config, port);

@@ -66,17 +66,22 @@ final class TcpProxyKit {
      */
     private static void awaitListening(FulcrumProcess p, String host, int port, Duration timeout) throws Exception {
         byte[] ip = InetAddress.getByName(host).getAddress();
-        // /proc/net/tcp prints the IPv4 address as a 32-bit number in host (little-endian) order.
-        String local = String.format("%02X%02X%02X%02X:%04X", ip[3], ip[2], ip[1], ip[0], port);
+        // /proc/net/tcp{,6} print the address as 32-bit words in host (little-endian) order.
+        StringBuilder local = new StringBuilder();
+        for (int w = 0; w < ip.length; w += 4) {
+            local.append(String.format("%02X%02X%02X%02X", ip[w + 3], ip[w + 2], ip[w + 1], ip[w]));
+        }
+        local.append(String.format(":%04X", port));
+        Path table = Path.of(ip.length == 4 ? "/proc/net/tcp" : "/proc/net/tcp6");
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             if (!p.isAlive()) {
                 throw new AssertionError("proxy exited with " + p.exitValue() + " before listening on " + host + ":" + port
                         + "\nstderr:\n" + p.stderr());
             }
-            for (String line : Files.readAllLines(Path.of("/proc/net/tcp"))) {
+            for (String line : Files.readAllLines(table)) {
                 String[] f = line.trim().split("\\s+");
-                if (f.length > 3 && f[1].equals(local) && f[3].equals("0A")) { // 0A: LISTEN
+                if (f.length > 3 && f[1].equals(local.toString()) && f[3].equals("0A")) { // 0A: LISTEN
                     return;
                 }
             }

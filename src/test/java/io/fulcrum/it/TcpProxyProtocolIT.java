@@ -70,6 +70,10 @@ class TcpProxyProtocolIT {
     }
 
     private static String config(int fe, String bindOpts, int be, String serverOpts) {
+        return config("127.0.0.1:" + fe + " " + bindOpts, be, serverOpts);
+    }
+
+    private static String config(String bind, int be, String serverOpts) {
         return """
                 defaults
                     mode tcp
@@ -78,9 +82,9 @@ class TcpProxyProtocolIT {
                     timeout server 30s
 
                 listen test
-                    bind 127.0.0.1:%d %s
+                    bind %s
                     server s1 127.0.0.1:%d %s
-                """.formatted(fe, bindOpts, be, serverOpts);
+                """.formatted(bind, be, serverOpts);
     }
 
     /** Sends {@code data}, half-closes, and expects the origin's "done". */
@@ -160,6 +164,21 @@ class TcpProxyProtocolIT {
             Received r = got.get(10, TimeUnit.SECONDS);
             assertV2(r.header(), "127.0.0.1", "127.0.0.1", s.getLocalPort(), fe);
             assertThat(text(r.payload())).isEqualTo("hello world");
+        }
+    }
+
+    /** An IPv4 client of a dual-stack listener is an IPv4-mapped IPv6 address: HAProxy sends TCP6. */
+    @Test
+    void sendProxyFromADualStackListener() throws Exception {
+        int fe = freePort();
+        CompletableFuture<Received> got = new CompletableFuture<>();
+        try (Origin origin = capturing(got);
+             FulcrumProcess proxy = serve(config(":::" + fe + " v4v6", origin.port(), "send-proxy"), "::", fe);
+             Socket s = connect(fe)) {
+            sendAndFinish(s, bytes("hello"));
+            Received r = got.get(10, TimeUnit.SECONDS);
+            assertThat(text(r.header())).isEqualTo("PROXY TCP6 ::ffff:127.0.0.1 ::ffff:127.0.0.1 " + s.getLocalPort() + " " + fe
+                    + "\r\n");
         }
     }
 

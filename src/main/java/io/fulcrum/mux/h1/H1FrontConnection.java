@@ -40,6 +40,8 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
     private HttpStream stream;
     private boolean firstRequest = true;
     private boolean inputShut;
+    /** Bytes of a next request came (empty lines count, as for HAProxy); reset by each head. */
+    private boolean requestBegun;
     private boolean closing;
     /** The connection's one timer: the wait for a request head, or the running transaction's timeouts. */
     private LazyTimer timer;
@@ -130,10 +132,14 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
 
     private void parseInput() {
         while (input != null && input.isReadable() && !closing && (stream == null || !stream.requestEnded())) {
+            requestBegun |= stream == null;
             int before = input.readerIndex();
             parsing = true;
             try {
                 parser.parse(input, this);
+                if (stream != null) {
+                    stream.parsed();
+                }
             } catch (H1Exception e) {
                 requestError(e);
                 return;
@@ -154,7 +160,7 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
             stream.flushToServer();
         }
         if (inputShut && stream == null && !closing) {
-            closeAfterFlush();
+            inputEnded();
         }
     }
 
@@ -163,6 +169,7 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
     @Override
     public void head(HttpHead head) {
         cancelHeadTimer();
+        requestBegun = false;
         stream = new HttpStream(this, frontend, (RequestHead) head);
         stream.start();
     }
@@ -282,8 +289,8 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
         }
         if (evt instanceof ChannelInputShutdownEvent) {
             inputShut = true;
-            if (stream == null && (input == null || !input.isReadable() || parser.between())) {
-                closeAfterFlush();
+            if (stream == null && !closing) {
+                inputEnded(); // (complete requests are never left waiting in the input while no stream runs)
             }
         }
     }
@@ -329,7 +336,6 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
         idleTimer = idle;
     }
 
-    /** The connection's timer, shared by the head wait and the transactions. */
     /** No request was completed on this connection yet ({@code http-reuse safe} opens a new server connection). */
     public boolean firstRequest() {
         return firstRequest;
@@ -358,6 +364,11 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
         return null;
     }
 
+    /** Inside the parser: what it found so far of the current input is not all it will pass. */
+    public boolean parsing() {
+        return parsing;
+    }
+
     /** A soft stop began: the current response is the last one (it says "connection: close"). */
     public boolean stopping() {
         return stopping;
@@ -378,9 +389,31 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
             stream.checkTimeouts();
         } else if (idleTimer) {
             closeAfterFlush(); // an idle keep-alive connection just closes
+        } else if (probe()) {
+            closeAfterFlush();
         } else {
             sendErrorAndClose(408);
         }
+    }
+
+    /**
+     * The client sends no more and no request is in progress: a request it began is a bad one (400), as is a
+     * first one that never came unless that is a probe to ignore; otherwise the connection just closes.
+     */
+    private void inputEnded() {
+        if (requestBegun || firstRequest && !probe()) {
+            sendErrorAndClose(400);
+        } else {
+            closeAfterFlush();
+        }
+    }
+
+    /**
+     * A connection that brought no byte of a first request, that {@code option http-ignore-probes} closes without
+     * a 400 or 408 (browsers open such connections in advance, and leave them).
+     */
+    private boolean probe() {
+        return firstRequest && !requestBegun && frontend.httpOptions().ignoreProbes;
     }
 
     private void armHeadTimerFor(long ms) {
