@@ -31,17 +31,6 @@ public class ConfigException extends Exception {
         this.unspaced = unspaced;
     }
 
-    /** Column value of {@link #unplaced}. */
-    static final int UNPLACED = -2;
-
-    /**
-     * An error HAProxy reports without the space before the colon ({@code parsing [FILE:LINE]: MESSAGE}),
-     * as it does for the rule keywords' own messages.
-     */
-    public static ConfigException unplaced(String message) {
-        return new ConfigException(message, UNPLACED, false);
-    }
-
     /** A line HAProxy ignores with a warning (e.g. a frontend keyword in a backend). */
     public static ConfigException warning(String message) {
         return new ConfigException(message, -1, true, false);
@@ -49,7 +38,7 @@ public class ConfigException extends Exception {
 
     /**
      * An error that HAProxy reports as {@code parsing [FILE:LINE]: MESSAGE}, without a space before the colon
-     * (as the messages of its proxy section parser about {@code no option}).
+     * (as the messages of its proxy section parser about {@code no option}, and the rule keywords' own).
      */
     public static ConfigException unspaced(String message) {
         return new ConfigException(message, -1, false, true);

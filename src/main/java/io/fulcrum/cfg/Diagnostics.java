@@ -135,8 +135,6 @@ public final class Diagnostics {
     public void report(ConfigLine line, ConfigException e) {
         if (e.isWarning()) {
             parseWarning(line.source(), e.getMessage());
-        } else if (e.column() == ConfigException.UNPLACED) {
-            alert("config : parsing [" + line.source() + "]: " + LinePrinter.shorten(e.getMessage()));
         } else if (e.column() >= 0) {
             parseAlert(line.source(), line.raw(), e.column(), e.getMessage());
         } else if (e.isUnspaced()) {

@@ -82,7 +82,7 @@ public final class RuleModule implements Module {
             if (HaproxyKeywords.knows(phase.keyword(), paren < 0 ? word : word.substring(0, paren))) {
                 throw new ConfigException("'" + phase.keyword() + " " + keyword.replace("(*)", "") + "' is an HAProxy action that Fulcrum does not support yet.");
             }
-            throw ConfigException.unplaced("'" + phase.keyword() + "' expects " + actions.list(phase) + "but got '" + word + "'"
+            throw ConfigException.unspaced("'" + phase.keyword() + "' expects " + actions.list(phase) + "but got '" + word + "'"
                     + (word.isEmpty() ? " (missing argument)." : "."));
         }
         Stage stage = stage(phase, p);
@@ -95,7 +95,7 @@ public final class RuleModule implements Module {
         }
         int pos = args.position();
         if (l.has(pos) && !ActionArgs.isCondition(l.arg(pos))) {
-            throw ConfigException.unplaced("'" + rule + "' expects either 'if' or 'unless' followed by a condition but found '"
+            throw ConfigException.unspaced("'" + rule + "' expects either 'if' or 'unless' followed by a condition but found '"
                     + l.arg(pos) + "'.");
         }
         Condition cond;

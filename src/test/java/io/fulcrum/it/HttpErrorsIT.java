@@ -111,10 +111,8 @@ class HttpErrorsIT {
         try (FulcrumProcess proxy = serve(config(fe, be, "retries 0"), fe);
              HttpClientConn c = HttpClientConn.open(fe)) {
             for (int i = 0; i < 3; i++) {
-                long t0 = System.nanoTime();
                 Response r = c.exchange(get("/"));
                 assertThat(r.text()).isEqualTo(E503);
-                assertThat(millisSince(t0, System.nanoTime())).isLessThan(900);
             }
             // HEAD: the same head, without the body.
             c.send("HEAD / HTTP/1.1\r\nHost: test\r\n\r\n");
