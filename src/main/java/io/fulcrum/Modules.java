@@ -7,6 +7,7 @@ import io.fulcrum.conn.ConnModule;
 import io.fulcrum.http.HttpErrorsModule;
 import io.fulcrum.http.HttpModule;
 import io.fulcrum.listener.ListenerModule;
+import io.fulcrum.log.LogModule;
 import io.fulcrum.pool.PoolModule;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.rules.RuleModule;
@@ -33,5 +34,6 @@ public final class Modules {
             new HttpErrorsModule(),
             new SampleModule(),
             new AclModule(),
-            new RuleModule());
+            new RuleModule(),
+            new LogModule());
 }

@@ -9,6 +9,7 @@ import io.fulcrum.pool.ReuseMode;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.Timeouts;
 import io.fulcrum.rules.HttpRules;
+import io.fulcrum.runtime.ConnLimit;
 import io.fulcrum.server.Server;
 import io.fulcrum.server.ServerList;
 
@@ -26,6 +27,8 @@ public final class Backend {
     private final ErrorSet errors;
     private final ReuseMode reuse;
     private final HttpRules rules;
+    /** The transactions using it now (beconn, %bc). */
+    private final ConnLimit streams = new ConnLimit(0);
 
     public Backend(ProxySpec spec) {
         this.name = spec.name();
@@ -72,6 +75,11 @@ public final class Backend {
     /** The server for a new connection, or null when none is usable. */
     public Server pick() {
         return lb.pick();
+    }
+
+    /** The transactions using this backend now. */
+    public ConnLimit streams() {
+        return streams;
     }
 
     public int retries() {

@@ -19,4 +19,6 @@ public final class Capability {
      * backend).
      */
     public static final int STRICT = 8;
+    /** Set on keywords that also take HAProxy's {@code no} prefix (as {@code no log}); their parser sees "no" as the keyword. */
+    public static final int NEGATABLE = 16;
 }

@@ -6,6 +6,8 @@ import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.http.ErrorSet;
 import io.fulcrum.http.HttpModule;
 import io.fulcrum.http.HttpOptions;
+import io.fulcrum.log.FrontendLogger;
+import io.fulcrum.log.ProcessLog;
 import io.fulcrum.rules.HttpRules;
 import io.fulcrum.runtime.ConnLimit;
 import io.fulcrum.sample.SampleContext;
@@ -24,6 +26,7 @@ public final class Frontend {
     private final HttpOptions http;
     private final ErrorSet errors;
     private final HttpRules rules;
+    private final FrontendLogger logger;
 
     /** A {@code use_backend} rule: its condition (null: always) and the backend it names. */
     public record SwitchingRule(Condition condition, Backend backend) {
@@ -33,8 +36,9 @@ public final class Frontend {
      * @param switching its {@code use_backend} rules, in order
      * @param backend   where its connections go when no rule applies: {@code default_backend}, else its
      *                  own backend half (listen), else none
+     * @param logging   the process's logging, which builds this frontend's logger
      */
-    public Frontend(ProxySpec spec, int maxconn, List<SwitchingRule> switching, Backend backend) {
+    public Frontend(ProxySpec spec, int maxconn, List<SwitchingRule> switching, Backend backend, ProcessLog logging) {
         this.name = spec.name();
         this.timeouts = spec.timeouts.copy();
         this.socket = spec.part(SocketOptions.class, SocketOptions::new);
@@ -45,6 +49,12 @@ public final class Frontend {
         this.http = HttpModule.of(spec);
         this.errors = ErrorSet.of(spec);
         this.rules = HttpRules.of(spec);
+        this.logger = logging.frontend(spec);
+    }
+
+    /** What logs its transactions. */
+    public FrontendLogger logger() {
+        return logger;
     }
 
     /** Its http-request, http-response and http-after-response rules. */

@@ -1,0 +1,9 @@
+package io.fulcrum.log;
+
+import io.fulcrum.sample.SampleContext;
+
+/** A transaction as log lines see it: what fetches see, plus what was recorded of its life. */
+public interface LogContext extends SampleContext {
+
+    StreamLog streamLog();
+}
