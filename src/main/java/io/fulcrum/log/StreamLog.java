@@ -134,9 +134,9 @@ public final class StreamLog {
         serverLocal = server.localAddress();
     }
 
-    /** The response head arrived (end of Tr); interim responses do not count. */
+    /** The response head arrived (end of Tr); interim responses do not count, a 101 (the last HTTP one) does. */
     public void responseHead(ResponseHead head) {
-        if (head.isInterim() || responseNanos != NONE) {
+        if (head.isInterim() && head.status() != 101 || responseNanos != NONE) {
             return;
         }
         responseNanos = System.nanoTime();

@@ -7,6 +7,8 @@ import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.HttpHeaders;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
+import io.fulcrum.log.LogContext;
+import io.fulcrum.log.StreamLog;
 import io.fulcrum.mux.h1.H1Encoder;
 import io.fulcrum.mux.h1.H1Exception;
 import io.fulcrum.mux.h1.H1FrontConnection;
@@ -41,8 +43,9 @@ import java.util.concurrent.TimeUnit;
  * errors: 503 (no server, connection failed), 502 (invalid or truncated response), 504 (server
  * timeout).
  */
-public final class HttpStream implements HttpTxn {
+public final class HttpStream implements HttpTxn, LogContext {
     private final H1FrontConnection front;
+    private final StreamLog log;
     private final Channel client;
     private final Frontend frontend;
     private final RequestHead request;
@@ -80,8 +83,10 @@ public final class HttpStream implements HttpTxn {
     private long lastClientActivity;
     private long lastServerActivity;
 
-    public HttpStream(H1FrontConnection front, Frontend frontend, RequestHead request) {
+    /** @param log the record of this transaction, begun by the front connection */
+    public HttpStream(H1FrontConnection front, Frontend frontend, RequestHead request, StreamLog log) {
         this.front = front;
+        this.log = log;
         this.client = front.channel();
         this.frontend = frontend;
         this.request = request;
@@ -108,6 +113,7 @@ public final class HttpStream implements HttpTxn {
         }
         backend = frontend.backend(this);
         if (backend == null) {
+            log.error('S', 'C');
             fail(503);
             return;
         }
@@ -122,6 +128,7 @@ public final class HttpStream implements HttpTxn {
         } else if (request.version() < 11) {
             request.headers().add("connection", "keep-alive");
         }
+        frontend.logger().addUniqueIdHeader(this, request);
         ByteBuf head = client.alloc().buffer(256 + request.headers().encodedLength());
         H1Encoder.writeHead(request, head);
         pending.add(head);
@@ -185,9 +192,11 @@ public final class HttpStream implements HttpTxn {
         }
         target = backend.pick();
         if (target == null) {
+            log.error('S', 'C');
             fail(503);
             return;
         }
+        log.serverAssigned(backend, target);
         H1ServerConnection idle = retriedOnNew ? null : idleConnection();
         if (idle != null) {
             reused = true;
@@ -196,6 +205,7 @@ public final class HttpStream implements HttpTxn {
         }
         reused = false;
         attempts++;
+        log.retries(attempts - 1);
         SocketAddress address = target.target(client.localAddress());
         H1ServerConnection.connect(client, front.loops(), target, backend, address, front.limits()).addListener((ChannelFutureListener) f -> {
             H1ServerConnection conn = (H1ServerConnection) f.channel().pipeline().get(H1ServerConnection.NAME);
@@ -212,6 +222,7 @@ public final class HttpStream implements HttpTxn {
                         : Math.min(1000, backend.timeouts().connect > 0 ? backend.timeouts().connect : 1000);
                 client.eventLoop().schedule(this::connect, delay, TimeUnit.MILLISECONDS);
             } else {
+                log.error(f.cause() instanceof ConnectTimeoutException ? 's' : 'S', 'C');
                 fail(503);
             }
         });
@@ -234,6 +245,7 @@ public final class HttpStream implements HttpTxn {
 
     private void attach(H1ServerConnection conn) {
         server = conn;
+        log.connected(conn.channel());
         conn.attach(this, request);
         lastServerActivity = System.nanoTime();
         ByteBuf b;
@@ -245,6 +257,7 @@ public final class HttpStream implements HttpTxn {
     }
 
     public void responseHead(ResponseHead head) {
+        log.responseHead(head);
         lastServerActivity = System.nanoTime();
         tunnel = head.status() == 101 && upgradeRequested || request.isConnect() && head.status() / 100 == 2;
         HopByHop.Tokens conn = HopByHop.strip(head, tunnel);
@@ -349,7 +362,7 @@ public final class HttpStream implements HttpTxn {
         ByteBuf fromServer = conn.leaveForTunnel();
         ByteBuf fromClient = front.leaveForTunnel();
         client.flush();
-        TcpSession.tunnel(client, conn.channel(), frontend, backend, front.loops(), fromClient, fromServer);
+        TcpSession.tunnel(client, conn.channel(), frontend, backend, front.loops(), fromClient, fromServer, this);
     }
 
     /** The server read batch ended: push what was written to the client. */
@@ -397,6 +410,7 @@ public final class HttpStream implements HttpTxn {
             connect();
             return;
         }
+        log.error(cause != null ? 'P' : 'S');
         if (response == null && cause == null && !front.firstRequest()) {
             // The server closed without a byte of response to a request that is not the client
             // connection's first: as HAProxy (abort_keep_alive), the client connection is closed without
@@ -411,6 +425,7 @@ public final class HttpStream implements HttpTxn {
 
     /** The server's response timed out. */
     private void serverTimeout() {
+        log.error('s');
         serverReusable = false;
         if (response == null) {
             fail(504);
@@ -460,6 +475,7 @@ public final class HttpStream implements HttpTxn {
 
     /** Answers with an error message (see {@link #fail}). */
     private void sendError(ErrorMessage m) {
+        log.status(m.status());
         if (!m.isEmpty() && hasAfterResponseRules()) {
             // The rules may change it: it goes out as any response the proxy builds.
             sendReply(m.toHead(), m.body(), m.lengthKnown() && !m.asksClose());
@@ -487,6 +503,7 @@ public final class HttpStream implements HttpTxn {
 
     @Override
     public void reply(Reply r) {
+        log.error(r instanceof Reply.Error ? 'P' : 'L'); // refused, or answered by the proxy itself
         if (r instanceof Reply.Error e) {
             ErrorMessage m = (backend != null ? backend.errors() : frontend.errors()).message(e.status());
             sendError(e.header() == null ? m : m.withHeader(e.header(), e.value()));
@@ -569,6 +586,7 @@ public final class HttpStream implements HttpTxn {
     /** The client went away. */
     public void clientClosed() {
         if (!finished) {
+            log.error('C');
             endExchange();
         }
     }
@@ -621,6 +639,7 @@ public final class HttpStream implements HttpTxn {
         long cli = frontend.timeouts().client;
         boolean waitingClient = !requestEnded || response != null && !client.isWritable();
         if (cli > 0 && waitingClient && now - lastClientActivity >= TimeUnit.MILLISECONDS.toNanos(cli)) {
+            log.error('c');
             if (response == null) {
                 fail(408);
             } else {
@@ -696,5 +715,10 @@ public final class HttpStream implements HttpTxn {
 
     public boolean finished() {
         return finished;
+    }
+
+    @Override
+    public StreamLog streamLog() {
+        return log;
     }
 }
