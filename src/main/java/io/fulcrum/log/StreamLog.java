@@ -152,6 +152,9 @@ public final class StreamLog {
         if (this.cause == '-') {
             this.cause = cause;
             this.state = state;
+            if (state == 'H') {
+                responseNanos = NONE; // a response head refused (http-response deny) was never accepted: Tr is -1
+            }
         }
     }
 

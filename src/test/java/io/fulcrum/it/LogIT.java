@@ -209,6 +209,21 @@ class LogIT {
         }
     }
 
+    /** The connection to the server times out, after a retry: 503, s while connecting (Tc -1), one retry. */
+    @Test
+    void connectTimeoutAfterARetry() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             TcpProxyKit.Blackhole hole = new TcpProxyKit.Blackhole();
+             FulcrumProcess proxy = HttpKit.serve(config(logs, "http", fe, "option httplog",
+                     server(hole.port()) + "\ntimeout connect 300ms\nretries 1"), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(c.exchange(get("/")).status()).isEqualTo(503);
+            assertThat(logs.next()).matches(like("127.0.0.1:{N} [{DATE}] fe be/s1 {N}/{N}/-1/-1/{N} 503 {N} - - sC-- 1/1/0/0/1 0/0 "
+                    + "\"GET / HTTP/1.1\"\n"));
+        }
+    }
+
     /** The server does not answer in time: 504, s while waiting for the response head (Tr -1). */
     @Test
     void serverTimeout() throws Exception {

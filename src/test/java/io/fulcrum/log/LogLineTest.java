@@ -139,6 +139,25 @@ class LogLineTest {
         assertThat(line("%Tr %Ta %Tt %Td %Tu")).matches("-1 \\d+ \\d+ \\d+ \\d+");
     }
 
+    /** The state of the first error, from what happened before it; a refused response head leaves Tr at -1 (HAProxy's PH). */
+    @Test
+    void terminationStates() throws Exception {
+        t.request = new RequestHead(new AsciiString("GET"), new AsciiString("/"), 11, new HttpHeaders());
+        t.log.requestHead(t.request);
+        t.chosen = t.backend;
+        t.server = t.backend.servers().get(0);
+        t.log.serverAssigned(t.chosen, t.server);
+        assertThat(t.backend.streams().current()).isEqualTo(1);
+        t.log.connected(new io.netty.channel.embedded.EmbeddedChannel());
+        t.log.responseHead(new ResponseHead(11, 200, new AsciiString("OK"), new HttpHeaders()));
+        t.log.error('P');
+        t.log.error('C'); // only the first one counts
+        t.log.end();
+        assertThat(t.backend.streams().current()).isZero();
+        assertThat(t.server.streams().current()).isZero();
+        assertThat(line("%tsc %Tr")).isEqualTo("PH-- -1");
+    }
+
     @Test
     void parseErrorsAsHaproxyWordsThem() {
         assertThatThrownBy(() -> parser.parseLogLine("%r", false)).isInstanceOf(ConfigException.class)
