@@ -1,6 +1,7 @@
 package io.fulcrum.listener;
 
 import io.fulcrum.conn.SocketOptions;
+import io.fulcrum.log.StreamLog;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.runtime.EventLoops;
 import io.netty.buffer.ByteBuf;
@@ -42,6 +43,7 @@ public final class Acceptor implements Consumer<Channel> {
         opts.applyTo(child, true);
         Runnable start;
         if (bind.acceptProxy) {
+            child.attr(StreamLog.ACCEPTED).set(new long[] {System.nanoTime(), System.currentTimeMillis()});
             child.pipeline().addLast("proxy-decoder", new HAProxyMessageDecoder());
             child.pipeline().addLast("proxy-header", new HeaderReader());
             start = () -> armHeaderTimeout(child);

@@ -1,6 +1,7 @@
 package io.fulcrum.log;
 
 import io.fulcrum.http.RequestHead;
+import io.netty.channel.Channel;
 import io.netty.util.concurrent.FastThreadLocal;
 
 import java.net.InetSocketAddress;
@@ -63,6 +64,20 @@ public final class FrontendLogger {
     /** The record of a transaction that begins now. */
     public StreamLog newStream() {
         return newStream(System.nanoTime(), System.currentTimeMillis());
+    }
+
+    /**
+     * The record of the first transaction of {@code client}: from its accept, its handshakes (the PROXY
+     * header) ending now (Th).
+     */
+    public StreamLog firstStream(Channel client) {
+        long[] accepted = client.attr(StreamLog.ACCEPTED).get();
+        if (accepted == null) {
+            return newStream();
+        }
+        StreamLog log = newStream(accepted[0], accepted[1]);
+        log.handshakeDone(System.nanoTime());
+        return log;
     }
 
     HeaderCaptures captures() {

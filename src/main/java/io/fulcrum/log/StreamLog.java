@@ -9,6 +9,7 @@ import io.fulcrum.sample.SampleContext;
 import io.fulcrum.server.Server;
 import io.netty.channel.Channel;
 import io.netty.util.AsciiString;
+import io.netty.util.AttributeKey;
 
 import java.net.SocketAddress;
 import java.util.concurrent.TimeUnit;
@@ -22,6 +23,11 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 public final class StreamLog {
     private static final AtomicLong IDS = new AtomicLong();
+    /**
+     * When a connection that starts with handshakes ({@code accept-proxy}) was accepted: nanoTime and wall
+     * clock, set by the acceptor, so that its first transaction counts from there (%Th).
+     */
+    public static final AttributeKey<long[]> ACCEPTED = AttributeKey.valueOf("fulcrum.accepted");
     private static final long NONE = Long.MIN_VALUE;
 
     private final FrontendLogger logger;

@@ -125,6 +125,25 @@ class LogIT {
         }
     }
 
+    /** With accept-proxy, the wait for the PROXY header is the handshake time (Th); the addresses are the header's. */
+    @Test
+    void proxyHeaderTimeIsTh() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             Origin origin = Origin.start(Origin.ECHO);
+             FulcrumProcess proxy = TcpProxyKit.serve(config(logs, "tcp", fe, "log-format \"%ci:%cp %Th\"", server(origin.port()))
+                     .replace(":" + fe + "\n", ":" + fe + " accept-proxy\n"), fe)) {
+            try (Socket s = TcpProxyKit.connect(fe)) {
+                Thread.sleep(300);
+                TcpProxyKit.send(s, "PROXY TCP4 1.2.3.4 5.6.7.8 1000 2000\r\n");
+                assertThat(TcpProxyKit.echo(s, "hello")).isEqualTo("hello");
+            }
+            String line = logs.next();
+            assertThat(line).startsWith("1.2.3.4:1000 ");
+            assertThat(Long.parseLong(line.trim().split(" ")[1])).isBetween(250L, 5000L);
+        }
+    }
+
     /** No server: S, before a connection (Tw and Tc -1). */
     @Test
     void tcpNoServer() throws Exception {

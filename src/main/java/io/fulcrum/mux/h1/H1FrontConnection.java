@@ -64,13 +64,11 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
      */
     private StreamLog next;
 
-    /** Built when the connection is accepted: its first transaction begins now. */
     public H1FrontConnection(Frontend frontend, EventLoops loops, H1Limits limits) {
         this.frontend = frontend;
         this.loops = loops;
         this.limits = limits;
         this.parser = new H1Parser(H1Parser.Kind.REQUEST, limits, frontend.httpOptions().acceptInvalidRequest);
-        this.next = frontend.logger().newStream();
     }
 
     public Channel channel() {
@@ -110,6 +108,7 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         channel = ctx.channel();
+        next = frontend.logger().firstStream(channel);
         if (channel.isActive()) {
             armHeadTimer();
             // Added once the PROXY header was read (accept-proxy), which paused reading: read the request.

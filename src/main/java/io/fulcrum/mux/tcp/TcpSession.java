@@ -87,7 +87,7 @@ public final class TcpSession implements LogContext {
         this.early = early;
         this.clientRelay = new Relay(this, Side.CLIENT);
         this.logged = origin != null ? origin : this;
-        this.log = origin != null ? origin.streamLog() : frontend.logger().newStream();
+        this.log = origin != null ? origin.streamLog() : frontend.logger().firstStream(client);
         client.closeFuture().addListener(f -> clientGone());
     }
 
