@@ -9,6 +9,7 @@ import io.fulcrum.http.HttpErrorsModule;
 import io.fulcrum.http.HttpModule;
 import io.fulcrum.listener.ListenerModule;
 import io.fulcrum.mux.h1.H1Module;
+import io.fulcrum.log.LogModule;
 import io.fulcrum.pool.PoolModule;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.rules.RuleModule;
@@ -39,5 +40,6 @@ public final class Modules {
             new AclModule(),
             new RuleModule(),
             new TcpRuleModule(),
-            new AuthModule());
+            new AuthModule(),
+            new LogModule());
 }

@@ -10,11 +10,11 @@ import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.Timeouts;
 import io.fulcrum.rules.HttpRules;
 import io.fulcrum.rules.TcpRules;
+import io.fulcrum.runtime.ConnLimit;
 import io.fulcrum.server.Server;
 import io.fulcrum.server.ServerList;
 
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
 /** A backend (or the backend half of a listen section) at run time. */
@@ -31,8 +31,8 @@ public final class Backend {
     private final HttpRules rules;
     private final TcpRules tcpRules;
     private final int id;
-    /** Streams that chose this backend and have not ended ({@code be_conn}). */
-    private final AtomicInteger streams = new AtomicInteger();
+    /** The transactions using it now (beconn, %bc). */
+    private final ConnLimit streams = new ConnLimit(0);
 
     public Backend(ProxySpec spec) {
         this.name = spec.name();
@@ -85,18 +85,9 @@ public final class Backend {
         return id;
     }
 
-    /** A stream chose this backend; {@link #streamEnded()} must follow. */
-    public void streamStarted() {
-        streams.incrementAndGet();
-    }
-
-    public void streamEnded() {
-        streams.decrementAndGet();
-    }
-
     /** Streams that chose this backend and have not ended yet. */
     public int currentStreams() {
-        return streams.get();
+        return streams.current();
     }
 
     public List<Server> servers() {
@@ -106,6 +97,11 @@ public final class Backend {
     /** The server for a new connection, or null when none is usable. */
     public Server pick() {
         return lb.pick();
+    }
+
+    /** The transactions using this backend now. */
+    public ConnLimit streams() {
+        return streams;
     }
 
     public int retries() {

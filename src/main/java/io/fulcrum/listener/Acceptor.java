@@ -2,6 +2,7 @@ package io.fulcrum.listener;
 
 import io.fulcrum.conn.DualStack;
 import io.fulcrum.conn.SocketOptions;
+import io.fulcrum.log.StreamLog;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.rules.ConnectionContext;
 import io.fulcrum.rules.TcpRules;
@@ -45,6 +46,7 @@ public final class Acceptor implements Consumer<Channel> {
         opts.applyTo(child, true);
         Runnable start;
         if (bind.acceptProxy) {
+            child.attr(StreamLog.ACCEPTED).set(new long[] {System.nanoTime(), System.currentTimeMillis()});
             child.pipeline().addLast("proxy-decoder", new HAProxyMessageDecoder());
             child.pipeline().addLast("proxy-header", new HeaderReader());
             start = () -> armHeaderTimeout(child);

@@ -27,20 +27,33 @@ public final class LogFormat {
     }
 
     /**
-     * A sample expression. A missing sample writes nothing in rule values, and "-" in log lines
-     * ({@code mandatory}).
+     * A sample expression, quoted or escaped as its flags say. A missing sample writes nothing in rule
+     * values, and "-" (or {@code ""} when quoted) in log lines ({@code mandatory}).
      */
-    record SampleNode(Expr expr, boolean mandatory) implements Node {
+    record SampleNode(Expr expr, boolean mandatory, int flags) implements Node {
         @Override
         public void append(SampleContext ctx, StringBuilder out) {
             Sample s = new Sample();
             if (expr.eval(ctx, s, SampleType.STR)) {
+                StringBuilder text = new StringBuilder(s.length());
                 for (int i = 0; i < s.length(); i++) {
-                    out.append((char) (s.byteAt(i) & 0xff));
+                    text.append((char) (s.byteAt(i) & 0xff));
                 }
+                LogVariable.text(out, text, flags);
             } else if (mandatory) {
-                out.append('-');
+                LogVariable.text(out, null, flags);
             }
+        }
+    }
+
+    /**
+     * A run of spaces in a log-format line: one space, written only when something was written since the
+     * previous one (so that an empty field does not leave two spaces, and a line never starts with one).
+     */
+    record Separator() implements Node {
+        @Override
+        public void append(SampleContext ctx, StringBuilder out) {
+            out.append(' ');
         }
     }
 
@@ -61,8 +74,17 @@ public final class LogFormat {
     }
 
     public void append(SampleContext ctx, StringBuilder out) {
+        int sinceSeparator = out.length();
         for (Node n : nodes) {
-            n.append(ctx, out);
+            if (n instanceof Separator) {
+                if (out.length() == sinceSeparator) {
+                    continue;
+                }
+                n.append(ctx, out);
+                sinceSeparator = out.length();
+            } else {
+                n.append(ctx, out);
+            }
         }
     }
 

@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * Compiles log-format strings with HAProxy's syntax: {@code %%}, {@code %var}, {@code %{flags}var},
  * {@code %[expr]} and {@code %{flags}[expr]}, flags being {@code +Q}, {@code +X}, {@code +E} (or
- * {@code -}), {@code %o} setting the flags of the variables after it.
+ * {@code -}; others are ignored, as HAProxy does), {@code %o} setting the flags of the variables after it.
  */
 public final class LogFormatParser {
     private final ExprParser exprs;
@@ -20,11 +20,26 @@ public final class LogFormatParser {
     }
 
     /**
+     * Compiles a rule value (set-header, redirect location...).
+     *
      * @param stage       where the format is evaluated: an expression whose data does not exist there is an error
-     * @param mergeSpaces runs of spaces are one delimiter ({@code log-format}, {@code unique-id-format})
+     * @param mergeSpaces runs of spaces are field separators that merge ({@code log-format}, {@code unique-id-format})
      * @param mandatory   a missing sample is written "-" (log lines) instead of nothing (rule values)
      */
     public LogFormat parse(String text, Stage stage, boolean mergeSpaces, boolean mandatory) throws ConfigException {
+        return parse(text, stage, mergeSpaces, mandatory, null);
+    }
+
+    /**
+     * Compiles a log line format ({@code log-format}, {@code error-log-format}, {@code unique-id-format}):
+     * spaces separate fields, missing samples are "-", and variables of HTTP transactions are refused
+     * unless {@code http}.
+     */
+    public LogFormat parseLogLine(String text, boolean http) throws ConfigException {
+        return parse(text, Stage.FE_LOG_END, true, true, http);
+    }
+
+    private LogFormat parse(String text, Stage stage, boolean mergeSpaces, boolean mandatory, Boolean http) throws ConfigException {
         List<LogFormat.Node> nodes = new ArrayList<>();
         StringBuilder lit = new StringBuilder();
         int defaultFlags = 0;
@@ -32,7 +47,8 @@ public final class LogFormatParser {
         while (i < text.length()) {
             char c = text.charAt(i);
             if (c == ' ' && mergeSpaces) {
-                lit.append(' ');
+                flush(lit, nodes);
+                nodes.add(new LogFormat.Separator());
                 while (i < text.length() && text.charAt(i) == ' ') {
                     i++;
                 }
@@ -43,41 +59,30 @@ public final class LogFormatParser {
                 i++;
                 continue;
             }
-            if (i + 1 < text.length() && text.charAt(i + 1) == '%') {
+            if (i + 1 >= text.length()) {
+                throw new ConfigException("truncated line after '%'");
+            }
+            if (text.charAt(i + 1) == '%') {
                 lit.append('%');
                 i += 2;
                 continue;
             }
+            int percent = i;
             i++;
             int flags = defaultFlags;
-            if (i < text.length() && text.charAt(i) == '{') {
+            boolean modified = false;
+            if (text.charAt(i) == '{') {
                 int close = text.indexOf('}', i);
                 if (close < 0) {
-                    throw new ConfigException("missing '}' after '%{' in log-format '" + text + "'");
+                    throw new ConfigException("truncated line after '" + text.substring(i + 1) + "'");
                 }
                 flags = flags(text.substring(i + 1, close), flags);
+                modified = true;
                 i = close + 1;
             }
-            if (lit.length() > 0) {
-                nodes.add(new LogFormat.Literal(lit.toString()));
-                lit.setLength(0);
-            }
             if (i < text.length() && text.charAt(i) == '[') {
-                ExprParser.Parsed p;
-                try {
-                    p = exprs.parse(text, i + 1, true);
-                } catch (ConfigException e) {
-                    throw new ConfigException("failed to parse sample expression <" + text.substring(i + 1) + "> : " + e.getMessage());
-                }
-                if (p.end() >= text.length() || text.charAt(p.end()) != ']') {
-                    throw new ConfigException("missing ']' after sample expression <" + text.substring(i + 1) + ">");
-                }
-                if (stage != null && (p.expr().stages() & stage.bit()) == 0) {
-                    throw new ConfigException("sample fetch <" + text.substring(i + 1) + "> may not be reliably used here because it needs '"
-                            + p.expr().fetch().source() + "' which is not available here");
-                }
-                nodes.add(new LogFormat.SampleNode(p.expr(), mandatory));
-                i = p.end() + 1;
+                flush(lit, nodes);
+                i = sample(text, i, stage, mandatory, flags, nodes);
                 continue;
             }
             int start = i;
@@ -85,26 +90,61 @@ public final class LogFormatParser {
                 i++;
             }
             String name = text.substring(start, i);
+            if (name.isEmpty()) {
+                if (modified) {
+                    throw new ConfigException("parse argument modifier without variable name near '" + text.substring(percent, i) + "'");
+                }
+                lit.append('%'); // '%' before a character that starts no variable stays as it is
+                continue;
+            }
             if (name.equals("o")) {
                 defaultFlags = flags;
                 continue;
             }
-            LogVariable v = LogVariables.find(name);
+            LogVariables.Entry v = LogVariables.find(name);
             if (v == null) {
                 if (LogVariables.HAPROXY.contains(name)) {
-                    throw new ConfigException("format variable '%" + name + "' is not supported by Fulcrum yet");
+                    throw new ConfigException("format variable '" + name + "' is not supported by Fulcrum yet");
                 }
                 throw new ConfigException("no such format variable '" + name + "'. If you wanted to emit the '%' character verbatim, you need to use '%%'");
             }
-            nodes.add(new LogFormat.VariableNode(v, flags));
+            if (http != null && v.httpOnly() && !http) {
+                throw new ConfigException("format variable '" + name + "' is reserved for HTTP mode");
+            }
+            flush(lit, nodes);
+            nodes.add(new LogFormat.VariableNode(v.variable(), flags));
         }
-        if (lit.length() > 0) {
-            nodes.add(new LogFormat.Literal(lit.toString()));
-        }
+        flush(lit, nodes);
         return new LogFormat(text, nodes);
     }
 
-    private static int flags(String spec, int flags) throws ConfigException {
+    /** Parses {@code %[expr]} starting at the '[' at {@code open}; returns the index after the ']'. */
+    private int sample(String text, int open, Stage stage, boolean mandatory, int flags, List<LogFormat.Node> nodes) throws ConfigException {
+        ExprParser.Parsed p;
+        try {
+            p = exprs.parse(text, open + 1, true);
+        } catch (ConfigException e) {
+            throw new ConfigException("failed to parse sample expression <" + text.substring(open + 1) + "> : " + e.getMessage());
+        }
+        if (p.end() >= text.length() || text.charAt(p.end()) != ']') {
+            throw new ConfigException("missing ']' after '" + text.substring(open + 1) + "'");
+        }
+        if (stage != null && (p.expr().stages() & stage.bit()) == 0) {
+            throw new ConfigException("sample fetch <" + text.substring(open + 1) + "> may not be reliably used here because it needs '"
+                    + p.expr().fetch().source() + "' which is not available here");
+        }
+        nodes.add(new LogFormat.SampleNode(p.expr(), mandatory, flags));
+        return p.end() + 1;
+    }
+
+    private static void flush(StringBuilder lit, List<LogFormat.Node> nodes) {
+        if (lit.length() > 0) {
+            nodes.add(new LogFormat.Literal(lit.toString()));
+            lit.setLength(0);
+        }
+    }
+
+    private static int flags(String spec, int flags) {
         for (String f : spec.split(",")) {
             if (f.isEmpty()) {
                 continue;
@@ -115,7 +155,7 @@ public final class LogFormatParser {
                 case "Q" -> LogVariable.QUOTE;
                 case "X" -> LogVariable.HEX;
                 case "E" -> LogVariable.ESCAPE;
-                default -> throw new ConfigException("unknown format flag '" + name + "'");
+                default -> 0;
             };
             flags = add ? flags | bit : flags & ~bit;
         }

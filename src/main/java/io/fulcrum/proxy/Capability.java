@@ -21,4 +21,6 @@ public final class Capability {
     public static final int STRICT = 8;
     /** Set on options that have no {@code no option} form: HAProxy refuses the negation. */
     public static final int NO_NEGATION = 16;
+    /** Set on keywords that also take HAProxy's {@code no} prefix (as {@code no log}); their parser sees "no" as the keyword. */
+    public static final int NEGATABLE = 32;
 }

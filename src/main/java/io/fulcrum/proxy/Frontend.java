@@ -6,6 +6,8 @@ import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.http.ErrorSet;
 import io.fulcrum.http.HttpModule;
 import io.fulcrum.http.HttpOptions;
+import io.fulcrum.log.FrontendLogger;
+import io.fulcrum.log.ProcessLog;
 import io.fulcrum.rules.HttpRules;
 import io.fulcrum.rules.TcpRules;
 import io.fulcrum.runtime.ConnLimit;
@@ -28,6 +30,7 @@ public final class Frontend {
     private final String defaultBackend;
     private final HttpRules rules;
     private final TcpRules tcpRules;
+    private final FrontendLogger logger;
 
     /** A {@code use_backend} rule: its condition (null: always) and the backend it names. */
     public record SwitchingRule(Condition condition, Backend backend) {
@@ -37,8 +40,9 @@ public final class Frontend {
      * @param switching its {@code use_backend} rules, in order
      * @param backend   where its connections go when no rule applies: {@code default_backend}, else its
      *                  own backend half (listen), else none
+     * @param logging   the process's logging, which builds this frontend's logger
      */
-    public Frontend(ProxySpec spec, int maxconn, List<SwitchingRule> switching, Backend backend) {
+    public Frontend(ProxySpec spec, int maxconn, List<SwitchingRule> switching, Backend backend, ProcessLog logging) {
         this.name = spec.name();
         this.id = spec.id;
         this.defaultBackend = spec.defaultBackend == null ? null : spec.defaultBackend.name();
@@ -52,11 +56,17 @@ public final class Frontend {
         this.errors = ErrorSet.of(spec);
         this.rules = HttpRules.of(spec);
         this.tcpRules = TcpRules.of(spec);
+        this.logger = logging.frontend(spec);
     }
 
     /** Its tcp-request rules. */
     public TcpRules tcpRules() {
         return tcpRules;
+    }
+
+    /** What logs its transactions. */
+    public FrontendLogger logger() {
+        return logger;
     }
 
     /** Its http-request, http-response and http-after-response rules. */

@@ -198,6 +198,13 @@ public final class ProxyModule implements Module {
             return;
         }
         KeywordTable.Entry<ProxySpec> e = keywords.find(kw);
+        if (kw.equals("no")) {
+            e = keywords.find(line.arg(1));
+            if (e == null || (e.flags() & Capability.NEGATABLE) == 0) {
+                throw new ConfigException("negation/default currently supported only for options and log.");
+            }
+            kw = line.arg(1);
+        }
         if (e == null) {
             throw keywords.unknown(kw, "unknown keyword '" + kw + "' in '" + spec.kind().keyword() + "' section");
         }

@@ -9,6 +9,7 @@ import io.fulcrum.listener.BindSpec;
 import io.fulcrum.listener.Listener;
 import io.fulcrum.listener.Acceptor;
 import io.fulcrum.listener.SessionStarter;
+import io.fulcrum.log.ProcessLog;
 import io.fulcrum.mux.h1.H1FrontConnection;
 import io.fulcrum.mux.h1.H1Limits;
 import io.fulcrum.mux.h1.H1Tunables;
@@ -41,6 +42,7 @@ public final class Fulcrum {
     private final EventLoops loops;
     private final ConnLimit connections;
     private final H1Limits h1Limits;
+    private final ProcessLog logging;
     private final Map<String, Backend> backends = new LinkedHashMap<>();
     private final List<Frontend> frontends = new ArrayList<>();
     private final List<Listener> listeners = new ArrayList<>();
@@ -55,6 +57,7 @@ public final class Fulcrum {
         this.loops = new EventLoops(global.effectiveNbthread());
         this.connections = new ConnLimit(global.effectiveMaxconn());
         this.h1Limits = H1Tunables.of(model).limits();
+        this.logging = new ProcessLog(model, connections);
         List<ProxySpec> proxies = ProxyTable.of(model).proxies();
         for (ProxySpec p : proxies) {
             if (p.kind().isBackend() && !p.disabled) {
@@ -66,7 +69,7 @@ public final class Fulcrum {
                 continue;
             }
             int maxconn = p.maxconn > 0 ? p.maxconn : defaultMaxconn > 0 ? defaultMaxconn : connections.max();
-            Frontend fe = new Frontend(p, maxconn, switching(p), defaultBackend(p));
+            Frontend fe = new Frontend(p, maxconn, switching(p), defaultBackend(p), logging);
             frontends.add(fe);
             BindList binds = p.partOrNull(BindList.class);
             for (BindSpec b : binds == null ? List.<BindSpec>of() : binds.binds) {
@@ -85,11 +88,13 @@ public final class Fulcrum {
     private SessionStarter starter(Frontend fe) {
         if (fe.mode() == Mode.HTTP) {
             return (ch, src, dst, early) -> {
+                fe.logger().accepted(src, dst);
                 ch.pipeline().addLast("h1", new H1FrontConnection(fe, loops, h1Limits).addresses(src, dst));
                 return early == null ? () -> { } : () -> ch.pipeline().fireChannelRead(early);
             };
         }
         return (ch, src, dst, early) -> {
+            fe.logger().accepted(src, dst);
             TcpSession session = new TcpSession(ch, fe, loops, src, dst, early);
             session.install();
             return session::start;
@@ -188,7 +193,9 @@ public final class Fulcrum {
         }
         stopping = true;
         for (Frontend fe : frontends) {
-            diag.warning("Proxy " + fe.name() + " stopped (cumulated conns: FE: " + fe.limit().current() + ").");
+            String stopped = "Proxy " + fe.name() + " stopped (cumulated conns: FE: " + fe.limit().current() + ").";
+            diag.warning(stopped);
+            fe.logger().warning(stopped); // as HAProxy, also to the proxy's log targets
         }
         listeners.forEach(l -> l.close().awaitUninterruptibly());
         if (global.hardStopAfter > 0) {
@@ -220,6 +227,7 @@ public final class Fulcrum {
         listeners.forEach(Listener::close);
         loops.shutdown();
         loops.group().terminationFuture().awaitUninterruptibly(5, TimeUnit.SECONDS);
+        logging.close(); // after the loops: the lines of the connections they closed are sent too
         stopped.countDown();
     }
 

@@ -1,6 +1,7 @@
 package io.fulcrum.server;
 
 import io.fulcrum.conn.Endpoint;
+import io.fulcrum.runtime.ConnLimit;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -14,6 +15,8 @@ public final class Server {
     private final int numericId;
     private final AtomicInteger current = new AtomicInteger();
     private final LongAdder total = new LongAdder();
+    /** The transactions using it now (srv_conn, %sc): idle pooled connections do not count. */
+    private final ConnLimit streams = new ConnLimit(0);
 
     /** @param numericId HAProxy's numeric id ({@code srv_id}): the server's place in its backend, from 1 */
     public Server(String backend, ServerSpec spec, int numericId) {
@@ -97,6 +100,11 @@ public final class Server {
 
     public int currentConnections() {
         return current.get();
+    }
+
+    /** The transactions using this server now. */
+    public ConnLimit streams() {
+        return streams;
     }
 
     public long totalConnections() {

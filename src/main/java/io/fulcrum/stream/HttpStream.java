@@ -9,6 +9,8 @@ import io.fulcrum.http.HttpHeaders;
 import io.fulcrum.http.MonitorUri;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
+import io.fulcrum.log.LogContext;
+import io.fulcrum.log.StreamLog;
 import io.fulcrum.mux.h1.H1Encoder;
 import io.fulcrum.mux.h1.H1Exception;
 import io.fulcrum.mux.h1.H1FrontConnection;
@@ -46,8 +48,9 @@ import java.util.concurrent.TimeUnit;
  * errors: 503 (no server, connection failed), 502 (invalid or truncated response), 504 (server
  * timeout).
  */
-public final class HttpStream implements HttpTxn {
+public final class HttpStream implements HttpTxn, LogContext {
     private final H1FrontConnection front;
+    private final StreamLog log;
     private final Channel client;
     private final Frontend frontend;
     private final RequestHead request;
@@ -93,8 +96,10 @@ public final class HttpStream implements HttpTxn {
     private long lastClientActivity;
     private long lastServerActivity;
 
-    public HttpStream(H1FrontConnection front, Frontend frontend, RequestHead request) {
+    /** @param log the record of this transaction, begun by the front connection */
+    public HttpStream(H1FrontConnection front, Frontend frontend, RequestHead request, StreamLog log) {
         this.front = front;
+        this.log = log;
         this.client = front.channel();
         this.frontend = frontend;
         this.request = request;
@@ -134,10 +139,10 @@ public final class HttpStream implements HttpTxn {
         flushEarlyHints();
         backend = frontend.backend(this);
         if (backend == null) {
+            log.error('S', 'C');
             fail(503);
             return;
         }
-        backend.streamStarted();
         if (backend.httpOptions().headerNames.refuses(request)) {
             fail(403);
             return;
@@ -161,6 +166,7 @@ public final class HttpStream implements HttpTxn {
         } else if (request.version() < 11) {
             request.headers().add("connection", "keep-alive");
         }
+        frontend.logger().addUniqueIdHeader(this, request);
         ByteBuf head = client.alloc().buffer(256 + request.headers().encodedLength());
         H1Encoder.writeHead(request, head);
         pending.add(head);
@@ -224,9 +230,11 @@ public final class HttpStream implements HttpTxn {
         }
         target = backend.pick();
         if (target == null) {
+            log.error('S', 'C');
             fail(503);
             return;
         }
+        log.serverAssigned(backend, target);
         H1ServerConnection idle = retriedOnNew ? null : idleConnection();
         if (idle != null) {
             reused = true;
@@ -235,6 +243,7 @@ public final class HttpStream implements HttpTxn {
         }
         reused = false;
         attempts++;
+        log.retries(attempts - 1);
         SocketAddress address = target.target(client.localAddress());
         H1ServerConnection.connect(client, front.loops(), target, backend, address, front.limits()).addListener((ChannelFutureListener) f -> {
             H1ServerConnection conn = (H1ServerConnection) f.channel().pipeline().get(H1ServerConnection.NAME);
@@ -251,6 +260,7 @@ public final class HttpStream implements HttpTxn {
                         : Math.min(1000, backend.timeouts().connect > 0 ? backend.timeouts().connect : 1000);
                 client.eventLoop().schedule(this::connect, delay, TimeUnit.MILLISECONDS);
             } else {
+                log.error(f.cause() instanceof ConnectTimeoutException ? 's' : 'S', 'C');
                 fail(503);
             }
         });
@@ -273,6 +283,7 @@ public final class HttpStream implements HttpTxn {
 
     private void attach(H1ServerConnection conn) {
         server = conn;
+        log.connected(conn.channel());
         conn.attach(this, request);
         lastServerActivity = System.nanoTime();
         ByteBuf b;
@@ -284,6 +295,7 @@ public final class HttpStream implements HttpTxn {
     }
 
     public void responseHead(ResponseHead head) {
+        log.responseHead(head);
         lastServerActivity = System.nanoTime();
         tunnel = head.status() == 101 && upgradeRequested || request.isConnect() && head.status() / 100 == 2;
         HopByHop.Tokens conn = HopByHop.strip(head, tunnel);
@@ -381,14 +393,14 @@ public final class HttpStream implements HttpTxn {
      * {@code timeout tunnel}: the HTTP handlers leave, with what each side already sent past the exchange.
      */
     private void becomeTunnel() {
-        markFinished();
+        finished = true;
         cancelTimer();
         H1ServerConnection conn = server;
         server = null;
         ByteBuf fromServer = conn.leaveForTunnel();
         ByteBuf fromClient = front.leaveForTunnel();
         client.flush();
-        TcpSession.tunnel(client, conn.channel(), frontend, backend, front.loops(), fromClient, fromServer);
+        TcpSession.tunnel(client, conn.channel(), frontend, backend, front.loops(), fromClient, fromServer, this);
     }
 
     /** The server read batch ended: push what was written to the client. */
@@ -436,6 +448,7 @@ public final class HttpStream implements HttpTxn {
             connect();
             return;
         }
+        log.error(cause != null ? 'P' : 'S');
         if (response == null && cause == null && !front.firstRequest()) {
             // The server closed without a byte of response to a request that is not the client
             // connection's first: as HAProxy (abort_keep_alive), the client connection is closed without
@@ -450,6 +463,7 @@ public final class HttpStream implements HttpTxn {
 
     /** The server's response timed out. */
     private void serverTimeout() {
+        log.error('s');
         serverReusable = false;
         if (response == null) {
             fail(504);
@@ -471,7 +485,7 @@ public final class HttpStream implements HttpTxn {
             // which can destroy the response before it is read. timeout client bounds the wait.
             return;
         }
-        markFinished();
+        finished = true;
         cancelTimer();
         H1ServerConnection conn = server;
         server = null;
@@ -505,6 +519,7 @@ public final class HttpStream implements HttpTxn {
     /** Answers with an error message (see {@link #fail}). */
     private void sendError(ErrorMessage m) {
         flushEarlyHints();
+        log.status(m.status());
         if (!m.isEmpty() && hasAfterResponseRules()) {
             // The rules may change it: it goes out as any response the proxy builds.
             sendReply(m.toHead(), m.body(), m.lengthKnown() && !m.asksClose());
@@ -532,6 +547,7 @@ public final class HttpStream implements HttpTxn {
 
     @Override
     public void reply(Reply r) {
+        log.error(r instanceof Reply.Error ? 'P' : 'L'); // refused, or answered by the proxy itself
         if (r instanceof Reply.Error e) {
             ErrorMessage m = (backend != null ? backend.errors() : frontend.errors()).message(e.status());
             sendError(e.header() == null ? m : m.withHeader(e.header(), e.value()));
@@ -618,14 +634,6 @@ public final class HttpStream implements HttpTxn {
         earlyHints = null;
     }
 
-    /** The transaction is over: it no longer counts among its backend's streams ({@code be_conn}). */
-    private void markFinished() {
-        if (!finished && backend != null) {
-            backend.streamEnded();
-        }
-        finished = true;
-    }
-
     /** The front connection's parser has passed the bytes it had: an answer that waited for them goes. */
     public void parsed() {
         if (answerAfterParse != 0 && !finished) {
@@ -635,7 +643,7 @@ public final class HttpStream implements HttpTxn {
 
     /** The transaction ends here: no more timer, pending request bytes or server connection. */
     private void endExchange() {
-        markFinished();
+        finished = true;
         serverReusable = false;
         cancelTimer();
         releasePending();
@@ -688,6 +696,7 @@ public final class HttpStream implements HttpTxn {
     /** The client went away. */
     public void clientClosed() {
         if (!finished) {
+            log.error('C');
             endExchange();
         }
     }
@@ -740,6 +749,7 @@ public final class HttpStream implements HttpTxn {
         long cli = frontend.timeouts().client;
         boolean waitingClient = !requestEnded || response != null && !client.isWritable();
         if (cli > 0 && waitingClient && now - lastClientActivity >= TimeUnit.MILLISECONDS.toNanos(cli)) {
+            log.error('c');
             if (response == null) {
                 fail(408);
             } else {
@@ -825,5 +835,10 @@ public final class HttpStream implements HttpTxn {
 
     public boolean finished() {
         return finished;
+    }
+
+    @Override
+    public StreamLog streamLog() {
+        return log;
     }
 }

@@ -41,10 +41,10 @@ class BackendFetchesTest {
     void streamsOfTheBackend() {
         TestContext ctx = proxies.stream("f", "c");
         Backend c = proxies.backends.get("c");
-        c.streamStarted();
+        c.streams().tryAcquire();
         assertThat(ctx.eval("be_conn")).isEqualTo("sint:1");
         assertThat(ctx.eval("be_conn(b)")).isEqualTo("sint:0");
-        c.streamEnded();
+        c.streams().release();
         assertThat(ctx.eval("be_conn(c)")).isEqualTo("sint:0");
     }
 }

@@ -21,10 +21,10 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /** A configuration loaded by the real loader with every module, and what it printed (pid shown as 1). */
-record LoadedConfig(ConfigModel model, String output) {
+public record LoadedConfig(ConfigModel model, String output) {
 
     /** Loads {@code text} as {@code dir}/t.cfg, reported as "t.cfg"; "$DIR" in it stands for {@code dir}. */
-    static LoadedConfig load(Path dir, String text) {
+    public static LoadedConfig load(Path dir, String text) {
         Path file = dir.resolve("t.cfg");
         try {
             Files.writeString(file, text.replace("$DIR", dir.toString()), StandardCharsets.ISO_8859_1);
@@ -39,7 +39,7 @@ record LoadedConfig(ConfigModel model, String output) {
     }
 
     /** The alerts and warnings, without the version notice that introduces them. */
-    String messages() {
+    public String messages() {
         return output.lines().filter(l -> !l.startsWith("[NOTICE]")).collect(Collectors.joining("\n", "", "\n"));
     }
 

@@ -4,6 +4,7 @@ import io.fulcrum.Modules;
 import io.fulcrum.backend.Backend;
 import io.fulcrum.cfg.ConfigLoader;
 import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.log.ProcessLog;
 import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.cfg.Environment;
 import io.fulcrum.cfg.Registry;
@@ -68,7 +69,8 @@ public final class TestProxies {
 
     /** Loads {@code text} (which must be valid) with every module. */
     public static TestProxies load(String text) {
-        return new TestProxies(ProxyTable.of(model(text)).proxies());
+        ConfigModel model = model(text);
+        return new TestProxies(ProxyTable.of(model).proxies(), new ProcessLog(model, new ConnLimit(0)));
     }
 
     /** The configuration model of {@code text}, which must be valid, read by the real loader with every module. */
@@ -92,7 +94,7 @@ public final class TestProxies {
         }
     }
 
-    private TestProxies(List<ProxySpec> proxies) {
+    private TestProxies(List<ProxySpec> proxies, ProcessLog logging) {
         for (ProxySpec p : proxies) {
             if (p.kind().isBackend() && !p.disabled) {
                 backends.put(p.name(), new Backend(p));
@@ -103,7 +105,7 @@ public final class TestProxies {
                 continue;
             }
             Backend route = p.defaultBackend != null ? backends.get(p.defaultBackend.name()) : backends.get(p.name());
-            Frontend fe = new Frontend(p, 0, List.of(), route);
+            Frontend fe = new Frontend(p, 0, List.of(), route, logging);
             frontends.put(p.name(), fe);
             List<Listener> sockets = new ArrayList<>();
             BindList binds = p.partOrNull(BindList.class);

@@ -4,6 +4,8 @@ import io.fulcrum.http.ErrorPages;
 import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.HttpHeaders;
 import io.fulcrum.http.RequestHead;
+import io.fulcrum.log.ConnectionContext;
+import io.fulcrum.log.StreamLog;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.runtime.LazyTimer;
@@ -14,9 +16,10 @@ import io.fulcrum.stream.HttpStream;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 
 import java.net.SocketAddress;
@@ -26,9 +29,10 @@ import java.util.concurrent.TimeUnit;
  * A client connection in {@code mode http} over HTTP/1.x: parses requests one at a time (pipelined ones
  * wait in the input buffer until the previous response is complete), hands each to an
  * {@link HttpStream}, and enforces {@code timeout http-request} (408) and {@code timeout http-keep-alive}
- * while no request is in progress.
+ * while no request is in progress. It records for the log what only it sees: when each request begins, its
+ * bytes in and out, and the requests that fail before a transaction exists (400, 408, a client gone).
  */
-public final class H1FrontConnection extends ChannelInboundHandlerAdapter implements MessageSink {
+public final class H1FrontConnection extends ChannelDuplexHandler implements MessageSink {
     private final Frontend frontend;
     private final EventLoops loops;
     private final H1Limits limits;
@@ -54,6 +58,11 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
     private boolean stopping;
     /** Inside the parser: a transaction ending now must not parse the next request re-entrantly. */
     private boolean parsing;
+    /**
+     * The log record of the request awaited, begun at the accept or at the end of the previous transaction;
+     * null when none is (the connection is closing, or a transaction runs).
+     */
+    private StreamLog next;
 
     public H1FrontConnection(Frontend frontend, EventLoops loops, H1Limits limits) {
         this.frontend = frontend;
@@ -99,6 +108,7 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         channel = ctx.channel();
+        next = frontend.logger().firstStream(channel);
         if (channel.isActive()) {
             armHeadTimer();
             // Added once the PROXY header was read (accept-proxy), which paused reading: read the request.
@@ -119,6 +129,9 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
             in.release();
             return;
         }
+        if (stream == null && next != null && in.isReadable()) {
+            next.requestStarted();
+        }
         if (stream != null) {
             stream.clientActive();
         } else if (idleTimer) {
@@ -134,6 +147,9 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
         while (input != null && input.isReadable() && !closing && (stream == null || !stream.requestEnded())) {
             requestBegun |= stream == null;
             int before = input.readerIndex();
+            int readable = input.readableBytes();
+            // The request being read, whether this call completes its head or not (the record moves to the stream).
+            StreamLog reading = stream != null ? stream.streamLog() : next;
             parsing = true;
             try {
                 parser.parse(input, this);
@@ -145,6 +161,9 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
                 return;
             } finally {
                 parsing = false;
+                if (reading != null) {
+                    reading.bytesIn(readable - (input == null ? 0 : input.readableBytes()));
+                }
             }
             if (input == null || input.readerIndex() == before) {
                 break; // needs more bytes
@@ -170,7 +189,10 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
     public void head(HttpHead head) {
         cancelHeadTimer();
         requestBegun = false;
-        stream = new HttpStream(this, frontend, (RequestHead) head);
+        StreamLog log = next != null ? next : frontend.logger().newStream();
+        next = null;
+        log.requestHead((RequestHead) head);
+        stream = new HttpStream(this, frontend, (RequestHead) head, log);
         stream.start();
     }
 
@@ -211,6 +233,7 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
         if (done != stream) {
             return;
         }
+        frontend.logger().ended(done);
         stream = null;
         firstRequest = false;
         // After the client's half-close, the requests it sent before are still answered (as HAProxy does);
@@ -220,6 +243,10 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
             return;
         }
         channel.flush();
+        next = frontend.logger().newStream();
+        if (input != null && input.isReadable()) {
+            next.requestStarted(); // pipelined: already here
+        }
         armHeadTimer();
         channel.config().setAutoRead(true);
         if (!parsing) {
@@ -260,13 +287,42 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
 
     private void requestError(H1Exception e) {
         if (stream != null && stream.responseStarted()) {
+            stream.streamLog().error('P');
             stream.abort();
         } else {
             if (stream != null) {
+                // A body that cannot be parsed: the transaction ends with the 400 the client gets.
+                stream.streamLog().error('P');
+                stream.streamLog().status(e.status());
                 stream.clientClosed();
+                frontend.logger().ended(stream);
+            } else {
+                logFailure('P', e.status());
             }
             sendErrorAndClose(e.status());
         }
+    }
+
+    /**
+     * Logs the awaited request as failed before it became a transaction, as HAProxy logs such requests
+     * ({@code <BADREQ>}, state R): refused ('P'), timed out ('c') or abandoned ('C').
+     */
+    private void logFailure(char cause, int status) {
+        StreamLog log = next != null ? next : frontend.logger().newStream();
+        next = null;
+        log.badRequest();
+        log.error(cause, 'R');
+        log.status(status);
+        frontend.logger().connectionFailed(new ConnectionContext(channel, source(), destination(), frontend, sessionVars(), log));
+    }
+
+    /** Counts the bytes of a transaction's response (%B): the errors sent before any transaction do not count. */
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+        if (stream != null && msg instanceof ByteBuf b) {
+            stream.streamLog().bytesOut(b.readableBytes());
+        }
+        ctx.write(msg, promise);
     }
 
     // --- connection events --------------------------------------------------------------------------
@@ -283,6 +339,9 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
         if (evt == SoftStop.INSTANCE) {
             stopping = true;
             if (stream == null && !closing) {
+                if (next != null && !next.hasRequest()) {
+                    next = null; // the proxy closes an idle connection: no request was abandoned
+                }
                 closeAfterFlush();
             }
             return;
@@ -306,7 +365,10 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
         }
         if (stream != null) {
             stream.clientClosed();
+            frontend.logger().ended(stream);
             stream = null;
+        } else if (next != null && (firstRequest || next.hasRequest())) {
+            logFailure('C', 400); // the client left without a complete request
         }
         if (input != null) {
             input.release();
@@ -388,10 +450,12 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
         if (stream != null) {
             stream.checkTimeouts();
         } else if (idleTimer) {
+            next = null;
             closeAfterFlush(); // an idle keep-alive connection just closes
         } else if (probe()) {
             closeAfterFlush();
         } else {
+            logFailure('c', 408);
             sendErrorAndClose(408);
         }
     }

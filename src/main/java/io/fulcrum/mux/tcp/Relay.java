@@ -72,6 +72,7 @@ final class Relay extends ChannelInboundHandlerAdapter {
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
         // A reset or a write error: this side is gone; channelInactive tells the session.
+        session.failed(side);
         ctx.close();
     }
 }

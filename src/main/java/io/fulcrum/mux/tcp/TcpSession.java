@@ -5,10 +5,11 @@ import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
+import io.fulcrum.log.LogContext;
+import io.fulcrum.log.StreamLog;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.proxy.Timeouts;
 import io.fulcrum.runtime.EventLoops;
-import io.fulcrum.sample.SampleContext;
 import io.fulcrum.sample.VarScope;
 import io.fulcrum.sample.Vars;
 import io.fulcrum.server.Server;
@@ -33,7 +34,7 @@ import java.util.concurrent.TimeUnit;
  * {@code timeout server} on the server side, both replaced by {@code timeout tunnel} once connected, and
  * by {@code client-fin}/{@code server-fin} once one direction is shut.
  */
-public final class TcpSession implements SampleContext {
+public final class TcpSession implements LogContext {
     private final Channel client;
     private final Frontend frontend;
     private Backend backend;
@@ -55,6 +56,9 @@ public final class TcpSession implements SampleContext {
     private final long[] written = new long[2];
     private final long[] flushedSeen = new long[2];
     private ScheduledFuture<?> timer;
+    private final StreamLog log;
+    /** What the log line is about: this session, or the HTTP transaction that became this tunnel. */
+    private final LogContext logged;
 
     /**
      * @param source      the client's address (from the PROXY header with {@code accept-proxy})
@@ -63,12 +67,15 @@ public final class TcpSession implements SampleContext {
      */
     public TcpSession(Channel client, Frontend frontend, EventLoops loops, SocketAddress source, SocketAddress destination,
                       ByteBuf early) {
-        this(client, frontend, null, loops, source, destination, early);
+        this(client, frontend, null, loops, source, destination, early, null);
     }
 
-    /** @param backend the backend, or null to choose it when the session starts, by the frontend's rules */
+    /**
+     * @param backend the backend, or null to choose it by the frontend's rules when the session starts
+     * @param origin  the HTTP transaction this session continues as a tunnel (its log line is the tunnel's), or null
+     */
     private TcpSession(Channel client, Frontend frontend, Backend backend, EventLoops loops, SocketAddress source,
-                       SocketAddress destination, ByteBuf early) {
+                       SocketAddress destination, ByteBuf early, LogContext origin) {
         this.client = client;
         this.frontend = frontend;
         this.loops = loops;
@@ -77,6 +84,9 @@ public final class TcpSession implements SampleContext {
         this.backend = backend;
         this.early = early;
         this.clientRelay = new Relay(this, Side.CLIENT);
+        this.logged = origin != null ? origin : this;
+        this.log = origin != null ? origin.streamLog() : frontend.logger().firstStream(client);
+        client.closeFuture().addListener(f -> clientGone());
     }
 
     /**
@@ -85,10 +95,12 @@ public final class TcpSession implements SampleContext {
      *
      * @param fromClient bytes to send to the server first, or null
      * @param fromServer bytes to send to the client first, or null
+     * @param origin     the HTTP transaction, logged when the tunnel ends
      */
     public static void tunnel(Channel client, Channel server, Frontend frontend, Backend backend, EventLoops loops,
-                              ByteBuf fromClient, ByteBuf fromServer) {
-        TcpSession s = new TcpSession(client, frontend, backend, loops, client.remoteAddress(), client.localAddress(), fromClient);
+                              ByteBuf fromClient, ByteBuf fromServer, LogContext origin) {
+        TcpSession s = new TcpSession(client, frontend, backend, loops, client.remoteAddress(), client.localAddress(), fromClient,
+                origin);
         s.install();
         s.adopt(server, fromServer);
     }
@@ -129,11 +141,6 @@ public final class TcpSession implements SampleContext {
             return;
         }
         backend = frontend.backend(this);
-        if (backend != null) {
-            Backend counted = backend;
-            counted.streamStarted();
-            client.closeFuture().addListener(f -> counted.streamEnded());
-        }
         if (backend != null && backend.tcpRules() != frontend.tcpRules() && !backend.tcpRules().acceptContent(this)) {
             client.close();
             return;
@@ -151,9 +158,11 @@ public final class TcpSession implements SampleContext {
         }
         target = backend == null ? null : backend.pick();
         if (target == null) {
+            log.error('S', 'C');
             abort();
             return;
         }
+        log.serverAssigned(backend, target);
         SocketAddress address = target.target(destination);
         Channel ch = loops.newSocketFor(address);
         SocketOptions opts = backend.socketOptions();
@@ -185,6 +194,7 @@ public final class TcpSession implements SampleContext {
             ch.close();
             server = null;
             if (attempts > backend.retries()) {
+                log.error(cause instanceof io.netty.channel.ConnectTimeoutException ? 's' : 'S', 'C');
                 abort();
                 return;
             }
@@ -195,6 +205,7 @@ public final class TcpSession implements SampleContext {
             return;
         }
         connected = true;
+        log.connected(ch);
         Server srv = target;
         srv.connectionOpened();
         ch.closeFuture().addListener(f -> srv.connectionClosed());
@@ -291,6 +302,9 @@ public final class TcpSession implements SampleContext {
     void closed(Side side) {
         if (side == Side.SERVER && !connected) {
             return; // a failed attempt; connected() decides what comes next
+        }
+        if (side == Side.CLIENT && !connected) {
+            log.error('C'); // gone before the server connection was established
         }
         finished = true;
         cancelTimer();
@@ -405,11 +419,36 @@ public final class TcpSession implements SampleContext {
                 continue;
             }
             if (now - lastActive[side.ordinal()] >= TimeUnit.MILLISECONDS.toNanos(t)) {
+                log.error(side == Side.CLIENT ? 'c' : 's');
                 abort();
                 return;
             }
         }
         armTimer();
+    }
+
+    /** A side failed (a reset, a write error): the first such event is the session's termination cause. */
+    void failed(Side side) {
+        log.error(side == Side.CLIENT ? 'C' : 'S');
+    }
+
+    /** The client connection closed: the session ends when the server connection has closed too, then logs. */
+    private void clientGone() {
+        Channel s = server;
+        if (s != null && s.isOpen()) {
+            s.closeFuture().addListener(f -> ended());
+        } else {
+            ended();
+        }
+    }
+
+    private void ended() {
+        log.bytesIn(written[Side.SERVER.ordinal()]);
+        log.bytesOut(written[Side.CLIENT.ordinal()]);
+        if (attempts > 0) {
+            log.retries(attempts - 1);
+        }
+        frontend.logger().ended(logged);
     }
 
     private static long pending(Channel ch) {
@@ -457,6 +496,11 @@ public final class TcpSession implements SampleContext {
     @Override
     public ResponseHead response() {
         return null;
+    }
+
+    @Override
+    public StreamLog streamLog() {
+        return log;
     }
 
     @Override

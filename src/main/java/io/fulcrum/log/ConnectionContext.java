@@ -1,0 +1,49 @@
+package io.fulcrum.log;
+
+import io.fulcrum.backend.Backend;
+import io.fulcrum.http.RequestHead;
+import io.fulcrum.http.ResponseHead;
+import io.fulcrum.proxy.Frontend;
+import io.fulcrum.sample.VarScope;
+import io.fulcrum.sample.Vars;
+import io.fulcrum.server.Server;
+import io.netty.channel.Channel;
+
+import java.net.SocketAddress;
+
+/**
+ * What a log line sees of a client connection that failed before a transaction existed (a request that
+ * could not be parsed or did not come in time): the connection, its frontend, and the session's variables.
+ */
+public record ConnectionContext(Channel frontChannel, SocketAddress source, SocketAddress destination, Frontend frontend,
+                                Vars sessionVars, StreamLog streamLog) implements LogContext {
+
+    @Override
+    public Backend backend() {
+        return null;
+    }
+
+    @Override
+    public Server server() {
+        return null;
+    }
+
+    @Override
+    public RequestHead request() {
+        return null;
+    }
+
+    @Override
+    public ResponseHead response() {
+        return null;
+    }
+
+    @Override
+    public Vars vars(VarScope scope) {
+        return switch (scope) {
+            case PROC -> Vars.PROC;
+            case SESS -> sessionVars;
+            default -> null;
+        };
+    }
+}

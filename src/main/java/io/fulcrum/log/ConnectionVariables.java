@@ -1,0 +1,97 @@
+package io.fulcrum.log;
+
+import io.fulcrum.sample.SampleContext;
+
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.function.Function;
+import java.util.function.ToLongFunction;
+
+/** Log variables of the connections and proxies: addresses, names, concurrent connection counts. */
+final class ConnectionVariables {
+    private ConnectionVariables() {
+    }
+
+    static void register(LogVariables.Registrar r) {
+        address(r, "ci", "cp", SampleContext::source);
+        address(r, "fi", "fp", SampleContext::destination);
+        address(r, "si", "sp", ctx -> ifLogged(ctx, StreamLog::serverAddress));
+        address(r, "bi", "bp", ctx -> ifLogged(ctx, StreamLog::serverLocal));
+        r.add("f", false, (ctx, out, f) -> LogVariable.text(out, ctx.frontend().name(), f));
+        // '~' would follow the name of a frontend that terminated TLS.
+        r.add("ft", false, (ctx, out, f) -> LogVariable.text(out, ctx.frontend().name(), f));
+        r.add("b", false, (ctx, out, f) -> LogVariable.text(out, ctx.backend() != null ? ctx.backend().name() : ctx.frontend().name(), f));
+        r.add("s", false, (ctx, out, f) -> LogVariable.text(out, ctx.server() != null ? ctx.server().name() : "<NOSRV>", f));
+        r.add("H", false, (ctx, out, f) -> LogVariable.text(out, Hostname.NAME, f));
+        r.add("pid", false, (ctx, out, f) -> LogText.number(out, ProcessHandle.current().pid(), f, 4));
+        count(r, "ac", ctx -> {
+            StreamLog l = LogVariables.log(ctx);
+            return l == null ? 0 : l.logger().actconn() + closedSelf(ctx);
+        });
+        count(r, "fc", ctx -> ctx.frontend().limit().current() + closedSelf(ctx));
+        count(r, "bc", ctx -> ctx.backend() == null ? 0 : ctx.backend().streams().current());
+        count(r, "sc", ctx -> ctx.server() == null ? 0 : ctx.server().streams().current());
+        count(r, "rc", ctx -> {
+            StreamLog l = LogVariables.log(ctx);
+            return l == null ? 0 : l.retries();
+        });
+        count(r, "lc", ctx -> {
+            StreamLog l = LogVariables.log(ctx);
+            return l == null ? 0 : l.logNumber();
+        });
+        // No queues yet: nothing ever waits in them.
+        count(r, "sq", ctx -> 0);
+        count(r, "bq", ctx -> 0);
+        r.add("rt", false, (ctx, out, f) -> {
+            StreamLog l = LogVariables.log(ctx);
+            LogText.number(out, l == null ? 0 : l.id(), f, 4);
+        });
+        // TLS does not exist yet: no cipher, no version.
+        r.add("sslc", false, (ctx, out, f) -> LogVariable.text(out, null, f));
+        r.add("sslv", false, (ctx, out, f) -> LogVariable.text(out, null, f));
+    }
+
+    /**
+     * 1 when the client connection has closed already: it no longer counts in the limits then, but HAProxy's
+     * lines count it until they are written, and so do these.
+     */
+    private static int closedSelf(SampleContext ctx) {
+        return ctx.frontChannel() != null && !ctx.frontChannel().isOpen() ? 1 : 0;
+    }
+
+    private static SocketAddress ifLogged(SampleContext ctx, Function<StreamLog, SocketAddress> get) {
+        StreamLog l = LogVariables.log(ctx);
+        return l == null ? null : get.apply(l);
+    }
+
+    private static void count(LogVariables.Registrar r, String name, ToLongFunction<SampleContext> value) {
+        r.add(name, false, (ctx, out, f) -> out.append(value.applyAsLong(ctx)));
+    }
+
+    /** An IP variable and its port variable; "-" for both when the address does not exist (yet). */
+    private static void address(LogVariables.Registrar r, String ip, String port, Function<SampleContext, SocketAddress> get) {
+        r.add(ip, false, (ctx, out, f) -> ip(out, get.apply(ctx), f));
+        r.add(port, false, (ctx, out, f) -> {
+            if (get.apply(ctx) instanceof InetSocketAddress in) {
+                LogText.number(out, in.getPort(), f, 4);
+            } else {
+                LogVariable.text(out, null, f & ~LogVariable.QUOTE);
+            }
+        });
+    }
+
+    private static void ip(StringBuilder out, SocketAddress a, int flags) {
+        if (!(a instanceof InetSocketAddress in)) {
+            LogVariable.text(out, a == null ? null : "unix", flags & ~LogVariable.QUOTE);
+            return;
+        }
+        byte[] b = in.getAddress().getAddress();
+        if ((flags & LogVariable.HEX) != 0) {
+            for (byte x : b) {
+                LogText.hexByte(out, x & 0xff);
+            }
+            return;
+        }
+        LogVariable.text(out, LogText.ip(in), flags);
+    }
+}

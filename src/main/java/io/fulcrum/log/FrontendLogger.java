@@ -1,0 +1,177 @@
+package io.fulcrum.log;
+
+import io.fulcrum.http.RequestHead;
+import io.netty.channel.Channel;
+import io.netty.util.concurrent.FastThreadLocal;
+
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A frontend's logging at run time: starts the record of each transaction, and at its end decides whether
+ * it is logged ({@code dontlognull}, {@code dontlog-normal}), at which level ({@code log-separate-errors}),
+ * in which format, then hands the line to the sender. Runs on the event loops; never blocks.
+ */
+public final class FrontendLogger {
+    private static final FastThreadLocal<StringBuilder> LINE = new FastThreadLocal<>() {
+        @Override
+        protected StringBuilder initialValue() {
+            return new StringBuilder(256);
+        }
+    };
+
+    private final ProcessLog process;
+    private final String frontend;
+    private final boolean http;
+    private final LogTarget[] targets;
+    private final String tag;
+    /** Null: the default format, a line at accept and none at the end. */
+    private final LogFormat format;
+    private final LogFormat errorFormat;
+    private final LogFormat uniqueIdFormat;
+    private final String uniqueIdHeader;
+    private final HeaderCaptures captures;
+    private final boolean dontlognull;
+    private final boolean separateErrors;
+    private final boolean dontlogNormal;
+    /** Lines emitted so far (%lc). */
+    private final AtomicLong lines = new AtomicLong();
+
+    FrontendLogger(ProcessLog process, String frontend, ProxyLog p, HeaderCaptures captures, boolean http) {
+        this.process = process;
+        this.frontend = frontend;
+        this.http = http;
+        this.targets = process.targets(p.targets);
+        this.tag = process.tag(p.tag);
+        this.format = p.compiled;
+        this.errorFormat = p.compiledError;
+        this.uniqueIdFormat = p.compiledUniqueId;
+        this.uniqueIdHeader = p.uniqueIdHeader;
+        this.captures = captures;
+        this.dontlognull = p.dontlognull;
+        this.separateErrors = p.separateErrors;
+        this.dontlogNormal = p.dontlogNormal;
+    }
+
+    /** The record of a transaction that begins at {@code acceptNanos} (System.nanoTime) / {@code acceptMillis} (wall clock). */
+    public StreamLog newStream(long acceptNanos, long acceptMillis) {
+        return new StreamLog(this, http, acceptNanos, acceptMillis);
+    }
+
+    /** The record of a transaction that begins now. */
+    public StreamLog newStream() {
+        return newStream(System.nanoTime(), System.currentTimeMillis());
+    }
+
+    /**
+     * The record of the first transaction of {@code client}: from its accept, its handshakes (the PROXY
+     * header) ending now (Th).
+     */
+    public StreamLog firstStream(Channel client) {
+        long[] accepted = client.attr(StreamLog.ACCEPTED).get();
+        if (accepted == null) {
+            return newStream();
+        }
+        StreamLog log = newStream(accepted[0], accepted[1]);
+        log.handshakeDone(System.nanoTime());
+        return log;
+    }
+
+    HeaderCaptures captures() {
+        return captures;
+    }
+
+    int actconn() {
+        return process.actconn();
+    }
+
+    /** A connection was accepted. With targets but no format, HAProxy's default format logs it now, and only now. */
+    public void accepted(SocketAddress source, SocketAddress destination) {
+        if (format != null || targets.length == 0) {
+            return;
+        }
+        StringBuilder sb = line();
+        sb.append("Connect from ");
+        address(sb, source);
+        sb.append(" to ");
+        address(sb, destination);
+        sb.append(" (").append(frontend).append('/').append(http ? "HTTP" : "TCP").append(')');
+        send(sb, Syslog.INFO);
+    }
+
+    /** An event of the proxy itself (it stopped...), sent to its targets at level warning whatever its format. */
+    public void warning(String text) {
+        if (targets.length > 0) {
+            StringBuilder sb = line();
+            sb.append(text);
+            send(sb, Syslog.WARNING);
+        }
+    }
+
+    /** A transaction ended: its line, once, unless the options leave it out. */
+    public void ended(LogContext ctx) {
+        emit(ctx, format);
+    }
+
+    /**
+     * A client connection failed before a transaction could start (a request that could not be parsed or did
+     * not arrive in time, an invalid PROXY header): logged with {@code error-log-format} when there is one.
+     */
+    public void connectionFailed(LogContext ctx) {
+        emit(ctx, errorFormat != null ? errorFormat : format);
+    }
+
+    private void emit(LogContext ctx, LogFormat f) {
+        StreamLog l = ctx.streamLog();
+        if (!l.end() || format == null || targets.length == 0 || dontlognull && l.bytesIn() == 0) {
+            return;
+        }
+        boolean failed = l.failed() || http && l.status(ctx) >= 500;
+        if (dontlogNormal && !failed) {
+            return;
+        }
+        l.logNumber(lines.getAndIncrement());
+        StringBuilder sb = line();
+        f.append(ctx, sb);
+        send(sb, failed && separateErrors ? Syslog.ERR : Syslog.INFO);
+    }
+
+    /** The unique ID of a transaction, or null without {@code unique-id-format}. */
+    String uniqueId(LogContext ctx) {
+        return uniqueIdFormat == null ? null : uniqueIdFormat.format(ctx);
+    }
+
+    /** Adds the {@code unique-id-header} field to a request going to a server. */
+    public void addUniqueIdHeader(LogContext ctx, RequestHead request) {
+        if (uniqueIdHeader != null && uniqueIdFormat != null) {
+            request.headers().add(uniqueIdHeader, ctx.streamLog().uniqueId(ctx));
+        }
+    }
+
+    private static StringBuilder line() {
+        StringBuilder sb = LINE.get();
+        sb.setLength(0);
+        return sb;
+    }
+
+    private void send(StringBuilder sb, int level) {
+        byte[] text = new byte[Math.min(sb.length(), process.lineLimit())];
+        for (int i = 0; i < text.length; i++) {
+            text[i] = (byte) sb.charAt(i);
+        }
+        Instant now = Instant.now();
+        long micros = TimeUnit.SECONDS.toMicros(now.getEpochSecond()) + now.getNano() / 1000;
+        process.sender().offer(new LogMessage(targets, tag, level, micros, text));
+    }
+
+    private static void address(StringBuilder sb, SocketAddress a) {
+        if (a instanceof InetSocketAddress in) {
+            sb.append(LogText.ip(in)).append(':').append(in.getPort());
+        } else {
+            sb.append("unix:");
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package io.fulcrum.log;
+
+import io.netty.util.internal.PlatformDependent;
+
+import java.io.IOException;
+import java.lang.invoke.VarHandle;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Sends log messages from one thread of its own, so that an event loop never waits for a log target:
+ * loops put messages in a bounded lock-free queue and go on; when it is full the message is dropped and
+ * counted ({@link #dropped()}), as HAProxy drops what its log targets cannot take.
+ */
+public final class LogSender implements AutoCloseable {
+    static final int CAPACITY = 16384;
+
+    private final Queue<LogMessage> queue = PlatformDependent.newFixedMpscQueue(CAPACITY);
+    private final LongAdder dropped = new LongAdder();
+    private final String host;
+    private final long pid = ProcessHandle.current().pid();
+    private final Thread thread;
+    private final AtomicBoolean started = new AtomicBoolean();
+    private volatile boolean sleeping;
+    private volatile boolean closed;
+
+    /** Used by the sender thread only. */
+    private final LogWriters writers = new LogWriters();
+    private final Map<LogTarget, long[]> sampled = new IdentityHashMap<>();
+    private final StringBuilder header = new StringBuilder(128);
+    private byte[] frame = new byte[LogTarget.DEFAULT_LENGTH + 1];
+
+    /** @param host the {@code log-send-hostname} name, or null */
+    public LogSender(String host) {
+        this.host = host;
+        this.thread = new Thread(this::run, "fulcrum-log");
+        thread.setDaemon(true);
+    }
+
+    /** Queues {@code m}; never blocks. False when the queue was full and the message dropped. */
+    boolean offer(LogMessage m) {
+        if (!started.get() && started.compareAndSet(false, true)) {
+            thread.start(); // a process that logs nothing has no sender thread
+        }
+        if (!queue.offer(m)) {
+            dropped.increment();
+            return false;
+        }
+        // The queue's store must be visible before "sleeping" is read, or both sides could miss the other.
+        VarHandle.fullFence();
+        if (sleeping) {
+            LockSupport.unpark(thread);
+        }
+        return true;
+    }
+
+    /** Messages dropped because the queue was full or a target refused them. */
+    public long dropped() {
+        return dropped.sum();
+    }
+
+    private void run() {
+        for (;;) {
+            LogMessage m = queue.poll();
+            if (m != null) {
+                send(m);
+                continue;
+            }
+            if (closed) {
+                break;
+            }
+            sleeping = true;
+            if (queue.isEmpty() && !closed) {
+                LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
+            }
+            sleeping = false;
+        }
+        writers.close();
+    }
+
+    private void send(LogMessage m) {
+        for (LogTarget t : m.targets()) {
+            int level = t.levelFor(m.level());
+            if (level < 0 || t.sampling() != null && !t.sampling().takes(sampled.computeIfAbsent(t, k -> new long[1])[0]++)) {
+                continue;
+            }
+            header.setLength(0);
+            SyslogHeader.append(header, t.format(), t.facility(), level, m.epochMicros(), host, m.tag(), pid);
+            // As HAProxy: a line to a datagram socket is cut at len, then gets its newline; one to stdout or
+            // stderr has the newline within len.
+            int max = t.destination() instanceof LogDestination.Stream ? t.maxLength() - 1 : t.maxLength();
+            int length = frame(header, m.text(), max);
+            try {
+                if (!writers.write(t.destination(), frame, length)) {
+                    dropped.increment();
+                }
+            } catch (IOException | RuntimeException e) {
+                dropped.increment();
+            }
+        }
+    }
+
+    /** Puts header and text, cut to {@code max} bytes, then a newline in {@link #frame}; returns the length. */
+    private int frame(StringBuilder head, byte[] text, int max) {
+        int h = Math.min(head.length(), max);
+        int t = Math.min(text.length, max - h);
+        if (frame.length < h + t + 1) {
+            frame = new byte[Math.max(h + t + 1, frame.length * 2)];
+        }
+        for (int i = 0; i < h; i++) {
+            frame[i] = (byte) head.charAt(i);
+        }
+        System.arraycopy(text, 0, frame, h, t);
+        frame[h + t] = '\n';
+        return h + t + 1;
+    }
+
+    /** Sends what is queued (for at most two seconds), then stops the thread. */
+    @Override
+    public void close() {
+        closed = true;
+        if (!started.get()) {
+            return;
+        }
+        LockSupport.unpark(thread);
+        try {
+            thread.join(2000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package io.fulcrum.log;
+
+import io.fulcrum.sample.IpText;
+
+import java.net.InetSocketAddress;
+
+/**
+ * How values are written into log lines: quoting (+Q), escaping for RFC 5424 structured data (+E),
+ * hexadecimal numbers (+X), and HAProxy's "#XX" encoding of characters that would break a line's
+ * fields (section 8.6).
+ */
+final class LogText {
+    private LogText() {
+    }
+
+    /** Encoded in request lines and URIs: non-printable characters, '"' and '#'. */
+    static final boolean[] URI = encodeSet("\"#");
+    /** Encoded in captured headers: also the '{', '|' and '}' that delimit them. */
+    static final boolean[] HEADER = encodeSet("\"#{|}");
+
+    private static boolean[] encodeSet(String extra) {
+        boolean[] set = new boolean[256];
+        for (int c = 0; c < 256; c++) {
+            set[c] = c < 32 || c > 126;
+        }
+        for (char c : extra.toCharArray()) {
+            set[c] = true;
+        }
+        return set;
+    }
+
+    /**
+     * Appends {@code text}, "-" when null (or {@code ""} when quoted), with the Q and E flags; characters
+     * in {@code encode} (when not null) are written as '#' and two upper-case hexadecimal digits.
+     */
+    static void append(StringBuilder out, CharSequence text, int flags, boolean[] encode) {
+        boolean quote = (flags & LogVariable.QUOTE) != 0;
+        if (text == null) {
+            out.append(quote ? "\"\"" : "-");
+            return;
+        }
+        if (quote) {
+            out.append('"');
+        }
+        boolean escape = (flags & LogVariable.ESCAPE) != 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (encode != null && (c > 255 || encode[c])) {
+                out.append('#');
+                hexByte(out, c & 0xff);
+            } else {
+                if (escape && (c == '"' || c == '\\' || c == ']')) {
+                    out.append('\\');
+                }
+                out.append(c);
+            }
+        }
+        if (quote) {
+            out.append('"');
+        }
+    }
+
+    /** A number; in hexadecimal, upper case, zero-padded to {@code hexWidth} digits, when the flags say +X. */
+    static void number(StringBuilder out, long v, int flags, int hexWidth) {
+        if ((flags & LogVariable.HEX) != 0 && hexWidth > 0) {
+            String h = Long.toHexString(v).toUpperCase();
+            for (int i = h.length(); i < hexWidth; i++) {
+                out.append('0');
+            }
+            out.append(h);
+        } else {
+            out.append(v);
+        }
+    }
+
+    /** The address in HAProxy's text form (dotted quad, or RFC 5952 for IPv6). */
+    static String ip(InetSocketAddress a) {
+        byte[] b = a.getAddress().getAddress();
+        return b.length == 4 ? IpText.format4(((b[0] & 255L) << 24) | ((b[1] & 255L) << 16) | ((b[2] & 255L) << 8) | (b[3] & 255L))
+                : IpText.format6(b, 0);
+    }
+
+    static void hexByte(StringBuilder out, int b) {
+        out.append(Character.toUpperCase(Character.forDigit((b >> 4) & 15, 16))).append(Character.toUpperCase(Character.forDigit(b & 15, 16)));
+    }
+}

@@ -1,0 +1,86 @@
+package io.fulcrum.log;
+
+import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.proxy.Mode;
+import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.proxy.ProxyTable;
+import io.fulcrum.runtime.ConnLimit;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The process's logging at run time: the global targets, the sender thread they share with every proxy's,
+ * and the process-wide connection count log lines report (%ac). Builds each frontend's logger.
+ */
+public final class ProcessLog implements AutoCloseable {
+    private final GlobalLog global;
+    /** Resolved once: every proxy with {@code log global} shares them, and their sampling. */
+    private final List<LogTarget> globalTargets = new ArrayList<>();
+    private final ConnLimit connections;
+    private final LogSender sender;
+    /** The longest line built: one less than the largest {@code len} of all targets, as in HAProxy. */
+    private final int lineLimit;
+
+    /** @param connections the process's connection limit, whose count is %ac */
+    public ProcessLog(ConfigModel model, ConnLimit connections) {
+        this.global = GlobalLog.of(model);
+        this.connections = connections;
+        this.sender = new LogSender(global.sendHostname);
+        global.targets.forEach(t -> globalTargets.add(t.withFormat(global.defaultFormat())));
+        int longest = LogTarget.DEFAULT_LENGTH;
+        for (LogTarget t : global.targets) {
+            longest = Math.max(longest, t.maxLength());
+        }
+        for (ProxySpec p : ProxyTable.of(model).proxies()) {
+            ProxyLog log = p.partOrNull(ProxyLog.class);
+            for (LogTarget t : log == null ? List.<LogTarget>of() : log.targets) {
+                longest = Math.max(longest, t.maxLength());
+            }
+        }
+        this.lineLimit = longest - 1;
+    }
+
+    int lineLimit() {
+        return lineLimit;
+    }
+
+    /** The logger of the frontend configured by {@code spec}. */
+    public FrontendLogger frontend(ProxySpec spec) {
+        ProxyLog p = spec.partOrNull(ProxyLog.class);
+        HeaderCaptures captures = spec.partOrNull(HeaderCaptures.class);
+        return new FrontendLogger(this, spec.name(), p == null ? new ProxyLog() : p, captures == null ? HeaderCaptures.NONE : captures,
+                spec.mode == Mode.HTTP);
+    }
+
+    /** The targets of a proxy's {@code log} lines, {@code log global} replaced by the global ones. */
+    LogTarget[] targets(List<LogTarget> declared) {
+        List<LogTarget> out = new ArrayList<>();
+        for (LogTarget t : declared) {
+            if (t == ProxyLog.GLOBAL) {
+                out.addAll(globalTargets);
+            } else {
+                out.add(t.withFormat(global.defaultFormat()));
+            }
+        }
+        return out.toArray(new LogTarget[0]);
+    }
+
+    String tag(String proxyTag) {
+        return proxyTag != null ? proxyTag : global.tag != null ? global.tag : GlobalLog.PROGRAM;
+    }
+
+    int actconn() {
+        return connections.current();
+    }
+
+    LogSender sender() {
+        return sender;
+    }
+
+    /** Sends what is still queued, then stops the sender. */
+    @Override
+    public void close() {
+        sender.close();
+    }
+}

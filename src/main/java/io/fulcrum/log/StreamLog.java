@@ -1,0 +1,388 @@
+package io.fulcrum.log;
+
+import io.fulcrum.backend.Backend;
+import io.fulcrum.http.HttpHead;
+import io.fulcrum.http.RequestHead;
+import io.fulcrum.http.ResponseHead;
+import io.fulcrum.runtime.ConnLimit;
+import io.fulcrum.sample.SampleContext;
+import io.fulcrum.server.Server;
+import io.netty.channel.Channel;
+import io.netty.util.AsciiString;
+import io.netty.util.AttributeKey;
+
+import java.net.SocketAddress;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What a log line says about one transaction (an HTTP request or a TCP session), recorded by the stream as
+ * it happens: the dates of its events (HAProxy's timing events, section 8.4), bytes, retries, the first
+ * error and where the transaction stood then (the termination state, section 8.5), the request line and
+ * captured headers as received. Lives on the transaction's event loop.
+ */
+public final class StreamLog {
+    private static final AtomicLong IDS = new AtomicLong();
+    /**
+     * When a connection that starts with handshakes ({@code accept-proxy}) was accepted: nanoTime and wall
+     * clock, set by the acceptor, so that its first transaction counts from there (%Th).
+     */
+    public static final AttributeKey<long[]> ACCEPTED = AttributeKey.valueOf("fulcrum.accepted");
+    private static final long NONE = Long.MIN_VALUE;
+
+    private final FrontendLogger logger;
+    private final boolean http;
+    final long acceptMillis;
+    private final long acceptNanos;
+    private long handshakeNanos;
+    private long requestNanos = NONE;
+    private long requestMillis;
+    private long headNanos = NONE;
+    private long assignedNanos = NONE;
+    private long connectedNanos = NONE;
+    private long responseNanos = NONE;
+    private long endNanos = NONE;
+
+    private long bytesIn;
+    private long bytesOut;
+    private int retries;
+    private int status;
+    private char cause = '-';
+    private char state = '-';
+    private boolean badRequest;
+    private long id = -1;
+    private long logNumber;
+    private String uniqueId;
+
+    private AsciiString method;
+    private AsciiString uri;
+    private int version;
+    String[] requestCaptures;
+    String[] responseCaptures;
+
+    private SocketAddress serverAddress;
+    private SocketAddress serverLocal;
+    private ConnLimit backendStreams;
+    private ConnLimit serverStreams;
+
+    /**
+     * @param acceptNanos  when the transaction began ({@link System#nanoTime()}): the connection's accept, or
+     *                     for a next request on it, the end of the previous one
+     * @param acceptMillis the same date, wall clock
+     */
+    StreamLog(FrontendLogger logger, boolean http, long acceptNanos, long acceptMillis) {
+        this.logger = logger;
+        this.http = http;
+        this.acceptNanos = acceptNanos;
+        this.acceptMillis = acceptMillis;
+        this.handshakeNanos = acceptNanos;
+        this.status = http ? -1 : 0;
+    }
+
+    // --- events, recorded by the streams ------------------------------------------------------
+
+    /** The low-level handshakes (PROXY header) ended: the transaction proper starts now (Th). */
+    public void handshakeDone(long nanos) {
+        handshakeNanos = Math.max(nanos, acceptNanos);
+    }
+
+    /** The first byte of the request arrived (end of Ti); the next ones do not count. */
+    public void requestStarted() {
+        if (requestNanos == NONE) {
+            requestNanos = Math.max(System.nanoTime(), handshakeNanos);
+            requestMillis = System.currentTimeMillis();
+        }
+    }
+
+    /** A byte of the request arrived. */
+    public boolean hasRequest() {
+        return requestNanos != NONE;
+    }
+
+    /** The request head is complete (end of TR): its line and captured fields are kept as received. */
+    public void requestHead(RequestHead head) {
+        requestStarted();
+        headNanos = System.nanoTime();
+        method = head.method();
+        uri = head.uri();
+        version = head.version();
+        requestCaptures = logger.captures().request(head);
+    }
+
+    /** The request could not be parsed: the line logs as {@code <BADREQ>}. */
+    public void badRequest() {
+        badRequest = true;
+    }
+
+    /**
+     * A server was chosen (end of Tw): the transaction counts in its backend's and its server's current
+     * streams until it ends. Called again when a retry chooses another one.
+     */
+    public void serverAssigned(Backend backend, Server server) {
+        if (assignedNanos == NONE) {
+            assignedNanos = System.nanoTime();
+        }
+        if (backendStreams == null) {
+            backendStreams = backend.streams();
+            backendStreams.tryAcquire();
+        }
+        if (serverStreams != server.streams()) {
+            releaseServer();
+            serverStreams = server.streams();
+            serverStreams.tryAcquire();
+        }
+    }
+
+    /** The server connection is established (end of Tc). */
+    public void connected(Channel server) {
+        connectedNanos = System.nanoTime();
+        serverAddress = server.remoteAddress();
+        serverLocal = server.localAddress();
+    }
+
+    /** The response head arrived (end of Tr); interim responses do not count, a 101 (the last HTTP one) does. */
+    public void responseHead(ResponseHead head) {
+        if (head.isInterim() && head.status() != 101 || responseNanos != NONE) {
+            return;
+        }
+        responseNanos = System.nanoTime();
+        responseCaptures = logger.captures().response(head);
+    }
+
+    /**
+     * The first event that ends the transaction abnormally (later ones are ignored), with the state it
+     * was in: 'C'/'S' a side aborted, 'c'/'s' its timeout expired, 'P' the proxy refused, 'L' the proxy
+     * answered itself (see HAProxy's section 8.5).
+     */
+    public void error(char cause, char state) {
+        if (this.cause == '-') {
+            this.cause = cause;
+            this.state = state;
+            if (state == 'H') {
+                responseNanos = NONE; // a response head refused (http-response deny) was never accepted: Tr is -1
+            }
+        }
+    }
+
+    /** {@link #error(char, char)} in the state the transaction is in now. */
+    public void error(char cause) {
+        error(cause, stateNow());
+    }
+
+    /** R: waiting for the request, C: for the server connection, H: for the response head, D: in the data. */
+    private char stateNow() {
+        if (!http) {
+            return connectedNanos != NONE ? 'D' : 'C';
+        }
+        if (headNanos == NONE) {
+            return 'R';
+        }
+        if (bytesOut > 0) {
+            return 'D';
+        }
+        if (connectedNanos != NONE) {
+            return 'H';
+        }
+        return assignedNanos != NONE ? 'C' : 'R';
+    }
+
+    /** The status of a response the proxy sent itself. */
+    public void status(int status) {
+        this.status = status;
+    }
+
+    public void retries(int retries) {
+        this.retries = retries;
+    }
+
+    /** Bytes received from the client (%U). */
+    public void bytesIn(long n) {
+        bytesIn += n;
+    }
+
+    /** Bytes sent to the client (%B). */
+    public void bytesOut(long n) {
+        bytesOut += n;
+    }
+
+    /** The transaction ended (Ta, Tt): it no longer counts in its backend and server. Once. */
+    boolean end() {
+        if (endNanos != NONE) {
+            return false;
+        }
+        endNanos = System.nanoTime();
+        if (backendStreams != null) {
+            backendStreams.release();
+        }
+        releaseServer();
+        return true;
+    }
+
+    private void releaseServer() {
+        if (serverStreams != null) {
+            serverStreams.release();
+            serverStreams = null;
+        }
+    }
+
+    // --- what log variables read ----------------------------------------------------------------
+
+    FrontendLogger logger() {
+        return logger;
+    }
+
+    /** This line's number among its frontend's (%lc). */
+    void logNumber(long n) {
+        logNumber = n;
+    }
+
+    long logNumber() {
+        return logNumber;
+    }
+
+    /** The status logged: the one the proxy set, else the response's (-1 when none, 0 in TCP). */
+    int status(SampleContext ctx) {
+        return status >= 0 ? status : ctx.status();
+    }
+
+    boolean http() {
+        return http;
+    }
+
+    boolean isBadRequest() {
+        return badRequest;
+    }
+
+    long bytesIn() {
+        return bytesIn;
+    }
+
+    long bytesOut() {
+        return bytesOut;
+    }
+
+    int retries() {
+        return retries;
+    }
+
+    /** The two characters of the termination state. */
+    String termination() {
+        return new String(new char[] {cause, state});
+    }
+
+    /** Something went wrong: an error, a timeout or an abort (a local answer is not one), or a retry. */
+    boolean failed() {
+        return cause != '-' && cause != 'L' || retries > 0;
+    }
+
+    /** The request counter (%rt), drawn when first asked for. */
+    long id() {
+        if (id < 0) {
+            id = IDS.getAndIncrement();
+        }
+        return id;
+    }
+
+    /** The unique ID ({@code unique-id-format}), computed when first asked for; null without a format. */
+    public String uniqueId(LogContext ctx) {
+        if (uniqueId == null && !badRequest) { // no transaction, no ID (as HAProxy's connection-level lines)
+            uniqueId = logger.uniqueId(ctx);
+        }
+        return uniqueId;
+    }
+
+    /** The date of the request's first byte (%tr), or the accept date. */
+    long requestMillis() {
+        return requestNanos == NONE ? acceptMillis : requestMillis;
+    }
+
+    AsciiString method() {
+        return method;
+    }
+
+    AsciiString uri() {
+        return uri;
+    }
+
+    /** The request line as received, or null. */
+    String requestLine() {
+        return method == null ? null : method + " " + uri + " " + HttpHead.versionText(version);
+    }
+
+    String httpVersion() {
+        return method == null ? null : HttpHead.versionText(version);
+    }
+
+    SocketAddress serverAddress() {
+        return serverAddress;
+    }
+
+    SocketAddress serverLocal() {
+        return serverLocal;
+    }
+
+    // --- timers, in ms, -1 for an event that did not happen ------------------------------------------
+
+    private long ms(long nanos) {
+        return nanos == NONE ? NONE : TimeUnit.NANOSECONDS.toMillis(nanos - acceptNanos);
+    }
+
+    private static long between(long from, long to) {
+        return from == NONE || to == NONE ? -1 : Math.max(0, to - from);
+    }
+
+    private long endOrNow() {
+        return endNanos != NONE ? endNanos : System.nanoTime();
+    }
+
+    long th() {
+        return ms(handshakeNanos);
+    }
+
+    long ti() {
+        return between(ms(handshakeNanos), ms(requestNanos));
+    }
+
+    long tR() {
+        return between(ms(requestNanos), ms(headNanos));
+    }
+
+    long tq() {
+        long ti = ti();
+        long tr = tR();
+        return ti < 0 || tr < 0 ? -1 : th() + ti + tr;
+    }
+
+    long tw() {
+        return between(ms(http ? headNanos : handshakeNanos), ms(assignedNanos));
+    }
+
+    long tc() {
+        return between(ms(assignedNanos), ms(connectedNanos));
+    }
+
+    long tr() {
+        return between(ms(connectedNanos), ms(responseNanos));
+    }
+
+    long ta() {
+        return between(ms(requestNanos != NONE ? requestNanos : handshakeNanos), ms(endOrNow()));
+    }
+
+    long tt() {
+        return ms(endOrNow());
+    }
+
+    long tu() {
+        return Math.max(0, tt() - Math.max(0, ti()));
+    }
+
+    /** Td = Tt - (Th + Ti + TR + Tw + Tc + Tr), the timers that did not happen left out. */
+    long td() {
+        long d = tt() - th();
+        for (long t : http ? new long[] {ti(), tR(), tw(), tc(), tr()} : new long[] {tw(), tc()}) {
+            d -= Math.max(0, t);
+        }
+        return Math.max(0, d);
+    }
+}

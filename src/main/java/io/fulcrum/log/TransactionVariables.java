@@ -1,0 +1,143 @@
+package io.fulcrum.log;
+
+import io.fulcrum.http.HttpHead;
+import io.fulcrum.http.RequestHead;
+import io.fulcrum.sample.SampleContext;
+
+import java.util.function.Function;
+
+/**
+ * Log variables of the transaction: status, bytes, termination state, unique ID, the request line and its
+ * parts as received ({@code <BADREQ>} when it could not be parsed), and captured header fields.
+ */
+final class TransactionVariables {
+    private TransactionVariables() {
+    }
+
+    private static final String BADREQ = "<BADREQ>";
+
+    static void register(LogVariables.Registrar r) {
+        r.add("ST", false, (ctx, out, f) -> {
+            StreamLog l = LogVariables.log(ctx);
+            out.append(l != null ? l.status(ctx) : ctx.status());
+        });
+        r.add("B", false, (ctx, out, f) -> {
+            StreamLog l = LogVariables.log(ctx);
+            out.append(l == null ? 0 : l.bytesOut());
+        });
+        r.add("U", false, (ctx, out, f) -> {
+            StreamLog l = LogVariables.log(ctx);
+            out.append(l == null ? 0 : l.bytesIn());
+        });
+        r.add("ts", false, (ctx, out, f) -> termination(ctx, out, ""));
+        r.add("tsc", true, (ctx, out, f) -> termination(ctx, out, "--"));
+        r.add("ID", false, (ctx, out, f) -> {
+            StreamLog l = LogVariables.log(ctx);
+            LogVariable.text(out, l == null || !(ctx instanceof LogContext lc) ? null : l.uniqueId(lc), f);
+        });
+        request(r, "r", (l, req) -> l != null ? l.requestLine() : req.method() + " " + req.uri() + " " + HttpHead.versionText(req.version()));
+        request(r, "HM", (l, req) -> l != null ? l.method() : req.method());
+        request(r, "HU", (l, req) -> l != null ? l.uri() : req.uri());
+        request(r, "HP", (l, req) -> uriPart(uri(l, req), false, false));
+        request(r, "HPO", (l, req) -> uriPart(uri(l, req), true, false));
+        request(r, "HQ", (l, req) -> uriPart(uri(l, req), false, true));
+        request(r, "HV", (l, req) -> l != null ? l.httpVersion() : HttpHead.versionText(req.version()));
+        // No "capture cookie" yet: nothing is ever captured.
+        r.add("CC", true, (ctx, out, f) -> LogVariable.text(out, null, f));
+        r.add("CS", true, (ctx, out, f) -> LogVariable.text(out, null, f));
+        captures(r, "hr", "hrl", l -> l.requestCaptures);
+        captures(r, "hs", "hsl", l -> l.responseCaptures);
+    }
+
+    private static void termination(SampleContext ctx, StringBuilder out, String cookie) {
+        StreamLog l = LogVariables.log(ctx);
+        out.append(l == null ? "--" : l.termination()).append(cookie);
+    }
+
+    /** A part of the request line, from what the transaction recorded or else from the request as it is now. */
+    @FunctionalInterface
+    private interface RequestPart {
+        CharSequence of(StreamLog log, RequestHead request);
+    }
+
+    private static void request(LogVariables.Registrar r, String name, RequestPart part) {
+        r.add(name, true, (ctx, out, f) -> {
+            StreamLog l = LogVariables.log(ctx);
+            if (l != null && l.isBadRequest()) {
+                LogText.append(out, BADREQ, f, null);
+            } else if (l != null && l.method() != null) {
+                LogText.append(out, part.of(l, null), f, LogText.URI);
+            } else if (ctx.request() != null) {
+                LogText.append(out, part.of(null, ctx.request()), f, LogText.URI);
+            } else {
+                LogVariable.text(out, null, f);
+            }
+        });
+    }
+
+    private static String uri(StreamLog l, RequestHead req) {
+        return (l != null ? l.uri() : req.uri()).toString();
+    }
+
+    /**
+     * Parts of the request URI: without the query ({@code %HP}), the path alone without scheme and
+     * authority ({@code %HPO}), or the query with its '?' ({@code %HQ}).
+     */
+    private static String uriPart(String uri, boolean pathOnly, boolean query) {
+        int q = uri.indexOf('?');
+        if (query) {
+            return q < 0 ? "" : uri.substring(q);
+        }
+        String p = q < 0 ? uri : uri.substring(0, q);
+        if (pathOnly) {
+            int scheme = p.indexOf("://");
+            if (scheme >= 0 && p.indexOf('/') > scheme) {
+                int slash = p.indexOf('/', scheme + 3);
+                p = slash < 0 ? "" : p.substring(slash);
+            }
+        }
+        return p;
+    }
+
+    /**
+     * {@code %hr}: "{v1|v2}", absent fields empty; {@code %hrl}: "v1 v2", absent fields "-". Nothing at all
+     * when nothing was captured (no capture lines, or no message).
+     */
+    private static void captures(LogVariables.Registrar r, String braces, String list, Function<StreamLog, String[]> get) {
+        r.add(braces, false, (ctx, out, f) -> {
+            StreamLog l = LogVariables.log(ctx);
+            String[] values = l == null ? null : get.apply(l);
+            if (values == null) {
+                return;
+            }
+            boolean quote = (f & LogVariable.QUOTE) != 0;
+            if (quote) {
+                out.append('"');
+            }
+            out.append('{');
+            for (int i = 0; i < values.length; i++) {
+                if (i > 0) {
+                    out.append('|');
+                }
+                LogText.append(out, values[i] == null ? "" : values[i], f & ~LogVariable.QUOTE, LogText.HEADER);
+            }
+            out.append('}');
+            if (quote) {
+                out.append('"');
+            }
+        });
+        r.add(list, false, (ctx, out, f) -> {
+            StreamLog l = LogVariables.log(ctx);
+            String[] values = l == null ? null : get.apply(l);
+            if (values == null) {
+                return;
+            }
+            for (int i = 0; i < values.length; i++) {
+                if (i > 0) {
+                    out.append(' ');
+                }
+                LogText.append(out, values[i], f, LogText.HEADER);
+            }
+        });
+    }
+}

@@ -1,0 +1,419 @@
+package io.fulcrum.it;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.net.Socket;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static io.fulcrum.it.HttpKit.get;
+import static io.fulcrum.it.TcpProxyKit.freePort;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Log lines as a syslog server receives them, from a proxy logging to a UDP socket of the test. The
+ * expected lines are HAProxy 2.6's (run them with -Dit.proxy=haproxy): whole lines, with patterns only for
+ * dates, ports, timers and byte counts of HTTP messages (HAProxy counts its internal form of HTTP messages,
+ * Fulcrum the bytes on the wire).
+ */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class LogIT {
+
+    /** {@code template} as a pattern: {N} is a number, {DATE} a date as %t writes it, the rest is literal. */
+    static String like(String template) {
+        StringBuilder re = new StringBuilder();
+        Matcher m = Pattern.compile("\\{(N|DATE)}").matcher(template);
+        int last = 0;
+        while (m.find()) {
+            re.append(Pattern.quote(template.substring(last, m.start())));
+            re.append(m.group(1).equals("N") ? "-?\\d+" : "\\d{2}/[A-Z][a-z]{2}/\\d{4}:\\d{2}:\\d{2}:\\d{2}\\.\\d{3}");
+            last = m.end();
+        }
+        return re.append(Pattern.quote(template.substring(last))).toString();
+    }
+
+    /**
+     * One frontend "fe" on {@code fe} whose default backend "be" has the lines {@code backend}, logging in raw
+     * format to {@code logs}; {@code frontend} are more lines for it.
+     */
+    static String config(SyslogListener logs, String mode, int fe, String frontend, String backend) {
+        return """
+                global
+                    log 127.0.0.1:%d format raw local0
+                defaults
+                    mode %s
+                    log global
+                    timeout connect 2s
+                    timeout client 10s
+                    timeout server 10s
+                frontend fe
+                    bind 127.0.0.1:%d
+                    default_backend be
+                %s
+                backend be
+                %s
+                """.formatted(logs.port(), mode, fe, frontend.indent(4), backend.indent(4));
+    }
+
+    private static String server(int port) {
+        return "server s1 127.0.0.1:" + port;
+    }
+
+    // --- mode tcp ------------------------------------------------------------------------------------
+
+    @Test
+    void tcplog() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             Origin origin = Origin.start(Origin.ECHO);
+             FulcrumProcess proxy = TcpProxyKit.serve(config(logs, "tcp", fe, "option tcplog", server(origin.port())), fe)) {
+            try (Socket s = TcpProxyKit.connect(fe)) {
+                assertThat(TcpProxyKit.echo(s, "hello")).isEqualTo("hello");
+            }
+            assertThat(logs.next()).matches(like("127.0.0.1:{N} [{DATE}] fe be/s1 {N}/{N}/{N} 5 -- 1/1/0/0/0 0/0\n"));
+        }
+    }
+
+    /** Without a format, HAProxy's default one: a line when the connection is accepted, none at its end. */
+    @Test
+    void defaultFormatLogsTheAccept() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             Origin origin = Origin.start(Origin.ECHO);
+             FulcrumProcess proxy = TcpProxyKit.serve(config(logs, "tcp", fe, "", server(origin.port())), fe)) {
+            try (Socket s = TcpProxyKit.connect(fe)) {
+                assertThat(TcpProxyKit.echo(s, "hello")).isEqualTo("hello");
+            }
+            assertThat(logs.next()).matches(like("Connect from 127.0.0.1:{N} to 127.0.0.1:" + fe + " (fe/TCP)\n"));
+            logs.assertNone(500);
+        }
+    }
+
+    /** dontlognull: a connection on which the client sent nothing is not logged. */
+    @Test
+    void dontlognull() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             Origin origin = Origin.start(Origin.ECHO);
+             FulcrumProcess proxy = TcpProxyKit.serve(config(logs, "tcp", fe, "option tcplog\noption dontlognull",
+                     server(origin.port())), fe)) {
+            try (Socket s = TcpProxyKit.connect(fe)) {
+                Thread.sleep(100);
+            }
+            Thread.sleep(300);
+            try (Socket s = TcpProxyKit.connect(fe)) {
+                assertThat(TcpProxyKit.echo(s, "data")).isEqualTo("data");
+            }
+            assertThat(logs.next()).matches(like("127.0.0.1:{N} [{DATE}] fe be/s1 {N}/{N}/{N} 4 -- 1/1/0/0/0 0/0\n"));
+            logs.assertNone(500);
+        }
+    }
+
+    /** The client resets the connection: C, in the data phase. */
+    @Test
+    void tcpClientAbort() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             Origin origin = Origin.start(Origin.ECHO);
+             FulcrumProcess proxy = TcpProxyKit.serve(config(logs, "tcp", fe, "option tcplog", server(origin.port())), fe)) {
+            Socket s = TcpProxyKit.connect(fe);
+            assertThat(TcpProxyKit.echo(s, "hello")).isEqualTo("hello");
+            s.setSoLinger(true, 0);
+            s.close();
+            assertThat(logs.next()).matches(like("127.0.0.1:{N} [{DATE}] fe be/s1 {N}/{N}/{N} 5 CD 1/1/0/0/0 0/0\n"));
+        }
+    }
+
+    /** With accept-proxy, the wait for the PROXY header is the handshake time (Th); the addresses are the header's. */
+    @Test
+    void proxyHeaderTimeIsTh() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             Origin origin = Origin.start(Origin.ECHO);
+             FulcrumProcess proxy = TcpProxyKit.serve(config(logs, "tcp", fe, "log-format \"%ci:%cp %Th\"", server(origin.port()))
+                     .replace(":" + fe + "\n", ":" + fe + " accept-proxy\n"), fe)) {
+            try (Socket s = TcpProxyKit.connect(fe)) {
+                Thread.sleep(300);
+                TcpProxyKit.send(s, "PROXY TCP4 1.2.3.4 5.6.7.8 1000 2000\r\n");
+                assertThat(TcpProxyKit.echo(s, "hello")).isEqualTo("hello");
+            }
+            String line = logs.next();
+            assertThat(line).startsWith("1.2.3.4:1000 ");
+            assertThat(Long.parseLong(line.trim().split(" ")[1])).isBetween(250L, 5000L);
+        }
+    }
+
+    /** No server: S, before a connection (Tw and Tc -1). */
+    @Test
+    void tcpNoServer() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             FulcrumProcess proxy = TcpProxyKit.serve(config(logs, "tcp", fe, "option tcplog", ""), fe);
+             Socket s = TcpProxyKit.connect(fe)) {
+            TcpProxyKit.awaitClosed(s, 3000);
+            assertThat(logs.next()).matches(like("127.0.0.1:{N} [{DATE}] fe be/<NOSRV> -1/-1/{N} 0 SC 1/1/0/0/0 0/0\n"));
+        }
+    }
+
+    // --- mode http -----------------------------------------------------------------------------------
+
+    @Test
+    void httplogOfTwoRequestsOnOneConnection() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.ok("hello");
+             FulcrumProcess proxy = HttpKit.serve(config(logs, "http", fe, "option httplog", server(origin.port())), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(c.exchange(get("/a?b=c")).status()).isEqualTo(200);
+            assertThat(logs.next()).matches(like("127.0.0.1:{N} [{DATE}] fe be/s1 {N}/{N}/{N}/{N}/{N} 200 {N} - - ---- 1/1/0/0/0 0/0 "
+                    + "\"GET /a?b=c HTTP/1.1\"\n"));
+            assertThat(c.exchange(get("/second")).status()).isEqualTo(200);
+            assertThat(logs.next()).matches(like("127.0.0.1:{N} [{DATE}] fe be/s1 {N}/{N}/{N}/{N}/{N} 200 {N} - - ---- 1/1/0/0/0 0/0 "
+                    + "\"GET /second HTTP/1.1\"\n"));
+        }
+    }
+
+    /**
+     * A custom format (spaces merge, %o flags), captured fields in their default place, the unique ID in the
+     * log and in the request the server gets, the CLF format.
+     */
+    @Test
+    void customFormatCapturesAndUniqueId() throws Exception {
+        int fe = freePort();
+        String frontend = """
+                capture request header Host len 5
+                capture request header X-Missing len 5
+                capture response header X-Reply len 20
+                unique-id-format id-%HM-%{+X}fp
+                unique-id-header X-Unique-ID
+                log-format "%{+Q}o   %HM %{-Q}hr %hs %ID %ST %ts %[str(x)] %b %{-Q}s"
+                """;
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.start(x -> x.reply(200, "ok", "X-Reply: a|b\"c"));
+             FulcrumProcess proxy = HttpKit.serve(config(logs, "http", fe, frontend, server(origin.port())), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(c.exchange("GET /x HTTP/1.1\r\nHost: example.com\r\n\r\n").status()).isEqualTo(200);
+            String id = "id-GET-" + String.format("%04X", fe);
+            assertThat(logs.next()).isEqualTo("\"GET\" {examp|} \"{a#7Cb#22c}\" \"" + id + "\" 200 -- \"x\" \"be\" s1\n");
+            assertThat(origin.requests(1).get(0).head().get("X-Unique-ID")).isEqualTo(id);
+        }
+    }
+
+    @Test
+    void httplogClf() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.ok("hello");
+             FulcrumProcess proxy = HttpKit.serve(config(logs, "http", fe, "option httplog clf\ncapture request header Host len 9",
+                     server(origin.port())), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(c.exchange("GET /clf HTTP/1.1\r\nHost: host.name\r\n\r\n").status()).isEqualTo(200);
+            assertThat(logs.next()).matches(like("127.0.0.1 - - [") + "\\d{2}/[A-Z][a-z]{2}/\\d{4}:\\d{2}:\\d{2}:\\d{2} \\+0000"
+                    + like("] \"GET /clf HTTP/1.1\" 200 {N} \"\" \"\" {N} {N} \"fe\" \"be\" \"s1\" {N} {N} {N} {N} {N} ---- "
+                    + "1 1 0 0 0 0 0 \"\" \"\" \"host.name\" \n")); // %hsl: nothing, after its separator
+        }
+    }
+
+    /** No server in the backend: 503, S before the connection (Tw -1). */
+    @Test
+    void noServer503() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             FulcrumProcess proxy = HttpKit.serve(config(logs, "http", fe, "option httplog", ""), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(c.exchange(get("/")).status()).isEqualTo(503);
+            assertThat(logs.next()).matches(like("127.0.0.1:{N} [{DATE}] fe be/<NOSRV> {N}/-1/-1/-1/{N} 503 {N} - - SC-- 1/1/0/0/0 0/0 "
+                    + "\"GET / HTTP/1.1\"\n"));
+        }
+    }
+
+    /** The connection to the server times out, after a retry: 503, s while connecting (Tc -1), one retry. */
+    @Test
+    void connectTimeoutAfterARetry() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             TcpProxyKit.Blackhole hole = new TcpProxyKit.Blackhole();
+             FulcrumProcess proxy = HttpKit.serve(config(logs, "http", fe, "option httplog",
+                     server(hole.port()) + "\ntimeout connect 300ms\nretries 1"), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(c.exchange(get("/")).status()).isEqualTo(503);
+            assertThat(logs.next()).matches(like("127.0.0.1:{N} [{DATE}] fe be/s1 {N}/{N}/-1/-1/{N} 503 {N} - - sC-- 1/1/0/0/1 0/0 "
+                    + "\"GET / HTTP/1.1\"\n"));
+        }
+    }
+
+    /** The server does not answer in time: 504, s while waiting for the response head (Tr -1). */
+    @Test
+    void serverTimeout() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.start(x -> { });
+             FulcrumProcess proxy = HttpKit.serve(config(logs, "http", fe, "option httplog",
+                     server(origin.port()) + "\ntimeout server 300ms"), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(c.exchange(get("/slow")).status()).isEqualTo(504);
+            assertThat(logs.next()).matches(like("127.0.0.1:{N} [{DATE}] fe be/s1 {N}/{N}/{N}/-1/{N} 504 {N} - - sH-- 1/1/0/0/0 0/0 "
+                    + "\"GET /slow HTTP/1.1\"\n"));
+        }
+    }
+
+    /** The client resets its connection during a long response: C in the data phase, the bytes sent so far. */
+    @Test
+    void clientAbortDuringTheResponse() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.start(x -> {
+                 x.send("HTTP/1.1 200 OK\r\nContent-Length: 100000000\r\n\r\n");
+                 byte[] chunk = new byte[16384];
+                 try {
+                     for (int i = 0; i < 6000; i++) {
+                         x.send(chunk);
+                         Thread.sleep(5);
+                     }
+                 } catch (java.io.IOException gone) {
+                     x.close();
+                 }
+             });
+             FulcrumProcess proxy = HttpKit.serve(config(logs, "http", fe, "option httplog", server(origin.port())), fe)) {
+            HttpClientConn c = HttpClientConn.open(fe);
+            c.send(get("/big"));
+            assertThat(c.readHead().startLine()).isEqualTo("HTTP/1.1 200 OK");
+            c.in().readNBytes(100_000);
+            Socket s = c.socket;
+            s.setSoLinger(true, 0);
+            s.close();
+            assertThat(logs.next()).matches(like("127.0.0.1:{N} [{DATE}] fe be/s1 {N}/{N}/{N}/{N}/{N} 200 {N} - - CD-- 1/1/0/0/0 0/0 "
+                    + "\"GET /big HTTP/1.1\"\n"));
+        }
+    }
+
+    /** An upgraded connection is one transaction, logged when its tunnel ends, with the bytes of both. */
+    @Test
+    void upgradeIsLoggedWhenTheTunnelEnds() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.start(x -> {
+                 x.send("HTTP/1.1 101 Switching Protocols\r\nConnection: upgrade\r\nUpgrade: test\r\n\r\n");
+                 Origin.ECHO.handle(x.socket);
+                 x.close();
+             });
+             FulcrumProcess proxy = HttpKit.serve(config(logs, "http", fe, "option httplog\ntimeout tunnel 5s", server(origin.port())), fe)) {
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                c.send("GET /ws HTTP/1.1\r\nHost: test\r\nConnection: upgrade\r\nUpgrade: test\r\n\r\n");
+                assertThat(c.readHead().startLine()).isEqualTo("HTTP/1.1 101 Switching Protocols");
+                assertThat(TcpProxyKit.echo(c.socket, "hello")).isEqualTo("hello");
+                logs.assertNone(300); // not before the tunnel ends
+            }
+            assertThat(logs.next()).matches(like("127.0.0.1:{N} [{DATE}] fe be/s1 {N}/{N}/{N}/{N}/{N} 101 {N} - - ---- 1/1/0/0/0 0/0 "
+                    + "\"GET /ws HTTP/1.1\"\n"));
+        }
+    }
+
+    /** Requests that never become transactions: refused (400), abandoned (400), too slow (408). */
+    @Test
+    void badRequestsAbandonedAndLateRequests() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.ok("hello");
+             FulcrumProcess proxy = HttpKit.serve(config(logs, "http", fe, "option httplog\ntimeout http-request 500ms",
+                     server(origin.port())), fe)) {
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                assertThat(c.exchange("GARBAGE\r\n\r\n").status()).isEqualTo(400);
+            }
+            assertThat(logs.next()).matches(like("127.0.0.1:{N} [{DATE}] fe fe/<NOSRV> -1/-1/-1/-1/{N} 400 0 - - PR-- 1/1/0/0/0 0/0 "
+                    + "\"<BADREQ>\"\n"));
+            try (Socket s = TcpProxyKit.connect(fe)) {
+                Thread.sleep(100);
+            }
+            assertThat(logs.next()).matches(like("127.0.0.1:{N} [{DATE}] fe fe/<NOSRV> -1/-1/-1/-1/{N} 400 0 - - CR-- 1/1/0/0/0 0/0 "
+                    + "\"<BADREQ>\"\n"));
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                c.send("GET / HTTP/1.1\r\n");
+                assertThat(c.read().status()).isEqualTo(408);
+            }
+            assertThat(logs.next()).matches(like("127.0.0.1:{N} [{DATE}] fe fe/<NOSRV> -1/-1/-1/-1/{N} 408 0 - - cR-- 1/1/0/0/0 0/0 "
+                    + "\"<BADREQ>\"\n"));
+        }
+    }
+
+    /**
+     * error-log-format is for the requests that never became transactions; log-separate-errors raises the
+     * level of every failed one to err.
+     */
+    @Test
+    void errorLogFormatAndSeparateErrors() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             FulcrumProcess proxy = HttpKit.serve(config(logs, "http", fe,
+                     "option httplog\noption log-separate-errors\nerror-log-format \"ERR %ST %ts %r\"", "")
+                     .replace("format raw", "format priority"), fe)) {
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                assertThat(c.exchange("GARBAGE\r\n\r\n").status()).isEqualTo(400);
+            }
+            assertThat(logs.next()).isEqualTo("<131>ERR 400 PR <BADREQ>\n");
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                assertThat(c.exchange(get("/")).status()).isEqualTo(503);
+            }
+            assertThat(logs.next()).matches(like("<131>127.0.0.1:{N} [{DATE}] fe be/<NOSRV> {N}/-1/-1/-1/{N} 503 {N} - - SC-- "
+                    + "1/1/0/0/0 0/0 \"GET / HTTP/1.1\"\n"));
+        }
+    }
+
+    // --- targets -------------------------------------------------------------------------------------
+
+    /** On stdout, the newline counts in {@code len} (on a socket it comes after); a soft stop is logged too. */
+    @Test
+    void stdoutAndSoftStop() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.ok("hello")) {
+            String config = config(logs, "http", fe, "log-format %HU\\ %ST", server(origin.port()))
+                    .replace("format raw local0", "len 100 format priority local0\n    log stdout len 100 format raw local0");
+            FulcrumProcess proxy = HttpKit.serve(config, fe);
+            try (proxy; HttpClientConn c = HttpClientConn.open(fe)) {
+                assertThat(c.exchange(get("/" + "x".repeat(200))).status()).isEqualTo(200);
+                assertThat(logs.next()).isEqualTo("<134>/" + "x".repeat(94) + "\n");
+                c.close();
+                proxy.signal("USR1");
+                assertThat(logs.next()).startsWith("<132>Proxy fe stopped (cumulated conns: FE: ");
+                proxy.awaitExit(java.time.Duration.ofSeconds(10));
+            }
+            assertThat(proxy.stdout()).startsWith("/" + "x".repeat(98) + "\nProxy fe stopped (cumulated conns: FE: ");
+        }
+    }
+
+    // --- syslog headers ------------------------------------------------------------------------------
+
+    @Test
+    void syslogHeaders() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             Origin origin = Origin.start(Origin.ECHO)) {
+            String config = """
+                    global
+                        log-send-hostname myhost
+                        log-tag tagx
+                        log 127.0.0.1:%1$d local0
+                        log 127.0.0.1:%1$d format local local1
+                        log 127.0.0.1:%1$d format rfc5424 local2 info
+                        log 127.0.0.1:%1$d format short local3 notice
+                    listen fe
+                        mode tcp
+                        bind 127.0.0.1:%2$d
+                        log global
+                        server s1 127.0.0.1:%3$d
+                    """.formatted(logs.port(), fe, origin.port());
+            try (FulcrumProcess proxy = TcpProxyKit.serve(config, fe); Socket s = TcpProxyKit.connect(fe)) {
+                assertThat(TcpProxyKit.echo(s, "x")).isEqualTo("x");
+                String msg = "Connect from 127.0.0.1:\\d+ to 127.0.0.1:" + fe + " \\(fe/TCP\\)\n";
+                String date = "[A-Z][a-z]{2} [ 1-3]\\d \\d{2}:\\d{2}:\\d{2}";
+                assertThat(logs.next()).matches("<134>" + date + " myhost tagx\\[\\d+\\]: " + msg);
+                assertThat(logs.next()).matches("<142>" + date + " tagx\\[\\d+\\]: " + msg);
+                assertThat(logs.next()).matches("<150>1 \\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{6}[+-]\\d{2}:\\d{2} myhost tagx \\d+ - - "
+                        + msg);
+                logs.assertNone(500); // the short one takes notice and above only
+            }
+        }
+    }
+}
