@@ -13,6 +13,7 @@ import io.fulcrum.mux.h1.H1Encoder;
 import io.fulcrum.mux.h1.H1Exception;
 import io.fulcrum.mux.h1.H1FrontConnection;
 import io.fulcrum.mux.h1.H1ServerConnection;
+import io.fulcrum.mux.h1.HeaderCase;
 import io.fulcrum.mux.h1.HopByHop;
 import io.fulcrum.mux.tcp.TcpSession;
 import io.fulcrum.pool.ReuseMode;
@@ -49,6 +50,7 @@ public final class HttpStream {
     private Backend backend;
     private Server target;
     private H1ServerConnection server;
+    private HeaderCase serverNames = HeaderCase.NONE;
     private int attempts;
 
     /** Request bytes produced before the server connection is ready. */
@@ -112,6 +114,7 @@ public final class HttpStream {
             fail(403);
             return;
         }
+        serverNames = front.serverNames(backend);
         ForwardingHeaders.add(request, frontend.httpOptions(), backend.httpOptions(), front.source(), front.destination());
         // Hop-by-hop fields are gone; say what this hop wants when the version's default differs.
         if (upgradeRequested) {
@@ -122,7 +125,7 @@ public final class HttpStream {
             request.headers().add("connection", "keep-alive");
         }
         ByteBuf head = client.alloc().buffer(256 + request.headers().encodedLength());
-        H1Encoder.writeHead(request, head);
+        H1Encoder.writeHead(request, head, serverNames);
         pending.add(head);
         connect();
         armTimer();
@@ -145,7 +148,7 @@ public final class HttpStream {
     public void requestTrailers(HttpHeaders trailers) {
         lastClientActivity = System.nanoTime();
         trailersSent = true;
-        toServer(H1Encoder.lastChunk(trailers, client.alloc()));
+        toServer(H1Encoder.lastChunk(trailers, client.alloc(), serverNames));
     }
 
     public void requestEnd() {
@@ -257,13 +260,13 @@ public final class HttpStream {
                 head.headers().add("connection", "upgrade");
             }
             ByteBuf out = client.alloc().buffer(128 + head.headers().encodedLength());
-            H1Encoder.writeHead(head, out);
+            H1Encoder.writeHead(head, out, front.clientNames());
             client.write(out, client.voidPromise());
             return;
         }
         if (head.isInterim()) {
             ByteBuf out = client.alloc().buffer(128 + head.headers().encodedLength());
-            H1Encoder.writeHead(head, out);
+            H1Encoder.writeHead(head, out, front.clientNames());
             client.writeAndFlush(out, client.voidPromise());
             return;
         }
@@ -288,7 +291,7 @@ public final class HttpStream {
             head.headers().set("connection", "keep-alive");
         }
         ByteBuf out = client.alloc().buffer(128 + head.headers().encodedLength());
-        H1Encoder.writeHead(head, out);
+        H1Encoder.writeHead(head, out, front.clientNames());
         // The server's parser reads the body length after this call: it must see the server's framing.
         head.bodyLength(serverLength);
         client.write(out, client.voidPromise());
@@ -308,7 +311,7 @@ public final class HttpStream {
     public void responseTrailers(HttpHeaders trailers) {
         if (chunkedToClient) {
             responseTrailersSent = true;
-            client.write(H1Encoder.lastChunk(trailers, client.alloc()), client.voidPromise());
+            client.write(H1Encoder.lastChunk(trailers, client.alloc(), front.clientNames()), client.voidPromise());
         }
     }
 
@@ -380,7 +383,7 @@ public final class HttpStream {
             retriedOnNew = true;
             server = null;
             ByteBuf head = client.alloc().buffer(256 + request.headers().encodedLength());
-            H1Encoder.writeHead(request, head);
+            H1Encoder.writeHead(request, head, serverNames);
             pending.add(head);
             connect();
             return;
@@ -465,7 +468,7 @@ public final class HttpStream {
         ErrorMessage.Connection form = keep
                 ? (m.version11() && request.version() >= 11 ? ErrorMessage.Connection.NONE : ErrorMessage.Connection.KEEP_ALIVE)
                 : (m.version11() ? ErrorMessage.Connection.CLOSE : ErrorMessage.Connection.NONE);
-        ByteBuf wire = m.wire(form);
+        ByteBuf wire = front.clientNames().adjusted(m.wire(form), client.alloc());
         if (request.isHead()) {
             wire = wire.slice(0, wire.readableBytes() - m.bodyLength());
         }
