@@ -23,6 +23,8 @@ public final class HttpOptions implements ProxyPart {
     /** {@code option h1-case-adjust-bogus-client}, {@code -server}: header names in the case h1-case-adjust says. */
     public boolean caseAdjustClient;
     public boolean caseAdjustServer;
+    /** {@code option http-buffer-request}: the whole body (or a buffer of it) before connecting. */
+    public boolean bufferRequest;
     /** {@code monitor-uri}, or null. */
     public String monitorUri;
 
@@ -39,6 +41,7 @@ public final class HttpOptions implements ProxyPart {
         c.ignoreProbes = ignoreProbes;
         c.caseAdjustClient = caseAdjustClient;
         c.caseAdjustServer = caseAdjustServer;
+        c.bufferRequest = bufferRequest;
         return c;
     }
 

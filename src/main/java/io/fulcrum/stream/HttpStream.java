@@ -51,6 +51,8 @@ public final class HttpStream {
     private Server target;
     private H1ServerConnection server;
     private HeaderCase serverNames = HeaderCase.NONE;
+    /** The server waits for the request's body, or null. */
+    private BodyWait bodyWait;
     private int attempts;
 
     /** Request bytes produced before the server connection is ready. */
@@ -124,11 +126,24 @@ public final class HttpStream {
         } else if (request.version() < 11) {
             request.headers().add("connection", "keep-alive");
         }
+        bodyWait = BodyWait.of(request, frontend, backend, front.limits().maxHead());
+        ByteBuf go = bodyWait == null ? null : BodyWait.answerToExpect(request);
+        if (go != null) {
+            client.writeAndFlush(go, client.voidPromise());
+        }
         ByteBuf head = client.alloc().buffer(256 + request.headers().encodedLength());
         H1Encoder.writeHead(request, head, serverNames);
         pending.add(head);
-        connect();
+        if (bodyWait == null || bodyWait.add(head.readableBytes())) {
+            bodyWaitOver();
+        }
         armTimer();
+    }
+
+    /** Connects to the server, unless it waits for the request's body ({@code option http-buffer-request}). */
+    private void bodyWaitOver() {
+        bodyWait = null;
+        connect();
     }
 
     // --- request side, called by the front connection --------------------------------------
@@ -136,6 +151,9 @@ public final class HttpStream {
     /** Body bytes from the client; this stream owns {@code data}. */
     public void requestData(ByteBuf data) {
         lastClientActivity = System.nanoTime();
+        if (bodyWait != null && bodyWait.add(data.readableBytes())) {
+            bodyWaitOver();
+        }
         if (request.bodyLength() == HttpHead.CHUNKED) {
             toServer(H1Encoder.chunkHeader(data.readableBytes(), client.alloc()));
             toServer(data);
@@ -153,6 +171,9 @@ public final class HttpStream {
 
     public void requestEnd() {
         requestEnded = true;
+        if (bodyWait != null) {
+            bodyWaitOver();
+        }
         if (request.bodyLength() == HttpHead.CHUNKED && !trailersSent) {
             toServer(H1Encoder.lastChunk(null, client.alloc()));
         }
@@ -162,7 +183,7 @@ public final class HttpStream {
 
     /** True when the client must stop sending: the server connection cannot take more yet. */
     public boolean serverBusy() {
-        return server == null ? pending.size() > 16 : !server.channel().isWritable();
+        return server == null ? bodyWait == null && pending.size() > 16 : !server.channel().isWritable();
     }
 
     private void toServer(ByteBuf b) {
@@ -532,6 +553,9 @@ public final class HttpStream {
         if (srv > 0) {
             next = Math.min(next, lastServerActivity + TimeUnit.MILLISECONDS.toNanos(srv));
         }
+        if (bodyWait != null && bodyWait.deadline() != 0) {
+            next = Math.min(next, bodyWait.deadline());
+        }
         if (next != Long.MAX_VALUE && !finished) {
             front.timer().setAt(next);
         }
@@ -547,6 +571,10 @@ public final class HttpStream {
             return;
         }
         long now = System.nanoTime();
+        if (bodyWait != null && bodyWait.expired(now)) {
+            fail(408);
+            return;
+        }
         long srv = backend.timeouts().server;
         boolean waitingServer = (requestEnded || server != null) && !responseEnded;
         if (srv > 0 && waitingServer && now - lastServerActivity >= TimeUnit.MILLISECONDS.toNanos(srv)) {
