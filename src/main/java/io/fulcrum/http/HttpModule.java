@@ -32,6 +32,7 @@ public final class HttpModule implements Module {
         flag(options, "h1-case-adjust-bogus-client", Capability.FE, (h, on) -> h.caseAdjustClient = on);
         flag(options, "h1-case-adjust-bogus-server", Capability.BE, (h, on) -> h.caseAdjustServer = on);
         flag(options, "http-buffer-request", Capability.ALL, (h, on) -> h.bufferRequest = on);
+        flag(options, "abortonclose", Capability.BE, (h, on) -> h.abortOnClose = on);
         options.add("forwardfor", Capability.ALL | Capability.NO_NEGATION,
                 (o, l) -> of(o.proxy()).forwardFor = AddressHeader.parse(l, "X-Forwarded-For", true));
         options.add("originalto", Capability.ALL | Capability.NO_NEGATION,

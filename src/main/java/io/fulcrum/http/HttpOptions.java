@@ -25,6 +25,8 @@ public final class HttpOptions implements ProxyPart {
     public boolean caseAdjustServer;
     /** {@code option http-buffer-request}: the whole body (or a buffer of it) before connecting. */
     public boolean bufferRequest;
+    /** {@code option abortonclose}: a request whose client closed its side before the response is abandoned. */
+    public boolean abortOnClose;
     /** {@code monitor-uri}, or null. */
     public String monitorUri;
 
@@ -42,6 +44,7 @@ public final class HttpOptions implements ProxyPart {
         c.caseAdjustClient = caseAdjustClient;
         c.caseAdjustServer = caseAdjustServer;
         c.bufferRequest = bufferRequest;
+        c.abortOnClose = abortOnClose;
         return c;
     }
 

@@ -42,7 +42,7 @@ public final class HttpStream {
     private final Channel client;
     private final Frontend frontend;
     private final RequestHead request;
-    private final boolean clientWantsClose;
+    private boolean clientWantsClose;
     /** The client asked to switch protocols (Connection: upgrade + Upgrade). */
     private final boolean upgradeRequested;
     /** The exchange becomes a tunnel once the response head is sent (101, or 2xx to CONNECT). */
@@ -140,7 +140,7 @@ public final class HttpStream {
         armTimer();
     }
 
-    /** Connects to the server, unless it waits for the request's body ({@code option http-buffer-request}). */
+    /** The wait for the request's body is over, or there was none: the server is connected. */
     private void bodyWaitOver() {
         bodyWait = null;
         connect();
@@ -514,6 +514,28 @@ public final class HttpStream {
             server = null;
         }
         front.closeAfterFlush();
+    }
+
+    /**
+     * The client closed its side before the end of the exchange. A request it had not finished is given up: both
+     * connections close without an answer (an early response goes on to its end first), as in HAProxy. A complete
+     * request still waiting for its response is answered as usual, unless the backend has
+     * {@code option abortonclose}: then it is abandoned with a 400, as HAProxy does when it sees the close.
+     */
+    public void clientShut() {
+        if (finished || response != null && requestEnded) {
+            return;
+        }
+        if (!requestEnded && response == null) {
+            abort();
+        } else if (!requestEnded) {
+            requestEnded = true;
+            serverReusable = false; // it still expects the rest of the body
+            maybeComplete();
+        } else if (backend.httpOptions().abortOnClose) {
+            clientWantsClose = true;
+            fail(400);
+        }
     }
 
     /** The client went away. */

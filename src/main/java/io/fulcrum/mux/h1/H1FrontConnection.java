@@ -302,6 +302,8 @@ public final class H1FrontConnection extends ChannelInboundHandlerAdapter implem
             inputShut = true;
             if (stream == null && !closing) {
                 inputEnded(); // (complete requests are never left waiting in the input while no stream runs)
+            } else if (stream != null) {
+                stream.clientShut();
             }
         }
     }
