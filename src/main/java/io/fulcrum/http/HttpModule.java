@@ -12,6 +12,8 @@ import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.sample.SampleCatalog;
 
+import java.util.function.BiConsumer;
+
 /**
  * The options of {@code mode http} (connection management, what is added to or checked in requests), the
  * monitor keywords, and the HTTP sample fetches.
@@ -26,18 +28,13 @@ public final class HttpModule implements Module {
         mode(options, "http-keep-alive", HttpOptions.ConnectionMode.KEEP_ALIVE);
         mode(options, "http-server-close", HttpOptions.ConnectionMode.SERVER_CLOSE);
         mode(options, "httpclose", HttpOptions.ConnectionMode.CLOSE);
-        options.add("accept-invalid-http-request", Capability.FE, (o, l) -> {
-            Args.noMoreThan(l, 0, "option accept-invalid-http-request");
-            of(o.proxy()).acceptInvalidRequest = o.enabled();
-        });
-        options.add("accept-invalid-http-response", Capability.BE, (o, l) -> {
-            Args.noMoreThan(l, 0, "option accept-invalid-http-response");
-            of(o.proxy()).acceptInvalidResponse = o.enabled();
-        });
-        options.add("http-ignore-probes", Capability.FE, (o, l) -> {
-            Args.noMoreThan(l, 0, "option http-ignore-probes");
-            of(o.proxy()).ignoreProbes = o.enabled();
-        });
+        flag(options, "accept-invalid-http-request", Capability.FE, (h, on) -> h.acceptInvalidRequest = on);
+        flag(options, "accept-invalid-http-response", Capability.BE, (h, on) -> h.acceptInvalidResponse = on);
+        flag(options, "http-ignore-probes", Capability.FE, (h, on) -> h.ignoreProbes = on);
+        flag(options, "h1-case-adjust-bogus-client", Capability.FE, (h, on) -> h.caseAdjustClient = on);
+        flag(options, "h1-case-adjust-bogus-server", Capability.BE, (h, on) -> h.caseAdjustServer = on);
+        flag(options, "http-buffer-request", Capability.ALL, (h, on) -> h.bufferRequest = on);
+        flag(options, "abortonclose", Capability.BE, (h, on) -> h.abortOnClose = on);
         options.add("forwardfor", Capability.ALL | Capability.NO_NEGATION,
                 (o, l) -> of(o.proxy()).forwardFor = AddressHeader.parse(l, "X-Forwarded-For", true));
         options.add("originalto", Capability.ALL | Capability.NO_NEGATION,
@@ -65,12 +62,17 @@ public final class HttpModule implements Module {
         });
     }
 
+    /** An option without argument: "option X" sets it, "no option X" clears it. */
+    private static void flag(KeywordTable<OptionContext> options, String name, int caps, BiConsumer<HttpOptions, Boolean> set) {
+        options.add(name, caps, (o, l) -> {
+            Args.noMoreThan(l, 0, "option " + name);
+            set.accept(of(o.proxy()), o.enabled());
+        });
+    }
+
     /** "option X" selects mode X; "no option X" goes back to the default (keep-alive). */
     private static void mode(KeywordTable<OptionContext> options, String name, HttpOptions.ConnectionMode mode) {
-        options.add(name, Capability.ALL, (o, l) -> {
-            Args.noMoreThan(l, 0, "option " + name);
-            of(o.proxy()).connectionMode = o.enabled() ? mode : HttpOptions.ConnectionMode.KEEP_ALIVE;
-        });
+        flag(options, name, Capability.ALL, (h, on) -> h.connectionMode = on ? mode : HttpOptions.ConnectionMode.KEEP_ALIVE);
     }
 
     public static HttpOptions of(ProxySpec p) {

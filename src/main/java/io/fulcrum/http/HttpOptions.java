@@ -20,6 +20,13 @@ public final class HttpOptions implements ProxyPart {
     public HeaderNamePolicy headerNames = HeaderNamePolicy.PRESERVE;
     /** {@code option http-ignore-probes}: no 400 or 408 for a connection that brought nothing. */
     public boolean ignoreProbes;
+    /** {@code option h1-case-adjust-bogus-client}, {@code -server}: header names in the case h1-case-adjust says. */
+    public boolean caseAdjustClient;
+    public boolean caseAdjustServer;
+    /** {@code option http-buffer-request}: the whole body (or a buffer of it) before connecting. */
+    public boolean bufferRequest;
+    /** {@code option abortonclose}: a request whose client closed its side before the response is abandoned. */
+    public boolean abortOnClose;
     /** {@code monitor-uri}, or null. */
     public String monitorUri;
 
@@ -34,6 +41,10 @@ public final class HttpOptions implements ProxyPart {
         c.headerNames = headerNames;
         c.monitorUri = monitorUri;
         c.ignoreProbes = ignoreProbes;
+        c.caseAdjustClient = caseAdjustClient;
+        c.caseAdjustServer = caseAdjustServer;
+        c.bufferRequest = bufferRequest;
+        c.abortOnClose = abortOnClose;
         return c;
     }
 

@@ -12,7 +12,8 @@ import io.fulcrum.listener.SessionStarter;
 import io.fulcrum.log.ProcessLog;
 import io.fulcrum.mux.h1.H1FrontConnection;
 import io.fulcrum.mux.h1.H1Limits;
-import io.fulcrum.mux.h1.H1Tunables;
+import io.fulcrum.mux.h1.HeaderCase;
+import io.fulcrum.mux.h1.H1Settings;
 import io.fulcrum.mux.tcp.TcpSession;
 import io.fulcrum.proxy.BackendRef;
 import io.fulcrum.proxy.Frontend;
@@ -43,6 +44,7 @@ public final class Fulcrum {
     private final ConnLimit connections;
     private final H1Limits h1Limits;
     private final ProcessLog logging;
+    private final HeaderCase headerCase;
     private final Map<String, Backend> backends = new LinkedHashMap<>();
     private final List<Frontend> frontends = new ArrayList<>();
     private final List<Listener> listeners = new ArrayList<>();
@@ -56,8 +58,9 @@ public final class Fulcrum {
         this.diag = diag;
         this.loops = new EventLoops(global.effectiveNbthread());
         this.connections = new ConnLimit(global.effectiveMaxconn());
-        this.h1Limits = H1Tunables.of(model).limits();
+        this.h1Limits = H1Settings.of(model).limits();
         this.logging = new ProcessLog(model, connections);
+        this.headerCase = new HeaderCase(H1Settings.of(model).caseAdjust);
         List<ProxySpec> proxies = ProxyTable.of(model).proxies();
         for (ProxySpec p : proxies) {
             if (p.kind().isBackend() && !p.disabled) {
@@ -89,7 +92,7 @@ public final class Fulcrum {
         if (fe.mode() == Mode.HTTP) {
             return (ch, src, dst, early) -> {
                 fe.logger().accepted(src, dst);
-                ch.pipeline().addLast("h1", new H1FrontConnection(fe, loops, h1Limits).addresses(src, dst));
+                ch.pipeline().addLast("h1", new H1FrontConnection(fe, loops, h1Limits, headerCase).addresses(src, dst));
                 return early == null ? () -> { } : () -> ch.pipeline().fireChannelRead(early);
             };
         }

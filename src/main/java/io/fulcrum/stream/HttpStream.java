@@ -15,6 +15,7 @@ import io.fulcrum.mux.h1.H1Encoder;
 import io.fulcrum.mux.h1.H1Exception;
 import io.fulcrum.mux.h1.H1FrontConnection;
 import io.fulcrum.mux.h1.H1ServerConnection;
+import io.fulcrum.mux.h1.HeaderCase;
 import io.fulcrum.mux.h1.HopByHop;
 import io.fulcrum.mux.tcp.TcpSession;
 import io.fulcrum.pool.ReuseMode;
@@ -54,7 +55,7 @@ public final class HttpStream implements HttpTxn, LogContext {
     private final Channel client;
     private final Frontend frontend;
     private final RequestHead request;
-    private final boolean clientWantsClose;
+    private boolean clientWantsClose;
     /** The client asked to switch protocols (Connection: upgrade + Upgrade). */
     private final boolean upgradeRequested;
     /** The exchange becomes a tunnel once the response head is sent (101, or 2xx to CONNECT). */
@@ -62,6 +63,9 @@ public final class HttpStream implements HttpTxn, LogContext {
     private Backend backend;
     private Server target;
     private H1ServerConnection server;
+    private HeaderCase serverNames = HeaderCase.NONE;
+    /** The server waits for the request's body, or null. */
+    private BodyWait bodyWait;
     private int attempts;
 
     /** Request bytes produced before the server connection is ready. */
@@ -157,6 +161,7 @@ public final class HttpStream implements HttpTxn, LogContext {
             }
             flushEarlyHints();
         }
+        serverNames = front.serverNames(backend);
         ForwardingHeaders.add(request, frontend.httpOptions(), backend.httpOptions(), front.source(), front.destination());
         // Hop-by-hop fields are gone; say what this hop wants when the version's default differs.
         if (upgradeRequested) {
@@ -167,11 +172,24 @@ public final class HttpStream implements HttpTxn, LogContext {
             request.headers().add("connection", "keep-alive");
         }
         frontend.logger().addUniqueIdHeader(this, request);
+        bodyWait = BodyWait.of(request, frontend, backend, front.limits().maxHead());
+        ByteBuf go = bodyWait == null ? null : BodyWait.answerToExpect(request);
+        if (go != null) {
+            client.writeAndFlush(go, client.voidPromise());
+        }
         ByteBuf head = client.alloc().buffer(256 + request.headers().encodedLength());
-        H1Encoder.writeHead(request, head);
+        H1Encoder.writeHead(request, head, serverNames);
         pending.add(head);
-        connect();
+        if (bodyWait == null || bodyWait.add(head.readableBytes())) {
+            bodyWaitOver();
+        }
         armTimer();
+    }
+
+    /** The wait for the request's body is over, or there was none: the server is connected. */
+    private void bodyWaitOver() {
+        bodyWait = null;
+        connect();
     }
 
     // --- request side, called by the front connection --------------------------------------
@@ -179,6 +197,9 @@ public final class HttpStream implements HttpTxn, LogContext {
     /** Body bytes from the client; this stream owns {@code data}. */
     public void requestData(ByteBuf data) {
         lastClientActivity = System.nanoTime();
+        if (bodyWait != null && bodyWait.add(data.readableBytes())) {
+            bodyWaitOver();
+        }
         if (request.bodyLength() == HttpHead.CHUNKED) {
             toServer(H1Encoder.chunkHeader(data.readableBytes(), client.alloc()));
             toServer(data);
@@ -191,11 +212,14 @@ public final class HttpStream implements HttpTxn, LogContext {
     public void requestTrailers(HttpHeaders trailers) {
         lastClientActivity = System.nanoTime();
         trailersSent = true;
-        toServer(H1Encoder.lastChunk(trailers, client.alloc()));
+        toServer(H1Encoder.lastChunk(trailers, client.alloc(), serverNames));
     }
 
     public void requestEnd() {
         requestEnded = true;
+        if (bodyWait != null) {
+            bodyWaitOver();
+        }
         if (request.bodyLength() == HttpHead.CHUNKED && !trailersSent) {
             toServer(H1Encoder.lastChunk(null, client.alloc()));
         }
@@ -205,7 +229,7 @@ public final class HttpStream implements HttpTxn, LogContext {
 
     /** True when the client must stop sending: the server connection cannot take more yet. */
     public boolean serverBusy() {
-        return server == null ? pending.size() > 16 : !server.channel().isWritable();
+        return server == null ? bodyWait == null && pending.size() > 16 : !server.channel().isWritable();
     }
 
     private void toServer(ByteBuf b) {
@@ -309,13 +333,13 @@ public final class HttpStream implements HttpTxn, LogContext {
                 head.headers().add("connection", "upgrade");
             }
             ByteBuf out = client.alloc().buffer(128 + head.headers().encodedLength());
-            H1Encoder.writeHead(head, out);
+            H1Encoder.writeHead(head, out, front.clientNames());
             client.write(out, client.voidPromise());
             return;
         }
         if (head.isInterim()) {
             ByteBuf out = client.alloc().buffer(128 + head.headers().encodedLength());
-            H1Encoder.writeHead(head, out);
+            H1Encoder.writeHead(head, out, front.clientNames());
             client.writeAndFlush(out, client.voidPromise());
             return;
         }
@@ -343,7 +367,7 @@ public final class HttpStream implements HttpTxn, LogContext {
             head.headers().set("connection", "keep-alive");
         }
         ByteBuf out = client.alloc().buffer(128 + head.headers().encodedLength());
-        H1Encoder.writeHead(head, out);
+        H1Encoder.writeHead(head, out, front.clientNames());
         // The server's parser reads the body length after this call: it must see the server's framing.
         head.bodyLength(serverLength);
         client.write(out, client.voidPromise());
@@ -368,7 +392,7 @@ public final class HttpStream implements HttpTxn, LogContext {
     public void responseTrailers(HttpHeaders trailers) {
         if (chunkedToClient && !finished) {
             responseTrailersSent = true;
-            client.write(H1Encoder.lastChunk(trailers, client.alloc()), client.voidPromise());
+            client.write(H1Encoder.lastChunk(trailers, client.alloc(), front.clientNames()), client.voidPromise());
         }
     }
 
@@ -443,7 +467,7 @@ public final class HttpStream implements HttpTxn, LogContext {
             retriedOnNew = true;
             server = null;
             ByteBuf head = client.alloc().buffer(256 + request.headers().encodedLength());
-            H1Encoder.writeHead(request, head);
+            H1Encoder.writeHead(request, head, serverNames);
             pending.add(head);
             connect();
             return;
@@ -535,7 +559,7 @@ public final class HttpStream implements HttpTxn, LogContext {
         ErrorMessage.Connection form = keep
                 ? (m.version11() && request.version() >= 11 ? ErrorMessage.Connection.NONE : ErrorMessage.Connection.KEEP_ALIVE)
                 : (m.version11() ? ErrorMessage.Connection.CLOSE : ErrorMessage.Connection.NONE);
-        ByteBuf wire = m.wire(form);
+        ByteBuf wire = front.clientNames().adjusted(m.wire(form), client.alloc());
         if (request.isHead()) {
             wire = wire.slice(0, wire.readableBytes() - m.bodyLength());
         }
@@ -693,6 +717,28 @@ public final class HttpStream implements HttpTxn, LogContext {
         front.closeAfterFlush();
     }
 
+    /**
+     * The client closed its side before the end of the exchange. A request it had not finished is given up: both
+     * connections close without an answer (an early response goes on to its end first), as in HAProxy. A complete
+     * request still waiting for its response is answered as usual, unless the backend has
+     * {@code option abortonclose}: then it is abandoned with a 400, as HAProxy does when it sees the close.
+     */
+    public void clientShut() {
+        if (finished || response != null && requestEnded) {
+            return;
+        }
+        if (!requestEnded && response == null) {
+            abort();
+        } else if (!requestEnded) {
+            requestEnded = true;
+            serverReusable = false; // it still expects the rest of the body
+            maybeComplete();
+        } else if (backend.httpOptions().abortOnClose) {
+            clientWantsClose = true;
+            fail(400);
+        }
+    }
+
     /** The client went away. */
     public void clientClosed() {
         if (!finished) {
@@ -725,6 +771,9 @@ public final class HttpStream implements HttpTxn, LogContext {
         if (srv > 0) {
             next = Math.min(next, lastServerActivity + TimeUnit.MILLISECONDS.toNanos(srv));
         }
+        if (bodyWait != null && bodyWait.deadline() != 0) {
+            next = Math.min(next, bodyWait.deadline());
+        }
         if (next != Long.MAX_VALUE && !finished) {
             front.timer().setAt(next);
         }
@@ -740,6 +789,10 @@ public final class HttpStream implements HttpTxn, LogContext {
             return;
         }
         long now = System.nanoTime();
+        if (bodyWait != null && bodyWait.expired(now)) {
+            fail(408);
+            return;
+        }
         long srv = serverTimeoutMillis();
         boolean waitingServer = (requestEnded || server != null) && !responseEnded;
         if (srv > 0 && waitingServer && now - lastServerActivity >= TimeUnit.MILLISECONDS.toNanos(srv)) {

@@ -88,6 +88,13 @@ public final class H1Encoder {
         out.writeShort(CRLF_SHORT);
     }
 
+    /** {@link #writeHead(HttpHead, ByteBuf)}, with the names in the case {@code names} says. */
+    public static void writeHead(HttpHead head, ByteBuf out, HeaderCase names) {
+        int start = out.writerIndex();
+        writeHead(head, out);
+        names.adjust(out, start);
+    }
+
     /** Writes {@code n} in decimal, as {@code Long.toString} (without making a String of it). */
     private static void writeDecimal(long n, ByteBuf out) {
         if (n >= 100 && n <= 999) {
@@ -133,11 +140,17 @@ public final class H1Encoder {
 
     /** The last chunk, the trailer fields if any ({@code null} for none), and the empty line that ends the body. */
     public static ByteBuf lastChunk(HttpHeaders trailers, ByteBufAllocator alloc) {
+        return lastChunk(trailers, alloc, HeaderCase.NONE);
+    }
+
+    /** {@link #lastChunk(HttpHeaders, ByteBufAllocator)}, with the trailers' names in the case {@code names} says. */
+    public static ByteBuf lastChunk(HttpHeaders trailers, ByteBufAllocator alloc, HeaderCase names) {
         int fields = trailers == null ? 0 : trailers.encodedLength();
         ByteBuf b = alloc.buffer(5 + fields);
         b.writeMedium('0' << 16 | CRLF_SHORT);
         if (trailers != null) {
             trailers.writeTo(b);
+            names.adjust(b, 0);
         }
         return b.writeShort(CRLF_SHORT);
     }

@@ -1,5 +1,6 @@
 package io.fulcrum.mux.h1;
 
+import io.fulcrum.backend.Backend;
 import io.fulcrum.http.ErrorPages;
 import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.HttpHeaders;
@@ -36,6 +37,10 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
     private final Frontend frontend;
     private final EventLoops loops;
     private final H1Limits limits;
+    /** The case of the names written to this client. */
+    private final HeaderCase clientNames;
+    /** The case of the names written to servers whose backend asks for it. */
+    private final HeaderCase serverNames;
     private final H1Parser parser;
     private Channel channel;
     private SocketAddress source;
@@ -64,10 +69,12 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
      */
     private StreamLog next;
 
-    public H1FrontConnection(Frontend frontend, EventLoops loops, H1Limits limits) {
+    public H1FrontConnection(Frontend frontend, EventLoops loops, H1Limits limits, HeaderCase names) {
         this.frontend = frontend;
         this.loops = loops;
         this.limits = limits;
+        this.clientNames = names.when(frontend.httpOptions().caseAdjustClient);
+        this.serverNames = names;
         this.parser = new H1Parser(H1Parser.Kind.REQUEST, limits, frontend.httpOptions().acceptInvalidRequest);
     }
 
@@ -81,6 +88,16 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
 
     public H1Limits limits() {
         return limits;
+    }
+
+    /** The case of the header names written to this client. */
+    public HeaderCase clientNames() {
+        return clientNames;
+    }
+
+    /** The case of the header names written to a server of {@code backend}. */
+    public HeaderCase serverNames(Backend backend) {
+        return serverNames.when(backend.httpOptions().caseAdjustServer);
     }
 
     /** The client's addresses as the PROXY header of an {@code accept-proxy} bind gave them. */
@@ -350,6 +367,8 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
             inputShut = true;
             if (stream == null && !closing) {
                 inputEnded(); // (complete requests are never left waiting in the input while no stream runs)
+            } else if (stream != null) {
+                stream.clientShut();
             }
         }
     }

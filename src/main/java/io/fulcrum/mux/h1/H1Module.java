@@ -15,8 +15,9 @@ import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.runtime.GlobalModule.GlobalContext;
 
 /**
- * The global keywords of HTTP/1 buffers: {@code tune.bufsize}, {@code tune.maxrewrite}, {@code tune.http.maxhdr},
- * with HAProxy's bounds and messages. Where HAProxy reads a number with atol() ("16k" is 16, "abc" is 0), Fulcrum
+ * The global keywords of HTTP/1: its buffers ({@code tune.bufsize}, {@code tune.maxrewrite}, {@code tune.http.maxhdr},
+ * with HAProxy's bounds and messages) and the case of header names ({@code h1-case-adjust}, {@code
+ * h1-case-adjust-file}). Where HAProxy reads a number with atol() ("16k" is 16, "abc" is 0), Fulcrum
  * wants digits and refuses the line with HAProxy's message for a bad value.
  */
 public final class H1Module implements Module {
@@ -33,7 +34,7 @@ public final class H1Module implements Module {
             if (rounded <= 0 || rounded > Integer.MAX_VALUE) {
                 throw new ConfigException(bad);
             }
-            H1Tunables.of(g.model()).bufsize = (int) rounded;
+            H1Settings.of(g.model()).bufsize = (int) rounded;
         });
         global.add("tune.maxrewrite", (g, l) -> {
             String bad = "'tune.maxrewrite' expects a positive integer argument.";
@@ -41,7 +42,7 @@ public final class H1Module implements Module {
             if (v > Integer.MAX_VALUE) {
                 throw new ConfigException(bad);
             }
-            H1Tunables.of(g.model()).maxrewrite = (int) v;
+            H1Settings.of(g.model()).maxrewrite = (int) v;
         });
         global.add("tune.http.maxhdr", (g, l) -> {
             String bad = "'tune.http.maxhdr' expects a numeric value between 1 and 32767";
@@ -49,9 +50,26 @@ public final class H1Module implements Module {
             if (v < 1 || v > 32767) {
                 throw new ConfigException(bad);
             }
-            H1Tunables.of(g.model()).maxhdr = (int) v;
+            H1Settings.of(g.model()).maxhdr = (int) v;
+        });
+        global.add("h1-case-adjust", (g, l) -> {
+            Args.noMoreThan(l, 2, "h1-case-adjust");
+            if (l.arg(1).isEmpty() || l.arg(2).isEmpty()) {
+                throw new ConfigException("'h1-case-adjust' expects <from> and <to> as argument.");
+            }
+            H1Settings.of(g.model()).adjustCase(l.arg(1), l.arg(2));
+        });
+        global.add("h1-case-adjust-file", (g, l) -> {
+            Args.noMoreThan(l, 1, "h1-case-adjust-file");
+            H1Settings.of(g.model()).caseAdjustFile = Args.required(l, 1, "h1-case-adjust-file", "<file> as argument");
         });
         registry.check(H1Module::checkBuffers);
+        registry.check((model, diag) -> {
+            H1Settings s = H1Settings.of(model);
+            if (s.caseAdjustFile != null) {
+                HeaderCaseFile.read(s.caseAdjustFile, s, diag);
+            }
+        });
     }
 
     /** The line's one argument, digits only; else {@code bad}, HAProxy's message for a bad value. */
@@ -66,7 +84,7 @@ public final class H1Module implements Module {
 
     /** HAProxy's start-up checks of the buffers: the built-in pages must fit, and HTTP wants less than 256 MB. */
     private static void checkBuffers(ConfigModel model, Diagnostics diag) {
-        H1Tunables t = H1Tunables.of(model);
+        H1Settings t = H1Settings.of(model);
         ErrorPages.unfitting(t.bufsize, t.maxhdr).forEach((status, why) ->
                 diag.configAlert("Internal error: invalid default message for HTTP return code " + status + ": " + why + "."));
         if (t.bufsize >= HTTP_MAX_BUFSIZE && ProxyTable.of(model).proxies().stream().anyMatch(p -> p.mode == Mode.HTTP)) {

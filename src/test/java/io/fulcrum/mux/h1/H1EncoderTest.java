@@ -23,7 +23,8 @@ class H1EncoderTest {
         return text(out);
     }
 
-    private static String text(ByteBuf b) {
+    /** The bytes of {@code b} as text; releases it. */
+    static String text(ByteBuf b) {
         try {
             return b.toString(StandardCharsets.ISO_8859_1);
         } finally {

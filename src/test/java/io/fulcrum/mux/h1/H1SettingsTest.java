@@ -5,10 +5,10 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** How the global settings become parser limits, as HAProxy 2.6 derives its buffer sizes. */
-class H1TunablesTest {
+class H1SettingsTest {
 
     private static H1Limits limits(int bufsize, int maxrewrite) {
-        H1Tunables t = new H1Tunables();
+        H1Settings t = new H1Settings();
         t.bufsize = bufsize;
         t.maxrewrite = maxrewrite;
         return t.limits();
@@ -16,7 +16,7 @@ class H1TunablesTest {
 
     @Test
     void defaultsAreHaproxys() {
-        assertThat(new H1Tunables().limits()).isEqualTo(H1Limits.DEFAULT);
+        assertThat(new H1Settings().limits()).isEqualTo(H1Limits.DEFAULT);
     }
 
     @Test
