@@ -12,6 +12,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.haproxy.HAProxyMessage;
 import io.netty.handler.codec.haproxy.HAProxyMessageDecoder;
 
@@ -29,12 +30,15 @@ public final class Acceptor implements Consumer<Channel> {
     private final BindSpec bind;
     private final EventLoops loops;
     private final SessionStarter starter;
+    /** How log lines name the bind line. */
+    private final String name;
 
-    public Acceptor(Frontend frontend, BindSpec bind, EventLoops loops, SessionStarter starter) {
+    public Acceptor(Frontend frontend, BindSpec bind, EventLoops loops, SessionStarter starter, String name) {
         this.frontend = frontend;
         this.bind = bind;
         this.loops = loops;
         this.starter = starter;
+        this.name = name;
     }
 
     @Override
@@ -47,9 +51,12 @@ public final class Acceptor implements Consumer<Channel> {
         Runnable start;
         if (bind.acceptProxy) {
             child.attr(StreamLog.ACCEPTED).set(new long[] {System.nanoTime(), System.currentTimeMillis()});
+            ByteCounter counter = new ByteCounter();
+            HeaderReader reader = new HeaderReader(counter);
+            child.pipeline().addLast("proxy-bytes", counter);
             child.pipeline().addLast("proxy-decoder", new HAProxyMessageDecoder());
-            child.pipeline().addLast("proxy-header", new HeaderReader());
-            start = () -> armHeaderTimeout(child);
+            child.pipeline().addLast("proxy-header", reader);
+            start = () -> armHeaderTimeout(child, reader);
         } else {
             // Installed before the registration, so that no byte read at once misses the session.
             SocketAddress source = DualStack.asSeen(child, child.remoteAddress());
@@ -92,22 +99,53 @@ public final class Acceptor implements Consumer<Channel> {
     }
 
     /** The PROXY header must arrive within {@code timeout client}, as any client data must. */
-    private void armHeaderTimeout(Channel child) {
+    private void armHeaderTimeout(Channel child, HeaderReader reader) {
         long t = frontend.timeouts().client;
         if (t > 0) {
             child.eventLoop().schedule(() -> {
                 if (child.pipeline().get("proxy-header") != null) {
+                    reader.failed(child, "Timeout while waiting for PROXY protocol header");
                     child.close();
                 }
             }, t, TimeUnit.MILLISECONDS);
         }
     }
 
-    /** Waits for the PROXY header, keeps the bytes that follow it, then starts the session. */
+    /** Counts the bytes before the PROXY header is decoded, to tell a truncated header from none for the log. */
+    private static final class ByteCounter extends ChannelInboundHandlerAdapter {
+        private long bytes;
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            if (msg instanceof ByteBuf b) {
+                bytes += b.readableBytes();
+            }
+            ctx.fireChannelRead(msg);
+        }
+    }
+
+    /**
+     * Waits for the PROXY header, keeps the bytes that follow it, then starts the session; logs the
+     * connections that end without a valid header, as HAProxy does.
+     */
     private final class HeaderReader extends ChannelInboundHandlerAdapter {
+        private final ByteCounter counter;
         private SocketAddress source;
         private SocketAddress destination;
         private ByteBuf early;
+        private boolean failed;
+
+        HeaderReader(ByteCounter counter) {
+            this.counter = counter;
+        }
+
+        /** The connection ends before a valid header: its log line, once. */
+        void failed(Channel ch, String reason) {
+            if (!failed && source == null) {
+                failed = true;
+                frontend.logger().handshakeFailed(frontend, ch, counter.bytes, name, reason);
+            }
+        }
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
@@ -131,6 +169,7 @@ public final class Acceptor implements Consumer<Channel> {
         public void channelReadComplete(ChannelHandlerContext ctx) {
             if (source != null) {
                 ctx.pipeline().remove(this);
+                ctx.pipeline().remove(counter);
                 ByteBuf data = early;
                 early = null;
                 if (sessionAccepted(ctx.channel(), source, destination, data)) {
@@ -145,12 +184,27 @@ public final class Acceptor implements Consumer<Channel> {
                 early.release();
                 early = null;
             }
+            failed(ctx.channel(), counter.bytes > 0 ? "Truncated PROXY protocol header received"
+                    : "Connection closed while waiting for PROXY protocol header");
             ctx.fireChannelInactive();
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+            if (evt instanceof ChannelInputShutdownEvent && source == null) {
+                // The client shut its side before a whole header: there will never be one.
+                failed(ctx.channel(), counter.bytes > 0 ? "Truncated PROXY protocol header received"
+                        : "Connection closed while waiting for PROXY protocol header");
+                ctx.close();
+                return;
+            }
+            ctx.fireUserEventTriggered(evt);
         }
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             // Not a PROXY header (or a broken one): HAProxy drops the connection.
+            failed(ctx.channel(), "Received something which does not look like a PROXY protocol header");
             ctx.close();
         }
     }

@@ -1,6 +1,7 @@
 package io.fulcrum.log;
 
 import io.fulcrum.http.RequestHead;
+import io.fulcrum.proxy.Frontend;
 import io.netty.channel.Channel;
 import io.netty.util.concurrent.FastThreadLocal;
 
@@ -137,6 +138,36 @@ public final class FrontendLogger {
         StringBuilder sb = line();
         f.append(ctx, sb);
         send(sb, failed && separateErrors ? Syslog.ERR : Syslog.INFO);
+    }
+
+    /**
+     * A connection ended before its handshakes did (no valid PROXY header): with {@code error-log-format}, a
+     * line in it; else HAProxy's fixed line, "client [accept date] frontend/bind: reason".
+     *
+     * @param fe    the frontend (this logger's)
+     * @param bytes what the client sent (not counted in %U, as HAProxy's session-level lines do not)
+     * @param bind  the bind line's name, or its listener's number
+     */
+    public void handshakeFailed(Frontend fe, Channel client, long bytes, String bind, String reason) {
+        StreamLog l = firstStream(client);
+        l.error('P', 'R');
+        l.status(0);
+        l.end();
+        if (targets.length == 0 || dontlognull && bytes == 0) {
+            return;
+        }
+        LogContext ctx = new ConnectionContext(client, client.remoteAddress(), client.localAddress(), fe, null, l);
+        l.logNumber(lines.getAndIncrement());
+        StringBuilder sb = line();
+        if (errorFormat != null) {
+            errorFormat.append(ctx, sb);
+        } else {
+            address(sb, client.remoteAddress());
+            sb.append(" [");
+            LogDates.accept(sb, l.acceptMillis);
+            sb.append("] ").append(frontend).append('/').append(bind).append(": ").append(reason);
+        }
+        send(sb, separateErrors ? Syslog.ERR : Syslog.INFO);
     }
 
     /** The unique ID of a transaction, or null without {@code unique-id-format}. */

@@ -35,11 +35,13 @@ public final class LogFormat {
         public void append(SampleContext ctx, StringBuilder out) {
             Sample s = new Sample();
             if (expr.eval(ctx, s, SampleType.STR)) {
-                StringBuilder text = new StringBuilder(s.length());
+                StringBuilder text = flags == 0 ? out : new StringBuilder(s.length());
                 for (int i = 0; i < s.length(); i++) {
                     text.append((char) (s.byteAt(i) & 0xff));
                 }
-                LogVariable.text(out, text, flags);
+                if (text != out) {
+                    LogVariable.text(out, text, flags);
+                }
             } else if (mandatory) {
                 LogVariable.text(out, null, flags);
             }

@@ -75,8 +75,11 @@ public final class Fulcrum {
             Frontend fe = new Frontend(p, maxconn, switching(p), defaultBackend(p), logging);
             frontends.add(fe);
             BindList binds = p.partOrNull(BindList.class);
+            int listenerId = 1;
             for (BindSpec b : binds == null ? List.<BindSpec>of() : binds.binds) {
-                Acceptor acceptor = new Acceptor(fe, b, loops, starter(fe));
+                // Log lines name a bind by its name, else by its listener's number in the frontend, as HAProxy does.
+                Acceptor acceptor = new Acceptor(fe, b, loops, starter(fe), b.name != null ? b.name : Integer.toString(listenerId));
+                listenerId += b.endpoints().size();
                 for (Endpoint e : b.endpoints()) {
                     listeners.add(new Listener(b, e, fe, loops, connections, ch -> {
                         clients.add(ch);

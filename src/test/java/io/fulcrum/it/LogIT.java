@@ -144,6 +144,34 @@ class LogIT {
         }
     }
 
+    /** Connections without a valid PROXY header: HAProxy's fixed line, the bind named by its listener's number. */
+    @Test
+    void proxyHeaderErrors() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             Origin origin = Origin.start(Origin.ECHO);
+             FulcrumProcess proxy = TcpProxyKit.serve(config(logs, "tcp", fe, "option tcplog", server(origin.port()))
+                     .replace(":" + fe + "\n", ":" + fe + " accept-proxy\n"), fe)) {
+            String head = "127.0.0.1:{N} [{DATE}] fe/1: ";
+            try (Socket s = TcpProxyKit.connect(fe)) {
+                TcpProxyKit.send(s, "GARBAGE GARBAGE GARBAGE GARBAGE GARBAGE GARBAGE\r\n");
+                TcpProxyKit.awaitClosed(s, 3000);
+            }
+            assertThat(logs.next()).matches(like(head + "Received something which does not look like a PROXY protocol header\n"));
+            try (Socket s = TcpProxyKit.connect(fe)) {
+                s.shutdownOutput();
+                TcpProxyKit.awaitClosed(s, 3000);
+            }
+            assertThat(logs.next()).matches(like(head + "Connection closed while waiting for PROXY protocol header\n"));
+            try (Socket s = TcpProxyKit.connect(fe)) {
+                TcpProxyKit.send(s, "PROXY TCP4 1.2.3.4");
+                s.shutdownOutput();
+                TcpProxyKit.awaitClosed(s, 3000);
+            }
+            assertThat(logs.next()).matches(like(head + "Truncated PROXY protocol header received\n"));
+        }
+    }
+
     /** No server: S, before a connection (Tw and Tc -1). */
     @Test
     void tcpNoServer() throws Exception {
