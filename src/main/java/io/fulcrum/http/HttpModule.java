@@ -1,5 +1,7 @@
 package io.fulcrum.http;
 
+import io.fulcrum.acl.AclParser;
+import io.fulcrum.acl.AclTable;
 import io.fulcrum.cfg.Args;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.KeywordTable;
@@ -11,6 +13,7 @@ import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.sample.SampleCatalog;
+import io.fulcrum.sample.Stage;
 
 import java.util.function.BiConsumer;
 
@@ -24,7 +27,7 @@ public final class HttpModule implements Module {
     public void register(Registry registry) {
         HttpFetches.register(SampleCatalog.of(registry));
         KeywordTable<OptionContext> options = registry.table(ProxyModule.OPTIONS);
-        monitor(registry.table(ProxyModule.KEYWORDS));
+        monitor(registry.table(ProxyModule.KEYWORDS), AclParser.of(registry));
         mode(options, "http-keep-alive", HttpOptions.ConnectionMode.KEEP_ALIVE);
         mode(options, "http-server-close", HttpOptions.ConnectionMode.SERVER_CLOSE);
         mode(options, "httpclose", HttpOptions.ConnectionMode.CLOSE);
@@ -43,7 +46,7 @@ public final class HttpModule implements Module {
                 (o, l) -> of(o.proxy()).headerNames = HeaderNamePolicy.parse(l));
     }
 
-    private static void monitor(KeywordTable<ProxySpec> keywords) {
+    private static void monitor(KeywordTable<ProxySpec> keywords, AclParser acls) {
         keywords.add("monitor-uri", Capability.FE, (p, l) -> {
             Args.noMoreThan(l, 1, "monitor-uri");
             of(p).monitorUri = Args.required(l, 1, "monitor-uri", "an URI");
@@ -58,7 +61,11 @@ public final class HttpModule implements Module {
             if (!l.arg(2).equals("if") && !l.arg(2).equals("unless")) {
                 throw new ConfigException("'monitor fail' requires either 'if' or 'unless' followed by a condition.");
             }
-            throw new ConfigException("'monitor fail' is not supported by Fulcrum yet (ACLs are not implemented).");
+            try {
+                of(p).monitorFail.add(acls.condition(l, 2, p.partOrNull(AclTable.class), Stage.FE_HRQ_HDR));
+            } catch (ConfigException e) {
+                throw new ConfigException("error detected while parsing a 'monitor fail' condition : " + e.getMessage() + ".");
+            }
         });
     }
 

@@ -1,6 +1,11 @@
 package io.fulcrum.http;
 
+import io.fulcrum.acl.Condition;
 import io.fulcrum.proxy.ProxyPart;
+import io.fulcrum.sample.SampleContext;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /** A proxy's HTTP options; inherited from defaults. */
 public final class HttpOptions implements ProxyPart {
@@ -29,6 +34,18 @@ public final class HttpOptions implements ProxyPart {
     public boolean abortOnClose;
     /** {@code monitor-uri}, or null. */
     public String monitorUri;
+    /** {@code monitor fail} conditions: a monitor request that meets one is answered 503 (not inherited). */
+    public final List<Condition> monitorFail = new ArrayList<>();
+
+    /** True when a {@code monitor fail} condition holds for this transaction. */
+    public boolean monitorFails(SampleContext ctx) {
+        for (Condition c : monitorFail) {
+            if (c.test(ctx)) {
+                return true;
+            }
+        }
+        return false;
+    }
 
     @Override
     public ProxyPart inherit() {

@@ -130,7 +130,7 @@ public final class HttpStream implements HttpTxn, LogContext {
             return;
         }
         if (MonitorUri.matches(frontend.httpOptions().monitorUri, request)) {
-            fail(200);
+            fail(frontend.httpOptions().monitorFails(this) ? 503 : 200);
             return;
         }
         if (frontend.httpOptions().headerNames.refuses(request)) {

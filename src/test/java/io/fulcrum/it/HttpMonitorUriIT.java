@@ -116,4 +116,22 @@ class HttpMonitorUriIT {
                     .isEqualTo("HTTP/1.0 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 3\r\nconnection: keep-alive\r\n\r\nup\n");
         }
     }
+
+    /** monitor fail: the monitor request is answered 503 while a condition holds, 200 otherwise. */
+    @Test
+    void monitorFailAnswers503WhileItsConditionHolds() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin origin = HttpOrigin.ok("never");
+             FulcrumProcess proxy = serve(config("127.0.0.1:" + fe, """
+                     monitor-uri /health
+                     acl down req.hdr(x-down) -m found
+                     monitor fail if down
+                     monitor fail unless { nbsrv(be) ge 1 }
+                     """, "", origin.port()), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(c.exchange(get("/health")).text()).isEqualTo(E200);
+            assertThat(c.exchange("GET /health HTTP/1.1\r\nHost: test\r\nX-Down: 1\r\n\r\n").text()).isEqualTo(HttpErrorsIT.E503);
+            assertThat(origin.accepted()).isZero();
+        }
+    }
 }
