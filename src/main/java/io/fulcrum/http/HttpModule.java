@@ -4,14 +4,18 @@ import io.fulcrum.acl.AclParser;
 import io.fulcrum.acl.AclTable;
 import io.fulcrum.cfg.Args;
 import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.cfg.KeywordTable;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.OptionContext;
+import io.fulcrum.proxy.Mode;
 import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.sample.SampleCatalog;
 import io.fulcrum.sample.Stage;
 
@@ -44,6 +48,34 @@ public final class HttpModule implements Module {
                 (o, l) -> of(o.proxy()).originalTo = AddressHeader.parse(l, "X-Original-To", false));
         options.add("http-restrict-req-hdr-names", Capability.ALL | Capability.NO_NEGATION,
                 (o, l) -> of(o.proxy()).headerNames = HeaderNamePolicy.parse(l));
+        registry.check(HttpModule::warnTcpProxies);
+    }
+
+    /** HAProxy's warnings, in its order, for the settings a proxy in mode tcp has but cannot use. */
+    private static void warnTcpProxies(ConfigModel model, Diagnostics diag) {
+        for (ProxySpec p : ProxyTable.of(model).proxies()) {
+            HttpOptions h = p.partOrNull(HttpOptions.class);
+            if (p.mode != Mode.TCP || h == null) {
+                continue;
+            }
+            boolean fe = p.kind().isFrontend();
+            boolean be = p.kind().isBackend();
+            if (fe && h.monitorUri != null) {
+                diag.configWarning("monitor-uri will be ignored for " + p.describe() + " (needs 'mode http').");
+            }
+            unused(diag, p, "forwardfor", h.forwardFor != null);
+            unused(diag, p, "originalto", h.originalTo != null);
+            unused(diag, p, "http-buffer-request", h.bufferRequest);
+            unused(diag, p, "http-ignore-probes", fe && h.ignoreProbes);
+            unused(diag, p, "accept-invalid-http-request", fe && h.acceptInvalidRequest);
+            unused(diag, p, "accept-invalid-http-response", be && h.acceptInvalidResponse);
+        }
+    }
+
+    private static void unused(Diagnostics diag, ProxySpec p, String option, boolean set) {
+        if (set) {
+            diag.configWarning("'option " + option + "' ignored for " + p.describe() + " as it requires HTTP mode.");
+        }
     }
 
     private static void monitor(KeywordTable<ProxySpec> keywords, AclParser acls) {
