@@ -2,11 +2,12 @@ package io.fulcrum.listener;
 
 import io.fulcrum.conn.DualStack;
 import io.fulcrum.conn.SocketOptions;
+import io.fulcrum.log.ConnectionContext;
 import io.fulcrum.log.StreamLog;
 import io.fulcrum.proxy.Frontend;
-import io.fulcrum.rules.ConnectionContext;
 import io.fulcrum.rules.TcpRules;
 import io.fulcrum.runtime.EventLoops;
+import io.fulcrum.sample.Vars;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
@@ -71,7 +72,7 @@ public final class Acceptor implements Consumer<Channel> {
         loops.next().register(child).addListener(f -> {
             TcpRules rules = frontend.tcpRules();
             if (f.isSuccess() && (!rules.hasConnectionRules()
-                    || rules.acceptConnection(new ConnectionContext(child, frontend, child.remoteAddress(), child.localAddress())))) {
+                    || rules.acceptConnection(connection(child, child.remoteAddress(), child.localAddress())))) {
                 start.run();
             } else {
                 reset(child);
@@ -85,10 +86,15 @@ public final class Acceptor implements Consumer<Channel> {
         child.close();
     }
 
+    /** What tcp-request connection and session rules see: the connection, before any transaction. */
+    private ConnectionContext connection(Channel child, SocketAddress source, SocketAddress destination) {
+        return new ConnectionContext(child, source, destination, frontend, Vars.session(child), null);
+    }
+
     /** Runs the tcp-request session rules; a rejected connection is reset (and its early bytes dropped). */
     private boolean sessionAccepted(Channel child, SocketAddress source, SocketAddress destination, ByteBuf early) {
         TcpRules rules = frontend.tcpRules();
-        if (rules.hasSessionRules() && !rules.acceptSession(new ConnectionContext(child, frontend, source, destination))) {
+        if (rules.hasSessionRules() && !rules.acceptSession(connection(child, source, destination))) {
             if (early != null) {
                 early.release();
             }

@@ -12,8 +12,9 @@ import io.netty.channel.Channel;
 import java.net.SocketAddress;
 
 /**
- * What a log line sees of a client connection that failed before a transaction existed (a request that
- * could not be parsed or did not come in time): the connection, its frontend, and the session's variables.
+ * A client connection before any transaction: what tcp-request connection and session rules see, and what a
+ * log line sees of a connection that failed before a transaction existed (a request that could not be parsed
+ * or did not come in time): the connection, its frontend, the session's variables, and its log record if any.
  */
 public record ConnectionContext(Channel frontChannel, SocketAddress source, SocketAddress destination, Frontend frontend,
                                 Vars sessionVars, StreamLog streamLog) implements LogContext {

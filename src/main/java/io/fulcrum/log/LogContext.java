@@ -10,6 +10,7 @@ public interface LogContext extends SampleContext {
     /** The transaction's unique id ({@code unique-id-format}), computed once, or null without a format. */
     @Override
     default CharSequence uniqueId() {
-        return streamLog().uniqueId(this);
+        StreamLog log = streamLog();
+        return log == null ? null : log.uniqueId(this);
     }
 }
