@@ -5,6 +5,7 @@ import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigLine;
 import io.fulcrum.cfg.ConfigModel;
 import io.fulcrum.cfg.KeywordTable;
+import io.fulcrum.http.AuthFetches;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
 import io.fulcrum.cfg.Registry.TableKey;
@@ -70,8 +71,8 @@ public final class AuthModule implements Module {
     /** The user name when the request's Basic credentials are valid in the argument's userlist, else null. */
     private static String authenticated(Arg[] a, SampleContext ctx) {
         Userlist list = a[0].as(UserlistRef.class).get();
-        Credentials cr = Credentials.of(ctx.request());
-        return list != null && cr != null && cr.user() != null && list.check(cr.user(), cr.password()) ? cr.user() : null;
+        String[] cr = AuthFetches.basic(ctx);
+        return list != null && cr != null && list.check(cr[0], cr[1]) ? cr[0] : null;
     }
 
     /** For ACLs, http_auth_group's values are the groups of the authenticated user. */

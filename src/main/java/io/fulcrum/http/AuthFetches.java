@@ -9,6 +9,7 @@ import io.fulcrum.sample.SampleType;
 import io.fulcrum.sample.Source;
 import io.netty.util.AsciiString;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Base64;
 
@@ -20,7 +21,7 @@ import static io.fulcrum.sample.ArgType.STR;
  * header as HAProxy reads it. Only the Basic scheme (with a valid base64 "user:password") and the Bearer scheme
  * count; anything else gives no sample at all, not even a type.
  */
-final class AuthFetches {
+public final class AuthFetches {
     private AuthFetches() {
     }
 
@@ -57,6 +58,20 @@ final class AuthFetches {
 
     private static Fetch fetch(String name, ArgSpec args, Fetch.Function fn) {
         return new Fetch(name, args, SampleType.STR, Source.HRQHV, fn);
+    }
+
+    /**
+     * The user and the password of the request's Basic credentials, as HAProxy reads them (for userlists),
+     * or null when there are none.
+     */
+    public static String[] basic(SampleContext ctx) {
+        Credentials cr = credentials(ctx, "authorization");
+        if (cr == null || cr.bearer()) {
+            return null;
+        }
+        byte[] d = cr.decoded();
+        return new String[]{new String(d, 0, cr.colon(), StandardCharsets.ISO_8859_1),
+            new String(d, cr.colon() + 1, d.length - cr.colon() - 1, StandardCharsets.ISO_8859_1)};
     }
 
     private static boolean bearer(Credentials cr, Sample out) {

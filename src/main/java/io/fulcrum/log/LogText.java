@@ -1,6 +1,6 @@
 package io.fulcrum.log;
 
-import io.fulcrum.sample.IpText;
+import io.fulcrum.conn.InetText;
 
 import java.net.InetSocketAddress;
 
@@ -75,9 +75,7 @@ final class LogText {
 
     /** The address in HAProxy's text form (dotted quad, or RFC 5952 for IPv6). */
     static String ip(InetSocketAddress a) {
-        byte[] b = a.getAddress().getAddress();
-        return b.length == 4 ? IpText.format4(((b[0] & 255L) << 24) | ((b[1] & 255L) << 16) | ((b[2] & 255L) << 8) | (b[3] & 255L))
-                : IpText.format6(b, 0);
+        return InetText.of(a.getAddress());
     }
 
     static void hexByte(StringBuilder out, int b) {
