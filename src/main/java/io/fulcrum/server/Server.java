@@ -5,6 +5,8 @@ import io.fulcrum.runtime.ConnLimit;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -17,6 +19,8 @@ public final class Server {
     private final LongAdder total = new LongAdder();
     /** The transactions using it now (srv_conn, %sc): idle pooled connections do not count. */
     private final ConnLimit streams = new ConnLimit(0);
+    /** Told after each change of {@link #usable()} or {@link #weight()}: load balancers rebuild from it. */
+    private final List<Runnable> watchers = new CopyOnWriteArrayList<>();
 
     /** @param numericId HAProxy's numeric id ({@code srv_id}): the server's place in its backend, from 1 */
     public Server(String backend, ServerSpec spec, int numericId) {
@@ -109,5 +113,18 @@ public final class Server {
 
     public long totalConnections() {
         return total.sum();
+    }
+
+    /**
+     * Runs {@code watcher} after each change of this server's usability or weight, on the thread that
+     * made the change (the CLI's, a health check's): it must be thread-safe and quick.
+     */
+    public void onChange(Runnable watcher) {
+        watchers.add(watcher);
+    }
+
+    /** Tells the watchers; state transitions call it once they are visible. */
+    void changed() {
+        watchers.forEach(Runnable::run);
     }
 }
