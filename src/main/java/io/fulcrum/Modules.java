@@ -3,6 +3,7 @@ package io.fulcrum;
 import io.fulcrum.acl.AclModule;
 import io.fulcrum.auth.AuthModule;
 import io.fulcrum.backend.BackendModule;
+import io.fulcrum.cli.CliModule;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.conn.ConnModule;
 import io.fulcrum.http.HttpErrorsModule;
@@ -17,6 +18,7 @@ import io.fulcrum.rules.TcpRuleModule;
 import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.sample.SampleModule;
 import io.fulcrum.server.ServerModule;
+import io.fulcrum.stats.StatsModule;
 
 import java.util.List;
 
@@ -41,5 +43,7 @@ public final class Modules {
             new RuleModule(),
             new TcpRuleModule(),
             new AuthModule(),
-            new LogModule());
+            new LogModule(),
+            new CliModule(),
+            new StatsModule());
 }

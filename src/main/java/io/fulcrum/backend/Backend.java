@@ -6,6 +6,7 @@ import io.fulcrum.http.HttpModule;
 import io.fulcrum.http.HttpOptions;
 import io.fulcrum.pool.PoolModule;
 import io.fulcrum.pool.ReuseMode;
+import io.fulcrum.proxy.Mode;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.Timeouts;
 import io.fulcrum.rules.HttpRules;
@@ -13,6 +14,7 @@ import io.fulcrum.rules.TcpRules;
 import io.fulcrum.runtime.ConnLimit;
 import io.fulcrum.server.Server;
 import io.fulcrum.server.ServerList;
+import io.fulcrum.stats.Counters;
 
 import java.util.List;
 import java.util.stream.IntStream;
@@ -31,8 +33,11 @@ public final class Backend {
     private final HttpRules rules;
     private final TcpRules tcpRules;
     private final int id;
+    private final Mode mode;
+    private final Algorithm algorithm;
     /** The transactions using it now (beconn, %bc). */
     private final ConnLimit streams = new ConnLimit(0);
+    private final Counters counters = new Counters();
 
     public Backend(ProxySpec spec) {
         this.name = spec.name();
@@ -43,6 +48,8 @@ public final class Backend {
         BalanceSpec balance = spec.part(BalanceSpec.class, BalanceSpec::new);
         this.lb = new WeightedRoundRobin(servers);
         this.retries = balance.retries;
+        this.mode = spec.mode;
+        this.algorithm = balance.algorithm;
         this.timeouts = spec.timeouts.copy();
         this.socket = spec.part(SocketOptions.class, SocketOptions::new);
         this.http = HttpModule.of(spec);
@@ -114,5 +121,19 @@ public final class Backend {
 
     public SocketOptions socketOptions() {
         return socket;
+    }
+
+    public Mode mode() {
+        return mode;
+    }
+
+    /** Its {@code balance} algorithm. */
+    public Algorithm algorithm() {
+        return algorithm;
+    }
+
+    /** What {@code show stat} reports of it. */
+    public Counters counters() {
+        return counters;
     }
 }

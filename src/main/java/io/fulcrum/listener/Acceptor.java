@@ -8,6 +8,7 @@ import io.fulcrum.proxy.Frontend;
 import io.fulcrum.rules.TcpRules;
 import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.sample.Vars;
+import io.fulcrum.stats.Counters;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
@@ -71,10 +72,12 @@ public final class Acceptor implements Consumer<Channel> {
         }
         loops.next().register(child).addListener(f -> {
             TcpRules rules = frontend.tcpRules();
-            if (f.isSuccess() && (!rules.hasConnectionRules()
-                    || rules.acceptConnection(connection(child, child.remoteAddress(), child.localAddress())))) {
+            if (!f.isSuccess()) {
+                reset(child);
+            } else if (!rules.hasConnectionRules() || rules.acceptConnection(connection(child, child.remoteAddress(), child.localAddress()))) {
                 start.run();
             } else {
+                frontend.counters().increment(Counters.Count.DENIED_CONN);
                 reset(child);
             }
         });
@@ -95,6 +98,7 @@ public final class Acceptor implements Consumer<Channel> {
     private boolean sessionAccepted(Channel child, SocketAddress source, SocketAddress destination, ByteBuf early) {
         TcpRules rules = frontend.tcpRules();
         if (rules.hasSessionRules() && !rules.acceptSession(connection(child, source, destination))) {
+            frontend.counters().increment(Counters.Count.DENIED_SESS);
             if (early != null) {
                 early.release();
             }

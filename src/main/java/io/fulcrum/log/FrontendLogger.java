@@ -127,7 +127,11 @@ public final class FrontendLogger {
 
     private void emit(LogContext ctx, LogFormat f) {
         StreamLog l = ctx.streamLog();
-        if (!l.end() || format == null || targets.length == 0 || dontlognull && l.bytesIn() == 0) {
+        if (!l.end()) {
+            return;
+        }
+        TransactionCounts.count(ctx, l);
+        if (format == null || targets.length == 0 || dontlognull && l.bytesIn() == 0) {
             return;
         }
         boolean failed = l.failed() || http && l.status(ctx) >= 500;
@@ -153,10 +157,11 @@ public final class FrontendLogger {
         l.error('P', 'R');
         l.status(0);
         l.end();
+        LogContext ctx = new ConnectionContext(client, client.remoteAddress(), client.localAddress(), fe, null, l);
+        TransactionCounts.count(ctx, l);
         if (targets.length == 0 || dontlognull && bytes == 0) {
             return;
         }
-        LogContext ctx = new ConnectionContext(client, client.remoteAddress(), client.localAddress(), fe, null, l);
         l.logNumber(lines.getAndIncrement());
         StringBuilder sb = line();
         if (errorFormat != null) {

@@ -74,6 +74,11 @@ public final class ProcessLog implements AutoCloseable {
         return connections.current();
     }
 
+    /** Log lines dropped because the sender's queue was full (DroppedLogs). */
+    public long droppedLogs() {
+        return sender.dropped();
+    }
+
     LogSender sender() {
         return sender;
     }

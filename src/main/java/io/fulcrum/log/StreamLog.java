@@ -7,6 +7,7 @@ import io.fulcrum.http.ResponseHead;
 import io.fulcrum.runtime.ConnLimit;
 import io.fulcrum.sample.SampleContext;
 import io.fulcrum.server.Server;
+import io.fulcrum.stats.Counters;
 import io.netty.channel.Channel;
 import io.netty.util.AsciiString;
 import io.netty.util.AttributeKey;
@@ -63,6 +64,8 @@ public final class StreamLog {
     private SocketAddress serverAddress;
     private SocketAddress serverLocal;
     private ConnLimit backendStreams;
+    private Backend backend;
+    private Server server;
     private ConnLimit serverStreams;
 
     /**
@@ -123,13 +126,19 @@ public final class StreamLog {
             assignedNanos = System.nanoTime();
         }
         if (backendStreams == null) {
+            this.backend = backend;
             backendStreams = backend.streams();
             backendStreams.tryAcquire();
+            backend.counters().sessionStarted();
+            backend.counters().increment(Counters.Count.SELECTED);
         }
         if (serverStreams != server.streams()) {
             releaseServer();
+            this.server = server;
             serverStreams = server.streams();
             serverStreams.tryAcquire();
+            server.counters().sessionStarted();
+            server.counters().increment(Counters.Count.SELECTED);
         }
     }
 
@@ -263,6 +272,34 @@ public final class StreamLog {
 
     int retries() {
         return retries;
+    }
+
+    /** The backend a server was taken from, or null. */
+    Backend backend() {
+        return backend;
+    }
+
+    /** The last server assigned, or null. */
+    Server server() {
+        return server;
+    }
+
+    /** A response head came from the server. */
+    boolean serverResponded() {
+        return responseNanos != NONE;
+    }
+
+    char cause() {
+        return cause;
+    }
+
+    char state() {
+        return state;
+    }
+
+    /** The request head arrived. */
+    boolean hasRequestHead() {
+        return headNanos != NONE;
     }
 
     /** The two characters of the termination state. */

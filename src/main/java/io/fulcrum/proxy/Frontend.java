@@ -12,6 +12,7 @@ import io.fulcrum.rules.HttpRules;
 import io.fulcrum.rules.TcpRules;
 import io.fulcrum.runtime.ConnLimit;
 import io.fulcrum.sample.SampleContext;
+import io.fulcrum.stats.Counters;
 
 import java.util.List;
 
@@ -31,6 +32,7 @@ public final class Frontend {
     private final HttpRules rules;
     private final TcpRules tcpRules;
     private final FrontendLogger logger;
+    private final Counters counters = new Counters();
 
     /** A {@code use_backend} rule: its condition (null: always) and the backend it names. */
     public record SwitchingRule(Condition condition, Backend backend) {
@@ -128,8 +130,24 @@ public final class Frontend {
         return socket;
     }
 
+    /** What {@code show stat} reports of it. */
+    public Counters counters() {
+        return counters;
+    }
+
+    /** A connection was accepted: counted for conn_rate and rate. */
+    public void accepted() {
+        counters.connectionAccepted();
+        counters.sessionStarted();
+    }
+
     public ConnLimit limit() {
         return limit;
+    }
+
+    /** Some rule or its default may send its transactions to {@code be} (HAProxy's fullconn counts such frontends). */
+    public boolean reaches(Backend be) {
+        return backend == be || switching.stream().anyMatch(r -> r.backend() == be);
     }
 
     /** The backend of the first {@code use_backend} rule whose condition holds, else the default, or null. */

@@ -1,6 +1,7 @@
 package io.fulcrum.runtime;
 
 import io.fulcrum.backend.Backend;
+import io.fulcrum.cli.CliSettings;
 import io.fulcrum.cfg.ConfigModel;
 import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.conn.Endpoint;
@@ -21,7 +22,9 @@ import io.fulcrum.proxy.Mode;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.server.Server;
+import io.fulcrum.stats.Counters;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
@@ -52,9 +55,14 @@ public final class Fulcrum {
     /** Live client connections, told when a soft stop begins. */
     private final ChannelGroup clients = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
     private volatile boolean stopping;
+    private final long startMillis = System.currentTimeMillis();
+    private final Map<String, String> environment;
+    /** The whole process's connection and session rates (show info). */
+    private final Counters counters = new Counters();
 
     public Fulcrum(ConfigModel model, Diagnostics diag, int defaultMaxconn) {
         this.global = GlobalModule.settings(model);
+        this.environment = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(model.env().asMap()));
         this.diag = diag;
         this.loops = new EventLoops(global.effectiveNbthread());
         this.connections = new ConnLimit(global.effectiveMaxconn());
@@ -67,6 +75,7 @@ public final class Fulcrum {
                 backends.put(p.name(), new Backend(p));
             }
         }
+        statsSockets(model);
         for (ProxySpec p : proxies) {
             if (!p.kind().isFrontend() || p.disabled) {
                 continue;
@@ -81,7 +90,7 @@ public final class Fulcrum {
                 Acceptor acceptor = new Acceptor(fe, b, loops, starter(fe), b.name != null ? b.name : Integer.toString(listenerId));
                 listenerId += b.endpoints().size();
                 for (Endpoint e : b.endpoints()) {
-                    listeners.add(new Listener(b, e, fe, loops, connections, ch -> {
+                    listeners.add(new Listener(b, e, fe.name(), fe.limit(), loops, connections, ch -> {
                         clients.add(ch);
                         acceptor.accept(ch);
                     }));
@@ -90,21 +99,46 @@ public final class Fulcrum {
         }
     }
 
+    /** The stats sockets: listeners of HAProxy's GLOBAL frontend, limited together by {@code stats maxconn}. */
+    private void statsSockets(ConfigModel model) {
+        CliSettings cli = CliSettings.of(model);
+        ConnLimit limit = new ConnLimit(cli.maxconn);
+        for (BindSpec b : cli.sockets) {
+            for (Endpoint e : b.endpoints()) {
+                listeners.add(new Listener(b, e, CliSettings.OWNER, limit, loops, connections,
+                        ch -> {
+                            // A client may send its commands and shut its side at once: the answers still go back.
+                            ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
+                            ch.pipeline().addLast("cli", cli.session(this, b, h1Limits.bufsize()));
+                            loops.next().register(ch);
+                        }));
+            }
+        }
+    }
+
     /** What the frontend's mode does with a new connection. */
     private SessionStarter starter(Frontend fe) {
         if (fe.mode() == Mode.HTTP) {
             return (ch, src, dst, early) -> {
+                accepted(fe);
                 fe.logger().accepted(src, dst);
                 ch.pipeline().addLast("h1", new H1FrontConnection(fe, loops, h1Limits, headerCase).addresses(src, dst));
                 return early == null ? () -> { } : () -> ch.pipeline().fireChannelRead(early);
             };
         }
         return (ch, src, dst, early) -> {
+            accepted(fe);
             fe.logger().accepted(src, dst);
             TcpSession session = new TcpSession(ch, fe, loops, src, dst, early);
             session.install();
             return session::start;
         };
+    }
+
+    private void accepted(Frontend fe) {
+        fe.accepted();
+        counters.connectionAccepted();
+        counters.sessionStarted();
     }
 
     private List<Frontend.SwitchingRule> switching(ProxySpec p) {
@@ -135,7 +169,7 @@ public final class Fulcrum {
                 error = reason(e);
             }
             if (error != null) {
-                diag.alert("Starting frontend " + l.frontend().name() + ": cannot bind socket (" + error + ") [" + l.endpoint() + "]");
+                diag.alert("Starting frontend " + l.owner() + ": cannot bind socket (" + error + ") [" + l.endpoint() + "]");
                 ok = false;
             }
         }
@@ -170,6 +204,36 @@ public final class Fulcrum {
 
     public EventLoops loops() {
         return loops;
+    }
+
+    /** The environment as the configuration left it (setenv, HAPROXY_* variables...). */
+    public Map<String, String> environment() {
+        return environment;
+    }
+
+    /** The whole process's rates. */
+    public Counters counters() {
+        return counters;
+    }
+
+    /** Log lines dropped so far. */
+    public long droppedLogs() {
+        return logging.droppedLogs();
+    }
+
+    /** When the process started, wall clock (Start_time_sec, Uptime). */
+    public long startMillis() {
+        return startMillis;
+    }
+
+    /** A soft stop has begun. */
+    public boolean stopping() {
+        return stopping;
+    }
+
+    /** The process-wide connection limit and count ({@code maxconn}, CurrConns, CumConns). */
+    public ConnLimit connections() {
+        return connections;
     }
 
     /** Live client connections, all frontends together. */

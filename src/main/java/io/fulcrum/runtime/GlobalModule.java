@@ -1,6 +1,7 @@
 package io.fulcrum.runtime;
 
 import io.fulcrum.cfg.Args;
+import io.fulcrum.cli.CliCommands;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigLine;
 import io.fulcrum.cfg.ConfigModel;
@@ -36,6 +37,7 @@ public final class GlobalModule implements Module {
     @Override
     public void register(Registry registry) {
         KeywordTable<GlobalContext> kw = registry.table(KEYWORDS);
+        ProcessCommands.register(CliCommands.of(registry));
         registry.section("global", (header, model) -> {
             Args.noMoreThan(header, 0, "global");
             GlobalContext ctx = new GlobalContext(settings(model), model);

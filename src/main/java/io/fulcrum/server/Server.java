@@ -2,6 +2,7 @@ package io.fulcrum.server;
 
 import io.fulcrum.conn.Endpoint;
 import io.fulcrum.runtime.ConnLimit;
+import io.fulcrum.stats.Counters;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -19,6 +20,7 @@ public final class Server {
     private final LongAdder total = new LongAdder();
     /** The transactions using it now (srv_conn, %sc): idle pooled connections do not count. */
     private final ConnLimit streams = new ConnLimit(0);
+    private final Counters counters = new Counters();
     /** Told after each change of {@link #usable()} or {@link #weight()}: load balancers rebuild from it. */
     private final List<Runnable> watchers = new CopyOnWriteArrayList<>();
 
@@ -93,7 +95,13 @@ public final class Server {
         return a instanceof InetSocketAddress i ? i.getPort() : 0;
     }
 
+    /** What {@code show stat} reports of it. */
+    public Counters counters() {
+        return counters;
+    }
+
     public void connectionOpened() {
+        counters.increment(Counters.Count.CONNECTS);
         current.incrementAndGet();
         total.increment();
     }
