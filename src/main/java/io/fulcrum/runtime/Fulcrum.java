@@ -64,7 +64,9 @@ public final class Fulcrum {
         List<ProxySpec> proxies = ProxyTable.of(model).proxies();
         for (ProxySpec p : proxies) {
             if (p.kind().isBackend() && !p.disabled) {
-                backends.put(p.name(), new Backend(p));
+                Backend b = new Backend(p);
+                b.serverGroup().events(logging.serverEvents(p, diag));
+                backends.put(p.name(), b);
             }
         }
         for (ProxySpec p : proxies) {
