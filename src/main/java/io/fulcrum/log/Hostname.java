@@ -4,11 +4,11 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 
 /** The machine's host name, as HAProxy reports it in {@code %H} and syslog headers. */
-final class Hostname {
+public final class Hostname {
     private Hostname() {
     }
 
-    static final String NAME = lookup();
+    public static final String NAME = lookup();
 
     private static String lookup() {
         try {

@@ -35,6 +35,11 @@ public final class ServerGroup {
         lastUsable = usableCount();
     }
 
+    /** The backend's servers, in declaration order. */
+    public List<Server> servers() {
+        return java.util.Collections.unmodifiableList(servers);
+    }
+
     /** Where this backend's server events go (set once the process's logging exists). */
     public void events(ServerEvents events) {
         this.events = events;

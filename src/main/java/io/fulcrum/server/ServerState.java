@@ -71,6 +71,11 @@ public final class ServerState {
         return userWeight;
     }
 
+    /** Its backend's servers. */
+    public ServerGroup group() {
+        return group;
+    }
+
     public int initialWeight() {
         return initialWeight;
     }
