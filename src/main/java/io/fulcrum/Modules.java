@@ -5,6 +5,7 @@ import io.fulcrum.auth.AuthModule;
 import io.fulcrum.backend.BackendModule;
 import io.fulcrum.cli.CliModule;
 import io.fulcrum.cfg.Module;
+import io.fulcrum.check.CheckModule;
 import io.fulcrum.conn.ConnModule;
 import io.fulcrum.http.HttpErrorsModule;
 import io.fulcrum.http.HttpModule;
@@ -33,6 +34,7 @@ public final class Modules {
             new ListenerModule(),
             new ServerModule(),
             new BackendModule(),
+            new CheckModule(),
             new ConnModule(),
             new HttpModule(),
             new H1Module(),

@@ -13,6 +13,7 @@ import io.fulcrum.rules.HttpRules;
 import io.fulcrum.rules.TcpRules;
 import io.fulcrum.runtime.ConnLimit;
 import io.fulcrum.server.Server;
+import io.fulcrum.server.ServerGroup;
 import io.fulcrum.server.ServerList;
 import io.fulcrum.stats.Counters;
 
@@ -22,6 +23,7 @@ import java.util.stream.IntStream;
 /** A backend (or the backend half of a listen section) at run time. */
 public final class Backend {
     private final String name;
+    private final ServerGroup group;
     private final List<Server> servers;
     private final LoadBalancer lb;
     private final int retries;
@@ -43,8 +45,9 @@ public final class Backend {
         this.name = spec.name();
         this.id = spec.id;
         ServerList list = spec.partOrNull(ServerList.class);
+        this.group = new ServerGroup(spec.name());
         this.servers = list == null ? List.of()
-                : IntStream.range(0, list.servers.size()).mapToObj(i -> new Server(spec.name(), list.servers.get(i), i + 1)).toList();
+                : IntStream.range(0, list.servers.size()).mapToObj(i -> new Server(group, list.servers.get(i), i + 1)).toList();
         BalanceSpec balance = spec.part(BalanceSpec.class, BalanceSpec::new);
         this.lb = new WeightedRoundRobin(servers);
         this.retries = balance.retries;
@@ -95,6 +98,11 @@ public final class Backend {
     /** Streams that chose this backend and have not ended yet. */
     public int currentStreams() {
         return streams.current();
+    }
+
+    /** Its servers as their state changes see them (where their events are logged). */
+    public ServerGroup serverGroup() {
+        return group;
     }
 
     public List<Server> servers() {

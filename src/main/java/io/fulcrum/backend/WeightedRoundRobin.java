@@ -12,12 +12,19 @@ import java.util.concurrent.atomic.AtomicLong;
  * not a a a a a b c), then walked with one atomic counter, so picking takes no lock.
  */
 final class WeightedRoundRobin implements LoadBalancer {
-    private final Server[] schedule;
+    private final List<Server> servers;
+    /** Rebuilt after each change of a server's usability or weight (checks, CLI); read without a lock. */
+    private volatile Server[] schedule;
     private final AtomicLong cursor = new AtomicLong();
 
     WeightedRoundRobin(List<Server> servers) {
-        List<Server> usable = servers.stream().filter(Server::usable).toList();
-        this.schedule = build(usable);
+        this.servers = servers;
+        rebuild();
+        servers.forEach(s -> s.onChange(this::rebuild));
+    }
+
+    private synchronized void rebuild() {
+        schedule = build(servers.stream().filter(Server::usable).toList());
     }
 
     private static Server[] build(List<Server> servers) {
@@ -40,9 +47,10 @@ final class WeightedRoundRobin implements LoadBalancer {
 
     @Override
     public Server pick() {
-        if (schedule.length == 0) {
+        Server[] s = schedule;
+        if (s.length == 0) {
             return null;
         }
-        return schedule[(int) (cursor.getAndIncrement() % schedule.length)];
+        return s[(int) (cursor.getAndIncrement() % s.length)];
     }
 }

@@ -105,10 +105,15 @@ public final class FrontendLogger {
 
     /** An event of the proxy itself (it stopped...), sent to its targets at level warning whatever its format. */
     public void warning(String text) {
+        event(Syslog.WARNING, text);
+    }
+
+    /** An event of the proxy itself, sent to its targets at {@code level} whatever its format. */
+    void event(int level, String text) {
         if (targets.length > 0) {
             StringBuilder sb = line();
             sb.append(text);
-            send(sb, Syslog.WARNING);
+            send(sb, level);
         }
     }
 

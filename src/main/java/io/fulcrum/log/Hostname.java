@@ -8,7 +8,7 @@ public final class Hostname {
     private Hostname() {
     }
 
-    static final String NAME = lookup();
+    public static final String NAME = lookup();
 
     /** This machine's name. */
     public static String name() {

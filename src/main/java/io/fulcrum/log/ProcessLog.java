@@ -1,10 +1,12 @@
 package io.fulcrum.log;
 
 import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.proxy.Mode;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.runtime.ConnLimit;
+import io.fulcrum.server.ServerEvents;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -51,6 +53,11 @@ public final class ProcessLog implements AutoCloseable {
         HeaderCaptures captures = spec.partOrNull(HeaderCaptures.class);
         return new FrontendLogger(this, spec.name(), p == null ? new ProxyLog() : p, captures == null ? HeaderCaptures.NONE : captures,
                 spec.mode == Mode.HTTP);
+    }
+
+    /** Where the events of the servers of the backend configured by {@code spec} go: stderr and its log targets. */
+    public ServerEvents serverEvents(ProxySpec spec, Diagnostics diag) {
+        return new ServerEventLog(frontend(spec), diag);
     }
 
     /** The targets of a proxy's {@code log} lines, {@code log global} replaced by the global ones. */

@@ -3,6 +3,7 @@ package io.fulcrum.runtime;
 import io.fulcrum.backend.Backend;
 import io.fulcrum.cli.CliSettings;
 import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.check.HealthChecks;
 import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.conn.Endpoint;
 import io.fulcrum.listener.BindList;
@@ -51,6 +52,7 @@ public final class Fulcrum {
     private final Map<String, Backend> backends = new LinkedHashMap<>();
     private final List<Frontend> frontends = new ArrayList<>();
     private final List<Listener> listeners = new ArrayList<>();
+    private final HealthChecks checks;
     private final CountDownLatch stopped = new CountDownLatch(1);
     /** Live client connections, told when a soft stop begins. */
     private final ChannelGroup clients = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
@@ -72,9 +74,12 @@ public final class Fulcrum {
         List<ProxySpec> proxies = ProxyTable.of(model).proxies();
         for (ProxySpec p : proxies) {
             if (p.kind().isBackend() && !p.disabled) {
-                backends.put(p.name(), new Backend(p));
+                Backend b = new Backend(p);
+                b.serverGroup().events(logging.serverEvents(p, diag));
+                backends.put(p.name(), b);
             }
         }
+        this.checks = new HealthChecks(model, backends, loops);
         statsSockets(model);
         for (ProxySpec p : proxies) {
             if (!p.kind().isFrontend() || p.disabled) {
@@ -173,6 +178,9 @@ public final class Fulcrum {
                 ok = false;
             }
         }
+        if (ok) {
+            checks.start();
+        }
         return ok;
     }
 
@@ -196,6 +204,11 @@ public final class Fulcrum {
 
     public List<Frontend> frontends() {
         return frontends;
+    }
+
+    /** The health checks, for the CLI's state commands. */
+    public HealthChecks checks() {
+        return checks;
     }
 
     public GlobalSettings global() {
@@ -294,6 +307,7 @@ public final class Fulcrum {
     /** SIGTERM/SIGINT, or the end of a soft stop: close everything now. */
     public void hardStop() {
         stopping = true;
+        checks.stop();
         listeners.forEach(Listener::close);
         loops.shutdown();
         loops.group().terminationFuture().awaitUninterruptibly(5, TimeUnit.SECONDS);

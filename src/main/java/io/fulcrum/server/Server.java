@@ -11,10 +11,11 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
-/** A server at run time: its configuration and its counters. */
+/** A server at run time: its configuration, its state and its counters. */
 public final class Server {
     private final String backend;
     private final ServerSpec spec;
+    private final ServerState state;
     private final int numericId;
     private final AtomicInteger current = new AtomicInteger();
     private final LongAdder total = new LongAdder();
@@ -24,11 +25,26 @@ public final class Server {
     /** Told after each change of {@link #usable()} or {@link #weight()}: load balancers rebuild from it. */
     private final List<Runnable> watchers = new CopyOnWriteArrayList<>();
 
-    /** @param numericId HAProxy's numeric id ({@code srv_id}): the server's place in its backend, from 1 */
-    public Server(String backend, ServerSpec spec, int numericId) {
-        this.backend = backend;
+    /**
+     * @param group     its backend's servers, which it joins
+     * @param numericId HAProxy's numeric id ({@code srv_id}): the server's place in its backend, from 1
+     */
+    public Server(ServerGroup group, ServerSpec spec, int numericId) {
+        this.backend = group.backend();
         this.spec = spec;
         this.numericId = numericId;
+        this.state = new ServerState(this, group, spec);
+        group.add(this);
+    }
+
+    /** A server alone in its backend {@code backend} (tests). */
+    public Server(String backend, ServerSpec spec, int numericId) {
+        this(new ServerGroup(backend), spec, numericId);
+    }
+
+    /** Its admin and operational states, weights and check results. */
+    public ServerState state() {
+        return state;
     }
 
     public String name() {
@@ -50,25 +66,23 @@ public final class Server {
         return numericId;
     }
 
-    /**
-     * UP as HAProxy says it without health checks: it has an address and is not disabled (whatever its
-     * weight, unlike {@link #usable()}).
-     */
+    /** UP as {@code srv_is_up} says: not in maintenance nor down (whatever its weight, unlike {@link #usable()}). */
     public boolean up() {
-        return spec.endpoint != null && !spec.disabled;
+        return state.up();
     }
 
+    /** The effective weight. */
     public int weight() {
-        return spec.weight;
+        return state.weight();
     }
 
     public int sendProxy() {
         return spec.sendProxy;
     }
 
-    /** Usable for traffic: has an address and is not disabled (health checks come later). */
+    /** Usable for traffic: has an address and a weight, is running and neither in maintenance nor draining. */
     public boolean usable() {
-        return spec.endpoint != null && !spec.disabled && spec.weight > 0;
+        return state.usable();
     }
 
     public Endpoint endpoint() {

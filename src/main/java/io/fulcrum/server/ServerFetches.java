@@ -15,8 +15,8 @@ import static io.fulcrum.sample.ArgType.SRV;
 
 /**
  * The server fetches of configuration.txt 7.3.2 and 7.3.3: the stream's server ({@code srv_id},
- * {@code srv_name}), and the state of a server named as {@code [backend/]server}. Without health checks a
- * server is UP unless disabled; without maxconn and queues its free slots are unlimited and its queue empty.
+ * {@code srv_name}), and the state of a server named as {@code [backend/]server}. Without
+ * maxconn and queues its free slots are unlimited and its queue empty.
  */
 final class ServerFetches {
     private ServerFetches() {
@@ -35,8 +35,8 @@ final class ServerFetches {
         named(c, "srv_conn_free", SampleType.SINT, s -> -1); // HAProxy's answer for a server without maxconn
         named(c, "srv_queue", SampleType.SINT, s -> 0);
         named(c, "srv_is_up", SampleType.BOOL, s -> s.up() ? 1 : 0);
-        // No runtime weight changes yet: the initial, user and effective weights are the configured one.
-        named(c, "srv_iweight", SampleType.SINT, Server::weight);
+        // No slow start yet: the effective weight is the user weight.
+        named(c, "srv_iweight", SampleType.SINT, s -> s.state().initialWeight());
         named(c, "srv_uweight", SampleType.SINT, Server::weight);
         named(c, "srv_weight", SampleType.SINT, Server::weight);
     }

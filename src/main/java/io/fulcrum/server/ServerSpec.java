@@ -3,6 +3,10 @@ package io.fulcrum.server;
 import io.fulcrum.cfg.Source;
 import io.fulcrum.conn.Endpoint;
 
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
 /**
  * A {@code server} line, or the {@code default-server} template that server lines start from.
  * The address is resolved when the line is parsed (HAProxy's {@code init-addr libc}).
@@ -35,10 +39,30 @@ public final class ServerSpec implements Cloneable {
     /** {@code init-addr}: the methods tried in order ("last", "libc", "none", or an IP address). */
     public String initAddr = "last,libc";
 
+    /** What other subsystems keep per server (the checks' settings), by type. */
+    private Map<Class<?>, ServerPart> parts = new HashMap<>();
+
+    /** What a subsystem keeps in a server line; copied when a server line starts from default-server. */
+    public interface ServerPart {
+        ServerPart copy();
+    }
+
+    /** The part of type {@code type}, created by {@code create} when absent. */
+    public <T extends ServerPart> T part(Class<T> type, Supplier<T> create) {
+        return type.cast(parts.computeIfAbsent(type, t -> create.get()));
+    }
+
+    public <T extends ServerPart> T partOrNull(Class<T> type) {
+        return type.cast(parts.get(type));
+    }
+
     /** A copy, for a server line starting from the default-server template. */
     public ServerSpec copy() {
         try {
-            return (ServerSpec) clone();
+            ServerSpec c = (ServerSpec) clone();
+            c.parts = new HashMap<>();
+            parts.forEach((k, v) -> c.parts.put(k, v.copy()));
+            return c;
         } catch (CloneNotSupportedException e) {
             throw new AssertionError(e);
         }

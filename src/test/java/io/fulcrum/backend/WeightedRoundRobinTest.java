@@ -29,7 +29,7 @@ class WeightedRoundRobinTest {
     void skipsDisabledAndZeroWeightServers() {
         Server a = server("a", 1);
         Server off = server("off", 1);
-        off.spec().disabled = true;
+        off.state().setAdmin(io.fulcrum.server.ServerState.FMAINT);
         Server zero = server("zero", 0);
         WeightedRoundRobin rr = new WeightedRoundRobin(List.of(a, off, zero));
         for (int i = 0; i < 5; i++) {
