@@ -284,6 +284,11 @@ public final class StreamLog {
         return server;
     }
 
+    /** The server connection was established. */
+    boolean serverConnected() {
+        return connectedNanos != NONE;
+    }
+
     /** A response head came from the server. */
     boolean serverResponded() {
         return responseNanos != NONE;

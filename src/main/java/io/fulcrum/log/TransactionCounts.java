@@ -46,8 +46,8 @@ final class TransactionCounts {
             Counters c = srv.counters();
             c.add(Count.BYTES_IN, l.bytesIn());
             c.add(Count.BYTES_OUT, l.bytesOut());
-            if (request) {
-                c.increment(Count.REQUESTS);
+            if (request && l.serverConnected()) {
+                c.increment(Count.REQUESTS); // sent to it
             }
             if (status > 0 && l.serverResponded()) {
                 c.response(status);
