@@ -105,6 +105,9 @@ public final class StreamLog {
     /** The request head is complete (end of TR): its line and captured fields are kept as received. */
     public void requestHead(RequestHead head) {
         requestStarted();
+        if (headNanos == NONE && !badRequest) {
+            logger.requestReceived();
+        }
         headNanos = System.nanoTime();
         method = head.method();
         uri = head.uri();
@@ -114,6 +117,9 @@ public final class StreamLog {
 
     /** The request could not be parsed: the line logs as {@code <BADREQ>}. */
     public void badRequest() {
+        if (headNanos == NONE && !badRequest) {
+            logger.requestReceived();
+        }
         badRequest = true;
     }
 

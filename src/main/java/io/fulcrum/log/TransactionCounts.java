@@ -24,7 +24,7 @@ final class TransactionCounts {
         int status = l.http() ? l.status(ctx) : 0;
         if (fe != null) {
             Counters c = fe.counters();
-            traffic(c, l, request, status);
+            traffic(c, l, false, status); // its requests were counted as they arrived
             char cause = l.cause();
             if (l.isBadRequest() || (cause == 'C' || cause == 'c') && l.state() == 'R') {
                 c.increment(Count.ERR_REQ);

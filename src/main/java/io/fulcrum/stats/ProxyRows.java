@@ -54,8 +54,8 @@ final class ProxyRows {
     }
 
     private StatRow frontend(Frontend fe) {
-        StatRow r = new StatRow(ObjType.FRONTEND, fe.numericId(), 0);
         Counters c = fe.counters();
+        StatRow r = new StatRow(ObjType.FRONTEND, fe.numericId(), 0, c);
         ConnLimit l = fe.limit();
         names(r, fe.name(), "FRONTEND");
         sessions(r, l, l.max() == Integer.MAX_VALUE ? 0 : l.max());
@@ -82,8 +82,8 @@ final class ProxyRows {
     }
 
     private StatRow server(Backend be, Server s) {
-        StatRow r = new StatRow(ObjType.SERVER, be.numericId(), s.numericId());
         Counters c = s.counters();
+        StatRow r = new StatRow(ObjType.SERVER, be.numericId(), s.numericId(), c);
         names(r, be.name(), s.name());
         r.put(QCUR, 0).put(QMAX, 0);
         sessions(r, s.streams(), 0);
@@ -112,8 +112,8 @@ final class ProxyRows {
     }
 
     private StatRow backend(Backend be) {
-        StatRow r = new StatRow(ObjType.BACKEND, be.numericId(), 0);
         Counters c = be.counters();
+        StatRow r = new StatRow(ObjType.BACKEND, be.numericId(), 0, c);
         names(r, be.name(), "BACKEND");
         r.put(QCUR, 0).put(QMAX, 0);
         sessions(r, be.streams(), fullconn(be));
