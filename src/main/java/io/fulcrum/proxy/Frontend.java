@@ -35,6 +35,10 @@ public final class Frontend {
     private final FrontendLogger logger;
     private final Counters counters = new Counters();
     private Fulcrum process;
+    /** {@code disable frontend}: its listeners are paused. */
+    private volatile boolean paused;
+    /** {@code shutdown frontend}: its listeners are closed for good. */
+    private volatile boolean shutDown;
 
     /** A {@code use_backend} rule: its condition (null: always) and the backend it names. */
     public record SwitchingRule(Condition condition, Backend backend) {
@@ -140,6 +144,22 @@ public final class Frontend {
     /** Joins {@code p}, once, before any connection is accepted. */
     public void process(Fulcrum p) {
         this.process = p;
+    }
+
+    public boolean paused() {
+        return paused;
+    }
+
+    void paused(boolean p) {
+        paused = p;
+    }
+
+    public boolean shutDown() {
+        return shutDown;
+    }
+
+    void shutDown(boolean s) {
+        shutDown = s;
     }
 
     /** What {@code show stat} reports of it. */
