@@ -39,9 +39,14 @@ final class ConnectionVariables {
             StreamLog l = LogVariables.log(ctx);
             return l == null ? 0 : l.logNumber();
         });
-        // No queues yet: nothing ever waits in them.
-        count(r, "sq", ctx -> 0);
-        count(r, "bq", ctx -> 0);
+        count(r, "sq", ctx -> {
+            StreamLog l = LogVariables.log(ctx);
+            return l == null ? 0 : l.serverQueuePosition();
+        });
+        count(r, "bq", ctx -> {
+            StreamLog l = LogVariables.log(ctx);
+            return l == null ? 0 : l.backendQueuePosition();
+        });
         r.add("rt", false, (ctx, out, f) -> {
             StreamLog l = LogVariables.log(ctx);
             LogText.number(out, l == null ? 0 : l.id(), f, 4);

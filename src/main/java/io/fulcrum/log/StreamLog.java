@@ -1,12 +1,12 @@
 package io.fulcrum.log;
 
 import io.fulcrum.backend.Backend;
+import io.fulcrum.backend.Ticket;
 import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
 import io.fulcrum.runtime.ConnLimit;
 import io.fulcrum.sample.SampleContext;
-import io.fulcrum.server.Server;
 import io.netty.channel.Channel;
 import io.netty.util.AsciiString;
 import io.netty.util.AttributeKey;
@@ -63,7 +63,8 @@ public final class StreamLog {
     private SocketAddress serverAddress;
     private SocketAddress serverLocal;
     private ConnLimit backendStreams;
-    private ConnLimit serverStreams;
+    /** The stream's claim on a server slot, given back when the transaction ends. */
+    private Ticket ticket;
 
     /**
      * @param acceptNanos  when the transaction began ({@link System#nanoTime()}): the connection's accept, or
@@ -115,21 +116,22 @@ public final class StreamLog {
     }
 
     /**
-     * A server was chosen (end of Tw): the transaction counts in its backend's and its server's current
-     * streams until it ends. Called again when a retry chooses another one.
+     * The transaction asks {@code backend} for a server with {@code ticket}: it counts in the backend's
+     * current streams (HAProxy's beconn, queued ones included), and the server slot the ticket holds is given
+     * back, when it ends. Once.
      */
-    public void serverAssigned(Backend backend, Server server) {
-        if (assignedNanos == NONE) {
-            assignedNanos = System.nanoTime();
-        }
+    public void enterBackend(Backend backend, Ticket ticket) {
         if (backendStreams == null) {
             backendStreams = backend.streams();
             backendStreams.tryAcquire();
+            this.ticket = ticket;
         }
-        if (serverStreams != server.streams()) {
-            releaseServer();
-            serverStreams = server.streams();
-            serverStreams.tryAcquire();
+    }
+
+    /** A server slot is held (end of Tw, which includes the time spent in queues). */
+    public void serverAssigned() {
+        if (assignedNanos == NONE) {
+            assignedNanos = System.nanoTime();
         }
     }
 
@@ -169,8 +171,11 @@ public final class StreamLog {
         error(cause, stateNow());
     }
 
-    /** R: waiting for the request, C: for the server connection, H: for the response head, D: in the data. */
+    /** R: waiting for the request, Q: in a queue, C: for the server connection, H: for the response head, D: in the data. */
     private char stateNow() {
+        if (ticket != null && ticket.queued()) {
+            return 'Q';
+        }
         if (!http) {
             return connectedNanos != NONE ? 'D' : 'C';
         }
@@ -214,15 +219,10 @@ public final class StreamLog {
         if (backendStreams != null) {
             backendStreams.release();
         }
-        releaseServer();
-        return true;
-    }
-
-    private void releaseServer() {
-        if (serverStreams != null) {
-            serverStreams.release();
-            serverStreams = null;
+        if (ticket != null) {
+            ticket.release();
         }
+        return true;
     }
 
     // --- what log variables read ----------------------------------------------------------------
@@ -263,6 +263,16 @@ public final class StreamLog {
 
     int retries() {
         return retries;
+    }
+
+    /** Streams served before this one while it waited in its server's queue (%sq), 0 when it did not wait. */
+    long serverQueuePosition() {
+        return ticket == null ? 0 : ticket.serverQueuePosition();
+    }
+
+    /** Streams served before this one while it waited in its backend's queue (%bq). */
+    long backendQueuePosition() {
+        return ticket == null ? 0 : ticket.backendQueuePosition();
     }
 
     /** The two characters of the termination state. */
