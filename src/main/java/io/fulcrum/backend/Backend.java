@@ -101,8 +101,8 @@ public final class Backend {
     }
 
     /**
-     * The servers of a backend with HAProxy's numeric ids: the {@code id} given, else the lowest id not
-     * taken, in the order of the lines.
+     * The servers of a backend with HAProxy's numeric ids: the {@code id} given, else the first id not taken
+     * from the server's position on (HAProxy's numbering moves on at each line, given id or not).
      */
     private static List<Server> servers(String backend, List<ServerSpec> specs) {
         Set<Integer> taken = new HashSet<>();
@@ -118,6 +118,7 @@ public final class Backend {
                 id = next;
                 taken.add(id);
             }
+            next++;
             out.add(new Server(backend, s, id));
         }
         return List.copyOf(out);

@@ -171,7 +171,7 @@ class BalanceTest {
                 server b 127.0.0.1:2 id 1
                 server c 127.0.0.1:3
                 """);
-        assertThat(b.servers()).extracting(Server::numericId).containsExactly(2, 1, 3);
+        assertThat(b.servers()).extracting(Server::numericId).containsExactly(2, 1, 4);
     }
 
     @Test
