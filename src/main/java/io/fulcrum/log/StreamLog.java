@@ -128,7 +128,7 @@ public final class StreamLog {
         }
     }
 
-    /** A server slot is held (end of Tw, which includes the time spent in queues). */
+    /** A server slot is held, or the wait for one gave up (end of Tw, which includes the time spent in queues). */
     public void serverAssigned() {
         if (assignedNanos == NONE) {
             assignedNanos = System.nanoTime();

@@ -346,6 +346,7 @@ public final class HttpStream implements HttpTxn, LogContext {
     private void queueExpired() {
         queueDeadline = 0;
         if (ticket.cancel()) {
+            log.serverAssigned(); // Tw ends here: HAProxy logs the time spent waiting
             log.error('s', 'Q');
             fail(503);
         }

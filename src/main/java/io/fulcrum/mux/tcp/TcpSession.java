@@ -234,6 +234,7 @@ public final class TcpSession implements LogContext {
     private void queueExpired() {
         queueTimer = null;
         if (!finished && ticket.cancel()) {
+            log.serverAssigned(); // Tw ends here: HAProxy logs the time spent waiting
             log.error('s', 'Q');
             abort();
         }
