@@ -18,4 +18,38 @@ interface Balancer {
      * their server even when it is full: the stream waits in that server's queue.
      */
     Member pick(SampleContext ctx, Member avoid);
+
+    /**
+     * The first server of {@code turns} from {@code start} on, in a circle, that is not full, preferably not
+     * {@code avoid} (returned when it is the only one left); null when every one is full.
+     */
+    static Member firstFree(Member[] turns, int start, Member avoid) {
+        int n = turns.length;
+        Member avoided = null;
+        for (int i = 0; i < n; i++) {
+            Member m = turns[(start + i) % n];
+            if (m.full()) {
+                continue;
+            }
+            if (m != avoid) {
+                return m;
+            }
+            avoided = m;
+        }
+        return avoided;
+    }
+
+    /** The greatest common divisor of the weights (0 when all are 0): plans divide weights by it. */
+    static int gcd(int[] weights) {
+        int g = 0;
+        for (int w : weights) {
+            int b = w;
+            while (b != 0) {
+                int t = g % b;
+                g = b;
+                b = t;
+            }
+        }
+        return g;
+    }
 }

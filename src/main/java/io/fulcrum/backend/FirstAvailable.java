@@ -21,16 +21,6 @@ final class FirstAvailable implements Balancer {
 
     @Override
     public Member pick(SampleContext ctx, Member avoid) {
-        Member avoided = null;
-        for (Member m : byId) {
-            if (m.full()) {
-                continue;
-            }
-            if (m != avoid) {
-                return m;
-            }
-            avoided = m;
-        }
-        return avoided;
+        return Balancer.firstFree(byId, 0, avoid);
     }
 }

@@ -107,18 +107,6 @@ final class HashRing implements Balancer {
         if (n == 0) {
             return null;
         }
-        int start = Math.floorMod(cursor.getAndIncrement(), n);
-        Member avoided = null;
-        for (int i = 0; i < n; i++) {
-            Member m = r.owners[(start + i) % n];
-            if (m.full()) {
-                continue;
-            }
-            if (m != avoid) {
-                return m;
-            }
-            avoided = m;
-        }
-        return avoided;
+        return Balancer.firstFree(r.owners, Math.floorMod(cursor.getAndIncrement(), n), avoid);
     }
 }

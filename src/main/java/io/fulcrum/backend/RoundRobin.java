@@ -22,10 +22,7 @@ final class RoundRobin implements Balancer {
 
     /** One cycle of turns: the weights divided by their gcd, each server's turns at even strides. */
     static Member[] cycle(Member[] members, int[] weights) {
-        int gcd = 0;
-        for (int w : weights) {
-            gcd = gcd(gcd, w);
-        }
+        int gcd = Balancer.gcd(weights);
         if (gcd == 0) {
             return new Member[0];
         }
@@ -55,15 +52,6 @@ final class RoundRobin implements Balancer {
         return out;
     }
 
-    private static int gcd(int a, int b) {
-        while (b != 0) {
-            int t = a % b;
-            a = b;
-            b = t;
-        }
-        return a;
-    }
-
     @Override
     public Member pick(SampleContext ctx, Member avoid) {
         Member[] c = cycle;
@@ -71,19 +59,7 @@ final class RoundRobin implements Balancer {
         if (n == 0) {
             return null;
         }
-        long start = cursor.getAndIncrement();
-        Member avoided = null;
         // A full server's turns are passed; after a cycle's worth of full ones, every server is full.
-        for (int i = 0; i < n; i++) {
-            Member m = c[(int) ((start + i) % n)];
-            if (m.full()) {
-                continue;
-            }
-            if (m != avoid) {
-                return m;
-            }
-            avoided = m;
-        }
-        return avoided;
+        return Balancer.firstFree(c, (int) (cursor.getAndIncrement() % n), avoid);
     }
 }

@@ -21,17 +21,17 @@ final class WeightMap implements Balancer {
     /** recalc_server_map(): each slot goes to the server whose score, raised by its weight, is highest. */
     static Member[] layout(Farm farm) {
         int n = farm.members.length;
-        int gcd = 0;
-        for (Member m : farm.members) {
-            gcd = gcd(gcd, m.server.weight());
+        int[] w = new int[n];
+        for (int i = 0; i < n; i++) {
+            w[i] = farm.members[i].server.weight();
         }
+        int gcd = Balancer.gcd(w);
         if (gcd == 0) {
             return new Member[0];
         }
-        int[] w = new int[n];
         int total = 0;
         for (int i = 0; i < n; i++) {
-            w[i] = farm.members[i].server.weight() / gcd;
+            w[i] /= gcd;
             total += w[i];
         }
         Member[] out = new Member[total];
@@ -57,15 +57,6 @@ final class WeightMap implements Balancer {
         return out;
     }
 
-    private static int gcd(int a, int b) {
-        while (b != 0) {
-            int t = a % b;
-            a = b;
-            b = t;
-        }
-        return a;
-    }
-
     /** map_get_server_rr(): the next slot whose server is not full, preferably not {@code avoid}. */
     @Override
     public Member pick(SampleContext ctx, Member avoid) {
@@ -74,22 +65,7 @@ final class WeightMap implements Balancer {
         if (n == 0) {
             return null;
         }
-        int start = Math.floorMod(index.getAndIncrement(), n);
-        Member avoided = null;
-        for (int i = 0; i < n; i++) {
-            Member s = m[(start + i) % n];
-            if (s.full()) {
-                continue;
-            }
-            if (s != avoid) {
-                if (i > 0) {
-                    index.addAndGet(i);
-                }
-                return s;
-            }
-            avoided = s;
-        }
-        return avoided;
+        return Balancer.firstFree(m, Math.floorMod(index.getAndIncrement(), n), avoid);
     }
 
     /** map_get_server_hash(): the server of slot {@code hash % slots}, full or not; null when none. */
