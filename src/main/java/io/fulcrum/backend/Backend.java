@@ -23,7 +23,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -59,8 +58,6 @@ public final class Backend {
     private volatile Farm farm = Farm.EMPTY;
     private final PendingQueue queue = new PendingQueue();
     private final AtomicLong arrivals = new AtomicLong();
-    /** Slots held on all its servers (HAProxy's px->served). */
-    private final AtomicInteger served = new AtomicInteger();
     private volatile int fullconn;
     private boolean rampScheduled;
     private final int retries;
@@ -256,7 +253,6 @@ public final class Backend {
             return Outcome.QUEUED;
         }
         if (m.tryTake()) {
-            served.incrementAndGet();
             ticket.hold(m);
             return Outcome.ASSIGNED;
         }
@@ -278,7 +274,6 @@ public final class Backend {
         if (m == null || !m.inFarm || m.full() || !m.tryTake()) {
             return false;
         }
-        served.incrementAndGet();
         ticket.hold(m);
         return true;
     }
@@ -298,7 +293,6 @@ public final class Backend {
     /** A slot of {@code m} was given back: the next waiter gets it. */
     void released(Member m) {
         m.server.streams().release();
-        served.decrementAndGet();
         drain(m);
     }
 
@@ -313,14 +307,10 @@ public final class Backend {
                 return;
             }
             Ticket t = oldest(m);
-            if (t != null) {
-                served.incrementAndGet();
-                if (t.grant(m)) {
-                    continue;
-                }
-                served.decrementAndGet();
+            if (t != null && t.grant(m)) {
+                continue;
             }
-            m.server.streams().release();
+            m.server.streams().release(); // no waiter took it (or it gave up): the slot goes back
         }
     }
 
@@ -360,9 +350,13 @@ public final class Backend {
 
     // --- state, for fetches, logs and stats ---------------------------------------------------------
 
-    /** Slots held on its servers now. */
+    /** Slots held on its servers now (HAProxy's px->served): summed when asked, for hash-balance-factor only. */
     int served() {
-        return served.get();
+        int n = 0;
+        for (Member m : members) {
+            n += m.served();
+        }
+        return n;
     }
 
     /** Streams waiting in its queue and its servers' (HAProxy's totpend, the {@code queue} fetch). */
@@ -394,7 +388,7 @@ public final class Backend {
     /** The connection limit of {@code server} now (srv_dynamic_maxconn), 0 when it has none. */
     public int maxconnNow(Server server) {
         Member m = member(server);
-        return m == null ? 0 : m.dynamicMaxconn(System.nanoTime());
+        return m == null ? 0 : m.dynamicMaxconn();
     }
 
     /** Its tcp-request content rules (a listen section's are its frontend's). */

@@ -29,12 +29,11 @@ final class LeastConn implements Balancer {
         Member best = null;
         long bestLoad = Long.MAX_VALUE;
         Member avoided = null;
-        long now = System.nanoTime();
         for (int k = 0; k < n; k++) {
             int i = (start + k) % n;
             Member m = f.members[i];
             int inflight = m.served() + m.queue.size();
-            int max = m.dynamicMaxconn(now);
+            int max = m.dynamicMaxconn();
             if (max > 0 && inflight >= max + m.spec().maxqueue) {
                 continue;
             }

@@ -63,7 +63,7 @@ final class Member {
      * The connection limit now (HAProxy's srv_dynamic_maxconn): maxconn, or with minconn a ramp between both
      * following the backend's load up to fullconn, cut further during a slow start. 0 means no limit.
      */
-    int dynamicMaxconn(long now) {
+    int dynamicMaxconn() {
         ServerSpec s = spec();
         if (s.maxconn == 0) {
             return 0;
@@ -80,7 +80,7 @@ final class Member {
         long ramp = rampStart;
         long seconds = slowstartSeconds();
         if (ramp != 0 && seconds > 0) {
-            long elapsed = TimeUnit.NANOSECONDS.toSeconds(now - ramp);
+            long elapsed = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - ramp);
             if (elapsed < seconds) {
                 max = (int) Math.max(1, (long) max * (100 * elapsed / seconds) / 100);
             }
@@ -90,7 +90,7 @@ final class Member {
 
     /** It takes no more streams now: at its limit, or others already wait for it (HAProxy's "full"). */
     boolean full() {
-        return spec().maxconn > 0 && (queue.size() > 0 || served() >= dynamicMaxconn(System.nanoTime()));
+        return spec().maxconn > 0 && (queue.size() > 0 || served() >= dynamicMaxconn());
     }
 
     /** Takes one of its slots if one is free and nobody waits; always when it has no limit. */
@@ -99,11 +99,11 @@ final class Member {
             server.streams().tryAcquire();
             return true;
         }
-        return queue.size() == 0 && server.streams().tryAcquire(dynamicMaxconn(System.nanoTime()));
+        return queue.size() == 0 && server.streams().tryAcquire(dynamicMaxconn());
     }
 
     /** Takes a slot for a stream coming out of a queue: only the limit counts. */
     boolean tryTakeForQueue() {
-        return spec().maxconn == 0 ? server.streams().tryAcquire() : server.streams().tryAcquire(dynamicMaxconn(System.nanoTime()));
+        return server.streams().tryAcquire(dynamicMaxconn());
     }
 }
