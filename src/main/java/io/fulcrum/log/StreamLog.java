@@ -1,6 +1,7 @@
 package io.fulcrum.log;
 
 import io.fulcrum.backend.Backend;
+import io.fulcrum.backend.Ticket;
 import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
@@ -64,9 +65,11 @@ public final class StreamLog {
     private SocketAddress serverAddress;
     private SocketAddress serverLocal;
     private ConnLimit backendStreams;
+    /** The stream's claim on a server slot, given back when the transaction ends. */
+    private Ticket ticket;
     private Backend backend;
+    /** The last server counted as chosen for this transaction. */
     private Server server;
-    private ConnLimit serverStreams;
 
     /**
      * @param acceptNanos  when the transaction began ({@link System#nanoTime()}): the connection's accept, or
@@ -124,27 +127,31 @@ public final class StreamLog {
     }
 
     /**
-     * A server was chosen (end of Tw): the transaction counts in its backend's and its server's current
-     * streams until it ends. Called again when a retry chooses another one.
+     * The transaction asks {@code backend} for a server with {@code ticket}: it counts in the backend's
+     * current streams (HAProxy's beconn, queued ones included), and the server slot the ticket holds is given
+     * back, when it ends. Once.
      */
-    public void serverAssigned(Backend backend, Server server) {
-        if (assignedNanos == NONE) {
-            assignedNanos = System.nanoTime();
-        }
+    public void enterBackend(Backend backend, Ticket ticket) {
         if (backendStreams == null) {
             this.backend = backend;
             backendStreams = backend.streams();
             backendStreams.tryAcquire();
+            this.ticket = ticket;
             backend.counters().sessionStarted();
             backend.counters().increment(Counters.Count.SELECTED);
         }
-        if (serverStreams != server.streams()) {
-            releaseServer();
-            this.server = server;
-            serverStreams = server.streams();
-            serverStreams.tryAcquire();
-            server.counters().sessionStarted();
-            server.counters().increment(Counters.Count.SELECTED);
+    }
+
+    /** A server slot is held, or the wait for one gave up (end of Tw, which includes the time spent in queues). */
+    public void serverAssigned() {
+        if (assignedNanos == NONE) {
+            assignedNanos = System.nanoTime();
+        }
+        Server s = ticket == null ? null : ticket.server();
+        if (s != null && s != server) { // counted once per choice (lbtot, rate, lastsess)
+            server = s;
+            s.counters().sessionStarted();
+            s.counters().increment(Counters.Count.SELECTED);
         }
     }
 
@@ -184,8 +191,11 @@ public final class StreamLog {
         error(cause, stateNow());
     }
 
-    /** R: waiting for the request, C: for the server connection, H: for the response head, D: in the data. */
+    /** R: waiting for the request, Q: in a queue, C: for the server connection, H: for the response head, D: in the data. */
     private char stateNow() {
+        if (ticket != null && ticket.queued()) {
+            return 'Q';
+        }
         if (!http) {
             return connectedNanos != NONE ? 'D' : 'C';
         }
@@ -229,15 +239,10 @@ public final class StreamLog {
         if (backendStreams != null) {
             backendStreams.release();
         }
-        releaseServer();
-        return true;
-    }
-
-    private void releaseServer() {
-        if (serverStreams != null) {
-            serverStreams.release();
-            serverStreams = null;
+        if (ticket != null) {
+            ticket.release();
         }
+        return true;
     }
 
     // --- what log variables read ----------------------------------------------------------------
@@ -311,6 +316,16 @@ public final class StreamLog {
     /** The request head arrived. */
     boolean hasRequestHead() {
         return headNanos != NONE;
+    }
+
+    /** Streams served before this one while it waited in its server's queue (%sq), 0 when it did not wait. */
+    long serverQueuePosition() {
+        return ticket == null ? 0 : ticket.serverQueuePosition();
+    }
+
+    /** Streams served before this one while it waited in its backend's queue (%bq). */
+    long backendQueuePosition() {
+        return ticket == null ? 0 : ticket.backendQueuePosition();
     }
 
     /** The two characters of the termination state. */

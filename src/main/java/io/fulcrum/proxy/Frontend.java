@@ -177,11 +177,6 @@ public final class Frontend {
         return limit;
     }
 
-    /** Some rule or its default may send its transactions to {@code be} (HAProxy's fullconn counts such frontends). */
-    public boolean reaches(Backend be) {
-        return backend == be || switching.stream().anyMatch(r -> r.backend() == be);
-    }
-
     /** The backend of the first {@code use_backend} rule whose condition holds, else the default, or null. */
     public Backend backend(SampleContext ctx) {
         for (SwitchingRule r : switching) {

@@ -65,6 +65,12 @@ public final class ConnLimit {
 
     /** Takes a slot, or returns false when the limit is reached. */
     public boolean tryAcquire() {
+        return tryAcquire(max);
+    }
+
+    /** Takes a slot if fewer than {@code limit} are taken, a limit that may change at each call (0: none). */
+    public boolean tryAcquire(int limit) {
+        int max = limit <= 0 ? Integer.MAX_VALUE : limit;
         for (;;) {
             int c = current.get();
             if (c >= max) {

@@ -31,9 +31,12 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -81,11 +84,13 @@ public final class Fulcrum {
         }
         this.checks = new HealthChecks(model, backends, loops);
         statsSockets(model);
+        Map<String, Long> frontendConns = new HashMap<>();
         for (ProxySpec p : proxies) {
             if (!p.kind().isFrontend() || p.disabled) {
                 continue;
             }
             int maxconn = p.maxconn > 0 ? p.maxconn : defaultMaxconn > 0 ? defaultMaxconn : connections.max();
+            feedsBackends(p, maxconn, frontendConns);
             Frontend fe = new Frontend(p, maxconn, switching(p), defaultBackend(p), logging);
             fe.process(this);
             frontends.add(fe);
@@ -118,6 +123,28 @@ public final class Fulcrum {
                             ch.pipeline().addLast("cli", cli.session(this, b, h1Limits.bufsize()));
                             loops.next().register(ch);
                         }));
+            }
+        }
+    }
+
+    /**
+     * Adds a frontend's maxconn to each backend its rules name (not the dynamic names), for the default
+     * {@code fullconn}: HAProxy takes 10% of that sum.
+     */
+    private void feedsBackends(ProxySpec fe, int maxconn, Map<String, Long> sums) {
+        Set<String> named = new HashSet<>();
+        if (fe.kind().isBackend()) {
+            named.add(fe.name());
+        }
+        if (fe.defaultBackend != null) {
+            named.add(fe.defaultBackend.name());
+        }
+        fe.useBackends.forEach(r -> named.add(r.name()));
+        for (String name : named) {
+            Backend be = backends.get(name);
+            if (be != null) {
+                long sum = sums.merge(name, (long) maxconn, Long::sum);
+                be.computedFullconn((int) Math.min(Integer.MAX_VALUE, (sum + 9) / 10));
             }
         }
     }

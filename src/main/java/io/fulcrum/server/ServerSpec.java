@@ -34,6 +34,20 @@ public final class ServerSpec implements Cloneable {
 
     public int weight = 1;
     public boolean disabled;
+    /** Concurrent transactions it takes (0: no limit); with {@link #minconn} the limit follows the backend's load. */
+    public int maxconn;
+    /** The least the dynamic limit goes down to (0: as {@link #maxconn}); see the backend's {@code fullconn}. */
+    public int minconn;
+    /** Transactions that may wait in its queue (0: no limit). */
+    public int maxqueue;
+    /** {@code slowstart}: how long a server that comes back up ramps up its weight and maxconn, in ms (0: none). */
+    public long slowstart;
+    /** The {@code id} given on the line, 0 when it was left out (the backend assigns one). */
+    public int id;
+    /** Used only when no active server is usable. */
+    public boolean backup;
+    /** The {@code cookie} value, kept for cookie persistence; null when none. */
+    public String cookie;
     /** 0: no PROXY header; 1 or 2: {@code send-proxy} or {@code send-proxy-v2}. */
     public int sendProxy;
     /** {@code init-addr}: the methods tried in order ("last", "libc", "none", or an IP address). */

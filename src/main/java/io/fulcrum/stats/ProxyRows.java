@@ -85,15 +85,22 @@ final class ProxyRows {
         Counters c = s.counters();
         StatRow r = new StatRow(ObjType.SERVER, be.numericId(), s.numericId(), c);
         names(r, be.name(), s.name());
-        r.put(QCUR, 0).put(QMAX, 0);
+        r.put(QCUR, be.queued(s)).put(QMAX, 0);
         sessions(r, s.streams(), 0);
-        r.put(SLIM, null);
+        if (s.spec().maxconn > 0) {
+            r.put(SLIM, s.spec().maxconn);
+        } else {
+            r.put(SLIM, null); // no limit: empty, as HAProxy
+        }
+        if (s.spec().maxqueue > 0) {
+            r.put(QLIMIT, s.spec().maxqueue);
+        }
         traffic(r, c);
         r.put(DRESP, c.get(Count.DENIED_RESP));
         serverSide(r, c);
         r.put(STATUS, s.up() ? "no check" : "MAINT");
         r.put(WEIGHT, s.usable() ? s.weight() : 0).put(UWEIGHT, s.weight());
-        r.put(ACT, 1).put(BCK, 0);
+        r.put(ACT, s.spec().backup ? 0 : 1).put(BCK, s.spec().backup ? 1 : 0);
         r.put(LASTCHG, (now - process.startMillis()) / 1000);
         ids(r, ObjType.SERVER);
         r.put(LBTOT, c.get(Count.SELECTED));
@@ -115,16 +122,17 @@ final class ProxyRows {
         Counters c = be.counters();
         StatRow r = new StatRow(ObjType.BACKEND, be.numericId(), 0, c);
         names(r, be.name(), "BACKEND");
-        r.put(QCUR, 0).put(QMAX, 0);
-        sessions(r, be.streams(), fullconn(be));
+        r.put(QCUR, be.queued() - be.servers().stream().mapToLong(be::queued).sum()).put(QMAX, 0);
+        sessions(r, be.streams(), be.fullconn());
         traffic(r, c);
         r.put(DREQ, c.get(Count.DENIED_REQ)).put(DRESP, c.get(Count.DENIED_RESP));
         serverSide(r, c);
         List<Server> usable = be.servers().stream().filter(Server::usable).toList();
+        List<Server> active = usable.stream().filter(s -> !s.spec().backup).toList();
         r.put(STATUS, usable.isEmpty() ? "DOWN" : "UP");
-        r.put(WEIGHT, usable.stream().mapToLong(Server::weight).sum());
-        r.put(UWEIGHT, usable.stream().mapToLong(Server::weight).sum());
-        r.put(ACT, usable.size()).put(BCK, 0);
+        r.put(WEIGHT, active.stream().mapToLong(Server::weight).sum());
+        r.put(UWEIGHT, active.stream().mapToLong(Server::weight).sum());
+        r.put(ACT, active.size()).put(BCK, usable.size() - active.size());
         r.put(CHKDOWN, 0).put(LASTCHG, (now - process.startMillis()) / 1000).put(DOWNTIME, 0);
         ids(r, ObjType.BACKEND);
         r.put(LBTOT, c.get(Count.SELECTED));
@@ -145,17 +153,6 @@ final class ProxyRows {
                 h1 ? be.servers().stream().mapToLong(s -> s.counters().get(Count.CONNECTS)).sum() : 0,
                 h1 ? c.get(Count.REQUESTS) : 0, h1 ? c : null);
         return r;
-    }
-
-    /** HAProxy's default fullconn: a tenth of the maxconn of the frontends that may use the backend, rounded up. */
-    private long fullconn(Backend be) {
-        long sum = 0;
-        for (Frontend fe : process.frontends()) {
-            if (fe.reaches(be)) {
-                sum += Math.min(fe.limit().max(), process.connections().max());
-            }
-        }
-        return Math.max(1, (sum + 9) / 10);
     }
 
     private static void names(StatRow r, String proxy, String service) {

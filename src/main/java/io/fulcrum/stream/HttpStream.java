@@ -1,6 +1,7 @@
 package io.fulcrum.stream;
 
 import io.fulcrum.backend.Backend;
+import io.fulcrum.backend.Ticket;
 import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.http.ErrorMessage;
 import io.fulcrum.http.ForwardingHeaders;
@@ -62,6 +63,12 @@ public final class HttpStream implements HttpTxn, LogContext {
     private boolean tunnel;
     private Backend backend;
     private Server target;
+    /** The transaction's claim on a server slot (made when it first asks for a server). */
+    private Ticket ticket;
+    /** The server a redispatch left, which the algorithm avoids. */
+    private Server avoid;
+    /** When the wait in a queue ends ({@code timeout queue}), nanoTime; 0 when not queued or no limit. */
+    private long queueDeadline;
     private H1ServerConnection server;
     private HeaderCase serverNames = HeaderCase.NONE;
     /** The server waits for the request's body, or null. */
@@ -252,13 +259,15 @@ public final class HttpStream implements HttpTxn, LogContext {
         if (finished) {
             return;
         }
-        target = backend.pick();
-        if (target == null) {
-            log.error('S', 'C');
-            fail(503);
+        if (ticket == null) {
+            ticket = new Ticket(client.eventLoop(), this::slotGranted);
+            log.enterBackend(backend, ticket);
+        }
+        if (ticket.server() == null && !assign()) {
             return;
         }
-        log.serverAssigned(backend, target);
+        target = ticket.server();
+        log.serverAssigned();
         H1ServerConnection idle = retriedOnNew ? null : idleConnection();
         if (idle != null) {
             reused = true;
@@ -279,6 +288,11 @@ public final class HttpStream implements HttpTxn, LogContext {
                             f.channel().alloc()), f.channel().voidPromise());
                 }
                 attach(conn);
+            } else if (attempts <= backend.retries() && backend.redispatch(target, attempts)) {
+                // another server, at once: the slot of this one goes back
+                avoid = target;
+                ticket.release();
+                connect();
             } else if (attempts <= backend.retries()) {
                 long delay = f.cause() instanceof ConnectTimeoutException ? 0
                         : Math.min(1000, backend.timeouts().connect > 0 ? backend.timeouts().connect : 1000);
@@ -288,6 +302,54 @@ public final class HttpStream implements HttpTxn, LogContext {
                 fail(503);
             }
         });
+    }
+
+    /**
+     * Asks the backend for a server slot: the last server of this client connection first with
+     * {@code option prefer-last-server} (not for hashing algorithms), else the algorithm's choice. False
+     * when the transaction waits in a queue or was answered.
+     */
+    private boolean assign() {
+        Server last = front.lastServer();
+        if (last != null && avoid == null && backend.balance().preferLastServer && !backend.balance().algorithm.hashed()
+                && backend.assignPreferred(ticket, last)) {
+            return true;
+        }
+        switch (backend.assign(this, ticket, avoid)) {
+            case ASSIGNED -> {
+                return true;
+            }
+            case QUEUED -> {
+                long t = backend.queueTimeout();
+                queueDeadline = t > 0 ? System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(t) : 0;
+                armTimer();
+                return false;
+            }
+            case NO_SERVER -> log.error('S', 'C');
+            case QUEUE_FULL -> log.error('S', 'Q');
+        }
+        fail(503);
+        return false;
+    }
+
+    /** A queue gave this transaction a slot of {@code srv} (null: its server went down, choose again). */
+    private void slotGranted(Server srv) {
+        queueDeadline = 0;
+        if (finished) {
+            ticket.release();
+            return;
+        }
+        connect();
+    }
+
+    /** {@code timeout queue} expired before a slot came: 503, termination state sQ. */
+    private void queueExpired() {
+        queueDeadline = 0;
+        if (ticket.cancel()) {
+            log.serverAssigned(); // Tw ends here: HAProxy logs the time spent waiting
+            log.error('s', 'Q');
+            fail(503);
+        }
     }
 
     /** An idle connection to the target this request may use under {@code http-reuse}, or null. */
@@ -514,6 +576,7 @@ public final class HttpStream implements HttpTxn, LogContext {
         H1ServerConnection conn = server;
         server = null;
         boolean keep = keepClient && !closeDelimitedToClient;
+        front.lastServer(conn != null && serverReusable && keep ? target : null);
         if (conn != null) {
             boolean reusable = serverReusable && frontend.keepAliveServer(backend);
             if (backend.reuseMode() == ReuseMode.NEVER || target.sendProxy() > 0) {
@@ -668,6 +731,9 @@ public final class HttpStream implements HttpTxn, LogContext {
     /** The transaction ends here: no more timer, pending request bytes or server connection. */
     private void endExchange() {
         finished = true;
+        if (ticket != null) {
+            ticket.cancel(); // no longer waits in a queue (a slot it holds goes back when the log ends)
+        }
         serverReusable = false;
         cancelTimer();
         releasePending();
@@ -774,6 +840,9 @@ public final class HttpStream implements HttpTxn, LogContext {
         if (bodyWait != null && bodyWait.deadline() != 0) {
             next = Math.min(next, bodyWait.deadline());
         }
+        if (queueDeadline != 0) {
+            next = Math.min(next, queueDeadline);
+        }
         if (next != Long.MAX_VALUE && !finished) {
             front.timer().setAt(next);
         }
@@ -793,8 +862,13 @@ public final class HttpStream implements HttpTxn, LogContext {
             fail(408);
             return;
         }
+        if (queueDeadline != 0 && now - queueDeadline >= 0) {
+            queueExpired();
+            return;
+        }
         long srv = serverTimeoutMillis();
-        boolean waitingServer = (requestEnded || server != null) && !responseEnded;
+        // (timeout server does not run while the transaction waits in a queue)
+        boolean waitingServer = (requestEnded || server != null) && !responseEnded && !(ticket != null && ticket.queued());
         if (srv > 0 && waitingServer && now - lastServerActivity >= TimeUnit.MILLISECONDS.toNanos(srv)) {
             serverTimeout();
             return;

@@ -58,6 +58,7 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
     private boolean idleTimer;
     /** The server connection this client keeps for itself between requests ({@code http-reuse never}). */
     private H1ServerConnection privateServer;
+    private Server lastServer;
     private Server privateTarget;
     /** A soft stop began: no request after the current one. */
     private boolean stopping;
@@ -415,6 +416,18 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
         long t = idle && keepAlive > 0 ? keepAlive : request > 0 ? request : client;
         timer().setIn(t);
         idleTimer = idle;
+    }
+
+    /**
+     * The server of this connection's previous transaction when its server connection was kept for reuse
+     * ({@code option prefer-last-server} goes back to it), or null.
+     */
+    public Server lastServer() {
+        return lastServer;
+    }
+
+    public void lastServer(Server server) {
+        lastServer = server;
     }
 
     /** No request was completed on this connection yet ({@code http-reuse safe} opens a new server connection). */

@@ -1,6 +1,7 @@
 package io.fulcrum.mux.tcp;
 
 import io.fulcrum.backend.Backend;
+import io.fulcrum.backend.Ticket;
 import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.http.RequestHead;
@@ -46,6 +47,11 @@ public final class TcpSession implements LogContext {
 
     private Channel server;
     private Server target;
+    /** The session's claim on a server slot; made on the loop when the session first asks for a server. */
+    private Ticket ticket;
+    /** The server a redispatch left, which the algorithm avoids. */
+    private Server avoid;
+    private ScheduledFuture<?> queueTimer;
     private int attempts;
     private boolean connected;
     private boolean finished;
@@ -156,13 +162,39 @@ public final class TcpSession implements LogContext {
         if (finished) {
             return;
         }
-        target = backend == null ? null : backend.pick();
-        if (target == null) {
+        if (backend == null) {
             log.error('S', 'C');
             abort();
             return;
         }
-        log.serverAssigned(backend, target);
+        if (ticket == null) {
+            ticket = new Ticket(client.eventLoop(), this::slotGranted);
+            log.enterBackend(backend, ticket);
+        }
+        if (ticket.server() == null) {
+            switch (backend.assign(this, ticket, avoid)) {
+                case ASSIGNED -> { }
+                case QUEUED -> {
+                    long t = backend.queueTimeout();
+                    if (t > 0) {
+                        queueTimer = client.eventLoop().schedule(this::queueExpired, t, TimeUnit.MILLISECONDS);
+                    }
+                    return;
+                }
+                case NO_SERVER -> {
+                    log.error('S', 'C');
+                    abort();
+                    return;
+                }
+                case QUEUE_FULL -> {
+                    log.error('S', 'Q');
+                    abort();
+                    return;
+                }
+            }
+        }
+        target = ticket.server();
+        log.serverAssigned();
         SocketAddress address = target.target(destination);
         Channel ch = loops.newSocketFor(address);
         SocketOptions opts = backend.socketOptions();
@@ -186,6 +218,29 @@ public final class TcpSession implements LogContext {
         });
     }
 
+    /** A queue gave the session a slot of {@code srv} (null: its server went down, choose again). */
+    private void slotGranted(Server srv) {
+        if (queueTimer != null) {
+            queueTimer.cancel(false);
+            queueTimer = null;
+        }
+        if (finished) {
+            ticket.release();
+            return;
+        }
+        connect();
+    }
+
+    /** {@code timeout queue} expired before a slot came: the session ends (sQ). */
+    private void queueExpired() {
+        queueTimer = null;
+        if (!finished && ticket.cancel()) {
+            log.serverAssigned(); // Tw ends here: HAProxy logs the time spent waiting
+            log.error('s', 'Q');
+            abort();
+        }
+    }
+
     private void connected(Channel ch, boolean success, Throwable cause) {
         if (finished || ch != server) {
             ch.close();
@@ -197,6 +252,13 @@ public final class TcpSession implements LogContext {
             if (attempts > backend.retries()) {
                 log.error(cause instanceof io.netty.channel.ConnectTimeoutException ? 's' : 'S', 'C');
                 abort();
+                return;
+            }
+            if (backend.redispatch(target, attempts)) {
+                // another server, at once: the slot of this one goes back
+                avoid = target;
+                ticket.release();
+                connect();
                 return;
             }
             // HAProxy waits min(timeout connect, 1s) before retrying after a refusal, not after a timeout.
@@ -320,6 +382,10 @@ public final class TcpSession implements LogContext {
     private void abort() {
         finished = true;
         cancelTimer();
+        if (queueTimer != null) {
+            queueTimer.cancel(false);
+            queueTimer = null;
+        }
         if (server != null) {
             server.close();
         }
