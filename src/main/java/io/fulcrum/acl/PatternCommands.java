@@ -256,7 +256,7 @@ final class PatternCommands {
     private void prepare(CliRequest r) throws CliException {
         PatternFile f = used(r.arg(2));
         int v = change(f::prepare);
-        r.print("New version created: " + Integer.toUnsignedString(v) + "\n");
+        r.feedback(Severity.INFO, "New version created: " + Integer.toUnsignedString(v) + "\n");
     }
 
     private void commit(CliRequest r) throws CliException {
