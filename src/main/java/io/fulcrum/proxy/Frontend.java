@@ -7,6 +7,7 @@ import io.fulcrum.http.ErrorSet;
 import io.fulcrum.http.HttpModule;
 import io.fulcrum.http.HttpOptions;
 import io.fulcrum.log.FrontendLogger;
+import io.fulcrum.log.LogFormat;
 import io.fulcrum.log.ProcessLog;
 import io.fulcrum.rules.HttpRules;
 import io.fulcrum.rules.TcpRules;
@@ -16,6 +17,7 @@ import io.fulcrum.sample.SampleContext;
 import io.fulcrum.stats.Counters;
 
 import java.util.List;
+import java.util.Map;
 
 /** A frontend (or the frontend half of a listen section) at run time. */
 public final class Frontend {
@@ -41,7 +43,12 @@ public final class Frontend {
     private volatile boolean shutDown;
 
     /** A {@code use_backend} rule: its condition (null: always) and the backend it names. */
-    public record SwitchingRule(Condition condition, Backend backend) {
+    /**
+     * @param backend its backend, or null for a name built per transaction
+     * @param dynamic what builds the name ({@code use_backend %[...]}), or null
+     * @param byName  every backend by name, for the built names
+     */
+    public record SwitchingRule(Condition condition, Backend backend, LogFormat dynamic, Map<String, Backend> byName) {
     }
 
     /**
@@ -177,11 +184,21 @@ public final class Frontend {
         return limit;
     }
 
-    /** The backend of the first {@code use_backend} rule whose condition holds, else the default, or null. */
+    /**
+     * The backend of the first {@code use_backend} rule whose condition holds (for a built name, the
+     * backend of that name, else the default), else the default, or null.
+     */
     public Backend backend(SampleContext ctx) {
         for (SwitchingRule r : switching) {
             if (Condition.passes(r.condition(), ctx)) {
-                return r.backend();
+                if (r.dynamic() == null) {
+                    return r.backend();
+                }
+                StringBuilder name = new StringBuilder();
+                r.dynamic().append(ctx, name);
+                Backend be = r.byName().get(name.toString());
+                // As in HAProxy, a name that is no backend ends the rules: the default applies.
+                return be != null ? be : backend;
             }
         }
         return backend;

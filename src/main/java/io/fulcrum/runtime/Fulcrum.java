@@ -177,7 +177,8 @@ public final class Fulcrum {
     private List<Frontend.SwitchingRule> switching(ProxySpec p) {
         List<Frontend.SwitchingRule> rules = new ArrayList<>();
         for (BackendRef ref : p.useBackends) {
-            rules.add(new Frontend.SwitchingRule(ref.condition(), backends.get(ref.name())));
+            rules.add(new Frontend.SwitchingRule(ref.condition(), ref.dynamic() == null ? backends.get(ref.name()) : null, ref.dynamic(),
+                    backends));
         }
         return rules;
     }
