@@ -14,4 +14,9 @@ public enum Algorithm {
     public String keyword() {
         return keyword;
     }
+
+    /** Weights may change at run time (HAProxy's BE_LB_PROP_DYN); a static algorithm only takes 0% and 100%. */
+    public boolean dynamicWeights() {
+        return this != STATIC_RR;
+    }
 }
