@@ -92,6 +92,11 @@ final class CliSession extends ChannelInboundHandlerAdapter {
         timeoutMs = ms;
     }
 
+    /** The idle time counts from the moment the session waits for a line again. */
+    private void rearm() {
+        channel.eventLoop().execute(this::armIdle);
+    }
+
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         channel = ctx.channel();
@@ -198,14 +203,20 @@ final class CliSession extends ChannelInboundHandlerAdapter {
                 break; // quit answers nothing, not even the empty line
             }
             out.append(answer).append('\n');
+            if (prompt && !done) {
+                out.append("> "); // interactive: a prompt after each command of the line
+            }
         }
         if (!prompt) {
             done = true;
+        } else if (out.isEmpty() && !done) {
+            out.append("> "); // an empty line: just the prompt again
         }
         if (done) {
             channel.writeAndFlush(Unpooled.copiedBuffer(out, StandardCharsets.UTF_8)).addListener(ChannelFutureListener.CLOSE);
         } else {
-            write(out.append("> ").toString());
+            write(out.toString());
+            rearm();
         }
     }
 

@@ -21,7 +21,7 @@ final class SessionCommands {
         c.add("operator", "operator", "lower the level of the current CLI session to operator", CliLevel.USER,
                 r -> lower(r, CliLevel.OPERATOR));
         c.add("show cli level", "show cli level", "display the level of the current CLI session", CliLevel.USER,
-                r -> r.print(r.level().keyword() + "\n"));
+                r -> r.feedback(Severity.INFO, r.level().keyword() + "\n"));
         c.add("show cli sockets", "show cli sockets", "dump list of cli sockets", CliLevel.USER, SessionCommands::sockets);
         c.add("set severity-output", "set severity-output [none|number|string]",
                 "set presence of severity level in feedback information", CliLevel.USER, r -> {

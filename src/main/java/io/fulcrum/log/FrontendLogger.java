@@ -2,6 +2,7 @@ package io.fulcrum.log;
 
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.proxy.Frontend;
+import io.fulcrum.stats.Counters;
 import io.netty.channel.Channel;
 import io.netty.util.concurrent.FastThreadLocal;
 
@@ -41,7 +42,10 @@ public final class FrontendLogger {
     /** Lines emitted so far (%lc). */
     private final AtomicLong lines = new AtomicLong();
 
-    FrontendLogger(ProcessLog process, String frontend, ProxyLog p, HeaderCaptures captures, boolean http) {
+    private final Counters counters;
+
+    FrontendLogger(ProcessLog process, String frontend, ProxyLog p, HeaderCaptures captures, boolean http, Counters counters) {
+        this.counters = counters;
         this.process = process;
         this.frontend = frontend;
         this.http = http;
@@ -79,6 +83,12 @@ public final class FrontendLogger {
         StreamLog log = newStream(accepted[0], accepted[1]);
         log.handshakeDone(System.nanoTime());
         return log;
+    }
+
+    /** A request arrived (or failed to parse): the frontend's req_tot and req_rate count it now, as HAProxy's. */
+    void requestReceived() {
+        counters.increment(Counters.Count.REQUESTS);
+        counters.requestStarted();
     }
 
     HeaderCaptures captures() {

@@ -105,6 +105,9 @@ public final class StreamLog {
     /** The request head is complete (end of TR): its line and captured fields are kept as received. */
     public void requestHead(RequestHead head) {
         requestStarted();
+        if (headNanos == NONE && !badRequest) {
+            logger.requestReceived();
+        }
         headNanos = System.nanoTime();
         method = head.method();
         uri = head.uri();
@@ -114,6 +117,9 @@ public final class StreamLog {
 
     /** The request could not be parsed: the line logs as {@code <BADREQ>}. */
     public void badRequest() {
+        if (headNanos == NONE && !badRequest) {
+            logger.requestReceived();
+        }
         badRequest = true;
     }
 
@@ -282,6 +288,11 @@ public final class StreamLog {
     /** The last server assigned, or null. */
     Server server() {
         return server;
+    }
+
+    /** The server connection was established. */
+    boolean serverConnected() {
+        return connectedNanos != NONE;
     }
 
     /** A response head came from the server. */

@@ -24,7 +24,7 @@ final class TransactionCounts {
         int status = l.http() ? l.status(ctx) : 0;
         if (fe != null) {
             Counters c = fe.counters();
-            traffic(c, l, request, status);
+            traffic(c, l, false, status); // its requests were counted as they arrived
             char cause = l.cause();
             if (l.isBadRequest() || (cause == 'C' || cause == 'c') && l.state() == 'R') {
                 c.increment(Count.ERR_REQ);
@@ -46,8 +46,8 @@ final class TransactionCounts {
             Counters c = srv.counters();
             c.add(Count.BYTES_IN, l.bytesIn());
             c.add(Count.BYTES_OUT, l.bytesOut());
-            if (request) {
-                c.increment(Count.REQUESTS);
+            if (request && l.serverConnected()) {
+                c.increment(Count.REQUESTS); // sent to it
             }
             if (status > 0 && l.serverResponded()) {
                 c.response(status);

@@ -11,6 +11,7 @@ import io.fulcrum.log.ProcessLog;
 import io.fulcrum.rules.HttpRules;
 import io.fulcrum.rules.TcpRules;
 import io.fulcrum.runtime.ConnLimit;
+import io.fulcrum.runtime.Fulcrum;
 import io.fulcrum.sample.SampleContext;
 import io.fulcrum.stats.Counters;
 
@@ -33,6 +34,11 @@ public final class Frontend {
     private final TcpRules tcpRules;
     private final FrontendLogger logger;
     private final Counters counters = new Counters();
+    private Fulcrum process;
+    /** {@code disable frontend}: its listeners are paused. */
+    private volatile boolean paused;
+    /** {@code shutdown frontend}: its listeners are closed for good. */
+    private volatile boolean shutDown;
 
     /** A {@code use_backend} rule: its condition (null: always) and the backend it names. */
     public record SwitchingRule(Condition condition, Backend backend) {
@@ -58,7 +64,7 @@ public final class Frontend {
         this.errors = ErrorSet.of(spec);
         this.rules = HttpRules.of(spec);
         this.tcpRules = TcpRules.of(spec);
-        this.logger = logging.frontend(spec);
+        this.logger = logging.frontend(spec, counters);
     }
 
     /** Its tcp-request rules. */
@@ -128,6 +134,32 @@ public final class Frontend {
 
     public SocketOptions socketOptions() {
         return socket;
+    }
+
+    /** The process it runs in: what services and fetches naming other proxies look at. */
+    public Fulcrum process() {
+        return process;
+    }
+
+    /** Joins {@code p}, once, before any connection is accepted. */
+    public void process(Fulcrum p) {
+        this.process = p;
+    }
+
+    public boolean paused() {
+        return paused;
+    }
+
+    void paused(boolean p) {
+        paused = p;
+    }
+
+    public boolean shutDown() {
+        return shutDown;
+    }
+
+    void shutDown(boolean s) {
+        shutDown = s;
     }
 
     /** What {@code show stat} reports of it. */

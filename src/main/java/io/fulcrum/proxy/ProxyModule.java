@@ -13,6 +13,7 @@ import io.fulcrum.cfg.KeywordTable;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry.TableKey;
 import io.fulcrum.cfg.Registry;
+import io.fulcrum.cli.CliCommands;
 import io.fulcrum.cfg.SectionParser;
 import io.fulcrum.cfg.Units;
 import io.fulcrum.sample.Stage;
@@ -35,6 +36,7 @@ public final class ProxyModule implements Module {
     @Override
     public void register(Registry registry) {
         FrontendFetches.register(SampleCatalog.of(registry));
+        FrontendCommands.register(CliCommands.of(registry));
         KeywordTable<ProxySpec> keywords = registry.table(KEYWORDS);
         KeywordTable<OptionContext> options = registry.table(OPTIONS);
         KeywordTable<ProxySpec> timeouts = registry.table(TIMEOUTS);

@@ -87,6 +87,7 @@ public final class Fulcrum {
             }
             int maxconn = p.maxconn > 0 ? p.maxconn : defaultMaxconn > 0 ? defaultMaxconn : connections.max();
             Frontend fe = new Frontend(p, maxconn, switching(p), defaultBackend(p), logging);
+            fe.process(this);
             frontends.add(fe);
             BindList binds = p.partOrNull(BindList.class);
             int listenerId = 1;

@@ -140,8 +140,12 @@ public final class Server {
         return counters;
     }
 
-    public void connectionOpened() {
+    /** A connection to it is being attempted (the "connect" counter counts attempts, as HAProxy's). */
+    public void connecting() {
         counters.increment(Counters.Count.CONNECTS);
+    }
+
+    public void connectionOpened() {
         current.incrementAndGet();
         total.increment();
     }

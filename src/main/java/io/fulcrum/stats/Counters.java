@@ -27,6 +27,9 @@ public final class Counters {
     private final SlidingAverage connectTime = new SlidingAverage();
     private final SlidingAverage responseTime = new SlidingAverage();
     private final SlidingAverage totalTime = new SlidingAverage();
+    private final LatencyHistogram connectHistogram = new LatencyHistogram();
+    private final LatencyHistogram responseHistogram = new LatencyHistogram();
+    private final LatencyHistogram totalHistogram = new LatencyHistogram();
     private volatile long lastSessionMillis;
 
     public Counters() {
@@ -74,6 +77,24 @@ public final class Counters {
         connectTime.add(connect);
         responseTime.add(response);
         totalTime.add(total);
+        connectHistogram.add(connect);
+        responseHistogram.add(response);
+        totalHistogram.add(total);
+    }
+
+    /** Connect times (Tc), for the Prometheus histograms HAProxy lacks. */
+    public LatencyHistogram connectHistogram() {
+        return connectHistogram;
+    }
+
+    /** Response times (Tr). */
+    public LatencyHistogram responseHistogram() {
+        return responseHistogram;
+    }
+
+    /** Total times (Tt). */
+    public LatencyHistogram totalHistogram() {
+        return totalHistogram;
     }
 
     public RateCounter sessionRate() {
@@ -130,6 +151,9 @@ public final class Counters {
         connectTime.reset();
         responseTime.reset();
         totalTime.reset();
+        connectHistogram.reset();
+        responseHistogram.reset();
+        totalHistogram.reset();
         lastSessionMillis = 0;
     }
 }

@@ -55,14 +55,14 @@ final class ProxyRows {
     }
 
     private StatRow frontend(Frontend fe) {
-        StatRow r = new StatRow(ObjType.FRONTEND, fe.numericId(), 0);
         Counters c = fe.counters();
+        StatRow r = new StatRow(ObjType.FRONTEND, fe.numericId(), 0, c);
         ConnLimit l = fe.limit();
         names(r, fe.name(), "FRONTEND");
         sessions(r, l, l.max() == Integer.MAX_VALUE ? 0 : l.max());
         traffic(r, c);
         r.put(DREQ, c.get(Count.DENIED_REQ)).put(DRESP, c.get(Count.DENIED_RESP)).put(EREQ, c.get(Count.ERR_REQ));
-        r.put(STATUS, process.stopping() ? "STOP" : l.current() >= l.max() ? "FULL" : "OPEN");
+        r.put(STATUS, process.stopping() || fe.shutDown() ? "STOP" : fe.paused() ? "PAUSED" : l.current() >= l.max() ? "FULL" : "OPEN");
         ids(r, ObjType.FRONTEND);
         r.put(RATE, c.sessionRate().rate()).put(RATE_LIM, 0).put(RATE_MAX, c.sessionRate().max());
         r.put(REQ_RATE, c.requestRate().rate()).put(REQ_RATE_MAX, c.requestRate().max()).put(REQ_TOT, c.get(Count.REQUESTS));
@@ -75,12 +75,16 @@ final class ProxyRows {
             responses(r, c);
             r.put(INTERCEPTED, c.get(Count.INTERCEPTED)).put(CACHE_LOOKUPS, 0).put(CACHE_HITS, 0);
         }
+        tls(r);
+        h2(r);
+        boolean h1 = fe.mode() == Mode.HTTP;
+        h1(r, h1 ? l.current() : 0, h1 ? l.total() : 0, h1 ? c.get(Count.REQUESTS) : 0, h1 ? c : null);
         return r;
     }
 
     private StatRow server(Backend be, Server s) {
-        StatRow r = new StatRow(ObjType.SERVER, be.numericId(), s.numericId());
         Counters c = s.counters();
+        StatRow r = new StatRow(ObjType.SERVER, be.numericId(), s.numericId(), c);
         names(r, be.name(), s.name());
         r.put(QCUR, 0).put(QMAX, 0);
         sessions(r, s.streams(), 0);
@@ -102,13 +106,13 @@ final class ProxyRows {
         r.put(CONNECT, c.get(Count.CONNECTS)).put(REUSE, c.get(Count.REUSES));
         r.put(SRV_ICUR, 0);
         r.put(IDLE_CONN_CUR, 0).put(SAFE_CONN_CUR, 0).put(USED_CONN_CUR, s.currentConnections()).put(NEED_CONN_EST, 0);
-        r.put(SSL_SESS, 0).put(SSL_REUSED_SESS, 0).put(SSL_FAILED_HANDSHAKE, 0);
+        tls(r);
         return r;
     }
 
     private StatRow backend(Backend be) {
-        StatRow r = new StatRow(ObjType.BACKEND, be.numericId(), 0);
         Counters c = be.counters();
+        StatRow r = new StatRow(ObjType.BACKEND, be.numericId(), 0, c);
         names(r, be.name(), "BACKEND");
         r.put(QCUR, 0).put(QMAX, 0);
         sessions(r, be.streams(), fullconn(be));
@@ -134,7 +138,12 @@ final class ProxyRows {
             responses(r, c);
             r.put(REQ_TOT, c.get(Count.REQUESTS)).put(CACHE_LOOKUPS, 0).put(CACHE_HITS, 0);
         }
-        r.put(SSL_SESS, 0).put(SSL_REUSED_SESS, 0).put(SSL_FAILED_HANDSHAKE, 0);
+        tls(r);
+        h2(r);
+        boolean h1 = be.mode() == Mode.HTTP;
+        h1(r, h1 ? be.servers().stream().mapToLong(Server::currentConnections).sum() : 0,
+                h1 ? be.servers().stream().mapToLong(s -> s.counters().get(Count.CONNECTS)).sum() : 0,
+                h1 ? c.get(Count.REQUESTS) : 0, h1 ? c : null);
         return r;
     }
 
@@ -177,6 +186,30 @@ final class ProxyRows {
     private static void responses(StatRow r, Counters c) {
         r.put(HRSP_1XX, c.get(Count.HRSP_1XX)).put(HRSP_2XX, c.get(Count.HRSP_2XX)).put(HRSP_3XX, c.get(Count.HRSP_3XX));
         r.put(HRSP_4XX, c.get(Count.HRSP_4XX)).put(HRSP_5XX, c.get(Count.HRSP_5XX)).put(HRSP_OTHER, c.get(Count.HRSP_OTHER));
+    }
+
+    /** No TLS yet: no TLS session. */
+    private static void tls(StatRow r) {
+        r.put(SSL_SESS, 0).put(SSL_REUSED_SESS, 0).put(SSL_FAILED_HANDSHAKE, 0);
+    }
+
+    /** No HTTP/2 yet: no HTTP/2 connection or frame. */
+    private static void h2(StatRow r) {
+        for (StatField f : new StatField[] {H2_HEADERS_RCVD, H2_DATA_RCVD, H2_SETTINGS_RCVD, H2_RST_STREAM_RCVD, H2_GOAWAY_RCVD,
+                H2_DETECTED_CONN_PROTOCOL_ERRORS, H2_DETECTED_STRM_PROTOCOL_ERRORS, H2_RST_STREAM_RESP, H2_GOAWAY_RESP,
+                H2_OPEN_CONNECTIONS, H2_BACKEND_OPEN_STREAMS, H2_TOTAL_CONNECTIONS, H2_BACKEND_TOTAL_STREAMS}) {
+            r.put(f, 0);
+        }
+    }
+
+    /**
+     * The HTTP/1 module's fields: every HTTP connection is HTTP/1 here, so they follow the proxy's own
+     * counters (null counters: a TCP proxy, all zero). Nothing is spliced.
+     */
+    private static void h1(StatRow r, long open, long connections, long streams, Counters c) {
+        r.put(H1_OPEN_CONNECTIONS, open).put(H1_OPEN_STREAMS, open).put(H1_TOTAL_CONNECTIONS, connections)
+                .put(H1_TOTAL_STREAMS, streams).put(H1_BYTES_IN, c == null ? 0 : c.get(Count.BYTES_IN))
+                .put(H1_BYTES_OUT, c == null ? 0 : c.get(Count.BYTES_OUT)).put(H1_SPLICED_BYTES_IN, 0).put(H1_SPLICED_BYTES_OUT, 0);
     }
 
     /** No compression filter yet: nothing went through one. */

@@ -3,10 +3,9 @@ package io.fulcrum.stats;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * An average over about the last {@value #SAMPLES} values, as HAProxy's qtime/ctime/rtime/ttime: a running sum
- * that loses 1/n of itself at each new value (no ring of samples to keep), n being the number of values
- * seen up to {@value #SAMPLES}, so that the first values already give a true average. Also the highest
- * value seen.
+ * An average over about the last {@value #SAMPLES} values, as HAProxy's qtime/ctime/rtime/ttime: once
+ * {@value #SAMPLES} values were seen, a running sum that loses 1/{@value #SAMPLES} of itself at each new value (no
+ * ring of samples to keep); before that, the plain average of the values seen. Also the highest value seen.
  */
 public final class SlidingAverage {
     static final int SAMPLES = 1024;
@@ -16,8 +15,9 @@ public final class SlidingAverage {
 
     public void add(long value) {
         long v = Math.max(0, value);
-        long n = Math.min(count.incrementAndGet(), SAMPLES);
-        sum.accumulateAndGet(v, (s, x) -> s - (s + n - 1) / n + x);
+        boolean full = count.incrementAndGet() > SAMPLES;
+        // Until the window is full the sum is exact; then each value replaces an average one.
+        sum.accumulateAndGet(v, (s, x) -> full ? s - (s + SAMPLES - 1) / SAMPLES + x : s + x);
         if (v > max.get()) {
             max.accumulateAndGet(v, Math::max);
         }

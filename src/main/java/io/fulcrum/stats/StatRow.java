@@ -6,11 +6,18 @@ public final class StatRow {
     private final int proxyId;
     private final int serverId;
     private final Object[] values = new Object[StatField.values().length];
+    private final Counters counters;
 
-    StatRow(ObjType type, int proxyId, int serverId) {
+    StatRow(ObjType type, int proxyId, int serverId, Counters counters) {
         this.type = type;
         this.proxyId = proxyId;
         this.serverId = serverId;
+        this.counters = counters;
+    }
+
+    /** The counters the row was read from (the histograms are not fields). */
+    Counters counters() {
+        return counters;
     }
 
     public ObjType type() {

@@ -8,13 +8,14 @@ import io.fulcrum.cli.CliException;
 import io.fulcrum.cli.CliLevel;
 import io.fulcrum.cli.CliRequest;
 import io.fulcrum.proxy.Frontend;
+import io.fulcrum.rules.Services;
 import io.fulcrum.runtime.Fulcrum;
 import io.fulcrum.server.Server;
 
 import java.util.List;
 import java.util.Map;
 
-/** The statistics: {@code show info}, {@code show stat}, {@code clear counters}. */
+/** The statistics: {@code show info}, {@code show stat}, {@code clear counters}, the Prometheus exporter. */
 public final class StatsModule implements Module {
 
     @Override
@@ -24,6 +25,7 @@ public final class StatsModule implements Module {
                 CliLevel.USER, StatsModule::showInfo);
         c.add("show stat", "show stat [desc|json|no-maint|typed|up]*", "report counters for each proxy and server",
                 CliLevel.USER, StatsModule::showStat);
+        Services.of(registry).add("prometheus-exporter", PrometheusExporter::serve);
         c.add("clear counters", "clear counters [all]", "clear max statistics counters (or all counters)",
                 CliLevel.OPERATOR, StatsModule::clearCounters);
     }

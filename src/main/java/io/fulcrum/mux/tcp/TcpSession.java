@@ -176,6 +176,7 @@ public final class TcpSession implements LogContext {
         ch.pipeline().addLast("relay", serverRelay);
         server = ch;
         attempts++;
+        target.connecting();
         client.eventLoop().register(ch).addListener(reg -> {
             if (!reg.isSuccess()) {
                 abort();
