@@ -4,6 +4,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 import static io.fulcrum.it.TcpProxyKit.connect;
 import static io.fulcrum.it.TcpProxyKit.freePort;
@@ -23,7 +25,7 @@ class ServerAddressIT {
 
     @Test
     void trafficAndChecksFollowTheNewAddress() throws Exception {
-        StatsSocket cli = StatsSocket.inTempDir();
+        Path cli = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
         int fe = freePort();
         Origin b = Origin.start(s -> send(s, "b"));
         try (Origin a = Origin.start(s -> send(s, "a"));
@@ -41,33 +43,33 @@ class ServerAddressIT {
                      frontend fe
                          bind 127.0.0.1:%d
                          default_backend be
-                     """.formatted(cli.path(), a.port(), fe), fe)) {
+                     """.formatted(cli, a.port(), fe), fe)) {
             assertThat(fetch(fe)).isEqualTo("a");
-            assertThat(cli.run("set server be/s1 addr 127.0.0.1 port " + b.port()))
+            assertThat(CliClient.send(cli, "set server be/s1 addr 127.0.0.1 port " + b.port()))
                     .isEqualTo("no need to change the addr, port changed from '" + a.port() + "' to '" + b.port() + "' by 'stats socket command'\n\n");
             assertThat(fetch(fe)).isEqualTo("b");
-            assertThat(cli.run("show servers conn be")).startsWith("# bkname/svname bkid/svid addr port - purge_delay used_cur used_max need_est"
+            assertThat(CliClient.send(cli, "show servers conn be")).startsWith("# bkname/svname bkid/svid addr port - purge_delay used_cur used_max need_est"
                     + " unsafe_nb safe_nb idle_lim idle_cur idle_per_thr[2]\nbe/s1 2/1 127.0.0.1 " + b.port() + " - 5000 ");
-            assertThat(cli.run("show servers conn foo")).isEqualTo("Can't find backend.\n\n");
+            assertThat(CliClient.send(cli, "show servers conn foo")).isEqualTo("Can't find backend.\n\n");
 
             a.close(); // the checks now go to b: the server stays up
             Thread.sleep(1000);
             assertThat(p.stderr()).doesNotContain("is DOWN");
             assertThat(fetch(fe)).isEqualTo("b");
 
-            assertThat(cli.run("set server be/s1 addr 127.0.0.1 port " + b.port()))
+            assertThat(CliClient.send(cli, "set server be/s1 addr 127.0.0.1 port " + b.port()))
                     .isEqualTo("no need to change the addr, no need to change the port by 'stats socket command'\n\n");
-            assertThat(cli.run("set server be/s1 addr foo")).isEqualTo("Invalid addr 'foo' by 'stats socket command'\n\n");
-            assertThat(cli.run("set server be/s1 addr 1.2.3")).isEqualTo("Invalid addr '1.2.3' by 'stats socket command'\n\n");
-            assertThat(cli.run("set server be/s1 addr")).isEqualTo("set server <b>/<s> addr requires an address and optionally a port.\n\n");
-            assertThat(cli.run("set severity-output string; set server be/s1 addr ::1; set server be/s1 addr 127.0.0.1"))
+            assertThat(CliClient.send(cli, "set server be/s1 addr foo")).isEqualTo("Invalid addr 'foo' by 'stats socket command'\n\n");
+            assertThat(CliClient.send(cli, "set server be/s1 addr 1.2.3")).isEqualTo("Invalid addr '1.2.3' by 'stats socket command'\n\n");
+            assertThat(CliClient.send(cli, "set server be/s1 addr")).isEqualTo("set server <b>/<s> addr requires an address and optionally a port.\n\n");
+            assertThat(CliClient.send(cli, "set severity-output string; set server be/s1 addr ::1; set server be/s1 addr 127.0.0.1"))
                     .isEqualTo("\n[warning]: IP changed from '127.0.0.1' to '::1' by 'stats socket command'\n\n"
                             + "[warning]: IP changed from '::1' to '127.0.0.1' by 'stats socket command'\n\n");
             if (!haproxy()) {
                 // HAProxy would move the server to port 34463 here; Fulcrum refuses and changes nothing.
-                assertThat(cli.run("set server be/s1 addr 127.0.0.2 port 99999"))
+                assertThat(CliClient.send(cli, "set server be/s1 addr 127.0.0.2 port 99999"))
                         .isEqualTo("problem converting port '99999' to an int by 'stats socket command'\n\n");
-                assertThat(cli.run("show servers state be")).contains(" s1 127.0.0.1 2 0 1 1 ").contains(" - " + b.port() + " - 0 0 - - 0\n");
+                assertThat(CliClient.send(cli, "show servers state be")).contains(" s1 127.0.0.1 2 0 1 1 ").contains(" - " + b.port() + " - 0 0 - - 0\n");
             }
             assertThat(fetch(fe)).isEqualTo("b");
         } finally {

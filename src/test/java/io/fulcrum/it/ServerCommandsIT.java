@@ -5,6 +5,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
@@ -20,15 +22,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ServerCommandsIT {
     private Origin up;
-    private StatsSocket admin;
-    private StatsSocket user;
+    private Path admin;
+    private Path user;
     private FulcrumProcess proxy;
 
     @BeforeEach
     void start() throws Exception {
         up = Origin.start(s -> { });
-        admin = StatsSocket.inTempDir();
-        user = StatsSocket.inTempDir();
+        admin = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
+        user = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
         int closed = freePort();
         int fe = freePort();
         proxy = serve("""
@@ -52,11 +54,11 @@ class ServerCommandsIT {
                 frontend fe
                     bind 127.0.0.1:%d
                     default_backend be
-                """.formatted(admin.path(), user.path(), up.port(), up.port(), up.port(), up.port(), closed, closed, up.port(), fe), fe);
+                """.formatted(admin, user, up.port(), up.port(), up.port(), up.port(), closed, closed, up.port(), fe), fe);
         // Settled: s1 checked once (UP), s5 found DOWN; then s5's checks stop so that nothing moves any more.
         await("show servers state be", out -> out.matches("(?s).* s1 127\\.0\\.0\\.1 2 0 1 1 \\d+ 6 3 4 6 .*")
                 && out.matches("(?s).* s5 127\\.0\\.0\\.1 0 0 1 1 \\d+ 8 2 0 6 .*"));
-        assertThat(admin.run("disable health be/s5; disable agent be/s5")).isEqualTo("\n\n");
+        assertThat(CliClient.send(admin, "disable health be/s5; disable agent be/s5")).isEqualTo("\n\n");
     }
 
     @AfterEach
@@ -68,7 +70,7 @@ class ServerCommandsIT {
     private void await(String command, Predicate<String> done) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         String out;
-        while (!done.test(out = admin.run(command))) {
+        while (!done.test(out = CliClient.send(admin, command))) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("'" + command + "' still answers:\n" + out + "\nstderr:\n" + proxy.stderr());
             }
@@ -77,7 +79,7 @@ class ServerCommandsIT {
     }
 
     private void expect(String command, String answer) throws Exception {
-        assertThat(admin.run(command)).as(command).isEqualTo(answer);
+        assertThat(CliClient.send(admin, command)).as(command).isEqualTo(answer);
     }
 
     @Test
@@ -129,10 +131,10 @@ class ServerCommandsIT {
     void levelsAreChecked() throws Exception {
         for (String cmd : new String[] {"disable server be/s3", "enable server be/s3", "set server be/s3 state drain", "set weight be/s3 2",
                 "disable health be/s1", "enable agent be/s5"}) {
-            assertThat(user.run(cmd)).as(cmd).isEqualTo("Permission denied\n\n");
+            assertThat(CliClient.send(user, cmd)).as(cmd).isEqualTo("Permission denied\n\n");
         }
-        assertThat(user.run("get weight be/s3")).isEqualTo("5 (initial 5)\n\n");
-        assertThat(user.run("show backend")).isEqualTo("# name\nbe\nst\n\n");
+        assertThat(CliClient.send(user, "get weight be/s3")).isEqualTo("5 (initial 5)\n\n");
+        assertThat(CliClient.send(user, "show backend")).isEqualTo("# name\nbe\nst\n\n");
     }
 
     @Test
@@ -153,7 +155,7 @@ class ServerCommandsIT {
         expect("set server be/s1 check-port 99999", "provided port is invalid\n");
         expect("set server be/s1 check-port -1", "provided port is invalid\n");
         expect("set server be/s1 check-port 4", "\n");
-        assertThat(admin.run("show servers state be")).contains(" s1 127.0.0.1 2 0 1 1 ").contains(" - " + up.port() + " - 0 4 - - 0\n");
+        assertThat(CliClient.send(admin, "show servers state be")).contains(" s1 127.0.0.1 2 0 1 1 ").contains(" - " + up.port() + " - 0 4 - - 0\n");
         expect("set severity-output string; set server be/s1 check-port x; set weight be/s3 x; enable agent be/s3",
                 "\n[warning]: provided port is not an integer\n[err]: Empty weight string empty or preceded by garbage\n"
                         + "[err]: Agent was not configured on this server, cannot enable.\n\n");
@@ -206,12 +208,12 @@ class ServerCommandsIT {
 
     /** {@code show servers state BACKEND}, the age of the last change replaced by "*". */
     private String dump(String backend) throws Exception {
-        return admin.run("show servers state " + backend).replaceAll("(?m)^(\\d+ \\S+ \\d+ \\S+ \\S+ \\d+ \\d+ \\d+ \\d+) \\d+ ", "$1 * ");
+        return CliClient.send(admin, "show servers state " + backend).replaceAll("(?m)^(\\d+ \\S+ \\d+ \\S+ \\S+ \\d+ \\d+ \\d+ \\d+) \\d+ ", "$1 * ");
     }
 
     /** The port of a server, read from {@code show servers state}. */
     private String portOf(String server) throws Exception {
-        for (String l : admin.run("show servers state be").split("\n")) {
+        for (String l : CliClient.send(admin, "show servers state be").split("\n")) {
             String[] f = l.split(" ");
             if (f.length > 18 && f[3].equals(server)) {
                 return f[18];

@@ -3,6 +3,8 @@ package io.fulcrum.it;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +27,7 @@ class ServerStatsIT {
 
     @Test
     void serverRowsFollowTheStateAndTheChecks() throws Exception {
-        StatsSocket cli = StatsSocket.inTempDir();
+        Path cli = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
         int closed = freePort();
         int fe = freePort();
         try (Origin up = Origin.start(s -> { });
@@ -46,7 +48,7 @@ class ServerStatsIT {
                      frontend fe
                          bind 127.0.0.1:%d
                          default_backend be
-                     """.formatted(cli.path(), up.port(), closed, up.port(), up.port(), up.port(), fe), fe)) {
+                     """.formatted(cli, up.port(), closed, up.port(), up.port(), up.port(), fe), fe)) {
             String u = "127.0.0.1:" + up.port();
             String c = "127.0.0.1:" + closed;
             awaitStat(cli, "s1", "status", "UP");
@@ -59,20 +61,20 @@ class ServerStatsIT {
             expect(rows, "s5", "no check|5|5|1|0|||#|||||||||||||||" + u);
             expect(rows, "BACKEND", "UP|7|7|3|0||0|#|0||||||||||||||");
 
-            assertThat(cli.run("set server be/s1 state drain; set server be/s5 health stopping")).isEqualTo("\n\n");
+            assertThat(CliClient.send(cli, "set server be/s1 state drain; set server be/s5 health stopping")).isEqualTo("\n\n");
             rows = stat(cli);
             expect(rows, "s1", "DRAIN|1|1|1|0|0|0|#|0|L4OK||#||Layer4 check passed|2|3|4||||||" + u);
             expect(rows, "s4", "DRAIN|1|1|1|0|||#||||||||||be/s1|||||" + u);
             expect(rows, "s5", "NOLB|5|5|1|0|||#|||||||||||||||" + u);
             expect(rows, "BACKEND", "DOWN|0|0|0|0||1|0|0||||||||||||||");
 
-            assertThat(cli.run("disable server be/s1; set weight be/s5 3")).isEqualTo("\n\n");
+            assertThat(CliClient.send(cli, "disable server be/s1; set weight be/s5 3")).isEqualTo("\n\n");
             rows = stat(cli);
             expect(rows, "s1", "MAINT|1|1|1|0|0|1|0|0||||||||||||||" + u);
             expect(rows, "s4", "MAINT (via be/s1)|1|1|1|0|||0||||||||||be/s1|||||" + u);
             expect(rows, "s5", "NOLB|3|3|1|0|||#|||||||||||||||" + u);
 
-            assertThat(cli.run("set server be/s1 state ready; set server be/s2 health up")).isEqualTo("\n\n");
+            assertThat(CliClient.send(cli, "set server be/s1 state ready; set server be/s2 health up")).isEqualTo("\n\n");
             rows = stat(cli);
             expect(rows, "s1", "UP 1/3|1|1|1|0|0|1|0|0|L4OK||#||Layer4 check passed|2|3|2||||||" + u);
             expect(rows, "s2", "UP|1|1|1|0|1|1|0|#|L4CON||#|Connection refused|Layer4 connection problem|1|1|1||||||" + c);
@@ -95,7 +97,7 @@ class ServerStatsIT {
         }
     }
 
-    private static void awaitStat(StatsSocket cli, String sv, String field, String value) throws Exception {
+    private static void awaitStat(Path cli, String sv, String field, String value) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!value.equals(stat(cli).get(sv).get(field))) {
             if (System.nanoTime() > deadline) {
@@ -106,8 +108,8 @@ class ServerStatsIT {
     }
 
     /** The rows of {@code show stat} by server name ("BACKEND", "FRONTEND" for those), each by field name. */
-    private static Map<String, Map<String, String>> stat(StatsSocket cli) throws Exception {
-        String[] lines = cli.run("show stat").split("\n");
+    private static Map<String, Map<String, String>> stat(Path cli) throws Exception {
+        String[] lines = CliClient.send(cli, "show stat").split("\n");
         String[] header = lines[0].substring(2).split(",", -1);
         Map<String, Map<String, String>> rows = new HashMap<>();
         for (int i = 1; i < lines.length; i++) {
