@@ -17,6 +17,27 @@ final class ServerHealthFields {
     private ServerHealthFields() {
     }
 
+    /** The fields that report one check: the health check's, or the agent's. */
+    private record CheckFields(StatField status, StatField code, StatField duration, StatField last, StatField desc, StatField rise,
+                               StatField fall, StatField health) {
+        static final CheckFields HEALTH = new CheckFields(CHECK_STATUS, CHECK_CODE, CHECK_DURATION, LAST_CHK, CHECK_DESC, CHECK_RISE,
+                CHECK_FALL, CHECK_HEALTH);
+        static final CheckFields AGENT = new CheckFields(AGENT_STATUS, AGENT_CODE, AGENT_DURATION, LAST_AGT, AGENT_DESC, AGENT_RISE,
+                AGENT_FALL, AGENT_HEALTH);
+
+        void fill(StatRow r, CheckView v) {
+            r.put(status, v.statusText());
+            if (v.status().hasCode()) {
+                r.put(code, v.code());
+            }
+            if (v.finished()) {
+                r.put(duration, v.durationMillis());
+            }
+            r.put(last, v.info()).put(desc, v.status().description());
+            r.put(rise, v.rise()).put(fall, v.fall()).put(health, v.health());
+        }
+    }
+
     static void fill(StatRow r, Server s, HealthChecks checks) {
         ServerState st = s.state();
         CheckView health = checks.of(s).health();
@@ -28,26 +49,10 @@ final class ServerHealthFields {
             r.put(CHKFAIL, st.checkFailures()).put(CHKDOWN, st.checkDowns()).put(DOWNTIME, st.downtimeSeconds());
         }
         if (health.reported()) {
-            r.put(CHECK_STATUS, health.statusText());
-            if (health.status().hasCode()) {
-                r.put(CHECK_CODE, health.code());
-            }
-            if (health.finished()) {
-                r.put(CHECK_DURATION, health.durationMillis());
-            }
-            r.put(LAST_CHK, health.info()).put(CHECK_DESC, health.status().description());
-            r.put(CHECK_RISE, health.rise()).put(CHECK_FALL, health.fall()).put(CHECK_HEALTH, health.health());
+            CheckFields.HEALTH.fill(r, health);
         }
         if (agent.enabled()) {
-            r.put(AGENT_STATUS, agent.statusText());
-            if (agent.status().hasCode()) {
-                r.put(AGENT_CODE, agent.code());
-            }
-            if (agent.finished()) {
-                r.put(AGENT_DURATION, agent.durationMillis());
-            }
-            r.put(LAST_AGT, agent.info()).put(AGENT_DESC, agent.status().description());
-            r.put(AGENT_RISE, agent.rise()).put(AGENT_FALL, agent.fall()).put(AGENT_HEALTH, agent.health());
+            CheckFields.AGENT.fill(r, agent);
         }
         if (st.tracked() != null) {
             r.put(TRACKED, st.tracked().id());

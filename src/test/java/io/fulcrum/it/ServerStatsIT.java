@@ -107,22 +107,14 @@ class ServerStatsIT {
         }
     }
 
-    /** The rows of {@code show stat} by server name ("BACKEND", "FRONTEND" for those), each by field name. */
+    /** The rows of {@code show stat} of backend "be" by server name ("BACKEND" for its own), each by field name. */
     private static Map<String, Map<String, String>> stat(Path cli) throws Exception {
-        String[] lines = CliClient.send(cli, "show stat").split("\n");
-        String[] header = lines[0].substring(2).split(",", -1);
         Map<String, Map<String, String>> rows = new HashMap<>();
-        for (int i = 1; i < lines.length; i++) {
-            if (lines[i].isEmpty()) {
-                continue;
+        StatsIT.rows(CliClient.send(cli, "show stat")).forEach((k, v) -> {
+            if (k.startsWith("be/")) {
+                rows.put(k.substring(3), v);
             }
-            String[] v = lines[i].split(",", -1);
-            Map<String, String> row = new HashMap<>();
-            for (int j = 0; j < header.length && j < v.length; j++) {
-                row.put(header[j], v[j]);
-            }
-            rows.put(v[1], row);
-        }
+        });
         return rows;
     }
 }
