@@ -9,6 +9,7 @@ import io.fulcrum.cfg.KeywordTable;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
 import io.fulcrum.cfg.Units;
+import io.fulcrum.cli.CliCommands;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.OptionContext;
 import io.fulcrum.proxy.ProxyModule;
@@ -18,6 +19,7 @@ import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.server.ServerList;
 import io.fulcrum.server.ServerModule;
 import io.fulcrum.server.ServerSpec;
+import io.fulcrum.server.SetServer;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -76,6 +78,7 @@ public final class CheckModule implements Module {
         global.add("max-spread-checks", (g, l) -> settings(g.model()).maxSpread = Units.time(Args.required(l, 1, "max-spread-checks",
                 "a delay"), "max-spread-checks"));
         registry.check(CheckModule::checkServers);
+        CheckCommands.register(CliCommands.of(registry), SetServer.of(registry));
     }
 
     private static void serverOptions(KeywordTable<ServerSpec> o) {

@@ -27,9 +27,34 @@ public enum CheckStatus {
         return description;
     }
 
+    /** HAProxy's number for the status (HCHK_STATUS_*), as {@code show servers state} writes it. */
+    public int number() {
+        return switch (this) {
+            case UNK -> 0;
+            case INI -> 1;
+            case SOCKERR -> 5;
+            case L4OK -> 6;
+            case L4TOUT -> 7;
+            case L4CON -> 8;
+            case L6OK -> 9;
+            case L6TOUT -> 10;
+            case L6RSP -> 11;
+            case L7TOUT -> 12;
+            case L7RSP -> 13;
+            case L7OK -> 15;
+            case L7OKC -> 16;
+            case L7STS -> 17;
+        };
+    }
+
     /** Statuses that carry a code (HAProxy's "status >= HCHK_STATUS_L57DATA"). */
-    boolean hasCode() {
+    public boolean hasCode() {
         return this == L7OK || this == L7OKC || this == L7STS;
+    }
+
+    /** A check ended with this status (HAProxy's "status >= HCHK_STATUS_CHECKED"). */
+    boolean finished() {
+        return this != INI && this != UNK;
     }
 
     boolean passed() {

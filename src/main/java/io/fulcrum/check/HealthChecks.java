@@ -37,16 +37,13 @@ public final class HealthChecks {
                 ServerSpec s = list.servers.get(i);
                 ServerCheckSpec c = s.partOrNull(ServerCheckSpec.class);
                 Server server = b.servers().get(i);
-                if (c == null) {
-                    continue;
-                }
-                if (c.track != null) {
+                if (c != null && c.track != null) {
                     ServerSpec target = CheckModule.find(table, p, c.track);
                     server.state().track(serverOf(backends, table, target));
                 }
-                if (c.check || c.agent) {
-                    checks.put(server, new ServerChecks(server, c, proxy, rules, loops, b.timeouts().connect, settings.spreadPercent));
-                }
+                // Every server has its health counter, which the CLI sets even where no check runs.
+                checks.put(server, new ServerChecks(server, c == null ? new ServerCheckSpec() : c, proxy, rules, loops,
+                        b.timeouts().connect, settings.spreadPercent));
             }
         }
     }
@@ -74,10 +71,11 @@ public final class HealthChecks {
 
     /** Starts every check, the n-th of N after n/N of its interval (bounded by {@code max-spread-checks}). */
     public void start() {
+        List<ServerChecks> running = checks.values().stream().filter(c -> c.hasHealthCheck() || c.hasAgent()).toList();
         int n = 0;
-        for (ServerChecks c : checks.values()) {
+        for (ServerChecks c : running) {
             long inter = c.firstInterval();
-            long delay = inter * n++ / Math.max(1, checks.size());
+            long delay = inter * n++ / Math.max(1, running.size());
             if (settings.maxSpread > 0) {
                 delay = Math.min(delay, settings.maxSpread);
             }
@@ -89,7 +87,7 @@ public final class HealthChecks {
         checks.values().forEach(ServerChecks::stop);
     }
 
-    /** The checks of {@code server}, or null when it has none (for the CLI). */
+    /** The checks of {@code server} (every server of a backend has them, even where none runs), or null. */
     public ServerChecks of(Server server) {
         return checks.get(server);
     }

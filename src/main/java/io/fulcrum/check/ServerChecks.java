@@ -30,10 +30,17 @@ public final class ServerChecks {
     private final int spreadPercent;
     private volatile boolean healthEnabled;
     private volatile boolean agentEnabled;
+    /** {@code port} or {@code set server check-port}; 0 follows the server's port. */
     private volatile int checkPort;
-    /** HAProxy's health: 0..rise-1 is down, rise..rise+fall-1 up. */
-    private int health;
-    private boolean agentUp = true;
+    /** HAProxy's health: 0..rise-1 is down, rise..rise+fall-1 up. Written on the loop, read by the CLI and stats. */
+    private volatile int health;
+    private volatile boolean agentUp = true;
+    private volatile boolean healthRunning;
+    private volatile boolean agentRunning;
+    private volatile CheckResult lastHealth = CheckResult.NONE;
+    private volatile CheckResult lastAgent = CheckResult.NONE;
+    /** The server was in maintenance at the last state change this checker saw. */
+    private boolean sawMaintenance;
     private CheckStatus lastStatus = CheckStatus.INI;
     private CheckStatus lastAgentStatus = CheckStatus.INI;
     private boolean stopped;
@@ -50,15 +57,39 @@ public final class ServerChecks {
         this.spreadPercent = spreadPercent;
         this.healthEnabled = spec.check;
         this.agentEnabled = spec.agent;
-        this.checkPort = spec.port != 0 ? spec.port : server.spec().port;
-        this.health = switch (spec.initState) {
-            case FULLY_UP -> max();
-            case UP -> spec.rise;
-            case DOWN -> spec.rise - 1;
-            case FULLY_DOWN -> 0;
-        };
-        if (health < spec.rise) {
-            server.state().initially(Op.STOPPED);
+        this.checkPort = spec.port;
+        if (server.spec().disabled) {
+            this.health = 0; // HAProxy starts a disabled server's health at 0, checked or not
+            this.sawMaintenance = true;
+        } else if (!spec.check) {
+            this.health = spec.rise;
+        } else {
+            this.health = switch (spec.initState) {
+                case FULLY_UP -> max();
+                case UP -> spec.rise;
+                case DOWN -> spec.rise - 1;
+                case FULLY_DOWN -> 0;
+            };
+            if (health < spec.rise) {
+                server.state().initially(Op.STOPPED);
+            }
+        }
+        server.onChange(() -> loop.execute(this::followAdmin));
+    }
+
+    /**
+     * Entering maintenance zeroes the health (HAProxy's srv_update_status()); leaving it starts an enabled
+     * check again from "just up", so that one failure takes the server down.
+     */
+    private void followAdmin() {
+        if (server.state().inMaintenance()) {
+            health = 0;
+            sawMaintenance = true;
+        } else if (sawMaintenance) {
+            sawMaintenance = false;
+            if (spec.check && healthEnabled) {
+                health = spec.rise;
+            }
         }
     }
 
@@ -101,9 +132,11 @@ public final class ServerChecks {
         long timeout = proxy.timeout > 0 ? proxy.timeout : spec.inter;
         long connect = proxy.timeout > 0 && connectTimeout > 0 ? connectTimeout : spec.inter;
         boolean on404 = proxy.disableOn404 && health >= spec.rise;
-        CheckRun.Target t = new CheckRun.Target(new InetSocketAddress(host, checkPort), spec.sendProxy, connect, timeout, proxy.explicit,
+        CheckRun.Target t = new CheckRun.Target(new InetSocketAddress(host, port()), spec.sendProxy, connect, timeout, proxy.explicit,
                 on404, proxy.sendState ? this::stateHeader : null);
+        healthRunning = true;
         new CheckRun(loops, loop, t, rules, r -> {
+            healthRunning = false;
             healthResult(r);
             loop.schedule(this::runHealth, spread(interval()), TimeUnit.MILLISECONDS);
         }).start();
@@ -123,7 +156,9 @@ public final class ServerChecks {
                 false, false, null);
         List<CheckRule> agentRules = spec.agentSend == null ? List.of(AgentAnswer.READ)
                 : List.of(new CheckRule.Send(spec.agentSend.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1), null), AgentAnswer.READ);
+        agentRunning = true;
         new CheckRun(loops, loop, t, agentRules, r -> {
+            agentRunning = false;
             agentResult(r);
             loop.schedule(this::runAgent, spread(spec.agentInter), TimeUnit.MILLISECONDS);
         }).start();
@@ -156,11 +191,12 @@ public final class ServerChecks {
             health = spec.rise; // back from maintenance or set up by the CLI: one failure takes it down again
         }
         boolean failed = !r.status().passed();
-        st.checked(new ServerState.LastCheck(r.status().name(), r.status().hasCode() ? r.code() : -1, r.durationMillis(), r.info()), failed);
+        lastHealth = r;
         boolean log = proxy.logHealthChecks && (r.status() != lastStatus || failed && health != 0 || !failed && health != max());
         lastStatus = r.status();
         if (failed) {
             if (health > 0) {
+                st.checkFailed(); // HAProxy counts the failures of a server that is not already down
                 health--;
                 if (health < spec.rise) {
                     health = 0;
@@ -188,6 +224,7 @@ public final class ServerChecks {
     void agentResult(CheckResult r) {
         ServerState st = server.state();
         if (!r.status().passed()) {
+            lastAgent = r;
             if (proxy.logHealthChecks && r.status() != lastAgentStatus) {
                 st.group().events().notice("Agent check for server " + server.id() + " failed, reason: " + r.reason() + ", status: "
                         + status(agentUp ? 1 : 0, 1, 1) + ".");
@@ -195,6 +232,7 @@ public final class ServerChecks {
             lastAgentStatus = r.status();
             return; // not reaching the agent says nothing about the server
         }
+        lastAgent = r;
         AgentAnswer a = AgentAnswer.parse(r.info());
         if (a.weightPercent() >= 0) {
             st.setWeight((int) Math.min(256, (long) st.initialWeight() * a.weightPercent() / 100));
@@ -215,6 +253,7 @@ public final class ServerChecks {
         boolean up = a.state().equals("up");
         CheckResult said = new CheckResult(up ? CheckStatus.L7OK : CheckStatus.L7STS, 0, "via agent : " + a.stateText(), r.durationMillis());
         boolean log = proxy.logHealthChecks && (said.status() != lastAgentStatus || up != agentUp);
+        lastAgent = said;
         lastAgentStatus = said.status();
         agentUp = up;
         if (log) {
@@ -248,15 +287,44 @@ public final class ServerChecks {
             total += o.weight();
         }
         InetAddress a = server.endpoint() instanceof Endpoint.Inet i ? i.host() : null;
-        return s + "; address=" + (a == null ? "" : a.getHostAddress()) + "; port=" + checkPort + "; name=" + server.id() + "; node="
+        return s + "; address=" + (a == null ? "" : a.getHostAddress()) + "; port=" + port() + "; name=" + server.id() + "; node="
                 + Hostname.NAME + "; weight=" + st.weight() + "/" + total + "; scur=" + server.streams().current() + "/0; qcur=0";
     }
 
-    // ---- what the CLI asks (any thread)
+    /** The port checks connect to. */
+    private int port() {
+        int p = checkPort;
+        return p != 0 ? p : server.address().port();
+    }
 
-    /** {@code set server health up|stopping|down}: the counter set as HAProxy's CLI sets it. */
+    // ---- what the CLI and the stats ask (any thread)
+
+    /** The health check as the stats report it. */
+    public CheckView health() {
+        ServerState st = server.state();
+        boolean enabled = healthEnabled;
+        int state = (spec.check ? CheckView.CONFIGURED : 0) | (enabled ? CheckView.ENABLED : 0)
+                | (healthRunning && enabled ? CheckView.IN_PROGRESS : 0)
+                | (st.inMaintenance() && enabled || !spec.check && (st.admin() & ServerState.CMAINT) != 0 ? CheckView.PAUSED : 0);
+        return view(state, lastHealth, healthRunning, spec.rise, spec.fall, st.inMaintenance() ? 0 : health);
+    }
+
+    /** The agent check as the stats report it (HAProxy's agent: rise 1, fall 1). */
+    public CheckView agent() {
+        boolean enabled = agentEnabled;
+        int state = (spec.agent ? CheckView.AGENT | CheckView.CONFIGURED : 0) | (enabled ? CheckView.ENABLED : 0)
+                | (agentRunning && enabled ? CheckView.IN_PROGRESS : 0);
+        return view(state, lastAgent, agentRunning, 1, 1, agentUp ? 1 : 0);
+    }
+
+    private static CheckView view(int state, CheckResult r, boolean running, int rise, int fall, int health) {
+        int result = running || !r.status().finished() ? 0 : r.status() == CheckStatus.L7OKC ? 4 : r.status().passed() ? 3 : 2;
+        return new CheckView(state, r.status(), result, r.code(), r.durationMillis(), r.info() == null ? "" : r.info(), rise, fall, health);
+    }
+
+    /** {@code set server health up|stopping|down}: the counter set as HAProxy's CLI sets it, before the call returns. */
     public void forceHealth(Op op) {
-        loop.execute(() -> {
+        onLoop(() -> {
             health = op == Op.STOPPED ? 0 : max();
             server.state().setOp(op, ", changed from CLI");
         });
@@ -264,7 +332,7 @@ public final class ServerChecks {
 
     /** {@code set server agent up|down}. */
     public void forceAgent(boolean up) {
-        loop.execute(() -> {
+        onLoop(() -> {
             agentUp = up;
             if (!up) {
                 server.state().setOp(Op.STOPPED, ", changed from CLI");
@@ -272,6 +340,11 @@ public final class ServerChecks {
                 server.state().setOp(Op.RUNNING, ", changed from CLI");
             }
         });
+    }
+
+    /** Runs {@code task} on the checks' loop and waits for it (the CLI runs on its own threads). */
+    private void onLoop(Runnable task) {
+        loop.submit(task).syncUninterruptibly();
     }
 
     public boolean hasHealthCheck() {
@@ -282,6 +355,14 @@ public final class ServerChecks {
         return spec.agent;
     }
 
+    public boolean healthEnabled() {
+        return healthEnabled;
+    }
+
+    public boolean agentEnabled() {
+        return agentEnabled;
+    }
+
     public void healthEnabled(boolean on) {
         healthEnabled = on;
     }
@@ -290,7 +371,27 @@ public final class ServerChecks {
         agentEnabled = on;
     }
 
+    /** The {@code port} of the checks, 0 when they follow the server's. */
+    public int checkPort() {
+        return checkPort;
+    }
+
     public void checkPort(int port) {
         checkPort = port;
+    }
+
+    /** The checks' own {@code addr}, or null. */
+    public InetAddress checkAddr() {
+        return spec.addr;
+    }
+
+    /** The agent's own {@code agent-addr}, or null. */
+    public InetAddress agentAddr() {
+        return spec.agentAddr;
+    }
+
+    /** {@code agent-port}, 0 without an agent. */
+    public int agentPort() {
+        return spec.agentPort;
     }
 }

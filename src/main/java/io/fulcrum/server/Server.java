@@ -22,6 +22,8 @@ public final class Server {
     /** The transactions using it now (srv_conn, %sc): idle pooled connections do not count. */
     private final ConnLimit streams = new ConnLimit(0);
     private final Counters counters = new Counters();
+    /** Where it is: the configured address until {@code set server addr} moves it. */
+    private volatile Address address;
     /** Told after each change of {@link #usable()} or {@link #weight()}: load balancers rebuild from it. */
     private final List<Runnable> watchers = new CopyOnWriteArrayList<>();
 
@@ -33,6 +35,7 @@ public final class Server {
         this.backend = group.backend();
         this.spec = spec;
         this.numericId = numericId;
+        this.address = new Address(spec.endpoint, spec.portMode, spec.port);
         this.state = new ServerState(this, group, spec);
         group.add(this);
     }
@@ -85,21 +88,44 @@ public final class Server {
         return state.usable();
     }
 
+    /**
+     * A server's address and port.
+     *
+     * @param endpoint null when it has none ({@code init-addr none})
+     * @param port     the fixed port, or the offset for {@link ServerSpec.PortMode#OFFSET}
+     */
+    public record Address(Endpoint endpoint, ServerSpec.PortMode portMode, int port) {
+    }
+
+    /** Its address now. */
+    public Address address() {
+        return address;
+    }
+
+    /**
+     * Moves the server ({@code set server addr}): new connections and checks go to {@code to}; established and
+     * idle pooled connections stay where they are.
+     */
+    public void moveTo(Address to) {
+        address = to;
+    }
+
     public Endpoint endpoint() {
-        return spec.endpoint;
+        return address.endpoint();
     }
 
     /** Where to connect for a client that connected to {@code clientDst} (the port may follow the client's). */
     public SocketAddress target(SocketAddress clientDst) {
-        if (spec.endpoint instanceof Endpoint.Inet inet) {
-            int port = switch (spec.portMode) {
-                case FIXED -> spec.port;
+        Address a = address;
+        if (a.endpoint() instanceof Endpoint.Inet inet) {
+            int port = switch (a.portMode()) {
+                case FIXED -> a.port();
                 case CLIENT -> portOf(clientDst);
-                case OFFSET -> portOf(clientDst) + spec.port;
+                case OFFSET -> portOf(clientDst) + a.port();
             };
             return new InetSocketAddress(inet.host(), port);
         }
-        if (spec.endpoint instanceof Endpoint.Unix unix) {
+        if (a.endpoint() instanceof Endpoint.Unix unix) {
             return new io.netty.channel.unix.DomainSocketAddress(unix.abstractNamespace() ? "\0" + unix.path() : unix.path());
         }
         throw new IllegalStateException("server " + id() + " has no address");

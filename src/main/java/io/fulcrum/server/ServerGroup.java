@@ -12,7 +12,11 @@ public final class ServerGroup {
     private final List<Server> servers = new ArrayList<>();
     private volatile ServerEvents events = ServerEvents.NONE;
     /** Usable servers after the last transition, to tell when the last one goes. */
-    private int lastUsable;
+    private volatile int lastUsable;
+    /** The backend's own state (DOWN without a usable server): when it last changed, down time before that, times down. */
+    private volatile long lastChange = System.currentTimeMillis();
+    private volatile long downtime;
+    private volatile long downTransitions;
 
     public ServerGroup(String backend) {
         this.backend = backend;
@@ -64,8 +68,33 @@ public final class ServerGroup {
     void settled() {
         int now = usableCount();
         if (now == 0 && lastUsable != 0) {
+            downTransitions++;
+            lastChange = System.currentTimeMillis();
             events.noServerLeft(backend);
+        } else if (now != 0 && lastUsable == 0) {
+            long t = System.currentTimeMillis();
+            downtime += t - lastChange;
+            lastChange = t;
         }
         lastUsable = now;
+    }
+
+    /** Times the backend lost its last usable server ({@code chkdown} of its stats row). */
+    public long downTransitions() {
+        return downTransitions;
+    }
+
+    /** Seconds since the backend went up or down ({@code lastchg}). */
+    public long lastChangeSeconds() {
+        return (System.currentTimeMillis() - lastChange) / 1000;
+    }
+
+    /** Seconds the backend spent without a usable server, the current period included ({@code downtime}). */
+    public long downtimeSeconds() {
+        long d = downtime;
+        if (lastUsable == 0) {
+            d += System.currentTimeMillis() - lastChange;
+        }
+        return d / 1000;
     }
 }

@@ -9,6 +9,7 @@ import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
 import io.fulcrum.cfg.Registry.TableKey;
 import io.fulcrum.cfg.Units;
+import io.fulcrum.cli.CliCommands;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
@@ -30,6 +31,7 @@ public final class ServerModule implements Module {
     @Override
     public void register(Registry registry) {
         ServerFetches.register(SampleCatalog.of(registry));
+        ServerCommands.register(CliCommands.of(registry), SetServer.of(registry));
         KeywordTable<ServerSpec> options = registry.table(OPTIONS);
         KeywordTable<ProxySpec> keywords = registry.table(ProxyModule.KEYWORDS);
         keywords.add("server", Capability.BACKEND | Capability.STRICT, (p, l) -> server(p, l, options));

@@ -20,13 +20,16 @@ public final class ServerState {
     public static final int FMAINT = 0x01;
     /** Maintenance inherited from the tracked server. */
     public static final int IMAINT = 0x02;
-    /** Maintenance from the configuration ({@code disabled}). */
+    /**
+     * The server was {@code disabled} in the configuration: set with {@link #FMAINT}, and kept as a mark (not a
+     * maintenance of its own) once {@code enable server} clears FMAINT, as in HAProxy.
+     */
     public static final int CMAINT = 0x04;
     /** Forced drain (CLI, the agent's "drain"). */
     public static final int FDRAIN = 0x08;
     /** Drain inherited from the tracked server. */
     public static final int IDRAIN = 0x10;
-    private static final int MAINT = FMAINT | IMAINT | CMAINT;
+    private static final int MAINT = FMAINT | IMAINT;
     private static final int DRAIN = FDRAIN | IDRAIN;
 
     static final Object LOCK = new Object();
@@ -43,21 +46,15 @@ public final class ServerState {
     private volatile long downtime;
     private final AtomicLong checkFailures = new AtomicLong();
     private final AtomicLong checkDowns = new AtomicLong();
-    private volatile LastCheck lastCheck = LastCheck.NONE;
     private Server tracked;
     private final List<Server> trackers = new ArrayList<>();
-
-    /** The last check's result, as {@code show stat} reports it. */
-    public record LastCheck(String status, int code, long durationMillis, String info) {
-        public static final LastCheck NONE = new LastCheck("", -1, -1, "");
-    }
 
     ServerState(Server server, ServerGroup group, ServerSpec spec) {
         this.server = server;
         this.group = group;
         this.initialWeight = spec.weight;
         this.userWeight = spec.weight;
-        this.admin = spec.disabled ? CMAINT : 0;
+        this.admin = spec.disabled ? CMAINT | FMAINT : 0;
         this.op = spec.endpoint == null ? Op.STOPPED : Op.RUNNING;
         recompute();
     }
@@ -120,21 +117,14 @@ public final class ServerState {
         return checkFailures.get();
     }
 
-    /** UP to DOWN transitions ({@code chkdown}). */
+    /** Transitions to DOWN, maintenance included ({@code chkdown}). */
     public long checkDowns() {
         return checkDowns.get();
     }
 
-    public LastCheck lastCheck() {
-        return lastCheck;
-    }
-
-    /** Records a check's result; a failure counts in {@code chkfail}. */
-    public void checked(LastCheck result, boolean failed) {
-        lastCheck = result;
-        if (failed) {
-            checkFailures.incrementAndGet();
-        }
+    /** A failed check of a server that was not down yet ({@code chkfail}). */
+    public void checkFailed() {
+        checkFailures.incrementAndGet();
     }
 
     /** The state the server starts in, before any traffic ({@code init-state}): not logged. */
@@ -212,10 +202,10 @@ public final class ServerState {
         }
     }
 
-    /** Clears an administrative flag; clearing {@link #FMAINT} also ends a configured maintenance. */
+    /** Clears an administrative flag. */
     public void clearAdmin(int flag) {
         synchronized (LOCK) {
-            removeAdmin(flag == FMAINT ? FMAINT | CMAINT : flag);
+            removeAdmin(flag);
         }
     }
 
@@ -230,6 +220,7 @@ public final class ServerState {
             stamp(wasUp);
             recompute();
             if (op != Op.STOPPED) {
+                checkDowns.incrementAndGet(); // HAProxy counts a running server going to maintenance as a down transition
                 log(true, "Server " + server.id() + " is going DOWN for maintenance" + via + ". " + left());
             } else {
                 log(false, "Server " + server.id() + " was DOWN and now enters maintenance" + via + ".");
@@ -255,7 +246,7 @@ public final class ServerState {
         boolean forced = (flags & (IMAINT | IDRAIN)) == 0;
         if ((before & MAINT) != 0 && (admin & MAINT) == 0) {
             // Back from maintenance: the checks start again from a server that is up, as in HAProxy.
-            op = tracked != null ? tracked.state().op : server.spec().endpoint == null ? Op.STOPPED : Op.RUNNING;
+            op = tracked != null ? tracked.state().op : server.endpoint() == null ? Op.STOPPED : Op.RUNNING;
             stamp(wasUp);
             recompute();
             log(false, "Server " + server.id() + " is " + (op == Op.STOPPED ? "DOWN" : "UP") + "/" + (draining() ? "DRAIN" : "READY")
@@ -319,7 +310,7 @@ public final class ServerState {
     /** HAProxy's srv_is_usable(): a weight, no maintenance nor drain, running or starting. */
     private void recompute() {
         usable = userWeight > 0 && (admin & (MAINT | DRAIN)) == 0 && (op == Op.RUNNING || op == Op.STARTING)
-                && server.spec().endpoint != null;
+                && server.endpoint() != null;
     }
 
     /** After a transition: the load balancers learn of it, the backend may have no server left. */

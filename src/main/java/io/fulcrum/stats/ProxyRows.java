@@ -7,6 +7,7 @@ import io.fulcrum.proxy.Mode;
 import io.fulcrum.runtime.ConnLimit;
 import io.fulcrum.runtime.Fulcrum;
 import io.fulcrum.server.Server;
+import io.fulcrum.server.ServerGroup;
 import io.fulcrum.stats.Counters.Count;
 
 import java.util.ArrayList;
@@ -98,10 +99,8 @@ final class ProxyRows {
         traffic(r, c);
         r.put(DRESP, c.get(Count.DENIED_RESP));
         serverSide(r, c);
-        r.put(STATUS, s.up() ? "no check" : "MAINT");
-        r.put(WEIGHT, s.usable() ? s.weight() : 0).put(UWEIGHT, s.weight());
+        ServerHealthFields.fill(r, s, process.checks());
         r.put(ACT, s.spec().backup ? 0 : 1).put(BCK, s.spec().backup ? 1 : 0);
-        r.put(LASTCHG, (now - process.startMillis()) / 1000);
         ids(r, ObjType.SERVER);
         r.put(LBTOT, c.get(Count.SELECTED));
         r.put(RATE, c.sessionRate().rate()).put(RATE_MAX, c.sessionRate().max());
@@ -109,7 +108,7 @@ final class ProxyRows {
             responses(r, c);
             r.put(REQ_TOT, c.get(Count.REQUESTS));
         }
-        r.put(ADDR, address(s.endpoint(), s.spec().port));
+        r.put(ADDR, address(s.endpoint(), s.address().port()));
         r.put(MODE, be.mode().keyword());
         r.put(CONNECT, c.get(Count.CONNECTS)).put(REUSE, c.get(Count.REUSES));
         r.put(SRV_ICUR, 0);
@@ -133,7 +132,8 @@ final class ProxyRows {
         r.put(WEIGHT, active.stream().mapToLong(Server::weight).sum());
         r.put(UWEIGHT, active.stream().mapToLong(Server::weight).sum());
         r.put(ACT, active.size()).put(BCK, usable.size() - active.size());
-        r.put(CHKDOWN, 0).put(LASTCHG, (now - process.startMillis()) / 1000).put(DOWNTIME, 0);
+        ServerGroup g = be.serverGroup();
+        r.put(CHKDOWN, g.downTransitions()).put(LASTCHG, g.lastChangeSeconds()).put(DOWNTIME, g.downtimeSeconds());
         ids(r, ObjType.BACKEND);
         r.put(LBTOT, c.get(Count.SELECTED));
         r.put(RATE, c.sessionRate().rate()).put(RATE_MAX, c.sessionRate().max());
