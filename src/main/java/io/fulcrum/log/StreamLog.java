@@ -106,7 +106,22 @@ public final class StreamLog {
         method = head.method();
         uri = head.uri();
         version = head.version();
-        requestCaptures = logger.captures().request(head);
+        requestCaptures = logger.captures().request(head, requestCaptures);
+    }
+
+    /** A rule captured {@code value} into slot {@code slot} of the frontend's request or response captures. */
+    void capture(boolean response, int slot, CharSequence value) {
+        if (response) {
+            responseCaptures = logger.captures().store(true, responseCaptures, slot, value);
+        } else {
+            requestCaptures = logger.captures().store(false, requestCaptures, slot, value);
+        }
+    }
+
+    /** The value in a capture slot, or null. */
+    String captured(boolean response, int slot) {
+        String[] values = response ? responseCaptures : requestCaptures;
+        return values == null || slot < 0 || slot >= values.length ? null : values[slot];
     }
 
     /** The request could not be parsed: the line logs as {@code <BADREQ>}. */
@@ -146,7 +161,7 @@ public final class StreamLog {
             return;
         }
         responseNanos = System.nanoTime();
-        responseCaptures = logger.captures().response(head);
+        responseCaptures = logger.captures().response(head, responseCaptures);
     }
 
     /**

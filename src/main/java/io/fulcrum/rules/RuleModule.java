@@ -37,6 +37,7 @@ public final class RuleModule implements Module {
         ReplyActions.register(actions);
         VarActions.register(actions);
         FlowActions.register(actions);
+        CaptureActions.register(actions);
         for (Phase phase : Phase.values()) {
             registry.table(ProxyModule.KEYWORDS).add(phase.keyword(), Capability.FRONTEND | Capability.BACKEND | Capability.STRICT,
                     (p, l) -> parse(phase, p, l, actions, acls, formats));

@@ -30,6 +30,8 @@ public final class TcpRules implements ProxyPart {
     final List<Rule> session = new ArrayList<>();
     final List<Rule> content = new ArrayList<>();
     long inspectDelay;
+    /** Content capture rules whose sample depends on the request's contents (warned about without an inspect delay). */
+    int contentCaptures;
 
     @Override
     public ProxyPart inherit() {
