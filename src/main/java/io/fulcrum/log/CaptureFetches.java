@@ -7,7 +7,6 @@ import io.fulcrum.sample.ArgType;
 import io.fulcrum.sample.Converter;
 import io.fulcrum.sample.Fetch;
 import io.fulcrum.sample.SampleCatalog;
-import io.fulcrum.sample.SampleContext;
 import io.fulcrum.sample.SampleType;
 import io.fulcrum.sample.Source;
 
@@ -47,13 +46,9 @@ final class CaptureFetches {
     /** A part of the request line as received (the request may have been rewritten since). */
     private static void line(SampleCatalog c, String name, Function<StreamLog, CharSequence> part) {
         c.fetch(new Fetch(name, ArgSpec.NONE, SampleType.STR, Source.HRQHP, (a, ctx, out) -> {
-            StreamLog log = log(ctx);
+            StreamLog log = StreamLog.of(ctx);
             CharSequence v = log == null || log.isBadRequest() ? null : part.apply(log);
             return v != null && out.setStr(v);
         }));
-    }
-
-    private static StreamLog log(SampleContext ctx) {
-        return ctx instanceof LogContext lc ? lc.streamLog() : null;
     }
 }

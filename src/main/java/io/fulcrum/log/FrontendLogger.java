@@ -134,10 +134,14 @@ public final class FrontendLogger {
         if (dontlogNormal && !failed) {
             return;
         }
+        int level = l.levelOr(failed && separateErrors ? Syslog.ERR : Syslog.INFO);
+        if (level < 0) {
+            return;
+        }
         l.logNumber(lines.getAndIncrement());
         StringBuilder sb = line();
         f.append(ctx, sb);
-        send(sb, failed && separateErrors ? Syslog.ERR : Syslog.INFO);
+        send(sb, level);
     }
 
     /**
@@ -156,7 +160,7 @@ public final class FrontendLogger {
         if (targets.length == 0 || dontlognull && bytes == 0) {
             return;
         }
-        LogContext ctx = new ConnectionContext(client, client.remoteAddress(), client.localAddress(), fe, null, l);
+        LogContext ctx = new ConnectionContext(client, fe, null, l);
         l.logNumber(lines.getAndIncrement());
         StringBuilder sb = line();
         if (errorFormat != null) {

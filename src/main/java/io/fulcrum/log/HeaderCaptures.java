@@ -79,14 +79,16 @@ public final class HeaderCaptures implements ProxyPart {
      * the frontend has no such slot (a backend rule naming a slot another frontend lacks) or no record.
      */
     public static void store(SampleContext ctx, boolean response, int slot, CharSequence value) {
-        if (ctx instanceof LogContext lc && lc.streamLog() != null) {
-            lc.streamLog().capture(response, slot, value);
+        StreamLog log = StreamLog.of(ctx);
+        if (log != null) {
+            log.capture(response, slot, value);
         }
     }
 
     /** The value captured in a slot of the stream's frontend, or null. */
     static String captured(SampleContext ctx, boolean response, int slot) {
-        return ctx instanceof LogContext lc && lc.streamLog() != null ? lc.streamLog().captured(response, slot) : null;
+        StreamLog log = StreamLog.of(ctx);
+        return log == null ? null : log.captured(response, slot);
     }
 
     /** {@code values} (null: none yet) sized for the slots, with {@code value} cut to the slot's length stored. */

@@ -40,7 +40,7 @@ public final class ActionArgs {
         return parameter;
     }
 
-    /** Whether the rule is an http-request, http-response or http-after-response rule. */
+    /** Whether the rule is an http-request, http-response or http-after-response rule; null for a tcp-request rule. */
     public HttpActions.Phase phase() {
         return phase;
     }

@@ -63,30 +63,52 @@ final class FlowActions {
         }, Phase.values());
     }
 
+    /** {@code set-timeout server|tunnel <time>|<expr>}: a time when it reads as one, else an expression (in ms). */
     private static HttpAction setTimeout(ActionArgs a) throws ConfigException {
-        String which = a.next();
-        if (which.equals("tunnel")) {
-            throw new ConfigException("'set-timeout tunnel' is not supported by Fulcrum yet");
-        }
-        if (!which.equals("server")) {
-            throw new ConfigException("'set-timeout' expects 'server' or 'tunnel'");
+        if (a.remaining() < 2) {
+            throw new ConfigException("expects exactly 2 arguments");
         }
         if (!a.proxy().kind().isBackend()) {
-            throw new ConfigException("'set-timeout server' is only available on proxies with backend capabilities");
+            throw new ConfigException("proxy '" + a.proxy().name() + "' has no backend capability");
         }
-        String value = a.next("expects a timeout value");
-        if (Character.isDigit(value.charAt(0))) {
-            long ms = Units.time(value, "set-timeout");
-            return (txn, msg) -> {
-                txn.serverTimeout(ms);
-                return Verdict.CONTINUE;
-            };
+        String which = a.next();
+        if (!which.equals("server") && !which.equals("tunnel")) {
+            throw new ConfigException("'set-timeout' rule supports 'server'/'tunnel' (got '" + which + "')");
         }
-        Expr expr = a.expr(value);
+        boolean tunnel = which.equals("tunnel");
+        String value = a.next();
+        Expr expr = null;
+        long ms = 0;
+        try {
+            ms = Units.time(value, "set-timeout");
+        } catch (ConfigException notATime) {
+            try {
+                expr = a.expr(value);
+            } catch (ConfigException notAnExpr) {
+                int bad = 0;
+                while (bad < value.length() - 1 && Character.isDigit(value.charAt(bad))) {
+                    bad++;
+                }
+                throw new ConfigException("unexpected character '" + value.charAt(bad) + "' in rule 'set-timeout " + which + "'");
+            }
+        }
+        if (expr == null && ms == 0) {
+            throw new ConfigException("null value is not valid for a 'set-timeout " + which + "' rule");
+        }
+        Expr e = expr;
+        long fixed = ms;
         return (txn, msg) -> {
-            Sample s = new Sample();
-            if (expr.eval(txn, s, SampleType.SINT) && s.num() > 0) {
-                txn.serverTimeout(s.num());
+            long t = fixed;
+            if (e != null) {
+                Sample s = new Sample();
+                t = e.eval(txn, s, SampleType.SINT) ? s.num() : 0;
+            }
+            if (t > 0) {
+                if (tunnel) {
+                    txn.tunnelTimeout(t);
+                } else {
+                    txn.serverTimeout(t);
+                }
             }
             return Verdict.CONTINUE;
         };

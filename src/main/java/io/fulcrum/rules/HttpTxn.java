@@ -17,6 +17,9 @@ public interface HttpTxn extends SampleContext {
     /** Overrides {@code timeout server} for this transaction. */
     void serverTimeout(long millis);
 
+    /** Overrides {@code timeout tunnel} for this transaction, should it become a tunnel. */
+    void tunnelTimeout(long millis);
+
     /** Adds a field to the 103 Early Hints response sent before anything else. */
     void earlyHint(String name, String value);
 }

@@ -38,6 +38,7 @@ public final class RuleModule implements Module {
         VarActions.register(actions);
         FlowActions.register(actions);
         CaptureActions.register(actions);
+        ConnectionActions.register(actions);
         for (Phase phase : Phase.values()) {
             registry.table(ProxyModule.KEYWORDS).add(phase.keyword(), Capability.FRONTEND | Capability.BACKEND | Capability.STRICT,
                     (p, l) -> parse(phase, p, l, actions, acls, formats));

@@ -31,9 +31,8 @@ import java.util.List;
 public final class TcpRuleModule implements Module {
     /** HAProxy 2.6's other tcp-request actions. */
     private static final java.util.Set<String> UNSUPPORTED = java.util.Set.of("expect-proxy", "expect-netscaler-cip",
-            "track-sc0", "track-sc1", "track-sc2", "sc-inc-gpc", "sc-inc-gpc0", "sc-inc-gpc1", "sc-set-gpt", "sc-set-gpt0", "set-dst",
-            "set-dst-port", "set-mark", "set-src", "set-src-port", "set-tos", "silent-drop", "do-resolve", "send-spoe-group",
-            "set-log-level", "set-nice", "set-priority-class", "set-priority-offset", "switch-mode", "use-service");
+            "track-sc0", "track-sc1", "track-sc2", "sc-inc-gpc", "sc-inc-gpc0", "sc-inc-gpc1", "sc-set-gpt", "sc-set-gpt0",
+            "silent-drop", "do-resolve", "send-spoe-group", "set-priority-class", "set-priority-offset", "switch-mode", "use-service");
 
     @Override
     public void register(Registry registry) {
@@ -175,11 +174,23 @@ public final class TcpRuleModule implements Module {
                 };
             }
             default -> {
+                ActionArgs args = new ActionArgs(l, pos, param, null, p, stage, acls.exprs(), formats);
+                TcpRules.TcpAction shared = ConnectionActions.tcp(action, args, kind.equals("connection"));
+                if (shared == null && kind.equals("content")) {
+                    shared = ConnectionActions.tcpContent(action, args);
+                }
+                if (shared != null) {
+                    act = shared;
+                    pos = args.position();
+                    break;
+                }
                 if (UNSUPPORTED.contains(action)) {
                     throw new ConfigException("'tcp-request " + kind + " " + action + "' is an HAProxy action that Fulcrum does not support yet.");
                 }
-                throw new ConfigException("'tcp-request " + kind + "' expects 'accept', 'reject', 'capture', 'set-var-fmt(*)', 'set-var(*)', "
-                        + "'unset-var(*)' in " + where + " (got '" + word + "').");
+                throw new ConfigException("'tcp-request " + kind + "' expects 'accept', 'reject', 'capture', "
+                        + (kind.equals("content") ? "'set-log-level', 'set-nice', " : "")
+                        + "'set-var-fmt(*)', 'set-var(*)', 'unset-var(*)', 'set-src', 'set-src-port', 'set-dst', 'set-dst-port', 'set-mark', "
+                        + "'set-tos' in " + where + " (got '" + word + "').");
             }
         }
         if (l.has(pos) && !l.arg(pos).equals("if") && !l.arg(pos).equals("unless")) {

@@ -95,13 +95,13 @@ public final class Fulcrum {
         if (fe.mode() == Mode.HTTP) {
             return (ch, src, dst, early) -> {
                 fe.logger().accepted(src, dst);
-                ch.pipeline().addLast("h1", new H1FrontConnection(fe, loops, h1Limits, headerCase).addresses(src, dst));
+                ch.pipeline().addLast("h1", new H1FrontConnection(fe, loops, h1Limits, headerCase));
                 return early == null ? () -> { } : () -> ch.pipeline().fireChannelRead(early);
             };
         }
         return (ch, src, dst, early) -> {
             fe.logger().accepted(src, dst);
-            TcpSession session = new TcpSession(ch, fe, loops, src, dst, early);
+            TcpSession session = new TcpSession(ch, fe, loops, early);
             session.install();
             return session::start;
         };

@@ -27,6 +27,7 @@ import io.fulcrum.rules.HttpRules;
 import io.fulcrum.rules.HttpTxn;
 import io.fulcrum.rules.Reply;
 import io.fulcrum.rules.Verdict;
+import io.fulcrum.sample.Endpoints;
 import io.fulcrum.sample.VarScope;
 import io.fulcrum.sample.Vars;
 import io.fulcrum.server.Server;
@@ -89,10 +90,14 @@ public final class HttpStream implements HttpTxn, LogContext {
 
     /** {@code timeout server} as set by {@code http-request set-timeout server}, or -1. */
     private long serverTimeoutOverride = -1;
+    /** {@code timeout tunnel} as set by {@code http-request set-timeout tunnel}, or -1. */
+    private long tunnelTimeoutOverride = -1;
     /** The fields of the 103 Early Hints response the request rules built, not sent yet. */
     private HttpHeaders earlyHints;
     /** Response rules are running: fetches serving both directions read the response. */
     private boolean responseSide;
+    /** The stream's own copy of the client's addresses once a rule rewrites them (set-src...), else null. */
+    private Endpoints endpoints;
     private Vars txnVars;
     private Vars reqVars;
     private Vars resVars;
@@ -162,7 +167,7 @@ public final class HttpStream implements HttpTxn, LogContext {
             flushEarlyHints();
         }
         serverNames = front.serverNames(backend);
-        ForwardingHeaders.add(request, frontend.httpOptions(), backend.httpOptions(), front.source(), front.destination());
+        ForwardingHeaders.add(request, frontend.httpOptions(), backend.httpOptions(), source(), destination());
         // Hop-by-hop fields are gone; say what this hop wants when the version's default differs.
         if (upgradeRequested) {
             request.headers().add("connection", "upgrade");
@@ -275,7 +280,7 @@ public final class HttpStream implements HttpTxn, LogContext {
                 f.channel().close();
             } else if (f.isSuccess()) {
                 if (target.sendProxy() > 0) {
-                    f.channel().write(ProxyHeader.encode(target.sendProxy(), front.source(), front.destination(),
+                    f.channel().write(ProxyHeader.encode(target.sendProxy(), source(), destination(),
                             f.channel().alloc()), f.channel().voidPromise());
                 }
                 attach(conn);
@@ -424,7 +429,7 @@ public final class HttpStream implements HttpTxn, LogContext {
         ByteBuf fromServer = conn.leaveForTunnel();
         ByteBuf fromClient = front.leaveForTunnel();
         client.flush();
-        TcpSession.tunnel(client, conn.channel(), frontend, backend, front.loops(), fromClient, fromServer, this);
+        TcpSession.tunnel(client, conn.channel(), frontend, backend, front.loops(), fromClient, fromServer, this, tunnelTimeoutOverride);
     }
 
     /** The server read batch ended: push what was written to the client. */
@@ -632,6 +637,11 @@ public final class HttpStream implements HttpTxn, LogContext {
         serverTimeoutOverride = millis;
     }
 
+    @Override
+    public void tunnelTimeout(long millis) {
+        tunnelTimeoutOverride = millis;
+    }
+
     private long serverTimeoutMillis() {
         return serverTimeoutOverride >= 0 ? serverTimeoutOverride : backend == null ? 0 : backend.timeouts().server;
     }
@@ -831,12 +841,20 @@ public final class HttpStream implements HttpTxn, LogContext {
 
     @Override
     public SocketAddress source() {
-        return front.source();
+        return endpoints != null ? endpoints.source() : front.source();
     }
 
     @Override
     public SocketAddress destination() {
-        return front.destination();
+        return endpoints != null ? endpoints.destination() : front.destination();
+    }
+
+    @Override
+    public Endpoints endpoints() {
+        if (endpoints == null) {
+            endpoints = front.endpoints().copy();
+        }
+        return endpoints;
     }
 
     @Override

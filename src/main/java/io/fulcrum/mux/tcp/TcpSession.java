@@ -10,6 +10,7 @@ import io.fulcrum.log.StreamLog;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.proxy.Timeouts;
 import io.fulcrum.runtime.EventLoops;
+import io.fulcrum.sample.Endpoints;
 import io.fulcrum.sample.VarScope;
 import io.fulcrum.sample.Vars;
 import io.fulcrum.server.Server;
@@ -39,8 +40,8 @@ public final class TcpSession implements LogContext {
     private final Frontend frontend;
     private Backend backend;
     private final EventLoops loops;
-    private final SocketAddress source;
-    private final SocketAddress destination;
+    /** This session's own copy of the addresses once a content rule rewrites them, else null (the session's). */
+    private Endpoints endpoints;
     private final Relay clientRelay;
     private ByteBuf early;
 
@@ -59,28 +60,29 @@ public final class TcpSession implements LogContext {
     private final StreamLog log;
     /** What the log line is about: this session, or the HTTP transaction that became this tunnel. */
     private final LogContext logged;
+    /** {@code timeout tunnel} as the HTTP transaction's rules set it ({@code set-timeout tunnel}), or -1. */
+    private long tunnelTimeout = -1;
 
     /**
-     * @param source      the client's address (from the PROXY header with {@code accept-proxy})
-     * @param destination the address the client connected to (idem)
-     * @param early       bytes already read from the client (after a PROXY header), or null
+     * The session of a connection whose addresses (the PROXY header's with {@code accept-proxy}) are on its channel.
+     *
+     * @param early bytes already read from the client (after a PROXY header), or null
      */
-    public TcpSession(Channel client, Frontend frontend, EventLoops loops, SocketAddress source, SocketAddress destination,
-                      ByteBuf early) {
-        this(client, frontend, null, loops, source, destination, early, null);
+    public TcpSession(Channel client, Frontend frontend, EventLoops loops, ByteBuf early) {
+        this(client, frontend, null, loops, null, early, null);
     }
 
     /**
-     * @param backend the backend, or null to choose it by the frontend's rules when the session starts
-     * @param origin  the HTTP transaction this session continues as a tunnel (its log line is the tunnel's), or null
+     * @param backend   the backend, or null to choose it by the frontend's rules when the session starts
+     * @param endpoints the addresses of the HTTP transaction this session continues, or null: the connection's
+     * @param origin    the HTTP transaction this session continues as a tunnel (its log line is the tunnel's), or null
      */
-    private TcpSession(Channel client, Frontend frontend, Backend backend, EventLoops loops, SocketAddress source,
-                       SocketAddress destination, ByteBuf early, LogContext origin) {
+    private TcpSession(Channel client, Frontend frontend, Backend backend, EventLoops loops, Endpoints endpoints, ByteBuf early,
+                       LogContext origin) {
         this.client = client;
         this.frontend = frontend;
         this.loops = loops;
-        this.source = source;
-        this.destination = destination;
+        this.endpoints = endpoints;
         this.backend = backend;
         this.early = early;
         this.clientRelay = new Relay(this, Side.CLIENT);
@@ -93,14 +95,15 @@ public final class TcpSession implements LogContext {
      * Turns an HTTP exchange into a tunnel (an upgrade, or CONNECT): both connections are established,
      * and each side may have sent bytes past the exchange already.
      *
-     * @param fromClient bytes to send to the server first, or null
-     * @param fromServer bytes to send to the client first, or null
-     * @param origin     the HTTP transaction, logged when the tunnel ends
+     * @param fromClient    bytes to send to the server first, or null
+     * @param fromServer    bytes to send to the client first, or null
+     * @param origin        the HTTP transaction, logged when the tunnel ends
+     * @param tunnelTimeout {@code timeout tunnel} as the transaction's rules set it, or -1 for the backend's
      */
     public static void tunnel(Channel client, Channel server, Frontend frontend, Backend backend, EventLoops loops,
-                              ByteBuf fromClient, ByteBuf fromServer, LogContext origin) {
-        TcpSession s = new TcpSession(client, frontend, backend, loops, client.remoteAddress(), client.localAddress(), fromClient,
-                origin);
+                              ByteBuf fromClient, ByteBuf fromServer, LogContext origin, long tunnelTimeout) {
+        TcpSession s = new TcpSession(client, frontend, backend, loops, origin.endpoints(), fromClient, origin);
+        s.tunnelTimeout = tunnelTimeout;
         s.install();
         s.adopt(server, fromServer);
     }
@@ -163,7 +166,7 @@ public final class TcpSession implements LogContext {
             return;
         }
         log.serverAssigned(backend, target);
-        SocketAddress address = target.target(destination);
+        SocketAddress address = target.target(destination());
         Channel ch = loops.newSocketFor(address);
         SocketOptions opts = backend.socketOptions();
         ch.config().setAutoRead(false);
@@ -210,7 +213,7 @@ public final class TcpSession implements LogContext {
         srv.connectionOpened();
         ch.closeFuture().addListener(f -> srv.connectionClosed());
         if (target.sendProxy() > 0) {
-            ch.write(ProxyHeader.encode(target.sendProxy(), source, destination, ch.alloc()), ch.voidPromise());
+            ch.write(ProxyHeader.encode(target.sendProxy(), source(), destination(), ch.alloc()), ch.voidPromise());
         }
         startForwarding(ch);
     }
@@ -358,8 +361,9 @@ public final class TcpSession implements LogContext {
                 return fin;
             }
         }
-        if (connected && be.tunnel > 0) {
-            return be.tunnel;
+        long tunnel = tunnelTimeout > 0 ? tunnelTimeout : be.tunnel;
+        if (connected && tunnel > 0) {
+            return tunnel;
         }
         return side == Side.CLIENT ? fe.client : be.server;
     }
@@ -460,12 +464,20 @@ public final class TcpSession implements LogContext {
 
     @Override
     public SocketAddress source() {
-        return source;
+        return endpoints != null ? endpoints.source() : Endpoints.of(client).source();
     }
 
     @Override
     public SocketAddress destination() {
-        return destination;
+        return endpoints != null ? endpoints.destination() : Endpoints.of(client).destination();
+    }
+
+    @Override
+    public Endpoints endpoints() {
+        if (endpoints == null) {
+            endpoints = Endpoints.of(client).copy();
+        }
+        return endpoints;
     }
 
     @Override
