@@ -88,6 +88,14 @@ public final class ActionArgs {
         return line.arg(pos++);
     }
 
+    /**
+     * Marks the rule as one of an experimental action ({@code what}), which HAProxy 2.6 only accepts after a global
+     * {@code expose-experimental-directives}: checked once the whole configuration is read.
+     */
+    public void experimental(String what) {
+        proxy.part(HttpRules.class, HttpRules::new).experimental.add(new HttpRules.Experimental(line.source(), what));
+    }
+
     int position() {
         return pos;
     }
