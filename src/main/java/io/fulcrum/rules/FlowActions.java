@@ -42,6 +42,7 @@ final class FlowActions {
             };
         }, Phase.REQUEST);
         actions.add("set-timeout", FlowActions::setTimeout, Phase.REQUEST);
+        actions.add("wait-for-body", FlowActions::waitForBody, Phase.REQUEST);
         actions.add("early-hint", a -> {
             if (a.remaining() != 2) {
                 throw new ConfigException("expects exactly 2 arguments");
@@ -61,6 +62,35 @@ final class FlowActions {
             }
             return (txn, msg) -> Verdict.CONTINUE;
         }, Phase.values());
+    }
+
+    /** {@code wait-for-body time <time> [at-least <bytes>]}, with HAProxy's messages. */
+    private static HttpAction waitForBody(ActionArgs a) throws ConfigException {
+        long time = -1;
+        long atLeast = 0;
+        while (a.peek().equals("time") || a.peek().equals("at-least")) {
+            String word = a.next();
+            String value = a.next("missing argument for '" + word + "'");
+            int bad = 0;
+            while (bad < value.length() && Character.isDigit(value.charAt(bad))) {
+                bad++;
+            }
+            try {
+                if (word.equals("time")) {
+                    time = Units.time(value, "wait-for-body");
+                } else {
+                    atLeast = Units.size(value, "wait-for-body");
+                }
+            } catch (ConfigException e) {
+                throw new ConfigException("unexpected character '" + value.charAt(Math.min(bad, value.length() - 1)) + "'");
+            }
+        }
+        if (time < 0) {
+            throw new ConfigException("expects time <time> [ at-least <bytes> ]");
+        }
+        long millis = time;
+        long bytes = atLeast;
+        return (txn, msg) -> txn.requestBodyIn(millis, bytes) ? Verdict.CONTINUE : Verdict.WAIT;
     }
 
     /** {@code set-timeout server|tunnel <time>|<expr>}: a time when it reads as one, else an expression (in ms). */
