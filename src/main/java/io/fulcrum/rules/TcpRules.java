@@ -53,6 +53,40 @@ public final class TcpRules implements ProxyPart {
         return run(session, ctx);
     }
 
+    /** True when the content rules wait for data ({@code tcp-request inspect-delay}). */
+    public boolean inspects() {
+        return inspectDelay > 0 && !content.isEmpty();
+    }
+
+    public long inspectDelay() {
+        return inspectDelay;
+    }
+
+    /**
+     * Runs the content rules over the bytes received so far, from the first one, as HAProxy does at each arrival:
+     * WAIT when a rule's condition lacked bytes that may still come ({@code missed} says so, and is cleared), DONE when
+     * rejected, CONTINUE when accepted (explicitly, or at the end of the list).
+     */
+    public Verdict inspectContent(SampleContext ctx, java.util.function.BooleanSupplier missed) {
+        missed.getAsBoolean();
+        for (Rule r : content) {
+            boolean passes = Condition.passes(r.condition(), ctx);
+            if (missed.getAsBoolean()) {
+                return Verdict.WAIT;
+            }
+            if (passes) {
+                Verdict v = r.action().run(ctx);
+                if (v == Verdict.STOP) {
+                    return Verdict.CONTINUE;
+                }
+                if (v == Verdict.DONE) {
+                    return Verdict.DONE;
+                }
+            }
+        }
+        return Verdict.CONTINUE;
+    }
+
     /** Runs the content rules; false when rejected. */
     public boolean acceptContent(SampleContext ctx) {
         return run(content, ctx);

@@ -101,7 +101,7 @@ public final class Fulcrum {
         }
         return (ch, src, dst, early) -> {
             fe.logger().accepted(src, dst);
-            TcpSession session = new TcpSession(ch, fe, loops, early);
+            TcpSession session = new TcpSession(ch, fe, loops, early, h1Limits.maxHead());
             session.install();
             return session::start;
         };

@@ -154,6 +154,13 @@ public interface SampleContext {
         return false;
     }
 
+    /**
+     * A fetch lacked content bytes that may still arrive ({@link #awaitingContent()}): the content rule being evaluated
+     * waits for more, as HAProxy's rules do on a sample that "may change".
+     */
+    default void contentMissing() {
+    }
+
     /** The transaction's unique id ({@code unique-id-format}), or null when there is none. */
     default CharSequence uniqueId() {
         return null;
