@@ -121,11 +121,7 @@ class ConnectionActionsIT {
     void tunnelTimeout() throws Exception {
         int fe = freePort();
         try (SyslogListener logs = SyslogListener.open();
-             HttpOrigin origin = HttpOrigin.start(x -> {
-                 x.send("HTTP/1.1 101 Switching Protocols\r\nConnection: upgrade\r\nUpgrade: test\r\n\r\n");
-                 Origin.ECHO.handle(x.socket);
-                 x.close();
-             });
+             HttpOrigin origin = HttpOrigin.upgradingToEcho();
              FulcrumProcess proxy = HttpKit.serve(config(logs, "http", fe, "", """
                      timeout tunnel 30s
                      http-request set-timeout tunnel 400ms
