@@ -1,6 +1,7 @@
 package io.fulcrum.listener;
 
 import io.fulcrum.conn.DualStack;
+import io.fulcrum.sample.Endpoints;
 import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.log.ConnectionContext;
 import io.fulcrum.log.StreamLog;
@@ -14,6 +15,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.haproxy.HAProxyMessage;
 import io.netty.handler.codec.haproxy.HAProxyMessageDecoder;
@@ -63,24 +65,29 @@ public final class Acceptor implements Consumer<Channel> {
             // Installed before the registration, so that no byte read at once misses the session.
             SocketAddress source = DualStack.asSeen(child, child.remoteAddress());
             SocketAddress destination = DualStack.asSeen(child, child.localAddress());
+            Endpoints.attach(child, source, destination);
             Runnable session = starter.install(child, source, destination, null);
             start = () -> {
-                if (sessionAccepted(child, source, destination, null)) {
+                if (sessionAccepted(child, null)) {
                     session.run();
                 }
             };
         }
-        loops.next().register(child).addListener(f -> {
+        // The listener is in place before the registration completes, so that the connection rules run before the
+        // loop reads anything (a listener added later may run after the first bytes were handled).
+        ChannelPromise registered = child.newPromise();
+        registered.addListener(f -> {
             TcpRules rules = frontend.tcpRules();
             if (!f.isSuccess()) {
                 reset(child);
-            } else if (!rules.hasConnectionRules() || rules.acceptConnection(connection(child, child.remoteAddress(), child.localAddress()))) {
+            } else if (!rules.hasConnectionRules() || rules.acceptConnection(connection(child))) {
                 start.run();
             } else {
                 frontend.counters().increment(Counters.Count.DENIED_CONN);
                 reset(child);
             }
         });
+        loops.next().register(registered);
     }
 
     /** Closes a rejected connection at once with a reset, as HAProxy does: nothing lingers. */
@@ -90,14 +97,14 @@ public final class Acceptor implements Consumer<Channel> {
     }
 
     /** What tcp-request connection and session rules see: the connection, before any transaction. */
-    private ConnectionContext connection(Channel child, SocketAddress source, SocketAddress destination) {
-        return new ConnectionContext(child, source, destination, frontend, Vars.session(child), null);
+    private ConnectionContext connection(Channel child) {
+        return new ConnectionContext(child, frontend, Vars.session(child), null);
     }
 
     /** Runs the tcp-request session rules; a rejected connection is reset (and its early bytes dropped). */
-    private boolean sessionAccepted(Channel child, SocketAddress source, SocketAddress destination, ByteBuf early) {
+    private boolean sessionAccepted(Channel child, ByteBuf early) {
         TcpRules rules = frontend.tcpRules();
-        if (rules.hasSessionRules() && !rules.acceptSession(connection(child, source, destination))) {
+        if (rules.hasSessionRules() && !rules.acceptSession(connection(child))) {
             frontend.counters().increment(Counters.Count.DENIED_SESS);
             if (early != null) {
                 early.release();
@@ -182,7 +189,8 @@ public final class Acceptor implements Consumer<Channel> {
                 ctx.pipeline().remove(counter);
                 ByteBuf data = early;
                 early = null;
-                if (sessionAccepted(ctx.channel(), source, destination, data)) {
+                Endpoints.attach(ctx.channel(), source, destination);
+                if (sessionAccepted(ctx.channel(), data)) {
                     starter.install(ctx.channel(), source, destination, data).run();
                 }
             }

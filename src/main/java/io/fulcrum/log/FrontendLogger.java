@@ -153,10 +153,14 @@ public final class FrontendLogger {
         if (dontlogNormal && !failed) {
             return;
         }
+        int level = l.levelOr(failed && separateErrors ? Syslog.ERR : Syslog.INFO);
+        if (level < 0) {
+            return;
+        }
         l.logNumber(lines.getAndIncrement());
         StringBuilder sb = line();
         f.append(ctx, sb);
-        send(sb, failed && separateErrors ? Syslog.ERR : Syslog.INFO);
+        send(sb, level);
     }
 
     /**
@@ -172,7 +176,7 @@ public final class FrontendLogger {
         l.error('P', 'R');
         l.status(0);
         l.end();
-        LogContext ctx = new ConnectionContext(client, client.remoteAddress(), client.localAddress(), fe, null, l);
+        LogContext ctx = new ConnectionContext(client, fe, null, l);
         TransactionCounts.count(ctx, l);
         if (targets.length == 0 || dontlognull && bytes == 0) {
             return;

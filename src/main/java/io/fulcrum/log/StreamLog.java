@@ -31,6 +31,10 @@ public final class StreamLog {
      */
     public static final AttributeKey<long[]> ACCEPTED = AttributeKey.valueOf("fulcrum.accepted");
     private static final long NONE = Long.MIN_VALUE;
+    /** {@link #level(String)} of a name that is no level. */
+    public static final int NO_LEVEL = -2;
+    /** The level of {@code set-log-level silent}: no line. */
+    private static final int SILENT = -1;
 
     private final FrontendLogger logger;
     private final boolean http;
@@ -55,6 +59,8 @@ public final class StreamLog {
     private long id = -1;
     private long logNumber;
     private String uniqueId;
+    /** The level set by {@code set-log-level}, else {@link #NO_LEVEL}. */
+    private int level = NO_LEVEL;
 
     private AsciiString method;
     private AsciiString uri;
@@ -115,7 +121,46 @@ public final class StreamLog {
         method = head.method();
         uri = head.uri();
         version = head.version();
-        requestCaptures = logger.captures().request(head);
+        requestCaptures = logger.captures().request(head, requestCaptures);
+    }
+
+    /** A rule captured {@code value} into slot {@code slot} of the frontend's request or response captures. */
+    void capture(boolean response, int slot, CharSequence value) {
+        if (response) {
+            responseCaptures = logger.captures().store(true, responseCaptures, slot, value);
+        } else {
+            requestCaptures = logger.captures().store(false, requestCaptures, slot, value);
+        }
+    }
+
+    /** The value in a capture slot, or null. */
+    String captured(boolean response, int slot) {
+        String[] values = response ? responseCaptures : requestCaptures;
+        return values == null || slot < 0 || slot >= values.length ? null : values[slot];
+    }
+
+    /** The syslog level of a {@code set-log-level} name ("silent": none), or {@link #NO_LEVEL}. */
+    public static int level(String name) {
+        if (name.equals("silent")) {
+            return SILENT;
+        }
+        int level = Syslog.level(name);
+        return level < 0 ? NO_LEVEL : level;
+    }
+
+    /** {@code set-log-level}: the line's level, or {@code silent} (see {@link #level(String)}). */
+    public void level(int level) {
+        this.level = level;
+    }
+
+    /** The level the line is sent at ({@code fallback} unless a rule set one); negative: no line. */
+    int levelOr(int fallback) {
+        return level == NO_LEVEL ? fallback : level;
+    }
+
+    /** The record of the transaction {@code ctx} is, or null. */
+    public static StreamLog of(SampleContext ctx) {
+        return ctx instanceof LogContext lc ? lc.streamLog() : null;
     }
 
     /** The request could not be parsed: the line logs as {@code <BADREQ>}. */
@@ -168,7 +213,7 @@ public final class StreamLog {
             return;
         }
         responseNanos = System.nanoTime();
-        responseCaptures = logger.captures().response(head);
+        responseCaptures = logger.captures().response(head, responseCaptures);
     }
 
     /**

@@ -155,14 +155,14 @@ public final class Fulcrum {
             return (ch, src, dst, early) -> {
                 accepted(fe);
                 fe.logger().accepted(src, dst);
-                ch.pipeline().addLast("h1", new H1FrontConnection(fe, loops, h1Limits, headerCase).addresses(src, dst));
+                ch.pipeline().addLast("h1", new H1FrontConnection(fe, loops, h1Limits, headerCase));
                 return early == null ? () -> { } : () -> ch.pipeline().fireChannelRead(early);
             };
         }
         return (ch, src, dst, early) -> {
             accepted(fe);
             fe.logger().accepted(src, dst);
-            TcpSession session = new TcpSession(ch, fe, loops, src, dst, early);
+            TcpSession session = new TcpSession(ch, fe, loops, early, h1Limits.maxHead());
             session.install();
             return session::start;
         };

@@ -64,6 +64,10 @@ public final class GlobalModule implements Module {
             Args.noMoreThan(l, 1, "hard-stop-after");
             g.settings().hardStopAfter = Units.time(Args.required(l, 1, "hard-stop-after", "a timeout"), "hard-stop-after");
         });
+        kw.add("expose-experimental-directives", (g, l) -> {
+            Args.noMoreThan(l, 0, "expose-experimental-directives");
+            g.settings().experimental = true;
+        });
         kw.add("zero-warning", (g, l) -> {
             Args.noMoreThan(l, 0, "zero-warning");
             g.settings().zeroWarning = true;

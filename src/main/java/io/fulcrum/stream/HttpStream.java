@@ -28,6 +28,7 @@ import io.fulcrum.rules.HttpRules;
 import io.fulcrum.rules.HttpTxn;
 import io.fulcrum.rules.Reply;
 import io.fulcrum.rules.Verdict;
+import io.fulcrum.sample.Endpoints;
 import io.fulcrum.sample.VarScope;
 import io.fulcrum.sample.Vars;
 import io.fulcrum.server.Server;
@@ -73,6 +74,10 @@ public final class HttpStream implements HttpTxn, LogContext {
     private HeaderCase serverNames = HeaderCase.NONE;
     /** The server waits for the request's body, or null. */
     private BodyWait bodyWait;
+    /** The request rule to resume at when a wait-for-body rule held the list (the backend's once it is chosen). */
+    private int ruleIndex;
+    /** What arrived of the request while a wait-for-body rule held it, or null when no rule waited. */
+    private HeldBody held;
     private int attempts;
 
     /** Request bytes produced before the server connection is ready. */
@@ -96,10 +101,14 @@ public final class HttpStream implements HttpTxn, LogContext {
 
     /** {@code timeout server} as set by {@code http-request set-timeout server}, or -1. */
     private long serverTimeoutOverride = -1;
+    /** {@code timeout tunnel} as set by {@code http-request set-timeout tunnel}, or -1. */
+    private long tunnelTimeoutOverride = -1;
     /** The fields of the 103 Early Hints response the request rules built, not sent yet. */
     private HttpHeaders earlyHints;
     /** Response rules are running: fetches serving both directions read the response. */
     private boolean responseSide;
+    /** The stream's own copy of the client's addresses once a rule rewrites them (set-src...), else null. */
+    private Endpoints endpoints;
     private Vars txnVars;
     private Vars reqVars;
     private Vars resVars;
@@ -144,32 +153,66 @@ public final class HttpStream implements HttpTxn, LogContext {
             fail(403);
             return;
         }
-        if (HttpRule.runAll(frontend.rules().request(), this, request) == Verdict.DONE) {
-            return;
-        }
-        flushEarlyHints();
-        backend = frontend.backend(this);
+        continueRequest();
+    }
+
+    /**
+     * Runs the request rules from where they stand (a wait-for-body rule may hold them: this runs again as the body
+     * arrives), then routes the request and starts the server side.
+     */
+    private void continueRequest() {
         if (backend == null) {
-            log.error('S', 'C');
-            fail(503);
-            return;
-        }
-        if (backend.httpOptions().headerNames.refuses(request)) {
-            fail(403);
-            return;
-        }
-        if (backend.rules() != frontend.rules()) {
-            if (!backend.tcpRules().acceptContent(this)) {
+            if (!requestRulesDone(frontend.rules())) {
+                return;
+            }
+            flushEarlyHints();
+            backend = frontend.backend(this);
+            if (backend == null) {
+                log.error('S', 'C');
+                fail(503);
+                return;
+            }
+            if (backend.httpOptions().headerNames.refuses(request)) {
+                fail(403);
+                return;
+            }
+            if (backend.rules() != frontend.rules() && !backend.tcpRules().acceptContent(this)) {
                 abort();
                 return;
             }
-            if (HttpRule.runAll(backend.rules().request(), this, request) == Verdict.DONE) {
+        }
+        if (backend.rules() != frontend.rules()) {
+            if (!requestRulesDone(backend.rules())) {
                 return;
             }
             flushEarlyHints();
         }
+        forwardRequest();
+        if (held != null) {
+            replayHeld();
+        }
+    }
+
+    /** Runs {@code rules}' request rules from the one that waited, if any; false when they answered or wait. */
+    private boolean requestRulesDone(HttpRules rules) {
+        HttpRule[] list = rules.request();
+        int r = HttpRule.run(list, ruleIndex, this, request);
+        if (r == HttpRule.ANSWERED) {
+            return false;
+        }
+        if (r < list.length) {
+            ruleIndex = r;
+            armTimer();
+            return false;
+        }
+        ruleIndex = 0;
+        return true;
+    }
+
+    /** The request goes to a server of the backend: its head first, then its body as it comes. */
+    private void forwardRequest() {
         serverNames = front.serverNames(backend);
-        ForwardingHeaders.add(request, frontend.httpOptions(), backend.httpOptions(), front.source(), front.destination());
+        ForwardingHeaders.add(request, frontend.httpOptions(), backend.httpOptions(), source(), destination());
         // Hop-by-hop fields are gone; say what this hop wants when the version's default differs.
         if (upgradeRequested) {
             request.headers().add("connection", "upgrade");
@@ -193,6 +236,48 @@ public final class HttpStream implements HttpTxn, LogContext {
         armTimer();
     }
 
+    /** The whole request was read (a wait-for-body rule may hold its end). */
+    private boolean requestRead() {
+        return requestEnded || request.bodyLength() == HttpHead.NO_BODY || held != null && held.ended();
+    }
+
+    /** What came of the request while a wait-for-body rule held it goes on, as if it arrived now. */
+    private void replayHeld() {
+        HeldBody h = held;
+        held = null;
+        ByteBuf body = h.takeBody();
+        if (body != null) {
+            requestData(body);
+        }
+        if (h.trailers() != null) {
+            requestTrailers(h.trailers());
+        }
+        if (h.ended()) {
+            requestEnd();
+        }
+    }
+
+    @Override
+    public boolean requestBodyIn(long millis, long atLeast) {
+        if (held == null) {
+            held = new HeldBody(client.alloc(), front.limits().maxHead());
+        }
+        boolean waited = held.waiting();
+        if (held.satisfied(request.bodyLength() != HttpHead.NO_BODY, millis, atLeast)) {
+            return true;
+        }
+        ByteBuf go = waited ? null : BodyWait.answerToExpect(request);
+        if (go != null) {
+            client.writeAndFlush(go, client.voidPromise());
+        }
+        return false;
+    }
+
+    @Override
+    public ByteBuf requestBody() {
+        return held == null ? null : held.body();
+    }
+
     /** The wait for the request's body is over, or there was none: the server is connected. */
     private void bodyWaitOver() {
         bodyWait = null;
@@ -204,6 +289,11 @@ public final class HttpStream implements HttpTxn, LogContext {
     /** Body bytes from the client; this stream owns {@code data}. */
     public void requestData(ByteBuf data) {
         lastClientActivity = System.nanoTime();
+        if (held != null && held.waiting()) {
+            held.hold(data);
+            continueRequest();
+            return;
+        }
         if (bodyWait != null && bodyWait.add(data.readableBytes())) {
             bodyWaitOver();
         }
@@ -218,11 +308,20 @@ public final class HttpStream implements HttpTxn, LogContext {
 
     public void requestTrailers(HttpHeaders trailers) {
         lastClientActivity = System.nanoTime();
+        if (held != null && held.waiting()) {
+            held.holdTrailers(trailers);
+            return;
+        }
         trailersSent = true;
         toServer(H1Encoder.lastChunk(trailers, client.alloc(), serverNames));
     }
 
     public void requestEnd() {
+        if (held != null && held.waiting()) {
+            held.holdEnd();
+            continueRequest();
+            return;
+        }
         requestEnded = true;
         if (bodyWait != null) {
             bodyWaitOver();
@@ -284,7 +383,7 @@ public final class HttpStream implements HttpTxn, LogContext {
                 f.channel().close();
             } else if (f.isSuccess()) {
                 if (target.sendProxy() > 0) {
-                    f.channel().write(ProxyHeader.encode(target.sendProxy(), front.source(), front.destination(),
+                    f.channel().write(ProxyHeader.encode(target.sendProxy(), source(), destination(),
                             f.channel().alloc()), f.channel().voidPromise());
                 }
                 attach(conn);
@@ -486,7 +585,7 @@ public final class HttpStream implements HttpTxn, LogContext {
         ByteBuf fromServer = conn.leaveForTunnel();
         ByteBuf fromClient = front.leaveForTunnel();
         client.flush();
-        TcpSession.tunnel(client, conn.channel(), frontend, backend, front.loops(), fromClient, fromServer, this);
+        TcpSession.tunnel(client, conn.channel(), frontend, backend, front.loops(), fromClient, fromServer, this, tunnelTimeoutOverride);
     }
 
     /** The server read batch ended: push what was written to the client. */
@@ -617,7 +716,7 @@ public final class HttpStream implements HttpTxn, LogContext {
             front.closeAfterFlush();
             return;
         }
-        boolean requestRead = requestEnded || request.bodyLength() == HttpHead.NO_BODY;
+        boolean requestRead = requestRead();
         boolean keep = requestRead && !clientWantsClose && frontend.keepAlive(backend) && m.lengthKnown() && !m.asksClose();
         ErrorMessage.Connection form = keep
                 ? (m.version11() && request.version() >= 11 ? ErrorMessage.Connection.NONE : ErrorMessage.Connection.KEEP_ALIVE)
@@ -654,7 +753,7 @@ public final class HttpStream implements HttpTxn, LogContext {
         endExchange();
         response = head;
         runAfterResponseRules(head);
-        boolean requestRead = requestEnded || request.bodyLength() == HttpHead.NO_BODY;
+        boolean requestRead = requestRead();
         boolean keep = delimited && requestRead && !clientWantsClose && frontend.keepAlive(backend) && !front.stopping();
         if (!keep) {
             head.headers().add("connection", "close");
@@ -693,6 +792,11 @@ public final class HttpStream implements HttpTxn, LogContext {
     @Override
     public void serverTimeout(long millis) {
         serverTimeoutOverride = millis;
+    }
+
+    @Override
+    public void tunnelTimeout(long millis) {
+        tunnelTimeoutOverride = millis;
     }
 
     private long serverTimeoutMillis() {
@@ -814,6 +918,9 @@ public final class HttpStream implements HttpTxn, LogContext {
     }
 
     private void releasePending() {
+        if (held != null) {
+            held.release();
+        }
         ByteBuf b;
         while ((b = pending.poll()) != null) {
             b.release();
@@ -843,6 +950,9 @@ public final class HttpStream implements HttpTxn, LogContext {
         if (queueDeadline != 0) {
             next = Math.min(next, queueDeadline);
         }
+        if (held != null && held.waiting()) {
+            next = Math.min(next, held.deadline());
+        }
         if (next != Long.MAX_VALUE && !finished) {
             front.timer().setAt(next);
         }
@@ -858,7 +968,7 @@ public final class HttpStream implements HttpTxn, LogContext {
             return;
         }
         long now = System.nanoTime();
-        if (bodyWait != null && bodyWait.expired(now)) {
+        if (bodyWait != null && bodyWait.expired(now) || held != null && held.expired(now)) {
             fail(408);
             return;
         }
@@ -905,12 +1015,20 @@ public final class HttpStream implements HttpTxn, LogContext {
 
     @Override
     public SocketAddress source() {
-        return front.source();
+        return endpoints != null ? endpoints.source() : front.source();
     }
 
     @Override
     public SocketAddress destination() {
-        return front.destination();
+        return endpoints != null ? endpoints.destination() : front.destination();
+    }
+
+    @Override
+    public Endpoints endpoints() {
+        if (endpoints == null) {
+            endpoints = front.endpoints().copy();
+        }
+        return endpoints;
     }
 
     @Override

@@ -10,7 +10,10 @@ import io.fulcrum.log.LogContext;
 import io.fulcrum.log.StreamLog;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.proxy.Timeouts;
+import io.fulcrum.rules.TcpRules;
+import io.fulcrum.rules.Verdict;
 import io.fulcrum.runtime.EventLoops;
+import io.fulcrum.sample.Endpoints;
 import io.fulcrum.sample.VarScope;
 import io.fulcrum.sample.Vars;
 import io.fulcrum.server.Server;
@@ -40,8 +43,8 @@ public final class TcpSession implements LogContext {
     private final Frontend frontend;
     private Backend backend;
     private final EventLoops loops;
-    private final SocketAddress source;
-    private final SocketAddress destination;
+    /** This session's own copy of the addresses once a content rule rewrites them, else null (the session's). */
+    private Endpoints endpoints;
     private final Relay clientRelay;
     private ByteBuf early;
 
@@ -65,28 +68,41 @@ public final class TcpSession implements LogContext {
     private final StreamLog log;
     /** What the log line is about: this session, or the HTTP transaction that became this tunnel. */
     private final LogContext logged;
+    /** The most bytes content rules inspect (the buffer, {@code tune.bufsize - tune.maxrewrite}). */
+    private final int room;
+    /** Which content rules run: 0 the frontend's, 1 the backend's, 2 none left. */
+    private int ruleStage;
+    /** The content rules waiting for the client's bytes ({@code tcp-request inspect-delay}), or null. */
+    private TcpRules inspecting;
+    /** System.nanoTime() when the inspect delay ends. */
+    private long inspectDeadline;
+    /** A fetch lacked bytes that may still come, in this pass over the rules. */
+    private boolean missing;
+    /** {@code timeout tunnel} as the HTTP transaction's rules set it ({@code set-timeout tunnel}), or -1. */
+    private long tunnelTimeout = -1;
 
     /**
-     * @param source      the client's address (from the PROXY header with {@code accept-proxy})
-     * @param destination the address the client connected to (idem)
-     * @param early       bytes already read from the client (after a PROXY header), or null
+     * The session of a connection whose addresses (the PROXY header's with {@code accept-proxy}) are on its channel.
+     *
+     * @param early bytes already read from the client (after a PROXY header), or null
+     * @param room  the most bytes content rules inspect
      */
-    public TcpSession(Channel client, Frontend frontend, EventLoops loops, SocketAddress source, SocketAddress destination,
-                      ByteBuf early) {
-        this(client, frontend, null, loops, source, destination, early, null);
+    public TcpSession(Channel client, Frontend frontend, EventLoops loops, ByteBuf early, int room) {
+        this(client, frontend, null, loops, null, early, null, room);
     }
 
     /**
-     * @param backend the backend, or null to choose it by the frontend's rules when the session starts
-     * @param origin  the HTTP transaction this session continues as a tunnel (its log line is the tunnel's), or null
+     * @param backend   the backend, or null to choose it by the frontend's rules when the session starts
+     * @param endpoints the addresses of the HTTP transaction this session continues, or null: the connection's
+     * @param origin    the HTTP transaction this session continues as a tunnel (its log line is the tunnel's), or null
      */
-    private TcpSession(Channel client, Frontend frontend, Backend backend, EventLoops loops, SocketAddress source,
-                       SocketAddress destination, ByteBuf early, LogContext origin) {
+    private TcpSession(Channel client, Frontend frontend, Backend backend, EventLoops loops, Endpoints endpoints, ByteBuf early,
+                       LogContext origin, int room) {
+        this.room = room;
         this.client = client;
         this.frontend = frontend;
         this.loops = loops;
-        this.source = source;
-        this.destination = destination;
+        this.endpoints = endpoints;
         this.backend = backend;
         this.early = early;
         this.clientRelay = new Relay(this, Side.CLIENT);
@@ -99,14 +115,15 @@ public final class TcpSession implements LogContext {
      * Turns an HTTP exchange into a tunnel (an upgrade, or CONNECT): both connections are established,
      * and each side may have sent bytes past the exchange already.
      *
-     * @param fromClient bytes to send to the server first, or null
-     * @param fromServer bytes to send to the client first, or null
-     * @param origin     the HTTP transaction, logged when the tunnel ends
+     * @param fromClient    bytes to send to the server first, or null
+     * @param fromServer    bytes to send to the client first, or null
+     * @param origin        the HTTP transaction, logged when the tunnel ends
+     * @param tunnelTimeout {@code timeout tunnel} as the transaction's rules set it, or -1 for the backend's
      */
     public static void tunnel(Channel client, Channel server, Frontend frontend, Backend backend, EventLoops loops,
-                              ByteBuf fromClient, ByteBuf fromServer, LogContext origin) {
-        TcpSession s = new TcpSession(client, frontend, backend, loops, client.remoteAddress(), client.localAddress(), fromClient,
-                origin);
+                              ByteBuf fromClient, ByteBuf fromServer, LogContext origin, long tunnelTimeout) {
+        TcpSession s = new TcpSession(client, frontend, backend, loops, origin.endpoints(), fromClient, origin, 0);
+        s.tunnelTimeout = tunnelTimeout;
         s.install();
         s.adopt(server, fromServer);
     }
@@ -142,20 +159,81 @@ public final class TcpSession implements LogContext {
         if (finished) {
             return; // the client went away before the session started
         }
-        if (!frontend.tcpRules().acceptContent(this)) {
-            client.close();
-            return;
-        }
-        backend = frontend.backend(this);
-        if (backend != null && backend.tcpRules() != frontend.tcpRules() && !backend.tcpRules().acceptContent(this)) {
-            client.close();
-            return;
-        }
         long now = System.nanoTime();
         lastActive[0] = now;
         lastActive[1] = now;
-        armTimer();
+        proceed();
+    }
+
+    /**
+     * Runs the frontend's content rules, chooses the backend, runs its content rules, then connects. Rules with an
+     * inspect delay may wait for the client's bytes: this runs again as they arrive, and when the delay ends.
+     */
+    private void proceed() {
+        if (ruleStage == 0) {
+            Verdict v = content(frontend.tcpRules());
+            if (v != Verdict.CONTINUE) {
+                return;
+            }
+            backend = frontend.backend(this);
+            ruleStage = backend != null && backend.tcpRules() != frontend.tcpRules() ? 1 : 2;
+        }
+        if (ruleStage == 1 && content(backend.tcpRules()) != Verdict.CONTINUE) {
+            return;
+        }
+        ruleStage = 2;
+        if (inspecting != null) {
+            inspecting = null;
+            client.config().setAutoRead(false);
+            rearm();
+        } else {
+            armTimer();
+        }
         connect();
+    }
+
+    /** Runs content rules, waiting for data with an inspect delay; a rejected client is closed (DONE). */
+    private Verdict content(TcpRules rules) {
+        Verdict v;
+        if (!rules.inspects()) {
+            v = rules.acceptContent(this) ? Verdict.CONTINUE : Verdict.DONE;
+        } else {
+            if (inspecting != rules) {
+                inspecting = rules;
+                inspectDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(rules.inspectDelay());
+                client.config().setAutoRead(true);
+            }
+            v = rules.inspectContent(this, this::takeMissing);
+            if (v == Verdict.WAIT) {
+                rearm();
+            }
+        }
+        if (v == Verdict.DONE) {
+            client.close();
+        }
+        return v;
+    }
+
+    private boolean takeMissing() {
+        boolean m = missing;
+        missing = false;
+        return m;
+    }
+
+    @Override
+    public void contentMissing() {
+        missing = true;
+    }
+
+    @Override
+    public boolean awaitingContent() {
+        return inspecting != null && !inputShut[Side.CLIENT.ordinal()] && (early == null || early.readableBytes() < room)
+                && System.nanoTime() - inspectDeadline < 0;
+    }
+
+    @Override
+    public ByteBuf requestContent() {
+        return connected ? null : early != null ? early : Unpooled.EMPTY_BUFFER;
     }
 
     private void connect() {
@@ -195,7 +273,7 @@ public final class TcpSession implements LogContext {
         }
         target = ticket.server();
         log.serverAssigned();
-        SocketAddress address = target.target(destination);
+        SocketAddress address = target.target(destination());
         Channel ch = loops.newSocketFor(address);
         SocketOptions opts = backend.socketOptions();
         ch.config().setAutoRead(false);
@@ -273,7 +351,7 @@ public final class TcpSession implements LogContext {
         srv.connectionOpened();
         ch.closeFuture().addListener(f -> srv.connectionClosed());
         if (target.sendProxy() > 0) {
-            ch.write(ProxyHeader.encode(target.sendProxy(), source, destination, ch.alloc()), ch.voidPromise());
+            ch.write(ProxyHeader.encode(target.sendProxy(), source(), destination(), ch.alloc()), ch.voidPromise());
         }
         startForwarding(ch);
     }
@@ -326,6 +404,9 @@ public final class TcpSession implements LogContext {
         } else {
             early = client.alloc().compositeBuffer().addComponents(true, early, buf);
         }
+        if (inspecting != null) {
+            proceed();
+        }
     }
 
     private void releaseEarly() {
@@ -345,6 +426,9 @@ public final class TcpSession implements LogContext {
         inputShut[side.ordinal()] = true;
         Channel peer = side == Side.CLIENT ? server : client;
         if (side == Side.CLIENT && !connected) {
+            if (inspecting != null) {
+                proceed(); // no more bytes: the rules decide now
+            }
             return; // passed on when the server connection is established
         }
         if (inputShut[0] && inputShut[1]) {
@@ -425,8 +509,9 @@ public final class TcpSession implements LogContext {
                 return fin;
             }
         }
-        if (connected && be.tunnel > 0) {
-            return be.tunnel;
+        long tunnel = tunnelTimeout > 0 ? tunnelTimeout : be.tunnel;
+        if (connected && tunnel > 0) {
+            return tunnel;
         }
         return side == Side.CLIENT ? fe.client : be.server;
     }
@@ -455,6 +540,9 @@ public final class TcpSession implements LogContext {
                 next = Math.min(next, lastActive[side.ordinal()] + TimeUnit.MILLISECONDS.toNanos(t));
             }
         }
+        if (inspecting != null) {
+            next = Math.min(next, inspectDeadline);
+        }
         if (next != Long.MAX_VALUE) {
             timer = client.eventLoop().schedule(this::checkTimeouts, Math.max(0, next - System.nanoTime()), TimeUnit.NANOSECONDS);
         }
@@ -466,6 +554,10 @@ public final class TcpSession implements LogContext {
             return;
         }
         long now = System.nanoTime();
+        if (inspecting != null && now - inspectDeadline >= 0) {
+            proceed(); // the inspect delay is over: the rules decide with what came
+            return;
+        }
         for (Side side : Side.values()) {
             Channel ch = side == Side.CLIENT ? client : server;
             long t = timeout(side);
@@ -527,12 +619,20 @@ public final class TcpSession implements LogContext {
 
     @Override
     public SocketAddress source() {
-        return source;
+        return endpoints != null ? endpoints.source() : Endpoints.of(client).source();
     }
 
     @Override
     public SocketAddress destination() {
-        return destination;
+        return endpoints != null ? endpoints.destination() : Endpoints.of(client).destination();
+    }
+
+    @Override
+    public Endpoints endpoints() {
+        if (endpoints == null) {
+            endpoints = Endpoints.of(client).copy();
+        }
+        return endpoints;
     }
 
     @Override
