@@ -318,6 +318,46 @@ class StatsPageIT {
         }
     }
 
+    /**
+     * A browser (headless Chromium, when installed: .ci/run does not install it, it is large) parses the page into
+     * the same rows and draws it with the page's colours: the title rows' cyan and the frontend rows' beige.
+     */
+    @Test
+    void browserRendersThePage() throws Exception {
+        Path chromium = Path.of("/usr/bin/chromium");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(chromium), "chromium not installed");
+        Path dir = Files.createTempDirectory("fulcrum-statspage-browser");
+        String url = "http://127.0.0.1:" + fe + "/stats;norefresh";
+        String dom = browser(chromium, dir, "--dump-dom", url);
+        assertThat(htmlRows(dom).keySet()).containsExactlyElementsOf(htmlRows(get(fe, "/stats;norefresh").body()).keySet());
+        Path png = dir.resolve("page.png");
+        browser(chromium, dir, "--screenshot=" + png, "--window-size=1200,800", url);
+        java.awt.image.BufferedImage image = javax.imageio.ImageIO.read(png.toFile());
+        assertThat(image.getWidth()).isEqualTo(1200);
+        java.util.Set<Integer> colours = new java.util.HashSet<>();
+        for (int y = 0; y < image.getHeight(); y += 2) {
+            for (int x = 0; x < image.getWidth(); x += 2) {
+                colours.add(image.getRGB(x, y) & 0xffffff);
+            }
+        }
+        assertThat(colours).contains(0x20d0d0, 0xe8e8d0, 0xb00040);
+    }
+
+    /** Runs headless Chromium on {@code url}; its standard output. */
+    private static String browser(Path chromium, Path dir, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(chromium.toString(), "--headless=new", "--no-sandbox", "--disable-gpu",
+                "--hide-scrollbars", "--user-data-dir=" + dir.resolve("profile")));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectError(dir.resolve("stderr").toFile()).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("chromium did not finish in 60 s");
+        }
+        assertThat(p.exitValue()).as(Files.readString(dir.resolve("stderr"))).isZero();
+        return out;
+    }
+
     /** The tags of the page from its first table of proxies, the product's own parts removed. */
     private static List<String> tags(String html) {
         String body = html.substring(html.indexOf("<table class=\"tbl\""))
