@@ -99,26 +99,10 @@ final class StatsAdmin {
             }
             // The actions of HAProxy's older forms: they count only when they change something.
             case "disable", "enable" -> {
-                boolean on = action.equals("disable");
-                if (((st.admin() & ServerState.FMAINT) != 0) == on) {
-                    return false;
-                }
-                if (on) {
-                    st.setAdmin(ServerState.FMAINT);
-                } else {
-                    st.clearAdmin(ServerState.FMAINT);
-                }
+                return toggle(st, ServerState.FMAINT, action.equals("disable"));
             }
             case "stop", "start" -> {
-                boolean on = action.equals("stop");
-                if (((st.admin() & ServerState.FDRAIN) != 0) == on) {
-                    return false;
-                }
-                if (on) {
-                    st.setAdmin(ServerState.FDRAIN);
-                } else {
-                    st.clearAdmin(ServerState.FDRAIN);
-                }
+                return toggle(st, ServerState.FDRAIN, action.equals("stop"));
             }
             case "dhlth", "ehlth" -> {
                 if (!health) {
@@ -153,6 +137,19 @@ final class StatsAdmin {
                 }
                 checks.forceAgentLater(action.equals("arunn"), WHY);
             }
+        }
+        return true;
+    }
+
+    /** Sets or clears an administrative flag; false when it already was so. */
+    private static boolean toggle(ServerState st, int flag, boolean on) {
+        if (((st.admin() & flag) != 0) == on) {
+            return false;
+        }
+        if (on) {
+            st.setAdmin(flag);
+        } else {
+            st.clearAdmin(flag);
         }
         return true;
     }
