@@ -79,6 +79,11 @@ class StatsPageIT {
                 stats enable
                 stats uri /bs
                 server y 127.0.0.1:%5$d
+            backend pool
+                server up1 127.0.0.1:%5$d check inter 100
+                server down1 127.0.0.1:1 check inter 100
+                server off1 127.0.0.1:%5$d disabled
+                server bk1 127.0.0.1:%5$d backup
             """;
 
     @BeforeAll
@@ -167,7 +172,8 @@ class StatsPageIT {
                 .contains("<li><a href=\"/stats;norefresh\">Disable refresh</a>", "<li><a href=\"/stats;csv;norefresh\">CSV export</a>");
         Map<String, List<String>> rows = htmlRows(html);
         assertThat(rows.keySet()).containsExactly("fe/Frontend", "be/s1", "be/s2", "be/Backend", "auth/Frontend", "auth/x",
-                "auth/Backend", "fe2/Frontend", "bstats/y", "bstats/Backend");
+                "auth/Backend", "fe2/Frontend", "bstats/y", "bstats/Backend", "pool/up1", "pool/down1", "pool/off1", "pool/bk1",
+                "pool/Backend");
         Map<String, Map<String, String>> stat = showStat();
         // Columns (after the row's class and the admin checkbox column): name, queue cur/max/limit, rate cur/max/limit,
         // sessions cur/max/limit/total, lbtot, last, bytes in/out, denied req/resp, errors req/conn/resp, retr, redis, status...
@@ -312,8 +318,15 @@ class StatsPageIT {
         int[] ports = {freePort(), freePort(), freePort()};
         String config = CONFIG.formatted(oracleSock, ports[0], ports[1], ports[2], origin.port());
         try (FulcrumProcess haproxy = StatsIT.oracle(config, ports[0])) {
+            awaitChecks(ports[0]);
+            awaitChecks(fe);
             String theirs = get(ports[0], "/stats").body();
             String ours = get(fe, "/stats").body();
+            // the row colours of the servers' states come from their fields
+            assertThat(htmlRows(ours).get("pool/up1").get(0)).isEqualTo("active_up");
+            assertThat(htmlRows(ours).get("pool/down1").get(0)).isEqualTo("active_down");
+            assertThat(htmlRows(ours).get("pool/off1").get(0)).isEqualTo("maintain");
+            assertThat(htmlRows(ours).get("pool/bk1").get(0)).isEqualTo("backup_no_check");
             assertThat(tags(ours)).containsExactlyElementsOf(tags(theirs));
         }
     }
@@ -356,6 +369,19 @@ class StatsPageIT {
         }
         assertThat(p.exitValue()).as(Files.readString(dir.resolve("stderr"))).isZero();
         return out;
+    }
+
+    /** Waits until the checks of backend "pool" have found its servers up and down. */
+    private static void awaitChecks(int port) throws Exception {
+        for (int i = 0; i < 100; i++) {
+            Map<String, Map<String, String>> rows = StatsIT.rows(get(port, "/stats;csv").body());
+            if (rows.get("pool/down1").get("status").equals("DOWN") && rows.get("pool/up1").get("status").equals("UP")
+                    && !rows.get("pool/up1").get("check_status").startsWith("*")) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("the checks did not settle on port " + port);
     }
 
     /** The tags of the page from its first table of proxies, the product's own parts removed. */
