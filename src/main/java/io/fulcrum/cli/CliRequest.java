@@ -43,6 +43,11 @@ public final class CliRequest {
         return session.level();
     }
 
+    /** {@code experimental-mode on} was entered in this session. */
+    public boolean experimental() {
+        return session.experimental();
+    }
+
     /** Refuses the command unless the session has {@code required}. */
     public void require(CliLevel required) throws CliException {
         if (!session.level().allows(required)) {

@@ -39,6 +39,8 @@ final class CliSession extends ChannelInboundHandlerAdapter {
     private CliLevel level;
     private Severity.Output severity;
     private boolean prompt;
+    private boolean experimental;
+    private boolean expert;
     private boolean done;
     private boolean quitting;
     private String payloadLine;
@@ -71,6 +73,22 @@ final class CliSession extends ChannelInboundHandlerAdapter {
 
     void severityOutput(Severity.Output severity) {
         this.severity = severity;
+    }
+
+    boolean experimental() {
+        return experimental;
+    }
+
+    void experimental(boolean on) {
+        experimental = on;
+    }
+
+    boolean expert() {
+        return expert;
+    }
+
+    void expert(boolean on) {
+        expert = on;
     }
 
     /** {@code prompt}: interactive mode on or off. */

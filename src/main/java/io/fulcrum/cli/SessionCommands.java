@@ -31,7 +31,20 @@ final class SessionCommands {
                     }
                     r.session().severityOutput(s);
                 });
+        c.add("experimental-mode", "experimental-mode [on|off]", "toggle experimental mode", CliLevel.ADMIN,
+                r -> mode(r, "experimental-mode", r.session()::experimental, r.session().experimental()));
+        c.add("expert-mode", "expert-mode [on|off]", "toggle expert mode", CliLevel.ADMIN,
+                r -> mode(r, "expert-mode", r.session()::expert, r.session().expert()));
         c.add("set timeout", "set timeout [cli] <delay>", "change a timeout setting", CliLevel.USER, SessionCommands::timeout);
+    }
+
+    /** {@code experimental-mode|expert-mode [on|off]}: without a word, says whether it is on; any word but "on" is off. */
+    private static void mode(CliRequest r, String name, java.util.function.Consumer<Boolean> set, boolean now) {
+        if (r.arg(1).isEmpty()) {
+            r.feedback(Severity.INFO, name + " is " + (now ? "ON" : "OFF") + "\n");
+        } else {
+            set.accept(r.arg(1).equals("on"));
+        }
     }
 
     /** {@code user}, {@code operator}: a session may lower its level, never raise it. */

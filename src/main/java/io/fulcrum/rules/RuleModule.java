@@ -10,6 +10,7 @@ import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.cfg.HaproxyKeywords;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
+import io.fulcrum.cli.CliCommands;
 import io.fulcrum.log.LogFormatParser;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.Mode;
@@ -39,6 +40,7 @@ public final class RuleModule implements Module {
         VarActions.register(actions);
         FlowActions.register(actions);
         Services.register(actions, Services.of(registry));
+        VarCommands.register(CliCommands.of(registry), acls.exprs(), formats);
         CaptureActions.register(actions);
         ConnectionActions.register(actions);
         for (Phase phase : Phase.values()) {

@@ -142,4 +142,26 @@ class CliIT {
         assertThat(CliClient.send(admin, "show env PATH")).startsWith("PATH=/");
         assertThat(CliClient.send(admin, "show env FULCRUM_NO_SUCH_VARIABLE")).isEqualTo("Variable not found\n\n");
     }
+
+    @Test
+    void processVariablesAreSetInExperimentalModeAndRead() throws Exception {
+        assertThat(CliClient.send(admin, "set var proc.cli int(5)")).isEqualTo("This command is restricted to experimental mode only.\n\n");
+        assertThat(CliClient.send(admin, "experimental-mode;experimental-mode on;experimental-mode"))
+                .isEqualTo("experimental-mode is OFF\n\n\nexperimental-mode is ON\n\n");
+        assertThat(CliClient.send(admin, "experimental-mode on;set var proc.cli int(5);set var proc.s expr str(a\\ b);"
+                + "set var proc.f fmt %[var(proc.cli)]x;get var proc.cli;get var proc.s;get var proc.f"))
+                .isEqualTo("\n\n\n\nproc.cli: type=sint value=<5>\nproc.s: type=str value=<a b>\nproc.f: type=str value=<5x>\n");
+        assertThat(CliClient.send(admin, "experimental-mode on;set var txn.y int(5);set var proc.z;set var proc.z src;set var 9x int(1)"))
+                .isEqualTo("\n'set var': cannot set variable 'txn.y', only scope 'proc' is permitted here.\n"
+                        + "Missing either 'expr', 'fmt' or expression.\n\n"
+                        + "fetch method 'set-var(proc.z)' extracts information from 'client address', none of which is available here\n"
+                        + "invalid variable name '9x'. A variable name must be start by its scope. The scope can be 'proc', 'sess', "
+                        + "'txn', 'req', 'res' or 'check'\n");
+        assertThat(CliClient.send(admin, "get var;get var proc.nothing;get var txn.x"))
+                .isEqualTo("Missing process-wide variable identifier.\n\nVariable not found.\n\nVariable not found.\n\n");
+        try (CliClient c = CliClient.open(userPort)) {
+            c.write("experimental-mode on\n");
+            assertThat(c.readAll()).isEqualTo("[err]: Permission denied\n\n");
+        }
+    }
 }
