@@ -128,12 +128,16 @@ final class ProxyRows {
         serverSide(r, c);
         List<Server> usable = be.servers().stream().filter(Server::usable).toList();
         List<Server> active = usable.stream().filter(s -> !s.spec().backup).toList();
-        r.put(STATUS, usable.isEmpty() ? "DOWN" : "UP");
+        boolean none = be.servers().isEmpty(); // a backend without servers is UP and never down, as in HAProxy
+        r.put(STATUS, usable.isEmpty() && !none ? "DOWN" : "UP");
         r.put(WEIGHT, active.stream().mapToLong(Server::weight).sum());
         r.put(UWEIGHT, active.stream().mapToLong(Server::weight).sum());
         r.put(ACT, active.size()).put(BCK, usable.size() - active.size());
         ServerGroup g = be.serverGroup();
-        r.put(CHKDOWN, g.downTransitions()).put(LASTCHG, g.lastChangeSeconds()).put(DOWNTIME, g.downtimeSeconds());
+        r.put(CHKDOWN, g.downTransitions()).put(LASTCHG, g.lastChangeSeconds());
+        if (!none) {
+            r.put(DOWNTIME, g.downtimeSeconds());
+        }
         ids(r, ObjType.BACKEND);
         r.put(LBTOT, c.get(Count.SELECTED));
         r.put(RATE, c.sessionRate().rate()).put(RATE_MAX, c.sessionRate().max());

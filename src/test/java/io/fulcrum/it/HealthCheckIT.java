@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class HealthCheckIT {
 
     private static void await(BooleanSupplier cond, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30); // generous: CI boxes are loaded
         while (!cond.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("timed out waiting for " + what);
@@ -65,6 +65,7 @@ class HealthCheckIT {
                         timeout connect 1s
                         timeout client 5s
                         timeout server 5s
+                        timeout check 5s
                     backend be
                         option httpchk GET /health HTTP/1.1\\r\\nHost:\\ x
                         server s1 127.0.0.1:%d check inter 300 rise 1 fall 1
