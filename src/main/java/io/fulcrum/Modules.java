@@ -17,6 +17,7 @@ import io.fulcrum.rules.TcpRuleModule;
 import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.sample.SampleModule;
 import io.fulcrum.server.ServerModule;
+import io.fulcrum.tls.TlsModule;
 
 import java.util.List;
 
@@ -32,6 +33,7 @@ public final class Modules {
             new ServerModule(),
             new BackendModule(),
             new ConnModule(),
+            new TlsModule(),
             new HttpModule(),
             new H1Module(),
             new PoolModule(),

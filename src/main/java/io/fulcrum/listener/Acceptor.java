@@ -50,14 +50,20 @@ public final class Acceptor implements Consumer<Channel> {
         child.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
         opts.applyTo(child, true);
         Runnable start;
-        if (bind.acceptProxy) {
+        if (bind.acceptProxy || bind.transport != null) {
+            // Th counts from here: the PROXY header's wait and the TLS handshake are the connection's handshake.
             child.attr(StreamLog.ACCEPTED).set(new long[] {System.nanoTime(), System.currentTimeMillis()});
+        }
+        if (bind.acceptProxy) {
             ByteCounter counter = new ByteCounter();
             HeaderReader reader = new HeaderReader(counter);
             child.pipeline().addLast("proxy-bytes", counter);
             child.pipeline().addLast("proxy-decoder", new HAProxyMessageDecoder());
             child.pipeline().addLast("proxy-header", reader);
             start = () -> armHeaderTimeout(child, reader);
+        } else if (bind.transport != null) {
+            // Installed before the registration too: the ClientHello may be read at once.
+            start = secure(child, DualStack.asSeen(child, child.remoteAddress()), DualStack.asSeen(child, child.localAddress()), null);
         } else {
             // Installed before the registration, so that no byte read at once misses the session.
             SocketAddress source = DualStack.asSeen(child, child.remoteAddress());
@@ -102,6 +108,33 @@ public final class Acceptor implements Consumer<Channel> {
             return false;
         }
         return true;
+    }
+
+    /**
+     * Installs the bind's transport (TLS) and returns what to run once the tcp-request connection rules accepted
+     * the connection: the session rules and the session come when both that and the handshake are done, as in
+     * HAProxy; a connection that fails before is logged with the transport's reason.
+     *
+     * @param early bytes that followed a PROXY header, or null: they are the start of the handshake
+     */
+    private Runnable secure(Channel child, SocketAddress source, SocketAddress destination, ByteBuf early) {
+        boolean[] steps = new boolean[2]; // {accepted by the connection rules, handshake done}; touched on the loop only
+        Runnable session = () -> {
+            if (steps[0] && steps[1] && sessionAccepted(child, source, destination, null)) {
+                starter.install(child, source, destination, null).run();
+            }
+        };
+        bind.transport.install(child, () -> {
+            steps[1] = true;
+            session.run();
+        }, (reason, bytes) -> frontend.logger().handshakeFailed(frontend, child, bytes, name, reason));
+        if (early != null) {
+            child.pipeline().fireChannelRead(early);
+        }
+        return () -> {
+            steps[0] = true;
+            session.run();
+        };
     }
 
     /** The PROXY header must arrive within {@code timeout client}, as any client data must. */
@@ -178,7 +211,10 @@ public final class Acceptor implements Consumer<Channel> {
                 ctx.pipeline().remove(counter);
                 ByteBuf data = early;
                 early = null;
-                if (sessionAccepted(ctx.channel(), source, destination, data)) {
+                if (bind.transport != null) {
+                    secure(ctx.channel(), source, destination, data).run(); // the connection rules ran at the accept
+                    ctx.channel().config().setAutoRead(true);
+                } else if (sessionAccepted(ctx.channel(), source, destination, data)) {
                     starter.install(ctx.channel(), source, destination, data).run();
                 }
             }

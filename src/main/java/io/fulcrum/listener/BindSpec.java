@@ -3,7 +3,10 @@ package io.fulcrum.listener;
 import io.fulcrum.cfg.Source;
 import io.fulcrum.conn.Endpoint;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
 
 /** One {@code bind} line: its addresses and options. */
 public final class BindSpec {
@@ -31,6 +34,10 @@ public final class BindSpec {
     public int unixMode = -1;
     public int uid = -1;
     public int gid = -1;
+    /** The layer between the socket and the session (TLS), set by the subsystem providing it; null for none. */
+    public Transport transport;
+    /** What other subsystems keep about the line (the TLS options...), by type. */
+    private final Map<Class<?>, Object> parts = new HashMap<>();
 
     public BindSpec(Source source, String text, List<Endpoint> endpoints) {
         this.source = source;
@@ -49,5 +56,15 @@ public final class BindSpec {
 
     public List<Endpoint> endpoints() {
         return endpoints;
+    }
+
+    /** The part of type {@code type}, created by {@code create} when absent. */
+    public <T> T part(Class<T> type, Supplier<T> create) {
+        return type.cast(parts.computeIfAbsent(type, t -> create.get()));
+    }
+
+    /** The part of type {@code type}, or null. */
+    public <T> T partOrNull(Class<T> type) {
+        return type.cast(parts.get(type));
     }
 }

@@ -81,6 +81,8 @@ public final class ListenerModule implements Module {
             }
             try {
                 e.parser().parse(bind, l.shift(i));
+            } catch (BindOptionException ex) {
+                throw new ConfigException(where + " : " + ex.getMessage());
             } catch (ConfigException ex) {
                 throw new ConfigException(where + " : '" + opt + "' : " + ex.getMessage());
             }

@@ -1,0 +1,133 @@
+package io.fulcrum.tls;
+
+import io.fulcrum.cfg.Args;
+import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.ConfigLine;
+import io.fulcrum.cfg.KeywordTable;
+import io.fulcrum.cfg.Module;
+import io.fulcrum.cfg.Registry;
+import io.fulcrum.listener.BindOptionException;
+import io.fulcrum.listener.BindSpec;
+import io.fulcrum.listener.ListenerModule;
+import io.fulcrum.runtime.GlobalModule;
+import io.fulcrum.runtime.GlobalModule.GlobalContext;
+import io.fulcrum.sample.SampleCatalog;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+/**
+ * TLS: the {@code ssl} options of bind lines (configuration.txt 5.1), the {@code ssl-default-*} and base directory
+ * globals (3.1), the {@code ssl_fc*} fetches; the certificates are loaded and the contexts built once the whole
+ * configuration is read ({@link FrontendSetup}).
+ */
+public final class TlsModule implements Module {
+
+    @Override
+    public void register(Registry registry) {
+        TlsFetches.register(SampleCatalog.of(registry));
+        KeywordTable<BindSpec> bind = registry.table(ListenerModule.OPTIONS);
+        bind.add("ssl", (b, l) -> tls(b).ssl = true);
+        bind.add("crt", 1, (b, l) -> tls(b).crts.add(l.arg(1)));
+        bind.add("strict-sni", (b, l) -> tls(b).strictSni = true);
+        protocolOptions(bind, ContextOwner.bind());
+
+        KeywordTable<GlobalContext> global = registry.table(GlobalModule.KEYWORDS);
+        global.add("crt-base", (g, l) -> TlsGlobals.of(g.model()).crtBase = single(l));
+        global.add("ca-base", (g, l) -> TlsGlobals.of(g.model()).caBase = single(l));
+        defaults(global, "ssl-default-bind-", t -> t.bindDefaults);
+        registry.check(FrontendSetup::check);
+    }
+
+    private static BindTls tls(BindSpec b) {
+        return b.part(BindTls.class, BindTls::new);
+    }
+
+    /** How an option table reaches the {@link TlsOptions} of what it configures. */
+    interface ContextOwner<C> {
+        TlsOptions options(C target);
+
+        static ContextOwner<BindSpec> bind() {
+            return TlsModule::tls;
+        }
+    }
+
+    /** The options bind lines and servers share. */
+    static <C> void protocolOptions(KeywordTable<C> table, ContextOwner<C> owner) {
+        table.add("alpn", 1, (c, l) -> owner.options(c).alpn = alpn(l.arg(1)));
+        table.add("ciphers", 1, (c, l) -> owner.options(c).ciphers = l.arg(1));
+        table.add("ciphersuites", 1, (c, l) -> owner.options(c).ciphersuites = l.arg(1));
+        table.add("curves", 1, (c, l) -> owner.options(c).curves = l.arg(1));
+        versionOptions(table, owner);
+    }
+
+    /** The options that the ssl-default-*-options globals take too: versions and tickets. */
+    private static <C> void versionOptions(KeywordTable<C> table, ContextOwner<C> owner) {
+        table.add("ssl-min-ver", 1, (c, l) -> owner.options(c).minVersion = TlsVersion.parse(l.arg(1)));
+        table.add("ssl-max-ver", 1, (c, l) -> owner.options(c).maxVersion = TlsVersion.parse(l.arg(1)));
+        table.add("no-tls-tickets", (c, l) -> owner.options(c).noTickets = true);
+        String[] names = {"sslv3", "tlsv10", "tlsv11", "tlsv12", "tlsv13"};
+        for (TlsVersion v : TlsVersion.values()) {
+            String n = names[v.ordinal()];
+            table.add("no-" + n, (c, l) -> owner.options(c).disabled.add(v));
+            table.add("force-" + n, (c, l) -> {
+                TlsOptions o = owner.options(c);
+                o.minVersion = v;
+                o.maxVersion = v;
+            });
+        }
+    }
+
+    private static List<String> alpn(String text) throws ConfigException {
+        List<String> protocols = Arrays.asList(text.split(",", -1));
+        if (text.isEmpty() || protocols.stream().anyMatch(String::isEmpty)) {
+            throw new BindOptionException("'alpn' : missing the comma-delimited ALPN protocol suite");
+        }
+        for (String p : protocols) {
+            if (p.length() > 255) {
+                throw new BindOptionException("'alpn' : ALPN protocol name too long : '" + p + "'");
+            }
+        }
+        return List.copyOf(protocols);
+    }
+
+    /** {@code <prefix>ciphers}, {@code ciphersuites}, {@code curves} and {@code options}. */
+    private static void defaults(KeywordTable<GlobalContext> global, String prefix, Function<TlsGlobals, TlsOptions> of) {
+        setting(global, prefix + "ciphers", (o, v) -> o.ciphers = v, of);
+        setting(global, prefix + "ciphersuites", (o, v) -> o.ciphersuites = v, of);
+        setting(global, prefix + "curves", (o, v) -> o.curves = v, of);
+        KeywordTable<TlsOptions> options = new KeywordTable<>(prefix + "options", "");
+        versionOptions(options, o -> o);
+        global.add(prefix + "options", (g, l) -> {
+            TlsOptions o = of.apply(TlsGlobals.of(g.model()));
+            int i = 1;
+            while (i < l.size()) {
+                KeywordTable.Entry<TlsOptions> e = options.find(l.arg(i));
+                if (e == null) {
+                    throw new ConfigException("'" + l.keyword() + "' : unknown or unsupported option '" + l.arg(i) + "'.");
+                }
+                if (e.flags() > 0 && !l.has(i + 1)) {
+                    throw new ConfigException("'" + l.keyword() + "' : '" + l.arg(i) + "' : missing value.");
+                }
+                try {
+                    e.parser().parse(o, l.shift(i));
+                } catch (BindOptionException ex) {
+                    throw new ConfigException("'" + l.keyword() + "' : " + ex.getMessage());
+                }
+                i += 1 + e.flags();
+            }
+        });
+    }
+
+    private static void setting(KeywordTable<GlobalContext> global, String name, BiConsumer<TlsOptions, String> set,
+                                Function<TlsGlobals, TlsOptions> of) {
+        global.add(name, (g, l) -> set.accept(of.apply(TlsGlobals.of(g.model())), single(l)));
+    }
+
+    private static String single(ConfigLine l) throws ConfigException {
+        Args.noMoreThan(l, 1, l.keyword());
+        return Args.required(l, 1, l.keyword(), "a value");
+    }
+}
