@@ -60,6 +60,11 @@ public final class Server {
         return spec.sendProxy;
     }
 
+    /** The layer its connections carry (TLS), or null. */
+    public ServerTransport transport() {
+        return spec.transport;
+    }
+
     /** Usable for traffic: has an address and is not disabled (health checks come later). */
     public boolean usable() {
         return spec.endpoint != null && !spec.disabled && spec.weight > 0;

@@ -3,6 +3,10 @@ package io.fulcrum.server;
 import io.fulcrum.cfg.Source;
 import io.fulcrum.conn.Endpoint;
 
+import java.util.HashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
 /**
  * A {@code server} line, or the {@code default-server} template that server lines start from.
  * The address is resolved when the line is parsed (HAProxy's {@code init-addr libc}).
@@ -34,13 +38,35 @@ public final class ServerSpec implements Cloneable {
     public int sendProxy;
     /** {@code init-addr}: the methods tried in order ("last", "libc", "none", or an IP address). */
     public String initAddr = "last,libc";
+    /** The layer between the connection and the mux (TLS), set by the subsystem providing it; null for none. */
+    public ServerTransport transport;
+    /** What other subsystems keep about the server (its TLS options...), by type; copied with the line. */
+    private Map<Class<?>, Part> parts = new HashMap<>();
+
+    /** What a subsystem keeps in a server line: copied when a server line starts from {@code default-server}. */
+    public interface Part {
+        Part copy();
+    }
 
     /** A copy, for a server line starting from the default-server template. */
     public ServerSpec copy() {
         try {
-            return (ServerSpec) clone();
+            ServerSpec c = (ServerSpec) clone();
+            c.parts = new HashMap<>();
+            parts.forEach((type, part) -> c.parts.put(type, part.copy()));
+            return c;
         } catch (CloneNotSupportedException e) {
             throw new AssertionError(e);
         }
+    }
+
+    /** The part of type {@code type}, created by {@code create} when absent. */
+    public <T extends Part> T part(Class<T> type, Supplier<T> create) {
+        return type.cast(parts.computeIfAbsent(type, t -> create.get()));
+    }
+
+    /** The part of type {@code type}, or null. */
+    public <T extends Part> T partOrNull(Class<T> type) {
+        return type.cast(parts.get(type));
     }
 }

@@ -11,6 +11,8 @@ final class TlsGlobals {
     /** {@code crt-base}, {@code ca-base}: where relative certificate and CA file names are, or null. */
     String crtBase;
     String caBase;
+    /** {@code ssl-server-verify}: the servers' {@code verify} when their line does not say. */
+    String serverVerify = "required";
 
     static TlsGlobals of(ConfigModel model) {
         return model.part(TlsGlobals.class, TlsGlobals::new);

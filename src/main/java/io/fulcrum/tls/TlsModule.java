@@ -11,7 +11,10 @@ import io.fulcrum.listener.BindSpec;
 import io.fulcrum.listener.ListenerModule;
 import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.runtime.GlobalModule.GlobalContext;
+import io.fulcrum.sample.ExprParser;
 import io.fulcrum.sample.SampleCatalog;
+import io.fulcrum.server.ServerModule;
+import io.fulcrum.server.ServerSpec;
 
 import java.util.Arrays;
 import java.util.List;
@@ -32,26 +35,56 @@ public final class TlsModule implements Module {
         bind.add("ssl", (b, l) -> tls(b).ssl = true);
         bind.add("crt", 1, (b, l) -> tls(b).crts.add(l.arg(1)));
         bind.add("strict-sni", (b, l) -> tls(b).strictSni = true);
-        protocolOptions(bind, ContextOwner.bind());
+        bind.add("curves", 1, (b, l) -> tls(b).curves = l.arg(1)); // (not a server option in HAProxy 2.6)
+        protocolOptions(bind, TlsModule::tls);
+
+        KeywordTable<ServerSpec> server = registry.table(ServerModule.OPTIONS);
+        ExprParser exprs = new ExprParser(SampleCatalog.of(registry));
+        server.add("ssl", (s, l) -> tls(s).ssl = true);
+        server.add("no-ssl", (s, l) -> tls(s).ssl = false);
+        server.add("verify", 1, (s, l) -> {
+            if (!l.arg(1).equals("none") && !l.arg(1).equals("required")) {
+                throw new ConfigException("'verify' : unknown verify method '" + l.arg(1) + "', only 'none' and 'required' are supported");
+            }
+            tls(s).verify = l.arg(1);
+        });
+        server.add("ca-file", 1, (s, l) -> tls(s).caFile = l.arg(1));
+        server.add("crt", 1, (s, l) -> tls(s).crt = l.arg(1));
+        server.add("sni", 1, (s, l) -> {
+            tls(s).sni = exprs.parse(l.arg(1));
+            tls(s).sniText = l.arg(1);
+        });
+        server.add("no-ssl-reuse", (s, l) -> tls(s).noReuse = true);
+        server.add("ssl-reuse", (s, l) -> tls(s).noReuse = false);
+        protocolOptions(server, TlsModule::tls);
 
         KeywordTable<GlobalContext> global = registry.table(GlobalModule.KEYWORDS);
         global.add("crt-base", (g, l) -> TlsGlobals.of(g.model()).crtBase = single(l));
         global.add("ca-base", (g, l) -> TlsGlobals.of(g.model()).caBase = single(l));
         defaults(global, "ssl-default-bind-", t -> t.bindDefaults);
+        defaults(global, "ssl-default-server-", t -> t.serverDefaults);
+        global.add("ssl-server-verify", (g, l) -> {
+            String v = single(l);
+            if (!v.equals("none") && !v.equals("required")) {
+                throw new ConfigException("'ssl-server-verify' : unknown value '" + v + "', expects 'none' or 'required'.");
+            }
+            TlsGlobals.of(g.model()).serverVerify = v;
+        });
         registry.check(FrontendSetup::check);
+        registry.check(ServerSetup::check);
     }
 
     private static BindTls tls(BindSpec b) {
         return b.part(BindTls.class, BindTls::new);
     }
 
+    private static ServerTls tls(ServerSpec s) {
+        return s.part(ServerTls.class, ServerTls::new);
+    }
+
     /** How an option table reaches the {@link TlsOptions} of what it configures. */
     interface ContextOwner<C> {
         TlsOptions options(C target);
-
-        static ContextOwner<BindSpec> bind() {
-            return TlsModule::tls;
-        }
     }
 
     /** The options bind lines and servers share. */
@@ -59,7 +92,6 @@ public final class TlsModule implements Module {
         table.add("alpn", 1, (c, l) -> owner.options(c).alpn = alpn(l.arg(1)));
         table.add("ciphers", 1, (c, l) -> owner.options(c).ciphers = l.arg(1));
         table.add("ciphersuites", 1, (c, l) -> owner.options(c).ciphersuites = l.arg(1));
-        table.add("curves", 1, (c, l) -> owner.options(c).curves = l.arg(1));
         versionOptions(table, owner);
     }
 
@@ -97,7 +129,9 @@ public final class TlsModule implements Module {
     private static void defaults(KeywordTable<GlobalContext> global, String prefix, Function<TlsGlobals, TlsOptions> of) {
         setting(global, prefix + "ciphers", (o, v) -> o.ciphers = v, of);
         setting(global, prefix + "ciphersuites", (o, v) -> o.ciphersuites = v, of);
-        setting(global, prefix + "curves", (o, v) -> o.curves = v, of);
+        if (prefix.contains("bind")) {
+            setting(global, prefix + "curves", (o, v) -> o.curves = v, of); // (HAProxy 2.6 has no server twin)
+        }
         KeywordTable<TlsOptions> options = new KeywordTable<>(prefix + "options", "");
         versionOptions(options, o -> o);
         global.add(prefix + "options", (g, l) -> {

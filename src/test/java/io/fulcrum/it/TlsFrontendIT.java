@@ -173,6 +173,22 @@ class TlsFrontendIT {
         }
     }
 
+    /** accept-proxy then TLS: the handshake starts right after the PROXY header, in the same segment even. */
+    @Test
+    void proxyHeaderBeforeTheHandshake() throws Exception {
+        int port = freePort();
+        String cfg = config(port, crts() + " accept-proxy", "http-request return status 200 content-type text/plain"
+                + " lf-string \"src=%[src] sni=%[ssl_fc_sni]\"");
+        try (FulcrumProcess p = serve(cfg, port);
+             java.net.Socket raw = new java.net.Socket("127.0.0.1", port)) {
+            raw.getOutputStream().write("PROXY TCP4 192.0.2.7 127.0.0.1 4000 443\r\n".getBytes(StandardCharsets.US_ASCII));
+            javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) TlsKit.trustAll().getSocketFactory()
+                    .createSocket(raw, "other.test", port, true);
+            s.setSoTimeout(10_000);
+            assertThat(TlsKit.get(s, "/")).endsWith("src=192.0.2.7 sni=other.test");
+        }
+    }
+
     /** Garbage instead of a ClientHello: the connection is closed and logged as HAProxy logs it. */
     @Test
     void failedHandshakeIsLogged() throws Exception {
