@@ -27,6 +27,8 @@ final class TlsConnection implements TlsInfo {
     final X509Certificate peer;
     /** The certificate this side presented, or null. */
     final X509Certificate local;
+    /** The client certificate's verification: {X509_V_ERR code, depth} of its first error, {0, 0} without one. */
+    final int[] verify;
 
     private TlsConnection(String sni, SSLEngine engine) {
         SSLSession s = engine.getSession();
@@ -46,6 +48,7 @@ final class TlsConnection implements TlsInfo {
         this.sessionId = s.getId();
         this.peer = first(peerCertificates(s));
         this.local = first(s.getLocalCertificates());
+        this.verify = s.getValue(ClientVerifier.RESULT) instanceof int[] v ? v : new int[] {0, 0};
     }
 
     /** Records the state of a connection whose handshake just completed. */

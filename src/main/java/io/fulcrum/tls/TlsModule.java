@@ -18,6 +18,7 @@ import io.fulcrum.server.ServerSpec;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 
@@ -31,12 +32,19 @@ public final class TlsModule implements Module {
     @Override
     public void register(Registry registry) {
         TlsFetches.register(SampleCatalog.of(registry));
+        CertFetches.register(SampleCatalog.of(registry));
         KeywordTable<BindSpec> bind = registry.table(ListenerModule.OPTIONS);
         bind.add("ssl", (b, l) -> tls(b).ssl = true);
-        bind.add("crt", 1, (b, l) -> tls(b).crts.add(l.arg(1)));
+        bind.add("crt", 1, (b, l) -> tls(b).crts.add(new BindTls.CertSource(false, l.arg(1))));
+        bind.add("crt-list", 1, (b, l) -> tls(b).crts.add(new BindTls.CertSource(true, l.arg(1))));
         bind.add("strict-sni", (b, l) -> tls(b).strictSni = true);
-        bind.add("curves", 1, (b, l) -> tls(b).curves = l.arg(1)); // (not a server option in HAProxy 2.6)
-        protocolOptions(bind, TlsModule::tls);
+        bind.add("ca-ignore-err", 1, (b, l) -> tls(b).caIgnoreErr = errorIds(l.arg(1)));
+        bind.add("crt-ignore-err", 1, (b, l) -> tls(b).crtIgnoreErr = errorIds(l.arg(1)));
+        certificateOptions(bind, TlsModule::tls);
+        versionSwitches(bind, TlsModule::tls);
+        // What a crt-list line may set between brackets.
+        KeywordTable<BindOptions> crtListLine = new KeywordTable<>("crt-list", "");
+        certificateOptions(crtListLine, o -> o);
 
         KeywordTable<ServerSpec> server = registry.table(ServerModule.OPTIONS);
         ExprParser exprs = new ExprParser(SampleCatalog.of(registry));
@@ -56,7 +64,9 @@ public final class TlsModule implements Module {
         });
         server.add("no-ssl-reuse", (s, l) -> tls(s).noReuse = true);
         server.add("ssl-reuse", (s, l) -> tls(s).noReuse = false);
-        protocolOptions(server, TlsModule::tls);
+        cipherOptions(server, TlsModule::tls);
+        versionRange(server, TlsModule::tls);
+        versionSwitches(server, TlsModule::tls);
 
         KeywordTable<GlobalContext> global = registry.table(GlobalModule.KEYWORDS);
         global.add("crt-base", (g, l) -> TlsGlobals.of(g.model()).crtBase = single(l));
@@ -70,7 +80,7 @@ public final class TlsModule implements Module {
             }
             TlsGlobals.of(g.model()).serverVerify = v;
         });
-        registry.check(FrontendSetup::check);
+        registry.check((model, diag) -> FrontendSetup.check(model, diag, crtListLine));
         registry.check(ServerSetup::check);
     }
 
@@ -87,18 +97,39 @@ public final class TlsModule implements Module {
         TlsOptions options(C target);
     }
 
-    /** The options bind lines and servers share. */
-    static <C> void protocolOptions(KeywordTable<C> table, ContextOwner<C> owner) {
+    /** What a bind line and a crt-list line set for their certificates. */
+    private static <C> void certificateOptions(KeywordTable<C> table, ContextOwner<C> owner) {
+        cipherOptions(table, owner);
+        versionRange(table, owner);
+        table.add("curves", 1, (c, l) -> owner.options(c).curves = l.arg(1)); // (not a server option in HAProxy 2.6)
+        table.add("verify", 1, (c, l) -> {
+            if (!List.of("none", "optional", "required").contains(l.arg(1))) {
+                throw new ConfigException("unknown verify method '" + l.arg(1) + "', only 'none', 'optional', and 'required' are supported");
+            }
+            bindOptions(owner, c).verify = l.arg(1);
+        });
+        table.add("ca-file", 1, (c, l) -> bindOptions(owner, c).caFile = l.arg(1));
+        table.add("crl-file", 1, (c, l) -> bindOptions(owner, c).crlFile = l.arg(1));
+    }
+
+    private static <C> BindOptions bindOptions(ContextOwner<C> owner, C target) {
+        return (BindOptions) owner.options(target);
+    }
+
+    /** The cipher and protocol choices bind lines, crt-list lines and servers share. */
+    private static <C> void cipherOptions(KeywordTable<C> table, ContextOwner<C> owner) {
         table.add("alpn", 1, (c, l) -> owner.options(c).alpn = alpn(l.arg(1)));
         table.add("ciphers", 1, (c, l) -> owner.options(c).ciphers = l.arg(1));
         table.add("ciphersuites", 1, (c, l) -> owner.options(c).ciphersuites = l.arg(1));
-        versionOptions(table, owner);
     }
 
-    /** The options that the ssl-default-*-options globals take too: versions and tickets. */
-    private static <C> void versionOptions(KeywordTable<C> table, ContextOwner<C> owner) {
+    private static <C> void versionRange(KeywordTable<C> table, ContextOwner<C> owner) {
         table.add("ssl-min-ver", 1, (c, l) -> owner.options(c).minVersion = TlsVersion.parse(l.arg(1)));
         table.add("ssl-max-ver", 1, (c, l) -> owner.options(c).maxVersion = TlsVersion.parse(l.arg(1)));
+    }
+
+    /** Tickets and single versions on or off: bind lines, servers and the ssl-default-*-options globals. */
+    private static <C> void versionSwitches(KeywordTable<C> table, ContextOwner<C> owner) {
         table.add("no-tls-tickets", (c, l) -> owner.options(c).noTickets = true);
         String[] names = {"sslv3", "tlsv10", "tlsv11", "tlsv12", "tlsv13"};
         for (TlsVersion v : TlsVersion.values()) {
@@ -110,6 +141,22 @@ public final class TlsModule implements Module {
                 o.maxVersion = v;
             });
         }
+    }
+
+    /** {@code all} (an empty set) or a comma-separated list of OpenSSL's X509_V_ERR numbers. */
+    private static Set<Integer> errorIds(String text) throws ConfigException {
+        if (text.equals("all")) {
+            return Set.of();
+        }
+        Set<Integer> ids = new java.util.HashSet<>();
+        for (String id : text.split(",")) {
+            try {
+                ids.add(Integer.parseInt(id));
+            } catch (NumberFormatException e) {
+                throw new ConfigException("'" + text + "' : expects 'all' or a comma-separated list of error IDs");
+            }
+        }
+        return ids;
     }
 
     private static List<String> alpn(String text) throws ConfigException {
@@ -133,7 +180,8 @@ public final class TlsModule implements Module {
             setting(global, prefix + "curves", (o, v) -> o.curves = v, of); // (HAProxy 2.6 has no server twin)
         }
         KeywordTable<TlsOptions> options = new KeywordTable<>(prefix + "options", "");
-        versionOptions(options, o -> o);
+        versionRange(options, o -> o);
+        versionSwitches(options, o -> o);
         global.add(prefix + "options", (g, l) -> {
             TlsOptions o = of.apply(TlsGlobals.of(g.model()));
             int i = 1;

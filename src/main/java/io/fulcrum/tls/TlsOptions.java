@@ -45,6 +45,12 @@ class TlsOptions implements Cloneable {
         return EnumSet.range(min, max).stream().filter(v -> !disabled.contains(v)).map(v -> v.protocol).toArray(String[]::new);
     }
 
+    /** Takes from {@code outer} (the bind line of a crt-list line) what is not set here, ALPN included. */
+    void inheritExplicit(TlsOptions outer) {
+        inherit(outer);
+        alpn = alpn != null ? alpn : outer.alpn;
+    }
+
     TlsOptions copyOptions() {
         try {
             TlsOptions c = (TlsOptions) clone();

@@ -61,6 +61,30 @@ final class TlsKit {
         return dir.resolve(name + ".pem");
     }
 
+    /** {@code ca}'s CRL ({@code crl.pem}) revoking the certificates {@code <name>.crt} of {@code revoked}. */
+    static Path crl(Path dir, String... revoked) throws IOException, InterruptedException {
+        Files.writeString(dir.resolve("index.txt"), "");
+        Files.writeString(dir.resolve("crlnumber"), "01\n");
+        Files.writeString(dir.resolve("ca.cnf"), """
+                [ca]
+                default_ca = test
+                [test]
+                database = index.txt
+                crlnumber = crlnumber
+                default_md = sha256
+                default_crl_days = 30
+                """);
+        String r = "";
+        for (String name : revoked) {
+            r += run(dir, "", "openssl", "ca", "-config", "ca.cnf", "-keyfile", "ca.key", "-cert", "ca.pem", "-revoke", name + ".crt");
+        }
+        r += run(dir, "", "openssl", "ca", "-config", "ca.cnf", "-keyfile", "ca.key", "-cert", "ca.pem", "-gencrl", "-out", "crl.pem");
+        if (!Files.exists(dir.resolve("crl.pem"))) {
+            throw new AssertionError("openssl failed: " + r);
+        }
+        return dir.resolve("crl.pem");
+    }
+
     /** A certificate and its key in {@code name.pem} (key algorithm as openssl's -newkey takes it), self-signed or by {@code ca}. */
     static Path certificate(Path dir, String name, String keyAlg, String cn, String ca, String... sans)
             throws IOException, InterruptedException {
