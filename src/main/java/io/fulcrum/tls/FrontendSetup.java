@@ -139,7 +139,11 @@ final class FrontendSetup {
                     builder.clientAuth(o.verify.equals("required") ? ClientAuth.REQUIRE : ClientAuth.OPTIONAL)
                             .trustManager(new ClientVerifier(authorities(o.caFile), crls, tls.caIgnoreErr, tls.crtIgnoreErr));
                 }
-                map.add(new SniMap.Entry(ContextBuilder.build(builder, o), e.names(), e.excluded()));
+                io.netty.handler.ssl.SslContext context = ContextBuilder.build(builder, o);
+                if (globals.keylog) {
+                    KeyLog.enable(context);
+                }
+                map.add(new SniMap.Entry(context, e.names(), e.excluded()));
             } catch (ContextBuilder.OptionError ex) {
                 diag.configAlert("Proxy '" + p.name() + "': " + ex.getMessage() + at + ".");
                 return;
@@ -148,7 +152,7 @@ final class FrontendSetup {
                 return;
             }
         }
-        b.transport = new TlsFrontend(map, p.timeouts.client);
+        b.transport = new TlsFrontend(map, p.timeouts.client, globals.keylog);
     }
 
     /** The certificates of a {@code crt-list} file, each with its line's options and filters. */

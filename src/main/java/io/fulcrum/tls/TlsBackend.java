@@ -59,7 +59,7 @@ final class TlsBackend implements ServerTransport {
         String sent = name;
         handler.handshakeFuture().addListener(f -> {
             if (f.isSuccess()) {
-                TlsConnection.completed(ch, handler, sent);
+                TlsConnection.completed(ch, handler, sent, null);
             }
         });
         ch.pipeline().addFirst("tls", handler);

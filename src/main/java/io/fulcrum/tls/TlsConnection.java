@@ -29,8 +29,10 @@ final class TlsConnection implements TlsInfo {
     final X509Certificate local;
     /** The client certificate's verification: {X509_V_ERR code, depth} of its first error, {0, 0} without one. */
     final int[] verify;
+    /** With tune.ssl.keylog, the client connection's secrets; else null. */
+    final KeyLog.Secrets secrets;
 
-    private TlsConnection(String sni, SSLEngine engine) {
+    private TlsConnection(String sni, SSLEngine engine, KeyLog.Secrets secrets) {
         SSLSession s = engine.getSession();
         this.sni = sni;
         if (engine instanceof ReferenceCountedOpenSslEngine e) {
@@ -49,11 +51,19 @@ final class TlsConnection implements TlsInfo {
         this.peer = first(peerCertificates(s));
         this.local = first(s.getLocalCertificates());
         this.verify = s.getValue(ClientVerifier.RESULT) instanceof int[] v ? v : new int[] {0, 0};
+        this.secrets = secrets;
+        if (secrets != null) {
+            secrets.completed(engine);
+        }
     }
 
-    /** Records the state of a connection whose handshake just completed. */
-    static TlsConnection completed(Channel ch, SslHandler handler, String sni) {
-        TlsConnection c = new TlsConnection(sni, handler.engine());
+    /**
+     * Records the state of a connection whose handshake just completed.
+     *
+     * @param secrets where its key log went, or null
+     */
+    static TlsConnection completed(Channel ch, SslHandler handler, String sni, KeyLog.Secrets secrets) {
+        TlsConnection c = new TlsConnection(sni, handler.engine(), secrets);
         ch.attr(KEY).set(c);
         return c;
     }

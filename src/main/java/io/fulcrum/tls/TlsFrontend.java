@@ -2,6 +2,7 @@ package io.fulcrum.tls;
 
 import io.fulcrum.listener.Transport;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
@@ -21,10 +22,12 @@ import io.netty.handler.ssl.SslHandshakeTimeoutException;
 final class TlsFrontend implements Transport {
     private final SniMap certificates;
     private final long handshakeTimeoutMillis;
+    private final boolean keylog;
 
-    TlsFrontend(SniMap certificates, long handshakeTimeoutMillis) {
+    TlsFrontend(SniMap certificates, long handshakeTimeoutMillis, boolean keylog) {
         this.certificates = certificates;
         this.handshakeTimeoutMillis = handshakeTimeoutMillis;
+        this.keylog = keylog;
     }
 
     /** The certificates by name (for the CLI's commands on certificates). */
@@ -34,18 +37,29 @@ final class TlsFrontend implements Transport {
 
     @Override
     public void install(Channel ch, Runnable ready, Failure failed) {
-        Selector selector = new Selector(certificates, handshakeTimeoutMillis);
+        Selector selector = new Selector(certificates, handshakeTimeoutMillis, keylog);
         ch.pipeline().addFirst("tls", selector);
         ch.pipeline().addAfter("tls", "tls-handshake", new Handshake(selector, ready, failed));
     }
 
     /** Picks the certificate by SNI, then becomes the connection's SslHandler. Counts the bytes until then. */
     private static final class Selector extends SniHandler {
+        private final boolean keylog;
+        private Channel channel;
         long bytes;
         String host;
+        /** With tune.ssl.keylog: where the handshake's secrets go. */
+        KeyLog.Secrets secrets;
 
-        Selector(SniMap certificates, long handshakeTimeoutMillis) {
+        Selector(SniMap certificates, long handshakeTimeoutMillis, boolean keylog) {
             super(certificates, 0, handshakeTimeoutMillis);
+            this.keylog = keylog;
+        }
+
+        @Override
+        public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
+            channel = ctx.channel();
+            super.handlerAdded(ctx);
         }
 
         @Override
@@ -54,6 +68,15 @@ final class TlsFrontend implements Transport {
                 bytes += b.readableBytes();
             }
             super.channelRead(ctx, msg);
+        }
+
+        @Override
+        protected SslHandler newSslHandler(SslContext context, ByteBufAllocator allocator) {
+            SslHandler handler = super.newSslHandler(context, allocator);
+            if (keylog) {
+                secrets = KeyLog.track(channel, handler.engine()); // before the handshake reads the ClientHello
+            }
+            return handler;
         }
 
         @Override
@@ -84,7 +107,7 @@ final class TlsFrontend implements Transport {
             if (evt instanceof SslHandshakeCompletionEvent e && !done) {
                 if (e.isSuccess()) {
                     done = true;
-                    TlsConnection.completed(ctx.channel(), ctx.pipeline().get(SslHandler.class), selector.host);
+                    TlsConnection.completed(ctx.channel(), ctx.pipeline().get(SslHandler.class), selector.host, selector.secrets);
                     ctx.pipeline().remove(this);
                     ready.run();
                 } else {

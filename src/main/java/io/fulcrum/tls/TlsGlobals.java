@@ -13,6 +13,8 @@ final class TlsGlobals {
     String caBase;
     /** {@code ssl-server-verify}: the servers' {@code verify} when their line does not say. */
     String serverVerify = "required";
+    /** {@code tune.ssl.keylog}: keep each client connection's TLS secrets for the ssl_fc_*_secret fetches. */
+    boolean keylog;
 
     static TlsGlobals of(ConfigModel model) {
         return model.part(TlsGlobals.class, TlsGlobals::new);

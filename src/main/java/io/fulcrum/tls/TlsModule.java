@@ -33,6 +33,7 @@ public final class TlsModule implements Module {
     public void register(Registry registry) {
         TlsFetches.register(SampleCatalog.of(registry));
         CertFetches.register(SampleCatalog.of(registry));
+        KeyLogFetches.register(SampleCatalog.of(registry));
         KeywordTable<BindSpec> bind = registry.table(ListenerModule.OPTIONS);
         bind.add("ssl", (b, l) -> tls(b).ssl = true);
         bind.add("crt", 1, (b, l) -> tls(b).crts.add(new BindTls.CertSource(false, l.arg(1))));
@@ -79,6 +80,13 @@ public final class TlsModule implements Module {
                 throw new ConfigException("'ssl-server-verify' : unknown value '" + v + "', expects 'none' or 'required'.");
             }
             TlsGlobals.of(g.model()).serverVerify = v;
+        });
+        global.add("tune.ssl.keylog", (g, l) -> {
+            String v = single(l);
+            if (!v.equals("on") && !v.equals("off")) {
+                throw new ConfigException("'tune.ssl.keylog' : expects 'on' or 'off' but got '" + v + "'.");
+            }
+            TlsGlobals.of(g.model()).keylog = v.equals("on");
         });
         registry.check((model, diag) -> FrontendSetup.check(model, diag, crtListLine));
         registry.check(ServerSetup::check);
