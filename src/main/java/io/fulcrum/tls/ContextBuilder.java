@@ -2,11 +2,15 @@ package io.fulcrum.tls;
 
 import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.OpenSsl;
+import io.netty.handler.ssl.OpenSslCachingX509KeyManagerFactory;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
 
+import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLException;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
 import java.util.List;
 import java.util.Set;
 
@@ -29,11 +33,31 @@ final class ContextBuilder {
         }
     }
 
+    /** The in-memory key store's password (it never leaves the process). */
+    private static final char[] PASSWORD = "fulcrum".toCharArray();
+
     private ContextBuilder() {
     }
 
     static SslProvider provider() {
         return OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK;
+    }
+
+    /**
+     * The key manager of a certificate. On OpenSSL, one that keeps the native form of the key and chain: Netty's
+     * default converts them again for every handshake.
+     */
+    static KeyManagerFactory keyManager(CertKey ck) throws OptionError {
+        try {
+            KeyStore ks = KeyStore.getInstance("PKCS12");
+            ks.load(null, null);
+            ks.setKeyEntry("crt", ck.key(), PASSWORD, ck.chain());
+            KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            kmf.init(ks, PASSWORD);
+            return provider() == SslProvider.OPENSSL ? new OpenSslCachingX509KeyManagerFactory(kmf) : kmf;
+        } catch (GeneralSecurityException | java.io.IOException e) {
+            throw new OptionError("unable to use the certificate of '" + ck.file() + "' (" + e.getMessage() + ")");
+        }
     }
 
     /** Applies the shared options to a builder, builds, then sets what only the native context takes. */

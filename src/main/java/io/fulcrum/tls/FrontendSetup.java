@@ -13,8 +13,6 @@ import io.fulcrum.listener.BindSpec;
 import io.fulcrum.proxy.Mode;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
-import io.netty.handler.ssl.ClientAuth;
-import io.netty.handler.ssl.SslContextBuilder;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -25,10 +23,8 @@ import java.security.cert.CRL;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Stream;
 
 /**
@@ -44,8 +40,10 @@ final class FrontendSetup {
     private final Diagnostics diag;
     private final KeywordTable<BindOptions> lineOptions;
     private final Map<Path, CertKey> loaded = new HashMap<>();
+    private final ConfigModel model;
 
-    private FrontendSetup(TlsGlobals globals, Diagnostics diag, KeywordTable<BindOptions> lineOptions) {
+    private FrontendSetup(ConfigModel model, TlsGlobals globals, Diagnostics diag, KeywordTable<BindOptions> lineOptions) {
+        this.model = model;
         this.globals = globals;
         this.diag = diag;
         this.lineOptions = lineOptions;
@@ -53,7 +51,7 @@ final class FrontendSetup {
 
     /** @param lineOptions the options a crt-list line may set between brackets */
     static void check(ConfigModel model, Diagnostics diag, KeywordTable<BindOptions> lineOptions) {
-        FrontendSetup setup = new FrontendSetup(TlsGlobals.of(model), diag, lineOptions);
+        FrontendSetup setup = new FrontendSetup(model, TlsGlobals.of(model), diag, lineOptions);
         for (ProxySpec p : ProxyTable.of(model).proxies()) {
             BindList binds = p.partOrNull(BindList.class);
             if (binds != null && !p.disabled) {
@@ -69,19 +67,6 @@ final class FrontendSetup {
 
     /** A certificate with the options of its crt-list line (or none) and its SNI filters (or none). */
     private record Entry(CertKey cert, BindOptions options, List<String> filters) {
-        /** The names it answers to: the filters' positive names, else its own names less the negative ones. */
-        List<String> names() {
-            List<String> positive = filters.stream().filter(f -> !f.startsWith("!")).toList();
-            Set<String> negative = excluded();
-            List<String> names = positive.isEmpty() ? cert.names() : positive;
-            return negative.contains("*") ? List.of() : names.stream().filter(n -> !negative.contains(n)).toList();
-        }
-
-        Set<String> excluded() {
-            Set<String> negative = new HashSet<>();
-            filters.stream().filter(f -> f.startsWith("!")).forEach(f -> negative.add(f.substring(1).toLowerCase(java.util.Locale.ROOT)));
-            return negative;
-        }
     }
 
     private void bind(ProxySpec p, BindSpec b, BindTls tls) {
@@ -130,20 +115,16 @@ final class FrontendSetup {
                         + " this list only checks the names.");
             }
             try {
-                SslContextBuilder builder = SslContextBuilder.forServer(e.cert().key(), e.cert().chain());
+                ClientVerifier verifier = null;
                 if (o.verify != null && !o.verify.equals("none")) {
                     if (o.caFile == null) {
                         diag.configAlert("Proxy '" + p.name() + "': verify is enabled but no CA file specified" + at + ".");
                         return;
                     }
-                    builder.clientAuth(o.verify.equals("required") ? ClientAuth.REQUIRE : ClientAuth.OPTIONAL)
-                            .trustManager(new ClientVerifier(authorities(o.caFile), crls, tls.caIgnoreErr, tls.crtIgnoreErr));
+                    verifier = new ClientVerifier(authorities(o.caFile), crls, tls.caIgnoreErr, tls.crtIgnoreErr);
                 }
-                io.netty.handler.ssl.SslContext context = ContextBuilder.build(builder, o);
-                if (globals.keylog) {
-                    KeyLog.enable(context);
-                }
-                map.add(new SniMap.Entry(context, e.names(), e.excluded()));
+                Recipe recipe = new Recipe(o, verifier, globals.keylog);
+                map.add(SniMap.Entry.of(recipe.build(e.cert()), e.cert(), e.filters(), recipe));
             } catch (ContextBuilder.OptionError ex) {
                 diag.configAlert("Proxy '" + p.name() + "': " + ex.getMessage() + at + ".");
                 return;
@@ -153,6 +134,7 @@ final class FrontendSetup {
             }
         }
         b.transport = new TlsFrontend(map, p.timeouts.client, globals.keylog);
+        TlsCertificates.of(model).add(map);
     }
 
     /** The certificates of a {@code crt-list} file, each with its line's options and filters. */

@@ -39,7 +39,11 @@ final class PemFiles {
     /** The certificate, chain and key of a {@code crt} file. */
     static CertKey load(Path file) throws ConfigException {
         String name = file.toString();
-        String text = read(file, "unable to stat SSL certificate from file '" + name + "'");
+        return parse(name, read(file, "unable to stat SSL certificate from file '" + name + "'"));
+    }
+
+    /** The certificate, chain and key of a PEM text that stands for the file {@code name}. */
+    static CertKey parse(String name, String text) throws ConfigException {
         List<X509Certificate> certs = certificates(text);
         if (certs.isEmpty()) {
             throw new ConfigException("unable to load certificate from file '" + name + "'.");

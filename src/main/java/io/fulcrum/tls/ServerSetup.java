@@ -64,11 +64,10 @@ final class ServerSetup {
         } else {
             b.trustManager(InsecureTrustManagerFactory.INSTANCE);
         }
-        if (tls.crt != null) {
-            CertKey ck = PemFiles.load(globals.crt(tls.crt));
-            b.keyManager(ck.key(), ck.chain());
-        }
         try {
+            if (tls.crt != null) {
+                b.keyManager(ContextBuilder.keyManager(PemFiles.load(globals.crt(tls.crt))));
+            }
             return new TlsBackend(ContextBuilder.build(b, o), tls.sni, !tls.noReuse, verifying, p.timeouts.connect);
         } catch (ContextBuilder.OptionError e) {
             throw new ConfigException(e.getMessage() + ".");

@@ -48,7 +48,9 @@ final class TlsConnection implements TlsInfo {
         String a = engine.getApplicationProtocol();
         this.alpn = a == null || a.isEmpty() ? null : a;
         this.sessionId = s.getId();
-        this.peer = first(peerCertificates(s));
+        // (Asking a session without a peer certificate costs an exception: only when one was requested.)
+        boolean asked = engine.getUseClientMode() || engine.getNeedClientAuth() || engine.getWantClientAuth();
+        this.peer = asked ? first(peerCertificates(s)) : null;
         this.local = first(s.getLocalCertificates());
         this.verify = s.getValue(ClientVerifier.RESULT) instanceof int[] v ? v : new int[] {0, 0};
         this.secrets = secrets;
