@@ -104,8 +104,9 @@ class TlsFrontendIT {
     void directoryOfCertificates() throws Exception {
         Path certs = Files.createDirectory(dir.resolve("certs"));
         Files.copy(dir.resolve("other.pem"), certs.resolve("1-other.pem"));
-        Files.copy(dir.resolve("a.pem"), certs.resolve("2-a.pem"));
-        Files.writeString(certs.resolve("2-a.pem.ocsp"), "not a certificate: skipped");
+        // The key beside its certificate: the .key file is not taken for a certificate.
+        Files.copy(dir.resolve("a.crt"), certs.resolve("2-a.pem"));
+        Files.copy(dir.resolve("a.key"), certs.resolve("2-a.pem.key"));
         int port = freePort();
         try (FulcrumProcess p = serve(config(port, "crt " + certs, FETCHES), port)) {
             assertThat(presented(port, null)).isEqualTo("other.test"); // the first file is the default

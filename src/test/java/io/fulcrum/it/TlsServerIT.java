@@ -53,7 +53,8 @@ class TlsServerIT {
     }
 
     private String config(int port, String mode, String serverOptions) {
-        return "defaults\n    mode " + mode + "\n    timeout client 5s\n    timeout server 5s\n    timeout connect 5s\n"
+        // One thread: HAProxy keeps the session to reuse per server and thread.
+        return "global\n    nbthread 1\ndefaults\n    mode " + mode + "\n    timeout client 5s\n    timeout server 5s\n    timeout connect 5s\n"
                 + "listen p\n    bind 127.0.0.1:" + port + "\n    http-reuse never\n"
                 + (mode.equals("http") ? "    http-after-response set-header x-bc \"%[ssl_bc] %[ssl_bc_protocol] %[ssl_bc_is_resumed]\"\n" : "")
                 + "    server s 127.0.0.1:" + tlsPort + " ssl " + serverOptions + "\n";
