@@ -3,7 +3,9 @@ package io.fulcrum;
 import io.fulcrum.acl.AclModule;
 import io.fulcrum.auth.AuthModule;
 import io.fulcrum.backend.BackendModule;
+import io.fulcrum.cli.CliModule;
 import io.fulcrum.cfg.Module;
+import io.fulcrum.check.CheckModule;
 import io.fulcrum.conn.ConnModule;
 import io.fulcrum.http.HttpErrorsModule;
 import io.fulcrum.http.HttpModule;
@@ -17,6 +19,7 @@ import io.fulcrum.rules.TcpRuleModule;
 import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.sample.SampleModule;
 import io.fulcrum.server.ServerModule;
+import io.fulcrum.stats.StatsModule;
 import io.fulcrum.tls.TlsModule;
 
 import java.util.List;
@@ -32,6 +35,7 @@ public final class Modules {
             new ListenerModule(),
             new ServerModule(),
             new BackendModule(),
+            new CheckModule(),
             new ConnModule(),
             new TlsModule(),
             new HttpModule(),
@@ -43,5 +47,7 @@ public final class Modules {
             new RuleModule(),
             new TcpRuleModule(),
             new AuthModule(),
-            new LogModule());
+            new LogModule(),
+            new CliModule(),
+            new StatsModule());
 }

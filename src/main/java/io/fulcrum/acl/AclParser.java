@@ -3,6 +3,7 @@ package io.fulcrum.acl;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigLine;
 import io.fulcrum.cfg.Registry;
+import io.fulcrum.cfg.Source;
 import io.fulcrum.sample.Expr;
 import io.fulcrum.sample.ExprParser;
 import io.fulcrum.sample.SampleCatalog;
@@ -175,10 +176,10 @@ public final class AclParser {
             throw new ConfigException(e.getMessage() + " in ACL expression '" + criterion + "'");
         }
         boolean icase = false;
-        List<PatternValue> patterns = new ArrayList<>();
-        List<String> operators = new ArrayList<>();
-        List<PatternValue> fileNames = new ArrayList<>();
         boolean mapFile = false;
+        int uniqueId = -1;
+        Source where = line == null ? null : line.source();
+        List<PatternFile.View<PatternIndex>> views = new ArrayList<>();
         int i = 1;
         for (; i < words.size() && words.get(i).startsWith("-"); i++) {
             String f = words.get(i);
@@ -186,9 +187,17 @@ public final class AclParser {
                 case "-i" -> icase = true;
                 case "-n" -> { } // no DNS resolution: Fulcrum never resolves patterns
                 case "-M" -> mapFile = true;
-                case "-u" -> i++; // the id names the ACL on the CLI
-                case "-f" -> fileNames.add(new PatternValue(i + 1 < words.size() ? words.get(++i) : "", icase));
+                case "-u" -> uniqueId = uniqueId(i + 1 < words.size() ? words.get(++i) : "");
+                case "-f" -> {
+                    // Each file is read (and listed by "show acl") where its flag stands, as in HAProxy.
+                    String name = i + 1 < words.size() ? words.get(++i) : "";
+                    MatchMethod m = method != null ? method : MatchMethod.defaultFor(expr.outType());
+                    views.add(new AclUse(m, icase).view(files.load(name, mapFile, false, where)));
+                }
                 case "-m" -> {
+                    if (!views.isEmpty()) {
+                        throw new ConfigException("'-m' must only be specified before patterns and files to parse");
+                    }
                     String m = i + 1 < words.size() ? words.get(++i) : "";
                     method = MatchMethod.of(m);
                     if (method == null) {
@@ -207,12 +216,12 @@ public final class AclParser {
             method = MatchMethod.defaultFor(expr.outType());
         }
         boolean explicitEnd = i > 1 && words.get(i - 1).equals("--");
-        for (PatternValue file : fileNames) {
-            for (PatternFile.Entry e : files.load(file.text(), mapFile).entries()) {
-                patterns.add(new PatternValue(e.key(), file.ignoreCase(), file.text(), e.line()));
-                operators.add(null);
-            }
-        }
+        boolean fromFiles = !views.isEmpty();
+        // The patterns of the line form a set of their own, which the CLI can change too.
+        String keyword = criterion.replaceFirst("\\(.*", "");
+        PatternFile own = line == null ? PatternFile.anonymous("", -1) : files.anonymous(keyword, where, uniqueId);
+        views.add(new AclUse(method, icase).view(own));
+        List<String[]> patterns = new ArrayList<>();
         String operator = null;
         for (; i < words.size(); i++) {
             String w = words.get(i);
@@ -220,18 +229,31 @@ public final class AclParser {
                 operator = w;
                 continue;
             }
-            patterns.add(new PatternValue(w, icase));
-            operators.add(operator);
+            patterns.add(new String[] {IntRange.withOperator(w, operator), null});
         }
+        own.add(0, patterns);
         boolean never = patterns.isEmpty() && !method.patternless();
-        if (never && !explicitEnd && fileNames.isEmpty() && line != null && line.diag() != null) {
-            line.diag().configWarning("parsing acl keyword '" + criterion.replaceFirst("\\(.*", "") + "' :\n"
+        if (never && !explicitEnd && !fromFiles && line != null && line.diag() != null) {
+            line.diag().configWarning("parsing acl keyword '" + keyword + "' :\n"
                     + "  no pattern to match against were provided, so this ACL will never match.\n"
                     + "  If this is what you intended, please add '--' to get rid of this warning.\n"
                     + "  If you intended to match only for existence, please use '-m found'.\n"
                     + "  If you wanted to force an int to match as a bool, please use '-m bool'.\n");
         }
-        return new AclTerm(expr, method, method.compile(patterns, operators), never);
+        return new AclTerm(expr, method, AclUse.matcher(method, views));
+    }
+
+    /** The id that "-u" gives the line's patterns on the CLI. */
+    private static int uniqueId(String word) throws ConfigException {
+        try {
+            int id = Integer.parseInt(word);
+            if (id >= 0) {
+                return id;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new ConfigException("the argument of -u must be a positive integer (got '" + word + "')");
     }
 
     /** For a derived keyword ("hdr_beg(host)"), the base fetch ("hdr"); else null. */

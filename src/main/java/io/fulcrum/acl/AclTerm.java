@@ -7,15 +7,10 @@ import io.fulcrum.sample.SampleContext;
 /**
  * One ACL line (or an anonymous ACL): an expression, a matching method and its patterns. It matches
  * when any value of the expression matches any pattern.
- *
- * @param neverMatches no pattern was given to a method that needs one
  */
-public record AclTerm(Expr expr, MatchMethod method, PatternMatcher matcher, boolean neverMatches) {
+public record AclTerm(Expr expr, MatchMethod method, PatternMatcher matcher) {
 
     public boolean test(SampleContext ctx) {
-        if (neverMatches) {
-            return false;
-        }
         Sample smp = new Sample();
         if (method == MatchMethod.FOUND) {
             return expr.any(ctx, smp, s -> true);

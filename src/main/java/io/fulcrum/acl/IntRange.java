@@ -10,20 +10,34 @@ record IntRange(long min, long max) {
     }
 
     /**
-     * Parses "N", "N:M", ":M", "N:", with a pending operator (eq, ge, gt, le, lt) applied to a single
-     * value, as HAProxy's integer patterns.
+     * The pattern an operator (eq, ge, gt, le, lt) written before a value on an ACL line stands for, as
+     * HAProxy rewrites it: "gt 5" is "6:", "lt 3" is ":2". Ranges and invalid numbers stay as written.
      */
-    static IntRange parse(String text, String operator) throws ConfigException {
+    static String withOperator(String text, String operator) {
+        if (operator == null || text.indexOf(':') >= 0) {
+            return text;
+        }
+        long v;
+        try {
+            v = number(text);
+        } catch (ConfigException e) {
+            return text;
+        }
+        return switch (operator) {
+            case "ge" -> v + ":";
+            case "gt" -> (v + 1) + ":";
+            case "le" -> ":" + v;
+            case "lt" -> ":" + (v - 1);
+            default -> text;
+        };
+    }
+
+    /** Parses "N", "N:M", ":M", "N:", as HAProxy's integer patterns. */
+    static IntRange parse(String text) throws ConfigException {
         int colon = text.indexOf(':');
         if (colon < 0) {
             long v = number(text);
-            return switch (operator == null ? "eq" : operator) {
-                case "ge" -> new IntRange(v, Long.MAX_VALUE);
-                case "gt" -> new IntRange(v + 1, Long.MAX_VALUE);
-                case "le" -> new IntRange(Long.MIN_VALUE, v);
-                case "lt" -> new IntRange(Long.MIN_VALUE, v - 1);
-                default -> new IntRange(v, v);
-            };
+            return new IntRange(v, v);
         }
         try {
             if (text.equals(":")) {

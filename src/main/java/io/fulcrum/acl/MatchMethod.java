@@ -69,33 +69,17 @@ public enum MatchMethod {
         return this == FOUND || this == BOOL;
     }
 
-    /** Compiles {@code patterns}, failing with HAProxy's message for the first invalid one. */
-    public PatternMatcher compile(List<PatternValue> patterns, List<String> operators) throws ConfigException {
-        if (this == FOUND) {
-            return smp -> true;
-        }
-        if (this == BOOL) {
-            return Sample::bool;
-        }
-        PatternIndex index = index(patterns, operators);
-        return smp -> index.find(smp) >= 0;
-    }
-
     /**
      * Compiles {@code patterns} (not for "found" and "bool", which take none) into an index saying which
      * one a sample matches, failing with HAProxy's message for the first invalid one.
-     *
-     * @param operators for "int" and "len", the operator (eq, ge...) in force before each pattern, or null
      */
-    public PatternIndex index(List<PatternValue> patterns, List<String> operators) throws ConfigException {
+    public PatternIndex index(List<PatternValue> patterns) throws ConfigException {
         List<PatternMatcher> list = new ArrayList<>();
         switch (this) {
             case INT, LEN -> {
                 boolean len = this == LEN;
-                for (int k = 0; k < patterns.size(); k++) {
-                    PatternValue p = patterns.get(k);
-                    String operator = operators == null ? null : operators.get(k);
-                    IntRange r = parse(p, () -> IntRange.parse(p.text(), operator));
+                for (PatternValue p : patterns) {
+                    IntRange r = parse(p, () -> IntRange.parse(p.text()));
                     list.add(len ? smp -> r.contains(smp.length()) : smp -> r.contains(smp.num()));
                 }
             }

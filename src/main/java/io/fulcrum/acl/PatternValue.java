@@ -2,6 +2,9 @@ package io.fulcrum.acl;
 
 import io.fulcrum.cfg.ConfigException;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * One pattern as written (on the ACL line or in a file), with the "-i" in force where it was read:
  * "-i" applies to the patterns that follow it, not to those before.
@@ -13,6 +16,18 @@ public record PatternValue(String text, boolean ignoreCase, String file, int lin
 
     public PatternValue(String text, boolean ignoreCase) {
         this(text, ignoreCase, null, 0);
+    }
+
+    /**
+     * The keys of {@code entries} as patterns; those read from {@code file} name their line in messages,
+     * those added at run time do not.
+     */
+    public static List<PatternValue> of(List<PatternFile.Entry> entries, boolean ignoreCase, String file) {
+        List<PatternValue> patterns = new ArrayList<>(entries.size());
+        for (PatternFile.Entry e : entries) {
+            patterns.add(new PatternValue(e.key(), ignoreCase, e.line() < 0 ? null : file, e.line()));
+        }
+        return patterns;
     }
 
     /** {@code e} with the place of a pattern read from a file, as HAProxy reports it. */

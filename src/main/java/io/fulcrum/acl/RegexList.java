@@ -1,6 +1,7 @@
 package io.fulcrum.acl;
 
 import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.sample.PcreRegex;
 import io.fulcrum.sample.Sample;
 
 import java.util.List;

@@ -2,16 +2,45 @@ package io.fulcrum.backend;
 
 /** The server selection algorithms of {@code balance}. */
 public enum Algorithm {
-    ROUNDROBIN("roundrobin"),
-    STATIC_RR("static-rr");
+    ROUNDROBIN("roundrobin", true, false),
+    STATIC_RR("static-rr", false, false),
+    LEASTCONN("leastconn", true, false),
+    FIRST("first", false, false),
+    SOURCE("source", false, false),
+    URI("uri", false, true),
+    URL_PARAM("url_param", false, true),
+    HDR("hdr", false, true),
+    RANDOM("random", true, false);
 
     private final String keyword;
+    private final boolean dynamic;
+    private final boolean layer7;
 
-    Algorithm(String keyword) {
+    Algorithm(String keyword, boolean dynamic, boolean layer7) {
         this.keyword = keyword;
+        this.dynamic = dynamic;
+        this.layer7 = layer7;
     }
 
     public String keyword() {
         return keyword;
+    }
+
+    /** Its key comes from the HTTP request: in a TCP backend it falls back to roundrobin, as in HAProxy. */
+    public boolean layer7() {
+        return layer7;
+    }
+
+    /** It hashes a key of the request to choose ({@code source}, {@code uri}, {@code url_param}, {@code hdr}). */
+    public boolean hashed() {
+        return this == SOURCE || layer7;
+    }
+
+    /**
+     * Weights may change at run time (slow start, {@code set weight}); the hashed algorithms are dynamic with
+     * {@code hash-type consistent} only.
+     */
+    public boolean dynamic(boolean consistent) {
+        return dynamic || hashed() && consistent;
     }
 }

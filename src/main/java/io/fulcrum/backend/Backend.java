@@ -6,22 +6,64 @@ import io.fulcrum.http.HttpModule;
 import io.fulcrum.http.HttpOptions;
 import io.fulcrum.pool.PoolModule;
 import io.fulcrum.pool.ReuseMode;
+import io.fulcrum.proxy.Mode;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.Timeouts;
 import io.fulcrum.rules.HttpRules;
 import io.fulcrum.rules.TcpRules;
 import io.fulcrum.runtime.ConnLimit;
 import io.fulcrum.server.Server;
+import io.fulcrum.server.ServerGroup;
 import io.fulcrum.server.ServerList;
+import io.fulcrum.stats.Counters;
 
+import io.fulcrum.sample.SampleContext;
+import io.fulcrum.server.ServerSpec;
+import io.netty.util.concurrent.GlobalEventExecutor;
+
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
-import java.util.stream.IntStream;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
-/** A backend (or the backend half of a listen section) at run time. */
+/**
+ * A backend (or the backend half of a listen section) at run time: its servers, how one is chosen for a
+ * stream, and the queues of streams waiting for a connection slot.
+ *
+ * <p>Choosing ({@link #assign}) runs on the stream's event loop and takes no lock: the algorithm reads an
+ * immutable plan, slots are taken with a compare-and-set on the server's stream count. A stream that finds
+ * its server (or, for the algorithms that skip full servers, every server) at its {@code maxconn} waits in
+ * that server's queue (or the backend's). Whoever frees a slot, on any loop, hands it to the oldest waiter of
+ * the server's queue and the backend's, and posts the news to the waiter's own loop (see {@link Ticket}).
+ * Plans are rebuilt under a lock, off the data path, when a server's usability or weight changes.
+ */
 public final class Backend {
+    /** What {@link #assign} did with a stream. */
+    public enum Outcome {
+        /** The ticket holds a slot of a server. */
+        ASSIGNED,
+        /** The ticket waits in a queue: its callback runs when a slot comes. */
+        QUEUED,
+        /** No server is usable (503, termination state SC). */
+        NO_SERVER,
+        /** The server's queue is at its {@code maxqueue} (503, termination state SQ). */
+        QUEUE_FULL
+    }
+
     private final String name;
+    private final ServerGroup group;
     private final List<Server> servers;
-    private final LoadBalancer lb;
+    private final Member[] members;
+    private final BalanceSpec balance;
+    private final Balancer balancer;
+    private final boolean dynamicWeights;
+    private volatile Farm farm = Farm.EMPTY;
+    private final PendingQueue queue = new PendingQueue();
+    private final AtomicLong arrivals = new AtomicLong();
+    private volatile int fullconn;
+    private boolean rampScheduled;
     private final int retries;
     private final Timeouts timeouts;
     private final SocketOptions socket;
@@ -31,18 +73,31 @@ public final class Backend {
     private final HttpRules rules;
     private final TcpRules tcpRules;
     private final int id;
+    private final Mode mode;
+    private final Algorithm algorithm;
     /** The transactions using it now (beconn, %bc). */
     private final ConnLimit streams = new ConnLimit(0);
+    private final Counters counters = new Counters();
 
     public Backend(ProxySpec spec) {
         this.name = spec.name();
         this.id = spec.id;
         ServerList list = spec.partOrNull(ServerList.class);
-        this.servers = list == null ? List.of()
-                : IntStream.range(0, list.servers.size()).mapToObj(i -> new Server(spec.name(), list.servers.get(i), i + 1)).toList();
-        BalanceSpec balance = spec.part(BalanceSpec.class, BalanceSpec::new);
-        this.lb = new WeightedRoundRobin(servers);
+        this.group = new ServerGroup(spec.name());
+        this.servers = list == null ? List.of() : servers(group, list.servers);
+        this.balance = spec.part(BalanceSpec.class, BalanceSpec::new);
+        this.balancer = balancer(balance);
+        this.dynamicWeights = balance.algorithm.dynamic(balance.consistent);
+        this.fullconn = balance.fullconn > 0 ? balance.fullconn : 1;
+        this.members = servers.stream().map(s -> new Member(this, s)).toArray(Member[]::new);
+        for (Member m : members) {
+            m.wasUsable = m.server.usable();
+            m.server.onChange(this::plan);
+        }
+        plan();
         this.retries = balance.retries;
+        this.mode = spec.mode;
+        this.algorithm = balance.algorithm;
         this.timeouts = spec.timeouts.copy();
         this.socket = spec.part(SocketOptions.class, SocketOptions::new);
         this.http = HttpModule.of(spec);
@@ -50,6 +105,301 @@ public final class Backend {
         this.reuse = PoolModule.of(spec).mode;
         this.rules = HttpRules.of(spec);
         this.tcpRules = TcpRules.of(spec);
+    }
+
+    /**
+     * The servers of a backend with HAProxy's numeric ids: the {@code id} given, else the first id not taken
+     * from the server's position on (HAProxy's numbering moves on at each line, given id or not).
+     */
+    private static List<Server> servers(ServerGroup group, List<ServerSpec> specs) {
+        Set<Integer> taken = new HashSet<>();
+        specs.forEach(s -> taken.add(s.id));
+        List<Server> out = new ArrayList<>(specs.size());
+        int next = 1;
+        for (ServerSpec s : specs) {
+            int id = s.id;
+            if (id == 0) {
+                while (taken.contains(next)) {
+                    next++;
+                }
+                id = next;
+                taken.add(id);
+            }
+            next++;
+            out.add(new Server(group, s, id));
+        }
+        return List.copyOf(out);
+    }
+
+    private static Balancer balancer(BalanceSpec b) {
+        return switch (b.algorithm) {
+            case ROUNDROBIN -> new RoundRobin();
+            case STATIC_RR -> new WeightMap();
+            case LEASTCONN -> new LeastConn();
+            case FIRST -> new FirstAvailable();
+            case RANDOM -> new RandomDraws(b.balanceFactor, b.draws);
+            case SOURCE, URI, URL_PARAM, HDR -> new Hashed(b);
+        };
+    }
+
+    // --- plans: on the thread that changed a server, never on the pick path --------------------------
+
+    /**
+     * Plans the farm again: which servers are used (active ones, else backups), their effective weights,
+     * and the algorithm's layout. A server that came back up starts its slow start; one that went down has
+     * its waiting streams choose again; queued streams then flow into the free slots.
+     */
+    private void plan() {
+        List<Member> redistribute = new ArrayList<>();
+        synchronized (this) {
+            long now = System.nanoTime();
+            boolean ramping = false;
+            for (Member m : members) {
+                boolean usable = m.server.usable();
+                if (usable && !m.wasUsable && m.spec().slowstart > 0) {
+                    m.rampStart = now;
+                } else if (!usable) {
+                    m.rampStart = 0;
+                    if (m.wasUsable) {
+                        redistribute.add(m);
+                    }
+                } else if (m.rampStart != 0 && now - m.rampStart >= TimeUnit.SECONDS.toNanos(m.slowstartSeconds())) {
+                    m.rampStart = 0;
+                }
+                m.wasUsable = usable;
+                ramping |= m.rampStart != 0;
+            }
+            Farm f = farm(now);
+            balancer.plan(f);
+            farm = f;
+            if (ramping && !rampScheduled) {
+                rampScheduled = true;
+                GlobalEventExecutor.INSTANCE.schedule(this::rampStep, rampInterval(), TimeUnit.MILLISECONDS);
+            }
+        }
+        for (Member m : redistribute) {
+            Ticket t;
+            while ((t = m.queue.poll()) != null) {
+                t.redistribute();
+            }
+        }
+        for (Member m : farm.members) {
+            drain(m);
+        }
+    }
+
+    /** A slow start's next step: HAProxy raises the weights every max(1 s, slowstart / 20). */
+    private void rampStep() {
+        synchronized (this) {
+            rampScheduled = false;
+        }
+        plan();
+    }
+
+    private long rampInterval() {
+        long slowest = 0;
+        for (Member m : members) {
+            slowest = Math.max(slowest, m.spec().slowstart);
+        }
+        return Math.max(1000, slowest / 20);
+    }
+
+    /** The servers in use now: the usable active ones, else the first usable backup, or all with allbackups. */
+    private Farm farm(long now) {
+        List<Member> active = new ArrayList<>();
+        List<Member> backups = new ArrayList<>();
+        for (Member m : members) {
+            if (m.server.usable()) {
+                (m.spec().backup ? backups : active).add(m);
+            }
+        }
+        List<Member> used = !active.isEmpty() ? active
+                : balance.allBackups || backups.isEmpty() ? backups : backups.subList(0, 1);
+        Member[] in = used.toArray(new Member[0]);
+        for (Member m : members) {
+            m.inFarm = used.contains(m);
+        }
+        int[] weights = new int[in.length];
+        for (int i = 0; i < in.length; i++) {
+            weights[i] = in[i].effectiveWeight(dynamicWeights, now);
+        }
+        return new Farm(in, weights);
+    }
+
+    /** Sets the backend load at which servers reach their maxconn, as computed from its frontends when not set. */
+    public void computedFullconn(int value) {
+        if (balance.fullconn == 0) {
+            fullconn = Math.max(1, value);
+        }
+    }
+
+    /** The backend load at which its servers reach their maxconn ({@code fullconn}, slim in the stats). */
+    public int fullconn() {
+        return fullconn;
+    }
+
+    /** Weights may change at run time ({@code set weight} takes any value); static algorithms take 0 or 100%. */
+    public boolean dynamicWeights() {
+        return dynamicWeights;
+    }
+
+    // --- choosing a server: on the stream's event loop ---------------------------------------------
+
+    /**
+     * Chooses a server for the stream of {@code ctx} and takes one of its slots for {@code ticket}, or puts
+     * the ticket in a queue.
+     *
+     * @param avoid the server a retry leaves (another is preferred), or null
+     */
+    public Outcome assign(SampleContext ctx, Ticket ticket, Server avoid) {
+        if (farm.isEmpty()) {
+            return Outcome.NO_SERVER;
+        }
+        Member m = balancer.pick(ctx, member(avoid));
+        if (m == null) {
+            ticket.enqueue(queue, null, arrivals.getAndIncrement());
+            for (Member each : farm.members) {
+                drain(each);
+            }
+            return Outcome.QUEUED;
+        }
+        if (m.tryTake()) {
+            ticket.hold(m);
+            return Outcome.ASSIGNED;
+        }
+        int maxqueue = m.spec().maxqueue;
+        if (maxqueue > 0 && m.queue.size() >= maxqueue) {
+            return Outcome.QUEUE_FULL;
+        }
+        ticket.enqueue(m.queue, m, arrivals.getAndIncrement());
+        drain(m);
+        return Outcome.QUEUED;
+    }
+
+    /**
+     * {@code option prefer-last-server}: takes a slot of {@code server} for {@code ticket} when it is in use
+     * and has room; false otherwise (the algorithm chooses).
+     */
+    public boolean assignPreferred(Ticket ticket, Server server) {
+        Member m = member(server);
+        if (m == null || !m.inFarm || m.full() || !m.tryTake()) {
+            return false;
+        }
+        ticket.hold(m);
+        return true;
+    }
+
+    private Member member(Server s) {
+        if (s == null) {
+            return null;
+        }
+        for (Member m : members) {
+            if (m.server == s) {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    /** A slot of {@code m} was given back: the next waiter gets it. */
+    void released(Member m) {
+        m.server.streams().release();
+        drain(m);
+    }
+
+    /**
+     * Hands free slots of {@code m} to the oldest waiters of its queue and of the backend's. Lock-free: a
+     * slot is taken first, then a waiter; when none is left the slot goes back and the queues are looked at
+     * again, so that a waiter that came meanwhile (and found no slot) is not forgotten.
+     */
+    private void drain(Member m) {
+        while (m.inFarm && (m.queue.size() > 0 || queue.size() > 0)) {
+            if (!m.tryTakeForQueue()) {
+                return;
+            }
+            Ticket t = oldest(m);
+            if (t != null && t.grant(m)) {
+                continue;
+            }
+            m.server.streams().release(); // no waiter took it (or it gave up): the slot goes back
+        }
+    }
+
+    /** The first of the server's and the backend's waiters, by arrival. */
+    private Ticket oldest(Member m) {
+        Ticket mine = m.queue.peek();
+        Ticket any = queue.peek();
+        if (mine != null && (any == null || mine.seq < any.seq)) {
+            return m.queue.poll();
+        }
+        Ticket t = queue.poll();
+        return t != null ? t : m.queue.poll();
+    }
+
+    /**
+     * Whether retry number {@code retry} (from 1) after a failed connection to {@code failed} goes to another
+     * server ({@code option redispatch}): when the server is no longer usable, on the retries the interval
+     * designates (the last one by default), and, as HAProxy does, on any retry when the algorithm is not a
+     * hash and more than one active server is in use.
+     */
+    public boolean redispatch(Server failed, int retry) {
+        int interval = balance.redispatch;
+        if (interval == 0) {
+            return false;
+        }
+        if (!failed.usable() || (interval > 0 ? retry % interval == 0 : retry == retries + 1 + interval)) {
+            return true;
+        }
+        Farm f = farm;
+        return !balance.algorithm.hashed() && f.members.length > 1 && !f.members[0].spec().backup;
+    }
+
+    /** How long a stream may wait in a queue: {@code timeout queue}, else {@code timeout connect} (0: no limit). */
+    public long queueTimeout() {
+        return timeouts.queue > 0 ? timeouts.queue : timeouts.connect;
+    }
+
+    // --- state, for fetches, logs and stats ---------------------------------------------------------
+
+    /** Slots held on its servers now (HAProxy's px->served): summed when asked, for hash-balance-factor only. */
+    int served() {
+        int n = 0;
+        for (Member m : members) {
+            n += m.served();
+        }
+        return n;
+    }
+
+    /** Streams waiting in its queue and its servers' (HAProxy's totpend, the {@code queue} fetch). */
+    public int queued() {
+        int n = queue.size();
+        for (Member m : members) {
+            n += m.queue.size();
+        }
+        return n;
+    }
+
+    /** Streams waiting in the queue of {@code server} (srv_queue). */
+    public int queued(Server server) {
+        Member m = member(server);
+        return m == null ? 0 : m.queue.size();
+    }
+
+    /** The servers in use now (active ones, else the backups in use): avg_queue divides by their number. */
+    public int serversInUse() {
+        return farm.members.length;
+    }
+
+    /** True when {@code server} is among the servers in use now. */
+    public boolean inUse(Server server) {
+        Member m = member(server);
+        return m != null && m.inFarm;
+    }
+
+    /** The connection limit of {@code server} now (srv_dynamic_maxconn), 0 when it has none. */
+    public int maxconnNow(Server server) {
+        Member m = member(server);
+        return m == null ? 0 : m.dynamicMaxconn();
     }
 
     /** Its tcp-request content rules (a listen section's are its frontend's). */
@@ -90,13 +440,13 @@ public final class Backend {
         return streams.current();
     }
 
-    public List<Server> servers() {
-        return servers;
+    /** Its servers as their state changes see them (where their events are logged). */
+    public ServerGroup serverGroup() {
+        return group;
     }
 
-    /** The server for a new connection, or null when none is usable. */
-    public Server pick() {
-        return lb.pick();
+    public List<Server> servers() {
+        return servers;
     }
 
     /** The transactions using this backend now. */
@@ -108,11 +458,30 @@ public final class Backend {
         return retries;
     }
 
+    /** The algorithm, its arguments and the options of server choice. */
+    public BalanceSpec balance() {
+        return balance;
+    }
+
     public Timeouts timeouts() {
         return timeouts;
     }
 
     public SocketOptions socketOptions() {
         return socket;
+    }
+
+    public Mode mode() {
+        return mode;
+    }
+
+    /** Its {@code balance} algorithm. */
+    public Algorithm algorithm() {
+        return algorithm;
+    }
+
+    /** What {@code show stat} reports of it. */
+    public Counters counters() {
+        return counters;
     }
 }

@@ -15,8 +15,8 @@ import static io.fulcrum.sample.ArgType.BE;
 
 /**
  * The backend fetches of configuration.txt 7.3.2 and 7.3.3: the stream's backend ({@code be_id},
- * {@code be_name}...), and the state of a backend named as argument, or of the current one. Fulcrum has no
- * server maxconn nor queues yet: servers take every connection, so queues are empty and free slots unlimited.
+ * {@code be_name}...), and the state of a backend named as argument, or of the current one: servers, free
+ * connection slots and queues, computed as HAProxy's smp_fetch_* do.
  */
 final class BackendFetches {
     private BackendFetches() {
@@ -30,11 +30,41 @@ final class BackendFetches {
         current(c, "be_tunnel_timeout", SampleType.SINT, b -> b.timeouts().tunnel);
         named(c, "be_conn", Backend::currentStreams);
         named(c, "nbsrv", b -> b.servers().stream().filter(Server::usable).count());
-        // HAProxy answers -1 ("does not make sense") when a server has no maxconn: none has one here.
-        named(c, "be_conn_free", b -> b.servers().stream().anyMatch(Server::usable) ? -1 : 0);
-        named(c, "connslots", b -> b.servers().stream().anyMatch(Server::up) ? -1 : 0);
-        named(c, "queue", b -> 0);
-        named(c, "avg_queue", b -> 0);
+        named(c, "be_conn_free", BackendFetches::connFree);
+        named(c, "connslots", BackendFetches::connSlots);
+        named(c, "queue", Backend::queued);
+        // HAProxy's rounding up, and twice the queue when no server is in use.
+        named(c, "avg_queue", b -> b.serversInUse() > 0 ? (b.queued() + b.serversInUse() - 1) / b.serversInUse() : 2L * b.queued());
+    }
+
+    /** Free slots of the servers in use (-1 when one of them has no maxconn: unlimited). */
+    private static long connFree(Backend b) {
+        long free = 0;
+        for (Server s : b.servers()) {
+            if (!s.up() || !b.inUse(s)) {
+                continue;
+            }
+            if (s.spec().maxconn == 0) {
+                return -1;
+            }
+            free += Math.max(0, b.maxconnNow(s) - s.streams().current());
+        }
+        return free;
+    }
+
+    /** Free slots and free queue places of the servers that are up (-1 when one has no maxconn or no maxqueue). */
+    private static long connSlots(Backend b) {
+        long free = 0;
+        for (Server s : b.servers()) {
+            if (!s.up()) {
+                continue;
+            }
+            if (s.spec().maxconn == 0 || s.spec().maxqueue == 0) {
+                return -1;
+            }
+            free += s.spec().maxconn - s.streams().current() + s.spec().maxqueue - b.queued(s);
+        }
+        return free;
     }
 
     /** A fetch of the stream's backend, where there is one. */

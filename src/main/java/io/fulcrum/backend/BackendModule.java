@@ -2,50 +2,208 @@ package io.fulcrum.backend;
 
 import io.fulcrum.cfg.Args;
 import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.ConfigLine;
+import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.cfg.KeywordTable;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
 import io.fulcrum.cfg.Units;
 import io.fulcrum.proxy.Capability;
+import io.fulcrum.proxy.Mode;
+import io.fulcrum.proxy.OptionContext;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.sample.SampleCatalog;
 
-import java.util.Set;
+import java.util.function.BiConsumer;
 
-/** {@code balance} and {@code retries}: how a backend picks a server and how often it tries again. */
+/**
+ * How a backend picks a server ({@code balance}, {@code hash-type}, {@code hash-balance-factor},
+ * {@code fullconn}, {@code option allbackups}), and what it does when connecting fails ({@code retries},
+ * {@code option redispatch}, {@code option prefer-last-server}).
+ */
 public final class BackendModule implements Module {
-
-    /** The algorithms HAProxy documents for {@code balance}, so unimplemented ones get a precise error. */
-    private static final Set<String> HAPROXY_ALGORITHMS = Set.of(
-            "roundrobin", "static-rr", "leastconn", "first", "source", "uri", "url_param", "hdr", "random", "rdp-cookie");
 
     @Override
     public void register(Registry registry) {
         BackendFetches.register(SampleCatalog.of(registry));
         KeywordTable<ProxySpec> keywords = registry.table(ProxyModule.KEYWORDS);
-        keywords.add("balance", Capability.BE, (p, l) -> {
-            String name = Args.required(l, 1, "balance", "an algorithm name");
-            String base = name.contains("(") ? name.substring(0, name.indexOf('(')) : name;
-            Algorithm algo = null;
-            for (Algorithm a : Algorithm.values()) {
-                if (a.keyword().equals(name)) {
-                    algo = a;
-                }
+        keywords.add("balance", Capability.BE, (p, l) -> balance(spec(p), l));
+        keywords.add("hash-type", Capability.BE, (p, l) -> hashType(spec(p), l));
+        keywords.add("hash-balance-factor", Capability.BE, (p, l) -> {
+            Args.noMoreThan(l, 1, "hash-balance-factor");
+            int f = (int) Units.integer(Args.required(l, 1, "hash-balance-factor", "an integer argument"), "hash-balance-factor",
+                    0, Integer.MAX_VALUE);
+            if (f != 0 && f <= 100) {
+                throw new ConfigException("'hash-balance-factor' must be 0 or greater than 100.");
             }
-            if (algo == null) {
-                if (HAPROXY_ALGORITHMS.contains(base)) {
-                    throw new ConfigException("'balance " + base + "' is not supported by Fulcrum yet (supported: roundrobin, static-rr).");
-                }
-                throw new ConfigException("'balance' : unknown load balancing algorithm '" + name + "'.");
-            }
-            Args.noMoreThan(l, 1, "balance " + name);
-            spec(p).algorithm = algo;
+            spec(p).balanceFactor = f;
+        });
+        keywords.add("fullconn", Capability.BE, (p, l) -> {
+            Args.noMoreThan(l, 1, "fullconn");
+            spec(p).fullconn = (int) Units.integer(Args.required(l, 1, "fullconn", "an integer argument"), "fullconn", 0,
+                    Integer.MAX_VALUE);
         });
         keywords.add("retries", Capability.BE, (p, l) -> {
             Args.noMoreThan(l, 1, "retries");
             spec(p).retries = (int) Units.integer(Args.required(l, 1, "retries", "an integer argument"), "retries", 0, 100_000);
         });
+        KeywordTable<OptionContext> options = registry.table(ProxyModule.OPTIONS);
+        flag(options, "allbackups", (b, on) -> b.allBackups = on);
+        flag(options, "prefer-last-server", (b, on) -> b.preferLastServer = on);
+        options.add("redispatch", Capability.BE, (o, l) -> {
+            Args.noMoreThan(l, 1, "option redispatch");
+            int interval = l.has(1) ? (int) Units.integer(l.arg(1), "option redispatch", Integer.MIN_VALUE, Integer.MAX_VALUE) : -1;
+            spec(o.proxy()).redispatch = o.enabled() ? interval : 0;
+        });
+        registry.check(BackendModule::layer7InTcp);
+    }
+
+    private static void flag(KeywordTable<OptionContext> options, String name, BiConsumer<BalanceSpec, Boolean> set) {
+        options.add(name, Capability.BE, (o, l) -> {
+            Args.noMoreThan(l, 0, "option " + name);
+            set.accept(spec(o.proxy()), o.enabled());
+        });
+    }
+
+    /** {@code balance <algorithm> [<arguments>]}, with the wording of HAProxy's backend_parse_balance(). */
+    private static void balance(BalanceSpec b, ConfigLine l) throws ConfigException {
+        String name = Args.required(l, 1, "balance", "an algorithm name");
+        if (!name.equals("uri") && !name.equals("url_param") && !name.startsWith("hdr(")) {
+            Args.noMoreThan(l, 1, "balance " + name);
+        }
+        switch (name) {
+            case "roundrobin" -> b.algorithm = Algorithm.ROUNDROBIN;
+            case "static-rr" -> b.algorithm = Algorithm.STATIC_RR;
+            case "leastconn" -> b.algorithm = Algorithm.LEASTCONN;
+            case "first" -> b.algorithm = Algorithm.FIRST;
+            case "source" -> b.algorithm = Algorithm.SOURCE;
+            case "uri" -> uri(b, l);
+            case "url_param" -> {
+                if (!l.has(2)) {
+                    throw new ConfigException("balance url_param requires an URL parameter name.");
+                }
+                if (l.has(3) && !l.arg(3).equals("check_post")) {
+                    throw new ConfigException("balance url_param only accepts 'check_post' modifier (got '" + l.arg(3) + "').");
+                }
+                b.algorithm = Algorithm.URL_PARAM;
+                b.param = l.arg(2);
+                b.checkPost = l.has(3); // a <max_wait> after it is ignored, as in HAProxy
+            }
+            case "hash" -> throw new ConfigException("'balance hash' is not supported by Fulcrum yet.");
+            default -> {
+                if (name.startsWith("random")) {
+                    random(b, name);
+                } else if (name.startsWith("hdr(")) {
+                    hdr(b, l, name);
+                } else if (name.startsWith("rdp-cookie")) {
+                    throw new ConfigException("'balance rdp-cookie' is not supported by Fulcrum yet (it needs the req.rdp_cookie fetch).");
+                } else {
+                    throw new ConfigException("balance only supports 'roundrobin', 'static-rr', 'leastconn', 'source', 'uri', "
+                            + "'url_param', 'hdr(name)' and 'rdp-cookie(name)' options.");
+                }
+            }
+        }
+    }
+
+    private static void uri(BalanceSpec b, ConfigLine l) throws ConfigException {
+        b.algorithm = Algorithm.URI;
+        b.uriLength = 0;
+        b.uriDepth = 0;
+        b.uriWhole = false;
+        b.uriPathOnly = false;
+        for (int i = 2; l.has(i); i++) {
+            switch (l.arg(i)) {
+                case "len" -> b.uriLength = positive(l, ++i);
+                case "depth" -> b.uriDepth = positive(l, ++i);
+                case "whole" -> b.uriWhole = true;
+                case "path-only" -> b.uriPathOnly = true;
+                default -> throw new ConfigException("balance uri only accepts parameters 'len', 'depth', 'path-only', and 'whole' (got '"
+                        + l.arg(i) + "').");
+            }
+        }
+    }
+
+    private static int positive(ConfigLine l, int i) throws ConfigException {
+        String v = l.arg(i);
+        if (!v.matches("\\+?[0-9]{1,9}") || Integer.parseInt(v) <= 0) {
+            throw new ConfigException("balance uri : '" + l.arg(i - 1) + "' expects a positive integer (got '" + v + "').");
+        }
+        return Integer.parseInt(v);
+    }
+
+    private static void random(BalanceSpec b, String name) throws ConfigException {
+        b.algorithm = Algorithm.RANDOM;
+        b.draws = 2;
+        if (name.length() > 6 && name.charAt(6) == '(' && !name.startsWith("random()")) {
+            int end = 7;
+            while (end < name.length() && Character.isDigit(name.charAt(end))) {
+                end++;
+            }
+            if (end == name.length()) {
+                throw new ConfigException("balance random : missing closing parenthesis.");
+            }
+            if (name.charAt(end) != ')') {
+                throw new ConfigException("balance random : unexpected character '" + name.charAt(end) + "' after argument.");
+            }
+            b.draws = end == 7 ? 0 : (int) Math.min(Integer.MAX_VALUE, Long.parseLong(name.substring(7, Math.min(end, 17))));
+            if (b.draws < 1) {
+                throw new ConfigException("balance random : number of draws must be at least 1.");
+            }
+        }
+    }
+
+    private static void hdr(BalanceSpec b, ConfigLine l, String name) throws ConfigException {
+        int end = name.indexOf(')');
+        if (end <= 4) {
+            throw new ConfigException("balance hdr requires an http header field name.");
+        }
+        if (l.has(3) || l.has(2) && !l.arg(2).equals("use_domain_only")) {
+            throw new ConfigException("balance " + name + " only accepts 'use_domain_only' modifier (got '" + l.arg(2) + "').");
+        }
+        b.algorithm = Algorithm.HDR;
+        b.param = name.substring(4, end);
+        b.domainOnly = l.has(2);
+    }
+
+    /** {@code hash-type <method> [<function> [<modifier>]]}, as HAProxy parses it. */
+    private static void hashType(BalanceSpec b, ConfigLine l) throws ConfigException {
+        switch (l.arg(1)) {
+            case "consistent" -> b.consistent = true;
+            case "map-based" -> b.consistent = false;
+            case "avalanche" -> throw new ConfigException("experimental feature 'hash-type avalanche' is not supported anymore, "
+                    + "please use 'hash-type map-based sdbm avalanche' instead.");
+            default -> throw new ConfigException("'hash-type' only supports 'consistent' and 'map-based'.");
+        }
+        if (!l.has(2)) {
+            b.function = BalanceSpec.HashFunction.SDBM;
+            b.avalanche = b.consistent; // consistent without a function is sdbm with avalanche
+            return;
+        }
+        b.function = switch (l.arg(2)) {
+            case "sdbm" -> BalanceSpec.HashFunction.SDBM;
+            case "djb2" -> BalanceSpec.HashFunction.DJB2;
+            case "wt6" -> BalanceSpec.HashFunction.WT6;
+            case "crc32" -> BalanceSpec.HashFunction.CRC32;
+            default -> throw new ConfigException("'hash-type' only supports 'sdbm', 'djb2', 'crc32', or 'wt6' hash functions.");
+        };
+        if (l.has(3) && !l.arg(3).equals("avalanche")) {
+            throw new ConfigException("'hash-type' only supports 'avalanche' as a modifier for hash functions.");
+        }
+        b.avalanche = l.has(3);
+    }
+
+    /** HAProxy's warning for an HTTP-keyed algorithm in a TCP backend, which then uses roundrobin. */
+    private static void layer7InTcp(ConfigModel model, Diagnostics diag) {
+        for (ProxySpec p : ProxyTable.of(model).proxies()) {
+            BalanceSpec b = p.partOrNull(BalanceSpec.class);
+            if (b != null && p.kind().isBackend() && !p.disabled && p.mode == Mode.TCP && b.algorithm.layer7()) {
+                diag.configWarning("Layer 7 hash not possible for " + p.describe() + " (needs 'mode http'). Falling back to round robin.");
+                b.algorithm = Algorithm.ROUNDROBIN;
+            }
+        }
     }
 
     static BalanceSpec spec(ProxySpec p) {

@@ -2,17 +2,56 @@ package io.fulcrum.backend;
 
 import io.fulcrum.proxy.ProxyPart;
 
-/** A backend's {@code balance} algorithm and {@code retries}; both are inherited from defaults. */
-public final class BalanceSpec implements ProxyPart {
+/**
+ * A backend's {@code balance} algorithm with its arguments, {@code hash-type}, {@code hash-balance-factor},
+ * {@code retries}, {@code fullconn} and the options of server choice; all are inherited from defaults.
+ */
+public final class BalanceSpec implements ProxyPart, Cloneable {
+    /** The hash functions of {@code hash-type}. */
+    public enum HashFunction { SDBM, DJB2, WT6, CRC32 }
+
     public Algorithm algorithm = Algorithm.ROUNDROBIN;
+    /** The parameter of {@code url_param}, the header of {@code hdr(name)}. */
+    public String param;
+    /** {@code uri len}: the characters hashed at most (0: all). */
+    public int uriLength;
+    /** {@code uri depth}: the directory levels hashed at most (0: all). */
+    public int uriDepth;
+    /** {@code uri whole}: the query string is hashed too. */
+    public boolean uriWhole;
+    /** {@code uri path-only}: the scheme and authority of an absolute URI are left out. */
+    public boolean uriPathOnly;
+    /** {@code url_param ... check_post}. */
+    public boolean checkPost;
+    /** {@code hdr(name) use_domain_only}. */
+    public boolean domainOnly;
+    /** {@code random(draws)}. */
+    public int draws = 2;
+
+    /** {@code hash-type consistent} rather than map-based. */
+    public boolean consistent;
+    public HashFunction function = HashFunction.SDBM;
+    public boolean avalanche;
+    /** {@code hash-balance-factor}, a percentage; 0 means none. */
+    public int balanceFactor;
+
     /** Connection attempts after the first one fails (HAProxy's default is 3). */
     public int retries = 3;
+    /** {@code option redispatch [interval]}: 0 never; P > 0 every Pth retry; N < 0 the Nth retry before the last. */
+    public int redispatch;
+    /** {@code option allbackups}. */
+    public boolean allBackups;
+    /** {@code option prefer-last-server}. */
+    public boolean preferLastServer;
+    /** {@code fullconn}; 0 when not set (computed from the frontends, as HAProxy does). */
+    public int fullconn;
 
     @Override
     public ProxyPart inherit() {
-        BalanceSpec copy = new BalanceSpec();
-        copy.algorithm = algorithm;
-        copy.retries = retries;
-        return copy;
+        try {
+            return (ProxyPart) clone();
+        } catch (CloneNotSupportedException e) {
+            throw new AssertionError(e);
+        }
     }
 }

@@ -60,6 +60,7 @@ public final class ConfigLoader {
 
     private void dispatch(ConfigLine line) {
         SectionType type = registry.section(line.keyword());
+        registry.parsing(line.source());
         try {
             if (type != null) {
                 endSection();

@@ -15,6 +15,7 @@ public final class Registry {
     private final Map<TableKey<?>, KeywordTable<?>> tables = new LinkedHashMap<>();
     private final List<ConfigCheck> checks = new ArrayList<>();
     private final Map<Class<?>, Object> components = new LinkedHashMap<>();
+    private Source parsing;
 
     /**
      * Identifies a keyword table and the type it configures.
@@ -64,6 +65,18 @@ public final class Registry {
             components.put(type, c);
         }
         return type.cast(c);
+    }
+
+    /**
+     * The configuration line being parsed, or null: for what records where it is used without being
+     * handed the line (a map file read by a converter lists the lines that use it, as HAProxy's CLI shows).
+     */
+    public Source parsing() {
+        return parsing;
+    }
+
+    void parsing(Source line) {
+        parsing = line;
     }
 
     public void check(ConfigCheck check) {

@@ -35,11 +35,11 @@ final class ConnFetches {
     }
 
     static void register(SampleCatalog c) {
-        // Without tcp-request connection set-src/set-dst, the connection's first addresses are its addresses.
-        for (String prefix : new String[] {"", "fc_"}) {
-            address(c, prefix + "src", Source.L4CLI, SampleType.IPV4, SampleContext::source);
-            address(c, prefix + "dst", Source.L4CLI, SampleType.IPV4, SampleContext::destination);
-        }
+        // src/dst follow every set-src/set-dst; fc_src/fc_dst only those of tcp-request connection rules (HAProxy 2.6).
+        address(c, "src", Source.L4CLI, SampleType.IPV4, SampleContext::source);
+        address(c, "dst", Source.L4CLI, SampleType.IPV4, SampleContext::destination);
+        address(c, "fc_src", Source.L4CLI, SampleType.IPV4, SampleContext::connectionSource);
+        address(c, "fc_dst", Source.L4CLI, SampleType.IPV4, SampleContext::connectionDestination);
         address(c, "bc_src", Source.L4SRV, SampleType.SINT, ctx -> ctx.backChannel() == null ? null : ctx.backChannel().localAddress());
         address(c, "bc_dst", Source.L4SRV, SampleType.SINT, ctx -> ctx.backChannel() == null ? null : ctx.backChannel().remoteAddress());
         c.fetch(new Fetch("fc_http_major", ArgSpec.NONE, SampleType.SINT, Source.L4CLI, (a, ctx, out) -> out.setSint(1)));

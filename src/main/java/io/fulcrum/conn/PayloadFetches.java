@@ -37,16 +37,24 @@ final class PayloadFetches {
             c.fetch(new Fetch(name, ArgSpec.NONE, SampleType.SINT, Source.L6REQ, (a, ctx, out) -> length(request.apply(ctx), out)));
         }
         c.fetch(new Fetch("res.len", ArgSpec.NONE, SampleType.SINT, Source.L6RES, (a, ctx, out) -> length(response.apply(ctx), out)));
-        c.fetch(new Fetch("req.payload", BLOCK, SampleType.BIN, Source.L6REQ, (a, ctx, out) -> block(a, request.apply(ctx), out)));
-        c.fetch(new Fetch("res.payload", BLOCK, SampleType.BIN, Source.L6RES, (a, ctx, out) -> block(a, response.apply(ctx), out)));
-        c.fetch(new Fetch("payload", BLOCK, SampleType.BIN, Source.L6REQ, (a, ctx, out) -> block(a, either.apply(ctx), out), null,
-                Source.L6RES, null));
+        c.fetch(new Fetch("req.payload", BLOCK, SampleType.BIN, Source.L6REQ, (a, ctx, out) -> missing(ctx, block(a, request.apply(ctx), out))));
+        c.fetch(new Fetch("res.payload", BLOCK, SampleType.BIN, Source.L6RES, (a, ctx, out) -> missing(ctx, block(a, response.apply(ctx), out))));
+        c.fetch(new Fetch("payload", BLOCK, SampleType.BIN, Source.L6REQ, (a, ctx, out) -> missing(ctx, block(a, either.apply(ctx), out)),
+                null, Source.L6RES, null));
         c.fetch(new Fetch("req.payload_lv", LENGTH_VALUE, SampleType.BIN, Source.L6REQ,
-                (a, ctx, out) -> lengthValue(a, request.apply(ctx), out), PayloadFetches::checkLengthValue));
+                (a, ctx, out) -> missing(ctx, lengthValue(a, request.apply(ctx), out)), PayloadFetches::checkLengthValue));
         c.fetch(new Fetch("res.payload_lv", LENGTH_VALUE, SampleType.BIN, Source.L6RES,
-                (a, ctx, out) -> lengthValue(a, response.apply(ctx), out), PayloadFetches::checkLengthValue));
+                (a, ctx, out) -> missing(ctx, lengthValue(a, response.apply(ctx), out)), PayloadFetches::checkLengthValue));
         c.fetch(new Fetch("payload_lv", LENGTH_VALUE, SampleType.BIN, Source.L6REQ,
-                (a, ctx, out) -> lengthValue(a, either.apply(ctx), out), PayloadFetches::checkLengthValue, Source.L6RES, null));
+                (a, ctx, out) -> missing(ctx, lengthValue(a, either.apply(ctx), out)), PayloadFetches::checkLengthValue, Source.L6RES, null));
+    }
+
+    /** A block not (yet) in the bytes "may change" while content rules can still wait for more. */
+    private static boolean missing(SampleContext ctx, boolean found) {
+        if (!found && ctx.awaitingContent()) {
+            ctx.contentMissing();
+        }
+        return found;
     }
 
     private static boolean length(ByteBuf content, Sample out) {

@@ -3,7 +3,7 @@ package io.fulcrum.http;
 import io.netty.util.AsciiString;
 
 /** Where the parts of a request target are, as HAProxy's URL fetches cut it. */
-final class RequestTarget {
+public final class RequestTarget {
     private RequestTarget() {
     }
 
@@ -11,7 +11,7 @@ final class RequestTarget {
      * Where the path starts: at 0 in origin form ("/a?b"), after the authority in absolute form
      * ("http://h/a?b"); -1 when there is no path ("*", an authority, "http://h").
      */
-    static int pathStart(AsciiString uri) {
+    public static int pathStart(AsciiString uri) {
         int n = uri.length();
         if (n > 0 && uri.charAt(0) == '/') {
             return 0;

@@ -1,6 +1,7 @@
 package io.fulcrum.listener;
 
 import io.fulcrum.conn.DualStack;
+import io.fulcrum.sample.Endpoints;
 import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.log.ConnectionContext;
 import io.fulcrum.log.StreamLog;
@@ -8,11 +9,13 @@ import io.fulcrum.proxy.Frontend;
 import io.fulcrum.rules.TcpRules;
 import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.sample.Vars;
+import io.fulcrum.stats.Counters;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.haproxy.HAProxyMessage;
 import io.netty.handler.codec.haproxy.HAProxyMessageDecoder;
@@ -61,29 +64,38 @@ public final class Acceptor implements Consumer<Channel> {
             child.pipeline().addLast("proxy-decoder", new HAProxyMessageDecoder());
             child.pipeline().addLast("proxy-header", reader);
             start = () -> armHeaderTimeout(child, reader);
-        } else if (bind.transport != null) {
-            // Installed before the registration too: the ClientHello may be read at once.
-            start = secure(child, DualStack.asSeen(child, child.remoteAddress()), DualStack.asSeen(child, child.localAddress()), null);
         } else {
-            // Installed before the registration, so that no byte read at once misses the session.
             SocketAddress source = DualStack.asSeen(child, child.remoteAddress());
             SocketAddress destination = DualStack.asSeen(child, child.localAddress());
-            Runnable session = starter.install(child, source, destination, null);
-            start = () -> {
-                if (sessionAccepted(child, source, destination, null)) {
-                    session.run();
-                }
-            };
+            Endpoints.attach(child, source, destination);
+            if (bind.transport != null) {
+                // Installed before the registration too: the ClientHello may be read at once.
+                start = secure(child, source, destination, null);
+            } else {
+                // Installed before the registration, so that no byte read at once misses the session.
+                Runnable session = starter.install(child, source, destination, null);
+                start = () -> {
+                    if (sessionAccepted(child, null)) {
+                        session.run();
+                    }
+                };
+            }
         }
-        loops.next().register(child).addListener(f -> {
+        // The listener is in place before the registration completes, so that the connection rules run before the
+        // loop reads anything (a listener added later may run after the first bytes were handled).
+        ChannelPromise registered = child.newPromise();
+        registered.addListener(f -> {
             TcpRules rules = frontend.tcpRules();
-            if (f.isSuccess() && (!rules.hasConnectionRules()
-                    || rules.acceptConnection(connection(child, child.remoteAddress(), child.localAddress())))) {
+            if (!f.isSuccess()) {
+                reset(child);
+            } else if (!rules.hasConnectionRules() || rules.acceptConnection(connection(child))) {
                 start.run();
             } else {
+                frontend.counters().increment(Counters.Count.DENIED_CONN);
                 reset(child);
             }
         });
+        loops.next().register(registered);
     }
 
     /** Closes a rejected connection at once with a reset, as HAProxy does: nothing lingers. */
@@ -93,14 +105,15 @@ public final class Acceptor implements Consumer<Channel> {
     }
 
     /** What tcp-request connection and session rules see: the connection, before any transaction. */
-    private ConnectionContext connection(Channel child, SocketAddress source, SocketAddress destination) {
-        return new ConnectionContext(child, source, destination, frontend, Vars.session(child), null);
+    private ConnectionContext connection(Channel child) {
+        return new ConnectionContext(child, frontend, Vars.session(child), null);
     }
 
     /** Runs the tcp-request session rules; a rejected connection is reset (and its early bytes dropped). */
-    private boolean sessionAccepted(Channel child, SocketAddress source, SocketAddress destination, ByteBuf early) {
+    private boolean sessionAccepted(Channel child, ByteBuf early) {
         TcpRules rules = frontend.tcpRules();
-        if (rules.hasSessionRules() && !rules.acceptSession(connection(child, source, destination))) {
+        if (rules.hasSessionRules() && !rules.acceptSession(connection(child))) {
+            frontend.counters().increment(Counters.Count.DENIED_SESS);
             if (early != null) {
                 early.release();
             }
@@ -120,7 +133,7 @@ public final class Acceptor implements Consumer<Channel> {
     private Runnable secure(Channel child, SocketAddress source, SocketAddress destination, ByteBuf early) {
         boolean[] steps = new boolean[2]; // {accepted by the connection rules, handshake done}; touched on the loop only
         Runnable session = () -> {
-            if (steps[0] && steps[1] && sessionAccepted(child, source, destination, null)) {
+            if (steps[0] && steps[1] && sessionAccepted(child, null)) {
                 starter.install(child, source, destination, null).run();
             }
         };
@@ -211,10 +224,11 @@ public final class Acceptor implements Consumer<Channel> {
                 ctx.pipeline().remove(counter);
                 ByteBuf data = early;
                 early = null;
+                Endpoints.attach(ctx.channel(), source, destination);
                 if (bind.transport != null) {
                     secure(ctx.channel(), source, destination, data).run(); // the connection rules ran at the accept
                     ctx.channel().config().setAutoRead(true);
-                } else if (sessionAccepted(ctx.channel(), source, destination, data)) {
+                } else if (sessionAccepted(ctx.channel(), data)) {
                     starter.install(ctx.channel(), source, destination, data).run();
                 }
             }

@@ -36,7 +36,7 @@ public final class BindSpec {
     public int gid = -1;
     /** The layer between the socket and the session (TLS), set by the subsystem providing it; null for none. */
     public Transport transport;
-    /** What other subsystems keep about the line (the TLS options...), by type. */
+    /** What other subsystems keep about the line (the TLS options, the CLI's level...), by type. */
     private final Map<Class<?>, Object> parts = new HashMap<>();
 
     public BindSpec(Source source, String text, List<Endpoint> endpoints) {

@@ -2,7 +2,6 @@ package io.fulcrum.listener;
 
 import io.fulcrum.conn.Endpoint;
 import io.fulcrum.conn.SocketTuning;
-import io.fulcrum.proxy.Frontend;
 import io.fulcrum.runtime.ConnLimit;
 import io.fulcrum.runtime.EventLoops;
 import io.netty.channel.Channel;
@@ -37,7 +36,7 @@ import java.util.function.Consumer;
 public final class Listener {
     private final BindSpec bind;
     private final Endpoint endpoint;
-    private final Frontend frontend;
+    private final String owner;
     private final EventLoops loops;
     private final ConnLimit[] limits;
     private final Consumer<Channel> onAccept;
@@ -47,15 +46,17 @@ public final class Listener {
     private volatile boolean paused;
 
     /**
-     * @param onAccept starts the session on a new connection, on the connection's own event loop
+     * @param owner      the frontend's name (GLOBAL for the stats sockets), for messages
+     * @param ownerLimit the frontend's maxconn, shared by its listeners
+     * @param onAccept   starts the session on a new connection, on the connection's own event loop
      */
-    public Listener(BindSpec bind, Endpoint endpoint, Frontend frontend, EventLoops loops, ConnLimit global,
+    public Listener(BindSpec bind, Endpoint endpoint, String owner, ConnLimit ownerLimit, EventLoops loops, ConnLimit global,
                     Consumer<Channel> onAccept) {
         this.bind = bind;
         this.endpoint = endpoint;
-        this.frontend = frontend;
+        this.owner = owner;
         this.loops = loops;
-        this.limits = new ConnLimit[] {new ConnLimit(bind.maxconn), frontend.limit(), global};
+        this.limits = new ConnLimit[] {new ConnLimit(bind.maxconn), ownerLimit, global};
         this.onAccept = onAccept;
     }
 
@@ -63,8 +64,14 @@ public final class Listener {
         return endpoint;
     }
 
-    public Frontend frontend() {
-        return frontend;
+    /** The name of the frontend it accepts for (GLOBAL for the stats sockets). */
+    public String owner() {
+        return owner;
+    }
+
+    /** Its bind line. */
+    public BindSpec bindSpec() {
+        return bind;
     }
 
     /** HAProxy's numeric id of the socket ({@code so_id}): its place among its frontend's, from 1. */
@@ -137,7 +144,7 @@ public final class Listener {
         if (bind.backlog > 0) {
             return bind.backlog;
         }
-        int fe = frontend.limit().max();
+        int fe = limits[1].max();
         return fe == Integer.MAX_VALUE ? 1024 : Math.max(fe, 1);
     }
 
@@ -261,9 +268,9 @@ public final class Listener {
         }
     }
 
-    /** For tests and messages: "frontend/bind-name address". */
+    /** For tests and messages: "frontend address". */
     @Override
     public String toString() {
-        return frontend.name() + " " + endpoint;
+        return owner + " " + endpoint;
     }
 }

@@ -60,37 +60,64 @@ public final class ListenerModule implements Module {
         } catch (ConfigException e) {
             throw new ConfigException("'bind' : " + e.getMessage());
         }
-        int i = 2;
+        String where = "'bind " + l.arg(1) + "' in section '" + p.kind().keyword() + "'";
+        options(bind, l, 2, options, new OptionErrors() {
+            @Override
+            public String unknown(String opt, String suggestion) {
+                // HAProxy: "...: unknown keyword 'X'." or "...: unknown keyword 'X'; did you mean 'Y' maybe ?"
+                if (suggestion == null) {
+                    return where + ": unknown keyword '" + opt + "'.";
+                }
+                return suggestion.startsWith("unknown") ? where + ": " + suggestion : where + " : " + suggestion;
+            }
+
+            @Override
+            public String invalid(String message) {
+                return where + " : " + message;
+            }
+        });
+        BindList list = p.part(BindList.class, BindList::new);
+        bind.firstId = 1 + list.binds.stream().mapToInt(b -> b.endpoints().size()).sum();
+        list.binds.add(bind);
+    }
+
+    /** How a caller words the errors of {@link #options}: a bind line and a stats socket differ. */
+    public interface OptionErrors {
+        /**
+         * @param suggestion "unknown keyword 'X'; did you mean 'Y' maybe ?", or "'X' is an HAProxy keyword that
+         *                   Fulcrum does not support yet.", or null when nothing comes close
+         */
+        String unknown(String opt, String suggestion);
+
+        /** @param message "'opt' : what is wrong", or the option's own complete message */
+        String invalid(String message);
+    }
+
+    /** Parses the bind options of {@code l} from word {@code from} into {@code bind}. */
+    public static void options(BindSpec bind, ConfigLine l, int from, KeywordTable<BindSpec> options, OptionErrors errors)
+            throws ConfigException {
+        int i = from;
         while (i < l.size()) {
             String opt = l.arg(i);
             KeywordTable.Entry<BindSpec> e = options.find(opt);
-            String where = "'bind " + l.arg(1) + "' in section '" + p.kind().keyword() + "'";
             if (e == null) {
-                // HAProxy: "...: unknown keyword 'X'." or "...: unknown keyword 'X'; did you mean 'Y' maybe ?"
-                String unknown = where + ": unknown keyword '" + opt + "'";
-                String m = options.unknown(opt, unknown).getMessage();
-                if (m.equals(unknown)) {
-                    m += ".";
-                } else if (!m.startsWith(where)) {
-                    m = where + " : " + m; // an HAProxy option Fulcrum does not support yet
-                }
-                throw new ConfigException(m);
+                String plain = "unknown keyword '" + opt + "'";
+                String m = options.unknown(opt, plain).getMessage();
+                throw new ConfigException(errors.unknown(opt, m.equals(plain) ? null : m));
             }
             if (e.flags() > 0 && !l.has(i + 1)) {
-                throw new ConfigException(where + " : '" + opt + "' : missing value.");
+                throw new ConfigException(errors.invalid("'" + opt + "' : missing value"));
             }
             try {
                 e.parser().parse(bind, l.shift(i));
             } catch (BindOptionException ex) {
-                throw new ConfigException(where + " : " + ex.getMessage());
+                throw new ConfigException(errors.invalid(ex.getMessage()));
             } catch (ConfigException ex) {
-                throw new ConfigException(where + " : '" + opt + "' : " + ex.getMessage());
+                String m = ex.getMessage();
+                throw new ConfigException(errors.invalid(m.startsWith("'" + opt + "'") ? m : "'" + opt + "' : " + m));
             }
             i += 1 + e.flags();
         }
-        BindList list = p.part(BindList.class, BindList::new);
-        bind.firstId = 1 + list.binds.stream().mapToInt(b -> b.endpoints().size()).sum();
-        list.binds.add(bind);
     }
 
     private static String value(ConfigLine l) {

@@ -5,7 +5,10 @@ import io.fulcrum.cfg.ConfigLine;
 import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxySpec;
 
-/** {@code capture request header <name> len <length>} and {@code capture response header <name> len <length>}. */
+/**
+ * {@code capture request header <name> len <length>}, {@code capture response header <name> len <length>} and
+ * {@code declare capture request|response len <length>}.
+ */
 final class CaptureKeyword {
     private CaptureKeyword() {
     }
@@ -32,8 +35,44 @@ final class CaptureKeyword {
         if (l.has(6)) {
             throw new ConfigException("'capture " + what + "' cannot handle unexpected argument '" + l.arg(6) + "'.");
         }
-        HeaderCaptures captures = p.part(HeaderCaptures.class, HeaderCaptures::new);
+        HeaderCaptures captures = HeaderCaptures.of(p);
         HeaderCaptures.Capture c = new HeaderCaptures.Capture(l.arg(3), Integer.parseInt(len));
         (what.equals("request") ? captures.request : captures.response).add(c);
+    }
+
+    /** {@code declare capture request|response len <length>}: a slot for rules; words after the length are ignored, as by HAProxy. */
+    static void declare(ProxySpec p, ConfigLine l) throws ConfigException {
+        if (p.kind() == ProxyKind.DEFAULTS) {
+            throw new ConfigException("'declare' not available in default section");
+        }
+        if (!p.kind().isFrontend()) {
+            throw new ConfigException("'declare' only available in frontend or listen section");
+        }
+        if (l.arg(1).isEmpty()) {
+            throw new ConfigException("'declare' needs a second keyword that specify the type of declaration ('capture')");
+        }
+        if (!l.arg(1).equals("capture")) {
+            throw new ConfigException("unknown declaration type '" + l.arg(1) + "' (supports 'capture')");
+        }
+        String direction = l.arg(2);
+        if (!direction.equals("request") && !direction.equals("response")) {
+            throw new ConfigException("'declare capture' requires a direction ('request' or 'response')");
+        }
+        if (!l.arg(3).equals("len")) {
+            throw new ConfigException("'declare capture' requires a capture length ('len')");
+        }
+        if (l.arg(4).isEmpty()) {
+            throw new ConfigException("'declare capture': 'len' requires a numeric value that represents the capture length");
+        }
+        long len;
+        try {
+            len = Long.parseLong(l.arg(4));
+        } catch (NumberFormatException e) {
+            throw new ConfigException("'declare capture': cannot parse the length 'len'.");
+        }
+        if (len <= 0) {
+            throw new ConfigException("length must be > 0");
+        }
+        HeaderCaptures.of(p).declare(direction.equals("response"), (int) Math.min(len, Integer.MAX_VALUE));
     }
 }

@@ -4,6 +4,7 @@ import io.fulcrum.backend.Backend;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
 import io.fulcrum.proxy.Frontend;
+import io.fulcrum.sample.Endpoints;
 import io.fulcrum.sample.VarScope;
 import io.fulcrum.sample.Vars;
 import io.fulcrum.server.Server;
@@ -16,8 +17,23 @@ import java.net.SocketAddress;
  * log line sees of a connection that failed before a transaction existed (a request that could not be parsed
  * or did not come in time): the connection, its frontend, the session's variables, and its log record if any.
  */
-public record ConnectionContext(Channel frontChannel, SocketAddress source, SocketAddress destination, Frontend frontend,
-                                Vars sessionVars, StreamLog streamLog) implements LogContext {
+public record ConnectionContext(Channel frontChannel, Endpoints endpoints, Frontend frontend, Vars sessionVars, StreamLog streamLog)
+        implements LogContext {
+
+    /** The session's addresses, as rules left them. */
+    public ConnectionContext(Channel frontChannel, Frontend frontend, Vars sessionVars, StreamLog streamLog) {
+        this(frontChannel, Endpoints.of(frontChannel), frontend, sessionVars, streamLog);
+    }
+
+    @Override
+    public SocketAddress source() {
+        return endpoints.source();
+    }
+
+    @Override
+    public SocketAddress destination() {
+        return endpoints.destination();
+    }
 
     @Override
     public Backend backend() {

@@ -32,17 +32,10 @@ final class ConnectionVariables {
         count(r, "fc", ctx -> ctx.frontend().limit().current() + closedSelf(ctx));
         count(r, "bc", ctx -> ctx.backend() == null ? 0 : ctx.backend().streams().current());
         count(r, "sc", ctx -> ctx.server() == null ? 0 : ctx.server().streams().current());
-        count(r, "rc", ctx -> {
-            StreamLog l = LogVariables.log(ctx);
-            return l == null ? 0 : l.retries();
-        });
-        count(r, "lc", ctx -> {
-            StreamLog l = LogVariables.log(ctx);
-            return l == null ? 0 : l.logNumber();
-        });
-        // No queues yet: nothing ever waits in them.
-        count(r, "sq", ctx -> 0);
-        count(r, "bq", ctx -> 0);
+        logged(r, "rc", StreamLog::retries);
+        logged(r, "lc", StreamLog::logNumber);
+        logged(r, "sq", StreamLog::serverQueuePosition);
+        logged(r, "bq", StreamLog::backendQueuePosition);
         r.add("rt", false, (ctx, out, f) -> {
             StreamLog l = LogVariables.log(ctx);
             LogText.number(out, l == null ? 0 : l.id(), f, 4);
@@ -68,6 +61,14 @@ final class ConnectionVariables {
     private static SocketAddress ifLogged(SampleContext ctx, Function<StreamLog, SocketAddress> get) {
         StreamLog l = LogVariables.log(ctx);
         return l == null ? null : get.apply(l);
+    }
+
+    /** A count the transaction's log record keeps (0 without one). */
+    private static void logged(LogVariables.Registrar r, String name, ToLongFunction<StreamLog> value) {
+        count(r, name, ctx -> {
+            StreamLog l = LogVariables.log(ctx);
+            return l == null ? 0 : value.applyAsLong(l);
+        });
     }
 
     private static void count(LogVariables.Registrar r, String name, ToLongFunction<SampleContext> value) {

@@ -2,6 +2,7 @@ package io.fulcrum.log;
 
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.proxy.Frontend;
+import io.fulcrum.stats.Counters;
 import io.netty.channel.Channel;
 import io.netty.util.concurrent.FastThreadLocal;
 
@@ -41,7 +42,10 @@ public final class FrontendLogger {
     /** Lines emitted so far (%lc). */
     private final AtomicLong lines = new AtomicLong();
 
-    FrontendLogger(ProcessLog process, String frontend, ProxyLog p, HeaderCaptures captures, boolean http) {
+    private final Counters counters;
+
+    FrontendLogger(ProcessLog process, String frontend, ProxyLog p, HeaderCaptures captures, boolean http, Counters counters) {
+        this.counters = counters;
         this.process = process;
         this.frontend = frontend;
         this.http = http;
@@ -81,6 +85,12 @@ public final class FrontendLogger {
         return log;
     }
 
+    /** A request arrived (or failed to parse): the frontend's req_tot and req_rate count it now, as HAProxy's. */
+    void requestReceived() {
+        counters.increment(Counters.Count.REQUESTS);
+        counters.requestStarted();
+    }
+
     HeaderCaptures captures() {
         return captures;
     }
@@ -105,10 +115,15 @@ public final class FrontendLogger {
 
     /** An event of the proxy itself (it stopped...), sent to its targets at level warning whatever its format. */
     public void warning(String text) {
+        event(Syslog.WARNING, text);
+    }
+
+    /** An event of the proxy itself, sent to its targets at {@code level} whatever its format. */
+    void event(int level, String text) {
         if (targets.length > 0) {
             StringBuilder sb = line();
             sb.append(text);
-            send(sb, Syslog.WARNING);
+            send(sb, level);
         }
     }
 
@@ -127,17 +142,25 @@ public final class FrontendLogger {
 
     private void emit(LogContext ctx, LogFormat f) {
         StreamLog l = ctx.streamLog();
-        if (!l.end() || format == null || targets.length == 0 || dontlognull && l.bytesIn() == 0) {
+        if (!l.end()) {
+            return;
+        }
+        TransactionCounts.count(ctx, l);
+        if (format == null || targets.length == 0 || dontlognull && l.bytesIn() == 0) {
             return;
         }
         boolean failed = l.failed() || http && l.status(ctx) >= 500;
         if (dontlogNormal && !failed) {
             return;
         }
+        int level = l.levelOr(failed && separateErrors ? Syslog.ERR : Syslog.INFO);
+        if (level < 0) {
+            return;
+        }
         l.logNumber(lines.getAndIncrement());
         StringBuilder sb = line();
         f.append(ctx, sb);
-        send(sb, failed && separateErrors ? Syslog.ERR : Syslog.INFO);
+        send(sb, level);
     }
 
     /**
@@ -153,10 +176,11 @@ public final class FrontendLogger {
         l.error('P', 'R');
         l.status(0);
         l.end();
+        LogContext ctx = new ConnectionContext(client, fe, null, l);
+        TransactionCounts.count(ctx, l);
         if (targets.length == 0 || dontlognull && bytes == 0) {
             return;
         }
-        LogContext ctx = new ConnectionContext(client, client.remoteAddress(), client.localAddress(), fe, null, l);
         l.logNumber(lines.getAndIncrement());
         StringBuilder sb = line();
         if (errorFormat != null) {

@@ -3,28 +3,67 @@ package io.fulcrum.log;
 import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.HttpHeaders;
 import io.fulcrum.proxy.ProxyPart;
+import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.sample.SampleContext;
 
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A frontend's {@code capture request header} and {@code capture response header} lines: the last value of
- * each named field, cut to its length, kept for the log line (%hr, %hs). Not inherited: HAProxy refuses
- * them in defaults sections.
+ * A frontend's capture slots, request and response, in declaration order (the order of %hr/%hs): those of
+ * {@code capture request|response header} (the last value of the named field), and those that rules fill
+ * ({@code declare capture}, {@code http-request capture ... len}, {@code tcp-request content capture}).
+ * Values are cut to the slot's length and kept for the log line and the {@code capture.req.hdr} fetches.
+ * Not inherited: HAProxy refuses them in defaults sections.
  */
 public final class HeaderCaptures implements ProxyPart {
     static final HeaderCaptures NONE = new HeaderCaptures();
 
-    /** One capture: a field name and the longest value kept. */
+    /** One slot: the header field it captures (null: filled by rules) and the longest value kept. */
     record Capture(String name, int length) {
+    }
+
+    /** A rule's {@code id <slot>}, checked once the frontend has all its slots. */
+    private record Reference(boolean response, int slot, String rule) {
     }
 
     final List<Capture> request = new ArrayList<>();
     final List<Capture> response = new ArrayList<>();
+    private final List<Reference> references = new ArrayList<>();
 
     @Override
     public ProxyPart inherit() {
         return null;
+    }
+
+    public static HeaderCaptures of(ProxySpec p) {
+        return p.part(HeaderCaptures.class, HeaderCaptures::new);
+    }
+
+    /** Adds a slot filled by rules; returns its number. */
+    public int declare(boolean response, int length) {
+        List<Capture> slots = slots(response);
+        slots.add(new Capture(null, length));
+        return slots.size() - 1;
+    }
+
+    /** Records that {@code rule} ("http-request capture") fills slot {@code slot}, for {@link #check}. */
+    public void reference(boolean response, int slot, String rule) {
+        references.add(new Reference(response, slot, rule));
+    }
+
+    /** HAProxy's message for a referenced slot a frontend does not have, or null. */
+    String check(ProxySpec p) {
+        for (Reference r : references) {
+            if (r.slot >= slots(r.response).size()) {
+                return "Proxy '" + p.name() + "': unable to find capture id '" + r.slot + "' referenced by " + r.rule + " rule.";
+            }
+        }
+        return null;
+    }
+
+    private List<Capture> slots(boolean response) {
+        return response ? this.response : request;
     }
 
     boolean hasRequest() {
@@ -35,22 +74,61 @@ public final class HeaderCaptures implements ProxyPart {
         return !response.isEmpty();
     }
 
-    /** The captured values of a request, null for an absent field; null when nothing is captured. */
-    String[] request(HttpHead head) {
-        return capture(request, head.headers());
-    }
-
-    String[] response(HttpHead head) {
-        return capture(response, head.headers());
-    }
-
-    private static String[] capture(List<Capture> captures, HttpHeaders headers) {
-        if (captures.isEmpty()) {
-            return null;
+    /**
+     * Stores {@code value} in slot {@code slot} of the stream's frontend, cut to the slot's length; nothing when
+     * the frontend has no such slot (a backend rule naming a slot another frontend lacks) or no record.
+     */
+    public static void store(SampleContext ctx, boolean response, int slot, CharSequence value) {
+        StreamLog log = StreamLog.of(ctx);
+        if (log != null) {
+            log.capture(response, slot, value);
         }
-        String[] values = new String[captures.size()];
+    }
+
+    /** The value captured in a slot of the stream's frontend, or null. */
+    static String captured(SampleContext ctx, boolean response, int slot) {
+        StreamLog log = StreamLog.of(ctx);
+        return log == null ? null : log.captured(response, slot);
+    }
+
+    /** {@code values} (null: none yet) sized for the slots, with {@code value} cut to the slot's length stored. */
+    String[] store(boolean response, String[] values, int slot, CharSequence value) {
+        List<Capture> slots = slots(response);
+        if (slot < 0 || slot >= slots.size()) {
+            return values;
+        }
+        if (values == null) {
+            values = new String[slots.size()];
+        }
+        values[slot] = value.subSequence(0, Math.min(value.length(), slots.get(slot).length())).toString();
+        return values;
+    }
+
+    /**
+     * The header slots of a request filled in {@code values} (null: none captured yet), absent fields leaving
+     * them alone; null when the frontend has no slot.
+     */
+    String[] request(HttpHead head, String[] values) {
+        return capture(false, head.headers(), values);
+    }
+
+    String[] response(HttpHead head, String[] values) {
+        return capture(true, head.headers(), values);
+    }
+
+    private String[] capture(boolean response, HttpHeaders headers, String[] values) {
+        List<Capture> captures = slots(response);
+        if (captures.isEmpty()) {
+            return values;
+        }
+        if (values == null) {
+            values = new String[captures.size()];
+        }
         for (int c = 0; c < values.length; c++) {
             Capture cap = captures.get(c);
+            if (cap.name() == null) {
+                continue;
+            }
             int last = -1;
             for (int i = headers.indexOf(cap.name(), 0); i >= 0; i = headers.indexOf(cap.name(), i + 1)) {
                 if (!headers.removed(i)) {
@@ -58,8 +136,7 @@ public final class HeaderCaptures implements ProxyPart {
                 }
             }
             if (last >= 0) {
-                CharSequence v = headers.value(last);
-                values[c] = v.subSequence(0, Math.min(v.length(), cap.length())).toString();
+                values = store(response, values, c, headers.value(last));
             }
         }
         return values;

@@ -4,11 +4,16 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 
 /** The machine's host name, as HAProxy reports it in {@code %H} and syslog headers. */
-final class Hostname {
+public final class Hostname {
     private Hostname() {
     }
 
-    static final String NAME = lookup();
+    public static final String NAME = lookup();
+
+    /** This machine's name. */
+    public static String name() {
+        return NAME;
+    }
 
     private static String lookup() {
         try {

@@ -17,6 +17,7 @@ import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.runtime.GlobalModule;
+import io.fulcrum.sample.SampleCatalog;
 import io.fulcrum.runtime.GlobalModule.GlobalContext;
 
 import java.util.function.BiConsumer;
@@ -68,6 +69,8 @@ public final class LogModule implements Module {
             of(p).uniqueIdHeader = l.arg(1);
         });
         proxy.add("capture", Capability.FE, CaptureKeyword::parse);
+        proxy.add("declare", Capability.ALL, CaptureKeyword::declare);
+        CaptureFetches.register(SampleCatalog.of(registry));
 
         KeywordTable<OptionContext> options = registry.table(ProxyModule.OPTIONS);
         options.add("tcplog", Capability.ALL, (o, l) -> {
@@ -94,6 +97,7 @@ public final class LogModule implements Module {
 
         LogFormatParser formats = new LogFormatParser(AclParser.of(registry).exprs());
         registry.check((model, diag) -> compile(model, diag, formats));
+        registry.check(LogModule::checkCaptureSlots);
     }
 
     /** An option that sets ({@code option X}) or clears ({@code no option X}) a flag. */
@@ -193,6 +197,17 @@ public final class LogModule implements Module {
             log.compiled = compile(formats, f, "log-format", http, diag);
             log.compiledError = compile(formats, log.errorFormat, "error-log-format", http, diag);
             log.compiledUniqueId = compile(formats, log.uniqueIdFormat, "unique-id", http, diag);
+        }
+    }
+
+    /** The capture slots that frontends' rules name exist (in a backend, a missing one is skipped at run time). */
+    private static void checkCaptureSlots(ConfigModel model, Diagnostics diag) {
+        for (ProxySpec p : ProxyTable.of(model).proxies()) {
+            HeaderCaptures c = p.partOrNull(HeaderCaptures.class);
+            String error = c == null || !p.kind().isFrontend() ? null : c.check(p);
+            if (error != null) {
+                diag.configAlert(error);
+            }
         }
     }
 

@@ -1,10 +1,13 @@
 package io.fulcrum.log;
 
 import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.proxy.Mode;
 import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.stats.Counters;
 import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.runtime.ConnLimit;
+import io.fulcrum.server.ServerEvents;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -46,11 +49,17 @@ public final class ProcessLog implements AutoCloseable {
     }
 
     /** The logger of the frontend configured by {@code spec}. */
-    public FrontendLogger frontend(ProxySpec spec) {
+    /** @param counters the frontend's stats, which count each request as it arrives */
+    public FrontendLogger frontend(ProxySpec spec, Counters counters) {
         ProxyLog p = spec.partOrNull(ProxyLog.class);
         HeaderCaptures captures = spec.partOrNull(HeaderCaptures.class);
         return new FrontendLogger(this, spec.name(), p == null ? new ProxyLog() : p, captures == null ? HeaderCaptures.NONE : captures,
-                spec.mode == Mode.HTTP);
+                spec.mode == Mode.HTTP, counters);
+    }
+
+    /** Where the events of the servers of the backend configured by {@code spec} go: stderr and its log targets. */
+    public ServerEvents serverEvents(ProxySpec spec, Diagnostics diag) {
+        return new ServerEventLog(frontend(spec, new Counters()), diag); // sends events only: counts nothing
     }
 
     /** The targets of a proxy's {@code log} lines, {@code log global} replaced by the global ones. */
@@ -72,6 +81,11 @@ public final class ProcessLog implements AutoCloseable {
 
     int actconn() {
         return connections.current();
+    }
+
+    /** Log lines dropped because the sender's queue was full (DroppedLogs). */
+    public long droppedLogs() {
+        return sender.dropped();
     }
 
     LogSender sender() {

@@ -1,12 +1,14 @@
 package io.fulcrum.log;
 
 import io.fulcrum.backend.Backend;
+import io.fulcrum.backend.Ticket;
 import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
 import io.fulcrum.runtime.ConnLimit;
 import io.fulcrum.sample.SampleContext;
 import io.fulcrum.server.Server;
+import io.fulcrum.stats.Counters;
 import io.netty.channel.Channel;
 import io.netty.util.AsciiString;
 import io.netty.util.AttributeKey;
@@ -29,6 +31,10 @@ public final class StreamLog {
      */
     public static final AttributeKey<long[]> ACCEPTED = AttributeKey.valueOf("fulcrum.accepted");
     private static final long NONE = Long.MIN_VALUE;
+    /** {@link #level(String)} of a name that is no level. */
+    public static final int NO_LEVEL = -2;
+    /** The level of {@code set-log-level silent}: no line. */
+    private static final int SILENT = -1;
 
     private final FrontendLogger logger;
     private final boolean http;
@@ -53,6 +59,8 @@ public final class StreamLog {
     private long id = -1;
     private long logNumber;
     private String uniqueId;
+    /** The level set by {@code set-log-level}, else {@link #NO_LEVEL}. */
+    private int level = NO_LEVEL;
 
     private AsciiString method;
     private AsciiString uri;
@@ -63,7 +71,11 @@ public final class StreamLog {
     private SocketAddress serverAddress;
     private SocketAddress serverLocal;
     private ConnLimit backendStreams;
-    private ConnLimit serverStreams;
+    /** The stream's claim on a server slot, given back when the transaction ends. */
+    private Ticket ticket;
+    private Backend backend;
+    /** The last server counted as chosen for this transaction. */
+    private Server server;
 
     /**
      * @param acceptNanos  when the transaction began ({@link System#nanoTime()}): the connection's accept, or
@@ -102,34 +114,89 @@ public final class StreamLog {
     /** The request head is complete (end of TR): its line and captured fields are kept as received. */
     public void requestHead(RequestHead head) {
         requestStarted();
+        if (headNanos == NONE && !badRequest) {
+            logger.requestReceived();
+        }
         headNanos = System.nanoTime();
         method = head.method();
         uri = head.uri();
         version = head.version();
-        requestCaptures = logger.captures().request(head);
+        requestCaptures = logger.captures().request(head, requestCaptures);
+    }
+
+    /** A rule captured {@code value} into slot {@code slot} of the frontend's request or response captures. */
+    void capture(boolean response, int slot, CharSequence value) {
+        if (response) {
+            responseCaptures = logger.captures().store(true, responseCaptures, slot, value);
+        } else {
+            requestCaptures = logger.captures().store(false, requestCaptures, slot, value);
+        }
+    }
+
+    /** The value in a capture slot, or null. */
+    String captured(boolean response, int slot) {
+        String[] values = response ? responseCaptures : requestCaptures;
+        return values == null || slot < 0 || slot >= values.length ? null : values[slot];
+    }
+
+    /** The syslog level of a {@code set-log-level} name ("silent": none), or {@link #NO_LEVEL}. */
+    public static int level(String name) {
+        if (name.equals("silent")) {
+            return SILENT;
+        }
+        int level = Syslog.level(name);
+        return level < 0 ? NO_LEVEL : level;
+    }
+
+    /** {@code set-log-level}: the line's level, or {@code silent} (see {@link #level(String)}). */
+    public void level(int level) {
+        this.level = level;
+    }
+
+    /** The level the line is sent at ({@code fallback} unless a rule set one); negative: no line. */
+    int levelOr(int fallback) {
+        return level == NO_LEVEL ? fallback : level;
+    }
+
+    /** The record of the transaction {@code ctx} is, or null. */
+    public static StreamLog of(SampleContext ctx) {
+        return ctx instanceof LogContext lc ? lc.streamLog() : null;
     }
 
     /** The request could not be parsed: the line logs as {@code <BADREQ>}. */
     public void badRequest() {
+        if (headNanos == NONE && !badRequest) {
+            logger.requestReceived();
+        }
         badRequest = true;
     }
 
     /**
-     * A server was chosen (end of Tw): the transaction counts in its backend's and its server's current
-     * streams until it ends. Called again when a retry chooses another one.
+     * The transaction asks {@code backend} for a server with {@code ticket}: it counts in the backend's
+     * current streams (HAProxy's beconn, queued ones included), and the server slot the ticket holds is given
+     * back, when it ends. Once.
      */
-    public void serverAssigned(Backend backend, Server server) {
+    public void enterBackend(Backend backend, Ticket ticket) {
+        if (backendStreams == null) {
+            this.backend = backend;
+            backendStreams = backend.streams();
+            backendStreams.tryAcquire();
+            this.ticket = ticket;
+            backend.counters().sessionStarted();
+            backend.counters().increment(Counters.Count.SELECTED);
+        }
+    }
+
+    /** A server slot is held, or the wait for one gave up (end of Tw, which includes the time spent in queues). */
+    public void serverAssigned() {
         if (assignedNanos == NONE) {
             assignedNanos = System.nanoTime();
         }
-        if (backendStreams == null) {
-            backendStreams = backend.streams();
-            backendStreams.tryAcquire();
-        }
-        if (serverStreams != server.streams()) {
-            releaseServer();
-            serverStreams = server.streams();
-            serverStreams.tryAcquire();
+        Server s = ticket == null ? null : ticket.server();
+        if (s != null && s != server) { // counted once per choice (lbtot, rate, lastsess)
+            server = s;
+            s.counters().sessionStarted();
+            s.counters().increment(Counters.Count.SELECTED);
         }
     }
 
@@ -146,7 +213,7 @@ public final class StreamLog {
             return;
         }
         responseNanos = System.nanoTime();
-        responseCaptures = logger.captures().response(head);
+        responseCaptures = logger.captures().response(head, responseCaptures);
     }
 
     /**
@@ -169,8 +236,11 @@ public final class StreamLog {
         error(cause, stateNow());
     }
 
-    /** R: waiting for the request, C: for the server connection, H: for the response head, D: in the data. */
+    /** R: waiting for the request, Q: in a queue, C: for the server connection, H: for the response head, D: in the data. */
     private char stateNow() {
+        if (ticket != null && ticket.queued()) {
+            return 'Q';
+        }
         if (!http) {
             return connectedNanos != NONE ? 'D' : 'C';
         }
@@ -214,15 +284,10 @@ public final class StreamLog {
         if (backendStreams != null) {
             backendStreams.release();
         }
-        releaseServer();
-        return true;
-    }
-
-    private void releaseServer() {
-        if (serverStreams != null) {
-            serverStreams.release();
-            serverStreams = null;
+        if (ticket != null) {
+            ticket.release();
         }
+        return true;
     }
 
     // --- what log variables read ----------------------------------------------------------------
@@ -263,6 +328,49 @@ public final class StreamLog {
 
     int retries() {
         return retries;
+    }
+
+    /** The backend a server was taken from, or null. */
+    Backend backend() {
+        return backend;
+    }
+
+    /** The last server assigned, or null. */
+    Server server() {
+        return server;
+    }
+
+    /** The server connection was established. */
+    boolean serverConnected() {
+        return connectedNanos != NONE;
+    }
+
+    /** A response head came from the server. */
+    boolean serverResponded() {
+        return responseNanos != NONE;
+    }
+
+    char cause() {
+        return cause;
+    }
+
+    char state() {
+        return state;
+    }
+
+    /** The request head arrived. */
+    boolean hasRequestHead() {
+        return headNanos != NONE;
+    }
+
+    /** Streams served before this one while it waited in its server's queue (%sq), 0 when it did not wait. */
+    long serverQueuePosition() {
+        return ticket == null ? 0 : ticket.serverQueuePosition();
+    }
+
+    /** Streams served before this one while it waited in its backend's queue (%bq). */
+    long backendQueuePosition() {
+        return ticket == null ? 0 : ticket.backendQueuePosition();
     }
 
     /** The two characters of the termination state. */

@@ -4,13 +4,14 @@ import io.fulcrum.cfg.Args;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
+import io.fulcrum.cli.CliCommands;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
 
 import java.util.Locale;
 
-/** {@code http-reuse}: how server connections are shared between client sessions. */
+/** {@code http-reuse}: how server connections are shared between client sessions; {@code show servers conn}. */
 public final class PoolModule implements Module {
 
     @Override
@@ -24,6 +25,7 @@ public final class PoolModule implements Module {
                 throw new ConfigException("'http-reuse' expects one of 'never', 'safe', 'aggressive', 'always' but got '" + mode + "'.");
             }
         });
+        PoolCommands.register(CliCommands.of(registry));
     }
 
     public static ReuseSpec of(ProxySpec p) {

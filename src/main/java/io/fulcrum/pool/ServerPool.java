@@ -1,6 +1,7 @@
 package io.fulcrum.pool;
 
 import io.fulcrum.server.Server;
+import io.fulcrum.stats.Counters;
 import io.netty.channel.Channel;
 import io.netty.util.concurrent.FastThreadLocal;
 
@@ -37,6 +38,7 @@ public final class ServerPool {
         Channel ch;
         while ((ch = q.pollLast()) != null) {
             if (ch.isActive()) {
+                server.counters().increment(Counters.Count.REUSES);
                 return ch;
             }
         }

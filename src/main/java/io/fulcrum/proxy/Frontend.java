@@ -7,13 +7,17 @@ import io.fulcrum.http.ErrorSet;
 import io.fulcrum.http.HttpModule;
 import io.fulcrum.http.HttpOptions;
 import io.fulcrum.log.FrontendLogger;
+import io.fulcrum.log.LogFormat;
 import io.fulcrum.log.ProcessLog;
 import io.fulcrum.rules.HttpRules;
 import io.fulcrum.rules.TcpRules;
 import io.fulcrum.runtime.ConnLimit;
+import io.fulcrum.runtime.Fulcrum;
 import io.fulcrum.sample.SampleContext;
+import io.fulcrum.stats.Counters;
 
 import java.util.List;
+import java.util.Map;
 
 /** A frontend (or the frontend half of a listen section) at run time. */
 public final class Frontend {
@@ -31,9 +35,20 @@ public final class Frontend {
     private final HttpRules rules;
     private final TcpRules tcpRules;
     private final FrontendLogger logger;
+    private final Counters counters = new Counters();
+    private Fulcrum process;
+    /** {@code disable frontend}: its listeners are paused. */
+    private volatile boolean paused;
+    /** {@code shutdown frontend}: its listeners are closed for good. */
+    private volatile boolean shutDown;
 
     /** A {@code use_backend} rule: its condition (null: always) and the backend it names. */
-    public record SwitchingRule(Condition condition, Backend backend) {
+    /**
+     * @param backend its backend, or null for a name built per transaction
+     * @param dynamic what builds the name ({@code use_backend %[...]}), or null
+     * @param byName  every backend by name, for the built names
+     */
+    public record SwitchingRule(Condition condition, Backend backend, LogFormat dynamic, Map<String, Backend> byName) {
     }
 
     /**
@@ -56,7 +71,7 @@ public final class Frontend {
         this.errors = ErrorSet.of(spec);
         this.rules = HttpRules.of(spec);
         this.tcpRules = TcpRules.of(spec);
-        this.logger = logging.frontend(spec);
+        this.logger = logging.frontend(spec, counters);
     }
 
     /** Its tcp-request rules. */
@@ -128,15 +143,62 @@ public final class Frontend {
         return socket;
     }
 
+    /** The process it runs in: what services and fetches naming other proxies look at. */
+    public Fulcrum process() {
+        return process;
+    }
+
+    /** Joins {@code p}, once, before any connection is accepted. */
+    public void process(Fulcrum p) {
+        this.process = p;
+    }
+
+    public boolean paused() {
+        return paused;
+    }
+
+    void paused(boolean p) {
+        paused = p;
+    }
+
+    public boolean shutDown() {
+        return shutDown;
+    }
+
+    void shutDown(boolean s) {
+        shutDown = s;
+    }
+
+    /** What {@code show stat} reports of it. */
+    public Counters counters() {
+        return counters;
+    }
+
+    /** A connection was accepted: counted for conn_rate and rate. */
+    public void accepted() {
+        counters.connectionAccepted();
+        counters.sessionStarted();
+    }
+
     public ConnLimit limit() {
         return limit;
     }
 
-    /** The backend of the first {@code use_backend} rule whose condition holds, else the default, or null. */
+    /**
+     * The backend of the first {@code use_backend} rule whose condition holds (for a built name, the
+     * backend of that name, else the default), else the default, or null.
+     */
     public Backend backend(SampleContext ctx) {
         for (SwitchingRule r : switching) {
             if (Condition.passes(r.condition(), ctx)) {
-                return r.backend();
+                if (r.dynamic() == null) {
+                    return r.backend();
+                }
+                StringBuilder name = new StringBuilder();
+                r.dynamic().append(ctx, name);
+                Backend be = r.byName().get(name.toString());
+                // As in HAProxy, a name that is no backend ends the rules: the default applies.
+                return be != null ? be : backend;
             }
         }
         return backend;

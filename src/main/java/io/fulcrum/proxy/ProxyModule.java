@@ -13,6 +13,9 @@ import io.fulcrum.cfg.KeywordTable;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry.TableKey;
 import io.fulcrum.cfg.Registry;
+import io.fulcrum.cli.CliCommands;
+import io.fulcrum.log.LogFormat;
+import io.fulcrum.log.LogFormatParser;
 import io.fulcrum.cfg.SectionParser;
 import io.fulcrum.cfg.Units;
 import io.fulcrum.sample.Stage;
@@ -35,6 +38,7 @@ public final class ProxyModule implements Module {
     @Override
     public void register(Registry registry) {
         FrontendFetches.register(SampleCatalog.of(registry));
+        FrontendCommands.register(CliCommands.of(registry));
         KeywordTable<ProxySpec> keywords = registry.table(KEYWORDS);
         KeywordTable<OptionContext> options = registry.table(OPTIONS);
         KeywordTable<ProxySpec> timeouts = registry.table(TIMEOUTS);
@@ -60,11 +64,11 @@ public final class ProxyModule implements Module {
             p.defaultBackend = new BackendRef(Args.required(l, 1, "default_backend", "a backend name"), l.source());
         });
         AclParser acls = AclParser.of(registry);
+        LogFormatParser formats = new LogFormatParser(acls.exprs());
         keywords.add("use_backend", Capability.FRONTEND | Capability.STRICT, (p, l) -> {
             String name = Args.required(l, 1, "use_backend", "a backend name");
-            if (name.contains("%[")) {
-                throw new ConfigException("'use_backend' with a dynamic backend name is not supported by Fulcrum yet.");
-            }
+            // A name with a sample is built for each transaction; one that names no backend falls back to the default.
+            LogFormat dynamic = name.contains("%[") ? formats.parse(name, Stage.FE_SET_BCK, false, false) : null;
             if (l.has(2) && !l.arg(2).equals("if") && !l.arg(2).equals("unless")) {
                 throw new ConfigException("unexpected keyword '" + l.arg(2) + "' after switching rule, only 'if' and 'unless' are allowed.");
             }
@@ -74,7 +78,7 @@ public final class ProxyModule implements Module {
             } catch (ConfigException e) {
                 throw new ConfigException("error detected while parsing switching rule : " + e.getMessage() + ".");
             }
-            p.useBackends.add(new BackendRef(name, l.source(), cond));
+            p.useBackends.add(new BackendRef(name, l.source(), cond, dynamic));
         });
         keywords.add("disabled", Capability.ALL, (p, l) -> {
             Args.noMoreThan(l, 0, "disabled");
@@ -241,7 +245,7 @@ public final class ProxyModule implements Module {
             if (p.defaultBackend != null) {
                 checkReference(table, p, p.defaultBackend, "default_backend", "as its default backend", diag);
             }
-            for (BackendRef ref : p.useBackends) {
+            for (BackendRef ref : p.useBackends.stream().filter(r -> r.dynamic() == null).toList()) {
                 checkReference(table, p, ref, "use_backend", "in a 'use_backend' rule", diag);
             }
         }

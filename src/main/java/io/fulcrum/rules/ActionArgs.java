@@ -40,7 +40,7 @@ public final class ActionArgs {
         return parameter;
     }
 
-    /** Whether the rule is an http-request, http-response or http-after-response rule. */
+    /** Whether the rule is an http-request, http-response or http-after-response rule; null for a tcp-request rule. */
     public HttpActions.Phase phase() {
         return phase;
     }
@@ -86,6 +86,14 @@ public final class ActionArgs {
             throw new ConfigException(error);
         }
         return line.arg(pos++);
+    }
+
+    /**
+     * Marks the rule as one of an experimental action ({@code what}), which HAProxy 2.6 only accepts after a global
+     * {@code expose-experimental-directives}: checked once the whole configuration is read.
+     */
+    public void experimental(String what) {
+        proxy.part(HttpRules.class, HttpRules::new).experimental.add(new HttpRules.Experimental(line.source(), what));
     }
 
     int position() {

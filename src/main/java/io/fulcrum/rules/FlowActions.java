@@ -42,6 +42,7 @@ final class FlowActions {
             };
         }, Phase.REQUEST);
         actions.add("set-timeout", FlowActions::setTimeout, Phase.REQUEST);
+        actions.add("wait-for-body", FlowActions::waitForBody, Phase.REQUEST);
         actions.add("early-hint", a -> {
             if (a.remaining() != 2) {
                 throw new ConfigException("expects exactly 2 arguments");
@@ -63,30 +64,81 @@ final class FlowActions {
         }, Phase.values());
     }
 
-    private static HttpAction setTimeout(ActionArgs a) throws ConfigException {
-        String which = a.next();
-        if (which.equals("tunnel")) {
-            throw new ConfigException("'set-timeout tunnel' is not supported by Fulcrum yet");
+    /** {@code wait-for-body time <time> [at-least <bytes>]}, with HAProxy's messages. */
+    private static HttpAction waitForBody(ActionArgs a) throws ConfigException {
+        long time = -1;
+        long atLeast = 0;
+        while (a.peek().equals("time") || a.peek().equals("at-least")) {
+            String word = a.next();
+            String value = a.next("missing argument for '" + word + "'");
+            int bad = 0;
+            while (bad < value.length() && Character.isDigit(value.charAt(bad))) {
+                bad++;
+            }
+            try {
+                if (word.equals("time")) {
+                    time = Units.time(value, "wait-for-body");
+                } else {
+                    atLeast = Units.size(value, "wait-for-body");
+                }
+            } catch (ConfigException e) {
+                throw new ConfigException("unexpected character '" + value.charAt(Math.min(bad, value.length() - 1)) + "'");
+            }
         }
-        if (!which.equals("server")) {
-            throw new ConfigException("'set-timeout' expects 'server' or 'tunnel'");
+        if (time < 0) {
+            throw new ConfigException("expects time <time> [ at-least <bytes> ]");
+        }
+        long millis = time;
+        long bytes = atLeast;
+        return (txn, msg) -> txn.requestBodyIn(millis, bytes) ? Verdict.CONTINUE : Verdict.WAIT;
+    }
+
+    /** {@code set-timeout server|tunnel <time>|<expr>}: a time when it reads as one, else an expression (in ms). */
+    private static HttpAction setTimeout(ActionArgs a) throws ConfigException {
+        if (a.remaining() < 2) {
+            throw new ConfigException("expects exactly 2 arguments");
         }
         if (!a.proxy().kind().isBackend()) {
-            throw new ConfigException("'set-timeout server' is only available on proxies with backend capabilities");
+            throw new ConfigException("proxy '" + a.proxy().name() + "' has no backend capability");
         }
-        String value = a.next("expects a timeout value");
-        if (Character.isDigit(value.charAt(0))) {
-            long ms = Units.time(value, "set-timeout");
-            return (txn, msg) -> {
-                txn.serverTimeout(ms);
-                return Verdict.CONTINUE;
-            };
+        String which = a.next();
+        if (!which.equals("server") && !which.equals("tunnel")) {
+            throw new ConfigException("'set-timeout' rule supports 'server'/'tunnel' (got '" + which + "')");
         }
-        Expr expr = a.expr(value);
+        boolean tunnel = which.equals("tunnel");
+        String value = a.next();
+        Expr expr = null;
+        long ms = 0;
+        try {
+            ms = Units.time(value, "set-timeout");
+        } catch (ConfigException notATime) {
+            try {
+                expr = a.expr(value);
+            } catch (ConfigException notAnExpr) {
+                int bad = 0;
+                while (bad < value.length() - 1 && Character.isDigit(value.charAt(bad))) {
+                    bad++;
+                }
+                throw new ConfigException("unexpected character '" + value.charAt(bad) + "' in rule 'set-timeout " + which + "'");
+            }
+        }
+        if (expr == null && ms == 0) {
+            throw new ConfigException("null value is not valid for a 'set-timeout " + which + "' rule");
+        }
+        Expr e = expr;
+        long fixed = ms;
         return (txn, msg) -> {
-            Sample s = new Sample();
-            if (expr.eval(txn, s, SampleType.SINT) && s.num() > 0) {
-                txn.serverTimeout(s.num());
+            long t = fixed;
+            if (e != null) {
+                Sample s = new Sample();
+                t = e.eval(txn, s, SampleType.SINT) ? s.num() : 0;
+            }
+            if (t > 0) {
+                if (tunnel) {
+                    txn.tunnelTimeout(t);
+                } else {
+                    txn.serverTimeout(t);
+                }
             }
             return Verdict.CONTINUE;
         };

@@ -3,6 +3,7 @@ package io.fulcrum.rules;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.http.HttpHeaders;
 import io.fulcrum.log.LogFormat;
+import io.fulcrum.sample.PcreRegex;
 import io.fulcrum.rules.HttpActions.Phase;
 import io.netty.util.AsciiString;
 
@@ -123,7 +124,7 @@ final class HeaderActions {
 
     static Pattern regex(String text) throws ConfigException {
         try {
-            return Pattern.compile(text);
+            return PcreRegex.compile(text, false);
         } catch (PatternSyntaxException e) {
             throw new ConfigException("regex '" + text + "' is invalid: " + e.getDescription());
         }

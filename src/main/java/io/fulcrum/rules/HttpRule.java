@@ -6,16 +6,36 @@ import io.fulcrum.http.HttpHead;
 /** One rule: an action and the condition it runs under (null: always). */
 public record HttpRule(HttpAction action, Condition condition) {
 
-    /** Runs {@code rules} in order until one stops the list; DONE when one answered. */
-    public static Verdict runAll(HttpRule[] rules, HttpTxn txn, HttpHead msg) {
-        for (HttpRule r : rules) {
+    /** What {@link #run} returns when a rule answered. */
+    public static final int ANSWERED = -1;
+
+    /**
+     * Runs {@code rules} in order from rule {@code from} until one stops the list: {@link #ANSWERED} when one answered,
+     * the index of a rule that waits (run it again to resume), else {@code rules.length}.
+     */
+    public static int run(HttpRule[] rules, int from, HttpTxn txn, HttpHead msg) {
+        for (int i = from; i < rules.length; i++) {
+            HttpRule r = rules[i];
             if (Condition.passes(r.condition, txn)) {
-                Verdict v = r.action.run(txn, msg);
-                if (v != Verdict.CONTINUE) {
-                    return v;
+                switch (r.action.run(txn, msg)) {
+                    case CONTINUE -> { }
+                    case STOP -> {
+                        return rules.length;
+                    }
+                    case DONE -> {
+                        return ANSWERED;
+                    }
+                    case WAIT -> {
+                        return i;
+                    }
                 }
             }
         }
-        return Verdict.CONTINUE;
+        return rules.length;
+    }
+
+    /** Runs {@code rules} in order until one stops the list (none of them waits); DONE when one answered. */
+    public static Verdict runAll(HttpRule[] rules, HttpTxn txn, HttpHead msg) {
+        return run(rules, 0, txn, msg) == ANSWERED ? Verdict.DONE : Verdict.CONTINUE;
     }
 }

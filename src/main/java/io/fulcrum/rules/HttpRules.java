@@ -1,5 +1,6 @@
 package io.fulcrum.rules;
 
+import io.fulcrum.cfg.Source;
 import io.fulcrum.proxy.ProxyPart;
 import io.fulcrum.proxy.ProxySpec;
 
@@ -20,6 +21,13 @@ public final class HttpRules implements ProxyPart {
     final List<HttpRule> afterResponse = new ArrayList<>();
     /** {@code redirect} directives: they run after all the section's http-request rules. */
     final List<HttpRule> redirects = new ArrayList<>();
+    /** Rules of experimental actions, refused without {@code expose-experimental-directives}. */
+    final List<Experimental> experimental = new ArrayList<>();
+
+    /** Where an experimental action is used. */
+    record Experimental(Source source, String action) {
+    }
+
     private HttpRule[] requestArray;
     private HttpRule[] responseArray;
     private HttpRule[] afterResponseArray;

@@ -17,6 +17,15 @@ public interface HttpTxn extends SampleContext {
     /** Overrides {@code timeout server} for this transaction. */
     void serverTimeout(long millis);
 
+    /** Overrides {@code timeout tunnel} for this transaction, should it become a tunnel. */
+    void tunnelTimeout(long millis);
+
+    /**
+     * {@code wait-for-body}: true once the request's body is in (or {@code atLeast} bytes of it, or all the buffer
+     * holds); else the request rules wait, at most {@code millis} (then 408), and the rule runs again as more arrives.
+     */
+    boolean requestBodyIn(long millis, long atLeast);
+
     /** Adds a field to the 103 Early Hints response sent before anything else. */
     void earlyHint(String name, String value);
 }

@@ -31,6 +31,38 @@ final class MessageActions {
         replace(actions, "replace-pathq", Uri::pathq, (u, v) -> u.prefix() + v);
         replace(actions, "replace-uri", Uri::toString, (u, v) -> v);
         actions.add("set-status", MessageActions::setStatus, Phase.RESPONSE, Phase.AFTER_RESPONSE);
+        actions.add("normalize-uri", MessageActions::normalizeUri, Phase.REQUEST);
+    }
+
+    /** {@code normalize-uri <normalizer> [full|strict]}: experimental in HAProxy 2.6, as here. */
+    private static HttpAction normalizeUri(ActionArgs a) throws ConfigException {
+        a.experimental("normalize-uri");
+        String name = a.next("missing argument <normalizer>");
+        UriNormalizer n = UriNormalizer.named(name);
+        if (n == null) {
+            throw new ConfigException("unknown normalizer '" + name + "'");
+        }
+        if (n.option() != null && a.more()) {
+            String word = a.next();
+            if (!word.equals(n.option())) {
+                throw new ConfigException("unknown argument '" + word + "' for '" + name + "' normalizer");
+            }
+            n = n.withOption();
+        }
+        UriNormalizer normalizer = n;
+        return (txn, msg) -> {
+            RequestHead r = (RequestHead) msg;
+            String uri = r.uri().toString();
+            String done = normalizer.apply(uri);
+            if (done == null) {
+                txn.reply(new Reply.Error(400));
+                return Verdict.DONE;
+            }
+            if (!done.equals(uri)) {
+                r.uri(new AsciiString(done));
+            }
+            return Verdict.CONTINUE;
+        };
     }
 
     private static LogFormat oneFormat(ActionArgs a) throws ConfigException {

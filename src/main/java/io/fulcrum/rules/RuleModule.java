@@ -17,6 +17,7 @@ import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.rules.HttpActions.Phase;
+import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.sample.Stage;
 
 import java.util.List;
@@ -37,6 +38,9 @@ public final class RuleModule implements Module {
         ReplyActions.register(actions);
         VarActions.register(actions);
         FlowActions.register(actions);
+        Services.register(actions, Services.of(registry));
+        CaptureActions.register(actions);
+        ConnectionActions.register(actions);
         for (Phase phase : Phase.values()) {
             registry.table(ProxyModule.KEYWORDS).add(phase.keyword(), Capability.FRONTEND | Capability.BACKEND | Capability.STRICT,
                     (p, l) -> parse(phase, p, l, actions, acls, formats));
@@ -45,6 +49,7 @@ public final class RuleModule implements Module {
         registry.table(ProxyModule.KEYWORDS).add("redirect", Capability.FRONTEND | Capability.BACKEND | Capability.STRICT,
                 (p, l) -> redirect(p, l, actions, acls, formats));
         registry.check(RuleModule::warnTcpMode);
+        registry.check(RuleModule::checkExperimental);
     }
 
     /** HTTP rules of a TCP proxy never run: said once per list, as HAProxy does. */
@@ -58,6 +63,19 @@ public final class RuleModule implements Module {
                 if (!rulesOf(r, phase).isEmpty()) {
                     diag.configWarning("'" + phase.keyword() + "' rules ignored for " + p.describe() + " as they require HTTP mode.");
                 }
+            }
+        }
+    }
+
+    private static void checkExperimental(ConfigModel model, Diagnostics diag) {
+        if (GlobalModule.settings(model).experimental) {
+            return;
+        }
+        for (ProxySpec p : ProxyTable.of(model).proxies()) {
+            HttpRules r = p.partOrNull(HttpRules.class);
+            for (HttpRules.Experimental e : r == null ? List.<HttpRules.Experimental>of() : r.experimental) {
+                diag.parseAlert(e.source(), "'" + e.action() + "' action is experimental, must be allowed via a global "
+                        + "'expose-experimental-directives'");
             }
         }
     }

@@ -5,14 +5,18 @@ import io.fulcrum.acl.AclTable;
 import io.fulcrum.acl.Condition;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigLine;
+import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
 import io.fulcrum.cfg.Units;
+import io.fulcrum.log.HeaderCaptures;
 import io.fulcrum.log.LogFormat;
 import io.fulcrum.log.LogFormatParser;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.sample.Expr;
 import io.fulcrum.sample.Sample;
 import io.fulcrum.sample.Stage;
@@ -26,17 +30,68 @@ import java.util.List;
  */
 public final class TcpRuleModule implements Module {
     /** HAProxy 2.6's other tcp-request actions. */
-    private static final java.util.Set<String> UNSUPPORTED = java.util.Set.of("capture", "expect-proxy", "expect-netscaler-cip",
-            "track-sc0", "track-sc1", "track-sc2", "sc-inc-gpc", "sc-inc-gpc0", "sc-inc-gpc1", "sc-set-gpt", "sc-set-gpt0", "set-dst",
-            "set-dst-port", "set-mark", "set-src", "set-src-port", "set-tos", "silent-drop", "do-resolve", "send-spoe-group",
-            "set-log-level", "set-nice", "set-priority-class", "set-priority-offset", "switch-mode", "use-service");
+    private static final java.util.Set<String> UNSUPPORTED = java.util.Set.of("expect-proxy", "expect-netscaler-cip",
+            "track-sc0", "track-sc1", "track-sc2", "sc-inc-gpc", "sc-inc-gpc0", "sc-inc-gpc1", "sc-set-gpt", "sc-set-gpt0",
+            "silent-drop", "do-resolve", "send-spoe-group", "set-priority-class", "set-priority-offset", "switch-mode", "use-service");
 
     @Override
     public void register(Registry registry) {
         AclParser acls = AclParser.of(registry);
         LogFormatParser formats = new LogFormatParser(acls.exprs());
+        registry.check(TcpRuleModule::warnCaptures);
         registry.table(ProxyModule.KEYWORDS).add("tcp-request", Capability.FRONTEND | Capability.BACKEND | Capability.STRICT,
                 (p, l) -> parse(p, l, acls, formats));
+    }
+
+    /**
+     * {@code tcp-request content capture <sample> len <length>}: a new request capture slot of the frontend
+     * (log.HeaderCaptures), filled with the sample as a string.
+     */
+    private static TcpRules.TcpAction capture(ProxySpec p, ConfigLine l, int pos, AclParser acls, TcpRules rules) throws ConfigException {
+        String rule = "'tcp-request content capture' : ";
+        if (!p.kind().isFrontend()) {
+            throw new ConfigException(rule + "proxy '" + p.name() + "' has no frontend capability");
+        }
+        if (!l.has(pos) || ActionArgs.isCondition(l.arg(pos))) {
+            throw new ConfigException(rule + "missing fetch method");
+        }
+        Expr e;
+        try {
+            e = acls.exprs().parse(l.arg(pos));
+            if ((e.stages() & Stage.FE_REQ_CNT.bit()) == 0) {
+                throw new ConfigException("fetch method '" + l.arg(pos) + "' extracts information from '" + e.fetch().source()
+                        + "', none of which is available here");
+            }
+        } catch (ConfigException ex) {
+            throw new ConfigException(rule + ex.getMessage());
+        }
+        if (!l.arg(pos + 1).equals("len")) {
+            throw new ConfigException(rule + "a positive 'len' argument is mandatory");
+        }
+        long len = CaptureActions.atol(l.arg(pos + 2));
+        if (len <= 0) {
+            throw new ConfigException(rule + "length must be > 0");
+        }
+        if ((e.stages() & Stage.FE_SES_ACC.bit()) == 0) {
+            rules.contentCaptures++;
+        }
+        int slot = HeaderCaptures.of(p).declare(false, (int) Math.min(len, Integer.MAX_VALUE));
+        return ctx -> {
+            CaptureActions.capture(ctx, e, false, slot);
+            return Verdict.CONTINUE;
+        };
+    }
+
+    /** HAProxy's warning for each capture of request contents that no inspect delay waits for. */
+    private static void warnCaptures(ConfigModel model, Diagnostics diag) {
+        for (ProxySpec p : ProxyTable.of(model).proxies()) {
+            TcpRules r = p.partOrNull(TcpRules.class);
+            for (int i = 0; r != null && r.inspectDelay == 0 && i < r.contentCaptures; i++) {
+                diag.configWarning(p.describe() + " : a 'tcp-request capture' rule explicitly depending on request contents without any "
+                        + "'tcp-request inspect-delay' setting. This means that this rule will randomly find its contents. This can be "
+                        + "fixed by setting the tcp-request inspect-delay.");
+            }
+        }
     }
 
     private static void parse(ProxySpec p, ConfigLine l, AclParser acls, LogFormatParser formats) throws ConfigException {
@@ -104,6 +159,13 @@ public final class TcpRuleModule implements Module {
                     return Verdict.CONTINUE;
                 };
             }
+            case "capture" -> {
+                if (!kind.equals("content")) {
+                    throw new ConfigException("'capture " + l.arg(pos) + "' is not allowed in 'tcp-request " + kind + "' rules in " + where);
+                }
+                act = capture(p, l, pos, acls, rules);
+                pos += 3;
+            }
             case "unset-var" -> {
                 VarRef var = VarRef.parse(param);
                 act = ctx -> {
@@ -112,11 +174,23 @@ public final class TcpRuleModule implements Module {
                 };
             }
             default -> {
+                ActionArgs args = new ActionArgs(l, pos, param, null, p, stage, acls.exprs(), formats);
+                TcpRules.TcpAction shared = ConnectionActions.tcp(action, args, kind.equals("connection"));
+                if (shared == null && kind.equals("content")) {
+                    shared = ConnectionActions.tcpContent(action, args);
+                }
+                if (shared != null) {
+                    act = shared;
+                    pos = args.position();
+                    break;
+                }
                 if (UNSUPPORTED.contains(action)) {
                     throw new ConfigException("'tcp-request " + kind + " " + action + "' is an HAProxy action that Fulcrum does not support yet.");
                 }
-                throw new ConfigException("'tcp-request " + kind + "' expects 'accept', 'reject', 'set-var-fmt(*)', 'set-var(*)', "
-                        + "'unset-var(*)' in " + where + " (got '" + word + "').");
+                throw new ConfigException("'tcp-request " + kind + "' expects 'accept', 'reject', 'capture', "
+                        + (kind.equals("content") ? "'set-log-level', 'set-nice', " : "")
+                        + "'set-var-fmt(*)', 'set-var(*)', 'unset-var(*)', 'set-src', 'set-src-port', 'set-dst', 'set-dst-port', 'set-mark', "
+                        + "'set-tos' in " + where + " (got '" + word + "').");
             }
         }
         if (l.has(pos) && !l.arg(pos).equals("if") && !l.arg(pos).equals("unless")) {

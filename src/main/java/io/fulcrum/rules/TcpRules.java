@@ -30,6 +30,8 @@ public final class TcpRules implements ProxyPart {
     final List<Rule> session = new ArrayList<>();
     final List<Rule> content = new ArrayList<>();
     long inspectDelay;
+    /** Content capture rules whose sample depends on the request's contents (warned about without an inspect delay). */
+    int contentCaptures;
 
     @Override
     public ProxyPart inherit() {
@@ -49,6 +51,40 @@ public final class TcpRules implements ProxyPart {
     /** Runs the session rules (after the PROXY header); false when rejected. */
     public boolean acceptSession(SampleContext ctx) {
         return run(session, ctx);
+    }
+
+    /** True when the content rules wait for data ({@code tcp-request inspect-delay}). */
+    public boolean inspects() {
+        return inspectDelay > 0 && !content.isEmpty();
+    }
+
+    public long inspectDelay() {
+        return inspectDelay;
+    }
+
+    /**
+     * Runs the content rules over the bytes received so far, from the first one, as HAProxy does at each arrival:
+     * WAIT when a rule's condition lacked bytes that may still come ({@code missed} says so, and is cleared), DONE when
+     * rejected, CONTINUE when accepted (explicitly, or at the end of the list).
+     */
+    public Verdict inspectContent(SampleContext ctx, java.util.function.BooleanSupplier missed) {
+        missed.getAsBoolean();
+        for (Rule r : content) {
+            boolean passes = Condition.passes(r.condition(), ctx);
+            if (missed.getAsBoolean()) {
+                return Verdict.WAIT;
+            }
+            if (passes) {
+                Verdict v = r.action().run(ctx);
+                if (v == Verdict.STOP) {
+                    return Verdict.CONTINUE;
+                }
+                if (v == Verdict.DONE) {
+                    return Verdict.DONE;
+                }
+            }
+        }
+        return Verdict.CONTINUE;
     }
 
     /** Runs the content rules; false when rejected. */

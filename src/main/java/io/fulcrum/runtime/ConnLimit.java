@@ -3,14 +3,18 @@ package io.fulcrum.runtime;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A concurrent-connection limit ({@code maxconn}) shared by listeners on several event loops. A
- * listener that finds it full waits in line and is woken up when a connection ends.
+ * listener that finds it full waits in line and is woken up when a connection ends. It also counts what
+ * the stats show of it: the slots taken so far and the most taken at once.
  */
 public final class ConnLimit {
-    private final int max;
+    private volatile int max;
     private final AtomicInteger current = new AtomicInteger();
+    private final AtomicInteger peak = new AtomicInteger();
+    private final LongAdder total = new LongAdder();
     private final ConcurrentLinkedQueue<Runnable> waiters = new ConcurrentLinkedQueue<>();
     private final AtomicReference<Runnable> onEmpty = new AtomicReference<>();
 
@@ -27,14 +31,56 @@ public final class ConnLimit {
         return current.get();
     }
 
+    /** The most slots taken at once (smax, MaxConn...). */
+    public int peak() {
+        return peak.get();
+    }
+
+    /** The slots taken so far (stot, CumConns...). */
+    public long total() {
+        return total.sum();
+    }
+
+    /** Clears the peak down to what is taken now ({@code clear counters}). */
+    public void resetPeak() {
+        peak.set(current.get());
+    }
+
+    /** Clears the total ({@code clear counters all}). */
+    public void resetTotal() {
+        total.reset();
+    }
+
+    /**
+     * Changes the limit at run time ({@code set maxconn}); 0 or less means none. A raised limit wakes the
+     * listeners waiting for a slot.
+     */
+    public void max(int max) {
+        this.max = max <= 0 ? Integer.MAX_VALUE : max;
+        Runnable w;
+        while (current.get() < this.max && (w = waiters.poll()) != null) {
+            w.run();
+        }
+    }
+
     /** Takes a slot, or returns false when the limit is reached. */
     public boolean tryAcquire() {
+        return tryAcquire(max);
+    }
+
+    /** Takes a slot if fewer than {@code limit} are taken, a limit that may change at each call (0: none). */
+    public boolean tryAcquire(int limit) {
+        int max = limit <= 0 ? Integer.MAX_VALUE : limit;
         for (;;) {
             int c = current.get();
             if (c >= max) {
                 return false;
             }
             if (current.compareAndSet(c, c + 1)) {
+                total.increment();
+                if (c + 1 > peak.get()) {
+                    peak.accumulateAndGet(c + 1, Math::max);
+                }
                 return true;
             }
         }

@@ -5,11 +5,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** The process's soft limit on open files, read from {@code /proc/self/limits} (the JVM has no API for it). */
-final class FdLimit {
+public final class FdLimit {
     private FdLimit() {
     }
 
-    static long soft() {
+    public static long soft() {
         try {
             for (String line : Files.readAllLines(Path.of("/proc/self/limits"))) {
                 if (line.startsWith("Max open files")) {

@@ -1,7 +1,9 @@
 package io.fulcrum.runtime;
 
 import io.fulcrum.backend.Backend;
+import io.fulcrum.cli.CliSettings;
 import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.check.HealthChecks;
 import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.conn.Endpoint;
 import io.fulcrum.listener.BindList;
@@ -21,15 +23,20 @@ import io.fulcrum.proxy.Mode;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.server.Server;
+import io.fulcrum.stats.Counters;
 import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelOption;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.util.concurrent.GlobalEventExecutor;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -48,13 +55,19 @@ public final class Fulcrum {
     private final Map<String, Backend> backends = new LinkedHashMap<>();
     private final List<Frontend> frontends = new ArrayList<>();
     private final List<Listener> listeners = new ArrayList<>();
+    private final HealthChecks checks;
     private final CountDownLatch stopped = new CountDownLatch(1);
     /** Live client connections, told when a soft stop begins. */
     private final ChannelGroup clients = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
     private volatile boolean stopping;
+    private final long startMillis = System.currentTimeMillis();
+    private final Map<String, String> environment;
+    /** The whole process's connection and session rates (show info). */
+    private final Counters counters = new Counters();
 
     public Fulcrum(ConfigModel model, Diagnostics diag, int defaultMaxconn) {
         this.global = GlobalModule.settings(model);
+        this.environment = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(model.env().asMap()));
         this.diag = diag;
         this.loops = new EventLoops(global.effectiveNbthread());
         this.connections = new ConnLimit(global.effectiveMaxconn());
@@ -64,15 +77,22 @@ public final class Fulcrum {
         List<ProxySpec> proxies = ProxyTable.of(model).proxies();
         for (ProxySpec p : proxies) {
             if (p.kind().isBackend() && !p.disabled) {
-                backends.put(p.name(), new Backend(p));
+                Backend b = new Backend(p);
+                b.serverGroup().events(logging.serverEvents(p, diag));
+                backends.put(p.name(), b);
             }
         }
+        this.checks = new HealthChecks(model, backends, loops);
+        statsSockets(model);
+        Map<String, Long> frontendConns = new HashMap<>();
         for (ProxySpec p : proxies) {
             if (!p.kind().isFrontend() || p.disabled) {
                 continue;
             }
             int maxconn = p.maxconn > 0 ? p.maxconn : defaultMaxconn > 0 ? defaultMaxconn : connections.max();
+            feedsBackends(p, maxconn, frontendConns);
             Frontend fe = new Frontend(p, maxconn, switching(p), defaultBackend(p), logging);
+            fe.process(this);
             frontends.add(fe);
             BindList binds = p.partOrNull(BindList.class);
             int listenerId = 1;
@@ -81,7 +101,7 @@ public final class Fulcrum {
                 Acceptor acceptor = new Acceptor(fe, b, loops, starter(fe), b.name != null ? b.name : Integer.toString(listenerId));
                 listenerId += b.endpoints().size();
                 for (Endpoint e : b.endpoints()) {
-                    listeners.add(new Listener(b, e, fe, loops, connections, ch -> {
+                    listeners.add(new Listener(b, e, fe.name(), fe.limit(), loops, connections, ch -> {
                         clients.add(ch);
                         acceptor.accept(ch);
                     }));
@@ -90,27 +110,75 @@ public final class Fulcrum {
         }
     }
 
+    /** The stats sockets: listeners of HAProxy's GLOBAL frontend, limited together by {@code stats maxconn}. */
+    private void statsSockets(ConfigModel model) {
+        CliSettings cli = CliSettings.of(model);
+        ConnLimit limit = new ConnLimit(cli.maxconn);
+        for (BindSpec b : cli.sockets) {
+            for (Endpoint e : b.endpoints()) {
+                listeners.add(new Listener(b, e, CliSettings.OWNER, limit, loops, connections,
+                        ch -> {
+                            // A client may send its commands and shut its side at once: the answers still go back.
+                            ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
+                            ch.pipeline().addLast("cli", cli.session(this, b, h1Limits.bufsize()));
+                            loops.next().register(ch);
+                        }));
+            }
+        }
+    }
+
+    /**
+     * Adds a frontend's maxconn to each backend its rules name (not the dynamic names), for the default
+     * {@code fullconn}: HAProxy takes 10% of that sum.
+     */
+    private void feedsBackends(ProxySpec fe, int maxconn, Map<String, Long> sums) {
+        Set<String> named = new HashSet<>();
+        if (fe.kind().isBackend()) {
+            named.add(fe.name());
+        }
+        if (fe.defaultBackend != null) {
+            named.add(fe.defaultBackend.name());
+        }
+        fe.useBackends.forEach(r -> named.add(r.name()));
+        for (String name : named) {
+            Backend be = backends.get(name);
+            if (be != null) {
+                long sum = sums.merge(name, (long) maxconn, Long::sum);
+                be.computedFullconn((int) Math.min(Integer.MAX_VALUE, (sum + 9) / 10));
+            }
+        }
+    }
+
     /** What the frontend's mode does with a new connection. */
     private SessionStarter starter(Frontend fe) {
         if (fe.mode() == Mode.HTTP) {
             return (ch, src, dst, early) -> {
+                accepted(fe);
                 fe.logger().accepted(src, dst);
-                ch.pipeline().addLast("h1", new H1FrontConnection(fe, loops, h1Limits, headerCase).addresses(src, dst));
+                ch.pipeline().addLast("h1", new H1FrontConnection(fe, loops, h1Limits, headerCase));
                 return early == null ? () -> { } : () -> ch.pipeline().fireChannelRead(early);
             };
         }
         return (ch, src, dst, early) -> {
+            accepted(fe);
             fe.logger().accepted(src, dst);
-            TcpSession session = new TcpSession(ch, fe, loops, src, dst, early);
+            TcpSession session = new TcpSession(ch, fe, loops, early, h1Limits.maxHead());
             session.install();
             return session::start;
         };
     }
 
+    private void accepted(Frontend fe) {
+        fe.accepted();
+        counters.connectionAccepted();
+        counters.sessionStarted();
+    }
+
     private List<Frontend.SwitchingRule> switching(ProxySpec p) {
         List<Frontend.SwitchingRule> rules = new ArrayList<>();
         for (BackendRef ref : p.useBackends) {
-            rules.add(new Frontend.SwitchingRule(ref.condition(), backends.get(ref.name())));
+            rules.add(new Frontend.SwitchingRule(ref.condition(), ref.dynamic() == null ? backends.get(ref.name()) : null, ref.dynamic(),
+                    backends));
         }
         return rules;
     }
@@ -135,9 +203,12 @@ public final class Fulcrum {
                 error = reason(e);
             }
             if (error != null) {
-                diag.alert("Starting frontend " + l.frontend().name() + ": cannot bind socket (" + error + ") [" + l.endpoint() + "]");
+                diag.alert("Starting frontend " + l.owner() + ": cannot bind socket (" + error + ") [" + l.endpoint() + "]");
                 ok = false;
             }
+        }
+        if (ok) {
+            checks.start();
         }
         return ok;
     }
@@ -164,12 +235,47 @@ public final class Fulcrum {
         return frontends;
     }
 
+    /** The health checks, for the CLI's state commands. */
+    public HealthChecks checks() {
+        return checks;
+    }
+
     public GlobalSettings global() {
         return global;
     }
 
     public EventLoops loops() {
         return loops;
+    }
+
+    /** The environment as the configuration left it (setenv, HAPROXY_* variables...). */
+    public Map<String, String> environment() {
+        return environment;
+    }
+
+    /** The whole process's rates. */
+    public Counters counters() {
+        return counters;
+    }
+
+    /** Log lines dropped so far. */
+    public long droppedLogs() {
+        return logging.droppedLogs();
+    }
+
+    /** When the process started, wall clock (Start_time_sec, Uptime). */
+    public long startMillis() {
+        return startMillis;
+    }
+
+    /** A soft stop has begun. */
+    public boolean stopping() {
+        return stopping;
+    }
+
+    /** The process-wide connection limit and count ({@code maxconn}, CurrConns, CumConns). */
+    public ConnLimit connections() {
+        return connections;
     }
 
     /** Live client connections, all frontends together. */
@@ -230,6 +336,7 @@ public final class Fulcrum {
     /** SIGTERM/SIGINT, or the end of a soft stop: close everything now. */
     public void hardStop() {
         stopping = true;
+        checks.stop();
         listeners.forEach(Listener::close);
         loops.shutdown();
         loops.group().terminationFuture().awaitUninterruptibly(5, TimeUnit.SECONDS);

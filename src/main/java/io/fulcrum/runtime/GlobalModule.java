@@ -1,6 +1,7 @@
 package io.fulcrum.runtime;
 
 import io.fulcrum.cfg.Args;
+import io.fulcrum.cli.CliCommands;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigLine;
 import io.fulcrum.cfg.ConfigModel;
@@ -36,6 +37,7 @@ public final class GlobalModule implements Module {
     @Override
     public void register(Registry registry) {
         KeywordTable<GlobalContext> kw = registry.table(KEYWORDS);
+        ProcessCommands.register(CliCommands.of(registry));
         registry.section("global", (header, model) -> {
             Args.noMoreThan(header, 0, "global");
             GlobalContext ctx = new GlobalContext(settings(model), model);
@@ -61,6 +63,10 @@ public final class GlobalModule implements Module {
         kw.add("hard-stop-after", (g, l) -> {
             Args.noMoreThan(l, 1, "hard-stop-after");
             g.settings().hardStopAfter = Units.time(Args.required(l, 1, "hard-stop-after", "a timeout"), "hard-stop-after");
+        });
+        kw.add("expose-experimental-directives", (g, l) -> {
+            Args.noMoreThan(l, 0, "expose-experimental-directives");
+            g.settings().experimental = true;
         });
         kw.add("zero-warning", (g, l) -> {
             Args.noMoreThan(l, 0, "zero-warning");

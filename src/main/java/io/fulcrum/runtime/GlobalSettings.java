@@ -14,6 +14,8 @@ public final class GlobalSettings {
     public long hardStopAfter;
     public boolean zeroWarning;
     public String localPeer;
+    /** {@code expose-experimental-directives}: experimental keywords (normalize-uri) are allowed. */
+    public boolean experimental;
 
     public int effectiveNbthread() {
         return nbthread > 0 ? nbthread : Runtime.getRuntime().availableProcessors();

@@ -6,7 +6,6 @@ import io.fulcrum.cfg.Units;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
@@ -290,7 +289,7 @@ public final class ExprParser {
                 }
                 case MSK6 -> new Arg(type, w, 0, mask6(w));
                 case PBUF_FNUM -> new Arg(type, w, 0, fieldPath(w));
-                case REG -> new Arg(type, w, 0, w.isEmpty() ? null : Pattern.compile(w));
+                case REG -> new Arg(type, w, 0, w.isEmpty() ? null : PcreRegex.compile(w, false));
                 default -> Arg.of(type, w, 0);
             };
         } catch (NumberFormatException | ConfigException | PatternSyntaxException e) {

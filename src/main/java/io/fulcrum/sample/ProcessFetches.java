@@ -38,7 +38,13 @@ final class ProcessFetches {
             }
         }));
         c.fetch(new Fetch("stopping", ArgSpec.NONE, SampleType.BOOL, Source.INTRN, (a, ctx, out) -> out.setBool(ctx.stopping())));
-        c.fetch(new Fetch("wait_end", ArgSpec.NONE, SampleType.BOOL, Source.INTRN, (a, ctx, out) -> !ctx.awaitingContent() && out.setBool(true)));
+        c.fetch(new Fetch("wait_end", ArgSpec.NONE, SampleType.BOOL, Source.INTRN, (a, ctx, out) -> {
+            if (ctx.awaitingContent()) {
+                ctx.contentMissing();
+                return false;
+            }
+            return out.setBool(true);
+        }));
         c.fetch(new Fetch("unique-id", ArgSpec.NONE, SampleType.STR, Source.CONST, (a, ctx, out) -> {
             CharSequence id = ctx.uniqueId();
             return id != null && out.setStr(id);

@@ -29,6 +29,26 @@ public interface SampleContext {
     /** The client connection, or null. */
     Channel frontChannel();
 
+    /**
+     * The addresses that {@code set-src}/{@code set-dst} rules rewrite where they run (the session's in connection
+     * and session rules, the stream's own copy in content and HTTP rules), or null where there are none.
+     */
+    default Endpoints endpoints() {
+        return null;
+    }
+
+    /** The client connection's own source address ({@code fc_src}): only tcp-request connection rules change it. */
+    default SocketAddress connectionSource() {
+        Channel c = frontChannel();
+        return c == null ? source() : Endpoints.of(c).connectionSource();
+    }
+
+    /** The client connection's own destination address ({@code fc_dst}). */
+    default SocketAddress connectionDestination() {
+        Channel c = frontChannel();
+        return c == null ? destination() : Endpoints.of(c).connectionDestination();
+    }
+
     Frontend frontend();
 
     /** The backend, once chosen. */
@@ -132,6 +152,13 @@ public interface SampleContext {
      */
     default boolean awaitingContent() {
         return false;
+    }
+
+    /**
+     * A fetch lacked content bytes that may still arrive ({@link #awaitingContent()}): the content rule being evaluated
+     * waits for more, as HAProxy's rules do on a sample that "may change".
+     */
+    default void contentMissing() {
     }
 
     /** The transaction's unique id ({@code unique-id-format}), or null when there is none. */

@@ -359,7 +359,7 @@ final class StringConverters {
             throw new ConfigException("missing regex");
         }
         if (ci) {
-            a[0] = new Arg(REG, a[0].text(), 0, Pattern.compile(a[0].text(), Pattern.CASE_INSENSITIVE));
+            a[0] = new Arg(REG, a[0].text(), 0, PcreRegex.compile(a[0].text(), true));
         }
     }
 

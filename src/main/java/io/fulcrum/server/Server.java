@@ -2,27 +2,52 @@ package io.fulcrum.server;
 
 import io.fulcrum.conn.Endpoint;
 import io.fulcrum.runtime.ConnLimit;
+import io.fulcrum.stats.Counters;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
-/** A server at run time: its configuration and its counters. */
+/** A server at run time: its configuration, its state and its counters. */
 public final class Server {
     private final String backend;
     private final ServerSpec spec;
+    private final ServerState state;
     private final int numericId;
     private final AtomicInteger current = new AtomicInteger();
     private final LongAdder total = new LongAdder();
     /** The transactions using it now (srv_conn, %sc): idle pooled connections do not count. */
     private final ConnLimit streams = new ConnLimit(0);
+    private final Counters counters = new Counters();
+    /** Where it is: the configured address until {@code set server addr} moves it. */
+    private volatile Address address;
+    /** Told after each change of {@link #usable()} or {@link #weight()}: load balancers rebuild from it. */
+    private final List<Runnable> watchers = new CopyOnWriteArrayList<>();
 
-    /** @param numericId HAProxy's numeric id ({@code srv_id}): the server's place in its backend, from 1 */
-    public Server(String backend, ServerSpec spec, int numericId) {
-        this.backend = backend;
+    /**
+     * @param group     its backend's servers, which it joins
+     * @param numericId HAProxy's numeric id ({@code srv_id}): the server's place in its backend, from 1
+     */
+    public Server(ServerGroup group, ServerSpec spec, int numericId) {
+        this.backend = group.backend();
         this.spec = spec;
         this.numericId = numericId;
+        this.address = new Address(spec.endpoint, spec.portMode, spec.port);
+        this.state = new ServerState(this, group, spec);
+        group.add(this);
+    }
+
+    /** A server alone in its backend {@code backend} (tests). */
+    public Server(String backend, ServerSpec spec, int numericId) {
+        this(new ServerGroup(backend), spec, numericId);
+    }
+
+    /** Its admin and operational states, weights and check results. */
+    public ServerState state() {
+        return state;
     }
 
     public String name() {
@@ -44,16 +69,14 @@ public final class Server {
         return numericId;
     }
 
-    /**
-     * UP as HAProxy says it without health checks: it has an address and is not disabled (whatever its
-     * weight, unlike {@link #usable()}).
-     */
+    /** UP as {@code srv_is_up} says: not in maintenance nor down (whatever its weight, unlike {@link #usable()}). */
     public boolean up() {
-        return spec.endpoint != null && !spec.disabled;
+        return state.up();
     }
 
+    /** The effective weight. */
     public int weight() {
-        return spec.weight;
+        return state.weight();
     }
 
     public int sendProxy() {
@@ -65,26 +88,49 @@ public final class Server {
         return spec.transport;
     }
 
-    /** Usable for traffic: has an address and is not disabled (health checks come later). */
+    /** Usable for traffic: has an address and a weight, is running and neither in maintenance nor draining. */
     public boolean usable() {
-        return spec.endpoint != null && !spec.disabled && spec.weight > 0;
+        return state.usable();
+    }
+
+    /**
+     * A server's address and port.
+     *
+     * @param endpoint null when it has none ({@code init-addr none})
+     * @param port     the fixed port, or the offset for {@link ServerSpec.PortMode#OFFSET}
+     */
+    public record Address(Endpoint endpoint, ServerSpec.PortMode portMode, int port) {
+    }
+
+    /** Its address now. */
+    public Address address() {
+        return address;
+    }
+
+    /**
+     * Moves the server ({@code set server addr}): new connections and checks go to {@code to}; established and
+     * idle pooled connections stay where they are.
+     */
+    public void moveTo(Address to) {
+        address = to;
     }
 
     public Endpoint endpoint() {
-        return spec.endpoint;
+        return address.endpoint();
     }
 
     /** Where to connect for a client that connected to {@code clientDst} (the port may follow the client's). */
     public SocketAddress target(SocketAddress clientDst) {
-        if (spec.endpoint instanceof Endpoint.Inet inet) {
-            int port = switch (spec.portMode) {
-                case FIXED -> spec.port;
+        Address a = address;
+        if (a.endpoint() instanceof Endpoint.Inet inet) {
+            int port = switch (a.portMode()) {
+                case FIXED -> a.port();
                 case CLIENT -> portOf(clientDst);
-                case OFFSET -> portOf(clientDst) + spec.port;
+                case OFFSET -> portOf(clientDst) + a.port();
             };
             return new InetSocketAddress(inet.host(), port);
         }
-        if (spec.endpoint instanceof Endpoint.Unix unix) {
+        if (a.endpoint() instanceof Endpoint.Unix unix) {
             return new io.netty.channel.unix.DomainSocketAddress(unix.abstractNamespace() ? "\0" + unix.path() : unix.path());
         }
         throw new IllegalStateException("server " + id() + " has no address");
@@ -92,6 +138,16 @@ public final class Server {
 
     private static int portOf(SocketAddress a) {
         return a instanceof InetSocketAddress i ? i.getPort() : 0;
+    }
+
+    /** What {@code show stat} reports of it. */
+    public Counters counters() {
+        return counters;
+    }
+
+    /** A connection to it is being attempted (the "connect" counter counts attempts, as HAProxy's). */
+    public void connecting() {
+        counters.increment(Counters.Count.CONNECTS);
     }
 
     public void connectionOpened() {
@@ -114,5 +170,18 @@ public final class Server {
 
     public long totalConnections() {
         return total.sum();
+    }
+
+    /**
+     * Runs {@code watcher} after each change of this server's usability or weight, on the thread that
+     * made the change (the CLI's, a health check's): it must be thread-safe and quick.
+     */
+    public void onChange(Runnable watcher) {
+        watchers.add(watcher);
+    }
+
+    /** Tells the watchers; state transitions call it once they are visible. */
+    void changed() {
+        watchers.forEach(Runnable::run);
     }
 }

@@ -5,18 +5,17 @@ import io.fulcrum.sample.Arg;
 import io.fulcrum.sample.ArgSpec;
 import io.fulcrum.sample.Fetch;
 import io.fulcrum.sample.SampleCatalog;
-import io.fulcrum.sample.SampleContext;
 import io.fulcrum.sample.SampleType;
 import io.fulcrum.sample.Source;
 
+import java.util.function.ToLongBiFunction;
 import java.util.function.ToLongFunction;
 
 import static io.fulcrum.sample.ArgType.SRV;
 
 /**
  * The server fetches of configuration.txt 7.3.2 and 7.3.3: the stream's server ({@code srv_id},
- * {@code srv_name}), and the state of a server named as {@code [backend/]server}. Without health checks a
- * server is UP unless disabled; without maxconn and queues its free slots are unlimited and its queue empty.
+ * {@code srv_name}), and the state of a server named as {@code [backend/]server}.
  */
 final class ServerFetches {
     private ServerFetches() {
@@ -32,22 +31,34 @@ final class ServerFetches {
         c.fetch(new Fetch("srv_name", ArgSpec.NONE, SampleType.STR, Source.SERVR,
                 (a, ctx, out) -> ctx.server() != null && out.setStr(ctx.server().name())));
         named(c, "srv_conn", SampleType.SINT, Server::currentConnections);
-        named(c, "srv_conn_free", SampleType.SINT, s -> -1); // HAProxy's answer for a server without maxconn
-        named(c, "srv_queue", SampleType.SINT, s -> 0);
+        // -1 for a server without maxconn, as HAProxy: its free slots are unlimited.
+        namedIn(c, "srv_conn_free", (b, s) -> s.spec().maxconn == 0 ? -1 : Math.max(0, b.maxconnNow(s) - s.streams().current()));
+        namedIn(c, "srv_queue", Backend::queued);
         named(c, "srv_is_up", SampleType.BOOL, s -> s.up() ? 1 : 0);
-        // No runtime weight changes yet: the initial, user and effective weights are the configured one.
-        named(c, "srv_iweight", SampleType.SINT, Server::weight);
+        // No slow start yet: the effective weight is the user weight.
+        named(c, "srv_iweight", SampleType.SINT, s -> s.state().initialWeight());
         named(c, "srv_uweight", SampleType.SINT, Server::weight);
         named(c, "srv_weight", SampleType.SINT, Server::weight);
     }
 
     private static void named(SampleCatalog c, String name, SampleType type, ToLongFunction<Server> value) {
+        fetch(c, name, type, (b, s) -> value.applyAsLong(s));
+    }
+
+    /** A fetch of a server's state that its backend keeps (slots, queue). */
+    private static void namedIn(SampleCatalog c, String name, ToLongBiFunction<Backend, Server> value) {
+        fetch(c, name, SampleType.SINT, value);
+    }
+
+    private static void fetch(SampleCatalog c, String name, SampleType type, ToLongBiFunction<Backend, Server> value) {
         c.fetch(new Fetch(name, ArgSpec.of(1, SRV), type, Source.INTRN, (a, ctx, out) -> {
-            Server s = server(a, ctx);
+            ServerRef ref = a[0].as(ServerRef.class);
+            Backend b = ref.backend() == null ? ctx.backend() : ctx.backend(ref.backend());
+            Server s = b == null ? null : find(b, ref.server());
             if (s == null) {
                 return false;
             }
-            long v = value.applyAsLong(s);
+            long v = value.applyAsLong(b, s);
             return type == SampleType.BOOL ? out.setBool(v != 0) : out.setSint(v);
         }, a -> {
             String t = a[0].text(); // a missing name is reported once proxies are known (ProxyArgs)
@@ -56,15 +67,10 @@ final class ServerFetches {
         }));
     }
 
-    /** The server the argument names, in the backend it names or else the current one. */
-    private static Server server(Arg[] a, SampleContext ctx) {
-        ServerRef ref = a[0].as(ServerRef.class);
-        Backend b = ref.backend() == null ? ctx.backend() : ctx.backend(ref.backend());
-        if (b == null) {
-            return null;
-        }
+    /** The server named {@code name} in {@code b}, or null. */
+    private static Server find(Backend b, String name) {
         for (Server s : b.servers()) {
-            if (s.name().equals(ref.server())) {
+            if (s.name().equals(name)) {
                 return s;
             }
         }

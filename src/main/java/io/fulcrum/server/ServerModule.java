@@ -9,6 +9,7 @@ import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
 import io.fulcrum.cfg.Registry.TableKey;
 import io.fulcrum.cfg.Units;
+import io.fulcrum.cli.CliCommands;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
@@ -30,6 +31,7 @@ public final class ServerModule implements Module {
     @Override
     public void register(Registry registry) {
         ServerFetches.register(SampleCatalog.of(registry));
+        ServerCommands.register(CliCommands.of(registry), SetServer.of(registry));
         KeywordTable<ServerSpec> options = registry.table(OPTIONS);
         KeywordTable<ProxySpec> keywords = registry.table(ProxyModule.KEYWORDS);
         keywords.add("server", Capability.BACKEND | Capability.STRICT, (p, l) -> server(p, l, options));
@@ -45,6 +47,31 @@ public final class ServerModule implements Module {
             }
             s.weight = (int) w;
         });
+        options.add("maxconn", 1, (s, l) -> s.maxconn = count(l, "maxconn"));
+        options.add("minconn", 1, (s, l) -> s.minconn = count(l, "minconn"));
+        options.add("maxqueue", 1, (s, l) -> s.maxqueue = count(l, "maxqueue"));
+        options.add("slowstart", 1, (s, l) -> {
+            try {
+                s.slowstart = Units.time(l.arg(1), "slowstart");
+            } catch (ConfigException e) {
+                throw new ConfigException(e.getMessage() + " argument of server " + s.name + ".");
+            }
+        });
+        options.add("id", 1, (s, l) -> {
+            long id;
+            try {
+                id = Units.integer(l.arg(1), "id");
+            } catch (ConfigException e) {
+                id = 0;
+            }
+            if (id <= 0 || id > Integer.MAX_VALUE) {
+                throw new ConfigException("'id' : custom id has to be > 0.");
+            }
+            s.id = (int) id;
+        });
+        options.add("backup", (s, l) -> s.backup = true);
+        options.add("no-backup", (s, l) -> s.backup = false);
+        options.add("cookie", 1, (s, l) -> s.cookie = l.arg(1));
         options.add("disabled", (s, l) -> s.disabled = true);
         options.add("enabled", (s, l) -> s.disabled = false);
         options.add("send-proxy", (s, l) -> s.sendProxy = 1);
@@ -61,6 +88,11 @@ public final class ServerModule implements Module {
         });
 
         registry.check(ServerModule::checkTimeouts);
+    }
+
+    /** A non-negative count ({@code maxconn}, {@code minconn}, {@code maxqueue}). */
+    private static int count(ConfigLine l, String keyword) throws ConfigException {
+        return (int) Units.integer(l.arg(1), keyword, 0, Integer.MAX_VALUE);
     }
 
     /**
@@ -112,6 +144,12 @@ public final class ServerModule implements Module {
         }
         String where = "'server " + p.name() + "/" + s.name + "'";
         parseOptions(s, l, 3, where, options);
+        for (ServerSpec other : list.servers) {
+            if (s.id != 0 && other.id == s.id) {
+                throw new ConfigException(where + " : 'id' : custom id " + s.id + " already used at " + other.source
+                        + " ('server " + other.name + "').");
+            }
+        }
         try {
             ServerAddress.parse(s, l.arg(2));
         } catch (ConfigException e) {

@@ -34,18 +34,42 @@ public final class ServerSpec implements Cloneable {
 
     public int weight = 1;
     public boolean disabled;
+    /** Concurrent transactions it takes (0: no limit); with {@link #minconn} the limit follows the backend's load. */
+    public int maxconn;
+    /** The least the dynamic limit goes down to (0: as {@link #maxconn}); see the backend's {@code fullconn}. */
+    public int minconn;
+    /** Transactions that may wait in its queue (0: no limit). */
+    public int maxqueue;
+    /** {@code slowstart}: how long a server that comes back up ramps up its weight and maxconn, in ms (0: none). */
+    public long slowstart;
+    /** The {@code id} given on the line, 0 when it was left out (the backend assigns one). */
+    public int id;
+    /** Used only when no active server is usable. */
+    public boolean backup;
+    /** The {@code cookie} value, kept for cookie persistence; null when none. */
+    public String cookie;
     /** 0: no PROXY header; 1 or 2: {@code send-proxy} or {@code send-proxy-v2}. */
     public int sendProxy;
     /** {@code init-addr}: the methods tried in order ("last", "libc", "none", or an IP address). */
     public String initAddr = "last,libc";
     /** The layer between the connection and the mux (TLS), set by the subsystem providing it; null for none. */
     public ServerTransport transport;
-    /** What other subsystems keep about the server (its TLS options...), by type; copied with the line. */
-    private Map<Class<?>, Part> parts = new HashMap<>();
+    /** What other subsystems keep per server (the checks' settings, the TLS options...), by type. */
+    private Map<Class<?>, ServerPart> parts = new HashMap<>();
 
-    /** What a subsystem keeps in a server line: copied when a server line starts from {@code default-server}. */
-    public interface Part {
-        Part copy();
+    /** What a subsystem keeps in a server line; copied when a server line starts from default-server. */
+    public interface ServerPart {
+        ServerPart copy();
+    }
+
+    /** The part of type {@code type}, created by {@code create} when absent. */
+    public <T extends ServerPart> T part(Class<T> type, Supplier<T> create) {
+        return type.cast(parts.computeIfAbsent(type, t -> create.get()));
+    }
+
+    /** The part of type {@code type}, or null. */
+    public <T extends ServerPart> T partOrNull(Class<T> type) {
+        return type.cast(parts.get(type));
     }
 
     /** A copy, for a server line starting from the default-server template. */
@@ -58,15 +82,5 @@ public final class ServerSpec implements Cloneable {
         } catch (CloneNotSupportedException e) {
             throw new AssertionError(e);
         }
-    }
-
-    /** The part of type {@code type}, created by {@code create} when absent. */
-    public <T extends Part> T part(Class<T> type, Supplier<T> create) {
-        return type.cast(parts.computeIfAbsent(type, t -> create.get()));
-    }
-
-    /** The part of type {@code type}, or null. */
-    public <T extends Part> T partOrNull(Class<T> type) {
-        return type.cast(parts.get(type));
     }
 }

@@ -1,6 +1,7 @@
 package io.fulcrum.stream;
 
 import io.fulcrum.backend.Backend;
+import io.fulcrum.backend.Ticket;
 import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.http.ErrorMessage;
 import io.fulcrum.http.ForwardingHeaders;
@@ -27,6 +28,7 @@ import io.fulcrum.rules.HttpRules;
 import io.fulcrum.rules.HttpTxn;
 import io.fulcrum.rules.Reply;
 import io.fulcrum.rules.Verdict;
+import io.fulcrum.sample.Endpoints;
 import io.fulcrum.sample.VarScope;
 import io.fulcrum.sample.Vars;
 import io.fulcrum.server.Server;
@@ -62,10 +64,20 @@ public final class HttpStream implements HttpTxn, LogContext {
     private boolean tunnel;
     private Backend backend;
     private Server target;
+    /** The transaction's claim on a server slot (made when it first asks for a server). */
+    private Ticket ticket;
+    /** The server a redispatch left, which the algorithm avoids. */
+    private Server avoid;
+    /** When the wait in a queue ends ({@code timeout queue}), nanoTime; 0 when not queued or no limit. */
+    private long queueDeadline;
     private H1ServerConnection server;
     private HeaderCase serverNames = HeaderCase.NONE;
     /** The server waits for the request's body, or null. */
     private BodyWait bodyWait;
+    /** The request rule to resume at when a wait-for-body rule held the list (the backend's once it is chosen). */
+    private int ruleIndex;
+    /** What arrived of the request while a wait-for-body rule held it, or null when no rule waited. */
+    private HeldBody held;
     private int attempts;
 
     /** Request bytes produced before the server connection is ready. */
@@ -89,10 +101,14 @@ public final class HttpStream implements HttpTxn, LogContext {
 
     /** {@code timeout server} as set by {@code http-request set-timeout server}, or -1. */
     private long serverTimeoutOverride = -1;
+    /** {@code timeout tunnel} as set by {@code http-request set-timeout tunnel}, or -1. */
+    private long tunnelTimeoutOverride = -1;
     /** The fields of the 103 Early Hints response the request rules built, not sent yet. */
     private HttpHeaders earlyHints;
     /** Response rules are running: fetches serving both directions read the response. */
     private boolean responseSide;
+    /** The stream's own copy of the client's addresses once a rule rewrites them (set-src...), else null. */
+    private Endpoints endpoints;
     private Vars txnVars;
     private Vars reqVars;
     private Vars resVars;
@@ -137,32 +153,66 @@ public final class HttpStream implements HttpTxn, LogContext {
             fail(403);
             return;
         }
-        if (HttpRule.runAll(frontend.rules().request(), this, request) == Verdict.DONE) {
-            return;
-        }
-        flushEarlyHints();
-        backend = frontend.backend(this);
+        continueRequest();
+    }
+
+    /**
+     * Runs the request rules from where they stand (a wait-for-body rule may hold them: this runs again as the body
+     * arrives), then routes the request and starts the server side.
+     */
+    private void continueRequest() {
         if (backend == null) {
-            log.error('S', 'C');
-            fail(503);
-            return;
-        }
-        if (backend.httpOptions().headerNames.refuses(request)) {
-            fail(403);
-            return;
-        }
-        if (backend.rules() != frontend.rules()) {
-            if (!backend.tcpRules().acceptContent(this)) {
+            if (!requestRulesDone(frontend.rules())) {
+                return;
+            }
+            flushEarlyHints();
+            backend = frontend.backend(this);
+            if (backend == null) {
+                log.error('S', 'C');
+                fail(503);
+                return;
+            }
+            if (backend.httpOptions().headerNames.refuses(request)) {
+                fail(403);
+                return;
+            }
+            if (backend.rules() != frontend.rules() && !backend.tcpRules().acceptContent(this)) {
                 abort();
                 return;
             }
-            if (HttpRule.runAll(backend.rules().request(), this, request) == Verdict.DONE) {
+        }
+        if (backend.rules() != frontend.rules()) {
+            if (!requestRulesDone(backend.rules())) {
                 return;
             }
             flushEarlyHints();
         }
+        forwardRequest();
+        if (held != null) {
+            replayHeld();
+        }
+    }
+
+    /** Runs {@code rules}' request rules from the one that waited, if any; false when they answered or wait. */
+    private boolean requestRulesDone(HttpRules rules) {
+        HttpRule[] list = rules.request();
+        int r = HttpRule.run(list, ruleIndex, this, request);
+        if (r == HttpRule.ANSWERED) {
+            return false;
+        }
+        if (r < list.length) {
+            ruleIndex = r;
+            armTimer();
+            return false;
+        }
+        ruleIndex = 0;
+        return true;
+    }
+
+    /** The request goes to a server of the backend: its head first, then its body as it comes. */
+    private void forwardRequest() {
         serverNames = front.serverNames(backend);
-        ForwardingHeaders.add(request, frontend.httpOptions(), backend.httpOptions(), front.source(), front.destination());
+        ForwardingHeaders.add(request, frontend.httpOptions(), backend.httpOptions(), source(), destination());
         // Hop-by-hop fields are gone; say what this hop wants when the version's default differs.
         if (upgradeRequested) {
             request.headers().add("connection", "upgrade");
@@ -186,6 +236,48 @@ public final class HttpStream implements HttpTxn, LogContext {
         armTimer();
     }
 
+    /** The whole request was read (a wait-for-body rule may hold its end). */
+    private boolean requestRead() {
+        return requestEnded || request.bodyLength() == HttpHead.NO_BODY || held != null && held.ended();
+    }
+
+    /** What came of the request while a wait-for-body rule held it goes on, as if it arrived now. */
+    private void replayHeld() {
+        HeldBody h = held;
+        held = null;
+        ByteBuf body = h.takeBody();
+        if (body != null) {
+            requestData(body);
+        }
+        if (h.trailers() != null) {
+            requestTrailers(h.trailers());
+        }
+        if (h.ended()) {
+            requestEnd();
+        }
+    }
+
+    @Override
+    public boolean requestBodyIn(long millis, long atLeast) {
+        if (held == null) {
+            held = new HeldBody(client.alloc(), front.limits().maxHead());
+        }
+        boolean waited = held.waiting();
+        if (held.satisfied(request.bodyLength() != HttpHead.NO_BODY, millis, atLeast)) {
+            return true;
+        }
+        ByteBuf go = waited ? null : BodyWait.answerToExpect(request);
+        if (go != null) {
+            client.writeAndFlush(go, client.voidPromise());
+        }
+        return false;
+    }
+
+    @Override
+    public ByteBuf requestBody() {
+        return held == null ? null : held.body();
+    }
+
     /** The wait for the request's body is over, or there was none: the server is connected. */
     private void bodyWaitOver() {
         bodyWait = null;
@@ -197,6 +289,11 @@ public final class HttpStream implements HttpTxn, LogContext {
     /** Body bytes from the client; this stream owns {@code data}. */
     public void requestData(ByteBuf data) {
         lastClientActivity = System.nanoTime();
+        if (held != null && held.waiting()) {
+            held.hold(data);
+            continueRequest();
+            return;
+        }
         if (bodyWait != null && bodyWait.add(data.readableBytes())) {
             bodyWaitOver();
         }
@@ -211,11 +308,20 @@ public final class HttpStream implements HttpTxn, LogContext {
 
     public void requestTrailers(HttpHeaders trailers) {
         lastClientActivity = System.nanoTime();
+        if (held != null && held.waiting()) {
+            held.holdTrailers(trailers);
+            return;
+        }
         trailersSent = true;
         toServer(H1Encoder.lastChunk(trailers, client.alloc(), serverNames));
     }
 
     public void requestEnd() {
+        if (held != null && held.waiting()) {
+            held.holdEnd();
+            continueRequest();
+            return;
+        }
         requestEnded = true;
         if (bodyWait != null) {
             bodyWaitOver();
@@ -252,13 +358,15 @@ public final class HttpStream implements HttpTxn, LogContext {
         if (finished) {
             return;
         }
-        target = backend.pick();
-        if (target == null) {
-            log.error('S', 'C');
-            fail(503);
+        if (ticket == null) {
+            ticket = new Ticket(client.eventLoop(), this::slotGranted);
+            log.enterBackend(backend, ticket);
+        }
+        if (ticket.server() == null && !assign()) {
             return;
         }
-        log.serverAssigned(backend, target);
+        target = ticket.server();
+        log.serverAssigned();
         H1ServerConnection idle = retriedOnNew ? null : idleConnection();
         if (idle != null) {
             reused = true;
@@ -275,7 +383,7 @@ public final class HttpStream implements HttpTxn, LogContext {
                 f.channel().close();
             } else if (f.isSuccess()) {
                 if (target.sendProxy() > 0) {
-                    f.channel().write(ProxyHeader.encode(target.sendProxy(), front.source(), front.destination(),
+                    f.channel().write(ProxyHeader.encode(target.sendProxy(), source(), destination(),
                             f.channel().alloc()), f.channel().voidPromise());
                 }
                 if (target.transport() == null) {
@@ -283,7 +391,7 @@ public final class HttpStream implements HttpTxn, LogContext {
                     return;
                 }
                 // With TLS the connection is established once its handshake is done, as in HAProxy: a failed
-                // handshake is a failed connection (retried, then 503).
+                // handshake is a failed connection (redispatched or retried, then 503).
                 target.transport().install(f.channel(), this).addListener(h -> {
                     if (finished) {
                         f.channel().close();
@@ -300,14 +408,67 @@ public final class HttpStream implements HttpTxn, LogContext {
         });
     }
 
-    /** Retries after a failed connection while {@code retries} allows, else answers 503. */
+    /** Redispatches or retries after a failed connection while {@code retries} allows, else answers 503. */
     private void connectFailed(Throwable cause) {
-        if (attempts <= backend.retries()) {
+        if (attempts <= backend.retries() && backend.redispatch(target, attempts)) {
+            // another server, at once: the slot of this one goes back
+            avoid = target;
+            ticket.release();
+            connect();
+        } else if (attempts <= backend.retries()) {
             long delay = cause instanceof ConnectTimeoutException ? 0
                     : Math.min(1000, backend.timeouts().connect > 0 ? backend.timeouts().connect : 1000);
             client.eventLoop().schedule(this::connect, delay, TimeUnit.MILLISECONDS);
         } else {
             log.error(cause instanceof ConnectTimeoutException ? 's' : 'S', 'C');
+            fail(503);
+        }
+    }
+
+    /**
+     * Asks the backend for a server slot: the last server of this client connection first with
+     * {@code option prefer-last-server} (not for hashing algorithms), else the algorithm's choice. False
+     * when the transaction waits in a queue or was answered.
+     */
+    private boolean assign() {
+        Server last = front.lastServer();
+        if (last != null && avoid == null && backend.balance().preferLastServer && !backend.balance().algorithm.hashed()
+                && backend.assignPreferred(ticket, last)) {
+            return true;
+        }
+        switch (backend.assign(this, ticket, avoid)) {
+            case ASSIGNED -> {
+                return true;
+            }
+            case QUEUED -> {
+                long t = backend.queueTimeout();
+                queueDeadline = t > 0 ? System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(t) : 0;
+                armTimer();
+                return false;
+            }
+            case NO_SERVER -> log.error('S', 'C');
+            case QUEUE_FULL -> log.error('S', 'Q');
+        }
+        fail(503);
+        return false;
+    }
+
+    /** A queue gave this transaction a slot of {@code srv} (null: its server went down, choose again). */
+    private void slotGranted(Server srv) {
+        queueDeadline = 0;
+        if (finished) {
+            ticket.release();
+            return;
+        }
+        connect();
+    }
+
+    /** {@code timeout queue} expired before a slot came: 503, termination state sQ. */
+    private void queueExpired() {
+        queueDeadline = 0;
+        if (ticket.cancel()) {
+            log.serverAssigned(); // Tw ends here: HAProxy logs the time spent waiting
+            log.error('s', 'Q');
             fail(503);
         }
     }
@@ -446,7 +607,7 @@ public final class HttpStream implements HttpTxn, LogContext {
         ByteBuf fromServer = conn.leaveForTunnel();
         ByteBuf fromClient = front.leaveForTunnel();
         client.flush();
-        TcpSession.tunnel(client, conn.channel(), frontend, backend, front.loops(), fromClient, fromServer, this);
+        TcpSession.tunnel(client, conn.channel(), frontend, backend, front.loops(), fromClient, fromServer, this, tunnelTimeoutOverride);
     }
 
     /** The server read batch ended: push what was written to the client. */
@@ -536,6 +697,7 @@ public final class HttpStream implements HttpTxn, LogContext {
         H1ServerConnection conn = server;
         server = null;
         boolean keep = keepClient && !closeDelimitedToClient;
+        front.lastServer(conn != null && serverReusable && keep ? target : null);
         if (conn != null) {
             boolean reusable = serverReusable && frontend.keepAliveServer(backend);
             if (backend.reuseMode() == ReuseMode.NEVER || target.sendProxy() > 0) {
@@ -576,7 +738,7 @@ public final class HttpStream implements HttpTxn, LogContext {
             front.closeAfterFlush();
             return;
         }
-        boolean requestRead = requestEnded || request.bodyLength() == HttpHead.NO_BODY;
+        boolean requestRead = requestRead();
         boolean keep = requestRead && !clientWantsClose && frontend.keepAlive(backend) && m.lengthKnown() && !m.asksClose();
         ErrorMessage.Connection form = keep
                 ? (m.version11() && request.version() >= 11 ? ErrorMessage.Connection.NONE : ErrorMessage.Connection.KEEP_ALIVE)
@@ -613,7 +775,7 @@ public final class HttpStream implements HttpTxn, LogContext {
         endExchange();
         response = head;
         runAfterResponseRules(head);
-        boolean requestRead = requestEnded || request.bodyLength() == HttpHead.NO_BODY;
+        boolean requestRead = requestRead();
         boolean keep = delimited && requestRead && !clientWantsClose && frontend.keepAlive(backend) && !front.stopping();
         if (!keep) {
             head.headers().add("connection", "close");
@@ -654,6 +816,11 @@ public final class HttpStream implements HttpTxn, LogContext {
         serverTimeoutOverride = millis;
     }
 
+    @Override
+    public void tunnelTimeout(long millis) {
+        tunnelTimeoutOverride = millis;
+    }
+
     private long serverTimeoutMillis() {
         return serverTimeoutOverride >= 0 ? serverTimeoutOverride : backend == null ? 0 : backend.timeouts().server;
     }
@@ -690,6 +857,9 @@ public final class HttpStream implements HttpTxn, LogContext {
     /** The transaction ends here: no more timer, pending request bytes or server connection. */
     private void endExchange() {
         finished = true;
+        if (ticket != null) {
+            ticket.cancel(); // no longer waits in a queue (a slot it holds goes back when the log ends)
+        }
         serverReusable = false;
         cancelTimer();
         releasePending();
@@ -770,6 +940,9 @@ public final class HttpStream implements HttpTxn, LogContext {
     }
 
     private void releasePending() {
+        if (held != null) {
+            held.release();
+        }
         ByteBuf b;
         while ((b = pending.poll()) != null) {
             b.release();
@@ -796,6 +969,12 @@ public final class HttpStream implements HttpTxn, LogContext {
         if (bodyWait != null && bodyWait.deadline() != 0) {
             next = Math.min(next, bodyWait.deadline());
         }
+        if (queueDeadline != 0) {
+            next = Math.min(next, queueDeadline);
+        }
+        if (held != null && held.waiting()) {
+            next = Math.min(next, held.deadline());
+        }
         if (next != Long.MAX_VALUE && !finished) {
             front.timer().setAt(next);
         }
@@ -811,12 +990,17 @@ public final class HttpStream implements HttpTxn, LogContext {
             return;
         }
         long now = System.nanoTime();
-        if (bodyWait != null && bodyWait.expired(now)) {
+        if (bodyWait != null && bodyWait.expired(now) || held != null && held.expired(now)) {
             fail(408);
             return;
         }
+        if (queueDeadline != 0 && now - queueDeadline >= 0) {
+            queueExpired();
+            return;
+        }
         long srv = serverTimeoutMillis();
-        boolean waitingServer = (requestEnded || server != null) && !responseEnded;
+        // (timeout server does not run while the transaction waits in a queue)
+        boolean waitingServer = (requestEnded || server != null) && !responseEnded && !(ticket != null && ticket.queued());
         if (srv > 0 && waitingServer && now - lastServerActivity >= TimeUnit.MILLISECONDS.toNanos(srv)) {
             serverTimeout();
             return;
@@ -853,12 +1037,20 @@ public final class HttpStream implements HttpTxn, LogContext {
 
     @Override
     public SocketAddress source() {
-        return front.source();
+        return endpoints != null ? endpoints.source() : front.source();
     }
 
     @Override
     public SocketAddress destination() {
-        return front.destination();
+        return endpoints != null ? endpoints.destination() : front.destination();
+    }
+
+    @Override
+    public Endpoints endpoints() {
+        if (endpoints == null) {
+            endpoints = front.endpoints().copy();
+        }
+        return endpoints;
     }
 
     @Override

@@ -4,7 +4,7 @@ import io.fulcrum.sample.Expr;
 import io.fulcrum.server.ServerSpec;
 
 /** The TLS options of a {@code server} or {@code default-server} line (configuration.txt 5.2), as parsed. */
-final class ServerTls extends TlsOptions implements ServerSpec.Part {
+final class ServerTls extends TlsOptions implements ServerSpec.ServerPart {
     boolean ssl;
     /** "none" or "required"; null: {@code ssl-server-verify} (required by default). */
     String verify;

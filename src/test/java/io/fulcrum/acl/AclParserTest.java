@@ -59,6 +59,31 @@ class AclParserTest {
     }
 
     @Test
+    void theLinesPatternsFormASetThatTheCliCanChange() throws ConfigException {
+        PatternFiles files = new PatternFiles();
+        AclParser p = new AclParser(SampleCatalog.of(Registry.of(Modules.ALL)), files);
+        AclTable t = new AclTable();
+        p.declare(t, line("acl x int(4) gt 5 lt 3 eq 8000"));
+        p.declare(t, line("acl y str(abc) -u 7 -m beg zz"));
+        PatternFile ints = files.all().get(0);
+        // Operators are rewritten into ranges, as HAProxy lists them.
+        assertThat(ints.entries()).extracting(PatternFile.Entry::key).containsExactly("6:", ":2", "8000");
+        assertThat(ints.describe()).isEqualTo("0 () acl 'int' file 'test.cfg' line 1. curr_ver=0 next_ver=0 entry_cnt=3");
+        assertThat(t.get("x").test(null)).isFalse();
+        ints.add(0, List.<String[]>of(new String[] {"4", null}));
+        assertThat(t.get("x").test(null)).isTrue();
+
+        PatternFile beg = files.find("#7");
+        assertThat(t.get("y").test(null)).isFalse();
+        int v = beg.prepare();
+        beg.add(v, List.<String[]>of(new String[] {"ab", null}));
+        assertThat(t.get("y").test(null)).isFalse();
+        beg.commit(v);
+        assertThat(t.get("y").test(null)).isTrue();
+        assertThat(beg.lookup("abc")).extracting(m -> m.entry().key()).containsExactly("ab");
+    }
+
+    @Test
     void stringMethods() throws ConfigException {
         assertThat(acl("str(/images/a.png) -m beg /img /images")).isTrue();
         assertThat(acl("str(/images/a.png) -m beg /IMAGES")).isFalse();

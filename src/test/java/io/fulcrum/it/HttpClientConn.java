@@ -55,6 +55,13 @@ final class HttpClientConn implements AutoCloseable {
         return new HttpClientConn(TcpProxyKit.connect(port));
     }
 
+    /** Connects to 127.0.0.1:{@code port} from the local address {@code local} (another address of the loopback range). */
+    static HttpClientConn openFrom(String local, int port) throws IOException {
+        Socket s = new Socket(java.net.InetAddress.getLoopbackAddress(), port, java.net.InetAddress.getByName(local), 0);
+        s.setSoTimeout(10_000);
+        return new HttpClientConn(s);
+    }
+
     /** Connects to {@code host}:{@code port} (an IPv6 address too). */
     static HttpClientConn open(String host, int port) throws IOException {
         return new HttpClientConn(TcpProxyKit.connect(host, port));

@@ -153,6 +153,15 @@ final class HttpOrigin implements AutoCloseable {
         return start(x -> x.reply(200, body));
     }
 
+    /** An origin that switches every connection to an echo tunnel ("101 Switching Protocols", Upgrade: test). */
+    static HttpOrigin upgradingToEcho() throws IOException {
+        return start(x -> {
+            x.send("HTTP/1.1 101 Switching Protocols\r\nConnection: upgrade\r\nUpgrade: test\r\n\r\n");
+            Origin.ECHO.handle(x.socket);
+            x.close();
+        });
+    }
+
     int port() {
         return origin.port();
     }

@@ -321,11 +321,7 @@ class LogIT {
     void upgradeIsLoggedWhenTheTunnelEnds() throws Exception {
         int fe = freePort();
         try (SyslogListener logs = SyslogListener.open();
-             HttpOrigin origin = HttpOrigin.start(x -> {
-                 x.send("HTTP/1.1 101 Switching Protocols\r\nConnection: upgrade\r\nUpgrade: test\r\n\r\n");
-                 Origin.ECHO.handle(x.socket);
-                 x.close();
-             });
+             HttpOrigin origin = HttpOrigin.upgradingToEcho();
              FulcrumProcess proxy = HttpKit.serve(config(logs, "http", fe, "option httplog\ntimeout tunnel 5s", server(origin.port())), fe)) {
             try (HttpClientConn c = HttpClientConn.open(fe)) {
                 c.send("GET /ws HTTP/1.1\r\nHost: test\r\nConnection: upgrade\r\nUpgrade: test\r\n\r\n");

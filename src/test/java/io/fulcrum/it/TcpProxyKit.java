@@ -64,7 +64,7 @@ final class TcpProxyKit {
      * than by connecting: a probe connection would itself go through the proxy to a server, and count in
      * what the tests measure (which server was picked, how many connections a server got).
      */
-    private static void awaitListening(FulcrumProcess p, String host, int port, Duration timeout) throws Exception {
+    static void awaitListening(FulcrumProcess p, String host, int port, Duration timeout) throws Exception {
         byte[] ip = InetAddress.getByName(host).getAddress();
         // /proc/net/tcp{,6} print the address as 32-bit words in host (little-endian) order.
         StringBuilder local = new StringBuilder();

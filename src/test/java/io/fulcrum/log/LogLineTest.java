@@ -64,8 +64,7 @@ class LogLineTest {
         t.request = new RequestHead(new AsciiString("GET"), new AsciiString(uri), 11, req);
         t.log.requestHead(t.request);
         t.chosen = t.backend;
-        t.server = t.backend.servers().get(0);
-        t.log.serverAssigned(t.chosen, t.server);
+        t.assignServer();
         HttpHeaders res = new HttpHeaders();
         res.add("x-srv", "abc");
         t.response = new ResponseHead(11, 200, new AsciiString("OK"), res);
@@ -145,8 +144,7 @@ class LogLineTest {
         t.request = new RequestHead(new AsciiString("GET"), new AsciiString("/"), 11, new HttpHeaders());
         t.log.requestHead(t.request);
         t.chosen = t.backend;
-        t.server = t.backend.servers().get(0);
-        t.log.serverAssigned(t.chosen, t.server);
+        t.assignServer();
         assertThat(t.backend.streams().current()).isEqualTo(1);
         t.log.connected(new io.netty.channel.embedded.EmbeddedChannel());
         t.log.responseHead(new ResponseHead(11, 200, new AsciiString("OK"), new HttpHeaders()));

@@ -1,6 +1,7 @@
 package io.fulcrum.log;
 
 import io.fulcrum.backend.Backend;
+import io.fulcrum.backend.Ticket;
 import io.fulcrum.http.LoadedConfig;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
@@ -43,6 +44,15 @@ final class TestTransaction implements LogContext, AutoCloseable {
         backend = new Backend(be);
         frontend = new Frontend(fe, 100, List.of(), backend, logging);
         log = frontend.logger().newStream(System.nanoTime(), 1_233_922_454_655L);
+    }
+
+    /** Takes a slot of the backend's first server, as a stream does. */
+    void assignServer() {
+        Ticket ticket = new Ticket(Runnable::run, s -> { });
+        log.enterBackend(chosen, ticket);
+        chosen.assign(this, ticket, null);
+        server = ticket.server();
+        log.serverAssigned();
     }
 
     /** The line {@code format} makes of this transaction. */

@@ -85,6 +85,9 @@ class StringConvertersTest extends ConverterTableTest {
             str(/////foo/bar//baz/),regsub('/+','/','g') => str:/foo/bar/baz/
             str(/////foo/bar//baz/),regsub('/+','/') => str:/foo/bar//baz/
             str(abc),regsub('x*','-','g') => str:-a-b-c-
+            str(ab12[x]),regsub([[:digit:]]+,N,g) => str:abN[x]
+            str(a[b),regsub([[],-) => str:a-b
+            str(a&&b),regsub([&]+,+) => str:a+b
             str(abc),regsub('x*','-') => str:-abc
             str(abc),regsub('$','-','g') => str:abc--
             str(abc),regsub('^','-','g') => str:-abc

@@ -7,7 +7,6 @@ import io.fulcrum.acl.PatternValue;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.sample.Sample;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /** A map whose keys are patterns of a matching method, each line's value read once as the output type. */
@@ -28,20 +27,21 @@ final class IndexedMap implements MapTable {
             values[k] = output.parse(e.value());
             if (values[k] == null) {
                 // HAProxy reads a line's value before its key: an invalid key on an earlier line comes first.
-                method.index(patterns.subList(0, k), null);
-                throw new ConfigException("unable to parse '" + e.value() + "' at line " + e.line() + " of file '" + file + "'");
+                method.index(patterns.subList(0, k));
+                throw new ConfigException("unable to parse '" + e.value() + "'" + (e.line() < 0 ? "" : " at line " + e.line() + " of file '" + file + "'"));
             }
         }
-        return new IndexedMap(method.index(patterns, null), values);
+        return new IndexedMap(method.index(patterns), values);
     }
 
     /** The keys of the entries as patterns (maps have no "-i"), with their place for error messages. */
     static List<PatternValue> keys(List<PatternFile.Entry> entries, String file) {
-        List<PatternValue> patterns = new ArrayList<>(entries.size());
-        for (PatternFile.Entry e : entries) {
-            patterns.add(new PatternValue(e.key(), false, file, e.line()));
-        }
-        return patterns;
+        return PatternValue.of(entries, false, file);
+    }
+
+    @Override
+    public int find(Sample smp) {
+        return keys.find(smp);
     }
 
     @Override

@@ -40,6 +40,12 @@ enum MapOutput {
         return defaultArg;
     }
 
+    /** The type name of {@code value} read as this output ("str", "sint", "ipv4", "ipv6"), as "get map" shows it. */
+    String typeName(String value) {
+        Sample s = parse(value);
+        return s == null ? "str" : s.type().toString();
+    }
+
     /**
      * The value of a map line as a sample of this type, or null when it is not one: integers are a sign
      * and digits (saturating, empty is 0); IPv4 addresses may be followed by anything but a dot,

@@ -28,6 +28,11 @@ final class RegexReplacementMap implements MapTable {
                 entries.stream().map(PatternFile.Entry::value).toArray(String[]::new));
     }
 
+    @Override
+    public int find(Sample smp) {
+        return keys.find(smp);
+    }
+
     /** The default value applies when no key matches, not when a value cannot be expanded. */
     @Override
     public boolean convert(Sample smp, Sample fallback) {

@@ -11,6 +11,7 @@ import io.fulcrum.proxy.Frontend;
 import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.runtime.LazyTimer;
 import io.fulcrum.runtime.SoftStop;
+import io.fulcrum.sample.Endpoints;
 import io.fulcrum.sample.Vars;
 import io.fulcrum.server.Server;
 import io.fulcrum.stream.HttpStream;
@@ -43,8 +44,6 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
     private final HeaderCase serverNames;
     private final H1Parser parser;
     private Channel channel;
-    private SocketAddress source;
-    private SocketAddress destination;
     private ByteBuf input;
     private HttpStream stream;
     private boolean firstRequest = true;
@@ -58,6 +57,7 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
     private boolean idleTimer;
     /** The server connection this client keeps for itself between requests ({@code http-reuse never}). */
     private H1ServerConnection privateServer;
+    private Server lastServer;
     private Server privateTarget;
     /** A soft stop began: no request after the current one. */
     private boolean stopping;
@@ -100,21 +100,19 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
         return serverNames.when(backend.httpOptions().caseAdjustServer);
     }
 
-    /** The client's addresses as the PROXY header of an {@code accept-proxy} bind gave them. */
-    public H1FrontConnection addresses(SocketAddress source, SocketAddress destination) {
-        this.source = source;
-        this.destination = destination;
-        return this;
+    /** The session's addresses: the PROXY header's with accept-proxy, as tcp-request connection/session rules left them. */
+    public Endpoints endpoints() {
+        return Endpoints.of(channel);
     }
 
     /** The client's address (from the PROXY header with accept-proxy). */
     public SocketAddress source() {
-        return source != null ? source : channel.remoteAddress();
+        return endpoints().source();
     }
 
     /** The address the client connected to (from the PROXY header with accept-proxy). */
     public SocketAddress destination() {
-        return destination != null ? destination : channel.localAddress();
+        return endpoints().destination();
     }
 
     /** The variables that live as long as the client connection. */
@@ -330,7 +328,7 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
         log.badRequest();
         log.error(cause, 'R');
         log.status(status);
-        frontend.logger().connectionFailed(new ConnectionContext(channel, source(), destination(), frontend, sessionVars(), log));
+        frontend.logger().connectionFailed(new ConnectionContext(channel, frontend, sessionVars(), log));
     }
 
     /** Counts the bytes of a transaction's response (%B): the errors sent before any transaction do not count. */
@@ -415,6 +413,18 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
         long t = idle && keepAlive > 0 ? keepAlive : request > 0 ? request : client;
         timer().setIn(t);
         idleTimer = idle;
+    }
+
+    /**
+     * The server of this connection's previous transaction when its server connection was kept for reuse
+     * ({@code option prefer-last-server} goes back to it), or null.
+     */
+    public Server lastServer() {
+        return lastServer;
+    }
+
+    public void lastServer(Server server) {
+        lastServer = server;
     }
 
     /** No request was completed on this connection yet ({@code http-reuse safe} opens a new server connection). */

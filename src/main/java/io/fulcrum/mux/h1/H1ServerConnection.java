@@ -50,6 +50,7 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
         ch.config().setAutoClose(false);
         H1ServerConnection conn = new H1ServerConnection(server, limits, backend.httpOptions().acceptInvalidResponse);
         ch.pipeline().addLast(NAME, conn);
+        server.connecting();
         return client.eventLoop().register(ch).channel().connect(address).addListener(f -> {
             if (f.isSuccess()) {
                 conn.connected = true;

@@ -1,6 +1,7 @@
 package io.fulcrum.mux.tcp;
 
 import io.fulcrum.backend.Backend;
+import io.fulcrum.backend.Ticket;
 import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.http.RequestHead;
@@ -9,7 +10,10 @@ import io.fulcrum.log.LogContext;
 import io.fulcrum.log.StreamLog;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.proxy.Timeouts;
+import io.fulcrum.rules.TcpRules;
+import io.fulcrum.rules.Verdict;
 import io.fulcrum.runtime.EventLoops;
+import io.fulcrum.sample.Endpoints;
 import io.fulcrum.sample.VarScope;
 import io.fulcrum.sample.Vars;
 import io.fulcrum.server.Server;
@@ -39,13 +43,18 @@ public final class TcpSession implements LogContext {
     private final Frontend frontend;
     private Backend backend;
     private final EventLoops loops;
-    private final SocketAddress source;
-    private final SocketAddress destination;
+    /** This session's own copy of the addresses once a content rule rewrites them, else null (the session's). */
+    private Endpoints endpoints;
     private final Relay clientRelay;
     private ByteBuf early;
 
     private Channel server;
     private Server target;
+    /** The session's claim on a server slot; made on the loop when the session first asks for a server. */
+    private Ticket ticket;
+    /** The server a redispatch left, which the algorithm avoids. */
+    private Server avoid;
+    private ScheduledFuture<?> queueTimer;
     private int attempts;
     private boolean connected;
     private boolean finished;
@@ -59,28 +68,41 @@ public final class TcpSession implements LogContext {
     private final StreamLog log;
     /** What the log line is about: this session, or the HTTP transaction that became this tunnel. */
     private final LogContext logged;
+    /** The most bytes content rules inspect (the buffer, {@code tune.bufsize - tune.maxrewrite}). */
+    private final int room;
+    /** Which content rules run: 0 the frontend's, 1 the backend's, 2 none left. */
+    private int ruleStage;
+    /** The content rules waiting for the client's bytes ({@code tcp-request inspect-delay}), or null. */
+    private TcpRules inspecting;
+    /** System.nanoTime() when the inspect delay ends. */
+    private long inspectDeadline;
+    /** A fetch lacked bytes that may still come, in this pass over the rules. */
+    private boolean missing;
+    /** {@code timeout tunnel} as the HTTP transaction's rules set it ({@code set-timeout tunnel}), or -1. */
+    private long tunnelTimeout = -1;
 
     /**
-     * @param source      the client's address (from the PROXY header with {@code accept-proxy})
-     * @param destination the address the client connected to (idem)
-     * @param early       bytes already read from the client (after a PROXY header), or null
+     * The session of a connection whose addresses (the PROXY header's with {@code accept-proxy}) are on its channel.
+     *
+     * @param early bytes already read from the client (after a PROXY header), or null
+     * @param room  the most bytes content rules inspect
      */
-    public TcpSession(Channel client, Frontend frontend, EventLoops loops, SocketAddress source, SocketAddress destination,
-                      ByteBuf early) {
-        this(client, frontend, null, loops, source, destination, early, null);
+    public TcpSession(Channel client, Frontend frontend, EventLoops loops, ByteBuf early, int room) {
+        this(client, frontend, null, loops, null, early, null, room);
     }
 
     /**
-     * @param backend the backend, or null to choose it by the frontend's rules when the session starts
-     * @param origin  the HTTP transaction this session continues as a tunnel (its log line is the tunnel's), or null
+     * @param backend   the backend, or null to choose it by the frontend's rules when the session starts
+     * @param endpoints the addresses of the HTTP transaction this session continues, or null: the connection's
+     * @param origin    the HTTP transaction this session continues as a tunnel (its log line is the tunnel's), or null
      */
-    private TcpSession(Channel client, Frontend frontend, Backend backend, EventLoops loops, SocketAddress source,
-                       SocketAddress destination, ByteBuf early, LogContext origin) {
+    private TcpSession(Channel client, Frontend frontend, Backend backend, EventLoops loops, Endpoints endpoints, ByteBuf early,
+                       LogContext origin, int room) {
+        this.room = room;
         this.client = client;
         this.frontend = frontend;
         this.loops = loops;
-        this.source = source;
-        this.destination = destination;
+        this.endpoints = endpoints;
         this.backend = backend;
         this.early = early;
         this.clientRelay = new Relay(this, Side.CLIENT);
@@ -93,14 +115,15 @@ public final class TcpSession implements LogContext {
      * Turns an HTTP exchange into a tunnel (an upgrade, or CONNECT): both connections are established,
      * and each side may have sent bytes past the exchange already.
      *
-     * @param fromClient bytes to send to the server first, or null
-     * @param fromServer bytes to send to the client first, or null
-     * @param origin     the HTTP transaction, logged when the tunnel ends
+     * @param fromClient    bytes to send to the server first, or null
+     * @param fromServer    bytes to send to the client first, or null
+     * @param origin        the HTTP transaction, logged when the tunnel ends
+     * @param tunnelTimeout {@code timeout tunnel} as the transaction's rules set it, or -1 for the backend's
      */
     public static void tunnel(Channel client, Channel server, Frontend frontend, Backend backend, EventLoops loops,
-                              ByteBuf fromClient, ByteBuf fromServer, LogContext origin) {
-        TcpSession s = new TcpSession(client, frontend, backend, loops, client.remoteAddress(), client.localAddress(), fromClient,
-                origin);
+                              ByteBuf fromClient, ByteBuf fromServer, LogContext origin, long tunnelTimeout) {
+        TcpSession s = new TcpSession(client, frontend, backend, loops, origin.endpoints(), fromClient, origin, 0);
+        s.tunnelTimeout = tunnelTimeout;
         s.install();
         s.adopt(server, fromServer);
     }
@@ -136,34 +159,121 @@ public final class TcpSession implements LogContext {
         if (finished) {
             return; // the client went away before the session started
         }
-        if (!frontend.tcpRules().acceptContent(this)) {
-            client.close();
-            return;
-        }
-        backend = frontend.backend(this);
-        if (backend != null && backend.tcpRules() != frontend.tcpRules() && !backend.tcpRules().acceptContent(this)) {
-            client.close();
-            return;
-        }
         long now = System.nanoTime();
         lastActive[0] = now;
         lastActive[1] = now;
-        armTimer();
+        proceed();
+    }
+
+    /**
+     * Runs the frontend's content rules, chooses the backend, runs its content rules, then connects. Rules with an
+     * inspect delay may wait for the client's bytes: this runs again as they arrive, and when the delay ends.
+     */
+    private void proceed() {
+        if (ruleStage == 0) {
+            Verdict v = content(frontend.tcpRules());
+            if (v != Verdict.CONTINUE) {
+                return;
+            }
+            backend = frontend.backend(this);
+            ruleStage = backend != null && backend.tcpRules() != frontend.tcpRules() ? 1 : 2;
+        }
+        if (ruleStage == 1 && content(backend.tcpRules()) != Verdict.CONTINUE) {
+            return;
+        }
+        ruleStage = 2;
+        if (inspecting != null) {
+            inspecting = null;
+            client.config().setAutoRead(false);
+            rearm();
+        } else {
+            armTimer();
+        }
         connect();
+    }
+
+    /** Runs content rules, waiting for data with an inspect delay; a rejected client is closed (DONE). */
+    private Verdict content(TcpRules rules) {
+        Verdict v;
+        if (!rules.inspects()) {
+            v = rules.acceptContent(this) ? Verdict.CONTINUE : Verdict.DONE;
+        } else {
+            if (inspecting != rules) {
+                inspecting = rules;
+                inspectDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(rules.inspectDelay());
+                client.config().setAutoRead(true);
+            }
+            v = rules.inspectContent(this, this::takeMissing);
+            if (v == Verdict.WAIT) {
+                rearm();
+            }
+        }
+        if (v == Verdict.DONE) {
+            client.close();
+        }
+        return v;
+    }
+
+    private boolean takeMissing() {
+        boolean m = missing;
+        missing = false;
+        return m;
+    }
+
+    @Override
+    public void contentMissing() {
+        missing = true;
+    }
+
+    @Override
+    public boolean awaitingContent() {
+        return inspecting != null && !inputShut[Side.CLIENT.ordinal()] && (early == null || early.readableBytes() < room)
+                && System.nanoTime() - inspectDeadline < 0;
+    }
+
+    @Override
+    public ByteBuf requestContent() {
+        return connected ? null : early != null ? early : Unpooled.EMPTY_BUFFER;
     }
 
     private void connect() {
         if (finished) {
             return;
         }
-        target = backend == null ? null : backend.pick();
-        if (target == null) {
+        if (backend == null) {
             log.error('S', 'C');
             abort();
             return;
         }
-        log.serverAssigned(backend, target);
-        SocketAddress address = target.target(destination);
+        if (ticket == null) {
+            ticket = new Ticket(client.eventLoop(), this::slotGranted);
+            log.enterBackend(backend, ticket);
+        }
+        if (ticket.server() == null) {
+            switch (backend.assign(this, ticket, avoid)) {
+                case ASSIGNED -> { }
+                case QUEUED -> {
+                    long t = backend.queueTimeout();
+                    if (t > 0) {
+                        queueTimer = client.eventLoop().schedule(this::queueExpired, t, TimeUnit.MILLISECONDS);
+                    }
+                    return;
+                }
+                case NO_SERVER -> {
+                    log.error('S', 'C');
+                    abort();
+                    return;
+                }
+                case QUEUE_FULL -> {
+                    log.error('S', 'Q');
+                    abort();
+                    return;
+                }
+            }
+        }
+        target = ticket.server();
+        log.serverAssigned();
+        SocketAddress address = target.target(destination());
         Channel ch = loops.newSocketFor(address);
         SocketOptions opts = backend.socketOptions();
         ch.config().setAutoRead(false);
@@ -176,6 +286,7 @@ public final class TcpSession implements LogContext {
         ch.pipeline().addLast("relay", serverRelay);
         server = ch;
         attempts++;
+        target.connecting();
         client.eventLoop().register(ch).addListener(reg -> {
             if (!reg.isSuccess()) {
                 abort();
@@ -183,6 +294,29 @@ public final class TcpSession implements LogContext {
             }
             ch.connect(address).addListener((ChannelFutureListener) f -> connected(f.channel(), f.isSuccess(), f.cause()));
         });
+    }
+
+    /** A queue gave the session a slot of {@code srv} (null: its server went down, choose again). */
+    private void slotGranted(Server srv) {
+        if (queueTimer != null) {
+            queueTimer.cancel(false);
+            queueTimer = null;
+        }
+        if (finished) {
+            ticket.release();
+            return;
+        }
+        connect();
+    }
+
+    /** {@code timeout queue} expired before a slot came: the session ends (sQ). */
+    private void queueExpired() {
+        queueTimer = null;
+        if (!finished && ticket.cancel()) {
+            log.serverAssigned(); // Tw ends here: HAProxy logs the time spent waiting
+            log.error('s', 'Q');
+            abort();
+        }
     }
 
     private void connected(Channel ch, boolean success, Throwable cause) {
@@ -198,6 +332,13 @@ public final class TcpSession implements LogContext {
                 abort();
                 return;
             }
+            if (backend.redispatch(target, attempts)) {
+                // another server, at once: the slot of this one goes back
+                avoid = target;
+                ticket.release();
+                connect();
+                return;
+            }
             // HAProxy waits min(timeout connect, 1s) before retrying after a refusal, not after a timeout.
             long delay = cause instanceof io.netty.channel.ConnectTimeoutException ? 0
                     : Math.min(1000, backend.timeouts().connect > 0 ? backend.timeouts().connect : 1000);
@@ -210,7 +351,7 @@ public final class TcpSession implements LogContext {
         srv.connectionOpened();
         ch.closeFuture().addListener(f -> srv.connectionClosed());
         if (target.sendProxy() > 0) {
-            ch.write(ProxyHeader.encode(target.sendProxy(), source, destination, ch.alloc()), ch.voidPromise());
+            ch.write(ProxyHeader.encode(target.sendProxy(), source(), destination(), ch.alloc()), ch.voidPromise());
         }
         if (target.transport() != null) {
             target.transport().install(ch, this);
@@ -266,6 +407,9 @@ public final class TcpSession implements LogContext {
         } else {
             early = client.alloc().compositeBuffer().addComponents(true, early, buf);
         }
+        if (inspecting != null) {
+            proceed();
+        }
     }
 
     private void releaseEarly() {
@@ -285,6 +429,9 @@ public final class TcpSession implements LogContext {
         inputShut[side.ordinal()] = true;
         Channel peer = side == Side.CLIENT ? server : client;
         if (side == Side.CLIENT && !connected) {
+            if (inspecting != null) {
+                proceed(); // no more bytes: the rules decide now
+            }
             return; // passed on when the server connection is established
         }
         if (inputShut[0] && inputShut[1]) {
@@ -322,6 +469,10 @@ public final class TcpSession implements LogContext {
     private void abort() {
         finished = true;
         cancelTimer();
+        if (queueTimer != null) {
+            queueTimer.cancel(false);
+            queueTimer = null;
+        }
         if (server != null) {
             server.close();
         }
@@ -361,8 +512,9 @@ public final class TcpSession implements LogContext {
                 return fin;
             }
         }
-        if (connected && be.tunnel > 0) {
-            return be.tunnel;
+        long tunnel = tunnelTimeout > 0 ? tunnelTimeout : be.tunnel;
+        if (connected && tunnel > 0) {
+            return tunnel;
         }
         return side == Side.CLIENT ? fe.client : be.server;
     }
@@ -391,6 +543,9 @@ public final class TcpSession implements LogContext {
                 next = Math.min(next, lastActive[side.ordinal()] + TimeUnit.MILLISECONDS.toNanos(t));
             }
         }
+        if (inspecting != null) {
+            next = Math.min(next, inspectDeadline);
+        }
         if (next != Long.MAX_VALUE) {
             timer = client.eventLoop().schedule(this::checkTimeouts, Math.max(0, next - System.nanoTime()), TimeUnit.NANOSECONDS);
         }
@@ -402,6 +557,10 @@ public final class TcpSession implements LogContext {
             return;
         }
         long now = System.nanoTime();
+        if (inspecting != null && now - inspectDeadline >= 0) {
+            proceed(); // the inspect delay is over: the rules decide with what came
+            return;
+        }
         for (Side side : Side.values()) {
             Channel ch = side == Side.CLIENT ? client : server;
             long t = timeout(side);
@@ -463,12 +622,20 @@ public final class TcpSession implements LogContext {
 
     @Override
     public SocketAddress source() {
-        return source;
+        return endpoints != null ? endpoints.source() : Endpoints.of(client).source();
     }
 
     @Override
     public SocketAddress destination() {
-        return destination;
+        return endpoints != null ? endpoints.destination() : Endpoints.of(client).destination();
+    }
+
+    @Override
+    public Endpoints endpoints() {
+        if (endpoints == null) {
+            endpoints = Endpoints.of(client).copy();
+        }
+        return endpoints;
     }
 
     @Override

@@ -313,21 +313,37 @@ class MapConvertersTest {
     }
 
     @Test
-    void replacingTheEntriesIsSeenByEveryConverterAtOnceOrNotAtAll() throws Exception {
+    void changesAreSeenByEveryConverterAtOnceAndARefusedEntryChangesNothing() throws Exception {
         // Fulcrum's own contract, for the CLI's map commands.
         String m = map("a 1\n");
         Expr str = parser.parse("str(a),map(" + m + ")");
         Expr num = parser.parse("str(a),map_str_int(" + m + ",-1)");
         PatternFile file = PatternFiles.of(registry).get(m);
-        file.replace(List.of(new PatternFile.Entry("a", "7", 1), new PatternFile.Entry("b", "8", 2)));
-        assertThat(eval("str(a),map(" + m + ")")).isEqualTo("7");
+        file.clear(0);
+        file.add(0, List.of(new String[] {"a", "7"}, new String[] {"b", "8"}));
         Sample s = new Sample();
         assertThat(str.eval(null, s) && s.asText().equals("7")).isTrue();
         assertThat(num.eval(null, s) && s.num() == 7).isTrue();
-        assertThatThrownBy(() -> file.replace(List.of(new PatternFile.Entry("a", "nine", 1))))
-                .hasMessage("unable to parse 'nine' at line 1 of file '" + m + "'");
+        assertThatThrownBy(() -> file.add(0, List.<String[]>of(new String[] {"c", "nine"}))).hasMessage("unable to parse 'nine'");
+        assertThatThrownBy(() -> file.setValue(e -> e.key().equals("a"), "ten")).hasMessage("unable to parse 'ten'");
         assertThat(num.eval(null, s) && s.num() == 7).isTrue();
-        assertThat(file.entries()).hasSize(2);
+        assertThat(file.entries()).extracting(PatternFile.Entry::key).containsExactly("a", "b");
+    }
+
+    @Test
+    void aPreparedVersionIsMatchedOnlyOnceCommitted() throws Exception {
+        String m = map("a 1\n");
+        Expr str = parser.parse("str(a),map(" + m + ",none)");
+        PatternFile file = PatternFiles.of(registry).get(m);
+        int v = file.prepare();
+        file.add(v, List.<String[]>of(new String[] {"a", "2"}));
+        Sample s = new Sample();
+        assertThat(str.eval(null, s) && s.asText().equals("1")).isTrue();
+        assertThat(file.commit(v + 1)).isFalse();
+        assertThat(file.commit(v)).isTrue();
+        assertThat(str.eval(null, s) && s.asText().equals("2")).isTrue();
+        assertThat(file.entries(0)).isEmpty();
+        assertThat(file.commit(v)).isFalse();
     }
 
     @Test

@@ -1,15 +1,15 @@
-package io.fulcrum.acl;
+package io.fulcrum.sample;
 
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
- * Regexes written for HAProxy's PCRE2, compiled by Java's engine: only '\n' ends a line (PCRE's default
+ * Regexes written for HAProxy's PCRE2 (ACLs, maps, the rules' regexes, regsub), compiled by Java's engine: only '\n' ends a line (PCRE's default
  * newline), POSIX classes ("[[:digit:]]", "[[:^alpha:]]") become Java's, and inside a bracket
  * expression '[' and "&&" are literal, as in PCRE, rather than Java's nested classes and intersections.
  */
-final class PcreRegex {
+public final class PcreRegex {
     /** PCRE's POSIX class names and their Java escapes (ASCII only in both, as HAProxy does not use UCP). */
     private static final Map<String, String> POSIX = Map.ofEntries(Map.entry("alnum", "\\p{Alnum}"), Map.entry("alpha", "\\p{Alpha}"),
             Map.entry("ascii", "\\p{ASCII}"), Map.entry("blank", "\\p{Blank}"), Map.entry("cntrl", "\\p{Cntrl}"),
@@ -20,7 +20,7 @@ final class PcreRegex {
     private PcreRegex() {
     }
 
-    static Pattern compile(String regex, boolean ignoreCase) throws PatternSyntaxException {
+    public static Pattern compile(String regex, boolean ignoreCase) throws PatternSyntaxException {
         return Pattern.compile(translate(regex), Pattern.UNIX_LINES | (ignoreCase ? Pattern.CASE_INSENSITIVE : 0));
     }
 

@@ -1,0 +1,51 @@
+package io.fulcrum.backend;
+
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The streams waiting for a connection slot of a server, or of any server of a backend: a lock-free FIFO
+ * shared by the event loops. Its length is kept apart (a concurrent queue's size() walks it).
+ */
+final class PendingQueue {
+    private final ConcurrentLinkedQueue<Ticket> waiting = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger size = new AtomicInteger();
+    /** Streams that left it for a slot so far: a waiter's position for %sq/%bq is the growth while it waited. */
+    private final AtomicLong served = new AtomicLong();
+
+    int size() {
+        return size.get();
+    }
+
+    /** Adds {@code t}, noting where the queue stood. */
+    void add(Ticket t) {
+        t.queueMark = served.get();
+        size.incrementAndGet();
+        waiting.add(t);
+    }
+
+    /** The ticket that came first, or null. */
+    Ticket peek() {
+        return waiting.peek();
+    }
+
+    /** Takes the first ticket, or null; its position (the streams served while it waited) is recorded. */
+    Ticket poll() {
+        Ticket t = waiting.poll();
+        if (t != null) {
+            size.decrementAndGet();
+            t.queuePosition = served.getAndIncrement() - t.queueMark;
+        }
+        return t;
+    }
+
+    /** Removes a ticket that gave up waiting; false when a slot took it first. */
+    boolean remove(Ticket t) {
+        if (waiting.remove(t)) {
+            size.decrementAndGet();
+            return true;
+        }
+        return false;
+    }
+}

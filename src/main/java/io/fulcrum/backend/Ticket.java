@@ -1,0 +1,127 @@
+package io.fulcrum.backend;
+
+import io.fulcrum.server.Server;
+
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * A stream's claim on a server's connection slot: held once assigned, until the stream ends or moves to
+ * another server. While the stream waits in a queue, the ticket is what waits: the event loop that frees a
+ * slot takes the ticket out of the queue and posts the grant to the waiting stream's own loop, so the
+ * stream is only ever touched by its loop.
+ */
+public final class Ticket {
+    private static final int IDLE = 0;
+    private static final int QUEUED = 1;
+    private static final int GRANTED = 2;
+    private static final int CANCELLED = 3;
+
+    private final Executor loop;
+    private final Consumer<Server> granted;
+    private final AtomicInteger state = new AtomicInteger();
+    /** The server whose slot it holds (or whose queue it waits in); null in a backend's queue. */
+    private volatile Member member;
+    private PendingQueue queue;
+    private boolean inBackendQueue;
+    /** Arrival order among all the queues of the backend: the oldest waiter is served first. */
+    long seq;
+    long queueMark;
+    long queuePosition;
+    private long serverPosition;
+    private long backendPosition;
+
+    /**
+     * @param loop    the stream's event loop
+     * @param granted runs on {@code loop} when a slot came: with the server, or null when the server it waited
+     *                for went down and the stream must choose again
+     */
+    public Ticket(Executor loop, Consumer<Server> granted) {
+        this.loop = loop;
+        this.granted = granted;
+    }
+
+    /** The server it holds a slot of, or null. */
+    public Server server() {
+        Member m = member;
+        return m != null && state.get() == GRANTED ? m.server : null;
+    }
+
+    /** It waits in a queue. */
+    public boolean queued() {
+        return state.get() == QUEUED;
+    }
+
+    /** Streams served before this one while it waited in its server's queue (%sq). */
+    public long serverQueuePosition() {
+        return serverPosition;
+    }
+
+    /** Streams served before this one while it waited in the backend's queue (%bq). */
+    public long backendQueuePosition() {
+        return backendPosition;
+    }
+
+    /** Holds a slot of {@code m} taken right away. */
+    void hold(Member m) {
+        member = m;
+        state.set(GRANTED);
+    }
+
+    void enqueue(PendingQueue q, Member m, long order) {
+        member = m;
+        queue = q;
+        inBackendQueue = m == null;
+        seq = order;
+        state.set(QUEUED);
+        q.add(this);
+    }
+
+    /** Called by a loop that took this ticket out of its queue with a slot of {@code m}: false if it gave up. */
+    boolean grant(Member m) {
+        if (!state.compareAndSet(QUEUED, GRANTED)) {
+            return false;
+        }
+        member = m;
+        if (inBackendQueue) {
+            backendPosition = queuePosition;
+        } else {
+            serverPosition = queuePosition;
+        }
+        loop.execute(() -> granted.accept(m.server));
+        return true;
+    }
+
+    /** Called when the server it waits for went down: the stream chooses again. */
+    boolean redistribute() {
+        if (!state.compareAndSet(QUEUED, IDLE)) {
+            return false;
+        }
+        member = null;
+        loop.execute(() -> granted.accept(null));
+        return true;
+    }
+
+    /** Stops waiting (timeout queue, client gone); false when a grant is already on its way. */
+    public boolean cancel() {
+        if (!state.compareAndSet(QUEUED, CANCELLED)) {
+            return false;
+        }
+        queue.remove(this);
+        member = null;
+        state.set(IDLE);
+        return true;
+    }
+
+    /** Gives the slot back (the stream ended or chooses another server); wakes the next waiter. Idempotent. */
+    public void release() {
+        if (state.compareAndSet(GRANTED, IDLE)) {
+            Member m = member;
+            member = null;
+            m.backend.released(m);
+        } else {
+            cancel();
+        }
+    }
+}

@@ -1,0 +1,240 @@
+package io.fulcrum.check;
+
+import io.fulcrum.cfg.Args;
+import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.ConfigLine;
+import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.cfg.Diagnostics;
+import io.fulcrum.cfg.KeywordTable;
+import io.fulcrum.cfg.Module;
+import io.fulcrum.cfg.Registry;
+import io.fulcrum.cfg.Units;
+import io.fulcrum.cli.CliCommands;
+import io.fulcrum.proxy.Capability;
+import io.fulcrum.proxy.OptionContext;
+import io.fulcrum.proxy.ProxyModule;
+import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.proxy.ProxyTable;
+import io.fulcrum.runtime.GlobalModule;
+import io.fulcrum.server.ServerList;
+import io.fulcrum.server.ServerModule;
+import io.fulcrum.server.ServerSpec;
+import io.fulcrum.server.SetServer;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.List;
+
+/**
+ * Health checks (configuration.txt 5.2 {@code check} and its options, 4.2 {@code option httpchk},
+ * {@code http-check}, {@code tcp-check} and the protocol checks): their keywords, and the whole-configuration
+ * check of {@code track} and agent settings. {@link HealthChecks} runs them.
+ */
+public final class CheckModule implements Module {
+
+    /** The global settings of checks. */
+    static final class Settings {
+        int spreadPercent;
+        long maxSpread;
+    }
+
+    static Settings settings(ConfigModel model) {
+        return model.part(Settings.class, Settings::new);
+    }
+
+    static ProxyChecks of(ProxySpec p) {
+        return p.part(ProxyChecks.class, ProxyChecks::new);
+    }
+
+    static ServerCheckSpec of(ServerSpec s) {
+        return s.part(ServerCheckSpec.class, ServerCheckSpec::new);
+    }
+
+    @Override
+    public void register(Registry registry) {
+        serverOptions(registry.table(ServerModule.OPTIONS));
+        KeywordTable<OptionContext> options = registry.table(ProxyModule.OPTIONS);
+        KeywordTable<ProxySpec> keywords = registry.table(ProxyModule.KEYWORDS);
+        CheckRules.register(options, keywords);
+        options.add("log-health-checks", Capability.BE, (o, l) -> {
+            Args.noMoreThan(l, 0, "option log-health-checks");
+            of(o.proxy()).logHealthChecks = o.enabled();
+        });
+        registry.table(ProxyModule.TIMEOUTS).add("check", Capability.BE, (p, l) -> {
+            if (!l.has(1)) {
+                throw new ConfigException("'timeout check' expects an integer value (in milliseconds)");
+            }
+            Args.noMoreThan(l, 1, "timeout check");
+            of(p).timeout = Units.time(l.arg(1), "timeout check");
+        });
+        KeywordTable<GlobalModule.GlobalContext> global = registry.table(GlobalModule.KEYWORDS);
+        global.add("spread-checks", (g, l) -> {
+            long v = l.has(1) && l.arg(1).matches("\\d+") ? Long.parseLong(l.arg(1)) : -1;
+            if (v < 0 || v > 50) {
+                throw ConfigException.unspaced("'spread-checks' needs a positive value in range 0..50.");
+            }
+            settings(g.model()).spreadPercent = (int) v;
+        });
+        global.add("max-spread-checks", (g, l) -> settings(g.model()).maxSpread = Units.time(Args.required(l, 1, "max-spread-checks",
+                "a delay"), "max-spread-checks"));
+        registry.check(CheckModule::checkServers);
+        CheckCommands.register(CliCommands.of(registry), SetServer.of(registry));
+    }
+
+    private static void serverOptions(KeywordTable<ServerSpec> o) {
+        o.add("check", (s, l) -> of(s).check = true);
+        o.add("no-check", (s, l) -> of(s).check = false);
+        o.add("inter", 1, (s, l) -> of(s).inter = delay(s, l, "inter"));
+        o.add("fastinter", 1, (s, l) -> of(s).fastinter = delay(s, l, "fastinter"));
+        o.add("downinter", 1, (s, l) -> of(s).downinter = delay(s, l, "downinter"));
+        o.add("agent-inter", 1, (s, l) -> of(s).agentInter = delay(s, l, "agent-inter"));
+        o.add("rise", 1, (s, l) -> of(s).rise = positive(l, "rise"));
+        o.add("fall", 1, (s, l) -> of(s).fall = positive(l, "fall"));
+        o.add("port", 1, (s, l) -> of(s).port = port(l.arg(1), "port"));
+        o.add("agent-port", 1, (s, l) -> of(s).agentPort = port(l.arg(1), "agent-port"));
+        o.add("addr", 1, (s, l) -> of(s).addr = address(l.arg(1), "addr"));
+        o.add("agent-addr", 1, (s, l) -> of(s).agentAddr = address(l.arg(1), "agent-addr"));
+        o.add("agent-send", 1, (s, l) -> of(s).agentSend = l.arg(1));
+        o.add("agent-check", (s, l) -> of(s).agent = true);
+        o.add("no-agent-check", (s, l) -> of(s).agent = false);
+        o.add("check-send-proxy", (s, l) -> of(s).sendProxy = true);
+        o.add("no-check-send-proxy", (s, l) -> of(s).sendProxy = false);
+        o.add("track", 1, (s, l) -> of(s).track = l.arg(1));
+        o.add("init-state", 1, (s, l) -> of(s).initState = switch (l.arg(1)) {
+            case "fully-up" -> ServerCheckSpec.InitState.FULLY_UP;
+            case "up" -> ServerCheckSpec.InitState.UP;
+            case "down" -> ServerCheckSpec.InitState.DOWN;
+            case "fully-down" -> ServerCheckSpec.InitState.FULLY_DOWN;
+            default -> throw new ConfigException("'init-state' expects one of 'fully-up', 'up', 'down' or 'fully-down' but got '" + l.arg(1) + "'.");
+        });
+        for (String tls : List.of("check-ssl", "check-sni", "check-alpn", "check-proto", "no-check-ssl")) {
+            o.add(tls, tls.equals("check-ssl") || tls.equals("no-check-ssl") ? 0 : 1, (s, l) -> {
+                throw new ConfigException("'" + tls + "' is not supported by Fulcrum yet (TLS checks come with TLS support).");
+            });
+        }
+        // Observing live traffic needs hooks in the data path that do not exist yet: refused, not ignored.
+        for (String live : List.of("observe", "error-limit", "on-error", "on-marked-down", "on-marked-up")) {
+            o.add(live, 1, (s, l) -> {
+                throw new ConfigException("'" + live + "' is not supported by Fulcrum yet.");
+            });
+        }
+    }
+
+    private static long delay(ServerSpec s, ConfigLine l, String name) throws ConfigException {
+        String v = l.arg(1);
+        long ms;
+        try {
+            ms = Units.time(v, name);
+        } catch (ConfigException e) {
+            // HAProxy 2.6 names 'agent-inter' here, whichever delay it was.
+            throw new ConfigException("unexpected character '" + firstBad(v) + "' in 'agent-inter' argument of server " + s.name + ".");
+        }
+        if (ms <= 0) {
+            throw new ConfigException("invalid value " + v + " for argument '" + name + "' of server " + s.name + ".");
+        }
+        return ms;
+    }
+
+    private static char firstBad(String v) {
+        for (char c : v.toCharArray()) {
+            if (!Character.isDigit(c)) {
+                return c;
+            }
+        }
+        return '?';
+    }
+
+    private static int positive(ConfigLine l, String name) throws ConfigException {
+        String v = l.arg(1);
+        if (!v.matches("\\d{1,9}") || Integer.parseInt(v) <= 0) {
+            throw new ConfigException("'" + name + "' has to be > 0.");
+        }
+        return Integer.parseInt(v);
+    }
+
+    static int port(String v, String name) throws ConfigException {
+        if (!v.matches("\\d{1,5}") || Integer.parseInt(v) == 0 || Integer.parseInt(v) > 65535) {
+            throw new ConfigException("'" + name + "' expects a valid port number but got '" + v + "'.");
+        }
+        return Integer.parseInt(v);
+    }
+
+    static InetAddress address(String v, String name) throws ConfigException {
+        try {
+            return InetAddress.getByName(v);
+        } catch (UnknownHostException e) {
+            throw new ConfigException("'" + name + "' : invalid address: '" + v + "' in '" + v + "'.");
+        }
+    }
+
+    /** {@code track} targets, checks with tracking, agents without a port, checks without a port to use. */
+    private static void checkServers(ConfigModel model, Diagnostics diag) {
+        ProxyTable table = ProxyTable.of(model);
+        for (ProxySpec p : table.proxies()) {
+            ServerList list = p.partOrNull(ServerList.class);
+            if (list == null || !p.kind().isBackend()) {
+                continue;
+            }
+            for (ServerSpec s : list.servers) {
+                ServerCheckSpec c = s.partOrNull(ServerCheckSpec.class);
+                if (c == null) {
+                    continue;
+                }
+                String where = "[" + s.source + "] : 'server " + p.name() + "/" + s.name + "' : ";
+                if (c.check && c.track != null) {
+                    diag.configAlert(where + "unable to enable checks and tracking at the same time!");
+                }
+                if (c.agent && c.agentPort == 0) {
+                    diag.configWarning(where + "server " + s.name + " does not have agent port. Agent check has been disabled.");
+                    c.agent = false;
+                }
+                if (c.check && c.port == 0 && s.portMode != ServerSpec.PortMode.FIXED) {
+                    diag.configAlert(where + "server " + s.name + " has neither service port nor check port. Check has been disabled.");
+                }
+                if (c.track != null) {
+                    checkTrack(table, p, s, c, where, diag);
+                }
+            }
+        }
+    }
+
+    private static void checkTrack(ProxyTable table, ProxySpec p, ServerSpec s, ServerCheckSpec c, String where, Diagnostics diag) {
+        int slash = c.track.indexOf('/');
+        String backend = slash < 0 ? p.name() : c.track.substring(0, slash);
+        String name = slash < 0 ? c.track : c.track.substring(slash + 1);
+        ProxySpec target = table.proxies().stream().filter(x -> x.name().equals(backend) && x.kind().isBackend()).findFirst().orElse(null);
+        if (target == null) {
+            diag.configAlert(where + "unable to find required proxy '" + backend + "' for tracking.");
+            return;
+        }
+        ServerList tl = target.partOrNull(ServerList.class);
+        ServerSpec t = tl == null ? null : tl.servers.stream().filter(x -> x.name.equals(name)).findFirst().orElse(null);
+        if (t == null) {
+            diag.configAlert(where + "unable to find required server '" + name + "' for tracking.");
+            return;
+        }
+        ServerSpec end = t;
+        for (int hops = 0; hops < 100 && end != null; hops++) {
+            ServerCheckSpec tc = end.partOrNull(ServerCheckSpec.class);
+            if (tc != null && (tc.check || tc.agent)) {
+                return;
+            }
+            end = tc == null || tc.track == null ? null : find(table, target, tc.track);
+        }
+        diag.configAlert(where + "unable to use " + backend + "/" + name + " for tracking as it does not have any check nor agent enabled.");
+    }
+
+    /** The server a {@code track} value names, or null. */
+    static ServerSpec find(ProxyTable table, ProxySpec from, String track) {
+        int slash = track.indexOf('/');
+        String backend = slash < 0 ? from.name() : track.substring(0, slash);
+        String name = slash < 0 ? track : track.substring(slash + 1);
+        for (ProxySpec x : table.proxies()) {
+            ServerList l = x.partOrNull(ServerList.class);
+            if (x.name().equals(backend) && x.kind().isBackend() && l != null) {
+                return l.servers.stream().filter(v -> v.name.equals(name)).findFirst().orElse(null);
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,347 @@
+package io.fulcrum.check;
+
+import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.ConfigLine;
+import io.fulcrum.cfg.KeywordTable;
+import io.fulcrum.proxy.Capability;
+import io.fulcrum.proxy.OptionContext;
+import io.fulcrum.proxy.ProxySpec;
+
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * The check-type options ({@code option httpchk}, {@code option tcp-check}, the protocol checks) and the
+ * {@code tcp-check}/{@code http-check} rules, parsed into {@link CheckRule}s. Protocol checks are rule sets,
+ * as in HAProxy.
+ */
+final class CheckRules {
+    private CheckRules() {
+    }
+
+    private static final List<String> UNSUPPORTED_PROTOCOLS = List.of("ssl-hello-chk", "mysql-check", "pgsql-check", "ldap-check", "spop-check");
+
+    static void register(KeywordTable<OptionContext> options, KeywordTable<ProxySpec> keywords) {
+        options.add("httpchk", Capability.BE | Capability.NO_NEGATION, (o, l) -> httpchk(CheckModule.of(o.proxy()), l));
+        options.add("tcp-check", Capability.BE | Capability.NO_NEGATION, (o, l) -> {
+            ProxyChecks c = CheckModule.of(o.proxy());
+            c.type = ProxyChecks.Type.TCP;
+            c.rules = new ArrayList<>();
+            c.explicit = true;
+        });
+        options.add("redis-check", Capability.BE | Capability.NO_NEGATION, (o, l) -> protocol(o.proxy(), List.of(
+                new CheckRule.Send("*1\r\n$4\r\nPING\r\n".getBytes(StandardCharsets.ISO_8859_1), null),
+                expect(CheckRule.Kind.STRING, "+PONG", null, -1, "Redis server is ok", CheckStatus.L7STS))));
+        options.add("smtpchk", Capability.BE | Capability.NO_NEGATION, (o, l) -> {
+            String hello = l.has(1) && (l.arg(1).equals("EHLO") || l.arg(1).equals("HELO")) ? l.arg(1) : "HELO";
+            String domain = l.has(2) ? l.arg(2) : "localhost";
+            Pattern anyCode = Pattern.compile("^[0-9]{3}[ \r]");
+            Pattern okCode = Pattern.compile("^2[0-9]{2}[ \r]");
+            protocol(o.proxy(), List.of(
+                    new CheckRule.Connect(0, null, false, null),
+                    expect(CheckRule.Kind.RSTRING, null, anyCode, 4, null, CheckStatus.L7RSP),
+                    expect(CheckRule.Kind.RSTRING, null, okCode, 4, null, CheckStatus.L7STS),
+                    new CheckRule.Send((hello + " " + domain + "\r\n").getBytes(StandardCharsets.ISO_8859_1), null),
+                    expect(CheckRule.Kind.RSTRING, null, anyCode, 4, null, CheckStatus.L7RSP),
+                    expect(CheckRule.Kind.RSTRING, null, okCode, 4, null, CheckStatus.L7STS)));
+        });
+        for (String p : UNSUPPORTED_PROTOCOLS) {
+            options.add(p, Capability.BE | Capability.NO_NEGATION, (o, l) -> {
+                throw new ConfigException("'option " + p + "' is not supported by Fulcrum yet.");
+            });
+        }
+        keywords.add("tcp-check", Capability.BE, (p, l) -> tcpCheck(CheckModule.of(p), l));
+        keywords.add("http-check", Capability.BE, (p, l) -> httpCheck(CheckModule.of(p), l));
+    }
+
+    /** A protocol check's expect: the answer's first line is the info of a failure. */
+    private static CheckRule.Expect expect(CheckRule.Kind kind, String text, Pattern regex, int minRecv, String onSuccess, CheckStatus error) {
+        return new CheckRule.Expect(kind, false, text, regex, text == null ? null : text.getBytes(StandardCharsets.ISO_8859_1), minRecv, null,
+                onSuccess, null, true, null, error, null);
+    }
+
+    private static void protocol(ProxySpec p, List<CheckRule> rules) {
+        ProxyChecks c = CheckModule.of(p);
+        c.type = ProxyChecks.Type.PROTOCOL;
+        c.rules = new ArrayList<>(rules);
+        c.explicit = false;
+    }
+
+    /** {@code option httpchk [<method>] [<uri>] [<version>]}; headers may follow the version after "\r\n". */
+    private static void httpchk(ProxyChecks c, ConfigLine l) {
+        c.type = ProxyChecks.Type.HTTP;
+        c.explicit = false;
+        c.rules = new ArrayList<>();
+        String method = "OPTIONS";
+        String uri = "/";
+        String version = "HTTP/1.0";
+        if (l.has(3)) {
+            method = l.arg(1);
+            uri = l.arg(2);
+            version = l.arg(3);
+        } else if (l.has(2)) {
+            method = l.arg(1);
+            uri = l.arg(2);
+        } else if (l.has(1)) {
+            uri = l.arg(1);
+        }
+        List<String[]> headers = new ArrayList<>();
+        String[] parts = version.split("\r\n");
+        for (int i = 1; i < parts.length; i++) {
+            int colon = parts[i].indexOf(':');
+            if (colon > 0) {
+                headers.add(new String[]{parts[i].substring(0, colon).trim(), parts[i].substring(colon + 1).trim()});
+            }
+        }
+        c.request = new CheckRule.HttpSend(method, uri, parts[0], headers, null, null);
+    }
+
+    private static void tcpCheck(ProxyChecks c, ConfigLine l) throws ConfigException {
+        String kw = l.arg(1);
+        switch (kw) {
+            case "connect" -> c.rules.add(connect(l, "tcp-check"));
+            case "send", "send-lf" -> {
+                if (!l.has(2)) {
+                    throw new ConfigException("'tcp-check " + kw + "' expects a string as argument.");
+                }
+                if (kw.equals("send-lf") && l.arg(2).contains("%")) {
+                    throw new ConfigException("'tcp-check send-lf' with log-format expressions is not supported by Fulcrum yet.");
+                }
+                c.rules.add(new CheckRule.Send(l.arg(2).getBytes(StandardCharsets.ISO_8859_1), comment(l, 3)));
+            }
+            case "send-binary", "send-binary-lf" -> {
+                if (!l.has(2)) {
+                    throw new ConfigException("'tcp-check " + kw + "' expects a binary string as argument.");
+                }
+                c.rules.add(new CheckRule.Send(hex(l.arg(2), "tcp-check " + kw), comment(l, 3)));
+            }
+            case "expect" -> c.rules.add(expect(l, "tcp-check", false));
+            case "comment" -> { }
+            case "set-var", "unset-var", "set-var-fmt" -> throw new ConfigException("'tcp-check " + kw + "' is not supported by Fulcrum yet.");
+            default -> {
+                if (kw.startsWith("set-var") || kw.startsWith("unset-var")) {
+                    throw new ConfigException("'tcp-check " + kw + "' is not supported by Fulcrum yet.");
+                }
+                throw ConfigException.unspaced("'tcp-check' only supports 'comment', 'connect', 'send', 'send-binary', 'expect', "
+                        + "'set-var-fmt(*)', 'set-var(*)', 'unset-var(*)'. but got '" + kw + "'");
+            }
+        }
+        c.explicit = true;
+    }
+
+    private static void httpCheck(ProxyChecks c, ConfigLine l) throws ConfigException {
+        String kw = l.arg(1);
+        switch (kw) {
+            case "disable-on-404" -> c.disableOn404 = true;
+            case "send-state" -> c.sendState = true;
+            case "comment" -> { }
+            case "connect" -> c.rules.add(connect(l, "http-check"));
+            case "send" -> c.rules.add(httpSend(c.request, l));
+            case "expect" -> c.rules.add(expect(l, "http-check", true));
+            default -> {
+                if (kw.startsWith("set-var") || kw.startsWith("unset-var")) {
+                    throw new ConfigException("'http-check " + kw + "' is not supported by Fulcrum yet.");
+                }
+                throw ConfigException.unspaced("'http-check' only supports 'disable-on-404', 'send-state', 'comment', 'connect', 'send', "
+                        + "'expect', 'set-var-fmt(*)', 'set-var(*)', 'unset-var(*)'. but got '" + kw + "'");
+            }
+        }
+    }
+
+    private static CheckRule.Connect connect(ConfigLine l, String kw) throws ConfigException {
+        int port = 0;
+        InetAddress addr = null;
+        boolean sendProxy = false;
+        String comment = null;
+        for (int i = 2; i < l.size(); i++) {
+            String w = l.arg(i);
+            switch (w) {
+                case "port" -> port = CheckModule.port(value(l, ++i, kw + " connect", w), "port");
+                case "addr" -> addr = CheckModule.address(value(l, ++i, kw + " connect", w), "addr");
+                case "send-proxy" -> sendProxy = true;
+                case "default", "linger" -> { }
+                case "comment" -> comment = value(l, ++i, kw + " connect", w);
+                case "ssl", "sni", "alpn", "proto", "via-socks4" ->
+                        throw new ConfigException("'" + kw + " connect " + w + "' is not supported by Fulcrum yet.");
+                default -> throw new ConfigException("'" + kw + " connect' : expects 'comment', 'port', 'addr', 'send-proxy', 'via-socks4', "
+                        + "'ssl', 'sni', 'alpn', 'proto', 'linger' or 'default' but got '" + w + "' as argument.");
+            }
+        }
+        return new CheckRule.Connect(port, addr, sendProxy, comment);
+    }
+
+    /** {@code http-check send}: what it gives overrides {@code option httpchk}'s request. */
+    private static CheckRule.HttpSend httpSend(CheckRule.HttpSend base, ConfigLine l) throws ConfigException {
+        String method = base.method();
+        String uri = base.uri();
+        String version = base.version();
+        List<String[]> headers = new ArrayList<>(base.headers());
+        String body = base.body();
+        String comment = null;
+        for (int i = 2; i < l.size(); i++) {
+            String w = l.arg(i);
+            switch (w) {
+                case "meth" -> method = value(l, ++i, "http-check send", w);
+                case "uri" -> uri = value(l, ++i, "http-check send", w);
+                case "ver" -> version = value(l, ++i, "http-check send", w);
+                case "body" -> body = value(l, ++i, "http-check send", w);
+                case "comment" -> comment = value(l, ++i, "http-check send", w);
+                case "hdr" -> {
+                    String name = value(l, ++i, "http-check send", w);
+                    headers.add(new String[]{name, value(l, ++i, "http-check send", w)});
+                }
+                case "uri-lf", "body-lf" -> throw new ConfigException("'http-check send " + w + "' is not supported by Fulcrum yet.");
+                default -> throw new ConfigException("'http-check send' : expects 'comment', 'meth', 'uri', 'uri-lf', 'ver', 'hdr', 'body' or "
+                        + "'body-lf' but got '" + w + "' as argument.");
+            }
+        }
+        return new CheckRule.HttpSend(method, uri, version, headers, body, comment);
+    }
+
+    private static CheckRule.Expect expect(ConfigLine l, String kw, boolean http) throws ConfigException {
+        String where = kw + " expect";
+        int minRecv = -1;
+        boolean negate = false;
+        String comment = null;
+        String onSuccess = null;
+        String onError = null;
+        CheckStatus ok = null;
+        CheckStatus error = null;
+        CheckStatus tout = null;
+        for (int i = 2; i < l.size(); i++) {
+            String w = l.arg(i);
+            switch (w) {
+                case "min-recv" -> minRecv = Integer.parseInt(value(l, ++i, where, w));
+                case "comment" -> comment = value(l, ++i, where, w);
+                case "on-success" -> onSuccess = staticText(value(l, ++i, where, w), where + " on-success");
+                case "on-error" -> onError = staticText(value(l, ++i, where, w), where + " on-error");
+                case "ok-status" -> ok = status(value(l, ++i, where, w), where);
+                case "error-status" -> error = status(value(l, ++i, where, w), where);
+                case "tout-status" -> tout = status(value(l, ++i, where, w), where);
+                case "status-code" -> throw new ConfigException("'" + where + " status-code' is not supported by Fulcrum yet.");
+                case "!" -> negate = true;
+                default -> {
+                    String match = w.startsWith("!") ? w.substring(1) : w;
+                    negate |= w.startsWith("!") && w.length() > 1;
+                    CheckRule.Kind kind = kind(match, http, where);
+                    String pattern = value(l, ++i, where, match);
+                    Pattern regex = null;
+                    byte[] bytes = null;
+                    if (kind == CheckRule.Kind.RSTRING || kind == CheckRule.Kind.RBINARY || kind == CheckRule.Kind.RSTATUS || kind == CheckRule.Kind.RBODY) {
+                        try {
+                            regex = Pattern.compile(pattern);
+                        } catch (PatternSyntaxException e) {
+                            throw new ConfigException("'" + where + "' : regex '" + pattern + "' is invalid (" + e.getDescription() + ").");
+                        }
+                    } else if (kind == CheckRule.Kind.BINARY) {
+                        bytes = hex(pattern, where);
+                    } else if (kind == CheckRule.Kind.STATUS) {
+                        if (!pattern.matches("\\d{3}(-\\d{3})?(,\\d{3}(-\\d{3})?)*")) {
+                            throw new ConfigException("'" + where + "' : invalid status list '" + pattern + "'.");
+                        }
+                    } else {
+                        bytes = pattern.getBytes(StandardCharsets.ISO_8859_1);
+                    }
+                    CheckRule.Expect base = new CheckRule.Expect(kind, negate, pattern, regex, bytes, minRecv, comment, onSuccess, onError, false,
+                            ok, error, tout);
+                    return rest(l, i + 1, base, where);
+                }
+            }
+        }
+        throw new ConfigException("'" + where + "' : expects a pattern.");
+    }
+
+    /** Options written after the pattern ({@code comment}, {@code on-error}...). */
+    private static CheckRule.Expect rest(ConfigLine l, int from, CheckRule.Expect e, String where) throws ConfigException {
+        String comment = e.comment();
+        String onSuccess = e.onSuccess();
+        String onError = e.onError();
+        CheckStatus ok = e.ok();
+        CheckStatus error = e.error();
+        CheckStatus tout = e.timeout();
+        for (int i = from; i < l.size(); i++) {
+            String w = l.arg(i);
+            switch (w) {
+                case "comment" -> comment = value(l, ++i, where, w);
+                case "on-success" -> onSuccess = staticText(value(l, ++i, where, w), where + " on-success");
+                case "on-error" -> onError = staticText(value(l, ++i, where, w), where + " on-error");
+                case "ok-status" -> ok = status(value(l, ++i, where, w), where);
+                case "error-status" -> error = status(value(l, ++i, where, w), where);
+                case "tout-status" -> tout = status(value(l, ++i, where, w), where);
+                default -> throw new ConfigException("'" + where + "' : unexpected argument '" + w + "'.");
+            }
+        }
+        return new CheckRule.Expect(e.kind(), e.negate(), e.text(), e.regex(), e.bytes(), e.minRecv(), comment, onSuccess, onError, false,
+                ok, error, tout);
+    }
+
+    private static CheckRule.Kind kind(String match, boolean http, String where) throws ConfigException {
+        if (http) {
+            return switch (match) {
+                case "status" -> CheckRule.Kind.STATUS;
+                case "rstatus" -> CheckRule.Kind.RSTATUS;
+                case "string" -> CheckRule.Kind.BODY;
+                case "rstring" -> CheckRule.Kind.RBODY;
+                case "hdr", "fhdr", "string-lf" -> throw new ConfigException("'" + where + " " + match + "' is not supported by Fulcrum yet.");
+                default -> throw new ConfigException("'" + where + "' : 'only supports min-recv, [!]string', '[!]rstring', '[!]string-lf', "
+                        + "'[!]status', '[!]rstatus', [!]hdr, [!]fhdr or comment but got '" + match + "' as argument.");
+            };
+        }
+        return switch (match) {
+            case "string" -> CheckRule.Kind.STRING;
+            case "rstring" -> CheckRule.Kind.RSTRING;
+            case "binary" -> CheckRule.Kind.BINARY;
+            case "rbinary" -> CheckRule.Kind.RBINARY;
+            case "string-lf", "binary-lf" -> throw new ConfigException("'" + where + " " + match + "' is not supported by Fulcrum yet.");
+            default -> throw new ConfigException("'" + where + "' : 'only supports min-recv, 'error-status', 'ok-status', 'tout-status', "
+                    + "[!] followed by 'string', 'rstring', 'binary' or 'rbinary' but got '" + match + "' as argument.");
+        };
+    }
+
+    private static String value(ConfigLine l, int i, String where, String w) throws ConfigException {
+        if (!l.has(i)) {
+            throw new ConfigException("'" + where + "' : '" + w + "' expects " + (w.equals("meth") || w.equals("uri") || w.equals("ver")
+                    ? "a string as argument." : "a <pattern> as argument"));
+        }
+        return l.arg(i);
+    }
+
+    private static String staticText(String v, String where) throws ConfigException {
+        if (v.contains("%[") || v.contains("%{")) {
+            throw new ConfigException("'" + where + "' with log-format expressions is not supported by Fulcrum yet.");
+        }
+        return v;
+    }
+
+    private static CheckStatus status(String name, String where) throws ConfigException {
+        CheckStatus s = CheckStatus.named(name);
+        if (s == null) {
+            throw new ConfigException("'" + where + "' : unknown status '" + name + "'.");
+        }
+        return s;
+    }
+
+    private static byte[] hex(String v, String where) throws ConfigException {
+        if (v.length() % 2 != 0) {
+            throw new ConfigException("'" + where + "' : '" + v + "' invalid binary string (an even number of hex digits is expected).");
+        }
+        byte[] out = new byte[v.length() / 2];
+        for (int i = 0; i < v.length(); i++) {
+            if (Character.digit(v.charAt(i), 16) < 0) {
+                throw new ConfigException("'" + where + "' : '" + v + "' invalid binary string (an hex digit is expected (found '" + v.charAt(i) + "')).");
+            }
+        }
+        for (int i = 0; i < out.length; i++) {
+            out[i] = (byte) Integer.parseInt(v.substring(2 * i, 2 * i + 2), 16);
+        }
+        return out;
+    }
+
+    private static String comment(ConfigLine l, int i) {
+        return l.has(i + 1) && l.arg(i).equals("comment") ? l.arg(i + 1) : null;
+    }
+}

@@ -1,0 +1,359 @@
+package io.fulcrum.check;
+
+import io.fulcrum.check.CheckRule.Connect;
+import io.fulcrum.check.CheckRule.Expect;
+import io.fulcrum.check.CheckRule.HttpSend;
+import io.fulcrum.check.CheckRule.Send;
+import io.fulcrum.conn.ProxyHeader;
+import io.fulcrum.runtime.EventLoops;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ConnectTimeoutException;
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.ScheduledFuture;
+
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * One run of a check's rules, on one event loop: connects, sends, reads and matches what the server answers,
+ * then reports its result once and closes. Nothing here blocks: each step continues from a Netty event.
+ */
+final class CheckRun {
+    /** What a check reads at most, as HAProxy's check buffer (tune.bufsize). */
+    private static final int MAX_READ = 16384;
+
+    /** Where and how one run connects, and what it sends about the server. */
+    record Target(InetSocketAddress address, boolean sendProxy, long connectTimeout, long timeout, boolean explicit,
+                  boolean disableOn404, Supplier<String> stateHeader) {
+    }
+
+    private final EventLoops loops;
+    private final EventLoop loop;
+    private final Target target;
+    private final List<CheckRule> rules;
+    private final Consumer<CheckResult> done;
+    private final long start = System.nanoTime();
+    private Channel channel;
+    private ByteBuf in = Unpooled.EMPTY_BUFFER;
+    private boolean eof;
+    private int next;
+    private Expect waiting;
+    private boolean waitingHttp;
+    private boolean connecting;
+    private boolean sawExpect;
+    private String successInfo = "";
+    private HttpAnswer answer;
+    private ScheduledFuture<?> timer;
+    private boolean finished;
+
+    CheckRun(EventLoops loops, EventLoop loop, Target target, List<CheckRule> rules, Consumer<CheckResult> done) {
+        this.loops = loops;
+        this.loop = loop;
+        this.target = target;
+        this.rules = rules;
+        this.done = done;
+    }
+
+    /** Starts on the loop; a rule set not starting with a connect connects to the server first. */
+    void start() {
+        timer = loop.schedule(this::timedOut, target.timeout() > 0 ? target.timeout() : target.connectTimeout(), TimeUnit.MILLISECONDS);
+        if (rules.isEmpty() || !(rules.getFirst() instanceof Connect)) {
+            connect(new Connect(0, null, target.sendProxy(), null));
+        } else {
+            proceed();
+        }
+    }
+
+    private void connect(Connect c) {
+        if (channel != null) {
+            channel.close();
+            release();
+            eof = false;
+        }
+        InetSocketAddress to = new InetSocketAddress(c.addr() != null ? c.addr() : target.address().getAddress(),
+                c.port() != 0 ? c.port() : target.address().getPort());
+        connecting = true;
+        ChannelFuture f = new Bootstrap().group(loop).channelFactory(() -> loops.newSocketFor(to))
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(1, target.connectTimeout()))
+                .handler(new Reader()).connect(to);
+        channel = f.channel();
+        f.addListener((ChannelFuture cf) -> {
+            connecting = false;
+            if (finished) {
+                cf.channel().close();
+            } else if (!cf.isSuccess()) {
+                Throwable t = cf.cause();
+                finish(t instanceof ConnectTimeoutException ? CheckStatus.L4TOUT : CheckStatus.L4CON, 0,
+                        t instanceof ConnectTimeoutException ? "" : systemWords(t));
+            } else {
+                if (c.sendProxy() || target.sendProxy()) {
+                    cf.channel().write(ProxyHeader.encode(1, cf.channel().localAddress(), cf.channel().remoteAddress(), cf.channel().alloc()));
+                }
+                proceed();
+            }
+        });
+    }
+
+    /** Runs the rules from {@link #next} until one waits for the server or the set ends. */
+    private void proceed() {
+        while (!finished && next < rules.size()) {
+            CheckRule r = rules.get(next++);
+            switch (r) {
+                case Connect c -> {
+                    connect(c);
+                    return;
+                }
+                case Send s -> {
+                    release(); // what an expect then reads is the answer to this (HAProxy resets its check buffer)
+                    channel.write(Unpooled.wrappedBuffer(s.data()));
+                }
+                case HttpSend h -> {
+                    release();
+                    channel.writeAndFlush(Unpooled.wrappedBuffer(HttpCheck.request(h, target.stateHeader())));
+                    waitingHttp = true;
+                    if (next >= rules.size() || !(rules.get(next) instanceof Expect)) {
+                        waiting = null; // the implicit expect: a 2xx or 3xx status
+                        evaluate();
+                        return;
+                    }
+                }
+                case Expect e -> {
+                    channel.flush();
+                    waiting = e;
+                    sawExpect = true;
+                    evaluate();
+                    return;
+                }
+            }
+        }
+        if (!finished) {
+            channel.flush();
+            if (answer != null) {
+                finish(CheckStatus.L7OK, answer.status(), successInfo);
+            } else if (sawExpect) {
+                finish(CheckStatus.L7OK, 0, successInfo.isEmpty() && target.explicit() ? "(tcp-check)" : successInfo);
+            } else {
+                finish(CheckStatus.L4OK, 0, "");
+            }
+        }
+    }
+
+    /** Decides the rule being waited for with what has arrived, or keeps waiting. */
+    private void evaluate() {
+        if (finished) {
+            return;
+        }
+        if (waitingHttp) {
+            evaluateHttp();
+        } else if (waiting != null) {
+            evaluateTcp(waiting);
+        }
+    }
+
+    private void evaluateTcp(Expect e) {
+        int step = next;
+        if (!eof && e.minRecv() > 0 && in.readableBytes() < e.minRecv()) {
+            return;
+        }
+        if (eof && in.readableBytes() == 0) {
+            finish(e.error() != null ? e.error() : CheckStatus.L7RSP, 0, "TCPCHK got an empty response at step " + step);
+            return;
+        }
+        boolean match = switch (e.kind()) {
+            case STRING, BINARY -> ByteBufUtil.indexOf(Unpooled.wrappedBuffer(e.bytes()), in) >= 0;
+            case RSTRING -> e.regex().matcher(in.toString(StandardCharsets.ISO_8859_1)).find();
+            case RBINARY -> e.regex().matcher(ByteBufUtil.hexDump(in).toUpperCase()).find();
+            default -> throw new IllegalStateException(e.kind().toString());
+        };
+        if (!match && !eof && e.minRecv() < 0 && in.readableBytes() < MAX_READ) {
+            return; // more may come
+        }
+        if (match != e.negate()) {
+            passed(e);
+            return;
+        }
+        String info;
+        if (e.onError() != null) {
+            info = e.onError();
+        } else if (e.payloadInfo()) {
+            info = firstLine();
+        } else if (e.comment() != null) {
+            info = e.comment();
+        } else {
+            String what = e.kind() == CheckRule.Kind.STRING ? "content '" + e.text() + "'" : "content (" + e.kind().word + ")";
+            info = "TCPCHK " + (match ? "matched unwanted " : "did not match ") + what + " at step " + step;
+        }
+        finish(e.error() != null ? e.error() : CheckStatus.L7RSP, 0, info);
+    }
+
+    private void evaluateHttp() {
+        if (answer == null) {
+            answer = HttpAnswer.parse(in, eof);
+            if (answer == null) {
+                if (eof || in.readableBytes() >= MAX_READ) {
+                    finish(CheckStatus.L7RSP, 0, "");
+                }
+                return;
+            }
+        }
+        if (answer == HttpAnswer.INVALID) {
+            finish(CheckStatus.L7RSP, 0, "");
+            return;
+        }
+        Expect e = waiting;
+        if (e == null) {
+            int s = answer.status();
+            if (s == 404 && target.disableOn404()) {
+                finish(CheckStatus.L7OKC, s, "");
+            } else if (s >= 200 && s < 400) {
+                finish(CheckStatus.L7OK, s, "");
+            } else {
+                finish(CheckStatus.L7STS, s, answer.reason());
+            }
+            return;
+        }
+        boolean match;
+        if (e.kind() == CheckRule.Kind.STATUS || e.kind() == CheckRule.Kind.RSTATUS) {
+            match = e.kind() == CheckRule.Kind.STATUS ? e.statusMatches(answer.status()) : e.regex().matcher(Integer.toString(answer.status())).find();
+        } else {
+            if (!eof && !answer.complete(in) && in.readableBytes() < MAX_READ) {
+                return;
+            }
+            String body = answer.body(in);
+            if (body.isEmpty()) {
+                finish(CheckStatus.L7RSP, 0, "HTTP content check could not find a response body");
+                return;
+            }
+            match = e.kind() == CheckRule.Kind.BODY ? body.contains(e.text()) : e.regex().matcher(body).find();
+        }
+        if (match != e.negate()) {
+            passed(e);
+            return;
+        }
+        boolean status = e.kind() == CheckRule.Kind.STATUS || e.kind() == CheckRule.Kind.RSTATUS;
+        String info = e.onError() != null ? e.onError() : e.comment() != null ? e.comment()
+                : status ? answer.reason() : "HTTP content check did not match";
+        finish(e.error() != null ? e.error() : status ? CheckStatus.L7STS : CheckStatus.L7RSP, status ? answer.status() : 0, info);
+    }
+
+    private void passed(Expect e) {
+        if (e.onSuccess() != null) {
+            successInfo = e.onSuccess();
+        } else if (e.payloadInfo()) {
+            successInfo = firstLine();
+        }
+        waiting = null;
+        boolean http = waitingHttp;
+        // A following expect looks at the same answer (HAProxy's expect rules consume nothing).
+        if (next < rules.size() && rules.get(next) instanceof Expect nextExpect && http == nextExpect.kind().http()) {
+            waiting = nextExpect;
+            next++;
+            evaluate();
+            return;
+        }
+        waitingHttp = false;
+        proceed();
+    }
+
+    private String firstLine() {
+        String s = in.toString(StandardCharsets.ISO_8859_1);
+        int end = s.indexOf('\r');
+        int lf = s.indexOf('\n');
+        if (end < 0 || lf >= 0 && lf < end) {
+            end = lf;
+        }
+        return end < 0 ? s : s.substring(0, end);
+    }
+
+    private void timedOut() {
+        if (finished) {
+            return;
+        }
+        if (connecting) {
+            finish(CheckStatus.L4TOUT, 0, "");
+            return;
+        }
+        Expect e = waiting;
+        String info = "";
+        if (e != null && target.explicit()) {
+            info = " at step " + next + " of tcp-check (expect " + e.kind().word + ")" + (e.comment() != null ? " comment: '" + e.comment() + "'" : "");
+        }
+        finish(e != null && e.timeout() != null ? e.timeout() : CheckStatus.L7TOUT, 0, info);
+    }
+
+    private void finish(CheckStatus status, int code, String info) {
+        if (finished) {
+            return;
+        }
+        finished = true;
+        if (timer != null) {
+            timer.cancel(false);
+        }
+        if (channel != null) {
+            channel.close();
+        }
+        release();
+        done.accept(new CheckResult(status, code, info, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)));
+    }
+
+    private void release() {
+        in.release();
+        in = Unpooled.EMPTY_BUFFER;
+        answer = null;
+    }
+
+    /** The system's words for a failed connect ("Connection refused"), as HAProxy reports them. */
+    private static String systemWords(Throwable t) {
+        String m = t.getMessage();
+        if (m == null) {
+            return t.getClass().getSimpleName();
+        }
+        m = m.replaceFirst(": /\\S*$", ""); // Netty adds the address: "Connection refused: /127.0.0.1:80"
+        return m.contains(": ") ? m.substring(m.lastIndexOf(": ") + 2) : m;
+    }
+
+    /** Reads one connection's bytes into {@link #in}. */
+    private final class Reader extends ChannelInboundHandlerAdapter {
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ByteBuf b = (ByteBuf) msg;
+            if (finished || ctx.channel() != channel) {
+                b.release();
+                return;
+            }
+            if (in == Unpooled.EMPTY_BUFFER) {
+                in = ctx.alloc().buffer(Math.max(256, b.readableBytes()));
+            }
+            in.writeBytes(b, Math.min(b.readableBytes(), Math.max(0, MAX_READ - in.readableBytes())));
+            b.release();
+            evaluate();
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            if (ctx.channel() == channel && !finished) {
+                eof = true;
+                if (waiting != null || waitingHttp) {
+                    evaluate();
+                }
+            }
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ctx.close();
+        }
+    }
+}

@@ -1,0 +1,94 @@
+package io.fulcrum.check;
+
+import io.fulcrum.backend.Backend;
+import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.proxy.ProxyTable;
+import io.fulcrum.runtime.EventLoops;
+import io.fulcrum.server.Server;
+import io.fulcrum.server.ServerList;
+import io.fulcrum.server.ServerSpec;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The process's checks: wires {@code track}, builds each checked server's {@link ServerChecks} and starts
+ * them spread over their first interval (HAProxy spreads the first checks of all servers evenly).
+ */
+public final class HealthChecks {
+    private final Map<Server, ServerChecks> checks = new LinkedHashMap<>();
+    private final CheckModule.Settings settings;
+
+    public HealthChecks(ConfigModel model, Map<String, Backend> backends, EventLoops loops) {
+        this.settings = CheckModule.settings(model);
+        ProxyTable table = ProxyTable.of(model);
+        for (ProxySpec p : table.proxies()) {
+            Backend b = backends.get(p.name());
+            ServerList list = p.partOrNull(ServerList.class);
+            if (b == null || list == null || !p.kind().isBackend()) {
+                continue;
+            }
+            ProxyChecks proxy = p.partOrNull(ProxyChecks.class) == null ? new ProxyChecks() : CheckModule.of(p);
+            List<CheckRule> rules = rules(proxy);
+            for (int i = 0; i < list.servers.size(); i++) {
+                ServerSpec s = list.servers.get(i);
+                ServerCheckSpec c = s.partOrNull(ServerCheckSpec.class);
+                Server server = b.servers().get(i);
+                if (c != null && c.track != null) {
+                    ServerSpec target = CheckModule.find(table, p, c.track);
+                    server.state().track(serverOf(backends, table, target));
+                }
+                // Every server has its health counter, which the CLI sets even where no check runs.
+                checks.put(server, new ServerChecks(server, c == null ? new ServerCheckSpec() : c, proxy, rules, loops,
+                        b.timeouts().connect, settings.spreadPercent));
+            }
+        }
+    }
+
+    /** The rules a proxy's servers run: an HTTP check's request goes first unless an {@code http-check send} says it. */
+    private static List<CheckRule> rules(ProxyChecks p) {
+        List<CheckRule> rules = new ArrayList<>(p.rules);
+        if (p.type == ProxyChecks.Type.HTTP && rules.stream().noneMatch(r -> r instanceof CheckRule.HttpSend)) {
+            int at = !rules.isEmpty() && rules.getFirst() instanceof CheckRule.Connect ? 1 : 0;
+            rules.add(at, p.request);
+        }
+        return List.copyOf(rules);
+    }
+
+    private static Server serverOf(Map<String, Backend> backends, ProxyTable table, ServerSpec target) {
+        for (ProxySpec p : table.proxies()) {
+            ServerList l = p.partOrNull(ServerList.class);
+            Backend b = backends.get(p.name());
+            if (l != null && b != null && l.servers.contains(target)) {
+                return b.servers().get(l.servers.indexOf(target));
+            }
+        }
+        throw new IllegalStateException("tracked server not found");
+    }
+
+    /** Starts every check, the n-th of N after n/N of its interval (bounded by {@code max-spread-checks}). */
+    public void start() {
+        List<ServerChecks> running = checks.values().stream().filter(c -> c.hasHealthCheck() || c.hasAgent()).toList();
+        int n = 0;
+        for (ServerChecks c : running) {
+            long inter = c.firstInterval();
+            long delay = inter * n++ / Math.max(1, running.size());
+            if (settings.maxSpread > 0) {
+                delay = Math.min(delay, settings.maxSpread);
+            }
+            c.start(delay);
+        }
+    }
+
+    public void stop() {
+        checks.values().forEach(ServerChecks::stop);
+    }
+
+    /** The checks of {@code server} (every server of a backend has them, even where none runs), or null. */
+    public ServerChecks of(Server server) {
+        return checks.get(server);
+    }
+}

@@ -1,0 +1,60 @@
+package io.fulcrum.check;
+
+import io.netty.buffer.ByteBuf;
+
+import java.nio.charset.StandardCharsets;
+
+/** An HTTP check's answer: its status line and where its body lies in the bytes read. */
+record HttpAnswer(int status, String reason, int bodyStart, long contentLength) {
+    /** A complete head that is not a valid HTTP response. */
+    static final HttpAnswer INVALID = new HttpAnswer(-1, "", 0, -1);
+
+    /** The answer once its head is complete ({@link #INVALID} when it is not HTTP), or null while it is not. */
+    static HttpAnswer parse(ByteBuf in, boolean eof) {
+        String s = in.toString(StandardCharsets.ISO_8859_1);
+        int end = s.indexOf("\r\n\r\n");
+        int sep = 4;
+        if (end < 0) {
+            end = s.indexOf("\n\n");
+            sep = 2;
+        }
+        if (end < 0) {
+            // A status line alone, the connection then closed, is a complete answer without headers.
+            if (!eof || !s.startsWith("HTTP/")) {
+                return null;
+            }
+            end = s.length();
+            sep = 0;
+        }
+        String[] lines = s.substring(0, end).split("\r?\n");
+        String[] start = lines[0].split(" ", 3);
+        if (start.length < 2 || !start[0].matches("HTTP/\\d\\.\\d") || !start[1].matches("\\d{3}")) {
+            return INVALID;
+        }
+        long length = -1;
+        for (int i = 1; i < lines.length; i++) {
+            int colon = lines[i].indexOf(':');
+            if (colon > 0 && lines[i].substring(0, colon).trim().equalsIgnoreCase("content-length")) {
+                try {
+                    length = Long.parseLong(lines[i].substring(colon + 1).trim());
+                } catch (NumberFormatException e) {
+                    return INVALID;
+                }
+            }
+        }
+        return new HttpAnswer(Integer.parseInt(start[1]), start.length > 2 ? start[2] : "", end + sep, length);
+    }
+
+    /** Whether the whole body has arrived (by its length; without one, only the close tells). */
+    boolean complete(ByteBuf in) {
+        return contentLength >= 0 && in.readableBytes() - bodyStart >= contentLength;
+    }
+
+    String body(ByteBuf in) {
+        int len = Math.max(0, in.readableBytes() - bodyStart);
+        if (contentLength >= 0) {
+            len = (int) Math.min(len, contentLength);
+        }
+        return in.toString(in.readerIndex() + bodyStart, len, StandardCharsets.ISO_8859_1);
+    }
+}

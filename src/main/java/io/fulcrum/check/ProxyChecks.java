@@ -1,0 +1,44 @@
+package io.fulcrum.check;
+
+import io.fulcrum.proxy.ProxyPart;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A proxy's check settings: which check its servers run ({@code option tcp-check}, {@code option httpchk},
+ * a protocol check), its {@code tcp-check}/{@code http-check} rules, {@code timeout check} and the options
+ * of the checks. Inherited from defaults sections, rules included, as in HAProxy.
+ */
+final class ProxyChecks implements ProxyPart {
+
+    /** The kind of check, last option wins. */
+    enum Type { TCP, HTTP, PROTOCOL }
+
+    Type type = Type.TCP;
+    /** Rules written as tcp-check or http-check lines; for a protocol check, the rules it implies. */
+    List<CheckRule> rules = new ArrayList<>();
+    /** Whether the rules were written by the user (messages then say at which step a rule failed). */
+    boolean explicit;
+    /** The request of {@code option httpchk <method> <uri> <version>}, completed by {@code http-check send}. */
+    CheckRule.HttpSend request = new CheckRule.HttpSend("OPTIONS", "/", "HTTP/1.0", List.of(), null, null);
+    boolean disableOn404;
+    boolean sendState;
+    boolean logHealthChecks;
+    /** {@code timeout check}: 0 means {@code inter} bounds the whole check. */
+    long timeout;
+
+    @Override
+    public ProxyPart inherit() {
+        ProxyChecks c = new ProxyChecks();
+        c.type = type;
+        c.rules = new ArrayList<>(rules);
+        c.explicit = explicit;
+        c.request = request;
+        c.disableOn404 = disableOn404;
+        c.sendState = sendState;
+        c.logHealthChecks = logHealthChecks;
+        c.timeout = timeout;
+        return c;
+    }
+}

@@ -1,0 +1,397 @@
+package io.fulcrum.check;
+
+import io.fulcrum.conn.Endpoint;
+import io.fulcrum.log.Hostname;
+import io.fulcrum.runtime.EventLoops;
+import io.fulcrum.server.Server;
+import io.fulcrum.server.ServerState;
+import io.fulcrum.server.ServerState.Op;
+import io.netty.channel.EventLoop;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A server's health check and agent check: runs them on one event loop at their intervals, counts
+ * successes and failures against {@code rise} and {@code fall} (HAProxy's health counter), and moves the
+ * server's state. Everything but the CLI's requests runs on that loop; those are posted to it.
+ */
+public final class ServerChecks {
+    private final Server server;
+    private final ServerCheckSpec spec;
+    private final ProxyChecks proxy;
+    private final List<CheckRule> rules;
+    private final EventLoops loops;
+    private final EventLoop loop;
+    private final long connectTimeout;
+    private final int spreadPercent;
+    private volatile boolean healthEnabled;
+    private volatile boolean agentEnabled;
+    /** {@code port} or {@code set server check-port}; 0 follows the server's port. */
+    private volatile int checkPort;
+    /** HAProxy's health: 0..rise-1 is down, rise..rise+fall-1 up. Written on the loop, read by the CLI and stats. */
+    private volatile int health;
+    private volatile boolean agentUp = true;
+    private volatile boolean healthRunning;
+    private volatile boolean agentRunning;
+    private volatile CheckResult lastHealth = CheckResult.NONE;
+    private volatile CheckResult lastAgent = CheckResult.NONE;
+    /** The server was in maintenance at the last state change this checker saw. */
+    private boolean sawMaintenance;
+    private CheckStatus lastStatus = CheckStatus.INI;
+    private CheckStatus lastAgentStatus = CheckStatus.INI;
+    private boolean stopped;
+
+    ServerChecks(Server server, ServerCheckSpec spec, ProxyChecks proxy, List<CheckRule> rules, EventLoops loops, long connectTimeout,
+                 int spreadPercent) {
+        this.server = server;
+        this.spec = spec;
+        this.proxy = proxy;
+        this.rules = rules;
+        this.loops = loops;
+        this.loop = loops.next();
+        this.connectTimeout = connectTimeout;
+        this.spreadPercent = spreadPercent;
+        this.healthEnabled = spec.check;
+        this.agentEnabled = spec.agent;
+        this.checkPort = spec.port;
+        if (server.spec().disabled) {
+            this.health = 0; // HAProxy starts a disabled server's health at 0, checked or not
+            this.sawMaintenance = true;
+        } else if (!spec.check) {
+            this.health = spec.rise;
+        } else {
+            this.health = switch (spec.initState) {
+                case FULLY_UP -> max();
+                case UP -> spec.rise;
+                case DOWN -> spec.rise - 1;
+                case FULLY_DOWN -> 0;
+            };
+            if (health < spec.rise) {
+                server.state().initially(Op.STOPPED);
+            }
+        }
+        server.onChange(() -> loop.execute(this::followAdmin));
+    }
+
+    /**
+     * Entering maintenance zeroes the health (HAProxy's srv_update_status()); leaving it starts an enabled
+     * check again from "just up", so that one failure takes the server down.
+     */
+    private void followAdmin() {
+        if (server.state().inMaintenance()) {
+            health = 0;
+            sawMaintenance = true;
+        } else if (sawMaintenance) {
+            sawMaintenance = false;
+            if (spec.check && healthEnabled) {
+                health = spec.rise;
+            }
+        }
+    }
+
+    public Server server() {
+        return server;
+    }
+
+    private int max() {
+        return spec.rise + spec.fall - 1;
+    }
+
+    /** The interval the first checks are spread over. */
+    long firstInterval() {
+        return spec.check ? spec.inter : spec.agentInter;
+    }
+
+    /** Starts both checks after {@code delay} ms (spread over the first interval). */
+    void start(long delay) {
+        if (spec.check) {
+            loop.schedule(this::runHealth, delay, TimeUnit.MILLISECONDS);
+        }
+        if (spec.agent) {
+            loop.schedule(this::runAgent, delay, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    void stop() {
+        loop.execute(() -> stopped = true);
+    }
+
+    private void runHealth() {
+        if (stopped) {
+            return;
+        }
+        if (!healthEnabled || server.state().inMaintenance() || !(server.endpoint() instanceof Endpoint.Inet inet)) {
+            loop.schedule(this::runHealth, spread(spec.inter), TimeUnit.MILLISECONDS);
+            return;
+        }
+        InetAddress host = spec.addr != null ? spec.addr : inet.host();
+        long timeout = proxy.timeout > 0 ? proxy.timeout : spec.inter;
+        long connect = proxy.timeout > 0 && connectTimeout > 0 ? connectTimeout : spec.inter;
+        boolean on404 = proxy.disableOn404 && health >= spec.rise;
+        CheckRun.Target t = new CheckRun.Target(new InetSocketAddress(host, port()), spec.sendProxy, connect, timeout, proxy.explicit,
+                on404, proxy.sendState ? this::stateHeader : null);
+        healthRunning = true;
+        new CheckRun(loops, loop, t, rules, r -> {
+            healthRunning = false;
+            healthResult(r);
+            loop.schedule(this::runHealth, spread(interval()), TimeUnit.MILLISECONDS);
+        }).start();
+    }
+
+    private void runAgent() {
+        if (stopped) {
+            return;
+        }
+        // The agent runs in maintenance too: its "ready" is what may end it.
+        if (!agentEnabled || !(server.endpoint() instanceof Endpoint.Inet inet)) {
+            loop.schedule(this::runAgent, spread(spec.agentInter), TimeUnit.MILLISECONDS);
+            return;
+        }
+        InetAddress host = spec.agentAddr != null ? spec.agentAddr : inet.host();
+        CheckRun.Target t = new CheckRun.Target(new InetSocketAddress(host, spec.agentPort), false, spec.agentInter, spec.agentInter,
+                false, false, null);
+        List<CheckRule> agentRules = spec.agentSend == null ? List.of(AgentAnswer.READ)
+                : List.of(new CheckRule.Send(spec.agentSend.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1), null), AgentAnswer.READ);
+        agentRunning = true;
+        new CheckRun(loops, loop, t, agentRules, r -> {
+            agentRunning = false;
+            agentResult(r);
+            loop.schedule(this::runAgent, spread(spec.agentInter), TimeUnit.MILLISECONDS);
+        }).start();
+    }
+
+    /** HAProxy's srv_getinter(): downinter while down, fastinter while changing, else inter. */
+    private long interval() {
+        if (health == 0 && spec.downinter > 0) {
+            return spec.downinter;
+        }
+        if (health != max() && spec.fastinter > 0) {
+            return spec.fastinter;
+        }
+        return spec.inter;
+    }
+
+    /** {@code spread-checks}: up to that percentage of noise either way. */
+    private long spread(long interval) {
+        if (spreadPercent == 0) {
+            return interval;
+        }
+        long range = interval * spreadPercent / 100;
+        return interval + ThreadLocalRandom.current().nextLong(-range, range + 1);
+    }
+
+    /** A health check's result: the health counter, the log line, the server's new state (HAProxy's check.c). */
+    void healthResult(CheckResult r) {
+        ServerState st = server.state();
+        if (st.op() != Op.STOPPED && health < spec.rise) {
+            health = spec.rise; // back from maintenance or set up by the CLI: one failure takes it down again
+        }
+        boolean failed = !r.status().passed();
+        lastHealth = r;
+        boolean log = proxy.logHealthChecks && (r.status() != lastStatus || failed && health != 0 || !failed && health != max());
+        lastStatus = r.status();
+        if (failed) {
+            if (health > 0) {
+                st.checkFailed(); // HAProxy counts the failures of a server that is not already down
+                health--;
+                if (health < spec.rise) {
+                    health = 0;
+                }
+            }
+        } else if (health < max()) {
+            health++;
+            if (health >= spec.rise) {
+                health = max();
+            }
+        }
+        if (log) {
+            server.state().group().events().notice("Health check for server " + server.id() + (failed ? " failed" : " succeeded")
+                    + ", reason: " + r.reason() + ", status: " + status(health, spec.rise, spec.fall) + ".");
+        }
+        String why = proxy.logHealthChecks ? "" : ", reason: " + r.reason();
+        if (failed && health == 0) {
+            st.setOp(Op.STOPPED, why);
+        } else if (!failed && health >= spec.rise && (agentUp || !agentEnabled)) {
+            st.setOp(r.status() == CheckStatus.L7OKC ? Op.STOPPING : Op.RUNNING, why);
+        }
+    }
+
+    /** An agent's answer: weights and admin states applied at once; "up" and "down" move the server. */
+    void agentResult(CheckResult r) {
+        ServerState st = server.state();
+        if (!r.status().passed()) {
+            lastAgent = r;
+            if (proxy.logHealthChecks && r.status() != lastAgentStatus) {
+                st.group().events().notice("Agent check for server " + server.id() + " failed, reason: " + r.reason() + ", status: "
+                        + status(agentUp ? 1 : 0, 1, 1) + ".");
+            }
+            lastAgentStatus = r.status();
+            return; // not reaching the agent says nothing about the server
+        }
+        lastAgent = r;
+        AgentAnswer a = AgentAnswer.parse(r.info());
+        if (a.weightPercent() >= 0) {
+            st.setWeight((int) Math.min(256, (long) st.initialWeight() * a.weightPercent() / 100));
+        }
+        if (a.admin() != null) {
+            switch (a.admin()) {
+                case "ready" -> {
+                    st.clearAdmin(ServerState.FMAINT);
+                    st.clearAdmin(ServerState.FDRAIN);
+                }
+                case "drain" -> st.setAdmin(ServerState.FDRAIN);
+                default -> st.setAdmin(ServerState.FMAINT);
+            }
+        }
+        if (a.state() == null) {
+            return;
+        }
+        boolean up = a.state().equals("up");
+        CheckResult said = new CheckResult(up ? CheckStatus.L7OK : CheckStatus.L7STS, 0, "via agent : " + a.stateText(), r.durationMillis());
+        boolean log = proxy.logHealthChecks && (said.status() != lastAgentStatus || up != agentUp);
+        lastAgent = said;
+        lastAgentStatus = said.status();
+        agentUp = up;
+        if (log) {
+            st.group().events().notice("Agent check for server " + server.id() + (up ? " succeeded" : " failed") + ", reason: "
+                    + said.reason() + ", status: " + status(up ? 1 : 0, 1, 1) + ".");
+        }
+        String why = proxy.logHealthChecks ? "" : ", reason: " + said.reason();
+        if (!up) {
+            st.setOp(Op.STOPPED, why);
+        } else if (!healthEnabled || health >= spec.rise) {
+            st.setOp(Op.RUNNING, why);
+        }
+    }
+
+    /** "2/3 UP", "0/2 DOWN": where the health counter stands, as the log lines show it. */
+    private String status(int h, int rise, int fall) {
+        if (h < rise) {
+            return h + "/" + rise + " DOWN";
+        }
+        ServerState st = server.state();
+        String word = st.op() == Op.STOPPING ? "NOLB" : st.draining() || st.weight() == 0 ? "DRAIN" : "UP";
+        return (h - rise + 1) + "/" + fall + " " + word;
+    }
+
+    /** The {@code x-haproxy-server-state} value of {@code http-check send-state}. */
+    private String stateHeader() {
+        ServerState st = server.state();
+        String s = status(health, spec.rise, spec.fall);
+        int total = 0;
+        for (Server o : st.group().servers()) {
+            total += o.weight();
+        }
+        InetAddress a = server.endpoint() instanceof Endpoint.Inet i ? i.host() : null;
+        return s + "; address=" + (a == null ? "" : a.getHostAddress()) + "; port=" + port() + "; name=" + server.id() + "; node="
+                + Hostname.NAME + "; weight=" + st.weight() + "/" + total + "; scur=" + server.streams().current() + "/0; qcur=0";
+    }
+
+    /** The port checks connect to. */
+    private int port() {
+        int p = checkPort;
+        return p != 0 ? p : server.address().port();
+    }
+
+    // ---- what the CLI and the stats ask (any thread)
+
+    /** The health check as the stats report it. */
+    public CheckView health() {
+        ServerState st = server.state();
+        boolean enabled = healthEnabled;
+        int state = (spec.check ? CheckView.CONFIGURED : 0) | (enabled ? CheckView.ENABLED : 0)
+                | (healthRunning && enabled ? CheckView.IN_PROGRESS : 0)
+                | (st.inMaintenance() && enabled || !spec.check && (st.admin() & ServerState.CMAINT) != 0 ? CheckView.PAUSED : 0);
+        return view(state, lastHealth, healthRunning, spec.rise, spec.fall, st.inMaintenance() ? 0 : health);
+    }
+
+    /** The agent check as the stats report it (HAProxy's agent: rise 1, fall 1). */
+    public CheckView agent() {
+        boolean enabled = agentEnabled;
+        int state = (spec.agent ? CheckView.AGENT | CheckView.CONFIGURED : 0) | (enabled ? CheckView.ENABLED : 0)
+                | (agentRunning && enabled ? CheckView.IN_PROGRESS : 0);
+        return view(state, lastAgent, agentRunning, 1, 1, agentUp ? 1 : 0);
+    }
+
+    private static CheckView view(int state, CheckResult r, boolean running, int rise, int fall, int health) {
+        int result = running || !r.status().finished() ? 0 : r.status() == CheckStatus.L7OKC ? 4 : r.status().passed() ? 3 : 2;
+        return new CheckView(state, r.status(), result, r.code(), r.durationMillis(), r.info() == null ? "" : r.info(), rise, fall, health);
+    }
+
+    /** {@code set server health up|stopping|down}: the counter set as HAProxy's CLI sets it, before the call returns. */
+    public void forceHealth(Op op) {
+        onLoop(() -> {
+            health = op == Op.STOPPED ? 0 : max();
+            server.state().setOp(op, ", changed from CLI");
+        });
+    }
+
+    /** {@code set server agent up|down}. */
+    public void forceAgent(boolean up) {
+        onLoop(() -> {
+            agentUp = up;
+            if (!up) {
+                server.state().setOp(Op.STOPPED, ", changed from CLI");
+            } else if (!healthEnabled || health >= spec.rise) {
+                server.state().setOp(Op.RUNNING, ", changed from CLI");
+            }
+        });
+    }
+
+    /** Runs {@code task} on the checks' loop and waits for it (the CLI runs on its own threads). */
+    private void onLoop(Runnable task) {
+        loop.submit(task).syncUninterruptibly();
+    }
+
+    public boolean hasHealthCheck() {
+        return spec.check;
+    }
+
+    public boolean hasAgent() {
+        return spec.agent;
+    }
+
+    public boolean healthEnabled() {
+        return healthEnabled;
+    }
+
+    public boolean agentEnabled() {
+        return agentEnabled;
+    }
+
+    public void healthEnabled(boolean on) {
+        healthEnabled = on;
+    }
+
+    public void agentEnabled(boolean on) {
+        agentEnabled = on;
+    }
+
+    /** The {@code port} of the checks, 0 when they follow the server's. */
+    public int checkPort() {
+        return checkPort;
+    }
+
+    public void checkPort(int port) {
+        checkPort = port;
+    }
+
+    /** The checks' own {@code addr}, or null. */
+    public InetAddress checkAddr() {
+        return spec.addr;
+    }
+
+    /** The agent's own {@code agent-addr}, or null. */
+    public InetAddress agentAddr() {
+        return spec.agentAddr;
+    }
+
+    /** {@code agent-port}, 0 without an agent. */
+    public int agentPort() {
+        return spec.agentPort;
+    }
+}

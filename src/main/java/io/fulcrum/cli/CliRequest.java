@@ -1,0 +1,72 @@
+package io.fulcrum.cli;
+
+import io.fulcrum.runtime.Fulcrum;
+
+import java.util.List;
+
+/** One command as a handler sees it: its words, its payload, the process, and where its answer goes. */
+public final class CliRequest {
+    private final List<String> args;
+    private final String payload;
+    private final CliSession session;
+    private final StringBuilder out = new StringBuilder();
+
+    CliRequest(List<String> args, String payload, CliSession session) {
+        this.args = List.copyOf(args);
+        this.payload = payload;
+        this.session = session;
+    }
+
+    /** Word {@code i} of the command (0 is its first word), or "" when absent, as HAProxy passes them. */
+    public String arg(int i) {
+        return i < args.size() ? args.get(i) : "";
+    }
+
+    public int size() {
+        return args.size();
+    }
+
+    public List<String> args() {
+        return args;
+    }
+
+    /** The lines after a first line ending with "&lt;&lt;", up to the empty line, or null. */
+    public String payload() {
+        return payload;
+    }
+
+    public Fulcrum process() {
+        return session.process();
+    }
+
+    public CliLevel level() {
+        return session.level();
+    }
+
+    /** Refuses the command unless the session has {@code required}. */
+    public void require(CliLevel required) throws CliException {
+        if (!session.level().allows(required)) {
+            throw new CliException("Permission denied\n");
+        }
+    }
+
+    /** Data the command shows: never prefixed with a severity. */
+    public CliRequest print(CharSequence text) {
+        out.append(text);
+        return this;
+    }
+
+    /** A feedback message (a confirmation, a warning...), prefixed as the session's {@code severity-output} says. */
+    public CliRequest feedback(Severity severity, String message) {
+        out.append(severity.prefix(session.severityOutput())).append(message);
+        return this;
+    }
+
+    CliSession session() {
+        return session;
+    }
+
+    String output() {
+        return out.toString();
+    }
+}

@@ -1,0 +1,246 @@
+package io.fulcrum.cli;
+
+import io.fulcrum.runtime.Fulcrum;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.util.concurrent.ScheduledFuture;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One connection to a stats socket. Lines are cut on the event loop and run in order on a virtual thread
+ * (commands may wait for the loops); every piece of session state below is touched only by that chain of
+ * runs, so it needs no lock. Without {@code prompt} one line is run and the connection closes.
+ */
+final class CliSession extends ChannelInboundHandlerAdapter {
+    private static final ExecutorService RUNNER = Executors.newVirtualThreadPerTaskExecutor();
+
+    private final CliCommands commands;
+    private final Fulcrum process;
+    private final int maxLine;
+    private final StringBuilder line = new StringBuilder();
+    private CompletableFuture<Void> tail = CompletableFuture.completedFuture(null);
+    private Channel channel;
+    private ScheduledFuture<?> idle;
+    private boolean discarding;
+    private volatile long timeoutMs;
+
+    // Touched by the runs only.
+    private CliLevel level;
+    private Severity.Output severity;
+    private boolean prompt;
+    private boolean done;
+    private boolean quitting;
+    private String payloadLine;
+    private StringBuilder payload;
+
+    CliSession(CliCommands commands, Fulcrum process, CliSocketOptions options, long timeoutMs, int maxLine) {
+        this.commands = commands;
+        this.process = process;
+        this.level = options.level;
+        this.severity = options.severity;
+        this.timeoutMs = timeoutMs;
+        this.maxLine = maxLine;
+    }
+
+    Fulcrum process() {
+        return process;
+    }
+
+    CliLevel level() {
+        return level;
+    }
+
+    void level(CliLevel level) {
+        this.level = level;
+    }
+
+    Severity.Output severityOutput() {
+        return severity;
+    }
+
+    void severityOutput(Severity.Output severity) {
+        this.severity = severity;
+    }
+
+    /** {@code prompt}: interactive mode on or off. */
+    void togglePrompt() {
+        prompt = !prompt;
+        if (!prompt) {
+            done = true; // leaving interactive mode ends the session after this line, as HAProxy does
+        }
+    }
+
+    /** {@code quit}: close once this line's answers are written. */
+    void quit() {
+        done = true;
+        quitting = true;
+    }
+
+    /** {@code set timeout cli}: the idle time allowed from now on. */
+    void timeout(long ms) {
+        timeoutMs = ms;
+    }
+
+    /** The idle time counts from the moment the session waits for a line again. */
+    private void rearm() {
+        channel.eventLoop().execute(this::armIdle);
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+        channel = ctx.channel();
+        armIdle();
+        ctx.fireChannelActive();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf buf = (ByteBuf) msg;
+        try {
+            while (buf.isReadable()) {
+                char c = (char) (buf.readByte() & 0xff);
+                if (c == '\n') {
+                    if (!discarding) {
+                        int n = line.length();
+                        String text = n > 0 && line.charAt(n - 1) == '\r' ? line.substring(0, n - 1) : line.toString();
+                        tail = tail.thenRunAsync(() -> run(text), RUNNER);
+                    }
+                    line.setLength(0);
+                    discarding = false;
+                } else if (line.length() < maxLine) {
+                    line.append(c);
+                } else {
+                    discarding = true; // a line longer than a buffer is dropped whole, never cut into commands
+                }
+            }
+        } finally {
+            buf.release();
+        }
+        armIdle();
+    }
+
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof ChannelInputShutdownEvent) {
+            // The client sent its last line ("echo cmd | socat"): answer what came, then close.
+            tail = tail.thenRunAsync(() -> {
+                done = true;
+                channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+            }, RUNNER);
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (idle != null) {
+            idle.cancel(false);
+        }
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        ctx.close();
+    }
+
+    private void armIdle() {
+        if (idle != null) {
+            idle.cancel(false);
+        }
+        idle = channel.eventLoop().schedule(() -> {
+            channel.close();
+        }, timeoutMs, TimeUnit.MILLISECONDS);
+    }
+
+    /** Runs one received line: a command line, or a line of the payload being collected. */
+    private void run(String text) {
+        if (done) {
+            return;
+        }
+        if (payload != null) {
+            if (!text.isEmpty()) {
+                payload.append(text).append('\n');
+                write(prompt ? "+ " : "");
+                return;
+            }
+            String first = payloadLine;
+            String body = payload.toString();
+            payload = null;
+            answer(first, body);
+            return;
+        }
+        if (text.endsWith("<<") && (text.length() == 2 || Character.isWhitespace(text.charAt(text.length() - 3)))) {
+            payloadLine = text.substring(0, text.length() - 2);
+            payload = new StringBuilder();
+            write(prompt ? "+ " : "");
+            return;
+        }
+        answer(text, null);
+    }
+
+    private void answer(String text, String body) {
+        StringBuilder out = new StringBuilder();
+        List<List<String>> lines = CliWords.split(text);
+        for (int i = 0; i < lines.size() && !done; i++) {
+            List<String> words = lines.get(i);
+            if (words.isEmpty()) {
+                continue;
+            }
+            String answer = execute(words, i == lines.size() - 1 ? body : null);
+            if (quitting) {
+                break; // quit answers nothing, not even the empty line
+            }
+            out.append(answer).append('\n');
+            if (prompt && !done) {
+                out.append("> "); // interactive: a prompt after each command of the line
+            }
+        }
+        if (!prompt) {
+            done = true;
+        } else if (out.isEmpty() && !done) {
+            out.append("> "); // an empty line: just the prompt again
+        }
+        if (done) {
+            channel.writeAndFlush(Unpooled.copiedBuffer(out, StandardCharsets.UTF_8)).addListener(ChannelFutureListener.CLOSE);
+        } else {
+            write(out.toString());
+            rearm();
+        }
+    }
+
+    private String execute(List<String> words, String body) {
+        CliRequest req = new CliRequest(words, body, this);
+        CliCommand command = commands.find(words);
+        if (command == null) {
+            return commands.unknown(words);
+        }
+        try {
+            req.require(command.level());
+            command.handler().run(req);
+        } catch (CliException e) {
+            req.feedback(Severity.ERR, e.getMessage());
+        } catch (RuntimeException e) {
+            // A defect in a command must not end the session nor reach the user as a stack trace.
+            req.feedback(Severity.ERR, "Internal error while running '" + String.join(" ", words) + "'.\n");
+        }
+        return req.output();
+    }
+
+    private void write(String text) {
+        if (!text.isEmpty()) {
+            channel.writeAndFlush(Unpooled.copiedBuffer(text, StandardCharsets.UTF_8));
+        }
+    }
+}

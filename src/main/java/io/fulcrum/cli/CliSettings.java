@@ -1,0 +1,36 @@
+package io.fulcrum.cli;
+
+import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.listener.BindSpec;
+import io.fulcrum.runtime.Fulcrum;
+import io.netty.channel.ChannelHandler;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** The global {@code stats socket}, {@code stats timeout} and {@code stats maxconn} settings. */
+public final class CliSettings {
+    /** The name HAProxy gives the proxy of its stats sockets (in messages and {@code show cli sockets}). */
+    public static final String OWNER = "GLOBAL";
+
+    public final List<BindSpec> sockets = new ArrayList<>();
+    /** Idle time allowed between two commands (10 s, as HAProxy). */
+    public long timeoutMs = 10_000;
+    /** Connections the stats sockets take together (10, as HAProxy). */
+    public int maxconn = 10;
+    /** Every subsystem's commands (set once the configuration is read). */
+    CliCommands commands;
+
+    public static CliSettings of(ConfigModel model) {
+        return model.part(CliSettings.class, CliSettings::new);
+    }
+
+    /**
+     * What serves a new connection to a stats socket.
+     *
+     * @param maxLine the longest command line accepted ({@code tune.bufsize})
+     */
+    public ChannelHandler session(Fulcrum process, BindSpec socket, int maxLine) {
+        return new CliSession(commands, process, CliSocketOptions.of(socket), timeoutMs, maxLine);
+    }
+}

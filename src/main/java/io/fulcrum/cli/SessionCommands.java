@@ -1,0 +1,79 @@
+package io.fulcrum.cli;
+
+import io.fulcrum.conn.Endpoint;
+import io.fulcrum.listener.Listener;
+
+import java.net.Inet6Address;
+
+import java.util.List;
+
+/** The commands that act on the CLI session itself: help, prompt, quit, levels, severity, timeout. */
+final class SessionCommands {
+    private SessionCommands() {
+    }
+
+    static void register(CliCommands c) {
+        c.add("help", "help [<command>]", "list matching or all commands", CliLevel.USER,
+                r -> r.print(r.size() == 1 ? c.help() : c.helpFor(r.args().subList(1, r.size()))));
+        c.add("prompt", "prompt", "toggle interactive mode with prompt", CliLevel.USER, r -> r.session().togglePrompt());
+        c.add("quit", "quit", "disconnect", CliLevel.USER, r -> r.session().quit());
+        c.add("user", "user", "lower the level of the current CLI session to user", CliLevel.USER, r -> lower(r, CliLevel.USER));
+        c.add("operator", "operator", "lower the level of the current CLI session to operator", CliLevel.USER,
+                r -> lower(r, CliLevel.OPERATOR));
+        c.add("show cli level", "show cli level", "display the level of the current CLI session", CliLevel.USER,
+                r -> r.feedback(Severity.INFO, r.level().keyword() + "\n"));
+        c.add("show cli sockets", "show cli sockets", "dump list of cli sockets", CliLevel.USER, SessionCommands::sockets);
+        c.add("set severity-output", "set severity-output [none|number|string]",
+                "set presence of severity level in feedback information", CliLevel.USER, r -> {
+                    Severity.Output s = Severity.Output.of(r.arg(2));
+                    if (s == null) {
+                        throw new CliException("one of 'none', 'number', 'string' is a required argument\n");
+                    }
+                    r.session().severityOutput(s);
+                });
+        c.add("set timeout", "set timeout [cli] <delay>", "change a timeout setting", CliLevel.USER, SessionCommands::timeout);
+    }
+
+    /** {@code user}, {@code operator}: a session may lower its level, never raise it. */
+    private static void lower(CliRequest r, CliLevel to) throws CliException {
+        r.require(to);
+        r.session().level(to);
+    }
+
+    private static void timeout(CliRequest r) throws CliException {
+        if (!r.arg(2).equals("cli")) {
+            throw new CliException("'set timeout' only supports 'cli'.\n");
+        }
+        String v = r.arg(3);
+        if (v.isEmpty()) {
+            throw new CliException("Expects an integer value.\n");
+        }
+        long seconds;
+        try {
+            seconds = Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            throw new CliException("Invalid timeout value.\n");
+        }
+        if (seconds < 0 || seconds > Integer.MAX_VALUE / 1000) {
+            throw new CliException("Invalid timeout value.\n");
+        }
+        r.session().timeout(seconds * 1000);
+    }
+
+    private static void sockets(CliRequest r) {
+        StringBuilder b = new StringBuilder("# socket lvl processes\n");
+        List<Listener> cli = r.process().listeners().stream().filter(l -> l.owner().equals(CliSettings.OWNER)).toList();
+        for (Listener l : cli) {
+            b.append(socketName(l.endpoint())).append(' ').append(CliSocketOptions.of(l.bindSpec()).level.keyword()).append(" all\n");
+        }
+        r.print(b);
+    }
+
+    /** "unix@/path", "ipv4@127.0.0.1:9999", "ipv6@[::1]:9999", as HAProxy names its sockets. */
+    private static String socketName(Endpoint e) {
+        if (e instanceof Endpoint.Inet inet) {
+            return (inet.host() instanceof Inet6Address ? "ipv6@" : "ipv4@") + inet;
+        }
+        return e.toString();
+    }
+}

@@ -1,0 +1,104 @@
+package io.fulcrum.log;
+
+import io.fulcrum.backend.Backend;
+import io.fulcrum.proxy.Frontend;
+import io.fulcrum.server.Server;
+import io.fulcrum.stats.Counters;
+import io.fulcrum.stats.Counters.Count;
+
+/**
+ * Counts an ended transaction in the stats of its frontend, backend and server, from its record: bytes,
+ * requests, response classes, times, and its termination state read as HAProxy's counters read it
+ * (a client abort before the request is whole is a request error, a refused connection a connection
+ * error, a server abort in the data a response error and a server abort...).
+ */
+final class TransactionCounts {
+    private TransactionCounts() {
+    }
+
+    static void count(LogContext ctx, StreamLog l) {
+        Frontend fe = ctx.frontend();
+        Backend be = ctx.backend() != null ? ctx.backend() : l.backend();
+        Server srv = l.server();
+        boolean request = l.http() && (l.hasRequestHead() || l.isBadRequest());
+        int status = l.http() ? l.status(ctx) : 0;
+        if (fe != null) {
+            Counters c = fe.counters();
+            traffic(c, l, false, status); // its requests were counted as they arrived
+            char cause = l.cause();
+            if (l.isBadRequest() || (cause == 'C' || cause == 'c') && l.state() == 'R') {
+                c.increment(Count.ERR_REQ);
+            }
+            if (cause == 'L') {
+                c.increment(Count.INTERCEPTED);
+            } else if (cause == 'I') {
+                c.increment(Count.INTERNAL_ERRORS);
+            }
+            denials(c, l);
+        }
+        if (be != null) {
+            Counters c = be.counters();
+            traffic(c, l, request, status);
+            denials(c, l);
+            serverSide(c, l);
+        }
+        if (srv != null) {
+            Counters c = srv.counters();
+            c.add(Count.BYTES_IN, l.bytesIn());
+            c.add(Count.BYTES_OUT, l.bytesOut());
+            if (request && l.serverConnected()) {
+                c.increment(Count.REQUESTS); // sent to it
+            }
+            if (status > 0 && l.serverResponded()) {
+                c.response(status);
+            }
+            if (l.cause() == 'P' && l.state() == 'H') {
+                c.increment(Count.DENIED_RESP);
+            }
+            serverSide(c, l);
+        }
+    }
+
+    private static void traffic(Counters c, StreamLog l, boolean request, int status) {
+        c.add(Count.BYTES_IN, l.bytesIn());
+        c.add(Count.BYTES_OUT, l.bytesOut());
+        if (request) {
+            c.increment(Count.REQUESTS);
+            c.requestStarted();
+        }
+        if (status > 0) {
+            c.response(status);
+        }
+    }
+
+    /** PR: a request rule denied; PH: a response rule did. */
+    private static void denials(Counters c, StreamLog l) {
+        if (l.cause() == 'P' && l.state() == 'R') {
+            c.increment(Count.DENIED_REQ);
+        } else if (l.cause() == 'P' && l.state() == 'H') {
+            c.increment(Count.DENIED_RESP);
+        }
+    }
+
+    /** What a backend and its server count alike: connection and response errors, aborts, retries, times. */
+    private static void serverSide(Counters c, StreamLog l) {
+        char cause = l.cause();
+        char state = l.state();
+        boolean server = cause == 'S' || cause == 's';
+        boolean client = cause == 'C' || cause == 'c';
+        if (server && state == 'C') {
+            c.increment(Count.ERR_CONN);
+        } else if (server && (state == 'H' || state == 'D')) {
+            c.increment(Count.ERR_RESP);
+            if (cause == 'S' && state == 'D') {
+                c.increment(Count.SRV_ABORTS);
+            }
+        } else if (client && (state == 'C' || state == 'H' || state == 'D')) {
+            c.increment(Count.CLI_ABORTS);
+        }
+        c.add(Count.RETRIES, l.retries());
+        if (l.server() != null) {
+            c.times(l.tw(), l.tc(), l.tr(), l.tt());
+        }
+    }
+}

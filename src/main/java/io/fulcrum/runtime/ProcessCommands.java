@@ -1,0 +1,33 @@
+package io.fulcrum.runtime;
+
+import io.fulcrum.Version;
+import io.fulcrum.cli.CliCommands;
+import io.fulcrum.cli.CliException;
+import io.fulcrum.cli.CliLevel;
+
+import java.util.Map;
+
+/** The process-level CLI commands: show version, show env. */
+final class ProcessCommands {
+    private ProcessCommands() {
+    }
+
+    static void register(CliCommands c) {
+        c.add("show version", "show version", "show version of the current process", CliLevel.USER,
+                r -> r.print(Version.FULCRUM + "\n"));
+        c.add("show env", "show env [var]", "dump environment variables known to the process", CliLevel.OPERATOR, r -> {
+            Map<String, String> env = r.process().environment();
+            if (!r.arg(2).isEmpty()) {
+                String v = env.get(r.arg(2));
+                if (v == null) {
+                    throw new CliException("Variable not found\n");
+                }
+                r.print(r.arg(2) + "=" + v + "\n");
+                return;
+            }
+            StringBuilder b = new StringBuilder();
+            env.forEach((k, v) -> b.append(k).append('=').append(v).append('\n'));
+            r.print(b);
+        });
+    }
+}

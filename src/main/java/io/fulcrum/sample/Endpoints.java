@@ -1,0 +1,121 @@
+package io.fulcrum.sample;
+
+import io.netty.channel.Channel;
+import io.netty.util.AttributeKey;
+
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.UnknownHostException;
+
+/**
+ * The client's addresses at one level, as the {@code set-src}, {@code set-dst}, {@code set-src-port} and
+ * {@code set-dst-port} actions rewrite them: the session's (kept on the client channel, rewritten by
+ * {@code tcp-request connection|session} rules) or a stream's copy of them (rewritten by {@code tcp-request content}
+ * and {@code http-request} rules, for that stream only). Only {@code tcp-request connection} rules change the
+ * connection's own addresses, which the {@code fc_*} fetches report, as in HAProxy 2.6.
+ */
+public final class Endpoints {
+    private static final AttributeKey<Endpoints> SESSION = AttributeKey.valueOf("fulcrum.endpoints");
+
+    private SocketAddress connectionSource;
+    private SocketAddress connectionDestination;
+    private SocketAddress source;
+    private SocketAddress destination;
+
+    public Endpoints(SocketAddress source, SocketAddress destination) {
+        this.connectionSource = this.source = source;
+        this.connectionDestination = this.destination = destination;
+    }
+
+    /** The session's addresses: set by the acceptor (with those of the PROXY header, if any), else the socket's. */
+    public static Endpoints of(Channel client) {
+        Endpoints e = client.attr(SESSION).get();
+        if (e == null) {
+            e = new Endpoints(client.remoteAddress(), client.localAddress());
+            client.attr(SESSION).set(e);
+        }
+        return e;
+    }
+
+    /** Gives {@code client} these addresses: the socket's, or the PROXY header's. */
+    public static void attach(Channel client, SocketAddress source, SocketAddress destination) {
+        client.attr(SESSION).set(new Endpoints(source, destination));
+    }
+
+    /** A stream's copy: its rewrites stay its own. */
+    public Endpoints copy() {
+        Endpoints e = new Endpoints(source, destination);
+        e.connectionSource = connectionSource;
+        e.connectionDestination = connectionDestination;
+        return e;
+    }
+
+    public SocketAddress source() {
+        return source;
+    }
+
+    public SocketAddress destination() {
+        return destination;
+    }
+
+    public SocketAddress connectionSource() {
+        return connectionSource;
+    }
+
+    public SocketAddress connectionDestination() {
+        return connectionDestination;
+    }
+
+    /**
+     * Sets the address (IPv4 or IPv6 sample) of the source or destination, keeping its port; {@code connection}: the
+     * connection's own too.
+     */
+    public void setAddress(boolean ofSource, Sample ip, boolean connection) {
+        InetAddress a;
+        try {
+            a = InetAddress.getByAddress(ip.type() == SampleType.IPV4 ? ipv4(ip.ipv4()) : ip.toByteArray());
+        } catch (UnknownHostException e) {
+            return;
+        }
+        set(ofSource, new InetSocketAddress(a, port(ofSource ? source : destination)), connection);
+    }
+
+    /** Sets the port, keeping the address; an address without ports (a unix socket) becomes 0.0.0.0. */
+    public void setPort(boolean ofSource, long port, boolean connection) {
+        SocketAddress old = ofSource ? source : destination;
+        InetAddress a = old instanceof InetSocketAddress isa && isa.getAddress() != null ? isa.getAddress() : anyIpv4();
+        set(ofSource, new InetSocketAddress(a, (int) (port & 0xffff)), connection);
+    }
+
+    private void set(boolean ofSource, SocketAddress a, boolean connection) {
+        if (ofSource) {
+            source = a;
+            if (connection) {
+                connectionSource = a;
+            }
+        } else {
+            destination = a;
+            if (connection) {
+                connectionDestination = a;
+            }
+        }
+    }
+
+    private static int port(SocketAddress a) {
+        return a instanceof InetSocketAddress isa ? isa.getPort() : 0;
+    }
+
+    private static byte[] ipv4(int v) {
+        return new byte[] {(byte) (v >>> 24), (byte) (v >>> 16), (byte) (v >>> 8), (byte) v};
+    }
+
+    private static InetAddress anyIpv4() {
+        try {
+            return Inet4Address.getByAddress(new byte[4]);
+        } catch (UnknownHostException e) {
+            throw new AssertionError(e);
+        }
+    }
+}

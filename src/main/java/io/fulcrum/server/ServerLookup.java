@@ -1,0 +1,46 @@
+package io.fulcrum.server;
+
+import io.fulcrum.backend.Backend;
+import io.fulcrum.cli.CliException;
+import io.fulcrum.runtime.Fulcrum;
+
+/** Finds what a CLI argument names, with HAProxy's answers when it names nothing. */
+public final class ServerLookup {
+    private ServerLookup() {
+    }
+
+    /** A server and its backend. */
+    public record Target(Backend backend, Server server) {
+    }
+
+    /**
+     * The server {@code arg} names: "backend/server", where either part may be "#&lt;numeric id&gt;"
+     * (HAProxy's cli_find_server()).
+     */
+    public static Target server(Fulcrum process, String arg) throws CliException {
+        int slash = arg.indexOf('/');
+        if (slash <= 0 || slash == arg.length() - 1) {
+            throw new CliException("Require 'backend/server'.\n");
+        }
+        Backend b = backend(process, arg.substring(0, slash));
+        if (b == null) {
+            throw new CliException("No such backend.\n");
+        }
+        String name = arg.substring(slash + 1);
+        for (Server s : b.servers()) {
+            if (name.equals(s.name()) || name.equals("#" + s.numericId())) {
+                return new Target(b, s);
+            }
+        }
+        throw new CliException("No such server.\n");
+    }
+
+    /** The backend named {@code name} or "#&lt;id&gt;", or null. */
+    public static Backend backend(Fulcrum process, String name) {
+        Backend b = process.backends().get(name);
+        if (b != null || !name.startsWith("#")) {
+            return b;
+        }
+        return process.backends().values().stream().filter(x -> name.equals("#" + x.numericId())).findFirst().orElse(null);
+    }
+}

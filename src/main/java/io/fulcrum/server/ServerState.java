@@ -1,0 +1,338 @@
+package io.fulcrum.server;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A server's state, as HAProxy's server.c keeps it: the administrative flags (maintenance and drain, forced
+ * from the CLI, configured with {@code disabled}, or inherited from the tracked server), the operational
+ * state the checks find, and the weight the CLI or the agent set. Transitions take one process-wide lock
+ * (they are rare, and tracking crosses backends) and log HAProxy's lines; the data path reads
+ * {@link #usable()} and {@link #weight()} from volatile fields.
+ */
+public final class ServerState {
+
+    /** The operational state (HAProxy's SRV_ST_*): STOPPED is DOWN, STOPPING is NOLB. */
+    public enum Op { STOPPED, STARTING, RUNNING, STOPPING }
+
+    /** Forced maintenance (CLI {@code disable server}, {@code set server ... state maint}, the agent's "maint"). */
+    public static final int FMAINT = 0x01;
+    /** Maintenance inherited from the tracked server. */
+    public static final int IMAINT = 0x02;
+    /**
+     * The server was {@code disabled} in the configuration: set with {@link #FMAINT}, and kept as a mark (not a
+     * maintenance of its own) once {@code enable server} clears FMAINT, as in HAProxy.
+     */
+    public static final int CMAINT = 0x04;
+    /** Forced drain (CLI, the agent's "drain"). */
+    public static final int FDRAIN = 0x08;
+    /** Drain inherited from the tracked server. */
+    public static final int IDRAIN = 0x10;
+    private static final int MAINT = FMAINT | IMAINT;
+    private static final int DRAIN = FDRAIN | IDRAIN;
+
+    static final Object LOCK = new Object();
+
+    private final Server server;
+    private final ServerGroup group;
+    private final int initialWeight;
+    private volatile int admin;
+    private volatile Op op;
+    private volatile int userWeight;
+    private volatile boolean usable;
+    /** When the state last changed (System.currentTimeMillis), and the down time before that. */
+    private volatile long lastChange = System.currentTimeMillis();
+    private volatile long downtime;
+    private final AtomicLong checkFailures = new AtomicLong();
+    private final AtomicLong checkDowns = new AtomicLong();
+    private Server tracked;
+    private final List<Server> trackers = new ArrayList<>();
+
+    ServerState(Server server, ServerGroup group, ServerSpec spec) {
+        this.server = server;
+        this.group = group;
+        this.initialWeight = spec.weight;
+        this.userWeight = spec.weight;
+        this.admin = spec.disabled ? CMAINT | FMAINT : 0;
+        this.op = spec.endpoint == null ? Op.STOPPED : Op.RUNNING;
+        recompute();
+    }
+
+    public boolean usable() {
+        return usable;
+    }
+
+    /** The effective weight (HAProxy's eweight: the user weight, no slow start yet). */
+    public int weight() {
+        return userWeight;
+    }
+
+    /** Its backend's servers. */
+    public ServerGroup group() {
+        return group;
+    }
+
+    public int initialWeight() {
+        return initialWeight;
+    }
+
+    public Op op() {
+        return op;
+    }
+
+    public int admin() {
+        return admin;
+    }
+
+    public boolean inMaintenance() {
+        return (admin & MAINT) != 0;
+    }
+
+    public boolean draining() {
+        return (admin & DRAIN) != 0;
+    }
+
+    /** Up as {@code srv_is_up} says: not in maintenance nor down. */
+    public boolean up() {
+        return !inMaintenance() && op != Op.STOPPED;
+    }
+
+    /** Seconds since the last change ({@code lastchg}). */
+    public long lastChangeSeconds() {
+        return (System.currentTimeMillis() - lastChange) / 1000;
+    }
+
+    /** Total seconds spent down ({@code downtime}), including the current period. */
+    public long downtimeSeconds() {
+        long d = downtime;
+        if (!up()) {
+            d += System.currentTimeMillis() - lastChange;
+        }
+        return d / 1000;
+    }
+
+    /** Failed checks ({@code chkfail}). */
+    public long checkFailures() {
+        return checkFailures.get();
+    }
+
+    /** Transitions to DOWN, maintenance included ({@code chkdown}). */
+    public long checkDowns() {
+        return checkDowns.get();
+    }
+
+    /** A failed check of a server that was not down yet ({@code chkfail}). */
+    public void checkFailed() {
+        checkFailures.incrementAndGet();
+    }
+
+    /** The state the server starts in, before any traffic ({@code init-state}): not logged. */
+    public void initially(Op start) {
+        synchronized (LOCK) {
+            op = start;
+            recompute();
+            group.recount();
+        }
+    }
+
+    /** The server this one tracks ({@code track}), or null. */
+    public Server tracked() {
+        return tracked;
+    }
+
+    /** Makes this server follow {@code target}'s states, from now on (configuration time). */
+    public void track(Server target) {
+        synchronized (LOCK) {
+            tracked = target;
+            target.state().trackers.add(server);
+            admin = admin & ~(IMAINT | IDRAIN) | inherited(target.state());
+            op = target.state().op;
+            recompute();
+        }
+    }
+
+    private static int inherited(ServerState t) {
+        return (t.admin & MAINT) != 0 ? IMAINT : (t.admin & DRAIN) != 0 ? IDRAIN : 0;
+    }
+
+    /**
+     * The operational state the checks or the CLI found.
+     *
+     * @param why what follows "is UP" / "is DOWN" in the log line (", reason: ...", ", changed from CLI"), or
+     *            "" when the check's own line said it
+     */
+    public void setOp(Op next, String why) {
+        synchronized (LOCK) {
+            changeOp(next, why);
+        }
+    }
+
+    private void changeOp(Op next, String why) {
+        if (next == op) {
+            return;
+        }
+        boolean wasUp = up();
+        Op prev = op;
+        op = next;
+        stamp(wasUp);
+        recompute();
+        if (next == Op.STOPPED && prev != Op.STOPPED) {
+            checkDowns.incrementAndGet();
+        }
+        if (!inMaintenance()) {
+            String is = switch (next) {
+                case STOPPED -> "DOWN";
+                case STOPPING -> "stopping";
+                default -> "UP";
+            };
+            String line = "Server " + server.id() + " is " + is + why + ". " + (next == Op.STOPPED ? left() : online());
+            log(next == Op.STOPPED, line);
+        }
+        for (Server t : reversedTrackers()) {
+            t.state().changeOp(next, " via " + server.id());
+        }
+        settle();
+    }
+
+    /** Sets an administrative flag ({@link #FMAINT}, {@link #FDRAIN}...). */
+    public void setAdmin(int flag) {
+        synchronized (LOCK) {
+            addAdmin(flag, "");
+        }
+    }
+
+    /** Clears an administrative flag. */
+    public void clearAdmin(int flag) {
+        synchronized (LOCK) {
+            removeAdmin(flag);
+        }
+    }
+
+    private void addAdmin(int flag, String via) {
+        int before = admin;
+        if ((before & flag) == flag) {
+            return;
+        }
+        boolean wasUp = up();
+        admin = before | flag;
+        if ((flag & MAINT) != 0 && (before & MAINT) == 0) {
+            stamp(wasUp);
+            recompute();
+            if (op != Op.STOPPED) {
+                checkDowns.incrementAndGet(); // HAProxy counts a running server going to maintenance as a down transition
+                log(true, "Server " + server.id() + " is going DOWN for maintenance" + via + ". " + left());
+            } else {
+                log(false, "Server " + server.id() + " was DOWN and now enters maintenance" + via + ".");
+            }
+            inherit(IMAINT);
+        } else if ((flag & DRAIN) != 0 && (before & (DRAIN | MAINT)) == 0) {
+            recompute();
+            log(false, "Server " + server.id() + " enters drain state" + via + ". " + (op == Op.STOPPED ? left() : online()));
+            inherit(IDRAIN);
+        } else {
+            recompute();
+        }
+        settle();
+    }
+
+    private void removeAdmin(int flags) {
+        int before = admin;
+        if ((before & flags) == 0) {
+            return;
+        }
+        boolean wasUp = up();
+        admin = before & ~flags;
+        boolean forced = (flags & (IMAINT | IDRAIN)) == 0;
+        if ((before & MAINT) != 0 && (admin & MAINT) == 0) {
+            // Back from maintenance: the checks start again from a server that is up, as in HAProxy.
+            op = tracked != null ? tracked.state().op : server.endpoint() == null ? Op.STOPPED : Op.RUNNING;
+            stamp(wasUp);
+            recompute();
+            log(false, "Server " + server.id() + " is " + (op == Op.STOPPED ? "DOWN" : "UP") + "/" + (draining() ? "DRAIN" : "READY")
+                    + " (leaving " + (forced ? "forced " : "") + "maintenance).");
+            uninherit();
+        } else if ((before & DRAIN) != 0 && (admin & (DRAIN | MAINT)) == 0) {
+            recompute();
+            log(false, "Server " + server.id() + " is " + (op == Op.STOPPED ? "DOWN" : "UP") + " (leaving " + (forced ? "forced " : "") + "drain).");
+            uninherit();
+        } else {
+            recompute();
+        }
+        settle();
+    }
+
+    /** Passes maintenance or drain on to the trackers. */
+    private void inherit(int flag) {
+        for (Server t : reversedTrackers()) {
+            t.state().addAdmin(flag, " via " + server.id());
+        }
+    }
+
+    /** Gives the trackers back what they inherited, once this server has neither. */
+    private void uninherit() {
+        for (Server t : reversedTrackers()) {
+            ServerState ts = t.state();
+            if (!inMaintenance()) {
+                ts.removeAdmin(IMAINT);
+            }
+            if (!draining()) {
+                ts.removeAdmin(IDRAIN);
+            }
+        }
+    }
+
+    /** HAProxy walks its trackers' list from the last one declared. */
+    private List<Server> reversedTrackers() {
+        return trackers.reversed();
+    }
+
+    /** The user weight (CLI {@code set weight}, the agent); the caller checked its range. */
+    public void setWeight(int weight) {
+        synchronized (LOCK) {
+            if (weight == userWeight) {
+                return;
+            }
+            userWeight = weight;
+            recompute();
+            settle();
+        }
+    }
+
+    private void stamp(boolean wasUp) {
+        long now = System.currentTimeMillis();
+        if (!wasUp) {
+            downtime += now - lastChange;
+        }
+        lastChange = now;
+    }
+
+    /** HAProxy's srv_is_usable(): a weight, no maintenance nor drain, running or starting. */
+    private void recompute() {
+        usable = userWeight > 0 && (admin & (MAINT | DRAIN)) == 0 && (op == Op.RUNNING || op == Op.STARTING)
+                && server.endpoint() != null;
+    }
+
+    /** After a transition: the load balancers learn of it, the backend may have no server left. */
+    private void settle() {
+        server.changed();
+        group.settled();
+    }
+
+    private void log(boolean alert, String line) {
+        if (alert) {
+            group.events().alert(line);
+        } else {
+            group.events().notice(line);
+        }
+    }
+
+    private String left() {
+        return group.usableCount() + " active and 0 backup servers left. " + server.streams().current()
+                + " sessions active, 0 requeued, 0 remaining in queue.";
+    }
+
+    private String online() {
+        return group.usableCount() + " active and 0 backup servers online. 0 sessions requeued, 0 total in queue.";
+    }
+}

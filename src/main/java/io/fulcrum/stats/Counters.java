@@ -1,0 +1,159 @@
+package io.fulcrum.stats;
+
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The activity counters of a frontend, backend, server or listener, as {@code show stat} reports them.
+ * Counting is a striped add (no lock, little contention between event loops); reading sums the stripes.
+ */
+public final class Counters {
+
+    /** What is counted; each the source of the stats field of the same meaning. */
+    public enum Count {
+        BYTES_IN, BYTES_OUT,
+        DENIED_REQ, DENIED_RESP, DENIED_CONN, DENIED_SESS,
+        ERR_REQ, ERR_CONN, ERR_RESP, INTERNAL_ERRORS, FAILED_REWRITES,
+        RETRIES, REDISPATCHES,
+        HRSP_1XX, HRSP_2XX, HRSP_3XX, HRSP_4XX, HRSP_5XX, HRSP_OTHER,
+        REQUESTS, CLI_ABORTS, SRV_ABORTS, INTERCEPTED,
+        CONNECTS, REUSES, SELECTED
+    }
+
+    private final LongAdder[] counts = new LongAdder[Count.values().length];
+    private final RateCounter sessionRate = new RateCounter();
+    private final RateCounter requestRate = new RateCounter();
+    private final RateCounter connectionRate = new RateCounter();
+    private final SlidingAverage queueTime = new SlidingAverage();
+    private final SlidingAverage connectTime = new SlidingAverage();
+    private final SlidingAverage responseTime = new SlidingAverage();
+    private final SlidingAverage totalTime = new SlidingAverage();
+    private final LatencyHistogram connectHistogram = new LatencyHistogram();
+    private final LatencyHistogram responseHistogram = new LatencyHistogram();
+    private final LatencyHistogram totalHistogram = new LatencyHistogram();
+    private volatile long lastSessionMillis;
+
+    public Counters() {
+        for (int i = 0; i < counts.length; i++) {
+            counts[i] = new LongAdder();
+        }
+    }
+
+    public void add(Count c, long n) {
+        counts[c.ordinal()].add(n);
+    }
+
+    public void increment(Count c) {
+        counts[c.ordinal()].increment();
+    }
+
+    public long get(Count c) {
+        return counts[c.ordinal()].sum();
+    }
+
+    /** A response of {@code status} went out (hrsp_1xx ... hrsp_other). */
+    public void response(int status) {
+        increment(status >= 100 && status < 600 ? Count.values()[Count.HRSP_1XX.ordinal() + status / 100 - 1] : Count.HRSP_OTHER);
+    }
+
+    /** A session started here (a frontend's accept, a backend's or server's assignment): rate and last date. */
+    public void sessionStarted() {
+        sessionRate.add();
+        lastSessionMillis = System.currentTimeMillis();
+    }
+
+    /** A request arrived (req_rate; req_tot is {@link Count#REQUESTS}). */
+    public void requestStarted() {
+        requestRate.add();
+    }
+
+    /** A connection was accepted (conn_rate). */
+    public void connectionAccepted() {
+        connectionRate.add();
+    }
+
+    /** The times of an ended transaction, in ms: queue, connect, response, total (negative: did not happen). */
+    public void times(long queue, long connect, long response, long total) {
+        queueTime.add(queue);
+        connectTime.add(connect);
+        responseTime.add(response);
+        totalTime.add(total);
+        connectHistogram.add(connect);
+        responseHistogram.add(response);
+        totalHistogram.add(total);
+    }
+
+    /** Connect times (Tc), for the Prometheus histograms HAProxy lacks. */
+    public LatencyHistogram connectHistogram() {
+        return connectHistogram;
+    }
+
+    /** Response times (Tr). */
+    public LatencyHistogram responseHistogram() {
+        return responseHistogram;
+    }
+
+    /** Total times (Tt). */
+    public LatencyHistogram totalHistogram() {
+        return totalHistogram;
+    }
+
+    public RateCounter sessionRate() {
+        return sessionRate;
+    }
+
+    public RateCounter requestRate() {
+        return requestRate;
+    }
+
+    public RateCounter connectionRate() {
+        return connectionRate;
+    }
+
+    public SlidingAverage queueTime() {
+        return queueTime;
+    }
+
+    public SlidingAverage connectTime() {
+        return connectTime;
+    }
+
+    public SlidingAverage responseTime() {
+        return responseTime;
+    }
+
+    public SlidingAverage totalTime() {
+        return totalTime;
+    }
+
+    /** When the last session started here, or 0 if none did. */
+    public long lastSessionMillis() {
+        return lastSessionMillis;
+    }
+
+    /** {@code clear counters}: the maxima only. */
+    public void clearMax() {
+        sessionRate.resetMax();
+        requestRate.resetMax();
+        connectionRate.resetMax();
+        queueTime.resetMax();
+        connectTime.resetMax();
+        responseTime.resetMax();
+        totalTime.resetMax();
+    }
+
+    /** {@code clear counters all}: everything. */
+    public void clearAll() {
+        clearMax();
+        for (LongAdder a : counts) {
+            a.reset();
+        }
+        queueTime.reset();
+        connectTime.reset();
+        responseTime.reset();
+        totalTime.reset();
+        connectHistogram.reset();
+        responseHistogram.reset();
+        totalHistogram.reset();
+        lastSessionMillis = 0;
+    }
+}

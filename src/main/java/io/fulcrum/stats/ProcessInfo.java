@@ -1,0 +1,108 @@
+package io.fulcrum.stats;
+
+import io.fulcrum.Version;
+import io.fulcrum.backend.Backend;
+import io.fulcrum.log.Hostname;
+import io.fulcrum.proxy.Frontend;
+import io.fulcrum.runtime.FdLimit;
+import io.fulcrum.runtime.Fulcrum;
+import io.fulcrum.stats.Counters.Count;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.SingleThreadEventExecutor;
+import io.netty.util.internal.PlatformDependent;
+
+import java.lang.management.ManagementFactory;
+import java.util.EnumMap;
+import java.util.Map;
+
+/** The values of {@code show info} for the running process. */
+final class ProcessInfo {
+    private ProcessInfo() {
+    }
+
+    static Map<InfoField, Object> of(Fulcrum p) {
+        Map<InfoField, Object> v = new EnumMap<>(InfoField.class);
+        long now = System.currentTimeMillis();
+        long uptime = (now - p.startMillis()) / 1000;
+        long fds = FdLimit.soft();
+        long requests = 0;
+        long bytesOut = 0;
+        for (Frontend fe : p.frontends()) {
+            requests += fe.counters().get(Count.REQUESTS);
+            bytesOut += fe.counters().get(Count.BYTES_OUT);
+        }
+        for (Backend be : p.backends().values()) {
+            bytesOut += be.counters().get(Count.BYTES_IN); // what went to the servers
+        }
+        long direct = Math.max(0, PlatformDependent.usedDirectMemory());
+        int nbthread = p.global().effectiveNbthread();
+        v.put(InfoField.NAME, "Fulcrum");
+        v.put(InfoField.VERSION, Version.FULCRUM);
+        v.put(InfoField.RELEASE_DATE, Version.DATE);
+        v.put(InfoField.NBTHREAD, (long) nbthread);
+        v.put(InfoField.NBPROC, 1L);
+        v.put(InfoField.PROCESS_NUM, 1L);
+        v.put(InfoField.PID, ProcessHandle.current().pid());
+        v.put(InfoField.UPTIME, String.format("%dd %dh%02dm%02ds", uptime / 86400, uptime / 3600 % 24, uptime / 60 % 60, uptime % 60));
+        v.put(InfoField.UPTIME_SEC, uptime);
+        v.put(InfoField.MEMMAX_MB, 0L);
+        v.put(InfoField.POOLALLOC_MB, direct >> 20);
+        v.put(InfoField.POOLUSED_MB, direct >> 20);
+        v.put(InfoField.POOLFAILED, 0L);
+        v.put(InfoField.ULIMIT_N, fds);
+        v.put(InfoField.MAXSOCK, fds);
+        v.put(InfoField.MAXCONN, (long) p.connections().max());
+        v.put(InfoField.HARD_MAXCONN, (long) p.connections().max());
+        v.put(InfoField.CURRCONNS, (long) p.connections().current());
+        v.put(InfoField.CUMCONNS, p.connections().total());
+        v.put(InfoField.CUMREQ, requests);
+        for (InfoField f : new InfoField[] {InfoField.MAXSSLCONNS, InfoField.CURRSSLCONNS, InfoField.CUMSSLCONNS, InfoField.MAXPIPES,
+                InfoField.PIPESUSED, InfoField.PIPESFREE, InfoField.CONNRATELIMIT, InfoField.SESSRATELIMIT, InfoField.SSLRATE,
+                InfoField.SSLRATELIMIT, InfoField.MAXSSLRATE, InfoField.SSLFRONTENDKEYRATE, InfoField.SSLFRONTENDMAXKEYRATE,
+                InfoField.SSLFRONTENDSESSIONREUSE_PCT, InfoField.SSLBACKENDKEYRATE, InfoField.SSLBACKENDMAXKEYRATE,
+                InfoField.SSLCACHELOOKUPS, InfoField.SSLCACHEMISSES, InfoField.COMPRESSBPSIN, InfoField.COMPRESSBPSOUT,
+                InfoField.COMPRESSBPSRATELIM, InfoField.UNSTOPPABLE_JOBS, InfoField.ACTIVEPEERS, InfoField.CONNECTEDPEERS,
+                InfoField.BUSYPOLLING, InfoField.FAILEDRESOLUTIONS, InfoField.TOTALSPLICDEDBYTESOUT, InfoField.BYTESOUTRATE,
+                InfoField.DEBUGCOMMANDSISSUED, InfoField.CUMRECVLOGS, InfoField.MEMMAX_BYTES}) {
+            v.put(f, 0L);
+        }
+        Counters c = p.counters();
+        v.put(InfoField.CONNRATE, c.connectionRate().rate());
+        v.put(InfoField.MAXCONNRATE, c.connectionRate().max());
+        v.put(InfoField.SESSRATE, c.sessionRate().rate());
+        v.put(InfoField.MAXSESSRATE, c.sessionRate().max());
+        long tasks = 0;
+        for (EventExecutor e : p.loops().group()) {
+            if (e instanceof SingleThreadEventExecutor s) {
+                tasks += s.pendingTasks();
+            }
+        }
+        v.put(InfoField.TASKS, tasks);
+        v.put(InfoField.RUN_QUEUE, tasks);
+        v.put(InfoField.IDLE_PCT, idlePercent(nbthread));
+        v.put(InfoField.NODE, Hostname.name());
+        v.put(InfoField.STOPPING, p.stopping() ? 1L : 0L);
+        v.put(InfoField.JOBS, (long) (p.connections().current() + p.listeners().size()));
+        v.put(InfoField.LISTENERS, (long) p.listeners().size());
+        v.put(InfoField.DROPPEDLOGS, p.droppedLogs());
+        v.put(InfoField.TOTALBYTESOUT, bytesOut);
+        v.put(InfoField.BUILD_INFO, Version.FULCRUM + " (HAProxy language " + Version.HAPROXY + ")");
+        v.put(InfoField.POOLALLOC_BYTES, direct);
+        v.put(InfoField.POOLUSED_BYTES, direct);
+        v.put(InfoField.START_TIME_SEC, p.startMillis() / 1000);
+        v.put(InfoField.TAINTED, "0");
+        return v;
+    }
+
+    /** The share of the last moments the event loops' threads did not use the CPU, from the process's CPU load. */
+    private static long idlePercent(int nbthread) {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+            double load = os.getProcessCpuLoad(); // of all CPUs together, 0..1
+            if (load >= 0) {
+                double busy = load * Runtime.getRuntime().availableProcessors() / Math.max(1, nbthread);
+                return Math.max(0, Math.min(100, Math.round(100 * (1 - busy))));
+            }
+        }
+        return 100;
+    }
+}

@@ -1,0 +1,229 @@
+package io.fulcrum.stats;
+
+import io.fulcrum.backend.Backend;
+import io.fulcrum.conn.Endpoint;
+import io.fulcrum.proxy.Frontend;
+import io.fulcrum.proxy.Mode;
+import io.fulcrum.runtime.ConnLimit;
+import io.fulcrum.runtime.Fulcrum;
+import io.fulcrum.server.Server;
+import io.fulcrum.server.ServerGroup;
+import io.fulcrum.stats.Counters.Count;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+import static io.fulcrum.stats.StatField.*;
+
+/**
+ * The rows of {@code show stat} for the running process, in HAProxy's order: for each proxy in declaration
+ * order, its frontend, then its servers, then its backend.
+ */
+final class ProxyRows {
+    private final Fulcrum process;
+    private final long now = System.currentTimeMillis();
+
+    ProxyRows(Fulcrum process) {
+        this.process = process;
+    }
+
+    List<StatRow> all() {
+        // A listen section is a frontend and a backend with the same id.
+        TreeMap<Integer, Frontend> frontends = new TreeMap<>();
+        TreeMap<Integer, Backend> backends = new TreeMap<>();
+        process.frontends().forEach(fe -> frontends.put(fe.numericId(), fe));
+        process.backends().values().forEach(be -> backends.put(be.numericId(), be));
+        TreeSet<Integer> ids = new TreeSet<>(frontends.keySet());
+        ids.addAll(backends.keySet());
+        List<StatRow> rows = new ArrayList<>();
+        for (int id : ids) {
+            Frontend fe = frontends.get(id);
+            Backend be = backends.get(id);
+            if (fe != null) {
+                rows.add(frontend(fe));
+            }
+            if (be != null) {
+                for (Server s : be.servers()) {
+                    rows.add(server(be, s));
+                }
+                rows.add(backend(be));
+            }
+        }
+        return rows;
+    }
+
+    private StatRow frontend(Frontend fe) {
+        Counters c = fe.counters();
+        StatRow r = new StatRow(ObjType.FRONTEND, fe.numericId(), 0, c);
+        ConnLimit l = fe.limit();
+        names(r, fe.name(), "FRONTEND");
+        sessions(r, l, l.max() == Integer.MAX_VALUE ? 0 : l.max());
+        traffic(r, c);
+        r.put(DREQ, c.get(Count.DENIED_REQ)).put(DRESP, c.get(Count.DENIED_RESP)).put(EREQ, c.get(Count.ERR_REQ));
+        r.put(STATUS, process.stopping() || fe.shutDown() ? "STOP" : fe.paused() ? "PAUSED" : l.current() >= l.max() ? "FULL" : "OPEN");
+        ids(r, ObjType.FRONTEND);
+        r.put(RATE, c.sessionRate().rate()).put(RATE_LIM, 0).put(RATE_MAX, c.sessionRate().max());
+        r.put(REQ_RATE, c.requestRate().rate()).put(REQ_RATE_MAX, c.requestRate().max()).put(REQ_TOT, c.get(Count.REQUESTS));
+        compression(r);
+        r.put(MODE, fe.mode().keyword());
+        r.put(CONN_RATE, c.connectionRate().rate()).put(CONN_RATE_MAX, c.connectionRate().max()).put(CONN_TOT, l.total());
+        r.put(DCON, c.get(Count.DENIED_CONN)).put(DSES, c.get(Count.DENIED_SESS));
+        r.put(WREW, c.get(Count.FAILED_REWRITES)).put(EINT, c.get(Count.INTERNAL_ERRORS));
+        if (fe.mode() == Mode.HTTP) {
+            responses(r, c);
+            r.put(INTERCEPTED, c.get(Count.INTERCEPTED)).put(CACHE_LOOKUPS, 0).put(CACHE_HITS, 0);
+        }
+        tls(r);
+        h2(r);
+        boolean h1 = fe.mode() == Mode.HTTP;
+        h1(r, h1 ? l.current() : 0, h1 ? l.total() : 0, h1 ? c.get(Count.REQUESTS) : 0, h1 ? c : null);
+        return r;
+    }
+
+    private StatRow server(Backend be, Server s) {
+        Counters c = s.counters();
+        StatRow r = new StatRow(ObjType.SERVER, be.numericId(), s.numericId(), c);
+        names(r, be.name(), s.name());
+        r.put(QCUR, be.queued(s)).put(QMAX, 0);
+        sessions(r, s.streams(), 0);
+        if (s.spec().maxconn > 0) {
+            r.put(SLIM, s.spec().maxconn);
+        } else {
+            r.put(SLIM, null); // no limit: empty, as HAProxy
+        }
+        if (s.spec().maxqueue > 0) {
+            r.put(QLIMIT, s.spec().maxqueue);
+        }
+        traffic(r, c);
+        r.put(DRESP, c.get(Count.DENIED_RESP));
+        serverSide(r, c);
+        ServerHealthFields.fill(r, s, process.checks());
+        r.put(ACT, s.spec().backup ? 0 : 1).put(BCK, s.spec().backup ? 1 : 0);
+        ids(r, ObjType.SERVER);
+        r.put(LBTOT, c.get(Count.SELECTED));
+        r.put(RATE, c.sessionRate().rate()).put(RATE_MAX, c.sessionRate().max());
+        if (be.mode() == Mode.HTTP) {
+            responses(r, c);
+            r.put(REQ_TOT, c.get(Count.REQUESTS));
+        }
+        r.put(ADDR, address(s.endpoint(), s.address().port()));
+        r.put(MODE, be.mode().keyword());
+        r.put(CONNECT, c.get(Count.CONNECTS)).put(REUSE, c.get(Count.REUSES));
+        r.put(SRV_ICUR, 0);
+        r.put(IDLE_CONN_CUR, 0).put(SAFE_CONN_CUR, 0).put(USED_CONN_CUR, s.currentConnections()).put(NEED_CONN_EST, 0);
+        tls(r);
+        return r;
+    }
+
+    private StatRow backend(Backend be) {
+        Counters c = be.counters();
+        StatRow r = new StatRow(ObjType.BACKEND, be.numericId(), 0, c);
+        names(r, be.name(), "BACKEND");
+        r.put(QCUR, be.queued() - be.servers().stream().mapToLong(be::queued).sum()).put(QMAX, 0);
+        sessions(r, be.streams(), be.fullconn());
+        traffic(r, c);
+        r.put(DREQ, c.get(Count.DENIED_REQ)).put(DRESP, c.get(Count.DENIED_RESP));
+        serverSide(r, c);
+        List<Server> usable = be.servers().stream().filter(Server::usable).toList();
+        List<Server> active = usable.stream().filter(s -> !s.spec().backup).toList();
+        r.put(STATUS, usable.isEmpty() ? "DOWN" : "UP");
+        r.put(WEIGHT, active.stream().mapToLong(Server::weight).sum());
+        r.put(UWEIGHT, active.stream().mapToLong(Server::weight).sum());
+        r.put(ACT, active.size()).put(BCK, usable.size() - active.size());
+        ServerGroup g = be.serverGroup();
+        r.put(CHKDOWN, g.downTransitions()).put(LASTCHG, g.lastChangeSeconds()).put(DOWNTIME, g.downtimeSeconds());
+        ids(r, ObjType.BACKEND);
+        r.put(LBTOT, c.get(Count.SELECTED));
+        r.put(RATE, c.sessionRate().rate()).put(RATE_MAX, c.sessionRate().max());
+        compression(r);
+        r.put(MODE, be.mode().keyword()).put(ALGO, be.algorithm().keyword());
+        r.put(CONNECT, be.servers().stream().mapToLong(s -> s.counters().get(Count.CONNECTS)).sum());
+        r.put(REUSE, be.servers().stream().mapToLong(s -> s.counters().get(Count.REUSES)).sum());
+        r.put(AGG_SERVER_STATUS, 0).put(AGG_SERVER_CHECK_STATUS, 0).put(AGG_CHECK_STATUS, 0);
+        if (be.mode() == Mode.HTTP) {
+            responses(r, c);
+            r.put(REQ_TOT, c.get(Count.REQUESTS)).put(CACHE_LOOKUPS, 0).put(CACHE_HITS, 0);
+        }
+        tls(r);
+        h2(r);
+        boolean h1 = be.mode() == Mode.HTTP;
+        h1(r, h1 ? be.servers().stream().mapToLong(Server::currentConnections).sum() : 0,
+                h1 ? be.servers().stream().mapToLong(s -> s.counters().get(Count.CONNECTS)).sum() : 0,
+                h1 ? c.get(Count.REQUESTS) : 0, h1 ? c : null);
+        return r;
+    }
+
+    private static void names(StatRow r, String proxy, String service) {
+        r.put(PXNAME, proxy).put(SVNAME, service);
+    }
+
+    private static void sessions(StatRow r, ConnLimit l, long limit) {
+        r.put(SCUR, l.current()).put(SMAX, l.peak()).put(SLIM, limit).put(STOT, l.total());
+    }
+
+    private static void traffic(StatRow r, Counters c) {
+        r.put(BIN, c.get(Count.BYTES_IN)).put(BOUT, c.get(Count.BYTES_OUT));
+    }
+
+    private void serverSide(StatRow r, Counters c) {
+        r.put(ECON, c.get(Count.ERR_CONN)).put(ERESP, c.get(Count.ERR_RESP));
+        r.put(WRETR, c.get(Count.RETRIES)).put(WREDIS, c.get(Count.REDISPATCHES));
+        r.put(CLI_ABRT, c.get(Count.CLI_ABORTS)).put(SRV_ABRT, c.get(Count.SRV_ABORTS));
+        long last = c.lastSessionMillis();
+        r.put(LASTSESS, last == 0 ? -1 : (now - last) / 1000);
+        r.put(QTIME, c.queueTime().average()).put(CTIME, c.connectTime().average());
+        r.put(RTIME, c.responseTime().average()).put(TTIME, c.totalTime().average());
+        r.put(QTIME_MAX, c.queueTime().max()).put(CTIME_MAX, c.connectTime().max());
+        r.put(RTIME_MAX, c.responseTime().max()).put(TTIME_MAX, c.totalTime().max());
+        r.put(WREW, c.get(Count.FAILED_REWRITES)).put(EINT, c.get(Count.INTERNAL_ERRORS));
+    }
+
+    private static void responses(StatRow r, Counters c) {
+        r.put(HRSP_1XX, c.get(Count.HRSP_1XX)).put(HRSP_2XX, c.get(Count.HRSP_2XX)).put(HRSP_3XX, c.get(Count.HRSP_3XX));
+        r.put(HRSP_4XX, c.get(Count.HRSP_4XX)).put(HRSP_5XX, c.get(Count.HRSP_5XX)).put(HRSP_OTHER, c.get(Count.HRSP_OTHER));
+    }
+
+    /** No TLS yet: no TLS session. */
+    private static void tls(StatRow r) {
+        r.put(SSL_SESS, 0).put(SSL_REUSED_SESS, 0).put(SSL_FAILED_HANDSHAKE, 0);
+    }
+
+    /** No HTTP/2 yet: no HTTP/2 connection or frame. */
+    private static void h2(StatRow r) {
+        for (StatField f : new StatField[] {H2_HEADERS_RCVD, H2_DATA_RCVD, H2_SETTINGS_RCVD, H2_RST_STREAM_RCVD, H2_GOAWAY_RCVD,
+                H2_DETECTED_CONN_PROTOCOL_ERRORS, H2_DETECTED_STRM_PROTOCOL_ERRORS, H2_RST_STREAM_RESP, H2_GOAWAY_RESP,
+                H2_OPEN_CONNECTIONS, H2_BACKEND_OPEN_STREAMS, H2_TOTAL_CONNECTIONS, H2_BACKEND_TOTAL_STREAMS}) {
+            r.put(f, 0);
+        }
+    }
+
+    /**
+     * The HTTP/1 module's fields: every HTTP connection is HTTP/1 here, so they follow the proxy's own
+     * counters (null counters: a TCP proxy, all zero). Nothing is spliced.
+     */
+    private static void h1(StatRow r, long open, long connections, long streams, Counters c) {
+        r.put(H1_OPEN_CONNECTIONS, open).put(H1_OPEN_STREAMS, open).put(H1_TOTAL_CONNECTIONS, connections)
+                .put(H1_TOTAL_STREAMS, streams).put(H1_BYTES_IN, c == null ? 0 : c.get(Count.BYTES_IN))
+                .put(H1_BYTES_OUT, c == null ? 0 : c.get(Count.BYTES_OUT)).put(H1_SPLICED_BYTES_IN, 0).put(H1_SPLICED_BYTES_OUT, 0);
+    }
+
+    /** No compression filter yet: nothing went through one. */
+    private static void compression(StatRow r) {
+        r.put(COMP_IN, 0).put(COMP_OUT, 0).put(COMP_BYP, 0).put(COMP_RSP, 0);
+    }
+
+    private static void ids(StatRow r, ObjType type) {
+        r.put(PID, 1).put(IID, r.proxyId()).put(SID, r.serverId()).put(TYPE, type.number());
+    }
+
+    /** "127.0.0.1:8080", "[::1]:8080", "unix". */
+    private static String address(Endpoint e, int port) {
+        if (e instanceof Endpoint.Inet inet) {
+            String h = inet.host().getHostAddress();
+            return (h.indexOf(':') >= 0 ? "[" + h + "]" : h) + ":" + port;
+        }
+        return e == null ? null : "unix";
+    }
+}

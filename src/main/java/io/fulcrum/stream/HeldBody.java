@@ -1,0 +1,107 @@
+package io.fulcrum.stream;
+
+import io.fulcrum.http.HttpHeaders;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.CompositeByteBuf;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The request body that arrives while an {@code http-request wait-for-body} rule holds the request rules: kept (for
+ * the rules after it, {@code req.body}) until the rules are done, then forwarded as if it had just arrived. The wait
+ * has a deadline (then HAProxy's 408), and ends once the body is in, or {@code at-least} bytes are, or the buffer is
+ * full.
+ */
+final class HeldBody {
+    private final ByteBufAllocator alloc;
+    private final int room;
+    private CompositeByteBuf body;
+    private HttpHeaders trailers;
+    private boolean ended;
+    /** System.nanoTime() when the wait fails, or 0 while no rule waits. */
+    private long deadline;
+
+    /** @param room the most the request may hold (the buffer, {@code tune.bufsize - tune.maxrewrite}) */
+    HeldBody(ByteBufAllocator alloc, int room) {
+        this.alloc = alloc;
+        this.room = room;
+    }
+
+    /**
+     * True once the body is in as the rule wants it ({@code hasBody}: the request has one); else the wait starts (or
+     * goes on) and false.
+     */
+    boolean satisfied(boolean hasBody, long millis, long atLeast) {
+        long held = bytes();
+        if (!hasBody || ended || atLeast > 0 && held >= atLeast || held >= room) {
+            deadline = 0;
+            return true;
+        }
+        if (deadline == 0) {
+            deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(1, millis));
+        }
+        return false;
+    }
+
+    boolean waiting() {
+        return deadline != 0;
+    }
+
+    long deadline() {
+        return deadline;
+    }
+
+    boolean expired(long now) {
+        return deadline != 0 && now - deadline >= 0;
+    }
+
+    /** Keeps body bytes that arrived during the wait; this object owns them. */
+    void hold(ByteBuf data) {
+        if (body == null) {
+            body = alloc.compositeBuffer(Integer.MAX_VALUE);
+        }
+        body.addComponent(true, data);
+    }
+
+    void holdTrailers(HttpHeaders t) {
+        trailers = t;
+    }
+
+    void holdEnd() {
+        ended = true;
+    }
+
+    /** The body held so far, as a view, or null. */
+    ByteBuf body() {
+        return body;
+    }
+
+    long bytes() {
+        return body == null ? 0 : body.readableBytes();
+    }
+
+    /** Hands the held body over (the caller owns it), or null. */
+    ByteBuf takeBody() {
+        ByteBuf b = body;
+        body = null;
+        return b;
+    }
+
+    HttpHeaders trailers() {
+        return trailers;
+    }
+
+    boolean ended() {
+        return ended;
+    }
+
+    /** Gives up: the transaction is over. */
+    void release() {
+        deadline = 0;
+        if (body != null) {
+            body.release();
+            body = null;
+        }
+    }
+}

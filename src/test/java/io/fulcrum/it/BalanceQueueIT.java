@@ -1,0 +1,145 @@
+package io.fulcrum.it;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.net.Socket;
+import java.net.http.HttpClient;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static io.fulcrum.it.TcpProxyKit.freePort;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Server {@code maxconn}, {@code maxqueue} and {@code timeout queue} with real traffic: requests over the
+ * limit wait in the queue and are served in turn, a full queue or a wait too long is answered 503 (SQ, sQ
+ * in the log), and {@code option redispatch} moves a retry to another server.
+ */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class BalanceQueueIT {
+
+    /** An origin that holds each request {@code millis} before answering, counting how many it holds at once. */
+    private static HttpOrigin slow(long millis, AtomicInteger now, AtomicInteger peak) throws Exception {
+        return HttpOrigin.start(x -> {
+            peak.accumulateAndGet(now.incrementAndGet(), Math::max);
+            Thread.sleep(millis);
+            now.decrementAndGet();
+            x.reply(200, "ok");
+        });
+    }
+
+    /** Waits until the origin holds {@code n} requests. */
+    private static void holding(AtomicInteger now, int n) throws InterruptedException {
+        long end = System.nanoTime() + 10_000_000_000L;
+        while (now.get() < n && System.nanoTime() < end) {
+            Thread.sleep(10);
+        }
+        assertThat(now.get()).isEqualTo(n);
+    }
+
+    private static List<CompletableFuture<HttpResponse<String>>> send(HttpClient client, int fe, int n) {
+        List<CompletableFuture<HttpResponse<String>>> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(client.sendAsync(HttpKit.request(fe, "/r" + i).build(), HttpResponse.BodyHandlers.ofString()));
+        }
+        return out;
+    }
+
+    @Test
+    void requestsOverMaxconnWaitTheirTurn() throws Exception {
+        int fe = freePort();
+        AtomicInteger now = new AtomicInteger();
+        AtomicInteger peak = new AtomicInteger();
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = slow(200, now, peak);
+             FulcrumProcess proxy = HttpKit.serve(LogIT.config(logs, "http", fe, "log-format \"%ST %ts %sq/%bq\"",
+                     "server s1 127.0.0.1:" + origin.port() + " maxconn 1"), fe)) {
+            HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+            for (CompletableFuture<HttpResponse<String>> r : send(client, fe, 4)) {
+                assertThat(r.get().statusCode()).isEqualTo(200);
+            }
+            assertThat(peak.get()).as("requests the server had at once").isEqualTo(1);
+            List<String> lines = new ArrayList<>();
+            for (int i = 0; i < 4; i++) {
+                lines.add(logs.next().trim());
+            }
+            assertThat(lines).allMatch(l -> l.startsWith("200 -- "));
+            assertThat(lines).as("some waited behind others in the server's queue").anyMatch(l -> !l.endsWith(" 0/0"));
+        }
+    }
+
+    @Test
+    void aWaitLongerThanTimeoutQueueIs503() throws Exception {
+        int fe = freePort();
+        AtomicInteger now = new AtomicInteger();
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = slow(1500, now, new AtomicInteger());
+             FulcrumProcess proxy = HttpKit.serve(LogIT.config(logs, "http", fe, "log-format \"%ST %ts %Tw\"",
+                     "timeout queue 300ms\nserver s1 127.0.0.1:" + origin.port() + " maxconn 1"), fe)) {
+            HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+            List<CompletableFuture<HttpResponse<String>>> r = send(client, fe, 1);
+            holding(now, 1); // the first one holds the slot
+            r.addAll(send(client, fe, 1));
+            assertThat(r.get(1).get().statusCode()).isEqualTo(503);
+            assertThat(r.get(0).get().statusCode()).isEqualTo(200);
+            String queued = logs.next().trim();
+            assertThat(queued).startsWith("503 sQ ");
+            assertThat(Long.parseLong(queued.substring(7))).as("Tw").isBetween(250L, 1400L);
+        }
+    }
+
+    @Test
+    void aFullServerQueueIs503AtOnce() throws Exception {
+        int fe = freePort();
+        AtomicInteger now = new AtomicInteger();
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = slow(800, now, new AtomicInteger());
+             FulcrumProcess proxy = HttpKit.serve(LogIT.config(logs, "http", fe, "log-format \"%ST %ts\"",
+                     "balance uri\nserver s1 127.0.0.1:" + origin.port() + " maxconn 1 maxqueue 1"), fe)) {
+            HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+            List<CompletableFuture<HttpResponse<String>>> r = send(client, fe, 1);
+            holding(now, 1);
+            r.addAll(send(client, fe, 1));
+            Thread.sleep(300); // the second one waits in the queue
+            r.addAll(send(client, fe, 1));
+            assertThat(r.get(2).get().statusCode()).isEqualTo(503);
+            assertThat(logs.next().trim()).isEqualTo("503 SQ");
+            assertThat(r.get(0).get().statusCode()).isEqualTo(200);
+            assertThat(r.get(1).get().statusCode()).isEqualTo(200);
+        }
+    }
+
+    /** {@code option redispatch}: the retry after a refused connection goes to the other server, without the 1 s pause. */
+    @Test
+    void redispatchRetriesOnAnotherServer() throws Exception {
+        int fe = freePort();
+        int closed = freePort();
+        try (Origin live = Origin.start(s -> TcpProxyKit.send(s, "live"));
+             FulcrumProcess proxy = TcpProxyKit.serve("""
+                     defaults
+                         mode tcp
+                         timeout connect 2s
+                         timeout client 10s
+                         timeout server 10s
+                     listen test
+                         bind 127.0.0.1:%d
+                         balance roundrobin
+                         option redispatch
+                         retries 1
+                         server dead 127.0.0.1:%d
+                         server live 127.0.0.1:%d
+                     """.formatted(fe, closed, live.port()), fe)) {
+            for (int i = 0; i < 4; i++) {
+                long start = System.nanoTime();
+                try (Socket s = TcpProxyKit.connect(fe)) {
+                    assertThat(TcpProxyKit.readToEof(s, 100)).isEqualTo("live");
+                }
+                assertThat(TcpProxyKit.millisSince(start, System.nanoTime())).isLessThan(900L);
+            }
+        }
+    }
+}

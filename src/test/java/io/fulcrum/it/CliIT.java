@@ -1,0 +1,145 @@
+package io.fulcrum.it;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static io.fulcrum.it.TcpProxyKit.freePort;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The runtime CLI over real stats sockets, as scripts and operators use it: one-shot lines, ';' chains,
+ * interactive prompt mode, levels per socket, severity prefixes, the idle timeout, help. Each expectation
+ * is what haproxy 2.6 answers (run with -Dit.proxy=haproxy to check them against it).
+ */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class CliIT {
+    private static Path dir;
+    private static Path admin;
+    private static int userPort;
+    private static FulcrumProcess proxy;
+
+    @BeforeAll
+    static void start() throws Exception {
+        dir = Files.createTempDirectory("fulcrum-cli");
+        admin = dir.resolve("admin.sock");
+        userPort = freePort();
+        proxy = TcpProxyKit.serve("""
+                global
+                    stats socket %s mode 600 level admin
+                    stats socket ipv4@127.0.0.1:%d level user severity-output string
+                    stats timeout 5s
+                """.formatted(admin, userPort), userPort);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        proxy.close();
+    }
+
+    @Test
+    void oneLineIsAnsweredThenTheConnectionCloses() throws Exception {
+        assertThat(CliClient.send(admin, "show cli level")).isEqualTo("admin\n\n");
+    }
+
+    @Test
+    void semicolonsChainCommandsEachEndedByAnEmptyLine() throws Exception {
+        assertThat(CliClient.send(admin, "show cli level;user;show cli level")).isEqualTo("admin\n\n\nuser\n\n");
+    }
+
+    @Test
+    void aSessionMayLowerItsLevelButNeverRaiseIt() throws Exception {
+        assertThat(CliClient.send(admin, "user;operator;show cli level")).isEqualTo("\nPermission denied\n\nuser\n\n");
+    }
+
+    @Test
+    void theUserSocketRefusesOperatorCommandsWithASeverityPrefix() throws Exception {
+        try (CliClient c = CliClient.open(userPort)) {
+            c.write("show cli level;clear counters\n");
+            assertThat(c.readAll()).isEqualTo("[info]: user\n\n[err]: Permission denied\n\n");
+        }
+    }
+
+    @Test
+    void severityOutputCanBeChangedPerSession() throws Exception {
+        assertThat(CliClient.send(admin, "set severity-output number;user;operator;set severity-output bad"))
+                .isEqualTo("\n\n[3]: Permission denied\n\n[3]: one of 'none', 'number', 'string' is a required argument\n\n");
+    }
+
+    @Test
+    void promptModeAnswersLineAfterLineUntilQuit() throws Exception {
+        try (CliClient c = CliClient.open(admin)) {
+            c.write("prompt\n");
+            assertThat(c.readUntil("> ")).isEqualTo("\n");
+            c.write("show cli level\n");
+            assertThat(c.readUntil("> ")).isEqualTo("admin\n\n");
+            c.write("show cli level;user\n");
+            assertThat(c.readUntil("> ")).isEqualTo("admin\n\n> \n"); // a prompt after each command
+            c.write("quit\n");
+            assertThat(c.readAll()).isEmpty();
+        }
+    }
+
+    @Test
+    void anIdleInteractiveSessionIsClosedAfterItsTimeout() throws Exception {
+        try (CliClient c = CliClient.open(admin)) {
+            c.write("prompt\n");
+            c.readUntil("> ");
+            c.write("set timeout cli 1\n");
+            assertThat(c.readUntil("> ")).isEqualTo("\n");
+            long start = System.nanoTime();
+            assertThat(c.readAll()).isEmpty();
+            assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(4_500); // the socket's 5 s were replaced by 1 s
+        }
+    }
+
+    @Test
+    void setTimeoutRefusesWhatItDoesNotKnow() throws Exception {
+        assertThat(CliClient.send(admin, "set timeout client 5;set timeout cli;set timeout cli 5x"))
+                .isEqualTo("'set timeout' only supports 'cli'.\n\nExpects an integer value.\n\nInvalid timeout value.\n\n");
+    }
+
+    @Test
+    void helpListsEveryCommandAlignedAndTheSessionCommandsLast() throws Exception {
+        String help = CliClient.send(admin, "help");
+        assertThat(help).startsWith("The following commands are valid at this level:\n")
+                .contains("  show stat [desc|json|no-maint|typed|up]*: report counters for each proxy and server\n")
+                .contains("  show info [desc|json|typed|float]*      : report information about the running process\n")
+                .endsWith("  help [<command>]                        : list matching or all commands\n"
+                        + "  prompt                                  : toggle interactive mode with prompt\n"
+                        + "  quit                                    : disconnect\n\n");
+    }
+
+    @Test
+    void helpWithWordsListsTheMatchingCommands() throws Exception {
+        assertThat(CliClient.send(admin, "help show stat")).isEqualTo("The following commands are valid at this level:\n"
+                + "  show stat [desc|json|no-maint|typed|up]*: report counters for each proxy and server\n"
+                + "  help [<command>]                        : list matching or all commands\n"
+                + "  prompt                                  : toggle interactive mode with prompt\n"
+                + "  quit                                    : disconnect\n\n");
+    }
+
+    @Test
+    void anUnknownCommandGetsTheUsage() throws Exception {
+        assertThat(CliClient.send(admin, "shwo stat")).startsWith("Unknown command")
+                .contains("  show stat [desc|json|no-maint|typed|up]*: report counters for each proxy and server\n")
+                .endsWith("  quit                                    : disconnect\n\n");
+    }
+
+    @Test
+    void showCliSocketsListsEverySocketWithItsLevel() throws Exception {
+        assertThat(CliClient.send(admin, "show cli sockets")).isEqualTo("# socket lvl processes\n"
+                + "unix@" + admin + " admin all\n"
+                + "ipv4@127.0.0.1:" + userPort + " user all\n\n");
+    }
+
+    @Test
+    void showEnvShowsOneVariableOrSaysItIsMissing() throws Exception {
+        assertThat(CliClient.send(admin, "show env PATH")).startsWith("PATH=/");
+        assertThat(CliClient.send(admin, "show env FULCRUM_NO_SUCH_VARIABLE")).isEqualTo("Variable not found\n\n");
+    }
+}

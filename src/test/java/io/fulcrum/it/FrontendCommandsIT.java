@@ -1,0 +1,61 @@
+package io.fulcrum.it;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static io.fulcrum.it.HttpKit.get;
+import static io.fulcrum.it.TcpProxyKit.freePort;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** {@code disable|enable|shutdown frontend} and {@code set maxconn}: what clients then see, what the stats say. */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class FrontendCommandsIT {
+
+    @Test
+    void aDisabledFrontendHoldsNewConnectionsUntilEnabledAndAShutDownOneRefusesThem() throws Exception {
+        Path sock = Files.createTempDirectory("fulcrum-fe").resolve("s.sock");
+        int fe = freePort();
+        try (FulcrumProcess p = TcpProxyKit.serve("""
+                global
+                    stats socket %s level admin
+                defaults
+                    mode http
+                    timeout client 10s
+                frontend fe
+                    bind 127.0.0.1:%d
+                    http-request return status 200 content-type text/plain string ok
+                """.formatted(sock, fe), fe)) {
+            assertThat(CliClient.send(sock, "disable frontend fe")).isEqualTo("\n");
+            assertThat(CliClient.send(sock, "disable frontend fe")).isEqualTo("All sockets are already disabled.\n\n");
+            assertThat(StatsIT.rows(CliClient.send(sock, "show stat")).get("fe/FRONTEND")).containsEntry("status", "PAUSED");
+            try (HttpClientConn held = HttpClientConn.open(fe)) { // waits in the backlog
+                held.send(get("/"));
+                assertThat(CliClient.send(sock, "enable frontend fe")).isEqualTo("\n");
+                assertThat(held.read().status()).isEqualTo(200);
+            }
+            assertThat(CliClient.send(sock, "set maxconn frontend fe 7;set maxconn frontend fe;set maxconn frontend nope 3"))
+                    .isEqualTo("\nInteger value expected.\n\nNo such frontend.\n\n");
+            assertThat(StatsIT.rows(CliClient.send(sock, "show stat")).get("fe/FRONTEND")).containsEntry("slim", "7");
+            assertThat(CliClient.send(sock, "set maxconn global 99999999;set maxconn global"))
+                    .isEqualTo("Value out of range.\n\nExpects an integer value.\n\n");
+            assertThat(CliClient.send(sock, "shutdown frontend fe;shutdown frontend fe;enable frontend fe"))
+                    .isEqualTo("\nFrontend was already shut down.\n\nFrontend was previously shut down, cannot enable.\n\n");
+            assertThat(StatsIT.rows(CliClient.send(sock, "show stat")).get("fe/FRONTEND")).containsEntry("status", "STOP");
+            assertThatThrownBy(() -> connectWithin(fe)).isInstanceOf(ConnectException.class);
+        }
+    }
+
+    private static void connectWithin(int port) throws IOException, InterruptedException {
+        for (int i = 0; i < 50; i++) { // the socket closes on its event loop, just after the answer
+            new Socket("127.0.0.1", port).close();
+            Thread.sleep(20);
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package io.fulcrum.it;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import static io.fulcrum.it.TcpProxyKit.connect;
+import static io.fulcrum.it.TcpProxyKit.freePort;
+import static io.fulcrum.it.TcpProxyKit.readToEof;
+import static io.fulcrum.it.TcpProxyKit.send;
+import static io.fulcrum.it.TcpProxyKit.serve;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Health checks against real origins: what an HTTP check sends, a server that stops answering taken out of
+ * the traffic and put back when it answers again, and the lines logged as haproxy 2.6 words them.
+ */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class HealthCheckIT {
+
+    private static void await(BooleanSupplier cond, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!cond.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + what);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private static Map<String, Integer> spread(int fe, int n) throws IOException {
+        Map<String, Integer> counts = new TreeMap<>();
+        for (int i = 0; i < n; i++) {
+            try (Socket s = connect(fe)) {
+                counts.merge(readToEof(s, 100), 1, Integer::sum);
+            }
+        }
+        return counts;
+    }
+
+    @Test
+    void httpCheckSendsItsRequestAndAWrongStatusTakesTheServerDown() throws Exception {
+        LinkedBlockingQueue<String> got = new LinkedBlockingQueue<>();
+        String[] answer = {"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"};
+        try (Origin origin = Origin.start(s -> {
+            InputStream in = s.getInputStream();
+            byte[] buf = new byte[4096];
+            int n = in.read(buf);
+            got.add(n < 0 ? "" : new String(buf, 0, n, StandardCharsets.ISO_8859_1));
+            send(s, answer[0]);
+        })) {
+            int fe = freePort();
+            String cfg = """
+                    defaults
+                        mode http
+                        timeout connect 1s
+                        timeout client 5s
+                        timeout server 5s
+                    backend be
+                        option httpchk GET /health HTTP/1.1\\r\\nHost:\\ x
+                        server s1 127.0.0.1:%d check inter 300 rise 1 fall 1
+                    frontend fe
+                        bind 127.0.0.1:%d
+                        default_backend be
+                    """.formatted(origin.port(), fe);
+            try (FulcrumProcess p = serve(cfg, fe)) {
+                assertThat(got.poll(10, TimeUnit.SECONDS)).isEqualTo("GET /health HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n");
+                answer[0] = "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n";
+                await(() -> p.stderr().contains("Layer7 wrong status"), "the server down");
+                assertThat(p.stderr()).contains("[ALERT]    (").contains(") : backend 'be' has no server available!");
+                assertThat(p.stderr()).containsPattern("\\[WARNING\\] +\\(\\d+\\) : Server be/s1 is DOWN, reason: Layer7 wrong status, code: 503, "
+                        + "info: \"Service Unavailable\", check duration: \\d+ms. 0 active and 0 backup servers left. 0 sessions active, "
+                        + "0 requeued, 0 remaining in queue.");
+                answer[0] = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n";
+                await(() -> p.stderr().contains("Server be/s1 is UP, reason: Layer7"), "the server up");
+                assertThat(p.stderr()).containsPattern("Server be/s1 is UP, reason: Layer7 check passed, code: 200, check duration: \\d+ms. "
+                        + "1 active and 0 backup servers online. 0 sessions requeued, 0 total in queue.");
+            }
+        }
+    }
+
+    @Test
+    void aServerThatStopsAcceptingLeavesTheTrafficAndComesBack() throws Exception {
+        int port2 = freePort();
+        try (Origin a = Origin.start(s -> send(s, "a"))) {
+            Origin b = Origin.start(port2, s -> send(s, "b"));
+            int fe = freePort();
+            String cfg = """
+                    defaults
+                        mode tcp
+                        timeout connect 1s
+                        timeout client 5s
+                        timeout server 5s
+                    backend be
+                        option log-health-checks
+                        server s1 127.0.0.1:%d check inter 100 rise 2 fall 2
+                        server s2 127.0.0.1:%d check inter 100 rise 2 fall 2
+                    frontend fe
+                        bind 127.0.0.1:%d
+                        default_backend be
+                    """.formatted(a.port(), port2, fe);
+            try (FulcrumProcess p = serve(cfg, fe)) {
+                assertThat(spread(fe, 4)).containsEntry("a", 2).containsEntry("b", 2);
+                b.close();
+                await(() -> p.stderr().contains("Server be/s2 is DOWN."), "s2 down");
+                assertThat(p.stderr()).contains("Health check for server be/s2 failed, reason: Layer4 connection problem, "
+                        + "info: \"Connection refused\", check duration: ");
+                assertThat(p.stderr()).containsPattern("status: 0/2 DOWN.\n.*Server be/s2 is DOWN. 1 active and 0 backup servers left.");
+                assertThat(spread(fe, 4)).containsOnlyKeys("a");
+                b = Origin.start(port2, s -> send(s, "b"));
+                await(() -> p.stderr().contains("Server be/s2 is UP."), "s2 up");
+                assertThat(p.stderr()).contains("Health check for server be/s2 succeeded, reason: Layer4 check passed, check duration: ");
+                assertThat(p.stderr()).contains("status: 1/2 DOWN.", "status: 2/2 UP.");
+                assertThat(spread(fe, 4)).containsEntry("a", 2).containsEntry("b", 2);
+            } finally {
+                b.close();
+            }
+        }
+    }
+}

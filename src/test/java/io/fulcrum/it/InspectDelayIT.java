@@ -1,0 +1,94 @@
+package io.fulcrum.it;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
+
+import static io.fulcrum.it.TcpProxyKit.connect;
+import static io.fulcrum.it.TcpProxyKit.freePort;
+import static io.fulcrum.it.TcpProxyKit.serve;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * tcp-request inspect-delay: content rules wait for the client's bytes, evaluated again as they arrive, and decide
+ * with what came once the delay ends. Also runs against HAProxy 2.6 (-Dit.proxy=haproxy).
+ */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class InspectDelayIT {
+
+    private static String config(int fe, int be) {
+        return """
+                defaults
+                    mode tcp
+                    timeout connect 2s
+                    timeout client 10s
+                    timeout server 10s
+                frontend fe
+                    bind 127.0.0.1:%d
+                    tcp-request inspect-delay 1s
+                    tcp-request content set-var(sess.seen) req.len
+                    tcp-request content accept if { req.payload(0,5) -m str HELLO }
+                    tcp-request content reject
+                    default_backend be
+                backend be
+                    server s1 127.0.0.1:%d
+                """.formatted(fe, be);
+    }
+
+    @Test
+    void rulesWaitForTheBytesTheyNeed() throws Exception {
+        int fe = freePort();
+        try (Origin origin = Origin.start(Origin.ECHO);
+             FulcrumProcess proxy = serve(config(fe, origin.port()), fe)) {
+            try (Socket s = connect(fe)) {
+                OutputStream out = s.getOutputStream();
+                out.write("HEL".getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                Thread.sleep(200);
+                out.write("LO world".getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                assertThat(new String(s.getInputStream().readNBytes(11), StandardCharsets.US_ASCII)).isEqualTo("HELLO world");
+            }
+            try (Socket s = connect(fe)) {
+                s.getOutputStream().write("BYE!!".getBytes(StandardCharsets.US_ASCII));
+                long start = System.nanoTime();
+                assertClosed(s);
+                assertThat(System.nanoTime() - start).isLessThan(800_000_000L); // decided at once, not at the delay's end
+            }
+            try (Socket s = connect(fe)) {
+                s.getOutputStream().write("HE".getBytes(StandardCharsets.US_ASCII));
+                long start = System.nanoTime();
+                assertClosed(s);
+                assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(700_000_000L); // at the delay's end
+            }
+            assertThat(origin.accepted()).isEqualTo(1);
+        }
+    }
+
+    /** A client that half-closes ends the wait: the rules decide with what came. */
+    @Test
+    void halfCloseEndsTheWait() throws Exception {
+        int fe = freePort();
+        try (Origin origin = Origin.start(Origin.ECHO);
+             FulcrumProcess proxy = serve(config(fe, origin.port()), fe);
+             Socket s = connect(fe)) {
+            s.getOutputStream().write("HELLO".getBytes(StandardCharsets.US_ASCII));
+            s.shutdownOutput();
+            assertThat(new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII)).isEqualTo("HELLO");
+        }
+    }
+
+    private static void assertClosed(Socket s) throws Exception {
+        InputStream in = s.getInputStream();
+        try {
+            assertThat(in.read()).isEqualTo(-1);
+        } catch (SocketException reset) {
+            // a rejected connection may be reset
+        }
+    }
+}

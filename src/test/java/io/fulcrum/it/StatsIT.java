@@ -1,0 +1,233 @@
+package io.fulcrum.it;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static io.fulcrum.it.HttpKit.get;
+import static io.fulcrum.it.TcpProxyKit.freePort;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code show stat} and {@code show info} after real traffic: the counters of frontends, backends and
+ * servers, the formats (CSV with HAProxy 2.6's exact header, typed, JSON), filters and {@code clear
+ * counters}; and, where haproxy is installed, the same traffic through it gives rows with the same fields
+ * filled and the same counts.
+ */
+@Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class StatsIT {
+    /** HAProxy 2.6.12's header line of "show stat", as it prints it. */
+    static final String HEADER = "# pxname,svname,qcur,qmax,scur,smax,slim,stot,bin,bout,dreq,dresp,ereq,econ,eresp,wretr,wredis,"
+            + "status,weight,act,bck,chkfail,chkdown,lastchg,downtime,qlimit,pid,iid,sid,throttle,lbtot,tracked,type,rate,"
+            + "rate_lim,rate_max,check_status,check_code,check_duration,hrsp_1xx,hrsp_2xx,hrsp_3xx,hrsp_4xx,hrsp_5xx,hrsp_other,"
+            + "hanafail,req_rate,req_rate_max,req_tot,cli_abrt,srv_abrt,comp_in,comp_out,comp_byp,comp_rsp,lastsess,last_chk,"
+            + "last_agt,qtime,ctime,rtime,ttime,agent_status,agent_code,agent_duration,check_desc,agent_desc,check_rise,"
+            + "check_fall,check_health,agent_rise,agent_fall,agent_health,addr,cookie,mode,algo,conn_rate,conn_rate_max,"
+            + "conn_tot,intercepted,dcon,dses,wrew,connect,reuse,cache_lookups,cache_hits,srv_icur,src_ilim,qtime_max,"
+            + "ctime_max,rtime_max,ttime_max,eint,idle_conn_cur,safe_conn_cur,used_conn_cur,need_conn_est,uweight,"
+            + "agg_server_status,agg_server_check_status,agg_check_status,-,ssl_sess,ssl_reused_sess,ssl_failed_handshake,"
+            + "h2_headers_rcvd,h2_data_rcvd,h2_settings_rcvd,h2_rst_stream_rcvd,h2_goaway_rcvd,h2_detected_conn_protocol_errors,"
+            + "h2_detected_strm_protocol_errors,h2_rst_stream_resp,h2_goaway_resp,h2_open_connections,h2_backend_open_streams,"
+            + "h2_total_connections,h2_backend_total_streams,h1_open_connections,h1_open_streams,h1_total_connections,"
+            + "h1_total_streams,h1_bytes_in,h1_bytes_out,h1_spliced_bytes_in,h1_spliced_bytes_out,";
+
+    /** The rows of a "show stat" answer, by "proxy/service", each by field name. */
+    static Map<String, Map<String, String>> rows(String csv) {
+        String[] lines = csv.split("\n");
+        String[] names = lines[0].substring(2).split(",", -1);
+        Map<String, Map<String, String>> rows = new LinkedHashMap<>();
+        for (int i = 1; i < lines.length; i++) {
+            if (lines[i].isEmpty()) {
+                continue;
+            }
+            String[] v = lines[i].split(",", -1);
+            Map<String, String> row = new LinkedHashMap<>();
+            for (int j = 0; j < names.length && j < v.length; j++) {
+                if (!names[j].isEmpty()) {
+                    row.put(names[j], v[j]);
+                }
+            }
+            rows.put(v[0] + "/" + v[1], row);
+        }
+        return rows;
+    }
+
+    private record Run(Map<String, Map<String, String>> rows, String info, String typed, String json, String filtered,
+                       Map<String, Map<String, String>> cleared) {
+    }
+
+    /**
+     * Starts {@code proxy} (Fulcrum, or haproxy with {@code -Dit.proxy=haproxy} or from the oracle test), sends
+     * 6 good requests through "fe", 2 to a dead backend and 3 TCP sessions through "li", then reads the stats.
+     */
+    private static Run traffic(boolean oracle) throws Exception {
+        Path dir = Files.createTempDirectory("fulcrum-stats");
+        Path sock = dir.resolve("s.sock");
+        int fe = freePort();
+        int li = freePort();
+        int dead = freePort();
+        try (HttpOrigin a = HttpOrigin.start(x -> x.reply(200, "a"));
+             HttpOrigin b = HttpOrigin.start(x -> x.reply(200, "b"))) {
+            String config = """
+                    global
+                        stats socket %s mode 600 level admin
+                    defaults
+                        mode http
+                        timeout connect 2s
+                        timeout client 10s
+                        timeout server 10s
+                    frontend fe
+                        bind 127.0.0.1:%d
+                        use_backend dead if { path_beg /dead }
+                        default_backend be
+                    backend be
+                        server s1 127.0.0.1:%d
+                        server s2 127.0.0.1:%d
+                    backend dead
+                        retries 0
+                        server d1 127.0.0.1:%d
+                    listen li
+                        mode tcp
+                        bind 127.0.0.1:%d
+                        server t1 127.0.0.1:%d
+                    """.formatted(sock, fe, a.port(), b.port(), dead, li, a.port());
+            try (FulcrumProcess p = oracle ? oracle(config, fe) : TcpProxyKit.serve(config, fe)) {
+                try (HttpClientConn c = HttpClientConn.open(fe)) {
+                    for (int i = 0; i < 6; i++) {
+                        assertThat(c.exchange(get("/x" + i)).status()).isEqualTo(200);
+                    }
+                }
+                for (int i = 0; i < 2; i++) {
+                    try (HttpClientConn c = HttpClientConn.open(fe)) {
+                        assertThat(c.exchange(get("/dead")).status()).isEqualTo(503);
+                    }
+                }
+                for (int i = 0; i < 3; i++) {
+                    try (HttpClientConn c = HttpClientConn.open(li)) {
+                        assertThat(c.exchange(get("/tcp")).status()).isEqualTo(200);
+                    }
+                }
+                awaitIdle(sock);
+                String csv = CliClient.send(sock, "show stat");
+                assertThat(csv.substring(0, csv.indexOf('\n'))).isEqualTo(HEADER);
+                String info = CliClient.send(sock, "show info");
+                String typed = CliClient.send(sock, "show stat typed");
+                String json = CliClient.send(sock, "show stat json");
+                String filtered = CliClient.send(sock, "show stat be 4 -1");
+                CliClient.send(sock, "clear counters all");
+                return new Run(rows(csv), info, typed, json, filtered, rows(CliClient.send(sock, "show stat")));
+            }
+        }
+    }
+
+    /** Waits until the transactions have ended (the frontends have no session left), so that all are counted. */
+    private static void awaitIdle(Path sock) throws Exception {
+        for (int i = 0; i < 100; i++) {
+            Map<String, Map<String, String>> rows = rows(CliClient.send(sock, "show stat -1 1 -1"));
+            if (rows.values().stream().allMatch(r -> r.get("scur").equals("0"))) {
+                return;
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private static FulcrumProcess oracle(String config, int port) throws Exception {
+        Path file = FulcrumProcess.config(config);
+        FulcrumProcess p = FulcrumProcess.start(List.of("/usr/sbin/haproxy"), List.of("-db", "-f", file.toString()));
+        TcpProxyKit.awaitListening(p, "127.0.0.1", port, java.time.Duration.ofSeconds(20)); // no probe: it would count
+        return p;
+    }
+
+    @Test
+    void countersFollowTheTraffic() throws Exception {
+        Run run = traffic(false);
+        Map<String, Map<String, String>> r = run.rows();
+        assertThat(r.keySet()).containsExactly("fe/FRONTEND", "be/s1", "be/s2", "be/BACKEND", "dead/d1", "dead/BACKEND",
+                "li/FRONTEND", "li/t1", "li/BACKEND");
+        Map<String, String> fe = r.get("fe/FRONTEND");
+        assertThat(fe).containsEntry("req_tot", "8").containsEntry("hrsp_2xx", "6").containsEntry("hrsp_5xx", "2")
+                .containsEntry("stot", "3").containsEntry("conn_tot", "3").containsEntry("status", "OPEN")
+                .containsEntry("mode", "http").containsEntry("type", "0").containsEntry("scur", "0");
+        assertThat(Long.parseLong(fe.get("bin"))).isPositive();
+        assertThat(Long.parseLong(fe.get("bout"))).isPositive();
+        assertThat(r.get("be/BACKEND")).containsEntry("req_tot", "6").containsEntry("hrsp_2xx", "6").containsEntry("lbtot", "6")
+                .containsEntry("status", "UP").containsEntry("act", "2").containsEntry("weight", "2").containsEntry("algo", "roundrobin");
+        assertThat(r.get("be/s1")).containsEntry("lbtot", "3").containsEntry("hrsp_2xx", "3").containsEntry("status", "no check")
+                .containsEntry("sid", "1").containsEntry("type", "2");
+        assertThat(r.get("be/s2")).containsEntry("lbtot", "3").containsEntry("sid", "2");
+        assertThat(r.get("dead/d1")).containsEntry("econ", "2");
+        assertThat(r.get("dead/BACKEND")).containsEntry("econ", "2").containsEntry("hrsp_5xx", "2");
+        assertThat(r.get("li/FRONTEND")).containsEntry("stot", "3").containsEntry("mode", "tcp").containsEntry("hrsp_2xx", "");
+        assertThat(r.get("li/t1")).containsEntry("lbtot", "3").containsEntry("stot", "3");
+        assertThat(Long.parseLong(r.get("li/t1").get("bout"))).isPositive();
+
+        assertThat(run.info()).startsWith("Name: " + (TcpProxyKit.haproxy() ? "HAProxy" : "Fulcrum") + "\nVersion: ").contains("\nNbproc: 1\n", "\nProcess_num: 1\n")
+                .containsPattern("\nCumConns: ([6-9]|\\d\\d+)\n").contains("\nCumReq: 8\n", "\nStopping: 0\n");
+        assertThat(run.typed()).contains("F.2.0.0.pxname.1:KNS:str:fe\n", "F.2.0.48.req_tot.1:MCP:u64:8\n",
+                "S.3.1.30.lbtot.1:MCP:u64:3\n", "B.3.0.76.algo.1:CGS:str:roundrobin\n");
+        assertThat(run.json()).startsWith("[[{\"objType\":\"Frontend\",\"proxyId\":2,\"id\":0,\"field\":{\"pos\":0,\"name\":\"pxname\"},"
+                + "\"processNum\":1,\"tags\":{\"origin\":\"Key\",\"nature\":\"Name\",\"scope\":\"Service\"},"
+                + "\"value\":{\"type\":\"str\",\"value\":\"fe\"}}").endsWith("}]]\n\n");
+        assertThat(rows(run.filtered()).keySet()).containsExactly("be/s1", "be/s2");
+        assertThat(run.cleared().get("fe/FRONTEND")).containsEntry("req_tot", "0").containsEntry("hrsp_2xx", "0");
+        assertThat(run.cleared().get("be/s1")).containsEntry("lbtot", "0");
+    }
+
+    /** The same traffic through haproxy 2.6 fills the same fields of every row, with the same counts. */
+    @Test
+    void rowsHaveTheFieldsAndCountsHaproxyReports() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/sbin/haproxy")), "haproxy not installed");
+        Map<String, Map<String, String>> ours = traffic(false).rows();
+        Map<String, Map<String, String>> theirs = traffic(true).rows();
+        assertThat(ours.keySet()).containsExactlyElementsOf(theirs.keySet());
+        List<String> same = List.of("pxname", "svname", "stot", "dreq", "ereq", "econ", "wretr", "wredis", "status", "weight",
+                "act", "bck", "pid", "iid", "sid", "lbtot", "type", "hrsp_1xx", "hrsp_2xx", "hrsp_3xx", "hrsp_4xx", "hrsp_5xx",
+                "req_tot", "mode", "algo", "conn_tot", "intercepted", "connect", "uweight");
+        List<String> diffs = new ArrayList<>();
+        for (String row : theirs.keySet()) {
+            Map<String, String> o = ours.get(row);
+            Map<String, String> t = theirs.get(row);
+            TreeSet<String> filledOurs = new TreeSet<>(o.keySet().stream().filter(k -> !o.get(k).isEmpty()).toList());
+            TreeSet<String> filledTheirs = new TreeSet<>(t.keySet().stream().filter(k -> !t.get(k).isEmpty()).toList());
+            if (!filledOurs.equals(filledTheirs)) {
+                TreeSet<String> missing = new TreeSet<>(filledTheirs);
+                missing.removeAll(filledOurs);
+                TreeSet<String> extra = new TreeSet<>(filledOurs);
+                extra.removeAll(filledTheirs);
+                diffs.add(row + ": missing " + missing + ", extra " + extra);
+            }
+            for (String f : same) {
+                if (!o.get(f).equals(t.get(f))) {
+                    diffs.add(row + "." + f + ": " + o.get(f) + " (haproxy: " + t.get(f) + ")");
+                }
+            }
+        }
+        assertThat(diffs).isEmpty();
+    }
+
+    /** Every field of typed output has its position, name, tags and type. */
+    @Test
+    void typedLinesAreWellFormed() throws Exception {
+        Pattern line = Pattern.compile("([FBS])\\.(\\d+)\\.(\\d+)\\.(\\d+)\\.([a-z0-9_]+)\\.1:([A-Za-z]{3}):(u32|u64|s32|str):(.*)");
+        String typed = traffic(false).typed();
+        int n = 0;
+        for (String l : typed.split("\n")) {
+            if (l.isEmpty()) {
+                continue;
+            }
+            Matcher m = line.matcher(l);
+            assertThat(m.matches()).as(l).isTrue();
+            n++;
+        }
+        assertThat(n).isGreaterThan(300);
+    }
+}

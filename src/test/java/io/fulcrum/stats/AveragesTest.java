@@ -1,0 +1,74 @@
+package io.fulcrum.stats;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class AveragesTest {
+
+    @Test
+    void theFirstValuesGiveTheirTrueAverage() {
+        SlidingAverage a = new SlidingAverage();
+        assertThat(a.average()).isZero();
+        a.add(10);
+        a.add(20);
+        a.add(30);
+        assertThat(a.average()).isEqualTo(20);
+        assertThat(a.max()).isEqualTo(30);
+    }
+
+    @Test
+    void oldValuesFadeOnceTheWindowIsFull() {
+        SlidingAverage a = new SlidingAverage();
+        for (int i = 0; i < SlidingAverage.SAMPLES; i++) {
+            a.add(1000);
+        }
+        assertThat(a.average()).isEqualTo(1000);
+        for (int i = 0; i < 10 * SlidingAverage.SAMPLES; i++) {
+            a.add(0);
+        }
+        assertThat(a.average()).isLessThan(10);
+        assertThat(a.max()).isEqualTo(1000);
+    }
+
+    @Test
+    void negativeTimesCountAsZero() {
+        SlidingAverage a = new SlidingAverage();
+        a.add(-1);
+        a.add(4);
+        assertThat(a.average()).isEqualTo(2);
+    }
+
+    @Test
+    void aRateCountsTheEventsOfTheLastSecond() {
+        RateCounter r = new RateCounter();
+        for (int i = 0; i < 50; i++) {
+            r.add();
+        }
+        // Within the same second, or just after its end: the 50 events are still within the last 1000 ms.
+        assertThat(r.rate()).isBetween(1L, 50L);
+        assertThat(r.max()).isBetween(1L, 50L);
+        r.resetMax();
+        assertThat(r.max()).isZero();
+    }
+
+    @Test
+    void responsesAreCountedByClass() {
+        Counters c = new Counters();
+        c.response(101);
+        c.response(204);
+        c.response(302);
+        c.response(404);
+        c.response(503);
+        c.response(600);
+        c.response(42);
+        assertThat(c.get(Counters.Count.HRSP_1XX)).isEqualTo(1);
+        assertThat(c.get(Counters.Count.HRSP_2XX)).isEqualTo(1);
+        assertThat(c.get(Counters.Count.HRSP_3XX)).isEqualTo(1);
+        assertThat(c.get(Counters.Count.HRSP_4XX)).isEqualTo(1);
+        assertThat(c.get(Counters.Count.HRSP_5XX)).isEqualTo(1);
+        assertThat(c.get(Counters.Count.HRSP_OTHER)).isEqualTo(2);
+        c.clearAll();
+        assertThat(c.get(Counters.Count.HRSP_OTHER)).isZero();
+    }
+}
