@@ -10,6 +10,7 @@ import io.fulcrum.proxy.Mode;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.Timeouts;
 import io.fulcrum.rules.HttpRules;
+import io.fulcrum.stats.StatsPage;
 import io.fulcrum.rules.TcpRules;
 import io.fulcrum.runtime.ConnLimit;
 import io.fulcrum.server.Server;
@@ -71,6 +72,7 @@ public final class Backend {
     private final ErrorSet errors;
     private final ReuseMode reuse;
     private final HttpRules rules;
+    private final StatsPage statsPage;
     private final TcpRules tcpRules;
     private final int id;
     private final Mode mode;
@@ -104,6 +106,7 @@ public final class Backend {
         this.errors = ErrorSet.of(spec);
         this.reuse = PoolModule.of(spec).mode;
         this.rules = HttpRules.of(spec);
+        this.statsPage = StatsPage.of(spec);
         this.tcpRules = TcpRules.of(spec);
     }
 
@@ -410,6 +413,11 @@ public final class Backend {
     /** Its http-request, http-response and http-after-response rules (a listen section's are its frontend's). */
     public HttpRules rules() {
         return rules;
+    }
+
+    /** Its statistics page ({@code stats enable}...), or null (a listen section's is its frontend's). */
+    public StatsPage statsPage() {
+        return statsPage;
     }
 
     /** Which requests may use idle server connections ({@code http-reuse}). */

@@ -324,22 +324,40 @@ public final class ServerChecks {
 
     /** {@code set server health up|stopping|down}: the counter set as HAProxy's CLI sets it, before the call returns. */
     public void forceHealth(Op op) {
-        onLoop(() -> {
-            health = op == Op.STOPPED ? 0 : max();
-            server.state().setOp(op, ", changed from CLI");
-        });
+        onLoop(() -> setHealth(op, ", changed from CLI"));
+    }
+
+    /**
+     * The same from an event loop (the stats page's form): done on the checks' loop, without waiting for it.
+     *
+     * @param why what the log line says after "is UP" (", changed from Web interface")
+     */
+    public void forceHealthLater(Op op, String why) {
+        loop.execute(() -> setHealth(op, why));
+    }
+
+    private void setHealth(Op op, String why) {
+        health = op == Op.STOPPED ? 0 : max();
+        server.state().setOp(op, why);
     }
 
     /** {@code set server agent up|down}. */
     public void forceAgent(boolean up) {
-        onLoop(() -> {
-            agentUp = up;
-            if (!up) {
-                server.state().setOp(Op.STOPPED, ", changed from CLI");
-            } else if (!healthEnabled || health >= spec.rise) {
-                server.state().setOp(Op.RUNNING, ", changed from CLI");
-            }
-        });
+        onLoop(() -> setAgent(up, ", changed from CLI"));
+    }
+
+    /** The same from an event loop (the stats page's form), without waiting. */
+    public void forceAgentLater(boolean up, String why) {
+        loop.execute(() -> setAgent(up, why));
+    }
+
+    private void setAgent(boolean up, String why) {
+        agentUp = up;
+        if (!up) {
+            server.state().setOp(Op.STOPPED, why);
+        } else if (!healthEnabled || health >= spec.rise) {
+            server.state().setOp(Op.RUNNING, why);
+        }
     }
 
     /** Runs {@code task} on the checks' loop and waits for it (the CLI runs on its own threads). */

@@ -220,7 +220,19 @@ final class CliSession extends ChannelInboundHandlerAdapter {
         }
     }
 
-    private String execute(List<String> words, String body) {
+    /**
+     * Runs the commands operators start with once, off the loops, so that their code is loaded and compiled
+     * before the first real session (the first answer took over a second, more than socat waits by default).
+     */
+    static void warmUp(CliSession s) {
+        RUNNER.execute(() -> {
+            for (String c : List.of("help", "show info", "show stat", "show servers state")) {
+                s.execute(CliWords.split(c).get(0), null);
+            }
+        });
+    }
+
+    String execute(List<String> words, String body) {
         CliRequest req = new CliRequest(words, body, this);
         CliCommand command = commands.find(words);
         if (command == null) {

@@ -25,6 +25,13 @@ public final class CliSettings {
         return model.part(CliSettings.class, CliSettings::new);
     }
 
+    /** Prepares the first answers in the background (nothing without a stats socket). */
+    public void warmUp(Fulcrum process) {
+        if (!sockets.isEmpty()) {
+            CliSession.warmUp(new CliSession(commands, process, new CliSocketOptions(), timeoutMs, 1024));
+        }
+    }
+
     /**
      * What serves a new connection to a stats socket.
      *

@@ -22,7 +22,7 @@ final class ConnectionVariables {
         // '~' would follow the name of a frontend that terminated TLS.
         r.add("ft", false, (ctx, out, f) -> LogVariable.text(out, ctx.frontend().name(), f));
         r.add("b", false, (ctx, out, f) -> LogVariable.text(out, ctx.backend() != null ? ctx.backend().name() : ctx.frontend().name(), f));
-        r.add("s", false, (ctx, out, f) -> LogVariable.text(out, ctx.server() != null ? ctx.server().name() : "<NOSRV>", f));
+        r.add("s", false, (ctx, out, f) -> LogVariable.text(out, serverName(ctx), f));
         r.add("H", false, (ctx, out, f) -> LogVariable.text(out, Hostname.NAME, f));
         r.add("pid", false, (ctx, out, f) -> LogText.number(out, ProcessHandle.current().pid(), f, 4));
         count(r, "ac", ctx -> {
@@ -50,6 +50,15 @@ final class ConnectionVariables {
         });
     }
 
+    /** The server, or the service that answered instead ({@code <STATS>}), or {@code <NOSRV>}. */
+    private static String serverName(SampleContext ctx) {
+        if (ctx.server() != null) {
+            return ctx.server().name();
+        }
+        String applet = ifLogged(ctx, StreamLog::applet);
+        return applet != null ? applet : "<NOSRV>";
+    }
+
     /**
      * 1 when the client connection has closed already: it no longer counts in the limits then, but HAProxy's
      * lines count it until they are written, and so do these.
@@ -58,7 +67,7 @@ final class ConnectionVariables {
         return ctx.frontChannel() != null && !ctx.frontChannel().isOpen() ? 1 : 0;
     }
 
-    private static SocketAddress ifLogged(SampleContext ctx, Function<StreamLog, SocketAddress> get) {
+    private static <T> T ifLogged(SampleContext ctx, Function<StreamLog, T> get) {
         StreamLog l = LogVariables.log(ctx);
         return l == null ? null : get.apply(l);
     }

@@ -76,6 +76,8 @@ public final class StreamLog {
     private Backend backend;
     /** The last server counted as chosen for this transaction. */
     private Server server;
+    /** What answered instead of a server ({@code <STATS>}...), or null. */
+    private String applet;
 
     /**
      * @param acceptNanos  when the transaction began ({@link System#nanoTime()}): the connection's accept, or
@@ -198,6 +200,19 @@ public final class StreamLog {
             s.counters().sessionStarted();
             s.counters().increment(Counters.Count.SELECTED);
         }
+    }
+
+    /** The proxy answers with one of its services ({@code <STATS>}): its name replaces the server's in the logs (%s). */
+    public void applet(String name) {
+        applet = name;
+        // As HAProxy's, the service is "connected" at once: Tw and Tc are 0.
+        long now = System.nanoTime();
+        assignedNanos = assignedNanos == NONE ? now : assignedNanos;
+        connectedNanos = connectedNanos == NONE ? now : connectedNanos;
+    }
+
+    String applet() {
+        return applet;
     }
 
     /** The server connection is established (end of Tc). */

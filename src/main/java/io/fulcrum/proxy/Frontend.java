@@ -15,6 +15,7 @@ import io.fulcrum.runtime.ConnLimit;
 import io.fulcrum.runtime.Fulcrum;
 import io.fulcrum.sample.SampleContext;
 import io.fulcrum.stats.Counters;
+import io.fulcrum.stats.StatsPage;
 
 import java.util.List;
 import java.util.Map;
@@ -33,6 +34,7 @@ public final class Frontend {
     private final int id;
     private final String defaultBackend;
     private final HttpRules rules;
+    private final StatsPage statsPage;
     private final TcpRules tcpRules;
     private final FrontendLogger logger;
     private final Counters counters = new Counters();
@@ -70,6 +72,7 @@ public final class Frontend {
         this.http = HttpModule.of(spec);
         this.errors = ErrorSet.of(spec);
         this.rules = HttpRules.of(spec);
+        this.statsPage = StatsPage.of(spec);
         this.tcpRules = TcpRules.of(spec);
         this.logger = logging.frontend(spec, counters);
     }
@@ -87,6 +90,11 @@ public final class Frontend {
     /** Its http-request, http-response and http-after-response rules. */
     public HttpRules rules() {
         return rules;
+    }
+
+    /** Its statistics page ({@code stats enable}...), or null (a listen section's is its frontend's). */
+    public StatsPage statsPage() {
+        return statsPage;
     }
 
     public Mode mode() {

@@ -2,11 +2,19 @@ package io.fulcrum.rules;
 
 import io.fulcrum.sample.SampleContext;
 
+import java.util.function.Function;
+
 /** The transaction as rule actions see it: what fetches see, plus the ability to answer. */
 public interface HttpTxn extends SampleContext {
 
     /** Answers with {@code reply} instead of forwarding the request (or the server's response). */
     void reply(Reply reply);
+
+    /**
+     * Answers once the request's body is all in (a service that reads a form): {@code answer} gets the body, or null
+     * when it does not fit in a buffer ({@code tune.bufsize} less {@code tune.maxrewrite}).
+     */
+    void replyAfterBody(Function<byte[], Reply> answer);
 
     /** Holds the request for {@code timeout tarpit}, then answers with {@code reply}. */
     void tarpit(Reply reply);

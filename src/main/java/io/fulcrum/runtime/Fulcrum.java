@@ -62,6 +62,7 @@ public final class Fulcrum {
     private volatile boolean stopping;
     private final long startMillis = System.currentTimeMillis();
     private final Map<String, String> environment;
+    private CliSettings cli;
     /** The whole process's connection and session rates (show info). */
     private final Counters counters = new Counters();
 
@@ -112,7 +113,7 @@ public final class Fulcrum {
 
     /** The stats sockets: listeners of HAProxy's GLOBAL frontend, limited together by {@code stats maxconn}. */
     private void statsSockets(ConfigModel model) {
-        CliSettings cli = CliSettings.of(model);
+        this.cli = CliSettings.of(model);
         ConnLimit limit = new ConnLimit(cli.maxconn);
         for (BindSpec b : cli.sockets) {
             for (Endpoint e : b.endpoints()) {
@@ -209,6 +210,7 @@ public final class Fulcrum {
         }
         if (ok) {
             checks.start();
+            cli.warmUp(this);
         }
         return ok;
     }

@@ -16,6 +16,10 @@ public final class GlobalSettings {
     public String localPeer;
     /** {@code expose-experimental-directives}: experimental keywords (normalize-uri) are allowed. */
     public boolean experimental;
+    /** {@code node}: the name {@code show info} and the stats page give the process (null: the host's name). */
+    public String node;
+    /** {@code description}: what the stats page says of the process ({@code stats show-desc}), or null. */
+    public String description;
 
     public int effectiveNbthread() {
         return nbthread > 0 ? nbthread : Runtime.getRuntime().availableProcessors();

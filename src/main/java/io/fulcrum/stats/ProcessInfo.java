@@ -80,7 +80,7 @@ final class ProcessInfo {
         v.put(InfoField.TASKS, tasks);
         v.put(InfoField.RUN_QUEUE, tasks);
         v.put(InfoField.IDLE_PCT, idlePercent(nbthread));
-        v.put(InfoField.NODE, Hostname.name());
+        v.put(InfoField.NODE, p.global().node != null ? p.global().node : Hostname.name());
         v.put(InfoField.STOPPING, p.stopping() ? 1L : 0L);
         v.put(InfoField.JOBS, (long) (p.connections().current() + p.listeners().size()));
         v.put(InfoField.LISTENERS, (long) p.listeners().size());

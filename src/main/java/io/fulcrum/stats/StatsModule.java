@@ -1,21 +1,31 @@
 package io.fulcrum.stats;
 
+import io.fulcrum.acl.AclParser;
 import io.fulcrum.backend.Backend;
+import io.fulcrum.cfg.Args;
+import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
 import io.fulcrum.cli.CliCommands;
 import io.fulcrum.cli.CliException;
 import io.fulcrum.cli.CliLevel;
 import io.fulcrum.cli.CliRequest;
+import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.Frontend;
+import io.fulcrum.proxy.ProxyModule;
+import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.rules.Services;
 import io.fulcrum.runtime.Fulcrum;
+import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.server.Server;
 
 import java.util.List;
 import java.util.Map;
 
-/** The statistics: {@code show info}, {@code show stat}, {@code clear counters}, the Prometheus exporter. */
+/** The statistics: {@code show info}, {@code show stat}, {@code clear counters}, the stats page, the Prometheus exporter. */
 public final class StatsModule implements Module {
 
     @Override
@@ -26,8 +36,35 @@ public final class StatsModule implements Module {
         c.add("show stat", "show stat [desc|json|no-maint|typed|up]*", "report counters for each proxy and server",
                 CliLevel.USER, StatsModule::showStat);
         Services.of(registry).add("prometheus-exporter", PrometheusExporter::serve);
+        AclParser acls = AclParser.of(registry);
+        registry.table(ProxyModule.KEYWORDS).add("stats", Capability.ALL, (p, l) -> StatsPageSpec.parse(p, l, acls));
+        registry.check(StatsModule::checkStatsPages);
+        registry.table(GlobalModule.KEYWORDS).add("node", (g, l) -> {
+            if (!StatsPageSpec.isNodeName(l.arg(1))) {
+                throw ConfigException.unspaced("'node' requires valid node name - non-empty string with digits(0-9), letters(A-Z, a-z), "
+                        + "dot(.), hyphen(-) or underscode(_).");
+            }
+            Args.noMoreThan(l, 1, "node");
+            g.settings().node = l.arg(1);
+        });
+        registry.table(GlobalModule.KEYWORDS).add("description", (g, l) -> {
+            if (!l.has(1)) {
+                throw ConfigException.unspaced("'description' expects a string argument.");
+            }
+            g.settings().description = l.join(1);
+        });
         c.add("clear counters", "clear counters [all]", "clear max statistics counters (or all counters)",
                 CliLevel.OPERATOR, StatsModule::clearCounters);
+    }
+
+    /** As HAProxy: a proxy's own access rules and {@code stats auth} or {@code stats realm} exclude each other. */
+    private static void checkStatsPages(ConfigModel model, Diagnostics diag) {
+        for (ProxySpec p : ProxyTable.of(model).proxies()) {
+            StatsPageSpec s = StatsPageSpec.of(p);
+            if (s != null && !s.accessRules.isEmpty() && (!s.accounts.isEmpty() || s.realm != null)) {
+                diag.configAlert("proxy '" + p.name() + "': stats 'auth'/'realm' and 'http-request' can't be used at the same time.");
+            }
+        }
     }
 
     private static void showInfo(CliRequest r) {

@@ -32,16 +32,20 @@ import io.fulcrum.sample.Endpoints;
 import io.fulcrum.sample.VarScope;
 import io.fulcrum.sample.Vars;
 import io.fulcrum.server.Server;
+import io.fulcrum.stats.StatsPage;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelOption;
 import io.netty.util.AsciiString;
 import io.netty.channel.ConnectTimeoutException;
 
+import java.io.ByteArrayOutputStream;
 import java.net.SocketAddress;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * One HTTP transaction: a request from the client connection, the server connection that carries it
@@ -98,6 +102,10 @@ public final class HttpStream implements HttpTxn, LogContext {
     private boolean finished;
     /** The answer decided while the head was parsed, sent once the parser has passed what came with it. */
     private int answerAfterParse;
+
+    /** Answers once the request's body is in ({@link #replyAfterBody}), or null; the body kept so far, or null past a buffer. */
+    private Function<byte[], Reply> answerAfterBody;
+    private ByteArrayOutputStream body;
 
     /** {@code timeout server} as set by {@code http-request set-timeout server}, or -1. */
     private long serverTimeoutOverride = -1;
@@ -162,7 +170,7 @@ public final class HttpStream implements HttpTxn, LogContext {
      */
     private void continueRequest() {
         if (backend == null) {
-            if (!requestRulesDone(frontend.rules())) {
+            if (!requestRulesDone(frontend.rules()) || servedStats(frontend.statsPage())) {
                 return;
             }
             flushEarlyHints();
@@ -187,10 +195,22 @@ public final class HttpStream implements HttpTxn, LogContext {
             }
             flushEarlyHints();
         }
+        if (backend.statsPage() != frontend.statsPage() && servedStats(backend.statsPage())) {
+            return;
+        }
         forwardRequest();
         if (held != null) {
             replayHeld();
         }
+    }
+
+    /** A proxy's stats page answers the requests for its URI, after the proxy's http-request rules (as in HAProxy). */
+    private boolean servedStats(StatsPage page) {
+        if (page == null || !page.matches(request)) {
+            return false;
+        }
+        page.serve(this, log);
+        return true;
     }
 
     /** Runs {@code rules}' request rules from the one that waited, if any; false when they answered or wait. */
@@ -289,6 +309,10 @@ public final class HttpStream implements HttpTxn, LogContext {
     /** Body bytes from the client; this stream owns {@code data}. */
     public void requestData(ByteBuf data) {
         lastClientActivity = System.nanoTime();
+        if (answerAfterBody != null) {
+            keepBody(data);
+            return;
+        }
         if (held != null && held.waiting()) {
             held.hold(data);
             continueRequest();
@@ -317,6 +341,13 @@ public final class HttpStream implements HttpTxn, LogContext {
     }
 
     public void requestEnd() {
+        if (answerAfterBody != null) {
+            requestEnded = true;
+            Function<byte[], Reply> answer = answerAfterBody;
+            answerAfterBody = null;
+            reply(answer.apply(body == null ? null : body.toByteArray()));
+            return;
+        }
         if (held != null && held.waiting()) {
             held.holdEnd();
             continueRequest();
@@ -789,6 +820,42 @@ public final class HttpStream implements HttpTxn, LogContext {
         }
         client.write(out, client.voidPromise());
         front.streamDone(this, keep);
+    }
+
+    @Override
+    public void replyAfterBody(Function<byte[], Reply> answer) {
+        body = new ByteArrayOutputStream();
+        if (held != null) {
+            // A wait-for-body rule kept what came so far: it is the start of the body.
+            ByteBuf kept = held.takeBody();
+            boolean ended = held.ended();
+            held.release();
+            held = null;
+            if (kept != null) {
+                keepBody(kept);
+            }
+            requestEnded |= ended;
+        }
+        if (requestEnded || request.bodyLength() == HttpHead.NO_BODY) {
+            reply(answer.apply(body == null ? null : body.toByteArray()));
+            return;
+        }
+        answerAfterBody = answer;
+        ByteBuf go = BodyWait.answerToExpect(request);
+        if (go != null) {
+            client.writeAndFlush(go, client.voidPromise());
+        }
+        armTimer();
+    }
+
+    /** Keeps body bytes for {@link #replyAfterBody} while they fit in a buffer; past that, none (the answer gets null). */
+    private void keepBody(ByteBuf data) {
+        if (body != null && body.size() + data.readableBytes() <= front.limits().maxHead()) {
+            body.writeBytes(ByteBufUtil.getBytes(data));
+        } else {
+            body = null;
+        }
+        data.release();
     }
 
     @Override

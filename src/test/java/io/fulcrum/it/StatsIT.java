@@ -140,7 +140,8 @@ class StatsIT {
         }
     }
 
-    private static FulcrumProcess oracle(String config, int port) throws Exception {
+    /** Starts haproxy on {@code config} and waits until it listens on {@code port}. */
+    static FulcrumProcess oracle(String config, int port) throws Exception {
         Path file = FulcrumProcess.config(config);
         FulcrumProcess p = FulcrumProcess.start(List.of("/usr/sbin/haproxy"), List.of("-db", "-f", file.toString()));
         TcpProxyKit.awaitListening(p, "127.0.0.1", port, java.time.Duration.ofSeconds(20)); // no probe: it would count
