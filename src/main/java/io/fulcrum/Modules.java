@@ -20,6 +20,7 @@ import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.sample.SampleModule;
 import io.fulcrum.server.ServerModule;
 import io.fulcrum.stats.StatsModule;
+import io.fulcrum.tls.TlsModule;
 
 import java.util.List;
 
@@ -36,6 +37,7 @@ public final class Modules {
             new BackendModule(),
             new CheckModule(),
             new ConnModule(),
+            new TlsModule(),
             new HttpModule(),
             new H1Module(),
             new PoolModule(),

@@ -53,8 +53,11 @@ public final class Acceptor implements Consumer<Channel> {
         child.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
         opts.applyTo(child, true);
         Runnable start;
-        if (bind.acceptProxy) {
+        if (bind.acceptProxy || bind.transport != null) {
+            // Th counts from here: the PROXY header's wait and the TLS handshake are the connection's handshake.
             child.attr(StreamLog.ACCEPTED).set(new long[] {System.nanoTime(), System.currentTimeMillis()});
+        }
+        if (bind.acceptProxy) {
             ByteCounter counter = new ByteCounter();
             HeaderReader reader = new HeaderReader(counter);
             child.pipeline().addLast("proxy-bytes", counter);
@@ -62,16 +65,21 @@ public final class Acceptor implements Consumer<Channel> {
             child.pipeline().addLast("proxy-header", reader);
             start = () -> armHeaderTimeout(child, reader);
         } else {
-            // Installed before the registration, so that no byte read at once misses the session.
             SocketAddress source = DualStack.asSeen(child, child.remoteAddress());
             SocketAddress destination = DualStack.asSeen(child, child.localAddress());
             Endpoints.attach(child, source, destination);
-            Runnable session = starter.install(child, source, destination, null);
-            start = () -> {
-                if (sessionAccepted(child, null)) {
-                    session.run();
-                }
-            };
+            if (bind.transport != null) {
+                // Installed before the registration too: the ClientHello may be read at once.
+                start = secure(child, source, destination, null);
+            } else {
+                // Installed before the registration, so that no byte read at once misses the session.
+                Runnable session = starter.install(child, source, destination, null);
+                start = () -> {
+                    if (sessionAccepted(child, null)) {
+                        session.run();
+                    }
+                };
+            }
         }
         // The listener is in place before the registration completes, so that the connection rules run before the
         // loop reads anything (a listener added later may run after the first bytes were handled).
@@ -113,6 +121,33 @@ public final class Acceptor implements Consumer<Channel> {
             return false;
         }
         return true;
+    }
+
+    /**
+     * Installs the bind's transport (TLS) and returns what to run once the tcp-request connection rules accepted
+     * the connection: the session rules and the session come when both that and the handshake are done, as in
+     * HAProxy; a connection that fails before is logged with the transport's reason.
+     *
+     * @param early bytes that followed a PROXY header, or null: they are the start of the handshake
+     */
+    private Runnable secure(Channel child, SocketAddress source, SocketAddress destination, ByteBuf early) {
+        boolean[] steps = new boolean[2]; // {accepted by the connection rules, handshake done}; touched on the loop only
+        Runnable session = () -> {
+            if (steps[0] && steps[1] && sessionAccepted(child, null)) {
+                starter.install(child, source, destination, null).run();
+            }
+        };
+        bind.transport.install(child, () -> {
+            steps[1] = true;
+            session.run();
+        }, (reason, bytes) -> frontend.logger().handshakeFailed(frontend, child, bytes, name, reason));
+        if (early != null) {
+            child.pipeline().fireChannelRead(early);
+        }
+        return () -> {
+            steps[0] = true;
+            session.run();
+        };
     }
 
     /** The PROXY header must arrive within {@code timeout client}, as any client data must. */
@@ -190,7 +225,10 @@ public final class Acceptor implements Consumer<Channel> {
                 ByteBuf data = early;
                 early = null;
                 Endpoints.attach(ctx.channel(), source, destination);
-                if (sessionAccepted(ctx.channel(), data)) {
+                if (bind.transport != null) {
+                    secure(ctx.channel(), source, destination, data).run(); // the connection rules ran at the accept
+                    ctx.channel().config().setAutoRead(true);
+                } else if (sessionAccepted(ctx.channel(), data)) {
                     starter.install(ctx.channel(), source, destination, data).run();
                 }
             }

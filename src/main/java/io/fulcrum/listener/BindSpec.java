@@ -34,7 +34,9 @@ public final class BindSpec {
     public int unixMode = -1;
     public int uid = -1;
     public int gid = -1;
-    /** What other subsystems keep about the line (the CLI's level...), by type. */
+    /** The layer between the socket and the session (TLS), set by the subsystem providing it; null for none. */
+    public Transport transport;
+    /** What other subsystems keep about the line (the TLS options, the CLI's level...), by type. */
     private final Map<Class<?>, Object> parts = new HashMap<>();
 
     public BindSpec(Source source, String text, List<Endpoint> endpoints) {
@@ -59,5 +61,10 @@ public final class BindSpec {
     /** The part of type {@code type}, created by {@code create} when absent. */
     public <T> T part(Class<T> type, Supplier<T> create) {
         return type.cast(parts.computeIfAbsent(type, t -> create.get()));
+    }
+
+    /** The part of type {@code type}, or null. */
+    public <T> T partOrNull(Class<T> type) {
+        return type.cast(parts.get(type));
     }
 }

@@ -110,6 +110,8 @@ public final class ListenerModule implements Module {
             }
             try {
                 e.parser().parse(bind, l.shift(i));
+            } catch (BindOptionException ex) {
+                throw new ConfigException(errors.invalid(ex.getMessage()));
             } catch (ConfigException ex) {
                 String m = ex.getMessage();
                 throw new ConfigException(errors.invalid(m.startsWith("'" + opt + "'") ? m : "'" + opt + "' : " + m));

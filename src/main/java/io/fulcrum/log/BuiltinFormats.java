@@ -13,10 +13,11 @@ final class BuiltinFormats {
             + "%sc %rc %sq %bq %CC %CS %hrl %hsl";
 
     /**
-     * httplog and the TLS fields. Until TLS exists they are what HAProxy logs for a connection without it:
-     * fc_err 0, no TLS error or certificate status, not resumed, no SNI, version or cipher.
+     * httplog and the TLS fields. The error fields (fc_err, ssl_fc_err, ssl_c_err, ssl_c_ca_err) are what HAProxy logs
+     * for a connection without error (a failed handshake is logged on its own line), and the session is logged as
+     * not resumed: those fetches come with client certificates.
      */
-    static final String HTTPSLOG = HTTPLOG + " 0/-/-/-/0 -/%sslv/%sslc";
+    static final String HTTPSLOG = HTTPLOG + " 0/-/-/-/0 %[ssl_fc_sni]/%sslv/%sslc";
 
     static String of(ProxyLog.Kind kind) {
         return switch (kind) {

@@ -1,5 +1,6 @@
 package io.fulcrum.log;
 
+import io.fulcrum.conn.TlsInfo;
 import io.fulcrum.sample.SampleContext;
 
 import java.net.InetSocketAddress;
@@ -39,9 +40,14 @@ final class ConnectionVariables {
             StreamLog l = LogVariables.log(ctx);
             LogText.number(out, l == null ? 0 : l.id(), f, 4);
         });
-        // TLS does not exist yet: no cipher, no version.
-        r.add("sslc", false, (ctx, out, f) -> LogVariable.text(out, null, f));
-        r.add("sslv", false, (ctx, out, f) -> LogVariable.text(out, null, f));
+        r.add("sslc", false, (ctx, out, f) -> {
+            TlsInfo tls = TlsInfo.of(ctx.frontChannel());
+            LogVariable.text(out, tls == null ? null : tls.cipher(), f);
+        });
+        r.add("sslv", false, (ctx, out, f) -> {
+            TlsInfo tls = TlsInfo.of(ctx.frontChannel());
+            LogVariable.text(out, tls == null ? null : tls.protocol(), f);
+        });
     }
 
     /** The server, or the service that answered instead ({@code <STATS>}), or {@code <NOSRV>}. */

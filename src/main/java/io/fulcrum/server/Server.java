@@ -83,6 +83,11 @@ public final class Server {
         return spec.sendProxy;
     }
 
+    /** The layer its connections carry (TLS), or null. */
+    public ServerTransport transport() {
+        return spec.transport;
+    }
+
     /** Usable for traffic: has an address and a weight, is running and neither in maintenance nor draining. */
     public boolean usable() {
         return state.usable();

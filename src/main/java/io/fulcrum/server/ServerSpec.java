@@ -52,8 +52,9 @@ public final class ServerSpec implements Cloneable {
     public int sendProxy;
     /** {@code init-addr}: the methods tried in order ("last", "libc", "none", or an IP address). */
     public String initAddr = "last,libc";
-
-    /** What other subsystems keep per server (the checks' settings), by type. */
+    /** The layer between the connection and the mux (TLS), set by the subsystem providing it; null for none. */
+    public ServerTransport transport;
+    /** What other subsystems keep per server (the checks' settings, the TLS options...), by type. */
     private Map<Class<?>, ServerPart> parts = new HashMap<>();
 
     /** What a subsystem keeps in a server line; copied when a server line starts from default-server. */
@@ -66,6 +67,7 @@ public final class ServerSpec implements Cloneable {
         return type.cast(parts.computeIfAbsent(type, t -> create.get()));
     }
 
+    /** The part of type {@code type}, or null. */
     public <T extends ServerPart> T partOrNull(Class<T> type) {
         return type.cast(parts.get(type));
     }
@@ -75,7 +77,7 @@ public final class ServerSpec implements Cloneable {
         try {
             ServerSpec c = (ServerSpec) clone();
             c.parts = new HashMap<>();
-            parts.forEach((k, v) -> c.parts.put(k, v.copy()));
+            parts.forEach((type, part) -> c.parts.put(type, part.copy()));
             return c;
         } catch (CloneNotSupportedException e) {
             throw new AssertionError(e);

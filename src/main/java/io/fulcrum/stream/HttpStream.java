@@ -417,21 +417,43 @@ public final class HttpStream implements HttpTxn, LogContext {
                     f.channel().write(ProxyHeader.encode(target.sendProxy(), source(), destination(),
                             f.channel().alloc()), f.channel().voidPromise());
                 }
-                attach(conn);
-            } else if (attempts <= backend.retries() && backend.redispatch(target, attempts)) {
-                // another server, at once: the slot of this one goes back
-                avoid = target;
-                ticket.release();
-                connect();
-            } else if (attempts <= backend.retries()) {
-                long delay = f.cause() instanceof ConnectTimeoutException ? 0
-                        : Math.min(1000, backend.timeouts().connect > 0 ? backend.timeouts().connect : 1000);
-                client.eventLoop().schedule(this::connect, delay, TimeUnit.MILLISECONDS);
+                if (target.transport() == null) {
+                    attach(conn);
+                    return;
+                }
+                // With TLS the connection is established once its handshake is done, as in HAProxy: a failed
+                // handshake is a failed connection (redispatched or retried, then 503).
+                target.transport().install(f.channel(), this).addListener(h -> {
+                    if (finished) {
+                        f.channel().close();
+                    } else if (h.isSuccess()) {
+                        attach(conn);
+                    } else {
+                        f.channel().close();
+                        connectFailed(h.cause());
+                    }
+                });
             } else {
-                log.error(f.cause() instanceof ConnectTimeoutException ? 's' : 'S', 'C');
-                fail(503);
+                connectFailed(f.cause());
             }
         });
+    }
+
+    /** Redispatches or retries after a failed connection while {@code retries} allows, else answers 503. */
+    private void connectFailed(Throwable cause) {
+        if (attempts <= backend.retries() && backend.redispatch(target, attempts)) {
+            // another server, at once: the slot of this one goes back
+            avoid = target;
+            ticket.release();
+            connect();
+        } else if (attempts <= backend.retries()) {
+            long delay = cause instanceof ConnectTimeoutException ? 0
+                    : Math.min(1000, backend.timeouts().connect > 0 ? backend.timeouts().connect : 1000);
+            client.eventLoop().schedule(this::connect, delay, TimeUnit.MILLISECONDS);
+        } else {
+            log.error(cause instanceof ConnectTimeoutException ? 's' : 'S', 'C');
+            fail(503);
+        }
     }
 
     /**

@@ -353,6 +353,9 @@ public final class TcpSession implements LogContext {
         if (target.sendProxy() > 0) {
             ch.write(ProxyHeader.encode(target.sendProxy(), source(), destination(), ch.alloc()), ch.voidPromise());
         }
+        if (target.transport() != null) {
+            target.transport().install(ch, this);
+        }
         startForwarding(ch);
     }
 

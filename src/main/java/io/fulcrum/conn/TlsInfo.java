@@ -1,0 +1,23 @@
+package io.fulcrum.conn;
+
+import io.netty.channel.Channel;
+import io.netty.util.AttributeKey;
+
+/**
+ * What the TLS layer of a connection tells the rest of the process (log variables, fetches of other subsystems),
+ * kept on the channel once its handshake is done. A connection without TLS has none.
+ */
+public interface TlsInfo {
+    AttributeKey<TlsInfo> KEY = AttributeKey.valueOf("fulcrum.tls");
+
+    /** The TLS layer of {@code ch} once its handshake is done, or null (no TLS, or not yet). */
+    static TlsInfo of(Channel ch) {
+        return ch != null && ch.hasAttr(KEY) ? ch.attr(KEY).get() : null;
+    }
+
+    /** The protocol version as OpenSSL names it ("TLSv1.3"). */
+    String protocol();
+
+    /** The cipher as OpenSSL names it ("TLS_AES_256_GCM_SHA384", "ECDHE-RSA-AES128-GCM-SHA256"). */
+    String cipher();
+}

@@ -1,0 +1,29 @@
+package io.fulcrum.listener;
+
+import io.netty.channel.Channel;
+
+/**
+ * A layer between an accepted socket and its session, such as TLS. Set on a bind line by the subsystem that
+ * provides it; the listener installs it once the tcp-request connection rules accepted the connection.
+ */
+public interface Transport {
+
+    /**
+     * Puts the layer's handlers at the head of the pipeline of a registered connection.
+     *
+     * @param ready  run on the connection's loop once application data can flow (the handshake is done), before
+     *               the first decoded byte is passed on: it installs the session
+     * @param failed told, once, why the connection ended before that
+     */
+    void install(Channel ch, Runnable ready, Failure failed);
+
+    /** Why a connection ended before it carried application data. */
+    @FunctionalInterface
+    interface Failure {
+        /**
+         * @param reason HAProxy's words for the log ("SSL handshake failure")
+         * @param bytes  the bytes the client sent ({@code option dontlognull} skips a connection that sent none)
+         */
+        void failed(String reason, long bytes);
+    }
+}

@@ -1,0 +1,18 @@
+package io.fulcrum.server;
+
+import io.fulcrum.sample.SampleContext;
+import io.netty.channel.Channel;
+import io.netty.util.concurrent.Future;
+
+/** A layer between a server connection and the mux, such as TLS: set on a server line by the subsystem providing it. */
+public interface ServerTransport {
+
+    /**
+     * Puts the layer at the head of the pipeline of a connection that just connected (after any PROXY header):
+     * what the mux writes from now on goes through it.
+     *
+     * @param stream what a per-connection setting (the SNI expression) is evaluated on
+     * @return done when the connection can carry data (the handshake is over), failed if it cannot
+     */
+    Future<?> install(Channel ch, SampleContext stream);
+}

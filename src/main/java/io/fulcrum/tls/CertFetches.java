@@ -1,0 +1,144 @@
+package io.fulcrum.tls;
+
+import io.fulcrum.sample.Arg;
+import io.fulcrum.sample.ArgSpec;
+import io.fulcrum.sample.Fetch;
+import io.fulcrum.sample.Sample;
+import io.fulcrum.sample.SampleCatalog;
+import io.fulcrum.sample.SampleType;
+import io.fulcrum.sample.Source;
+
+import javax.naming.InvalidNameException;
+import javax.naming.ldap.LdapName;
+import javax.naming.ldap.Rdn;
+import javax.security.auth.x500.X500Principal;
+import java.math.BigInteger;
+import java.security.MessageDigest;
+import java.security.cert.X509Certificate;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+import static io.fulcrum.sample.ArgType.SINT;
+import static io.fulcrum.sample.ArgType.STR;
+
+/**
+ * The fetches of the certificates of the client connection (7.3.4): the client's ({@code ssl_c_*}) and the one the
+ * frontend presented ({@code ssl_f_*}), with OpenSSL's names and formats; and the client certificate's verification.
+ */
+final class CertFetches {
+    private static final DateTimeFormatter UTC_TIME = DateTimeFormatter.ofPattern("yyMMddHHmmss'Z'");
+    private static final DateTimeFormatter GENERALIZED_TIME = DateTimeFormatter.ofPattern("yyyyMMddHHmmss'Z'");
+    /** OpenSSL's short names of the usual signature algorithms, by OID. */
+    private static final Map<String, String> SIGNATURES = Map.of(
+            "1.2.840.113549.1.1.5", "RSA-SHA1", "1.2.840.113549.1.1.11", "RSA-SHA256", "1.2.840.113549.1.1.12", "RSA-SHA384",
+            "1.2.840.113549.1.1.13", "RSA-SHA512", "1.2.840.113549.1.1.10", "RSASSA-PSS", "1.2.840.10045.4.3.2", "ecdsa-with-SHA256",
+            "1.2.840.10045.4.3.3", "ecdsa-with-SHA384", "1.2.840.10045.4.3.4", "ecdsa-with-SHA512", "1.3.101.112", "ED25519");
+    private static final Map<String, String> KEYS = Map.of("RSA", "rsaEncryption", "EC", "id-ecPublicKey", "Ed25519", "ED25519",
+            "EdDSA", "ED25519", "RSASSA-PSS", "RSASSA-PSS");
+
+    private CertFetches() {
+    }
+
+    static void register(SampleCatalog c) {
+        certificate(c, "ssl_c_", t -> t.peer);
+        certificate(c, "ssl_f_", t -> t.local);
+        client(c, "ssl_c_used", SampleType.BOOL, (t, out) -> out.setBool(t.peer != null));
+        client(c, "ssl_fc_has_crt", SampleType.BOOL, (t, out) -> out.setBool(t.peer != null));
+        client(c, "ssl_c_verify", SampleType.SINT, (t, out) -> out.setSint(t.verify[0]));
+        client(c, "ssl_c_err", SampleType.SINT, (t, out) -> out.setSint(t.verify[1] == 0 ? t.verify[0] : 0));
+        client(c, "ssl_c_ca_err", SampleType.SINT, (t, out) -> out.setSint(t.verify[1] > 0 ? t.verify[0] : 0));
+        client(c, "ssl_c_ca_err_depth", SampleType.SINT, (t, out) -> out.setSint(t.verify[1] > 0 ? t.verify[1] : 0));
+    }
+
+    private interface Read {
+        boolean read(TlsConnection t, Sample out);
+    }
+
+    private static void client(SampleCatalog c, String name, SampleType type, Read read) {
+        c.fetch(new Fetch(name, ArgSpec.NONE, type, Source.L5CLI, (a, ctx, out) -> {
+            TlsConnection t = TlsConnection.of(ctx.frontChannel());
+            return t != null && read.read(t, out);
+        }));
+    }
+
+    private interface CertRead {
+        boolean read(X509Certificate cert, Arg[] args, Sample out) throws Exception;
+    }
+
+    /** The fetches of one certificate of the connection; no sample when there is none. */
+    private static void certificate(SampleCatalog c, String prefix, Function<TlsConnection, X509Certificate> of) {
+        ArgSpec dn = ArgSpec.of(0, STR, SINT, STR);
+        fetch(c, prefix + "s_dn", dn, SampleType.STR, of, (x, a, out) -> dn(x.getSubjectX500Principal(), a, out));
+        fetch(c, prefix + "i_dn", dn, SampleType.STR, of, (x, a, out) -> dn(x.getIssuerX500Principal(), a, out));
+        fetch(c, prefix + "serial", ArgSpec.NONE, SampleType.BIN, of, (x, a, out) -> out.setBin(unsigned(x.getSerialNumber())));
+        fetch(c, prefix + "notbefore", ArgSpec.NONE, SampleType.STR, of, (x, a, out) -> out.setStr(time(x.getNotBefore())));
+        fetch(c, prefix + "notafter", ArgSpec.NONE, SampleType.STR, of, (x, a, out) -> out.setStr(time(x.getNotAfter())));
+        fetch(c, prefix + "sha1", ArgSpec.NONE, SampleType.BIN, of,
+                (x, a, out) -> out.setBin(MessageDigest.getInstance("SHA-1").digest(x.getEncoded())));
+        fetch(c, prefix + "der", ArgSpec.NONE, SampleType.BIN, of, (x, a, out) -> out.setBin(x.getEncoded()));
+        fetch(c, prefix + "version", ArgSpec.NONE, SampleType.SINT, of, (x, a, out) -> out.setSint(x.getVersion()));
+        fetch(c, prefix + "sig_alg", ArgSpec.NONE, SampleType.STR, of,
+                (x, a, out) -> out.setStr(SIGNATURES.getOrDefault(x.getSigAlgOID(), x.getSigAlgName())));
+        fetch(c, prefix + "key_alg", ArgSpec.NONE, SampleType.STR, of,
+                (x, a, out) -> out.setStr(KEYS.getOrDefault(x.getPublicKey().getAlgorithm(), x.getPublicKey().getAlgorithm())));
+    }
+
+    private static void fetch(SampleCatalog c, String name, ArgSpec args, SampleType type, Function<TlsConnection, X509Certificate> of,
+                              CertRead read) {
+        c.fetch(new Fetch(name, args, type, Source.L5CLI, (a, ctx, out) -> {
+            TlsConnection t = TlsConnection.of(ctx.frontChannel());
+            X509Certificate x = t == null ? null : of.apply(t);
+            try {
+                return x != null && read.read(x, a, out);
+            } catch (Exception e) {
+                return false;
+            }
+        }));
+    }
+
+    /**
+     * A distinguished name as OpenSSL's one-line form writes it ({@code /C=FR/O=Example/CN=host}), or in RFC 2253's
+     * with the third argument {@code rfc2253}; with a field name, that field's value ({@code occ}: its place from the
+     * first, or from the last when negative).
+     */
+    private static boolean dn(X500Principal name, Arg[] a, Sample out) throws InvalidNameException {
+        if (a.length > 2 && a[2].text().equals("rfc2253") && (a[0].text().isEmpty())) {
+            return out.setStr(name.getName(X500Principal.RFC2253));
+        }
+        List<Rdn> rdns = new LdapName(name.getName(X500Principal.RFC2253)).getRdns(); // from the first RDN (C) on
+        if (a.length > 0 && !a[0].text().isEmpty()) {
+            List<String> values = new ArrayList<>();
+            for (Rdn r : rdns) {
+                if (r.getType().equalsIgnoreCase(a[0].text())) {
+                    values.add(r.getValue().toString());
+                }
+            }
+            long occ = a.length > 1 ? a[1].num() : 1;
+            int i = occ > 0 ? (int) occ - 1 : values.size() + (int) occ;
+            return occ != 0 && i >= 0 && i < values.size() && out.setStr(values.get(i));
+        }
+        StringBuilder sb = new StringBuilder();
+        for (Rdn r : rdns) {
+            sb.append('/').append(r.getType()).append('=').append(r.getValue());
+        }
+        return out.setStr(sb);
+    }
+
+    /** The serial's bytes without the sign byte Java adds. */
+    private static byte[] unsigned(BigInteger serial) {
+        byte[] b = serial.toByteArray();
+        return b.length > 1 && b[0] == 0 ? java.util.Arrays.copyOfRange(b, 1, b.length) : b;
+    }
+
+    /** As the certificate encodes it: UTCTime until 2049, GeneralizedTime after. */
+    private static String time(java.util.Date d) {
+        ZonedDateTime t = d.toInstant().atZone(ZoneOffset.UTC);
+        return (t.getYear() < 2050 ? UTC_TIME : GENERALIZED_TIME).format(t);
+    }
+
+}

@@ -1,0 +1,110 @@
+package io.fulcrum.tls;
+
+import io.netty.handler.ssl.ApplicationProtocolConfig;
+import io.netty.handler.ssl.OpenSsl;
+import io.netty.handler.ssl.OpenSslCachingX509KeyManagerFactory;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
+
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLException;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Builds the TLS contexts of bind lines and servers from their options: on BoringSSL through Netty's OpenSSL
+ * engine, on the JDK's engine when the native library cannot load. A problem with an option comes back as the
+ * HAProxy message naming it (the caller adds the proxy and the line).
+ */
+final class ContextBuilder {
+    /** TLS 1.3's suites: BoringSSL offers its fixed set, the names are still checked as OpenSSL would. */
+    private static final Set<String> TLS13_SUITES = Set.of("TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384",
+            "TLS_CHACHA20_POLY1305_SHA256", "TLS_AES_128_CCM_SHA256", "TLS_AES_128_CCM_8_SHA256");
+
+    /** A refused option, with HAProxy's words: "unable to set SSL cipher list to 'FOO'". */
+    static final class OptionError extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        OptionError(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** The in-memory key store's password (it never leaves the process). */
+    private static final char[] PASSWORD = "fulcrum".toCharArray();
+
+    private ContextBuilder() {
+    }
+
+    static SslProvider provider() {
+        return OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK;
+    }
+
+    /**
+     * The key manager of a certificate. On OpenSSL, one that keeps the native form of the key and chain: Netty's
+     * default converts them again for every handshake.
+     */
+    static KeyManagerFactory keyManager(CertKey ck) throws OptionError {
+        try {
+            KeyStore ks = KeyStore.getInstance("PKCS12");
+            ks.load(null, null);
+            ks.setKeyEntry("crt", ck.key(), PASSWORD, ck.chain());
+            KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            kmf.init(ks, PASSWORD);
+            return provider() == SslProvider.OPENSSL ? new OpenSslCachingX509KeyManagerFactory(kmf) : kmf;
+        } catch (GeneralSecurityException | java.io.IOException e) {
+            throw new OptionError("unable to use the certificate of '" + ck.file() + "' (" + e.getMessage() + ")");
+        }
+    }
+
+    /** Applies the shared options to a builder, builds, then sets what only the native context takes. */
+    static SslContext build(SslContextBuilder b, TlsOptions o) throws OptionError {
+        String[] protocols = o.protocols();
+        if (protocols.length == 0) {
+            throw new OptionError("all SSL/TLS versions are disabled");
+        }
+        b.sslProvider(provider()).protocols(protocols);
+        if (o.alpn != null && !o.alpn.isEmpty()) {
+            b.applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
+                    ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+                    ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT, o.alpn));
+        }
+        if (o.ciphersuites != null) {
+            for (String s : o.ciphersuites.split(":")) {
+                if (!TLS13_SUITES.contains(s)) {
+                    throw new OptionError("unable to set TLS 1.3 cipher suites to '" + o.ciphersuites + "'");
+                }
+            }
+        }
+        SslContext context;
+        try {
+            context = b.build();
+        } catch (SSLException | RuntimeException e) {
+            throw new OptionError("unable to build the TLS context (" + e.getMessage() + ")");
+        }
+        long ctx = NativeContext.handle(context);
+        if (ctx == 0) {
+            return context; // the JDK's engine: its defaults (no OpenSSL cipher strings, curves or ticket switch)
+        }
+        if (o.ciphers != null && !NativeContext.ciphers(ctx, o.ciphers)) {
+            throw new OptionError("unable to set SSL cipher list to '" + o.ciphers + "'");
+        }
+        if (o.curves != null && !NativeContext.curves(ctx, o.curves)) {
+            throw new OptionError("unable to set SSL curves list to '" + o.curves + "'");
+        }
+        if (o.noTickets) {
+            NativeContext.noTickets(ctx);
+        }
+        return context;
+    }
+
+    /** True when {@code ciphersuites} asks for less than BoringSSL's fixed TLS 1.3 suites (a warning: it cannot). */
+    static boolean restrictsTls13(TlsOptions o) {
+        return o.ciphersuites != null && provider() == SslProvider.OPENSSL
+                && !Set.of(o.ciphersuites.split(":")).containsAll(List.of("TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384",
+                "TLS_CHACHA20_POLY1305_SHA256"));
+    }
+}

@@ -1,0 +1,229 @@
+package io.fulcrum.tls;
+
+import io.fulcrum.cfg.ConfigException;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.PrivateKey;
+import java.security.Signature;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads HAProxy's certificate files: PEM with the certificate first, then its chain and its key in any order (the
+ * key may also sit in {@code <file>.key}); keys in PKCS#8, PKCS#1 (RSA) or SEC1 (EC) form. Errors are HAProxy's.
+ */
+final class PemFiles {
+    private static final Pattern BLOCK = Pattern.compile("-----BEGIN ([A-Z0-9 ]+)-----\\s*([A-Za-z0-9+/=\\s]*?)-----END \\1-----");
+    /** rsaEncryption and id-ecPublicKey, DER-encoded with their tag and length. */
+    private static final byte[] RSA_OID = {0x06, 0x09, 0x2a, (byte) 0x86, 0x48, (byte) 0x86, (byte) 0xf7, 0x0d, 0x01, 0x01, 0x01};
+    private static final byte[] EC_OID = {0x06, 0x07, 0x2a, (byte) 0x86, 0x48, (byte) 0xce, 0x3d, 0x02, 0x01};
+
+    private PemFiles() {
+    }
+
+    /** The certificate, chain and key of a {@code crt} file. */
+    static CertKey load(Path file) throws ConfigException {
+        String name = file.toString();
+        return parse(name, read(file, "unable to stat SSL certificate from file '" + name + "'"));
+    }
+
+    /** The certificate, chain and key of a PEM text that stands for the file {@code name}. */
+    static CertKey parse(String name, String text) throws ConfigException {
+        List<X509Certificate> certs = certificates(text);
+        if (certs.isEmpty()) {
+            throw new ConfigException("unable to load certificate from file '" + name + "'.");
+        }
+        PrivateKey key = key(text, name);
+        if (key == null) {
+            Path side = Path.of(name + ".key");
+            String noKey = "No Private Key found in '" + side + "'.";
+            key = Files.isReadable(side) ? key(read(side, noKey), side.toString()) : null;
+            if (key == null) {
+                throw new ConfigException(noKey);
+            }
+        }
+        if (!matches(key, certs.get(0))) {
+            throw new ConfigException("inconsistencies between private key and certificate loaded '" + name + "'.");
+        }
+        return CertKey.of(name, key, certs.toArray(X509Certificate[]::new));
+    }
+
+    /** The certificates of a {@code ca-file} (client or server CAs). */
+    static X509Certificate[] authorities(Path file, String error) throws ConfigException {
+        List<X509Certificate> certs = certificates(read(file, error));
+        if (certs.isEmpty()) {
+            throw new ConfigException(error + ".");
+        }
+        return certs.toArray(X509Certificate[]::new);
+    }
+
+    private static String read(Path file, String error) throws ConfigException {
+        try {
+            if (Files.isDirectory(file)) {
+                throw new ConfigException(error + " : Is a directory.");
+            }
+            return new String(Files.readAllBytes(file), StandardCharsets.ISO_8859_1);
+        } catch (NoSuchFileException e) {
+            throw new ConfigException(error + " : No such file or directory.");
+        } catch (IOException e) {
+            throw new ConfigException(error + " : " + (e.getMessage() == null ? "unreadable" : e.getMessage()) + ".");
+        }
+    }
+
+    static List<X509Certificate> certificates(String text) throws ConfigException {
+        List<X509Certificate> certs = new ArrayList<>();
+        Matcher m = BLOCK.matcher(text);
+        while (m.find()) {
+            if (m.group(1).equals("CERTIFICATE") || m.group(1).equals("TRUSTED CERTIFICATE")) {
+                try {
+                    certs.add((X509Certificate) CertificateFactory.getInstance("X.509")
+                            .generateCertificate(new ByteArrayInputStream(der(m))));
+                } catch (CertificateException | IllegalArgumentException e) {
+                    return List.of(); // as OpenSSL, a damaged certificate spoils the file
+                }
+            }
+        }
+        return certs;
+    }
+
+    /** The file's private key, or null when it has none. */
+    private static PrivateKey key(String text, String name) throws ConfigException {
+        Matcher m = BLOCK.matcher(text);
+        while (m.find()) {
+            String type = m.group(1);
+            if (type.endsWith("PRIVATE KEY")) {
+                try {
+                    return switch (type) {
+                        case "PRIVATE KEY" -> pkcs8(der(m));
+                        case "RSA PRIVATE KEY" -> pkcs8(wrap(RSA_OID, new byte[] {0x05, 0x00}, der(m)));
+                        case "EC PRIVATE KEY" -> pkcs8(wrap(EC_OID, curve(der(m)), der(m)));
+                        default -> throw new GeneralSecurityException(type); // encrypted keys need a pass phrase
+                    };
+                } catch (GeneralSecurityException | IllegalArgumentException | IndexOutOfBoundsException e) {
+                    throw new ConfigException("unable to load SSL private key from PEM file '" + name + "'.");
+                }
+            }
+        }
+        return null;
+    }
+
+    private static byte[] der(Matcher m) {
+        return Base64.getMimeDecoder().decode(m.group(2));
+    }
+
+    private static PrivateKey pkcs8(byte[] der) throws GeneralSecurityException {
+        PKCS8EncodedKeySpec spec = new PKCS8EncodedKeySpec(der);
+        GeneralSecurityException last = null;
+        for (String alg : new String[] {"RSA", "EC", "Ed25519"}) {
+            try {
+                return KeyFactory.getInstance(alg).generatePrivate(spec);
+            } catch (GeneralSecurityException e) {
+                last = e;
+            }
+        }
+        throw last;
+    }
+
+    /** PKCS#8's PrivateKeyInfo around a PKCS#1 or SEC1 key: version 0, the algorithm and its parameters, the key. */
+    private static byte[] wrap(byte[] oid, byte[] params, byte[] key) {
+        ByteArrayOutputStream alg = new ByteArrayOutputStream();
+        alg.writeBytes(oid);
+        alg.writeBytes(params);
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        body.writeBytes(new byte[] {0x02, 0x01, 0x00});
+        body.writeBytes(tlv(0x30, alg.toByteArray()));
+        body.writeBytes(tlv(0x04, key));
+        return tlv(0x30, body.toByteArray());
+    }
+
+    /** The curve's OID of a SEC1 ECPrivateKey: its [0] parameters (a key without them cannot be used). */
+    private static byte[] curve(byte[] sec1) throws GeneralSecurityException {
+        int[] p = {0};
+        header(sec1, p); // SEQUENCE
+        while (p[0] < sec1.length) {
+            int tag = sec1[p[0]] & 0xff;
+            int len = header(sec1, p);
+            if (tag == 0xa0) {
+                byte[] oid = new byte[len];
+                System.arraycopy(sec1, p[0], oid, 0, len);
+                return oid;
+            }
+            p[0] += len;
+        }
+        throw new GeneralSecurityException("EC key without its curve");
+    }
+
+    /** Reads a tag and a length at p[0]; leaves p[0] on the value. */
+    private static int header(byte[] der, int[] p) {
+        p[0]++;
+        int len = der[p[0]++] & 0xff;
+        if (len >= 0x80) {
+            int n = len & 0x7f;
+            len = 0;
+            for (int i = 0; i < n; i++) {
+                len = len << 8 | der[p[0]++] & 0xff;
+            }
+        }
+        return len;
+    }
+
+    private static byte[] tlv(int tag, byte[] value) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(tag);
+        int len = value.length;
+        if (len < 0x80) {
+            out.write(len);
+        } else if (len < 0x100) {
+            out.write(0x81);
+            out.write(len);
+        } else if (len < 0x10000) {
+            out.write(0x82);
+            out.write(len >> 8);
+            out.write(len);
+        } else {
+            out.write(0x83);
+            out.write(len >> 16);
+            out.write(len >> 8);
+            out.write(len);
+        }
+        out.writeBytes(value);
+        return out.toByteArray();
+    }
+
+    /** The key signs what the certificate's public key verifies. */
+    private static boolean matches(PrivateKey key, X509Certificate cert) {
+        String alg = switch (key.getAlgorithm()) {
+            case "RSA" -> "SHA256withRSA";
+            case "EC" -> "SHA256withECDSA";
+            default -> key.getAlgorithm();
+        };
+        try {
+            byte[] probe = "fulcrum".getBytes(StandardCharsets.US_ASCII);
+            Signature s = Signature.getInstance(alg);
+            s.initSign(key);
+            s.update(probe);
+            byte[] sig = s.sign();
+            Signature v = Signature.getInstance(alg);
+            v.initVerify(cert.getPublicKey());
+            v.update(probe);
+            return v.verify(sig);
+        } catch (GeneralSecurityException e) {
+            return false;
+        }
+    }
+}

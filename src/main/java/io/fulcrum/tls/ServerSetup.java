@@ -1,0 +1,76 @@
+package io.fulcrum.tls;
+
+import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.cfg.Diagnostics;
+import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.proxy.ProxyTable;
+import io.fulcrum.server.ServerList;
+import io.fulcrum.server.ServerSpec;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
+
+/**
+ * Once the configuration is read: builds the client context of each server line with {@code ssl}, over the
+ * {@code ssl-default-server-*} globals, loading its CA file and client certificate; errors are HAProxy's.
+ */
+final class ServerSetup {
+    private ServerSetup() {
+    }
+
+    static void check(ConfigModel model, Diagnostics diag) {
+        TlsGlobals globals = TlsGlobals.of(model);
+        for (ProxySpec p : ProxyTable.of(model).proxies()) {
+            ServerList list = p.partOrNull(ServerList.class);
+            if (list == null || p.disabled) {
+                continue;
+            }
+            for (ServerSpec s : list.servers) {
+                ServerTls tls = s.partOrNull(ServerTls.class);
+                if (tls != null && tls.ssl) {
+                    String where = "[" + s.source + "] : 'server " + p.name() + "/" + s.name + "' : ";
+                    try {
+                        s.transport = transport(p, tls, globals);
+                    } catch (ConfigException e) {
+                        for (String line : e.getMessage().split("\n")) {
+                            diag.configAlert(line.startsWith("'") && !line.startsWith("'server") ? line : where + line);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static TlsBackend transport(ProxySpec p, ServerTls tls, TlsGlobals globals) throws ConfigException {
+        TlsOptions o = tls.copyOptions();
+        o.inherit(globals.serverDefaults);
+        String verify = tls.verify != null ? tls.verify : globals.serverVerify;
+        SslContextBuilder b = SslContextBuilder.forClient();
+        boolean verifying = verify.equals("required");
+        if (verifying) {
+            if (tls.caFile == null) {
+                throw new ConfigException("verify is enabled by default but no CA file specified. If you're running on a LAN where"
+                        + " you're certain to trust the server's certificate, please set an explicit 'verify none' statement on the"
+                        + " 'server' line, or use 'ssl-server-verify none' in the global section to disable server-side"
+                        + " verifications by default.");
+            }
+            String error = "Couldn't open the ca-file '" + tls.caFile + "'";
+            try {
+                b.trustManager(PemFiles.authorities(globals.ca(tls.caFile), error));
+            } catch (ConfigException e) {
+                throw new ConfigException(e.getMessage().replace("' : ", "' (").replaceFirst("\\.$", ").")
+                        + "\n'ca-file' : unable to load " + tls.caFile + ".");
+            }
+        } else {
+            b.trustManager(InsecureTrustManagerFactory.INSTANCE);
+        }
+        try {
+            if (tls.crt != null) {
+                b.keyManager(ContextBuilder.keyManager(PemFiles.load(globals.crt(tls.crt))));
+            }
+            return new TlsBackend(ContextBuilder.build(b, o), tls.sni, !tls.noReuse, verifying, p.timeouts.connect);
+        } catch (ContextBuilder.OptionError e) {
+            throw new ConfigException(e.getMessage() + ".");
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package io.fulcrum.tls;
+
+import io.fulcrum.sample.Expr;
+import io.fulcrum.server.ServerSpec;
+
+/** The TLS options of a {@code server} or {@code default-server} line (configuration.txt 5.2), as parsed. */
+final class ServerTls extends TlsOptions implements ServerSpec.ServerPart {
+    boolean ssl;
+    /** "none" or "required"; null: {@code ssl-server-verify} (required by default). */
+    String verify;
+    String caFile;
+    /** {@code crt}: the client certificate to present. */
+    String crt;
+    /** {@code sni}: the expression giving the name to send, or null for none. */
+    Expr sni;
+    String sniText;
+    boolean noReuse;
+
+    @Override
+    public ServerTls copy() {
+        return (ServerTls) copyOptions();
+    }
+}

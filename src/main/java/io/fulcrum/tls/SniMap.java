@@ -1,0 +1,125 @@
+package io.fulcrum.tls;
+
+import io.netty.handler.ssl.SslContext;
+import io.netty.util.Mapping;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Chooses a bind line's certificate by the name the client asks for (SNI), as HAProxy does: an exact name first,
+ * then a wildcard ({@code *.example.com} covers one more label), the first declared certificate winning among
+ * equals and skipping those whose negative filters name the host; without a match the default (first)
+ * certificate, or no handshake at all with {@code strict-sni}. Certificates can be replaced while connections are
+ * accepted (for the CLI's {@code set ssl cert}): the index is rebuilt and published whole.
+ */
+final class SniMap implements Mapping<String, SslContext> {
+
+    /**
+     * One certificate, its context and how it was made, and its SNI filters (a crt-list line's: positive names
+     * replace the certificate's, {@code !name} excludes one; none: the certificate's own names).
+     */
+    record Entry(SslContext context, CertKey cert, List<String> filters, Recipe recipe, List<String> names, Set<String> excluded) {
+
+        static Entry of(SslContext context, CertKey cert, List<String> filters, Recipe recipe) {
+            Set<String> negative = new HashSet<>();
+            filters.stream().filter(f -> f.startsWith("!")).forEach(f -> negative.add(f.substring(1).toLowerCase(Locale.ROOT)));
+            List<String> positive = filters.stream().filter(f -> !f.startsWith("!")).toList();
+            List<String> names = negative.contains("*") ? List.of()
+                    : (positive.isEmpty() ? cert.names() : positive).stream().filter(n -> !negative.contains(n)).toList();
+            return new Entry(context, cert, List.copyOf(filters), recipe, names, Set.copyOf(negative));
+        }
+    }
+
+    /** The entries and their names, never changed once published. */
+    private record Index(List<Entry> entries, Map<String, List<Entry>> exact, Map<String, List<Entry>> wildcard) {
+        static Index of(List<Entry> entries) {
+            Map<String, List<Entry>> exact = new HashMap<>();
+            Map<String, List<Entry>> wildcard = new HashMap<>(); // by the part after "*."
+            for (Entry e : entries) {
+                for (String name : e.names()) {
+                    String n = name.toLowerCase(Locale.ROOT);
+                    (n.startsWith("*.") ? wildcard : exact).computeIfAbsent(n.startsWith("*.") ? n.substring(2) : n, k -> new ArrayList<>()).add(e);
+                }
+            }
+            return new Index(List.copyOf(entries), exact, wildcard);
+        }
+    }
+
+    private final boolean strict;
+    private volatile Index index = Index.of(List.of());
+
+    SniMap(boolean strict) {
+        this.strict = strict;
+    }
+
+    /** Adds a certificate (while the configuration is set up). */
+    synchronized void add(Entry e) {
+        List<Entry> entries = new ArrayList<>(index.entries());
+        entries.add(e);
+        index = Index.of(entries);
+    }
+
+    List<Entry> entries() {
+        return index.entries();
+    }
+
+    /**
+     * The index with {@code cert}, in a context made as the old one's, in place of each certificate loaded from its
+     * file; null when none was. Nothing changes until it is {@link #publish published}.
+     */
+    synchronized Object prepare(CertKey cert) throws ContextBuilder.OptionError {
+        List<Entry> entries = new ArrayList<>(index.entries());
+        boolean found = false;
+        for (int i = 0; i < entries.size(); i++) {
+            Entry e = entries.get(i);
+            if (e.cert().file().equals(cert.file())) {
+                entries.set(i, Entry.of(e.recipe().build(cert), cert, e.filters(), e.recipe()));
+                found = true;
+            }
+        }
+        return found ? Index.of(entries) : null;
+    }
+
+    /** Makes a {@link #prepare prepared} index the one new connections use. */
+    synchronized void publish(Object prepared) {
+        index = (Index) prepared;
+    }
+
+    /** The context for {@code host} (null when the client sent no name); throws when there is none. */
+    @Override
+    public SslContext map(String host) {
+        Index idx = index;
+        if (host != null) {
+            String h = host.toLowerCase(Locale.ROOT);
+            SslContext c = first(idx.exact().get(h), h);
+            if (c == null) {
+                int dot = h.indexOf('.');
+                c = dot > 0 ? first(idx.wildcard().get(h.substring(dot + 1)), h) : null;
+            }
+            if (c != null) {
+                return c;
+            }
+        }
+        if (strict || idx.entries().isEmpty()) {
+            throw new IllegalStateException("no certificate for " + (host == null ? "a client without SNI" : host) + " (strict-sni)");
+        }
+        return idx.entries().get(0).context();
+    }
+
+    private static SslContext first(List<Entry> candidates, String host) {
+        if (candidates != null) {
+            for (Entry e : candidates) {
+                if (!e.excluded().contains(host)) {
+                    return e.context();
+                }
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,68 @@
+package io.fulcrum.tls;
+
+import io.fulcrum.sample.Expr;
+import io.fulcrum.sample.Sample;
+import io.fulcrum.sample.SampleContext;
+import io.fulcrum.sample.SampleType;
+import io.fulcrum.server.ServerTransport;
+import io.netty.channel.Channel;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.util.concurrent.Future;
+
+import javax.net.ssl.SNIHostName;
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLParameters;
+import java.net.InetSocketAddress;
+import java.util.List;
+
+/**
+ * TLS on the connections to a server: an SslHandler at the head of the pipeline, with the name of {@code sni} when
+ * the line has one. Unless {@code no-ssl-reuse}, the engine is made for the server's address (or the SNI name) and
+ * port, so that the context's client session cache offers the last session again.
+ */
+final class TlsBackend implements ServerTransport {
+    private final SslContext context;
+    private final Expr sni;
+    private final boolean reuse;
+    private final boolean verifyName;
+    private final long handshakeTimeoutMillis;
+
+    TlsBackend(SslContext context, Expr sni, boolean reuse, boolean verifyName, long handshakeTimeoutMillis) {
+        this.context = context;
+        this.sni = sni;
+        this.reuse = reuse;
+        this.verifyName = verifyName;
+        this.handshakeTimeoutMillis = handshakeTimeoutMillis;
+    }
+
+    @Override
+    public Future<Channel> install(Channel ch, SampleContext stream) {
+        String name = null;
+        if (sni != null) {
+            Sample s = new Sample();
+            name = sni.eval(stream, s, SampleType.STR) && s.length() > 0 ? s.asText() : null;
+        }
+        InetSocketAddress peer = ch.remoteAddress() instanceof InetSocketAddress a ? a : null;
+        SSLEngine engine = !reuse || peer == null ? context.newEngine(ch.alloc())
+                : context.newEngine(ch.alloc(), name != null ? name : peer.getAddress().getHostAddress(), peer.getPort());
+        if (name != null) {
+            SSLParameters p = engine.getSSLParameters();
+            p.setServerNames(List.of(new SNIHostName(name)));
+            if (verifyName) {
+                p.setEndpointIdentificationAlgorithm("HTTPS"); // the certificate must be for that name
+            }
+            engine.setSSLParameters(p);
+        }
+        SslHandler handler = new SslHandler(engine);
+        handler.setHandshakeTimeoutMillis(handshakeTimeoutMillis);
+        String sent = name;
+        handler.handshakeFuture().addListener(f -> {
+            if (f.isSuccess()) {
+                TlsConnection.completed(ch, handler, sent, null);
+            }
+        });
+        ch.pipeline().addFirst("tls", handler);
+        return handler.handshakeFuture();
+    }
+}

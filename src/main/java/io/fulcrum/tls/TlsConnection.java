@@ -1,0 +1,113 @@
+package io.fulcrum.tls;
+
+import io.fulcrum.conn.TlsInfo;
+import io.netty.channel.Channel;
+import io.netty.handler.ssl.ReferenceCountedOpenSslEngine;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.internal.tcnative.SSL;
+
+import javax.net.ssl.SSLEngine;
+import javax.net.ssl.SSLPeerUnverifiedException;
+import javax.net.ssl.SSLSession;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
+
+/**
+ * What the {@code ssl_fc_*}/{@code ssl_bc_*} fetches and the log read of a TLS connection, taken once when its
+ * handshake completes: the engine's native state is freed with the connection, and logs are written after that.
+ */
+final class TlsConnection implements TlsInfo {
+    final String sni;
+    final String protocol;
+    final String cipher;
+    final String alpn;
+    final byte[] sessionId;
+    final boolean resumed;
+    /** The client's (or, on a server connection, the server's) certificate, or null. */
+    final X509Certificate peer;
+    /** The certificate this side presented, or null. */
+    final X509Certificate local;
+    /** The client certificate's verification: {X509_V_ERR code, depth} of its first error, {0, 0} without one. */
+    final int[] verify;
+    /** With tune.ssl.keylog, the client connection's secrets; else null. */
+    final KeyLog.Secrets secrets;
+
+    private TlsConnection(String sni, SSLEngine engine, KeyLog.Secrets secrets) {
+        SSLSession s = engine.getSession();
+        this.sni = sni;
+        if (engine instanceof ReferenceCountedOpenSslEngine e) {
+            long ssl = e.sslPointer();
+            this.protocol = SSL.getVersion(ssl);
+            this.cipher = SSL.getCipherForSSL(ssl);
+            this.resumed = SSL.isSessionReused(ssl);
+        } else {
+            this.protocol = s.getProtocol().equals("TLSv1") ? "TLSv1" : s.getProtocol();
+            this.cipher = s.getCipherSuite();
+            this.resumed = false; // the JDK's engine does not tell
+        }
+        String a = engine.getApplicationProtocol();
+        this.alpn = a == null || a.isEmpty() ? null : a;
+        this.sessionId = s.getId();
+        // (Asking a session without a peer certificate costs an exception: only when one was requested.)
+        boolean asked = engine.getUseClientMode() || engine.getNeedClientAuth() || engine.getWantClientAuth();
+        this.peer = asked ? first(peerCertificates(s)) : null;
+        this.local = first(s.getLocalCertificates());
+        this.verify = s.getValue(ClientVerifier.RESULT) instanceof int[] v ? v : new int[] {0, 0};
+        this.secrets = secrets;
+        if (secrets != null) {
+            secrets.completed(engine);
+        }
+    }
+
+    /**
+     * Records the state of a connection whose handshake just completed.
+     *
+     * @param secrets where its key log went, or null
+     */
+    static TlsConnection completed(Channel ch, SslHandler handler, String sni, KeyLog.Secrets secrets) {
+        TlsConnection c = new TlsConnection(sni, handler.engine(), secrets);
+        ch.attr(KEY).set(c);
+        return c;
+    }
+
+    static TlsConnection of(Channel ch) {
+        return TlsInfo.of(ch) instanceof TlsConnection c ? c : null;
+    }
+
+    private static Certificate[] peerCertificates(SSLSession s) {
+        try {
+            return s.getPeerCertificates();
+        } catch (SSLPeerUnverifiedException e) {
+            return null;
+        }
+    }
+
+    private static X509Certificate first(Certificate[] certs) {
+        return certs != null && certs.length > 0 && certs[0] instanceof X509Certificate x ? x : null;
+    }
+
+    @Override
+    public String protocol() {
+        return protocol;
+    }
+
+    @Override
+    public String cipher() {
+        return cipher;
+    }
+
+    /** The bits of the symmetric cipher's key ({@code ssl_fc_use_keysize}), from its name; 0 when unknown. */
+    int keyBits() {
+        String c = cipher.toUpperCase(java.util.Locale.ROOT);
+        if (c.contains("AES128") || c.contains("AES_128")) {
+            return 128;
+        }
+        if (c.contains("AES256") || c.contains("AES_256") || c.contains("CHACHA20")) {
+            return 256;
+        }
+        if (c.contains("3DES") || c.contains("DES-CBC3")) {
+            return 168;
+        }
+        return 0;
+    }
+}

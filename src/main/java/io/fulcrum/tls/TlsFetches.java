@@ -1,0 +1,64 @@
+package io.fulcrum.tls;
+
+import io.fulcrum.sample.ArgSpec;
+import io.fulcrum.sample.Fetch;
+import io.fulcrum.sample.Sample;
+import io.fulcrum.sample.SampleCatalog;
+import io.fulcrum.sample.SampleContext;
+import io.fulcrum.sample.SampleType;
+import io.fulcrum.sample.Source;
+import io.netty.channel.Channel;
+
+import java.util.function.BiPredicate;
+import java.util.function.Function;
+
+/** The fetches of the TLS layers of the client ({@code ssl_fc*}) and server ({@code ssl_bc*}) connections (7.3.4). */
+final class TlsFetches {
+    private TlsFetches() {
+    }
+
+    static void register(SampleCatalog c) {
+        c.fetch(new Fetch("ssl_fc", ArgSpec.NONE, SampleType.BOOL, Source.L5CLI,
+                (a, ctx, out) -> out.setBool(TlsConnection.of(ctx.frontChannel()) != null)));
+        c.fetch(new Fetch("ssl_bc", ArgSpec.NONE, SampleType.BOOL, Source.L5SRV,
+                (a, ctx, out) -> ctx.backChannel() != null && out.setBool(TlsConnection.of(ctx.backChannel()) != null)));
+        for (Side side : Side.values()) {
+            side.fetch(c, "protocol", SampleType.STR, (t, out) -> out.setStr(t.protocol));
+            side.fetch(c, "cipher", SampleType.STR, (t, out) -> out.setStr(t.cipher));
+            side.fetch(c, "alpn", SampleType.STR, (t, out) -> t.alpn != null && out.setStr(t.alpn));
+            side.fetch(c, "session_id", SampleType.BIN, (t, out) -> t.sessionId != null && t.sessionId.length > 0 && out.setBin(t.sessionId));
+            side.fetch(c, "is_resumed", SampleType.BOOL, (t, out) -> out.setBool(t.resumed));
+            // Both sizes are the symmetric cipher's key: the ciphers BoringSSL offers use all of their key.
+            side.fetch(c, "use_keysize", SampleType.SINT, (t, out) -> out.setSint(t.keyBits()));
+            side.fetch(c, "alg_keysize", SampleType.SINT, (t, out) -> out.setSint(t.keyBits()));
+        }
+        Side.FRONT.fetch(c, "sni", SampleType.STR, (t, out) -> t.sni != null && out.setStr(t.sni));
+        Side.FRONT.fetch(c, "has_sni", SampleType.BOOL, (t, out) -> out.setBool(t.sni != null));
+        // A connection whose handshake failed is never a stream's: those that fetches see have no error.
+        Side.FRONT.fetch(c, "err", SampleType.SINT, (t, out) -> out.setSint(0));
+    }
+
+    /** The connection a group of fetches reads: {@code ssl_fc_*} the client's, {@code ssl_bc_*} the server's. */
+    private enum Side {
+        FRONT("ssl_fc_", Source.L5CLI, SampleContext::frontChannel),
+        BACK("ssl_bc_", Source.L5SRV, SampleContext::backChannel);
+
+        private final String prefix;
+        private final Source source;
+        private final Function<SampleContext, Channel> channel;
+
+        Side(String prefix, Source source, Function<SampleContext, Channel> channel) {
+            this.prefix = prefix;
+            this.source = source;
+            this.channel = channel;
+        }
+
+        /** A fetch of the connection's TLS state; no sample on a connection without TLS. */
+        void fetch(SampleCatalog c, String name, SampleType type, BiPredicate<TlsConnection, Sample> read) {
+            c.fetch(new Fetch(prefix + name, ArgSpec.NONE, type, source, (a, ctx, out) -> {
+                TlsConnection t = TlsConnection.of(channel.apply(ctx));
+                return t != null && read.test(t, out);
+            }));
+        }
+    }
+}

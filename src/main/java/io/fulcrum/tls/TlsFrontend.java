@@ -1,0 +1,145 @@
+package io.fulcrum.tls;
+
+import io.fulcrum.listener.Transport;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.SniCompletionEvent;
+import io.netty.handler.ssl.SniHandler;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.handler.ssl.SslHandshakeTimeoutException;
+
+/**
+ * TLS on the accepted connections of a bind line: an SNI handler reads the ClientHello, picks the certificate's
+ * context and puts its SslHandler in its place at the head of the pipeline, ahead of the session (the mux), which
+ * gets the decrypted bytes in the buffers the handler produces. The handshake must end within
+ * {@code timeout client}.
+ */
+final class TlsFrontend implements Transport {
+    private final SniMap certificates;
+    private final long handshakeTimeoutMillis;
+    private final boolean keylog;
+
+    TlsFrontend(SniMap certificates, long handshakeTimeoutMillis, boolean keylog) {
+        this.certificates = certificates;
+        this.handshakeTimeoutMillis = handshakeTimeoutMillis;
+        this.keylog = keylog;
+    }
+
+    /** The certificates by name (for the CLI's commands on certificates). */
+    SniMap certificates() {
+        return certificates;
+    }
+
+    @Override
+    public void install(Channel ch, Runnable ready, Failure failed) {
+        Selector selector = new Selector(certificates, handshakeTimeoutMillis, keylog);
+        ch.pipeline().addFirst("tls", selector);
+        ch.pipeline().addAfter("tls", "tls-handshake", new Handshake(selector, ready, failed));
+    }
+
+    /** Picks the certificate by SNI, then becomes the connection's SslHandler. Counts the bytes until then. */
+    private static final class Selector extends SniHandler {
+        private final boolean keylog;
+        private Channel channel;
+        long bytes;
+        String host;
+        /** With tune.ssl.keylog: where the handshake's secrets go. */
+        KeyLog.Secrets secrets;
+
+        Selector(SniMap certificates, long handshakeTimeoutMillis, boolean keylog) {
+            super(certificates, 0, handshakeTimeoutMillis);
+            this.keylog = keylog;
+        }
+
+        @Override
+        public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
+            channel = ctx.channel();
+            super.handlerAdded(ctx);
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
+            if (msg instanceof ByteBuf b) {
+                bytes += b.readableBytes();
+            }
+            super.channelRead(ctx, msg);
+        }
+
+        @Override
+        protected SslHandler newSslHandler(SslContext context, ByteBufAllocator allocator) {
+            SslHandler handler = super.newSslHandler(context, allocator);
+            if (keylog) {
+                secrets = KeyLog.track(channel, handler.engine()); // before the handshake reads the ClientHello
+            }
+            return handler;
+        }
+
+        @Override
+        protected void replaceHandler(ChannelHandlerContext ctx, String hostname, SslContext sslContext) throws Exception {
+            host = hostname;
+            super.replaceHandler(ctx, hostname, sslContext);
+        }
+    }
+
+    /**
+     * Waits for the end of the handshake, then records the connection's TLS state, leaves, and lets the session
+     * in. Netty tells the handshake's end (an event) before it passes the first decrypted bytes.
+     */
+    private static final class Handshake extends ChannelInboundHandlerAdapter {
+        private final Selector selector;
+        private final Runnable ready;
+        private final Failure failed;
+        private boolean done;
+
+        Handshake(Selector selector, Runnable ready, Failure failed) {
+            this.selector = selector;
+            this.ready = ready;
+            this.failed = failed;
+        }
+
+        @Override
+        public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+            if (evt instanceof SslHandshakeCompletionEvent e && !done) {
+                if (e.isSuccess()) {
+                    done = true;
+                    TlsConnection.completed(ctx.channel(), ctx.pipeline().get(SslHandler.class), selector.host, selector.secrets);
+                    ctx.pipeline().remove(this);
+                    ready.run();
+                } else {
+                    fail(ctx, e.cause() instanceof SslHandshakeTimeoutException ? "Timeout during SSL handshake" : "SSL handshake failure");
+                }
+                return;
+            }
+            if (evt instanceof SniCompletionEvent e && e.cause() instanceof SslHandshakeTimeoutException) {
+                fail(ctx, "Timeout during SSL handshake"); // no ClientHello in time
+                return;
+            }
+            ctx.fireUserEventTriggered(evt);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            // Not TLS, no certificate for the name (strict-sni), a broken record...
+            fail(ctx, cause instanceof SslHandshakeTimeoutException ? "Timeout during SSL handshake" : "SSL handshake failure");
+        }
+
+        @Override
+        public void channelInactive(ChannelHandlerContext ctx) {
+            fail(ctx, "Connection closed during SSL handshake");
+            ctx.fireChannelInactive();
+        }
+
+        private void fail(ChannelHandlerContext ctx, String reason) {
+            if (!done) {
+                done = true;
+                failed.failed(reason, selector.bytes);
+            }
+            ctx.close();
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package io.fulcrum.tls;
+
+import io.fulcrum.cfg.ConfigModel;
+
+import java.nio.file.Path;
+
+/** The global TLS settings: the {@code ssl-default-*} options and the base directories of relative file names. */
+final class TlsGlobals {
+    final TlsOptions bindDefaults = new TlsOptions();
+    final TlsOptions serverDefaults = new TlsOptions();
+    /** {@code crt-base}, {@code ca-base}: where relative certificate and CA file names are, or null. */
+    String crtBase;
+    String caBase;
+    /** {@code ssl-server-verify}: the servers' {@code verify} when their line does not say. */
+    String serverVerify = "required";
+    /** {@code tune.ssl.keylog}: keep each client connection's TLS secrets for the ssl_fc_*_secret fetches. */
+    boolean keylog;
+
+    static TlsGlobals of(ConfigModel model) {
+        return model.part(TlsGlobals.class, TlsGlobals::new);
+    }
+
+    /** A certificate file name as HAProxy finds it: relative ones under {@code crt-base}. */
+    Path crt(String name) {
+        return under(crtBase, name);
+    }
+
+    /** A CA or CRL file name: relative ones under {@code ca-base}. */
+    Path ca(String name) {
+        return under(caBase, name);
+    }
+
+    private static Path under(String base, String name) {
+        return base == null || name.startsWith("/") ? Path.of(name) : Path.of(base, name);
+    }
+}

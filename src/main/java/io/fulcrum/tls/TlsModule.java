@@ -1,0 +1,223 @@
+package io.fulcrum.tls;
+
+import io.fulcrum.cfg.Args;
+import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.ConfigLine;
+import io.fulcrum.cfg.KeywordTable;
+import io.fulcrum.cfg.Module;
+import io.fulcrum.cfg.Registry;
+import io.fulcrum.listener.BindOptionException;
+import io.fulcrum.listener.BindSpec;
+import io.fulcrum.listener.ListenerModule;
+import io.fulcrum.runtime.GlobalModule;
+import io.fulcrum.runtime.GlobalModule.GlobalContext;
+import io.fulcrum.sample.ExprParser;
+import io.fulcrum.sample.SampleCatalog;
+import io.fulcrum.server.ServerModule;
+import io.fulcrum.server.ServerSpec;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+/**
+ * TLS: the {@code ssl} options of bind lines (configuration.txt 5.1), the {@code ssl-default-*} and base directory
+ * globals (3.1), the {@code ssl_fc*} fetches; the certificates are loaded and the contexts built once the whole
+ * configuration is read ({@link FrontendSetup}).
+ */
+public final class TlsModule implements Module {
+
+    @Override
+    public void register(Registry registry) {
+        TlsFetches.register(SampleCatalog.of(registry));
+        CertFetches.register(SampleCatalog.of(registry));
+        KeyLogFetches.register(SampleCatalog.of(registry));
+        KeywordTable<BindSpec> bind = registry.table(ListenerModule.OPTIONS);
+        bind.add("ssl", (b, l) -> tls(b).ssl = true);
+        bind.add("crt", 1, (b, l) -> tls(b).crts.add(new BindTls.CertSource(false, l.arg(1))));
+        bind.add("crt-list", 1, (b, l) -> tls(b).crts.add(new BindTls.CertSource(true, l.arg(1))));
+        bind.add("strict-sni", (b, l) -> tls(b).strictSni = true);
+        bind.add("ca-ignore-err", 1, (b, l) -> tls(b).caIgnoreErr = errorIds(l.arg(1)));
+        bind.add("crt-ignore-err", 1, (b, l) -> tls(b).crtIgnoreErr = errorIds(l.arg(1)));
+        certificateOptions(bind, TlsModule::tls);
+        versionSwitches(bind, TlsModule::tls);
+        // What a crt-list line may set between brackets.
+        KeywordTable<BindOptions> crtListLine = new KeywordTable<>("crt-list", "");
+        certificateOptions(crtListLine, o -> o);
+
+        KeywordTable<ServerSpec> server = registry.table(ServerModule.OPTIONS);
+        ExprParser exprs = new ExprParser(SampleCatalog.of(registry));
+        server.add("ssl", (s, l) -> tls(s).ssl = true);
+        server.add("no-ssl", (s, l) -> tls(s).ssl = false);
+        server.add("verify", 1, (s, l) -> {
+            if (!l.arg(1).equals("none") && !l.arg(1).equals("required")) {
+                throw new ConfigException("'verify' : unknown verify method '" + l.arg(1) + "', only 'none' and 'required' are supported");
+            }
+            tls(s).verify = l.arg(1);
+        });
+        server.add("ca-file", 1, (s, l) -> tls(s).caFile = l.arg(1));
+        server.add("crt", 1, (s, l) -> tls(s).crt = l.arg(1));
+        server.add("sni", 1, (s, l) -> {
+            tls(s).sni = exprs.parse(l.arg(1));
+            tls(s).sniText = l.arg(1);
+        });
+        server.add("no-ssl-reuse", (s, l) -> tls(s).noReuse = true);
+        server.add("ssl-reuse", (s, l) -> tls(s).noReuse = false);
+        cipherOptions(server, TlsModule::tls);
+        versionRange(server, TlsModule::tls);
+        versionSwitches(server, TlsModule::tls);
+
+        KeywordTable<GlobalContext> global = registry.table(GlobalModule.KEYWORDS);
+        global.add("crt-base", (g, l) -> TlsGlobals.of(g.model()).crtBase = single(l));
+        global.add("ca-base", (g, l) -> TlsGlobals.of(g.model()).caBase = single(l));
+        defaults(global, "ssl-default-bind-", t -> t.bindDefaults);
+        defaults(global, "ssl-default-server-", t -> t.serverDefaults);
+        global.add("ssl-server-verify", (g, l) -> {
+            String v = single(l);
+            if (!v.equals("none") && !v.equals("required")) {
+                throw new ConfigException("'ssl-server-verify' : unknown value '" + v + "', expects 'none' or 'required'.");
+            }
+            TlsGlobals.of(g.model()).serverVerify = v;
+        });
+        global.add("tune.ssl.keylog", (g, l) -> {
+            String v = single(l);
+            if (!v.equals("on") && !v.equals("off")) {
+                throw new ConfigException("'tune.ssl.keylog' : expects 'on' or 'off' but got '" + v + "'.");
+            }
+            TlsGlobals.of(g.model()).keylog = v.equals("on");
+        });
+        registry.check((model, diag) -> FrontendSetup.check(model, diag, crtListLine));
+        registry.check(ServerSetup::check);
+    }
+
+    private static BindTls tls(BindSpec b) {
+        return b.part(BindTls.class, BindTls::new);
+    }
+
+    private static ServerTls tls(ServerSpec s) {
+        return s.part(ServerTls.class, ServerTls::new);
+    }
+
+    /** How an option table reaches the {@link TlsOptions} of what it configures. */
+    interface ContextOwner<C> {
+        TlsOptions options(C target);
+    }
+
+    /** What a bind line and a crt-list line set for their certificates. */
+    private static <C> void certificateOptions(KeywordTable<C> table, ContextOwner<C> owner) {
+        cipherOptions(table, owner);
+        versionRange(table, owner);
+        table.add("curves", 1, (c, l) -> owner.options(c).curves = l.arg(1)); // (not a server option in HAProxy 2.6)
+        table.add("verify", 1, (c, l) -> {
+            if (!List.of("none", "optional", "required").contains(l.arg(1))) {
+                throw new ConfigException("unknown verify method '" + l.arg(1) + "', only 'none', 'optional', and 'required' are supported");
+            }
+            bindOptions(owner, c).verify = l.arg(1);
+        });
+        table.add("ca-file", 1, (c, l) -> bindOptions(owner, c).caFile = l.arg(1));
+        table.add("crl-file", 1, (c, l) -> bindOptions(owner, c).crlFile = l.arg(1));
+    }
+
+    private static <C> BindOptions bindOptions(ContextOwner<C> owner, C target) {
+        return (BindOptions) owner.options(target);
+    }
+
+    /** The cipher and protocol choices bind lines, crt-list lines and servers share. */
+    private static <C> void cipherOptions(KeywordTable<C> table, ContextOwner<C> owner) {
+        table.add("alpn", 1, (c, l) -> owner.options(c).alpn = alpn(l.arg(1)));
+        table.add("ciphers", 1, (c, l) -> owner.options(c).ciphers = l.arg(1));
+        table.add("ciphersuites", 1, (c, l) -> owner.options(c).ciphersuites = l.arg(1));
+    }
+
+    private static <C> void versionRange(KeywordTable<C> table, ContextOwner<C> owner) {
+        table.add("ssl-min-ver", 1, (c, l) -> owner.options(c).minVersion = TlsVersion.parse(l.arg(1)));
+        table.add("ssl-max-ver", 1, (c, l) -> owner.options(c).maxVersion = TlsVersion.parse(l.arg(1)));
+    }
+
+    /** Tickets and single versions on or off: bind lines, servers and the ssl-default-*-options globals. */
+    private static <C> void versionSwitches(KeywordTable<C> table, ContextOwner<C> owner) {
+        table.add("no-tls-tickets", (c, l) -> owner.options(c).noTickets = true);
+        String[] names = {"sslv3", "tlsv10", "tlsv11", "tlsv12", "tlsv13"};
+        for (TlsVersion v : TlsVersion.values()) {
+            String n = names[v.ordinal()];
+            table.add("no-" + n, (c, l) -> owner.options(c).disabled.add(v));
+            table.add("force-" + n, (c, l) -> {
+                TlsOptions o = owner.options(c);
+                o.minVersion = v;
+                o.maxVersion = v;
+            });
+        }
+    }
+
+    /** {@code all} (an empty set) or a comma-separated list of OpenSSL's X509_V_ERR numbers. */
+    private static Set<Integer> errorIds(String text) throws ConfigException {
+        if (text.equals("all")) {
+            return Set.of();
+        }
+        Set<Integer> ids = new java.util.HashSet<>();
+        for (String id : text.split(",")) {
+            try {
+                ids.add(Integer.parseInt(id));
+            } catch (NumberFormatException e) {
+                throw new ConfigException("'" + text + "' : expects 'all' or a comma-separated list of error IDs");
+            }
+        }
+        return ids;
+    }
+
+    private static List<String> alpn(String text) throws ConfigException {
+        List<String> protocols = Arrays.asList(text.split(",", -1));
+        if (text.isEmpty() || protocols.stream().anyMatch(String::isEmpty)) {
+            throw new BindOptionException("'alpn' : missing the comma-delimited ALPN protocol suite");
+        }
+        for (String p : protocols) {
+            if (p.length() > 255) {
+                throw new BindOptionException("'alpn' : ALPN protocol name too long : '" + p + "'");
+            }
+        }
+        return List.copyOf(protocols);
+    }
+
+    /** {@code <prefix>ciphers}, {@code ciphersuites}, {@code curves} and {@code options}. */
+    private static void defaults(KeywordTable<GlobalContext> global, String prefix, Function<TlsGlobals, TlsOptions> of) {
+        setting(global, prefix + "ciphers", (o, v) -> o.ciphers = v, of);
+        setting(global, prefix + "ciphersuites", (o, v) -> o.ciphersuites = v, of);
+        if (prefix.contains("bind")) {
+            setting(global, prefix + "curves", (o, v) -> o.curves = v, of); // (HAProxy 2.6 has no server twin)
+        }
+        KeywordTable<TlsOptions> options = new KeywordTable<>(prefix + "options", "");
+        versionRange(options, o -> o);
+        versionSwitches(options, o -> o);
+        global.add(prefix + "options", (g, l) -> {
+            TlsOptions o = of.apply(TlsGlobals.of(g.model()));
+            int i = 1;
+            while (i < l.size()) {
+                KeywordTable.Entry<TlsOptions> e = options.find(l.arg(i));
+                if (e == null) {
+                    throw new ConfigException("'" + l.keyword() + "' : unknown or unsupported option '" + l.arg(i) + "'.");
+                }
+                if (e.flags() > 0 && !l.has(i + 1)) {
+                    throw new ConfigException("'" + l.keyword() + "' : '" + l.arg(i) + "' : missing value.");
+                }
+                try {
+                    e.parser().parse(o, l.shift(i));
+                } catch (BindOptionException ex) {
+                    throw new ConfigException("'" + l.keyword() + "' : " + ex.getMessage());
+                }
+                i += 1 + e.flags();
+            }
+        });
+    }
+
+    private static void setting(KeywordTable<GlobalContext> global, String name, BiConsumer<TlsOptions, String> set,
+                                Function<TlsGlobals, TlsOptions> of) {
+        global.add(name, (g, l) -> set.accept(of.apply(TlsGlobals.of(g.model())), single(l)));
+    }
+
+    private static String single(ConfigLine l) throws ConfigException {
+        Args.noMoreThan(l, 1, l.keyword());
+        return Args.required(l, 1, l.keyword(), "a value");
+    }
+}

@@ -1,0 +1,161 @@
+package io.fulcrum.it;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.fulcrum.it.TcpProxyKit.freePort;
+import static io.fulcrum.it.TcpProxyKit.serve;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Client certificates on bind lines ({@code ca-file}, {@code verify}, {@code crl-file}, {@code ca-ignore-err},
+ * {@code crt-ignore-err}) and the {@code ssl_c_*} fetches, with curl as the client; crt-list files with their SNI
+ * filters and per-line options. Runs against HAProxy too ({@code -Dit.proxy=haproxy}).
+ */
+@Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class TlsClientCertIT {
+    static final String FETCHES = "http-request return status 200 content-type text/plain lf-string "
+            + "\"used=%[ssl_c_used] verify=%[ssl_c_verify] err=%[ssl_c_err] caerr=%[ssl_c_ca_err] hascrt=%[ssl_fc_has_crt]"
+            + " s=%[ssl_c_s_dn] cn=%[ssl_c_s_dn(CN)] i=%[ssl_c_i_dn] ver=%[ssl_c_version] key=%[ssl_c_key_alg] sig=%[ssl_c_sig_alg]"
+            + " f=%[ssl_f_s_dn(CN)] v=%[ssl_fc_protocol]\"";
+
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void certificates() throws Exception {
+        TlsKit.authority(dir, "ca");
+        TlsKit.signed(dir, "server", "server.test");
+        TlsKit.signed(dir, "client", "client.test");
+        TlsKit.signed(dir, "revoked", "revoked.test");
+        TlsKit.selfSigned(dir, "rogue", "rogue.test");
+    }
+
+    private String config(int port, String options) {
+        return "defaults\n    mode http\n    timeout client 5s\n    timeout server 5s\n    timeout connect 5s\n"
+                + "frontend f\n    bind 127.0.0.1:" + port + " ssl crt " + dir.resolve("server.pem") + " " + options + "\n    " + FETCHES + "\n";
+    }
+
+    /** curl's answer (or its exit code when it has none) with {@code cert}'s certificate and key, or without one. */
+    private String curl(int port, String cert, String... more) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of("curl", "-sk", "--max-time", "10", "-w", " code=%{http_code}"));
+        if (cert != null) {
+            cmd.addAll(List.of("--cert", dir.resolve(cert + ".crt").toString(), "--key", dir.resolve(cert + ".key").toString()));
+        }
+        cmd.addAll(List.of(more));
+        cmd.add("https://127.0.0.1:" + port + "/");
+        return TlsKit.run(dir, "", cmd.toArray(String[]::new));
+    }
+
+    @Test
+    void requiredCertificate() throws Exception {
+        int port = freePort();
+        try (FulcrumProcess p = serve(config(port, "verify required ca-file " + dir.resolve("ca.pem")), port)) {
+            assertThat(curl(port, "client")).isEqualTo("used=1 verify=0 err=0 caerr=0 hascrt=1 s=/CN=client.test cn=client.test"
+                    + " i=/CN=ca test CA ver=3 key=rsaEncryption sig=RSA-SHA256 f=server.test v=TLSv1.3 code=200");
+            assertThat(curl(port, null)).endsWith("code=000");
+            assertThat(curl(port, "rogue")).endsWith("code=000");
+        }
+    }
+
+    @Test
+    void optionalCertificate() throws Exception {
+        int port = freePort();
+        try (FulcrumProcess p = serve(config(port, "verify optional ca-file " + dir.resolve("ca.pem")), port)) {
+            assertThat(curl(port, null)).startsWith("used=0 verify=0 err=0 caerr=0 hascrt=0 s= cn= ").endsWith("code=200");
+            assertThat(curl(port, "client")).startsWith("used=1 verify=0 ").endsWith("code=200");
+            assertThat(curl(port, "rogue")).endsWith("code=000");
+        }
+    }
+
+    /** An error on the client's own certificate that crt-ignore-err lets pass is still told by the fetches. */
+    @Test
+    void ignoredErrors() throws Exception {
+        int port = freePort();
+        try (FulcrumProcess p = serve(config(port, "verify required ca-file " + dir.resolve("ca.pem") + " crt-ignore-err all"), port)) {
+            assertThat(curl(port, "rogue")).startsWith("used=1 verify=18 err=18 caerr=0 ").endsWith("code=200");
+        }
+    }
+
+    @Test
+    void revokedCertificates() throws Exception {
+        TlsKit.crl(dir, "revoked");
+        int port = freePort();
+        String verify = "verify required ca-file " + dir.resolve("ca.pem") + " crl-file " + dir.resolve("crl.pem");
+        try (FulcrumProcess p = serve(config(port, verify), port)) {
+            assertThat(curl(port, "client")).startsWith("used=1 verify=0 ").endsWith("code=200");
+            assertThat(curl(port, "revoked")).endsWith("code=000");
+        }
+        port = freePort();
+        try (FulcrumProcess p = serve(config(port, verify + " crt-ignore-err 23"), port)) {
+            assertThat(curl(port, "revoked")).startsWith("used=1 verify=23 err=23 ").endsWith("code=200");
+        }
+    }
+
+    /** crt-list: SNI filters replace a certificate's names (wildcards, negative filters), options per line. */
+    @Test
+    void crtList() throws Exception {
+        TlsKit.selfSigned(dir, "default", "default.test");
+        TlsKit.selfSigned(dir, "old", "old.test");
+        TlsKit.selfSigned(dir, "wild", "wild.example", "*.wild.test");
+        Files.writeString(dir.resolve("list.txt"), """
+                # comment, then an empty line
+
+                %1$s/old.pem [ssl-max-ver TLSv1.2 alpn http/1.1]
+                %1$s/wild.pem *.wild.test !no.wild.test
+                """.formatted(dir));
+        int port = freePort();
+        String cfg = "defaults\n    mode http\n    timeout client 5s\n    timeout server 5s\n    timeout connect 5s\n"
+                + "frontend f\n    bind 127.0.0.1:" + port + " ssl crt " + dir.resolve("default.pem") + " crt-list "
+                + dir.resolve("list.txt") + "\n    http-request return status 200 content-type text/plain lf-string"
+                + " \"f=%[ssl_f_s_dn(CN)] v=%[ssl_fc_protocol] alpn=%[ssl_fc_alpn]\"\n";
+        try (FulcrumProcess p = serve(cfg, port)) {
+            assertThat(sni(port, "old.test")).isEqualTo("f=old.test v=TLSv1.2 alpn=http/1.1 code=200");
+            assertThat(sni(port, "x.wild.test")).startsWith("f=wild.example v=TLSv1.3 ");
+            assertThat(sni(port, "no.wild.test")).startsWith("f=default.test ");
+            assertThat(sni(port, "wild.example")).startsWith("f=default.test "); // the filters replace its names
+            assertThat(sni(port, "default.test")).startsWith("f=default.test ");
+        }
+    }
+
+    private String sni(int port, String name) throws Exception {
+        return TlsKit.run(dir, "", "curl", "-sk", "--max-time", "10", "-w", " code=%{http_code}", "--http1.1", "--resolve",
+                name + ":" + port + ":127.0.0.1", "https://" + name + ":" + port + "/");
+    }
+
+    @Test
+    void configErrors() throws Exception {
+        Files.writeString(dir.resolve("l.txt"), "server.pem\nserver.pem [foo bar]\n");
+        Files.writeString(dir.resolve("l2.txt"), "nope.pem\n");
+        Files.writeString(dir.resolve("t.cfg"), "defaults\n    mode http\n    timeout client 1s\nfrontend f\n"
+                + "    bind :8443 ssl crt-list l.txt\n    bind :8444 ssl crt-list missing.txt\n    bind :8445 ssl crt-list l2.txt\n"
+                + "    bind :8446 ssl crt server.pem verify foo\n");
+        FulcrumRun r = FulcrumRun.in(dir, "-c", "-f", "t.cfg");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.maskedStderr()).contains(
+                "'bind :8446' in section 'frontend' : 'verify' : unknown verify method 'foo', only 'none', 'optional', and"
+                        + " 'required' are supported\n");
+        Files.writeString(dir.resolve("t.cfg"), "defaults\n    mode http\n    timeout client 1s\nfrontend f\n"
+                + "    bind :8443 ssl crt-list l.txt\n    bind :8444 ssl crt-list missing.txt\n    bind :8445 ssl crt-list l2.txt\n");
+        r = FulcrumRun.in(dir, "-c", "-f", "t.cfg");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.maskedStderr()).contains(
+                "[ALERT]    (PID) : config : parsing [t.cfg:5] : 'bind :8443' in section 'frontend' : 'crt-list' : parsing [l.txt:2]:"
+                        + " unknown ssl keyword foo\n",
+                "[ALERT]    (PID) : config : parsing [t.cfg:6] : 'bind :8444' in section 'frontend' : 'crt-list' : cannot open file"
+                        + " 'missing.txt' : No such file or directory\n",
+                "[ALERT]    (PID) : config : parsing [t.cfg:7] : 'bind :8445' in section 'frontend' : 'crt-list' : unable to stat SSL"
+                        + " certificate from file 'nope.pem' : No such file or directory.\n");
+        Files.writeString(dir.resolve("t.cfg"), "defaults\n    mode http\n    timeout client 1s\nfrontend f\n"
+                + "    bind :8446 ssl crt server.pem verify required\n");
+        assertThat(FulcrumRun.in(dir, "-c", "-f", "t.cfg").maskedStderr()).contains(
+                "[ALERT]    (PID) : config : Proxy 'f': verify is enabled but no CA file specified for bind ':8446' at [t.cfg:5].\n");
+    }
+}

@@ -1,0 +1,75 @@
+package io.fulcrum.it;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Bad TLS configuration is refused with HAProxy's words at the bind line (as {@code haproxy -c} prints them, checked
+ * with HAProxy 2.6): missing or broken certificate files, a key that is not the certificate's, bad option values.
+ */
+@Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class TlsConfigIT {
+    @TempDir
+    Path dir;
+
+    private FulcrumRun check(String... binds) throws Exception {
+        StringBuilder cfg = new StringBuilder("defaults\n    mode http\n    timeout client 1s\n    timeout server 1s\n"
+                + "    timeout connect 1s\nfrontend f\n");
+        for (String b : binds) {
+            cfg.append("    bind ").append(b).append('\n');
+        }
+        Files.writeString(dir.resolve("t.cfg"), cfg.toString());
+        return FulcrumRun.in(dir, "-c", "-f", "t.cfg");
+    }
+
+    @Test
+    void certificateFiles() throws Exception {
+        TlsKit.selfSigned(dir, "good", "good.test");
+        TlsKit.selfSigned(dir, "other", "other.test");
+        Files.writeString(dir.resolve("bad.pem"), "garbage\n");
+        Files.copy(dir.resolve("good.crt"), dir.resolve("nokey.pem"));
+        Files.writeString(dir.resolve("mismatch.pem"), Files.readString(dir.resolve("good.crt")) + Files.readString(dir.resolve("other.key")));
+        FulcrumRun r = check(":8443 ssl crt missing.pem", ":8444 ssl crt bad.pem", ":8445 ssl crt nokey.pem",
+                ":8446 ssl crt mismatch.pem", ":8447 ssl crt good.pem");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.maskedStderr()).contains(
+                "[ALERT]    (PID) : config : parsing [t.cfg:7] : 'bind :8443' in section 'frontend' : unable to stat SSL certificate"
+                        + " from file 'missing.pem' : No such file or directory.\n",
+                "[ALERT]    (PID) : config : parsing [t.cfg:8] : 'bind :8444' in section 'frontend' : unable to load certificate"
+                        + " from file 'bad.pem'.\n",
+                "[ALERT]    (PID) : config : parsing [t.cfg:9] : 'bind :8445' in section 'frontend' : No Private Key found in"
+                        + " 'nokey.pem.key'.\n",
+                "[ALERT]    (PID) : config : parsing [t.cfg:10] : 'bind :8446' in section 'frontend' : inconsistencies between"
+                        + " private key and certificate loaded 'mismatch.pem'.\n")
+                .doesNotContain("t.cfg:11");
+        // The key may sit beside the certificate, in <file>.key.
+        Files.copy(dir.resolve("good.key"), dir.resolve("nokey.pem.key"));
+        assertThat(check(":8445 ssl crt nokey.pem").exit()).isZero();
+    }
+
+    @Test
+    void optionValues() throws Exception {
+        TlsKit.selfSigned(dir, "good", "good.test");
+        FulcrumRun r = check(":8445 ssl crt good.pem ssl-min-ver TLSv9", ":8448 ssl crt good.pem alpn ,");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.maskedStderr()).contains(
+                "[ALERT]    (PID) : config : parsing [t.cfg:7] : 'bind :8445' in section 'frontend' : 'TLSv9' : unknown ssl/tls version\n",
+                "[ALERT]    (PID) : config : parsing [t.cfg:8] : 'bind :8448' in section 'frontend' : 'alpn' : missing the"
+                        + " comma-delimited ALPN protocol suite\n");
+        // Found once the whole file is read, as HAProxy does.
+        r = check(":8443 ssl", ":8444 ssl crt good.pem ciphers FOO", ":8446 ssl crt good.pem curves FOO",
+                ":8447 ssl crt good.pem ciphersuites FOO");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.maskedStderr()).contains(
+                "[ALERT]    (PID) : config : Proxy 'f': no SSL certificate specified for bind ':8443' at [t.cfg:7] (use 'crt').\n",
+                "[ALERT]    (PID) : config : Proxy 'f': unable to set SSL cipher list to 'FOO' for bind ':8444' at [t.cfg:8].\n",
+                "[ALERT]    (PID) : config : Proxy 'f': unable to set SSL curves list to 'FOO' for bind ':8446' at [t.cfg:9].\n",
+                "[ALERT]    (PID) : config : Proxy 'f': unable to set TLS 1.3 cipher suites to 'FOO' for bind ':8447' at [t.cfg:10].\n");
+    }
+}

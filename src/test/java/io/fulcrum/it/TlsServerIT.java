@@ -1,0 +1,144 @@
+package io.fulcrum.it;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static io.fulcrum.it.TcpProxyKit.freePort;
+import static io.fulcrum.it.TcpProxyKit.serve;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * TLS to servers ({@code server ... ssl}) against nginx serving TLS: certificate verification with a CA file and the
+ * SNI name, the name sent, a client certificate, session reuse across connections (and {@code no-ssl-reuse}), the
+ * {@code ssl_bc*} fetches, mode tcp. Runs against HAProxy too ({@code -Dit.proxy=haproxy}).
+ */
+@Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class TlsServerIT {
+    @TempDir
+    Path dir;
+    private int tlsPort;
+
+    @BeforeEach
+    void certificates() throws Exception {
+        TlsKit.authority(dir, "ca");
+        TlsKit.signed(dir, "origin", "origin.test");
+        TlsKit.signed(dir, "client", "client.test");
+        TlsKit.authority(dir, "other-ca");
+        tlsPort = freePort();
+    }
+
+    /** nginx with a TLS server that tells what it saw of the connection. */
+    private NginxOrigin nginx() throws Exception {
+        return NginxOrigin.start("""
+                    server {
+                        listen 127.0.0.1:%d ssl;
+                        ssl_certificate %s;
+                        ssl_certificate_key %s;
+                        ssl_client_certificate %s;
+                        ssl_verify_client optional;
+                        ssl_protocols TLSv1.2 TLSv1.3;
+                        ssl_session_cache shared:tls:1m;
+                        location / {
+                            return 200 "sni=$ssl_server_name reused=$ssl_session_reused client=$ssl_client_s_dn\\n";
+                        }
+                    }
+                """.formatted(tlsPort, dir.resolve("origin.crt"), dir.resolve("origin.key"), dir.resolve("ca.pem")), "");
+    }
+
+    private String config(int port, String mode, String serverOptions) {
+        // One thread: HAProxy keeps the session to reuse per server and thread.
+        return "global\n    nbthread 1\ndefaults\n    mode " + mode + "\n    timeout client 5s\n    timeout server 5s\n    timeout connect 5s\n"
+                + "listen p\n    bind 127.0.0.1:" + port + "\n    http-reuse never\n"
+                + (mode.equals("http") ? "    http-after-response set-header x-bc \"%[ssl_bc] %[ssl_bc_protocol] %[ssl_bc_is_resumed]\"\n" : "")
+                + "    server s 127.0.0.1:" + tlsPort + " ssl " + serverOptions + "\n";
+    }
+
+    /** One request on its own connection: the status line, the x-bc header and the body. */
+    private static String get(int port) throws Exception {
+        try (Socket s = new Socket("127.0.0.1", port)) {
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            String r = new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+            StringBuilder sb = new StringBuilder(r.substring(0, r.indexOf("\r\n")));
+            for (String line : r.split("\r\n")) {
+                if (line.toLowerCase().startsWith("x-bc:")) {
+                    sb.append(" |").append(line.substring(5).trim()).append('|');
+                }
+            }
+            return sb.append(' ').append(r.substring(r.indexOf("\r\n\r\n") + 4).trim()).toString();
+        }
+    }
+
+    @Test
+    void verifiedWithSniAndSessionsReused() throws Exception {
+        int port = freePort();
+        try (NginxOrigin origin = nginx();
+             FulcrumProcess p = serve(config(port, "http", "verify required ca-file " + dir.resolve("ca.pem") + " sni str(origin.test)"), port)) {
+            assertThat(get(port)).startsWith("HTTP/1.1 200").contains("|1 TLSv1.3 0|").endsWith("sni=origin.test reused=. client=");
+            assertThat(get(port)).startsWith("HTTP/1.1 200").contains("|1 TLSv1.3 1|").endsWith("sni=origin.test reused=r client=");
+        }
+    }
+
+    @Test
+    void noSslReuseAndVerifyNone() throws Exception {
+        int port = freePort();
+        try (NginxOrigin origin = nginx();
+             FulcrumProcess p = serve(config(port, "http", "verify none no-ssl-reuse ssl-max-ver TLSv1.2"), port)) {
+            for (int i = 0; i < 2; i++) {
+                assertThat(get(port)).startsWith("HTTP/1.1 200").contains("|1 TLSv1.2 0|").endsWith("sni= reused=. client=");
+            }
+        }
+    }
+
+    @Test
+    void clientCertificate() throws Exception {
+        int port = freePort();
+        try (NginxOrigin origin = nginx();
+             FulcrumProcess p = serve(config(port, "http", "verify none crt " + dir.resolve("client.pem")), port)) {
+            assertThat(get(port)).startsWith("HTTP/1.1 200").endsWith("client=CN=client.test");
+        }
+    }
+
+    /** A server whose certificate the CA file does not vouch for, or not for the SNI name: a failed connection (503). */
+    @Test
+    void verificationFailures() throws Exception {
+        for (String options : new String[] {"verify required ca-file " + dir.resolve("other-ca.pem"),
+                "verify required ca-file " + dir.resolve("ca.pem") + " sni str(wrong.test)"}) {
+            int port = freePort();
+            try (NginxOrigin origin = nginx(); FulcrumProcess p = serve(config(port, "http", options), port)) {
+                assertThat(get(port)).as(options).startsWith("HTTP/1.1 503 ");
+            }
+        }
+    }
+
+    @Test
+    void tcpMode() throws Exception {
+        int port = freePort();
+        try (NginxOrigin origin = nginx();
+             FulcrumProcess p = serve(config(port, "tcp", "verify required ca-file " + dir.resolve("ca.pem") + " sni str(origin.test)"), port)) {
+            assertThat(get(port)).startsWith("HTTP/1.1 200").endsWith("sni=origin.test reused=. client=");
+        }
+    }
+
+    @Test
+    void missingCaFileIsAConfigError() throws Exception {
+        Files.writeString(dir.resolve("t.cfg"), "defaults\n    mode http\n    timeout client 1s\n    timeout server 1s\n"
+                + "    timeout connect 1s\nbackend b\n    server s 127.0.0.1:1 ssl\n    server s2 127.0.0.1:1 ssl ca-file nope.pem\n");
+        FulcrumRun r = FulcrumRun.in(dir, "-c", "-f", "t.cfg");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.maskedStderr()).contains(
+                "[ALERT]    (PID) : config : [t.cfg:7] : 'server b/s' : verify is enabled by default but no CA file specified."
+                        + " If you're running on a LAN where you're certain to trust the server's certificate, please set an"
+                        + " explicit 'verify none' statement on the 'server' line, or use 'ssl-server-verify none' in the global"
+                        + " section to disable server-side verifications by default.\n",
+                "[ALERT]    (PID) : config : [t.cfg:8] : 'server b/s2' : Couldn't open the ca-file 'nope.pem' (No such file or directory).\n",
+                "[ALERT]    (PID) : config : 'ca-file' : unable to load nope.pem.\n");
+    }
+}

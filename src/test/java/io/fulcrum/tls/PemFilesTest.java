@@ -1,0 +1,73 @@
+package io.fulcrum.tls;
+
+import io.fulcrum.cfg.ConfigException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Certificate files in the forms openssl writes them: keys in PKCS#8, PKCS#1 and SEC1, in the PEM or beside it. */
+class PemFilesTest {
+    @TempDir
+    Path dir;
+
+    private void openssl(String... args) throws Exception {
+        String[] cmd = new String[args.length + 1];
+        cmd[0] = "openssl";
+        System.arraycopy(args, 0, cmd, 1, args.length);
+        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
+                .redirectOutput(dir.resolve("openssl.log").toFile()).start();
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(Files.readString(dir.resolve("openssl.log"))).isZero();
+    }
+
+    /** A certificate for {@code cn} with SANs, its key written by {@code keyArgs} (an openssl command making key.pem). */
+    private Path bundle(String name, String... keyArgs) throws Exception {
+        openssl(keyArgs);
+        openssl("req", "-x509", "-key", "key.pem", "-out", "crt.pem", "-days", "2", "-subj", "/CN=Main.Test",
+                "-addext", "subjectAltName=DNS:main.test,DNS:*.alt.test");
+        Path pem = dir.resolve(name);
+        Files.writeString(pem, Files.readString(dir.resolve("crt.pem")) + Files.readString(dir.resolve("key.pem")));
+        return pem;
+    }
+
+    @Test
+    void pkcs8Rsa() throws Exception {
+        CertKey ck = PemFiles.load(bundle("p8.pem", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", "key.pem"));
+        assertThat(ck.key().getAlgorithm()).isEqualTo("RSA");
+        assertThat(ck.names()).containsExactly("main.test", "*.alt.test");
+    }
+
+    @Test
+    void pkcs1Rsa() throws Exception {
+        bundle("p8.pem", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", "key.pem");
+        openssl("rsa", "-in", "key.pem", "-traditional", "-out", "rsa.pem");
+        Path pem = dir.resolve("p1.pem");
+        Files.writeString(pem, Files.readString(dir.resolve("crt.pem")) + Files.readString(dir.resolve("rsa.pem")));
+        assertThat(Files.readString(pem)).contains("BEGIN RSA PRIVATE KEY");
+        assertThat(PemFiles.load(pem).key().getAlgorithm()).isEqualTo("RSA");
+    }
+
+    @Test
+    void sec1Ec() throws Exception {
+        Path pem = bundle("ec.pem", "ecparam", "-genkey", "-name", "prime256v1", "-out", "key.pem");
+        assertThat(Files.readString(pem)).contains("BEGIN EC PRIVATE KEY");
+        assertThat(PemFiles.load(pem).key().getAlgorithm()).isEqualTo("EC");
+    }
+
+    @Test
+    void keyBesideTheCertificate() throws Exception {
+        bundle("unused.pem", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "key.pem");
+        Path crt = Files.copy(dir.resolve("crt.pem"), dir.resolve("site.pem"));
+        Files.copy(dir.resolve("key.pem"), dir.resolve("site.pem.key"));
+        assertThat(PemFiles.load(crt).key().getAlgorithm()).isEqualTo("EC");
+        Files.delete(dir.resolve("site.pem.key"));
+        assertThatThrownBy(() -> PemFiles.load(crt)).isInstanceOf(ConfigException.class)
+                .hasMessage("No Private Key found in '" + crt + ".key'.");
+    }
+}
