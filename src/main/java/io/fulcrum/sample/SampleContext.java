@@ -82,7 +82,7 @@ public interface SampleContext {
 
     /**
      * The backend named {@code name}, for fetches that name one ({@code be_conn(app)}, {@code srv_conn(app/s1)});
-     * null when there is none. By default only the stream's backend, or the one its frontend routes to, is known.
+     * null when there is none: any backend of the running process, found through the frontend.
      */
     default Backend backend(String name) {
         Backend b = backend();
@@ -90,14 +90,23 @@ public interface SampleContext {
             return b;
         }
         Frontend f = frontend();
+        if (f != null && f.process() != null) {
+            return f.process().backends().get(name);
+        }
         b = f == null ? null : f.defaultBackend();
         return b != null && b.name().equals(name) ? b : null;
     }
 
-    /** The frontend named {@code name} ({@code fe_conn(web)}); null when there is none. By default only the stream's. */
+    /** The frontend named {@code name} ({@code fe_conn(web)}); null when there is none: any of the process. */
     default Frontend frontend(String name) {
         Frontend f = frontend();
-        return f != null && f.name().equals(name) ? f : null;
+        if (f != null && f.name().equals(name)) {
+            return f;
+        }
+        if (f != null && f.process() != null) {
+            return f.process().frontends().stream().filter(x -> x.name().equals(name)).findFirst().orElse(null);
+        }
+        return null;
     }
 
     /** The listening socket the client connected to, or null. */
