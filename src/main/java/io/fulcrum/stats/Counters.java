@@ -52,7 +52,9 @@ public final class Counters {
 
     /** A response of {@code status} went out (hrsp_1xx ... hrsp_other). */
     public void response(int status) {
-        increment(status >= 100 && status < 600 ? Count.values()[Count.HRSP_1XX.ordinal() + status / 100 - 1] : Count.HRSP_OTHER);
+        // Indexed, not through Count.values(), which copies its array at each call.
+        int i = status >= 100 && status < 600 ? Count.HRSP_1XX.ordinal() + status / 100 - 1 : Count.HRSP_OTHER.ordinal();
+        counts[i].increment();
     }
 
     /** A session started here (a frontend's accept, a backend's or server's assignment): rate and last date. */

@@ -15,12 +15,16 @@ public final class SlidingAverage {
 
     public void add(long value) {
         long v = Math.max(0, value);
-        boolean full = count.incrementAndGet() > SAMPLES;
-        // Until the window is full the sum is exact; then each value replaces an average one.
-        sum.accumulateAndGet(v, (s, x) -> full ? s - (s + SAMPLES - 1) / SAMPLES + x : s + x);
+        // Until the window is full the sum is exact; then each value replaces an average one. Neither
+        // function captures anything: no allocation per value.
+        sum.accumulateAndGet(v, count.incrementAndGet() > SAMPLES ? SlidingAverage::slide : Long::sum);
         if (v > max.get()) {
             max.accumulateAndGet(v, Math::max);
         }
+    }
+
+    private static long slide(long sum, long value) {
+        return sum - (sum + SAMPLES - 1) / SAMPLES + value;
     }
 
     /** The average, rounded up as HAProxy's. */
