@@ -4,6 +4,7 @@ import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigLine;
 import io.fulcrum.cfg.Registry;
 import io.fulcrum.cfg.Source;
+import io.fulcrum.sample.ArgResolution;
 import io.fulcrum.sample.Expr;
 import io.fulcrum.sample.ExprParser;
 import io.fulcrum.sample.SampleCatalog;
@@ -28,22 +29,37 @@ public final class AclParser {
 
     private final SampleCatalog catalog;
     private final ExprParser exprs;
+    private final ExprParser criteria;
     private final PatternFiles files;
     private final Map<String, Acl> predefined = new HashMap<>();
 
-    public AclParser(SampleCatalog catalog, PatternFiles files) {
+    private AclParser(SampleCatalog catalog, PatternFiles files, ExprParser exprs, ExprParser criteria) {
         this.catalog = catalog;
-        this.exprs = new ExprParser(catalog);
+        this.exprs = exprs;
+        this.criteria = criteria;
         this.files = files;
+    }
+
+    /** A parser whose proxy and server names are looked up when the expressions run only. */
+    public AclParser(SampleCatalog catalog, PatternFiles files) {
+        this(catalog, files, new ExprParser(catalog), new ExprParser(catalog));
     }
 
     public AclParser(SampleCatalog catalog) {
         this(catalog, new PatternFiles());
     }
 
-    /** The registry's ACL parser, over its sample catalog and its pattern files. */
+    /**
+     * The registry's ACL parser, over its sample catalog and its pattern files; the proxy and server names of its
+     * expressions are resolved once every proxy is known.
+     */
     public static AclParser of(Registry registry) {
-        return registry.component(AclParser.class, () -> new AclParser(SampleCatalog.of(registry), PatternFiles.of(registry)));
+        return registry.component(AclParser.class, () -> {
+            SampleCatalog catalog = SampleCatalog.of(registry);
+            ArgResolution resolution = ArgResolution.of(registry);
+            return new AclParser(catalog, PatternFiles.of(registry), new ExprParser(catalog, resolution.sink(false)),
+                    new ExprParser(catalog, resolution.sink(true)));
+        });
     }
 
     /** The parser of the sample expressions in ACLs, for rules that take expressions too. */
@@ -168,9 +184,9 @@ public final class AclParser {
                 int us = criterion.indexOf('(') < 0 ? criterion.length() : criterion.indexOf('(');
                 String kw = criterion.substring(0, us);
                 method = MatchMethod.of(kw.substring(kw.lastIndexOf('_') + 1));
-                expr = exprs.parse(derived + criterion.substring(us));
+                expr = criteria.parse(derived + criterion.substring(us));
             } else {
-                expr = exprs.parse(criterion);
+                expr = criteria.parse(criterion);
             }
         } catch (ConfigException e) {
             throw new ConfigException(e.getMessage() + " in ACL expression '" + criterion + "'");

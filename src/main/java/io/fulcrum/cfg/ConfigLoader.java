@@ -60,7 +60,7 @@ public final class ConfigLoader {
 
     private void dispatch(ConfigLine line) {
         SectionType type = registry.section(line.keyword());
-        registry.parsing(line.source());
+        registry.parsing(line, type != null || HaproxyKeywords.knows("section", line.keyword()));
         try {
             if (type != null) {
                 endSection();

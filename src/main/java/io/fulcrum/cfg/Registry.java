@@ -14,8 +14,10 @@ public final class Registry {
     private final Map<String, SectionType> sections = new LinkedHashMap<>();
     private final Map<TableKey<?>, KeywordTable<?>> tables = new LinkedHashMap<>();
     private final List<ConfigCheck> checks = new ArrayList<>();
+    private final List<ConfigCheck> lastChecks = new ArrayList<>();
     private final Map<Class<?>, Object> components = new LinkedHashMap<>();
-    private Source parsing;
+    private ConfigLine parsing;
+    private Source section;
 
     /**
      * Identifies a keyword table and the type it configures.
@@ -72,19 +74,40 @@ public final class Registry {
      * handed the line (a map file read by a converter lists the lines that use it, as HAProxy's CLI shows).
      */
     public Source parsing() {
+        return parsing == null ? null : parsing.source();
+    }
+
+    /** The configuration line being parsed, or null. */
+    public ConfigLine parsingLine() {
         return parsing;
     }
 
-    void parsing(Source line) {
+    /** The header line of the section being parsed, or null outside a section. */
+    public Source parsingSection() {
+        return section;
+    }
+
+    void parsing(ConfigLine line, boolean header) {
         parsing = line;
+        if (header) {
+            section = line.source();
+        }
     }
 
     public void check(ConfigCheck check) {
         checks.add(check);
     }
 
+    /** A check that runs after every other one: for what reviews what the other checks built. */
+    public void checkLast(ConfigCheck check) {
+        lastChecks.add(check);
+    }
+
+    /** The checks, in their order of registration, then the last ones. */
     public List<ConfigCheck> checks() {
-        return Collections.unmodifiableList(checks);
+        List<ConfigCheck> all = new ArrayList<>(checks);
+        all.addAll(lastChecks);
+        return Collections.unmodifiableList(all);
     }
 
     /** A registry filled by {@code modules}. */

@@ -9,6 +9,7 @@ import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.cfg.KeywordTable;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
+import io.fulcrum.sample.ArgResolution;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.Mode;
 import io.fulcrum.proxy.OptionContext;
@@ -96,7 +97,8 @@ public final class LogModule implements Module {
         flag(options, "log-separate-errors", (p, on) -> p.separateErrors = on);
 
         LogFormatParser formats = new LogFormatParser(AclParser.of(registry).exprs());
-        registry.check((model, diag) -> compile(model, diag, formats));
+        ArgResolution resolution = ArgResolution.of(registry);
+        registry.check((model, diag) -> compile(model, diag, formats, resolution));
         registry.check(LogModule::checkCaptureSlots);
     }
 
@@ -178,7 +180,7 @@ public final class LogModule implements Module {
     }
 
     /** Compiles each frontend's formats, now that its mode is known. */
-    private static void compile(ConfigModel model, Diagnostics diag, LogFormatParser formats) {
+    private static void compile(ConfigModel model, Diagnostics diag, LogFormatParser formats, ArgResolution resolution) {
         for (ProxySpec p : ProxyTable.of(model).proxies()) {
             ProxyLog log = p.partOrNull(ProxyLog.class);
             if (log == null || !p.kind().isFrontend()) {
@@ -194,9 +196,9 @@ public final class LogModule implements Module {
             if (f != null && noTarget(log, model)) {
                 diag.configWarning("log format ignored for " + p.describe() + " since it has no log address.");
             }
-            log.compiled = compile(formats, f, "log-format", http, diag);
-            log.compiledError = compile(formats, log.errorFormat, "error-log-format", http, diag);
-            log.compiledUniqueId = compile(formats, log.uniqueIdFormat, "unique-id", http, diag);
+            log.compiled = compile(formats, f, "log-format", http, diag, resolution, p);
+            log.compiledError = compile(formats, log.errorFormat, "error-log-format", http, diag, resolution, p);
+            log.compiledUniqueId = compile(formats, log.uniqueIdFormat, "unique-id", http, diag, resolution, p);
         }
     }
 
@@ -217,16 +219,20 @@ public final class LogModule implements Module {
         return log.targets.stream().allMatch(t -> t == ProxyLog.GLOBAL && global);
     }
 
-    private static LogFormat compile(LogFormatParser formats, ProxyLog.Format f, String what, boolean http, Diagnostics diag) {
+    private static LogFormat compile(LogFormatParser formats, ProxyLog.Format f, String what, boolean http, Diagnostics diag,
+                                     ArgResolution resolution, ProxySpec p) {
         if (f == null) {
             return null;
         }
         String text = f.kind() == ProxyLog.Kind.CUSTOM ? f.text() : BuiltinFormats.of(f.kind());
+        resolution.locate(f.source(), p, what.equals("unique-id") ? "unique-id-format string" : "log-format string");
         try {
             return formats.parseLogLine(text, http);
         } catch (ConfigException e) {
             diag.configAlert("Parsing [" + f.source() + "]: failed to parse " + what + " : " + e.getMessage() + ".");
             return null;
+        } finally {
+            resolution.unlocate();
         }
     }
 }

@@ -15,9 +15,17 @@ import java.util.regex.PatternSyntaxException;
  */
 public final class ExprParser {
     private final SampleCatalog catalog;
+    private final ArgResolution.Sink references;
 
-    public ExprParser(SampleCatalog catalog) {
+    /** @param references receives the expressions naming proxies or servers, to be resolved after parsing */
+    public ExprParser(SampleCatalog catalog, ArgResolution.Sink references) {
         this.catalog = catalog;
+        this.references = references;
+    }
+
+    /** A parser of expressions whose proxy and server names are looked up when they run only. */
+    public ExprParser(SampleCatalog catalog) {
+        this(catalog, e -> { });
     }
 
     /** The result of parsing an expression that ends before the end of its text. */
@@ -106,7 +114,9 @@ public final class ExprParser {
             }
             steps.add(new Expr.Step(c, cargs));
         }
-        return new Parsed(new Expr(text.substring(from, end), fetch, args, steps), end);
+        Expr expr = new Expr(text.substring(from, end), fetch, args, steps);
+        references.referenced(expr);
+        return new Parsed(expr, end);
     }
 
     /** Resolves variable names, then runs the keyword's own argument check. */

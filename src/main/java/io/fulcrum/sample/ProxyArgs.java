@@ -21,11 +21,13 @@ public final class ProxyArgs {
      * HAProxy's messages for the arguments of {@code expr}, written in {@code where}, that name nothing usable
      * (empty when all are fine).
      *
+     * @param acl     the expression is an ACL's criterion
      * @param context where the expression is, as HAProxy says it: "http-request expression in proxy 'f'"
      */
-    public static List<String> check(Expr expr, ProxyTable proxies, ProxySpec where, String context) {
+    static List<String> check(Expr expr, boolean acl, ProxyTable proxies, ProxySpec where, String context) {
         List<String> errors = new ArrayList<>();
-        check(expr.args(), "sample fetch keyword '" + expr.fetch().name() + "'", proxies, where, context, errors);
+        String fetch = (acl ? "ACL keyword '" : "sample fetch keyword '") + expr.fetch().name() + "'";
+        check(expr.args(), fetch, proxies, where, context, errors);
         for (Expr.Step s : expr.steps()) {
             check(s.args(), "converter keyword '" + s.converter().name() + "'", proxies, where, context, errors);
         }

@@ -22,6 +22,14 @@ import java.util.stream.Collectors;
 
 /** A configuration loaded by the real loader with every module, and what it printed (pid shown as 1). */
 public record LoadedConfig(ConfigModel model, String output) {
+    /** A defaults section for HTTP proxies with every timeout set: the lines after it start at line 6. */
+    public static final String HTTP_DEFAULTS = """
+            defaults
+                mode http
+                timeout client 1s
+                timeout server 1s
+                timeout connect 1s
+            """;
 
     /** Loads {@code text} as {@code dir}/t.cfg, reported as "t.cfg"; "$DIR" in it stands for {@code dir}. */
     public static LoadedConfig load(Path dir, String text) {

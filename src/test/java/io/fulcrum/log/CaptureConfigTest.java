@@ -17,17 +17,9 @@ class CaptureConfigTest {
     @TempDir
     Path dir;
 
-    private static final String HEAD = """
-            defaults
-                mode http
-                timeout client 1s
-                timeout server 1s
-                timeout connect 1s
-            """;
-
     @Test
     void ruleErrors() {
-        assertThat(LoadedConfig.load(dir, HEAD + """
+        assertThat(LoadedConfig.load(dir, LoadedConfig.HTTP_DEFAULTS + """
                 frontend f
                     bind :18001
                     http-request capture hdr(host)
@@ -71,7 +63,7 @@ class CaptureConfigTest {
 
     @Test
     void declareErrors() {
-        assertThat(LoadedConfig.load(dir, HEAD + """
+        assertThat(LoadedConfig.load(dir, LoadedConfig.HTTP_DEFAULTS + """
                 frontend f
                     bind :18001
                     declare
@@ -105,7 +97,7 @@ class CaptureConfigTest {
     /** Slots named by id are checked once the frontend has all its slots (a declare after the rule counts); a backend's are not. */
     @Test
     void missingSlotsAndContentWarnings() {
-        assertThat(LoadedConfig.load(dir, HEAD + """
+        assertThat(LoadedConfig.load(dir, LoadedConfig.HTTP_DEFAULTS + """
                 frontend f
                     bind :18001
                     tcp-request content capture src len 3

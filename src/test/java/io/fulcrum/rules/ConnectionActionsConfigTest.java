@@ -17,17 +17,9 @@ class ConnectionActionsConfigTest {
     @TempDir
     Path dir;
 
-    private static final String HEAD = """
-            defaults
-                mode http
-                timeout client 1s
-                timeout server 1s
-                timeout connect 1s
-            """;
-
     @Test
     void errors() {
-        assertThat(LoadedConfig.load(dir, HEAD + """
+        assertThat(LoadedConfig.load(dir, LoadedConfig.HTTP_DEFAULTS + """
                 frontend f
                     bind :18001
                     tcp-request connection set-src

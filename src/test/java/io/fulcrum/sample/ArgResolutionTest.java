@@ -1,0 +1,82 @@
+package io.fulcrum.sample;
+
+import io.fulcrum.http.LoadedConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Proxy and server names in expressions resolved after parsing; each message is the one HAProxy 2.6.12 printed
+ * for the same configuration (its use_backend errors come after the rules': the only difference, in order).
+ */
+class ArgResolutionTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void eachProxysErrorsAreReportedTogetherWithWhereTheExpressionIs() {
+        assertThat(LoadedConfig.load(dir, LoadedConfig.HTTP_DEFAULTS + """
+                frontend f
+                    bind :18001
+                    tcp-request connection set-var(sess.a) nbsrv(n1)
+                    http-request set-var(txn.a) nbsrv(n2)
+                    http-request deny if { nbsrv(n3),add(1) gt 0 }
+                    acl x srv_is_up(b/zz)
+                    http-request deny if x
+                    http-after-response set-var(txn.a) nbsrv(n4)
+                    log-format "%[nbsrv(n5)]"
+                    default_backend b
+                backend b
+                    http-request set-header x %[srv_is_up(zz)]
+                    http-request set-header x %[srv_is_up(/zz)]
+                    http-request set-header x %[fe_conn]
+                    server s 127.0.0.1:1
+                """).messages()).isEqualTo("""
+                [WARNING]  (1) : config : log format ignored for frontend 'f' since it has no log address.
+                [ALERT]    (1) : config : multiple argument resolution errors:
+                        parsing [t.cfg:8]: unable to find backend 'n1' referenced in arg 1 of sample fetch keyword 'nbsrv' in tcp-request connection expression in proxy 'f'.
+                        parsing [t.cfg:9]: unable to find backend 'n2' referenced in arg 1 of sample fetch keyword 'nbsrv' in http-request expression in proxy 'f'.
+                        parsing [t.cfg:10]: unable to find backend 'n3' referenced in arg 1 of ACL keyword 'nbsrv' in proxy 'f'.
+                        parsing [t.cfg:11]: unable to find server 'zz' in proxy 'b', referenced in arg 1 of ACL keyword 'srv_is_up' in proxy 'f'.
+                        parsing [t.cfg:13]: unable to find backend 'n4' referenced in arg 1 of sample fetch keyword 'nbsrv' in http-response response in proxy 'f'.
+                        parsing [t.cfg:14]: unable to find backend 'n5' referenced in arg 1 of sample fetch keyword 'nbsrv' in log-format string in proxy 'f'.
+                [ALERT]    (1) : config : multiple argument resolution errors:
+                        parsing [t.cfg:17]: unable to find server 'zz' in proxy 'b', referenced in arg 1 of sample fetch keyword 'srv_is_up' in http-request expression in proxy 'b'.
+                        parsing [t.cfg:18]: unable to find proxy '' referenced in arg 1 of sample fetch keyword 'srv_is_up' in http-request expression in proxy 'b'.
+                        parsing [t.cfg:19]: proxy 'b', referenced in arg 1 of sample fetch keyword 'fe_conn' in http-request expression in proxy 'b', has not frontend capability.
+                [ALERT]    (1) : config : Fatal errors found in configuration.
+                """);
+    }
+
+    @Test
+    void oneErrorIsReportedAlone() {
+        assertThat(LoadedConfig.load(dir, LoadedConfig.HTTP_DEFAULTS + """
+                frontend f
+                    bind :18001
+                    use_backend %[nbsrv(n1)]
+                    default_backend b
+                backend b
+                    server s 127.0.0.1:1
+                """).messages()).isEqualTo("""
+                [ALERT]    (1) : config : parsing [t.cfg:8]: unable to find backend 'n1' referenced in arg 1 of sample fetch keyword 'nbsrv' in use_backend expression in proxy 'f'.
+                [ALERT]    (1) : config : Fatal errors found in configuration.
+                """);
+    }
+
+    @Test
+    void namesThatResolveLoad() {
+        assertThat(LoadedConfig.load(dir, LoadedConfig.HTTP_DEFAULTS + """
+                frontend f
+                    bind :18001
+                    http-request deny if { nbsrv(b) lt 1 } || { srv_is_up(b/s) -m bool } || { fe_conn gt 100 }
+                    http-request set-header x %[be_conn(b)]%[fe_conn(f)]
+                    default_backend b
+                backend b
+                    http-request set-header x %[srv_conn(s)]%[nbsrv]
+                    server s 127.0.0.1:1
+                """).messages()).isBlank();
+    }
+}
