@@ -100,7 +100,7 @@ public final class CliModule implements Module {
                 return "'stats socket' : '" + message + "'";
             }
         });
-        bind.firstId = 1;
+        bind.number(1);
         return bind;
     }
 }

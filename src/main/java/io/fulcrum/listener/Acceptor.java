@@ -67,7 +67,7 @@ public final class Acceptor implements Consumer<Channel> {
         } else {
             SocketAddress source = DualStack.asSeen(child, child.remoteAddress());
             SocketAddress destination = DualStack.asSeen(child, child.localAddress());
-            Endpoints.attach(child, source, destination);
+            Endpoints.attach(child, source, destination, false);
             if (bind.transport != null) {
                 // Installed before the registration too: the ClientHello may be read at once.
                 start = secure(child, source, destination, null);
@@ -224,7 +224,7 @@ public final class Acceptor implements Consumer<Channel> {
                 ctx.pipeline().remove(counter);
                 ByteBuf data = early;
                 early = null;
-                Endpoints.attach(ctx.channel(), source, destination);
+                Endpoints.attach(ctx.channel(), source, destination, true);
                 if (bind.transport != null) {
                     secure(ctx.channel(), source, destination, data).run(); // the connection rules ran at the accept
                     ctx.channel().config().setAutoRead(true);

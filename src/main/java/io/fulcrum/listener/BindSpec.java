@@ -15,11 +15,10 @@ public final class BindSpec {
     private final List<Endpoint> endpoints;
 
     public String name;
-    /**
-     * HAProxy's numeric id of the first listening socket of the line ({@code so_id}): the sockets of a frontend
-     * are numbered from 1 in the order of their bind lines and addresses (set when the line is added).
-     */
-    public int firstId;
+    /** {@code id}: the numeric id chosen for the line's single socket, or 0. */
+    public int id;
+    /** The numeric ids of the line's sockets ({@code so_id}), in the order of its addresses: see {@link BindList#number()}. */
+    private int[] ids;
     /** 0: no limit of its own (the frontend's and the global limits apply). */
     public int maxconn;
     /** 0: the frontend's maxconn, as HAProxy does. */
@@ -52,6 +51,23 @@ public final class BindSpec {
     /** The address argument as written. */
     public String text() {
         return text;
+    }
+
+    /** The numeric id of the socket of the line's {@code index}-th address. */
+    public int socketId(int index) {
+        return ids[index];
+    }
+
+    /** Numbers the line's sockets from {@code first}. */
+    public void number(int first) {
+        ids = new int[endpoints.size()];
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = first + i;
+        }
+    }
+
+    void ids(int[] ids) {
+        this.ids = ids;
     }
 
     public List<Endpoint> endpoints() {

@@ -15,6 +15,7 @@ import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.socket.SocketProtocolFamily;
 import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.channel.unix.UnixChannelOption;
+import io.netty.util.AttributeKey;
 
 import java.io.IOException;
 import java.net.Inet6Address;
@@ -34,6 +35,7 @@ import java.util.function.Consumer;
  * in the kernel's backlog) and resumes when a connection ends.
  */
 public final class Listener {
+    private static final AttributeKey<Listener> LISTENER = AttributeKey.valueOf("fulcrum.listener");
     private final BindSpec bind;
     private final Endpoint endpoint;
     private final String owner;
@@ -74,9 +76,9 @@ public final class Listener {
         return bind;
     }
 
-    /** HAProxy's numeric id of the socket ({@code so_id}): its place among its frontend's, from 1. */
+    /** HAProxy's numeric id of the socket ({@code so_id}). */
     public int numericId() {
-        return bind.firstId + bind.endpoints().indexOf(endpoint);
+        return bind.socketId(bind.endpoints().indexOf(endpoint));
     }
 
     /** The {@code name} of its bind line, or null. */
@@ -221,7 +223,13 @@ public final class Listener {
         }
     }
 
+    /** The listener that accepted {@code child}, or null. */
+    public static Listener of(Channel child) {
+        return child.attr(LISTENER).get();
+    }
+
     private void start(Channel child) {
+        child.attr(LISTENER).set(this);
         child.closeFuture().addListener(f -> {
             for (ConnLimit l : limits) {
                 l.release();

@@ -33,6 +33,7 @@ public final class ListenerModule implements Module {
         registry.table(ProxyModule.KEYWORDS).add("bind", Capability.FRONTEND, (p, l) -> bind(p, l, options));
 
         options.add("name", 1, (b, l) -> b.name = value(l));
+        options.add("id", 1, ListenerModule::id);
         options.add("maxconn", 1, (b, l) -> b.maxconn = (int) Units.integer(value(l), "maxconn", 0, Integer.MAX_VALUE));
         options.add("backlog", 1, (b, l) -> b.backlog = (int) Units.integer(value(l), "backlog", 1, Integer.MAX_VALUE));
         options.add("defer-accept", (b, l) -> b.deferAccept = true);
@@ -48,6 +49,8 @@ public final class ListenerModule implements Module {
         options.add("group", 1, (b, l) -> b.gid = Accounts.gid(value(l)));
 
         registry.check(ListenerModule::checkFrontendsHaveBinds);
+        registry.check((model, diag) -> ProxyTable.of(model).proxies().stream().map(p -> p.partOrNull(BindList.class))
+                .filter(java.util.Objects::nonNull).forEach(BindList::number));
     }
 
     private static void bind(ProxySpec p, ConfigLine l, KeywordTable<BindSpec> options) throws ConfigException {
@@ -77,8 +80,33 @@ public final class ListenerModule implements Module {
             }
         });
         BindList list = p.part(BindList.class, BindList::new);
-        bind.firstId = 1 + list.binds.stream().mapToInt(b -> b.endpoints().size()).sum();
+        if (bind.id > 0) {
+            if (bind.endpoints().size() > 1) {
+                throw new ConfigException(where + " : 'id' can only be used with a single socket");
+            }
+            for (BindSpec other : list.binds) {
+                if (other.id == bind.id) {
+                    throw new ConfigException(where + " : 'id' : custom id " + bind.id + " already used at " + other.source()
+                            + " ('bind " + other.text() + "')");
+                }
+            }
+        }
         list.binds.add(bind);
+    }
+
+    /** {@code id <n>}: the numeric id of the line's socket ({@code so_id}, the stats' {@code sid}). */
+    private static void id(BindSpec b, ConfigLine l) throws ConfigException {
+        String v = value(l);
+        long id;
+        try {
+            id = Long.parseLong(v);
+        } catch (NumberFormatException e) {
+            throw new ConfigException("'id' : expects an integer argument, found '" + v + "'");
+        }
+        if (id <= 0 || id > Integer.MAX_VALUE) {
+            throw new ConfigException("'id' : custom id has to be > 0");
+        }
+        b.id = (int) id;
     }
 
     /** How a caller words the errors of {@link #options}: a bind line and a stats socket differ. */

@@ -23,6 +23,7 @@ public final class Endpoints {
     private SocketAddress connectionDestination;
     private SocketAddress source;
     private SocketAddress destination;
+    private boolean fromProxyHeader;
 
     public Endpoints(SocketAddress source, SocketAddress destination) {
         this.connectionSource = this.source = source;
@@ -39,14 +40,22 @@ public final class Endpoints {
         return e;
     }
 
-    /** Gives {@code client} these addresses: the socket's, or the PROXY header's. */
-    public static void attach(Channel client, SocketAddress source, SocketAddress destination) {
-        client.attr(SESSION).set(new Endpoints(source, destination));
+    /** Gives {@code client} these addresses: the socket's, or ({@code fromProxyHeader}) the PROXY header's. */
+    public static void attach(Channel client, SocketAddress source, SocketAddress destination, boolean fromProxyHeader) {
+        Endpoints e = new Endpoints(source, destination);
+        e.fromProxyHeader = fromProxyHeader;
+        client.attr(SESSION).set(e);
+    }
+
+    /** True when the connection started with a PROXY protocol header ({@code fc_rcvd_proxy}). */
+    public boolean fromProxyHeader() {
+        return fromProxyHeader;
     }
 
     /** A stream's copy: its rewrites stay its own. */
     public Endpoints copy() {
         Endpoints e = new Endpoints(source, destination);
+        e.fromProxyHeader = fromProxyHeader;
         e.connectionSource = connectionSource;
         e.connectionDestination = connectionDestination;
         return e;

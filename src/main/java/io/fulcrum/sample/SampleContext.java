@@ -111,7 +111,8 @@ public interface SampleContext {
 
     /** The listening socket the client connected to, or null. */
     default Listener listener() {
-        return null;
+        Channel c = frontChannel();
+        return c == null ? null : Listener.of(c);
     }
 
     /** The connection to the server, once open, or null. */
@@ -121,7 +122,8 @@ public interface SampleContext {
 
     /** True when the client connection started with a PROXY protocol header ({@code accept-proxy}). */
     default boolean proxyHeaderReceived() {
-        return false;
+        Channel c = frontChannel();
+        return c != null && Endpoints.of(c).fromProxyHeader();
     }
 
     /** The place of the request on its client connection: 1 for the first one; 0 when unknown. */
@@ -187,6 +189,7 @@ public interface SampleContext {
 
     /** True once the process is stopping (soft stop). */
     default boolean stopping() {
-        return false;
+        Frontend f = frontend();
+        return f != null && f.process() != null && f.process().stopping();
     }
 }

@@ -253,7 +253,7 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
         firstRequest = false;
         // After the client's half-close, the requests it sent before are still answered (as HAProxy does);
         // parseInput() closes once no complete request is left.
-        if (!keepAlive || stopping || inputShut && (input == null || !input.isReadable())) {
+        if (!keepAlive || stopping() || inputShut && (input == null || !input.isReadable())) {
             closeAfterFlush();
             return;
         }
@@ -460,9 +460,12 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
         return parsing;
     }
 
-    /** A soft stop began: the current response is the last one (it says "connection: close"). */
+    /**
+     * A soft stop began: the current response is the last one (it says "connection: close"). The process's flag
+     * is read too: a request may arrive between the listeners' close and the soft stop's event on this loop.
+     */
     public boolean stopping() {
-        return stopping;
+        return stopping || frontend.process() != null && frontend.process().stopping();
     }
 
     public LazyTimer timer() {
