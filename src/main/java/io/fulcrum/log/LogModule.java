@@ -2,6 +2,7 @@ package io.fulcrum.log;
 
 import io.fulcrum.acl.AclParser;
 import io.fulcrum.cfg.Args;
+import io.fulcrum.cli.CliCommands;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigLine;
 import io.fulcrum.cfg.ConfigModel;
@@ -94,6 +95,9 @@ public final class LogModule implements Module {
         flag(options, "dontlognull", (p, on) -> p.dontlognull = on);
         flag(options, "dontlog-normal", (p, on) -> p.dontlogNormal = on);
         flag(options, "log-separate-errors", (p, on) -> p.separateErrors = on);
+
+        RingSection.register(registry);
+        EventsCommand.register(CliCommands.of(registry));
 
         LogFormatParser formats = new LogFormatParser(AclParser.of(registry).exprs());
         registry.check((model, diag) -> compile(model, diag, formats));

@@ -13,7 +13,7 @@ import java.util.List;
  */
 final class ProxyLog implements ProxyPart {
     /** Stands, in {@link #targets}, for the global section's targets ({@code log global}). */
-    static final LogTarget GLOBAL = new LogTarget(null, 0, null, null, 0, 0, 0);
+    static final LogTarget GLOBAL = new LogTarget(null, 0, null, null, 0, 0, 0, null);
 
     /** Which traffic log format the proxy asked for, last keyword first. */
     enum Kind {
