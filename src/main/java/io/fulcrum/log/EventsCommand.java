@@ -50,7 +50,7 @@ final class EventsCommand {
             req.feedback(Severity.NOTICE, "Nothing to report for this sink");
             return;
         }
-        Ring.Cursor cursor = ring.cursor(skip, false);
+        Ring.Cursor cursor = ring.cursor(skip);
         List<byte[]> batch = new ArrayList<>();
         try {
             while (ring.read(cursor, batch, BATCH, 0) > 0) {

@@ -7,8 +7,8 @@ import java.util.List;
  * A ring buffer of log messages ({@code ring} sections, the rings behind {@code tcp@} targets, and HAProxy's
  * {@code buf0}): at most {@code size} bytes, the oldest messages making room for new ones. Written by the log
  * sender thread only (never by an event loop), read by {@code show events} and by the forwarders of the ring's
- * servers. A forwarder pins what it has not sent yet: when that fills the ring, new messages are dropped and
- * counted, as HAProxy's ring does when a server does not keep up.
+ * servers. A connected forwarder pins what it has not sent yet: when that fills the ring, new messages are dropped
+ * and counted, as HAProxy's ring does when a server does not keep up.
  */
 final class Ring {
     /** What each message costs besides its bytes, as in HAProxy's ring (a length prefix and a reader count). */
@@ -90,14 +90,17 @@ final class Ring {
         return dropped;
     }
 
-    /** A reader at the oldest message ({@code fromEnd}: after the newest one); {@code pin} keeps what it has not read. */
-    synchronized Cursor cursor(boolean fromEnd, boolean pin) {
+    /** A reader at the oldest message ({@code fromEnd}: after the newest one). */
+    synchronized Cursor cursor(boolean fromEnd) {
         Cursor c = new Cursor();
         c.next = fromEnd ? first + count : first;
-        if (pin) {
-            pins.add(c);
-        }
         return c;
+    }
+
+    /** Keeps what {@code c} has not read until it reads it or is released. */
+    synchronized void pin(Cursor c) {
+        c.next = Math.max(c.next, first);
+        pins.add(c);
     }
 
     synchronized void release(Cursor c) {

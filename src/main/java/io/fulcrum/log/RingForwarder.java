@@ -15,8 +15,9 @@ import java.util.List;
 /**
  * Sends a ring's messages to one of its {@code server}s over TCP, framed as syslog over TCP: each followed by a
  * newline ({@code log-proto legacy}) or preceded by its length and a space ({@code octet-count}, RFC 6587).
- * Runs on a thread of its own; reconnects a second after a failure. What the server has not taken stays in the
- * ring (this forwarder pins it), so that a server that does not keep up makes new messages drop, as in HAProxy.
+ * Runs on a thread of its own; reconnects a second after a failure. While connected, what the server has not taken
+ * stays in the ring (this forwarder pins it), so that a server that does not keep up makes new messages drop; while
+ * not, the ring goes on as if it had no server, as in HAProxy.
  */
 final class RingForwarder implements AutoCloseable {
     private static final long RETRY_MILLIS = 1000;
@@ -36,7 +37,7 @@ final class RingForwarder implements AutoCloseable {
         this.server = server;
         this.connectTimeout = connectTimeout;
         this.serverTimeout = serverTimeout;
-        this.cursor = ring.cursor(false, true);
+        this.cursor = ring.cursor(false);
     }
 
     void start() {
@@ -47,6 +48,7 @@ final class RingForwarder implements AutoCloseable {
         List<byte[]> pending = new ArrayList<>();
         while (!closed) {
             try (Selector selector = Selector.open(); SocketChannel ch = connect(selector)) {
+                ring.pin(cursor);
                 forward(ch, selector, pending);
             } catch (ClosedByInterruptException e) {
                 return;
@@ -54,6 +56,8 @@ final class RingForwarder implements AutoCloseable {
                 // the server is gone or too slow: try again
             } catch (InterruptedException e) {
                 return;
+            } finally {
+                ring.release(cursor);
             }
             try {
                 Thread.sleep(RETRY_MILLIS);

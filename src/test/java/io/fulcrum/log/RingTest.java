@@ -27,15 +27,15 @@ class RingTest {
         for (int i = 0; i < 200; i++) { // past the first growth of the slot array
             assertThat(write(r, "message%03d".formatted(i))).isTrue();
         }
-        assertThat(read(r, r.cursor(false, false))).containsExactly("message197", "message198", "message199");
-        assertThat(read(r, r.cursor(true, false))).isEmpty();
+        assertThat(read(r, r.cursor(false))).containsExactly("message197", "message198", "message199");
+        assertThat(read(r, r.cursor(true))).isEmpty();
         assertThat(r.dropped()).isZero();
     }
 
     @Test
     void aReaderLeftBehindGoesOnFromTheOldestKept() throws Exception {
         Ring r = new Ring("r", "r", 2 * (1 + Ring.OVERHEAD));
-        Ring.Cursor c = r.cursor(false, false);
+        Ring.Cursor c = r.cursor(false);
         write(r, "a");
         assertThat(read(r, c)).containsExactly("a");
         write(r, "b");
@@ -48,7 +48,8 @@ class RingTest {
     @Test
     void aPinnedReaderKeepsWhatItHasNotReadAndNewMessagesDrop() throws Exception {
         Ring r = new Ring("r", "r", 2 * (1 + Ring.OVERHEAD));
-        Ring.Cursor pin = r.cursor(false, true);
+        Ring.Cursor pin = r.cursor(false);
+        r.pin(pin);
         assertThat(write(r, "a")).isTrue();
         assertThat(write(r, "b")).isTrue();
         assertThat(write(r, "c")).isFalse();
@@ -57,7 +58,7 @@ class RingTest {
         assertThat(write(r, "c")).isTrue();
         r.release(pin);
         assertThat(write(r, "d")).isTrue();
-        assertThat(read(r, r.cursor(false, false))).containsExactly("c", "d");
+        assertThat(read(r, r.cursor(false))).containsExactly("c", "d");
     }
 
     @Test
@@ -70,7 +71,7 @@ class RingTest {
     @Test
     void aWaitingReaderWakesUpOnAWrite() throws Exception {
         Ring r = new Ring("r", "r", 1000);
-        Ring.Cursor c = r.cursor(true, false);
+        Ring.Cursor c = r.cursor(true);
         Thread.ofVirtual().start(() -> {
             try {
                 Thread.sleep(100);
