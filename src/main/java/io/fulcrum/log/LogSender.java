@@ -94,7 +94,7 @@ public final class LogSender implements AutoCloseable {
                 continue;
             }
             header.setLength(0);
-            SyslogHeader.append(header, t.format(), t.facility(), level, m.epochMicros(), host, m.tag(), pid);
+            SyslogHeader.append(header, t.format(), t.facility(), level, m.epochMicros(), host, m.tag(), pid, m.sd());
             // As HAProxy: a line to a datagram socket is cut at len, then gets its newline; one to stdout or
             // stderr has the newline within len.
             int max = t.destination() instanceof LogDestination.Stream ? t.maxLength() - 1 : t.maxLength();

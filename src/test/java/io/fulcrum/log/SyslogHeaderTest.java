@@ -17,7 +17,7 @@ class SyslogHeaderTest {
 
     private static String header(SyslogFormat f, String host) {
         StringBuilder sb = new StringBuilder();
-        SyslogHeader.append(sb, f, 16, 6, MICROS, host, "haproxy", 14389);
+        SyslogHeader.append(sb, f, 16, 6, MICROS, host, "haproxy", 14389, null);
         return sb.toString();
     }
 
