@@ -35,6 +35,12 @@ class SyslogHeaderTest {
         assertThat(header(SyslogFormat.RFC3164, "vm")).isEqualTo("<134>" + rfc3164 + " vm haproxy[14389]: ");
         assertThat(header(SyslogFormat.RFC5424, null)).isEqualTo("<134>1 " + iso + " - haproxy 14389 - - ");
         assertThat(header(SyslogFormat.RFC5424, "vm")).isEqualTo("<134>1 " + iso + " vm haproxy 14389 - - ");
+        StringBuilder sd = new StringBuilder();
+        SyslogHeader.append(sd, SyslogFormat.RFC5424, 16, 6, MICROS, null, "haproxy", 14389, "[id@1 a=\"b\"]");
+        assertThat(sd).hasToString("<134>1 " + iso + " - haproxy 14389 - [id@1 a=\"b\"] ");
+        StringBuilder ignored = new StringBuilder();
+        SyslogHeader.append(ignored, SyslogFormat.SHORT, 16, 6, MICROS, null, "haproxy", 14389, "[id@1]");
+        assertThat(ignored).hasToString("<6>");
         assertThat(header(SyslogFormat.PRIORITY, "vm")).isEqualTo("<134>");
         assertThat(header(SyslogFormat.SHORT, "vm")).isEqualTo("<6>");
         assertThat(header(SyslogFormat.TIMED, "vm")).isEqualTo("<6>" + iso + " ");
