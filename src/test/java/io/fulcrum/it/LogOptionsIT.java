@@ -20,26 +20,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class LogOptionsIT {
 
-    /** A frontend "fe" logging in raw format to {@code raw} and in rfc5424 to {@code rfc5424}. */
+    /** LogIT's configuration, logging in rfc5424 to {@code rfc5424} too, with the tag "test". */
     private static String config(SyslogListener raw, SyslogListener rfc5424, String mode, int fe, String frontend, String backend) {
-        return """
-                global
-                    log 127.0.0.1:%d format raw local0
-                    log 127.0.0.1:%d format rfc5424 local0
-                    log-tag test
-                defaults
-                    mode %s
-                    log global
-                    timeout connect 2s
-                    timeout client 10s
-                    timeout server 10s
-                frontend fe
-                    bind 127.0.0.1:%d
-                    default_backend be
-                %s
-                backend be
-                %s
-                """.formatted(raw.port(), rfc5424.port(), mode, fe, frontend.indent(4), backend.indent(4));
+        return LogIT.config(raw, mode, fe, frontend, backend)
+                .replace("global\n", "global\n    log 127.0.0.1:%d format rfc5424 local0\n    log-tag test\n".formatted(rfc5424.port()));
     }
 
     /**
