@@ -53,7 +53,8 @@ final class EventsCommand {
         Ring.Cursor cursor = ring.cursor(skip);
         List<byte[]> batch = new ArrayList<>();
         try {
-            while (ring.read(cursor, batch, BATCH, 0) > 0) {
+            // What is there now, not what comes while it is dumped (without -w, the dump ends).
+            for (long end = ring.end(); cursor.next < end && ring.read(cursor, batch, (int) Math.min(BATCH, end - cursor.next), 0) > 0; ) {
                 print(req, batch);
             }
             while (wait && req.flush()) {

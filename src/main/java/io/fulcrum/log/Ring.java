@@ -86,6 +86,11 @@ final class Ring {
         return false;
     }
 
+    /** The sequence number the next message will have. */
+    synchronized long end() {
+        return first + count;
+    }
+
     synchronized long dropped() {
         return dropped;
     }
