@@ -10,11 +10,14 @@ public final class CliRequest {
     private final String payload;
     private final CliSession session;
     private final StringBuilder out = new StringBuilder();
+    /** What the client had sent when the command began. */
+    private final long received;
 
     CliRequest(List<String> args, String payload, CliSession session) {
         this.args = List.copyOf(args);
         this.payload = payload;
         this.session = session;
+        this.received = session.received();
     }
 
     /** Word {@code i} of the command (0 is its first word), or "" when absent, as HAProxy passes them. */
@@ -65,6 +68,16 @@ public final class CliRequest {
     public CliRequest feedback(Severity severity, String message) {
         out.append(severity.prefix(session.severityOutput())).append(message);
         return this;
+    }
+
+    /**
+     * For a command that goes on until the client stops it ({@code show events -w}): sends what was printed so
+     * far now. False when the command should end: the client closed, or sent anything (which is discarded).
+     */
+    public boolean flush() {
+        String text = out.toString();
+        out.setLength(0);
+        return session.stream(text, received);
     }
 
     CliSession session() {

@@ -34,6 +34,11 @@ final class CliSession extends ChannelInboundHandlerAdapter {
     private ScheduledFuture<?> idle;
     private boolean discarding;
     private volatile long timeoutMs;
+    /** Reads and input shutdowns so far: a streaming command stops when the client sends anything. */
+    private volatile long received;
+    /** Lines cut so far, and the last one to drop unrun (the input that stopped a streaming command). */
+    private volatile long lines;
+    private volatile long discardThrough;
 
     // Touched by the runs only.
     private CliLevel level;
@@ -125,6 +130,7 @@ final class CliSession extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf buf = (ByteBuf) msg;
+        received++;
         try {
             while (buf.isReadable()) {
                 char c = (char) (buf.readByte() & 0xff);
@@ -132,7 +138,8 @@ final class CliSession extends ChannelInboundHandlerAdapter {
                     if (!discarding) {
                         int n = line.length();
                         String text = n > 0 && line.charAt(n - 1) == '\r' ? line.substring(0, n - 1) : line.toString();
-                        tail = tail.thenRunAsync(() -> run(text), RUNNER);
+                        long seq = ++lines;
+                        tail = tail.thenRunAsync(() -> run(seq, text), RUNNER);
                     }
                     line.setLength(0);
                     discarding = false;
@@ -151,6 +158,7 @@ final class CliSession extends ChannelInboundHandlerAdapter {
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
         if (evt instanceof ChannelInputShutdownEvent) {
+            received++;
             // The client sent its last line ("echo cmd | socat"): answer what came, then close.
             tail = tail.thenRunAsync(() -> {
                 done = true;
@@ -183,8 +191,8 @@ final class CliSession extends ChannelInboundHandlerAdapter {
     }
 
     /** Runs one received line: a command line, or a line of the payload being collected. */
-    private void run(String text) {
-        if (done) {
+    private void run(long seq, String text) {
+        if (done || seq <= discardThrough) {
             return;
         }
         if (payload != null) {
@@ -248,6 +256,28 @@ final class CliSession extends ChannelInboundHandlerAdapter {
                 s.execute(CliWords.split(c).get(0), null);
             }
         });
+    }
+
+    /** How much the client has sent so far (for {@link CliRequest#flush()}). */
+    long received() {
+        return received;
+    }
+
+    /**
+     * Writes {@code text} now, for a command that goes on; false when it should stop: the client is gone, or sent
+     * something since {@code since} (which is dropped, as HAProxy drops the key that stops {@code show events -w}).
+     * The idle timeout does not apply while a command streams.
+     */
+    boolean stream(String text, long since) {
+        if (idle != null) {
+            idle.cancel(false);
+        }
+        write(text);
+        if (received != since) {
+            discardThrough = lines;
+            return false;
+        }
+        return channel.isActive();
     }
 
     String execute(List<String> words, String body) {

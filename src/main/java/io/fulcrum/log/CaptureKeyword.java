@@ -6,8 +6,8 @@ import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxySpec;
 
 /**
- * {@code capture request header <name> len <length>}, {@code capture response header <name> len <length>} and
- * {@code declare capture request|response len <length>}.
+ * {@code capture request header <name> len <length>}, {@code capture response header <name> len <length>},
+ * {@code capture cookie <name> len <length>} and {@code declare capture request|response len <length>}.
  */
 final class CaptureKeyword {
     private CaptureKeyword() {
@@ -16,7 +16,8 @@ final class CaptureKeyword {
     static void parse(ProxySpec p, ConfigLine l) throws ConfigException {
         String what = l.arg(1);
         if (what.equals("cookie")) {
-            throw new ConfigException("'capture cookie' is not supported by Fulcrum yet.");
+            cookie(p, l);
+            return;
         }
         if (!what.equals("request") && !what.equals("response")) {
             throw new ConfigException("'capture' expects 'cookie' or 'request header' or 'response header'.");
@@ -38,6 +39,30 @@ final class CaptureKeyword {
         HeaderCaptures captures = HeaderCaptures.of(p);
         HeaderCaptures.Capture c = new HeaderCaptures.Capture(l.arg(3), Integer.parseInt(len));
         (what.equals("request") ? captures.request : captures.response).add(c);
+    }
+
+    /**
+     * {@code capture cookie <name> len <length>}: one per frontend, the last one winning as in HAProxy; lengths
+     * beyond tune.http.cookielen are cut to it. Stricter than HAProxy, which reads any word as the length (0) and
+     * ignores what follows it.
+     */
+    private static void cookie(ProxySpec p, ConfigLine l) throws ConfigException {
+        if (p.kind() == ProxyKind.DEFAULTS) {
+            throw new ConfigException("'capture cookie' not allowed in 'defaults' section.");
+        }
+        String len = l.arg(4);
+        if (len.isEmpty()) {
+            throw new ConfigException("'capture' expects 'cookie' <cookie_name> 'len' <len>.");
+        }
+        if (len.length() > 9 || !len.chars().allMatch(Character::isDigit)) {
+            throw new ConfigException("'capture cookie' : invalid length '" + len + "'.");
+        }
+        if (l.has(5)) {
+            throw new ConfigException("'capture cookie' cannot handle unexpected argument '" + l.arg(5) + "'.");
+        }
+        HeaderCaptures captures = HeaderCaptures.of(p);
+        captures.cookieName = l.arg(2);
+        captures.cookieLength = Math.min(Integer.parseInt(len), HeaderCaptures.COOKIE_LENGTH);
     }
 
     /** {@code declare capture request|response len <length>}: a slot for rules; words after the length are ignored, as by HAProxy. */

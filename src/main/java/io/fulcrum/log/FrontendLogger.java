@@ -13,9 +13,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A frontend's logging at run time: starts the record of each transaction, and at its end decides whether
- * it is logged ({@code dontlognull}, {@code dontlog-normal}), at which level ({@code log-separate-errors}),
- * in which format, then hands the line to the sender. Runs on the event loops; never blocks.
+ * A frontend's logging at run time: starts the record of each transaction, and at its end (or, with
+ * {@code logasap}, once its data starts flowing) decides whether it is logged ({@code dontlognull},
+ * {@code dontlog-normal}), at which level ({@code log-separate-errors}), in which format with which structured
+ * data ({@code log-format-sd}), then hands the line to the sender. Runs on the event loops; never blocks.
  */
 public final class FrontendLogger {
     private static final FastThreadLocal<StringBuilder> LINE = new FastThreadLocal<>() {
@@ -34,11 +35,13 @@ public final class FrontendLogger {
     private final LogFormat format;
     private final LogFormat errorFormat;
     private final LogFormat uniqueIdFormat;
+    private final LogFormat sdFormat;
     private final String uniqueIdHeader;
     private final HeaderCaptures captures;
     private final boolean dontlognull;
     private final boolean separateErrors;
     private final boolean dontlogNormal;
+    private final boolean logasap;
     /** Lines emitted so far (%lc). */
     private final AtomicLong lines = new AtomicLong();
 
@@ -54,11 +57,18 @@ public final class FrontendLogger {
         this.format = p.compiled;
         this.errorFormat = p.compiledError;
         this.uniqueIdFormat = p.compiledUniqueId;
+        this.sdFormat = p.compiledSd;
         this.uniqueIdHeader = p.uniqueIdHeader;
         this.captures = captures;
         this.dontlognull = p.dontlognull;
         this.separateErrors = p.separateErrors;
         this.dontlogNormal = p.dontlogNormal;
+        this.logasap = p.logasap;
+    }
+
+    /** {@code option logasap}: %B, %Tt, %Ta and %Tu are written with a '+', as lower bounds. */
+    boolean logasap() {
+        return logasap;
     }
 
     /** The record of a transaction that begins at {@code acceptNanos} (System.nanoTime) / {@code acceptMillis} (wall clock). */
@@ -140,27 +150,60 @@ public final class FrontendLogger {
         emit(ctx, errorFormat != null ? errorFormat : format);
     }
 
+    /**
+     * {@code option logasap} in mode tcp: the server connection is established, the line is sent now (the
+     * client's bytes do not matter then: {@code dontlognull} does not apply).
+     */
+    public void serverConnected(LogContext ctx) {
+        if (logasap && !http) {
+            early(ctx, ctx.streamLog().bytesOut());
+        }
+    }
+
+    /** {@code option logasap} in mode http: the server's response head went to the client, {@code headBytes} long (%B). */
+    public void responseHeadSent(LogContext ctx, long headBytes) {
+        if (logasap) {
+            early(ctx, headBytes);
+        }
+    }
+
+    private void early(LogContext ctx, long bytesOut) {
+        StreamLog l = ctx.streamLog();
+        if (!l.loggedEarly() && format != null && targets.length > 0) {
+            l.earlyBytes(bytesOut);
+            l.loggedEarly(log(ctx, l, format));
+            l.earlyBytes(-1);
+        }
+    }
+
     private void emit(LogContext ctx, LogFormat f) {
         StreamLog l = ctx.streamLog();
         if (!l.end()) {
             return;
         }
         TransactionCounts.count(ctx, l);
-        if (format == null || targets.length == 0 || dontlognull && l.bytesIn() == 0) {
+        if (format == null || targets.length == 0 || l.loggedEarly() || dontlognull && l.bytesIn() == 0) {
             return;
         }
+        log(ctx, l, f);
+    }
+
+    /** Sends the line in {@code f} unless the options leave it out; true when it was sent. */
+    private boolean log(LogContext ctx, StreamLog l, LogFormat f) {
         boolean failed = l.failed() || http && l.status(ctx) >= 500;
         if (dontlogNormal && !failed) {
-            return;
+            return false;
         }
         int level = l.levelOr(failed && separateErrors ? Syslog.ERR : Syslog.INFO);
         if (level < 0) {
-            return;
+            return false;
         }
         l.logNumber(lines.getAndIncrement());
+        String sd = sdFormat == null ? null : sdFormat.format(ctx);
         StringBuilder sb = line();
         f.append(ctx, sb);
-        send(sb, level);
+        send(sb, level, sd);
+        return true;
     }
 
     /**
@@ -191,7 +234,7 @@ public final class FrontendLogger {
             LogDates.accept(sb, l.acceptMillis);
             sb.append("] ").append(frontend).append('/').append(bind).append(": ").append(reason);
         }
-        send(sb, separateErrors ? Syslog.ERR : Syslog.INFO);
+        send(sb, separateErrors ? Syslog.ERR : Syslog.INFO, sdFormat == null ? null : sdFormat.format(ctx));
     }
 
     /** The unique ID of a transaction, or null without {@code unique-id-format}. */
@@ -213,13 +256,18 @@ public final class FrontendLogger {
     }
 
     private void send(StringBuilder sb, int level) {
+        send(sb, level, null);
+    }
+
+    /** @param sd the structured data of rfc5424 targets, or null */
+    private void send(StringBuilder sb, int level, String sd) {
         byte[] text = new byte[Math.min(sb.length(), process.lineLimit())];
         for (int i = 0; i < text.length; i++) {
             text[i] = (byte) sb.charAt(i);
         }
         Instant now = Instant.now();
         long micros = TimeUnit.SECONDS.toMicros(now.getEpochSecond()) + now.getNano() / 1000;
-        process.sender().offer(new LogMessage(targets, tag, level, micros, text));
+        process.sender().offer(new LogMessage(targets, tag, level, micros, text, sd));
     }
 
     private static void address(StringBuilder sb, SocketAddress a) {

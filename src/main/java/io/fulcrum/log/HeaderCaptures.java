@@ -14,7 +14,7 @@ import java.util.List;
  * {@code capture request|response header} (the last value of the named field), and those that rules fill
  * ({@code declare capture}, {@code http-request capture ... len}, {@code tcp-request content capture}).
  * Values are cut to the slot's length and kept for the log line and the {@code capture.req.hdr} fetches.
- * Not inherited: HAProxy refuses them in defaults sections.
+ * Also the frontend's {@code capture cookie} (%CC, %CS). Not inherited: HAProxy refuses them in defaults sections.
  */
 public final class HeaderCaptures implements ProxyPart {
     static final HeaderCaptures NONE = new HeaderCaptures();
@@ -27,6 +27,12 @@ public final class HeaderCaptures implements ProxyPart {
     private record Reference(boolean response, int slot, String rule) {
     }
 
+    /** HAProxy's tune.http.cookielen: the longest cookie capture, its last byte being the string's end. */
+    static final int COOKIE_LENGTH = 63;
+
+    /** {@code capture cookie}: the beginning of the cookie's name (null: none), and the longest "name=value" kept. */
+    String cookieName;
+    int cookieLength;
     final List<Capture> request = new ArrayList<>();
     final List<Capture> response = new ArrayList<>();
     private final List<Reference> references = new ArrayList<>();
@@ -114,6 +120,41 @@ public final class HeaderCaptures implements ProxyPart {
 
     String[] response(HttpHead head, String[] values) {
         return capture(true, head.headers(), values);
+    }
+
+    /**
+     * {@code capture cookie} in a request: the first cookie of its Cookie fields whose "name=value" starts with the
+     * captured name, cut to the capture's length; null when there is none (or no capture).
+     */
+    String requestCookie(HttpHead head) {
+        return cookie(head.headers(), "cookie", true);
+    }
+
+    /** The same in a response's Set-Cookie fields, their attributes left out. */
+    String responseCookie(HttpHead head) {
+        return cookie(head.headers(), "set-cookie", false);
+    }
+
+    private String cookie(HttpHeaders headers, String field, boolean list) {
+        if (cookieName == null) {
+            return null;
+        }
+        for (int i = headers.indexOf(field, 0); i >= 0; i = headers.indexOf(field, i + 1)) {
+            if (headers.removed(i)) {
+                continue;
+            }
+            String value = headers.value(i).toString();
+            int start = 0;
+            do {
+                int end = value.indexOf(';', start);
+                String cookie = value.substring(start, end < 0 ? value.length() : end).strip();
+                if (cookie.startsWith(cookieName)) {
+                    return cookie.substring(0, Math.min(cookie.length(), cookieLength));
+                }
+                start = end + 1;
+            } while (list && start > 0);
+        }
+        return null;
     }
 
     private String[] capture(boolean response, HttpHeaders headers, String[] values) {

@@ -8,7 +8,10 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 
-/** Where a {@code log} line sends its messages: a syslog server over UDP, a unix datagram socket, or stdout/stderr. */
+/**
+ * Where a {@code log} line sends its messages: a syslog server over UDP or TCP, a unix datagram socket, a file
+ * descriptor (stdout, stderr...), or a ring buffer.
+ */
 sealed interface LogDestination {
 
     int DEFAULT_PORT = 514;
@@ -28,11 +31,30 @@ sealed interface LogDestination {
         }
     }
 
-    /** The process's standard output (1) or error (2). */
+    /** A file descriptor the process inherited: standard output (1), error (2), or another one ({@code fd@N}). */
     record Stream(int fd) implements LogDestination {
         @Override
         public String toString() {
-            return fd == 1 ? "stdout" : "stderr";
+            return fd == 1 ? "stdout" : fd == 2 ? "stderr" : "fd@" + fd;
+        }
+    }
+
+    /** A ring buffer ({@code ring@<name>}), checked once every ring section is known. */
+    record Ring(String name) implements LogDestination {
+        @Override
+        public String toString() {
+            return "ring@" + name;
+        }
+    }
+
+    /**
+     * A syslog server over TCP ({@code tcp@<addr:port>}): as in HAProxy, the process gives it a ring of its own
+     * ("ring#N") whose forwarder sends the messages; the sender only ever sees that ring.
+     */
+    record Tcp(InetSocketAddress address) implements LogDestination {
+        @Override
+        public String toString() {
+            return "tcp@" + address.getAddress().getHostAddress() + ":" + address.getPort();
         }
     }
 
@@ -61,18 +83,29 @@ sealed interface LogDestination {
                     return new UnixSocket(rest);
                 }
                 case "fd" -> {
-                    if (rest.isEmpty() || !rest.chars().allMatch(Character::isDigit)) {
+                    if (rest.isEmpty() || rest.length() > 9 || !rest.chars().allMatch(Character::isDigit)) {
                         throw new ConfigException("file descriptor '" + rest + "' is not a valid integer in '" + text + "'");
                     }
-                    throw new ConfigException("'" + text + "': file descriptors other than 1 and 2 are not supported by Fulcrum yet");
+                    return new Stream(Integer.parseInt(rest));
                 }
-                case "ring", "tcp", "tcp4", "tcp6", "uxst", "abns" ->
+                case "ring" -> {
+                    return new Ring(rest);
+                }
+                case "tcp", "tcp4", "tcp6" -> {
+                    return new Tcp(inet(rest, prefix.equals("tcp4") ? 4 : prefix.equals("tcp6") ? 6 : 0, text));
+                }
+                case "uxst", "abns" ->
                         throw new ConfigException("'" + prefix + "@' log targets are not supported by Fulcrum yet");
                 default -> throw new ConfigException("unknown address family '" + prefix + "' in '" + text + "'");
             }
         } else if (text.startsWith("/")) {
             return new UnixSocket(text);
         }
+        return new Udp(inet(rest, family, text));
+    }
+
+    /** {@code <host>[:<port>]}, IPv6 addresses in brackets; the port defaults to syslog's. */
+    private static InetSocketAddress inet(String rest, int family, String text) throws ConfigException {
         String host = rest;
         int port = DEFAULT_PORT;
         int colon = rest.lastIndexOf(':');
@@ -87,7 +120,16 @@ sealed interface LogDestination {
         if (host.startsWith("[") && host.endsWith("]")) {
             host = host.substring(1, host.length() - 1);
         }
-        return new Udp(new InetSocketAddress(resolve(host, family, text), port));
+        return new InetSocketAddress(resolve(host, family, text), port);
+    }
+
+    /** The address of a ring's {@code server}: {@code [tcp@|ipv4@|ipv6@]<host>[:<port>]}. */
+    static InetSocketAddress streamAddress(String text) throws ConfigException {
+        return switch (parse(text)) {
+            case Udp u -> u.address();
+            case Tcp t -> t.address();
+            default -> throw new ConfigException("invalid address: '" + text + "'");
+        };
     }
 
     private static int port(String p) throws ConfigException {

@@ -2,6 +2,7 @@ package io.fulcrum.log;
 
 import io.fulcrum.acl.AclParser;
 import io.fulcrum.cfg.Args;
+import io.fulcrum.cli.CliCommands;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigLine;
 import io.fulcrum.cfg.ConfigModel;
@@ -26,9 +27,10 @@ import java.util.function.BiConsumer;
 /**
  * Logging keywords: {@code log}, {@code log-tag} and {@code log-send-hostname} in the global section; in
  * proxies {@code log} (and {@code no log}), {@code log-tag}, {@code log-format}, {@code error-log-format},
- * {@code unique-id-format}, {@code unique-id-header}, {@code capture}, the options choosing a format
- * ({@code tcplog}, {@code httplog [clf]}, {@code httpslog}) and those choosing what is logged
- * ({@code dontlognull}, {@code dontlog-normal}, {@code log-separate-errors}); the {@code unique-id} fetch.
+ * {@code log-format-sd}, {@code unique-id-format}, {@code unique-id-header}, {@code capture}, the options choosing a
+ * format ({@code tcplog}, {@code httplog [clf]}, {@code httpslog}), those choosing what is logged and when
+ * ({@code dontlognull}, {@code dontlog-normal}, {@code log-separate-errors}, {@code logasap}); the {@code unique-id}
+ * fetch; {@code ring} sections and {@code show events}.
  */
 public final class LogModule implements Module {
 
@@ -53,6 +55,11 @@ public final class LogModule implements Module {
         proxy.add("log-format", Capability.ALL, (p, l) -> {
             if (frontendOnly(p, l)) {
                 of(p).format = new ProxyLog.Format(ProxyLog.Kind.CUSTOM, format(l), l.source());
+            }
+        });
+        proxy.add("log-format-sd", Capability.ALL, (p, l) -> {
+            if (frontendOnly(p, l)) {
+                of(p).sdFormat = new ProxyLog.Format(ProxyLog.Kind.CUSTOM, format(l), l.source());
             }
         });
         proxy.add("error-log-format", Capability.ALL, (p, l) -> {
@@ -95,6 +102,10 @@ public final class LogModule implements Module {
         flag(options, "dontlognull", (p, on) -> p.dontlognull = on);
         flag(options, "dontlog-normal", (p, on) -> p.dontlogNormal = on);
         flag(options, "log-separate-errors", (p, on) -> p.separateErrors = on);
+        flag(options, "logasap", (p, on) -> p.logasap = on);
+
+        RingSection.register(registry);
+        EventsCommand.register(CliCommands.of(registry));
 
         LogFormatParser formats = new LogFormatParser(AclParser.of(registry).exprs());
         ArgResolution resolution = ArgResolution.of(registry);
@@ -199,6 +210,7 @@ public final class LogModule implements Module {
             log.compiled = compile(formats, f, "log-format", http, diag, resolution, p);
             log.compiledError = compile(formats, log.errorFormat, "error-log-format", http, diag, resolution, p);
             log.compiledUniqueId = compile(formats, log.uniqueIdFormat, "unique-id", http, diag, resolution, p);
+            log.compiledSd = compile(formats, log.sdFormat, "log-format-sd", http, diag, resolution, p);
         }
     }
 

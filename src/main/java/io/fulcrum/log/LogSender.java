@@ -30,14 +30,18 @@ public final class LogSender implements AutoCloseable {
     private volatile boolean closed;
 
     /** Used by the sender thread only. */
-    private final LogWriters writers = new LogWriters();
+    private final LogWriters writers;
     private final Map<LogTarget, long[]> sampled = new IdentityHashMap<>();
     private final StringBuilder header = new StringBuilder(128);
     private byte[] frame = new byte[LogTarget.DEFAULT_LENGTH + 1];
 
-    /** @param host the {@code log-send-hostname} name, or null */
-    public LogSender(String host) {
+    /**
+     * @param host  the {@code log-send-hostname} name, or null
+     * @param sinks the rings {@code ring@} targets name
+     */
+    LogSender(String host, Sinks sinks) {
         this.host = host;
+        this.writers = new LogWriters(sinks);
         this.thread = new Thread(this::run, "fulcrum-log");
         thread.setDaemon(true);
     }
@@ -90,7 +94,7 @@ public final class LogSender implements AutoCloseable {
                 continue;
             }
             header.setLength(0);
-            SyslogHeader.append(header, t.format(), t.facility(), level, m.epochMicros(), host, m.tag(), pid);
+            SyslogHeader.append(header, t.format(), t.facility(), level, m.epochMicros(), host, m.tag(), pid, m.sd());
             // As HAProxy: a line to a datagram socket is cut at len, then gets its newline; one to stdout or
             // stderr has the newline within len.
             int max = t.destination() instanceof LogDestination.Stream ? t.maxLength() - 1 : t.maxLength();

@@ -2,6 +2,7 @@ package io.fulcrum.log;
 
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigLine;
+import io.fulcrum.cfg.Source;
 
 /**
  * One {@code log} line: where messages go, how they are framed, which of them are sent.
@@ -11,15 +12,21 @@ import io.fulcrum.cfg.ConfigLine;
  * @param sampling  which messages are sent, or null for all
  * @param maxLevel  messages less severe than this are not sent
  * @param minLevel  messages more severe than this are sent at this level
+ * @param source    the {@code log} line
  */
 record LogTarget(LogDestination destination, int maxLength, SyslogFormat format, LogSampling sampling, int facility, int maxLevel,
-                 int minLevel) {
+                 int minLevel, Source source) {
 
     static final int DEFAULT_LENGTH = 1024;
 
     /** This target with its default format resolved. */
     LogTarget withFormat(SyslogFormat f) {
-        return format != null ? this : new LogTarget(destination, maxLength, f, sampling, facility, maxLevel, minLevel);
+        return format != null ? this : new LogTarget(destination, maxLength, f, sampling, facility, maxLevel, minLevel, source);
+    }
+
+    /** This target sending to {@code d}, framed by {@code f} and cut at {@code length} (a ring's format and maxlen). */
+    LogTarget to(LogDestination d, SyslogFormat f, int length) {
+        return new LogTarget(d, length, f, sampling, facility, maxLevel, minLevel, source);
     }
 
     /** The level a message of {@code level} is sent at, or -1 when it is filtered out. */
@@ -83,6 +90,6 @@ record LogTarget(LogDestination destination, int maxLength, SyslogFormat format,
         if (l.has(i + 3)) {
             throw new ConfigException("cannot handle unexpected argument '" + l.arg(i + 3) + "'");
         }
-        return new LogTarget(destination, length, format, sampling, facility, maxLevel, minLevel);
+        return new LogTarget(destination, length, format, sampling, facility, maxLevel, minLevel, l.source());
     }
 }

@@ -40,6 +40,13 @@ final class LogVariables {
         return VARIABLES.get(name);
     }
 
+    /** The '+' of the values that are only lower bounds with {@code option logasap} (%B, %Tt, %Ta, %Tu). */
+    static void asap(StringBuilder out, StreamLog l) {
+        if (l != null && l.logger().logasap()) {
+            out.append('+');
+        }
+    }
+
     /** What the transaction recorded, or null when {@code ctx} is not a transaction that logs. */
     static StreamLog log(SampleContext ctx) {
         return ctx instanceof LogContext l ? l.streamLog() : null;

@@ -1,9 +1,9 @@
 package io.fulcrum.log;
 
 import io.netty.channel.epoll.Epoll;
+import io.netty.channel.unix.FileDescriptor;
 import io.netty.channel.unix.Socket;
 
-import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -16,7 +16,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The sockets and streams the sender writes to, opened on first use. Used by the sender thread only, so
+ * The sockets, streams and rings the sender writes to, opened on first use. Used by the sender thread only, so
  * writes may block it (a slow stdout): the event loops never wait, the queue fills and drops instead.
  */
 final class LogWriters implements AutoCloseable {
@@ -25,8 +25,15 @@ final class LogWriters implements AutoCloseable {
     private Socket unix;
     private final Map<String, byte[]> unixPaths = new HashMap<>();
     private final ByteBuffer direct = ByteBuffer.allocateDirect(65536 + 1);
-    private final OutputStream stdout = new FileOutputStream(FileDescriptor.out);
-    private final OutputStream stderr = new FileOutputStream(FileDescriptor.err);
+    private final OutputStream stdout = new FileOutputStream(java.io.FileDescriptor.out);
+    private final OutputStream stderr = new FileOutputStream(java.io.FileDescriptor.err);
+    /** Inherited descriptors other than 1 and 2 ({@code fd@N}), written with Netty's native calls. */
+    private final Map<Integer, FileDescriptor> fds = new HashMap<>();
+    private final Sinks sinks;
+
+    LogWriters(Sinks sinks) {
+        this.sinks = sinks;
+    }
 
     /** Sends {@code length} bytes of {@code data} as one message; false when it could not be sent. */
     boolean write(LogDestination d, byte[] data, int length) throws IOException {
@@ -46,12 +53,32 @@ final class LogWriters implements AutoCloseable {
                 return sock.sendToDomainSocket(direct, 0, length, path) == length;
             }
             case LogDestination.Stream st -> {
+                if (st.fd() > 2) {
+                    return fd(st.fd(), data, length);
+                }
                 OutputStream out = st.fd() == 1 ? stdout : stderr;
                 out.write(data, 0, length);
                 out.flush();
                 return true;
             }
+            case LogDestination.Ring r -> {
+                // A ring keeps messages without their newline.
+                Ring ring = sinks.ring(r.name());
+                return ring != null && ring.write(data, length - 1);
+            }
+            case LogDestination.Tcp t -> throw new IllegalStateException(t + " sends through its ring");
         }
+    }
+
+    /** One write per message, as HAProxy's writev(): a message is never cut by another one (up to PIPE_BUF). */
+    private boolean fd(int n, byte[] data, int length) throws IOException {
+        if (!Epoll.isAvailable()) {
+            return false;
+        }
+        FileDescriptor fd = fds.computeIfAbsent(n, FileDescriptor::new);
+        direct.clear();
+        direct.put(data, 0, length).flip();
+        return fd.write(direct, 0, length) == length;
     }
 
     private DatagramChannel udp4() throws IOException {

@@ -10,17 +10,22 @@ import io.fulcrum.runtime.ConnLimit;
 import io.fulcrum.server.ServerEvents;
 
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The process's logging at run time: the global targets, the sender thread they share with every proxy's,
- * and the process-wide connection count log lines report (%ac). Builds each frontend's logger.
+ * The process's logging at run time: the global targets, the sender thread they share with every proxy's, the
+ * rings, and the process-wide connection count log lines report (%ac). Builds each frontend's logger.
  */
 public final class ProcessLog implements AutoCloseable {
     private final GlobalLog global;
     /** Resolved once: every proxy with {@code log global} shares them, and their sampling. */
     private final List<LogTarget> globalTargets = new ArrayList<>();
+    /** Each declared target as it sends: its default format set, a ring@ one with its ring's format and length. */
+    private final Map<LogTarget, LogTarget> resolved = new IdentityHashMap<>();
     private final ConnLimit connections;
+    private final Sinks sinks;
     private final LogSender sender;
     /** The longest line built: one less than the largest {@code len} of all targets, as in HAProxy. */
     private final int lineLimit;
@@ -29,19 +34,51 @@ public final class ProcessLog implements AutoCloseable {
     public ProcessLog(ConfigModel model, ConnLimit connections) {
         this.global = GlobalLog.of(model);
         this.connections = connections;
-        this.sender = new LogSender(global.sendHostname);
-        global.targets.forEach(t -> globalTargets.add(t.withFormat(global.defaultFormat())));
+        Map<String, RingSpec> rings = RingSpec.of(model);
+        this.sinks = new Sinks(rings.values());
+        this.sender = new LogSender(global.sendHostname, sinks);
         int longest = LogTarget.DEFAULT_LENGTH;
         for (LogTarget t : global.targets) {
             longest = Math.max(longest, t.maxLength());
+            globalTargets.add(resolve(t, rings));
         }
         for (ProxySpec p : ProxyTable.of(model).proxies()) {
             ProxyLog log = p.partOrNull(ProxyLog.class);
             for (LogTarget t : log == null ? List.<LogTarget>of() : log.targets) {
                 longest = Math.max(longest, t.maxLength());
+                if (t != ProxyLog.GLOBAL) {
+                    resolve(t, rings);
+                }
             }
         }
         this.lineLimit = longest - 1;
+        sinks.start();
+    }
+
+    /**
+     * A declared target as the sender uses it, once per {@code log} line: a {@code ring@} target takes its ring's
+     * format and maxlen (its own are ignored, as by HAProxy); a {@code tcp@} one gets a ring of its own, "ring#N",
+     * with its format and length, whose forwarder sends each message followed by a newline.
+     */
+    private LogTarget resolve(LogTarget t, Map<String, RingSpec> rings) {
+        return resolved.computeIfAbsent(t, k -> {
+            LogTarget target = t.withFormat(global.defaultFormat());
+            if (t.destination() instanceof LogDestination.Ring r) {
+                RingSpec spec = rings.get(r.name());
+                return target.to(r, spec.format, (int) Math.min(spec.maxlen, Integer.MAX_VALUE));
+            }
+            if (t.destination() instanceof LogDestination.Tcp tcp) {
+                String name = "ring#" + (sinks.implicitCount() + 1);
+                RingSpec spec = new RingSpec(name, "created from logserver declared into '" + t.source().file() + "' at line "
+                        + t.source().line(), t.source());
+                spec.format = target.format();
+                spec.maxlen = t.maxLength();
+                spec.servers.add(new RingSpec.Server(name, tcp.address(), false));
+                sinks.add(spec);
+                return target.to(new LogDestination.Ring(name), spec.format, t.maxLength());
+            }
+            return target;
+        });
     }
 
     int lineLimit() {
@@ -69,7 +106,7 @@ public final class ProcessLog implements AutoCloseable {
             if (t == ProxyLog.GLOBAL) {
                 out.addAll(globalTargets);
             } else {
-                out.add(t.withFormat(global.defaultFormat()));
+                out.add(resolved.get(t));
             }
         }
         return out.toArray(new LogTarget[0]);
@@ -92,9 +129,14 @@ public final class ProcessLog implements AutoCloseable {
         return sender;
     }
 
-    /** Sends what is still queued, then stops the sender. */
+    Sinks sinks() {
+        return sinks;
+    }
+
+    /** Sends what is still queued, then stops the sender and the rings' forwarders. */
     @Override
     public void close() {
         sender.close();
+        sinks.close();
     }
 }

@@ -13,7 +13,7 @@ import java.util.List;
  */
 final class ProxyLog implements ProxyPart {
     /** Stands, in {@link #targets}, for the global section's targets ({@code log global}). */
-    static final LogTarget GLOBAL = new LogTarget(null, 0, null, null, 0, 0, 0);
+    static final LogTarget GLOBAL = new LogTarget(null, 0, null, null, 0, 0, 0, null);
 
     /** Which traffic log format the proxy asked for, last keyword first. */
     enum Kind {
@@ -36,15 +36,19 @@ final class ProxyLog implements ProxyPart {
     Format format;
     Format errorFormat;
     Format uniqueIdFormat;
+    /** {@code log-format-sd}: the structured data of rfc5424 lines. */
+    Format sdFormat;
     String uniqueIdHeader;
     boolean dontlognull;
     boolean separateErrors;
     boolean dontlogNormal;
+    boolean logasap;
 
     /** Set by the configuration check. */
     LogFormat compiled;
     LogFormat compiledError;
     LogFormat compiledUniqueId;
+    LogFormat compiledSd;
 
     @Override
     public ProxyPart inherit() {
@@ -54,10 +58,12 @@ final class ProxyLog implements ProxyPart {
         c.format = format;
         c.errorFormat = errorFormat;
         c.uniqueIdFormat = uniqueIdFormat;
+        c.sdFormat = sdFormat;
         c.uniqueIdHeader = uniqueIdHeader;
         c.dontlognull = dontlognull;
         c.separateErrors = separateErrors;
         c.dontlogNormal = dontlogNormal;
+        c.logasap = logasap;
         return c;
     }
 }

@@ -59,6 +59,10 @@ public final class StreamLog {
     private long id = -1;
     private long logNumber;
     private String uniqueId;
+    /** The line was sent before the end ({@code logasap}). */
+    private boolean loggedEarly;
+    /** While the line is built before the end: the bytes sent to the client so far (%B), else -1. */
+    private long earlyBytes = -1;
     /** The level set by {@code set-log-level}, else {@link #NO_LEVEL}. */
     private int level = NO_LEVEL;
 
@@ -67,6 +71,9 @@ public final class StreamLog {
     private int version;
     String[] requestCaptures;
     String[] responseCaptures;
+    /** {@code capture cookie}: "name=value" of the request (%CC) and of the response (%CS), or null. */
+    String requestCookie;
+    String responseCookie;
 
     private SocketAddress serverAddress;
     private SocketAddress serverLocal;
@@ -124,6 +131,7 @@ public final class StreamLog {
         uri = head.uri();
         version = head.version();
         requestCaptures = logger.captures().request(head, requestCaptures);
+        requestCookie = logger.captures().requestCookie(head);
     }
 
     /** A rule captured {@code value} into slot {@code slot} of the frontend's request or response captures. */
@@ -229,6 +237,7 @@ public final class StreamLog {
         }
         responseNanos = System.nanoTime();
         responseCaptures = logger.captures().response(head, responseCaptures);
+        responseCookie = logger.captures().responseCookie(head);
     }
 
     /**
@@ -337,8 +346,21 @@ public final class StreamLog {
         return bytesIn;
     }
 
+    /** Bytes sent to the client (%B): when the line is built before the end ({@code logasap}), those sent so far. */
     long bytesOut() {
-        return bytesOut;
+        return earlyBytes >= 0 ? earlyBytes : bytesOut;
+    }
+
+    boolean loggedEarly() {
+        return loggedEarly;
+    }
+
+    void loggedEarly(boolean logged) {
+        loggedEarly = logged;
+    }
+
+    void earlyBytes(long bytes) {
+        earlyBytes = bytes;
     }
 
     int retries() {

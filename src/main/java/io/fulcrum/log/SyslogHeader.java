@@ -11,9 +11,10 @@ final class SyslogHeader {
     /**
      * @param host the {@code log-send-hostname} name, or null when it is not set
      * @param tag  the program name or {@code log-tag}
+     * @param sd   the structured data of an rfc5424 header, or null for none
      */
     static void append(StringBuilder out, SyslogFormat format, int facility, int level, long epochMicros, String host, String tag,
-                       long pid) {
+                       long pid, String sd) {
         switch (format) {
             case LOCAL, RFC3164 -> {
                 pri(out, facility, level);
@@ -28,7 +29,8 @@ final class SyslogHeader {
                 pri(out, facility, level);
                 out.append("1 ");
                 LogDates.iso(out, epochMicros);
-                out.append(' ').append(host != null ? host : "-").append(' ').append(tag).append(' ').append(pid).append(" - - ");
+                out.append(' ').append(host != null ? host : "-").append(' ').append(tag).append(' ').append(pid).append(" - ")
+                        .append(sd != null ? sd : "-").append(' ');
             }
             case PRIORITY -> pri(out, facility, level);
             case SHORT -> out.append('<').append(level).append('>');

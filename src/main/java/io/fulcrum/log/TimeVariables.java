@@ -32,10 +32,10 @@ final class TimeVariables {
         timer(r, "Tw", false, StreamLog::tw);
         timer(r, "Tc", false, StreamLog::tc);
         timer(r, "Tr", true, StreamLog::tr);
-        timer(r, "Ta", true, StreamLog::ta);
-        timer(r, "Tt", false, StreamLog::tt);
+        asapTimer(r, "Ta", true, StreamLog::ta);
+        asapTimer(r, "Tt", false, StreamLog::tt);
         timer(r, "Td", false, StreamLog::td);
-        timer(r, "Tu", false, StreamLog::tu);
+        asapTimer(r, "Tu", false, StreamLog::tu);
     }
 
     /**
@@ -49,8 +49,20 @@ final class TimeVariables {
     }
 
     private static void timer(LogVariables.Registrar r, String name, boolean httpOnly, ToLongFunction<StreamLog> value) {
+        timer(r, name, httpOnly, false, value);
+    }
+
+    /** A timer that goes on after a {@code logasap} line: written with a '+' when the frontend logs so. */
+    private static void asapTimer(LogVariables.Registrar r, String name, boolean httpOnly, ToLongFunction<StreamLog> value) {
+        timer(r, name, httpOnly, true, value);
+    }
+
+    private static void timer(LogVariables.Registrar r, String name, boolean httpOnly, boolean asap, ToLongFunction<StreamLog> value) {
         r.add(name, httpOnly, (ctx, out, f) -> {
             StreamLog l = LogVariables.log(ctx);
+            if (asap) {
+                LogVariables.asap(out, l);
+            }
             out.append(l == null ? -1 : value.applyAsLong(l));
         });
     }

@@ -23,6 +23,7 @@ final class TransactionVariables {
         });
         r.add("B", false, (ctx, out, f) -> {
             StreamLog l = LogVariables.log(ctx);
+            LogVariables.asap(out, l);
             out.append(l == null ? 0 : l.bytesOut());
         });
         r.add("U", false, (ctx, out, f) -> {
@@ -42,11 +43,18 @@ final class TransactionVariables {
         request(r, "HPO", (l, req) -> uriPart(uri(l, req), true, false));
         request(r, "HQ", (l, req) -> uriPart(uri(l, req), false, true));
         request(r, "HV", (l, req) -> l != null ? l.httpVersion() : HttpHead.versionText(req.version()));
-        // No "capture cookie" yet: nothing is ever captured.
-        r.add("CC", true, (ctx, out, f) -> LogVariable.text(out, null, f));
-        r.add("CS", true, (ctx, out, f) -> LogVariable.text(out, null, f));
+        cookie(r, "CC", l -> l.requestCookie);
+        cookie(r, "CS", l -> l.responseCookie);
         captures(r, "hr", "hrl", l -> l.requestCaptures);
         captures(r, "hs", "hsl", l -> l.responseCaptures);
+    }
+
+    /** A {@code capture cookie} value, "-" when none was seen. */
+    private static void cookie(LogVariables.Registrar r, String name, Function<StreamLog, String> get) {
+        r.add(name, true, (ctx, out, f) -> {
+            StreamLog l = LogVariables.log(ctx);
+            LogVariable.text(out, l == null ? null : get.apply(l), f);
+        });
     }
 
     private static void termination(SampleContext ctx, StringBuilder out, String cookie) {

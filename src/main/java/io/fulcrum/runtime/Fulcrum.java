@@ -260,6 +260,11 @@ public final class Fulcrum {
         return counters;
     }
 
+    /** The process's logging: its sender, rings and their forwarders. */
+    public ProcessLog logging() {
+        return logging;
+    }
+
     /** Log lines dropped so far. */
     public long droppedLogs() {
         return logging.droppedLogs();

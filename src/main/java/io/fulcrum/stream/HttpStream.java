@@ -584,7 +584,9 @@ public final class HttpStream implements HttpTxn, LogContext {
         H1Encoder.writeHead(head, out, front.clientNames());
         // The server's parser reads the body length after this call: it must see the server's framing.
         head.bodyLength(serverLength);
+        int headBytes = out.readableBytes();
         client.write(out, client.voidPromise());
+        frontend.logger().responseHeadSent(this, headBytes);
     }
 
     public void responseData(ByteBuf data) {

@@ -44,6 +44,11 @@ final class CliClient implements AutoCloseable {
         }
     }
 
+    /** Shuts the client's side, as socat does at the end of its input. */
+    void shutdownOutput() throws IOException {
+        channel.shutdownOutput();
+    }
+
     void write(String text) throws IOException {
         ByteBuffer b = ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8));
         while (b.hasRemaining()) {

@@ -17,6 +17,47 @@ class CaptureConfigTest {
     @TempDir
     Path dir;
 
+    /** HAProxy reads any word as the length and ignores what follows it: Fulcrum refuses both (its own messages). */
+    @Test
+    void captureCookieErrors() {
+        assertThat(LoadedConfig.load(dir, """
+                defaults
+                    mode http
+                    timeout client 1s
+                    capture cookie A len 5
+                frontend f
+                    bind :18001
+                    capture cookie
+                    capture cookie A
+                    capture cookie A len
+                    capture cookie A len x
+                    capture cookie A len 5 extra
+                """).messages()).isEqualTo("""
+                [ALERT]    (1) : config : parsing [t.cfg:4] : 'capture cookie' not allowed in 'defaults' section.
+                [ALERT]    (1) : config : parsing [t.cfg:7] : 'capture' expects 'cookie' <cookie_name> 'len' <len>.
+                [ALERT]    (1) : config : parsing [t.cfg:8] : 'capture' expects 'cookie' <cookie_name> 'len' <len>.
+                [ALERT]    (1) : config : parsing [t.cfg:9] : 'capture' expects 'cookie' <cookie_name> 'len' <len>.
+                [ALERT]    (1) : config : parsing [t.cfg:10] : 'capture cookie' : invalid length 'x'.
+                [ALERT]    (1) : config : parsing [t.cfg:11] : 'capture cookie' cannot handle unexpected argument 'extra'.
+                [ALERT]    (1) : config : Error(s) found in configuration file : t.cfg
+                [ALERT]    (1) : config : Fatal errors found in configuration.
+                """);
+    }
+
+    /** The last capture cookie wins, as in HAProxy; a length beyond tune.http.cookielen (63) is cut to it. */
+    @Test
+    void captureCookieSettings() {
+        LoadedConfig c = LoadedConfig.load(dir, LoadedConfig.HTTP_DEFAULTS + """
+                frontend f
+                    bind :18001
+                    capture cookie A len 5
+                    capture cookie B= len 100
+                """);
+        HeaderCaptures captures = io.fulcrum.proxy.ProxyTable.of(c.model()).find("f").partOrNull(HeaderCaptures.class);
+        assertThat(captures.cookieName).isEqualTo("B=");
+        assertThat(captures.cookieLength).isEqualTo(63);
+    }
+
     @Test
     void ruleErrors() {
         assertThat(LoadedConfig.load(dir, LoadedConfig.HTTP_DEFAULTS + """

@@ -21,7 +21,7 @@ class LogSenderTest {
     void open() throws Exception {
         socket = new DatagramSocket(0, InetAddress.getLoopbackAddress());
         socket.setSoTimeout(5000);
-        sender = new LogSender("host");
+        sender = new LogSender("host", new Sinks(java.util.List.of()));
     }
 
     @AfterEach
@@ -32,11 +32,11 @@ class LogSenderTest {
 
     private LogTarget target(int length, SyslogFormat format, LogSampling sampling, int maxLevel) {
         return new LogTarget(new LogDestination.Udp(new InetSocketAddress(InetAddress.getLoopbackAddress(), socket.getLocalPort())),
-                length, format, sampling, 16, maxLevel, Syslog.EMERG);
+                length, format, sampling, 16, maxLevel, Syslog.EMERG, null);
     }
 
     private void send(LogTarget t, int level, String text) {
-        assertThat(sender.offer(new LogMessage(new LogTarget[] {t}, "tag", level, 0, text.getBytes(StandardCharsets.ISO_8859_1))))
+        assertThat(sender.offer(new LogMessage(new LogTarget[] {t}, "tag", level, 0, text.getBytes(StandardCharsets.ISO_8859_1), null)))
                 .isTrue();
     }
 

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import java.util.Arrays;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class LogTargetTest {
 
@@ -27,6 +28,12 @@ class LogTargetTest {
         assertThat(parse("log /dev/log local0").destination()).isEqualTo(new LogDestination.UnixSocket("/dev/log"));
         assertThat(parse("log stdout local0").destination()).isEqualTo(new LogDestination.Stream(1));
         assertThat(parse("log fd@2 local0").destination()).isEqualTo(new LogDestination.Stream(2));
+        assertThat(parse("log fd@5 local0").destination()).hasToString("fd@5");
+        assertThat(parse("log ring@buf local0").destination()).isEqualTo(new LogDestination.Ring("buf"));
+        assertThat(parse("log tcp@127.0.0.1:6514 local0").destination()).hasToString("tcp@127.0.0.1:6514");
+        assertThat(parse("log tcp@127.0.0.1 local0").destination()).hasToString("tcp@127.0.0.1:514");
+        assertThatThrownBy(() -> parse("log fd@x local0")).hasMessage("file descriptor 'x' is not a valid integer in 'fd@x'");
+        assertThatThrownBy(() -> parse("log uxst@/tmp/s local0")).hasMessageContaining("not supported by Fulcrum yet");
     }
 
     @Test

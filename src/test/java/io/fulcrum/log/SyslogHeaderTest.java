@@ -17,7 +17,7 @@ class SyslogHeaderTest {
 
     private static String header(SyslogFormat f, String host) {
         StringBuilder sb = new StringBuilder();
-        SyslogHeader.append(sb, f, 16, 6, MICROS, host, "haproxy", 14389);
+        SyslogHeader.append(sb, f, 16, 6, MICROS, host, "haproxy", 14389, null);
         return sb.toString();
     }
 
@@ -35,6 +35,12 @@ class SyslogHeaderTest {
         assertThat(header(SyslogFormat.RFC3164, "vm")).isEqualTo("<134>" + rfc3164 + " vm haproxy[14389]: ");
         assertThat(header(SyslogFormat.RFC5424, null)).isEqualTo("<134>1 " + iso + " - haproxy 14389 - - ");
         assertThat(header(SyslogFormat.RFC5424, "vm")).isEqualTo("<134>1 " + iso + " vm haproxy 14389 - - ");
+        StringBuilder sd = new StringBuilder();
+        SyslogHeader.append(sd, SyslogFormat.RFC5424, 16, 6, MICROS, null, "haproxy", 14389, "[id@1 a=\"b\"]");
+        assertThat(sd).hasToString("<134>1 " + iso + " - haproxy 14389 - [id@1 a=\"b\"] ");
+        StringBuilder ignored = new StringBuilder();
+        SyslogHeader.append(ignored, SyslogFormat.SHORT, 16, 6, MICROS, null, "haproxy", 14389, "[id@1]");
+        assertThat(ignored).hasToString("<6>");
         assertThat(header(SyslogFormat.PRIORITY, "vm")).isEqualTo("<134>");
         assertThat(header(SyslogFormat.SHORT, "vm")).isEqualTo("<6>");
         assertThat(header(SyslogFormat.TIMED, "vm")).isEqualTo("<6>" + iso + " ");

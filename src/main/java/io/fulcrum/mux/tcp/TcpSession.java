@@ -347,6 +347,7 @@ public final class TcpSession implements LogContext {
         }
         connected = true;
         log.connected(ch);
+        frontend.logger().serverConnected(logged);
         Server srv = target;
         srv.connectionOpened();
         ch.closeFuture().addListener(f -> srv.connectionClosed());

@@ -1,0 +1,46 @@
+package io.fulcrum.log;
+
+import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.cfg.Source;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** A {@code ring} section as parsed; HAProxy's defaults (raw format, 16384 bytes, no timeouts). */
+final class RingSpec {
+    /** HAProxy's BUFSIZE: the default and smallest ring, and the default longest message. */
+    static final int BUFSIZE = 16384;
+
+    /** A {@code server} line: where the ring's messages are forwarded over TCP, and how they are framed. */
+    record Server(String name, InetSocketAddress address, boolean octetCount) {
+    }
+
+    final String name;
+    final Source source;
+    String description;
+    SyslogFormat format = SyslogFormat.RAW;
+    long maxlen = BUFSIZE;
+    long size = BUFSIZE;
+    /** Milliseconds; 0: none. */
+    long timeoutConnect;
+    long timeoutServer;
+    final List<Server> servers = new ArrayList<>();
+
+    RingSpec(String name, String description, Source source) {
+        this.name = name;
+        this.description = description;
+        this.source = source;
+    }
+
+    /** The rings of a configuration, by name, in declaration order. */
+    static Map<String, RingSpec> of(ConfigModel model) {
+        return model.part(Rings.class, Rings::new).rings;
+    }
+
+    private static final class Rings {
+        final Map<String, RingSpec> rings = new LinkedHashMap<>();
+    }
+}

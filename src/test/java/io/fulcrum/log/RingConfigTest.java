@@ -1,0 +1,104 @@
+package io.fulcrum.log;
+
+import io.fulcrum.http.LoadedConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code ring} sections and the targets naming them. The messages are those HAProxy 2.6.12 printed for the same
+ * lines, unless said otherwise.
+ */
+class RingConfigTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void ringErrors() {
+        assertThat(LoadedConfig.load(dir, """
+                ring r
+                    foo 1
+                    format bad
+                    size x
+                    maxlen 0
+                    timeout connect
+                    description
+                    server s 127.0.0.1:1 log-proto x
+                    server s
+                    size 100
+                    backing-file /tmp/r
+                    server t 127.0.0.1:1 check
+                ring r
+                ring
+                ring buf0
+                """).messages()).isEqualTo("""
+                [ALERT]    (1) : config : parsing [t.cfg:2] : unknown statement 'foo'.
+                [ALERT]    (1) : config : parsing [t.cfg:3] : unknown format 'bad'.
+                [ALERT]    (1) : config : parsing [t.cfg:4] : invalid size 'x' for new sink buffer.
+                [ALERT]    (1) : config : parsing [t.cfg:5] : invalid size '0' for new sink buffer.
+                [ALERT]    (1) : config : parsing [t.cfg:6] : 'timeout connect' expects <time> as argument.
+                [ALERT]    (1) : config : parsing [t.cfg:7] : missing ring description text.
+                [ALERT]    (1) : config : parsing [t.cfg:8] : 'server r/s' : 'log-proto' expects one of 'legacy' or 'octet-count' but got 'x'.
+                [ALERT]    (1) : config : parsing [t.cfg:9] : 'server' expects <name> and <addr>[:<port>] as arguments.
+                [ALERT]    (1) : config : parsing [t.cfg:10] : ignoring new size '100' that is smaller than current size '16384' for ring 'r'.
+                [ALERT]    (1) : config : parsing [t.cfg:11] : 'backing-file' is an HAProxy keyword that Fulcrum does not support yet.
+                [ALERT]    (1) : config : parsing [t.cfg:12] : 'server r/t' : 'check' is not supported in ring sections by Fulcrum yet (it supports 'log-proto').
+                [ALERT]    (1) : config : parsing [t.cfg:13] : sink named 'r' already exists.
+                [ALERT]    (1) : config : parsing [t.cfg:14] : missing ring name.
+                [ALERT]    (1) : config : parsing [t.cfg:15] : sink named 'buf0' already exists.
+                [ALERT]    (1) : config : Error(s) found in configuration file : t.cfg
+                [ALERT]    (1) : config : Fatal errors found in configuration.
+                """);
+    }
+
+    @Test
+    void targetsNameExistingRingsAndMessagesFitTheRing() {
+        assertThat(LoadedConfig.load(dir, """
+                global
+                    log ring@nope local0
+                    log ring@r local0
+                ring r
+                    maxlen 20000
+                defaults
+                    log ring@nope2 local0
+                    timeout client 1s
+                frontend f
+                    bind 127.0.0.1:9999
+                    log ring@nope3 local0
+                """).messages()).isEqualTo("""
+                [ALERT]    (1) : config : global log server declared in file 't.cfg' at line 2 uses unknown ring named 'nope'.
+                [ALERT]    (1) : config : log server declared in proxy section 'f' in file 't.cfg' at line 7 uses unknown ring named 'nope2'.
+                [ALERT]    (1) : config : log server declared in proxy section 'f' in file 't.cfg' at line 11 uses unknown ring named 'nope3'.
+                [WARNING]  (1) : config : ring 'r' event max length '20000' exceeds size, forced to size '16384'.
+                [ALERT]    (1) : config : Fatal errors found in configuration.
+                """);
+    }
+
+    @Test
+    void aRingSectionKeepsItsSettings() {
+        LoadedConfig c = LoadedConfig.load(dir, """
+                ring r
+                    description "My ring"
+                    format rfc3164
+                    maxlen 1200
+                    size 32764
+                    timeout connect 5s
+                    timeout server 10s
+                    server s 127.0.0.1:6514 log-proto octet-count
+                    server t 127.0.0.1:6515
+                """);
+        assertThat(c.messages()).isBlank();
+        RingSpec r = RingSpec.of(c.model()).get("r");
+        assertThat(r.description).isEqualTo("My ring");
+        assertThat(r.format).isEqualTo(SyslogFormat.RFC3164);
+        assertThat(r.maxlen).isEqualTo(1200);
+        assertThat(r.size).isEqualTo(32764);
+        assertThat(r.timeoutConnect).isEqualTo(5000);
+        assertThat(r.timeoutServer).isEqualTo(10000);
+        assertThat(r.servers).extracting(RingSpec.Server::octetCount).containsExactly(true, false);
+        assertThat(r.servers.get(0).address().getPort()).isEqualTo(6514);
+    }
+}

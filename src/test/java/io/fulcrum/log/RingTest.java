@@ -1,0 +1,90 @@
+package io.fulcrum.log;
+
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class RingTest {
+
+    private static boolean write(Ring r, String text) {
+        byte[] b = (text + "garbage").getBytes(StandardCharsets.US_ASCII);
+        return r.write(b, text.length());
+    }
+
+    private static List<String> read(Ring r, Ring.Cursor c) throws InterruptedException {
+        List<byte[]> out = new ArrayList<>();
+        r.read(c, out, 1000, 0);
+        return out.stream().map(b -> new String(b, StandardCharsets.US_ASCII)).toList();
+    }
+
+    @Test
+    void theOldestMessagesMakeRoomForNewOnes() throws Exception {
+        Ring r = new Ring("r", "r", 3 * (10 + Ring.OVERHEAD));
+        for (int i = 0; i < 200; i++) { // past the first growth of the slot array
+            assertThat(write(r, "message%03d".formatted(i))).isTrue();
+        }
+        assertThat(read(r, r.cursor(false))).containsExactly("message197", "message198", "message199");
+        assertThat(read(r, r.cursor(true))).isEmpty();
+        assertThat(r.dropped()).isZero();
+    }
+
+    @Test
+    void aReaderLeftBehindGoesOnFromTheOldestKept() throws Exception {
+        Ring r = new Ring("r", "r", 2 * (1 + Ring.OVERHEAD));
+        Ring.Cursor c = r.cursor(false);
+        write(r, "a");
+        assertThat(read(r, c)).containsExactly("a");
+        write(r, "b");
+        write(r, "c");
+        write(r, "d");
+        assertThat(read(r, c)).containsExactly("c", "d");
+        assertThat(read(r, c)).isEmpty();
+    }
+
+    @Test
+    void aPinnedReaderKeepsWhatItHasNotReadAndNewMessagesDrop() throws Exception {
+        Ring r = new Ring("r", "r", 2 * (1 + Ring.OVERHEAD));
+        Ring.Cursor pin = r.cursor(false);
+        r.pin(pin);
+        assertThat(write(r, "a")).isTrue();
+        assertThat(write(r, "b")).isTrue();
+        assertThat(write(r, "c")).isFalse();
+        assertThat(r.dropped()).isEqualTo(1);
+        assertThat(read(r, pin)).containsExactly("a", "b");
+        assertThat(write(r, "c")).isTrue();
+        r.release(pin);
+        assertThat(write(r, "d")).isTrue();
+        assertThat(read(r, r.cursor(false))).containsExactly("c", "d");
+    }
+
+    @Test
+    void aMessageLargerThanTheRingIsDropped() {
+        Ring r = new Ring("r", "r", 10);
+        assertThat(write(r, "x".repeat(20))).isFalse();
+        assertThat(r.dropped()).isEqualTo(1);
+    }
+
+    @Test
+    void aWaitingReaderWakesUpOnAWrite() throws Exception {
+        Ring r = new Ring("r", "r", 1000);
+        Ring.Cursor c = r.cursor(true);
+        Thread.ofVirtual().start(() -> {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                return;
+            }
+            write(r, "late");
+        });
+        List<byte[]> out = new ArrayList<>();
+        long start = System.nanoTime();
+        while (out.isEmpty() && System.nanoTime() - start < 10_000_000_000L) {
+            r.read(c, out, 10, 5000);
+        }
+        assertThat(out).hasSize(1);
+    }
+}
