@@ -3,6 +3,7 @@ package io.fulcrum.stream;
 import io.fulcrum.backend.Backend;
 import io.fulcrum.backend.Ticket;
 import io.fulcrum.conn.ProxyHeader;
+import io.fulcrum.conn.SilentDrop;
 import io.fulcrum.http.ErrorMessage;
 import io.fulcrum.http.ForwardingHeaders;
 import io.fulcrum.http.HttpHead;
@@ -27,6 +28,7 @@ import io.fulcrum.rules.HttpRule;
 import io.fulcrum.rules.HttpRules;
 import io.fulcrum.rules.HttpTxn;
 import io.fulcrum.rules.Reply;
+import io.fulcrum.rules.ResponseControl;
 import io.fulcrum.rules.Verdict;
 import io.fulcrum.sample.Endpoints;
 import io.fulcrum.sample.VarScope;
@@ -37,7 +39,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelOption;
 import io.netty.util.AsciiString;
 import io.netty.channel.ConnectTimeoutException;
 
@@ -55,7 +56,7 @@ import java.util.function.Function;
  * errors: 503 (no server, connection failed), 502 (invalid or truncated response), 504 (server
  * timeout).
  */
-public final class HttpStream implements HttpTxn, LogContext {
+public final class HttpStream implements HttpTxn, LogContext, ResponseControl {
     private final H1FrontConnection front;
     private final StreamLog log;
     private final Channel client;
@@ -530,6 +531,43 @@ public final class HttpStream implements HttpTxn, LogContext {
         }
         conn.channel().flush();
         front.resumeIfPaused();
+        responseContentRules();
+    }
+
+    /**
+     * The backend's tcp-response content rules run once the server connection is established, before the response
+     * (as in HAProxy, whose payload fetches see nothing of an HTTP message): a reject closes the client connection
+     * without an answer (PD), a close ends the server connection (then 502).
+     */
+    private void responseContentRules() {
+        if (!backend.tcpRules().hasResponseRules()) {
+            return;
+        }
+        Verdict v;
+        responseSide = true;
+        try {
+            v = backend.tcpRules().inspectResponse(this, () -> false);
+        } finally {
+            responseSide = false;
+        }
+        if (v == Verdict.DONE && !finished) {
+            log.error('P', 'D');
+            abort();
+        }
+    }
+
+    @Override
+    public void closeServer() {
+        if (server != null) {
+            retriedOnNew = true; // closed by the proxy: not a reused connection the server closed, nothing to retry
+            server.channel().close();
+        }
+    }
+
+    @Override
+    public void silentDrop() {
+        log.error('P', 'R');
+        drop(true);
     }
 
     public void responseHead(ResponseHead head) {
@@ -873,9 +911,10 @@ public final class HttpStream implements HttpTxn, LogContext {
     public void drop(boolean reset) {
         endExchange();
         if (reset) {
-            client.config().setOption(ChannelOption.SO_LINGER, 0);
+            SilentDrop.close(client);
+        } else {
+            client.close();
         }
-        client.close();
     }
 
     @Override
