@@ -79,10 +79,16 @@ public final class HttpStream implements HttpTxn, LogContext, ResponseControl {
     private HeaderCase serverNames = HeaderCase.NONE;
     /** The server waits for the request's body, or null. */
     private BodyWait bodyWait;
-    /** The request rule to resume at when a wait-for-body rule held the list (the backend's once it is chosen). */
+    /**
+     * The rule to resume at when a wait-for-body rule held the list: a request rule (the backend's once it is chosen),
+     * or, once the request rules are done, a response rule (the frontend's once {@link #backendResponseRulesDone}).
+     */
     private int ruleIndex;
     /** What arrived of the request while a wait-for-body rule held it, or null when no rule waited. */
     private HeldBody held;
+    /** What arrived of the response while an http-response wait-for-body rule held it, or null when no rule waited. */
+    private HeldBody heldResponse;
+    private boolean backendResponseRulesDone;
     private int attempts;
 
     /** Request bytes produced before the server connection is ready. */
@@ -216,8 +222,12 @@ public final class HttpStream implements HttpTxn, LogContext, ResponseControl {
 
     /** Runs {@code rules}' request rules from the one that waited, if any; false when they answered or wait. */
     private boolean requestRulesDone(HttpRules rules) {
-        HttpRule[] list = rules.request();
-        int r = HttpRule.run(list, ruleIndex, this, request);
+        return rulesDone(rules.request(), request);
+    }
+
+    /** Runs {@code list} over {@code msg} from the rule that waited, if any; false when a rule answered or waits. */
+    private boolean rulesDone(HttpRule[] list, HttpHead msg) {
+        int r = HttpRule.run(list, ruleIndex, this, msg);
         if (r == HttpRule.ANSWERED) {
             return false;
         }
@@ -266,20 +276,17 @@ public final class HttpStream implements HttpTxn, LogContext, ResponseControl {
     private void replayHeld() {
         HeldBody h = held;
         held = null;
-        ByteBuf body = h.takeBody();
-        if (body != null) {
-            requestData(body);
-        }
-        if (h.trailers() != null) {
-            requestTrailers(h.trailers());
-        }
-        if (h.ended()) {
-            requestEnd();
-        }
+        h.replay(this::requestData, this::requestTrailers, this::requestEnd);
     }
 
     @Override
-    public boolean requestBodyIn(long millis, long atLeast) {
+    public boolean bodyIn(HttpHead msg, long millis, long atLeast) {
+        if (msg != request) {
+            if (heldResponse == null) {
+                heldResponse = new HeldBody(client.alloc(), front.limits().maxHead());
+            }
+            return heldResponse.satisfied(msg.bodyLength() != HttpHead.NO_BODY && !request.isHead(), millis, atLeast);
+        }
         if (held == null) {
             held = new HeldBody(client.alloc(), front.limits().maxHead());
         }
@@ -297,6 +304,11 @@ public final class HttpStream implements HttpTxn, LogContext, ResponseControl {
     @Override
     public ByteBuf requestBody() {
         return held == null ? null : held.body();
+    }
+
+    @Override
+    public ByteBuf responseBody() {
+        return heldResponse == null ? null : heldResponse.body();
     }
 
     /** The wait for the request's body is over, or there was none: the server is connected. */
@@ -596,9 +608,27 @@ public final class HttpStream implements HttpTxn, LogContext, ResponseControl {
             return;
         }
         response = head;
-        if (responseRulesReplied(head)) {
+        continueResponse();
+    }
+
+    /**
+     * Runs the response rules from where they stand (an http-response wait-for-body rule may hold them: this runs again
+     * as the body arrives), then sends the head, and what came of the body meanwhile.
+     */
+    private void continueResponse() {
+        if (!responseRulesDone(response)) {
             return;
         }
+        sendResponseHead(response);
+        if (heldResponse != null) {
+            HeldBody h = heldResponse;
+            heldResponse = null;
+            h.replay(this::responseData, this::responseTrailers, this::responseEnd);
+        }
+    }
+
+    /** The response head goes to the client, framed for it. */
+    private void sendResponseHead(ResponseHead head) {
         long serverLength = head.bodyLength();
         chunkedToClient = serverLength == HttpHead.CHUNKED;
         boolean keepClient = !clientWantsClose && frontend.keepAlive(backend) && !front.stopping();
@@ -632,6 +662,11 @@ public final class HttpStream implements HttpTxn, LogContext, ResponseControl {
             return;
         }
         lastServerActivity = System.nanoTime();
+        if (heldResponse != null && heldResponse.waiting()) {
+            heldResponse.hold(data);
+            continueResponse();
+            return;
+        }
         if (chunkedToClient) {
             client.write(H1Encoder.chunkHeader(data.readableBytes(), client.alloc()), client.voidPromise());
             client.write(data, client.voidPromise());
@@ -642,6 +677,10 @@ public final class HttpStream implements HttpTxn, LogContext, ResponseControl {
     }
 
     public void responseTrailers(HttpHeaders trailers) {
+        if (heldResponse != null && heldResponse.waiting()) {
+            heldResponse.holdTrailers(trailers);
+            return;
+        }
         if (chunkedToClient && !finished) {
             responseTrailersSent = true;
             client.write(H1Encoder.lastChunk(trailers, client.alloc(), front.clientNames()), client.voidPromise());
@@ -650,6 +689,11 @@ public final class HttpStream implements HttpTxn, LogContext, ResponseControl {
 
     public void responseEnd() {
         if (finished) {
+            return;
+        }
+        if (heldResponse != null && heldResponse.waiting()) {
+            heldResponse.holdEnd();
+            continueResponse();
             return;
         }
         if (tunnel) {
@@ -975,21 +1019,29 @@ public final class HttpStream implements HttpTxn, LogContext, ResponseControl {
         }
     }
 
-    /** Runs http-response rules, backend first, then http-after-response rules; true when a rule answered. */
-    private boolean responseRulesReplied(ResponseHead head) {
+    /**
+     * Runs the http-response rules from where they stand, backend first, then the http-after-response rules; false
+     * when a rule answered or waits.
+     */
+    private boolean responseRulesDone(ResponseHead head) {
         HttpRules be = backend.rules();
         HttpRules fe = frontend.rules();
         responseSide = true;
         try {
-            if (HttpRule.runAll(be.response(), this, head) == Verdict.DONE
-                    || fe != be && HttpRule.runAll(fe.response(), this, head) == Verdict.DONE) {
-                return true;
+            if (!backendResponseRulesDone) {
+                if (!rulesDone(be.response(), head)) {
+                    return false;
+                }
+                backendResponseRulesDone = true;
+            }
+            if (fe != be && !rulesDone(fe.response(), head)) {
+                return false;
             }
         } finally {
             responseSide = false;
         }
         runAfterResponseRules(head);
-        return false;
+        return true;
     }
 
     private boolean hasAfterResponseRules() {
@@ -1049,6 +1101,9 @@ public final class HttpStream implements HttpTxn, LogContext, ResponseControl {
         if (held != null) {
             held.release();
         }
+        if (heldResponse != null) {
+            heldResponse.release();
+        }
         ByteBuf b;
         while ((b = pending.poll()) != null) {
             b.release();
@@ -1081,6 +1136,9 @@ public final class HttpStream implements HttpTxn, LogContext, ResponseControl {
         if (held != null && held.waiting()) {
             next = Math.min(next, held.deadline());
         }
+        if (heldResponse != null && heldResponse.waiting()) {
+            next = Math.min(next, heldResponse.deadline());
+        }
         if (next != Long.MAX_VALUE && !finished) {
             front.timer().setAt(next);
         }
@@ -1098,6 +1156,11 @@ public final class HttpStream implements HttpTxn, LogContext, ResponseControl {
         long now = System.nanoTime();
         if (bodyWait != null && bodyWait.expired(now) || held != null && held.expired(now)) {
             fail(408);
+            return;
+        }
+        if (heldResponse != null && heldResponse.expired(now)) {
+            log.error('s', 'R'); // (sic: HAProxy 2.6 logs sR)
+            fail(504);
             return;
         }
         if (queueDeadline != 0 && now - queueDeadline >= 0) {
