@@ -217,12 +217,16 @@ class TcpResponseIT {
         }
     }
 
-    /** The log lines written so far, waiting (bounded) for {@code n} of them. */
-    static List<String> logLines(FulcrumProcess proxy, int n) throws InterruptedException {
+    private static List<String> logLines(FulcrumProcess proxy, int n) throws InterruptedException {
+        return logLines(proxy, "px ", n);
+    }
+
+    /** The log lines (starting with {@code prefix}) written so far, waiting (bounded) for {@code n} of them. */
+    static List<String> logLines(FulcrumProcess proxy, String prefix, int n) throws InterruptedException {
         long deadline = System.nanoTime() + 5_000_000_000L;
         List<String> lines;
         do {
-            lines = proxy.stdout().lines().filter(l -> l.startsWith("px ")).toList();
+            lines = proxy.stdout().lines().filter(l -> l.startsWith(prefix)).toList();
             if (lines.size() >= n) {
                 break;
             }
