@@ -578,7 +578,6 @@ public final class HttpStream implements HttpTxn, LogContext, ResponseControl {
 
     @Override
     public void silentDrop() {
-        log.error('P', 'R');
         drop(true);
     }
 
@@ -953,6 +952,7 @@ public final class HttpStream implements HttpTxn, LogContext, ResponseControl {
 
     @Override
     public void drop(boolean reset) {
+        log.error('P', 'R'); // refused by a rule, as HAProxy logs reject and silent-drop
         endExchange();
         if (reset) {
             SilentDrop.close(client);

@@ -146,4 +146,25 @@ class ResponseWaitIT {
             assertThat(TcpResponseIT.logLines(close, "be ", 1)).containsExactly("be 502 SH");
         }
     }
+
+    /** silent-drop, in each rule set that has it: the client is told nothing, the log says PR. */
+    @Test
+    void silentDrop() throws Exception {
+        int[] fe = {freePort(), freePort(), freePort()};
+        String[] rules = {"http-request silent-drop", "http-response silent-drop", "tcp-response content silent-drop"};
+        try (HttpOrigin origin = origin();
+             FulcrumProcess p0 = HttpKit.serve(config(fe[0], rules[0], origin.port()), fe[0]);
+             FulcrumProcess p1 = HttpKit.serve(config(fe[1], rules[1], origin.port()), fe[1]);
+             FulcrumProcess p2 = HttpKit.serve(config(fe[2], rules[2], origin.port()), fe[2])) {
+            for (int port : fe) {
+                try (java.net.Socket s = TcpProxyKit.connect(port)) {
+                    TcpProxyKit.send(s, HttpKit.get("/"));
+                    TcpProxyKit.assertSilent(s, 700, "a silently dropped connection");
+                }
+            }
+            assertThat(TcpResponseIT.logLines(p0, "be ", 1)).containsExactly("be -1 PR");
+            assertThat(TcpResponseIT.logLines(p1, "be ", 1)).containsExactly("be 200 PR");
+            assertThat(TcpResponseIT.logLines(p2, "be ", 1)).containsExactly("be -1 PR");
+        }
+    }
 }
