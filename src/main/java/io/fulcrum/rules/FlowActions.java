@@ -42,7 +42,7 @@ final class FlowActions {
             };
         }, Phase.REQUEST);
         actions.add("set-timeout", FlowActions::setTimeout, Phase.REQUEST);
-        actions.add("wait-for-body", FlowActions::waitForBody, Phase.REQUEST);
+        actions.add("wait-for-body", FlowActions::waitForBody, Phase.REQUEST, Phase.RESPONSE);
         actions.add("early-hint", a -> {
             if (a.remaining() != 2) {
                 throw new ConfigException("expects exactly 2 arguments");
@@ -90,7 +90,7 @@ final class FlowActions {
         }
         long millis = time;
         long bytes = atLeast;
-        return (txn, msg) -> txn.requestBodyIn(millis, bytes) ? Verdict.CONTINUE : Verdict.WAIT;
+        return (txn, msg) -> txn.bodyIn(msg, millis, bytes) ? Verdict.CONTINUE : Verdict.WAIT;
     }
 
     /** {@code set-timeout server|tunnel <time>|<expr>}: a time when it reads as one, else an expression (in ms). */

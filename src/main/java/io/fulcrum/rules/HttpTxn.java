@@ -1,5 +1,6 @@
 package io.fulcrum.rules;
 
+import io.fulcrum.http.HttpHead;
 import io.fulcrum.sample.SampleContext;
 
 import java.util.function.Function;
@@ -29,10 +30,11 @@ public interface HttpTxn extends SampleContext {
     void tunnelTimeout(long millis);
 
     /**
-     * {@code wait-for-body}: true once the request's body is in (or {@code atLeast} bytes of it, or all the buffer
-     * holds); else the request rules wait, at most {@code millis} (then 408), and the rule runs again as more arrives.
+     * {@code wait-for-body}: true once the body of {@code msg} (the request, or the response) is in (or {@code atLeast}
+     * bytes of it, or all the buffer holds); else its rules wait, at most {@code millis} (then 408 for a request, 504
+     * for a response), and the rule runs again as more arrives.
      */
-    boolean requestBodyIn(long millis, long atLeast);
+    boolean bodyIn(HttpHead msg, long millis, long atLeast);
 
     /** Adds a field to the 103 Early Hints response sent before anything else. */
     void earlyHint(String name, String value);

@@ -25,14 +25,17 @@ import io.fulcrum.sample.VarRef;
 import java.util.List;
 
 /**
- * {@code tcp-request connection|session|content <action> [{if|unless} <condition>]} and
- * {@code tcp-request inspect-delay}, with the actions accept, reject, set-var, set-var-fmt and unset-var.
+ * {@code tcp-request connection|session|content <action> [{if|unless} <condition>]}, {@code tcp-request inspect-delay},
+ * {@code tcp-response content <action> [{if|unless} <condition>]} and {@code tcp-response inspect-delay}.
  */
 public final class TcpRuleModule implements Module {
     /** HAProxy 2.6's other tcp-request actions. */
     private static final java.util.Set<String> UNSUPPORTED = java.util.Set.of("expect-proxy", "expect-netscaler-cip",
             "track-sc0", "track-sc1", "track-sc2", "sc-inc-gpc", "sc-inc-gpc0", "sc-inc-gpc1", "sc-set-gpt", "sc-set-gpt0",
             "silent-drop", "do-resolve", "send-spoe-group", "set-priority-class", "set-priority-offset", "switch-mode", "use-service");
+    /** HAProxy 2.6's other tcp-response content actions (the sc-* ones come with the stick tables). */
+    private static final java.util.Set<String> RESPONSE_UNSUPPORTED = java.util.Set.of("sc-inc-gpc", "sc-inc-gpc0", "sc-inc-gpc1",
+            "sc-set-gpt", "sc-set-gpt0", "send-spoe-group", "ot-group");
 
     @Override
     public void register(Registry registry) {
@@ -41,6 +44,9 @@ public final class TcpRuleModule implements Module {
         registry.check(TcpRuleModule::warnCaptures);
         registry.table(ProxyModule.KEYWORDS).add("tcp-request", Capability.FRONTEND | Capability.BACKEND | Capability.STRICT,
                 (p, l) -> parse(p, l, acls, formats));
+        // Refused in a frontend by the parser, with HAProxy's words.
+        registry.table(ProxyModule.KEYWORDS).add("tcp-response", Capability.FRONTEND | Capability.BACKEND | Capability.STRICT,
+                (p, l) -> parseResponse(p, l, acls, formats));
     }
 
     /**
@@ -100,10 +106,7 @@ public final class TcpRuleModule implements Module {
         String kind = l.arg(1);
         switch (kind) {
             case "inspect-delay" -> {
-                if (!l.has(2)) {
-                    throw new ConfigException("'tcp-request inspect-delay' expects a positive delay in milliseconds, in " + where);
-                }
-                rules.inspectDelay = Units.time(l.arg(2), "tcp-request inspect-delay");
+                rules.inspectDelay = inspectDelay("tcp-request", l, where);
                 return;
             }
             case "connection", "session" -> {
@@ -115,13 +118,63 @@ public final class TcpRuleModule implements Module {
             default -> throw new ConfigException("'tcp-request' expects 'inspect-delay', 'connection', or 'content' in " + where
                     + " (got '" + kind + "')");
         }
-        String word = l.arg(2);
         Stage stage = switch (kind) {
             case "connection" -> Stage.FE_CON_ACC;
             case "session" -> Stage.FE_SES_ACC;
             default -> p.kind().isFrontend() ? Stage.FE_REQ_CNT : Stage.BE_REQ_CNT;
         };
-        String rule = "tcp-request " + kind + " " + word;
+        List<TcpRules.Rule> list = switch (kind) {
+            case "connection" -> rules.connection;
+            case "session" -> rules.session;
+            default -> rules.content;
+        };
+        list.add(rule(false, kind, stage, p, l, acls, formats, rules));
+    }
+
+    /** {@code tcp-response inspect-delay <time>} and {@code tcp-response content <action> [{if|unless} <condition>]}. */
+    private static void parseResponse(ProxySpec p, ConfigLine l, AclParser acls, LogFormatParser formats) throws ConfigException {
+        String where = p.describe();
+        if (!p.kind().isBackend()) {
+            throw new ConfigException("tcp-response " + l.arg(1) + " is only allowed in 'backend' sections or 'defaults' section with a name");
+        }
+        if (!l.has(1)) {
+            throw new ConfigException("missing argument for 'tcp-response' in " + where);
+        }
+        TcpRules rules = p.part(TcpRules.class, TcpRules::new);
+        switch (l.arg(1)) {
+            case "inspect-delay" -> rules.responseInspectDelay = inspectDelay("tcp-response", l, where);
+            case "content" -> rules.response.add(rule(true, "content", Stage.BE_RES_CNT, p, l, acls, formats, rules));
+            default -> throw new ConfigException("'tcp-response' expects 'inspect-delay' or 'content' in " + where + " (got '" + l.arg(1) + "')");
+        }
+    }
+
+    /** {@code tcp-request|tcp-response inspect-delay <time>}, with HAProxy's message. */
+    private static long inspectDelay(String directive, ConfigLine l, String where) throws ConfigException {
+        String error = "'" + directive + " inspect-delay' expects a positive delay in milliseconds, in " + where;
+        if (!l.has(2)) {
+            throw new ConfigException(error);
+        }
+        int digits = 0;
+        while (digits < l.arg(2).length() && Character.isDigit(l.arg(2).charAt(digits))) {
+            digits++;
+        }
+        try {
+            return Units.time(l.arg(2), directive + " inspect-delay");
+        } catch (ConfigException e) {
+            throw new ConfigException(error + (digits < l.arg(2).length() ? " (unexpected character '" + l.arg(2).charAt(digits) + "')" : ""));
+        }
+    }
+
+    /**
+     * The action and condition of a rule line: a {@code tcp-request <kind>} rule, or a {@code tcp-response content}
+     * one ({@code response}), which has close and silent-drop and no address or capture actions.
+     */
+    private static TcpRules.Rule rule(boolean response, String kind, Stage stage, ProxySpec p, ConfigLine l, AclParser acls,
+                                      LogFormatParser formats, TcpRules rules) throws ConfigException {
+        String where = p.describe();
+        String directive = response ? "tcp-response" : "tcp-request";
+        String word = l.arg(2);
+        String rule = directive + " " + kind + " " + word;
         int paren = word.indexOf('(');
         String action = paren < 0 ? word : word.substring(0, paren);
         String param = paren < 0 ? null : word.substring(paren + 1, word.endsWith(")") ? word.length() - 1 : word.length());
@@ -141,6 +194,11 @@ public final class TcpRuleModule implements Module {
                 } catch (ConfigException ex) {
                     throw new ConfigException("'" + rule + "' : " + ex.getMessage());
                 }
+                if ((e.stages() & stage.bit()) == 0) {
+                    // (HAProxy names the action where it means the fetch)
+                    throw new ConfigException("fetch method '" + word + "' extracts information from '" + e.fetch().source()
+                            + "', none of which is available here");
+                }
                 act = ctx -> {
                     Sample s = new Sample();
                     if (e.eval(ctx, s)) {
@@ -159,13 +217,6 @@ public final class TcpRuleModule implements Module {
                     return Verdict.CONTINUE;
                 };
             }
-            case "capture" -> {
-                if (!kind.equals("content")) {
-                    throw new ConfigException("'capture " + l.arg(pos) + "' is not allowed in 'tcp-request " + kind + "' rules in " + where);
-                }
-                act = capture(p, l, pos, acls, rules);
-                pos += 3;
-            }
             case "unset-var" -> {
                 VarRef var = VarRef.parse(param);
                 act = ctx -> {
@@ -173,24 +224,23 @@ public final class TcpRuleModule implements Module {
                     return Verdict.CONTINUE;
                 };
             }
+            case "capture" -> {
+                if (response) {
+                    throw unknownAction(true, kind, action, word, where);
+                }
+                if (!kind.equals("content")) {
+                    throw new ConfigException("'capture " + l.arg(pos) + "' is not allowed in 'tcp-request " + kind + "' rules in " + where);
+                }
+                act = capture(p, l, pos, acls, rules);
+                pos += 3;
+            }
             default -> {
                 ActionArgs args = new ActionArgs(l, pos, param, null, p, stage, acls.exprs(), formats);
-                TcpRules.TcpAction shared = ConnectionActions.tcp(action, args, kind.equals("connection"));
-                if (shared == null && kind.equals("content")) {
-                    shared = ConnectionActions.tcpContent(action, args);
+                act = response ? responseAction(action, args) : requestAction(action, kind, args);
+                if (act == null) {
+                    throw unknownAction(response, kind, action, word, where);
                 }
-                if (shared != null) {
-                    act = shared;
-                    pos = args.position();
-                    break;
-                }
-                if (UNSUPPORTED.contains(action)) {
-                    throw new ConfigException("'tcp-request " + kind + " " + action + "' is an HAProxy action that Fulcrum does not support yet.");
-                }
-                throw new ConfigException("'tcp-request " + kind + "' expects 'accept', 'reject', 'capture', "
-                        + (kind.equals("content") ? "'set-log-level', 'set-nice', " : "")
-                        + "'set-var-fmt(*)', 'set-var(*)', 'unset-var(*)', 'set-src', 'set-src-port', 'set-dst', 'set-dst-port', 'set-mark', "
-                        + "'set-tos' in " + where + " (got '" + word + "').");
+                pos = args.position();
             }
         }
         if (l.has(pos) && !l.arg(pos).equals("if") && !l.arg(pos).equals("unless")) {
@@ -203,11 +253,46 @@ public final class TcpRuleModule implements Module {
             throw new ConfigException("'" + rule + "' : error detected in " + where + " while parsing '" + l.arg(pos) + "' condition : "
                     + e.getMessage());
         }
-        List<TcpRules.Rule> list = switch (kind) {
-            case "connection" -> rules.connection;
-            case "session" -> rules.session;
-            default -> rules.content;
+        return new TcpRules.Rule(act, cond);
+    }
+
+    private static TcpRules.TcpAction requestAction(String action, String kind, ActionArgs args) throws ConfigException {
+        TcpRules.TcpAction act = ConnectionActions.tcp(action, args, kind.equals("connection"));
+        return act == null && kind.equals("content") ? ConnectionActions.tcpContent(action, args) : act;
+    }
+
+    /** The actions of tcp-response content rules besides accept, reject and the variables'. */
+    private static TcpRules.TcpAction responseAction(String action, ActionArgs args) throws ConfigException {
+        return switch (action) {
+            // close: the server connection goes, what it sent so far still reaches the client; the rules stop there.
+            case "close" -> ctx -> {
+                ((ResponseControl) ctx).closeServer();
+                return Verdict.STOP;
+            };
+            case "silent-drop" -> ctx -> {
+                ((ResponseControl) ctx).silentDrop();
+                return Verdict.DONE;
+            };
+            case "set-mark", "set-tos" -> ConnectionActions.tcp(action, args, false);
+            case "set-nice", "set-log-level" -> ConnectionActions.tcpContent(action, args);
+            default -> null;
         };
-        list.add(new TcpRules.Rule(act, cond));
+    }
+
+    /** An action the rule set does not have: "not supported yet" for HAProxy's others, else HAProxy's list. */
+    private static ConfigException unknownAction(boolean response, String kind, String action, String word, String where) {
+        if ((response ? RESPONSE_UNSUPPORTED : UNSUPPORTED).contains(action)) {
+            return new ConfigException("'" + (response ? "tcp-response " : "tcp-request ") + kind + " " + action
+                    + "' is an HAProxy action that Fulcrum does not support yet.");
+        }
+        if (response) {
+            return new ConfigException("'tcp-response content' expects 'accept', 'close', 'reject', 'ot-group', 'set-log-level', "
+                    + "'set-nice', 'sc-inc-gpc(*)', 'sc-inc-gpc0(*)', 'sc-inc-gpc1(*)', 'sc-set-gpt(*)', 'sc-set-gpt0(*)', 'send-spoe-group', "
+                    + "'set-var-fmt(*)', 'set-var(*)', 'unset-var(*)', 'set-mark', 'set-tos', 'silent-drop' in " + where + " (got '" + word + "').");
+        }
+        return new ConfigException("'tcp-request " + kind + "' expects 'accept', 'reject', 'capture', "
+                + (kind.equals("content") ? "'set-log-level', 'set-nice', " : "")
+                + "'set-var-fmt(*)', 'set-var(*)', 'unset-var(*)', 'set-src', 'set-src-port', 'set-dst', 'set-dst-port', 'set-mark', "
+                + "'set-tos' in " + where + " (got '" + word + "').");
     }
 }

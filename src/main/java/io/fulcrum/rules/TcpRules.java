@@ -9,8 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The {@code tcp-request connection}, {@code session} and {@code content} rules of a proxy section, and
- * its {@code tcp-request inspect-delay}. Rules are not inherited from defaults sections.
+ * The {@code tcp-request connection}, {@code session} and {@code content} rules of a proxy section and its
+ * {@code tcp-request inspect-delay}; its {@code tcp-response content} rules and {@code tcp-response inspect-delay}.
+ * Rules are not inherited from defaults sections.
  */
 public final class TcpRules implements ProxyPart {
     /** What a proxy without rules has. */
@@ -29,7 +30,9 @@ public final class TcpRules implements ProxyPart {
     final List<Rule> connection = new ArrayList<>();
     final List<Rule> session = new ArrayList<>();
     final List<Rule> content = new ArrayList<>();
+    final List<Rule> response = new ArrayList<>();
     long inspectDelay;
+    long responseInspectDelay;
     /** Content capture rules whose sample depends on the request's contents (warned about without an inspect delay). */
     int contentCaptures;
 
@@ -68,8 +71,30 @@ public final class TcpRules implements ProxyPart {
      * rejected, CONTINUE when accepted (explicitly, or at the end of the list).
      */
     public Verdict inspectContent(SampleContext ctx, java.util.function.BooleanSupplier missed) {
+        return inspect(content, ctx, missed);
+    }
+
+    /** True when the backend's {@code tcp-response content} rules wait for the server's bytes. */
+    public boolean inspectsResponse() {
+        return responseInspectDelay > 0 && !response.isEmpty();
+    }
+
+    public boolean hasResponseRules() {
+        return !response.isEmpty();
+    }
+
+    public long responseInspectDelay() {
+        return responseInspectDelay;
+    }
+
+    /** Runs the {@code tcp-response content} rules over the server's bytes received so far, as {@link #inspectContent}. */
+    public Verdict inspectResponse(SampleContext ctx, java.util.function.BooleanSupplier missed) {
+        return inspect(response, ctx, missed);
+    }
+
+    private static Verdict inspect(List<Rule> rules, SampleContext ctx, java.util.function.BooleanSupplier missed) {
         missed.getAsBoolean();
-        for (Rule r : content) {
+        for (Rule r : rules) {
             boolean passes = Condition.passes(r.condition(), ctx);
             if (missed.getAsBoolean()) {
                 return Verdict.WAIT;

@@ -6,12 +6,13 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
 
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
- * The request body that arrives while an {@code http-request wait-for-body} rule holds the request rules: kept (for
- * the rules after it, {@code req.body}) until the rules are done, then forwarded as if it had just arrived. The wait
- * has a deadline (then HAProxy's 408), and ends once the body is in, or {@code at-least} bytes are, or the buffer is
- * full.
+ * The body that arrives while a {@code wait-for-body} rule holds the request (or response) rules: kept (for the rules
+ * after it, {@code req.body}, {@code res.body}) until the rules are done, then forwarded as if it had just arrived. The
+ * wait has a deadline (then HAProxy's 408, or 504 for a response), and ends once the body is in, or {@code at-least}
+ * bytes are, or the buffer is full.
  */
 final class HeldBody {
     private final ByteBufAllocator alloc;
@@ -94,6 +95,20 @@ final class HeldBody {
 
     boolean ended() {
         return ended;
+    }
+
+    /** Hands what was held on, in order, to the stream's handlers of a message's parts; this object keeps nothing. */
+    void replay(Consumer<ByteBuf> data, Consumer<HttpHeaders> trailersTo, Runnable end) {
+        ByteBuf b = takeBody();
+        if (b != null) {
+            data.accept(b);
+        }
+        if (trailers != null) {
+            trailersTo.accept(trailers);
+        }
+        if (ended) {
+            end.run();
+        }
     }
 
     /** Gives up: the transaction is over. */

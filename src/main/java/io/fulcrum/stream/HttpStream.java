@@ -3,6 +3,7 @@ package io.fulcrum.stream;
 import io.fulcrum.backend.Backend;
 import io.fulcrum.backend.Ticket;
 import io.fulcrum.conn.ProxyHeader;
+import io.fulcrum.conn.SilentDrop;
 import io.fulcrum.http.ErrorMessage;
 import io.fulcrum.http.ForwardingHeaders;
 import io.fulcrum.http.HttpHead;
@@ -27,6 +28,7 @@ import io.fulcrum.rules.HttpRule;
 import io.fulcrum.rules.HttpRules;
 import io.fulcrum.rules.HttpTxn;
 import io.fulcrum.rules.Reply;
+import io.fulcrum.rules.ResponseControl;
 import io.fulcrum.rules.Verdict;
 import io.fulcrum.sample.Endpoints;
 import io.fulcrum.sample.VarScope;
@@ -37,7 +39,6 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelOption;
 import io.netty.util.AsciiString;
 import io.netty.channel.ConnectTimeoutException;
 
@@ -55,7 +56,7 @@ import java.util.function.Function;
  * errors: 503 (no server, connection failed), 502 (invalid or truncated response), 504 (server
  * timeout).
  */
-public final class HttpStream implements HttpTxn, LogContext {
+public final class HttpStream implements HttpTxn, LogContext, ResponseControl {
     private final H1FrontConnection front;
     private final StreamLog log;
     private final Channel client;
@@ -78,10 +79,16 @@ public final class HttpStream implements HttpTxn, LogContext {
     private HeaderCase serverNames = HeaderCase.NONE;
     /** The server waits for the request's body, or null. */
     private BodyWait bodyWait;
-    /** The request rule to resume at when a wait-for-body rule held the list (the backend's once it is chosen). */
+    /**
+     * The rule to resume at when a wait-for-body rule held the list: a request rule (the backend's once it is chosen),
+     * or, once the request rules are done, a response rule (the frontend's once {@link #backendResponseRulesDone}).
+     */
     private int ruleIndex;
     /** What arrived of the request while a wait-for-body rule held it, or null when no rule waited. */
     private HeldBody held;
+    /** What arrived of the response while an http-response wait-for-body rule held it, or null when no rule waited. */
+    private HeldBody heldResponse;
+    private boolean backendResponseRulesDone;
     private int attempts;
 
     /** Request bytes produced before the server connection is ready. */
@@ -215,8 +222,12 @@ public final class HttpStream implements HttpTxn, LogContext {
 
     /** Runs {@code rules}' request rules from the one that waited, if any; false when they answered or wait. */
     private boolean requestRulesDone(HttpRules rules) {
-        HttpRule[] list = rules.request();
-        int r = HttpRule.run(list, ruleIndex, this, request);
+        return rulesDone(rules.request(), request);
+    }
+
+    /** Runs {@code list} over {@code msg} from the rule that waited, if any; false when a rule answered or waits. */
+    private boolean rulesDone(HttpRule[] list, HttpHead msg) {
+        int r = HttpRule.run(list, ruleIndex, this, msg);
         if (r == HttpRule.ANSWERED) {
             return false;
         }
@@ -265,20 +276,17 @@ public final class HttpStream implements HttpTxn, LogContext {
     private void replayHeld() {
         HeldBody h = held;
         held = null;
-        ByteBuf body = h.takeBody();
-        if (body != null) {
-            requestData(body);
-        }
-        if (h.trailers() != null) {
-            requestTrailers(h.trailers());
-        }
-        if (h.ended()) {
-            requestEnd();
-        }
+        h.replay(this::requestData, this::requestTrailers, this::requestEnd);
     }
 
     @Override
-    public boolean requestBodyIn(long millis, long atLeast) {
+    public boolean bodyIn(HttpHead msg, long millis, long atLeast) {
+        if (msg != request) {
+            if (heldResponse == null) {
+                heldResponse = new HeldBody(client.alloc(), front.limits().maxHead());
+            }
+            return heldResponse.satisfied(msg.bodyLength() != HttpHead.NO_BODY && !request.isHead(), millis, atLeast);
+        }
         if (held == null) {
             held = new HeldBody(client.alloc(), front.limits().maxHead());
         }
@@ -296,6 +304,11 @@ public final class HttpStream implements HttpTxn, LogContext {
     @Override
     public ByteBuf requestBody() {
         return held == null ? null : held.body();
+    }
+
+    @Override
+    public ByteBuf responseBody() {
+        return heldResponse == null ? null : heldResponse.body();
     }
 
     /** The wait for the request's body is over, or there was none: the server is connected. */
@@ -530,6 +543,42 @@ public final class HttpStream implements HttpTxn, LogContext {
         }
         conn.channel().flush();
         front.resumeIfPaused();
+        responseContentRules();
+    }
+
+    /**
+     * The backend's tcp-response content rules run once the server connection is established, before the response
+     * (as in HAProxy, whose payload fetches see nothing of an HTTP message): a reject closes the client connection
+     * without an answer (PD), a close ends the server connection (then 502).
+     */
+    private void responseContentRules() {
+        if (!backend.tcpRules().hasResponseRules()) {
+            return;
+        }
+        Verdict v;
+        responseSide = true;
+        try {
+            v = backend.tcpRules().inspectResponse(this, () -> false);
+        } finally {
+            responseSide = false;
+        }
+        if (v == Verdict.DONE && !finished) {
+            log.error('P', 'D');
+            abort();
+        }
+    }
+
+    @Override
+    public void closeServer() {
+        if (server != null) {
+            retriedOnNew = true; // closed by the proxy: not a reused connection the server closed, nothing to retry
+            server.channel().close();
+        }
+    }
+
+    @Override
+    public void silentDrop() {
+        drop(true);
     }
 
     public void responseHead(ResponseHead head) {
@@ -558,9 +607,27 @@ public final class HttpStream implements HttpTxn, LogContext {
             return;
         }
         response = head;
-        if (responseRulesReplied(head)) {
+        continueResponse();
+    }
+
+    /**
+     * Runs the response rules from where they stand (an http-response wait-for-body rule may hold them: this runs again
+     * as the body arrives), then sends the head, and what came of the body meanwhile.
+     */
+    private void continueResponse() {
+        if (!responseRulesDone(response)) {
             return;
         }
+        sendResponseHead(response);
+        if (heldResponse != null) {
+            HeldBody h = heldResponse;
+            heldResponse = null;
+            h.replay(this::responseData, this::responseTrailers, this::responseEnd);
+        }
+    }
+
+    /** The response head goes to the client, framed for it. */
+    private void sendResponseHead(ResponseHead head) {
         long serverLength = head.bodyLength();
         chunkedToClient = serverLength == HttpHead.CHUNKED;
         boolean keepClient = !clientWantsClose && frontend.keepAlive(backend) && !front.stopping();
@@ -596,6 +663,11 @@ public final class HttpStream implements HttpTxn, LogContext {
             return;
         }
         lastServerActivity = System.nanoTime();
+        if (heldResponse != null && heldResponse.waiting()) {
+            heldResponse.hold(data);
+            continueResponse();
+            return;
+        }
         if (chunkedToClient) {
             client.write(H1Encoder.chunkHeader(data.readableBytes(), client.alloc()), client.voidPromise());
             client.write(data, client.voidPromise());
@@ -606,6 +678,10 @@ public final class HttpStream implements HttpTxn, LogContext {
     }
 
     public void responseTrailers(HttpHeaders trailers) {
+        if (heldResponse != null && heldResponse.waiting()) {
+            heldResponse.holdTrailers(trailers);
+            return;
+        }
         if (chunkedToClient && !finished) {
             responseTrailersSent = true;
             client.write(H1Encoder.lastChunk(trailers, client.alloc(), front.clientNames()), client.voidPromise());
@@ -614,6 +690,11 @@ public final class HttpStream implements HttpTxn, LogContext {
 
     public void responseEnd() {
         if (finished) {
+            return;
+        }
+        if (heldResponse != null && heldResponse.waiting()) {
+            heldResponse.holdEnd();
+            continueResponse();
             return;
         }
         if (tunnel) {
@@ -873,11 +954,13 @@ public final class HttpStream implements HttpTxn, LogContext {
 
     @Override
     public void drop(boolean reset) {
+        log.error('P', 'R'); // refused by a rule, as HAProxy logs reject and silent-drop
         endExchange();
         if (reset) {
-            client.config().setOption(ChannelOption.SO_LINGER, 0);
+            SilentDrop.close(client);
+        } else {
+            client.close();
         }
-        client.close();
     }
 
     @Override
@@ -938,21 +1021,29 @@ public final class HttpStream implements HttpTxn, LogContext {
         }
     }
 
-    /** Runs http-response rules, backend first, then http-after-response rules; true when a rule answered. */
-    private boolean responseRulesReplied(ResponseHead head) {
+    /**
+     * Runs the http-response rules from where they stand, backend first, then the http-after-response rules; false
+     * when a rule answered or waits.
+     */
+    private boolean responseRulesDone(ResponseHead head) {
         HttpRules be = backend.rules();
         HttpRules fe = frontend.rules();
         responseSide = true;
         try {
-            if (HttpRule.runAll(be.response(), this, head) == Verdict.DONE
-                    || fe != be && HttpRule.runAll(fe.response(), this, head) == Verdict.DONE) {
-                return true;
+            if (!backendResponseRulesDone) {
+                if (!rulesDone(be.response(), head)) {
+                    return false;
+                }
+                backendResponseRulesDone = true;
+            }
+            if (fe != be && !rulesDone(fe.response(), head)) {
+                return false;
             }
         } finally {
             responseSide = false;
         }
         runAfterResponseRules(head);
-        return false;
+        return true;
     }
 
     private boolean hasAfterResponseRules() {
@@ -1012,6 +1103,9 @@ public final class HttpStream implements HttpTxn, LogContext {
         if (held != null) {
             held.release();
         }
+        if (heldResponse != null) {
+            heldResponse.release();
+        }
         ByteBuf b;
         while ((b = pending.poll()) != null) {
             b.release();
@@ -1044,6 +1138,9 @@ public final class HttpStream implements HttpTxn, LogContext {
         if (held != null && held.waiting()) {
             next = Math.min(next, held.deadline());
         }
+        if (heldResponse != null && heldResponse.waiting()) {
+            next = Math.min(next, heldResponse.deadline());
+        }
         if (next != Long.MAX_VALUE && !finished) {
             front.timer().setAt(next);
         }
@@ -1061,6 +1158,11 @@ public final class HttpStream implements HttpTxn, LogContext {
         long now = System.nanoTime();
         if (bodyWait != null && bodyWait.expired(now) || held != null && held.expired(now)) {
             fail(408);
+            return;
+        }
+        if (heldResponse != null && heldResponse.expired(now)) {
+            log.error('s', 'R'); // (sic: HAProxy 2.6 logs sR)
+            fail(504);
             return;
         }
         if (queueDeadline != 0 && now - queueDeadline >= 0) {

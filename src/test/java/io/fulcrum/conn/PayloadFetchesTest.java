@@ -66,4 +66,31 @@ class PayloadFetchesTest {
                 .isEqualTo("invalid args in fetch method 'req.payload_lv' : payload offset2 too negative");
         assertThat(TestContext.error("req.payload_lv(2,2,-3)")).isNull();
     }
+
+    private static TestContext response(int... bytes) {
+        TestContext ctx = new TestContext();
+        byte[] b = new byte[bytes.length];
+        for (int i = 0; i < b.length; i++) {
+            b[i] = (byte) bytes[i];
+        }
+        ctx.responseContent = Unpooled.wrappedBuffer(b);
+        ctx.responseSide = true;
+        return ctx;
+    }
+
+    @Test
+    void sslHelloType() {
+        // a TLS 1.2 record holding a server hello (2) whose 2-byte body is all there
+        int[] serverHello = {0x16, 3, 3, 0, 6, 2, 0, 0, 2, 0xaa, 0xbb};
+        assertThat(response(serverHello).eval("res.ssl_hello_type")).isEqualTo("sint:2");
+        assertThat(response(serverHello).eval("rep_ssl_hello_type")).isEqualTo("sint:2");
+        assertThat(response(0x16, 3, 3, 0, 6, 2, 0, 0, 2, 0xaa).eval("res.ssl_hello_type")).as("message incomplete").isEqualTo("none");
+        assertThat(response(0x16, 3, 3, 0, 6).eval("res.ssl_hello_type")).as("header incomplete").isEqualTo("none");
+        assertThat(response(0x16, 2, 0, 0, 6, 2, 0, 0, 0).eval("res.ssl_hello_type")).as("SSLv2").isEqualTo("none");
+        assertThat(response(0x16, 3, 1, 0, 3, 2, 0, 0, 0).eval("res.ssl_hello_type")).as("record too short").isEqualTo("none");
+        assertThat(response('H', 'T', 'T', 'P', '/', '1', '.', '1', ' ').eval("res.ssl_hello_type")).isEqualTo("none");
+        assertThat(response().eval("res.ssl_hello_type")).isEqualTo("none");
+        assertThat(new TestContext().eval("res.ssl_hello_type")).as("no response held").isEqualTo("none");
+        assertThat(response(0x15, 3, 0, 0, 4, 9, 0, 0, 0).eval("res.ssl_hello_type")).as("any SSLv3 record type").isEqualTo("sint:9");
+    }
 }

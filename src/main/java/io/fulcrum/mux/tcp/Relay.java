@@ -29,10 +29,10 @@ final class Relay extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         ByteBuf buf = (ByteBuf) msg;
-        if (peer == null) {
-            // Read before the server connection is up: the epoll transport reads on a peer's FIN
-            // (EPOLLRDHUP) even with auto-read off. Keep the bytes until the server is connected.
-            session.hold(buf);
+        if (peer == null || session.holding(side)) {
+            // Read before the server connection is up (the epoll transport reads on a peer's FIN (EPOLLRDHUP) even
+            // with auto-read off), or while content rules inspect them: the session keeps them.
+            session.hold(side, buf);
             return;
         }
         session.read(side, buf.readableBytes());

@@ -10,6 +10,8 @@ import io.fulcrum.log.LogContext;
 import io.fulcrum.log.StreamLog;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.proxy.Timeouts;
+import io.fulcrum.conn.SilentDrop;
+import io.fulcrum.rules.ResponseControl;
 import io.fulcrum.rules.TcpRules;
 import io.fulcrum.rules.Verdict;
 import io.fulcrum.runtime.EventLoops;
@@ -38,7 +40,7 @@ import java.util.concurrent.TimeUnit;
  * {@code timeout server} on the server side, both replaced by {@code timeout tunnel} once connected, and
  * by {@code client-fin}/{@code server-fin} once one direction is shut.
  */
-public final class TcpSession implements LogContext {
+public final class TcpSession implements LogContext, ResponseControl {
     private final Channel client;
     private final Frontend frontend;
     private Backend backend;
@@ -78,6 +80,16 @@ public final class TcpSession implements LogContext {
     private long inspectDeadline;
     /** A fetch lacked bytes that may still come, in this pass over the rules. */
     private boolean missing;
+    /** The backend's tcp-response content rules have not decided yet: the server's bytes are held. */
+    private boolean inspectingResponse;
+    /** The server's bytes held while the tcp-response content rules inspect them, or null. */
+    private ByteBuf response;
+    /** System.nanoTime() when the tcp-response inspect delay ends. */
+    private long responseDeadline;
+    /** The tcp-response content rules are being evaluated: fetches of both directions read the response. */
+    private boolean responseSide;
+    /** A tcp-response content close rule matched: the server connection closes once its held bytes are passed on. */
+    private boolean closeServer;
     /** {@code timeout tunnel} as the HTTP transaction's rules set it ({@code set-timeout tunnel}), or -1. */
     private long tunnelTimeout = -1;
 
@@ -227,6 +239,10 @@ public final class TcpSession implements LogContext {
 
     @Override
     public boolean awaitingContent() {
+        if (responseSide) {
+            return !inputShut[Side.SERVER.ordinal()] && (response == null || response.readableBytes() < room)
+                    && System.nanoTime() - responseDeadline < 0;
+        }
         return inspecting != null && !inputShut[Side.CLIENT.ordinal()] && (early == null || early.readableBytes() < room)
                 && System.nanoTime() - inspectDeadline < 0;
     }
@@ -234,6 +250,91 @@ public final class TcpSession implements LogContext {
     @Override
     public ByteBuf requestContent() {
         return connected ? null : early != null ? early : Unpooled.EMPTY_BUFFER;
+    }
+
+    @Override
+    public ByteBuf responseContent() {
+        return !inspectingResponse ? null : response != null ? response : Unpooled.EMPTY_BUFFER;
+    }
+
+    @Override
+    public boolean responseSide() {
+        return responseSide;
+    }
+
+    // --- tcp-response content rules --------------------------------------------------------------
+
+    /**
+     * The server connection is up: the backend's tcp-response content rules, if any, run now, before the server's
+     * first byte (so that without an inspect delay they decide on nothing, as in HAProxy), then again as its bytes
+     * arrive, which are held meanwhile, until they decide or the delay ends.
+     */
+    private void startResponseRules() {
+        TcpRules rules = backend.tcpRules();
+        if (!rules.hasResponseRules()) {
+            return;
+        }
+        inspectingResponse = true;
+        responseDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(rules.responseInspectDelay());
+        inspectResponse();
+    }
+
+    /** Runs the tcp-response content rules over the server's bytes held so far. */
+    private void inspectResponse() {
+        Verdict v;
+        responseSide = true;
+        try {
+            v = backend.tcpRules().inspectResponse(this, this::takeMissing);
+        } finally {
+            responseSide = false;
+        }
+        if (finished) {
+            return; // silent-drop
+        }
+        switch (v) {
+            case WAIT -> rearm();
+            case DONE -> {
+                log.error('P', 'D');
+                abort();
+            }
+            default -> releaseResponse();
+        }
+    }
+
+    /** The rules accepted the response: what the server sent so far goes to the client, the rest as it comes. */
+    private void releaseResponse() {
+        inspectingResponse = false;
+        ByteBuf held = response;
+        response = null;
+        if (held != null) {
+            client.writeAndFlush(held, client.voidPromise());
+        }
+        if (closeServer) {
+            server.close();
+        }
+        rearm();
+    }
+
+    /** True while {@code side}'s bytes are held for content rules. */
+    boolean holding(Side side) {
+        return side == Side.SERVER && inspectingResponse;
+    }
+
+    @Override
+    public void closeServer() {
+        closeServer = true;
+    }
+
+    @Override
+    public void silentDrop() {
+        log.error('P', 'R');
+        finished = true;
+        cancelTimer();
+        if (server != null) {
+            server.close();
+        }
+        SilentDrop.close(client);
+        releaseEarly();
     }
 
     private void connect() {
@@ -358,6 +459,7 @@ public final class TcpSession implements LogContext {
             target.transport().install(ch, this);
         }
         startForwarding(ch);
+        startResponseRules();
     }
 
     /** The server connection {@code ch} is up: send what the client sent so far, then relay both ways. */
@@ -394,29 +496,46 @@ public final class TcpSession implements LogContext {
         }
     }
 
-    /** Bytes the client sent before the server connection was established: sent once it is. */
-    void hold(ByteBuf buf) {
+    /**
+     * Bytes read on {@code side} that cannot go on yet: the client's before the server connection is established
+     * (sent once it is), the server's while tcp-response content rules inspect them (counted as read from it).
+     */
+    void hold(Side side, ByteBuf buf) {
         if (finished) {
             buf.release();
             return;
         }
-        lastActive[Side.CLIENT.ordinal()] = System.nanoTime();
-        if (early == null) {
-            early = buf;
-        } else if (early instanceof CompositeByteBuf composite) {
-            composite.addComponent(true, buf);
-        } else {
-            early = client.alloc().compositeBuffer().addComponents(true, early, buf);
+        lastActive[side.ordinal()] = System.nanoTime();
+        if (side == Side.SERVER) {
+            written[Side.CLIENT.ordinal()] += buf.readableBytes();
+            response = append(response, buf);
+            inspectResponse();
+            return;
         }
+        early = append(early, buf);
         if (inspecting != null) {
             proceed();
         }
+    }
+
+    private ByteBuf append(ByteBuf held, ByteBuf buf) {
+        if (held == null) {
+            return buf;
+        }
+        if (held instanceof CompositeByteBuf composite) {
+            return composite.addComponent(true, buf);
+        }
+        return client.alloc().compositeBuffer().addComponents(true, held, buf);
     }
 
     private void releaseEarly() {
         if (early != null) {
             early.release();
             early = null;
+        }
+        if (response != null) {
+            response.release();
+            response = null;
         }
     }
 
@@ -428,6 +547,12 @@ public final class TcpSession implements LogContext {
     /** {@code side} sent a FIN: pass it on once what it sent before is delivered. */
     void inputShut(Side side) {
         inputShut[side.ordinal()] = true;
+        if (side == Side.SERVER && inspectingResponse) {
+            inspectResponse(); // no more bytes: the rules decide now
+            if (finished) {
+                return;
+            }
+        }
         Channel peer = side == Side.CLIENT ? server : client;
         if (side == Side.CLIENT && !connected) {
             if (inspecting != null) {
@@ -453,6 +578,10 @@ public final class TcpSession implements LogContext {
     void closed(Side side) {
         if (side == Side.SERVER && !connected) {
             return; // a failed attempt; connected() decides what comes next
+        }
+        if (side == Side.SERVER && inspectingResponse && !finished) {
+            inputShut[side.ordinal()] = true;
+            inspectResponse(); // the rules decide with what came
         }
         if (side == Side.CLIENT && !connected) {
             log.error('C'); // gone before the server connection was established
@@ -547,6 +676,9 @@ public final class TcpSession implements LogContext {
         if (inspecting != null) {
             next = Math.min(next, inspectDeadline);
         }
+        if (inspectingResponse) {
+            next = Math.min(next, responseDeadline);
+        }
         if (next != Long.MAX_VALUE) {
             timer = client.eventLoop().schedule(this::checkTimeouts, Math.max(0, next - System.nanoTime()), TimeUnit.NANOSECONDS);
         }
@@ -560,6 +692,10 @@ public final class TcpSession implements LogContext {
         long now = System.nanoTime();
         if (inspecting != null && now - inspectDeadline >= 0) {
             proceed(); // the inspect delay is over: the rules decide with what came
+            return;
+        }
+        if (inspectingResponse && now - responseDeadline >= 0) {
+            inspectResponse(); // the tcp-response inspect delay is over: the rules decide with what came
             return;
         }
         for (Side side : Side.values()) {
