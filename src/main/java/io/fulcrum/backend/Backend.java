@@ -75,6 +75,7 @@ public final class Backend {
     private final StatsPage statsPage;
     private final TcpRules tcpRules;
     private final int id;
+    private final String description;
     private final Mode mode;
     private final Algorithm algorithm;
     /** The transactions using it now (beconn, %bc). */
@@ -84,6 +85,7 @@ public final class Backend {
     public Backend(ProxySpec spec) {
         this.name = spec.name();
         this.id = spec.id;
+        this.description = spec.description;
         ServerList list = spec.partOrNull(ServerList.class);
         this.group = new ServerGroup(spec.name());
         this.servers = list == null ? List.of() : servers(group, list.servers);
@@ -441,6 +443,11 @@ public final class Backend {
     /** HAProxy's numeric id of the proxy ({@link ProxySpec#id}). */
     public int numericId() {
         return id;
+    }
+
+    /** Its {@code description}, or null. */
+    public String description() {
+        return description;
     }
 
     /** Streams that chose this backend and have not ended yet. */

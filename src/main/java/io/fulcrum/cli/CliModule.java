@@ -49,10 +49,6 @@ public final class CliModule implements Module {
         registry.check((model, diag) -> {
             CliSettings cli = CliSettings.of(model);
             cli.commands = commands;
-            if (!cli.sockets.isEmpty()) {
-                // HAProxy's stats sockets belong to its GLOBAL proxy, which takes the first proxy id.
-                ProxyTable.of(model).proxies().forEach(p -> p.id++);
-            }
         });
         SessionCommands.register(commands);
     }
@@ -60,7 +56,10 @@ public final class CliModule implements Module {
     private static void stats(GlobalContext g, ConfigLine l, KeywordTable<BindSpec> bindOptions) throws ConfigException {
         CliSettings cli = CliSettings.of(g.model());
         switch (l.arg(1)) {
-            case "socket" -> cli.sockets.add(socket(l, bindOptions));
+            case "socket" -> {
+                cli.sockets.add(socket(l, bindOptions));
+                ProxyTable.of(g.model()).addGlobalProxy();
+            }
             case "timeout" -> cli.timeoutMs = Units.time(l.arg(2), "stats timeout");
             case "maxconn" -> {
                 long n = l.arg(2).isEmpty() ? 0 : Units.integer(l.arg(2), "stats maxconn", 0, Integer.MAX_VALUE);

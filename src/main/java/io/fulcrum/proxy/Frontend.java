@@ -32,6 +32,7 @@ public final class Frontend {
     private final HttpOptions http;
     private final ErrorSet errors;
     private final int id;
+    private final String description;
     private final String defaultBackend;
     private final HttpRules rules;
     private final StatsPage statsPage;
@@ -62,6 +63,7 @@ public final class Frontend {
     public Frontend(ProxySpec spec, int maxconn, List<SwitchingRule> switching, Backend backend, ProcessLog logging) {
         this.name = spec.name();
         this.id = spec.id;
+        this.description = spec.description;
         this.defaultBackend = spec.defaultBackend == null ? null : spec.defaultBackend.name();
         this.timeouts = spec.timeouts.copy();
         this.socket = spec.part(SocketOptions.class, SocketOptions::new);
@@ -131,6 +133,11 @@ public final class Frontend {
     /** HAProxy's numeric id of the proxy ({@link ProxySpec#id}). */
     public int numericId() {
         return id;
+    }
+
+    /** Its {@code description}, or null. */
+    public String description() {
+        return description;
     }
 
     /** The backend named by {@code default_backend}, or null. */

@@ -59,6 +59,21 @@ public final class ProxyModule implements Module {
             Args.noMoreThan(l, 1, "maxconn");
             p.maxconn = (int) Units.integer(Args.required(l, 1, "maxconn", "an integer argument"), "maxconn", 0, Integer.MAX_VALUE);
         });
+        keywords.add("id", Capability.FRONTEND | Capability.BACKEND, (p, l) -> {
+            String v = Args.required(l, 1, "id", "an integer argument");
+            long id = v.matches("-?[0-9]{1,10}") ? Long.parseLong(v) : 0; // HAProxy's atol: a word is 0
+            if (id <= 0 || id > Integer.MAX_VALUE) {
+                throw new ConfigException("custom id has to be > 0.");
+            }
+            p.customId = (int) id;
+            p.customIdSource = l.source();
+        });
+        keywords.add("description", Capability.FRONTEND | Capability.BACKEND, (p, l) -> {
+            if (!l.has(1)) {
+                throw new ConfigException("'description' expects a string argument.");
+            }
+            p.description = l.join(1);
+        });
         keywords.add("default_backend", Capability.FE, (p, l) -> {
             Args.noMoreThan(l, 1, "default_backend");
             p.defaultBackend = new BackendRef(Args.required(l, 1, "default_backend", "a backend name"), l.source());
@@ -116,6 +131,7 @@ public final class ProxyModule implements Module {
         timeout(timeouts, "http-keep-alive", Capability.ALL, (t, v) -> t.httpKeepAlive = v);
         timeout(timeouts, "tarpit", Capability.ALL, (t, v) -> t.tarpit = v);
 
+        registry.check((model, diag) -> ProxyTable.of(model).number(diag));
         registry.check(ProxyModule::checkReferences);
     }
 

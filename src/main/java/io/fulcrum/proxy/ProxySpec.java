@@ -27,10 +27,15 @@ public final class ProxySpec {
     public final List<BackendRef> useBackends = new ArrayList<>();
     public boolean disabled;
     /**
-     * HAProxy's numeric id of the proxy ({@code fe_id}, {@code be_id}): its place among the frontends, backends
-     * and listens of the configuration, from 1 (set when it is declared; no {@code id} keyword yet).
+     * HAProxy's numeric id of the proxy ({@code fe_id}, {@code be_id}, the stats' {@code iid}): its {@code id},
+     * else numbered once every proxy is read ({@link ProxyTable#number()}).
      */
     public int id;
+    /** {@code id}: the id chosen in the configuration, or 0. */
+    public int customId;
+    public Source customIdSource;
+    /** {@code description}: shown next to the proxy's name on the stats page; null when none. */
+    public String description;
 
     public ProxySpec(String name, ProxyKind kind, Source source) {
         this.name = name;

@@ -2,6 +2,7 @@ package io.fulcrum.proxy;
 
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.cfg.Diagnostics;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -15,6 +16,7 @@ public final class ProxyTable {
     private final Map<String, ProxySpec> byName = new HashMap<>();
     private final Map<String, ProxySpec> namedDefaults = new HashMap<>();
     private ProxySpec lastDefaults;
+    private boolean globalProxy;
 
     public static ProxyTable of(ConfigModel model) {
         return model.part(ProxyTable.class, ProxyTable::new);
@@ -64,6 +66,38 @@ public final class ProxyTable {
         }
         byName.put(p.name(), p);
         proxies.add(p);
-        p.id = proxies.size();
+    }
+
+    /** The stats sockets need HAProxy's GLOBAL proxy, which comes before the others and takes an id of the numbering. */
+    public void addGlobalProxy() {
+        globalProxy = true;
+    }
+
+    /**
+     * Gives each proxy its numeric id as HAProxy does once the configuration is read: its {@code id}, else the
+     * first id not taken at or after its place in the declaration order (counted from 1, the GLOBAL proxy first).
+     */
+    void number(Diagnostics diag) {
+        Map<Integer, ProxySpec> taken = new HashMap<>();
+        for (ProxySpec p : proxies) {
+            ProxySpec other = p.customId > 0 ? taken.putIfAbsent(p.customId, p) : null;
+            if (other != null) {
+                diag.configAlert("parsing [" + p.customIdSource + "]: " + p.kind().keyword() + " " + p.name()
+                        + " reuses same custom id as " + other.kind().keyword() + " " + other.name() + " (declared at " + other.source() + ").");
+            }
+        }
+        int next = globalProxy ? 2 : 1;
+        for (ProxySpec p : proxies) {
+            if (p.customId > 0) {
+                p.id = p.customId;
+            } else {
+                while (taken.containsKey(next)) {
+                    next++;
+                }
+                p.id = next;
+                taken.put(next, p);
+            }
+            next++;
+        }
     }
 }

@@ -62,6 +62,7 @@ public final class Fulcrum {
     private volatile boolean stopping;
     private final long startMillis = System.currentTimeMillis();
     private final Map<String, String> environment;
+    private final List<String> proxyNames = new ArrayList<>();
     private CliSettings cli;
     /** The whole process's connection and session rates (show info). */
     private final Counters counters = new Counters();
@@ -76,6 +77,7 @@ public final class Fulcrum {
         this.logging = new ProcessLog(model, connections);
         this.headerCase = new HeaderCase(H1Settings.of(model).caseAdjust);
         List<ProxySpec> proxies = ProxyTable.of(model).proxies();
+        proxies.stream().filter(p -> !p.disabled).forEach(p -> proxyNames.add(p.name()));
         for (ProxySpec p : proxies) {
             if (p.kind().isBackend() && !p.disabled) {
                 Backend b = new Backend(p);
@@ -96,11 +98,9 @@ public final class Fulcrum {
             fe.process(this);
             frontends.add(fe);
             BindList binds = p.partOrNull(BindList.class);
-            int listenerId = 1;
             for (BindSpec b : binds == null ? List.<BindSpec>of() : binds.binds) {
                 // Log lines name a bind by its name, else by its listener's number in the frontend, as HAProxy does.
-                Acceptor acceptor = new Acceptor(fe, b, loops, starter(fe), b.name != null ? b.name : Integer.toString(listenerId));
-                listenerId += b.endpoints().size();
+                Acceptor acceptor = new Acceptor(fe, b, loops, starter(fe), b.name != null ? b.name : Integer.toString(b.socketId(0)));
                 for (Endpoint e : b.endpoints()) {
                     listeners.add(new Listener(b, e, fe.name(), fe.limit(), loops, connections, ch -> {
                         clients.add(ch);
@@ -227,6 +227,11 @@ public final class Fulcrum {
 
     public List<Listener> listeners() {
         return listeners;
+    }
+
+    /** The names of the proxies (frontends, backends, listens) in the order of the configuration. */
+    public List<String> proxyNames() {
+        return proxyNames;
     }
 
     public Map<String, Backend> backends() {

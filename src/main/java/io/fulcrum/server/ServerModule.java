@@ -35,6 +35,7 @@ public final class ServerModule implements Module {
         KeywordTable<ServerSpec> options = registry.table(OPTIONS);
         KeywordTable<ProxySpec> keywords = registry.table(ProxyModule.KEYWORDS);
         keywords.add("server", Capability.BACKEND | Capability.STRICT, (p, l) -> server(p, l, options));
+        keywords.add("server-template", Capability.BACKEND | Capability.STRICT, (p, l) -> template(p, l, options));
         keywords.add("default-server", Capability.BE | Capability.STRICT, (p, l) -> {
             ServerList list = p.part(ServerList.class, ServerList::new);
             parseOptions(list.defaults, l, 1, "'default-server'", options);
@@ -132,18 +133,48 @@ public final class ServerModule implements Module {
         if (!l.has(2)) {
             throw new ConfigException("'server' expects <name> and <addr>[:<port>] as arguments.");
         }
+        add(p, l.arg(1), l.arg(2), l, 3, options);
+    }
+
+    /** {@code server-template <prefix> <num | low-high> <addr> [params]}: the servers prefix1..prefixN (or low..high). */
+    private static void template(ProxySpec p, ConfigLine l, KeywordTable<ServerSpec> options) throws ConfigException {
+        if (!l.has(3)) {
+            throw new ConfigException("'server-template' expects <prefix> <nb | range> <addr>[:<port>] as arguments.");
+        }
+        String range = l.arg(2);
+        int dash = range.indexOf('-');
+        long low = dash < 0 ? 1 : templateNumber(range.substring(0, dash), range);
+        long high = templateNumber(dash < 0 ? range : range.substring(dash + 1), range);
+        if (low < 1 || high < low) {
+            throw new ConfigException("Wrong server-template number or range arg '" + range + "'.");
+        }
+        for (long n = low; n <= high; n++) {
+            add(p, l.arg(1) + n, l.arg(3), l, 4, options);
+        }
+    }
+
+    private static long templateNumber(String digits, String range) throws ConfigException {
+        if (digits.isEmpty() || digits.length() > 9 || !digits.chars().allMatch(Character::isDigit)) {
+            throw new ConfigException("Wrong server-template number or range arg '" + range + "'.");
+        }
+        return Long.parseLong(digits);
+    }
+
+    /** Adds the server {@code name} at {@code address}, its options from word {@code from} of {@code l}. */
+    private static void add(ProxySpec p, String name, String address, ConfigLine l, int from, KeywordTable<ServerSpec> options)
+            throws ConfigException {
         ServerList list = p.part(ServerList.class, ServerList::new);
         ServerSpec s = list.defaults.copy();
-        s.name = l.arg(1);
+        s.name = name;
         s.source = l.source();
         for (ServerSpec other : list.servers) {
             if (other.name.equals(s.name)) {
-                throw new ConfigException("'server " + p.name() + "/" + s.name + "' : this server name is already used by another server declared at "
-                        + other.source + ".");
+                throw new ConfigException(p.describe() + ", another server named '" + s.name + "' was already defined at line "
+                        + other.source.line() + ", please use distinct names.");
             }
         }
         String where = "'server " + p.name() + "/" + s.name + "'";
-        parseOptions(s, l, 3, where, options);
+        parseOptions(s, l, from, where, options);
         for (ServerSpec other : list.servers) {
             if (s.id != 0 && other.id == s.id) {
                 throw new ConfigException(where + " : 'id' : custom id " + s.id + " already used at " + other.source
@@ -151,7 +182,7 @@ public final class ServerModule implements Module {
             }
         }
         try {
-            ServerAddress.parse(s, l.arg(2));
+            ServerAddress.parse(s, address);
         } catch (ConfigException e) {
             throw new ConfigException(where + " : " + e.getMessage());
         }

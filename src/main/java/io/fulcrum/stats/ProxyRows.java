@@ -12,8 +12,8 @@ import io.fulcrum.stats.Counters.Count;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.TreeMap;
-import java.util.TreeSet;
+import java.util.HashMap;
+import java.util.Map;
 
 import static io.fulcrum.stats.StatField.*;
 
@@ -30,17 +30,13 @@ final class ProxyRows {
     }
 
     List<StatRow> all() {
-        // A listen section is a frontend and a backend with the same id.
-        TreeMap<Integer, Frontend> frontends = new TreeMap<>();
-        TreeMap<Integer, Backend> backends = new TreeMap<>();
-        process.frontends().forEach(fe -> frontends.put(fe.numericId(), fe));
-        process.backends().values().forEach(be -> backends.put(be.numericId(), be));
-        TreeSet<Integer> ids = new TreeSet<>(frontends.keySet());
-        ids.addAll(backends.keySet());
+        // In the order of the configuration, as HAProxy lists them; a listen section is a frontend and a backend.
+        Map<String, Frontend> frontends = new HashMap<>();
+        process.frontends().forEach(fe -> frontends.put(fe.name(), fe));
         List<StatRow> rows = new ArrayList<>();
-        for (int id : ids) {
-            Frontend fe = frontends.get(id);
-            Backend be = backends.get(id);
+        for (String name : process.proxyNames()) {
+            Frontend fe = frontends.get(name);
+            Backend be = process.backends().get(name);
             if (fe != null) {
                 rows.add(frontend(fe));
             }

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.IntFunction;
 
 import static io.fulcrum.stats.StatField.*;
 
@@ -58,7 +59,9 @@ final class StatsHtml {
      * @param shown the rows the scope and the options let through
      * @param globalDescription the global {@code description}, shown by a {@code stats show-desc} without text
      */
-    void render(Map<InfoField, Object> info, List<StatRow> all, List<StatRow> shown, String globalDescription) {
+    /** @param descriptions the {@code description} of the proxy of an id, or null */
+    void render(Map<InfoField, Object> info, List<StatRow> all, List<StatRow> shown, String globalDescription,
+                IntFunction<String> descriptions) {
         head(info, globalDescription);
         processInfo(info);
         if (q.status() != null) {
@@ -68,7 +71,7 @@ final class StatsHtml {
         }
         Map<Integer, List<StatRow>> proxies = new LinkedHashMap<>();
         shown.forEach(r -> proxies.computeIfAbsent(r.proxyId(), k -> new ArrayList<>()).add(r));
-        proxies.forEach((id, rows) -> proxy(rows, all.stream().filter(r -> r.proxyId() == id).toList()));
+        proxies.forEach((id, rows) -> proxy(rows, all.stream().filter(r -> r.proxyId() == id).toList(), descriptions.apply(id)));
         b.append("</body></html>\n");
     }
 
@@ -184,7 +187,7 @@ final class StatsHtml {
      * @param rows what is shown of the proxy
      * @param all  all its rows
      */
-    private void proxy(List<StatRow> rows, List<StatRow> all) {
+    private void proxy(List<StatRow> rows, List<StatRow> all, String description) {
         StatRow first = rows.getFirst();
         String name = html(first.get(PXNAME));
         boolean fe = all.stream().anyMatch(r -> r.type() == ObjType.FRONTEND);
@@ -202,7 +205,9 @@ final class StatsHtml {
         } else {
             b.append("<a class=px href=\"#").append(name).append("\">").append(name).append("</a>");
         }
-        b.append("</th><th class=\"empty\" width=\"90%\"></th></tr>\n</table>\n<table class=\"tbl\" width=\"100%\">\n<tr class=\"titre\">");
+        b.append("</th><th class=\"").append(description == null ? "empty" : "desc").append("\" width=\"90%\">")
+                .append(description == null ? "" : html(description))
+                .append("</th></tr>\n</table>\n<table class=\"tbl\" width=\"100%\">\n<tr class=\"titre\">");
         if (admin) {
             if (form) {
                 b.append("<th rowspan=2 width=1><input type=\"checkbox\" onclick=\"for(c in document.getElementsByClassName('")

@@ -3,6 +3,7 @@ package io.fulcrum.stats;
 import io.fulcrum.runtime.Fulcrum;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -43,7 +44,10 @@ final class StatsView {
             case JSON_SCHEMA -> throw new IllegalStateException("the JSON schema is not served");
             case HTML -> {
                 Map<InfoField, Object> info = ProcessInfo.of(process);
-                new StatsHtml(b, page, query, admin).render(info, all, shown, process.global().description);
+                Map<Integer, String> descriptions = new HashMap<>();
+                process.frontends().forEach(fe -> descriptions.put(fe.numericId(), fe.description()));
+                process.backends().values().forEach(be -> descriptions.put(be.numericId(), be.description()));
+                new StatsHtml(b, page, query, admin).render(info, all, shown, process.global().description, descriptions::get);
             }
         }
         return b.toString();
