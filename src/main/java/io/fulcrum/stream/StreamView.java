@@ -33,7 +33,7 @@ record StreamView(long id, long startMillis, long ageMillis, int calls,
     /** The stream's line in {@code show sess}, as HAProxy 2.6 lays it out. */
     String line() {
         StringBuilder b = new StringBuilder(320);
-        b.append(pointerText()).append(": proto=").append(proto()).append(" src=").append(address(source))
+        b.append(pointerText()).append(": proto=").append(proto()).append(" src=").append(InetText.withPort(source))
                 .append(" fe=").append(frontend).append(" be=").append(backend == null ? "<NONE>" : backend)
                 .append(" srv=").append(server == null ? "<none>" : server)
                 .append(" ts=00 epoch=0 age=").append(humanTime(ageMillis / 1000)).append(" calls=").append(calls)
@@ -49,16 +49,16 @@ record StreamView(long id, long startMillis, long ageMillis, int calls,
         StringBuilder b = new StringBuilder(600);
         b.append(pointerText()).append(": [");
         LogDates.accept(b, startMillis);
-        b.append("000] proto=").append(proto()).append(" source=").append(address(source)).append('\n');
+        b.append("000] proto=").append(proto()).append(" source=").append(InetText.withPort(source)).append('\n');
         String mode = http ? "http" : "tcp";
         b.append("  frontend=").append(frontend).append(" (id=").append(frontendId).append(" mode=").append(mode)
-                .append(") addr=").append(address(listener)).append('\n');
+                .append(") addr=").append(InetText.withPort(listener)).append('\n');
         if (backend == null) {
             b.append("  backend=<NONE> (id=-1 mode=-)\n");
         } else {
             b.append("  backend=").append(backend).append(" (id=").append(backendId).append(" mode=").append(mode).append(')');
             if (serverLocal != null) {
-                b.append(" addr=").append(address(serverLocal));
+                b.append(" addr=").append(InetText.withPort(serverLocal));
             }
             b.append('\n');
         }
@@ -67,7 +67,7 @@ record StreamView(long id, long startMillis, long ageMillis, int calls,
         } else {
             b.append("  server=").append(server).append(" (id=").append(serverId).append(')');
             if (serverAddress != null) {
-                b.append(" addr=").append(address(serverAddress));
+                b.append(" addr=").append(InetText.withPort(serverAddress));
             }
             b.append('\n');
         }
@@ -100,17 +100,6 @@ record StreamView(long id, long startMillis, long ageMillis, int calls,
             case 8 -> "EST";
             default -> "INI";
         };
-    }
-
-    /** An address as HAProxy's addr_to_str() and port print it: {@code ip:port}, IPv6 without brackets. */
-    static String address(SocketAddress a) {
-        if (a instanceof InetSocketAddress i && i.getAddress() != null) {
-            return InetText.of(i.getAddress()) + ":" + i.getPort();
-        }
-        if (a instanceof DomainSocketAddress d) {
-            return "unix:" + d.path();
-        }
-        return "?";
     }
 
     /** HAProxy's human_time(): at most two units among d, h, m, s; "0s" for 0. */

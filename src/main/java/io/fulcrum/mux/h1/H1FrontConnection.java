@@ -307,6 +307,8 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
     }
 
     private void requestError(H1Exception e) {
+        H1Errors errors = frontend.process().h1Errors();
+        errors.request(frontend, source(), parser.capture(input, errors.bufsize()), e);
         if (stream != null && stream.responseStarted()) {
             stream.streamLog().error('P');
             stream.abort();
