@@ -1139,6 +1139,11 @@ public final class HttpStream extends LiveStream implements HttpTxn {
     }
 
     @Override
+    protected Channel serverChannel() {
+        return backChannel();
+    }
+
+    @Override
     protected boolean http() {
         return true;
     }

@@ -53,6 +53,9 @@ public abstract class LiveStream implements LogContext {
     /** The server connection's state as HAProxy numbers its stream connectors' (0 none, 2 queued, 5 connecting, 8 established). */
     protected abstract int serverSideState();
 
+    /** The server connection once established, or null. */
+    protected abstract Channel serverChannel();
+
     /** True for an HTTP transaction. */
     protected abstract boolean http();
 
@@ -65,7 +68,7 @@ public abstract class LiveStream implements LogContext {
         }
         Server srv = server();
         Channel front = frontChannel();
-        Channel back = backChannel();
+        Channel back = serverChannel();
         return new StreamView(id, startMillis,
                 (System.nanoTime() - startNanos) / 1_000_000, calls,
                 front == null ? null : front.remoteAddress(), front == null ? null : front.localAddress(), StreamView.fd(front),

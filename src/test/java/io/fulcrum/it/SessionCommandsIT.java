@@ -119,8 +119,8 @@ class SessionCommandsIT {
             // A whole request whose response has not begun: the client gets a 502 and keeps its connection.
             assertThat(CliClient.send(admin, "shutdown session " + hl.group(1))).isEqualTo("\n");
             assertThat(readHead(h)).startsWith("HTTP/1.1 502 ");
+            awaitAnswer("show sess " + hl.group(1), "Session not found.\n\n"); // (HAProxy frees it shortly after)
             assertThat(CliClient.send(admin, "shutdown session " + hl.group(1))).isEqualTo("No such session (use 'show sess').\n\n");
-            assertThat(CliClient.send(admin, "show sess " + hl.group(1))).isEqualTo("Session not found.\n\n");
 
             assertThat(CliClient.send(admin, "shutdown sessions server bt/s2")).isEqualTo("\n");
             assertThat(TcpProxyKit.awaitClosed(t, 5000)).isGreaterThanOrEqualTo(0);
@@ -185,6 +185,17 @@ class SessionCommandsIT {
             }
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("no stream of " + fe + " from port " + port + " in:\n" + out);
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private void awaitAnswer(String command, String answer) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        String out;
+        while (!(out = CliClient.send(admin, command)).equals(answer)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("'" + command + "' still answers:\n" + out);
             }
             Thread.sleep(50);
         }

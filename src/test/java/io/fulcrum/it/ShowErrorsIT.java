@@ -145,7 +145,9 @@ class ShowErrorsIT {
         assertThat(CliClient.send(admin, "show errors be")).contains("invalid response").doesNotContain("invalid request");
         assertThat(CliClient.send(admin, "show errors 3 request")).matches(HEADER + "2\n\n");
         assertThat(CliClient.send(admin, "show errors -1 request")).contains("invalid request").doesNotContain("invalid response");
-        assertThat(CliClient.send(admin, "show errors fe response")).matches(HEADER + "2\n\n");
+        // As in HAProxy, a response concerns its frontend too.
+        assertThat(CliClient.send(admin, "show errors fe response")).contains("invalid response").doesNotContain("invalid request");
+        assertThat(CliClient.send(admin, "show errors 2 request")).contains("invalid request").doesNotContain("invalid response");
         assertThat(CliClient.send(admin, "show errors 99")).matches(HEADER + "2\n\n");
         assertThat(CliClient.send(admin, "show errors nope")).isEqualTo("No such proxy.\n\n");
         assertThat(CliClient.send(admin, "show errors 0")).isEqualTo("No such proxy.\n\n");

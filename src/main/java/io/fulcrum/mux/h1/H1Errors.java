@@ -64,21 +64,19 @@ public final class H1Errors {
         LogDates.accept(out, System.currentTimeMillis());
         out.append("] : ").append(events.get()).append('\n');
         for (int id : proxyIds) {
-            if (only != -1 && id != only) {
-                continue;
-            }
             if (!which.equals("response")) {
-                append(out, requests.get(id));
+                append(out, requests.get(id), only);
             }
             if (!which.equals("request")) {
-                append(out, responses.get(id));
+                append(out, responses.get(id), only);
             }
         }
         return out.toString();
     }
 
-    private void append(StringBuilder out, H1ErrorSnapshot s) {
-        if (s != null) {
+    /** Appends {@code s} if it concerns proxy {@code only} (or -1): as HAProxy, a response concerns its frontend too. */
+    private void append(StringBuilder out, H1ErrorSnapshot s, int only) {
+        if (s != null && (only == -1 || s.proxyId() == only || s.other() != null && s.otherId() == only)) {
             s.appendTo(out, bufsize);
         }
     }

@@ -627,7 +627,7 @@ public final class TcpSession extends LiveStream {
     }
 
     @Override
-    public Channel backChannel() {
+    protected Channel serverChannel() {
         return connected ? server : null;
     }
 
