@@ -119,8 +119,9 @@ class SessionCommandsIT {
             // A whole request whose response has not begun: the client gets a 502 and keeps its connection.
             assertThat(CliClient.send(admin, "shutdown session " + hl.group(1))).isEqualTo("\n");
             assertThat(readHead(h)).startsWith("HTTP/1.1 502 ");
-            awaitAnswer("show sess " + hl.group(1), "Session not found.\n\n"); // (HAProxy frees it shortly after)
-            assertThat(CliClient.send(admin, "shutdown session " + hl.group(1))).isEqualTo("No such session (use 'show sess').\n\n");
+            // (HAProxy frees it shortly after; asking to shut it down again is not tested: HAProxy's ids are the streams'
+            // addresses, which its next stream, the CLI's own, may take again. Fulcrum's ids are never reused.)
+            awaitAnswer("show sess " + hl.group(1), "Session not found.\n\n");
 
             assertThat(CliClient.send(admin, "shutdown sessions server bt/s2")).isEqualTo("\n");
             assertThat(TcpProxyKit.awaitClosed(t, 5000)).isGreaterThanOrEqualTo(0);
