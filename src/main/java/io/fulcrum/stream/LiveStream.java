@@ -47,8 +47,14 @@ public abstract class LiveStream implements LogContext {
      */
     public abstract void kill(char cause);
 
+    /** When the stream's next timeout expires ({@link System#nanoTime()}), Long.MAX_VALUE when none runs. */
+    protected abstract long deadline();
+
     /** Milliseconds until the stream's next timeout, or -1 when none runs. */
-    protected abstract long expiresIn();
+    private long expiresIn() {
+        long next = deadline();
+        return next == Long.MAX_VALUE ? -1 : Math.max(0, (next - System.nanoTime()) / 1_000_000);
+    }
 
     /** The server connection's state as HAProxy numbers its stream connectors' (0 none, 2 queued, 5 connecting, 8 established). */
     protected abstract int serverSideState();

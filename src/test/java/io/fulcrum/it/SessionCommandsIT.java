@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -133,24 +134,19 @@ class SessionCommandsIT {
 
     @Test
     void aServerMarkedDownKillsItsStreamsAndOneMarkedUpKillsTheBackupsOnes() throws Exception {
+        closedBy("m1", "set server bm/m1 health down");
+        awaitLog(" bm/m1 ", " D- ");
+        closedBy("mb", "set server bm/m1 health up");
+        awaitLog(" bm/mb ", " U- ");
+        closedBy("m1", "set server bm/m1 state maint");
+    }
+
+    /** Opens a stream through fm, checks that it goes to {@code server}, and that {@code command} closes it. */
+    private void closedBy(String server, String command) throws Exception {
         try (Socket c = connect(marked)) {
-            send(c, "a");
-            assertThat(awaitLine("fm", c.getLocalPort()).group(5)).isEqualTo("m1");
-            assertThat(CliClient.send(admin, "set server bm/m1 health down")).isEqualTo("\n");
-            TcpProxyKit.awaitClosed(c, 5000);
-            awaitLog(" bm/m1 ", " D- ");
-        }
-        try (Socket c = connect(marked)) {
-            send(c, "b");
-            assertThat(awaitLine("fm", c.getLocalPort()).group(5)).isEqualTo("mb");
-            assertThat(CliClient.send(admin, "set server bm/m1 health up")).isEqualTo("\n");
-            TcpProxyKit.awaitClosed(c, 5000);
-            awaitLog(" bm/mb ", " U- ");
-        }
-        try (Socket c = connect(marked)) {
-            send(c, "c");
-            assertThat(awaitLine("fm", c.getLocalPort()).group(5)).isEqualTo("m1");
-            assertThat(CliClient.send(admin, "set server bm/m1 state maint")).isEqualTo("\n");
+            send(c, "x");
+            assertThat(awaitLine("fm", c.getLocalPort()).group(5)).isEqualTo(server);
+            assertThat(CliClient.send(admin, command)).isEqualTo("\n");
             TcpProxyKit.awaitClosed(c, 5000);
         }
     }
@@ -192,22 +188,20 @@ class SessionCommandsIT {
     }
 
     private void awaitAnswer(String command, String answer) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        String out;
-        while (!(out = CliClient.send(admin, command)).equals(answer)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("'" + command + "' still answers:\n" + out);
-            }
-            Thread.sleep(50);
-        }
+        await(() -> CliClient.send(admin, command).equals(answer), () -> "'" + command + "' still answers:\n" + CliClient.send(admin, command));
     }
 
     /** Waits for a log line with both parts. */
     private void awaitLog(String part, String other) throws Exception {
+        await(() -> proxy.stdout().lines().anyMatch(l -> l.contains(part) && l.contains(other)),
+                () -> "no log line with '" + part + "' and '" + other + "' in:\n" + proxy.stdout());
+    }
+
+    private static void await(Callable<Boolean> done, Callable<String> failure) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (proxy.stdout().lines().noneMatch(l -> l.contains(part) && l.contains(other))) {
+        while (!done.call()) {
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("no log line with '" + part + "' and '" + other + "' in:\n" + proxy.stdout());
+                throw new AssertionError(failure.call());
             }
             Thread.sleep(50);
         }

@@ -608,9 +608,8 @@ public final class TcpSession extends LiveStream {
     }
 
     @Override
-    protected long expiresIn() {
-        long next = finished ? Long.MAX_VALUE : nextDeadline();
-        return next == Long.MAX_VALUE ? -1 : Math.max(0, TimeUnit.NANOSECONDS.toMillis(next - System.nanoTime()));
+    protected long deadline() {
+        return finished ? Long.MAX_VALUE : nextDeadline();
     }
 
     @Override
