@@ -20,6 +20,7 @@ import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.sample.SampleModule;
 import io.fulcrum.server.ServerModule;
 import io.fulcrum.stats.StatsModule;
+import io.fulcrum.stream.StreamModule;
 import io.fulcrum.tls.TlsModule;
 
 import java.util.List;
@@ -49,5 +50,6 @@ public final class Modules {
             new AuthModule(),
             new LogModule(),
             new CliModule(),
+            new StreamModule(),
             new StatsModule());
 }

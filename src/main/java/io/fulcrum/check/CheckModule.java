@@ -113,11 +113,21 @@ public final class CheckModule implements Module {
             });
         }
         // Observing live traffic needs hooks in the data path that do not exist yet: refused, not ignored.
-        for (String live : List.of("observe", "error-limit", "on-error", "on-marked-down", "on-marked-up")) {
+        o.add("on-marked-down", 1, (s, l) -> of(s).shutdownOnDown = action(l, "on-marked-down", "shutdown-sessions"));
+        o.add("on-marked-up", 1, (s, l) -> of(s).shutdownBackupsOnUp = action(l, "on-marked-up", "shutdown-backup-sessions"));
+        for (String live : List.of("observe", "error-limit", "on-error")) {
             o.add(live, 1, (s, l) -> {
                 throw new ConfigException("'" + live + "' is not supported by Fulcrum yet.");
             });
         }
+    }
+
+    /** The one action {@code on-marked-down} / {@code on-marked-up} know (HAProxy's words when it is another). */
+    private static boolean action(ConfigLine l, String keyword, String only) throws ConfigException {
+        if (!l.arg(1).equals(only)) {
+            throw new ConfigException("'" + keyword + "' expects '" + only + "' but got '" + l.arg(1) + "'.");
+        }
+        return true;
     }
 
     private static long delay(ServerSpec s, ConfigLine l, String name) throws ConfigException {

@@ -41,9 +41,10 @@ public final class HealthChecks {
                     ServerSpec target = CheckModule.find(table, p, c.track);
                     server.state().track(serverOf(backends, table, target));
                 }
+                ServerCheckSpec spec = c == null ? new ServerCheckSpec() : c;
                 // Every server has its health counter, which the CLI sets even where no check runs.
-                checks.put(server, new ServerChecks(server, c == null ? new ServerCheckSpec() : c, proxy, rules, loops,
-                        b.timeouts().connect, settings.spreadPercent));
+                checks.put(server, new ServerChecks(server, spec, proxy, rules, loops, b.timeouts().connect, settings.spreadPercent));
+                MarkedActions.watch(server, b, spec, loops);
             }
         }
     }

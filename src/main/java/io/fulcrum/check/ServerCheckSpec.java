@@ -28,6 +28,10 @@ final class ServerCheckSpec implements ServerSpec.ServerPart, Cloneable {
     String agentSend;
     /** {@code track [backend/]server}, as written. */
     String track;
+    /** {@code on-marked-down shutdown-sessions}. */
+    boolean shutdownOnDown;
+    /** {@code on-marked-up shutdown-backup-sessions}. */
+    boolean shutdownBackupsOnUp;
 
     @Override
     public ServerCheckSpec copy() {

@@ -2,8 +2,12 @@ package io.fulcrum.conn;
 
 import io.fulcrum.sample.IpText;
 
+import io.netty.channel.unix.DomainSocketAddress;
+
 import java.net.Inet6Address;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 
 /**
  * IP addresses written as HAProxy writes them (inet_ntop): IPv4 dotted, IPv6 in the canonical form of RFC 5952.
@@ -15,5 +19,16 @@ public final class InetText {
 
     public static String of(InetAddress a) {
         return a instanceof Inet6Address ? IpText.format6(a.getAddress(), 0) : a.getHostAddress();
+    }
+
+    /** An address with its port as HAProxy's CLI prints it ({@code show sess}, {@code show errors}): ip:port, IPv6 without brackets. */
+    public static String withPort(SocketAddress a) {
+        if (a instanceof InetSocketAddress i && i.getAddress() != null) {
+            return of(i.getAddress()) + ":" + i.getPort();
+        }
+        if (a instanceof DomainSocketAddress d) {
+            return "unix:" + d.path();
+        }
+        return "?";
     }
 }

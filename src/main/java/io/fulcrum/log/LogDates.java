@@ -9,7 +9,7 @@ import java.time.ZoneOffset;
  * {@code 06/Feb/2009:12:14:14.655} (%t), {@code 06/Feb/2009:12:14:14 +0000} (%T, %Tl),
  * {@code Feb  6 12:14:14} (RFC 3164) and {@code 2009-02-06T12:14:14.655123+00:00} (RFC 5424, ISO).
  */
-final class LogDates {
+public final class LogDates {
     private LogDates() {
     }
 
@@ -25,7 +25,7 @@ final class LogDates {
     }
 
     /** {@code dd/Mon/yyyy:HH:MM:SS.mmm}, local time (%t, %tr). */
-    static void accept(StringBuilder out, long epochMillis) {
+    public static void accept(StringBuilder out, long epochMillis) {
         dayMonthYearTime(out, at(epochMillis, offset(epochMillis)));
         out.append('.');
         pad(out, (int) Math.floorMod(epochMillis, 1000), 3);

@@ -12,6 +12,7 @@ import io.fulcrum.listener.Listener;
 import io.fulcrum.listener.Acceptor;
 import io.fulcrum.listener.SessionStarter;
 import io.fulcrum.log.ProcessLog;
+import io.fulcrum.mux.h1.H1Errors;
 import io.fulcrum.mux.h1.H1FrontConnection;
 import io.fulcrum.mux.h1.H1Limits;
 import io.fulcrum.mux.h1.HeaderCase;
@@ -52,6 +53,7 @@ public final class Fulcrum {
     private final H1Limits h1Limits;
     private final ProcessLog logging;
     private final HeaderCase headerCase;
+    private final H1Errors h1Errors;
     private final Map<String, Backend> backends = new LinkedHashMap<>();
     private final List<Frontend> frontends = new ArrayList<>();
     private final List<Listener> listeners = new ArrayList<>();
@@ -76,6 +78,7 @@ public final class Fulcrum {
         this.h1Limits = H1Settings.of(model).limits();
         this.logging = new ProcessLog(model, connections);
         this.headerCase = new HeaderCase(H1Settings.of(model).caseAdjust);
+        this.h1Errors = new H1Errors(h1Limits.bufsize());
         List<ProxySpec> proxies = ProxyTable.of(model).proxies();
         proxies.stream().filter(p -> !p.disabled).forEach(p -> proxyNames.add(p.name()));
         for (ProxySpec p : proxies) {
@@ -258,6 +261,11 @@ public final class Fulcrum {
     /** The environment as the configuration left it (setenv, HAPROXY_* variables...). */
     public Map<String, String> environment() {
         return environment;
+    }
+
+    /** The last invalid request and response of each proxy ({@code show errors}). */
+    public H1Errors h1Errors() {
+        return h1Errors;
     }
 
     /** The whole process's rates. */

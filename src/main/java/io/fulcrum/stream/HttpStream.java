@@ -11,7 +11,6 @@ import io.fulcrum.http.HttpHeaders;
 import io.fulcrum.http.MonitorUri;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
-import io.fulcrum.log.LogContext;
 import io.fulcrum.log.StreamLog;
 import io.fulcrum.mux.h1.H1Encoder;
 import io.fulcrum.mux.h1.H1Exception;
@@ -56,7 +55,7 @@ import java.util.function.Function;
  * errors: 503 (no server, connection failed), 502 (invalid or truncated response), 504 (server
  * timeout).
  */
-public final class HttpStream implements HttpTxn, LogContext, ResponseControl {
+public final class HttpStream extends LiveStream implements HttpTxn, ResponseControl {
     private final H1FrontConnection front;
     private final StreamLog log;
     private final Channel client;
@@ -153,6 +152,7 @@ public final class HttpStream implements HttpTxn, LogContext, ResponseControl {
 
     /** Routes the request and starts the server side. */
     public void start() {
+        register();
         long now = System.nanoTime();
         lastClientActivity = now;
         lastServerActivity = now;
@@ -714,6 +714,7 @@ public final class HttpStream implements HttpTxn, LogContext, ResponseControl {
      * {@code timeout tunnel}: the HTTP handlers leave, with what each side already sent past the exchange.
      */
     private void becomeTunnel() {
+        unregister(); // the tunnel's session is listed instead
         finished = true;
         cancelTimer();
         H1ServerConnection conn = server;
@@ -1120,6 +1121,14 @@ public final class HttpStream implements HttpTxn, LogContext, ResponseControl {
      * at the real times and sets it again.
      */
     private void armTimer() {
+        long next = nextDeadline();
+        if (next != Long.MAX_VALUE && !finished) {
+            front.timer().setAt(next);
+        }
+    }
+
+    /** The earliest of the transaction's deadlines (nanoTime), or Long.MAX_VALUE. */
+    private long nextDeadline() {
         long next = Long.MAX_VALUE;
         long client = frontend.timeouts().client;
         long srv = serverTimeoutMillis();
@@ -1141,9 +1150,7 @@ public final class HttpStream implements HttpTxn, LogContext, ResponseControl {
         if (heldResponse != null && heldResponse.waiting()) {
             next = Math.min(next, heldResponse.deadline());
         }
-        if (next != Long.MAX_VALUE && !finished) {
-            front.timer().setAt(next);
-        }
+        return next;
     }
 
     private void cancelTimer() {
@@ -1193,11 +1200,55 @@ public final class HttpStream implements HttpTxn, LogContext, ResponseControl {
     /** Bytes moved on the client side (the front connection reports reads and drains). */
     public void clientActive() {
         lastClientActivity = System.nanoTime();
+        called();
     }
 
     /** Bytes moved on the server side. */
     public void serverActive() {
         lastServerActivity = System.nanoTime();
+        called();
+    }
+
+    // --- what show sess sees and does (LiveStream) --------------------------------------------------
+
+    @Override
+    public void kill(char cause) {
+        if (!finished && response == null && requestEnded) {
+            // As HAProxy: a whole request whose response has not begun gets a 502 ("KH" in the log), and the
+            // client connection lives on as after any error it may keep.
+            log.error(cause, 'H');
+            sendError((backend != null ? backend.errors() : frontend.errors()).message(502));
+            return;
+        }
+        log.error(cause, '-'); // HAProxy's analysers leave the state unset on a kill
+        endExchange();
+        client.close(); // at once, whatever waits to be written: channelInactive logs the transaction
+    }
+
+    @Override
+    protected long deadline() {
+        return finished ? Long.MAX_VALUE : nextDeadline();
+    }
+
+    @Override
+    protected int serverSideState() {
+        if (server != null) {
+            return 8;
+        }
+        if (ticket != null && ticket.queued()) {
+            return 2;
+        }
+        return target != null && attempts > 0 && !finished ? 5 : 0;
+    }
+
+    @Override
+    protected Channel serverChannel() {
+        return backChannel();
+    }
+
+    @Override
+    protected boolean http() {
+        return true;
     }
 
     public boolean requestEnded() {

@@ -248,7 +248,7 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
         if (done != stream) {
             return;
         }
-        frontend.logger().ended(done);
+        ended(done);
         stream = null;
         firstRequest = false;
         // After the client's half-close, the requests it sent before are still answered (as HAProxy does);
@@ -285,6 +285,12 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
         return left;
     }
 
+    /** A transaction ends: off the live streams ({@code show sess}), then logged. */
+    private void ended(HttpStream s) {
+        s.unregister();
+        frontend.logger().ended(s);
+    }
+
     /** Sends HAProxy's error page for {@code status} and closes. */
     public void sendErrorAndClose(int status) {
         stream = null;
@@ -301,6 +307,8 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
     }
 
     private void requestError(H1Exception e) {
+        H1Errors errors = frontend.process().h1Errors();
+        errors.request(frontend, source(), parser.capture(input, errors.bufsize()), e);
         if (stream != null && stream.responseStarted()) {
             stream.streamLog().error('P');
             stream.abort();
@@ -310,7 +318,7 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
                 stream.streamLog().error('P');
                 stream.streamLog().status(e.status());
                 stream.clientClosed();
-                frontend.logger().ended(stream);
+                ended(stream);
             } else {
                 logFailure('P', e.status());
             }
@@ -382,7 +390,7 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
         }
         if (stream != null) {
             stream.clientClosed();
-            frontend.logger().ended(stream);
+            ended(stream);
             stream = null;
         } else if (next != null && (firstRequest || next.hasRequest())) {
             logFailure('C', 400); // the client left without a complete request

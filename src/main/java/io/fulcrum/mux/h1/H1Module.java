@@ -8,6 +8,7 @@ import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.cfg.KeywordTable;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
+import io.fulcrum.cli.CliCommands;
 import io.fulcrum.http.ErrorPages;
 import io.fulcrum.proxy.Mode;
 import io.fulcrum.proxy.ProxyTable;
@@ -26,6 +27,7 @@ public final class H1Module implements Module {
 
     @Override
     public void register(Registry registry) {
+        H1Errors.register(CliCommands.of(registry));
         KeywordTable<GlobalContext> global = registry.table(GlobalModule.KEYWORDS);
         global.add("tune.bufsize", (g, l) -> {
             String bad = "'tune.bufsize' expects a positive integer argument.";

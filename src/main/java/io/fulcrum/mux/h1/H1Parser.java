@@ -34,6 +34,8 @@ public final class H1Parser {
     private final SectionReader trailers;
 
     private State state = State.HEAD;
+    /** Where the last {@link H1Exception} was thrown, for {@link #capture}. */
+    private State failedIn;
     /** Body bytes left in the message (FIXED) or in the chunk (CHUNK_DATA). */
     private long remaining;
     /** The message offset of the input's reader index, once the head is read (for error positions). */
@@ -85,9 +87,31 @@ public final class H1Parser {
                 // until more bytes are needed or a message ended
             }
         } catch (H1Exception e) {
+            failedIn = state;
             state = State.FAILED;
             throw e;
         }
+    }
+
+    /**
+     * What {@code show errors} keeps of the message after {@link #parse} threw: a copy of its bytes from the
+     * start of the section being read (the head, the trailers) or, in a body, from the input's reader index, at
+     * most {@code max} of them. Called on the error path only.
+     */
+    public H1Capture capture(ByteBuf input, int max) {
+        return switch (failedIn) {
+            case HEAD -> head.capture(input, max);
+            case TRAILERS -> trailers.capture(input, max);
+            case null -> throw new IllegalStateException("the parser did not fail");
+            default -> {
+                int n = input == null ? 0 : Math.min(max, input.readableBytes());
+                byte[] b = new byte[n];
+                if (n > 0) {
+                    input.getBytes(input.readerIndex(), b);
+                }
+                yield new H1Capture(offset, b);
+            }
+        };
     }
 
     /**

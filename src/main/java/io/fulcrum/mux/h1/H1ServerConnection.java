@@ -128,6 +128,8 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
                 parser.parse(input, this);
             } catch (H1Exception e) {
                 HttpStream s = stream;
+                H1Errors errors = s.frontend().process().h1Errors();
+                errors.response(s.backend(), s.frontend(), server, s.source(), parser.capture(input, errors.bufsize()), e);
                 ctx.close();
                 s.serverFailed(e);
                 return;

@@ -76,6 +76,10 @@ final class SectionReader {
     private long consumed;
     /** Message offset of the section's first byte. */
     private long base;
+    /** At the start of the last {@link #read}: the input's reader index, {@link #consumed} and {@link #used}. */
+    private int callStart;
+    private long consumedAtCall;
+    private int usedAtCall;
 
     SectionReader(boolean hasStartLine, H1Limits limits, int errorStatus, boolean lenientLf, boolean laxNames) {
         this.hasStartLine = hasStartLine;
@@ -110,6 +114,24 @@ final class SectionReader {
         return base + consumed;
     }
 
+    /**
+     * For {@code show errors}, after an {@link H1Exception} in the last {@link #read} of this section (or in the rules
+     * run on the head it completed): a copy of the section's bytes as far as they came, {@code in}'s unread bytes
+     * included, and where they start in the message. The bytes that last call was given are still in the input, as
+     * they came (an exception leaves the reader index where the call found it; a complete head's bytes are behind
+     * it); the lines complete before it are in the array, their field names lower-cased.
+     */
+    H1Capture capture(ByteBuf in, int max) {
+        int rest = in == null ? 0 : in.writerIndex() - callStart;
+        int n = (int) Math.min(max, (long) usedAtCall + rest);
+        byte[] b = new byte[n];
+        System.arraycopy(bytes == null ? b : bytes, 0, b, 0, Math.min(usedAtCall, n));
+        if (n > usedAtCall) {
+            in.getBytes(callStart, b, usedAtCall, n - usedAtCall);
+        }
+        return new H1Capture(base + consumedAtCall - usedAtCall, b);
+    }
+
     /** The message offset of the first byte not scanned yet. */
     long seen() {
         return base + consumed + pending;
@@ -121,6 +143,9 @@ final class SectionReader {
      */
     boolean read(ByteBuf in, StartLineParser start) throws H1Exception {
         int r = in.readerIndex();
+        callStart = r;
+        consumedAtCall = consumed;
+        usedAtCall = used;
         boolean done = consume(in, start);
         consumed += in.readerIndex() - r;
         return done;

@@ -7,6 +7,7 @@ import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
 import io.fulcrum.log.LogContext;
+import io.fulcrum.stream.LiveStream;
 import io.fulcrum.log.StreamLog;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.proxy.Timeouts;
@@ -40,7 +41,7 @@ import java.util.concurrent.TimeUnit;
  * {@code timeout server} on the server side, both replaced by {@code timeout tunnel} once connected, and
  * by {@code client-fin}/{@code server-fin} once one direction is shut.
  */
-public final class TcpSession implements LogContext, ResponseControl {
+public final class TcpSession extends LiveStream implements ResponseControl {
     private final Channel client;
     private final Frontend frontend;
     private Backend backend;
@@ -136,6 +137,7 @@ public final class TcpSession implements LogContext, ResponseControl {
                               ByteBuf fromClient, ByteBuf fromServer, LogContext origin, long tunnelTimeout) {
         TcpSession s = new TcpSession(client, frontend, backend, loops, origin.endpoints(), fromClient, origin, 0);
         s.tunnelTimeout = tunnelTimeout;
+        s.register();
         s.install();
         s.adopt(server, fromServer);
     }
@@ -171,6 +173,7 @@ public final class TcpSession implements LogContext, ResponseControl {
         if (finished) {
             return; // the client went away before the session started
         }
+        register();
         long now = System.nanoTime();
         lastActive[0] = now;
         lastActive[1] = now;
@@ -486,6 +489,7 @@ public final class TcpSession implements LogContext, ResponseControl {
 
     /** Bytes were read on {@code side}: it is active. */
     void read(Side side, int bytes) {
+        called();
         long now = System.nanoTime();
         lastActive[side.ordinal()] = now;
         Side other = side.other();
@@ -666,6 +670,14 @@ public final class TcpSession implements LogContext, ResponseControl {
         if (finished) {
             return;
         }
+        long next = nextDeadline();
+        if (next != Long.MAX_VALUE) {
+            timer = client.eventLoop().schedule(this::checkTimeouts, Math.max(0, next - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
+    }
+
+    /** The earliest deadline (nanoTime) of the session's timeouts, or Long.MAX_VALUE. */
+    private long nextDeadline() {
         long next = Long.MAX_VALUE;
         for (Side side : Side.values()) {
             long t = timeout(side);
@@ -679,9 +691,7 @@ public final class TcpSession implements LogContext, ResponseControl {
         if (inspectingResponse) {
             next = Math.min(next, responseDeadline);
         }
-        if (next != Long.MAX_VALUE) {
-            timer = client.eventLoop().schedule(this::checkTimeouts, Math.max(0, next - System.nanoTime()), TimeUnit.NANOSECONDS);
-        }
+        return next;
     }
 
     private void checkTimeouts() {
@@ -726,6 +736,37 @@ public final class TcpSession implements LogContext, ResponseControl {
         armTimer();
     }
 
+    // --- what show sess sees and does (LiveStream) --------------------------------------------------
+
+    @Override
+    public void kill(char cause) {
+        log.error(cause, '-'); // as HAProxy, which leaves the state unset on a kill
+        abort();
+    }
+
+    @Override
+    protected long deadline() {
+        return finished ? Long.MAX_VALUE : nextDeadline();
+    }
+
+    @Override
+    protected int serverSideState() {
+        if (server != null) {
+            return connected ? 8 : 5;
+        }
+        return ticket != null && ticket.queued() ? 2 : 0;
+    }
+
+    @Override
+    protected boolean http() {
+        return false;
+    }
+
+    @Override
+    protected Channel serverChannel() {
+        return connected ? server : null;
+    }
+
     /** A side failed (a reset, a write error): the first such event is the session's termination cause. */
     void failed(Side side) {
         log.error(side == Side.CLIENT ? 'C' : 'S');
@@ -742,6 +783,7 @@ public final class TcpSession implements LogContext, ResponseControl {
     }
 
     private void ended() {
+        unregister();
         log.bytesIn(written[Side.SERVER.ordinal()]);
         log.bytesOut(written[Side.CLIENT.ordinal()]);
         if (attempts > 0) {

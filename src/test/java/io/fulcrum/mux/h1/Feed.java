@@ -57,6 +57,11 @@ final class Feed {
         }
     }
 
+    /** What {@code show errors} keeps after the parser refused the input. */
+    H1Capture capture(int max) {
+        return parser.capture(input, max);
+    }
+
     /** The peer closed (after the last message this feed parses, nothing is left to end). */
     void close() throws H1Exception {
         if (sink.ends < maxMessages) {

@@ -1,0 +1,87 @@
+package io.fulcrum.stream;
+
+import io.fulcrum.backend.Backend;
+import io.fulcrum.log.LogContext;
+import io.fulcrum.proxy.Frontend;
+import io.fulcrum.server.Server;
+import io.netty.channel.Channel;
+
+/**
+ * A stream as the CLI sees it ({@code show sess}, {@code shutdown session}): an HTTP transaction or a TCP
+ * session, listed in its event loop's {@link LiveStreams} from its start to its end. The list's links live
+ * in the stream itself, so that joining and leaving it allocates nothing. Everything here is touched on the
+ * stream's loop only.
+ */
+public abstract class LiveStream implements LogContext {
+    LiveStream prev;
+    LiveStream next;
+    /** The stream's identifier in {@code show sess}, 0 while it is not listed. */
+    long id;
+    private long startNanos;
+    private long startMillis;
+    /** Events handled for the stream (reads, writes, timers): HAProxy's task {@code calls}. */
+    private int calls;
+
+    /** Lists the stream in its loop's registry; on the stream's loop. */
+    protected final void register() {
+        startNanos = System.nanoTime();
+        startMillis = System.currentTimeMillis();
+        LiveStreams.current().add(this);
+    }
+
+    /** Takes the stream off the registry; on the stream's loop, any number of times. */
+    public final void unregister() {
+        if (id != 0) {
+            LiveStreams.current().remove(this);
+        }
+    }
+
+    /** One more event was handled for the stream. */
+    protected final void called() {
+        calls++;
+    }
+
+    /**
+     * Closes both sides now, as {@code shutdown session} does: the log's termination cause says why ('K' the
+     * CLI, 'D' the server was marked down, 'U' a server came up). On the stream's loop.
+     */
+    public abstract void kill(char cause);
+
+    /** When the stream's next timeout expires ({@link System#nanoTime()}), Long.MAX_VALUE when none runs. */
+    protected abstract long deadline();
+
+    /** Milliseconds until the stream's next timeout, or -1 when none runs. */
+    private long expiresIn() {
+        long next = deadline();
+        return next == Long.MAX_VALUE ? -1 : Math.max(0, (next - System.nanoTime()) / 1_000_000);
+    }
+
+    /** The server connection's state as HAProxy numbers its stream connectors' (0 none, 2 queued, 5 connecting, 8 established). */
+    protected abstract int serverSideState();
+
+    /** The server connection once established, or null. */
+    protected abstract Channel serverChannel();
+
+    /** True for an HTTP transaction. */
+    protected abstract boolean http();
+
+    /** What {@code show sess} shows of the stream now (taken on its loop, formatted elsewhere). */
+    final StreamView view() {
+        Frontend fe = frontend();
+        Backend be = backend();
+        if (be == null && fe != null) {
+            be = fe.process() == null ? null : fe.process().backends().get(fe.name()); // a listen section is its own backend
+        }
+        Server srv = server();
+        Channel front = frontChannel();
+        Channel back = serverChannel();
+        return new StreamView(id, startMillis,
+                (System.nanoTime() - startNanos) / 1_000_000, calls,
+                front == null ? null : front.remoteAddress(), front == null ? null : front.localAddress(), StreamView.fd(front),
+                fe == null ? "<NONE>" : fe.name(), fe == null ? -1 : fe.numericId(), http(),
+                be == null ? null : be.name(), be == null ? -1 : be.numericId(),
+                srv == null ? null : srv.name(), srv == null ? -1 : srv.numericId(),
+                back == null ? null : back.localAddress(), back == null ? null : back.remoteAddress(), StreamView.fd(back),
+                serverSideState(), expiresIn());
+    }
+}
