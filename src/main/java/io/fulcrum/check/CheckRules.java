@@ -23,8 +23,6 @@ final class CheckRules {
     private CheckRules() {
     }
 
-    private static final List<String> UNSUPPORTED_PROTOCOLS = List.of("ssl-hello-chk", "mysql-check", "pgsql-check", "ldap-check", "spop-check");
-
     static void register(KeywordTable<OptionContext> options, KeywordTable<ProxySpec> keywords) {
         options.add("httpchk", Capability.BE | Capability.NO_NEGATION, (o, l) -> httpchk(CheckModule.of(o.proxy()), l));
         options.add("tcp-check", Capability.BE | Capability.NO_NEGATION, (o, l) -> {
@@ -33,42 +31,9 @@ final class CheckRules {
             c.rules = new ArrayList<>();
             c.explicit = true;
         });
-        options.add("redis-check", Capability.BE | Capability.NO_NEGATION, (o, l) -> protocol(o.proxy(), List.of(
-                new CheckRule.Send("*1\r\n$4\r\nPING\r\n".getBytes(StandardCharsets.ISO_8859_1), null),
-                expect(CheckRule.Kind.STRING, "+PONG", null, -1, "Redis server is ok", CheckStatus.L7STS))));
-        options.add("smtpchk", Capability.BE | Capability.NO_NEGATION, (o, l) -> {
-            String hello = l.has(1) && (l.arg(1).equals("EHLO") || l.arg(1).equals("HELO")) ? l.arg(1) : "HELO";
-            String domain = l.has(2) ? l.arg(2) : "localhost";
-            Pattern anyCode = Pattern.compile("^[0-9]{3}[ \r]");
-            Pattern okCode = Pattern.compile("^2[0-9]{2}[ \r]");
-            protocol(o.proxy(), List.of(
-                    new CheckRule.Connect(0, null, false, null),
-                    expect(CheckRule.Kind.RSTRING, null, anyCode, 4, null, CheckStatus.L7RSP),
-                    expect(CheckRule.Kind.RSTRING, null, okCode, 4, null, CheckStatus.L7STS),
-                    new CheckRule.Send((hello + " " + domain + "\r\n").getBytes(StandardCharsets.ISO_8859_1), null),
-                    expect(CheckRule.Kind.RSTRING, null, anyCode, 4, null, CheckStatus.L7RSP),
-                    expect(CheckRule.Kind.RSTRING, null, okCode, 4, null, CheckStatus.L7STS)));
-        });
-        for (String p : UNSUPPORTED_PROTOCOLS) {
-            options.add(p, Capability.BE | Capability.NO_NEGATION, (o, l) -> {
-                throw new ConfigException("'option " + p + "' is not supported by Fulcrum yet.");
-            });
-        }
+        ProtocolChecks.register(options);
         keywords.add("tcp-check", Capability.BE, (p, l) -> tcpCheck(CheckModule.of(p), l));
         keywords.add("http-check", Capability.BE, (p, l) -> httpCheck(CheckModule.of(p), l));
-    }
-
-    /** A protocol check's expect: the answer's first line is the info of a failure. */
-    private static CheckRule.Expect expect(CheckRule.Kind kind, String text, Pattern regex, int minRecv, String onSuccess, CheckStatus error) {
-        return new CheckRule.Expect(kind, false, text, regex, text == null ? null : text.getBytes(StandardCharsets.ISO_8859_1), minRecv, null,
-                onSuccess, null, true, null, error, null);
-    }
-
-    private static void protocol(ProxySpec p, List<CheckRule> rules) {
-        ProxyChecks c = CheckModule.of(p);
-        c.type = ProxyChecks.Type.PROTOCOL;
-        c.rules = new ArrayList<>(rules);
-        c.explicit = false;
     }
 
     /** {@code option httpchk [<method>] [<uri>] [<version>]}; headers may follow the version after "\r\n". */
@@ -111,13 +76,15 @@ final class CheckRules {
                 if (kw.equals("send-lf") && l.arg(2).contains("%")) {
                     throw new ConfigException("'tcp-check send-lf' with log-format expressions is not supported by Fulcrum yet.");
                 }
-                c.rules.add(new CheckRule.Send(l.arg(2).getBytes(StandardCharsets.ISO_8859_1), comment(l, 3)));
+                byte[] data = l.arg(2).getBytes(StandardCharsets.ISO_8859_1);
+                c.rules.add(new CheckRule.Send(() -> data, comment(l, 3)));
             }
             case "send-binary", "send-binary-lf" -> {
                 if (!l.has(2)) {
                     throw new ConfigException("'tcp-check " + kw + "' expects a binary string as argument.");
                 }
-                c.rules.add(new CheckRule.Send(hex(l.arg(2), "tcp-check " + kw), comment(l, 3)));
+                byte[] data = hex(l.arg(2), "tcp-check " + kw);
+                c.rules.add(new CheckRule.Send(() -> data, comment(l, 3)));
             }
             case "expect" -> c.rules.add(expect(l, "tcp-check", false));
             case "comment" -> { }
@@ -207,8 +174,8 @@ final class CheckRules {
         int minRecv = -1;
         boolean negate = false;
         String comment = null;
-        String onSuccess = null;
-        String onError = null;
+        CheckRule.Text onSuccess = null;
+        CheckRule.Text onError = null;
         CheckStatus ok = null;
         CheckStatus error = null;
         CheckStatus tout = null;
@@ -246,8 +213,8 @@ final class CheckRules {
                     } else {
                         bytes = pattern.getBytes(StandardCharsets.ISO_8859_1);
                     }
-                    CheckRule.Expect base = new CheckRule.Expect(kind, negate, pattern, regex, bytes, minRecv, comment, onSuccess, onError, false,
-                            ok, error, tout);
+                    CheckRule.Expect base = new CheckRule.Expect(kind, negate, pattern, regex, bytes, minRecv, comment, onSuccess, onError, null,
+                            null, false, ok, error, tout);
                     return rest(l, i + 1, base, where);
                 }
             }
@@ -258,8 +225,8 @@ final class CheckRules {
     /** Options written after the pattern ({@code comment}, {@code on-error}...). */
     private static CheckRule.Expect rest(ConfigLine l, int from, CheckRule.Expect e, String where) throws ConfigException {
         String comment = e.comment();
-        String onSuccess = e.onSuccess();
-        String onError = e.onError();
+        CheckRule.Text onSuccess = e.onSuccess();
+        CheckRule.Text onError = e.onError();
         CheckStatus ok = e.ok();
         CheckStatus error = e.error();
         CheckStatus tout = e.timeout();
@@ -275,8 +242,8 @@ final class CheckRules {
                 default -> throw new ConfigException("'" + where + "' : unexpected argument '" + w + "'.");
             }
         }
-        return new CheckRule.Expect(e.kind(), e.negate(), e.text(), e.regex(), e.bytes(), e.minRecv(), comment, onSuccess, onError, false,
-                ok, error, tout);
+        return new CheckRule.Expect(e.kind(), e.negate(), e.text(), e.regex(), e.bytes(), e.minRecv(), comment, onSuccess, onError, null,
+                null, false, ok, error, tout);
     }
 
     private static CheckRule.Kind kind(String match, boolean http, String where) throws ConfigException {
@@ -310,11 +277,11 @@ final class CheckRules {
         return l.arg(i);
     }
 
-    private static String staticText(String v, String where) throws ConfigException {
+    private static CheckRule.Text staticText(String v, String where) throws ConfigException {
         if (v.contains("%[") || v.contains("%{")) {
             throw new ConfigException("'" + where + "' with log-format expressions is not supported by Fulcrum yet.");
         }
-        return v;
+        return CheckRule.Text.fixed(v);
     }
 
     private static CheckStatus status(String name, String where) throws ConfigException {

@@ -54,6 +54,9 @@ final class CheckRun {
     private boolean connecting;
     private boolean sawExpect;
     private String successInfo = "";
+    /** The status and code the last passed expect gives a success ({@code ok-status}, {@code status-code}). */
+    private CheckStatus successStatus;
+    private int successCode;
     private HttpAnswer answer;
     private ScheduledFuture<?> timer;
     private boolean finished;
@@ -117,7 +120,7 @@ final class CheckRun {
                 }
                 case Send s -> {
                     release(); // what an expect then reads is the answer to this (HAProxy resets its check buffer)
-                    channel.write(Unpooled.wrappedBuffer(s.data()));
+                    channel.write(Unpooled.wrappedBuffer(s.data().bytes()));
                 }
                 case HttpSend h -> {
                     release();
@@ -143,7 +146,8 @@ final class CheckRun {
             if (answer != null) {
                 finish(CheckStatus.L7OK, answer.status(), successInfo);
             } else if (sawExpect) {
-                finish(CheckStatus.L7OK, 0, successInfo.isEmpty() && target.explicit() ? "(tcp-check)" : successInfo);
+                finish(successStatus != null ? successStatus : CheckStatus.L7OK, successCode,
+                        successInfo.isEmpty() && target.explicit() ? "(tcp-check)" : successInfo);
             } else {
                 finish(CheckStatus.L4OK, 0, "");
             }
@@ -168,7 +172,16 @@ final class CheckRun {
             return;
         }
         if (eof && in.readableBytes() == 0) {
-            finish(e.error() != null ? e.error() : CheckStatus.L7RSP, 0, "TCPCHK got an empty response at step " + step);
+            finish(e.error() != null ? e.error() : CheckStatus.L7RSP, 0, "TCPCHK got an empty response at step " + step + comment(e));
+            return;
+        }
+        if (e.kind() == CheckRule.Kind.CUSTOM) {
+            CheckRule.Verdict v = e.judge().judge(in, eof);
+            if (v != null && v.passed()) {
+                passed(e, v.info());
+            } else if (v != null) {
+                finish(v.status(), v.code(), v.info() + comment(e));
+            }
             return;
         }
         boolean match = switch (e.kind()) {
@@ -181,21 +194,30 @@ final class CheckRun {
             return; // more may come
         }
         if (match != e.negate()) {
-            passed(e);
+            passed(e, null);
             return;
         }
         String info;
         if (e.onError() != null) {
-            info = e.onError();
-        } else if (e.payloadInfo()) {
-            info = firstLine();
-        } else if (e.comment() != null) {
-            info = e.comment();
+            info = e.onError().of(in);
+        } else if (e.protocol()) {
+            info = "";
         } else {
             String what = e.kind() == CheckRule.Kind.STRING ? "content '" + e.text() + "'" : "content (" + e.kind().word + ")";
             info = "TCPCHK " + (match ? "matched unwanted " : "did not match ") + what + " at step " + step;
         }
-        finish(e.error() != null ? e.error() : CheckStatus.L7RSP, 0, info);
+        finish(e.error() != null ? e.error() : CheckStatus.L7RSP, code(e, 0), info + comment(e));
+    }
+
+    /** " comment: TEXT" after a failure's info when the rule has a comment, as HAProxy adds it. */
+    private static String comment(CheckRule.Expect e) {
+        return e.comment() == null ? "" : " comment: " + e.comment();
+    }
+
+    /** The check's code from the rule's {@code status-code}, else {@code otherwise}. */
+    private int code(Expect e, int otherwise) {
+        int c = e.statusCode() == null ? -1 : e.statusCode().applyAsInt(in);
+        return c < 0 ? otherwise : c;
     }
 
     private void evaluateHttp() {
@@ -239,21 +261,20 @@ final class CheckRun {
             match = e.kind() == CheckRule.Kind.BODY ? body.contains(e.text()) : e.regex().matcher(body).find();
         }
         if (match != e.negate()) {
-            passed(e);
+            passed(e, null);
             return;
         }
         boolean status = e.kind() == CheckRule.Kind.STATUS || e.kind() == CheckRule.Kind.RSTATUS;
-        String info = e.onError() != null ? e.onError() : e.comment() != null ? e.comment()
+        String info = e.onError() != null ? e.onError().of(in) : e.comment() != null ? e.comment()
                 : status ? answer.reason() : "HTTP content check did not match";
         finish(e.error() != null ? e.error() : status ? CheckStatus.L7STS : CheckStatus.L7RSP, status ? answer.status() : 0, info);
     }
 
-    private void passed(Expect e) {
-        if (e.onSuccess() != null) {
-            successInfo = e.onSuccess();
-        } else if (e.payloadInfo()) {
-            successInfo = firstLine();
-        }
+    /** An expect passed: its success info ({@code judged}: what a protocol's judge said), then the next rule. */
+    private void passed(Expect e, String judged) {
+        successInfo = e.onSuccess() != null ? e.onSuccess().of(in) : judged != null ? judged : "";
+        successStatus = e.ok();
+        successCode = code(e, 0);
         waiting = null;
         boolean http = waitingHttp;
         // A following expect looks at the same answer (HAProxy's expect rules consume nothing).
@@ -265,16 +286,6 @@ final class CheckRun {
         }
         waitingHttp = false;
         proceed();
-    }
-
-    private String firstLine() {
-        String s = in.toString(StandardCharsets.ISO_8859_1);
-        int end = s.indexOf('\r');
-        int lf = s.indexOf('\n');
-        if (end < 0 || lf >= 0 && lf < end) {
-            end = lf;
-        }
-        return end < 0 ? s : s.substring(0, end);
     }
 
     private void timedOut() {
@@ -305,7 +316,8 @@ final class CheckRun {
             channel.close();
         }
         release();
-        done.accept(new CheckResult(status, code, info, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)));
+        int nul = info.indexOf('\0'); // HAProxy keeps the info as a C string
+        done.accept(new CheckResult(status, code, nul < 0 ? info : info.substring(0, nul), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)));
     }
 
     private void release() {

@@ -155,7 +155,7 @@ public final class ServerChecks {
         CheckRun.Target t = new CheckRun.Target(new InetSocketAddress(host, spec.agentPort), false, spec.agentInter, spec.agentInter,
                 false, false, null);
         List<CheckRule> agentRules = spec.agentSend == null ? List.of(AgentAnswer.READ)
-                : List.of(new CheckRule.Send(spec.agentSend.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1), null), AgentAnswer.READ);
+                : List.of(CheckRule.Send.of(spec.agentSend.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)), AgentAnswer.READ);
         agentRunning = true;
         new CheckRun(loops, loop, t, agentRules, r -> {
             agentRunning = false;
