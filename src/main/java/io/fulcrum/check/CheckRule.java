@@ -10,8 +10,16 @@ import java.util.regex.Pattern;
 /** One step of a check's rule set ({@code tcp-check}/{@code http-check} lines, or those a protocol check implies). */
 sealed interface CheckRule {
 
-    /** {@code connect [port N] [addr A] [send-proxy]}: port 0 and a null address are the server's check ones. */
-    record Connect(int port, InetAddress addr, boolean sendProxy, String comment) implements CheckRule {
+    /**
+     * {@code connect [default] [port N] [addr A] [send-proxy] [ssl] [sni S] [alpn A]}: port 0 and a null address are
+     * the server's check ones; {@code byDefault} takes TLS from the server's check settings ({@code check-ssl}...).
+     */
+    record Connect(int port, InetAddress addr, boolean sendProxy, boolean byDefault, boolean ssl, String sni, List<String> alpn,
+                   String comment) implements CheckRule {
+        /** The connect a rule set starts with when it has none, and the one of the protocol checks. */
+        static Connect implicit() {
+            return new Connect(0, null, false, true, false, null, null, null);
+        }
     }
 
     /** {@code tcp-check send|send-binary|send-lf}: the bytes, made when the rule runs. */

@@ -123,6 +123,10 @@ final class CheckRules {
         int port = 0;
         InetAddress addr = null;
         boolean sendProxy = false;
+        boolean byDefault = false;
+        boolean ssl = false;
+        String sni = null;
+        List<String> alpn = null;
         String comment = null;
         for (int i = 2; i < l.size(); i++) {
             String w = l.arg(i);
@@ -130,15 +134,19 @@ final class CheckRules {
                 case "port" -> port = CheckModule.port(value(l, ++i, kw + " connect", w), "port");
                 case "addr" -> addr = CheckModule.address(value(l, ++i, kw + " connect", w), "addr");
                 case "send-proxy" -> sendProxy = true;
-                case "default", "linger" -> { }
+                case "default" -> byDefault = true;
+                case "linger" -> { }
+                case "ssl" -> ssl = true;
+                case "sni" -> sni = value(l, ++i, kw + " connect", w);
+                case "alpn" -> alpn = CheckModule.alpn(l.has(i + 1) ? l.arg(++i) : "", "'" + kw + " connect' : 'alpn'");
+                case "proto" -> CheckModule.proto(l.has(i + 1) ? l.arg(++i) : "", "'" + kw + " connect' : 'proto'");
                 case "comment" -> comment = value(l, ++i, kw + " connect", w);
-                case "ssl", "sni", "alpn", "proto", "via-socks4" ->
-                        throw new ConfigException("'" + kw + " connect " + w + "' is not supported by Fulcrum yet.");
+                case "via-socks4" -> throw new ConfigException("'" + kw + " connect " + w + "' is not supported by Fulcrum yet.");
                 default -> throw new ConfigException("'" + kw + " connect' : expects 'comment', 'port', 'addr', 'send-proxy', 'via-socks4', "
                         + "'ssl', 'sni', 'alpn', 'proto', 'linger' or 'default' but got '" + w + "' as argument.");
             }
         }
-        return new CheckRule.Connect(port, addr, sendProxy, comment);
+        return new CheckRule.Connect(port, addr, sendProxy, byDefault, ssl, sni, alpn, comment);
     }
 
     /** {@code http-check send}: what it gives overrides {@code option httpchk}'s request. */

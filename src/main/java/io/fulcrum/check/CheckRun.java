@@ -6,6 +6,7 @@ import io.fulcrum.check.CheckRule.HttpSend;
 import io.fulcrum.check.CheckRule.Send;
 import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.runtime.EventLoops;
+import io.fulcrum.server.ServerTransport;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -22,6 +23,7 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -36,7 +38,7 @@ final class CheckRun {
 
     /** Where and how one run connects, and what it sends about the server. */
     record Target(InetSocketAddress address, boolean sendProxy, long connectTimeout, long timeout, boolean explicit,
-                  boolean disableOn404, Supplier<String> stateHeader) {
+                  boolean disableOn404, Supplier<String> stateHeader, ServerTransport tls, Map<Connect, ServerTransport> ruleTls) {
     }
 
     private final EventLoops loops;
@@ -52,6 +54,10 @@ final class CheckRun {
     private Expect waiting;
     private boolean waitingHttp;
     private boolean connecting;
+    /** In a TLS handshake: a timeout now is a layer-6 one. */
+    private boolean handshaking;
+    /** The connection runs over TLS: a check that only connects passes at layer 6. */
+    private boolean overTls;
     private boolean sawExpect;
     private String successInfo = "";
     /** The status and code the last passed expect gives a success ({@code ok-status}, {@code status-code}). */
@@ -73,7 +79,7 @@ final class CheckRun {
     void start() {
         timer = loop.schedule(this::timedOut, target.timeout() > 0 ? target.timeout() : target.connectTimeout(), TimeUnit.MILLISECONDS);
         if (rules.isEmpty() || !(rules.getFirst() instanceof Connect)) {
-            connect(new Connect(0, null, target.sendProxy(), null));
+            connect(Connect.implicit());
         } else {
             proceed();
         }
@@ -104,7 +110,32 @@ final class CheckRun {
                 if (c.sendProxy() || target.sendProxy()) {
                     cf.channel().write(ProxyHeader.encode(1, cf.channel().localAddress(), cf.channel().remoteAddress(), cf.channel().alloc()));
                 }
-                proceed();
+                ServerTransport tls = c.ssl() ? target.ruleTls().get(c) : c.byDefault() ? target.tls() : null;
+                if (tls == null) {
+                    overTls = false;
+                    proceed();
+                    return;
+                }
+                handshaking = true;
+                // The handshake is part of connecting: HAProxy bounds it by the connect timeout too.
+                ScheduledFuture<?> bound = loop.schedule(() -> {
+                    if (handshaking && cf.channel() == channel) {
+                        finish(CheckStatus.L6TOUT, 0, "");
+                    }
+                }, Math.max(1, target.connectTimeout()), TimeUnit.MILLISECONDS);
+                tls.install(cf.channel(), null).addListener(h -> {
+                    handshaking = false;
+                    bound.cancel(false);
+                    if (finished || cf.channel() != channel) {
+                        return;
+                    }
+                    if (h.isSuccess()) {
+                        overTls = true;
+                        proceed();
+                    } else {
+                        finish(CheckStatus.L6RSP, 0, handshakeWords(h.cause()));
+                    }
+                });
             }
         });
     }
@@ -149,7 +180,7 @@ final class CheckRun {
                 finish(successStatus != null ? successStatus : CheckStatus.L7OK, successCode,
                         successInfo.isEmpty() && target.explicit() ? "(tcp-check)" : successInfo);
             } else {
-                finish(CheckStatus.L4OK, 0, "");
+                finish(overTls ? CheckStatus.L6OK : CheckStatus.L4OK, 0, "");
             }
         }
     }
@@ -292,8 +323,8 @@ final class CheckRun {
         if (finished) {
             return;
         }
-        if (connecting) {
-            finish(CheckStatus.L4TOUT, 0, "");
+        if (connecting || handshaking) {
+            finish(connecting ? CheckStatus.L4TOUT : CheckStatus.L6TOUT, 0, "");
             return;
         }
         Expect e = waiting;
@@ -334,6 +365,20 @@ final class CheckRun {
         }
         m = m.replaceFirst(": /\\S*$", ""); // Netty adds the address: "Connection refused: /127.0.0.1:80"
         return m.contains(": ") ? m.substring(m.lastIndexOf(": ") + 2) : m;
+    }
+
+    /** HAProxy's words for a failed handshake (conn_err_code_str): the peer's close, or a protocol error. */
+    private static String handshakeWords(Throwable t) {
+        return eofCause(t) ? "SSL handshake failure (Connection reset by peer)" : "SSL handshake failure";
+    }
+
+    private static boolean eofCause(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof java.nio.channels.ClosedChannelException || c instanceof java.io.IOException && !(c instanceof javax.net.ssl.SSLException)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Reads one connection's bytes into {@link #in}. */

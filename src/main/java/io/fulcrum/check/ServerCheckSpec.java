@@ -1,8 +1,11 @@
 package io.fulcrum.check;
 
 import io.fulcrum.server.ServerSpec;
+import io.fulcrum.server.ServerTransport;
 
 import java.net.InetAddress;
+import java.util.List;
+import java.util.Map;
 
 /** A server line's check options (configuration.txt 5.2). Times in milliseconds; 0 means "as inter". */
 final class ServerCheckSpec implements ServerSpec.ServerPart, Cloneable {
@@ -28,6 +31,18 @@ final class ServerCheckSpec implements ServerSpec.ServerPart, Cloneable {
     String agentSend;
     /** {@code track [backend/]server}, as written. */
     String track;
+    /** {@code check-ssl} (TRUE), {@code no-check-ssl} (FALSE), or neither: TLS as the traffic when no port/addr is given. */
+    Boolean ssl;
+    /** {@code check-sni}: the name TLS checks send, or null. */
+    String sni;
+    /** {@code check-alpn}: the protocols TLS checks offer, or null for the line's {@code alpn}. */
+    List<String> alpn;
+    /** {@code check-proto}: "h1" or "none", or null. */
+    String proto;
+    /** Built once the configuration is read: the TLS layer of the checks' default connections, or null for none. */
+    ServerTransport tls;
+    /** Built then too: the TLS layers of the {@code connect ... ssl} rules of the backend's checks. */
+    Map<CheckRule.Connect, ServerTransport> ruleTls = Map.of();
 
     @Override
     public ServerCheckSpec copy() {

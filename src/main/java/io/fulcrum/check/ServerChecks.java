@@ -11,6 +11,7 @@ import io.netty.channel.EventLoop;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -133,7 +134,7 @@ public final class ServerChecks {
         long connect = proxy.timeout > 0 && connectTimeout > 0 ? connectTimeout : spec.inter;
         boolean on404 = proxy.disableOn404 && health >= spec.rise;
         CheckRun.Target t = new CheckRun.Target(new InetSocketAddress(host, port()), spec.sendProxy, connect, timeout, proxy.explicit,
-                on404, proxy.sendState ? this::stateHeader : null);
+                on404, proxy.sendState ? this::stateHeader : null, spec.tls, spec.ruleTls);
         healthRunning = true;
         new CheckRun(loops, loop, t, rules, r -> {
             healthRunning = false;
@@ -153,7 +154,7 @@ public final class ServerChecks {
         }
         InetAddress host = spec.agentAddr != null ? spec.agentAddr : inet.host();
         CheckRun.Target t = new CheckRun.Target(new InetSocketAddress(host, spec.agentPort), false, spec.agentInter, spec.agentInter,
-                false, false, null);
+                false, false, null, null, Map.of());
         List<CheckRule> agentRules = spec.agentSend == null ? List.of(AgentAnswer.READ)
                 : List.of(CheckRule.Send.of(spec.agentSend.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)), AgentAnswer.READ);
         agentRunning = true;
