@@ -119,8 +119,28 @@ public final class CheckModule implements Module {
             proto(l.arg(1), "'check-proto'");
             of(s).proto = l.arg(1);
         });
-        // Observing live traffic needs hooks in the data path that do not exist yet: refused, not ignored.
-        for (String live : List.of("observe", "error-limit", "on-error", "on-marked-down", "on-marked-up")) {
+        o.add("observe", 1, (s, l) -> of(s).observe = switch (l.arg(1)) {
+            case "none" -> ServerCheckSpec.Observe.NONE;
+            case "layer4" -> ServerCheckSpec.Observe.LAYER4;
+            case "layer7" -> ServerCheckSpec.Observe.LAYER7;
+            default -> throw new ConfigException("'observe' expects one of 'none', 'layer4', 'layer7' but got '" + l.arg(1) + "'.");
+        });
+        o.add("error-limit", 1, (s, l) -> {
+            if (!l.arg(1).matches("\\d{1,9}") || Integer.parseInt(l.arg(1)) <= 0) {
+                throw new ConfigException("error-limit has to be > 0.");
+            }
+            of(s).errorLimit = Integer.parseInt(l.arg(1));
+        });
+        o.add("on-error", 1, (s, l) -> of(s).onError = switch (l.arg(1)) {
+            case "fastinter" -> ServerCheckSpec.OnError.FASTINTER;
+            case "fail-check" -> ServerCheckSpec.OnError.FAIL_CHECK;
+            case "sudden-death" -> ServerCheckSpec.OnError.SUDDEN_DEATH;
+            case "mark-down" -> ServerCheckSpec.OnError.MARK_DOWN;
+            default -> throw new ConfigException("'on-error' expects one of 'fastinter', 'fail-check', 'sudden-death' or 'mark-down' but got '"
+                    + l.arg(1) + "'.");
+        });
+        // Acting on sessions at state changes needs hooks in the streams that do not exist yet: refused, not ignored.
+        for (String live : List.of("on-marked-down", "on-marked-up")) {
             o.add(live, 1, (s, l) -> {
                 throw new ConfigException("'" + live + "' is not supported by Fulcrum yet.");
             });
@@ -224,6 +244,9 @@ public final class CheckModule implements Module {
                 }
                 if (c.check) {
                     checkTls(model, p, s, c, where, diag);
+                }
+                if (c.observe == ServerCheckSpec.Observe.LAYER7 && p.mode != io.fulcrum.proxy.Mode.HTTP) {
+                    diag.configAlert(where + "'layer7' can only be used in http proxies.");
                 }
             }
         }

@@ -10,6 +10,12 @@ import java.util.Map;
 /** A server line's check options (configuration.txt 5.2). Times in milliseconds; 0 means "as inter". */
 final class ServerCheckSpec implements ServerSpec.ServerPart, Cloneable {
 
+    /** {@code observe}: which errors of the traffic count against the server. */
+    enum Observe { NONE, LAYER4, LAYER7 }
+
+    /** {@code on-error}: what enough consecutive errors of the traffic do. */
+    enum OnError { FASTINTER, FAIL_CHECK, SUDDEN_DEATH, MARK_DOWN }
+
     /** {@code init-state}: how healthy a checked server is thought to be before its first check. */
     enum InitState { FULLY_UP, UP, DOWN, FULLY_DOWN }
 
@@ -29,6 +35,10 @@ final class ServerCheckSpec implements ServerSpec.ServerPart, Cloneable {
     InetAddress agentAddr;
     long agentInter = 2000;
     String agentSend;
+    Observe observe = Observe.NONE;
+    /** {@code error-limit}: consecutive errors before {@link #onError} acts. */
+    int errorLimit = 10;
+    OnError onError = OnError.FAIL_CHECK;
     /** {@code track [backend/]server}, as written. */
     String track;
     /** {@code check-ssl} (TRUE), {@code no-check-ssl} (FALSE), or neither: TLS as the traffic when no port/addr is given. */

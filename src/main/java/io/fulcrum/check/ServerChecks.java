@@ -6,7 +6,9 @@ import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.server.Server;
 import io.fulcrum.server.ServerState;
 import io.fulcrum.server.ServerState.Op;
+import io.fulcrum.server.Observation;
 import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.ScheduledFuture;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -14,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A server's health check and agent check: runs them on one event loop at their intervals, counts
@@ -45,6 +48,10 @@ public final class ServerChecks {
     private CheckStatus lastStatus = CheckStatus.INI;
     private CheckStatus lastAgentStatus = CheckStatus.INI;
     private boolean stopped;
+    /** The next health check, when none runs (what {@code on-error} brings forward to {@code fastinter}). */
+    private ScheduledFuture<?> nextHealth;
+    /** {@code observe}: errors of the traffic in a row (written by the streams' loops). */
+    private final AtomicInteger consecutiveErrors = new AtomicInteger();
 
     ServerChecks(Server server, ServerCheckSpec spec, ProxyChecks proxy, List<CheckRule> rules, EventLoops loops, long connectTimeout,
                  int spreadPercent) {
@@ -76,6 +83,9 @@ public final class ServerChecks {
             }
         }
         server.onChange(() -> loop.execute(this::followAdmin));
+        if (spec.check && spec.observe != ServerCheckSpec.Observe.NONE) {
+            server.observer(this::observed);
+        }
     }
 
     /**
@@ -110,7 +120,7 @@ public final class ServerChecks {
     /** Starts both checks after {@code delay} ms (spread over the first interval). */
     void start(long delay) {
         if (spec.check) {
-            loop.schedule(this::runHealth, delay, TimeUnit.MILLISECONDS);
+            loop.execute(() -> nextHealth = loop.schedule(this::runHealth, delay, TimeUnit.MILLISECONDS));
         }
         if (spec.agent) {
             loop.schedule(this::runAgent, delay, TimeUnit.MILLISECONDS);
@@ -126,7 +136,7 @@ public final class ServerChecks {
             return;
         }
         if (!healthEnabled || server.state().inMaintenance() || !(server.endpoint() instanceof Endpoint.Inet inet)) {
-            loop.schedule(this::runHealth, spread(spec.inter), TimeUnit.MILLISECONDS);
+            nextHealth = loop.schedule(this::runHealth, spread(spec.inter), TimeUnit.MILLISECONDS);
             return;
         }
         InetAddress host = spec.addr != null ? spec.addr : inet.host();
@@ -139,7 +149,7 @@ public final class ServerChecks {
         new CheckRun(loops, loop, t, rules, r -> {
             healthRunning = false;
             healthResult(r);
-            loop.schedule(this::runHealth, spread(interval()), TimeUnit.MILLISECONDS);
+            nextHealth = loop.schedule(this::runHealth, spread(interval()), TimeUnit.MILLISECONDS);
         }).start();
     }
 
@@ -163,6 +173,51 @@ public final class ServerChecks {
             agentResult(r);
             loop.schedule(this::runAgent, spread(spec.agentInter), TimeUnit.MILLISECONDS);
         }).start();
+    }
+
+    /**
+     * What a transaction told of the server ({@code observe}, HAProxy's health_adjust()): layer 4 looks at connections,
+     * layer 7 at connection failures and HTTP responses; a success clears the count of errors in a row, and
+     * {@code error-limit} of them act as {@code on-error} says.
+     */
+    private void observed(Observation o) {
+        boolean layer4 = spec.observe == ServerCheckSpec.Observe.LAYER4;
+        if (layer4 ? !o.layer4 : o == Observation.L4_OK) {
+            return;
+        }
+        if (!o.error) {
+            consecutiveErrors.set(0);
+            return;
+        }
+        int n = consecutiveErrors.incrementAndGet();
+        if (n == spec.errorLimit) {
+            consecutiveErrors.set(0);
+            loop.execute(() -> analysed(n, o));
+        }
+    }
+
+    private void analysed(int errors, Observation last) {
+        if (stopped) {
+            return;
+        }
+        CheckResult r = new CheckResult(CheckStatus.HANA, 0, "Detected " + errors + " consecutive errors, last one was: " + last.words,
+                lastHealth.durationMillis());
+        switch (spec.onError) {
+            case FASTINTER -> { }
+            case SUDDEN_DEATH -> {
+                health = Math.min(health, spec.rise + 1); // one more failure takes it down
+                healthResult(r);
+            }
+            case FAIL_CHECK -> healthResult(r);
+            case MARK_DOWN -> {
+                health = Math.min(health, spec.rise);
+                healthResult(r);
+            }
+        }
+        if (spec.fastinter > 0 && !healthRunning && nextHealth != null && nextHealth.getDelay(TimeUnit.MILLISECONDS) > spec.fastinter) {
+            nextHealth.cancel(false);
+            nextHealth = loop.schedule(this::runHealth, spec.fastinter, TimeUnit.MILLISECONDS);
+        }
     }
 
     /** HAProxy's srv_getinter(): downinter while down, fastinter while changing, else inter. */
