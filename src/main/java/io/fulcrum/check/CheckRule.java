@@ -70,7 +70,7 @@ sealed interface CheckRule {
     /** What an expect rule looks at. */
     enum Kind {
         STRING("string"), RSTRING("regex"), BINARY("binary"), RBINARY("binary regex"),
-        STATUS("status"), RSTATUS("rstatus"), BODY("string"), RBODY("regex"), CUSTOM("custom function");
+        STATUS("status"), RSTATUS("rstatus"), BODY("string"), RBODY("regex"), HEADER("header pattern"), CUSTOM("custom function");
 
         /** Its name in HAProxy's messages ("at step 1 of tcp-check (expect regex)"). */
         final String word;
@@ -80,7 +80,7 @@ sealed interface CheckRule {
         }
 
         boolean http() {
-            return this == STATUS || this == RSTATUS || this == BODY || this == RBODY;
+            return this == STATUS || this == RSTATUS || this == BODY || this == RBODY || this == HEADER;
         }
     }
 
@@ -94,18 +94,19 @@ sealed interface CheckRule {
      * @param onSuccess    the info of a success, null for the default
      * @param onError      the info of a failure, null for the default
      * @param statusCode   the check's code read from the answer ({@code status-code}), or null
+     * @param header       what the {@link Kind#HEADER} kind looks for
      * @param judge        the judge of the {@link Kind#CUSTOM} kind
      * @param protocol     part of a protocol check: no generic "TCPCHK did not match" info
      */
     record Expect(Kind kind, boolean negate, String text, Pattern regex, byte[] bytes, int minRecv, String comment,
-                  Text onSuccess, Text onError, ToIntFunction<ByteBuf> statusCode, Judge judge, boolean protocol,
+                  Text onSuccess, Text onError, ToIntFunction<ByteBuf> statusCode, HeaderMatch header, Judge judge, boolean protocol,
                   CheckStatus ok, CheckStatus error, CheckStatus timeout)
             implements CheckRule {
 
         /** The same expect, its match inverted ({@code !}). */
         Expect negated() {
-            return new Expect(kind, !negate, text, regex, bytes, minRecv, comment, onSuccess, onError, statusCode, judge, protocol, ok, error,
-                    timeout);
+            return new Expect(kind, !negate, text, regex, bytes, minRecv, comment, onSuccess, onError, statusCode, header, judge, protocol, ok,
+                    error, timeout);
         }
 
         /** Whether an HTTP status matches a {@code status} list ("200", "200-399", "200,301"). */

@@ -203,6 +203,12 @@ final class CheckRules {
                     String match = w.startsWith("!") ? w.substring(1) : w;
                     negate |= w.startsWith("!") && w.length() > 1;
                     CheckRule.Kind kind = kind(match, http, where);
+                    if (kind == CheckRule.Kind.HEADER) {
+                        int[] at = {i + 1};
+                        HeaderMatch h = header(l, at, match.equals("fhdr"), where);
+                        return rest(l, at[0], new CheckRule.Expect(kind, negate, match, null, null, minRecv, comment, onSuccess, onError, null, h,
+                                null, false, ok, error, tout), where);
+                    }
                     String pattern = value(l, ++i, where, match);
                     Pattern regex = null;
                     byte[] bytes = null;
@@ -222,7 +228,7 @@ final class CheckRules {
                         bytes = pattern.getBytes(StandardCharsets.ISO_8859_1);
                     }
                     CheckRule.Expect base = new CheckRule.Expect(kind, negate, pattern, regex, bytes, minRecv, comment, onSuccess, onError, null,
-                            null, false, ok, error, tout);
+                            null, null, false, ok, error, tout);
                     return rest(l, i + 1, base, where);
                 }
             }
@@ -251,7 +257,45 @@ final class CheckRules {
             }
         }
         return new CheckRule.Expect(e.kind(), e.negate(), e.text(), e.regex(), e.bytes(), e.minRecv(), comment, onSuccess, onError, null,
-                null, false, ok, error, tout);
+                e.header(), null, false, ok, error, tout);
+    }
+
+    /** {@code name [-m meth] <name> [value [-m meth] <value>]} from {@code at[0]}, which is left after it. */
+    private static HeaderMatch header(ConfigLine l, int[] at, boolean full, String where) throws ConfigException {
+        HeaderMatch.Match name = null;
+        HeaderMatch.Match value = null;
+        while (at[0] < l.size() && (l.arg(at[0]).equals("name") || l.arg(at[0]).equals("value") || l.arg(at[0]).endsWith("-lf"))) {
+            String part = l.arg(at[0]++);
+            if (part.equals("name-lf") || part.equals("value-lf")) {
+                throw new ConfigException("'" + where + " hdr " + part + "' is not supported by Fulcrum yet.");
+            }
+            String method = "str";
+            if (at[0] < l.size() && l.arg(at[0]).equals("-m")) {
+                method = value(l, at[0] + 1, where, "-m");
+                if (!List.of("str", "beg", "end", "sub", "reg").contains(method)) {
+                    throw new ConfigException("'" + where + "' : '" + method + "' only supports 'str', 'beg', 'end', 'sub' or 'reg'.");
+                }
+                at[0] += 2;
+            }
+            String text = value(l, at[0]++, where, part);
+            Pattern regex = null;
+            if (method.equals("reg")) {
+                try {
+                    regex = Pattern.compile(text, part.equals("name") ? Pattern.CASE_INSENSITIVE : 0);
+                } catch (PatternSyntaxException e) {
+                    throw new ConfigException("'" + where + "' : regex '" + text + "' is invalid (" + e.getDescription() + ").");
+                }
+            }
+            if (part.equals("name")) {
+                name = new HeaderMatch.Match(method, text, regex);
+            } else {
+                value = new HeaderMatch.Match(method, text, regex);
+            }
+        }
+        if (name == null) {
+            throw new ConfigException("'" + where + "' : 'hdr' expects 'name' followed by a pattern.");
+        }
+        return new HeaderMatch(name, value, full);
     }
 
     private static CheckRule.Kind kind(String match, boolean http, String where) throws ConfigException {
@@ -261,7 +305,8 @@ final class CheckRules {
                 case "rstatus" -> CheckRule.Kind.RSTATUS;
                 case "string" -> CheckRule.Kind.BODY;
                 case "rstring" -> CheckRule.Kind.RBODY;
-                case "hdr", "fhdr", "string-lf" -> throw new ConfigException("'" + where + " " + match + "' is not supported by Fulcrum yet.");
+                case "hdr", "fhdr" -> CheckRule.Kind.HEADER;
+                case "string-lf" -> throw new ConfigException("'" + where + " " + match + "' is not supported by Fulcrum yet.");
                 default -> throw new ConfigException("'" + where + "' : 'only supports min-recv, [!]string', '[!]rstring', '[!]string-lf', "
                         + "'[!]status', '[!]rstatus', [!]hdr, [!]fhdr or comment but got '" + match + "' as argument.");
             };

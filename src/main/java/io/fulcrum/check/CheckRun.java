@@ -277,8 +277,11 @@ final class CheckRun {
             }
             return;
         }
+        boolean status = e.kind() == CheckRule.Kind.STATUS || e.kind() == CheckRule.Kind.RSTATUS || e.kind() == CheckRule.Kind.HEADER;
         boolean match;
-        if (e.kind() == CheckRule.Kind.STATUS || e.kind() == CheckRule.Kind.RSTATUS) {
+        if (e.kind() == CheckRule.Kind.HEADER) {
+            match = e.header().test(answer.headers());
+        } else if (status) {
             match = e.kind() == CheckRule.Kind.STATUS ? e.statusMatches(answer.status()) : e.regex().matcher(Integer.toString(answer.status())).find();
         } else {
             if (!eof && !answer.complete(in) && in.readableBytes() < MAX_READ) {
@@ -286,7 +289,7 @@ final class CheckRun {
             }
             String body = answer.body(in);
             if (body.isEmpty()) {
-                finish(CheckStatus.L7RSP, 0, "HTTP content check could not find a response body");
+                finish(CheckStatus.L7RSP, 0, "HTTP content check could not find a response body" + comment(e));
                 return;
             }
             match = e.kind() == CheckRule.Kind.BODY ? body.contains(e.text()) : e.regex().matcher(body).find();
@@ -295,10 +298,8 @@ final class CheckRun {
             passed(e, null);
             return;
         }
-        boolean status = e.kind() == CheckRule.Kind.STATUS || e.kind() == CheckRule.Kind.RSTATUS;
-        String info = e.onError() != null ? e.onError().of(in) : e.comment() != null ? e.comment()
-                : status ? answer.reason() : "HTTP content check did not match";
-        finish(e.error() != null ? e.error() : status ? CheckStatus.L7STS : CheckStatus.L7RSP, status ? answer.status() : 0, info);
+        String info = e.onError() != null ? e.onError().of(in) : status ? answer.reason() : "HTTP content check did not match";
+        finish(e.error() != null ? e.error() : status ? CheckStatus.L7STS : CheckStatus.L7RSP, status ? answer.status() : 0, info + comment(e));
     }
 
     /** An expect passed: its success info ({@code judged}: what a protocol's judge said), then the next rule. */

@@ -81,7 +81,7 @@ final class ProtocolChecks {
         options.add("ssl-hello-chk", Capability.BE | Capability.NO_NEGATION, (o, l) -> {
             noMoreThan(l, 0);
             Expect serverHello = new Expect(Kind.RBINARY, false, "^1[56]", Pattern.compile("^1[56]"), null, 5, null, null, null, null, null,
-                    true, CheckStatus.L6OK, CheckStatus.L6RSP, CheckStatus.L6TOUT);
+                    null, true, CheckStatus.L6OK, CheckStatus.L6RSP, CheckStatus.L6TOUT);
             use(o.proxy(), List.of(new CheckRule.Send(ProtocolChecks::sslHello, null), serverHello));
         });
         options.add("ldap-check", Capability.BE | Capability.NO_NEGATION, (o, l) -> {
@@ -149,12 +149,12 @@ final class ProtocolChecks {
 
     private static Expect expect(Kind kind, String text, Pattern regex, int minRecv, CheckStatus error, Text onError, Text onSuccess,
                                  ToIntFunction<ByteBuf> code) {
-        return new Expect(kind, false, text, regex, text == null ? null : ascii(text), minRecv, null, onSuccess, onError, code, null, true,
+        return new Expect(kind, false, text, regex, text == null ? null : ascii(text), minRecv, null, onSuccess, onError, code, null, null, true,
                 null, error, null);
     }
 
     private static Expect custom(Judge judge, int minRecv) {
-        return new Expect(Kind.CUSTOM, false, null, null, null, minRecv, null, null, null, null, judge, true, null, null, null);
+        return new Expect(Kind.CUSTOM, false, null, null, null, minRecv, null, null, null, null, null, judge, true, null, null, null);
     }
 
     private static byte[] ascii(String s) {
