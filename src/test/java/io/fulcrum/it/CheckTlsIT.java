@@ -112,16 +112,6 @@ class CheckTlsIT {
         return ctx;
     }
 
-    private static void awaitLog(FulcrumProcess p, String text) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60); // generous: CI boxes are loaded
-        while (!p.stderr().contains(text)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for: " + text + "\nstderr:\n" + p.stderr());
-            }
-            Thread.sleep(50);
-        }
-    }
-
     @Test
     void checksRunOverTlsWithTheirOwnNameAndProtocols(@TempDir Path dir) throws Exception {
         SSLContext ctx = serverContext(dir);
@@ -164,14 +154,14 @@ class CheckTlsIT {
                 assertThat(web).as("the ssl server's check").isNotNull();
                 assertThat(web.data()).startsWith("GET /health HTTP/1.1\r\nhost: check.test\r\n");
                 assertThat(web.sni()).as("checks do not send the server's sni").isNull();
-                awaitLog(p, "Health check for server web/s1 succeeded, reason: Layer7 check passed, code: 200, check duration: ");
+                p.awaitStderr("Health check for server web/s1 succeeded, reason: Layer7 check passed, code: 200, check duration: ");
 
                 Seen l6 = plainCheck.seen.poll(60, TimeUnit.SECONDS);
                 assertThat(l6).isNotNull();
                 assertThat(l6.sni()).isEqualTo("l6.check.test");
                 assertThat(l6.alpn()).containsExactly("h3", "http/1.1");
-                awaitLog(p, "Health check for server l6/s1 succeeded, reason: Layer6 check passed, check duration: ");
-                awaitLog(p, "Health check for server l6/clear failed, reason: Layer6 invalid response, info: \"SSL handshake failure\", "
+                p.awaitStderr("Health check for server l6/s1 succeeded, reason: Layer6 check passed, check duration: ");
+                p.awaitStderr("Health check for server l6/clear failed, reason: Layer6 invalid response, info: \"SSL handshake failure\", "
                         + "check duration: ");
 
                 Seen rule = ruleCheck.seen.poll(60, TimeUnit.SECONDS);
@@ -179,7 +169,7 @@ class CheckTlsIT {
                 assertThat(rule.sni()).isEqualTo("rule.check.test");
                 assertThat(rule.alpn()).containsExactly("http/1.1");
                 assertThat(rule.data()).startsWith("GET /rule HTTP/1.1\r\nhost: rule.check.test\r\n");
-                awaitLog(p, "Health check for server rule/s1 succeeded, reason: Layer7 check passed, code: 200, check duration: ");
+                p.awaitStderr("Health check for server rule/s1 succeeded, reason: Layer7 check passed, code: 200, check duration: ");
             }
         }
     }

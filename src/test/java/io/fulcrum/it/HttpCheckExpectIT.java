@@ -3,8 +3,6 @@ package io.fulcrum.it;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.util.concurrent.TimeUnit;
-
 import static io.fulcrum.it.TcpProxyKit.freePort;
 import static io.fulcrum.it.TcpProxyKit.send;
 import static io.fulcrum.it.TcpProxyKit.serve;
@@ -16,16 +14,6 @@ import static io.fulcrum.it.TcpProxyKit.serve;
  */
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class HttpCheckExpectIT {
-
-    private static void awaitLog(FulcrumProcess p, String text) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60); // generous: CI boxes are loaded
-        while (!p.stderr().contains(text)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for: " + text + "\nstderr:\n" + p.stderr());
-            }
-            Thread.sleep(50);
-        }
-    }
 
     @Test
     void headerExpectsAndComments() throws Exception {
@@ -61,12 +49,12 @@ class HttpCheckExpectIT {
             try (FulcrumProcess p = serve(cfg.toString(), fe)) {
                 String ok = "Health check for server %s/s1 succeeded, reason: Layer7 check passed, code: 200, check duration: ";
                 String failed = "Health check for server %s/s1 failed, reason: Layer7 wrong status, code: 200, info: \"%s\", check duration: ";
-                awaitLog(p, ok.formatted("value"));
-                awaitLog(p, failed.formatted("full", "OK"));
-                awaitLog(p, failed.formatted("missing", "OK"));
-                awaitLog(p, ok.formatted("methods"));
-                awaitLog(p, failed.formatted("negated", "OK comment: nonginx"));
-                awaitLog(p, failed.formatted("status", "OK comment: want-201"));
+                p.awaitStderr(ok.formatted("value"));
+                p.awaitStderr(failed.formatted("full", "OK"));
+                p.awaitStderr(failed.formatted("missing", "OK"));
+                p.awaitStderr(ok.formatted("methods"));
+                p.awaitStderr(failed.formatted("negated", "OK comment: nonginx"));
+                p.awaitStderr(failed.formatted("status", "OK comment: want-201"));
             }
         }
     }

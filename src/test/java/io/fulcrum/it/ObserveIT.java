@@ -6,7 +6,6 @@ import org.junit.jupiter.api.Timeout;
 import java.io.InputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.TimeUnit;
 
 import static io.fulcrum.it.TcpProxyKit.connect;
 import static io.fulcrum.it.TcpProxyKit.freePort;
@@ -22,16 +21,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ObserveIT {
-
-    private static void awaitLog(FulcrumProcess p, String text) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60); // generous: CI boxes are loaded
-        while (!p.stderr().contains(text)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for: " + text + "\nstderr:\n" + p.stderr());
-            }
-            Thread.sleep(50);
-        }
-    }
 
     private static String get(int port, String path) throws Exception {
         try (Socket s = connect(port)) {
@@ -80,7 +69,7 @@ class ObserveIT {
                 Thread.sleep(500);
                 assertThat(p.stderr()).doesNotContain("is DOWN");
                 assertThat(get(fe, "/a")).isEqualTo("HTTP/1.1 503 Service Unavailable");
-                awaitLog(p, "Server be/s1 is DOWN, reason: Health analyze, info: \"Detected 3 consecutive errors, last one was: "
+                p.awaitStderr("Server be/s1 is DOWN, reason: Health analyze, info: \"Detected 3 consecutive errors, last one was: "
                         + "Wrong http response\"");
                 assertThat(get(fe, "/fine")).isEqualTo("HTTP/1.1 503 Service Unavailable"); // haproxy's own: no server left
             }

@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
 import static io.fulcrum.it.TcpProxyKit.bytes;
 import static io.fulcrum.it.TcpProxyKit.freePort;
@@ -208,20 +207,20 @@ class ProtocolChecksIT {
             try (FulcrumProcess p = serve(cfg, fe)) {
                 String ok = "Health check for server %s/ok succeeded, reason: %s, check duration: ";
                 String bad = "Health check for server %s/bad failed, reason: %s, check duration: ";
-                awaitLog(p, ok.formatted("ssl", "Layer6 check passed"));
-                awaitLog(p, bad.formatted("ssl", "Layer6 invalid response"));
-                awaitLog(p, ok.formatted("smtp", "Layer7 check passed, code: 221, info: \"mx.test closing\""));
-                awaitLog(p, bad.formatted("smtp", "Layer7 wrong status, code: 554, info: \"no service here\""));
-                awaitLog(p, ok.formatted("mysql", "Layer7 check passed, code: 0, info: \"8.0.36-test\""));
-                awaitLog(p, bad.formatted("mysql", "Layer7 wrong status, code: 1045, info: \"#28000Access denied for user 'fulcrum'\""));
-                awaitLog(p, ok.formatted("pgsql", "Layer7 check passed, code: 0, info: \"PostgreSQL server is ok\""));
-                awaitLog(p, bad.formatted("pgsql", "Layer7 invalid response, info: \"FATAL\""));
-                awaitLog(p, ok.formatted("redis", "Layer7 check passed, code: 0, info: \"Redis server is ok\""));
-                awaitLog(p, bad.formatted("redis", "Layer7 wrong status, code: 0, info: \"-NOAUTH Authentication required.\""));
-                awaitLog(p, ok.formatted("ldap", "Layer7 check passed, code: 0, info: \"Success\""));
-                awaitLog(p, bad.formatted("ldap", "Layer7 wrong status, code: 49, info: \"See RFC: http://tools.ietf.org/html/rfc4511#section-4.1.9\""));
-                awaitLog(p, ok.formatted("spop", "Layer7 check passed, code: 0, info: \"SPOA server is ok\""));
-                awaitLog(p, bad.formatted("spop", "Layer7 invalid response, info: \"unsupported version\""));
+                p.awaitStderr(ok.formatted("ssl", "Layer6 check passed"));
+                p.awaitStderr(bad.formatted("ssl", "Layer6 invalid response"));
+                p.awaitStderr(ok.formatted("smtp", "Layer7 check passed, code: 221, info: \"mx.test closing\""));
+                p.awaitStderr(bad.formatted("smtp", "Layer7 wrong status, code: 554, info: \"no service here\""));
+                p.awaitStderr(ok.formatted("mysql", "Layer7 check passed, code: 0, info: \"8.0.36-test\""));
+                p.awaitStderr(bad.formatted("mysql", "Layer7 wrong status, code: 1045, info: \"#28000Access denied for user 'fulcrum'\""));
+                p.awaitStderr(ok.formatted("pgsql", "Layer7 check passed, code: 0, info: \"PostgreSQL server is ok\""));
+                p.awaitStderr(bad.formatted("pgsql", "Layer7 invalid response, info: \"FATAL\""));
+                p.awaitStderr(ok.formatted("redis", "Layer7 check passed, code: 0, info: \"Redis server is ok\""));
+                p.awaitStderr(bad.formatted("redis", "Layer7 wrong status, code: 0, info: \"-NOAUTH Authentication required.\""));
+                p.awaitStderr(ok.formatted("ldap", "Layer7 check passed, code: 0, info: \"Success\""));
+                p.awaitStderr(bad.formatted("ldap", "Layer7 wrong status, code: 49, info: \"See RFC: http://tools.ietf.org/html/rfc4511#section-4.1.9\""));
+                p.awaitStderr(ok.formatted("spop", "Layer7 check passed, code: 0, info: \"SPOA server is ok\""));
+                p.awaitStderr(bad.formatted("spop", "Layer7 invalid response, info: \"unsupported version\""));
             }
             long endSeconds = System.currentTimeMillis() / 1000;
 
@@ -258,13 +257,4 @@ class ProtocolChecksIT {
         return o;
     }
 
-    private static void awaitLog(FulcrumProcess p, String line) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60); // generous: CI boxes are loaded
-        while (!p.stderr().contains(line)) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for: " + line + "\nstderr:\n" + p.stderr());
-            }
-            Thread.sleep(50);
-        }
-    }
 }
