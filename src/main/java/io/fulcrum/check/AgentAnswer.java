@@ -16,7 +16,7 @@ record AgentAnswer(int weightPercent, String admin, String state, String stateTe
 
     /** The rule that reads an agent's line (up to its first CR or LF). */
     static final CheckRule.Expect READ = new CheckRule.Expect(CheckRule.Kind.RSTRING, false, "line", Pattern.compile("[\r\n]"), null, -1,
-            null, null, null, true, null, null, null);
+            null, ProtocolChecks::firstLine, ProtocolChecks::firstLine, null, null, null, true, null, null, null);
 
     static AgentAnswer parse(String line) {
         int weight = -1;

@@ -19,11 +19,15 @@ import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.server.ServerList;
 import io.fulcrum.server.ServerModule;
 import io.fulcrum.server.ServerSpec;
+import io.fulcrum.server.ServerTransport;
 import io.fulcrum.server.SetServer;
+import io.fulcrum.tls.CheckTls;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Health checks (configuration.txt 5.2 {@code check} and its options, 4.2 {@code option httpchk},
@@ -107,19 +111,36 @@ public final class CheckModule implements Module {
             case "fully-down" -> ServerCheckSpec.InitState.FULLY_DOWN;
             default -> throw new ConfigException("'init-state' expects one of 'fully-up', 'up', 'down' or 'fully-down' but got '" + l.arg(1) + "'.");
         });
-        for (String tls : List.of("check-ssl", "check-sni", "check-alpn", "check-proto", "no-check-ssl")) {
-            o.add(tls, tls.equals("check-ssl") || tls.equals("no-check-ssl") ? 0 : 1, (s, l) -> {
-                throw new ConfigException("'" + tls + "' is not supported by Fulcrum yet (TLS checks come with TLS support).");
-            });
-        }
-        // Observing live traffic needs hooks in the data path that do not exist yet: refused, not ignored.
+        o.add("check-ssl", (s, l) -> of(s).ssl = true);
+        o.add("no-check-ssl", (s, l) -> of(s).ssl = false);
+        o.add("check-sni", 1, (s, l) -> of(s).sni = l.arg(1));
+        o.add("check-alpn", 1, (s, l) -> of(s).alpn = alpn(l.arg(1), "'check-alpn'"));
+        o.add("check-proto", 1, (s, l) -> {
+            proto(l.arg(1), "'check-proto'");
+            of(s).proto = l.arg(1);
+        });
+        o.add("observe", 1, (s, l) -> of(s).observe = switch (l.arg(1)) {
+            case "none" -> ServerCheckSpec.Observe.NONE;
+            case "layer4" -> ServerCheckSpec.Observe.LAYER4;
+            case "layer7" -> ServerCheckSpec.Observe.LAYER7;
+            default -> throw new ConfigException("'observe' expects one of 'none', 'layer4', 'layer7' but got '" + l.arg(1) + "'.");
+        });
+        o.add("error-limit", 1, (s, l) -> {
+            if (!l.arg(1).matches("\\d{1,9}") || Integer.parseInt(l.arg(1)) <= 0) {
+                throw new ConfigException("error-limit has to be > 0.");
+            }
+            of(s).errorLimit = Integer.parseInt(l.arg(1));
+        });
+        o.add("on-error", 1, (s, l) -> of(s).onError = switch (l.arg(1)) {
+            case "fastinter" -> ServerCheckSpec.OnError.FASTINTER;
+            case "fail-check" -> ServerCheckSpec.OnError.FAIL_CHECK;
+            case "sudden-death" -> ServerCheckSpec.OnError.SUDDEN_DEATH;
+            case "mark-down" -> ServerCheckSpec.OnError.MARK_DOWN;
+            default -> throw new ConfigException("'on-error' expects one of 'fastinter', 'fail-check', 'sudden-death' or 'mark-down' but got '"
+                    + l.arg(1) + "'.");
+        });
         o.add("on-marked-down", 1, (s, l) -> of(s).shutdownOnDown = action(l, "on-marked-down", "shutdown-sessions"));
         o.add("on-marked-up", 1, (s, l) -> of(s).shutdownBackupsOnUp = action(l, "on-marked-up", "shutdown-backup-sessions"));
-        for (String live : List.of("observe", "error-limit", "on-error")) {
-            o.add(live, 1, (s, l) -> {
-                throw new ConfigException("'" + live + "' is not supported by Fulcrum yet.");
-            });
-        }
     }
 
     /** The one action {@code on-marked-down} / {@code on-marked-up} know (HAProxy's words when it is another). */
@@ -169,6 +190,27 @@ public final class CheckModule implements Module {
         return Integer.parseInt(v);
     }
 
+    /** A comma-delimited ALPN list ({@code check-alpn}, {@code connect ... alpn}); {@code where} names it in errors. */
+    static List<String> alpn(String v, String where) throws ConfigException {
+        List<String> protocols = List.of(v.split(",", -1));
+        if (v.isEmpty() || protocols.contains("")) {
+            throw new ConfigException(where + " : missing the comma-delimited ALPN protocol suite.");
+        }
+        return protocols;
+    }
+
+    /**
+     * A check's MUX protocol ({@code check-proto}, {@code connect ... proto}): "none" for TCP checks, "h1" for HTTP
+     * ones; HAProxy's others (h2, fcgi) wait for their check clients.
+     */
+    static void proto(String v, String where) throws ConfigException {
+        switch (v) {
+            case "none", "h1" -> { }
+            case "h2", "fcgi" -> throw new ConfigException(where + " : '" + v + "' is not supported by Fulcrum's checks yet.");
+            default -> throw new ConfigException(where + " :  unknown MUX protocol '" + v + "'.");
+        }
+    }
+
     static InetAddress address(String v, String name) throws ConfigException {
         try {
             return InetAddress.getByName(v);
@@ -203,6 +245,43 @@ public final class CheckModule implements Module {
                 }
                 if (c.track != null) {
                     checkTrack(table, p, s, c, where, diag);
+                }
+                if (c.check) {
+                    checkTls(model, p, s, c, where, diag);
+                }
+                if (c.observe == ServerCheckSpec.Observe.LAYER7 && p.mode != io.fulcrum.proxy.Mode.HTTP) {
+                    diag.configAlert(where + "'layer7' can only be used in http proxies.");
+                }
+            }
+        }
+    }
+
+    /**
+     * Builds the TLS layers of a server's checks: its default one ({@code check-ssl}, or the line's {@code ssl} when
+     * the checks have no port or address of their own) and those of {@code connect ... ssl} rules.
+     */
+    private static void checkTls(ConfigModel model, ProxySpec p, ServerSpec s, ServerCheckSpec c, String where, Diagnostics diag) {
+        ProxyChecks checks = p.partOrNull(ProxyChecks.class);
+        boolean http = checks != null && checks.type == ProxyChecks.Type.HTTP;
+        if (c.proto != null && c.proto.equals("h1") != http) {
+            diag.configAlert("config: backend '" + p.name() + "': server '" + s.name + "' uses an incompatible MUX protocol for the selected check type");
+        }
+        boolean serverTls = CheckTls.serverUsesTls(s);
+        boolean tls = c.ssl != null ? c.ssl : c.port == 0 && c.addr == null && serverTls;
+        try {
+            c.tls = tls ? CheckTls.transport(model, p, s, c.sni, c.alpn) : null;
+            Map<CheckRule.Connect, ServerTransport> rules = new HashMap<>();
+            for (CheckRule r : checks == null ? List.<CheckRule>of() : checks.rules) {
+                if (r instanceof CheckRule.Connect k && k.ssl()) {
+                    rules.put(k, CheckTls.transport(model, p, s, k.sni() != null || !k.byDefault() ? k.sni() : c.sni,
+                            k.alpn() != null || !k.byDefault() ? k.alpn() : c.alpn));
+                }
+            }
+            c.ruleTls = rules;
+        } catch (ConfigException e) {
+            if (!serverTls) { // else the line's own ssl reported it
+                for (String line : e.getMessage().split("\n")) {
+                    diag.configAlert(where + line);
                 }
             }
         }

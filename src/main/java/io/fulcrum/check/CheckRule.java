@@ -1,18 +1,66 @@
 package io.fulcrum.check;
 
+import io.netty.buffer.ByteBuf;
+
 import java.net.InetAddress;
 import java.util.List;
+import java.util.function.ToIntFunction;
 import java.util.regex.Pattern;
 
 /** One step of a check's rule set ({@code tcp-check}/{@code http-check} lines, or those a protocol check implies). */
 sealed interface CheckRule {
 
-    /** {@code connect [port N] [addr A] [send-proxy]}: port 0 and a null address are the server's check ones. */
-    record Connect(int port, InetAddress addr, boolean sendProxy, String comment) implements CheckRule {
+    /**
+     * {@code connect [default] [port N] [addr A] [send-proxy] [ssl] [sni S] [alpn A]}: port 0 and a null address are
+     * the server's check ones; {@code byDefault} takes TLS from the server's check settings ({@code check-ssl}...).
+     */
+    record Connect(int port, InetAddress addr, boolean sendProxy, boolean byDefault, boolean ssl, String sni, List<String> alpn,
+                   String comment) implements CheckRule {
+        /** The connect a rule set starts with when it has none, and the one of the protocol checks. */
+        static Connect implicit() {
+            return new Connect(0, null, false, true, false, null, null, null);
+        }
     }
 
-    /** {@code tcp-check send|send-binary}: bytes sent as they are. */
-    record Send(byte[] data, String comment) implements CheckRule {
+    /** {@code tcp-check send|send-binary|send-lf}: the bytes, made when the rule runs. */
+    record Send(Payload data, String comment) implements CheckRule {
+        static Send of(byte[] fixed) {
+            return new Send(() -> fixed, null);
+        }
+    }
+
+    /** What a send rule sends (fixed bytes, or bytes made at each run: a log-format, the date of an SSL hello). */
+    @FunctionalInterface
+    interface Payload {
+        byte[] bytes();
+    }
+
+    /** A text made from the answer read so far (an expect's on-success/on-error info). */
+    @FunctionalInterface
+    interface Text {
+        String of(ByteBuf answer);
+
+        static Text fixed(String s) {
+            return answer -> s;
+        }
+    }
+
+    /** A protocol's own judgement of the answer (HAProxy's "expect custom"). */
+    @FunctionalInterface
+    interface Judge {
+        /** The verdict, or null to wait for more bytes ({@code eof}: none will come). */
+        Verdict judge(ByteBuf answer, boolean eof);
+    }
+
+    /** A judge's verdict: passed (status null, the info a success reports) or failed with its status, code and info. */
+    record Verdict(CheckStatus status, int code, String info) {
+        static Verdict pass(String info) {
+            return new Verdict(null, 0, info);
+        }
+
+        boolean passed() {
+            return status == null;
+        }
     }
 
     /** {@code http-check send} or {@code option httpchk}: the request, completed when sent. */
@@ -22,7 +70,7 @@ sealed interface CheckRule {
     /** What an expect rule looks at. */
     enum Kind {
         STRING("string"), RSTRING("regex"), BINARY("binary"), RBINARY("binary regex"),
-        STATUS("status"), RSTATUS("rstatus"), BODY("string"), RBODY("regex");
+        STATUS("status"), RSTATUS("rstatus"), BODY("string"), RBODY("regex"), HEADER("header pattern"), CUSTOM("custom function");
 
         /** Its name in HAProxy's messages ("at step 1 of tcp-check (expect regex)"). */
         final String word;
@@ -32,7 +80,7 @@ sealed interface CheckRule {
         }
 
         boolean http() {
-            return this == STATUS || this == RSTATUS || this == BODY || this == RBODY;
+            return this == STATUS || this == RSTATUS || this == BODY || this == RBODY || this == HEADER;
         }
     }
 
@@ -43,11 +91,23 @@ sealed interface CheckRule {
      * @param regex        the compiled pattern of the regex kinds
      * @param bytes        the pattern's bytes for string and binary kinds
      * @param minRecv      bytes to wait for before deciding, -1 for none
-     * @param payloadInfo  the failure's info is the answer's first line (protocol checks: "-ERR ...")
+     * @param onSuccess    the info of a success, null for the default
+     * @param onError      the info of a failure, null for the default
+     * @param statusCode   the check's code read from the answer ({@code status-code}), or null
+     * @param header       what the {@link Kind#HEADER} kind looks for
+     * @param judge        the judge of the {@link Kind#CUSTOM} kind
+     * @param protocol     part of a protocol check: no generic "TCPCHK did not match" info
      */
     record Expect(Kind kind, boolean negate, String text, Pattern regex, byte[] bytes, int minRecv, String comment,
-                  String onSuccess, String onError, boolean payloadInfo, CheckStatus ok, CheckStatus error, CheckStatus timeout)
+                  Text onSuccess, Text onError, ToIntFunction<ByteBuf> statusCode, HeaderMatch header, Judge judge, boolean protocol,
+                  CheckStatus ok, CheckStatus error, CheckStatus timeout)
             implements CheckRule {
+
+        /** The same expect, its match inverted ({@code !}). */
+        Expect negated() {
+            return new Expect(kind, !negate, text, regex, bytes, minRecv, comment, onSuccess, onError, statusCode, header, judge, protocol, ok,
+                    error, timeout);
+        }
 
         /** Whether an HTTP status matches a {@code status} list ("200", "200-399", "200,301"). */
         boolean statusMatches(int status) {

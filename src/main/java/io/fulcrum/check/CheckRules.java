@@ -23,8 +23,6 @@ final class CheckRules {
     private CheckRules() {
     }
 
-    private static final List<String> UNSUPPORTED_PROTOCOLS = List.of("ssl-hello-chk", "mysql-check", "pgsql-check", "ldap-check", "spop-check");
-
     static void register(KeywordTable<OptionContext> options, KeywordTable<ProxySpec> keywords) {
         options.add("httpchk", Capability.BE | Capability.NO_NEGATION, (o, l) -> httpchk(CheckModule.of(o.proxy()), l));
         options.add("tcp-check", Capability.BE | Capability.NO_NEGATION, (o, l) -> {
@@ -33,42 +31,9 @@ final class CheckRules {
             c.rules = new ArrayList<>();
             c.explicit = true;
         });
-        options.add("redis-check", Capability.BE | Capability.NO_NEGATION, (o, l) -> protocol(o.proxy(), List.of(
-                new CheckRule.Send("*1\r\n$4\r\nPING\r\n".getBytes(StandardCharsets.ISO_8859_1), null),
-                expect(CheckRule.Kind.STRING, "+PONG", null, -1, "Redis server is ok", CheckStatus.L7STS))));
-        options.add("smtpchk", Capability.BE | Capability.NO_NEGATION, (o, l) -> {
-            String hello = l.has(1) && (l.arg(1).equals("EHLO") || l.arg(1).equals("HELO")) ? l.arg(1) : "HELO";
-            String domain = l.has(2) ? l.arg(2) : "localhost";
-            Pattern anyCode = Pattern.compile("^[0-9]{3}[ \r]");
-            Pattern okCode = Pattern.compile("^2[0-9]{2}[ \r]");
-            protocol(o.proxy(), List.of(
-                    new CheckRule.Connect(0, null, false, null),
-                    expect(CheckRule.Kind.RSTRING, null, anyCode, 4, null, CheckStatus.L7RSP),
-                    expect(CheckRule.Kind.RSTRING, null, okCode, 4, null, CheckStatus.L7STS),
-                    new CheckRule.Send((hello + " " + domain + "\r\n").getBytes(StandardCharsets.ISO_8859_1), null),
-                    expect(CheckRule.Kind.RSTRING, null, anyCode, 4, null, CheckStatus.L7RSP),
-                    expect(CheckRule.Kind.RSTRING, null, okCode, 4, null, CheckStatus.L7STS)));
-        });
-        for (String p : UNSUPPORTED_PROTOCOLS) {
-            options.add(p, Capability.BE | Capability.NO_NEGATION, (o, l) -> {
-                throw new ConfigException("'option " + p + "' is not supported by Fulcrum yet.");
-            });
-        }
+        ProtocolChecks.register(options);
         keywords.add("tcp-check", Capability.BE, (p, l) -> tcpCheck(CheckModule.of(p), l));
         keywords.add("http-check", Capability.BE, (p, l) -> httpCheck(CheckModule.of(p), l));
-    }
-
-    /** A protocol check's expect: the answer's first line is the info of a failure. */
-    private static CheckRule.Expect expect(CheckRule.Kind kind, String text, Pattern regex, int minRecv, String onSuccess, CheckStatus error) {
-        return new CheckRule.Expect(kind, false, text, regex, text == null ? null : text.getBytes(StandardCharsets.ISO_8859_1), minRecv, null,
-                onSuccess, null, true, null, error, null);
-    }
-
-    private static void protocol(ProxySpec p, List<CheckRule> rules) {
-        ProxyChecks c = CheckModule.of(p);
-        c.type = ProxyChecks.Type.PROTOCOL;
-        c.rules = new ArrayList<>(rules);
-        c.explicit = false;
     }
 
     /** {@code option httpchk [<method>] [<uri>] [<version>]}; headers may follow the version after "\r\n". */
@@ -111,13 +76,15 @@ final class CheckRules {
                 if (kw.equals("send-lf") && l.arg(2).contains("%")) {
                     throw new ConfigException("'tcp-check send-lf' with log-format expressions is not supported by Fulcrum yet.");
                 }
-                c.rules.add(new CheckRule.Send(l.arg(2).getBytes(StandardCharsets.ISO_8859_1), comment(l, 3)));
+                byte[] data = l.arg(2).getBytes(StandardCharsets.ISO_8859_1);
+                c.rules.add(new CheckRule.Send(() -> data, comment(l, 3)));
             }
             case "send-binary", "send-binary-lf" -> {
                 if (!l.has(2)) {
                     throw new ConfigException("'tcp-check " + kw + "' expects a binary string as argument.");
                 }
-                c.rules.add(new CheckRule.Send(hex(l.arg(2), "tcp-check " + kw), comment(l, 3)));
+                byte[] data = hex(l.arg(2), "tcp-check " + kw);
+                c.rules.add(new CheckRule.Send(() -> data, comment(l, 3)));
             }
             case "expect" -> c.rules.add(expect(l, "tcp-check", false));
             case "comment" -> { }
@@ -156,6 +123,10 @@ final class CheckRules {
         int port = 0;
         InetAddress addr = null;
         boolean sendProxy = false;
+        boolean byDefault = false;
+        boolean ssl = false;
+        String sni = null;
+        List<String> alpn = null;
         String comment = null;
         for (int i = 2; i < l.size(); i++) {
             String w = l.arg(i);
@@ -163,15 +134,19 @@ final class CheckRules {
                 case "port" -> port = CheckModule.port(value(l, ++i, kw + " connect", w), "port");
                 case "addr" -> addr = CheckModule.address(value(l, ++i, kw + " connect", w), "addr");
                 case "send-proxy" -> sendProxy = true;
-                case "default", "linger" -> { }
+                case "default" -> byDefault = true;
+                case "linger" -> { }
+                case "ssl" -> ssl = true;
+                case "sni" -> sni = value(l, ++i, kw + " connect", w);
+                case "alpn" -> alpn = CheckModule.alpn(l.has(i + 1) ? l.arg(++i) : "", "'" + kw + " connect' : 'alpn'");
+                case "proto" -> CheckModule.proto(l.has(i + 1) ? l.arg(++i) : "", "'" + kw + " connect' : 'proto'");
                 case "comment" -> comment = value(l, ++i, kw + " connect", w);
-                case "ssl", "sni", "alpn", "proto", "via-socks4" ->
-                        throw new ConfigException("'" + kw + " connect " + w + "' is not supported by Fulcrum yet.");
+                case "via-socks4" -> throw new ConfigException("'" + kw + " connect " + w + "' is not supported by Fulcrum yet.");
                 default -> throw new ConfigException("'" + kw + " connect' : expects 'comment', 'port', 'addr', 'send-proxy', 'via-socks4', "
                         + "'ssl', 'sni', 'alpn', 'proto', 'linger' or 'default' but got '" + w + "' as argument.");
             }
         }
-        return new CheckRule.Connect(port, addr, sendProxy, comment);
+        return new CheckRule.Connect(port, addr, sendProxy, byDefault, ssl, sni, alpn, comment);
     }
 
     /** {@code http-check send}: what it gives overrides {@code option httpchk}'s request. */
@@ -207,8 +182,8 @@ final class CheckRules {
         int minRecv = -1;
         boolean negate = false;
         String comment = null;
-        String onSuccess = null;
-        String onError = null;
+        CheckRule.Text onSuccess = null;
+        CheckRule.Text onError = null;
         CheckStatus ok = null;
         CheckStatus error = null;
         CheckStatus tout = null;
@@ -228,6 +203,12 @@ final class CheckRules {
                     String match = w.startsWith("!") ? w.substring(1) : w;
                     negate |= w.startsWith("!") && w.length() > 1;
                     CheckRule.Kind kind = kind(match, http, where);
+                    if (kind == CheckRule.Kind.HEADER) {
+                        int[] at = {i + 1};
+                        HeaderMatch h = header(l, at, match.equals("fhdr"), where);
+                        return rest(l, at[0], new CheckRule.Expect(kind, negate, match, null, null, minRecv, comment, onSuccess, onError, null, h,
+                                null, false, ok, error, tout), where);
+                    }
                     String pattern = value(l, ++i, where, match);
                     Pattern regex = null;
                     byte[] bytes = null;
@@ -246,8 +227,8 @@ final class CheckRules {
                     } else {
                         bytes = pattern.getBytes(StandardCharsets.ISO_8859_1);
                     }
-                    CheckRule.Expect base = new CheckRule.Expect(kind, negate, pattern, regex, bytes, minRecv, comment, onSuccess, onError, false,
-                            ok, error, tout);
+                    CheckRule.Expect base = new CheckRule.Expect(kind, negate, pattern, regex, bytes, minRecv, comment, onSuccess, onError, null,
+                            null, null, false, ok, error, tout);
                     return rest(l, i + 1, base, where);
                 }
             }
@@ -258,8 +239,8 @@ final class CheckRules {
     /** Options written after the pattern ({@code comment}, {@code on-error}...). */
     private static CheckRule.Expect rest(ConfigLine l, int from, CheckRule.Expect e, String where) throws ConfigException {
         String comment = e.comment();
-        String onSuccess = e.onSuccess();
-        String onError = e.onError();
+        CheckRule.Text onSuccess = e.onSuccess();
+        CheckRule.Text onError = e.onError();
         CheckStatus ok = e.ok();
         CheckStatus error = e.error();
         CheckStatus tout = e.timeout();
@@ -275,8 +256,46 @@ final class CheckRules {
                 default -> throw new ConfigException("'" + where + "' : unexpected argument '" + w + "'.");
             }
         }
-        return new CheckRule.Expect(e.kind(), e.negate(), e.text(), e.regex(), e.bytes(), e.minRecv(), comment, onSuccess, onError, false,
-                ok, error, tout);
+        return new CheckRule.Expect(e.kind(), e.negate(), e.text(), e.regex(), e.bytes(), e.minRecv(), comment, onSuccess, onError, null,
+                e.header(), null, false, ok, error, tout);
+    }
+
+    /** {@code name [-m meth] <name> [value [-m meth] <value>]} from {@code at[0]}, which is left after it. */
+    private static HeaderMatch header(ConfigLine l, int[] at, boolean full, String where) throws ConfigException {
+        HeaderMatch.Match name = null;
+        HeaderMatch.Match value = null;
+        while (at[0] < l.size() && (l.arg(at[0]).equals("name") || l.arg(at[0]).equals("value") || l.arg(at[0]).endsWith("-lf"))) {
+            String part = l.arg(at[0]++);
+            if (part.equals("name-lf") || part.equals("value-lf")) {
+                throw new ConfigException("'" + where + " hdr " + part + "' is not supported by Fulcrum yet.");
+            }
+            String method = "str";
+            if (at[0] < l.size() && l.arg(at[0]).equals("-m")) {
+                method = value(l, at[0] + 1, where, "-m");
+                if (!List.of("str", "beg", "end", "sub", "reg").contains(method)) {
+                    throw new ConfigException("'" + where + "' : '" + method + "' only supports 'str', 'beg', 'end', 'sub' or 'reg'.");
+                }
+                at[0] += 2;
+            }
+            String text = value(l, at[0]++, where, part);
+            Pattern regex = null;
+            if (method.equals("reg")) {
+                try {
+                    regex = Pattern.compile(text, part.equals("name") ? Pattern.CASE_INSENSITIVE : 0);
+                } catch (PatternSyntaxException e) {
+                    throw new ConfigException("'" + where + "' : regex '" + text + "' is invalid (" + e.getDescription() + ").");
+                }
+            }
+            if (part.equals("name")) {
+                name = new HeaderMatch.Match(method, text, regex);
+            } else {
+                value = new HeaderMatch.Match(method, text, regex);
+            }
+        }
+        if (name == null) {
+            throw new ConfigException("'" + where + "' : 'hdr' expects 'name' followed by a pattern.");
+        }
+        return new HeaderMatch(name, value, full);
     }
 
     private static CheckRule.Kind kind(String match, boolean http, String where) throws ConfigException {
@@ -286,7 +305,8 @@ final class CheckRules {
                 case "rstatus" -> CheckRule.Kind.RSTATUS;
                 case "string" -> CheckRule.Kind.BODY;
                 case "rstring" -> CheckRule.Kind.RBODY;
-                case "hdr", "fhdr", "string-lf" -> throw new ConfigException("'" + where + " " + match + "' is not supported by Fulcrum yet.");
+                case "hdr", "fhdr" -> CheckRule.Kind.HEADER;
+                case "string-lf" -> throw new ConfigException("'" + where + " " + match + "' is not supported by Fulcrum yet.");
                 default -> throw new ConfigException("'" + where + "' : 'only supports min-recv, [!]string', '[!]rstring', '[!]string-lf', "
                         + "'[!]status', '[!]rstatus', [!]hdr, [!]fhdr or comment but got '" + match + "' as argument.");
             };
@@ -310,11 +330,11 @@ final class CheckRules {
         return l.arg(i);
     }
 
-    private static String staticText(String v, String where) throws ConfigException {
+    private static CheckRule.Text staticText(String v, String where) throws ConfigException {
         if (v.contains("%[") || v.contains("%{")) {
             throw new ConfigException("'" + where + "' with log-format expressions is not supported by Fulcrum yet.");
         }
-        return v;
+        return CheckRule.Text.fixed(v);
     }
 
     private static CheckStatus status(String name, String where) throws ConfigException {

@@ -6,6 +6,7 @@ import io.fulcrum.check.CheckRule.HttpSend;
 import io.fulcrum.check.CheckRule.Send;
 import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.runtime.EventLoops;
+import io.fulcrum.server.ServerTransport;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -22,6 +23,7 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -36,7 +38,7 @@ final class CheckRun {
 
     /** Where and how one run connects, and what it sends about the server. */
     record Target(InetSocketAddress address, boolean sendProxy, long connectTimeout, long timeout, boolean explicit,
-                  boolean disableOn404, Supplier<String> stateHeader) {
+                  boolean disableOn404, Supplier<String> stateHeader, ServerTransport tls, Map<Connect, ServerTransport> ruleTls) {
     }
 
     private final EventLoops loops;
@@ -52,8 +54,15 @@ final class CheckRun {
     private Expect waiting;
     private boolean waitingHttp;
     private boolean connecting;
+    /** In a TLS handshake: a timeout now is a layer-6 one. */
+    private boolean handshaking;
+    /** The connection runs over TLS: a check that only connects passes at layer 6. */
+    private boolean overTls;
     private boolean sawExpect;
     private String successInfo = "";
+    /** The status and code the last passed expect gives a success ({@code ok-status}, {@code status-code}). */
+    private CheckStatus successStatus;
+    private int successCode;
     private HttpAnswer answer;
     private ScheduledFuture<?> timer;
     private boolean finished;
@@ -70,7 +79,7 @@ final class CheckRun {
     void start() {
         timer = loop.schedule(this::timedOut, target.timeout() > 0 ? target.timeout() : target.connectTimeout(), TimeUnit.MILLISECONDS);
         if (rules.isEmpty() || !(rules.getFirst() instanceof Connect)) {
-            connect(new Connect(0, null, target.sendProxy(), null));
+            connect(Connect.implicit());
         } else {
             proceed();
         }
@@ -101,7 +110,32 @@ final class CheckRun {
                 if (c.sendProxy() || target.sendProxy()) {
                     cf.channel().write(ProxyHeader.encode(1, cf.channel().localAddress(), cf.channel().remoteAddress(), cf.channel().alloc()));
                 }
-                proceed();
+                ServerTransport tls = c.ssl() ? target.ruleTls().get(c) : c.byDefault() ? target.tls() : null;
+                if (tls == null) {
+                    overTls = false;
+                    proceed();
+                    return;
+                }
+                handshaking = true;
+                // The handshake is part of connecting: HAProxy bounds it by the connect timeout too.
+                ScheduledFuture<?> bound = loop.schedule(() -> {
+                    if (handshaking && cf.channel() == channel) {
+                        finish(CheckStatus.L6TOUT, 0, "");
+                    }
+                }, Math.max(1, target.connectTimeout()), TimeUnit.MILLISECONDS);
+                tls.install(cf.channel(), null).addListener(h -> {
+                    handshaking = false;
+                    bound.cancel(false);
+                    if (finished || cf.channel() != channel) {
+                        return;
+                    }
+                    if (h.isSuccess()) {
+                        overTls = true;
+                        proceed();
+                    } else {
+                        finish(CheckStatus.L6RSP, 0, handshakeWords(h.cause()));
+                    }
+                });
             }
         });
     }
@@ -117,7 +151,7 @@ final class CheckRun {
                 }
                 case Send s -> {
                     release(); // what an expect then reads is the answer to this (HAProxy resets its check buffer)
-                    channel.write(Unpooled.wrappedBuffer(s.data()));
+                    channel.write(Unpooled.wrappedBuffer(s.data().bytes()));
                 }
                 case HttpSend h -> {
                     release();
@@ -143,9 +177,10 @@ final class CheckRun {
             if (answer != null) {
                 finish(CheckStatus.L7OK, answer.status(), successInfo);
             } else if (sawExpect) {
-                finish(CheckStatus.L7OK, 0, successInfo.isEmpty() && target.explicit() ? "(tcp-check)" : successInfo);
+                finish(successStatus != null ? successStatus : CheckStatus.L7OK, successCode,
+                        successInfo.isEmpty() && target.explicit() ? "(tcp-check)" : successInfo);
             } else {
-                finish(CheckStatus.L4OK, 0, "");
+                finish(overTls ? CheckStatus.L6OK : CheckStatus.L4OK, 0, "");
             }
         }
     }
@@ -168,7 +203,16 @@ final class CheckRun {
             return;
         }
         if (eof && in.readableBytes() == 0) {
-            finish(e.error() != null ? e.error() : CheckStatus.L7RSP, 0, "TCPCHK got an empty response at step " + step);
+            finish(e.error() != null ? e.error() : CheckStatus.L7RSP, 0, "TCPCHK got an empty response at step " + step + comment(e));
+            return;
+        }
+        if (e.kind() == CheckRule.Kind.CUSTOM) {
+            CheckRule.Verdict v = e.judge().judge(in, eof);
+            if (v != null && v.passed()) {
+                passed(e, v.info());
+            } else if (v != null) {
+                finish(v.status(), v.code(), v.info() + comment(e));
+            }
             return;
         }
         boolean match = switch (e.kind()) {
@@ -181,21 +225,30 @@ final class CheckRun {
             return; // more may come
         }
         if (match != e.negate()) {
-            passed(e);
+            passed(e, null);
             return;
         }
         String info;
         if (e.onError() != null) {
-            info = e.onError();
-        } else if (e.payloadInfo()) {
-            info = firstLine();
-        } else if (e.comment() != null) {
-            info = e.comment();
+            info = e.onError().of(in);
+        } else if (e.protocol()) {
+            info = "";
         } else {
             String what = e.kind() == CheckRule.Kind.STRING ? "content '" + e.text() + "'" : "content (" + e.kind().word + ")";
             info = "TCPCHK " + (match ? "matched unwanted " : "did not match ") + what + " at step " + step;
         }
-        finish(e.error() != null ? e.error() : CheckStatus.L7RSP, 0, info);
+        finish(e.error() != null ? e.error() : CheckStatus.L7RSP, code(e, 0), info + comment(e));
+    }
+
+    /** " comment: TEXT" after a failure's info when the rule has a comment, as HAProxy adds it. */
+    private static String comment(CheckRule.Expect e) {
+        return e.comment() == null ? "" : " comment: " + e.comment();
+    }
+
+    /** The check's code from the rule's {@code status-code}, else {@code otherwise}. */
+    private int code(Expect e, int otherwise) {
+        int c = e.statusCode() == null ? -1 : e.statusCode().applyAsInt(in);
+        return c < 0 ? otherwise : c;
     }
 
     private void evaluateHttp() {
@@ -224,8 +277,11 @@ final class CheckRun {
             }
             return;
         }
+        boolean status = e.kind() == CheckRule.Kind.STATUS || e.kind() == CheckRule.Kind.RSTATUS || e.kind() == CheckRule.Kind.HEADER;
         boolean match;
-        if (e.kind() == CheckRule.Kind.STATUS || e.kind() == CheckRule.Kind.RSTATUS) {
+        if (e.kind() == CheckRule.Kind.HEADER) {
+            match = e.header().test(answer.headers());
+        } else if (status) {
             match = e.kind() == CheckRule.Kind.STATUS ? e.statusMatches(answer.status()) : e.regex().matcher(Integer.toString(answer.status())).find();
         } else {
             if (!eof && !answer.complete(in) && in.readableBytes() < MAX_READ) {
@@ -233,27 +289,24 @@ final class CheckRun {
             }
             String body = answer.body(in);
             if (body.isEmpty()) {
-                finish(CheckStatus.L7RSP, 0, "HTTP content check could not find a response body");
+                finish(CheckStatus.L7RSP, 0, "HTTP content check could not find a response body" + comment(e));
                 return;
             }
             match = e.kind() == CheckRule.Kind.BODY ? body.contains(e.text()) : e.regex().matcher(body).find();
         }
         if (match != e.negate()) {
-            passed(e);
+            passed(e, null);
             return;
         }
-        boolean status = e.kind() == CheckRule.Kind.STATUS || e.kind() == CheckRule.Kind.RSTATUS;
-        String info = e.onError() != null ? e.onError() : e.comment() != null ? e.comment()
-                : status ? answer.reason() : "HTTP content check did not match";
-        finish(e.error() != null ? e.error() : status ? CheckStatus.L7STS : CheckStatus.L7RSP, status ? answer.status() : 0, info);
+        String info = e.onError() != null ? e.onError().of(in) : status ? answer.reason() : "HTTP content check did not match";
+        finish(e.error() != null ? e.error() : status ? CheckStatus.L7STS : CheckStatus.L7RSP, status ? answer.status() : 0, info + comment(e));
     }
 
-    private void passed(Expect e) {
-        if (e.onSuccess() != null) {
-            successInfo = e.onSuccess();
-        } else if (e.payloadInfo()) {
-            successInfo = firstLine();
-        }
+    /** An expect passed: its success info ({@code judged}: what a protocol's judge said), then the next rule. */
+    private void passed(Expect e, String judged) {
+        successInfo = e.onSuccess() != null ? e.onSuccess().of(in) : judged != null ? judged : "";
+        successStatus = e.ok();
+        successCode = code(e, 0);
         waiting = null;
         boolean http = waitingHttp;
         // A following expect looks at the same answer (HAProxy's expect rules consume nothing).
@@ -267,22 +320,12 @@ final class CheckRun {
         proceed();
     }
 
-    private String firstLine() {
-        String s = in.toString(StandardCharsets.ISO_8859_1);
-        int end = s.indexOf('\r');
-        int lf = s.indexOf('\n');
-        if (end < 0 || lf >= 0 && lf < end) {
-            end = lf;
-        }
-        return end < 0 ? s : s.substring(0, end);
-    }
-
     private void timedOut() {
         if (finished) {
             return;
         }
-        if (connecting) {
-            finish(CheckStatus.L4TOUT, 0, "");
+        if (connecting || handshaking) {
+            finish(connecting ? CheckStatus.L4TOUT : CheckStatus.L6TOUT, 0, "");
             return;
         }
         Expect e = waiting;
@@ -305,7 +348,8 @@ final class CheckRun {
             channel.close();
         }
         release();
-        done.accept(new CheckResult(status, code, info, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)));
+        int nul = info.indexOf('\0'); // HAProxy keeps the info as a C string
+        done.accept(new CheckResult(status, code, nul < 0 ? info : info.substring(0, nul), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)));
     }
 
     private void release() {
@@ -322,6 +366,20 @@ final class CheckRun {
         }
         m = m.replaceFirst(": /\\S*$", ""); // Netty adds the address: "Connection refused: /127.0.0.1:80"
         return m.contains(": ") ? m.substring(m.lastIndexOf(": ") + 2) : m;
+    }
+
+    /** HAProxy's words for a failed handshake (conn_err_code_str): the peer's close, or a protocol error. */
+    private static String handshakeWords(Throwable t) {
+        return eofCause(t) ? "SSL handshake failure (Connection reset by peer)" : "SSL handshake failure";
+    }
+
+    private static boolean eofCause(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof java.nio.channels.ClosedChannelException || c instanceof java.io.IOException && !(c instanceof javax.net.ssl.SSLException)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Reads one connection's bytes into {@link #in}. */

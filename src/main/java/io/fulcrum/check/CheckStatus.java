@@ -4,6 +4,7 @@ package io.fulcrum.check;
 public enum CheckStatus {
     UNK("Unknown"),
     INI("Initializing"),
+    HANA("Health analyze"),
     SOCKERR("Socket error"),
     L4OK("Layer4 check passed"),
     L4TOUT("Layer4 timeout"),
@@ -32,6 +33,7 @@ public enum CheckStatus {
         return switch (this) {
             case UNK -> 0;
             case INI -> 1;
+            case HANA -> 4;
             case SOCKERR -> 5;
             case L4OK -> 6;
             case L4TOUT -> 7;

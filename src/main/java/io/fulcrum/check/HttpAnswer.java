@@ -3,11 +3,13 @@ package io.fulcrum.check;
 import io.netty.buffer.ByteBuf;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 
-/** An HTTP check's answer: its status line and where its body lies in the bytes read. */
-record HttpAnswer(int status, String reason, int bodyStart, long contentLength) {
+/** An HTTP check's answer: its status line, its headers and where its body lies in the bytes read. */
+record HttpAnswer(int status, String reason, List<String[]> headers, int bodyStart, long contentLength) {
     /** A complete head that is not a valid HTTP response. */
-    static final HttpAnswer INVALID = new HttpAnswer(-1, "", 0, -1);
+    static final HttpAnswer INVALID = new HttpAnswer(-1, "", List.of(), 0, -1);
 
     /** The answer once its head is complete ({@link #INVALID} when it is not HTTP), or null while it is not. */
     static HttpAnswer parse(ByteBuf in, boolean eof) {
@@ -32,8 +34,12 @@ record HttpAnswer(int status, String reason, int bodyStart, long contentLength) 
             return INVALID;
         }
         long length = -1;
+        List<String[]> headers = new ArrayList<>();
         for (int i = 1; i < lines.length; i++) {
             int colon = lines[i].indexOf(':');
+            if (colon > 0) {
+                headers.add(new String[]{lines[i].substring(0, colon).trim(), lines[i].substring(colon + 1).trim()});
+            }
             if (colon > 0 && lines[i].substring(0, colon).trim().equalsIgnoreCase("content-length")) {
                 try {
                     length = Long.parseLong(lines[i].substring(colon + 1).trim());
@@ -42,7 +48,7 @@ record HttpAnswer(int status, String reason, int bodyStart, long contentLength) 
                 }
             }
         }
-        return new HttpAnswer(Integer.parseInt(start[1]), start.length > 2 ? start[2] : "", end + sep, length);
+        return new HttpAnswer(Integer.parseInt(start[1]), start.length > 2 ? start[2] : "", headers, end + sep, length);
     }
 
     /** Whether the whole body has arrived (by its length; without one, only the close tells). */

@@ -1,11 +1,20 @@
 package io.fulcrum.check;
 
 import io.fulcrum.server.ServerSpec;
+import io.fulcrum.server.ServerTransport;
 
 import java.net.InetAddress;
+import java.util.List;
+import java.util.Map;
 
 /** A server line's check options (configuration.txt 5.2). Times in milliseconds; 0 means "as inter". */
 final class ServerCheckSpec implements ServerSpec.ServerPart, Cloneable {
+
+    /** {@code observe}: which errors of the traffic count against the server. */
+    enum Observe { NONE, LAYER4, LAYER7 }
+
+    /** {@code on-error}: what enough consecutive errors of the traffic do. */
+    enum OnError { FASTINTER, FAIL_CHECK, SUDDEN_DEATH, MARK_DOWN }
 
     /** {@code init-state}: how healthy a checked server is thought to be before its first check. */
     enum InitState { FULLY_UP, UP, DOWN, FULLY_DOWN }
@@ -26,12 +35,28 @@ final class ServerCheckSpec implements ServerSpec.ServerPart, Cloneable {
     InetAddress agentAddr;
     long agentInter = 2000;
     String agentSend;
+    Observe observe = Observe.NONE;
+    /** {@code error-limit}: consecutive errors before {@link #onError} acts. */
+    int errorLimit = 10;
+    OnError onError = OnError.FAIL_CHECK;
     /** {@code track [backend/]server}, as written. */
     String track;
     /** {@code on-marked-down shutdown-sessions}. */
     boolean shutdownOnDown;
     /** {@code on-marked-up shutdown-backup-sessions}. */
     boolean shutdownBackupsOnUp;
+    /** {@code check-ssl} (TRUE), {@code no-check-ssl} (FALSE), or neither: TLS as the traffic when no port/addr is given. */
+    Boolean ssl;
+    /** {@code check-sni}: the name TLS checks send, or null. */
+    String sni;
+    /** {@code check-alpn}: the protocols TLS checks offer, or null for the line's {@code alpn}. */
+    List<String> alpn;
+    /** {@code check-proto}: "h1" or "none", or null. */
+    String proto;
+    /** Built once the configuration is read: the TLS layer of the checks' default connections, or null for none. */
+    ServerTransport tls;
+    /** Built then too: the TLS layers of the {@code connect ... ssl} rules of the backend's checks. */
+    Map<CheckRule.Connect, ServerTransport> ruleTls = Map.of();
 
     @Override
     public ServerCheckSpec copy() {

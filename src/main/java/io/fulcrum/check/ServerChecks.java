@@ -6,13 +6,17 @@ import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.server.Server;
 import io.fulcrum.server.ServerState;
 import io.fulcrum.server.ServerState.Op;
+import io.fulcrum.server.Observation;
 import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.ScheduledFuture;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A server's health check and agent check: runs them on one event loop at their intervals, counts
@@ -44,6 +48,10 @@ public final class ServerChecks {
     private CheckStatus lastStatus = CheckStatus.INI;
     private CheckStatus lastAgentStatus = CheckStatus.INI;
     private boolean stopped;
+    /** The next health check, when none runs (what {@code on-error} brings forward to {@code fastinter}). */
+    private ScheduledFuture<?> nextHealth;
+    /** {@code observe}: errors of the traffic in a row (written by the streams' loops). */
+    private final AtomicInteger consecutiveErrors = new AtomicInteger();
 
     ServerChecks(Server server, ServerCheckSpec spec, ProxyChecks proxy, List<CheckRule> rules, EventLoops loops, long connectTimeout,
                  int spreadPercent) {
@@ -75,6 +83,9 @@ public final class ServerChecks {
             }
         }
         server.onChange(() -> loop.execute(this::followAdmin));
+        if (spec.check && spec.observe != ServerCheckSpec.Observe.NONE) {
+            server.observer(this::observed);
+        }
     }
 
     /**
@@ -109,7 +120,7 @@ public final class ServerChecks {
     /** Starts both checks after {@code delay} ms (spread over the first interval). */
     void start(long delay) {
         if (spec.check) {
-            loop.schedule(this::runHealth, delay, TimeUnit.MILLISECONDS);
+            loop.execute(() -> nextHealth = loop.schedule(this::runHealth, delay, TimeUnit.MILLISECONDS));
         }
         if (spec.agent) {
             loop.schedule(this::runAgent, delay, TimeUnit.MILLISECONDS);
@@ -125,7 +136,7 @@ public final class ServerChecks {
             return;
         }
         if (!healthEnabled || server.state().inMaintenance() || !(server.endpoint() instanceof Endpoint.Inet inet)) {
-            loop.schedule(this::runHealth, spread(spec.inter), TimeUnit.MILLISECONDS);
+            nextHealth = loop.schedule(this::runHealth, spread(spec.inter), TimeUnit.MILLISECONDS);
             return;
         }
         InetAddress host = spec.addr != null ? spec.addr : inet.host();
@@ -133,12 +144,12 @@ public final class ServerChecks {
         long connect = proxy.timeout > 0 && connectTimeout > 0 ? connectTimeout : spec.inter;
         boolean on404 = proxy.disableOn404 && health >= spec.rise;
         CheckRun.Target t = new CheckRun.Target(new InetSocketAddress(host, port()), spec.sendProxy, connect, timeout, proxy.explicit,
-                on404, proxy.sendState ? this::stateHeader : null);
+                on404, proxy.sendState ? this::stateHeader : null, spec.tls, spec.ruleTls);
         healthRunning = true;
         new CheckRun(loops, loop, t, rules, r -> {
             healthRunning = false;
             healthResult(r);
-            loop.schedule(this::runHealth, spread(interval()), TimeUnit.MILLISECONDS);
+            nextHealth = loop.schedule(this::runHealth, spread(interval()), TimeUnit.MILLISECONDS);
         }).start();
     }
 
@@ -153,15 +164,60 @@ public final class ServerChecks {
         }
         InetAddress host = spec.agentAddr != null ? spec.agentAddr : inet.host();
         CheckRun.Target t = new CheckRun.Target(new InetSocketAddress(host, spec.agentPort), false, spec.agentInter, spec.agentInter,
-                false, false, null);
+                false, false, null, null, Map.of());
         List<CheckRule> agentRules = spec.agentSend == null ? List.of(AgentAnswer.READ)
-                : List.of(new CheckRule.Send(spec.agentSend.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1), null), AgentAnswer.READ);
+                : List.of(CheckRule.Send.of(spec.agentSend.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)), AgentAnswer.READ);
         agentRunning = true;
         new CheckRun(loops, loop, t, agentRules, r -> {
             agentRunning = false;
             agentResult(r);
             loop.schedule(this::runAgent, spread(spec.agentInter), TimeUnit.MILLISECONDS);
         }).start();
+    }
+
+    /**
+     * What a transaction told of the server ({@code observe}, HAProxy's health_adjust()): layer 4 looks at connections,
+     * layer 7 at connection failures and HTTP responses; a success clears the count of errors in a row, and
+     * {@code error-limit} of them act as {@code on-error} says.
+     */
+    private void observed(Observation o) {
+        boolean layer4 = spec.observe == ServerCheckSpec.Observe.LAYER4;
+        if (layer4 ? !o.layer4 : o == Observation.L4_OK) {
+            return;
+        }
+        if (!o.error) {
+            consecutiveErrors.set(0);
+            return;
+        }
+        int n = consecutiveErrors.incrementAndGet();
+        if (n == spec.errorLimit) {
+            consecutiveErrors.set(0);
+            loop.execute(() -> analysed(n, o));
+        }
+    }
+
+    private void analysed(int errors, Observation last) {
+        if (stopped) {
+            return;
+        }
+        CheckResult r = new CheckResult(CheckStatus.HANA, 0, "Detected " + errors + " consecutive errors, last one was: " + last.words,
+                lastHealth.durationMillis());
+        switch (spec.onError) {
+            case FASTINTER -> { }
+            case SUDDEN_DEATH -> {
+                health = Math.min(health, spec.rise + 1); // one more failure takes it down
+                healthResult(r);
+            }
+            case FAIL_CHECK -> healthResult(r);
+            case MARK_DOWN -> {
+                health = Math.min(health, spec.rise);
+                healthResult(r);
+            }
+        }
+        if (spec.fastinter > 0 && !healthRunning && nextHealth != null && nextHealth.getDelay(TimeUnit.MILLISECONDS) > spec.fastinter) {
+            nextHealth.cancel(false);
+            nextHealth = loop.schedule(this::runHealth, spec.fastinter, TimeUnit.MILLISECONDS);
+        }
     }
 
     /** HAProxy's srv_getinter(): downinter while down, fastinter while changing, else inter. */

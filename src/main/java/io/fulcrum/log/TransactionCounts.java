@@ -2,6 +2,7 @@ package io.fulcrum.log;
 
 import io.fulcrum.backend.Backend;
 import io.fulcrum.proxy.Frontend;
+import io.fulcrum.server.Observation;
 import io.fulcrum.server.Server;
 import io.fulcrum.stats.Counters;
 import io.fulcrum.stats.Counters.Count;
@@ -56,6 +57,24 @@ final class TransactionCounts {
                 c.increment(Count.DENIED_RESP);
             }
             serverSide(c, l);
+            observe(srv, l, status);
+        }
+    }
+
+    /** What the transaction tells of its server's health ({@code observe}), as HAProxy's health_adjust() calls. */
+    private static void observe(Server srv, StreamLog l, int status) {
+        boolean byServer = l.cause() == 'S' || l.cause() == 's';
+        if (byServer && l.state() == 'C') {
+            srv.observe(Observation.L4_ERROR);
+            return;
+        }
+        if (l.serverConnected()) {
+            srv.observe(Observation.L4_OK);
+        }
+        if (status > 0 && l.serverResponded()) {
+            srv.observe(Observation.ofStatus(status));
+        } else if (l.http() && byServer && (l.state() == 'H' || l.state() == 'D')) {
+            srv.observe(l.cause() == 's' ? Observation.HTTP_READ_TIMEOUT : Observation.HTTP_READ_ERROR);
         }
     }
 

@@ -140,6 +140,25 @@ public final class Server {
         return a instanceof InetSocketAddress i ? i.getPort() : 0;
     }
 
+    /** Receives what the traffic tells of the server's health ({@code observe}): set by its checks, or null. */
+    public interface Observer {
+        void observed(Observation o);
+    }
+
+    private volatile Observer observer;
+
+    public void observer(Observer o) {
+        observer = o;
+    }
+
+    /** What a transaction told of the server (any thread). */
+    public void observe(Observation o) {
+        Observer ob = observer;
+        if (ob != null) {
+            ob.observed(o);
+        }
+    }
+
     /** What {@code show stat} reports of it. */
     public Counters counters() {
         return counters;

@@ -10,6 +10,8 @@ import io.fulcrum.server.ServerSpec;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 
+import java.util.List;
+
 /**
  * Once the configuration is read: builds the client context of each server line with {@code ssl}, over the
  * {@code ssl-default-server-*} globals, loading its CA file and client certificate; errors are HAProxy's.
@@ -30,7 +32,7 @@ final class ServerSetup {
                 if (tls != null && tls.ssl) {
                     String where = "[" + s.source + "] : 'server " + p.name() + "/" + s.name + "' : ";
                     try {
-                        s.transport = transport(p, tls, globals);
+                        s.transport = transport(p, tls, globals, false, null, null);
                     } catch (ConfigException e) {
                         for (String line : e.getMessage().split("\n")) {
                             diag.configAlert(line.startsWith("'") && !line.startsWith("'server") ? line : where + line);
@@ -41,9 +43,20 @@ final class ServerSetup {
         }
     }
 
-    private static TlsBackend transport(ProxySpec p, ServerTls tls, TlsGlobals globals) throws ConfigException {
+    /**
+     * The TLS layer of a server line's connections.
+     *
+     * @param check     for health checks, which do not use the line's {@code sni}
+     * @param checkSni  for health checks: the name to send, or null
+     * @param checkAlpn for health checks: the protocols to offer instead of the line's {@code alpn}, or null
+     */
+    static TlsBackend transport(ProxySpec p, ServerTls tls, TlsGlobals globals, boolean check, String checkSni, List<String> checkAlpn)
+            throws ConfigException {
         TlsOptions o = tls.copyOptions();
         o.inherit(globals.serverDefaults);
+        if (checkAlpn != null) {
+            o.alpn = checkAlpn;
+        }
         String verify = tls.verify != null ? tls.verify : globals.serverVerify;
         SslContextBuilder b = SslContextBuilder.forClient();
         boolean verifying = verify.equals("required");
@@ -68,7 +81,7 @@ final class ServerSetup {
             if (tls.crt != null) {
                 b.keyManager(ContextBuilder.keyManager(PemFiles.load(globals.crt(tls.crt))));
             }
-            return new TlsBackend(ContextBuilder.build(b, o), tls.sni, !tls.noReuse, verifying, p.timeouts.connect);
+            return new TlsBackend(ContextBuilder.build(b, o), check ? null : tls.sni, checkSni, !tls.noReuse, verifying, p.timeouts.connect);
         } catch (ContextBuilder.OptionError e) {
             throw new ConfigException(e.getMessage() + ".");
         }

@@ -24,13 +24,16 @@ import java.util.List;
 final class TlsBackend implements ServerTransport {
     private final SslContext context;
     private final Expr sni;
+    /** A fixed name to send (a health check's {@code check-sni}), or null. */
+    private final String fixedSni;
     private final boolean reuse;
     private final boolean verifyName;
     private final long handshakeTimeoutMillis;
 
-    TlsBackend(SslContext context, Expr sni, boolean reuse, boolean verifyName, long handshakeTimeoutMillis) {
+    TlsBackend(SslContext context, Expr sni, String fixedSni, boolean reuse, boolean verifyName, long handshakeTimeoutMillis) {
         this.context = context;
         this.sni = sni;
+        this.fixedSni = fixedSni;
         this.reuse = reuse;
         this.verifyName = verifyName;
         this.handshakeTimeoutMillis = handshakeTimeoutMillis;
@@ -38,7 +41,7 @@ final class TlsBackend implements ServerTransport {
 
     @Override
     public Future<Channel> install(Channel ch, SampleContext stream) {
-        String name = null;
+        String name = fixedSni;
         if (sni != null) {
             Sample s = new Sample();
             name = sni.eval(stream, s, SampleType.STR) && s.length() > 0 ? s.asText() : null;

@@ -124,6 +124,17 @@ public final class FulcrumProcess implements AutoCloseable {
         return read(stderr);
     }
 
+    /** Waits until stderr contains {@code text} (60 s at most: CI boxes are loaded), failing with what it holds. */
+    public void awaitStderr(String text) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!stderr().contains(text)) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for: " + text + "\nstderr:\n" + stderr());
+            }
+            Thread.sleep(50);
+        }
+    }
+
     private static String read(Path p) {
         try {
             return Files.readString(p, StandardCharsets.UTF_8);

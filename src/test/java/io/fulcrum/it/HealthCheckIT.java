@@ -76,7 +76,7 @@ class HealthCheckIT {
             try (FulcrumProcess p = serve(cfg, fe)) {
                 assertThat(got.poll(10, TimeUnit.SECONDS)).isEqualTo("GET /health HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n");
                 answer[0] = "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n";
-                await(() -> p.stderr().contains("Layer7 wrong status"), "the server down");
+                await(() -> p.stderr().contains("has no server available!"), "the server down"); // the last line the change prints
                 assertThat(p.stderr()).contains("[ALERT]    (").contains(") : backend 'be' has no server available!");
                 assertThat(p.stderr()).containsPattern("\\[WARNING\\] +\\(\\d+\\) : Server be/s1 is DOWN, reason: Layer7 wrong status, code: 503, "
                         + "info: \"Service Unavailable\", check duration: \\d+ms. 0 active and 0 backup servers left. 0 sessions active, "

@@ -1,0 +1,78 @@
+package io.fulcrum.it;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.InputStream;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+
+import static io.fulcrum.it.TcpProxyKit.connect;
+import static io.fulcrum.it.TcpProxyKit.freePort;
+import static io.fulcrum.it.TcpProxyKit.readToEof;
+import static io.fulcrum.it.TcpProxyKit.send;
+import static io.fulcrum.it.TcpProxyKit.serve;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code observe layer7} with {@code error-limit} and {@code on-error}: a server whose health check passes but whose
+ * real responses are 5xx is taken down after that many errors in a row, with HAProxy's words; its check brings it
+ * back. Passes against haproxy too ({@code -Dit.proxy=haproxy}).
+ */
+@Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class ObserveIT {
+
+    private static String get(int port, String path) throws Exception {
+        try (Socket s = connect(port)) {
+            send(s, "GET " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+            String r = readToEof(s, 10_000);
+            return r.substring(0, r.indexOf("\r\n"));
+        }
+    }
+
+    @Test
+    void consecutiveServerErrorsMarkTheServerDown() throws Exception {
+        try (Origin origin = Origin.start(s -> {
+            InputStream in = s.getInputStream();
+            byte[] b = new byte[4096];
+            int n = in.read(b);
+            String req = n < 0 ? "" : new String(b, 0, n, StandardCharsets.ISO_8859_1);
+            send(s, req.startsWith("GET /health") || req.startsWith("GET /fine")
+                    ? "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok"
+                    : req.startsWith("GET /gone") ? "HTTP/1.1 501 Not Implemented\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                    : "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+        })) {
+            int fe = freePort();
+            String cfg = """
+                    defaults
+                        mode http
+                        timeout connect 5s
+                        timeout client 5s
+                        timeout server 5s
+                        timeout check 5s
+                    frontend fe
+                        bind 127.0.0.1:%d
+                        default_backend be
+                    backend be
+                        option httpchk GET /health
+                        server s1 127.0.0.1:%d check inter 30s rise 1 fall 3 observe layer7 error-limit 3 on-error mark-down
+                    """.formatted(fe, origin.port());
+            try (FulcrumProcess p = serve(cfg, fe)) {
+                assertThat(get(fe, "/fine")).isEqualTo("HTTP/1.1 200 OK");
+                // Two errors, a success, a 501 (not an error for HAProxy), two errors: never three in a row.
+                assertThat(get(fe, "/a")).isEqualTo("HTTP/1.1 503 Service Unavailable");
+                assertThat(get(fe, "/a")).isEqualTo("HTTP/1.1 503 Service Unavailable");
+                assertThat(get(fe, "/fine")).isEqualTo("HTTP/1.1 200 OK");
+                assertThat(get(fe, "/gone")).isEqualTo("HTTP/1.1 501 Not Implemented");
+                assertThat(get(fe, "/a")).isEqualTo("HTTP/1.1 503 Service Unavailable");
+                assertThat(get(fe, "/a")).isEqualTo("HTTP/1.1 503 Service Unavailable");
+                Thread.sleep(500);
+                assertThat(p.stderr()).doesNotContain("is DOWN");
+                assertThat(get(fe, "/a")).isEqualTo("HTTP/1.1 503 Service Unavailable");
+                p.awaitStderr("Server be/s1 is DOWN, reason: Health analyze, info: \"Detected 3 consecutive errors, last one was: "
+                        + "Wrong http response\"");
+                assertThat(get(fe, "/fine")).isEqualTo("HTTP/1.1 503 Service Unavailable"); // haproxy's own: no server left
+            }
+        }
+    }
+}
