@@ -6,6 +6,7 @@ import io.fulcrum.cfg.ConfigLine;
 import io.fulcrum.cfg.KeywordTable;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
+import io.fulcrum.cli.CliCommands;
 import io.fulcrum.listener.BindOptionException;
 import io.fulcrum.listener.BindSpec;
 import io.fulcrum.listener.ListenerModule;
@@ -88,7 +89,9 @@ public final class TlsModule implements Module {
             }
             TlsGlobals.of(g.model()).keylog = v.equals("on");
         });
-        registry.check((model, diag) -> FrontendSetup.check(model, diag, crtListLine));
+        CertStore store = CertStore.of(registry);
+        registry.check((model, diag) -> FrontendSetup.check(model, diag, crtListLine, store));
+        CertCommands.register(CliCommands.of(registry), store, crtListLine);
         registry.check(ServerSetup::check);
     }
 
