@@ -35,6 +35,7 @@ public final class TlsModule implements Module {
         TlsFetches.register(SampleCatalog.of(registry));
         CertFetches.register(SampleCatalog.of(registry));
         KeyLogFetches.register(SampleCatalog.of(registry));
+        HelloFetches.register(SampleCatalog.of(registry));
         KeywordTable<BindSpec> bind = registry.table(ListenerModule.OPTIONS);
         bind.add("ssl", (b, l) -> tls(b).ssl = true);
         bind.add("crt", 1, (b, l) -> tls(b).crts.add(new BindTls.CertSource(false, l.arg(1))));
