@@ -65,6 +65,8 @@ public final class TlsModule implements Module {
             tls(s).sni = exprs.parse(l.arg(1));
             tls(s).sniText = l.arg(1);
         });
+        server.add("verifyhost", 1, (s, l) -> tls(s).verifyHost = l.arg(1));
+        server.add("no-verifyhost", (s, l) -> tls(s).verifyHost = null);
         server.add("no-ssl-reuse", (s, l) -> tls(s).noReuse = true);
         server.add("ssl-reuse", (s, l) -> tls(s).noReuse = false);
         cipherOptions(server, TlsModule::tls);

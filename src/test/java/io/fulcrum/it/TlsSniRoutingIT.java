@@ -4,18 +4,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLServerSocket;
 import javax.net.ssl.SSLSocket;
-import java.io.FileInputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.net.InetAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.KeyStore;
 
 import static io.fulcrum.it.TcpProxyKit.freePort;
 import static io.fulcrum.it.TcpProxyKit.serve;
@@ -32,56 +25,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class TlsSniRoutingIT {
     @TempDir
     Path dir;
-
-    /** A TLS server that answers each connection with its name and closes. */
-    private static final class TlsOrigin implements AutoCloseable {
-        private final SSLServerSocket socket;
-        private final Thread thread;
-
-        TlsOrigin(Path dir, String name) throws Exception {
-            TlsKit.selfSigned(dir, name, name);
-            TlsKit.run(dir, "", "openssl", "pkcs12", "-export", "-in", name + ".pem", "-out", name + ".p12", "-passout", "pass:x");
-            KeyStore ks = KeyStore.getInstance("PKCS12");
-            try (InputStream in = new FileInputStream(dir.resolve(name + ".p12").toFile())) {
-                ks.load(in, "x".toCharArray());
-            }
-            KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            kmf.init(ks, "x".toCharArray());
-            SSLContext ctx = SSLContext.getInstance("TLS");
-            ctx.init(kmf.getKeyManagers(), null, null);
-            socket = (SSLServerSocket) ctx.getServerSocketFactory().createServerSocket(0, 50, InetAddress.getLoopbackAddress());
-            thread = Thread.ofVirtual().start(() -> {
-                while (!socket.isClosed()) {
-                    try {
-                        Socket c = socket.accept();
-                        Thread.ofVirtual().start(() -> answer(c, name));
-                    } catch (IOException e) {
-                        // closed
-                    }
-                }
-            });
-        }
-
-        private static void answer(Socket c, String name) {
-            try (Socket s = c) {
-                s.setSoTimeout(5000);
-                s.getOutputStream().write((name + "\n").getBytes(StandardCharsets.US_ASCII));
-                s.getOutputStream().flush();
-            } catch (IOException e) {
-                System.err.println("origin " + name + ": " + e);
-            }
-        }
-
-        int port() {
-            return socket.getLocalPort();
-        }
-
-        @Override
-        public void close() throws Exception {
-            socket.close();
-            thread.join(5000);
-        }
-    }
 
     private static String config(int fe, int a, int b) {
         return """
@@ -116,7 +59,7 @@ class TlsSniRoutingIT {
     @Test
     void routesByTheServerNameOfTheClientHello() throws Exception {
         int fe = freePort();
-        try (TlsOrigin a = new TlsOrigin(dir, "a.example.com"); TlsOrigin b = new TlsOrigin(dir, "x.b.example.com");
+        try (TlsOrigin a = TlsOrigin.selfSigned(dir, "a.example.com"); TlsOrigin b = TlsOrigin.selfSigned(dir, "x.b.example.com");
              FulcrumProcess proxy = serve(config(fe, a.port(), b.port()), fe)) {
             assertThat(reach(fe, "www.example.com")).isEqualTo("a.example.com");
             assertThat(reach(fe, "x.b.example.com")).isEqualTo("x.b.example.com");
