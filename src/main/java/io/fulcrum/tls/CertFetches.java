@@ -41,6 +41,9 @@ final class CertFetches {
     private static final Map<String, String> KEYS = Map.of("RSA", "rsaEncryption", "EC", "id-ecPublicKey", "Ed25519", "ED25519",
             "EdDSA", "ED25519", "RSASSA-PSS", "RSASSA-PSS");
 
+    /** OpenSSL's short names of the attributes the JDK writes as OIDs. */
+    private static final Map<String, String> OPENSSL_NAMES = Map.of("1.2.840.113549.1.9.1", "emailAddress");
+
     private CertFetches() {
     }
 
@@ -110,7 +113,7 @@ final class CertFetches {
         if (a.length > 2 && a[2].text().equals("rfc2253") && (a[0].text().isEmpty())) {
             return out.setStr(name.getName(X500Principal.RFC2253));
         }
-        List<Rdn> rdns = new LdapName(name.getName(X500Principal.RFC2253)).getRdns(); // from the first RDN (C) on
+        List<Rdn> rdns = rdns(name);
         if (a.length > 0 && !a[0].text().isEmpty()) {
             List<String> values = new ArrayList<>();
             for (Rdn r : rdns) {
@@ -122,15 +125,29 @@ final class CertFetches {
             int i = occ > 0 ? (int) occ - 1 : values.size() + (int) occ;
             return occ != 0 && i >= 0 && i < values.size() && out.setStr(values.get(i));
         }
+        return out.setStr(oneLine(name));
+    }
+
+    /** The RDNs of a name from the first (C) on, with OpenSSL's short names. */
+    private static List<Rdn> rdns(X500Principal name) throws InvalidNameException {
+        return new LdapName(name.getName(X500Principal.RFC2253, OPENSSL_NAMES)).getRdns();
+    }
+
+    /** A distinguished name as OpenSSL's one-line form writes it ({@code /C=FR/O=Example/CN=host}). */
+    static String oneLine(X500Principal name) {
         StringBuilder sb = new StringBuilder();
-        for (Rdn r : rdns) {
-            sb.append('/').append(r.getType()).append('=').append(r.getValue());
+        try {
+            for (Rdn r : rdns(name)) {
+                sb.append('/').append(r.getType()).append('=').append(r.getValue());
+            }
+        } catch (InvalidNameException e) {
+            return name.getName(); // the JDK's own form cannot be unparsable; this is never reached
         }
-        return out.setStr(sb);
+        return sb.toString();
     }
 
     /** The serial's bytes without the sign byte Java adds. */
-    private static byte[] unsigned(BigInteger serial) {
+    static byte[] unsigned(BigInteger serial) {
         byte[] b = serial.toByteArray();
         return b.length > 1 && b[0] == 0 ? java.util.Arrays.copyOfRange(b, 1, b.length) : b;
     }

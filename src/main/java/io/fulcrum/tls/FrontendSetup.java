@@ -1,14 +1,11 @@
 package io.fulcrum.tls;
 
 import io.fulcrum.cfg.ConfigException;
-import io.fulcrum.cfg.ConfigLine;
 import io.fulcrum.cfg.ConfigModel;
 import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.cfg.KeywordTable;
 import io.fulcrum.cfg.Source;
-import io.fulcrum.cfg.Token;
 import io.fulcrum.listener.BindList;
-import io.fulcrum.listener.BindOptionException;
 import io.fulcrum.listener.BindSpec;
 import io.fulcrum.proxy.Mode;
 import io.fulcrum.proxy.ProxySpec;
@@ -39,19 +36,20 @@ final class FrontendSetup {
     private final TlsGlobals globals;
     private final Diagnostics diag;
     private final KeywordTable<BindOptions> lineOptions;
-    private final Map<Path, CertKey> loaded = new HashMap<>();
-    private final ConfigModel model;
+    /** The certificates loaded, by file name. */
+    private final Map<String, CertKey> loaded = new HashMap<>();
+    private final CertStore store;
 
-    private FrontendSetup(ConfigModel model, TlsGlobals globals, Diagnostics diag, KeywordTable<BindOptions> lineOptions) {
-        this.model = model;
+    private FrontendSetup(CertStore store, TlsGlobals globals, Diagnostics diag, KeywordTable<BindOptions> lineOptions) {
+        this.store = store;
         this.globals = globals;
         this.diag = diag;
         this.lineOptions = lineOptions;
     }
 
     /** @param lineOptions the options a crt-list line may set between brackets */
-    static void check(ConfigModel model, Diagnostics diag, KeywordTable<BindOptions> lineOptions) {
-        FrontendSetup setup = new FrontendSetup(model, TlsGlobals.of(model), diag, lineOptions);
+    static void check(ConfigModel model, Diagnostics diag, KeywordTable<BindOptions> lineOptions, CertStore store) {
+        FrontendSetup setup = new FrontendSetup(store, TlsGlobals.of(model), diag, lineOptions);
         for (ProxySpec p : ProxyTable.of(model).proxies()) {
             BindList binds = p.partOrNull(BindList.class);
             if (binds != null && !p.disabled) {
@@ -65,21 +63,33 @@ final class FrontendSetup {
         }
     }
 
-    /** A certificate with the options of its crt-list line (or none) and its SNI filters (or none). */
-    private record Entry(CertKey cert, BindOptions options, List<String> filters) {
+    /** A certificate with its crt-list line (or none). */
+    private record Entry(CertKey cert, CrtList.Line line) {
+        BindOptions options() {
+            return line == null ? null : line.options();
+        }
+
+        List<String> filters() {
+            return line == null ? List.of() : line.filters();
+        }
     }
 
     private void bind(ProxySpec p, BindSpec b, BindTls tls) {
         List<Entry> entries = new ArrayList<>();
+        List<CrtList> lists = new ArrayList<>();
         String where = "'bind " + b.text() + "' in section '" + p.kind().keyword() + "'";
         Collection<? extends CRL> crls;
         try {
             for (BindTls.CertSource source : tls.crts) {
                 if (source.list()) {
-                    entries.addAll(crtList(source.path()));
+                    CrtList list = crtList(source.path());
+                    lists.add(list);
+                    for (CrtList.Line line : list.lines()) {
+                        entries.add(new Entry(loaded.get(line.cert()), line));
+                    }
                 } else {
                     for (CertKey ck : certificates(globals.crt(source.path()))) {
-                        entries.add(new Entry(ck, null, List.of()));
+                        entries.add(new Entry(ck, null));
                     }
                 }
             }
@@ -104,29 +114,23 @@ final class FrontendSetup {
             lineDefaults.alpn = lineDefaults.alpn.stream().filter(a -> !a.equals("h2")).toList();
         }
         SniMap map = new SniMap(tls.strictSni);
+        BindSite site = new BindSite(map, lineDefaults, tls, crls, globals::ca, globals.keylog);
         for (Entry e : entries) {
-            BindOptions o = lineDefaults;
-            if (e.options() != null) {
-                o = e.options().copyBindOptions();
-                o.inherit(lineDefaults);
-            }
-            if (ContextBuilder.restrictsTls13(o)) {
+            if (ContextBuilder.restrictsTls13(site.options(e.options()))) {
                 diag.parseWarning(b.source(), where + " : 'ciphersuites' : BoringSSL always offers its three TLS 1.3 cipher suites;"
                         + " this list only checks the names.");
             }
             try {
-                ClientVerifier verifier = null;
-                if (o.verify != null && !o.verify.equals("none")) {
-                    if (o.caFile == null) {
-                        diag.configAlert("Proxy '" + p.name() + "': verify is enabled but no CA file specified" + at + ".");
-                        return;
-                    }
-                    verifier = new ClientVerifier(authorities(o.caFile), crls, tls.caIgnoreErr, tls.crtIgnoreErr);
-                }
-                Recipe recipe = new Recipe(o, verifier, globals.keylog);
-                map.add(SniMap.Entry.of(recipe.build(e.cert()), e.cert(), e.filters(), recipe));
+                map.add(site.entry(e.cert(), e.options(), e.filters(), e.line()));
+            } catch (BindSite.NoCaFileException ex) {
+                diag.configAlert("Proxy '" + p.name() + "': " + ex.getMessage() + at + ".");
+                return;
             } catch (ContextBuilder.OptionError ex) {
                 diag.configAlert("Proxy '" + p.name() + "': " + ex.getMessage() + at + ".");
+                return;
+            } catch (BindSite.CaFileException ex) {
+                diag.configAlert("Couldn't open the ca-file '" + ex.caFile + "' (No such file or directory).");
+                diag.parseAlert(b.source(), where + " : " + ex.getMessage());
                 return;
             } catch (ConfigException ex) {
                 diag.parseAlert(b.source(), where + " : " + ex.getMessage());
@@ -134,11 +138,16 @@ final class FrontendSetup {
             }
         }
         b.transport = new TlsFrontend(map, p.timeouts.client, globals.keylog);
-        TlsCertificates.of(model).add(map);
+        store.site(site);
+        lists.forEach(l -> l.sites().add(site));
     }
 
-    /** The certificates of a {@code crt-list} file, each with its line's options and filters. */
-    private List<Entry> crtList(String name) throws ConfigException {
+    /** A {@code crt-list} file, read once however many bind lines use it; each line's certificates are loaded. */
+    private CrtList crtList(String name) throws ConfigException {
+        CrtList list = store.list(name);
+        if (list != null) {
+            return list;
+        }
         Path file = globals.crt(name);
         List<String> lines;
         try {
@@ -148,69 +157,26 @@ final class FrontendSetup {
         } catch (IOException e) {
             throw new ConfigException("'crt-list' : cannot open file '" + name + "' : " + e.getMessage());
         }
-        List<Entry> entries = new ArrayList<>();
+        list = new CrtList(name);
         for (int n = 0; n < lines.size(); n++) {
-            String line = lines.get(n).strip();
-            if (line.isEmpty() || line.startsWith("#")) {
+            String where = "'crt-list' : parsing [" + name + ":" + (n + 1) + "]: ";
+            CrtList.Parsed line = CrtList.parse(lines.get(n), where, new Source(name, n + 1), lineOptions);
+            if (line == null) {
                 continue;
             }
-            String where = "'crt-list' : parsing [" + name + ":" + (n + 1) + "]: ";
-            int open = line.indexOf('[');
-            int close = line.indexOf(']');
-            String head = open < 0 ? line : line.substring(0, open);
-            String options = open < 0 ? "" : line.substring(open + 1, close < 0 ? line.length() : close);
-            if (open >= 0 && close < 0) {
-                throw new ConfigException(where + "missing ']' in the options");
-            }
-            List<String> words = new ArrayList<>(List.of(head.strip().split("\\s+")));
-            String tail = open < 0 ? "" : line.substring(close + 1).strip();
-            if (!tail.isEmpty()) {
-                words.addAll(List.of(tail.split("\\s+")));
-            }
-            BindOptions o = options.isBlank() ? null : lineOptions(options, where, new Source(name, n + 1));
             List<CertKey> certs;
             try {
-                certs = certificates(globals.crt(words.get(0)));
+                certs = certificates(globals.crt(line.cert()));
             } catch (ConfigException e) {
                 throw new ConfigException("'crt-list' : " + e.getMessage());
             }
             for (CertKey ck : certs) {
-                entries.add(new Entry(ck, o, words.subList(1, words.size())));
+                list.lines().add(new CrtList.Line(ck.file(), line.options(), line.filters(), n + 1));
             }
         }
-        return entries;
-    }
-
-    /** The options between the brackets of a crt-list line. */
-    private BindOptions lineOptions(String text, String where, Source source) throws ConfigException {
-        BindOptions o = new BindOptions();
-        String[] words = text.strip().split("\\s+");
-        for (int i = 0; i < words.length; ) {
-            KeywordTable.Entry<BindOptions> e = lineOptions.find(words[i]);
-            if (e == null) {
-                throw new ConfigException(where + "unknown ssl keyword " + words[i]);
-            }
-            if (i + e.flags() >= words.length) {
-                throw new ConfigException(where + "'" + words[i] + "' : missing value");
-            }
-            try {
-                List<Token> tokens = Stream.of(words).skip(i).limit(1 + e.flags()).map(w -> new Token(w, 0)).toList();
-                e.parser().parse(o, new ConfigLine(source, text, tokens, diag));
-            } catch (BindOptionException ex) {
-                throw new ConfigException(where + ex.getMessage());
-            }
-            i += 1 + e.flags();
-        }
-        return o;
-    }
-
-    private java.security.cert.X509Certificate[] authorities(String caFile) throws ConfigException {
-        try {
-            return PemFiles.authorities(globals.ca(caFile), "'ca-file' : unable to load " + caFile);
-        } catch (ConfigException e) {
-            diag.configAlert("Couldn't open the ca-file '" + caFile + "' (No such file or directory).");
-            throw new ConfigException("'ca-file' : unable to load " + caFile);
-        }
+        list.lineCount(lines.size());
+        store.list(list);
+        return list;
     }
 
     private Collection<? extends CRL> crls(String crlFile) throws ConfigException {
@@ -245,10 +211,11 @@ final class FrontendSetup {
     }
 
     private CertKey load(Path file) throws ConfigException {
-        CertKey ck = loaded.get(file);
+        CertKey ck = loaded.get(file.toString());
         if (ck == null) {
             ck = PemFiles.load(file);
-            loaded.put(file, ck);
+            loaded.put(file.toString(), ck);
+            store.loaded(ck);
         }
         return ck;
     }

@@ -44,11 +44,22 @@ final class PemFiles {
 
     /** The certificate, chain and key of a PEM text that stands for the file {@code name}. */
     static CertKey parse(String name, String text) throws ConfigException {
+        return parse(name, text, null);
+    }
+
+    /**
+     * The certificate, chain and key of a PEM text that stands for the file {@code name}; without a key in it,
+     * {@code knownKey} when there is one (a new certificate for the key in use), else {@code <name>.key}.
+     */
+    static CertKey parse(String name, String text, PrivateKey knownKey) throws ConfigException {
         List<X509Certificate> certs = certificates(text);
         if (certs.isEmpty()) {
             throw new ConfigException("unable to load certificate from file '" + name + "'.");
         }
         PrivateKey key = key(text, name);
+        if (key == null) {
+            key = knownKey;
+        }
         if (key == null) {
             Path side = Path.of(name + ".key");
             String noKey = "No Private Key found in '" + side + "'.";

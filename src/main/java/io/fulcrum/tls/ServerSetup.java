@@ -10,6 +10,8 @@ import io.fulcrum.server.ServerSpec;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 
+import java.security.GeneralSecurityException;
+import java.security.cert.X509Certificate;
 import java.util.List;
 
 /**
@@ -69,7 +71,10 @@ final class ServerSetup {
             }
             String error = "Couldn't open the ca-file '" + tls.caFile + "'";
             try {
-                b.trustManager(PemFiles.authorities(globals.ca(tls.caFile), error));
+                X509Certificate[] cas = PemFiles.authorities(globals.ca(tls.caFile), error);
+                b.trustManager(new HostVerifier(cas, tls.verifyHost));
+            } catch (GeneralSecurityException e) {
+                throw new ConfigException("unable to use the ca-file '" + tls.caFile + "' (" + e.getMessage() + ").");
             } catch (ConfigException e) {
                 throw new ConfigException(e.getMessage().replace("' : ", "' (").replaceFirst("\\.$", ").")
                         + "\n'ca-file' : unable to load " + tls.caFile + ".");

@@ -15,6 +15,8 @@ final class ServerTls extends TlsOptions implements ServerSpec.ServerPart {
     Expr sni;
     String sniText;
     boolean noReuse;
+    /** {@code verifyhost}: the name the certificate must have when no SNI is sent, or null. */
+    String verifyHost;
 
     @Override
     public ServerTls copy() {

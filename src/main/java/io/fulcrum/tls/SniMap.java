@@ -22,17 +22,23 @@ final class SniMap implements Mapping<String, SslContext> {
 
     /**
      * One certificate, its context and how it was made, and its SNI filters (a crt-list line's: positive names
-     * replace the certificate's, {@code !name} excludes one; none: the certificate's own names).
+     * replace the certificate's, {@code !name} excludes one; none: the certificate's own names), and the crt-list
+     * line it comes from (null for a {@code crt}).
      */
-    record Entry(SslContext context, CertKey cert, List<String> filters, Recipe recipe, List<String> names, Set<String> excluded) {
+    record Entry(SslContext context, CertKey cert, List<String> filters, Recipe recipe, List<String> names, Set<String> excluded,
+                 Object origin) {
 
         static Entry of(SslContext context, CertKey cert, List<String> filters, Recipe recipe) {
+            return of(context, cert, filters, recipe, null);
+        }
+
+        static Entry of(SslContext context, CertKey cert, List<String> filters, Recipe recipe, Object origin) {
             Set<String> negative = new HashSet<>();
             filters.stream().filter(f -> f.startsWith("!")).forEach(f -> negative.add(f.substring(1).toLowerCase(Locale.ROOT)));
             List<String> positive = filters.stream().filter(f -> !f.startsWith("!")).toList();
             List<String> names = negative.contains("*") ? List.of()
                     : (positive.isEmpty() ? cert.names() : positive).stream().filter(n -> !negative.contains(n)).toList();
-            return new Entry(context, cert, List.copyOf(filters), recipe, names, Set.copyOf(negative));
+            return new Entry(context, cert, List.copyOf(filters), recipe, names, Set.copyOf(negative), origin);
         }
     }
 
@@ -58,11 +64,21 @@ final class SniMap implements Mapping<String, SslContext> {
         this.strict = strict;
     }
 
-    /** Adds a certificate (while the configuration is set up). */
+    /** Adds a certificate (last: it never becomes the default of a line that has one). */
     synchronized void add(Entry e) {
         List<Entry> entries = new ArrayList<>(index.entries());
         entries.add(e);
         index = Index.of(entries);
+    }
+
+    /** Removes the certificates of a crt-list line ({@code del ssl crt-list}). */
+    synchronized void remove(Object origin) {
+        index = Index.of(index.entries().stream().filter(e -> e.origin() != origin).toList());
+    }
+
+    /** How many of the entries present the certificate of {@code file}. */
+    int uses(String file) {
+        return (int) index.entries().stream().filter(e -> e.cert().file().equals(file)).count();
     }
 
     List<Entry> entries() {
@@ -79,7 +95,7 @@ final class SniMap implements Mapping<String, SslContext> {
         for (int i = 0; i < entries.size(); i++) {
             Entry e = entries.get(i);
             if (e.cert().file().equals(cert.file())) {
-                entries.set(i, Entry.of(e.recipe().build(cert), cert, e.filters(), e.recipe()));
+                entries.set(i, Entry.of(e.recipe().build(cert), cert, e.filters(), e.recipe(), e.origin()));
                 found = true;
             }
         }

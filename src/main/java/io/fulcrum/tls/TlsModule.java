@@ -6,6 +6,7 @@ import io.fulcrum.cfg.ConfigLine;
 import io.fulcrum.cfg.KeywordTable;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
+import io.fulcrum.cli.CliCommands;
 import io.fulcrum.listener.BindOptionException;
 import io.fulcrum.listener.BindSpec;
 import io.fulcrum.listener.ListenerModule;
@@ -34,6 +35,7 @@ public final class TlsModule implements Module {
         TlsFetches.register(SampleCatalog.of(registry));
         CertFetches.register(SampleCatalog.of(registry));
         KeyLogFetches.register(SampleCatalog.of(registry));
+        HelloFetches.register(SampleCatalog.of(registry));
         KeywordTable<BindSpec> bind = registry.table(ListenerModule.OPTIONS);
         bind.add("ssl", (b, l) -> tls(b).ssl = true);
         bind.add("crt", 1, (b, l) -> tls(b).crts.add(new BindTls.CertSource(false, l.arg(1))));
@@ -63,6 +65,8 @@ public final class TlsModule implements Module {
             tls(s).sni = exprs.parse(l.arg(1));
             tls(s).sniText = l.arg(1);
         });
+        server.add("verifyhost", 1, (s, l) -> tls(s).verifyHost = l.arg(1));
+        server.add("no-verifyhost", (s, l) -> tls(s).verifyHost = null);
         server.add("no-ssl-reuse", (s, l) -> tls(s).noReuse = true);
         server.add("ssl-reuse", (s, l) -> tls(s).noReuse = false);
         cipherOptions(server, TlsModule::tls);
@@ -88,7 +92,9 @@ public final class TlsModule implements Module {
             }
             TlsGlobals.of(g.model()).keylog = v.equals("on");
         });
-        registry.check((model, diag) -> FrontendSetup.check(model, diag, crtListLine));
+        CertStore store = CertStore.of(registry);
+        registry.check((model, diag) -> FrontendSetup.check(model, diag, crtListLine, store));
+        CertCommands.register(CliCommands.of(registry), store, crtListLine);
         registry.check(ServerSetup::check);
     }
 

@@ -1,0 +1,249 @@
+package io.fulcrum.tls;
+
+import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.Registry;
+import io.fulcrum.cli.CliException;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The certificates of the bind lines, by file, and the crt-lists, shared by the bind lines (a registry component),
+ * and what the CLI changes in them (management.txt 9.3): a certificate is replaced through one transaction at a time
+ * ({@code set ssl cert} then {@code commit ssl cert}); a commit makes new contexts with each bind line's options and
+ * publishes them at once, so new handshakes use them while open connections keep theirs.
+ */
+final class CertStore {
+    /** The certificates by file name, in the configuration's order; a null value: an empty one ({@code new ssl cert}). */
+    private final Map<String, CertKey> certs = new LinkedHashMap<>();
+    private final Map<String, CrtList> lists = new LinkedHashMap<>();
+    private final List<BindSite> sites = new ArrayList<>();
+    /** The ongoing transaction: its file and its certificate, or null. */
+    private String txFile;
+    private CertKey txCert;
+
+    static CertStore of(Registry registry) {
+        return registry.component(CertStore.class, CertStore::new);
+    }
+
+    synchronized void loaded(CertKey cert) {
+        certs.putIfAbsent(cert.file(), cert);
+    }
+
+    synchronized void site(BindSite site) {
+        sites.add(site);
+    }
+
+    synchronized void list(CrtList list) {
+        lists.putIfAbsent(list.name(), list);
+    }
+
+    synchronized List<String> files() {
+        return List.copyOf(certs.keySet());
+    }
+
+    synchronized List<String> listNames() {
+        return List.copyOf(lists.keySet());
+    }
+
+    synchronized CrtList list(String name) {
+        return lists.get(name);
+    }
+
+    /** The lines of a crt-list, as they are now. */
+    synchronized List<CrtList.Line> lines(CrtList list) {
+        return List.copyOf(list.lines());
+    }
+
+    synchronized boolean exists(String file) {
+        return certs.containsKey(file);
+    }
+
+    /** The certificate of {@code file}, null when it is empty or unknown. */
+    synchronized CertKey certificate(String file) {
+        return certs.get(file);
+    }
+
+    /** The file of the ongoing transaction, or null. */
+    synchronized String transaction() {
+        return txFile;
+    }
+
+    synchronized CertKey transactionCertificate() {
+        return txCert;
+    }
+
+    /** How many certificate entries of the bind lines present {@code file} (HAProxy's instances). */
+    synchronized int uses(String file) {
+        return sites.stream().mapToInt(s -> s.map().uses(file)).sum();
+    }
+
+    /** {@code new ssl cert}: an empty certificate to fill with a transaction. */
+    synchronized void create(String file) throws CliException {
+        if (certs.containsKey(file)) {
+            throw new CliException("Certificate '" + file + "' already exists!\n");
+        }
+        certs.put(file, null);
+    }
+
+    /**
+     * {@code set ssl cert}: starts or updates the transaction of {@code file} with a PEM text; the key may be left
+     * out (the certificate's current one is kept, as HAProxy does).
+     *
+     * @return true when this created the transaction
+     */
+    synchronized boolean set(String file, String pem) throws CliException {
+        String cant = "Can't update " + file + "!\n";
+        if (txFile != null && !txFile.equals(file)) {
+            throw new CliException("The ongoing transaction is about '" + txFile + "' but you are trying to set '" + file + "'\n" + cant);
+        }
+        if (!certs.containsKey(file)) {
+            throw new CliException("Can't replace a certificate which is not referenced by the configuration!\n" + cant);
+        }
+        CertKey base = txFile != null ? txCert : certs.get(file);
+        try {
+            txCert = PemFiles.parse(file, pem, base == null ? null : base.key());
+        } catch (ConfigException e) {
+            throw new CliException(e.getMessage() + "\nCan't load the payload\n" + cant);
+        }
+        boolean created = txFile == null;
+        txFile = file;
+        return created;
+    }
+
+    /**
+     * {@code commit ssl cert}: the transaction's certificate replaces the file's in every bind line using it.
+     *
+     * @return how many entries now present it
+     */
+    synchronized int commit(String file) throws CliException {
+        String cant = "Can't commit " + file + "!\n";
+        if (txFile == null) {
+            throw new CliException("No ongoing transaction! !\n" + cant);
+        }
+        if (!txFile.equals(file)) {
+            throw new CliException("The ongoing transaction is about '" + txFile + "' but you are trying to set '" + file + "'\n" + cant);
+        }
+        Map<SniMap, Object> prepared = new HashMap<>();
+        int uses = 0;
+        try {
+            for (BindSite s : sites) {
+                Object index = s.map().prepare(txCert);
+                if (index != null) {
+                    prepared.put(s.map(), index);
+                    uses += s.map().uses(file);
+                }
+            }
+        } catch (ContextBuilder.OptionError e) {
+            throw new CliException("Committing " + file + "\n" + e.getMessage() + "\nFailed!\n");
+        }
+        prepared.forEach(SniMap::publish);
+        certs.put(file, txCert);
+        abort();
+        return uses;
+    }
+
+    /** {@code abort ssl cert}. */
+    synchronized void abort(String file) throws CliException {
+        if (txFile == null) {
+            throw new CliException("No ongoing transaction!\n");
+        }
+        if (!txFile.equals(file)) {
+            throw new CliException("The ongoing transaction is about '" + txFile + "' but you are trying to abort a transaction for '"
+                    + file + "'\n");
+        }
+        abort();
+    }
+
+    private void abort() {
+        txFile = null;
+        txCert = null;
+    }
+
+    /** {@code del ssl cert}: forgets a certificate no bind line nor crt-list uses. */
+    synchronized void delete(String file) throws CliException {
+        String cant = "Can't remove the certificate: ";
+        if (file.equals(txFile)) {
+            throw new CliException(cant + "certificate '" + file + "' in a transaction, can't be deleted!\n\n");
+        }
+        if (!certs.containsKey(file)) {
+            throw new CliException(cant + "certificate '" + file + "' doesn't exist!\n\n");
+        }
+        boolean listed = lists.values().stream().anyMatch(l -> l.lines().stream().anyMatch(x -> x.cert().equals(file)));
+        if (listed || uses(file) > 0) {
+            throw new CliException(cant + "certificate '" + file + "' in use, can't be deleted!\n\n");
+        }
+        certs.remove(file);
+    }
+
+    /**
+     * {@code add ssl crt-list}: a line for a known certificate, in every bind line using the list.
+     *
+     * @return how many bind lines use the list
+     */
+    synchronized int addLine(String list, CrtList.Parsed line) throws CliException {
+        String cant = "Can't edit the crt-list: ";
+        CrtList l = lists.get(list);
+        if (l == null) {
+            throw new CliException(cant + "crt-list '" + list + "' does not exist!\n");
+        }
+        if (!certs.containsKey(line.cert())) {
+            throw new CliException(cant + "certificate '" + line.cert() + "' does not exist!\n");
+        }
+        CertKey cert = certs.get(line.cert());
+        if (cert == null) {
+            throw new CliException(cant + "certificate '" + line.cert() + "' is empty!\n");
+        }
+        CrtList.Line added = new CrtList.Line(line.cert(), line.options(), line.filters(), l.nextNumber());
+        Map<SniMap, SniMap.Entry> entries = new LinkedHashMap<>();
+        try {
+            for (BindSite s : l.sites()) {
+                entries.put(s.map(), s.entry(cert, line.options(), line.filters(), added));
+            }
+        } catch (ConfigException | ContextBuilder.OptionError e) {
+            throw new CliException(cant + e.getMessage() + "\n");
+        }
+        l.lines().add(added);
+        l.lineCount(added.number());
+        entries.forEach((map, e) -> map.add(e));
+        return l.sites().size();
+    }
+
+    /**
+     * {@code del ssl crt-list}: removes the line of {@code cert} ({@code <cert>:<number>} when it has several) from the
+     * list and its certificate from the bind lines using it.
+     */
+    synchronized void deleteLine(String list, String cert) throws CliException {
+        String cant = "Can't delete the entry: ";
+        CrtList l = lists.get(list);
+        if (l == null) {
+            throw new CliException(cant + "crt-list '" + list + "' does not exist!\n");
+        }
+        int colon = cert.lastIndexOf(':');
+        String file = colon < 0 ? cert : cert.substring(0, colon);
+        String number = colon < 0 ? null : cert.substring(colon + 1);
+        if (!certs.containsKey(file)) {
+            throw new CliException(cant + "certificate '" + file + "' does not exist!\n");
+        }
+        List<CrtList.Line> found = l.lines().stream().filter(x -> x.cert().equals(file)).toList();
+        if (found.isEmpty()) {
+            throw new CliException(cant + "certificate '" + file + "' can't be found in crt-list '" + list + "'!\n");
+        }
+        String numbers = String.join(", ", found.stream().map(x -> String.valueOf(x.number())).toList());
+        List<CrtList.Line> chosen = number == null ? found : found.stream().filter(x -> String.valueOf(x.number()).equals(number)).toList();
+        if (number == null && found.size() > 1) {
+            throw new CliException(cant + "found the certificate '" + file + "' in several entries, please specify a line number preceded by colons ("
+                    + numbers + ")!\n");
+        }
+        if (chosen.isEmpty()) {
+            throw new CliException(cant + "found a certificate '" + file + "' but the line number is incorrect, please specify a correct line number"
+                    + " preceded by colons (" + numbers + ")!\n");
+        }
+        CrtList.Line gone = chosen.get(0);
+        l.lines().remove(gone);
+        l.sites().forEach(s -> s.map().remove(gone));
+    }
+}
