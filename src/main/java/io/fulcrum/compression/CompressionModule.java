@@ -36,6 +36,7 @@ public final class CompressionModule implements Module {
         return p.partOrNull(Compression.class);
     }
 
+    /** HAProxy's messages, as it prints them (without a caret; the doubled location of a missing algorithm too). */
     private static void parse(ProxySpec p, ConfigLine l) throws ConfigException {
         Compression comp = p.part(Compression.class, Compression::new);
         switch (l.arg(1)) {
@@ -46,8 +47,7 @@ public final class CompressionModule implements Module {
                 for (int i = 2; l.has(i); i++) {
                     Algo a = Algo.named(l.arg(i));
                     if (a == null) {
-                        throw new ConfigException("'compression' : '" + l.arg(i) + "' is not a supported algorithm.",
-                                l.tokens().get(i).column());
+                        throw new ConfigException("'compression' : '" + l.arg(i) + "' is not a supported algorithm.");
                     }
                     comp.algos.add(a);
                 }
@@ -67,8 +67,7 @@ public final class CompressionModule implements Module {
                     comp.offload = true;
                 }
             }
-            default -> throw new ConfigException("'compression' expects 'algo', 'type' or 'offload'",
-                    l.has(1) ? l.tokens().get(1).column() : -1);
+            default -> throw new ConfigException("'compression' expects 'algo', 'type' or 'offload'");
         }
     }
 }
