@@ -106,7 +106,7 @@ public final class HttpStream implements HttpTxn, LogContext, ResponseControl {
     private boolean trailersSent;
     /** The algorithm the request's Accept-Encoding selected, or null. */
     private Algo accepted;
-    /** The algorithm the response is compressed with, once its head is sent; or null. */
+    /** The algorithm the response is compressed with, once the server's head qualified; or null. */
     private Algo compressed;
     /** Compresses the response body on its way to the client, or null. */
     private Encoder encoder;
@@ -617,6 +617,10 @@ public final class HttpStream implements HttpTxn, LogContext, ResponseControl {
             return;
         }
         response = head;
+        // As HAProxy, the server's response decides, before the response rules (which see res.comp).
+        if (accepted != null && Negotiation.qualifies(request, head, frontend.compression(), backend.compression())) {
+            compressed = accepted;
+        }
         continueResponse();
     }
 
@@ -652,8 +656,7 @@ public final class HttpStream implements HttpTxn, LogContext, ResponseControl {
             }
         }
         this.keepClient = keepClient;
-        if (accepted != null && Negotiation.qualifies(request, head, frontend.compression(), backend.compression())) {
-            compressed = accepted;
+        if (compressed != null) {
             Negotiation.rewrite(head, compressed);
             encoder = Encoder.of(compressed);
             head.bodyLength(HttpHead.CHUNKED);

@@ -108,12 +108,15 @@ class CompressionIT {
     void gzipOfALengthAndOfChunks() throws Exception {
         int fe = freePort();
         try (HttpOrigin origin = origin();
-             FulcrumProcess proxy = serve(config(fe, origin.port(), "compression algo gzip\ncompression type text/html text/plain", ""), fe);
+             FulcrumProcess proxy = serve(config(fe, origin.port(),
+                     "compression algo gzip\ncompression type text/html text/plain\nhttp-response set-header x-comp %[res.comp]", ""), fe);
              HttpClientConn c = HttpClientConn.open(fe)) {
             for (String path : new String[] {"/", "/chunked"}) {
                 Response r = c.exchange(get(path, "Accept-Encoding: gzip, deflate"));
                 assertCompressed(r, "gzip");
                 assertThat(r.get("x-accept-encoding")).isEqualTo("[gzip, deflate]");
+                // HAProxy decides on the server's head, before the response rules.
+                assertThat(r.get("x-comp")).isEqualTo("1");
                 assertThat(decode(new GZIPInputStream(new ByteArrayInputStream(r.body())))).isEqualTo(BODY);
             }
         }
@@ -161,10 +164,13 @@ class CompressionIT {
     void notCompressed() throws Exception {
         int fe = freePort();
         try (HttpOrigin origin = origin();
-             FulcrumProcess proxy = serve(config(fe, origin.port(), "compression algo gzip\ncompression type text/", ""), fe);
+             FulcrumProcess proxy = serve(config(fe, origin.port(), "compression algo gzip\ncompression type text/",
+                     "http-response set-header x-comp %[res.comp]"), fe);
              HttpClientConn c = HttpClientConn.open(fe)) {
             String ae = "Accept-Encoding: gzip";
-            assertUntouched(c.exchange(get("/type/application/json", ae)));
+            Response json = c.exchange(get("/type/application/json", ae));
+            assertUntouched(json);
+            assertThat(json.get("x-comp")).isEqualTo("0");
             assertUntouched(c.exchange(get("/field/Content-Encoding:%20br", ae)));
             assertUntouched(c.exchange(get("/field/Cache-Control:%20public,%20no-transform", ae)));
             assertUntouched(c.exchange(get("/field/ETag:%20bad", ae)));
