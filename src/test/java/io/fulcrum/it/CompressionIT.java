@@ -104,13 +104,25 @@ class CompressionIT {
         assertThat(r.body()).isEqualTo(BODY);
     }
 
-    @Test
-    void gzipOfALengthAndOfChunks() throws Exception {
+    /** What a test does with a client connection to the proxy. */
+    @FunctionalInterface
+    private interface Client {
+        void run(HttpClientConn c) throws Exception;
+    }
+
+    /** Runs {@code test} against a proxy whose frontend and backend have these lines, in front of {@link #origin()}. */
+    private static void withProxy(String frontend, String backend, Client test) throws Exception {
         int fe = freePort();
         try (HttpOrigin origin = origin();
-             FulcrumProcess proxy = serve(config(fe, origin.port(),
-                     "compression algo gzip\ncompression type text/html text/plain\nhttp-response set-header x-comp %[res.comp]", ""), fe);
+             FulcrumProcess proxy = serve(config(fe, origin.port(), frontend, backend), fe);
              HttpClientConn c = HttpClientConn.open(fe)) {
+            test.run(c);
+        }
+    }
+
+    @Test
+    void gzipOfALengthAndOfChunks() throws Exception {
+        withProxy("compression algo gzip\ncompression type text/html text/plain\nhttp-response set-header x-comp %[res.comp]", "", c -> {
             for (String path : new String[] {"/", "/chunked"}) {
                 Response r = c.exchange(get(path, "Accept-Encoding: gzip, deflate"));
                 assertCompressed(r, "gzip");
@@ -119,54 +131,41 @@ class CompressionIT {
                 assertThat(r.get("x-comp")).isEqualTo("1");
                 assertThat(decode(new GZIPInputStream(new ByteArrayInputStream(r.body())))).isEqualTo(BODY);
             }
-        }
+        });
     }
 
     @Test
     void deflateAndRawDeflate() throws Exception {
-        int fe = freePort();
-        try (HttpOrigin origin = origin();
-             FulcrumProcess proxy = serve(config(fe, origin.port(), "compression algo deflate", "compression algo raw-deflate"), fe);
-             HttpClientConn c = HttpClientConn.open(fe)) {
+        withProxy("compression algo deflate", "compression algo raw-deflate", c -> {
             // The backend's algorithms win.
             Response r = c.exchange(get("/", "Accept-Encoding: deflate"));
             assertCompressed(r, "deflate");
             assertThat(decode(new InflaterInputStream(new ByteArrayInputStream(r.body()), new Inflater(true)))).isEqualTo(BODY);
-        }
-        fe = freePort();
-        try (HttpOrigin origin = origin();
-             FulcrumProcess proxy = serve(config(fe, origin.port(), "compression algo deflate", ""), fe);
-             HttpClientConn c = HttpClientConn.open(fe)) {
+        });
+        withProxy("compression algo deflate", "", c -> {
             Response r = c.exchange(get("/chunked", "Accept-Encoding: deflate"));
             assertCompressed(r, "deflate");
             assertThat(decode(new InflaterInputStream(new ByteArrayInputStream(r.body())))).isEqualTo(BODY);
-        }
+        });
     }
 
     /** The highest q-value wins; at equal q-values, the first token an algorithm answers; q=0 refuses. */
     @Test
     void qValues() throws Exception {
-        int fe = freePort();
-        try (HttpOrigin origin = origin();
-             FulcrumProcess proxy = serve(config(fe, origin.port(), "compression algo gzip deflate", ""), fe);
-             HttpClientConn c = HttpClientConn.open(fe)) {
+        withProxy("compression algo gzip deflate", "", c -> {
             assertThat(c.exchange(get("/", "Accept-Encoding: gzip;q=0.5, deflate")).get("content-encoding")).isEqualTo("deflate");
             assertThat(c.exchange(get("/", "Accept-Encoding: br, gzip;q=0.9", "Accept-Encoding: deflate;q=0.2")).get("content-encoding"))
                     .isEqualTo("gzip");
             assertUntouched(c.exchange(get("/", "Accept-Encoding: gzip;q=0")));
             assertUntouched(c.exchange(get("/", "Accept-Encoding: br")));
             assertUntouched(c.exchange(get("/")));
-        }
+        });
     }
 
     /** What HAProxy leaves as it is. */
     @Test
     void notCompressed() throws Exception {
-        int fe = freePort();
-        try (HttpOrigin origin = origin();
-             FulcrumProcess proxy = serve(config(fe, origin.port(), "compression algo gzip\ncompression type text/",
-                     "http-response set-header x-comp %[res.comp]"), fe);
-             HttpClientConn c = HttpClientConn.open(fe)) {
+        withProxy("compression algo gzip\ncompression type text/", "http-response set-header x-comp %[res.comp]", c -> {
             String ae = "Accept-Encoding: gzip";
             Response json = c.exchange(get("/type/application/json", ae));
             assertUntouched(json);
@@ -179,36 +178,27 @@ class CompressionIT {
             Response head = c.exchange(request("HEAD", "/", "HTTP/1.1", ae));
             assertThat(head.get("content-encoding")).isNull();
             assertThat(head.get("content-length")).isEqualTo(Integer.toString(BODY.length));
-        }
-        fe = freePort();
-        try (HttpOrigin origin = origin();
-             FulcrumProcess proxy = serve(config(fe, origin.port(), "compression algo gzip", ""), fe);
-             HttpClientConn c = HttpClientConn.open(fe)) {
+        });
+        withProxy("compression algo gzip", "", c -> {
             c.send(request("GET", "/", "HTTP/1.0", "Accept-Encoding: gzip"));
             assertUntouched(c.read());
-        }
+        });
     }
 
-    /** A strong ETag becomes weak; a compressed response with type list given keeps its fields. */
+    /** A strong ETag becomes weak: the compressed bytes are not the ones it named. */
     @Test
     void etagBecomesWeak() throws Exception {
-        int fe = freePort();
-        try (HttpOrigin origin = origin();
-             FulcrumProcess proxy = serve(config(fe, origin.port(), "compression algo gzip", ""), fe);
-             HttpClientConn c = HttpClientConn.open(fe)) {
+        withProxy("compression algo gzip", "", c -> {
             Response r = c.exchange(get("/field/ETag:%20\"v1\"", "Accept-Encoding: gzip"));
             assertCompressed(r, "gzip");
             assertThat(r.get("etag")).isEqualTo("W/\"v1\"");
-        }
+        });
     }
 
     /** offload: the server does not see Accept-Encoding; identity answers without one and adds no encoding. */
     @Test
     void offloadAndIdentity() throws Exception {
-        int fe = freePort();
-        try (HttpOrigin origin = origin();
-             FulcrumProcess proxy = serve(config(fe, origin.port(), "compression algo identity gzip\ncompression offload", ""), fe);
-             HttpClientConn c = HttpClientConn.open(fe)) {
+        withProxy("compression algo identity gzip\ncompression offload", "", c -> {
             Response r = c.exchange(get("/", "Accept-Encoding: gzip"));
             assertCompressed(r, "gzip");
             assertThat(r.get("x-accept-encoding")).isEqualTo("[]");
@@ -217,7 +207,7 @@ class CompressionIT {
             assertThat(id.get("content-length")).isNull();
             assertThat(id.get("vary")).isEqualTo("Accept-Encoding");
             assertThat(id.body()).isEqualTo(BODY);
-        }
+        });
     }
 
     /** res.comp and res.comp_algo, in the log line. */
