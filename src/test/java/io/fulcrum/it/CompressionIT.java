@@ -8,6 +8,7 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.Inflater;
 import java.util.zip.InflaterInputStream;
@@ -35,7 +36,7 @@ class CompressionIT {
     }
 
     /**
-     * The origin: /chunked sends the body in chunks of 64 kB, /type/X with Content-Type X, /field/N:V with one more
+     * The origin: /chunked sends the body in chunks of 64 kB and a trailer, /type/X with Content-Type X, /field/N:V with one more
      * field, /status/N with that status; else the body with a Content-Length, as text/plain.
      */
     private static HttpOrigin origin() throws IOException {
@@ -55,7 +56,7 @@ class CompressionIT {
                     x.out.write(BODY, off, n);
                     x.send("\r\n");
                 }
-                x.send("0\r\n\r\n");
+                x.send("0\r\nX-Sent: all\r\n\r\n");
             } else if (x.method().equals("HEAD")) {
                 x.send(head + "Content-Length: " + BODY.length + "\r\n\r\n");
             } else {
@@ -130,6 +131,7 @@ class CompressionIT {
                 // HAProxy decides on the server's head, before the response rules.
                 assertThat(r.get("x-comp")).isEqualTo("1");
                 assertThat(decode(new GZIPInputStream(new ByteArrayInputStream(r.body())))).isEqualTo(BODY);
+                assertThat(r.trailers().toString().toLowerCase(Locale.ROOT)).isEqualTo(path.equals("/") ? "[]" : "[x-sent: all]");
             }
         });
     }
