@@ -1,9 +1,9 @@
 package io.fulcrum.proxy;
 
-import io.fulcrum.compression.Compression;
-import io.fulcrum.compression.CompressionModule;
 import io.fulcrum.acl.Condition;
 import io.fulcrum.backend.Backend;
+import io.fulcrum.compression.Compression;
+import io.fulcrum.compression.CompressionModule;
 import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.http.ErrorSet;
 import io.fulcrum.http.HttpModule;
