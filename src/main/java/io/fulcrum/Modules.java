@@ -6,6 +6,7 @@ import io.fulcrum.backend.BackendModule;
 import io.fulcrum.cli.CliModule;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.check.CheckModule;
+import io.fulcrum.compression.CompressionModule;
 import io.fulcrum.conn.ConnModule;
 import io.fulcrum.http.HttpErrorsModule;
 import io.fulcrum.http.HttpModule;
@@ -43,6 +44,7 @@ public final class Modules {
             new H1Module(),
             new PoolModule(),
             new HttpErrorsModule(),
+            new CompressionModule(),
             new SampleModule(),
             new AclModule(),
             new RuleModule(),

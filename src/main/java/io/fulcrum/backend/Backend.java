@@ -1,5 +1,7 @@
 package io.fulcrum.backend;
 
+import io.fulcrum.compression.Compression;
+import io.fulcrum.compression.CompressionModule;
 import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.http.ErrorSet;
 import io.fulcrum.http.HttpModule;
@@ -69,6 +71,7 @@ public final class Backend {
     private final Timeouts timeouts;
     private final SocketOptions socket;
     private final HttpOptions http;
+    private final Compression compression;
     private final ErrorSet errors;
     private final ReuseMode reuse;
     private final HttpRules rules;
@@ -105,6 +108,7 @@ public final class Backend {
         this.timeouts = spec.timeouts.copy();
         this.socket = spec.part(SocketOptions.class, SocketOptions::new);
         this.http = HttpModule.of(spec);
+        this.compression = CompressionModule.of(spec);
         this.errors = ErrorSet.of(spec);
         this.reuse = PoolModule.of(spec).mode;
         this.rules = HttpRules.of(spec);
@@ -430,6 +434,11 @@ public final class Backend {
     /** The responses it sends for errors found once it was chosen (503, 502, 504...). */
     public ErrorSet errors() {
         return errors;
+    }
+
+    /** Its {@code compression} settings, or null. */
+    public Compression compression() {
+        return compression;
     }
 
     public HttpOptions httpOptions() {

@@ -2,6 +2,8 @@ package io.fulcrum.proxy;
 
 import io.fulcrum.acl.Condition;
 import io.fulcrum.backend.Backend;
+import io.fulcrum.compression.Compression;
+import io.fulcrum.compression.CompressionModule;
 import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.http.ErrorSet;
 import io.fulcrum.http.HttpModule;
@@ -30,6 +32,7 @@ public final class Frontend {
     private final Backend backend;
     private final Mode mode;
     private final HttpOptions http;
+    private final Compression compression;
     private final ErrorSet errors;
     private final int id;
     private final String description;
@@ -72,6 +75,7 @@ public final class Frontend {
         this.backend = backend;
         this.mode = spec.mode;
         this.http = HttpModule.of(spec);
+        this.compression = CompressionModule.of(spec);
         this.errors = ErrorSet.of(spec);
         this.rules = HttpRules.of(spec);
         this.statsPage = StatsPage.of(spec);
@@ -101,6 +105,11 @@ public final class Frontend {
 
     public Mode mode() {
         return mode;
+    }
+
+    /** Its {@code compression} settings, or null. */
+    public Compression compression() {
+        return compression;
     }
 
     public HttpOptions httpOptions() {

@@ -1,6 +1,7 @@
 package io.fulcrum.sample;
 
 import io.fulcrum.backend.Backend;
+import io.fulcrum.compression.Algo;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
 import io.fulcrum.listener.Listener;
@@ -136,6 +137,11 @@ public interface SampleContext {
      * the caller neither keeps nor releases; null when the stream holds none.
      */
     default ByteBuf requestBody() {
+        return null;
+    }
+
+    /** The algorithm compressing the response ({@code res.comp}), or null. */
+    default Algo compressedWith() {
         return null;
     }
 

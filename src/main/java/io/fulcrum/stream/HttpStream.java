@@ -2,6 +2,9 @@ package io.fulcrum.stream;
 
 import io.fulcrum.backend.Backend;
 import io.fulcrum.backend.Ticket;
+import io.fulcrum.compression.Algo;
+import io.fulcrum.compression.Encoder;
+import io.fulcrum.compression.Negotiation;
 import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.conn.SilentDrop;
 import io.fulcrum.http.ErrorMessage;
@@ -100,6 +103,12 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     private boolean chunkedToClient;
     private boolean keepClient;
     private boolean trailersSent;
+    /** The algorithm the request's Accept-Encoding selected, or null. */
+    private Algo accepted;
+    /** The algorithm the response is compressed with, once the server's head qualified; or null. */
+    private Algo compressed;
+    /** Compresses the response body on its way to the client, or null. */
+    private Encoder encoder;
     private boolean responseTrailersSent;
     private boolean serverReusable = true;
     /** The server connection came from the pool (it may have been closed by the server meanwhile). */
@@ -253,6 +262,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             request.headers().add("connection", "keep-alive");
         }
         frontend.logger().addUniqueIdHeader(this, request);
+        accepted = Negotiation.select(request, frontend.compression(), backend.compression());
         bodyWait = BodyWait.of(request, frontend, backend, front.limits().maxHead());
         ByteBuf go = bodyWait == null ? null : BodyWait.answerToExpect(request);
         if (go != null) {
@@ -607,6 +617,10 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             return;
         }
         response = head;
+        // As HAProxy, the server's response decides, before the response rules (which see res.comp).
+        if (accepted != null && Negotiation.qualifies(request, head, frontend.compression(), backend.compression())) {
+            compressed = accepted;
+        }
         continueResponse();
     }
 
@@ -642,6 +656,12 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             }
         }
         this.keepClient = keepClient;
+        if (compressed != null) {
+            Negotiation.rewrite(head, compressed);
+            encoder = Encoder.of(compressed);
+            head.bodyLength(HttpHead.CHUNKED);
+            chunkedToClient = true;
+        }
         if (!keepClient) {
             head.headers().set("connection", "close");
         } else if (request.version() < 11) {
@@ -668,12 +688,34 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             continueResponse();
             return;
         }
+        if (encoder != null) {
+            data = encoder.encode(data, client.alloc());
+            if (data == null) {
+                return;
+            }
+        }
         if (chunkedToClient) {
-            client.write(H1Encoder.chunkHeader(data.readableBytes(), client.alloc()), client.voidPromise());
-            client.write(data, client.voidPromise());
-            client.write(H1Encoder.crlf(), client.voidPromise());
+            writeChunk(data);
         } else {
             client.write(data, client.voidPromise());
+        }
+    }
+
+    private void writeChunk(ByteBuf data) {
+        client.write(H1Encoder.chunkHeader(data.readableBytes(), client.alloc()), client.voidPromise());
+        client.write(data, client.voidPromise());
+        client.write(H1Encoder.crlf(), client.voidPromise());
+    }
+
+    /** The compressed body ends before the last chunk. */
+    private void finishCompression() {
+        Encoder e = encoder;
+        if (e != null) {
+            encoder = null;
+            ByteBuf tail = e.finish(client.alloc());
+            if (tail != null) {
+                writeChunk(tail);
+            }
         }
     }
 
@@ -684,6 +726,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         }
         if (chunkedToClient && !finished) {
             responseTrailersSent = true;
+            finishCompression();
             client.write(H1Encoder.lastChunk(trailers, client.alloc(), front.clientNames()), client.voidPromise());
         }
     }
@@ -703,6 +746,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         }
         responseEnded = true;
         if (chunkedToClient && !responseTrailersSent) {
+            finishCompression();
             client.write(H1Encoder.lastChunk(null, client.alloc()), client.voidPromise());
         }
         client.flush();
@@ -1016,6 +1060,10 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         serverReusable = false;
         cancelTimer();
         releasePending();
+        if (encoder != null) {
+            encoder.close();
+            encoder = null;
+        }
         if (server != null) {
             server.channel().close();
             server = null;
@@ -1293,6 +1341,11 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     @Override
     public Server server() {
         return target;
+    }
+
+    @Override
+    public Algo compressedWith() {
+        return compressed;
     }
 
     @Override

@@ -1,0 +1,124 @@
+package io.fulcrum.compression;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+
+import java.nio.ByteBuffer;
+import java.util.zip.CRC32;
+import java.util.zip.Deflater;
+
+/**
+ * Compresses one response body as it streams: each piece of data that arrives goes out compressed and flushed (a
+ * sync flush: the client can decode all it got, latency stays that of the server), never the whole body at once.
+ * Owns a native zlib stream: {@link #close()} it on every path.
+ */
+public final class Encoder {
+    /** HAProxy's {@code tune.comp.maxlevel} default: speed over size. */
+    private static final int LEVEL = 1;
+    /** The gzip member header: magic, deflate, no flags, no time, no extra flags, Unix. */
+    private static final byte[] GZIP_HEADER = {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, 3};
+    private static final byte[] NO_INPUT = new byte[0];
+
+    private final Deflater deflater;
+    /** The checksum of the uncompressed data, for gzip only. */
+    private final CRC32 crc;
+    private boolean headerSent;
+
+    private Encoder(Algo algo) {
+        this.deflater = algo == Algo.IDENTITY ? null : new Deflater(LEVEL, algo != Algo.DEFLATE);
+        this.crc = algo == Algo.GZIP ? new CRC32() : null;
+        this.headerSent = crc == null;
+    }
+
+    public static Encoder of(Algo algo) {
+        return new Encoder(algo);
+    }
+
+    /** {@code in}, compressed: the caller's buffer to write, or null when there is nothing to send yet. Takes {@code in}. */
+    public ByteBuf encode(ByteBuf in, ByteBufAllocator alloc) {
+        if (deflater == null) {
+            return in;
+        }
+        ByteBuf out = alloc.buffer(in.readableBytes() / 2 + 64);
+        try {
+            header(out);
+            for (ByteBuffer b : in.nioBuffers()) {
+                if (crc != null) {
+                    crc.update(b.duplicate());
+                }
+                deflater.setInput(b);
+                drain(out, Deflater.NO_FLUSH);
+            }
+            drain(out, Deflater.SYNC_FLUSH);
+        } catch (RuntimeException e) {
+            out.release();
+            throw e;
+        } finally {
+            deflater.setInput(NO_INPUT);
+            in.release();
+        }
+        return sent(out);
+    }
+
+    /** The end of the compressed stream (and the gzip trailer), or null for identity. Closes the encoder. */
+    public ByteBuf finish(ByteBufAllocator alloc) {
+        if (deflater == null) {
+            return null;
+        }
+        ByteBuf out = alloc.buffer(64);
+        try {
+            header(out);
+            deflater.finish();
+            drain(out, Deflater.NO_FLUSH);
+            if (crc != null) {
+                out.writeIntLE((int) crc.getValue());
+                out.writeIntLE((int) deflater.getBytesRead());
+            }
+        } catch (RuntimeException e) {
+            out.release();
+            throw e;
+        } finally {
+            close();
+        }
+        return out;
+    }
+
+    /** Frees the zlib stream (the transaction ended, with or without the body's end). */
+    public void close() {
+        if (deflater != null) {
+            deflater.end();
+        }
+    }
+
+    private void header(ByteBuf out) {
+        if (!headerSent) {
+            out.writeBytes(GZIP_HEADER);
+            headerSent = true;
+        }
+    }
+
+    /**
+     * Deflates what the input holds into {@code out}, growing it until the deflater leaves room: then all the input
+     * is taken and, with a flush, all of it is out.
+     */
+    private void drain(ByteBuf out, int flush) {
+        while (true) {
+            out.ensureWritable(256);
+            int room = out.writableBytes();
+            ByteBuffer nio = out.nioBuffer(out.writerIndex(), room);
+            int n = deflater.deflate(nio, flush);
+            out.writerIndex(out.writerIndex() + n);
+            if (n < room && (deflater.needsInput() || deflater.finished())) {
+                return;
+            }
+        }
+    }
+
+    private static ByteBuf sent(ByteBuf out) {
+        if (out.isReadable()) {
+            return out;
+        }
+        out.release();
+        return null;
+    }
+}

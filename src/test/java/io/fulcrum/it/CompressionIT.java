@@ -1,0 +1,231 @@
+package io.fulcrum.it;
+
+import io.fulcrum.it.HttpClientConn.Response;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.Inflater;
+import java.util.zip.InflaterInputStream;
+
+import static io.fulcrum.it.HttpKit.serve;
+import static io.fulcrum.it.TcpProxyKit.freePort;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code compression}: a real origin sends a large body (with a length, or in chunks), the client gets it compressed
+ * as it asked and decodes the same bytes; the responses HAProxy 2.6 leaves alone stay as they were. Runs against
+ * HAProxy with -Dit.proxy=haproxy: the same fields come out.
+ */
+@Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class CompressionIT {
+    /** About 3 MB of text that compresses well, but not to nothing (the line numbers change). */
+    private static final byte[] BODY = text(60_000);
+
+    private static byte[] text(int lines) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < lines; i++) {
+            b.append("line ").append(i).append(": the quick brown fox jumps over the lazy dog ").append(i * 7919 % 1000).append('\n');
+        }
+        return b.toString().getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * The origin: /chunked sends the body in chunks of 64 kB and a trailer, /type/X with Content-Type X, /field/N:V with one more
+     * field, /status/N with that status; else the body with a Content-Length, as text/plain.
+     */
+    private static HttpOrigin origin() throws IOException {
+        return HttpOrigin.start(x -> {
+            x.readBody();
+            String t = x.target();
+            String type = t.startsWith("/type/") ? t.substring(6).replace("%20", " ") : "text/plain";
+            String extra = t.startsWith("/field/") ? t.substring(7).replace("%20", " ") + "\r\n" : "";
+            int status = t.startsWith("/status/") ? Integer.parseInt(t.substring(8)) : 200;
+            String head = "HTTP/1.1 " + status + " " + HttpOrigin.reason(status) + "\r\nContent-Type: " + type + "\r\n" + extra
+                    + "X-Accept-Encoding: " + x.head.all("accept-encoding") + "\r\n";
+            if (t.equals("/chunked")) {
+                x.send(head + "Transfer-Encoding: chunked\r\n\r\n");
+                for (int off = 0; off < BODY.length; off += 65536) {
+                    int n = Math.min(65536, BODY.length - off);
+                    x.send(Integer.toHexString(n) + "\r\n");
+                    x.out.write(BODY, off, n);
+                    x.send("\r\n");
+                }
+                x.send("0\r\nX-Sent: all\r\n\r\n");
+            } else if (x.method().equals("HEAD")) {
+                x.send(head + "Content-Length: " + BODY.length + "\r\n\r\n");
+            } else {
+                x.send(head + "Content-Length: " + BODY.length + "\r\n\r\n");
+                x.send(BODY);
+            }
+        });
+    }
+
+    private static String config(int fe, int be, String frontend, String backend) {
+        return HttpKit.config("127.0.0.1:" + fe, frontend, backend, be);
+    }
+
+    private static String get(String path, String... fields) {
+        return request("GET", path, "HTTP/1.1", fields);
+    }
+
+    private static String request(String method, String path, String version, String... fields) {
+        StringBuilder b = new StringBuilder(method + " " + path + " " + version + "\r\nHost: test\r\n");
+        for (String f : fields) {
+            b.append(f).append("\r\n");
+        }
+        return b.append("\r\n").toString();
+    }
+
+    private static byte[] decode(InputStream in) throws IOException {
+        try (in) {
+            return in.readAllBytes();
+        }
+    }
+
+    /** The response was compressed as HAProxy does it: chunked, no length, Vary, the encoding. */
+    private static void assertCompressed(Response r, String encoding) {
+        assertThat(r.status()).isEqualTo(200);
+        assertThat(r.get("content-length")).isNull();
+        assertThat(r.get("transfer-encoding")).isEqualTo("chunked");
+        assertThat(r.head().all("vary")).containsExactly("Accept-Encoding");
+        assertThat(r.head().all("content-encoding")).containsExactly(encoding);
+        assertThat(r.body().length).isLessThan(BODY.length / 4);
+    }
+
+    /** As the origin sent it: the same body and length, no Vary (the origin's own Content-Encoding stays). */
+    private static void assertUntouched(Response r) {
+        assertThat(r.get("vary")).isNull();
+        assertThat(r.get("content-length")).isEqualTo(Integer.toString(BODY.length));
+        assertThat(r.body()).isEqualTo(BODY);
+    }
+
+    /** What a test does with a client connection to the proxy. */
+    @FunctionalInterface
+    private interface Client {
+        void run(HttpClientConn c) throws Exception;
+    }
+
+    /** Runs {@code test} against a proxy whose frontend and backend have these lines, in front of {@link #origin()}. */
+    private static void withProxy(String frontend, String backend, Client test) throws Exception {
+        int fe = freePort();
+        try (HttpOrigin origin = origin();
+             FulcrumProcess proxy = serve(config(fe, origin.port(), frontend, backend), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            test.run(c);
+        }
+    }
+
+    @Test
+    void gzipOfALengthAndOfChunks() throws Exception {
+        withProxy("compression algo gzip\ncompression type text/html text/plain\nhttp-response set-header x-comp %[res.comp]", "", c -> {
+            for (String path : new String[] {"/", "/chunked"}) {
+                Response r = c.exchange(get(path, "Accept-Encoding: gzip, deflate"));
+                assertCompressed(r, "gzip");
+                assertThat(r.get("x-accept-encoding")).isEqualTo("[gzip, deflate]");
+                // HAProxy decides on the server's head, before the response rules.
+                assertThat(r.get("x-comp")).isEqualTo("1");
+                assertThat(decode(new GZIPInputStream(new ByteArrayInputStream(r.body())))).isEqualTo(BODY);
+                assertThat(r.trailers().toString().toLowerCase(Locale.ROOT)).isEqualTo(path.equals("/") ? "[]" : "[x-sent: all]");
+            }
+        });
+    }
+
+    @Test
+    void deflateAndRawDeflate() throws Exception {
+        withProxy("compression algo deflate", "compression algo raw-deflate", c -> {
+            // The backend's algorithms win.
+            Response r = c.exchange(get("/", "Accept-Encoding: deflate"));
+            assertCompressed(r, "deflate");
+            assertThat(decode(new InflaterInputStream(new ByteArrayInputStream(r.body()), new Inflater(true)))).isEqualTo(BODY);
+        });
+        withProxy("compression algo deflate", "", c -> {
+            Response r = c.exchange(get("/chunked", "Accept-Encoding: deflate"));
+            assertCompressed(r, "deflate");
+            assertThat(decode(new InflaterInputStream(new ByteArrayInputStream(r.body())))).isEqualTo(BODY);
+        });
+    }
+
+    /** The highest q-value wins; at equal q-values, the first token an algorithm answers; q=0 refuses. */
+    @Test
+    void qValues() throws Exception {
+        withProxy("compression algo gzip deflate", "", c -> {
+            assertThat(c.exchange(get("/", "Accept-Encoding: gzip;q=0.5, deflate")).get("content-encoding")).isEqualTo("deflate");
+            assertThat(c.exchange(get("/", "Accept-Encoding: br, gzip;q=0.9", "Accept-Encoding: deflate;q=0.2")).get("content-encoding"))
+                    .isEqualTo("gzip");
+            assertUntouched(c.exchange(get("/", "Accept-Encoding: gzip;q=0")));
+            assertUntouched(c.exchange(get("/", "Accept-Encoding: br")));
+            assertUntouched(c.exchange(get("/")));
+        });
+    }
+
+    /** What HAProxy leaves as it is. */
+    @Test
+    void notCompressed() throws Exception {
+        withProxy("compression algo gzip\ncompression type text/", "http-response set-header x-comp %[res.comp]", c -> {
+            String ae = "Accept-Encoding: gzip";
+            Response json = c.exchange(get("/type/application/json", ae));
+            assertUntouched(json);
+            assertThat(json.get("x-comp")).isEqualTo("0");
+            assertUntouched(c.exchange(get("/field/Content-Encoding:%20br", ae)));
+            assertUntouched(c.exchange(get("/field/Cache-Control:%20public,%20no-transform", ae)));
+            assertUntouched(c.exchange(get("/field/ETag:%20bad", ae)));
+            assertUntouched(c.exchange(get("/status/404", ae)));
+            assertUntouched(c.exchange(get("/", ae, "User-Agent: Mozilla/4.0 (compatible)")));
+            Response head = c.exchange(request("HEAD", "/", "HTTP/1.1", ae));
+            assertThat(head.get("content-encoding")).isNull();
+            assertThat(head.get("content-length")).isEqualTo(Integer.toString(BODY.length));
+        });
+        withProxy("compression algo gzip", "", c -> {
+            c.send(request("GET", "/", "HTTP/1.0", "Accept-Encoding: gzip"));
+            assertUntouched(c.read());
+        });
+    }
+
+    /** A strong ETag becomes weak: the compressed bytes are not the ones it named. */
+    @Test
+    void etagBecomesWeak() throws Exception {
+        withProxy("compression algo gzip", "", c -> {
+            Response r = c.exchange(get("/field/ETag:%20\"v1\"", "Accept-Encoding: gzip"));
+            assertCompressed(r, "gzip");
+            assertThat(r.get("etag")).isEqualTo("W/\"v1\"");
+        });
+    }
+
+    /** offload: the server does not see Accept-Encoding; identity answers without one and adds no encoding. */
+    @Test
+    void offloadAndIdentity() throws Exception {
+        withProxy("compression algo identity gzip\ncompression offload", "", c -> {
+            Response r = c.exchange(get("/", "Accept-Encoding: gzip"));
+            assertCompressed(r, "gzip");
+            assertThat(r.get("x-accept-encoding")).isEqualTo("[]");
+            Response id = c.exchange(get("/"));
+            assertThat(id.get("content-encoding")).isNull();
+            assertThat(id.get("content-length")).isNull();
+            assertThat(id.get("vary")).isEqualTo("Accept-Encoding");
+            assertThat(id.body()).isEqualTo(BODY);
+        });
+    }
+
+    /** res.comp and res.comp_algo, in the log line. */
+    @Test
+    void fetchesInTheLog() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = origin();
+             FulcrumProcess proxy = serve(LogIT.config(logs, "http", fe,
+                     "compression algo raw-deflate\nlog-format \"%[res.comp] %[res.comp_algo]\"",
+                     "server s1 127.0.0.1:" + origin.port()), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            c.exchange(get("/", "Accept-Encoding: deflate"));
+            assertThat(logs.next()).isEqualTo("1 raw-deflate\n");
+            c.exchange(get("/"));
+            assertThat(logs.next()).isEqualTo("0 -\n");
+        }
+    }
+}
