@@ -4,6 +4,7 @@ import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.http.ErrorSet;
 import io.fulcrum.http.HttpModule;
 import io.fulcrum.http.HttpOptions;
+import io.fulcrum.persist.Persistence;
 import io.fulcrum.pool.PoolModule;
 import io.fulcrum.pool.ReuseMode;
 import io.fulcrum.proxy.Mode;
@@ -77,6 +78,8 @@ public final class Backend {
     private final int id;
     private final Mode mode;
     private final Algorithm algorithm;
+    /** Cookie persistence and persist rules, or null. */
+    private final Persistence persistence;
     /** The transactions using it now (beconn, %bc). */
     private final ConnLimit streams = new ConnLimit(0);
     private final Counters counters = new Counters();
@@ -108,6 +111,7 @@ public final class Backend {
         this.rules = HttpRules.of(spec);
         this.statsPage = StatsPage.of(spec);
         this.tcpRules = TcpRules.of(spec);
+        this.persistence = mode == Mode.HTTP ? Persistence.of(spec, servers) : null;
     }
 
     /**
@@ -266,17 +270,7 @@ public final class Backend {
             }
             return Outcome.QUEUED;
         }
-        if (m.tryTake()) {
-            ticket.hold(m);
-            return Outcome.ASSIGNED;
-        }
-        int maxqueue = m.spec().maxqueue;
-        if (maxqueue > 0 && m.queue.size() >= maxqueue) {
-            return Outcome.QUEUE_FULL;
-        }
-        ticket.enqueue(m.queue, m, arrivals.getAndIncrement());
-        drain(m);
-        return Outcome.QUEUED;
+        return take(ticket, m);
     }
 
     /**
@@ -290,6 +284,29 @@ public final class Backend {
         }
         ticket.hold(m);
         return true;
+    }
+
+    /**
+     * Takes a slot of {@code server}, which persistence designated whatever its state, or queues the ticket on
+     * it; the algorithm is not consulted.
+     */
+    public Outcome assignTo(Ticket ticket, Server server) {
+        return take(ticket, member(server));
+    }
+
+    /** A slot of {@code m} for {@code ticket}, else a place in its queue unless that is full. */
+    private Outcome take(Ticket ticket, Member m) {
+        if (m.tryTake()) {
+            ticket.hold(m);
+            return Outcome.ASSIGNED;
+        }
+        int maxqueue = m.spec().maxqueue;
+        if (maxqueue > 0 && m.queue.size() >= maxqueue) {
+            return Outcome.QUEUE_FULL;
+        }
+        ticket.enqueue(m.queue, m, arrivals.getAndIncrement());
+        drain(m);
+        return Outcome.QUEUED;
     }
 
     private Member member(Server s) {
@@ -316,11 +333,12 @@ public final class Backend {
      * again, so that a waiter that came meanwhile (and found no slot) is not forgotten.
      */
     private void drain(Member m) {
-        while (m.inFarm && (m.queue.size() > 0 || queue.size() > 0)) {
+        // (A server out of the farm still serves its own queue: persistence may send requests to it.)
+        while (m.queue.size() > 0 || m.inFarm && queue.size() > 0) {
             if (!m.tryTakeForQueue()) {
                 return;
             }
-            Ticket t = oldest(m);
+            Ticket t = m.inFarm ? oldest(m) : m.queue.poll();
             if (t != null && t.grant(m)) {
                 continue;
             }
@@ -403,6 +421,11 @@ public final class Backend {
     public int maxconnNow(Server server) {
         Member m = member(server);
         return m == null ? 0 : m.dynamicMaxconn();
+    }
+
+    /** Its cookie persistence and persist rules, or null. */
+    public Persistence persistence() {
+        return persistence;
     }
 
     /** Its tcp-request content rules (a listen section's are its frontend's). */

@@ -55,6 +55,9 @@ public final class StreamLog {
     private int status;
     private char cause = '-';
     private char state = '-';
+    /** The persistence cookie's characters of %tsc (request, response), '-' when the backend has no cookie mode. */
+    private char cookieRequest = '-';
+    private char cookieResponse = '-';
     private boolean badRequest;
     private long id = -1;
     private long logNumber;
@@ -391,6 +394,17 @@ public final class StreamLog {
     /** The two characters of the termination state. */
     String termination() {
         return new String(new char[] {cause, state});
+    }
+
+    /** The four characters of %tsc: the termination state and the persistence cookie's. */
+    String terminationWithCookies() {
+        return new String(new char[] {cause, state, cookieRequest, cookieResponse});
+    }
+
+    /** Records what persistence saw of the cookie in the request and the response (see PersistTxn). */
+    public void cookieStatus(char request, char response) {
+        cookieRequest = request;
+        cookieResponse = response;
     }
 
     /** Something went wrong: an error, a timeout or an abort (a local answer is not one), or a retry. */

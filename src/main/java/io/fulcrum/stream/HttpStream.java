@@ -19,6 +19,7 @@ import io.fulcrum.mux.h1.H1ServerConnection;
 import io.fulcrum.mux.h1.HeaderCase;
 import io.fulcrum.mux.h1.HopByHop;
 import io.fulcrum.mux.tcp.TcpSession;
+import io.fulcrum.persist.PersistTxn;
 import io.fulcrum.pool.ReuseMode;
 import io.fulcrum.pool.ServerPool;
 import io.fulcrum.proxy.Frontend;
@@ -83,6 +84,8 @@ public final class HttpStream implements HttpTxn, LogContext {
     /** What arrived of the request while a wait-for-body rule held it, or null when no rule waited. */
     private HeldBody held;
     private int attempts;
+    /** What cookie persistence decided for this transaction, or null when the backend has none. */
+    private PersistTxn persist;
 
     /** Request bytes produced before the server connection is ready. */
     private final ArrayDeque<ByteBuf> pending = new ArrayDeque<>();
@@ -180,6 +183,9 @@ public final class HttpStream implements HttpTxn, LogContext {
                 fail(503);
                 return;
             }
+            if (backend.persistence() != null && backend.persistence().logged()) {
+                log.cookieStatus('N', 'N');
+            }
             if (backend.httpOptions().headerNames.refuses(request)) {
                 fail(403);
                 return;
@@ -197,6 +203,10 @@ public final class HttpStream implements HttpTxn, LogContext {
         }
         if (backend.statsPage() != frontend.statsPage() && servedStats(backend.statsPage())) {
             return;
+        }
+        if (backend.persistence() != null) {
+            persist = backend.persistence().request(this, request);
+            log.cookieStatus(persist.requestState(), persist.responseState());
         }
         forwardRequest();
         if (held != null) {
@@ -441,9 +451,12 @@ public final class HttpStream implements HttpTxn, LogContext {
 
     /** Redispatches or retries after a failed connection while {@code retries} allows, else answers 503. */
     private void connectFailed(Throwable cause) {
-        if (attempts <= backend.retries() && backend.redispatch(target, attempts)) {
-            // another server, at once: the slot of this one goes back
+        if (attempts <= backend.retries() && (persist == null || !persist.forced()) && backend.redispatch(target, attempts)) {
+            // another server, at once: the slot of this one goes back (and a persistence cookie no longer holds)
             avoid = target;
+            if (persist != null) {
+                persist.redispatched();
+            }
             ticket.release();
             connect();
         } else if (attempts <= backend.retries()) {
@@ -462,12 +475,18 @@ public final class HttpStream implements HttpTxn, LogContext {
      * when the transaction waits in a queue or was answered.
      */
     private boolean assign() {
-        Server last = front.lastServer();
-        if (last != null && avoid == null && backend.balance().preferLastServer && !backend.balance().algorithm.hashed()
-                && backend.assignPreferred(ticket, last)) {
-            return true;
+        Backend.Outcome outcome;
+        if (persist != null && persist.direct() != null) {
+            outcome = backend.assignTo(ticket, persist.direct());
+        } else {
+            Server last = front.lastServer();
+            if (last != null && avoid == null && backend.balance().preferLastServer && !backend.balance().algorithm.hashed()
+                    && backend.assignPreferred(ticket, last)) {
+                return true;
+            }
+            outcome = backend.assign(this, ticket, avoid);
         }
-        switch (backend.assign(this, ticket, avoid)) {
+        switch (outcome) {
             case ASSIGNED -> {
                 return true;
             }
@@ -487,6 +506,9 @@ public final class HttpStream implements HttpTxn, LogContext {
     /** A queue gave this transaction a slot of {@code srv} (null: its server went down, choose again). */
     private void slotGranted(Server srv) {
         queueDeadline = 0;
+        if (srv == null && persist != null && !persist.forced()) {
+            persist.redispatched(); // its server went down: the algorithm chooses, as HAProxy's pendconn_redistribute()
+        }
         if (finished) {
             ticket.release();
             return;
@@ -948,6 +970,10 @@ public final class HttpStream implements HttpTxn, LogContext {
             }
         } finally {
             responseSide = false;
+        }
+        if (persist != null) {
+            backend.persistence().response(persist, head, target);
+            log.cookieStatus(persist.requestState(), persist.responseState());
         }
         runAfterResponseRules(head);
         return false;
