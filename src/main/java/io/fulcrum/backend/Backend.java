@@ -364,6 +364,11 @@ public final class Backend {
      * hash and more than one active server is in use.
      */
     public boolean redispatch(Server failed, int retry) {
+        return redispatch(failed, retry, false);
+    }
+
+    /** As {@link #redispatch(Server, int)}; {@code direct}: a persistence cookie chose the server (no early redispatch). */
+    public boolean redispatch(Server failed, int retry, boolean direct) {
         int interval = balance.redispatch;
         if (interval == 0) {
             return false;
@@ -372,7 +377,7 @@ public final class Backend {
             return true;
         }
         Farm f = farm;
-        return !balance.algorithm.hashed() && f.members.length > 1 && !f.members[0].spec().backup;
+        return !direct && !balance.algorithm.hashed() && f.members.length > 1 && !f.members[0].spec().backup;
     }
 
     /** How long a stream may wait in a queue: {@code timeout queue}, else {@code timeout connect} (0: no limit). */

@@ -12,6 +12,7 @@ import io.fulcrum.cfg.Units;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.Mode;
 import io.fulcrum.proxy.OptionContext;
+import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
@@ -22,7 +23,7 @@ import java.util.function.BiConsumer;
 /**
  * How a backend picks a server ({@code balance}, {@code hash-type}, {@code hash-balance-factor},
  * {@code fullconn}, {@code option allbackups}), and what it does when connecting fails ({@code retries},
- * {@code option redispatch}, {@code option prefer-last-server}).
+ * {@code retry-on}, {@code option redispatch}, {@code option prefer-last-server}).
  */
 public final class BackendModule implements Module {
 
@@ -49,6 +50,12 @@ public final class BackendModule implements Module {
         keywords.add("retries", Capability.BE, (p, l) -> {
             Args.noMoreThan(l, 1, "retries");
             spec(p).retries = (int) Units.integer(Args.required(l, 1, "retries", "an integer argument"), "retries", 0, 100_000);
+        });
+        keywords.add("retry-on", Capability.ALL, (p, l) -> {
+            if (p.kind() == ProxyKind.FRONTEND) {
+                throw new ConfigException("'retry-on' only available in backend or listen section");
+            }
+            spec(p).retryOn = RetryOn.parse(l);
         });
         KeywordTable<OptionContext> options = registry.table(ProxyModule.OPTIONS);
         flag(options, "allbackups", (b, on) -> b.allBackups = on);

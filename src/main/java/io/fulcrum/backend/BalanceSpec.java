@@ -37,6 +37,8 @@ public final class BalanceSpec implements ProxyPart, Cloneable {
 
     /** Connection attempts after the first one fails (HAProxy's default is 3). */
     public int retries = 3;
+    /** {@code retry-on}: the failures that are retried ({@link RetryOn} bits). */
+    public int retryOn = RetryOn.CONN_FAILURE;
     /** {@code option redispatch [interval]}: 0 never; P > 0 every Pth retry; N < 0 the Nth retry before the last. */
     public int redispatch;
     /** {@code option allbackups}. */

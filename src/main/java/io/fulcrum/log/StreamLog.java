@@ -52,6 +52,7 @@ public final class StreamLog {
     private long bytesIn;
     private long bytesOut;
     private int retries;
+    private boolean redispatched;
     private int status;
     private char cause = '-';
     private char state = '-';
@@ -281,6 +282,15 @@ public final class StreamLog {
 
     public void retries(int retries) {
         this.retries = retries;
+    }
+
+    /** A retry went to another server than the first one (HAProxy's SF_REDISP, "+" before %rc). */
+    public void redispatch() {
+        redispatched = true;
+    }
+
+    boolean redispatched() {
+        return redispatched;
     }
 
     /** Bytes received from the client (%U). */

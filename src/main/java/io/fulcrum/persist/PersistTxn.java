@@ -48,6 +48,13 @@ public final class PersistTxn {
         direct = null;
     }
 
+    /** A retry went to another server than the cookie's: as HAProxy, a valid cookie is logged as one of a down server. */
+    public void movedAway() {
+        if (request == 'V') {
+            request = 'D';
+        }
+    }
+
     /** The third character of the termination state, '-' when the backend has no cookie mode. */
     public char requestState() {
         return logged ? request : '-';

@@ -1,6 +1,7 @@
 package io.fulcrum.stream;
 
 import io.fulcrum.backend.Backend;
+import io.fulcrum.backend.RetryOn;
 import io.fulcrum.backend.Ticket;
 import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.http.ErrorMessage;
@@ -84,6 +85,10 @@ public final class HttpStream implements HttpTxn, LogContext {
     /** What arrived of the request while a wait-for-body rule held it, or null when no rule waited. */
     private HeldBody held;
     private int attempts;
+    /** The request as sent, kept while a layer-7 retry ({@code retry-on}) may send it again, or null. */
+    private RequestReplay replay;
+    /** {@code http-request disable-l7-retry} ran. */
+    private boolean l7RetryDisabled;
     /** What cookie persistence decided for this transaction, or null when the backend has none. */
     private PersistTxn persist;
 
@@ -259,6 +264,10 @@ public final class HttpStream implements HttpTxn, LogContext {
         }
         ByteBuf head = client.alloc().buffer(256 + request.headers().encodedLength());
         H1Encoder.writeHead(request, head, serverNames);
+        if (RetryOn.layer7(backend.balance().retryOn) && !l7RetryDisabled) {
+            replay = new RequestReplay(front.limits().bufsize());
+            replay.keep(head);
+        }
         pending.add(head);
         if (bodyWait == null || bodyWait.add(head.readableBytes())) {
             bodyWaitOver();
@@ -380,6 +389,9 @@ public final class HttpStream implements HttpTxn, LogContext {
     }
 
     private void toServer(ByteBuf b) {
+        if (replay != null) {
+            replay.keep(b);
+        }
         if (server != null && server.ready()) {
             server.channel().write(b, server.channel().voidPromise());
         } else {
@@ -407,6 +419,12 @@ public final class HttpStream implements HttpTxn, LogContext {
             return;
         }
         target = ticket.server();
+        if (avoid != null && target != avoid) {
+            log.redispatch();
+            if (persist != null) {
+                persist.movedAway();
+            }
+        }
         log.serverAssigned();
         H1ServerConnection idle = retriedOnNew ? null : idleConnection();
         if (idle != null) {
@@ -451,15 +469,10 @@ public final class HttpStream implements HttpTxn, LogContext {
 
     /** Redispatches or retries after a failed connection while {@code retries} allows, else answers 503. */
     private void connectFailed(Throwable cause) {
-        if (attempts <= backend.retries() && (persist == null || !persist.forced()) && backend.redispatch(target, attempts)) {
-            // another server, at once: the slot of this one goes back (and a persistence cookie no longer holds)
-            avoid = target;
-            if (persist != null) {
-                persist.redispatched();
-            }
-            ticket.release();
+        boolean retry = attempts <= backend.retries() && (backend.balance().retryOn & RetryOn.CONN_FAILURE) != 0;
+        if (retry && redispatch()) {
             connect();
-        } else if (attempts <= backend.retries()) {
+        } else if (retry) {
             long delay = cause instanceof ConnectTimeoutException ? 0
                     : Math.min(1000, backend.timeouts().connect > 0 ? backend.timeouts().connect : 1000);
             client.eventLoop().schedule(this::connect, delay, TimeUnit.MILLISECONDS);
@@ -467,6 +480,51 @@ public final class HttpStream implements HttpTxn, LogContext {
             log.error(cause instanceof ConnectTimeoutException ? 's' : 'S', 'C');
             fail(503);
         }
+    }
+
+    /**
+     * Leaves the server for another on this retry when {@code option redispatch} says so (never with
+     * {@code force-persist}; on the retries its interval designates with a persistence cookie): the slot goes back
+     * and the cookie no longer holds. False when the retry stays on the same server.
+     */
+    private boolean redispatch() {
+        boolean direct = persist != null && persist.direct() != null;
+        if (persist != null && persist.forced() || !backend.redispatch(target, attempts, direct)) {
+            return false;
+        }
+        avoid = target;
+        if (persist != null) {
+            persist.redispatched();
+        }
+        ticket.release();
+        return true;
+    }
+
+    /**
+     * {@code retry-on}: sends the request again after the failure {@code kind} ({@link RetryOn} bit) of the server
+     * connection, when the backend retries it, retries are left, and the request was kept: whole when first sent
+     * and within a buffer, as HAProxy copies it. The connection is given up; the retry goes at once, to
+     * another server when {@code option redispatch} says so. False when the failure stands.
+     */
+    private boolean retryLayer7(int kind) {
+        attempts = Math.max(attempts, 1); // (an attempt on a reused connection counts too)
+        if (replay == null || l7RetryDisabled || (backend.balance().retryOn & kind) == 0 || !replay.usable()
+                || attempts > backend.retries()) {
+            return false;
+        }
+        if (server != null) {
+            server.detach(false, target, null);
+            server = null;
+        }
+        serverReusable = true;
+        retriedOnNew = true; // a new connection: each replay counts as a retry
+        releasePending();
+        replay.replayInto(pending);
+        redispatch();
+        lastServerActivity = System.nanoTime();
+        connect();
+        armTimer();
+        return true;
     }
 
     /**
@@ -542,6 +600,11 @@ public final class HttpStream implements HttpTxn, LogContext {
     }
 
     private void attach(H1ServerConnection conn) {
+        if (replay != null && !requestRead()) {
+            // As HAProxy, a request is kept for a replay only when it is whole as it is first sent.
+            replay.release();
+            replay = null;
+        }
         server = conn;
         log.connected(conn.channel());
         conn.attach(this, request);
@@ -555,6 +618,13 @@ public final class HttpStream implements HttpTxn, LogContext {
     }
 
     public void responseHead(ResponseHead head) {
+        if (!head.isInterim() && retryLayer7(RetryOn.status(head.status()))) {
+            return;
+        }
+        if (replay != null && !head.isInterim()) {
+            replay.release(); // a final response came: no more retry
+            replay = null;
+        }
         log.responseHead(head);
         lastServerActivity = System.nanoTime();
         tunnel = head.status() == 101 && upgradeRequested || request.isConnect() && head.status() / 100 == 2;
@@ -708,6 +778,9 @@ public final class HttpStream implements HttpTxn, LogContext {
             connect();
             return;
         }
+        if (response == null && retryLayer7(cause == null ? RetryOn.EMPTY_RESPONSE : RetryOn.JUNK_RESPONSE)) {
+            return;
+        }
         log.error(cause != null ? 'P' : 'S');
         if (response == null && cause == null && !front.firstRequest()) {
             // The server closed without a byte of response to a request that is not the client
@@ -723,6 +796,9 @@ public final class HttpStream implements HttpTxn, LogContext {
 
     /** The server's response timed out. */
     private void serverTimeout() {
+        if (response == null && retryLayer7(RetryOn.RESPONSE_TIMEOUT)) {
+            return;
+        }
         log.error('s');
         serverReusable = false;
         if (response == null) {
@@ -915,6 +991,11 @@ public final class HttpStream implements HttpTxn, LogContext {
     }
 
     @Override
+    public void disableL7Retry() {
+        l7RetryDisabled = true;
+    }
+
+    @Override
     public void earlyHint(String name, String value) {
         if (earlyHints == null) {
             earlyHints = new HttpHeaders();
@@ -1035,6 +1116,10 @@ public final class HttpStream implements HttpTxn, LogContext {
     private void releasePending() {
         if (held != null) {
             held.release();
+        }
+        if (replay != null && finished) {
+            replay.release();
+            replay = null;
         }
         ByteBuf b;
         while ((b = pending.poll()) != null) {
