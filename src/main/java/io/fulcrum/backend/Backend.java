@@ -111,7 +111,7 @@ public final class Backend {
         this.rules = HttpRules.of(spec);
         this.statsPage = StatsPage.of(spec);
         this.tcpRules = TcpRules.of(spec);
-        this.persistence = mode == Mode.HTTP ? Persistence.of(spec, servers) : null;
+        this.persistence = Persistence.of(spec, servers);
     }
 
     /**
@@ -145,7 +145,7 @@ public final class Backend {
             case LEASTCONN -> new LeastConn();
             case FIRST -> new FirstAvailable();
             case RANDOM -> new RandomDraws(b.balanceFactor, b.draws);
-            case SOURCE, URI, URL_PARAM, HDR -> new Hashed(b);
+            case SOURCE, URI, URL_PARAM, HDR, RDP_COOKIE, HASH -> new Hashed(b);
         };
     }
 

@@ -18,20 +18,40 @@ import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
+import io.fulcrum.sample.SampleCatalog;
 import io.fulcrum.sample.Stage;
 import io.fulcrum.server.ServerList;
 import io.fulcrum.server.ServerSpec;
 
 /**
  * Persistence: the {@code cookie} keyword with its modes and attributes, {@code dynamic-cookie-key},
- * {@code option persist}, {@code force-persist} and {@code ignore-persist} (the server's {@code cookie} value is
- * read with the other server options).
+ * {@code option persist}, {@code force-persist}, {@code ignore-persist}, {@code persist rdp-cookie} and the
+ * {@code req.rdp_cookie} fetches (the server's {@code cookie} value is read with the other server options).
  */
 public final class PersistModule implements Module {
 
     @Override
     public void register(Registry registry) {
+        RdpCookie.register(SampleCatalog.of(registry));
         KeywordTable<ProxySpec> keywords = registry.table(ProxyModule.KEYWORDS);
+        keywords.add("persist", Capability.BE, (p, l) -> {
+            if (!l.has(1)) {
+                throw new ConfigException("missing persist method.");
+            }
+            String m = l.arg(1);
+            if (!m.startsWith("rdp-cookie")) {
+                throw new ConfigException("unknown persist method.");
+            }
+            String name = "msts";
+            if (m.length() > 10 && m.charAt(10) == '(') {
+                int end = m.indexOf(')', 11);
+                if (end <= 11) {
+                    throw new ConfigException("persist rdp-cookie(name)' requires an rdp cookie name.");
+                }
+                name = m.substring(11, end);
+            }
+            of(p).rdpCookie = name;
+        });
         keywords.add("cookie", Capability.BE, (p, l) -> cookie(of(p), l));
         keywords.add("dynamic-cookie-key", Capability.BE, (p, l) -> {
             if (!l.has(1)) {

@@ -35,6 +35,8 @@ public final class PersistSpec implements ProxyPart {
     public String dynamicKey;
     /** {@code option persist}: a cookie naming a server that is down still sends the request there. */
     public boolean persistDown;
+    /** {@code persist rdp-cookie[(name)]}: the RDP cookie naming the server's address and port, or null. */
+    public String rdpCookie;
     public final List<Rule> rules = new ArrayList<>();
 
     /** A {@code force-persist} ({@code force} true) or {@code ignore-persist} rule. */
@@ -75,6 +77,7 @@ public final class PersistSpec implements ProxyPart {
         c.maxlife = maxlife;
         c.dynamicKey = dynamicKey;
         c.persistDown = persistDown;
+        c.rdpCookie = rdpCookie;
         return c;
     }
 }

@@ -48,7 +48,7 @@ public final class Persistence {
     /** The persistence of a backend, or null when it has no cookie and no persist rule. */
     public static Persistence of(ProxySpec p, List<Server> servers) {
         PersistSpec spec = p.partOrNull(PersistSpec.class);
-        if (spec == null || spec.name == null && spec.rules.isEmpty()) {
+        if (spec == null || spec.name == null && spec.rules.isEmpty() && spec.rdpCookie == null) {
             return null;
         }
         return new Persistence(spec, servers);
@@ -68,6 +68,45 @@ public final class Persistence {
         ByteBuffer b = ByteBuffer.allocate(key.length + addr.length + 4);
         b.put(key).put(addr).putInt(s.address().port());
         return String.format("%016x", Hashes.xxh64(b.array(), 0, b.capacity(), 0));
+    }
+
+    /**
+     * {@code persist rdp-cookie}: the server whose IPv4 address and port the RDP cookie names ("addr.port.",
+     * both integers of the bytes in network order read in little-endian, as Windows writes them), when it is up
+     * or {@code option persist} is set; null otherwise (the algorithm chooses).
+     */
+    public Server rdpServer(io.netty.buffer.ByteBuf content) {
+        if (spec.rdpCookie == null) {
+            return null;
+        }
+        int[] end = new int[1];
+        int at = RdpCookie.find(content, spec.rdpCookie, end);
+        if (at < 0 || end[0] == at) {
+            return null;
+        }
+        String v = content.toString(at, end[0] - at, StandardCharsets.ISO_8859_1);
+        int dot = v.indexOf('.');
+        int dot2 = dot < 0 ? -1 : v.indexOf('.', dot + 1);
+        if (dot2 < 0) {
+            return null;
+        }
+        long addr;
+        int port;
+        try {
+            addr = Long.parseLong(v.substring(0, dot));
+            port = Integer.parseInt(v.substring(dot + 1, dot2));
+        } catch (NumberFormatException e) {
+            return null;
+        }
+        byte[] ip = {(byte) addr, (byte) (addr >> 8), (byte) (addr >> 16), (byte) (addr >> 24)};
+        int hostPort = (port & 0xff) << 8 | (port >> 8) & 0xff;
+        for (Server s : servers) {
+            if (s.endpoint() instanceof Endpoint.Inet inet && java.util.Arrays.equals(inet.host().getAddress(), ip)
+                    && s.address().port() == hostPort && (s.up() || spec.persistDown)) {
+                return s;
+            }
+        }
+        return null;
     }
 
     /** A cookie mode is set: the log's termination state shows the cookie's characters. */

@@ -71,6 +71,34 @@ class PersistConfigTest {
     }
 
     @Test
+    void rdpCookieAndHashErrors() {
+        assertThat(LoadedConfig.load(dir, HEAD + """
+                    persist
+                    persist foo
+                    persist rdp-cookie(
+                    persist rdp-cookie()
+                    balance rdp-cookie(
+                    balance rdp-cookiex
+                    balance hash
+                    balance hash req.cook(x) foo
+                    persist rdp-cookie(x)
+                    balance rdp-cookie(y) ignored
+                    balance hash req.cook(x)
+                """).messages()).isEqualTo("""
+                [ALERT]    (1) : config : parsing [t.cfg:11] : missing persist method.
+                [ALERT]    (1) : config : parsing [t.cfg:12] : unknown persist method.
+                [ALERT]    (1) : config : parsing [t.cfg:13] : persist rdp-cookie(name)' requires an rdp cookie name.
+                [ALERT]    (1) : config : parsing [t.cfg:14] : persist rdp-cookie(name)' requires an rdp cookie name.
+                [ALERT]    (1) : config : parsing [t.cfg:15] : balance rdp-cookie : missing cookie name.
+                [ALERT]    (1) : config : parsing [t.cfg:16] : balance rdp-cookie : missing cookie name.
+                [ALERT]    (1) : config : parsing [t.cfg:17] : balance hash requires a sample expression.
+                [ALERT]    (1) : config : parsing [t.cfg:18] : balance hash takes no other argument (got 'foo').
+                [ALERT]    (1) : config : Error(s) found in configuration file : t.cfg
+                [ALERT]    (1) : config : Fatal errors found in configuration.
+                """);
+    }
+
+    @Test
     void misplacedKeywords() {
         assertThat(LoadedConfig.load(dir, """
                 defaults
