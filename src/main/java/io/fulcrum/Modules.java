@@ -12,6 +12,7 @@ import io.fulcrum.http.HttpErrorsModule;
 import io.fulcrum.http.HttpModule;
 import io.fulcrum.listener.ListenerModule;
 import io.fulcrum.mux.h1.H1Module;
+import io.fulcrum.persist.PersistModule;
 import io.fulcrum.log.LogModule;
 import io.fulcrum.pool.PoolModule;
 import io.fulcrum.proxy.ProxyModule;
@@ -37,6 +38,7 @@ public final class Modules {
             new ListenerModule(),
             new ServerModule(),
             new BackendModule(),
+            new PersistModule(),
             new CheckModule(),
             new ConnModule(),
             new TlsModule(),

@@ -10,6 +10,10 @@ public enum Algorithm {
     URI("uri", false, true),
     URL_PARAM("url_param", false, true),
     HDR("hdr", false, true),
+    /** {@code rdp-cookie(name)}: the RDP connection request's cookie (layer 6: it works in TCP backends). */
+    RDP_COOKIE("rdp-cookie", false, false),
+    /** {@code hash <expr>}: any sample expression. */
+    HASH("hash", false, false),
     RANDOM("random", true, false);
 
     private final String keyword;
@@ -31,9 +35,9 @@ public enum Algorithm {
         return layer7;
     }
 
-    /** It hashes a key of the request to choose ({@code source}, {@code uri}, {@code url_param}, {@code hdr}). */
+    /** It hashes a key of the request to choose ({@code source}, {@code uri}, {@code url_param}, {@code hdr}, {@code rdp-cookie}, {@code hash}). */
     public boolean hashed() {
-        return this == SOURCE || layer7;
+        return this == SOURCE || this == RDP_COOKIE || this == HASH || layer7;
     }
 
     /**

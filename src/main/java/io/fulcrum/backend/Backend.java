@@ -6,6 +6,7 @@ import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.http.ErrorSet;
 import io.fulcrum.http.HttpModule;
 import io.fulcrum.http.HttpOptions;
+import io.fulcrum.persist.Persistence;
 import io.fulcrum.pool.PoolModule;
 import io.fulcrum.pool.ReuseMode;
 import io.fulcrum.proxy.Mode;
@@ -81,6 +82,8 @@ public final class Backend {
     private final String description;
     private final Mode mode;
     private final Algorithm algorithm;
+    /** Cookie persistence and persist rules, or null. */
+    private final Persistence persistence;
     /** The transactions using it now (beconn, %bc). */
     private final ConnLimit streams = new ConnLimit(0);
     private final Counters counters = new Counters();
@@ -114,6 +117,7 @@ public final class Backend {
         this.rules = HttpRules.of(spec);
         this.statsPage = StatsPage.of(spec);
         this.tcpRules = TcpRules.of(spec);
+        this.persistence = Persistence.of(spec, servers);
     }
 
     /**
@@ -147,7 +151,7 @@ public final class Backend {
             case LEASTCONN -> new LeastConn();
             case FIRST -> new FirstAvailable();
             case RANDOM -> new RandomDraws(b.balanceFactor, b.draws);
-            case SOURCE, URI, URL_PARAM, HDR -> new Hashed(b);
+            case SOURCE, URI, URL_PARAM, HDR, RDP_COOKIE, HASH -> new Hashed(b);
         };
     }
 
@@ -272,17 +276,7 @@ public final class Backend {
             }
             return Outcome.QUEUED;
         }
-        if (m.tryTake()) {
-            ticket.hold(m);
-            return Outcome.ASSIGNED;
-        }
-        int maxqueue = m.spec().maxqueue;
-        if (maxqueue > 0 && m.queue.size() >= maxqueue) {
-            return Outcome.QUEUE_FULL;
-        }
-        ticket.enqueue(m.queue, m, arrivals.getAndIncrement());
-        drain(m);
-        return Outcome.QUEUED;
+        return take(ticket, m);
     }
 
     /**
@@ -296,6 +290,29 @@ public final class Backend {
         }
         ticket.hold(m);
         return true;
+    }
+
+    /**
+     * Takes a slot of {@code server}, which persistence designated whatever its state, or queues the ticket on
+     * it; the algorithm is not consulted.
+     */
+    public Outcome assignTo(Ticket ticket, Server server) {
+        return take(ticket, member(server));
+    }
+
+    /** A slot of {@code m} for {@code ticket}, else a place in its queue unless that is full. */
+    private Outcome take(Ticket ticket, Member m) {
+        if (m.tryTake()) {
+            ticket.hold(m);
+            return Outcome.ASSIGNED;
+        }
+        int maxqueue = m.spec().maxqueue;
+        if (maxqueue > 0 && m.queue.size() >= maxqueue) {
+            return Outcome.QUEUE_FULL;
+        }
+        ticket.enqueue(m.queue, m, arrivals.getAndIncrement());
+        drain(m);
+        return Outcome.QUEUED;
     }
 
     private Member member(Server s) {
@@ -322,11 +339,12 @@ public final class Backend {
      * again, so that a waiter that came meanwhile (and found no slot) is not forgotten.
      */
     private void drain(Member m) {
-        while (m.inFarm && (m.queue.size() > 0 || queue.size() > 0)) {
+        // (A server out of the farm still serves its own queue: persistence may send requests to it.)
+        while (m.queue.size() > 0 || m.inFarm && queue.size() > 0) {
             if (!m.tryTakeForQueue()) {
                 return;
             }
-            Ticket t = oldest(m);
+            Ticket t = m.inFarm ? oldest(m) : m.queue.poll();
             if (t != null && t.grant(m)) {
                 continue;
             }
@@ -352,6 +370,11 @@ public final class Backend {
      * hash and more than one active server is in use.
      */
     public boolean redispatch(Server failed, int retry) {
+        return redispatch(failed, retry, false);
+    }
+
+    /** As {@link #redispatch(Server, int)}; {@code direct}: a persistence cookie chose the server (no early redispatch). */
+    public boolean redispatch(Server failed, int retry, boolean direct) {
         int interval = balance.redispatch;
         if (interval == 0) {
             return false;
@@ -360,7 +383,7 @@ public final class Backend {
             return true;
         }
         Farm f = farm;
-        return !balance.algorithm.hashed() && f.members.length > 1 && !f.members[0].spec().backup;
+        return !direct && !balance.algorithm.hashed() && f.members.length > 1 && !f.members[0].spec().backup;
     }
 
     /** How long a stream may wait in a queue: {@code timeout queue}, else {@code timeout connect} (0: no limit). */
@@ -409,6 +432,11 @@ public final class Backend {
     public int maxconnNow(Server server) {
         Member m = member(server);
         return m == null ? 0 : m.dynamicMaxconn();
+    }
+
+    /** Its cookie persistence and persist rules, or null. */
+    public Persistence persistence() {
+        return persistence;
     }
 
     /** Its tcp-request content rules (a listen section's are its frontend's). */

@@ -9,12 +9,15 @@ import io.fulcrum.cfg.KeywordTable;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
 import io.fulcrum.cfg.Units;
+import io.fulcrum.acl.AclParser;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.Mode;
 import io.fulcrum.proxy.OptionContext;
+import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
+import io.fulcrum.sample.ExprParser;
 import io.fulcrum.sample.SampleCatalog;
 
 import java.util.function.BiConsumer;
@@ -22,7 +25,7 @@ import java.util.function.BiConsumer;
 /**
  * How a backend picks a server ({@code balance}, {@code hash-type}, {@code hash-balance-factor},
  * {@code fullconn}, {@code option allbackups}), and what it does when connecting fails ({@code retries},
- * {@code option redispatch}, {@code option prefer-last-server}).
+ * {@code retry-on}, {@code option redispatch}, {@code option prefer-last-server}).
  */
 public final class BackendModule implements Module {
 
@@ -30,7 +33,8 @@ public final class BackendModule implements Module {
     public void register(Registry registry) {
         BackendFetches.register(SampleCatalog.of(registry));
         KeywordTable<ProxySpec> keywords = registry.table(ProxyModule.KEYWORDS);
-        keywords.add("balance", Capability.BE, (p, l) -> balance(spec(p), l));
+        ExprParser exprs = AclParser.of(registry).exprs();
+        keywords.add("balance", Capability.BE, (p, l) -> balance(spec(p), l, exprs));
         keywords.add("hash-type", Capability.BE, (p, l) -> hashType(spec(p), l));
         keywords.add("hash-balance-factor", Capability.BE, (p, l) -> {
             Args.noMoreThan(l, 1, "hash-balance-factor");
@@ -49,6 +53,12 @@ public final class BackendModule implements Module {
         keywords.add("retries", Capability.BE, (p, l) -> {
             Args.noMoreThan(l, 1, "retries");
             spec(p).retries = (int) Units.integer(Args.required(l, 1, "retries", "an integer argument"), "retries", 0, 100_000);
+        });
+        keywords.add("retry-on", Capability.ALL, (p, l) -> {
+            if (p.kind() == ProxyKind.FRONTEND) {
+                throw new ConfigException("'retry-on' only available in backend or listen section");
+            }
+            spec(p).retryOn = RetryOn.parse(l);
         });
         KeywordTable<OptionContext> options = registry.table(ProxyModule.OPTIONS);
         flag(options, "allbackups", (b, on) -> b.allBackups = on);
@@ -69,9 +79,10 @@ public final class BackendModule implements Module {
     }
 
     /** {@code balance <algorithm> [<arguments>]}, with the wording of HAProxy's backend_parse_balance(). */
-    private static void balance(BalanceSpec b, ConfigLine l) throws ConfigException {
+    private static void balance(BalanceSpec b, ConfigLine l, ExprParser exprs) throws ConfigException {
         String name = Args.required(l, 1, "balance", "an algorithm name");
-        if (!name.equals("uri") && !name.equals("url_param") && !name.startsWith("hdr(")) {
+        if (!name.equals("uri") && !name.equals("url_param") && !name.startsWith("hdr(") && !name.startsWith("rdp-cookie")
+                && !name.equals("hash")) {
             Args.noMoreThan(l, 1, "balance " + name);
         }
         switch (name) {
@@ -92,20 +103,50 @@ public final class BackendModule implements Module {
                 b.param = l.arg(2);
                 b.checkPost = l.has(3); // a <max_wait> after it is ignored, as in HAProxy
             }
-            case "hash" -> throw new ConfigException("'balance hash' is not supported by Fulcrum yet.");
+            case "hash" -> hash(b, l, exprs);
             default -> {
                 if (name.startsWith("random")) {
                     random(b, name);
                 } else if (name.startsWith("hdr(")) {
                     hdr(b, l, name);
                 } else if (name.startsWith("rdp-cookie")) {
-                    throw new ConfigException("'balance rdp-cookie' is not supported by Fulcrum yet (it needs the req.rdp_cookie fetch).");
+                    rdpCookie(b, name);
                 } else {
                     throw new ConfigException("balance only supports 'roundrobin', 'static-rr', 'leastconn', 'source', 'uri', "
                             + "'url_param', 'hdr(name)' and 'rdp-cookie(name)' options.");
                 }
             }
         }
+    }
+
+    /** {@code rdp-cookie[(name)]}: the cookie "mstshash" by default; words after it are ignored, as by HAProxy. */
+    private static void rdpCookie(BalanceSpec b, String name) throws ConfigException {
+        String cookie = "mstshash";
+        if (!name.equals("rdp-cookie")) {
+            int end = name.indexOf(')');
+            if (name.charAt(10) != '(' || end <= 11) {
+                throw new ConfigException("balance rdp-cookie : missing cookie name.");
+            }
+            cookie = name.substring(11, end);
+        }
+        b.algorithm = Algorithm.RDP_COOKIE;
+        b.param = cookie;
+    }
+
+    /** {@code hash <expr>}: a sample expression, whose binary form is hashed. */
+    private static void hash(BalanceSpec b, ConfigLine l, ExprParser exprs) throws ConfigException {
+        if (!l.has(2)) {
+            throw new ConfigException("balance hash requires a sample expression.");
+        }
+        if (l.has(3)) {
+            throw new ConfigException("balance hash takes no other argument (got '" + l.arg(3) + "').");
+        }
+        try {
+            b.hashExpr = exprs.parse(l.arg(2));
+        } catch (ConfigException e) {
+            throw new ConfigException("failed to parse 'balance hash' expression '" + l.arg(2) + "' in : " + e.getMessage() + ".");
+        }
+        b.algorithm = Algorithm.HASH;
     }
 
     private static void uri(BalanceSpec b, ConfigLine l) throws ConfigException {

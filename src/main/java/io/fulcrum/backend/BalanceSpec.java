@@ -11,7 +11,7 @@ public final class BalanceSpec implements ProxyPart, Cloneable {
     public enum HashFunction { SDBM, DJB2, WT6, CRC32 }
 
     public Algorithm algorithm = Algorithm.ROUNDROBIN;
-    /** The parameter of {@code url_param}, the header of {@code hdr(name)}. */
+    /** The parameter of {@code url_param}, the header of {@code hdr(name)}, the cookie of {@code rdp-cookie(name)}. */
     public String param;
     /** {@code uri len}: the characters hashed at most (0: all). */
     public int uriLength;
@@ -21,6 +21,8 @@ public final class BalanceSpec implements ProxyPart, Cloneable {
     public boolean uriWhole;
     /** {@code uri path-only}: the scheme and authority of an absolute URI are left out. */
     public boolean uriPathOnly;
+    /** The expression of {@code balance hash}, or null. */
+    public io.fulcrum.sample.Expr hashExpr;
     /** {@code url_param ... check_post}. */
     public boolean checkPost;
     /** {@code hdr(name) use_domain_only}. */
@@ -37,6 +39,8 @@ public final class BalanceSpec implements ProxyPart, Cloneable {
 
     /** Connection attempts after the first one fails (HAProxy's default is 3). */
     public int retries = 3;
+    /** {@code retry-on}: the failures that are retried ({@link RetryOn} bits). */
+    public int retryOn = RetryOn.CONN_FAILURE;
     /** {@code option redispatch [interval]}: 0 never; P > 0 every Pth retry; N < 0 the Nth retry before the last. */
     public int redispatch;
     /** {@code option allbackups}. */

@@ -2,7 +2,12 @@ package io.fulcrum.backend;
 
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.RequestTarget;
+import io.fulcrum.persist.RdpCookie;
 import io.fulcrum.sample.Hashes;
+import io.fulcrum.sample.Sample;
+import io.fulcrum.sample.SampleType;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.fulcrum.sample.SampleContext;
 import io.netty.util.AsciiString;
 
@@ -10,7 +15,8 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 
 /**
- * The hashing algorithms ({@code source}, {@code uri}, {@code url_param}, {@code hdr}): a key of the
+ * The hashing algorithms ({@code source}, {@code uri}, {@code url_param}, {@code hdr}, {@code rdp-cookie},
+ * {@code hash}): a key of the
  * request hashed as HAProxy's get_server_sh/uh/ph/hh() do, looked up in the weight map or on the
  * consistent-hash ring ({@code hash-type}). A request without a key is balanced in turn.
  */
@@ -52,6 +58,8 @@ final class Hashed implements Balancer {
             case URI -> ctx.request() == null ? NO_KEY : uri(ctx.request().uri());
             case URL_PARAM -> ctx.request() == null ? NO_KEY : urlParam(ctx.request().uri());
             case HDR -> ctx.request() == null ? NO_KEY : header(ctx.request());
+            case RDP_COOKIE -> rdpCookie(ctx.requestContent());
+            case HASH -> expression(ctx);
             default -> NO_KEY;
         };
     }
@@ -187,6 +195,26 @@ final class Hashed implements Balancer {
             p--;
         }
         return finish(b, p + 1, domainEnd - p - 1);
+    }
+
+    /** get_server_rch(): the value of the RDP cookie; none (or not all of it yet) is no key. */
+    long rdpCookie(ByteBuf content) {
+        int[] end = new int[1];
+        int at = RdpCookie.find(content, spec.param, end);
+        if (at < 0 || end[0] == at) {
+            return NO_KEY;
+        }
+        byte[] b = ByteBufUtil.getBytes(content, at, end[0] - at);
+        return finish(b, 0, b.length);
+    }
+
+    /** get_server_expr(): the expression's sample as binary; none is no key. */
+    long expression(SampleContext ctx) {
+        Sample s = new Sample();
+        if (!spec.hashExpr.eval(ctx, s, SampleType.BIN)) {
+            return NO_KEY;
+        }
+        return finish(s.bytes(), s.offset(), s.length());
     }
 
     /** gen_hash() with the configured function, then the avalanche when asked for. */

@@ -32,7 +32,13 @@ final class ConnectionVariables {
         count(r, "fc", ctx -> ctx.frontend().limit().current() + closedSelf(ctx));
         count(r, "bc", ctx -> ctx.backend() == null ? 0 : ctx.backend().streams().current());
         count(r, "sc", ctx -> ctx.server() == null ? 0 : ctx.server().streams().current());
-        logged(r, "rc", StreamLog::retries);
+        r.add("rc", false, (ctx, out, f) -> {
+            StreamLog l = LogVariables.log(ctx);
+            if (l != null && l.redispatched()) {
+                out.append('+'); // the transaction left its first server
+            }
+            out.append(l == null ? 0 : l.retries());
+        });
         logged(r, "lc", StreamLog::logNumber);
         logged(r, "sq", StreamLog::serverQueuePosition);
         logged(r, "bq", StreamLog::backendQueuePosition);

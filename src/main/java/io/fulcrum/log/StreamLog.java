@@ -52,9 +52,13 @@ public final class StreamLog {
     private long bytesIn;
     private long bytesOut;
     private int retries;
+    private boolean redispatched;
     private int status;
     private char cause = '-';
     private char state = '-';
+    /** The persistence cookie's characters of %tsc (request, response), '-' when the backend has no cookie mode. */
+    private char cookieRequest = '-';
+    private char cookieResponse = '-';
     private boolean badRequest;
     private long id = -1;
     private long logNumber;
@@ -289,6 +293,15 @@ public final class StreamLog {
         this.retries = retries;
     }
 
+    /** A retry went to another server than the first one (HAProxy's SF_REDISP, "+" before %rc). */
+    public void redispatch() {
+        redispatched = true;
+    }
+
+    boolean redispatched() {
+        return redispatched;
+    }
+
     /** Bytes received from the client (%U). */
     public void bytesIn(long n) {
         bytesIn += n;
@@ -413,6 +426,17 @@ public final class StreamLog {
     /** The two characters of the termination state. */
     String termination() {
         return new String(new char[] {cause, state});
+    }
+
+    /** The four characters of %tsc: the termination state and the persistence cookie's. */
+    String terminationWithCookies() {
+        return new String(new char[] {cause, state, cookieRequest, cookieResponse});
+    }
+
+    /** Records what persistence saw of the cookie in the request and the response (see PersistTxn). */
+    public void cookieStatus(char request, char response) {
+        cookieRequest = request;
+        cookieResponse = response;
     }
 
     /** Something went wrong: an error, a timeout or an abort (a local answer is not one), or a retry. */

@@ -30,8 +30,14 @@ final class TransactionVariables {
             StreamLog l = LogVariables.log(ctx);
             out.append(l == null ? 0 : l.bytesIn());
         });
-        r.add("ts", false, (ctx, out, f) -> termination(ctx, out, ""));
-        r.add("tsc", true, (ctx, out, f) -> termination(ctx, out, "--"));
+        r.add("ts", false, (ctx, out, f) -> {
+            StreamLog l = LogVariables.log(ctx);
+            out.append(l == null ? "--" : l.termination());
+        });
+        r.add("tsc", true, (ctx, out, f) -> {
+            StreamLog l = LogVariables.log(ctx);
+            out.append(l == null ? "----" : l.terminationWithCookies());
+        });
         r.add("ID", false, (ctx, out, f) -> {
             StreamLog l = LogVariables.log(ctx);
             LogVariable.text(out, l == null || !(ctx instanceof LogContext lc) ? null : l.uniqueId(lc), f);
@@ -55,11 +61,6 @@ final class TransactionVariables {
             StreamLog l = LogVariables.log(ctx);
             LogVariable.text(out, l == null ? null : get.apply(l), f);
         });
-    }
-
-    private static void termination(SampleContext ctx, StringBuilder out, String cookie) {
-        StreamLog l = LogVariables.log(ctx);
-        out.append(l == null ? "--" : l.termination()).append(cookie);
     }
 
     /** A part of the request line, from what the transaction recorded or else from the request as it is now. */

@@ -12,7 +12,7 @@ import java.util.Locale;
 
 /**
  * Actions on the transaction's course: {@code reject}, {@code silent-drop}, {@code tarpit},
- * {@code set-timeout}, {@code early-hint}, {@code strict-mode}.
+ * {@code set-timeout}, {@code disable-l7-retry}, {@code early-hint}, {@code strict-mode}.
  */
 final class FlowActions {
     private FlowActions() {
@@ -42,6 +42,10 @@ final class FlowActions {
             };
         }, Phase.REQUEST);
         actions.add("set-timeout", FlowActions::setTimeout, Phase.REQUEST);
+        actions.add("disable-l7-retry", a -> (txn, msg) -> {
+            txn.disableL7Retry();
+            return Verdict.CONTINUE;
+        }, Phase.REQUEST);
         actions.add("wait-for-body", FlowActions::waitForBody, Phase.REQUEST, Phase.RESPONSE);
         actions.add("early-hint", a -> {
             if (a.remaining() != 2) {

@@ -36,6 +36,9 @@ public interface HttpTxn extends SampleContext {
      */
     boolean bodyIn(HttpHead msg, long millis, long atLeast);
 
+    /** {@code http-request disable-l7-retry}: only a failed connection may be retried. */
+    void disableL7Retry();
+
     /** Adds a field to the 103 Early Hints response sent before anything else. */
     void earlyHint(String name, String value);
 }

@@ -1,6 +1,7 @@
 package io.fulcrum.stream;
 
 import io.fulcrum.backend.Backend;
+import io.fulcrum.backend.RetryOn;
 import io.fulcrum.backend.Ticket;
 import io.fulcrum.compression.Algo;
 import io.fulcrum.compression.Encoder;
@@ -22,6 +23,7 @@ import io.fulcrum.mux.h1.H1ServerConnection;
 import io.fulcrum.mux.h1.HeaderCase;
 import io.fulcrum.mux.h1.HopByHop;
 import io.fulcrum.mux.tcp.TcpSession;
+import io.fulcrum.persist.PersistTxn;
 import io.fulcrum.pool.ReuseMode;
 import io.fulcrum.pool.ServerPool;
 import io.fulcrum.proxy.Frontend;
@@ -92,6 +94,12 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     private HeldBody heldResponse;
     private boolean backendResponseRulesDone;
     private int attempts;
+    /** The request as sent, kept while a layer-7 retry ({@code retry-on}) may send it again, or null. */
+    private RequestReplay replay;
+    /** {@code http-request disable-l7-retry} ran. */
+    private boolean l7RetryDisabled;
+    /** What cookie persistence decided for this transaction, or null when the backend has none. */
+    private PersistTxn persist;
 
     /** Request bytes produced before the server connection is ready. */
     private final ArrayDeque<ByteBuf> pending = new ArrayDeque<>();
@@ -196,6 +204,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
                 fail(503);
                 return;
             }
+            if (backend.persistence() != null && backend.persistence().logged()) {
+                log.cookieStatus('N', 'N');
+            }
             if (backend.httpOptions().headerNames.refuses(request)) {
                 fail(403);
                 return;
@@ -213,6 +224,10 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         }
         if (backend.statsPage() != frontend.statsPage() && servedStats(backend.statsPage())) {
             return;
+        }
+        if (backend.persistence() != null) {
+            persist = backend.persistence().request(this, request);
+            log.cookieStatus(persist.requestState(), persist.responseState());
         }
         forwardRequest();
         if (held != null) {
@@ -270,6 +285,10 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         }
         ByteBuf head = client.alloc().buffer(256 + request.headers().encodedLength());
         H1Encoder.writeHead(request, head, serverNames);
+        if (RetryOn.layer7(backend.balance().retryOn) && !l7RetryDisabled) {
+            replay = new RequestReplay(front.limits().bufsize());
+            replay.keep(head);
+        }
         pending.add(head);
         if (bodyWait == null || bodyWait.add(head.readableBytes())) {
             bodyWaitOver();
@@ -393,6 +412,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     }
 
     private void toServer(ByteBuf b) {
+        if (replay != null) {
+            replay.keep(b);
+        }
         if (server != null && server.ready()) {
             server.channel().write(b, server.channel().voidPromise());
         } else {
@@ -420,6 +442,12 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             return;
         }
         target = ticket.server();
+        if (avoid != null && target != avoid) {
+            log.redispatch();
+            if (persist != null) {
+                persist.movedAway();
+            }
+        }
         log.serverAssigned();
         H1ServerConnection idle = retriedOnNew ? null : idleConnection();
         if (idle != null) {
@@ -464,12 +492,10 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
 
     /** Redispatches or retries after a failed connection while {@code retries} allows, else answers 503. */
     private void connectFailed(Throwable cause) {
-        if (attempts <= backend.retries() && backend.redispatch(target, attempts)) {
-            // another server, at once: the slot of this one goes back
-            avoid = target;
-            ticket.release();
+        boolean retry = attempts <= backend.retries() && (backend.balance().retryOn & RetryOn.CONN_FAILURE) != 0;
+        if (retry && redispatch()) {
             connect();
-        } else if (attempts <= backend.retries()) {
+        } else if (retry) {
             long delay = cause instanceof ConnectTimeoutException ? 0
                     : Math.min(1000, backend.timeouts().connect > 0 ? backend.timeouts().connect : 1000);
             client.eventLoop().schedule(this::connect, delay, TimeUnit.MILLISECONDS);
@@ -480,17 +506,68 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     }
 
     /**
+     * Leaves the server for another on this retry when {@code option redispatch} says so (never with
+     * {@code force-persist}; on the retries its interval designates with a persistence cookie): the slot goes back
+     * and the cookie no longer holds. False when the retry stays on the same server.
+     */
+    private boolean redispatch() {
+        boolean direct = persist != null && persist.direct() != null;
+        if (persist != null && persist.forced() || !backend.redispatch(target, attempts, direct)) {
+            return false;
+        }
+        avoid = target;
+        if (persist != null) {
+            persist.redispatched();
+        }
+        ticket.release();
+        return true;
+    }
+
+    /**
+     * {@code retry-on}: sends the request again after the failure {@code kind} ({@link RetryOn} bit) of the server
+     * connection, when the backend retries it, retries are left, and the request was kept: whole when first sent
+     * and within a buffer, as HAProxy copies it. The connection is given up; the retry goes at once, to
+     * another server when {@code option redispatch} says so. False when the failure stands.
+     */
+    private boolean retryLayer7(int kind) {
+        attempts = Math.max(attempts, 1); // (an attempt on a reused connection counts too)
+        if (replay == null || l7RetryDisabled || (backend.balance().retryOn & kind) == 0 || !replay.usable()
+                || attempts > backend.retries()) {
+            return false;
+        }
+        if (server != null) {
+            server.detach(false, target, null);
+            server = null;
+        }
+        serverReusable = true;
+        retriedOnNew = true; // a new connection: each replay counts as a retry
+        releasePending();
+        replay.replayInto(pending);
+        redispatch();
+        lastServerActivity = System.nanoTime();
+        connect();
+        armTimer();
+        return true;
+    }
+
+    /**
      * Asks the backend for a server slot: the last server of this client connection first with
      * {@code option prefer-last-server} (not for hashing algorithms), else the algorithm's choice. False
      * when the transaction waits in a queue or was answered.
      */
     private boolean assign() {
-        Server last = front.lastServer();
-        if (last != null && avoid == null && backend.balance().preferLastServer && !backend.balance().algorithm.hashed()
-                && backend.assignPreferred(ticket, last)) {
-            return true;
+        Backend.Outcome outcome;
+        if (persist != null && persist.direct() != null) {
+            outcome = backend.assignTo(ticket, persist.direct());
+        } else {
+            Server last = front.lastServer();
+            if (last != null && avoid == null && backend.balance().preferLastServer && !backend.balance().algorithm.hashed()
+                    && backend.assignPreferred(ticket, last)) {
+                return true;
+            }
+            outcome = backend.assign(this, ticket, avoid);
         }
-        switch (backend.assign(this, ticket, avoid)) {
+        switch (outcome) {
             case ASSIGNED -> {
                 return true;
             }
@@ -510,6 +587,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     /** A queue gave this transaction a slot of {@code srv} (null: its server went down, choose again). */
     private void slotGranted(Server srv) {
         queueDeadline = 0;
+        if (srv == null && persist != null && !persist.forced()) {
+            persist.redispatched(); // its server went down: the algorithm chooses, as HAProxy's pendconn_redistribute()
+        }
         if (finished) {
             ticket.release();
             return;
@@ -543,6 +623,11 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     }
 
     private void attach(H1ServerConnection conn) {
+        if (replay != null && !requestRead()) {
+            // As HAProxy, a request is kept for a replay only when it is whole as it is first sent.
+            replay.release();
+            replay = null;
+        }
         server = conn;
         log.connected(conn.channel());
         conn.attach(this, request);
@@ -592,6 +677,13 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     }
 
     public void responseHead(ResponseHead head) {
+        if (!head.isInterim() && retryLayer7(RetryOn.status(head.status()))) {
+            return;
+        }
+        if (replay != null && !head.isInterim()) {
+            replay.release(); // a final response came: no more retry
+            replay = null;
+        }
         log.responseHead(head);
         lastServerActivity = System.nanoTime();
         tunnel = head.status() == 101 && upgradeRequested || request.isConnect() && head.status() / 100 == 2;
@@ -814,6 +906,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             connect();
             return;
         }
+        if (response == null && retryLayer7(cause == null ? RetryOn.EMPTY_RESPONSE : RetryOn.JUNK_RESPONSE)) {
+            return;
+        }
         log.error(cause != null ? 'P' : 'S');
         if (response == null && cause == null && !front.firstRequest()) {
             // The server closed without a byte of response to a request that is not the client
@@ -829,6 +924,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
 
     /** The server's response timed out. */
     private void serverTimeout() {
+        if (response == null && retryLayer7(RetryOn.RESPONSE_TIMEOUT)) {
+            return;
+        }
         log.error('s');
         serverReusable = false;
         if (response == null) {
@@ -1023,6 +1121,11 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     }
 
     @Override
+    public void disableL7Retry() {
+        l7RetryDisabled = true;
+    }
+
+    @Override
     public void earlyHint(String name, String value) {
         if (earlyHints == null) {
             earlyHints = new HttpHeaders();
@@ -1091,6 +1194,10 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         } finally {
             responseSide = false;
         }
+        if (persist != null) {
+            backend.persistence().response(persist, head, target);
+            log.cookieStatus(persist.requestState(), persist.responseState());
+        }
         runAfterResponseRules(head);
         return true;
     }
@@ -1154,6 +1261,10 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         }
         if (heldResponse != null) {
             heldResponse.release();
+        }
+        if (replay != null && finished) {
+            replay.release();
+            replay = null;
         }
         ByteBuf b;
         while ((b = pending.poll()) != null) {

@@ -354,7 +354,9 @@ public final class TcpSession extends LiveStream implements ResponseControl {
             log.enterBackend(backend, ticket);
         }
         if (ticket.server() == null) {
-            switch (backend.assign(this, ticket, avoid)) {
+            // persist rdp-cookie: the server the RDP cookie names, unless a retry leaves it
+            Server direct = avoid == null && backend.persistence() != null ? backend.persistence().rdpServer(requestContent()) : null;
+            switch (direct != null ? backend.assignTo(ticket, direct) : backend.assign(this, ticket, avoid)) {
                 case ASSIGNED -> { }
                 case QUEUED -> {
                     long t = backend.queueTimeout();
