@@ -20,6 +20,7 @@ import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.sample.SampleModule;
 import io.fulcrum.server.ServerModule;
 import io.fulcrum.stats.StatsModule;
+import io.fulcrum.stick.StickModule;
 import io.fulcrum.tls.TlsModule;
 
 import java.util.List;
@@ -46,6 +47,7 @@ public final class Modules {
             new AclModule(),
             new RuleModule(),
             new TcpRuleModule(),
+            new StickModule(),
             new AuthModule(),
             new LogModule(),
             new CliModule(),

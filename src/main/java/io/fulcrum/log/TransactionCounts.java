@@ -42,6 +42,7 @@ final class TransactionCounts {
             denials(c, l);
             serverSide(c, l);
         }
+        watcher(ctx, l, status);
         if (srv != null) {
             Counters c = srv.counters();
             c.add(Count.BYTES_IN, l.bytesIn());
@@ -57,6 +58,19 @@ final class TransactionCounts {
             }
             serverSide(c, l);
         }
+    }
+
+    /** Tells the connection's watcher (stick-table trackers), if any, what the transaction did. */
+    private static void watcher(LogContext ctx, StreamLog l, int status) {
+        TransactionWatcher w = TransactionWatcher.of(ctx.frontChannel());
+        if (w == null) {
+            return;
+        }
+        boolean denied = l.cause() == 'P' && l.state() == 'R';
+        boolean clientError = l.http() && (l.isBadRequest() || denied || status >= 400 && status < 500 && l.serverResponded());
+        boolean invalidResponse = (l.cause() == 'S' || l.cause() == 's') && (l.state() == 'H' || l.state() == 'D');
+        boolean serverFailure = l.http() && (invalidResponse || l.serverResponded() && status >= 500 && status != 501 && status != 505);
+        w.ended(ctx, l.bytesIn(), l.bytesOut(), clientError, serverFailure);
     }
 
     private static void traffic(Counters c, StreamLog l, boolean request, int status) {

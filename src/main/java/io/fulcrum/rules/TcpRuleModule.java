@@ -30,9 +30,8 @@ import java.util.List;
  */
 public final class TcpRuleModule implements Module {
     /** HAProxy 2.6's other tcp-request actions. */
-    private static final java.util.Set<String> UNSUPPORTED = java.util.Set.of("expect-proxy", "expect-netscaler-cip",
-            "track-sc0", "track-sc1", "track-sc2", "sc-inc-gpc", "sc-inc-gpc0", "sc-inc-gpc1", "sc-set-gpt", "sc-set-gpt0",
-            "silent-drop", "do-resolve", "send-spoe-group", "set-priority-class", "set-priority-offset", "switch-mode", "use-service");
+    private static final java.util.Set<String> UNSUPPORTED = java.util.Set.of("expect-proxy", "expect-netscaler-cip", "silent-drop",
+            "do-resolve", "send-spoe-group", "set-priority-class", "set-priority-offset", "switch-mode", "use-service");
 
     @Override
     public void register(Registry registry) {
@@ -40,7 +39,7 @@ public final class TcpRuleModule implements Module {
         LogFormatParser formats = new LogFormatParser(acls.exprs());
         registry.check(TcpRuleModule::warnCaptures);
         registry.table(ProxyModule.KEYWORDS).add("tcp-request", Capability.FRONTEND | Capability.BACKEND | Capability.STRICT,
-                (p, l) -> parse(p, l, acls, formats));
+                (p, l) -> parse(p, l, acls, formats, TcpActions.of(registry)));
     }
 
     /**
@@ -94,7 +93,8 @@ public final class TcpRuleModule implements Module {
         }
     }
 
-    private static void parse(ProxySpec p, ConfigLine l, AclParser acls, LogFormatParser formats) throws ConfigException {
+    private static void parse(ProxySpec p, ConfigLine l, AclParser acls, LogFormatParser formats, TcpActions owned)
+            throws ConfigException {
         TcpRules rules = p.part(TcpRules.class, TcpRules::new);
         String where = p.describe();
         String kind = l.arg(1);
@@ -178,6 +178,10 @@ public final class TcpRuleModule implements Module {
                 TcpRules.TcpAction shared = ConnectionActions.tcp(action, args, kind.equals("connection"));
                 if (shared == null && kind.equals("content")) {
                     shared = ConnectionActions.tcpContent(action, args);
+                }
+                TcpActions.Parser other = owned.find(param == null ? action : action + "(*)");
+                if (shared == null && other != null) {
+                    shared = other.parse(args);
                 }
                 if (shared != null) {
                     act = shared;
