@@ -114,7 +114,7 @@ final class StickFetches {
             }
             Object k = t.key(key);
             return c.apply(t, c.creates() ? t.getOrCreate(k) : t.lookup(k), c.indexed() ? (int) a[0].num() : 0, out);
-        }, check(name, tab, true)));
+        }, check(name, tab)));
     }
 
     /** {@code table_<name>(<table>)}, with an element index first when indexed: the entry of the input sample. */

@@ -74,15 +74,20 @@ final class TableParser {
         try {
             return Units.size(text, "size");
         } catch (ConfigException e) {
-            throw new ConfigException("stick-table: " + e.getMessage() + ".");
+            throw wrapped(e);
         }
+    }
+
+    /** Units' message in HAProxy's words for stick-table arguments: "unexpected character 'x' in argument of 'size'." */
+    private static ConfigException wrapped(ConfigException e) {
+        return new ConfigException("stick-table: " + e.getMessage().replace(" in '", " in argument of '") + ".");
     }
 
     private static long expire(String text) throws ConfigException {
         try {
             return Units.time(text, "expire");
         } catch (ConfigException e) {
-            throw new ConfigException("stick-table: " + e.getMessage() + ".");
+            throw wrapped(e);
         }
     }
 

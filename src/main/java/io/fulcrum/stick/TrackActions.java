@@ -107,6 +107,9 @@ final class TrackActions {
             return 0;
         }
         int n = number(p);
+        if (n < 0 && keyword.startsWith("sc-inc")) { // HAProxy's message quotes the whole word there
+            throw new ConfigException("invalid stick table track ID. Expects " + keyword + "(" + p + ")(<Track ID>)");
+        }
         if (n < 0) {
             throw new ConfigException("invalid stick table track ID '" + keyword + "(" + p + ")'. Expects " + keyword + "(<Track ID>)");
         }
