@@ -20,6 +20,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class StickTable {
     private static final long START = System.nanoTime();
+    /**
+     * Where the clock starts: far from 0, so that a fresh rate (its period starting at 0) begins its first period at
+     * its first event, as HAProxy's do.
+     */
+    private static final long EPOCH = 1L << 32;
 
     private final String name;
     private final KeyType type;
@@ -46,7 +51,7 @@ public final class StickTable {
 
     /** Milliseconds of a monotonic clock: expiry dates and rate periods. */
     static long now() {
-        return (System.nanoTime() - START) / 1_000_000;
+        return (System.nanoTime() - START) / 1_000_000 + EPOCH;
     }
 
     public String name() {

@@ -93,7 +93,7 @@ final class TableCommands {
         }
         StickTable t = table(r);
         Selection s = selection(r, t);
-        if (s.invalidKey()) {
+        if (s.invalidKey() && t.type() != KeyType.IP) {
             throw new CliException("Invalid key\n");
         }
         s.entries(t).forEach(t::remove); // entries in use stay, as in HAProxy
@@ -111,8 +111,14 @@ final class TableCommands {
             throw new CliException("Required arguments: <table> key <key> [data.<store_data_type> <value>]*\n");
         }
         Object key = key(r, t, 4);
-        List<DataType> types = new ArrayList<>();
-        List<Long> values = new ArrayList<>();
+        if (key == null) {
+            return;
+        }
+        // As HAProxy: the entry exists from here on, and the data before a wrong one are stored.
+        Entry e = t.getOrCreate(key);
+        if (e == null) {
+            throw new CliException("Unable to allocate a new entry\n");
+        }
         for (int i = 5; !r.arg(i).isEmpty(); i += 2) {
             if (!r.arg(i).startsWith("data.")) {
                 throw new CliException("\"data.<type>\" followed by a value expected\n");
@@ -128,15 +134,7 @@ final class TableCommands {
             if (v == null || type == DataType.SERVER_KEY) {
                 throw new CliException("Require a valid integer value to store\n");
             }
-            types.add(type);
-            values.add(v);
-        }
-        Entry e = t.getOrCreate(key);
-        if (e == null) {
-            throw new CliException("Unable to allocate a new entry\n");
-        }
-        for (int i = 0; i < types.size(); i++) {
-            t.set(e, types.get(i), 0, values.get(i));
+            t.set(e, type, 0, v);
         }
     }
 
@@ -148,7 +146,10 @@ final class TableCommands {
         return t;
     }
 
-    /** The key at word {@code i}, for clear and set; show treats an invalid key apart. */
+    /**
+     * The key at word {@code i} for set; null for an invalid IPv4 address, which HAProxy ignores without a word (its
+     * string-to-address cast fails silently there), where other invalid keys are refused.
+     */
     private static Object key(CliRequest r, StickTable t, int i) throws CliException {
         if (r.arg(i).isEmpty()) {
             throw new CliException("Key value expected\n");
@@ -157,7 +158,7 @@ final class TableCommands {
             throw new CliException("Inserting keys into tables of type other than ip, ipv6, string and integer is not supported\n");
         }
         Object key = t.parseKey(r.arg(i));
-        if (key == null) {
+        if (key == null && t.type() != KeyType.IP) {
             throw new CliException("Invalid key\n");
         }
         return key;
