@@ -74,6 +74,7 @@ public final class Backend {
     private final HttpRules rules;
     private final StatsPage statsPage;
     private final TcpRules tcpRules;
+    private final Persistence persistence;
     private final int id;
     private final Mode mode;
     private final Algorithm algorithm;
@@ -108,6 +109,7 @@ public final class Backend {
         this.rules = HttpRules.of(spec);
         this.statsPage = StatsPage.of(spec);
         this.tcpRules = TcpRules.of(spec);
+        this.persistence = spec.partOrNull(Persistence.class);
     }
 
     /**
@@ -258,7 +260,10 @@ public final class Backend {
         if (farm.isEmpty()) {
             return Outcome.NO_SERVER;
         }
-        Member m = balancer.pick(ctx, member(avoid));
+        Member m = avoid == null ? persisted(ctx) : null;
+        if (m == null) {
+            m = balancer.pick(ctx, member(avoid));
+        }
         if (m == null) {
             ticket.enqueue(queue, null, arrivals.getAndIncrement());
             for (Member each : farm.members) {
@@ -277,6 +282,19 @@ public final class Backend {
         ticket.enqueue(m.queue, m, arrivals.getAndIncrement());
         drain(m);
         return Outcome.QUEUED;
+    }
+
+    /** The server a persistence rule gives the transaction, when it is in use; null for the algorithm to choose. */
+    private Member persisted(SampleContext ctx) {
+        Member m = persistence == null ? null : member(persistence.server(ctx, this));
+        return m != null && m.inFarm ? m : null;
+    }
+
+    /** A transaction of this backend ended on {@code server}: the persistence rules store it. */
+    public void ended(SampleContext ctx, Server server) {
+        if (persistence != null) {
+            persistence.ended(ctx, server);
+        }
     }
 
     /**

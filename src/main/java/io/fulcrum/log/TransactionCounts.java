@@ -43,6 +43,9 @@ final class TransactionCounts {
             serverSide(c, l);
         }
         watcher(ctx, l, status);
+        if (be != null && srv != null) {
+            be.ended(ctx, srv);
+        }
         if (srv != null) {
             Counters c = srv.counters();
             c.add(Count.BYTES_IN, l.bytesIn());

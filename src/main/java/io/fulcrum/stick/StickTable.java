@@ -79,6 +79,15 @@ public final class StickTable {
         return serverKeyAddr;
     }
 
+    /** Adds server_id and server_key to the stored data (a table of stick rules), before any entry exists. */
+    void storeServers() {
+        if (!layout.has(DataType.SERVER_ID) || !layout.has(DataType.SERVER_KEY)) {
+            layout.add(DataType.SERVER_ID, 1, 0);
+            layout.add(DataType.SERVER_KEY, 1, 0);
+            layout.done();
+        }
+    }
+
     /** Entries stored, expired ones not swept yet included (as HAProxy's {@code used}). */
     public int used() {
         return entries.size();

@@ -1,5 +1,6 @@
 package io.fulcrum.stick;
 
+import io.fulcrum.backend.Persistence;
 import io.fulcrum.cfg.ConfigModel;
 import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.cfg.Registry;
@@ -45,7 +46,10 @@ public final class StickTables {
         return r;
     }
 
-    /** Resolves every reference; those naming no table are reported. */
+    /**
+     * Resolves every reference; those naming no table are reported. The tables of stick rules store the servers
+     * (server_id and server_key) whatever their {@code store} says, as HAProxy's do.
+     */
     void resolve(ConfigModel model, Diagnostics diag) {
         List<ProxySpec> proxies = ProxyTable.of(model).proxies();
         for (TableRef r : refs) {
@@ -54,6 +58,15 @@ public final class StickTables {
                 diag.configAlert(error);
             } else if (error != null) {
                 diag.parseAlert(r.usedAt(), error);
+            }
+        }
+        for (ProxySpec p : proxies) {
+            List<StickRules.Rule> rules = p.partOrNull(Persistence.class) instanceof StickRules s ? s.rules : List.of();
+            for (StickRules.Rule r : rules) {
+                StickTable t = r.table().get();
+                if (t != null) {
+                    t.storeServers();
+                }
             }
         }
     }

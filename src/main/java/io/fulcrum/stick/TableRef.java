@@ -14,7 +14,10 @@ final class TableRef {
     private String name;
     /** The line of an expression's reference (reported on it), or null for a rule's ({@code track-sc}: on its proxy). */
     private final Source usedAt;
-    /** What names the table, as the error says it: "by track-sc0", "in arg 1 of sample fetch keyword 'src_conn_cnt'". */
+    /**
+     * What names the table, as the error says it: "by track-sc0", "in arg 1 of sample fetch keyword 'src_conn_cnt'";
+     * null for a stick rule.
+     */
     private final String what;
     private String proxy;
     private volatile StickTable table;
@@ -46,6 +49,9 @@ final class TableRef {
         table = tables.get(name);
         if (table != null) {
             return null;
+        }
+        if (what == null) { // a stick rule's
+            return "Proxy '" + proxy + "': unable to find stick-table '" + name + "'.";
         }
         return usedAt == null ? "Proxy '" + proxy + "': unable to find table '" + name + "' referenced " + what + "."
                 : "unable to find table '" + name + "' referenced " + what + " in proxy '" + proxy + "'.";

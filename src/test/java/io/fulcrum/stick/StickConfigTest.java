@@ -114,4 +114,33 @@ class StickConfigTest {
                 [ALERT]    (1) : config : Fatal errors found in configuration.
                 """);
     }
+
+    @Test
+    void stickRuleErrors() {
+        assertThat(LoadedConfig.load(dir, HEAD + """
+                    stick on src
+                backend b
+                    stick-table type ip size 10
+                    stick on
+                    stick foo src
+                    stick on src foo
+                    stick on src table nope
+                    stick store-response src
+                """).messages()).isEqualTo("""
+                [WARNING]  (1) : config : parsing [t.cfg:8] : 'stick' ignored because frontend 'f' has no backend capability.
+                [ALERT]    (1) : config : parsing [t.cfg:11] : 'stick' expects a fetch method.
+                [ALERT]    (1) : config : parsing [t.cfg:12] : 'stick' expects 'on', 'match', or 'store'.
+                [ALERT]    (1) : config : parsing [t.cfg:13] : 'stick': unknown keyword 'foo'.
+                [ALERT]    (1) : config : Error(s) found in configuration file : t.cfg
+                [ALERT]    (1) : config : Fatal errors found in configuration.
+                """);
+        assertThat(LoadedConfig.load(dir, HEAD + """
+                    default_backend b
+                backend b
+                    stick on src table nope
+                """).messages()).isEqualTo("""
+                [ALERT]    (1) : config : Proxy 'b': unable to find stick-table 'nope'.
+                [ALERT]    (1) : config : Fatal errors found in configuration.
+                """);
+    }
 }
