@@ -12,6 +12,9 @@ import io.netty.util.AttributeKey;
 public interface TransactionWatcher {
     AttributeKey<TransactionWatcher> KEY = AttributeKey.valueOf("fulcrum.transactionWatcher");
 
+    /** The connection passed the tcp-request connection and session rules: its session starts. */
+    void sessionAccepted();
+
     /** An HTTP request's head arrived and passed the frontend's tcp-request content rules. */
     void request(SampleContext ctx);
 

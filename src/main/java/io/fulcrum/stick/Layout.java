@@ -43,9 +43,15 @@ final class Layout {
         return width;
     }
 
-    /** The offset of element {@code idx} of {@code type}, or -1 when the table does not store it. */
+    /**
+     * The offset of element {@code idx} of {@code type}, or -1 when the table does not store it. A legacy type
+     * (gpc0, gpt0...) that is not stored itself is read in the array holding it (see {@link DataType#array()}).
+     */
     int offset(DataType type, int idx) {
         int o = offset[type.ordinal()];
+        if (o == -1 && type.array() != null) {
+            return offset(type.array(), type.arrayIndex());
+        }
         return o < 0 || idx < 0 || idx >= count[type.ordinal()] ? -1 : o + idx * type.width();
     }
 
@@ -53,8 +59,9 @@ final class Layout {
         return count[type.ordinal()];
     }
 
+    /** A rate's period in ms (a legacy rate's is its array's when only the array is stored). */
     long period(DataType type) {
-        return period[type.ordinal()];
+        return !has(type) && type.array() != null ? period[type.array().ordinal()] : period[type.ordinal()];
     }
 
     List<DataType> stored() {

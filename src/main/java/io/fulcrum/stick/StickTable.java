@@ -100,7 +100,7 @@ public final class StickTable {
 
     /** Whether element {@code idx} of {@code t} is stored, directly or in the array that holds a legacy type. */
     boolean holds(DataType t, int idx) {
-        return layout.offset(t, idx) >= 0 || !layout.has(t) && t.array() != null && layout.offset(t.array(), t.arrayIndex()) >= 0;
+        return layout.offset(t, idx) >= 0;
     }
 
     /** Lowers a current-count value by one unless it is 0 (conn_cur when a tracker ends). */
@@ -230,9 +230,6 @@ public final class StickTable {
 
     /** Element {@code idx} of {@code t} in {@code e}; -1 when the table does not store it. */
     public long get(Entry e, DataType t, int idx) {
-        if (!layout.has(t) && t.array() != null) {
-            return get(e, t.array(), t.arrayIndex());
-        }
         int off = layout.offset(t, idx);
         if (off < 0) {
             return -1;
@@ -247,9 +244,6 @@ public final class StickTable {
 
     /** Adds {@code n} to element {@code idx} of {@code t} (a counter, or a rate's current period); false when not stored. */
     public boolean add(Entry e, DataType t, int idx, long n) {
-        if (!layout.has(t) && t.array() != null) {
-            return add(e, t.array(), t.arrayIndex(), n);
-        }
         int off = layout.offset(t, idx);
         if (off < 0) {
             return false;
@@ -266,9 +260,6 @@ public final class StickTable {
 
     /** Sets element {@code idx} of {@code t}, cut to its kind's width as HAProxy's storage does; false when not stored. */
     public boolean set(Entry e, DataType t, int idx, long v) {
-        if (!layout.has(t) && t.array() != null) {
-            return set(e, t.array(), t.arrayIndex(), v);
-        }
         int off = layout.offset(t, idx);
         if (off < 0) {
             return false;

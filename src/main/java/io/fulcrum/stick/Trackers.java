@@ -14,8 +14,27 @@ public final class Trackers implements TransactionWatcher {
     /** The number of stick counters (HAProxy's MAX_SESS_STKCTR). */
     public static final int COUNTERS = 3;
 
-    /** An entry tracked in a table. */
-    public record Tracked(StickTable table, Entry entry) {
+    /**
+     * An entry tracked in a table. Once released (the connection closed) it no longer counts as tracked, but still
+     * receives the bytes of the transaction whose end is told after the close.
+     */
+    static final class Tracked {
+        private final StickTable table;
+        private final Entry entry;
+        private boolean released;
+
+        Tracked(StickTable table, Entry entry) {
+            this.table = table;
+            this.entry = entry;
+        }
+
+        StickTable table() {
+            return table;
+        }
+
+        Entry entry() {
+            return entry;
+        }
     }
 
     private final Tracked[] session = new Tracked[COUNTERS];
@@ -43,12 +62,13 @@ public final class Trackers implements TransactionWatcher {
 
     /** Counter {@code n}: the transaction's, else the connection's; null when not tracked. */
     Tracked get(int n) {
-        return stream[n] != null ? stream[n] : session[n];
+        Tracked t = stream[n] != null && !stream[n].released ? stream[n] : session[n];
+        return t == null || t.released ? null : t;
     }
 
     /**
      * Starts tracking {@code e} of {@code t} as counter {@code n} (unless it is already tracked): the entry is held and
-     * counts a connection (conn_cnt, conn_cur, conn_rate), and a session when tracked by a connection-level rule.
+     * counts a connection (conn_cnt, conn_cur, conn_rate).
      */
     boolean track(int n, StickTable t, Entry e, boolean connectionLevel) {
         if (get(n) != null) {
@@ -59,11 +79,15 @@ public final class Trackers implements TransactionWatcher {
         t.add(e, DataType.CONN_CNT, 0, 1);
         t.add(e, DataType.CONN_CUR, 0, 1);
         t.add(e, DataType.CONN_RATE, 0, 1);
-        if (connectionLevel) {
-            t.add(e, DataType.SESS_CNT, 0, 1);
-            t.add(e, DataType.SESS_RATE, 0, 1);
-        }
         return true;
+    }
+
+    /** The entries tracked by connection-level rules count the session (sess_cnt, sess_rate). */
+    @Override
+    public void sessionAccepted() {
+        for (Tracked tr : session) {
+            each(tr, DataType.SESS_CNT, DataType.SESS_RATE, 1);
+        }
     }
 
     /** Counts an HTTP request in {@code e} (http_req_cnt and http_req_rate). */
@@ -87,6 +111,7 @@ public final class Trackers implements TransactionWatcher {
             ended(stream[i], bytesIn, bytesOut, clientError, serverFailure);
         }
         release(stream);
+        java.util.Arrays.fill(stream, null);
     }
 
     private static void ended(Tracked tr, long bytesIn, long bytesOut, boolean clientError, boolean serverFailure) {
@@ -108,14 +133,13 @@ public final class Trackers implements TransactionWatcher {
         release(session);
     }
 
-    /** The tracking ends: the entry no longer counts this connection (conn_cur) and may expire. */
+    /** The tracking ends: the entry no longer counts this connection (conn_cur) and may expire. Once. */
     private static void release(Tracked[] level) {
-        for (int i = 0; i < COUNTERS; i++) {
-            Tracked tr = level[i];
-            if (tr != null) {
-                level[i] = null;
-                tr.table().decrement(tr.entry(), DataType.CONN_CUR);
-                tr.table().release(tr.entry());
+        for (Tracked tr : level) {
+            if (tr != null && !tr.released) {
+                tr.released = true;
+                tr.table.decrement(tr.entry, DataType.CONN_CUR);
+                tr.table.release(tr.entry);
             }
         }
     }

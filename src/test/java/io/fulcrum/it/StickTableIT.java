@@ -20,7 +20,9 @@ class StickTableIT {
     private static Path admin;
     private static int limit;
     private static int counters;
+    private static int tcp;
     private static HttpOrigin app;
+    private static Origin echo;
     private static FulcrumProcess proxy;
 
     @BeforeAll
@@ -29,6 +31,8 @@ class StickTableIT {
         app = HttpOrigin.ok("app");
         limit = freePort();
         counters = freePort();
+        tcp = freePort();
+        echo = Origin.start(Origin.ECHO);
         proxy = TcpProxyKit.serve("""
                 global
                     stats socket %s level admin
@@ -50,17 +54,28 @@ class StickTableIT {
                     http-request return status 200 content-type text/plain lf-string "gpc0=%%[sc1_get_gpc0] cur=%%[sc1_conn_cur] src=%%[src_get_gpc0(conns)] tab=%%[src,table_gpc0(conns)] in=%%[src,in_table(conns)] tracked=%%[sc1_tracked],%%[sc0_tracked] trackers=%%[sc_trackers(1)] req=%%[sc_http_req_cnt(1)] cnt=%%[table_cnt(conns)] avl=%%[table_avl(conns)]"
                 backend conns
                     stick-table type ip size 10 expire 1s store gpc0,conn_cur,conn_cnt,sess_cnt,http_req_cnt
+                frontend tcp_limit
+                    mode tcp
+                    bind 127.0.0.1:%d
+                    stick-table type ip size 10 store conn_cur,conn_cnt,sess_cnt,bytes_in_cnt,bytes_out_cnt
+                    tcp-request connection track-sc0 src
+                    tcp-request connection reject if { sc0_conn_cur gt 2 }
+                    default_backend echo
+                backend echo
+                    mode tcp
+                    server e 127.0.0.1:%d
                 backend cli
                     stick-table type ip size 10 store gpc0,conn_cnt
                 backend app
                     server s1 127.0.0.1:%d
-                """.formatted(admin, limit, counters, app.port()), limit);
+                """.formatted(admin, limit, counters, tcp, echo.port(), app.port()), limit);
     }
 
     @AfterAll
     static void stop() throws Exception {
         proxy.close();
         app.close();
+        echo.close();
     }
 
     private static String cli(String line) throws Exception {
@@ -130,8 +145,31 @@ class StickTableIT {
     }
 
     @Test
+    void aTcpClientMayHoldTwoConnectionsAndTheEndOfEachIsCounted() throws Exception {
+        try (java.net.Socket a = TcpProxyKit.connect(tcp); java.net.Socket b = TcpProxyKit.connect(tcp)) {
+            assertThat(TcpProxyKit.echo(a, "hello")).isEqualTo("hello");
+            assertThat(TcpProxyKit.echo(b, "hi")).isEqualTo("hi");
+            try (java.net.Socket c = TcpProxyKit.connect(tcp)) {
+                TcpProxyKit.awaitClosed(c, 5000); // a third one is rejected
+            } catch (java.net.SocketException reset) {
+                // rejected with a reset, before or after the connect call returned
+            }
+        }
+        String table = "";
+        for (int i = 0; i < 100 && !table.contains("conn_cur=0 "); i++) {
+            Thread.sleep(50);
+            table = show("tcp_limit");
+        }
+        assertThat(table).isEqualTo("""
+                # table: tcp_limit, type: ip, size:10, used:1
+                0x: key=127.0.0.1 use=0 exp=E conn_cnt=3 conn_cur=0 sess_cnt=2 bytes_in_cnt=7 bytes_out_cnt=7
+
+                """);
+    }
+
+    @Test
     void theCliAnswersAsHaproxy() throws Exception {
-        assertThat(cli("show table")).matches("# table: cli, type: ip, size:10, used:\\d+\n# table: conns, type: ip, size:10, used:\\d+\n# table: limit, type: ip, size:100, used:\\d+\n\n");
+        assertThat(cli("show table")).matches("# table: cli, type: ip, size:10, used:\\d+\n# table: tcp_limit, type: ip, size:10, used:\\d+\n# table: conns, type: ip, size:10, used:\\d+\n# table: limit, type: ip, size:100, used:\\d+\n\n");
         assertThat(cli("show table nope")).isEqualTo("No such table\n\n");
         assertThat(cli("show table conns data.foo gt 1")).isEqualTo("Filter entry #1: Unknown data type\n\n");
         assertThat(cli("show table conns data.gpc1 gt 1")).isEqualTo("Filter entry #1: Data type not stored in this table\n\n");
