@@ -22,6 +22,7 @@ import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.sample.SampleModule;
 import io.fulcrum.server.ServerModule;
 import io.fulcrum.stats.StatsModule;
+import io.fulcrum.stick.StickModule;
 import io.fulcrum.stream.StreamModule;
 import io.fulcrum.tls.TlsModule;
 
@@ -51,6 +52,7 @@ public final class Modules {
             new AclModule(),
             new RuleModule(),
             new TcpRuleModule(),
+            new StickModule(),
             new AuthModule(),
             new LogModule(),
             new CliModule(),

@@ -78,6 +78,8 @@ public final class Backend {
     private final HttpRules rules;
     private final StatsPage statsPage;
     private final TcpRules tcpRules;
+    /** The stick rules, or null. */
+    private final Affinity affinity;
     private final int id;
     private final String description;
     private final Mode mode;
@@ -118,6 +120,7 @@ public final class Backend {
         this.statsPage = StatsPage.of(spec);
         this.tcpRules = TcpRules.of(spec);
         this.persistence = Persistence.of(spec, servers);
+        this.affinity = spec.partOrNull(Affinity.class);
     }
 
     /**
@@ -268,7 +271,10 @@ public final class Backend {
         if (farm.isEmpty()) {
             return Outcome.NO_SERVER;
         }
-        Member m = balancer.pick(ctx, member(avoid));
+        Member m = avoid == null ? persisted(ctx) : null;
+        if (m == null) {
+            m = balancer.pick(ctx, member(avoid));
+        }
         if (m == null) {
             ticket.enqueue(queue, null, arrivals.getAndIncrement());
             for (Member each : farm.members) {
@@ -277,6 +283,19 @@ public final class Backend {
             return Outcome.QUEUED;
         }
         return take(ticket, m);
+    }
+
+    /** The server a stick rule gives the transaction, when it is in use; null for the algorithm to choose. */
+    private Member persisted(SampleContext ctx) {
+        Member m = affinity == null ? null : member(affinity.server(ctx, this));
+        return m != null && m.inFarm ? m : null;
+    }
+
+    /** A transaction of this backend ended on {@code server}: the stick rules store it. */
+    public void ended(SampleContext ctx, Server server) {
+        if (affinity != null) {
+            affinity.ended(ctx, server);
+        }
     }
 
     /**

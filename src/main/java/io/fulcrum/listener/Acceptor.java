@@ -6,6 +6,7 @@ import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.log.ConnectionContext;
 import io.fulcrum.log.StreamLog;
 import io.fulcrum.proxy.Frontend;
+import io.fulcrum.log.TransactionWatcher;
 import io.fulcrum.rules.TcpRules;
 import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.sample.Vars;
@@ -119,6 +120,10 @@ public final class Acceptor implements Consumer<Channel> {
             }
             reset(child);
             return false;
+        }
+        TransactionWatcher watcher = TransactionWatcher.of(child);
+        if (watcher != null) {
+            watcher.sessionAccepted();
         }
         return true;
     }

@@ -43,6 +43,10 @@ final class TransactionCounts {
             denials(c, l);
             serverSide(c, l);
         }
+        watcher(ctx, l, status);
+        if (be != null && srv != null) {
+            be.ended(ctx, srv);
+        }
         if (srv != null) {
             Counters c = srv.counters();
             c.add(Count.BYTES_IN, l.bytesIn());
@@ -76,6 +80,19 @@ final class TransactionCounts {
         } else if (l.http() && byServer && (l.state() == 'H' || l.state() == 'D')) {
             srv.observe(l.cause() == 's' ? Observation.HTTP_READ_TIMEOUT : Observation.HTTP_READ_ERROR);
         }
+    }
+
+    /** Tells the connection's watcher (stick-table trackers), if any, what the transaction did. */
+    private static void watcher(LogContext ctx, StreamLog l, int status) {
+        TransactionWatcher w = TransactionWatcher.of(ctx.frontChannel());
+        if (w == null) {
+            return;
+        }
+        boolean denied = l.cause() == 'P' && l.state() == 'R';
+        boolean clientError = l.http() && (l.isBadRequest() || denied || status >= 400 && status < 500 && l.serverResponded());
+        boolean invalidResponse = (l.cause() == 'S' || l.cause() == 's') && (l.state() == 'H' || l.state() == 'D');
+        boolean serverFailure = l.http() && (invalidResponse || l.serverResponded() && status >= 500 && status != 501 && status != 505);
+        w.ended(ctx, l.bytesIn(), l.bytesOut(), clientError, serverFailure);
     }
 
     private static void traffic(Counters c, StreamLog l, boolean request, int status) {

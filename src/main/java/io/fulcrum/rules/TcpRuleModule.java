@@ -31,9 +31,8 @@ import java.util.List;
 public final class TcpRuleModule implements Module {
     /** HAProxy 2.6's other tcp-request actions. */
     private static final java.util.Set<String> UNSUPPORTED = java.util.Set.of("expect-proxy", "expect-netscaler-cip",
-            "track-sc0", "track-sc1", "track-sc2", "sc-inc-gpc", "sc-inc-gpc0", "sc-inc-gpc1", "sc-set-gpt", "sc-set-gpt0",
             "silent-drop", "do-resolve", "send-spoe-group", "set-priority-class", "set-priority-offset", "switch-mode", "use-service");
-    /** HAProxy 2.6's other tcp-response content actions (the sc-* ones come with the stick tables). */
+    /** HAProxy 2.6's other tcp-response content actions. */
     private static final java.util.Set<String> RESPONSE_UNSUPPORTED = java.util.Set.of("sc-inc-gpc", "sc-inc-gpc0", "sc-inc-gpc1",
             "sc-set-gpt", "sc-set-gpt0", "send-spoe-group", "ot-group");
 
@@ -43,7 +42,7 @@ public final class TcpRuleModule implements Module {
         LogFormatParser formats = new LogFormatParser(acls.exprs());
         registry.check(TcpRuleModule::warnCaptures);
         registry.table(ProxyModule.KEYWORDS).add("tcp-request", Capability.FRONTEND | Capability.BACKEND | Capability.STRICT,
-                (p, l) -> parse(p, l, acls, formats));
+                (p, l) -> parse(p, l, acls, formats, TcpActions.of(registry)));
         // Refused in a frontend by the parser, with HAProxy's words.
         registry.table(ProxyModule.KEYWORDS).add("tcp-response", Capability.FRONTEND | Capability.BACKEND | Capability.STRICT,
                 (p, l) -> parseResponse(p, l, acls, formats));
@@ -100,7 +99,8 @@ public final class TcpRuleModule implements Module {
         }
     }
 
-    private static void parse(ProxySpec p, ConfigLine l, AclParser acls, LogFormatParser formats) throws ConfigException {
+    private static void parse(ProxySpec p, ConfigLine l, AclParser acls, LogFormatParser formats, TcpActions owned)
+            throws ConfigException {
         TcpRules rules = p.part(TcpRules.class, TcpRules::new);
         String where = p.describe();
         String kind = l.arg(1);
@@ -128,7 +128,7 @@ public final class TcpRuleModule implements Module {
             case "session" -> rules.session;
             default -> rules.content;
         };
-        list.add(rule(false, kind, stage, p, l, acls, formats, rules));
+        list.add(rule(false, kind, stage, p, l, acls, formats, rules, owned));
     }
 
     /** {@code tcp-response inspect-delay <time>} and {@code tcp-response content <action> [{if|unless} <condition>]}. */
@@ -143,7 +143,7 @@ public final class TcpRuleModule implements Module {
         TcpRules rules = p.part(TcpRules.class, TcpRules::new);
         switch (l.arg(1)) {
             case "inspect-delay" -> rules.responseInspectDelay = inspectDelay("tcp-response", l, where);
-            case "content" -> rules.response.add(rule(true, "content", Stage.BE_RES_CNT, p, l, acls, formats, rules));
+            case "content" -> rules.response.add(rule(true, "content", Stage.BE_RES_CNT, p, l, acls, formats, rules, null));
             default -> throw new ConfigException("'tcp-response' expects 'inspect-delay' or 'content' in " + where + " (got '" + l.arg(1) + "')");
         }
     }
@@ -168,9 +168,11 @@ public final class TcpRuleModule implements Module {
     /**
      * The action and condition of a rule line: a {@code tcp-request <kind>} rule, or a {@code tcp-response content}
      * one ({@code response}), which has close and silent-drop and no address or capture actions.
+     *
+     * @param owned the tcp-request actions of other subsystems; null for tcp-response rules
      */
     private static TcpRules.Rule rule(boolean response, String kind, Stage stage, ProxySpec p, ConfigLine l, AclParser acls,
-                                      LogFormatParser formats, TcpRules rules) throws ConfigException {
+                                      LogFormatParser formats, TcpRules rules, TcpActions owned) throws ConfigException {
         String where = p.describe();
         String directive = response ? "tcp-response" : "tcp-request";
         String word = l.arg(2);
@@ -237,6 +239,10 @@ public final class TcpRuleModule implements Module {
             default -> {
                 ActionArgs args = new ActionArgs(l, pos, param, null, p, stage, acls.exprs(), formats);
                 act = response ? responseAction(action, args) : requestAction(action, kind, args);
+                TcpActions.Parser other = act != null || owned == null ? null : owned.find(param == null ? action : action + "(*)");
+                if (other != null) {
+                    act = other.parse(args); // an action of another subsystem (the stick tables' track-sc...)
+                }
                 if (act == null) {
                     throw unknownAction(response, kind, action, word, where);
                 }

@@ -16,6 +16,7 @@ import io.fulcrum.http.MonitorUri;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
 import io.fulcrum.log.StreamLog;
+import io.fulcrum.log.TransactionWatcher;
 import io.fulcrum.mux.h1.H1Encoder;
 import io.fulcrum.mux.h1.H1Exception;
 import io.fulcrum.mux.h1.H1FrontConnection;
@@ -176,6 +177,10 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         if (!frontend.tcpRules().acceptContent(this)) {
             abort();
             return;
+        }
+        TransactionWatcher watcher = TransactionWatcher.of(client);
+        if (watcher != null) {
+            watcher.request(this);
         }
         if (MonitorUri.matches(frontend.httpOptions().monitorUri, request)) {
             fail(frontend.httpOptions().monitorFails(this) ? 503 : 200);

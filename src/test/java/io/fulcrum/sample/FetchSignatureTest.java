@@ -77,8 +77,8 @@ class FetchSignatureTest {
 
     @Test
     void haproxyFetchesNotSupportedYetAreSaidSo() {
-        assertThat(TestContext.error("sc0_conn_cnt"))
-                .isEqualTo("fetch method 'sc0_conn_cnt' is an HAProxy sample fetch that Fulcrum does not support yet");
+        assertThat(TestContext.error("distcc_body"))
+                .isEqualTo("fetch method 'distcc_body' is an HAProxy sample fetch that Fulcrum does not support yet");
         assertThat(TestContext.error("no_such_fetch")).isEqualTo("unknown fetch method 'no_such_fetch'");
     }
 }

@@ -1,0 +1,34 @@
+package io.fulcrum.log;
+
+import io.fulcrum.sample.SampleContext;
+import io.netty.channel.Channel;
+import io.netty.util.AttributeKey;
+
+/**
+ * What follows a client connection's transactions besides the logs and the stats (the stick-table trackers of
+ * stick.Trackers): set on the client channel by whoever needs it, told of each HTTP request and of each
+ * transaction's end, on the connection's event loop.
+ */
+public interface TransactionWatcher {
+    AttributeKey<TransactionWatcher> KEY = AttributeKey.valueOf("fulcrum.transactionWatcher");
+
+    /** The connection passed the tcp-request connection and session rules: its session starts. */
+    void sessionAccepted();
+
+    /** An HTTP request's head arrived and passed the frontend's tcp-request content rules. */
+    void request(SampleContext ctx);
+
+    /**
+     * A transaction ended.
+     *
+     * @param clientError   an HTTP request error induced by the client: invalid, denied, tarpitted, or answered 4xx by
+     *                      the server (HAProxy's http_err)
+     * @param serverFailure an HTTP response failure: invalid or truncated, or a 5xx other than 501 and 505 (http_fail)
+     */
+    void ended(SampleContext ctx, long bytesIn, long bytesOut, boolean clientError, boolean serverFailure);
+
+    /** The watcher of {@code ch}, or null (without allocating an attribute). */
+    static TransactionWatcher of(Channel ch) {
+        return ch != null && ch.hasAttr(KEY) ? ch.attr(KEY).get() : null;
+    }
+}

@@ -1,0 +1,227 @@
+package io.fulcrum.stick;
+
+import io.fulcrum.cli.CliCommands;
+import io.fulcrum.cli.CliException;
+import io.fulcrum.cli.CliLevel;
+import io.fulcrum.cli.CliRequest;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The table commands of the CLI, with HAProxy 2.6's output and messages: {@code show table [<t> [filters]]},
+ * {@code clear table <t> [filters]} and {@code set table <t> key <k> [data.<type> <v>]...}; a filter is
+ * {@code data.<type> <op> <value>} (at most 4, all must match) or {@code key <k>}.
+ */
+final class TableCommands {
+    /** HAProxy's limit on data filters in one command. */
+    private static final int MAX_FILTERS = 4;
+    private static final List<String> OPERATORS = List.of("eq", "ne", "le", "ge", "lt", "gt");
+
+    private final StickTables tables;
+
+    private TableCommands(StickTables tables) {
+        this.tables = tables;
+    }
+
+    static void register(CliCommands c, StickTables tables) {
+        TableCommands t = new TableCommands(tables);
+        c.add("show table", "show table <table> [<filter>]*", "report table usage stats or dump this table's contents (filter: data/key)",
+                CliLevel.USER, t::show);
+        c.add("clear table", "clear table <table> [<filter>]*", "remove an entry from a table (filter: data/key)", CliLevel.OPERATOR, t::clear);
+        c.add("set table", "set table <table> key <k> [data.* <v>]*", "update or create a table entry's data", CliLevel.OPERATOR, t::set);
+    }
+
+    /** A data filter: element 0 of {@code type} compared with {@code value} by {@code op}. */
+    private record Filter(DataType type, String op, long value) {
+        boolean matches(StickTable t, Entry e) {
+            long v = t.get(e, type, 0);
+            return switch (op) {
+                case "eq" -> v == value;
+                case "ne" -> v != value;
+                case "le" -> v <= value;
+                case "ge" -> v >= value;
+                case "lt" -> v < value;
+                default -> v > value;
+            };
+        }
+    }
+
+    /** What the filters of a command select: a key (null when none), or data filters. */
+    private record Selection(Object key, boolean invalidKey, List<Filter> filters) {
+        List<Entry> entries(StickTable t) {
+            if (invalidKey) {
+                return List.of();
+            }
+            if (key != null) {
+                Entry e = t.lookup(key);
+                return e == null ? List.of() : List.of(e);
+            }
+            List<Entry> l = new ArrayList<>();
+            for (Entry e : t.snapshot()) {
+                if (filters.stream().allMatch(f -> f.matches(t, e))) {
+                    l.add(e);
+                }
+            }
+            return l;
+        }
+    }
+
+    private void show(CliRequest r) throws CliException {
+        if (r.arg(2).isEmpty()) {
+            StringBuilder b = new StringBuilder();
+            tables.listed().forEach(t -> header(b, t));
+            r.print(b);
+            return;
+        }
+        StickTable t = table(r);
+        Selection s = selection(r, t);
+        if (s.invalidKey()) {
+            return; // HAProxy prints nothing for a key that cannot be one
+        }
+        StringBuilder b = new StringBuilder();
+        header(b, t);
+        for (Entry e : s.entries(t)) {
+            EntryText.append(b, t, e);
+        }
+        r.print(b);
+    }
+
+    private void clear(CliRequest r) throws CliException {
+        if (r.arg(2).isEmpty()) {
+            throw new CliException("Required arguments: <table> \"data.<store_data_type>\" <operator> <value> or <table> key <key>\n");
+        }
+        StickTable t = table(r);
+        Selection s = selection(r, t);
+        if (s.invalidKey() && t.type() != KeyType.IP) {
+            throw new CliException("Invalid key\n");
+        }
+        s.entries(t).forEach(t::remove); // entries in use stay, as in HAProxy
+    }
+
+    private void set(CliRequest r) throws CliException {
+        if (r.arg(2).isEmpty()) {
+            throw new CliException("Required arguments: <table> key <key> [data.<store_data_type> <value>]*\n");
+        }
+        StickTable t = table(r);
+        if (r.arg(3).isEmpty()) {
+            return; // as HAProxy: nothing to do, nothing said
+        }
+        if (!r.arg(3).equals("key")) {
+            throw new CliException("Required arguments: <table> key <key> [data.<store_data_type> <value>]*\n");
+        }
+        Object key = key(r, t, 4);
+        if (key == null) {
+            return;
+        }
+        // As HAProxy: the entry exists from here on, and the data before a wrong one are stored.
+        Entry e = t.getOrCreate(key);
+        if (e == null) {
+            throw new CliException("Unable to allocate a new entry\n");
+        }
+        for (int i = 5; !r.arg(i).isEmpty(); i += 2) {
+            if (!r.arg(i).startsWith("data.")) {
+                throw new CliException("\"data.<type>\" followed by a value expected\n");
+            }
+            DataType type = DataType.named(r.arg(i).substring(5));
+            if (type == null) {
+                throw new CliException("Unknown data type\n");
+            }
+            if (!t.stores(type)) {
+                throw new CliException("Data type not stored in this table\n");
+            }
+            Long v = parseLong(r.arg(i + 1));
+            if (v == null || type == DataType.SERVER_KEY) {
+                throw new CliException("Require a valid integer value to store\n");
+            }
+            t.set(e, type, 0, v);
+        }
+    }
+
+    private StickTable table(CliRequest r) throws CliException {
+        StickTable t = tables.get(r.arg(2));
+        if (t == null) {
+            throw new CliException("No such table\n");
+        }
+        return t;
+    }
+
+    /**
+     * The key at word {@code i} for set; null for an invalid IPv4 address, which HAProxy ignores without a word (its
+     * string-to-address cast fails silently there), where other invalid keys are refused.
+     */
+    private static Object key(CliRequest r, StickTable t, int i) throws CliException {
+        if (r.arg(i).isEmpty()) {
+            throw new CliException("Key value expected\n");
+        }
+        if (t.type() == KeyType.BINARY) {
+            throw new CliException("Inserting keys into tables of type other than ip, ipv6, string and integer is not supported\n");
+        }
+        Object key = t.parseKey(r.arg(i));
+        if (key == null && t.type() != KeyType.IP) {
+            throw new CliException("Invalid key\n");
+        }
+        return key;
+    }
+
+    private static Selection selection(CliRequest r, StickTable t) throws CliException {
+        List<Filter> filters = new ArrayList<>();
+        for (int i = 3; !r.arg(i).isEmpty(); i += 3) {
+            String w = r.arg(i);
+            if (w.equals("key")) {
+                if (r.arg(i + 1).isEmpty()) {
+                    throw new CliException("Key value expected\n");
+                }
+                Object key = t.type() == KeyType.BINARY ? null : t.parseKey(r.arg(i + 1));
+                return new Selection(key, key == null, List.of());
+            }
+            if (!w.startsWith("data.")) {
+                throw new CliException("Optional argument only supports \"data.<store_data_type>\" <operator> <value> and key <key>\n");
+            }
+            if (filters.size() == MAX_FILTERS) {
+                throw new CliException("Detected extra data in filter, " + ordinal(i + 1) + " word of input, after '" + r.arg(i - 1) + "'\n");
+            }
+            String entry = "Filter entry #" + (filters.size() + 1) + ": ";
+            DataType type = DataType.named(w.substring(5));
+            if (type == null) {
+                throw new CliException(entry + "Unknown data type\n");
+            }
+            if (!t.stores(type) || type == DataType.SERVER_KEY) {
+                throw new CliException(entry + "Data type not stored in this table\n");
+            }
+            if (!OPERATORS.contains(r.arg(i + 1))) {
+                throw new CliException(entry + "Require and operator among \"eq\", \"ne\", \"le\", \"ge\", \"lt\", \"gt\"\n");
+            }
+            Long v = parseLong(r.arg(i + 2));
+            if (v == null) {
+                throw new CliException(entry + "Require a valid integer value to compare against\n");
+            }
+            filters.add(new Filter(type, r.arg(i + 1), v));
+        }
+        return new Selection(null, false, filters);
+    }
+
+    private static Long parseLong(String s) {
+        try {
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** "1st", "2nd", "16th", as HAProxy numbers the words of a command. */
+    private static String ordinal(int n) {
+        String suffix = n % 100 >= 11 && n % 100 <= 13 ? "th" : switch (n % 10) {
+            case 1 -> "st";
+            case 2 -> "nd";
+            case 3 -> "rd";
+            default -> "th";
+        };
+        return n + suffix;
+    }
+
+    private static void header(StringBuilder b, StickTable t) {
+        b.append("# table: ").append(t.name()).append(", type: ").append(t.type().text()).append(", size:").append(t.size())
+                .append(", used:").append(t.used()).append('\n');
+    }
+}
