@@ -47,38 +47,6 @@ final class PayloadFetches {
                 (a, ctx, out) -> missing(ctx, lengthValue(a, response.apply(ctx), out)), PayloadFetches::checkLengthValue));
         c.fetch(new Fetch("payload_lv", LENGTH_VALUE, SampleType.BIN, Source.L6REQ,
                 (a, ctx, out) -> missing(ctx, lengthValue(a, either.apply(ctx), out)), PayloadFetches::checkLengthValue, Source.L6RES, null));
-        for (String name : new String[] {"res.ssl_hello_type", "rep_ssl_hello_type"}) {
-            c.fetch(new Fetch(name, ArgSpec.NONE, SampleType.SINT, Source.L6RES, (a, ctx, out) -> sslHelloType(ctx, response.apply(ctx), out)));
-        }
-    }
-
-    /**
-     * The handshake message type of the SSLv3/TLS record that starts {@code content}, once the whole message is there
-     * (as HAProxy's {@code ssl_hello_type}: 1 for a client hello, 2 for a server hello); no sample for other bytes.
-     */
-    static boolean sslHelloType(SampleContext ctx, ByteBuf content, Sample out) {
-        if (content == null) {
-            return false;
-        }
-        int at = content.readerIndex();
-        int n = content.readableBytes();
-        if (n == 0) {
-            return missing(ctx, false);
-        }
-        int type = content.getUnsignedByte(at);
-        if (type < 0x14 || type > 0x17 && type != 0xff) {
-            return false;
-        }
-        if (n < 9) {
-            return missing(ctx, false);
-        }
-        if (content.getUnsignedShort(at + 1) < 0x0300 || content.getUnsignedShort(at + 3) < 4) {
-            return false; // before SSLv3, or a record too short for a handshake header
-        }
-        if (n < 9 + content.getUnsignedMedium(at + 6)) {
-            return missing(ctx, false);
-        }
-        return out.setSint(content.getUnsignedByte(at + 5));
     }
 
     /** A block not (yet) in the bytes "may change" while content rules can still wait for more. */

@@ -55,9 +55,14 @@ public final class ServerGroup {
 
     /** Servers usable for traffic now: HAProxy's "active" count (backup servers are not told apart yet). */
     int usableCount() {
+        return usableCount(false) + usableCount(true);
+    }
+
+    /** The usable servers among the backup ones ({@code backup}) or the active ones. */
+    int usableCount(boolean backup) {
         int n = 0;
         for (Server s : servers) {
-            if (s.usable()) {
+            if (s.usable() && s.spec().backup == backup) {
                 n++;
             }
         }

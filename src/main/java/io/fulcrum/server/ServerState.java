@@ -328,11 +328,17 @@ public final class ServerState {
     }
 
     private String left() {
-        return group.usableCount() + " active and 0 backup servers left. " + server.streams().current()
-                + " sessions active, 0 requeued, 0 remaining in queue.";
+        return servers("left") + " " + server.streams().current() + " sessions active, 0 requeued, 0 remaining in queue.";
     }
 
     private String online() {
-        return group.usableCount() + " active and 0 backup servers online. 0 sessions requeued, 0 total in queue.";
+        return servers("online") + " 0 sessions requeued, 0 total in queue.";
+    }
+
+    /** "N active and M backup servers left." as HAProxy counts them, and its note when only backups remain. */
+    private String servers(String what) {
+        int active = group.usableCount(false);
+        int backup = group.usableCount(true);
+        return active + " active and " + backup + " backup servers " + what + "." + (active == 0 && backup > 0 ? " Running on backup." : "");
     }
 }

@@ -45,6 +45,21 @@ class ServerStateTest {
         return new Server(g, s, id);
     }
 
+    /** The line haproxy 2.6.12 logged for the same backend (an active server with a check, a backup one). */
+    @Test
+    void backupServersAreCountedApartAndSaidToRunTheBackend() {
+        ServerGroup g = group("be");
+        Server s1 = server(g, "s1", 1, false);
+        Server b1 = server(g, "b1", 2, false);
+        b1.spec().backup = true;
+        s1.state().setOp(Op.STOPPED, ", reason: Layer4 connection problem, info: \"Connection refused\", check duration: 0ms");
+        s1.state().setOp(Op.RUNNING, ", changed from CLI");
+        assertThat(lines).containsExactly(
+                "alert Server be/s1 is DOWN, reason: Layer4 connection problem, info: \"Connection refused\", check duration: 0ms. "
+                        + "0 active and 1 backup servers left. Running on backup. 0 sessions active, 0 requeued, 0 remaining in queue.",
+                "notice Server be/s1 is UP, changed from CLI. 1 active and 1 backup servers online. 0 sessions requeued, 0 total in queue.");
+    }
+
     @Test
     void downAndUpAreLoggedWithTheCountsAfterTheChange() {
         ServerGroup g = group("be");
