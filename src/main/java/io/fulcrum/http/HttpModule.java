@@ -79,6 +79,13 @@ public final class HttpModule implements Module {
     }
 
     private static void monitor(KeywordTable<ProxySpec> keywords, AclParser acls) {
+        keywords.add("http-send-name-header", Capability.BE, (p, l) -> {
+            Args.noMoreThan(l, 1, "http-send-name-header");
+            if (!l.has(1)) {
+                throw new ConfigException("'http-send-name-header' requires a header string.");
+            }
+            of(p).sendNameHeader = l.arg(1).toLowerCase(java.util.Locale.ROOT); // HAProxy sends names in lower case
+        });
         keywords.add("monitor-uri", Capability.FE, (p, l) -> {
             Args.noMoreThan(l, 1, "monitor-uri");
             of(p).monitorUri = Args.required(l, 1, "monitor-uri", "an URI");

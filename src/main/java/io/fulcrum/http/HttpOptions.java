@@ -34,6 +34,8 @@ public final class HttpOptions implements ProxyPart {
     public boolean abortOnClose;
     /** {@code monitor-uri}, or null. */
     public String monitorUri;
+    /** {@code http-send-name-header}: the field that names the server a request is sent to, or null. */
+    public String sendNameHeader;
     /** {@code monitor fail} conditions: a monitor request that meets one is answered 503 (not inherited). */
     public final List<Condition> monitorFail = new ArrayList<>();
 
@@ -57,6 +59,7 @@ public final class HttpOptions implements ProxyPart {
         c.originalTo = originalTo;
         c.headerNames = headerNames;
         c.monitorUri = monitorUri;
+        c.sendNameHeader = sendNameHeader;
         c.ignoreProbes = ignoreProbes;
         c.caseAdjustClient = caseAdjustClient;
         c.caseAdjustServer = caseAdjustServer;

@@ -635,6 +635,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         }
         server = conn;
         log.connected(conn.channel());
+        nameServer();
         conn.attach(this, request);
         lastServerActivity = System.nanoTime();
         ByteBuf b;
@@ -644,6 +645,23 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         conn.channel().flush();
         front.resumeIfPaused();
         responseContentRules();
+    }
+
+    /**
+     * {@code http-send-name-header}: the request head waiting first in {@link #pending} is written again with the field
+     * naming the server it goes to now (a retry or a redispatch may have changed it), as HAProxy does at the last moment.
+     */
+    private void nameServer() {
+        String field = backend.httpOptions().sendNameHeader;
+        if (field == null || pending.isEmpty()) {
+            return;
+        }
+        pending.poll().release();
+        request.headers().removeAll(field);
+        request.headers().add(field, target.name());
+        ByteBuf head = client.alloc().buffer(256 + request.headers().encodedLength());
+        H1Encoder.writeHead(request, head, serverNames);
+        pending.addFirst(head);
     }
 
     /**
