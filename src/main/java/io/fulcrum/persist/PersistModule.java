@@ -11,6 +11,8 @@ import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.cfg.KeywordTable;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
+import io.fulcrum.log.LogFormat;
+import io.fulcrum.log.LogFormatParser;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.Mode;
 import io.fulcrum.proxy.OptionContext;
@@ -22,6 +24,8 @@ import io.fulcrum.sample.SampleCatalog;
 import io.fulcrum.sample.Stage;
 import io.fulcrum.server.ServerList;
 import io.fulcrum.server.ServerSpec;
+
+import java.util.List;
 
 /**
  * Persistence: the {@code cookie} keyword with its modes and attributes, {@code dynamic-cookie-key},
@@ -77,12 +81,45 @@ public final class PersistModule implements Module {
                 of(p).rules.add(new PersistSpec.Rule(kw.startsWith("force"), cond));
             });
         }
+        LogFormatParser formats = new LogFormatParser(acls.exprs());
+        keywords.add("use-server", Capability.BACKEND, (p, l) -> {
+            if (!l.has(1)) {
+                throw new ConfigException("'use-server' expects a server name.");
+            }
+            if (!l.arg(2).equals("if") && !l.arg(2).equals("unless")) {
+                throw new ConfigException("'use-server' requires either 'if' or 'unless' followed by a condition.");
+            }
+            String name = l.arg(1);
+            // A name with '%' is a log-format built for each transaction, as HAProxy reads it.
+            LogFormat format = name.indexOf('%') >= 0 ? formats.parse(name, Stage.BE_REQ_CNT, false, false) : null;
+            Condition cond;
+            try {
+                cond = acls.condition(l, 2, p.partOrNull(AclTable.class), Stage.BE_REQ_CNT);
+            } catch (ConfigException e) {
+                throw new ConfigException("error detected while parsing switching rule : " + e.getMessage() + ".");
+            }
+            of(p).useServers.add(new PersistSpec.UseServer(name, format, cond, l.source()));
+        });
+        registry.check(PersistModule::useServerNames);
         KeywordTable<OptionContext> options = registry.table(ProxyModule.OPTIONS);
         options.add("persist", Capability.BE, (o, l) -> {
             Args.noMoreThan(l, 0, "option persist");
             of(o.proxy()).persistDown = o.enabled();
         });
         registry.check(PersistModule::httpOnly);
+    }
+
+    /** The servers that {@code use-server} rules name outright exist, as HAProxy checks once the sections are read. */
+    private static void useServerNames(ConfigModel model, Diagnostics diag) {
+        for (ProxySpec p : ProxyTable.of(model).proxies()) {
+            PersistSpec spec = p.partOrNull(PersistSpec.class);
+            ServerList list = p.partOrNull(ServerList.class);
+            for (PersistSpec.UseServer r : spec == null ? List.<PersistSpec.UseServer>of() : spec.useServers) {
+                if (r.format() == null && (list == null || list.servers.stream().noneMatch(s -> s.name.equals(r.name())))) {
+                    diag.configAlert(p.describe() + " : unable to find server '" + r.name() + "' referenced in a 'use-server' rule.");
+                }
+            }
+        }
     }
 
     /** {@code cookie <name> [options]}, with the wording of HAProxy's cfg_parse_listen(). */

@@ -1,6 +1,7 @@
 package io.fulcrum.persist;
 
 import io.fulcrum.acl.Condition;
+import io.fulcrum.log.LogFormat;
 import io.fulcrum.proxy.ProxyPart;
 
 import java.util.ArrayList;
@@ -40,6 +41,17 @@ public final class PersistSpec implements ProxyPart {
     public final List<Rule> rules = new ArrayList<>();
 
     /** A {@code force-persist} ({@code force} true) or {@code ignore-persist} rule. */
+    /** {@code use-server} rules, in order (not inherited). */
+    public final List<UseServer> useServers = new ArrayList<>();
+
+    /**
+     * A {@code use-server} rule: a server named outright ({@code name}) or by a log-format ({@code format}).
+     *
+     * @param source where the rule is, for the check of its server's name
+     */
+    public record UseServer(String name, LogFormat format, Condition condition, io.fulcrum.cfg.Source source) {
+    }
+
     public record Rule(boolean force, Condition condition) {
     }
 

@@ -48,7 +48,7 @@ public final class Persistence {
     /** The persistence of a backend, or null when it has no cookie and no persist rule. */
     public static Persistence of(ProxySpec p, List<Server> servers) {
         PersistSpec spec = p.partOrNull(PersistSpec.class);
-        if (spec == null || spec.name == null && spec.rules.isEmpty() && spec.rdpCookie == null) {
+        if (spec == null || spec.name == null && spec.rules.isEmpty() && spec.rdpCookie == null && spec.useServers.isEmpty()) {
             return null;
         }
         return new Persistence(spec, servers);
@@ -134,13 +134,12 @@ public final class Persistence {
     public PersistTxn request(SampleContext ctx, RequestHead req) {
         AsciiString m = req.method();
         PersistTxn t = new PersistTxn(spec.active(), m.contentEquals("GET") || m.contentEquals("HEAD"), m.contentEquals("POST"));
-        for (PersistSpec.Rule r : spec.rules) {
-            if (Condition.passes(r.condition(), ctx)) {
-                t.force = r.force();
-                t.ignore = !r.force();
-                break;
-            }
+        PersistSpec.Rule rule = firstRule(ctx);
+        if (rule != null) {
+            t.force = rule.force();
+            t.ignore = !rule.force();
         }
+        t.direct = useServer(ctx, t.force); // before the cookie, which then only has its prefix stripped
         if (spec.name == null) {
             return t;
         }
@@ -155,6 +154,41 @@ public final class Persistence {
             }
         }
         return t;
+    }
+
+    /**
+     * The server of the first {@code use-server} rule that matches and names a server that is up (or any, with
+     * {@code option persist} or when {@code force} says a {@code force-persist} rule matched); null when none.
+     */
+    public Server useServer(SampleContext ctx, boolean force) {
+        for (PersistSpec.UseServer r : spec.useServers) {
+            if (!Condition.passes(r.condition(), ctx)) {
+                continue;
+            }
+            String name = r.format() == null ? r.name() : r.format().format(ctx);
+            for (Server s : servers) {
+                if (s.name().equals(name) && (s.up() || spec.persistDown || force)) {
+                    return s;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** True when a {@code force-persist} rule is the first persist rule that matches. */
+    public boolean forced(SampleContext ctx) {
+        PersistSpec.Rule rule = firstRule(ctx);
+        return rule != null && rule.force();
+    }
+
+    /** The first {@code force-persist} or {@code ignore-persist} rule that matches, or null. */
+    private PersistSpec.Rule firstRule(SampleContext ctx) {
+        for (PersistSpec.Rule r : spec.rules) {
+            if (Condition.passes(r.condition(), ctx)) {
+                return r;
+            }
+        }
+        return null;
     }
 
     /** One Cookie header: its persistence cookies are read; the value to send on (empty: remove the header). */

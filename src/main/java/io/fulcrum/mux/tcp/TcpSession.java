@@ -19,6 +19,7 @@ import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.sample.Endpoints;
 import io.fulcrum.sample.VarScope;
 import io.fulcrum.sample.Vars;
+import io.fulcrum.persist.Persistence;
 import io.fulcrum.server.Server;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
@@ -340,6 +341,11 @@ public final class TcpSession extends LiveStream implements ResponseControl {
         releaseEarly();
     }
 
+    private Server direct(Persistence p) {
+        Server s = p.useServer(this, p.forced(this));
+        return s != null ? s : p.rdpServer(requestContent());
+    }
+
     private void connect() {
         if (finished) {
             return;
@@ -354,8 +360,8 @@ public final class TcpSession extends LiveStream implements ResponseControl {
             log.enterBackend(backend, ticket);
         }
         if (ticket.server() == null) {
-            // persist rdp-cookie: the server the RDP cookie names, unless a retry leaves it
-            Server direct = avoid == null && backend.persistence() != null ? backend.persistence().rdpServer(requestContent()) : null;
+            // use-server, then persist rdp-cookie: the server they name, unless a retry leaves it
+            Server direct = avoid == null && backend.persistence() != null ? direct(backend.persistence()) : null;
             switch (direct != null ? backend.assignTo(ticket, direct) : backend.assign(this, ticket, avoid)) {
                 case ASSIGNED -> { }
                 case QUEUED -> {
