@@ -361,10 +361,10 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
         if (evt == SoftStop.INSTANCE) {
             stopping = true;
-            if (stream == null && !closing) {
-                if (next != null && !next.hasRequest()) {
-                    next = null; // the proxy closes an idle connection: no request was abandoned
-                }
+            // An idle connection closes now; one whose next request has begun to arrive is answered, then closes
+            // (as HAProxy, which only closes idle connections at a soft stop).
+            if (stream == null && !closing && (next == null || !next.hasRequest())) {
+                next = null;
                 closeAfterFlush();
             }
             return;
