@@ -63,6 +63,8 @@ import java.util.function.Function;
  */
 public final class HttpStream extends LiveStream implements HttpTxn, ResponseControl {
     private final H1FrontConnection front;
+    /** The place of the request on its client connection, from 1 ({@code http_first_req}). */
+    private final long number;
     private final StreamLog log;
     private final Channel client;
     private final Frontend frontend;
@@ -151,6 +153,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     /** @param log the record of this transaction, begun by the front connection */
     public HttpStream(H1FrontConnection front, Frontend frontend, RequestHead request, StreamLog log) {
         this.front = front;
+        this.number = front.requests();
         this.log = log;
         this.client = front.channel();
         this.frontend = frontend;
@@ -333,6 +336,11 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             client.writeAndFlush(go, client.voidPromise());
         }
         return false;
+    }
+
+    @Override
+    public long requestNumber() {
+        return number;
     }
 
     @Override

@@ -41,6 +41,26 @@ class SessionFetchesIT {
     }
 
     @Test
+    void theFirstRequestOfAConnectionAndTheUniqueId() throws Exception {
+        int port = freePort();
+        try (FulcrumProcess p = TcpProxyKit.serve("""
+                defaults
+                    mode http
+                    timeout connect 1s
+                    timeout client 5s
+                    timeout server 5s
+                frontend fe
+                    bind 127.0.0.1:%d
+                    unique-id-format id-%%[http_first_req]
+                    http-request return status 200 content-type text/plain lf-string "%%[http_first_req] %%[unique-id]"
+                """.formatted(port), port);
+             HttpClientConn c = HttpClientConn.open(port)) {
+            assertThat(c.exchange(get("/")).bodyText()).isEqualTo("1 id-1");
+            assertThat(c.exchange(get("/")).bodyText()).isEqualTo("0 id-0");
+        }
+    }
+
+    @Test
     void stoppingIsTrueForARequestThatArrivesDuringASoftStop() throws Exception {
         int port = freePort();
         try (FulcrumProcess p = TcpProxyKit.serve("""

@@ -47,6 +47,8 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
     private ByteBuf input;
     private HttpStream stream;
     private boolean firstRequest = true;
+    /** The requests that started a transaction on this connection. */
+    private long requests;
     private boolean inputShut;
     /** Bytes of a next request came (empty lines count, as for HAProxy); reset by each head. */
     private boolean requestBegun;
@@ -207,6 +209,7 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
         StreamLog log = next != null ? next : frontend.logger().newStream();
         next = null;
         log.requestHead((RequestHead) head);
+        requests++;
         stream = new HttpStream(this, frontend, (RequestHead) head, log);
         stream.start();
     }
@@ -436,6 +439,11 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
     }
 
     /** No request was completed on this connection yet ({@code http-reuse safe} opens a new server connection). */
+    /** The transactions started on this connection, the current one included. */
+    public long requests() {
+        return requests;
+    }
+
     public boolean firstRequest() {
         return firstRequest;
     }
