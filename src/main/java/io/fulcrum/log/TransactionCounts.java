@@ -67,6 +67,9 @@ final class TransactionCounts {
 
     /** What the transaction tells of its server's health ({@code observe}), as HAProxy's health_adjust() calls. */
     private static void observe(Server srv, StreamLog l, int status) {
+        if (!srv.observed()) {
+            return; // no 'observe' on the server: nothing to judge
+        }
         boolean byServer = l.cause() == 'S' || l.cause() == 's';
         if (byServer && l.state() == 'C') {
             srv.observe(Observation.L4_ERROR);

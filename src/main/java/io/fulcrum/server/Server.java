@@ -151,6 +151,11 @@ public final class Server {
         observer = o;
     }
 
+    /** True when something ({@code observe}) listens to what transactions tell of the server. */
+    public boolean observed() {
+        return observer != null;
+    }
+
     /** What a transaction told of the server (any thread). */
     public void observe(Observation o) {
         Observer ob = observer;
