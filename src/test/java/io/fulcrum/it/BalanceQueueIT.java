@@ -117,7 +117,7 @@ class BalanceQueueIT {
     @Test
     void redispatchRetriesOnAnotherServer() throws Exception {
         int fe = freePort();
-        int closed = freePort();
+        int closed = FulcrumProcess.refusedPort();
         try (Origin live = Origin.start(s -> TcpProxyKit.send(s, "live"));
              FulcrumProcess proxy = TcpProxyKit.serve("""
                      defaults

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -148,6 +149,22 @@ public final class FulcrumProcess implements AutoCloseable {
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
+    }
+
+    /** Bound, never listening sockets that keep their ports refused until the JVM exits. */
+    private static final List<SocketChannel> REFUSING = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    /**
+     * A port on 127.0.0.1 that refuses connections for the rest of the run. A port merely found free may be
+     * reused: by a listener, or as the ephemeral source port of a connect to that very port, which Linux then
+     * completes as a simultaneous open with itself. A bound socket that never listens answers every SYN with a
+     * reset and keeps the kernel from handing its port out.
+     */
+    public static int refusedPort() throws IOException {
+        SocketChannel s = SocketChannel.open();
+        s.bind(new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0));
+        REFUSING.add(s);
+        return ((InetSocketAddress) s.getLocalAddress()).getPort();
     }
 
     /** Writes a config file in a temporary directory. */

@@ -4,7 +4,6 @@ import io.fulcrum.it.HttpClientConn.Response;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-import java.net.ServerSocket;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -96,18 +95,11 @@ class HttpErrorsIT {
         return page.substring(0, blank) + "\r\nconnection: close" + page.substring(blank);
     }
 
-    /** A port nothing listens on. */
-    private static int refusedPort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
     /** Connection refused, no retry: 503 at once; the client's connection stays usable (HAProxy keeps it). */
     @Test
     void refusedIs503AndTheConnectionStays() throws Exception {
         int fe = freePort();
-        int be = refusedPort();
+        int be = FulcrumProcess.refusedPort();
         try (FulcrumProcess proxy = serve(config(fe, be, "retries 0"), fe);
              HttpClientConn c = HttpClientConn.open(fe)) {
             for (int i = 0; i < 3; i++) {
@@ -129,7 +121,7 @@ class HttpErrorsIT {
     @Test
     void refusedIs503ForHttp10() throws Exception {
         int fe = freePort();
-        int be = refusedPort();
+        int be = FulcrumProcess.refusedPort();
         try (FulcrumProcess proxy = serve(config(fe, be, "retries 0"), fe);
              HttpClientConn c = HttpClientConn.open(fe)) {
             c.send("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n");
@@ -146,7 +138,7 @@ class HttpErrorsIT {
     @Test
     void refusedWithRetries() throws Exception {
         int fe = freePort();
-        int be = refusedPort();
+        int be = FulcrumProcess.refusedPort();
         try (FulcrumProcess proxy = serve(config(fe, be, "retries 2"), fe);
              HttpClientConn c = HttpClientConn.open(fe)) {
             long t0 = System.nanoTime();
@@ -163,7 +155,7 @@ class HttpErrorsIT {
     @Test
     void retryFindsTheServerBack() throws Exception {
         int fe = freePort();
-        int be = refusedPort();
+        int be = freePort();
         try (FulcrumProcess proxy = serve(config(fe, be, "retries 3"), fe);
              HttpClientConn c = HttpClientConn.open(fe)) {
             c.send(get("/"));

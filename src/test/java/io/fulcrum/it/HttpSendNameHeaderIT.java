@@ -18,7 +18,7 @@ class HttpSendNameHeaderIT {
     @Test
     void theFieldNamesTheServerTheRequestReaches() throws Exception {
         int fe = freePort();
-        int dead = freePort();
+        int dead = FulcrumProcess.refusedPort();
         try (HttpOrigin origin = HttpOrigin.start(x -> x.reply(200, "ok"));
              FulcrumProcess p = TcpProxyKit.serve("""
                      defaults

@@ -14,7 +14,7 @@ class ProxyFetchesIT {
     @Test
     void aRuleReadsTheStateOfABackendItDoesNotUse() throws Exception {
         int fe = freePort();
-        int dead = freePort();
+        int dead = FulcrumProcess.refusedPort();
         try (FulcrumProcess p = TcpProxyKit.serve("""
                 defaults
                     mode http

@@ -179,7 +179,7 @@ class RetryOnIT {
     @Test
     void withoutConnFailureARefusedConnectionIsNotRetried() throws Exception {
         int fe = freePort();
-        int dead = freePort();
+        int dead = FulcrumProcess.refusedPort();
         try (SyslogListener logs = SyslogListener.open();
              FulcrumProcess proxy = HttpKit.serve(LogIT.config(logs, "http", fe, "log-format \"%s %ST %rc %tsc\"",
                      "retry-on 503\nretries 3\nserver s1 127.0.0.1:" + dead), fe)) {

@@ -31,7 +31,7 @@ class ServerCommandsIT {
         up = Origin.start(s -> { });
         admin = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
         user = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
-        int closed = freePort();
+        int closed = FulcrumProcess.refusedPort();
         int fe = freePort();
         proxy = serve("""
                 global

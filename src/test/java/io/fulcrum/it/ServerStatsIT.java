@@ -28,7 +28,7 @@ class ServerStatsIT {
     @Test
     void serverRowsFollowTheStateAndTheChecks() throws Exception {
         Path cli = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
-        int closed = freePort();
+        int closed = FulcrumProcess.refusedPort();
         int fe = freePort();
         try (Origin up = Origin.start(s -> { });
              FulcrumProcess p = serve("""

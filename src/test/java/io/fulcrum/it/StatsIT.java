@@ -74,7 +74,7 @@ class StatsIT {
         Path sock = dir.resolve("s.sock");
         int fe = freePort();
         int li = freePort();
-        int dead = freePort();
+        int dead = FulcrumProcess.refusedPort();
         try (HttpOrigin a = HttpOrigin.start(x -> x.reply(200, "a"));
              HttpOrigin b = HttpOrigin.start(x -> x.reply(200, "b"))) {
             String config = """
