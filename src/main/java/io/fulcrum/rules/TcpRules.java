@@ -126,7 +126,9 @@ public final class TcpRules implements ProxyPart {
     }
 
     private static boolean run(List<Rule> rules, SampleContext ctx) {
-        for (Rule r : rules) {
+        // Indexed: an iterator per transaction is not always optimized away, and most proxies have no rules.
+        for (int i = 0, n = rules.size(); i < n; i++) {
+            Rule r = rules.get(i);
             if (Condition.passes(r.condition(), ctx)) {
                 Verdict v = r.action().run(ctx);
                 if (v == Verdict.STOP) {

@@ -16,9 +16,9 @@ import io.netty.channel.socket.SocketProtocolFamily;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.FastThreadLocalThread;
 
 import java.nio.channels.spi.SelectorProvider;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -26,33 +26,55 @@ import java.util.concurrent.atomic.AtomicInteger;
  * NIO otherwise (then unix sockets and inherited descriptors are unavailable).
  */
 public final class EventLoops {
-    /** The index of the loop a thread runs, from 0 (HAProxy's thread number); 0 off the loops. */
-    private static final ThreadLocal<Integer> THREAD_INDEX = ThreadLocal.withInitial(() -> 0);
-
     private final EventLoopGroup group;
     private final boolean epoll;
 
     public EventLoops(int threads) {
         this.epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollRegistrationFix.factory() : NioIoHandler.newFactory();
-        this.group = new MultiThreadIoEventLoopGroup(threads, numbered(new DefaultThreadFactory("fulcrum", false)), io);
+        this.group = new MultiThreadIoEventLoopGroup(threads, new LoopThreads(), io);
     }
 
-    /** Threads that know their index (each loop makes one thread, on its first task). */
-    private static ThreadFactory numbered(ThreadFactory threads) {
-        AtomicInteger next = new AtomicInteger();
-        return task -> {
-            int index = next.getAndIncrement();
-            return threads.newThread(() -> {
-                THREAD_INDEX.set(index);
-                task.run();
-            });
-        };
-    }
-
-    /** The index of the event loop running the calling thread, from 0 ({@code thread} fetch); 0 off the loops. */
+    /**
+     * The index of the event loop running the calling thread, from 0 ({@code thread} fetch, per-loop stats
+     * cells); 0 off the loops. A field of the thread, not a thread-local: the data path asks on every transaction.
+     */
     public static int threadIndex() {
-        return THREAD_INDEX.get();
+        return Thread.currentThread() instanceof LoopThread t ? t.index : 0;
+    }
+
+    /**
+     * Turns reading on for {@code channel} if it is off. Why not setAutoRead(true) at once: Netty makes that an
+     * atomic swap even when reading is on already, and the HTTP path asks for it several times per request.
+     */
+    public static void resumeReading(Channel channel) {
+        if (!channel.config().isAutoRead()) {
+            channel.config().setAutoRead(true);
+        }
+    }
+
+    /** Makes each loop's thread (on the loop's first task), numbered in order. */
+    private static final class LoopThreads extends DefaultThreadFactory {
+        private final AtomicInteger next = new AtomicInteger();
+
+        LoopThreads() {
+            super("fulcrum", false);
+        }
+
+        @Override
+        protected Thread newThread(Runnable task, String name) {
+            return new LoopThread(threadGroup, task, name, next.getAndIncrement());
+        }
+    }
+
+    /** An event loop's thread, which knows the loop's index. */
+    private static final class LoopThread extends FastThreadLocalThread {
+        final int index;
+
+        LoopThread(ThreadGroup group, Runnable task, String name, int index) {
+            super(group, task, name);
+            this.index = index;
+        }
     }
 
     public EventLoopGroup group() {

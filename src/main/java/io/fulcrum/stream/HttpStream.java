@@ -4,6 +4,7 @@ import io.fulcrum.backend.Backend;
 import io.fulcrum.backend.RetryOn;
 import io.fulcrum.backend.Ticket;
 import io.fulcrum.compression.Algo;
+import io.fulcrum.compression.Compression;
 import io.fulcrum.compression.Encoder;
 import io.fulcrum.compression.Negotiation;
 import io.fulcrum.conn.ProxyHeader;
@@ -781,7 +782,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         this.keepClient = keepClient;
         if (compressed != null) {
             Negotiation.rewrite(head, compressed);
-            encoder = Encoder.of(compressed);
+            encoder = Encoder.of(compressed, Compression.level(frontend.compression(), backend.compression()));
             head.bodyLength(HttpHead.CHUNKED);
             chunkedToClient = true;
         }
