@@ -52,6 +52,8 @@ public final class ServerChecks {
     private ScheduledFuture<?> nextHealth;
     /** {@code observe}: errors of the traffic in a row (written by the streams' loops). */
     private final AtomicInteger consecutiveErrors = new AtomicInteger();
+    /** {@code hanafail}: the times {@code error-limit} errors in a row were reached. Written on the loop. */
+    private volatile long analysisFailures;
 
     ServerChecks(Server server, ServerCheckSpec spec, ProxyChecks proxy, List<CheckRule> rules, EventLoops loops, long connectTimeout,
                  int spreadPercent) {
@@ -200,6 +202,7 @@ public final class ServerChecks {
         if (stopped) {
             return;
         }
+        analysisFailures++; // whatever on-error does, fastinter included, as HAProxy counts it
         CheckResult r = new CheckResult(CheckStatus.HANA, 0, "Detected " + errors + " consecutive errors, last one was: " + last.words,
                 lastHealth.durationMillis());
         switch (spec.onError) {
@@ -419,6 +422,16 @@ public final class ServerChecks {
     /** Runs {@code task} on the checks' loop and waits for it (the CLI runs on its own threads). */
     private void onLoop(Runnable task) {
         loop.submit(task).syncUninterruptibly();
+    }
+
+    /** Whether {@code observe} watches the traffic (the stats then show {@code hanafail}, checked or not). */
+    public boolean observes() {
+        return spec.observe != ServerCheckSpec.Observe.NONE;
+    }
+
+    /** {@code hanafail}: the failed health analyses of the traffic ({@code observe}, {@code error-limit}). */
+    public long analysisFailures() {
+        return analysisFailures;
     }
 
     public boolean hasHealthCheck() {
