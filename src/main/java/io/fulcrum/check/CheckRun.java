@@ -7,7 +7,6 @@ import io.fulcrum.check.CheckRule.Send;
 import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.server.ServerTransport;
-import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
@@ -18,6 +17,8 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.channel.EventLoop;
+import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.util.concurrent.ScheduledFuture;
 
 import java.net.InetSocketAddress;
@@ -94,50 +95,77 @@ final class CheckRun {
         InetSocketAddress to = new InetSocketAddress(c.addr() != null ? c.addr() : target.address().getAddress(),
                 c.port() != 0 ? c.port() : target.address().getPort());
         connecting = true;
-        ChannelFuture f = new Bootstrap().group(loop).channelFactory(() -> loops.newSocketFor(to))
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(1, target.connectTimeout()))
-                .handler(new Reader()).connect(to);
-        channel = f.channel();
-        f.addListener((ChannelFuture cf) -> {
-            connecting = false;
-            if (finished) {
-                cf.channel().close();
-            } else if (!cf.isSuccess()) {
-                Throwable t = cf.cause();
-                finish(t instanceof ConnectTimeoutException ? CheckStatus.L4TOUT : CheckStatus.L4CON, 0,
-                        t instanceof ConnectTimeoutException ? "" : systemWords(t));
+        Channel ch = loops.newSocketFor(to);
+        // Netty's connect timer only when it fires before the run's own, which otherwise bounds the connect (0: none).
+        ch.config().setOption(ChannelOption.CONNECT_TIMEOUT_MILLIS,
+                target.connectTimeout() < target.timeout() ? (int) Math.max(1, target.connectTimeout()) : 0);
+        if (bare(c)) {
+            // As HAProxy: the handshake's last ACK is delayed and the close resets, so the server's application never
+            // sees the check and no TIME_WAIT is left here (thousands a second would make every connect dearer).
+            ch.config().setOption(ChannelOption.SO_LINGER, 0);
+            if (ch instanceof EpollSocketChannel) {
+                ch.config().setOption(EpollChannelOption.TCP_QUICKACK, false);
+            }
+        }
+        ch.pipeline().addLast(new Reader());
+        channel = ch;
+        // No Bootstrap: its options map, resolver and copies would be made for every check.
+        loop.register(ch).addListener((ChannelFuture r) -> {
+            if (!r.isSuccess()) {
+                connected(c, r);
+            } else if (!finished && ch == channel) {
+                ch.connect(to).addListener((ChannelFuture cf) -> connected(c, cf));
             } else {
-                if (c.sendProxy() || target.sendProxy()) {
-                    cf.channel().write(ProxyHeader.encode(1, cf.channel().localAddress(), cf.channel().remoteAddress(), cf.channel().alloc()));
-                }
-                ServerTransport tls = c.ssl() ? target.ruleTls().get(c) : c.byDefault() ? target.tls() : null;
-                if (tls == null) {
-                    overTls = false;
-                    proceed();
-                    return;
-                }
-                handshaking = true;
-                // The handshake is part of connecting: HAProxy bounds it by the connect timeout too.
-                ScheduledFuture<?> bound = loop.schedule(() -> {
-                    if (handshaking && cf.channel() == channel) {
-                        finish(CheckStatus.L6TOUT, 0, "");
-                    }
-                }, Math.max(1, target.connectTimeout()), TimeUnit.MILLISECONDS);
-                tls.install(cf.channel(), null).addListener(h -> {
-                    handshaking = false;
-                    bound.cancel(false);
-                    if (finished || cf.channel() != channel) {
-                        return;
-                    }
-                    if (h.isSuccess()) {
-                        overTls = true;
-                        proceed();
-                    } else {
-                        finish(CheckStatus.L6RSP, 0, handshakeWords(h.cause()));
-                    }
-                });
+                ch.close();
             }
         });
+    }
+
+    private void connected(Connect c, ChannelFuture cf) {
+        connecting = false;
+        if (finished) {
+            cf.channel().close();
+        } else if (!cf.isSuccess()) {
+            Throwable t = cf.cause();
+            finish(t instanceof ConnectTimeoutException ? CheckStatus.L4TOUT : CheckStatus.L4CON, 0,
+                    t instanceof ConnectTimeoutException ? "" : systemWords(t));
+        } else {
+            if (c.sendProxy() || target.sendProxy()) {
+                cf.channel().write(ProxyHeader.encode(1, cf.channel().localAddress(), cf.channel().remoteAddress(), cf.channel().alloc()));
+            }
+            ServerTransport tls = c.ssl() ? target.ruleTls().get(c) : c.byDefault() ? target.tls() : null;
+            if (tls == null) {
+                overTls = false;
+                proceed();
+                return;
+            }
+            handshaking = true;
+            // The handshake is part of connecting: HAProxy bounds it by the connect timeout too.
+            ScheduledFuture<?> bound = loop.schedule(() -> {
+                if (handshaking && cf.channel() == channel) {
+                    finish(CheckStatus.L6TOUT, 0, "");
+                }
+            }, Math.max(1, target.connectTimeout()), TimeUnit.MILLISECONDS);
+            tls.install(cf.channel(), null).addListener(h -> {
+                handshaking = false;
+                bound.cancel(false);
+                if (finished || cf.channel() != channel) {
+                    return;
+                }
+                if (h.isSuccess()) {
+                    overTls = true;
+                    proceed();
+                } else {
+                    finish(CheckStatus.L6RSP, 0, handshakeWords(h.cause()));
+                }
+            });
+        }
+    }
+
+    /** A connect nothing is sent on nor read from: the check ends once it is established ({@link #next} follows it). */
+    private boolean bare(Connect c) {
+        boolean tls = c.ssl() || c.byDefault() && target.tls() != null;
+        return !tls && !c.sendProxy() && !target.sendProxy() && (next >= rules.size() || rules.get(next) instanceof Connect);
     }
 
     /** Runs the rules from {@link #next} until one waits for the server or the set ends. */
