@@ -4,8 +4,11 @@ import io.fulcrum.check.CheckRule.Connect;
 import io.fulcrum.check.CheckRule.Expect;
 import io.fulcrum.check.CheckRule.HttpSend;
 import io.fulcrum.check.CheckRule.Send;
+import io.fulcrum.backend.Backend;
 import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.runtime.EventLoops;
+import io.fulcrum.sample.Sample;
+import io.fulcrum.server.Server;
 import io.fulcrum.server.ServerTransport;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -38,8 +41,8 @@ final class CheckRun {
     private static final int MAX_READ = 16384;
 
     /** Where and how one run connects, and what it sends about the server. */
-    record Target(InetSocketAddress address, boolean sendProxy, long connectTimeout, long timeout, boolean explicit,
-                  boolean disableOn404, Supplier<String> stateHeader, ServerTransport tls, Map<Connect, ServerTransport> ruleTls) {
+    record Target(Backend backend, Server server, InetSocketAddress address, boolean sendProxy, long connectTimeout, long timeout,
+                  boolean explicit, boolean disableOn404, Supplier<String> stateHeader, ServerTransport tls, Map<Connect, ServerTransport> ruleTls) {
     }
 
     private final EventLoops loops;
@@ -67,6 +70,8 @@ final class CheckRun {
     private HttpAnswer answer;
     private ScheduledFuture<?> timer;
     private boolean finished;
+    /** What the rules' expressions and log-formats see. */
+    private final CheckContext ctx;
 
     CheckRun(EventLoops loops, EventLoop loop, Target target, List<CheckRule> rules, Consumer<CheckResult> done) {
         this.loops = loops;
@@ -74,6 +79,7 @@ final class CheckRun {
         this.target = target;
         this.rules = rules;
         this.done = done;
+        this.ctx = new CheckContext(target.backend(), target.server(), () -> in, () -> answer);
     }
 
     /** Starts on the loop; a rule set not starting with a connect connects to the server first. */
@@ -179,11 +185,26 @@ final class CheckRun {
                 }
                 case Send s -> {
                     release(); // what an expect then reads is the answer to this (HAProxy resets its check buffer)
-                    channel.write(Unpooled.wrappedBuffer(s.data().bytes()));
+                    byte[] data = s.data().bytes(ctx);
+                    if (data == null) {
+                        finish(CheckStatus.L7RSP, 0, "tcp-check send : failed to build log-format string at step " + next);
+                        return;
+                    }
+                    channel.write(Unpooled.wrappedBuffer(data));
                 }
+                case CheckRule.SetVar v -> {
+                    Sample value = new Sample();
+                    if (v.format() != null) {
+                        value.setStr(v.format().format(ctx));
+                        v.var().set(ctx, value);
+                    } else if (v.expr().eval(ctx, value)) {
+                        v.var().set(ctx, value);
+                    }
+                }
+                case CheckRule.UnsetVar v -> v.var().unset(ctx);
                 case HttpSend h -> {
                     release();
-                    channel.writeAndFlush(Unpooled.wrappedBuffer(HttpCheck.request(h, target.stateHeader())));
+                    channel.writeAndFlush(Unpooled.wrappedBuffer(HttpCheck.request(h, ctx, target.stateHeader())));
                     waitingHttp = true;
                     if (next >= rules.size() || !(rules.get(next) instanceof Expect)) {
                         waiting = null; // the implicit expect: a 2xx or 3xx status
@@ -245,6 +266,11 @@ final class CheckRun {
         }
         boolean match = switch (e.kind()) {
             case STRING, BINARY -> ByteBufUtil.indexOf(Unpooled.wrappedBuffer(e.bytes()), in) >= 0;
+            case STRING_LF -> ByteBufUtil.indexOf(Unpooled.wrappedBuffer(e.lf().of(ctx).getBytes(StandardCharsets.ISO_8859_1)), in) >= 0;
+            case BINARY_LF -> {
+                byte[] b = CheckRules.hexOrNull(e.lf().of(ctx));
+                yield b != null && ByteBufUtil.indexOf(Unpooled.wrappedBuffer(b), in) >= 0;
+            }
             case RSTRING -> e.regex().matcher(in.toString(StandardCharsets.ISO_8859_1)).find();
             case RBINARY -> e.regex().matcher(ByteBufUtil.hexDump(in).toUpperCase()).find();
             default -> throw new IllegalStateException(e.kind().toString());
@@ -258,7 +284,7 @@ final class CheckRun {
         }
         String info;
         if (e.onError() != null) {
-            info = e.onError().of(in);
+            info = e.onError().of(ctx);
         } else if (e.protocol()) {
             info = "";
         } else {
@@ -275,7 +301,7 @@ final class CheckRun {
 
     /** The check's code from the rule's {@code status-code}, else {@code otherwise}. */
     private int code(Expect e, int otherwise) {
-        int c = e.statusCode() == null ? -1 : e.statusCode().applyAsInt(in);
+        int c = e.statusCode() == null ? -1 : e.statusCode().applyAsInt(ctx);
         return c < 0 ? otherwise : c;
     }
 
@@ -320,19 +346,23 @@ final class CheckRun {
                 finish(CheckStatus.L7RSP, 0, "HTTP content check could not find a response body" + comment(e));
                 return;
             }
-            match = e.kind() == CheckRule.Kind.BODY ? body.contains(e.text()) : e.regex().matcher(body).find();
+            match = switch (e.kind()) {
+                case BODY -> body.contains(e.text());
+                case BODY_LF -> body.contains(e.lf().of(ctx));
+                default -> e.regex().matcher(body).find();
+            };
         }
         if (match != e.negate()) {
             passed(e, null);
             return;
         }
-        String info = e.onError() != null ? e.onError().of(in) : status ? answer.reason() : "HTTP content check did not match";
+        String info = e.onError() != null ? e.onError().of(ctx) : status ? answer.reason() : "HTTP content check did not match";
         finish(e.error() != null ? e.error() : status ? CheckStatus.L7STS : CheckStatus.L7RSP, status ? answer.status() : 0, info + comment(e));
     }
 
     /** An expect passed: its success info ({@code judged}: what a protocol's judge said), then the next rule. */
     private void passed(Expect e, String judged) {
-        successInfo = e.onSuccess() != null ? e.onSuccess().of(in) : judged != null ? judged : "";
+        successInfo = e.onSuccess() != null ? e.onSuccess().of(ctx) : judged != null ? judged : "";
         successStatus = e.ok();
         successCode = code(e, 0);
         waiting = null;
