@@ -1,25 +1,20 @@
 package io.fulcrum.check;
 
 import io.fulcrum.backend.Backend;
-import io.fulcrum.http.RequestHead;
-import io.fulcrum.http.ResponseHead;
-import io.fulcrum.proxy.Frontend;
-import io.fulcrum.server.Server;
-import io.fulcrum.sample.SampleContext;
+import io.fulcrum.sample.ProcessContext;
 import io.fulcrum.sample.VarScope;
 import io.fulcrum.sample.Vars;
+import io.fulcrum.server.Server;
 import io.netty.buffer.ByteBuf;
-import io.netty.channel.Channel;
 
-import java.net.SocketAddress;
 import java.util.function.Supplier;
 
 /**
  * What the expressions of one check run see (HAProxy's check session): the backend and the server, the answer read
  * so far ({@code res.payload}...) and its HTTP status, and the variables of the scopes a check has ({@code proc}, and
- * {@code sess} and {@code check}, which live as long as the run). No client, no request.
+ * {@code sess} and {@code check}, which live as long as the run). No client, no request: the rest is the process's.
  */
-final class CheckContext implements SampleContext {
+final class CheckContext extends ProcessContext {
     private final Backend backend;
     private final Server server;
     private final Supplier<ByteBuf> answer;
@@ -58,7 +53,7 @@ final class CheckContext implements SampleContext {
     @Override
     public Vars vars(VarScope scope) {
         return switch (scope) {
-            case PROC -> Vars.PROC;
+            case PROC -> super.vars(scope);
             case SESS -> session == null ? session = new Vars() : session;
             case CHECK -> check == null ? check = new Vars() : check;
             default -> null; // no transaction: HAProxy accepts these names and sets nothing
@@ -73,35 +68,5 @@ final class CheckContext implements SampleContext {
     @Override
     public Server server() {
         return server;
-    }
-
-    @Override
-    public SocketAddress source() {
-        return null;
-    }
-
-    @Override
-    public SocketAddress destination() {
-        return null;
-    }
-
-    @Override
-    public Channel frontChannel() {
-        return null;
-    }
-
-    @Override
-    public Frontend frontend() {
-        return null;
-    }
-
-    @Override
-    public RequestHead request() {
-        return null;
-    }
-
-    @Override
-    public ResponseHead response() {
-        return null;
     }
 }

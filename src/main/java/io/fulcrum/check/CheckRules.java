@@ -199,8 +199,9 @@ final class CheckRules {
         }
     }
 
-    private static CheckRule.Connect connect(ConfigLine l, String kw) throws ConfigException {
+    private CheckRule.Connect connect(ConfigLine l, String kw) throws ConfigException {
         int port = 0;
+        ToIntFunction<CheckContext> portExpr = null;
         InetAddress addr = null;
         boolean sendProxy = false;
         boolean byDefault = false;
@@ -211,7 +212,14 @@ final class CheckRules {
         for (int i = 2; i < l.size(); i++) {
             String w = l.arg(i);
             switch (w) {
-                case "port" -> port = CheckModule.port(value(l, ++i, kw + " connect", w), "port");
+                case "port" -> {
+                    String v = value(l, ++i, kw + " connect", w);
+                    if (v.matches("\\d+")) {
+                        port = CheckModule.port(v, "port");
+                    } else {
+                        portExpr = intExpr(v, "'" + kw + " connect' : error detected while parsing port expression : ");
+                    }
+                }
                 case "addr" -> addr = CheckModule.address(value(l, ++i, kw + " connect", w), "addr");
                 case "send-proxy" -> sendProxy = true;
                 case "default" -> byDefault = true;
@@ -226,7 +234,7 @@ final class CheckRules {
                         + "'ssl', 'sni', 'alpn', 'proto', 'linger' or 'default' but got '" + w + "' as argument.");
             }
         }
-        return new CheckRule.Connect(port, addr, sendProxy, byDefault, ssl, sni, alpn, comment);
+        return new CheckRule.Connect(port, portExpr, addr, sendProxy, byDefault, ssl, sni, alpn, comment);
     }
 
     /** {@code http-check send}: what it gives overrides {@code option httpchk}'s request. */
@@ -352,7 +360,7 @@ final class CheckRules {
                 if (!l.has(i + 1)) {
                     throw new ConfigException("'" + where + "' : 'status-code' expects an expression as argument.");
                 }
-                o.statusCode = statusCode(l.arg(i + 1), where);
+                o.statusCode = intExpr(l.arg(i + 1), "'" + where + "' : error detected while parsing status-code expression : ");
             }
             default -> {
                 return i;
@@ -361,13 +369,13 @@ final class CheckRules {
         return i + 1;
     }
 
-    /** {@code status-code <expr>}: the check's code, -1 when the expression gives none. */
-    private ToIntFunction<CheckContext> statusCode(String text, String where) throws ConfigException {
+    /** An integer expression ({@code status-code}, {@code connect port}): -1 when it gives no sample; {@code error} prefixes its errors. */
+    private ToIntFunction<CheckContext> intExpr(String text, String error) throws ConfigException {
         Expr e;
         try {
             e = exprs.parse(text);
         } catch (ConfigException ex) {
-            throw new ConfigException("'" + where + "' : error detected while parsing status-code expression : " + ex.getMessage() + ".");
+            throw new ConfigException(error + ex.getMessage() + ".");
         }
         return c -> {
             Sample s = new Sample();
@@ -376,14 +384,11 @@ final class CheckRules {
     }
 
     /** {@code name [-m meth] <name> [value [-m meth] <value>]} from {@code at[0]}, which is left after it. */
-    private static HeaderMatch header(ConfigLine l, int[] at, boolean full, String where) throws ConfigException {
+    private HeaderMatch header(ConfigLine l, int[] at, boolean full, String where) throws ConfigException {
         HeaderMatch.Match name = null;
         HeaderMatch.Match value = null;
-        while (at[0] < l.size() && (l.arg(at[0]).equals("name") || l.arg(at[0]).equals("value") || l.arg(at[0]).endsWith("-lf"))) {
+        while (at[0] < l.size() && List.of("name", "value", "name-lf", "value-lf").contains(l.arg(at[0]))) {
             String part = l.arg(at[0]++);
-            if (part.equals("name-lf") || part.equals("value-lf")) {
-                throw new ConfigException("'" + where + " hdr " + part + "' is not supported by Fulcrum yet.");
-            }
             String method = "str";
             if (at[0] < l.size() && l.arg(at[0]).equals("-m")) {
                 method = value(l, at[0] + 1, where, "-m");
@@ -393,18 +398,23 @@ final class CheckRules {
                 at[0] += 2;
             }
             String text = value(l, at[0]++, where, part);
+            boolean lf = part.endsWith("-lf");
             Pattern regex = null;
             if (method.equals("reg")) {
+                if (lf) {
+                    throw new ConfigException("'" + where + "' : 'hdr': log-format string is not supported with a regex matching method.");
+                }
                 try {
                     regex = Pattern.compile(text, part.equals("name") ? Pattern.CASE_INSENSITIVE : 0);
                 } catch (PatternSyntaxException e) {
                     throw new ConfigException("'" + where + "' : regex '" + text + "' is invalid (" + e.getDescription() + ").");
                 }
             }
-            if (part.equals("name")) {
-                name = new HeaderMatch.Match(method, text, regex);
+            HeaderMatch.Match m = new HeaderMatch.Match(method, text, regex, lf ? format(text, where) : null);
+            if (part.startsWith("name")) {
+                name = m;
             } else {
-                value = new HeaderMatch.Match(method, text, regex);
+                value = m;
             }
         }
         if (name == null) {

@@ -70,8 +70,8 @@ final class CheckRun {
     private HttpAnswer answer;
     private ScheduledFuture<?> timer;
     private boolean finished;
-    /** What the rules' expressions and log-formats see. */
-    private final CheckContext ctx;
+    /** What the rules' expressions and log-formats see, made when one needs it (not for a bare connect). */
+    private CheckContext ctx;
 
     CheckRun(EventLoops loops, EventLoop loop, Target target, List<CheckRule> rules, Consumer<CheckResult> done) {
         this.loops = loops;
@@ -79,17 +79,25 @@ final class CheckRun {
         this.target = target;
         this.rules = rules;
         this.done = done;
-        this.ctx = new CheckContext(target.backend(), target.server(), () -> in, () -> answer);
     }
 
-    /** Starts on the loop; a rule set not starting with a connect connects to the server first. */
+    /**
+     * Starts on the loop; a rule set whose first connect, send or expect is not a connect connects to the server first
+     * (HAProxy's implicit connect: variables set before an explicit connect are set before it).
+     */
     void start() {
         timer = loop.schedule(this::timedOut, target.timeout() > 0 ? target.timeout() : target.connectTimeout(), TimeUnit.MILLISECONDS);
-        if (rules.isEmpty() || !(rules.getFirst() instanceof Connect)) {
-            connect(Connect.implicit());
-        } else {
-            proceed();
+        for (int i = 0; i < rules.size(); i++) {
+            CheckRule r = rules.get(i);
+            if (!(r instanceof CheckRule.SetVar || r instanceof CheckRule.UnsetVar)) {
+                if (r instanceof Connect) {
+                    proceed();
+                    return;
+                }
+                break;
+            }
         }
+        connect(Connect.implicit());
     }
 
     private void connect(Connect c) {
@@ -98,8 +106,9 @@ final class CheckRun {
             release();
             eof = false;
         }
-        InetSocketAddress to = new InetSocketAddress(c.addr() != null ? c.addr() : target.address().getAddress(),
-                c.port() != 0 ? c.port() : target.address().getPort());
+        int port = c.portExpr() == null ? 0 : c.portExpr().applyAsInt(ctx());
+        port = port > 0 && port <= 65535 ? port : c.port() != 0 ? c.port() : target.address().getPort();
+        InetSocketAddress to = new InetSocketAddress(c.addr() != null ? c.addr() : target.address().getAddress(), port);
         connecting = true;
         Channel ch = loops.newSocketFor(to);
         // Netty's connect timer only when it fires before the run's own, which otherwise bounds the connect (0: none).
@@ -168,6 +177,13 @@ final class CheckRun {
         }
     }
 
+    private CheckContext ctx() {
+        if (ctx == null) {
+            ctx = new CheckContext(target.backend(), target.server(), () -> in, () -> answer);
+        }
+        return ctx;
+    }
+
     /** A connect nothing is sent on nor read from: the check ends once it is established ({@link #next} follows it). */
     private boolean bare(Connect c) {
         boolean tls = c.ssl() || c.byDefault() && target.tls() != null;
@@ -185,7 +201,7 @@ final class CheckRun {
                 }
                 case Send s -> {
                     release(); // what an expect then reads is the answer to this (HAProxy resets its check buffer)
-                    byte[] data = s.data().bytes(ctx);
+                    byte[] data = s.data().bytes(ctx());
                     if (data == null) {
                         finish(CheckStatus.L7RSP, 0, "tcp-check send : failed to build log-format string at step " + next);
                         return;
@@ -195,16 +211,16 @@ final class CheckRun {
                 case CheckRule.SetVar v -> {
                     Sample value = new Sample();
                     if (v.format() != null) {
-                        value.setStr(v.format().format(ctx));
-                        v.var().set(ctx, value);
-                    } else if (v.expr().eval(ctx, value)) {
-                        v.var().set(ctx, value);
+                        value.setStr(v.format().format(ctx()));
+                        v.var().set(ctx(), value);
+                    } else if (v.expr().eval(ctx(), value)) {
+                        v.var().set(ctx(), value);
                     }
                 }
-                case CheckRule.UnsetVar v -> v.var().unset(ctx);
+                case CheckRule.UnsetVar v -> v.var().unset(ctx());
                 case HttpSend h -> {
                     release();
-                    channel.writeAndFlush(Unpooled.wrappedBuffer(HttpCheck.request(h, ctx, target.stateHeader())));
+                    channel.writeAndFlush(Unpooled.wrappedBuffer(HttpCheck.request(h, ctx(), target.stateHeader())));
                     waitingHttp = true;
                     if (next >= rules.size() || !(rules.get(next) instanceof Expect)) {
                         waiting = null; // the implicit expect: a 2xx or 3xx status
@@ -266,9 +282,9 @@ final class CheckRun {
         }
         boolean match = switch (e.kind()) {
             case STRING, BINARY -> ByteBufUtil.indexOf(Unpooled.wrappedBuffer(e.bytes()), in) >= 0;
-            case STRING_LF -> ByteBufUtil.indexOf(Unpooled.wrappedBuffer(e.lf().of(ctx).getBytes(StandardCharsets.ISO_8859_1)), in) >= 0;
+            case STRING_LF -> ByteBufUtil.indexOf(Unpooled.wrappedBuffer(e.lf().of(ctx()).getBytes(StandardCharsets.ISO_8859_1)), in) >= 0;
             case BINARY_LF -> {
-                byte[] b = CheckRules.hexOrNull(e.lf().of(ctx));
+                byte[] b = CheckRules.hexOrNull(e.lf().of(ctx()));
                 yield b != null && ByteBufUtil.indexOf(Unpooled.wrappedBuffer(b), in) >= 0;
             }
             case RSTRING -> e.regex().matcher(in.toString(StandardCharsets.ISO_8859_1)).find();
@@ -284,7 +300,7 @@ final class CheckRun {
         }
         String info;
         if (e.onError() != null) {
-            info = e.onError().of(ctx);
+            info = e.onError().of(ctx());
         } else if (e.protocol()) {
             info = "";
         } else {
@@ -301,7 +317,7 @@ final class CheckRun {
 
     /** The check's code from the rule's {@code status-code}, else {@code otherwise}. */
     private int code(Expect e, int otherwise) {
-        int c = e.statusCode() == null ? -1 : e.statusCode().applyAsInt(ctx);
+        int c = e.statusCode() == null ? -1 : e.statusCode().applyAsInt(ctx());
         return c < 0 ? otherwise : c;
     }
 
@@ -334,7 +350,7 @@ final class CheckRun {
         boolean status = e.kind() == CheckRule.Kind.STATUS || e.kind() == CheckRule.Kind.RSTATUS || e.kind() == CheckRule.Kind.HEADER;
         boolean match;
         if (e.kind() == CheckRule.Kind.HEADER) {
-            match = e.header().test(answer.headers());
+            match = e.header().test(answer.headers(), ctx());
         } else if (status) {
             match = e.kind() == CheckRule.Kind.STATUS ? e.statusMatches(answer.status()) : e.regex().matcher(Integer.toString(answer.status())).find();
         } else {
@@ -348,7 +364,7 @@ final class CheckRun {
             }
             match = switch (e.kind()) {
                 case BODY -> body.contains(e.text());
-                case BODY_LF -> body.contains(e.lf().of(ctx));
+                case BODY_LF -> body.contains(e.lf().of(ctx()));
                 default -> e.regex().matcher(body).find();
             };
         }
@@ -356,13 +372,13 @@ final class CheckRun {
             passed(e, null);
             return;
         }
-        String info = e.onError() != null ? e.onError().of(ctx) : status ? answer.reason() : "HTTP content check did not match";
+        String info = e.onError() != null ? e.onError().of(ctx()) : status ? answer.reason() : "HTTP content check did not match";
         finish(e.error() != null ? e.error() : status ? CheckStatus.L7STS : CheckStatus.L7RSP, status ? answer.status() : 0, info + comment(e));
     }
 
     /** An expect passed: its success info ({@code judged}: what a protocol's judge said), then the next rule. */
     private void passed(Expect e, String judged) {
-        successInfo = e.onSuccess() != null ? e.onSuccess().of(ctx) : judged != null ? judged : "";
+        successInfo = e.onSuccess() != null ? e.onSuccess().of(ctx()) : judged != null ? judged : "";
         successStatus = e.ok();
         successCode = code(e, 0);
         waiting = null;

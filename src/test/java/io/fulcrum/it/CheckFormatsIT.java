@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Log-format texts and variables in checks: {@code tcp-check send-lf|send-binary-lf}, {@code expect string-lf|binary-lf},
  * {@code on-success|on-error <fmt>}, {@code status-code <expr>}, {@code set-var|set-var-fmt} in the {@code check} scope,
- * {@code http-check send uri-lf|hdr|body-lf} and {@code http-check expect string-lf}: what the server receives and the
+ * {@code tcp-check connect port <expr>}, {@code http-check send uri-lf|hdr|body-lf} and {@code http-check expect string-lf}: what the server receives and the
  * log lines. Passes against haproxy too ({@code -Dit.proxy=haproxy}).
  */
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -30,6 +30,19 @@ class CheckFormatsIT {
             b.write(c);
         }
         return b.toString(StandardCharsets.ISO_8859_1);
+    }
+
+    /** A defaults section logging every check's result. */
+    private static String defaults(String mode) {
+        return """
+                defaults
+                    mode %s
+                    timeout connect 5s
+                    timeout client 5s
+                    timeout server 5s
+                    timeout check 5s
+                    option log-health-checks
+                """.formatted(mode);
     }
 
     @Test
@@ -45,19 +58,15 @@ class CheckFormatsIT {
             send(s, hello.contains("s1") ? "+PONG\r\n" : "-ERR\r\n");
         })) {
             int fe = freePort();
-            String cfg = """
-                    defaults
-                        mode tcp
-                        timeout connect 5s
-                        timeout client 5s
-                        timeout server 5s
-                        timeout check 5s
-                        option log-health-checks
+            int refused = FulcrumProcess.refusedPort(); // the servers' own port: the checks go where check.port says
+            String cfg = defaults("tcp") + """
                     frontend fe
                         bind 127.0.0.1:%d
                         default_backend be
                     backend be
                         option tcp-check
+                        tcp-check set-var(check.port) int(%d)
+                        tcp-check connect port var(check.port)
                         tcp-check set-var-fmt(check.who) "%%[srv_name]"
                         tcp-check set-var(check.code) int(42)
                         tcp-check send-lf "HELLO %%[var(check.who)] %%[be_name]\\r\\n"
@@ -67,7 +76,7 @@ class CheckFormatsIT {
                         tcp-check expect binary-lf "%%[str(+PONG),hex]" on-success "pong from %%[srv_name]%%[var(check.who)]" on-error "got %%[res.payload(0,4)]" status-code "var(check.code)"
                         server s1 127.0.0.1:%d check inter 30s
                         server s2 127.0.0.1:%d check inter 30s
-                    """.formatted(fe, origin.port(), origin.port());
+                    """.formatted(fe, origin.port(), refused, refused);
             try (FulcrumProcess p = serve(cfg, fe)) {
                 p.awaitStderr("Health check for server be/s1 succeeded, reason: Layer7 check passed, code: 42, info: \"pong from s1\", "
                         + "check duration: ");
@@ -89,17 +98,10 @@ class CheckFormatsIT {
                 req += n < 0 ? "" : new String(b, 0, n, StandardCharsets.ISO_8859_1);
             }
             requests.add(req);
-            send(s, "HTTP/1.1 200 OK\r\nContent-Length: 6\r\nConnection: close\r\n\r\nabc-ok");
+            send(s, "HTTP/1.1 200 OK\r\nContent-Length: 6\r\nX-H1: abc-123\r\nConnection: close\r\n\r\nabc-ok");
         })) {
             int fe = freePort();
-            String cfg = """
-                    defaults
-                        mode http
-                        timeout connect 5s
-                        timeout client 5s
-                        timeout server 5s
-                        timeout check 5s
-                        option log-health-checks
+            String cfg = defaults("http") + """
                     frontend fe
                         bind 127.0.0.1:%d
                         default_backend hb
@@ -107,6 +109,7 @@ class CheckFormatsIT {
                         option httpchk
                         http-check set-var(check.n) str(abc)
                         http-check send meth GET uri-lf "/health/%%[var(check.n)]" ver HTTP/1.1 hdr host "%%[srv_name].example" body-lf "n=%%[var(check.n)]"
+                        http-check expect hdr name-lf "x-%%[srv_name]" value-lf -m beg "%%[var(check.n)]"
                         http-check expect string-lf "%%[var(check.n)]-ok" on-success "body had %%[var(check.n)]"
                         server h1 127.0.0.1:%d check inter 30s
                     """.formatted(fe, origin.port());
