@@ -1,5 +1,6 @@
 package io.fulcrum.check;
 
+import io.fulcrum.cfg.Args;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigLine;
 import io.fulcrum.cfg.KeywordTable;
@@ -285,7 +286,7 @@ final class CheckRules {
         for (int i = 2; i < l.size(); i++) {
             String w = l.arg(i);
             if (w.equals("min-recv")) {
-                o.minRecv = Integer.parseInt(value(l, ++i, where, w));
+                o.minRecv = (int) Args.atol(value(l, ++i, where, w)); // as HAProxy: "12abc" is 12, "abc" 0
                 continue;
             }
             int next = option(l, i, where, o);
@@ -353,9 +354,9 @@ final class CheckRules {
             case "comment" -> o.comment = value(l, i + 1, where, w);
             case "on-success" -> o.onSuccess = format(value(l, i + 1, where, w), where);
             case "on-error" -> o.onError = format(value(l, i + 1, where, w), where);
-            case "ok-status" -> o.ok = status(value(l, i + 1, where, w), where);
-            case "error-status" -> o.error = status(value(l, i + 1, where, w), where);
-            case "tout-status" -> o.tout = status(value(l, i + 1, where, w), where);
+            case "ok-status" -> o.ok = status(value(l, i + 1, where, w), where, w, "'L4OK', 'L6OK', 'L7OK' or 'L7OKC'", "");
+            case "error-status" -> o.error = status(value(l, i + 1, where, w), where, w, "'L4CON', 'L6RSP', 'L7RSP' or 'L7STS'", "L7OKC");
+            case "tout-status" -> o.tout = status(value(l, i + 1, where, w), where, w, "'L4TOUT', 'L6TOUT' or 'L7TOUT'", "");
             case "status-code" -> {
                 if (!l.has(i + 1)) {
                     throw new ConfigException("'" + where + "' : 'status-code' expects an expression as argument.");
@@ -456,12 +457,15 @@ final class CheckRules {
         return l.arg(i);
     }
 
-    private static CheckStatus status(String name, String where) throws ConfigException {
-        CheckStatus s = CheckStatus.named(name);
-        if (s == null) {
-            throw new ConfigException("'" + where + "' : unknown status '" + name + "'.");
+    /**
+     * The status an {@code ok-status}, {@code error-status} or {@code tout-status} names, one of {@code listed} (as
+     * HAProxy words them) or {@code unlisted} (one HAProxy 2.6 accepts without saying it).
+     */
+    private static CheckStatus status(String name, String where, String option, String listed, String unlisted) throws ConfigException {
+        if (!listed.contains("'" + name + "'") && !name.equals(unlisted)) {
+            throw new ConfigException("'" + where + "' : '" + option + "' only supports " + listed + " status (got '" + name + "')..");
         }
-        return s;
+        return CheckStatus.named(name);
     }
 
     private static byte[] hex(String v, String where) throws ConfigException {
