@@ -1,5 +1,6 @@
 package io.fulcrum.rules;
 
+import io.fulcrum.cfg.Args;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.log.HeaderCaptures;
 import io.fulcrum.rules.HttpActions.Phase;
@@ -30,7 +31,7 @@ final class CaptureActions {
         String kind = a.next();
         int slot;
         if (kind.equals("len")) {
-            int len = (int) Math.min(Integer.MAX_VALUE, atol(a.next()));
+            int len = (int) Math.min(Integer.MAX_VALUE, Args.atol(a.next()));
             if (len <= 0) {
                 throw new ConfigException("length must be > 0");
             }
@@ -84,19 +85,5 @@ final class CaptureActions {
         if (expr.eval(ctx, s, SampleType.STR)) {
             HeaderCaptures.store(ctx, response, slot, s.text());
         }
-    }
-
-    /** C's atol: the leading decimal number, 0 when there is none ("3x" is 3). */
-    static long atol(String text) {
-        int i = 0;
-        boolean negative = false;
-        if (i < text.length() && (text.charAt(i) == '-' || text.charAt(i) == '+')) {
-            negative = text.charAt(i++) == '-';
-        }
-        long n = 0;
-        while (i < text.length() && Character.isDigit(text.charAt(i)) && n < Integer.MAX_VALUE) {
-            n = n * 10 + text.charAt(i++) - '0';
-        }
-        return negative ? -n : n;
     }
 }

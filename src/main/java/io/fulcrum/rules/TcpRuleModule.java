@@ -3,6 +3,7 @@ package io.fulcrum.rules;
 import io.fulcrum.acl.AclParser;
 import io.fulcrum.acl.AclTable;
 import io.fulcrum.acl.Condition;
+import io.fulcrum.cfg.Args;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigLine;
 import io.fulcrum.cfg.ConfigModel;
@@ -73,7 +74,7 @@ public final class TcpRuleModule implements Module {
         if (!l.arg(pos + 1).equals("len")) {
             throw new ConfigException(rule + "a positive 'len' argument is mandatory");
         }
-        long len = CaptureActions.atol(l.arg(pos + 2));
+        long len = Args.atol(l.arg(pos + 2));
         if (len <= 0) {
             throw new ConfigException(rule + "length must be > 0");
         }
