@@ -44,7 +44,7 @@ public final class RuleModule implements Module {
         CaptureActions.register(actions);
         ConnectionActions.register(actions);
         for (Phase phase : Phase.values()) {
-            registry.table(ProxyModule.KEYWORDS).add(phase.keyword(), Capability.FRONTEND | Capability.BACKEND | Capability.STRICT,
+            registry.table(ProxyModule.KEYWORDS).add(phase.keyword(), Capability.RULES,
                     (p, l) -> parse(phase, p, l, actions, acls, formats));
         }
         // The "redirect" directive: an http-request redirect that runs after the section's http-request rules.
@@ -148,7 +148,7 @@ public final class RuleModule implements Module {
 
     /** Where the rules of {@code phase} run in proxy {@code p}: its frontend side when it has one. */
     static Stage stage(Phase phase, ProxySpec p) {
-        boolean fe = p.kind().isFrontend();
+        boolean fe = p.kind().rulesOnFrontend();
         return switch (phase) {
             case REQUEST -> fe ? Stage.FE_HRQ_HDR : Stage.BE_HRQ_HDR;
             case RESPONSE, AFTER_RESPONSE -> fe ? Stage.FE_HRS_HDR : Stage.BE_HRS_HDR;

@@ -1,6 +1,7 @@
 package io.fulcrum.rules;
 
 import io.fulcrum.acl.Condition;
+import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxyPart;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.sample.SampleContext;
@@ -11,7 +12,7 @@ import java.util.List;
 /**
  * The {@code tcp-request connection}, {@code session} and {@code content} rules of a proxy section and its
  * {@code tcp-request inspect-delay}; its {@code tcp-response content} rules and {@code tcp-response inspect-delay}.
- * Rules are not inherited from defaults sections.
+ * A proxy inherits those of its (named) defaults section, which run before its own, and the inspect delays.
  */
 public final class TcpRules implements ProxyPart {
     /** What a proxy without rules has. */
@@ -38,7 +39,27 @@ public final class TcpRules implements ProxyPart {
 
     @Override
     public ProxyPart inherit() {
-        return null;
+        TcpRules r = new TcpRules();
+        r.connection.addAll(connection);
+        r.session.addAll(session);
+        r.content.addAll(content);
+        r.response.addAll(response);
+        r.inspectDelay = inspectDelay;
+        r.responseInspectDelay = responseInspectDelay;
+        return r;
+    }
+
+    @Override
+    public boolean holdsRules() {
+        return !(connection.isEmpty() && session.isEmpty() && content.isEmpty() && response.isEmpty());
+    }
+
+    @Override
+    public String rulesRefusedTo(ProxyKind kind) {
+        if (!kind.isFrontend() && !(connection.isEmpty() && session.isEmpty())) {
+            return "'tcp-request connection' or 'tcp-request session'";
+        }
+        return kind.isBackend() || response.isEmpty() ? null : "'tcp-response content'";
     }
 
     public static TcpRules of(ProxySpec proxy) {
