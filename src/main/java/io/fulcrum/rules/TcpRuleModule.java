@@ -14,6 +14,7 @@ import io.fulcrum.log.HeaderCaptures;
 import io.fulcrum.log.LogFormat;
 import io.fulcrum.log.LogFormatParser;
 import io.fulcrum.proxy.Capability;
+import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
@@ -40,10 +41,11 @@ public final class TcpRuleModule implements Module {
         AclParser acls = AclParser.of(registry);
         LogFormatParser formats = new LogFormatParser(acls.exprs());
         registry.check(TcpRuleModule::warnCaptures);
-        registry.table(ProxyModule.KEYWORDS).add("tcp-request", Capability.RULES,
+        // Both refuse the anonymous defaults section themselves, in HAProxy's words, once their second word is known.
+        registry.table(ProxyModule.KEYWORDS).add("tcp-request", Capability.ALL | Capability.STRICT,
                 (p, l) -> parse(p, l, acls, formats, TcpActions.of(registry)));
         // Refused in a frontend by the parser, with HAProxy's words.
-        registry.table(ProxyModule.KEYWORDS).add("tcp-response", Capability.RULES,
+        registry.table(ProxyModule.KEYWORDS).add("tcp-response", Capability.ALL | Capability.STRICT,
                 (p, l) -> parseResponse(p, l, acls, formats, TcpActions.of(registry)));
     }
 
@@ -53,6 +55,7 @@ public final class TcpRuleModule implements Module {
      */
     private static TcpRules.TcpAction capture(ProxySpec p, ConfigLine l, int pos, AclParser acls, TcpRules rules) throws ConfigException {
         String rule = "'tcp-request content capture' : ";
+        CaptureActions.refuseInDefaults(p, "tcp-request content capture");
         if (!p.kind().isFrontend()) {
             throw new ConfigException(rule + "proxy '" + p.name() + "' has no frontend capability");
         }
@@ -103,6 +106,16 @@ public final class TcpRuleModule implements Module {
         TcpRules rules = p.part(TcpRules.class, TcpRules::new);
         String where = p.describe();
         String kind = l.arg(1);
+        String section = p.kind() == ProxyKind.DEFAULTS ? "defaults section" : where; // (HAProxy's words for the next two)
+        if (!l.has(1)) {
+            throw new ConfigException("missing argument for 'tcp-request' in " + section);
+        }
+        if (!List.of("inspect-delay", "connection", "session", "content").contains(kind)) {
+            throw new ConfigException("'tcp-request' expects 'inspect-delay', 'connection', or 'content' in " + section + " (got '" + kind + "')");
+        }
+        if (anonymousDefaults(p)) {
+            throw new ConfigException("tcp-request " + kind + " is not allowed in anonymous 'defaults' sections");
+        }
         switch (kind) {
             case "inspect-delay" -> {
                 rules.inspectDelay = inspectDelay("tcp-request", l, where);
@@ -113,9 +126,7 @@ public final class TcpRuleModule implements Module {
                     throw new ConfigException("'tcp-request " + kind + "' is not allowed in " + where + " which has no frontend capability");
                 }
             }
-            case "content" -> { }
-            default -> throw new ConfigException("'tcp-request' expects 'inspect-delay', 'connection', or 'content' in " + where
-                    + " (got '" + kind + "')");
+            default -> { }
         }
         Stage stage = switch (kind) {
             case "connection" -> Stage.FE_CON_ACC;
@@ -134,7 +145,7 @@ public final class TcpRuleModule implements Module {
     private static void parseResponse(ProxySpec p, ConfigLine l, AclParser acls, LogFormatParser formats, TcpActions owned)
             throws ConfigException {
         String where = p.describe();
-        if (!p.kind().rulesOnBackend()) {
+        if (!p.kind().rulesOnBackend() || anonymousDefaults(p)) {
             throw new ConfigException("tcp-response " + l.arg(1) + " is only allowed in 'backend' sections or 'defaults' section with a name");
         }
         if (!l.has(1)) {
@@ -146,6 +157,10 @@ public final class TcpRuleModule implements Module {
             case "content" -> rules.response.add(rule(true, "content", Stage.BE_RES_CNT, p, l, acls, formats, rules, owned));
             default -> throw new ConfigException("'tcp-response' expects 'inspect-delay' or 'content' in " + where + " (got '" + l.arg(1) + "')");
         }
+    }
+
+    private static boolean anonymousDefaults(ProxySpec p) {
+        return p.kind() == ProxyKind.DEFAULTS && p.name().isEmpty();
     }
 
     /** {@code tcp-request|tcp-response inspect-delay <time>}, with HAProxy's message. */
