@@ -1,10 +1,11 @@
 package io.fulcrum.rules;
 
 import io.fulcrum.acl.Condition;
+import io.fulcrum.cfg.Source;
 import io.fulcrum.http.HttpHead;
 
-/** One rule: an action and the condition it runs under (null: always). */
-public record HttpRule(HttpAction action, Condition condition) {
+/** One rule: an action, the condition it runs under (null: always), and its line (for {@code last_rule_file/line}). */
+public record HttpRule(HttpAction action, Condition condition, Source source) {
 
     /** What {@link #run} returns when a rule answered. */
     public static final int ANSWERED = -1;
@@ -20,9 +21,11 @@ public record HttpRule(HttpAction action, Condition condition) {
                 switch (r.action.run(txn, msg)) {
                     case CONTINUE -> { }
                     case STOP -> {
+                        txn.finalRule(r.source);
                         return rules.length;
                     }
                     case DONE -> {
+                        txn.finalRule(r.source);
                         return ANSWERED;
                     }
                     case WAIT -> {

@@ -124,7 +124,7 @@ public final class RuleModule implements Module {
         } catch (ConfigException e) {
             throw new ConfigException("error detected while parsing an '" + rule + "' condition : " + e.getMessage() + ".");
         }
-        rulesOf(p.part(HttpRules.class, HttpRules::new), phase).add(new HttpRule(action, cond));
+        rulesOf(p.part(HttpRules.class, HttpRules::new), phase).add(new HttpRule(action, cond, l.source()));
     }
 
     private static void redirect(ProxySpec p, ConfigLine l, HttpActions actions, AclParser acls, LogFormatParser formats)
@@ -143,7 +143,7 @@ public final class RuleModule implements Module {
         } catch (ConfigException e) {
             throw new ConfigException("error detected while parsing redirect rule condition : " + e.getMessage() + ".");
         }
-        p.part(HttpRules.class, HttpRules::new).redirects.add(new HttpRule(action, cond));
+        p.part(HttpRules.class, HttpRules::new).redirects.add(new HttpRule(action, cond, l.source()));
     }
 
     /** Where the rules of {@code phase} run in proxy {@code p}: its frontend side when it has one. */

@@ -274,7 +274,7 @@ public final class TcpRuleModule implements Module {
             throw new ConfigException("'" + rule + "' : error detected in " + where + " while parsing '" + l.arg(pos) + "' condition : "
                     + e.getMessage());
         }
-        return new TcpRules.Rule(act, cond);
+        return new TcpRules.Rule(act, cond, l.source());
     }
 
     private static TcpRules.TcpAction requestAction(String action, String kind, ActionArgs args) throws ConfigException {

@@ -1,6 +1,7 @@
 package io.fulcrum.rules;
 
 import io.fulcrum.acl.Condition;
+import io.fulcrum.cfg.Source;
 import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxyPart;
 import io.fulcrum.proxy.ProxySpec;
@@ -18,8 +19,8 @@ public final class TcpRules implements ProxyPart {
     /** What a proxy without rules has. */
     public static final TcpRules EMPTY = new TcpRules();
 
-    /** A rule: what it does (accept: stop, reject: close) under its condition. */
-    public record Rule(TcpAction action, Condition condition) {
+    /** A rule: what it does (accept: stop, reject: close) under its condition, and its line (for last_rule_file/line). */
+    public record Rule(TcpAction action, Condition condition, Source source) {
     }
 
     /** What a tcp-request rule does; returns the verdict for the list. */
@@ -122,11 +123,9 @@ public final class TcpRules implements ProxyPart {
             }
             if (passes) {
                 Verdict v = r.action().run(ctx);
-                if (v == Verdict.STOP) {
-                    return Verdict.CONTINUE;
-                }
-                if (v == Verdict.DONE) {
-                    return Verdict.DONE;
+                if (v == Verdict.STOP || v == Verdict.DONE) {
+                    ctx.finalRule(r.source());
+                    return v == Verdict.STOP ? Verdict.CONTINUE : Verdict.DONE;
                 }
             }
         }
@@ -150,11 +149,9 @@ public final class TcpRules implements ProxyPart {
         for (Rule r : rules) {
             if (Condition.passes(r.condition(), ctx)) {
                 Verdict v = r.action().run(ctx);
-                if (v == Verdict.STOP) {
-                    return true;
-                }
-                if (v == Verdict.DONE) {
-                    return false;
+                if (v == Verdict.STOP || v == Verdict.DONE) {
+                    ctx.finalRule(r.source());
+                    return v == Verdict.STOP;
                 }
             }
         }

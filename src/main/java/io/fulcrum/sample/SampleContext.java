@@ -1,6 +1,7 @@
 package io.fulcrum.sample;
 
 import io.fulcrum.backend.Backend;
+import io.fulcrum.cfg.Source;
 import io.fulcrum.compression.Algo;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
@@ -181,6 +182,10 @@ public interface SampleContext {
     /** The transaction's unique id ({@code unique-id-format}), or null when there is none. */
     default CharSequence uniqueId() {
         return null;
+    }
+
+    /** Notes {@code rule} as the last one that gave a final verdict; contexts without a stream keep nothing. */
+    default void finalRule(Source rule) {
     }
 
     /** The file of the last rule that gave a final verdict (accept, deny...), or null. */
