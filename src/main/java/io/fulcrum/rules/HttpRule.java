@@ -18,17 +18,18 @@ public record HttpRule(HttpAction action, Condition condition, Source source) {
         for (int i = from; i < rules.length; i++) {
             HttpRule r = rules[i];
             if (Condition.passes(r.condition, txn)) {
+                // Noted before it runs: a rule that answers may end (and log) the stream before it returns.
+                Source before = txn.finalRule(r.source);
                 switch (r.action.run(txn, msg)) {
-                    case CONTINUE -> { }
+                    case CONTINUE -> txn.finalRule(before);
                     case STOP -> {
-                        txn.finalRule(r.source);
                         return rules.length;
                     }
                     case DONE -> {
-                        txn.finalRule(r.source);
                         return ANSWERED;
                     }
                     case WAIT -> {
+                        txn.finalRule(before);
                         return i;
                     }
                 }

@@ -122,9 +122,8 @@ public final class TcpRules implements ProxyPart {
                 return Verdict.WAIT;
             }
             if (passes) {
-                Verdict v = r.action().run(ctx);
+                Verdict v = runNoted(r, ctx);
                 if (v == Verdict.STOP || v == Verdict.DONE) {
-                    ctx.finalRule(r.source());
                     return v == Verdict.STOP ? Verdict.CONTINUE : Verdict.DONE;
                 }
             }
@@ -145,12 +144,24 @@ public final class TcpRules implements ProxyPart {
         return !session.isEmpty();
     }
 
+    /**
+     * Runs {@code r}'s action, noting the rule for last_rule_file/line first (a rule that ends the session may log it
+     * before it returns), and forgetting it again unless its verdict is final.
+     */
+    private static Verdict runNoted(Rule r, SampleContext ctx) {
+        Source before = ctx.finalRule(r.source());
+        Verdict v = r.action().run(ctx);
+        if (v != Verdict.STOP && v != Verdict.DONE) {
+            ctx.finalRule(before);
+        }
+        return v;
+    }
+
     private static boolean run(List<Rule> rules, SampleContext ctx) {
         for (Rule r : rules) {
             if (Condition.passes(r.condition(), ctx)) {
-                Verdict v = r.action().run(ctx);
+                Verdict v = runNoted(r, ctx);
                 if (v == Verdict.STOP || v == Verdict.DONE) {
-                    ctx.finalRule(r.source());
                     return v == Verdict.STOP;
                 }
             }

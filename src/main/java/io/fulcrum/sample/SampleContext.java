@@ -184,8 +184,12 @@ public interface SampleContext {
         return null;
     }
 
-    /** Notes {@code rule} as the last one that gave a final verdict; contexts without a stream keep nothing. */
-    default void finalRule(Source rule) {
+    /**
+     * Notes {@code rule} as the last one that gave a final verdict and returns the one noted before (null when none);
+     * contexts without a stream keep nothing.
+     */
+    default Source finalRule(Source rule) {
+        return null;
     }
 
     /** The file of the last rule that gave a final verdict (accept, deny...), or null. */

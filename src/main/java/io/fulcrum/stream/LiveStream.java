@@ -26,8 +26,10 @@ public abstract class LiveStream implements LogContext {
     private Source lastRule;
 
     @Override
-    public final void finalRule(Source rule) {
+    public final Source finalRule(Source rule) {
+        Source before = lastRule;
         lastRule = rule;
+        return before;
     }
 
     @Override
