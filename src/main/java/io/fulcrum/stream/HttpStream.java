@@ -1195,6 +1195,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         serverReusable = false;
         cancelTimer();
         releasePending();
+        if (txnVars != null) {
+            txnVars.release(); // (tune.vars accounting: the session's scopes no longer hold the transaction's variables)
+        }
         if (encoder != null) {
             encoder.close();
             encoder = null;
@@ -1511,9 +1514,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         return switch (scope) {
             case PROC -> Vars.PROC;
             case SESS -> front.sessionVars();
-            case TXN -> txnVars == null ? txnVars = new Vars() : txnVars;
-            case REQ -> reqVars == null ? reqVars = new Vars() : reqVars;
-            case RES -> resVars == null ? resVars = new Vars() : resVars;
+            case TXN -> txnVars == null ? txnVars = new Vars(VarScope.TXN, front.sessionVars()) : txnVars;
+            case REQ -> reqVars == null ? reqVars = new Vars(VarScope.REQ, vars(VarScope.TXN)) : reqVars;
+            case RES -> resVars == null ? resVars = new Vars(VarScope.RES, vars(VarScope.TXN)) : resVars;
             case CHECK -> null;
         };
     }
