@@ -38,12 +38,11 @@ public final class PeersModule implements Module {
                 spec.tables.add(t);
             }
         }
-        String local = model.env().get("HAPROXY_LOCALPEER");
         for (PeersSpec spec : config.sections.values()) {
-            if (spec.peer(local) == null) {
-                diag.configWarning("Removing incomplete section 'peers " + spec.name + "' (no peer named '" + local + "').");
+            if (spec.peer(spec.localName) == null) {
+                diag.configWarning("Removing incomplete section 'peers " + spec.name + "' (no peer named '" + spec.localName + "').");
             } else if (!spec.disabled) {
-                PeersRuntime r = new PeersRuntime(spec, local, diag);
+                PeersRuntime r = new PeersRuntime(spec, diag);
                 config.running.add(r);
                 Services.of(model).add(r);
             }

@@ -51,9 +51,9 @@ final class PeersRuntime implements Services.Service {
     private long resyncDeadline;
     long taskCalls;
 
-    PeersRuntime(PeersSpec spec, String localName, Diagnostics diag) {
+    PeersRuntime(PeersSpec spec, Diagnostics diag) {
         this.spec = spec;
-        this.localName = localName;
+        this.localName = spec.localName;
         this.sticks = List.copyOf(spec.tables);
         this.diag = diag;
         for (PeersSpec.Peer p : spec.peers) {

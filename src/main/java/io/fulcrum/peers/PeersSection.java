@@ -1,5 +1,6 @@
 package io.fulcrum.peers;
 
+import io.fulcrum.cfg.Args;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigLine;
 import io.fulcrum.cfg.ConfigModel;
@@ -9,6 +10,7 @@ import io.fulcrum.cfg.Registry.TableKey;
 import io.fulcrum.cfg.SectionParser;
 import io.fulcrum.conn.AddressParser;
 import io.fulcrum.conn.Endpoint;
+import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.stick.StickTables;
 
 import java.net.InetSocketAddress;
@@ -18,10 +20,13 @@ import java.util.Map;
 /**
  * {@code peers <name>} sections (configuration.txt 3.5): {@code peer}, {@code server}, {@code bind},
  * {@code default-server}, {@code default-bind}, {@code disabled}, {@code enabled} and {@code table}, with HAProxy 2.6's
- * messages. Server and bind options (TLS between peers) and {@code log} are refused with a clear message.
+ * messages, and the global {@code localpeer}. Server and bind options (TLS between peers) and {@code log} are refused with
+ * a clear message.
  */
 final class PeersSection {
     static final TableKey<PeersSpec> KEYWORDS = new TableKey<>("peers");
+    /** The local peer's name: -L, else {@code localpeer}, else the host's name. */
+    static final String LOCAL_PEER = "HAPROXY_LOCALPEER";
 
     private PeersSection() {
     }
@@ -41,6 +46,20 @@ final class PeersSection {
         });
         keywords.add("table", (p, l) -> tables.declare(p.name, l));
         registry.section("peers", (header, model) -> open(header, model, keywords, config));
+        registry.table(GlobalModule.KEYWORDS).add("localpeer", (g, l) -> localPeer(g, l, config));
+    }
+
+    /** {@code localpeer <name>}: ignored after a peers section, or when {@code -L} named the local peer. */
+    private static void localPeer(GlobalModule.GlobalContext g, ConfigLine l, PeersConfig config) throws ConfigException {
+        Args.noMoreThan(l, 1, "localpeer");
+        String name = Args.required(l, 1, "localpeer", "a name");
+        if (g.env().fixed(LOCAL_PEER)) {
+            l.warn("'localpeer' ignored since it is already set by using the '-L' command line argument.");
+        } else if (!config.sections.isEmpty()) {
+            l.warn("'localpeer' ignored since it is used after 'peers' section.");
+        } else {
+            g.env().set(LOCAL_PEER, name);
+        }
     }
 
     private static SectionParser open(ConfigLine header, ConfigModel model, KeywordTable<PeersSpec> keywords, PeersConfig config)
@@ -49,13 +68,16 @@ final class PeersSection {
         if (name.isEmpty()) {
             throw new ConfigException("missing name for peers section.");
         }
+        if (header.has(2)) {
+            throw new ConfigException("'peers' cannot handle unexpected argument '" + header.arg(2) + "'.");
+        }
         Map<String, PeersSpec> sections = config.sections;
         PeersSpec previous = sections.get(name);
         if (previous != null) {
             throw new ConfigException("peers section '" + name + "' has the same name as another peers section declared at "
                     + previous.source.file() + ":" + previous.source.line() + ".");
         }
-        PeersSpec spec = new PeersSpec(name, header.source());
+        PeersSpec spec = new PeersSpec(name, header.source(), model.env().get(LOCAL_PEER));
         sections.put(name, spec);
         return line -> {
             KeywordTable.Entry<PeersSpec> e = keywords.find(line.keyword());
@@ -76,10 +98,15 @@ final class PeersSection {
         if (name.isEmpty()) {
             throw new ConfigException("'" + kw + "' expects <name> and <addr>[:<port>] as arguments.");
         }
+        boolean local = name.equals(p.localName);
         PeersSpec.Peer same = p.peer(name);
-        if (same != null) {
-            throw new ConfigException("'" + kw + " " + name + "' : peer name already referenced at " + same.source().file() + ":"
-                    + same.source().line() + ".");
+        if (local && same != null) {
+            throw new ConfigException("'" + kw + " " + name + "' : local peer name already referenced at " + same.source().file() + ":"
+                    + same.source().line() + ". " + name);
+        }
+        if (local && !peerLine && l.has(2)) {
+            throw new ConfigException("'server " + name + "/" + name + "' : unknown keyword '" + l.arg(2)
+                    + "'. Hint: no address was expected for this server.");
         }
         InetSocketAddress address = null;
         int options = 2;

@@ -15,6 +15,8 @@ final class PeersSpec {
 
     final String name;
     final Source source;
+    /** The local peer's name when the section was read (a later {@code localpeer} does not change it). */
+    final String localName;
     final List<Peer> peers = new ArrayList<>();
     /** The address of a {@code bind} line (with {@code server} lines), or null. */
     InetSocketAddress bind;
@@ -24,9 +26,10 @@ final class PeersSpec {
     /** The tables it shares, found by the configuration check. */
     final List<StickTable> tables = new ArrayList<>();
 
-    PeersSpec(String name, Source source) {
+    PeersSpec(String name, Source source, String localName) {
         this.name = name;
         this.source = source;
+        this.localName = localName;
     }
 
     Peer peer(String peerName) {

@@ -66,8 +66,11 @@ final class TableParser {
                 }
                 case "store" -> store(kw, l.arg(++i), layout);
                 case "peers" -> {
-                    if (section != null || l.arg(i + 1).isEmpty()) {
+                    if (section != null) {
                         throw new ConfigException(kw + ": unknown argument '" + w + "'.");
+                    }
+                    if (l.arg(i + 1).isEmpty()) {
+                        throw new ConfigException(kw + ": missing argument after 'peers'.");
                     }
                     peers = l.arg(++i);
                 }
