@@ -1,5 +1,6 @@
 package io.fulcrum.peers;
 
+import io.fulcrum.conn.InetText;
 import io.fulcrum.stick.Entry;
 import io.fulcrum.stick.StickTable;
 import io.netty.buffer.ByteBuf;
@@ -32,12 +33,14 @@ final class PeerSession extends ByteToMessageDecoder {
     private enum State { HELLO_VERSION, HELLO_HOST, HELLO_PEER, STATUS, READY, CLOSED }
 
     /** Where this session stands with one shared table. */
-    private static final class Cursor {
+    static final class Cursor {
         long lastPushed;
         long lastGet;
         long lastAcked;
         /** The peer's id of this table, from its definition (0: none yet). */
         long remoteId;
+        /** The data types the peer's definition announced. */
+        long remoteTypes;
     }
 
     /** A table the peer defined: ours of that name, and what its updates carry. */
@@ -71,6 +74,26 @@ final class PeerSession extends ByteToMessageDecoder {
 
     PeerLink link() {
         return link;
+    }
+
+    /** Where the session stands with table {@code i} (null before the handshake ends). */
+    Cursor cursor(int i) {
+        return cursors == null ? null : cursors[i];
+    }
+
+    /** The table the peer's updates go to now, or -1. */
+    int remoteTable() {
+        return current == null ? -1 : current.index();
+    }
+
+    /** The table of the last update pushed, or -1. */
+    int lastLocalTable() {
+        return lastLocalTable;
+    }
+
+    /** The connection's addresses, "src=... addr=...", as {@code show peers} prints them. */
+    String addresses() {
+        return "src=" + InetText.withPort(ctx.channel().localAddress()) + " addr=" + InetText.withPort(ctx.channel().remoteAddress());
     }
 
     boolean established() {
@@ -373,6 +396,7 @@ final class PeerSession extends ByteToMessageDecoder {
         current = new Defined(index, remote);
         defined.put(remoteId, current);
         cursors[index].remoteId = remoteId;
+        cursors[index].remoteTypes = remote.types();
     }
 
     private void update(int type, ByteBuf body) throws VarInt.Malformed {
@@ -410,7 +434,7 @@ final class PeerSession extends ByteToMessageDecoder {
 
     /** Pushes the local updates after each table's cursor, while the connection takes them. */
     void push() {
-        if (state != State.READY || section.learningFrom(link)) {
+        if (state != State.READY || section.learningFrom(this)) {
             return;
         }
         for (int i = 0; i < cursors.length; i++) {

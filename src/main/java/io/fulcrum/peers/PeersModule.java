@@ -1,6 +1,7 @@
 package io.fulcrum.peers;
 
 import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.cli.CliCommands;
 import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
@@ -19,6 +20,7 @@ public final class PeersModule implements Module {
         PeersConfig config = PeersConfig.of(registry);
         StickTables tables = StickTables.of(registry);
         PeersSection.register(registry, config);
+        ShowPeers.register(CliCommands.of(registry), config);
         registry.check((model, diag) -> resolve(model, diag, config, tables));
     }
 

@@ -42,12 +42,15 @@ final class PeersRuntime implements Services.Service {
     private final List<StickTable> sticks;
     private final Diagnostics diag;
     private final long started = System.nanoTime();
+    /** When the section started, wall clock ({@code show peers}). */
+    final long startedMillis = System.currentTimeMillis();
     private EventLoops loops;
-    private EventLoop loop;
+    EventLoop loop;
     private Channel server;
     private ScheduledFuture<?> ticker;
     private boolean upToDate;
-    private PeerLink learning;
+    /** The session asked for a resync, or null. */
+    private PeerSession learning;
     private long resyncDeadline;
     long taskCalls;
 
@@ -198,6 +201,9 @@ final class PeersRuntime implements Services.Service {
             }
             PeerSession old = l.session;
             l.session = null;
+            if (learning == old) {
+                learning = null; // the new session is asked again
+            }
             old.close();
             l.reconnectAt = now() + 50 + ThreadLocalRandom.current().nextInt(2000);
         }
@@ -209,7 +215,7 @@ final class PeersRuntime implements Services.Service {
     void established(PeerSession s) {
         PeerLink l = s.link();
         if (!upToDate && learning == null && !l.local && !l.notUpToDate) {
-            learning = l;
+            learning = s;
             resyncDeadline = now() + RESYNC_MS;
             s.requestResync();
         }
@@ -218,7 +224,7 @@ final class PeersRuntime implements Services.Service {
     /** The peer taught everything it knew; "partial" when it was not up to date itself: another one is asked. */
     void learned(PeerSession s, boolean finished) {
         PeerLink l = s.link();
-        if (learning != l) {
+        if (learning != s) {
             return;
         }
         learning = null;
@@ -231,13 +237,23 @@ final class PeersRuntime implements Services.Service {
         pushAll();
     }
 
-    /** Whether this process learns from {@code l} now: its own updates wait for the end of the lesson. */
-    boolean learningFrom(PeerLink l) {
-        return learning == l;
+    /** Whether this process learns from {@code s} now: its own updates wait for the end of the lesson. */
+    boolean learningFrom(PeerSession s) {
+        return learning == s;
     }
 
     boolean upToDate() {
         return upToDate;
+    }
+
+    /** Whether a peer is asked for a resync now. */
+    boolean resyncing() {
+        return learning != null;
+    }
+
+    /** Milliseconds before the resync gives up waiting (negative: past). */
+    long resyncIn() {
+        return resyncDeadline - now();
     }
 
     void closed(PeerSession s) {
@@ -251,7 +267,7 @@ final class PeersRuntime implements Services.Service {
                 l.status = Wire.STATUS_CONNECTED;
             }
         }
-        if (learning == l) {
+        if (learning == s) {
             learning = null;
             resyncDeadline = now() + RESYNC_MS;
         }

@@ -112,10 +112,10 @@ class PeersIT {
         return CliClient.send(dir.resolve(socket), "show table " + table);
     }
 
-    /** Waits (15 s at most) until {@code show table} on {@code socket} has a line matching {@code line}; returns it. */
+    /** Waits (20 s at most) until {@code show table} on {@code socket} has a line matching {@code line}; returns it. */
     private static Matcher await(String socket, String table, String line) throws Exception {
         Pattern p = Pattern.compile(line);
-        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
         String last;
         do {
             last = table(socket, table);
@@ -150,6 +150,21 @@ class PeersIT {
 
     @Test
     @Order(3)
+    void showPeers() throws Exception {
+        String peers = CliClient.send(dir.resolve("ful.sock"), "show peers");
+        assertThat(peers).containsPattern("^0x[0-9a-f]+: \\[[^]]+] id=mesh disabled=0 flags=0x[0-9a-f]+ resync_timeout=\\S+ task_calls=\\d+\n")
+                .containsPattern("\n  0x[0-9a-f]+: id=ful\\(local,inactive\\) addr=127.0.0.1:" + fulPeer + " last_status=NONE last_hdshk=<NEVER>\n")
+                .containsPattern("\n  0x[0-9a-f]+: id=hap\\(remote,active\\) addr=127.0.0.1:" + hapPeer + " last_status=ESTA last_hdshk=")
+                .containsPattern("local_id=2 remote_id=\\d flags=0x0 remote_data=0x643\n")
+                .containsPattern("local_id=1 remote_id=\\d flags=0x0 remote_data=0x1800200\n")
+                .containsPattern("table:0x[0-9a-f]+ id=mesh/counts update=\\d+ localupdate=\\d+ ");
+        // The table lines of the peer's session come last declared first, as HAProxy lists them.
+        assertThat(peers.indexOf("id=fe update=")).isLessThan(peers.indexOf("id=mesh/counts update="));
+        assertThat(CliClient.send(dir.resolve("ful.sock"), "show peers nope")).isEqualTo("No such peers\n\n");
+    }
+
+    @Test
+    @Order(4)
     void restartedHaproxyLearnsFromFulcrum() throws Exception {
         hap.close();
         hap = startHaproxy();
@@ -158,7 +173,7 @@ class PeersIT {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void restartedFulcrumLearnsFromHaproxy() throws Exception {
         ful.close();
         ful = startFulcrum();
