@@ -73,18 +73,23 @@ final class PeersRuntime implements Services.Service {
     @Override
     public void start(Fulcrum process) {
         loops = process.loops();
-        loop = loops.next();
-        for (StickTable t : sticks) {
-            SharedTable st = new SharedTable(t, tables.size() + 1, loop, this::pushAll);
-            tables.add(st);
-            t.replicator(st);
-        }
+        share(loops.next());
         resyncDeadline = RESYNC_MS;
         PeerLink local = local();
         if (local != null && local.address != null) {
             listen(local);
         }
         ticker = loop.scheduleAtFixedRate(this::tick, 0, TICK_MS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Runs the section on {@code loop}: the tables' changes are sent from there. */
+    void share(EventLoop loop) {
+        this.loop = loop;
+        for (StickTable t : sticks) {
+            SharedTable st = new SharedTable(t, tables.size() + 1, loop, this::pushAll);
+            tables.add(st);
+            t.replicator(st);
+        }
     }
 
     @Override
