@@ -13,6 +13,7 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.socket.SocketProtocolFamily;
+import io.netty.channel.unix.UnixChannelOption;
 import io.netty.util.concurrent.ScheduledFuture;
 
 import java.net.Inet6Address;
@@ -48,6 +49,7 @@ final class PeersRuntime implements Services.Service {
     EventLoop loop;
     private Channel server;
     private ScheduledFuture<?> ticker;
+    private volatile boolean stopped;
     private boolean upToDate;
     /** The session asked for a resync, or null. */
     private PeerSession learning;
@@ -92,11 +94,13 @@ final class PeersRuntime implements Services.Service {
         }
     }
 
+    /** Closes the listener and the sessions, at the start of a soft stop (or at a hard one). */
     @Override
     public void stop() {
-        if (loop == null) {
+        if (loop == null || stopped) {
             return;
         }
+        stopped = true;
         loop.execute(() -> {
             ticker.cancel(false);
             if (server != null) {
@@ -112,10 +116,14 @@ final class PeersRuntime implements Services.Service {
 
     private void listen(PeerLink local) {
         SocketProtocolFamily family = local.address.getAddress() instanceof Inet6Address ? SocketProtocolFamily.INET6 : SocketProtocolFamily.INET;
-        ChannelFuture f = new ServerBootstrap()
+        ServerBootstrap b = new ServerBootstrap()
                 .group(loop, loop)
                 .channelFactory(() -> loops.newServerSocket(family))
-                .option(ChannelOption.SO_REUSEADDR, true)
+                .option(ChannelOption.SO_REUSEADDR, true);
+        if (loops.isEpoll()) {
+            b.option(UnixChannelOption.SO_REUSEPORT, true); // a reloading process binds while the old one stops
+        }
+        ChannelFuture f = b
                 .childHandler(new ChannelInitializer<>() {
                     @Override
                     protected void initChannel(Channel ch) {

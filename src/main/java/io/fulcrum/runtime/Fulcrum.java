@@ -333,6 +333,7 @@ public final class Fulcrum {
             fe.logger().warning(stopped); // as HAProxy, also to the proxy's log targets
         }
         listeners.forEach(l -> l.close().awaitUninterruptibly());
+        services.stop();
         if (global.hardStopAfter > 0) {
             Thread t = new Thread(() -> {
                 try {

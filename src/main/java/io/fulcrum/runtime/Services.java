@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * What subsystems run beside the proxies (the peers sessions...): added by their configuration checks, started once
- * the listeners are bound, stopped with the process.
+ * the listeners are bound, stopped when a soft stop begins and again by the hard stop (stop() must bear a second call).
  */
 public final class Services {
     /** One thing the process runs. */
