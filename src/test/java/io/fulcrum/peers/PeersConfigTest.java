@@ -154,7 +154,7 @@ class PeersConfigTest {
                     peer me 127.0.0.1:23010
                 """);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        io.fulcrum.cfg.Environment env = new Environment(Map.of());
+        Environment env = new Environment(Map.of());
         env.setFixed("HAPROXY_LOCALPEER", "me"); // -L me
         new ConfigLoader(Registry.of(Modules.ALL),
                 new Diagnostics(new PrintStream(out, true), 1), env)
