@@ -1,10 +1,6 @@
 package io.fulcrum.peers;
 
-import io.fulcrum.Modules;
-import io.fulcrum.cfg.ConfigLoader;
-import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.cfg.Environment;
-import io.fulcrum.cfg.Registry;
 import io.fulcrum.stick.DataType;
 import io.fulcrum.stick.Entry;
 import io.fulcrum.stick.StickTable;
@@ -18,12 +14,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,19 +30,15 @@ class PeerSessionTest {
 
     @BeforeEach
     void open() throws IOException {
-        Path file = dir.resolve("t.cfg");
-        Files.writeString(file, """
+        Loaded l = Loaded.load(dir, """
                 global
                     localpeer me
                 peers mesh
                     peer me 127.0.0.1:23020
                     peer other 127.0.0.1:23021
                     table t type string len 8 size 10 expire 1m store http_req_cnt
-                """);
-        Registry r = Registry.of(Modules.ALL);
-        Diagnostics diag = new Diagnostics(new PrintStream(OutputStream.nullOutputStream()), 1);
-        new ConfigLoader(r, diag, new Environment(Map.of())).load(List.of(new ConfigLoader.ConfigFile(file, "t.cfg")));
-        section = PeersConfig.of(r).running.getFirst();
+                """, new Environment(Map.of()));
+        section = PeersConfig.of(l.registry()).running.getFirst();
         ch = new EmbeddedChannel();
         section.share(ch.eventLoop());
         table = section.tables.getFirst().table;

@@ -1,19 +1,11 @@
 package io.fulcrum.peers;
 
-import io.fulcrum.Modules;
-import io.fulcrum.cfg.ConfigLoader;
-import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.cfg.Environment;
-import io.fulcrum.cfg.Registry;
 import io.fulcrum.http.LoadedConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -146,20 +138,15 @@ class PeersConfigTest {
 
     @Test
     void localPeerGivenByTheCommandLineWins() throws Exception {
-        Path file = dir.resolve("l.cfg");
-        Files.writeString(file, """
+        Environment env = new Environment(Map.of());
+        env.setFixed("HAPROXY_LOCALPEER", "me"); // -L me
+        Loaded l = Loaded.load(dir, """
                 global
                     localpeer other
                 peers p
                     peer me 127.0.0.1:23010
-                """);
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        Environment env = new Environment(Map.of());
-        env.setFixed("HAPROXY_LOCALPEER", "me"); // -L me
-        new ConfigLoader(Registry.of(Modules.ALL),
-                new Diagnostics(new PrintStream(out, true), 1), env)
-                .load(List.of(new ConfigLoader.ConfigFile(file, "l.cfg")));
-        assertThat(out.toString()).contains("[WARNING]  (1) : config : parsing [l.cfg:2] : 'localpeer' ignored since it is already "
+                """, env);
+        assertThat(l.output()).contains("[WARNING]  (1) : config : parsing [t.cfg:2] : 'localpeer' ignored since it is already "
                 + "set by using the '-L' command line argument.").doesNotContain("Removing incomplete section");
         assertThat(env.get("HAPROXY_LOCALPEER")).isEqualTo("me");
     }

@@ -1,10 +1,6 @@
 package io.fulcrum.peers;
 
-import io.fulcrum.Modules;
-import io.fulcrum.cfg.ConfigLoader;
-import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.cfg.Environment;
-import io.fulcrum.cfg.Registry;
 import io.fulcrum.stick.DataType;
 import io.fulcrum.stick.Entry;
 import io.fulcrum.stick.KeyType;
@@ -19,11 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -55,13 +47,9 @@ class TableCodecTest {
 
     @BeforeEach
     void load() throws IOException {
-        Path file = dir.resolve("t.cfg");
-        Files.writeString(file, CONFIG);
-        Registry r = Registry.of(Modules.ALL);
-        Diagnostics diag = new Diagnostics(new PrintStream(OutputStream.nullOutputStream()), 1);
-        new ConfigLoader(r, diag, new Environment(Map.of())).load(List.of(new ConfigLoader.ConfigFile(file, "t.cfg")));
-        assertThat(diag.alerts()).isZero();
-        tables = StickTables.of(r);
+        Loaded l = Loaded.load(dir, CONFIG, new Environment(Map.of()));
+        assertThat(l.output()).doesNotContain("ALERT");
+        tables = StickTables.of(l.registry());
         buf = Unpooled.buffer();
     }
 
