@@ -58,6 +58,7 @@ public final class Fulcrum {
     private final List<Frontend> frontends = new ArrayList<>();
     private final List<Listener> listeners = new ArrayList<>();
     private final HealthChecks checks;
+    private final Services services;
     private final CountDownLatch stopped = new CountDownLatch(1);
     /** Live client connections, told when a soft stop begins. */
     private final ChannelGroup clients = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
@@ -89,6 +90,7 @@ public final class Fulcrum {
             }
         }
         this.checks = new HealthChecks(model, backends, loops);
+        this.services = Services.of(model);
         statsSockets(model);
         Map<String, Long> frontendConns = new HashMap<>();
         for (ProxySpec p : proxies) {
@@ -213,6 +215,7 @@ public final class Fulcrum {
         }
         if (ok) {
             checks.start();
+            services.start(this);
             cli.warmUp(this);
         }
         return ok;
@@ -330,6 +333,7 @@ public final class Fulcrum {
             fe.logger().warning(stopped); // as HAProxy, also to the proxy's log targets
         }
         listeners.forEach(l -> l.close().awaitUninterruptibly());
+        services.stop();
         if (global.hardStopAfter > 0) {
             Thread t = new Thread(() -> {
                 try {
@@ -357,6 +361,7 @@ public final class Fulcrum {
     public void hardStop() {
         stopping = true;
         checks.stop();
+        services.stop();
         listeners.forEach(Listener::close);
         loops.shutdown();
         loops.group().terminationFuture().awaitUninterruptibly(5, TimeUnit.SECONDS);
