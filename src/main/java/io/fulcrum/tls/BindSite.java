@@ -83,7 +83,7 @@ final class BindSite {
             }
             verifier = new ClientVerifier(authorities(o.caFile), crls, tls.caIgnoreErr, tls.crtIgnoreErr);
         }
-        Recipe recipe = new Recipe(o, verifier, keylog);
+        Recipe recipe = new Recipe(o, verifier, keylog, tls.ticketKeys);
         return SniMap.Entry.of(recipe.build(cert), cert, filters, recipe, origin);
     }
 

@@ -6,9 +6,10 @@ import io.netty.handler.ssl.SslContextBuilder;
 
 /**
  * How a bind line makes the context of one of its certificates: its options (the line's, a crt-list line's, the
- * globals') and the verification of client certificates. Kept to make it again for a new certificate.
+ * globals'), the verification of client certificates and the ticket keys (or null). Kept to make it again for a
+ * new certificate.
  */
-record Recipe(BindOptions options, ClientVerifier verifier, boolean keylog) {
+record Recipe(BindOptions options, ClientVerifier verifier, boolean keylog, TicketKeys tickets) {
 
     SslContext build(CertKey cert) throws ContextBuilder.OptionError {
         SslContextBuilder builder = SslContextBuilder.forServer(ContextBuilder.keyManager(cert));
@@ -18,6 +19,10 @@ record Recipe(BindOptions options, ClientVerifier verifier, boolean keylog) {
         SslContext context = ContextBuilder.build(builder, options);
         if (keylog) {
             KeyLog.enable(context);
+        }
+        // (no-tls-tickets wins: the keys would turn tickets back on)
+        if (tickets != null && !options.noTickets && !tickets.attach(context)) {
+            throw new ContextBuilder.OptionError("'tls-ticket-keys' needs the OpenSSL engine, the JDK's cannot take ticket keys");
         }
         return context;
     }

@@ -42,6 +42,8 @@ public final class TlsModule implements Module {
         bind.add("crt-list", 1, (b, l) -> tls(b).crts.add(new BindTls.CertSource(true, l.arg(1))));
         bind.add("strict-sni", (b, l) -> tls(b).strictSni = true);
         bind.add("ca-ignore-err", 1, (b, l) -> tls(b).caIgnoreErr = errorIds(l.arg(1)));
+        TicketKeyFiles tickets = TicketKeyFiles.of(registry);
+        bind.add("tls-ticket-keys", 1, (b, l) -> tls(b).ticketKeys = tickets.load(l.arg(1)));
         bind.add("crt-ignore-err", 1, (b, l) -> tls(b).crtIgnoreErr = errorIds(l.arg(1)));
         certificateOptions(bind, TlsModule::tls);
         versionSwitches(bind, TlsModule::tls);
@@ -95,6 +97,7 @@ public final class TlsModule implements Module {
         CertStore store = CertStore.of(registry);
         registry.check((model, diag) -> FrontendSetup.check(model, diag, crtListLine, store));
         CertCommands.register(CliCommands.of(registry), store, crtListLine);
+        TicketCommands.register(CliCommands.of(registry), tickets);
         registry.check(ServerSetup::check);
     }
 
