@@ -1,6 +1,7 @@
 package io.fulcrum.tls;
 
 import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.OpenSslSessionContext;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 
@@ -9,7 +10,7 @@ import io.netty.handler.ssl.SslContextBuilder;
  * globals'), the verification of client certificates and the ticket keys (or null). Kept to make it again for a
  * new certificate.
  */
-record Recipe(BindOptions options, ClientVerifier verifier, boolean keylog, TicketKeys tickets) {
+record Recipe(BindOptions options, ClientVerifier verifier, TlsGlobals globals, TicketKeys tickets) {
 
     SslContext build(CertKey cert) throws ContextBuilder.OptionError {
         SslContextBuilder builder = SslContextBuilder.forServer(ContextBuilder.keyManager(cert));
@@ -17,8 +18,18 @@ record Recipe(BindOptions options, ClientVerifier verifier, boolean keylog, Tick
             builder.clientAuth(options.verify.equals("required") ? ClientAuth.REQUIRE : ClientAuth.OPTIONAL).trustManager(verifier);
         }
         SslContext context = ContextBuilder.build(builder, options);
-        if (keylog) {
+        if (globals.keylog) {
             KeyLog.enable(context);
+        }
+        if (context.sessionContext() instanceof OpenSslSessionContext sessions) {
+            if (globals.lifetimeSeconds >= 0) {
+                sessions.setSessionTimeout(globals.lifetimeSeconds);
+            }
+            if (globals.cacheSize == 0) {
+                sessions.setSessionCacheEnabled(false);
+            } else if (globals.cacheSize > 0) {
+                sessions.setSessionCacheSize(globals.cacheSize);
+            }
         }
         // (no-tls-tickets wins: the keys would turn tickets back on)
         if (tickets != null && !options.noTickets && !tickets.attach(context)) {

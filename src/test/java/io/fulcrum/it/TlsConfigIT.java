@@ -102,4 +102,37 @@ class TlsConfigIT {
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.maskedStderr()).contains(at.formatted(7, 8443, "aes256.txt") + "80-byte (AES-256) keys are not supported");
     }
+
+    @Test
+    void curvesAndTunables() throws Exception {
+        TlsKit.selfSigned(dir, "good", "good.test");
+        FulcrumRun r = check(":8443 ssl crt good.pem ecdhe foo", ":8444 ssl crt good.pem ecdhe secp384r1 allow-0rtt prefer-client-ciphers");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.maskedStderr())
+                .contains("[ALERT]    (PID) : config : Proxy 'f': unable to set elliptic named curve to 'foo' for bind ':8443' at [t.cfg:7].\n")
+                .doesNotContain("t.cfg:8");
+        Files.writeString(dir.resolve("g.cfg"), """
+                global
+                    tune.ssl.cachesize -1
+                    tune.ssl.lifetime x
+                    tune.ssl.lifetime
+                    tune.ssl.maxrecord -1
+                    tune.ssl.default-dh-param 512
+                    tune.ssl.force-private-cache 1
+                    tune.ssl.capture-cipherlist-size 10
+                    tune.ssl.hard-maxrecord 1000
+                    tune.ssl.ssl-ctx-cache-size 10
+                """);
+        r = FulcrumRun.in(dir, "-c", "-f", "g.cfg");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.maskedStderr()).contains(
+                "[ALERT]    (PID) : config : parsing [g.cfg:2] : 'tune.ssl.cachesize' expects a positive numeric value.\n",
+                "[ALERT]    (PID) : config : parsing [g.cfg:3] : unexpected character 'x'",
+                "[ALERT]    (PID) : config : parsing [g.cfg:4] : 'tune.ssl.lifetime' expects ssl sessions <lifetime> in seconds as argument.\n",
+                "[ALERT]    (PID) : config : parsing [g.cfg:5] : 'tune.ssl.maxrecord' expects a positive numeric value.\n",
+                "[ALERT]    (PID) : config : parsing [g.cfg:6] : 'tune.ssl.default-dh-param' expects a value >= 1024.\n",
+                "[ALERT]    (PID) : config : parsing [g.cfg:7] : 'tune.ssl.force-private-cache' cannot handle unexpected argument '1'.\n",
+                "[WARNING]  (PID) : config : parsing [g.cfg:8] : 'tune.ssl.capture-cipherlist-size' is deprecated")
+                .doesNotContain("g.cfg:9", "g.cfg:10");
+    }
 }
