@@ -92,7 +92,9 @@ class TlsTuningIT {
     @Test
     void noCacheNoResumptionById() throws Exception {
         assertThat(sClient(plain, "/", "-tls1_2", "-no_ticket", "-sess_out", "byid")).contains("New, TLSv1.2");
-        assertThat(sClient(plain, "/", "-tls1_2", "-no_ticket", "-sess_in", "byid")).contains("New, TLSv1.2");
+        if (Files.exists(dir.resolve("byid"))) { // (without a session id to come back with, s_client saves nothing: HAProxy's case)
+            assertThat(sClient(plain, "/", "-tls1_2", "-no_ticket", "-sess_in", "byid")).contains("New, TLSv1.2");
+        }
         assertThat(sClient(plain, "/", "-tls1_2", "-sess_out", "ticket")).contains("New, TLSv1.2");
         assertThat(sClient(plain, "/", "-tls1_2", "-sess_in", "ticket")).contains("Reused, TLSv1.2");
     }
