@@ -8,7 +8,6 @@ import org.junit.jupiter.api.Timeout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 
@@ -28,7 +27,6 @@ class TlsTicketKeysIT {
     private static Path admin;
     private static String keys;
     private static String other;
-    private static List<String> fileKeys;
     private static int a;
     private static int b;
     private static int plain;
@@ -39,7 +37,7 @@ class TlsTicketKeysIT {
         dir = Files.createTempDirectory("fulcrum-tickets");
         admin = dir.resolve("admin.sock");
         String crt = TlsKit.selfSigned(dir, "a", "a.example.com").toString();
-        fileKeys = List.of(key(), key(), key(), key());
+        List<String> fileKeys = List.of(key(), key(), key(), key());
         keys = dir.resolve("keys.txt").toString();
         Files.writeString(Path.of(keys), String.join("\n", fileKeys) + "\n");
         other = dir.resolve("other.txt").toString();
@@ -81,9 +79,7 @@ class TlsTicketKeysIT {
 
     /** A request through openssl s_client, which saves or offers its session with {@code args}. */
     private static String sClient(int port, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("openssl", "s_client", "-ign_eof", "-connect", "127.0.0.1:" + port));
-        cmd.addAll(List.of(args));
-        String out = TlsKit.run(dir, "GET / HTTP/1.0\r\n\r\n", cmd.toArray(String[]::new));
+        String out = TlsKit.sClient(dir, port, "GET / HTTP/1.0\r\n\r\n", args);
         assertThat(out).contains("HTTP/1.1 200 OK");
         return out;
     }

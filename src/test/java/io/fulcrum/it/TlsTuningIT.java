@@ -64,9 +64,7 @@ class TlsTuningIT {
     }
 
     private static String sClient(int port, String path, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("openssl", "s_client", "-ign_eof", "-connect", "127.0.0.1:" + port));
-        cmd.addAll(List.of(args));
-        String out = TlsKit.run(dir, "GET " + path + " HTTP/1.0\r\n\r\n", cmd.toArray(String[]::new));
+        String out = TlsKit.sClient(dir, port, "GET " + path + " HTTP/1.0\r\n\r\n", args);
         assertThat(out).contains("HTTP/1.1 200 OK");
         return out;
     }
