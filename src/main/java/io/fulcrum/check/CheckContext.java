@@ -54,10 +54,20 @@ final class CheckContext extends ProcessContext {
     public Vars vars(VarScope scope) {
         return switch (scope) {
             case PROC -> super.vars(scope);
-            case SESS -> session == null ? session = new Vars() : session;
-            case CHECK -> check == null ? check = new Vars() : check;
+            case SESS -> session == null ? session = new Vars(VarScope.SESS, Vars.PROC) : session;
+            case CHECK -> check == null ? check = new Vars(VarScope.CHECK, vars(VarScope.SESS)) : check;
             default -> null; // no transaction: HAProxy accepts these names and sets nothing
         };
+    }
+
+    /** The check ended: what its variables took goes back ({@code tune.vars.*} accounting). */
+    void release() {
+        if (check != null) {
+            check.release();
+        }
+        if (session != null) {
+            session.release();
+        }
     }
 
     @Override

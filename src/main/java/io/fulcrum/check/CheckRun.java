@@ -430,6 +430,9 @@ final class CheckRun {
         in.release();
         in = Unpooled.EMPTY_BUFFER;
         answer = null;
+        if (ctx != null) {
+            ctx.release();
+        }
     }
 
     /** The system's words for a failed connect ("Connection refused"), as HAProxy reports them. */
