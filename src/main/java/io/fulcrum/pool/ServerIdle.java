@@ -43,9 +43,13 @@ public final class ServerIdle {
         return ALL.computeIfAbsent(server, ServerIdle::new);
     }
 
-    /** A connection starts carrying a transaction. */
+    /** A connection starts carrying a transaction: the need is at least what is in use (srv_use_conn). */
     public void used() {
-        maxUsed.accumulateAndGet(used.incrementAndGet(), Math::max);
+        int u = used.incrementAndGet();
+        maxUsed.accumulateAndGet(u, Math::max);
+        if (estimate < u) {
+            estimate = u; // (not exact under a race, as HAProxy's)
+        }
     }
 
     /** A connection stopped carrying transactions (idle now, or closed). */
