@@ -30,22 +30,9 @@ class HttpReuseIT {
         return HttpOrigin.start(x -> x.reply(200, x.connection + "#" + x.index));
     }
 
+    /** One server, s1 on {@code be}: {@code backend} lines (server options go on default-server); responses name their thread. */
     private static String config(int fe, int be, String global, String backend) {
-        return """
-                global
-                %s
-                defaults
-                    mode http
-                    timeout connect 2s
-                    timeout client 10s
-                    timeout server 10s
-                frontend fe
-                    bind 127.0.0.1:%d
-                    http-after-response set-header x-thread %%[thread]
-                    default_backend be
-                backend be
-                %s
-                """.formatted(global.indent(4), fe, backend.indent(4));
+        return "global\n" + global.indent(4) + HttpKit.config("127.0.0.1:" + fe, "http-after-response set-header x-thread %[thread]", backend, be);
     }
 
     private static String body(HttpClientConn c) throws Exception {
@@ -62,7 +49,7 @@ class HttpReuseIT {
     void safeSharesOnlyLaterRequests() throws Exception {
         int fe = freePort();
         try (HttpOrigin origin = origin();
-             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 1", "http-reuse safe\nserver s1 127.0.0.1:" + origin.port()), fe);
+             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 1", "http-reuse safe"), fe);
              HttpClientConn a = HttpClientConn.open(fe);
              HttpClientConn b = HttpClientConn.open(fe)) {
             assertThat(body(a)).isEqualTo("1#1");
@@ -78,7 +65,7 @@ class HttpReuseIT {
     void aggressiveGivesFirstRequestsSafeConnectionsOnly() throws Exception {
         int fe = freePort();
         try (HttpOrigin origin = origin();
-             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 1", "http-reuse aggressive\nserver s1 127.0.0.1:" + origin.port()), fe);
+             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 1", "http-reuse aggressive"), fe);
              HttpClientConn a = HttpClientConn.open(fe);
              HttpClientConn b = HttpClientConn.open(fe);
              HttpClientConn c = HttpClientConn.open(fe)) {
@@ -95,7 +82,7 @@ class HttpReuseIT {
     void alwaysGivesFirstRequestsAnyConnection() throws Exception {
         int fe = freePort();
         try (HttpOrigin origin = origin();
-             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 1", "http-reuse always\nserver s1 127.0.0.1:" + origin.port()), fe);
+             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 1", "http-reuse always"), fe);
              HttpClientConn a = HttpClientConn.open(fe);
              HttpClientConn b = HttpClientConn.open(fe)) {
             assertThat(body(a)).isEqualTo("1#1");
@@ -109,7 +96,7 @@ class HttpReuseIT {
     void neverKeepsConnectionsPerClient() throws Exception {
         int fe = freePort();
         try (HttpOrigin origin = origin();
-             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 1", "http-reuse never\nserver s1 127.0.0.1:" + origin.port()), fe);
+             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 1", "http-reuse never"), fe);
              HttpClientConn a = HttpClientConn.open(fe);
              HttpClientConn b = HttpClientConn.open(fe)) {
             assertThat(body(a)).isEqualTo("1#1");
@@ -135,12 +122,12 @@ class HttpReuseIT {
                  }
              });
              FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 1",
-                     "http-reuse always\nserver s1 127.0.0.1:" + origin.port() + "\nserver s2 127.0.0.1:" + origin.port()), fe);
+                     "http-reuse always"), fe);
              HttpClientConn a = HttpClientConn.open(fe);
              HttpClientConn b = HttpClientConn.open(fe)) {
             assertThat(a.exchange(get("/auth")).bodyText()).isEqualTo("1#1");
             assertThat(body(b)).isEqualTo("2#1");
-            // a's next requests stay on its connection (and its server, although round robin would change it)
+            // a's next requests stay on its connection, which b could not take
             assertThat(body(a)).isEqualTo("1#2");
             assertThat(body(a)).isEqualTo("1#3");
         }
@@ -152,7 +139,7 @@ class HttpReuseIT {
         assumeFalse(haproxy());
         int fe = freePort();
         try (HttpOrigin origin = origin();
-             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 1", "server s1 127.0.0.1:" + origin.port() + " max-reuse 1"), fe);
+             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 1", "default-server max-reuse 1"), fe);
              HttpClientConn a = HttpClientConn.open(fe)) {
             assertThat(body(a)).isEqualTo("1#1");
             assertThat(body(a)).isEqualTo("1#2");
@@ -165,7 +152,7 @@ class HttpReuseIT {
     void poolMaxConnZeroKeepsNone() throws Exception {
         int fe = freePort();
         try (HttpOrigin origin = origin();
-             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 1", "http-reuse always\nserver s1 127.0.0.1:" + origin.port() + " pool-max-conn 0"), fe);
+             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 1", "http-reuse always\ndefault-server pool-max-conn 0"), fe);
              HttpClientConn a = HttpClientConn.open(fe)) {
             assertThat(body(a)).isEqualTo("1#1");
             assertThat(body(a)).isEqualTo("2#1");
@@ -177,7 +164,7 @@ class HttpReuseIT {
     void idleConnectionsMoveBetweenThreads() throws Exception {
         int fe = freePort();
         try (HttpOrigin origin = origin();
-             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 3", "http-reuse always\nserver s1 127.0.0.1:" + origin.port()), fe)) {
+             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 3", "http-reuse always"), fe)) {
             List<String> threads = new ArrayList<>();
             for (int i = 1; i <= 12; i++) {
                 try (HttpClientConn c = HttpClientConn.open(fe)) {
@@ -206,7 +193,7 @@ class HttpReuseIT {
                  x.reply(200, x.connection + "#" + x.index);
              });
              FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 2\nstats socket " + sock + " level admin",
-                     "server s1 127.0.0.1:" + origin.port() + " pool-purge-delay 300 pool-low-conn 100"), fe)) {
+                     "default-server pool-purge-delay 300 pool-low-conn 100"), fe)) {
             List<HttpClientConn> clients = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
                 HttpClientConn c = HttpClientConn.open(fe);

@@ -4,6 +4,7 @@ import io.fulcrum.it.HttpClientConn.Response;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import static io.fulcrum.it.HttpKit.config;
 import static io.fulcrum.it.HttpKit.get;
 import static io.fulcrum.it.HttpKit.serve;
 import static io.fulcrum.it.TcpProxyKit.freePort;
@@ -18,26 +19,11 @@ class SourceIT {
         return HttpOrigin.start(x -> x.reply(200, x.socket.getInetAddress().getHostAddress() + ":" + x.socket.getPort()));
     }
 
-    private static String config(int fe, String backend) {
-        return """
-                defaults
-                    mode http
-                    timeout connect 2s
-                    timeout client 10s
-                    timeout server 10s
-                frontend fe
-                    bind 127.0.0.1:%d
-                    default_backend be
-                backend be
-                %s
-                """.formatted(fe, backend.indent(4));
-    }
-
     @Test
     void backendSourceAddress() throws Exception {
         int fe = freePort();
         try (HttpOrigin origin = origin();
-             FulcrumProcess proxy = serve(config(fe, "source 127.0.0.2\nserver s1 127.0.0.1:" + origin.port()), fe);
+             FulcrumProcess proxy = serve(config("127.0.0.1:" + fe, "", "source 127.0.0.2", origin.port()), fe);
              HttpClientConn c = HttpClientConn.open(fe)) {
             assertThat(c.exchange(get("/")).bodyText()).startsWith("127.0.0.2:");
         }
@@ -53,8 +39,8 @@ class SourceIT {
         int fe = freePort();
         int low = freePort();
         try (HttpOrigin origin = origin();
-             FulcrumProcess proxy = serve(config(fe, "http-reuse never\nsource 127.0.0.2\nserver s1 127.0.0.1:" + origin.port()
-                     + " source 127.0.0.3:" + low + "-" + (low + 1)), fe);
+             FulcrumProcess proxy = serve(config("127.0.0.1:" + fe, "",
+                     "http-reuse never\nsource 127.0.0.2\ndefault-server source 127.0.0.3:" + low + "-" + (low + 1), origin.port()), fe);
              HttpClientConn a = HttpClientConn.open(fe);
              HttpClientConn b = HttpClientConn.open(fe)) {
             String first = a.exchange(get("/")).bodyText();
