@@ -178,9 +178,13 @@ public final class ServerPool {
         }
     }
 
-    /** Connections this loop took over from other loops. */
-    public long takeovers() {
-        return takeovers;
+    /**
+     * Connections the loop of thread index {@code loop} took over from other loops (HAProxy's fd_takeover of
+     * {@code show activity}); read from any thread, so an approximation while it changes.
+     */
+    public static long takeovers(int loop) {
+        ServerPool p = LOOPS.get(loop);
+        return p == null ? 0 : p.takeovers;
     }
 
     /** Closes up to {@code n} idle connections to {@code server} of the loop of thread index {@code loop}, unsafe ones first. */
