@@ -5,7 +5,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.socket.SocketChannel;
 
-/** A proxy's socket options ({@code option tcpka}, {@code nolinger}, {@code splice-*}); inherited from defaults. */
+/** A proxy's socket options ({@code option tcpka}, {@code nolinger}, {@code splice-*}, {@code source}); inherited from defaults. */
 public final class SocketOptions implements ProxyPart {
     public boolean clientKeepAlive;
     public boolean serverKeepAlive;
@@ -14,6 +14,8 @@ public final class SocketOptions implements ProxyPart {
     public boolean spliceRequest;
     public boolean spliceResponse;
     public boolean spliceAuto;
+    /** {@code source}: the local address of connections to servers without one of their own; null: the system's choice. */
+    public SourceAddress source;
 
     @Override
     public ProxyPart inherit() {
@@ -24,6 +26,7 @@ public final class SocketOptions implements ProxyPart {
         c.spliceRequest = spliceRequest;
         c.spliceResponse = spliceResponse;
         c.spliceAuto = spliceAuto;
+        c.source = source;
         return c;
     }
 

@@ -9,21 +9,12 @@ import io.fulcrum.conn.Endpoint;
 import io.fulcrum.conn.InetText;
 import io.fulcrum.server.Server;
 import io.netty.util.concurrent.EventExecutor;
-import io.netty.util.concurrent.Future;
 
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
-/**
- * {@code show servers conn [<backend>]}: each server's connections, the idle ones counted in each event
- * loop's pool (asked of the loops themselves, whose pools are theirs alone). Fulcrum has no purge delay,
- * unsafe/safe split nor connection estimate yet: those columns show HAProxy's defaults and zeros.
- */
+/** {@code show servers conn [<backend>]}: each server's connections in use and idle, in each event loop. */
 final class PoolCommands {
-    /** HAProxy's default {@code pool-purge-delay}. */
-    private static final int PURGE_DELAY_MS = 5000;
-
     private PoolCommands() {
     }
 
@@ -41,25 +32,26 @@ final class PoolCommands {
             }
             backends = List.of(b);
         }
-        List<EventExecutor> loops = new ArrayList<>();
-        r.process().loops().group().forEach(loops::add);
+        int loops = 0;
+        for (EventExecutor ignored : r.process().loops().group()) {
+            loops++;
+        }
         StringBuilder out = new StringBuilder("# bkname/svname bkid/svid addr port - purge_delay used_cur used_max need_est unsafe_nb"
-                + " safe_nb idle_lim idle_cur idle_per_thr[" + loops.size() + "]\n");
+                + " safe_nb idle_lim idle_cur idle_per_thr[" + loops + "]\n");
         for (Backend b : backends) {
             for (Server s : b.servers()) {
-                List<Integer> idle = new ArrayList<>();
-                for (EventExecutor loop : loops) {
-                    Future<Integer> n = loop.submit(() -> ServerPool.current().idleCount(s));
-                    idle.add(n.syncUninterruptibly().getNow());
-                }
+                ServerIdle idle = ServerIdle.of(s);
+                PoolSettings p = PoolSettings.of(s);
                 Server.Address a = s.address();
                 out.append(b.name()).append('/').append(s.name()).append(' ').append(b.numericId()).append('/').append(s.numericId())
                         .append(' ').append(a.endpoint() instanceof Endpoint.Inet inet ? InetText.of(inet.host()) : "-")
-                        .append(' ').append(a.port()).append(" - ").append(PURGE_DELAY_MS).append(' ')
-                        .append(s.currentConnections()).append(' ').append(s.streams().peak()).append(" 0 0 0 ")
-                        .append(ServerPool.MAX_IDLE_PER_SERVER * loops.size()).append(' ')
-                        .append(idle.stream().mapToInt(Integer::intValue).sum());
-                idle.forEach(n -> out.append(' ').append(n));
+                        .append(' ').append(a.port()).append(" - ").append(p.purgeDelay).append(' ')
+                        .append(idle.usedCount()).append(' ').append(idle.maxUsed()).append(' ').append(idle.estimate())
+                        .append(' ').append(idle.idleCount() - idle.safeCount()).append(' ').append(idle.safeCount())
+                        .append(' ').append(p.maxConn).append(' ').append(idle.idleCount());
+                for (int i = 0; i < loops; i++) {
+                    out.append(' ').append(idle.idleIn(i));
+                }
                 out.append('\n');
             }
         }

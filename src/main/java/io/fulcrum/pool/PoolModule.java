@@ -2,16 +2,24 @@ package io.fulcrum.pool;
 
 import io.fulcrum.cfg.Args;
 import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.KeywordTable;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
+import io.fulcrum.cfg.Units;
 import io.fulcrum.cli.CliCommands;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.server.ServerModule;
+import io.fulcrum.server.ServerSpec;
 
 import java.util.Locale;
 
-/** {@code http-reuse}: how server connections are shared between client sessions; {@code show servers conn}. */
+/**
+ * {@code http-reuse}: how server connections are shared between client sessions; the server options sizing
+ * the idle pools ({@code pool-max-conn}, {@code pool-low-conn}, {@code pool-purge-delay}, {@code max-reuse});
+ * {@code show servers conn}.
+ */
 public final class PoolModule implements Module {
 
     @Override
@@ -25,10 +33,28 @@ public final class PoolModule implements Module {
                 throw new ConfigException("'http-reuse' expects one of 'never', 'safe', 'aggressive', 'always' but got '" + mode + "'.");
             }
         });
+        KeywordTable<ServerSpec> options = registry.table(ServerModule.OPTIONS);
+        options.add("pool-max-conn", 1, (s, l) -> {
+            long n = Units.integer(l.arg(1), "pool-max-conn");
+            if (n < -1 || n > Integer.MAX_VALUE) {
+                throw new ConfigException("'pool-max-conn' must be >= -1.");
+            }
+            settings(s).maxConn = (int) n;
+        });
+        // (HAProxy takes any number for these two: below 0 is as 0, and as no limit for max-reuse.)
+        options.add("pool-low-conn", 1, (s, l) -> settings(s).lowConn = (int) Units.integer(l.arg(1), "pool-low-conn",
+                Integer.MIN_VALUE, Integer.MAX_VALUE));
+        options.add("max-reuse", 1, (s, l) -> settings(s).maxReuse = (int) Units.integer(l.arg(1), "max-reuse",
+                Integer.MIN_VALUE, Integer.MAX_VALUE));
+        options.add("pool-purge-delay", 1, (s, l) -> settings(s).purgeDelay = Units.time(l.arg(1), "pool-purge-delay"));
         PoolCommands.register(CliCommands.of(registry));
     }
 
     public static ReuseSpec of(ProxySpec p) {
         return p.part(ReuseSpec.class, ReuseSpec::new);
+    }
+
+    private static PoolSettings settings(ServerSpec s) {
+        return s.part(PoolSettings.class, PoolSettings::new);
     }
 }

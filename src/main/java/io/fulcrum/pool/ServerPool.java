@@ -1,44 +1,148 @@
 package io.fulcrum.pool;
 
+import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.server.Server;
 import io.fulcrum.stats.Counters;
 import io.netty.channel.Channel;
+import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.FastThreadLocal;
+import io.netty.util.internal.ThreadExecutorMap;
 
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Consumer;
 
 /**
- * Idle server connections of one event loop, per server: a connection that finished a response and may
- * carry another request waits here until a stream of the same loop takes it. Only touched by its own
- * loop, so it takes no lock. (Cross-loop takeover and the reuse policies come with the backends work.)
+ * Idle server connections of one event loop, per server, in two lists as HAProxy's: "idle" ones, which carried
+ * one request, and "safe" ones, which carried more and so proved the server keeps connections open. A loop
+ * touches only its own lists (no lock); another loop that has none may take one over: it asks this loop, which
+ * hands the channel over (deregistered here, registered there). What all loops share is in {@link ServerIdle}.
  */
 public final class ServerPool {
     private static final FastThreadLocal<ServerPool> PER_LOOP = new FastThreadLocal<>() {
         @Override
         protected ServerPool initialValue() {
-            return new ServerPool();
+            ServerPool p = new ServerPool(EventLoops.threadIndex(), ThreadExecutorMap.currentExecutor() instanceof EventLoop l ? l : null);
+            if (p.loop != null) {
+                LOOPS.set(p.index, p);
+            }
+            return p;
         }
     };
+    /** Each loop's pool, by thread index, for takeovers and purges. */
+    private static final AtomicReferenceArray<ServerPool> LOOPS = new AtomicReferenceArray<>(ServerIdle.MAX_LOOPS);
 
-    private final Map<Server, ArrayDeque<Channel>> idle = new HashMap<>();
+    private final int index;
+    private final EventLoop loop;
+    private final Map<Server, Lists> lists = new HashMap<>();
+    /** Connections this loop took over from others (HAProxy's fd_takeover). */
+    private long takeovers;
+
+    private static final class Lists {
+        final ServerIdle shared;
+        final ArrayDeque<Channel> idle = new ArrayDeque<>();
+        final ArrayDeque<Channel> safe = new ArrayDeque<>();
+
+        Lists(Server server) {
+            this.shared = ServerIdle.of(server);
+        }
+    }
+
+    private ServerPool(int index, EventLoop loop) {
+        this.index = index;
+        this.loop = loop;
+    }
 
     /** The pool of the calling event loop. */
     public static ServerPool current() {
         return PER_LOOP.get();
     }
 
-    /** An idle, still open connection to {@code server}, or null. */
-    public Channel acquire(Server server) {
-        ArrayDeque<Channel> q = idle.get(server);
-        if (q == null) {
-            return null;
+    private Lists lists(Server server) {
+        Lists l = lists.get(server);
+        if (l == null) {
+            l = new Lists(server);
+            lists.put(server, l);
         }
+        return l;
+    }
+
+    /** An idle, still open connection to {@code server} of this loop that {@code pick} allows, or null. */
+    public Channel acquire(Server server, Pick pick) {
+        Channel ch = pick == Pick.NONE ? null : poll(lists(server), pick);
+        if (ch != null) {
+            server.counters().increment(Counters.Count.REUSES);
+        }
+        return ch;
+    }
+
+    /**
+     * When this loop has none, asks another loop for an idle connection to {@code server} (conn_backend_get):
+     * only while the server has at least {@code pool-low-conn} idle ones, looking first at the loop after the
+     * last one taken from. {@code done} runs on this loop with the channel, registered here, or null. False when
+     * no loop was asked ({@code done} will not run).
+     */
+    public boolean takeOver(Server server, Pick pick, Consumer<Channel> done) {
+        ServerIdle shared = lists(server).shared;
+        int idle = shared.idle.get();
+        if (pick == Pick.NONE || loop == null || idle == 0 || idle < shared.settings.lowConn) {
+            return false;
+        }
+        int start = shared.nextTakeover.get();
+        for (int k = 0; k < ServerIdle.MAX_LOOPS; k++) {
+            int i = (start + k) % ServerIdle.MAX_LOOPS;
+            ServerPool other = LOOPS.get(i);
+            if (i != index && other != null && shared.perLoop.get(i) > 0) {
+                shared.nextTakeover.set(i + 1);
+                other.loop.execute(() -> other.handOver(server, pick, this, done));
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** On the loop holding it: gives one of its idle connections to {@code to}'s loop, or null if none is left. */
+    private void handOver(Server server, Pick pick, ServerPool to, Consumer<Channel> done) {
+        Channel ch = poll(lists(server), pick);
+        if (ch == null) {
+            to.loop.execute(() -> done.accept(null));
+            return;
+        }
+        ch.config().setAutoRead(false);
+        ch.deregister().addListener(d -> {
+            if (!d.isSuccess()) {
+                ch.close();
+                to.loop.execute(() -> done.accept(null));
+                return;
+            }
+            to.loop.register(ch).addListener(r -> { // (runs on the new loop)
+                if (r.isSuccess()) {
+                    to.takeovers++;
+                    server.counters().increment(Counters.Count.REUSES);
+                    done.accept(ch);
+                } else {
+                    ch.close();
+                    done.accept(null);
+                }
+            });
+        });
+    }
+
+    /** Takes the first open connection {@code pick} allows, the most recent of a list first; counts it out. */
+    private Channel poll(Lists l, Pick pick) {
+        ArrayDeque<Channel> first = pick == Pick.SAFE || pick == Pick.SAFE_FIRST ? l.safe : l.idle;
+        ArrayDeque<Channel> second = pick == Pick.SAFE ? null : first == l.safe ? l.idle : l.safe;
+        Channel ch = pollOpen(l, first);
+        return ch != null || second == null ? ch : pollOpen(l, second);
+    }
+
+    private Channel pollOpen(Lists l, ArrayDeque<Channel> q) {
         Channel ch;
         while ((ch = q.pollLast()) != null) {
+            l.shared.leave(q == l.safe, index);
             if (ch.isActive()) {
-                server.counters().increment(Counters.Count.REUSES);
                 return ch;
             }
         }
@@ -46,33 +150,61 @@ public final class ServerPool {
     }
 
     /**
-     * Idle connections kept per server and loop. Without a bound, a load that opens a connection per
-     * request ({@code http-reuse safe} with clients that close) would pile up idle connections until the
-     * server refuses more. HAProxy sizes this from the connections recently in use (pool-purge-delay,
-     * pool-max-conn); until that estimate exists, a fixed bound keeps the oldest out.
+     * Keeps {@code ch}, done with a transaction, for a later request, in the safe list when it carried more than
+     * one request, if the server's pool admits it (see {@link ServerIdle#admit}). False: the caller closes it.
      */
-    static final int MAX_IDLE_PER_SERVER = 64;
-
-    /** Keeps {@code ch} for a later request; the oldest idle connection goes when the bound is reached. */
-    public void release(Server server, Channel ch) {
-        ArrayDeque<Channel> q = idle.computeIfAbsent(server, s -> new ArrayDeque<>());
-        q.addLast(ch);
-        if (q.size() > MAX_IDLE_PER_SERVER) {
-            q.pollFirst().close();
+    public boolean release(Server server, Channel ch, boolean isSafe) {
+        Lists l = lists(server);
+        if (!l.shared.admit(isSafe, !l.safe.isEmpty(), !l.idle.isEmpty(), index)) {
+            return false;
         }
+        (isSafe ? l.safe : l.idle).addLast(ch);
+        if (loop != null) {
+            l.shared.armPurge(loop);
+        }
+        return true;
     }
 
     /** Forgets {@code ch}: the server closed it while it was idle. */
     public void remove(Server server, Channel ch) {
-        ArrayDeque<Channel> q = idle.get(server);
-        if (q != null) {
-            q.remove(ch);
+        Lists l = lists.get(server);
+        if (l == null) {
+            return;
+        }
+        if (l.idle.remove(ch)) {
+            l.shared.leave(false, index);
+        } else if (l.safe.remove(ch)) {
+            l.shared.leave(true, index);
         }
     }
 
-    /** Idle connections to {@code server} in this loop. */
-    public int idleCount(Server server) {
-        ArrayDeque<Channel> q = idle.get(server);
-        return q == null ? 0 : q.size();
+    /**
+     * Connections the loop of thread index {@code loop} took over from other loops (HAProxy's fd_takeover of
+     * {@code show activity}); read from any thread, so an approximation while it changes.
+     */
+    public static long takeovers(int loop) {
+        ServerPool p = LOOPS.get(loop);
+        return p == null ? 0 : p.takeovers;
+    }
+
+    /** Closes up to {@code n} idle connections to {@code server} of the loop of thread index {@code loop}, unsafe ones first. */
+    static void closeIdle(int loop, Server server, int n) {
+        ServerPool p = LOOPS.get(loop);
+        if (p != null) {
+            p.loop.execute(() -> p.close(server, n));
+        }
+    }
+
+    private void close(Server server, int n) {
+        Lists l = lists(server);
+        for (int i = 0; i < n; i++) {
+            boolean fromIdle = !l.idle.isEmpty();
+            Channel ch = (fromIdle ? l.idle : l.safe).pollFirst();
+            if (ch == null) {
+                return;
+            }
+            l.shared.leave(!fromIdle, index);
+            ch.close();
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.fulcrum.stats;
 
 import io.fulcrum.backend.Backend;
 import io.fulcrum.conn.Endpoint;
+import io.fulcrum.pool.ServerIdle;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.proxy.Mode;
 import io.fulcrum.runtime.ConnLimit;
@@ -107,8 +108,10 @@ final class ProxyRows {
         r.put(ADDR, address(s.endpoint(), s.address().port()));
         r.put(MODE, be.mode().keyword());
         r.put(CONNECT, c.get(Count.CONNECTS)).put(REUSE, c.get(Count.REUSES));
-        r.put(SRV_ICUR, 0);
-        r.put(IDLE_CONN_CUR, 0).put(SAFE_CONN_CUR, 0).put(USED_CONN_CUR, s.currentConnections()).put(NEED_CONN_EST, 0);
+        ServerIdle idle = ServerIdle.of(s);
+        r.put(SRV_ICUR, idle.idleCount());
+        r.put(IDLE_CONN_CUR, idle.idleCount() - idle.safeCount()).put(SAFE_CONN_CUR, idle.safeCount())
+                .put(USED_CONN_CUR, idle.usedCount()).put(NEED_CONN_EST, idle.estimate());
         tls(r);
         return r;
     }

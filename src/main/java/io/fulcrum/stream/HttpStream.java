@@ -26,6 +26,8 @@ import io.fulcrum.mux.h1.HeaderCase;
 import io.fulcrum.mux.h1.HopByHop;
 import io.fulcrum.mux.tcp.TcpSession;
 import io.fulcrum.persist.PersistTxn;
+import io.fulcrum.pool.Pick;
+import io.fulcrum.pool.PrivateAuth;
 import io.fulcrum.pool.ReuseMode;
 import io.fulcrum.pool.ServerPool;
 import io.fulcrum.proxy.Frontend;
@@ -463,12 +465,39 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             }
         }
         log.serverAssigned();
-        H1ServerConnection idle = retriedOnNew ? null : idleConnection();
-        if (idle != null) {
-            reused = true;
-            attach(idle);
-            return;
+        if (!retriedOnNew) {
+            H1ServerConnection idle = idleConnection();
+            if (idle != null) {
+                reused = true;
+                attach(idle);
+                return;
+            }
+            if (!privateOnly() && ServerPool.current().takeOver(target, pick(), this::takenOver)) {
+                return;
+            }
         }
+        open();
+    }
+
+    /** An idle connection another loop handed over (null: it had none left), else a new one. */
+    private void takenOver(Channel ch) {
+        if (finished) {
+            if (ch != null) {
+                ch.close();
+            }
+        } else if (ch != null && ch.isActive()) {
+            reused = true;
+            attach((H1ServerConnection) ch.pipeline().get(H1ServerConnection.NAME));
+        } else {
+            if (ch != null) {
+                ch.close();
+            }
+            open();
+        }
+    }
+
+    /** Opens a new connection to the target. */
+    private void open() {
         reused = false;
         attempts++;
         log.retries(attempts - 1);
@@ -575,7 +604,8 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             outcome = backend.assignTo(ticket, persist.direct());
         } else {
             Server last = front.lastServer();
-            if (last != null && avoid == null && backend.balance().preferLastServer && !backend.balance().algorithm.hashed()
+            if (last != null && avoid == null && (backend.balance().preferLastServer || front.boundToServer())
+                    && !backend.balance().algorithm.hashed()
                     && backend.assignPreferred(ticket, last)) {
                 return true;
             }
@@ -621,19 +651,31 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         }
     }
 
-    /** An idle connection to the target this request may use under {@code http-reuse}, or null. */
+    /**
+     * An idle connection to the target this request may use under {@code http-reuse}, or null: the client
+     * connection's own first (private ones), then one of this loop's pool.
+     */
     private H1ServerConnection idleConnection() {
-        ReuseMode mode = backend.reuseMode();
-        if (mode == ReuseMode.NEVER || target.sendProxy() > 0) {
-            // (A send-proxy connection told the server who its client is: it carries no other client's
-            // requests. HAProxy keys its reuse on the PROXY addresses.)
-            return front.takePrivateServer(target);
+        H1ServerConnection own = front.takePrivateServer(target);
+        if (own != null || privateOnly()) {
+            return own;
         }
-        if (mode == ReuseMode.SAFE && front.firstRequest()) {
-            return null;
-        }
-        Channel ch = ServerPool.current().acquire(target);
+        Channel ch = ServerPool.current().acquire(target, pick());
         return ch == null ? null : (H1ServerConnection) ch.pipeline().get(H1ServerConnection.NAME);
+    }
+
+    /**
+     * Connections to the target are never shared: {@code http-reuse never}, or send-proxy (a connection that told
+     * the server who its client is carries no other client's requests; HAProxy keys its reuse on the PROXY addresses).
+     */
+    private boolean privateOnly() {
+        return backend.reuseMode() == ReuseMode.NEVER || target.sendProxy() > 0;
+    }
+
+    /** Which idle connections this request may take: a request the client or retry-on could send again, any. */
+    private Pick pick() {
+        int retrySafe = RetryOn.CONN_FAILURE | RetryOn.EMPTY_RESPONSE | RetryOn.RESPONSE_TIMEOUT;
+        return backend.reuseMode().pick(!front.firstRequest() || (backend.balance().retryOn & retrySafe) == retrySafe);
     }
 
     private void attach(H1ServerConnection conn) {
@@ -719,6 +761,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         log.responseHead(head);
         lastServerActivity = System.nanoTime();
         tunnel = head.status() == 101 && upgradeRequested || request.isConnect() && head.status() / 100 == 2;
+        if (server != null && PrivateAuth.asked(head)) {
+            server.makePrivate();
+        }
         HopByHop.Tokens conn = HopByHop.strip(head, tunnel);
         if (conn.close() || head.version() < 11 && !conn.keepAlive()) {
             serverReusable = false;
@@ -989,7 +1034,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         front.lastServer(conn != null && serverReusable && keep ? target : null);
         if (conn != null) {
             boolean reusable = serverReusable && frontend.keepAliveServer(backend);
-            if (backend.reuseMode() == ReuseMode.NEVER || target.sendProxy() > 0) {
+            if (privateOnly() || conn.isPrivate()) {
                 // Never shared: the connection stays with this client connection for its next requests.
                 conn.detach(false, target, reusable && keep ? front : null);
             } else {

@@ -457,6 +457,11 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
         privateServer = conn;
     }
 
+    /** Its kept server connection is bound to it by authentication (NTLM): its requests prefer that server, as HAProxy's. */
+    public boolean boundToServer() {
+        return privateServer != null && privateServer.isPrivate();
+    }
+
     /** This connection's own idle server connection to {@code target}, or null (then any other one is closed). */
     public H1ServerConnection takePrivateServer(Server target) {
         H1ServerConnection conn = privateServer;

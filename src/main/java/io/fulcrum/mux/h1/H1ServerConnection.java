@@ -2,10 +2,13 @@ package io.fulcrum.mux.h1;
 
 import io.fulcrum.backend.Backend;
 import io.fulcrum.conn.SocketOptions;
+import io.fulcrum.conn.SourceAddress;
 import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.HttpHeaders;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
+import io.fulcrum.pool.PoolSettings;
+import io.fulcrum.pool.ServerIdle;
 import io.fulcrum.pool.ServerPool;
 import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.server.Server;
@@ -32,9 +35,17 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
     private ByteBuf input;
     private HttpStream stream;
     private boolean connected;
+    /** Requests it carried (for {@code max-reuse}; more than one: "safe" for reuse). */
+    private long requests;
+    /** Carrying a transaction: counted in its server's used connections. */
+    private boolean inUse;
+    /** Bound to its client connection (the server asked for NTLM or Negotiate): never shared. */
+    private boolean privateAuth;
+    private final ServerIdle serverConns;
 
     private H1ServerConnection(Server server, H1Limits limits, boolean acceptInvalid) {
         this.server = server;
+        this.serverConns = ServerIdle.of(server);
         this.parser = new H1Parser(H1Parser.Kind.RESPONSE, limits, acceptInvalid);
     }
 
@@ -51,7 +62,7 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
         H1ServerConnection conn = new H1ServerConnection(server, limits, backend.httpOptions().acceptInvalidResponse);
         ch.pipeline().addLast(NAME, conn);
         server.connecting();
-        return client.eventLoop().register(ch).channel().connect(address).addListener(f -> {
+        return SourceAddress.connect(client.eventLoop().register(ch).channel(), address, SourceAddress.of(server, opts.source)).addListener(f -> {
             if (f.isSuccess()) {
                 conn.connected = true;
                 server.connectionOpened();
@@ -77,30 +88,59 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
     /** Carries {@code request} for {@code stream} from now on. */
     public void attach(HttpStream stream, RequestHead request) {
         this.stream = stream;
+        requests++;
+        if (!inUse) {
+            inUse = true;
+            serverConns.used();
+        }
         parser.responseTo(request);
         EventLoops.resumeReading(channel);
     }
 
+    /** The server asked for a connection-bound authentication: the connection stays with its client connection. */
+    public void makePrivate() {
+        privateAuth = true;
+    }
+
+    public boolean isPrivate() {
+        return privateAuth;
+    }
+
     /**
-     * The transaction is over. The connection goes back to its loop's pool when {@code shared}, to
-     * {@code owner} (a client connection that keeps it for itself, {@code http-reuse never}) when not
-     * null, else it is closed; in every case only if it is clean (nothing more was received).
+     * The transaction is over. The connection goes back to its loop's pool when {@code shared} and the pool
+     * admits it, to {@code owner} (a client connection that keeps it for itself, {@code http-reuse never}) when
+     * not null, else it is closed; in every case only if it is clean (nothing more was received) and
+     * {@code max-reuse} allows one more request.
      */
     public void detach(boolean shared, Server target, H1FrontConnection owner) {
         stream = null;
-        boolean clean = channel.isActive() && parser.between() && (input == null || !input.isReadable());
-        if (clean && shared) {
-            ServerPool.current().release(target, channel);
-        } else if (clean && owner != null) {
+        boolean clean = channel.isActive() && parser.between() && (input == null || !input.isReadable())
+                && PoolSettings.of(target).reusableAfter(requests);
+        if (clean && shared && ServerPool.current().release(target, channel, requests > 1)) {
+            endUse();
+        } else if (clean && !shared && owner != null) {
+            endUse();
             owner.keepPrivateServer(target, this);
         } else {
+            endUse();
             channel.close();
+        }
+    }
+
+    private void endUse() {
+        if (inUse) {
+            inUse = false;
+            serverConns.unused();
         }
     }
 
     /** The connection becomes a tunnel: this handler leaves and hands over the bytes it holds (or null). */
     public ByteBuf leaveForTunnel() {
         stream = null;
+        if (inUse) {
+            inUse = false; // (still used until closed)
+            channel.closeFuture().addListener(f -> serverConns.unused());
+        }
         ByteBuf left = input != null && input.isReadable() ? input : null;
         if (left == null && input != null) {
             input.release();
@@ -165,6 +205,7 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        endUse();
         HttpStream s = stream;
         if (s == null) {
             ServerPool.current().remove(server, ctx.channel());

@@ -4,6 +4,7 @@ import io.fulcrum.backend.Backend;
 import io.fulcrum.backend.Ticket;
 import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.conn.SocketOptions;
+import io.fulcrum.conn.SourceAddress;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
 import io.fulcrum.log.LogContext;
@@ -404,7 +405,8 @@ public final class TcpSession extends LiveStream implements ResponseControl {
                 abort();
                 return;
             }
-            ch.connect(address).addListener((ChannelFutureListener) f -> connected(f.channel(), f.isSuccess(), f.cause()));
+            SourceAddress.connect(ch, address, SourceAddress.of(target, opts.source))
+                    .addListener((ChannelFutureListener) f -> connected(f.channel(), f.isSuccess(), f.cause()));
         });
     }
 

@@ -1,0 +1,236 @@
+package io.fulcrum.it;
+
+import io.fulcrum.it.HttpClientConn.Response;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static io.fulcrum.it.HttpKit.get;
+import static io.fulcrum.it.HttpKit.haproxy;
+import static io.fulcrum.it.HttpKit.serve;
+import static io.fulcrum.it.TcpProxyKit.freePort;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+/**
+ * {@code http-reuse} and the idle pools: which server connection each request travels on, told by the origin
+ * ("connection#request-on-it"), under each reuse mode; private connections (NTLM); {@code max-reuse},
+ * {@code pool-max-conn}; takeover of an idle connection by another thread; the purge of idle connections.
+ */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class HttpReuseIT {
+
+    private static HttpOrigin origin() throws Exception {
+        return HttpOrigin.start(x -> x.reply(200, x.connection + "#" + x.index));
+    }
+
+    /** One server, s1 on {@code be}: {@code backend} lines (server options go on default-server); responses name their thread. */
+    private static String config(int fe, int be, String global, String backend) {
+        return "global\n" + global.indent(4) + HttpKit.config("127.0.0.1:" + fe, "http-after-response set-header x-thread %[thread]", backend, be);
+    }
+
+    private static String body(HttpClientConn c) throws Exception {
+        Response r = c.exchange(get("/"));
+        assertThat(r.status()).isEqualTo(200);
+        return r.bodyText();
+    }
+
+    /**
+     * safe: a client connection's first request goes on a new connection, the next ones on any idle one. Until a
+     * purge has estimated the need, a thread keeps one idle connection only: b's is closed after its response.
+     */
+    @Test
+    void safeSharesOnlyLaterRequests() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin origin = origin();
+             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 1", "http-reuse safe"), fe);
+             HttpClientConn a = HttpClientConn.open(fe);
+             HttpClientConn b = HttpClientConn.open(fe)) {
+            assertThat(body(a)).isEqualTo("1#1");
+            assertThat(body(b)).isEqualTo("2#1"); // first request: not on a's idle connection
+            assertThat(body(b)).isEqualTo("1#2"); // a later request: on a's
+            assertThat(body(a)).isEqualTo("1#3");
+            assertThat(origin.accepted()).isEqualTo(2);
+        }
+    }
+
+    /** aggressive: a first request takes only a connection that already carried more than one request. */
+    @Test
+    void aggressiveGivesFirstRequestsSafeConnectionsOnly() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin origin = origin();
+             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 1", "http-reuse aggressive"), fe);
+             HttpClientConn a = HttpClientConn.open(fe);
+             HttpClientConn b = HttpClientConn.open(fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(body(a)).isEqualTo("1#1");
+            assertThat(body(b)).isEqualTo("2#1"); // connection 1 carried a single request: not safe yet
+            assertThat(body(b)).isEqualTo("1#2"); // now connection 1 is safe
+            assertThat(body(c)).isEqualTo("1#3");
+            assertThat(origin.accepted()).isEqualTo(2);
+        }
+    }
+
+    /** always: a first request takes any idle connection. */
+    @Test
+    void alwaysGivesFirstRequestsAnyConnection() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin origin = origin();
+             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 1", "http-reuse always"), fe);
+             HttpClientConn a = HttpClientConn.open(fe);
+             HttpClientConn b = HttpClientConn.open(fe)) {
+            assertThat(body(a)).isEqualTo("1#1");
+            assertThat(body(b)).isEqualTo("1#2");
+            assertThat(origin.accepted()).isEqualTo(1);
+        }
+    }
+
+    /** never: each client connection keeps its own server connection, closed with it. */
+    @Test
+    void neverKeepsConnectionsPerClient() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin origin = origin();
+             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 1", "http-reuse never"), fe);
+             HttpClientConn a = HttpClientConn.open(fe);
+             HttpClientConn b = HttpClientConn.open(fe)) {
+            assertThat(body(a)).isEqualTo("1#1");
+            assertThat(body(b)).isEqualTo("2#1");
+            assertThat(body(a)).isEqualTo("1#2");
+            assertThat(body(b)).isEqualTo("2#2");
+            a.close();
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                assertThat(body(c)).isEqualTo("3#1");
+            }
+        }
+    }
+
+    /** A server asking for NTLM binds the connection to its client: others never get it, even under always. */
+    @Test
+    void ntlmMakesTheConnectionPrivate() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin origin = HttpOrigin.start(x -> {
+                 if (x.target().equals("/auth")) {
+                     x.reply(401, x.connection + "#" + x.index, "WWW-Authenticate: Basic realm=x, NTLM");
+                 } else {
+                     x.reply(200, x.connection + "#" + x.index);
+                 }
+             });
+             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 1",
+                     "http-reuse always"), fe);
+             HttpClientConn a = HttpClientConn.open(fe);
+             HttpClientConn b = HttpClientConn.open(fe)) {
+            assertThat(a.exchange(get("/auth")).bodyText()).isEqualTo("1#1");
+            assertThat(body(b)).isEqualTo("2#1");
+            // a's next requests stay on its connection, which b could not take
+            assertThat(body(a)).isEqualTo("1#2");
+            assertThat(body(a)).isEqualTo("1#3");
+        }
+    }
+
+    /** max-reuse 1: a connection carries its first request and one more (HAProxy's HTTP/1 ignores it). */
+    @Test
+    void maxReuseBoundsRequestsPerConnection() throws Exception {
+        assumeFalse(haproxy());
+        int fe = freePort();
+        try (HttpOrigin origin = origin();
+             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 1", "default-server max-reuse 1"), fe);
+             HttpClientConn a = HttpClientConn.open(fe)) {
+            assertThat(body(a)).isEqualTo("1#1");
+            assertThat(body(a)).isEqualTo("1#2");
+            assertThat(body(a)).isEqualTo("2#1");
+        }
+    }
+
+    /** pool-max-conn 0 keeps no idle connection. */
+    @Test
+    void poolMaxConnZeroKeepsNone() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin origin = origin();
+             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 1", "http-reuse always\ndefault-server pool-max-conn 0"), fe);
+             HttpClientConn a = HttpClientConn.open(fe)) {
+            assertThat(body(a)).isEqualTo("1#1");
+            assertThat(body(a)).isEqualTo("2#1");
+        }
+    }
+
+    /** A thread without an idle connection takes over another thread's: the origin sees one connection only. */
+    @Test
+    void idleConnectionsMoveBetweenThreads() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin origin = origin();
+             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 3", "http-reuse always"), fe)) {
+            List<String> threads = new ArrayList<>();
+            for (int i = 1; i <= 12; i++) {
+                try (HttpClientConn c = HttpClientConn.open(fe)) {
+                    Response r = c.exchange(get("/"));
+                    assertThat(r.bodyText()).isEqualTo("1#" + i);
+                    threads.add(r.head().get("x-thread"));
+                }
+            }
+            assertThat(threads).as("client connections spread over the threads").contains("0", "1", "2");
+            assertThat(origin.accepted()).isEqualTo(1);
+        }
+    }
+
+    /**
+     * Idle connections above the need are closed by halves every pool-purge-delay: after a burst of 8 concurrent
+     * requests, the 8 connections kept idle go, and the estimate of the need falls back.
+     */
+    @Test
+    void purgeClosesIdleConnectionsAboveTheNeed() throws Exception {
+        int fe = freePort();
+        Path sock = Files.createTempDirectory("fulcrum-reuse").resolve("stats.sock");
+        CountDownLatch all = new CountDownLatch(8);
+        try (HttpOrigin origin = HttpOrigin.start(x -> {
+                 all.countDown();
+                 all.await(5, TimeUnit.SECONDS); // the 8 requests are in flight together
+                 x.reply(200, x.connection + "#" + x.index);
+             });
+             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 2\nstats socket " + sock + " level admin",
+                     "default-server pool-purge-delay 300 pool-low-conn 100"), fe)) {
+            List<HttpClientConn> clients = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                HttpClientConn c = HttpClientConn.open(fe);
+                clients.add(c);
+                c.send(get("/"));
+            }
+            for (HttpClientConn c : clients) {
+                assertThat(c.read().status()).isEqualTo(200);
+                c.close();
+            }
+            String first = CliClient.send(sock, "show servers conn be");
+            assertThat(columns(first)[12]).as(first).isEqualTo("8"); // idle_cur
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+            List<Integer> seen = new ArrayList<>();
+            String out = first;
+            while (System.nanoTime() < deadline) {
+                out = CliClient.send(sock, "show servers conn be");
+                int idle = Integer.parseInt(columns(out)[12]);
+                if (seen.isEmpty() || seen.get(seen.size() - 1) != idle) {
+                    seen.add(idle);
+                }
+                if (idle == 0) {
+                    break;
+                }
+                Thread.sleep(20);
+            }
+            assertThat(seen).as(out).endsWith(0);
+            assertThat(seen).as("closed by halves, not at once").hasSizeGreaterThan(2).isSortedAccordingTo((x, y) -> y - x);
+            while (origin.open() > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(origin.open()).isZero();
+        }
+    }
+
+    /** The fields of the server line of {@code show servers conn}. */
+    private static String[] columns(String out) {
+        return out.lines().filter(l -> l.startsWith("be/s1 ")).findFirst().orElseThrow().split(" ");
+    }
+}
