@@ -60,6 +60,10 @@ final class CliSession extends ChannelInboundHandlerAdapter {
         this.maxLine = maxLine;
     }
 
+    Channel channel() {
+        return channel;
+    }
+
     Fulcrum process() {
         return process;
     }

@@ -3,6 +3,7 @@ package io.fulcrum.runtime;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandler;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
@@ -17,7 +18,11 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 
+import io.netty.util.concurrent.ThreadAwareExecutor;
+
 import java.nio.channels.spi.SelectorProvider;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -29,13 +34,31 @@ public final class EventLoops {
     /** The index of the loop a thread runs, from 0 (HAProxy's thread number); 0 off the loops. */
     private static final ThreadLocal<Integer> THREAD_INDEX = ThreadLocal.withInitial(() -> 0);
 
+    /** The activity of the loop a thread runs, null off the loops. */
+    static final ThreadLocal<LoopActivity> CURRENT = new ThreadLocal<>();
+
     private final EventLoopGroup group;
     private final boolean epoll;
+    /** Each loop's activity counters. */
+    private final List<LoopActivity> activities = new CopyOnWriteArrayList<>();
 
     public EventLoops(int threads) {
         this.epoll = Epoll.isAvailable();
         IoHandlerFactory io = epoll ? EpollRegistrationFix.factory() : NioIoHandler.newFactory();
-        this.group = new MultiThreadIoEventLoopGroup(threads, numbered(new DefaultThreadFactory("fulcrum", false)), io);
+        IoHandlerFactory counted = new IoHandlerFactory() {
+            @Override
+            public IoHandler newHandler(ThreadAwareExecutor executor) {
+                LoopActivity a = new LoopActivity(executor);
+                activities.add(a);
+                return ActivityIoHandler.wrap(io.newHandler(executor), executor, a);
+            }
+
+            @Override
+            public boolean isChangingThreadSupported() {
+                return io.isChangingThreadSupported();
+            }
+        };
+        this.group = new MultiThreadIoEventLoopGroup(threads, numbered(new DefaultThreadFactory("fulcrum", false)), counted);
     }
 
     /** Threads that know their index (each loop makes one thread, on its first task). */
@@ -53,6 +76,26 @@ public final class EventLoops {
     /** The index of the event loop running the calling thread, from 0 ({@code thread} fetch); 0 off the loops. */
     public static int threadIndex() {
         return THREAD_INDEX.get();
+    }
+
+    /** The loops' activity counters, in the order of their threads' indexes (loops not started yet last). */
+    public List<LoopActivity> activities() {
+        return activities.stream().sorted(java.util.Comparator.comparingInt(a -> a.index < 0 ? Integer.MAX_VALUE : a.index)).toList();
+    }
+
+    /** {@code clear counters}: each loop clears its own activity counters. */
+    public void clearActivity() {
+        activities.forEach(a -> a.loop.execute(a::clear));
+    }
+
+    /** The thread index of {@code loop}, 0 when it is not one of these loops or has not started. */
+    public int indexOf(java.util.concurrent.Executor loop) {
+        for (LoopActivity a : activities) {
+            if (a.loop == loop) {
+                return Math.max(0, a.index);
+            }
+        }
+        return 0;
     }
 
     public EventLoopGroup group() {

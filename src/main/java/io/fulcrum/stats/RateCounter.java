@@ -16,9 +16,14 @@ public final class RateCounter {
 
     /** Counts one event now. */
     public void add() {
+        add(1);
+    }
+
+    /** Counts {@code n} events now (bytes, for a byte rate). */
+    public void add(long n) {
         long now = System.currentTimeMillis();
         rotate(now / 1000);
-        current.incrementAndGet();
+        current.addAndGet(n);
         long r = read(now);
         if (r > max.get()) {
             max.accumulateAndGet(r, Math::max);
@@ -53,6 +58,22 @@ public final class RateCounter {
         long prev = sec == s ? previous : current.get();
         long remaining = 1000 - nowMillis % 1000;
         return cur + (prev * remaining + 999) / 1000;
+    }
+
+    /**
+     * True when the rate has reached {@code limit} events per second, read as HAProxy's limits read it: the
+     * previous second's share rounded down, so that a limit of 1 lets one event a second through.
+     */
+    public boolean reached(long limit) {
+        long now = System.currentTimeMillis();
+        long sec = now / 1000;
+        long s = second;
+        if (sec > s + 1) {
+            return false;
+        }
+        long cur = sec == s ? current.get() : 0;
+        long prev = sec == s ? previous : current.get();
+        return cur + prev * (1000 - now % 1000) / 1000 >= limit;
     }
 
     /** The highest rate seen. */

@@ -150,6 +150,7 @@ public final class StatsModule implements Module {
             }
         }
         clear(p.counters(), all);
+        p.loops().clearActivity();
     }
 
     private static void clear(Counters c, boolean all) {
