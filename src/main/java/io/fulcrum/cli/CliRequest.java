@@ -68,6 +68,11 @@ public final class CliRequest {
         return process().loops().indexOf(session.channel().eventLoop());
     }
 
+    /** The open sessions of the stats sockets, this one included ({@code show sess}). */
+    public List<CliConnection> connections() {
+        return session.connections();
+    }
+
     /** Refuses the command unless the session has {@code required}. */
     public void require(CliLevel required) throws CliException {
         if (!session.level().allows(required)) {
