@@ -3,7 +3,7 @@ package io.fulcrum.log;
 import io.fulcrum.cfg.ConfigModel;
 import io.fulcrum.cfg.Source;
 
-import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,8 +14,8 @@ final class RingSpec {
     /** HAProxy's BUFSIZE: the default and smallest ring, and the default longest message. */
     static final int BUFSIZE = 16384;
 
-    /** A {@code server} line: where the ring's messages are forwarded over TCP, and how they are framed. */
-    record Server(String name, InetSocketAddress address, boolean octetCount) {
+    /** A {@code server} line: where the ring's messages are forwarded (TCP or a unix stream socket), and how they are framed. */
+    record Server(String name, SocketAddress address, boolean octetCount) {
     }
 
     final String name;

@@ -99,6 +99,6 @@ class RingConfigTest {
         assertThat(r.timeoutConnect).isEqualTo(5000);
         assertThat(r.timeoutServer).isEqualTo(10000);
         assertThat(r.servers).extracting(RingSpec.Server::octetCount).containsExactly(true, false);
-        assertThat(r.servers.get(0).address().getPort()).isEqualTo(6514);
+        assertThat(((java.net.InetSocketAddress) r.servers.get(0).address()).getPort()).isEqualTo(6514);
     }
 }
