@@ -138,6 +138,7 @@ public final class StatsModule implements Module {
         for (Backend be : p.backends().values()) {
             clear(be.counters(), all);
             be.streams().resetPeak();
+            be.resetQueuePeaks();
             if (all) {
                 be.streams().resetTotal();
             }
