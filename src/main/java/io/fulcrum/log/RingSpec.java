@@ -4,6 +4,7 @@ import io.fulcrum.cfg.ConfigModel;
 import io.fulcrum.cfg.Source;
 
 import java.net.SocketAddress;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,11 +29,18 @@ final class RingSpec {
     long timeoutConnect;
     long timeoutServer;
     final List<Server> servers = new ArrayList<>();
+    /** {@code backing-file}, or null. */
+    Path backingFile;
 
     RingSpec(String name, String description, Source source) {
         this.name = name;
         this.description = description;
         this.source = source;
+    }
+
+    /** What the ring stores: its size, less the backing file's header when it has one (as HAProxy's). */
+    long storage() {
+        return backingFile == null ? size : size - RingFile.HEADER;
     }
 
     /** The rings of a configuration, by name, in declaration order. */
