@@ -126,7 +126,7 @@ final class ActivityIoHandler implements IoHandler {
 
         @Override
         public long submit(IoOps ops) {
-            return delegate.submit(ops);
+            return EpollRegistrationFix.submit(delegate, ops);
         }
 
         @Override
