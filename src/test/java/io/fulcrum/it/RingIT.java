@@ -234,4 +234,26 @@ class RingIT {
             assertThat(r.stderr()).contains("'abns@' log targets (abstract unix sockets) are not supported by Fulcrum yet");
         }
     }
+
+    /** A ring's backing file holds its messages once the process stopped (Fulcrum's layout: docs/differences.md). */
+    @Test
+    void aBackingFileKeepsTheRingsMessages() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeFalse(TcpProxyKit.haproxy(), "HAProxy's file holds its own ring structure");
+        int fe = freePort();
+        Path file = dir.resolve("ring.bin");
+        try (FulcrumProcess p = TcpProxyKit.serve(config(fe, "log ring@r local0", """
+                ring r
+                    size 32768
+                    backing-file %s
+                """.formatted(file)), fe)) {
+            get(fe, "/a");
+            get(fe, "/b");
+            assertThat(cli("show events r")).isEqualTo("GET /a 200\nGET /b 200\n\n");
+        }
+        ByteBuffer b = ByteBuffer.wrap(java.nio.file.Files.readAllBytes(file));
+        assertThat(b.capacity()).isEqualTo(32768);
+        assertThat(new String(b.array(), 0, 16, StandardCharsets.US_ASCII)).isEqualTo("FULCRUM-RING-01\n");
+        assertThat(new String(b.array(), 72 + (int) b.getLong(24), (int) (b.getLong(32) - b.getLong(24)), StandardCharsets.US_ASCII))
+                .isEqualTo("GET /a 200\nGET /b 200\n");
+    }
 }
