@@ -34,9 +34,12 @@ find_jdk() {
 }
 
 # JVM flags every Fulcrum JVM gets. Netty uses sun.misc.Unsafe for direct buffers; JDK 24+ asks for
-# permission (the flag does not exist before 23).
+# permission (the flag does not exist before 23). Netty's leak detector is off: at its default level it
+# records a stack trace for one buffer in 128, a few per cent of the CPU of a busy proxy; the tests run it
+# at "paranoid", and FULCRUM_JAVA_OPTS (which comes after these flags) can turn it back on.
 fulcrum_jvm_flags() {
     echo -XX:+ExitOnOutOfMemoryError
+    echo -Dio.netty.leakDetection.level=disabled
     if [ "$FULCRUM_JAVA_FEATURE" -ge 23 ]; then
         echo --sun-misc-unsafe-memory-access=allow
     fi

@@ -58,7 +58,11 @@ public final class Main {
         diag.quiet(cl.quiet && !cl.verbose);
         diag.diagMode(cl.diagnostic);
         Environment env = Environment.ofProcess();
-        env.set("HAPROXY_LOCALPEER", cl.localPeer != null ? cl.localPeer : hostname());
+        if (cl.localPeer != null) {
+            env.setFixed("HAPROXY_LOCALPEER", cl.localPeer);
+        } else {
+            env.set("HAPROXY_LOCALPEER", hostname());
+        }
 
         if (cl.condition != null) {
             try {

@@ -12,6 +12,7 @@ import io.fulcrum.http.HttpErrorsModule;
 import io.fulcrum.http.HttpModule;
 import io.fulcrum.listener.ListenerModule;
 import io.fulcrum.mux.h1.H1Module;
+import io.fulcrum.peers.PeersModule;
 import io.fulcrum.persist.PersistModule;
 import io.fulcrum.log.LogModule;
 import io.fulcrum.pool.PoolModule;
@@ -53,6 +54,7 @@ public final class Modules {
             new RuleModule(),
             new TcpRuleModule(),
             new StickModule(),
+            new PeersModule(),
             new AuthModule(),
             new LogModule(),
             new CliModule(),

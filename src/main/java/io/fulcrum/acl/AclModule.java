@@ -19,7 +19,7 @@ public final class AclModule implements Module {
         AclParser parser = AclParser.of(registry);
         PatternFiles files = PatternFiles.of(registry);
         MapConverters.register(SampleCatalog.of(registry), files, registry::parsing);
-        registry.table(ProxyModule.KEYWORDS).add("acl", Capability.FRONTEND | Capability.BACKEND | Capability.STRICT,
+        registry.table(ProxyModule.KEYWORDS).add("acl", Capability.RULES,
                 (p, l) -> parser.declare(p.part(AclTable.class, AclTable::new), l));
         PatternCommands.register(CliCommands.of(registry), files);
     }

@@ -228,6 +228,7 @@ public final class AclParser {
                 break;
             }
         }
+        boolean dotted = method == null && DottedVersion.KEYWORDS.contains(criterion);
         if (method == null) {
             method = MatchMethod.defaultFor(expr.outType());
         }
@@ -245,7 +246,7 @@ public final class AclParser {
                 operator = w;
                 continue;
             }
-            patterns.add(new String[] {IntRange.withOperator(w, operator), null});
+            patterns.add(new String[] {IntRange.withOperator(dotted ? DottedVersion.range(w) : w, operator), null});
         }
         own.add(0, patterns);
         boolean never = patterns.isEmpty() && !method.patternless();

@@ -19,4 +19,18 @@ public final class Args {
         }
         return line.arg(index);
     }
+
+    /** C's atol: the leading decimal number, 0 when there is none ("3x" is 3). */
+    public static long atol(String text) {
+        int i = 0;
+        boolean negative = false;
+        if (i < text.length() && (text.charAt(i) == '-' || text.charAt(i) == '+')) {
+            negative = text.charAt(i++) == '-';
+        }
+        long n = 0;
+        while (i < text.length() && Character.isDigit(text.charAt(i)) && n < Integer.MAX_VALUE) {
+            n = n * 10 + text.charAt(i++) - '0';
+        }
+        return negative ? -n : n;
+    }
 }

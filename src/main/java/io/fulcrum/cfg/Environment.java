@@ -10,6 +10,8 @@ import java.util.Map;
  */
 public final class Environment {
     private final Map<String, String> vars;
+    /** The variables the command line set ({@code -L}): the configuration's keywords do not change them. */
+    private final java.util.Set<String> fixed = new java.util.HashSet<>();
 
     public Environment(Map<String, String> initial) {
         this.vars = new HashMap<>(initial);
@@ -30,6 +32,16 @@ public final class Environment {
 
     public void set(String name, String value) {
         vars.put(name, value);
+    }
+
+    /** Sets {@code name} for the command line: {@link #fixed} tells the keywords that would set it too. */
+    public void setFixed(String name, String value) {
+        vars.put(name, value);
+        fixed.add(name);
+    }
+
+    public boolean fixed(String name) {
+        return fixed.contains(name);
     }
 
     public void unset(String name) {

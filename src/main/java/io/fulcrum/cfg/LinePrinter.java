@@ -55,13 +55,14 @@ final class LinePrinter {
 
     /**
      * A message that echoes words of the configuration, made safe for a terminal: non-printable bytes
-     * as '?', and the middle of an overlong message (a word of binary garbage) cut out.
+     * as '?', and the middle of an overlong message (a word of binary garbage) cut out. Line feeds stay: some of
+     * HAProxy's messages list things on several lines (a word with an escaped line feed, rare, breaks too).
      */
     static String shorten(String message) {
         StringBuilder sb = new StringBuilder(Math.min(message.length(), MAX_MESSAGE + 3));
         for (int i = 0; i < message.length(); i++) {
             char c = message.charAt(i);
-            sb.append(c >= 0x20 && c < 0x7f ? c : '?');
+            sb.append(c >= 0x20 && c < 0x7f || c == '\n' ? c : '?');
         }
         if (sb.length() > MAX_MESSAGE) {
             int tail = MAX_MESSAGE / 4;

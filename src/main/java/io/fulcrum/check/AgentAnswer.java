@@ -15,8 +15,8 @@ import java.util.regex.Pattern;
 record AgentAnswer(int weightPercent, String admin, String state, String stateText) {
 
     /** The rule that reads an agent's line (up to its first CR or LF). */
-    static final CheckRule.Expect READ = new CheckRule.Expect(CheckRule.Kind.RSTRING, false, "line", Pattern.compile("[\r\n]"), null, -1,
-            null, ProtocolChecks::firstLine, ProtocolChecks::firstLine, null, null, null, true, null, null, null);
+    static final CheckRule.Expect READ = new CheckRule.Expect(CheckRule.Kind.RSTRING, false, "line", Pattern.compile("[\r\n]"), null, null, -1,
+            null, c -> ProtocolChecks.firstLine(c.answer()), c -> ProtocolChecks.firstLine(c.answer()), null, null, null, true, null, null, null);
 
     static AgentAnswer parse(String line) {
         int weight = -1;

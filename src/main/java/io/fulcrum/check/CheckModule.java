@@ -1,5 +1,6 @@
 package io.fulcrum.check;
 
+import io.fulcrum.acl.AclParser;
 import io.fulcrum.cfg.Args;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigLine;
@@ -59,7 +60,7 @@ public final class CheckModule implements Module {
         serverOptions(registry.table(ServerModule.OPTIONS));
         KeywordTable<OptionContext> options = registry.table(ProxyModule.OPTIONS);
         KeywordTable<ProxySpec> keywords = registry.table(ProxyModule.KEYWORDS);
-        CheckRules.register(options, keywords);
+        CheckRules.register(options, keywords, AclParser.of(registry).exprs());
         options.add("log-health-checks", Capability.BE, (o, l) -> {
             Args.noMoreThan(l, 0, "option log-health-checks");
             of(o.proxy()).logHealthChecks = o.enabled();

@@ -1,5 +1,8 @@
 package io.fulcrum.check;
 
+import io.fulcrum.log.LogFormat;
+import io.fulcrum.sample.Expr;
+import io.fulcrum.sample.VarRef;
 import io.netty.buffer.ByteBuf;
 
 import java.net.InetAddress;
@@ -11,38 +14,52 @@ import java.util.regex.Pattern;
 sealed interface CheckRule {
 
     /**
-     * {@code connect [default] [port N] [addr A] [send-proxy] [ssl] [sni S] [alpn A]}: port 0 and a null address are
-     * the server's check ones; {@code byDefault} takes TLS from the server's check settings ({@code check-ssl}...).
+     * {@code connect [default] [port N|<expr>] [addr A] [send-proxy] [ssl] [sni S] [alpn A]}: port 0 and a null address are
+     * the server's check ones; {@code portExpr}, when set, gives the port at each run (0 or no sample: {@code port}...);
+     * {@code byDefault} takes TLS from the server's check settings ({@code check-ssl}...).
      */
-    record Connect(int port, InetAddress addr, boolean sendProxy, boolean byDefault, boolean ssl, String sni, List<String> alpn,
+    record Connect(int port, ToIntFunction<CheckContext> portExpr, InetAddress addr, boolean sendProxy, boolean byDefault, boolean ssl, String sni, List<String> alpn,
                    String comment) implements CheckRule {
         /** The connect a rule set starts with when it has none, and the one of the protocol checks. */
         static Connect implicit() {
-            return new Connect(0, null, false, true, false, null, null, null);
+            return new Connect(0, null, null, false, true, false, null, null, null);
         }
     }
 
-    /** {@code tcp-check send|send-binary|send-lf}: the bytes, made when the rule runs. */
+    /** {@code tcp-check send|send-binary|send-lf|send-binary-lf}: the bytes, made when the rule runs. */
     record Send(Payload data, String comment) implements CheckRule {
         static Send of(byte[] fixed) {
-            return new Send(() -> fixed, null);
+            return new Send(c -> fixed, null);
         }
     }
 
     /** What a send rule sends (fixed bytes, or bytes made at each run: a log-format, the date of an SSL hello). */
     @FunctionalInterface
     interface Payload {
-        byte[] bytes();
+        /** The bytes, or null when they cannot be made (a log-format giving no valid hex digits). */
+        byte[] bytes(CheckContext c);
     }
 
-    /** A text made from the answer read so far (an expect's on-success/on-error info). */
+    /** A text made when the rule runs: fixed, read from the answer (protocol checks), or a log-format. */
     @FunctionalInterface
     interface Text {
-        String of(ByteBuf answer);
+        String of(CheckContext c);
 
         static Text fixed(String s) {
-            return answer -> s;
+            return c -> s;
         }
+
+        static Text of(LogFormat f) {
+            return f.isConstant() ? fixed(f.format(null)) : f::format;
+        }
+    }
+
+    /** {@code tcp-check|http-check set-var(name) <expr>} or {@code set-var-fmt(name) <fmt>} (one of the two). */
+    record SetVar(VarRef var, Expr expr, LogFormat format) implements CheckRule {
+    }
+
+    /** {@code tcp-check|http-check unset-var(name)}. */
+    record UnsetVar(VarRef var) implements CheckRule {
     }
 
     /** A protocol's own judgement of the answer (HAProxy's "expect custom"). */
@@ -64,13 +81,18 @@ sealed interface CheckRule {
     }
 
     /** {@code http-check send} or {@code option httpchk}: the request, completed when sent. */
-    record HttpSend(String method, String uri, String version, List<String[]> headers, String body, String comment) implements CheckRule {
+    record HttpSend(String method, Text uri, String version, List<Header> headers, Text body, String comment) implements CheckRule {
+    }
+
+    /** A header of an HTTP check's request, its value made when the request is. */
+    record Header(String name, Text value) {
     }
 
     /** What an expect rule looks at. */
     enum Kind {
-        STRING("string"), RSTRING("regex"), BINARY("binary"), RBINARY("binary regex"),
-        STATUS("status"), RSTATUS("rstatus"), BODY("string"), RBODY("regex"), HEADER("header pattern"), CUSTOM("custom function");
+        STRING("string"), RSTRING("regex"), BINARY("binary"), RBINARY("binary regex"), STRING_LF("log-format string"),
+        BINARY_LF("log-format binary"), STATUS("status"), RSTATUS("rstatus"), BODY("string"), RBODY("regex"), BODY_LF("log-format string"),
+        HEADER("header pattern"), CUSTOM("custom function");
 
         /** Its name in HAProxy's messages ("at step 1 of tcp-check (expect regex)"). */
         final String word;
@@ -80,7 +102,7 @@ sealed interface CheckRule {
         }
 
         boolean http() {
-            return this == STATUS || this == RSTATUS || this == BODY || this == RBODY || this == HEADER;
+            return this == STATUS || this == RSTATUS || this == BODY || this == RBODY || this == BODY_LF || this == HEADER;
         }
     }
 
@@ -90,6 +112,7 @@ sealed interface CheckRule {
      * @param text         the pattern as written (strings, status lists)
      * @param regex        the compiled pattern of the regex kinds
      * @param bytes        the pattern's bytes for string and binary kinds
+     * @param lf           the pattern of the log-format kinds ({@code string-lf}, {@code binary-lf}), made at each run
      * @param minRecv      bytes to wait for before deciding, -1 for none
      * @param onSuccess    the info of a success, null for the default
      * @param onError      the info of a failure, null for the default
@@ -98,14 +121,14 @@ sealed interface CheckRule {
      * @param judge        the judge of the {@link Kind#CUSTOM} kind
      * @param protocol     part of a protocol check: no generic "TCPCHK did not match" info
      */
-    record Expect(Kind kind, boolean negate, String text, Pattern regex, byte[] bytes, int minRecv, String comment,
-                  Text onSuccess, Text onError, ToIntFunction<ByteBuf> statusCode, HeaderMatch header, Judge judge, boolean protocol,
+    record Expect(Kind kind, boolean negate, String text, Pattern regex, byte[] bytes, Text lf, int minRecv, String comment,
+                  Text onSuccess, Text onError, ToIntFunction<CheckContext> statusCode, HeaderMatch header, Judge judge, boolean protocol,
                   CheckStatus ok, CheckStatus error, CheckStatus timeout)
             implements CheckRule {
 
         /** The same expect, its match inverted ({@code !}). */
         Expect negated() {
-            return new Expect(kind, !negate, text, regex, bytes, minRecv, comment, onSuccess, onError, statusCode, header, judge, protocol, ok,
+            return new Expect(kind, !negate, text, regex, bytes, lf, minRecv, comment, onSuccess, onError, statusCode, header, judge, protocol, ok,
                     error, timeout);
         }
 

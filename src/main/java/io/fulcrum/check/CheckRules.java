@@ -1,16 +1,26 @@
 package io.fulcrum.check;
 
+import io.fulcrum.cfg.Args;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigLine;
 import io.fulcrum.cfg.KeywordTable;
+import io.fulcrum.log.LogFormatParser;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.OptionContext;
 import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.sample.Expr;
+import io.fulcrum.sample.ExprParser;
+import io.fulcrum.sample.Sample;
+import io.fulcrum.sample.SampleType;
+import io.fulcrum.sample.Stage;
+import io.fulcrum.sample.VarRef;
+import io.netty.buffer.ByteBufUtil;
 
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.ToIntFunction;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -20,10 +30,16 @@ import java.util.regex.PatternSyntaxException;
  * as in HAProxy.
  */
 final class CheckRules {
-    private CheckRules() {
+    private final ExprParser exprs;
+    private final LogFormatParser formats;
+
+    private CheckRules(ExprParser exprs) {
+        this.exprs = exprs;
+        this.formats = new LogFormatParser(exprs);
     }
 
-    static void register(KeywordTable<OptionContext> options, KeywordTable<ProxySpec> keywords) {
+    static void register(KeywordTable<OptionContext> options, KeywordTable<ProxySpec> keywords, ExprParser exprs) {
+        CheckRules r = new CheckRules(exprs);
         options.add("httpchk", Capability.BE | Capability.NO_NEGATION, (o, l) -> httpchk(CheckModule.of(o.proxy()), l));
         options.add("tcp-check", Capability.BE | Capability.NO_NEGATION, (o, l) -> {
             ProxyChecks c = CheckModule.of(o.proxy());
@@ -32,8 +48,8 @@ final class CheckRules {
             c.explicit = true;
         });
         ProtocolChecks.register(options);
-        keywords.add("tcp-check", Capability.BE, (p, l) -> tcpCheck(CheckModule.of(p), l));
-        keywords.add("http-check", Capability.BE, (p, l) -> httpCheck(CheckModule.of(p), l));
+        keywords.add("tcp-check", Capability.BE, (p, l) -> r.tcpCheck(CheckModule.of(p), l));
+        keywords.add("http-check", Capability.BE, (p, l) -> r.httpCheck(CheckModule.of(p), l));
     }
 
     /** {@code option httpchk [<method>] [<uri>] [<version>]}; headers may follow the version after "\r\n". */
@@ -54,18 +70,18 @@ final class CheckRules {
         } else if (l.has(1)) {
             uri = l.arg(1);
         }
-        List<String[]> headers = new ArrayList<>();
+        List<CheckRule.Header> headers = new ArrayList<>();
         String[] parts = version.split("\r\n");
         for (int i = 1; i < parts.length; i++) {
             int colon = parts[i].indexOf(':');
             if (colon > 0) {
-                headers.add(new String[]{parts[i].substring(0, colon).trim(), parts[i].substring(colon + 1).trim()});
+                headers.add(new CheckRule.Header(parts[i].substring(0, colon).trim(), CheckRule.Text.fixed(parts[i].substring(colon + 1).trim())));
             }
         }
-        c.request = new CheckRule.HttpSend(method, uri, parts[0], headers, null, null);
+        c.request = new CheckRule.HttpSend(method, CheckRule.Text.fixed(uri), parts[0], headers, null, null);
     }
 
-    private static void tcpCheck(ProxyChecks c, ConfigLine l) throws ConfigException {
+    private void tcpCheck(ProxyChecks c, ConfigLine l) throws ConfigException {
         String kw = l.arg(1);
         switch (kw) {
             case "connect" -> c.rules.add(connect(l, "tcp-check"));
@@ -73,34 +89,39 @@ final class CheckRules {
                 if (!l.has(2)) {
                     throw new ConfigException("'tcp-check " + kw + "' expects a string as argument.");
                 }
-                if (kw.equals("send-lf") && l.arg(2).contains("%")) {
-                    throw new ConfigException("'tcp-check send-lf' with log-format expressions is not supported by Fulcrum yet.");
+                if (kw.equals("send")) {
+                    byte[] data = l.arg(2).getBytes(StandardCharsets.ISO_8859_1);
+                    c.rules.add(new CheckRule.Send(x -> data, comment(l, 3)));
+                } else {
+                    CheckRule.Text f = format(l.arg(2), "tcp-check send-lf");
+                    c.rules.add(new CheckRule.Send(x -> f.of(x).getBytes(StandardCharsets.ISO_8859_1), comment(l, 3)));
                 }
-                byte[] data = l.arg(2).getBytes(StandardCharsets.ISO_8859_1);
-                c.rules.add(new CheckRule.Send(() -> data, comment(l, 3)));
             }
             case "send-binary", "send-binary-lf" -> {
                 if (!l.has(2)) {
                     throw new ConfigException("'tcp-check " + kw + "' expects a binary string as argument.");
                 }
-                byte[] data = hex(l.arg(2), "tcp-check " + kw);
-                c.rules.add(new CheckRule.Send(() -> data, comment(l, 3)));
+                if (kw.equals("send-binary")) {
+                    byte[] data = hex(l.arg(2), "tcp-check " + kw);
+                    c.rules.add(new CheckRule.Send(x -> data, comment(l, 3)));
+                } else {
+                    CheckRule.Text f = format(l.arg(2), "tcp-check send-binary-lf");
+                    c.rules.add(new CheckRule.Send(x -> hexOrNull(f.of(x)), comment(l, 3)));
+                }
             }
             case "expect" -> c.rules.add(expect(l, "tcp-check", false));
             case "comment" -> { }
-            case "set-var", "unset-var", "set-var-fmt" -> throw new ConfigException("'tcp-check " + kw + "' is not supported by Fulcrum yet.");
             default -> {
-                if (kw.startsWith("set-var") || kw.startsWith("unset-var")) {
-                    throw new ConfigException("'tcp-check " + kw + "' is not supported by Fulcrum yet.");
+                if (!variable(c, l, "tcp-check")) {
+                    throw ConfigException.unspaced("'tcp-check' only supports 'comment', 'connect', 'send', 'send-binary', 'expect', "
+                            + "'set-var-fmt(*)', 'set-var(*)', 'unset-var(*)'. but got '" + kw + "'");
                 }
-                throw ConfigException.unspaced("'tcp-check' only supports 'comment', 'connect', 'send', 'send-binary', 'expect', "
-                        + "'set-var-fmt(*)', 'set-var(*)', 'unset-var(*)'. but got '" + kw + "'");
             }
         }
         c.explicit = true;
     }
 
-    private static void httpCheck(ProxyChecks c, ConfigLine l) throws ConfigException {
+    private void httpCheck(ProxyChecks c, ConfigLine l) throws ConfigException {
         String kw = l.arg(1);
         switch (kw) {
             case "disable-on-404" -> c.disableOn404 = true;
@@ -110,17 +131,78 @@ final class CheckRules {
             case "send" -> c.rules.add(httpSend(c.request, l));
             case "expect" -> c.rules.add(expect(l, "http-check", true));
             default -> {
-                if (kw.startsWith("set-var") || kw.startsWith("unset-var")) {
-                    throw new ConfigException("'http-check " + kw + "' is not supported by Fulcrum yet.");
+                if (!variable(c, l, "http-check")) {
+                    throw ConfigException.unspaced("'http-check' only supports 'disable-on-404', 'send-state', 'comment', 'connect', 'send', "
+                            + "'expect', 'set-var-fmt(*)', 'set-var(*)', 'unset-var(*)'. but got '" + kw + "'");
                 }
-                throw ConfigException.unspaced("'http-check' only supports 'disable-on-404', 'send-state', 'comment', 'connect', 'send', "
-                        + "'expect', 'set-var-fmt(*)', 'set-var(*)', 'unset-var(*)'. but got '" + kw + "'");
             }
         }
     }
 
-    private static CheckRule.Connect connect(ConfigLine l, String kw) throws ConfigException {
+    /** {@code set-var(name) <expr>}, {@code set-var-fmt(name) <fmt>}, {@code unset-var(name)}; false for another word. */
+    private boolean variable(ProxyChecks c, ConfigLine l, String kw) throws ConfigException {
+        String word = l.arg(1);
+        int paren = word.indexOf('(');
+        String action = paren < 0 ? word : word.substring(0, paren);
+        if (paren < 0 || !word.endsWith(")") || !List.of("set-var", "set-var-fmt", "unset-var").contains(action)) {
+            return false;
+        }
+        String where = "'" + kw + " " + word + "' : '" + action + "' : ";
+        VarRef var;
+        try {
+            var = VarRef.parse(word.substring(paren + 1, word.length() - 1));
+        } catch (ConfigException e) {
+            throw new ConfigException(where + e.getMessage() + ".");
+        }
+        switch (action) {
+            case "unset-var" -> c.rules.add(new CheckRule.UnsetVar(var));
+            case "set-var-fmt" -> {
+                if (!l.has(2)) {
+                    throw new ConfigException(where + "missing log-format.");
+                }
+                try {
+                    c.rules.add(new CheckRule.SetVar(var, null, formats.parse(l.arg(2), Stage.BE_CHK_RUL, false, false)));
+                } catch (ConfigException e) {
+                    throw new ConfigException(where + e.getMessage() + ".");
+                }
+            }
+            default -> {
+                if (!l.has(2)) {
+                    throw new ConfigException(where + "missing fetch method.");
+                }
+                c.rules.add(new CheckRule.SetVar(var, expr(l.arg(2), where, "set-var(" + var + ")"), null));
+            }
+        }
+        return true;
+    }
+
+    /** A sample expression usable in checks; {@code named} is what HAProxy names in its "not available here" message. */
+    private Expr expr(String text, String where, String named) throws ConfigException {
+        Expr e;
+        try {
+            e = exprs.parse(text);
+        } catch (ConfigException ex) {
+            throw new ConfigException(where + ex.getMessage() + ".");
+        }
+        if ((e.stages() & Stage.BE_CHK_RUL.bit()) == 0) {
+            throw new ConfigException(where + "fetch method '" + named + "' extracts information from '" + e.fetch().source()
+                    + "', none of which is available here.");
+        }
+        return e;
+    }
+
+    /** A log-format text of a check rule, with HAProxy's words when it does not compile. */
+    private CheckRule.Text format(String text, String where) throws ConfigException {
+        try {
+            return CheckRule.Text.of(formats.parse(text, Stage.BE_CHK_RUL, false, false));
+        } catch (ConfigException e) {
+            throw new ConfigException("'" + where + "' : '" + text + "' invalid log-format string (" + e.getMessage() + ").");
+        }
+    }
+
+    private CheckRule.Connect connect(ConfigLine l, String kw) throws ConfigException {
         int port = 0;
+        ToIntFunction<CheckContext> portExpr = null;
         InetAddress addr = null;
         boolean sendProxy = false;
         boolean byDefault = false;
@@ -131,7 +213,14 @@ final class CheckRules {
         for (int i = 2; i < l.size(); i++) {
             String w = l.arg(i);
             switch (w) {
-                case "port" -> port = CheckModule.port(value(l, ++i, kw + " connect", w), "port");
+                case "port" -> {
+                    String v = value(l, ++i, kw + " connect", w);
+                    if (v.matches("\\d+")) {
+                        port = CheckModule.port(v, "port");
+                    } else {
+                        portExpr = intExpr(v, "'" + kw + " connect' : error detected while parsing port expression : ");
+                    }
+                }
                 case "addr" -> addr = CheckModule.address(value(l, ++i, kw + " connect", w), "addr");
                 case "send-proxy" -> sendProxy = true;
                 case "default" -> byDefault = true;
@@ -146,30 +235,31 @@ final class CheckRules {
                         + "'ssl', 'sni', 'alpn', 'proto', 'linger' or 'default' but got '" + w + "' as argument.");
             }
         }
-        return new CheckRule.Connect(port, addr, sendProxy, byDefault, ssl, sni, alpn, comment);
+        return new CheckRule.Connect(port, portExpr, addr, sendProxy, byDefault, ssl, sni, alpn, comment);
     }
 
     /** {@code http-check send}: what it gives overrides {@code option httpchk}'s request. */
-    private static CheckRule.HttpSend httpSend(CheckRule.HttpSend base, ConfigLine l) throws ConfigException {
+    private CheckRule.HttpSend httpSend(CheckRule.HttpSend base, ConfigLine l) throws ConfigException {
         String method = base.method();
-        String uri = base.uri();
+        CheckRule.Text uri = base.uri();
         String version = base.version();
-        List<String[]> headers = new ArrayList<>(base.headers());
-        String body = base.body();
+        List<CheckRule.Header> headers = new ArrayList<>(base.headers());
+        CheckRule.Text body = base.body();
         String comment = null;
         for (int i = 2; i < l.size(); i++) {
             String w = l.arg(i);
             switch (w) {
                 case "meth" -> method = value(l, ++i, "http-check send", w);
-                case "uri" -> uri = value(l, ++i, "http-check send", w);
+                case "uri" -> uri = CheckRule.Text.fixed(value(l, ++i, "http-check send", w));
+                case "uri-lf" -> uri = format(value(l, ++i, "http-check send", w), "http-check send");
                 case "ver" -> version = value(l, ++i, "http-check send", w);
-                case "body" -> body = value(l, ++i, "http-check send", w);
+                case "body" -> body = CheckRule.Text.fixed(value(l, ++i, "http-check send", w));
+                case "body-lf" -> body = format(value(l, ++i, "http-check send", w), "http-check send");
                 case "comment" -> comment = value(l, ++i, "http-check send", w);
                 case "hdr" -> {
                     String name = value(l, ++i, "http-check send", w);
-                    headers.add(new String[]{name, value(l, ++i, "http-check send", w)});
+                    headers.add(new CheckRule.Header(name, format(value(l, ++i, "http-check send", w), "http-check send")));
                 }
-                case "uri-lf", "body-lf" -> throw new ConfigException("'http-check send " + w + "' is not supported by Fulcrum yet.");
                 default -> throw new ConfigException("'http-check send' : expects 'comment', 'meth', 'uri', 'uri-lf', 'ver', 'hdr', 'body' or "
                         + "'body-lf' but got '" + w + "' as argument.");
             }
@@ -177,98 +267,129 @@ final class CheckRules {
         return new CheckRule.HttpSend(method, uri, version, headers, body, comment);
     }
 
-    private static CheckRule.Expect expect(ConfigLine l, String kw, boolean http) throws ConfigException {
-        String where = kw + " expect";
+    /** The options of an expect rule, written before or after its pattern. */
+    private static final class ExpectOptions {
         int minRecv = -1;
+        String comment;
+        CheckRule.Text onSuccess;
+        CheckRule.Text onError;
+        ToIntFunction<CheckContext> statusCode;
+        CheckStatus ok;
+        CheckStatus error;
+        CheckStatus tout;
+    }
+
+    private CheckRule.Expect expect(ConfigLine l, String kw, boolean http) throws ConfigException {
+        String where = kw + " expect";
+        ExpectOptions o = new ExpectOptions();
         boolean negate = false;
-        String comment = null;
-        CheckRule.Text onSuccess = null;
-        CheckRule.Text onError = null;
-        CheckStatus ok = null;
-        CheckStatus error = null;
-        CheckStatus tout = null;
         for (int i = 2; i < l.size(); i++) {
             String w = l.arg(i);
-            switch (w) {
-                case "min-recv" -> minRecv = Integer.parseInt(value(l, ++i, where, w));
-                case "comment" -> comment = value(l, ++i, where, w);
-                case "on-success" -> onSuccess = staticText(value(l, ++i, where, w), where + " on-success");
-                case "on-error" -> onError = staticText(value(l, ++i, where, w), where + " on-error");
-                case "ok-status" -> ok = status(value(l, ++i, where, w), where);
-                case "error-status" -> error = status(value(l, ++i, where, w), where);
-                case "tout-status" -> tout = status(value(l, ++i, where, w), where);
-                case "status-code" -> throw new ConfigException("'" + where + " status-code' is not supported by Fulcrum yet.");
-                case "!" -> negate = true;
-                default -> {
-                    String match = w.startsWith("!") ? w.substring(1) : w;
-                    negate |= w.startsWith("!") && w.length() > 1;
-                    CheckRule.Kind kind = kind(match, http, where);
-                    if (kind == CheckRule.Kind.HEADER) {
-                        int[] at = {i + 1};
-                        HeaderMatch h = header(l, at, match.equals("fhdr"), where);
-                        return rest(l, at[0], new CheckRule.Expect(kind, negate, match, null, null, minRecv, comment, onSuccess, onError, null, h,
-                                null, false, ok, error, tout), where);
-                    }
-                    String pattern = value(l, ++i, where, match);
-                    Pattern regex = null;
-                    byte[] bytes = null;
-                    if (kind == CheckRule.Kind.RSTRING || kind == CheckRule.Kind.RBINARY || kind == CheckRule.Kind.RSTATUS || kind == CheckRule.Kind.RBODY) {
-                        try {
-                            regex = Pattern.compile(pattern);
-                        } catch (PatternSyntaxException e) {
-                            throw new ConfigException("'" + where + "' : regex '" + pattern + "' is invalid (" + e.getDescription() + ").");
-                        }
-                    } else if (kind == CheckRule.Kind.BINARY) {
-                        bytes = hex(pattern, where);
-                    } else if (kind == CheckRule.Kind.STATUS) {
-                        if (!pattern.matches("\\d{3}(-\\d{3})?(,\\d{3}(-\\d{3})?)*")) {
-                            throw new ConfigException("'" + where + "' : invalid status list '" + pattern + "'.");
-                        }
-                    } else {
-                        bytes = pattern.getBytes(StandardCharsets.ISO_8859_1);
-                    }
-                    CheckRule.Expect base = new CheckRule.Expect(kind, negate, pattern, regex, bytes, minRecv, comment, onSuccess, onError, null,
-                            null, null, false, ok, error, tout);
-                    return rest(l, i + 1, base, where);
-                }
+            if (w.equals("min-recv")) {
+                o.minRecv = (int) Args.atol(value(l, ++i, where, w)); // as HAProxy: "12abc" is 12, "abc" 0
+                continue;
             }
+            int next = option(l, i, where, o);
+            if (next > i) {
+                i = next;
+                continue;
+            }
+            if (w.equals("!")) {
+                negate = true;
+                continue;
+            }
+            String match = w.startsWith("!") ? w.substring(1) : w;
+            negate |= w.startsWith("!") && w.length() > 1;
+            CheckRule.Kind kind = kind(match, http, where);
+            if (kind == CheckRule.Kind.HEADER) {
+                int[] at = {i + 1};
+                HeaderMatch h = header(l, at, match.equals("fhdr"), where);
+                rest(l, at[0], where, o);
+                return new CheckRule.Expect(kind, negate, match, null, null, null, o.minRecv, o.comment, o.onSuccess, o.onError, o.statusCode, h,
+                        null, false, o.ok, o.error, o.tout);
+            }
+            String pattern = value(l, ++i, where, match);
+            Pattern regex = null;
+            byte[] bytes = null;
+            CheckRule.Text lf = null;
+            switch (kind) {
+                case RSTRING, RBINARY, RSTATUS, RBODY -> {
+                    try {
+                        regex = Pattern.compile(pattern);
+                    } catch (PatternSyntaxException e) {
+                        throw new ConfigException("'" + where + "' : regex '" + pattern + "' is invalid (" + e.getDescription() + ").");
+                    }
+                }
+                case BINARY -> bytes = hex(pattern, where);
+                case STATUS -> {
+                    if (!pattern.matches("\\d{3}(-\\d{3})?(,\\d{3}(-\\d{3})?)*")) {
+                        throw new ConfigException("'" + where + "' : invalid status list '" + pattern + "'.");
+                    }
+                }
+                case STRING_LF, BINARY_LF, BODY_LF -> lf = format(pattern, where);
+                default -> bytes = pattern.getBytes(StandardCharsets.ISO_8859_1);
+            }
+            rest(l, i + 1, where, o);
+            return new CheckRule.Expect(kind, negate, pattern, regex, bytes, lf, o.minRecv, o.comment, o.onSuccess, o.onError, o.statusCode,
+                    null, null, false, o.ok, o.error, o.tout);
         }
         throw new ConfigException("'" + where + "' : expects a pattern.");
     }
 
     /** Options written after the pattern ({@code comment}, {@code on-error}...). */
-    private static CheckRule.Expect rest(ConfigLine l, int from, CheckRule.Expect e, String where) throws ConfigException {
-        String comment = e.comment();
-        CheckRule.Text onSuccess = e.onSuccess();
-        CheckRule.Text onError = e.onError();
-        CheckStatus ok = e.ok();
-        CheckStatus error = e.error();
-        CheckStatus tout = e.timeout();
+    private void rest(ConfigLine l, int from, String where, ExpectOptions o) throws ConfigException {
         for (int i = from; i < l.size(); i++) {
-            String w = l.arg(i);
-            switch (w) {
-                case "comment" -> comment = value(l, ++i, where, w);
-                case "on-success" -> onSuccess = staticText(value(l, ++i, where, w), where + " on-success");
-                case "on-error" -> onError = staticText(value(l, ++i, where, w), where + " on-error");
-                case "ok-status" -> ok = status(value(l, ++i, where, w), where);
-                case "error-status" -> error = status(value(l, ++i, where, w), where);
-                case "tout-status" -> tout = status(value(l, ++i, where, w), where);
-                default -> throw new ConfigException("'" + where + "' : unexpected argument '" + w + "'.");
+            int next = option(l, i, where, o);
+            if (next == i) {
+                throw new ConfigException("'" + where + "' : unexpected argument '" + l.arg(i) + "'.");
+            }
+            i = next;
+        }
+    }
+
+    /** Reads the option at {@code i} into {@code o}; the index of its last word, or {@code i} when it is no option. */
+    private int option(ConfigLine l, int i, String where, ExpectOptions o) throws ConfigException {
+        String w = l.arg(i);
+        switch (w) {
+            case "comment" -> o.comment = value(l, i + 1, where, w);
+            case "on-success" -> o.onSuccess = format(value(l, i + 1, where, w), where);
+            case "on-error" -> o.onError = format(value(l, i + 1, where, w), where);
+            case "ok-status" -> o.ok = status(value(l, i + 1, where, w), where, w, "'L4OK', 'L6OK', 'L7OK' or 'L7OKC'", "");
+            case "error-status" -> o.error = status(value(l, i + 1, where, w), where, w, "'L4CON', 'L6RSP', 'L7RSP' or 'L7STS'", "L7OKC");
+            case "tout-status" -> o.tout = status(value(l, i + 1, where, w), where, w, "'L4TOUT', 'L6TOUT' or 'L7TOUT'", "");
+            case "status-code" -> {
+                if (!l.has(i + 1)) {
+                    throw new ConfigException("'" + where + "' : 'status-code' expects an expression as argument.");
+                }
+                o.statusCode = intExpr(l.arg(i + 1), "'" + where + "' : error detected while parsing status-code expression : ");
+            }
+            default -> {
+                return i;
             }
         }
-        return new CheckRule.Expect(e.kind(), e.negate(), e.text(), e.regex(), e.bytes(), e.minRecv(), comment, onSuccess, onError, null,
-                e.header(), null, false, ok, error, tout);
+        return i + 1;
+    }
+
+    /** An integer expression ({@code status-code}, {@code connect port}): -1 when it gives no sample; {@code error} prefixes its errors. */
+    private ToIntFunction<CheckContext> intExpr(String text, String error) throws ConfigException {
+        Expr e;
+        try {
+            e = exprs.parse(text);
+        } catch (ConfigException ex) {
+            throw new ConfigException(error + ex.getMessage() + ".");
+        }
+        return c -> {
+            Sample s = new Sample();
+            return e.eval(c, s, SampleType.SINT) ? (int) s.num() : -1;
+        };
     }
 
     /** {@code name [-m meth] <name> [value [-m meth] <value>]} from {@code at[0]}, which is left after it. */
-    private static HeaderMatch header(ConfigLine l, int[] at, boolean full, String where) throws ConfigException {
+    private HeaderMatch header(ConfigLine l, int[] at, boolean full, String where) throws ConfigException {
         HeaderMatch.Match name = null;
         HeaderMatch.Match value = null;
-        while (at[0] < l.size() && (l.arg(at[0]).equals("name") || l.arg(at[0]).equals("value") || l.arg(at[0]).endsWith("-lf"))) {
+        while (at[0] < l.size() && List.of("name", "value", "name-lf", "value-lf").contains(l.arg(at[0]))) {
             String part = l.arg(at[0]++);
-            if (part.equals("name-lf") || part.equals("value-lf")) {
-                throw new ConfigException("'" + where + " hdr " + part + "' is not supported by Fulcrum yet.");
-            }
             String method = "str";
             if (at[0] < l.size() && l.arg(at[0]).equals("-m")) {
                 method = value(l, at[0] + 1, where, "-m");
@@ -278,18 +399,23 @@ final class CheckRules {
                 at[0] += 2;
             }
             String text = value(l, at[0]++, where, part);
+            boolean lf = part.endsWith("-lf");
             Pattern regex = null;
             if (method.equals("reg")) {
+                if (lf) {
+                    throw new ConfigException("'" + where + "' : 'hdr': log-format string is not supported with a regex matching method.");
+                }
                 try {
                     regex = Pattern.compile(text, part.equals("name") ? Pattern.CASE_INSENSITIVE : 0);
                 } catch (PatternSyntaxException e) {
                     throw new ConfigException("'" + where + "' : regex '" + text + "' is invalid (" + e.getDescription() + ").");
                 }
             }
-            if (part.equals("name")) {
-                name = new HeaderMatch.Match(method, text, regex);
+            HeaderMatch.Match m = new HeaderMatch.Match(method, text, regex, lf ? format(text, where) : null);
+            if (part.startsWith("name")) {
+                name = m;
             } else {
-                value = new HeaderMatch.Match(method, text, regex);
+                value = m;
             }
         }
         if (name == null) {
@@ -306,7 +432,7 @@ final class CheckRules {
                 case "string" -> CheckRule.Kind.BODY;
                 case "rstring" -> CheckRule.Kind.RBODY;
                 case "hdr", "fhdr" -> CheckRule.Kind.HEADER;
-                case "string-lf" -> throw new ConfigException("'" + where + " " + match + "' is not supported by Fulcrum yet.");
+                case "string-lf" -> CheckRule.Kind.BODY_LF;
                 default -> throw new ConfigException("'" + where + "' : 'only supports min-recv, [!]string', '[!]rstring', '[!]string-lf', "
                         + "'[!]status', '[!]rstatus', [!]hdr, [!]fhdr or comment but got '" + match + "' as argument.");
             };
@@ -316,7 +442,8 @@ final class CheckRules {
             case "rstring" -> CheckRule.Kind.RSTRING;
             case "binary" -> CheckRule.Kind.BINARY;
             case "rbinary" -> CheckRule.Kind.RBINARY;
-            case "string-lf", "binary-lf" -> throw new ConfigException("'" + where + " " + match + "' is not supported by Fulcrum yet.");
+            case "string-lf" -> CheckRule.Kind.STRING_LF;
+            case "binary-lf" -> CheckRule.Kind.BINARY_LF;
             default -> throw new ConfigException("'" + where + "' : 'only supports min-recv, 'error-status', 'ok-status', 'tout-status', "
                     + "[!] followed by 'string', 'rstring', 'binary' or 'rbinary' but got '" + match + "' as argument.");
         };
@@ -330,19 +457,15 @@ final class CheckRules {
         return l.arg(i);
     }
 
-    private static CheckRule.Text staticText(String v, String where) throws ConfigException {
-        if (v.contains("%[") || v.contains("%{")) {
-            throw new ConfigException("'" + where + "' with log-format expressions is not supported by Fulcrum yet.");
+    /**
+     * The status an {@code ok-status}, {@code error-status} or {@code tout-status} names, one of {@code listed} (as
+     * HAProxy words them) or {@code unlisted} (one HAProxy 2.6 accepts without saying it).
+     */
+    private static CheckStatus status(String name, String where, String option, String listed, String unlisted) throws ConfigException {
+        if (!listed.contains("'" + name + "'") && !name.equals(unlisted)) {
+            throw new ConfigException("'" + where + "' : '" + option + "' only supports " + listed + " status (got '" + name + "')..");
         }
-        return CheckRule.Text.fixed(v);
-    }
-
-    private static CheckStatus status(String name, String where) throws ConfigException {
-        CheckStatus s = CheckStatus.named(name);
-        if (s == null) {
-            throw new ConfigException("'" + where + "' : unknown status '" + name + "'.");
-        }
-        return s;
+        return CheckStatus.named(name);
     }
 
     private static byte[] hex(String v, String where) throws ConfigException {
@@ -359,6 +482,14 @@ final class CheckRules {
             out[i] = (byte) Integer.parseInt(v.substring(2 * i, 2 * i + 2), 16);
         }
         return out;
+    }
+
+    /** The bytes of a hex string made at run time ({@code send-binary-lf}, {@code binary-lf}), or null when it is not one. */
+    static byte[] hexOrNull(String v) {
+        if (v.length() % 2 != 0 || !v.chars().allMatch(ch -> Character.digit(ch, 16) >= 0)) {
+            return null;
+        }
+        return ByteBufUtil.decodeHexDump(v);
     }
 
     private static String comment(ConfigLine l, int i) {

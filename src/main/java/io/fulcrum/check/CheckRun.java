@@ -4,10 +4,12 @@ import io.fulcrum.check.CheckRule.Connect;
 import io.fulcrum.check.CheckRule.Expect;
 import io.fulcrum.check.CheckRule.HttpSend;
 import io.fulcrum.check.CheckRule.Send;
+import io.fulcrum.backend.Backend;
 import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.runtime.EventLoops;
+import io.fulcrum.sample.Sample;
+import io.fulcrum.server.Server;
 import io.fulcrum.server.ServerTransport;
-import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
@@ -18,6 +20,8 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.channel.EventLoop;
+import io.netty.channel.epoll.EpollChannelOption;
+import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.util.concurrent.ScheduledFuture;
 
 import java.net.InetSocketAddress;
@@ -37,8 +41,8 @@ final class CheckRun {
     private static final int MAX_READ = 16384;
 
     /** Where and how one run connects, and what it sends about the server. */
-    record Target(InetSocketAddress address, boolean sendProxy, long connectTimeout, long timeout, boolean explicit,
-                  boolean disableOn404, Supplier<String> stateHeader, ServerTransport tls, Map<Connect, ServerTransport> ruleTls) {
+    record Target(Backend backend, Server server, InetSocketAddress address, boolean sendProxy, long connectTimeout, long timeout,
+                  boolean explicit, boolean disableOn404, Supplier<String> stateHeader, ServerTransport tls, Map<Connect, ServerTransport> ruleTls) {
     }
 
     private final EventLoops loops;
@@ -66,6 +70,8 @@ final class CheckRun {
     private HttpAnswer answer;
     private ScheduledFuture<?> timer;
     private boolean finished;
+    /** What the rules' expressions and log-formats see, made when one needs it (not for a bare connect). */
+    private CheckContext ctx;
 
     CheckRun(EventLoops loops, EventLoop loop, Target target, List<CheckRule> rules, Consumer<CheckResult> done) {
         this.loops = loops;
@@ -75,14 +81,23 @@ final class CheckRun {
         this.done = done;
     }
 
-    /** Starts on the loop; a rule set not starting with a connect connects to the server first. */
+    /**
+     * Starts on the loop; a rule set whose first connect, send or expect is not a connect connects to the server first
+     * (HAProxy's implicit connect: variables set before an explicit connect are set before it).
+     */
     void start() {
         timer = loop.schedule(this::timedOut, target.timeout() > 0 ? target.timeout() : target.connectTimeout(), TimeUnit.MILLISECONDS);
-        if (rules.isEmpty() || !(rules.getFirst() instanceof Connect)) {
-            connect(Connect.implicit());
-        } else {
-            proceed();
+        for (int i = 0; i < rules.size(); i++) {
+            CheckRule r = rules.get(i);
+            if (!(r instanceof CheckRule.SetVar || r instanceof CheckRule.UnsetVar)) {
+                if (r instanceof Connect) {
+                    proceed();
+                    return;
+                }
+                break;
+            }
         }
+        connect(Connect.implicit());
     }
 
     private void connect(Connect c) {
@@ -91,53 +106,88 @@ final class CheckRun {
             release();
             eof = false;
         }
-        InetSocketAddress to = new InetSocketAddress(c.addr() != null ? c.addr() : target.address().getAddress(),
-                c.port() != 0 ? c.port() : target.address().getPort());
+        int port = c.portExpr() == null ? 0 : c.portExpr().applyAsInt(ctx());
+        port = port > 0 && port <= 65535 ? port : c.port() != 0 ? c.port() : target.address().getPort();
+        InetSocketAddress to = new InetSocketAddress(c.addr() != null ? c.addr() : target.address().getAddress(), port);
         connecting = true;
-        ChannelFuture f = new Bootstrap().group(loop).channelFactory(() -> loops.newSocketFor(to))
-                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.max(1, target.connectTimeout()))
-                .handler(new Reader()).connect(to);
-        channel = f.channel();
-        f.addListener((ChannelFuture cf) -> {
-            connecting = false;
-            if (finished) {
-                cf.channel().close();
-            } else if (!cf.isSuccess()) {
-                Throwable t = cf.cause();
-                finish(t instanceof ConnectTimeoutException ? CheckStatus.L4TOUT : CheckStatus.L4CON, 0,
-                        t instanceof ConnectTimeoutException ? "" : systemWords(t));
+        Channel ch = loops.newSocketFor(to);
+        // Netty's connect timer only when it fires before the run's own, which otherwise bounds the connect (0: none).
+        ch.config().setOption(ChannelOption.CONNECT_TIMEOUT_MILLIS,
+                target.connectTimeout() < target.timeout() ? (int) Math.max(1, target.connectTimeout()) : 0);
+        if (bare(c)) {
+            // As HAProxy: the handshake's last ACK is delayed and the close resets, so the server's application never
+            // sees the check and no TIME_WAIT is left here (thousands a second would make every connect dearer).
+            ch.config().setOption(ChannelOption.SO_LINGER, 0);
+            if (ch instanceof EpollSocketChannel) {
+                ch.config().setOption(EpollChannelOption.TCP_QUICKACK, false);
+            }
+        }
+        ch.pipeline().addLast(new Reader());
+        channel = ch;
+        // No Bootstrap: its options map, resolver and copies would be made for every check.
+        loop.register(ch).addListener((ChannelFuture r) -> {
+            if (!r.isSuccess()) {
+                connected(c, r);
+            } else if (!finished && ch == channel) {
+                ch.connect(to).addListener((ChannelFuture cf) -> connected(c, cf));
             } else {
-                if (c.sendProxy() || target.sendProxy()) {
-                    cf.channel().write(ProxyHeader.encode(1, cf.channel().localAddress(), cf.channel().remoteAddress(), cf.channel().alloc()));
-                }
-                ServerTransport tls = c.ssl() ? target.ruleTls().get(c) : c.byDefault() ? target.tls() : null;
-                if (tls == null) {
-                    overTls = false;
-                    proceed();
-                    return;
-                }
-                handshaking = true;
-                // The handshake is part of connecting: HAProxy bounds it by the connect timeout too.
-                ScheduledFuture<?> bound = loop.schedule(() -> {
-                    if (handshaking && cf.channel() == channel) {
-                        finish(CheckStatus.L6TOUT, 0, "");
-                    }
-                }, Math.max(1, target.connectTimeout()), TimeUnit.MILLISECONDS);
-                tls.install(cf.channel(), null).addListener(h -> {
-                    handshaking = false;
-                    bound.cancel(false);
-                    if (finished || cf.channel() != channel) {
-                        return;
-                    }
-                    if (h.isSuccess()) {
-                        overTls = true;
-                        proceed();
-                    } else {
-                        finish(CheckStatus.L6RSP, 0, handshakeWords(h.cause()));
-                    }
-                });
+                ch.close();
             }
         });
+    }
+
+    private void connected(Connect c, ChannelFuture cf) {
+        connecting = false;
+        if (finished) {
+            cf.channel().close();
+        } else if (!cf.isSuccess()) {
+            Throwable t = cf.cause();
+            finish(t instanceof ConnectTimeoutException ? CheckStatus.L4TOUT : CheckStatus.L4CON, 0,
+                    t instanceof ConnectTimeoutException ? "" : systemWords(t));
+        } else {
+            if (c.sendProxy() || target.sendProxy()) {
+                cf.channel().write(ProxyHeader.encode(1, cf.channel().localAddress(), cf.channel().remoteAddress(), cf.channel().alloc()));
+            }
+            ServerTransport tls = c.ssl() ? target.ruleTls().get(c) : c.byDefault() ? target.tls() : null;
+            if (tls == null) {
+                overTls = false;
+                proceed();
+                return;
+            }
+            handshaking = true;
+            // The handshake is part of connecting: HAProxy bounds it by the connect timeout too.
+            ScheduledFuture<?> bound = loop.schedule(() -> {
+                if (handshaking && cf.channel() == channel) {
+                    finish(CheckStatus.L6TOUT, 0, "");
+                }
+            }, Math.max(1, target.connectTimeout()), TimeUnit.MILLISECONDS);
+            tls.install(cf.channel(), null).addListener(h -> {
+                handshaking = false;
+                bound.cancel(false);
+                if (finished || cf.channel() != channel) {
+                    return;
+                }
+                if (h.isSuccess()) {
+                    overTls = true;
+                    proceed();
+                } else {
+                    finish(CheckStatus.L6RSP, 0, handshakeWords(h.cause()));
+                }
+            });
+        }
+    }
+
+    private CheckContext ctx() {
+        if (ctx == null) {
+            ctx = new CheckContext(target.backend(), target.server(), () -> in, () -> answer);
+        }
+        return ctx;
+    }
+
+    /** A connect nothing is sent on nor read from: the check ends once it is established ({@link #next} follows it). */
+    private boolean bare(Connect c) {
+        boolean tls = c.ssl() || c.byDefault() && target.tls() != null;
+        return !tls && !c.sendProxy() && !target.sendProxy() && (next >= rules.size() || rules.get(next) instanceof Connect);
     }
 
     /** Runs the rules from {@link #next} until one waits for the server or the set ends. */
@@ -151,11 +201,26 @@ final class CheckRun {
                 }
                 case Send s -> {
                     release(); // what an expect then reads is the answer to this (HAProxy resets its check buffer)
-                    channel.write(Unpooled.wrappedBuffer(s.data().bytes()));
+                    byte[] data = s.data().bytes(ctx());
+                    if (data == null) {
+                        finish(CheckStatus.L7RSP, 0, "tcp-check send : failed to build log-format string at step " + next);
+                        return;
+                    }
+                    channel.write(Unpooled.wrappedBuffer(data));
                 }
+                case CheckRule.SetVar v -> {
+                    Sample value = new Sample();
+                    if (v.format() != null) {
+                        value.setStr(v.format().format(ctx()));
+                        v.var().set(ctx(), value);
+                    } else if (v.expr().eval(ctx(), value)) {
+                        v.var().set(ctx(), value);
+                    }
+                }
+                case CheckRule.UnsetVar v -> v.var().unset(ctx());
                 case HttpSend h -> {
                     release();
-                    channel.writeAndFlush(Unpooled.wrappedBuffer(HttpCheck.request(h, target.stateHeader())));
+                    channel.writeAndFlush(Unpooled.wrappedBuffer(HttpCheck.request(h, ctx(), target.stateHeader())));
                     waitingHttp = true;
                     if (next >= rules.size() || !(rules.get(next) instanceof Expect)) {
                         waiting = null; // the implicit expect: a 2xx or 3xx status
@@ -217,6 +282,11 @@ final class CheckRun {
         }
         boolean match = switch (e.kind()) {
             case STRING, BINARY -> ByteBufUtil.indexOf(Unpooled.wrappedBuffer(e.bytes()), in) >= 0;
+            case STRING_LF -> ByteBufUtil.indexOf(Unpooled.wrappedBuffer(e.lf().of(ctx()).getBytes(StandardCharsets.ISO_8859_1)), in) >= 0;
+            case BINARY_LF -> {
+                byte[] b = CheckRules.hexOrNull(e.lf().of(ctx()));
+                yield b != null && ByteBufUtil.indexOf(Unpooled.wrappedBuffer(b), in) >= 0;
+            }
             case RSTRING -> e.regex().matcher(in.toString(StandardCharsets.ISO_8859_1)).find();
             case RBINARY -> e.regex().matcher(ByteBufUtil.hexDump(in).toUpperCase()).find();
             default -> throw new IllegalStateException(e.kind().toString());
@@ -230,7 +300,7 @@ final class CheckRun {
         }
         String info;
         if (e.onError() != null) {
-            info = e.onError().of(in);
+            info = e.onError().of(ctx());
         } else if (e.protocol()) {
             info = "";
         } else {
@@ -247,7 +317,7 @@ final class CheckRun {
 
     /** The check's code from the rule's {@code status-code}, else {@code otherwise}. */
     private int code(Expect e, int otherwise) {
-        int c = e.statusCode() == null ? -1 : e.statusCode().applyAsInt(in);
+        int c = e.statusCode() == null ? -1 : e.statusCode().applyAsInt(ctx());
         return c < 0 ? otherwise : c;
     }
 
@@ -280,7 +350,7 @@ final class CheckRun {
         boolean status = e.kind() == CheckRule.Kind.STATUS || e.kind() == CheckRule.Kind.RSTATUS || e.kind() == CheckRule.Kind.HEADER;
         boolean match;
         if (e.kind() == CheckRule.Kind.HEADER) {
-            match = e.header().test(answer.headers());
+            match = e.header().test(answer.headers(), ctx());
         } else if (status) {
             match = e.kind() == CheckRule.Kind.STATUS ? e.statusMatches(answer.status()) : e.regex().matcher(Integer.toString(answer.status())).find();
         } else {
@@ -292,19 +362,23 @@ final class CheckRun {
                 finish(CheckStatus.L7RSP, 0, "HTTP content check could not find a response body" + comment(e));
                 return;
             }
-            match = e.kind() == CheckRule.Kind.BODY ? body.contains(e.text()) : e.regex().matcher(body).find();
+            match = switch (e.kind()) {
+                case BODY -> body.contains(e.text());
+                case BODY_LF -> body.contains(e.lf().of(ctx()));
+                default -> e.regex().matcher(body).find();
+            };
         }
         if (match != e.negate()) {
             passed(e, null);
             return;
         }
-        String info = e.onError() != null ? e.onError().of(in) : status ? answer.reason() : "HTTP content check did not match";
+        String info = e.onError() != null ? e.onError().of(ctx()) : status ? answer.reason() : "HTTP content check did not match";
         finish(e.error() != null ? e.error() : status ? CheckStatus.L7STS : CheckStatus.L7RSP, status ? answer.status() : 0, info + comment(e));
     }
 
     /** An expect passed: its success info ({@code judged}: what a protocol's judge said), then the next rule. */
     private void passed(Expect e, String judged) {
-        successInfo = e.onSuccess() != null ? e.onSuccess().of(in) : judged != null ? judged : "";
+        successInfo = e.onSuccess() != null ? e.onSuccess().of(ctx()) : judged != null ? judged : "";
         successStatus = e.ok();
         successCode = code(e, 0);
         waiting = null;

@@ -9,17 +9,18 @@ final class HttpCheck {
     private HttpCheck() {
     }
 
-    static byte[] request(CheckRule.HttpSend h, Supplier<String> stateHeader) {
+    /** The request's bytes, its log-format parts ({@code uri-lf}, {@code hdr} values, {@code body-lf}) made in {@code c}. */
+    static byte[] request(CheckRule.HttpSend h, CheckContext c, Supplier<String> stateHeader) {
         StringBuilder sb = new StringBuilder();
-        sb.append(h.method()).append(' ').append(h.uri()).append(' ').append(h.version()).append("\r\n");
-        for (String[] f : h.headers()) {
-            sb.append(f[0].toLowerCase(java.util.Locale.ROOT)).append(": ").append(f[1]).append("\r\n");
+        sb.append(h.method()).append(' ').append(h.uri().of(c)).append(' ').append(h.version()).append("\r\n");
+        for (CheckRule.Header f : h.headers()) {
+            sb.append(f.name().toLowerCase(java.util.Locale.ROOT)).append(": ").append(f.value().of(c)).append("\r\n");
         }
         String state = stateHeader == null ? null : stateHeader.get();
         if (state != null) {
             sb.append("x-haproxy-server-state: ").append(state).append("\r\n");
         }
-        byte[] body = h.body() == null ? new byte[0] : h.body().getBytes(StandardCharsets.ISO_8859_1);
+        byte[] body = h.body() == null ? new byte[0] : h.body().of(c).getBytes(StandardCharsets.ISO_8859_1);
         if (body.length > 0) {
             sb.append("content-length: ").append(body.length).append("\r\n");
         }

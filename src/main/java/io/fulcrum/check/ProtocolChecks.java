@@ -19,6 +19,7 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.ToIntFunction;
 import java.util.regex.Pattern;
 
@@ -63,7 +64,7 @@ final class ProtocolChecks {
             noMoreThan(l, 0);
             use(o.proxy(), List.of(
                     CheckRule.Send.of(ascii("*1\r\n$4\r\nPING\r\n")),
-                    expect(Kind.STRING, "+PONG\r\n", null, -1, CheckStatus.L7STS, ProtocolChecks::firstLine, Text.fixed("Redis server is ok"), null)));
+                    expect(Kind.STRING, "+PONG\r\n", null, -1, CheckStatus.L7STS, ProtocolChecks::firstLine, a -> "Redis server is ok", null)));
         });
         options.add("smtpchk", Capability.BE | Capability.NO_NEGATION, (o, l) -> {
             noMoreThan(l, 2);
@@ -80,15 +81,15 @@ final class ProtocolChecks {
         });
         options.add("ssl-hello-chk", Capability.BE | Capability.NO_NEGATION, (o, l) -> {
             noMoreThan(l, 0);
-            Expect serverHello = new Expect(Kind.RBINARY, false, "^1[56]", Pattern.compile("^1[56]"), null, 5, null, null, null, null, null,
+            Expect serverHello = new Expect(Kind.RBINARY, false, "^1[56]", Pattern.compile("^1[56]"), null, null, 5, null, null, null, null, null,
                     null, true, CheckStatus.L6OK, CheckStatus.L6RSP, CheckStatus.L6TOUT);
-            use(o.proxy(), List.of(new CheckRule.Send(ProtocolChecks::sslHello, null), serverHello));
+            use(o.proxy(), List.of(new CheckRule.Send(c -> sslHello(), null), serverHello));
         });
         options.add("ldap-check", Capability.BE | Capability.NO_NEGATION, (o, l) -> {
             noMoreThan(l, 0);
             use(o.proxy(), List.of(
                     CheckRule.Send.of(LDAP_BIND),
-                    expect(Kind.RBINARY, null, Pattern.compile("^30"), 14, null, Text.fixed("Not LDAPv3 protocol"), null, null),
+                    expect(Kind.RBINARY, null, Pattern.compile("^30"), 14, null, a -> "Not LDAPv3 protocol", null, null),
                     custom(ProtocolChecks::ldapBindResponse, -1)));
         });
         options.add("spop-check", Capability.BE | Capability.NO_NEGATION, (o, l) -> {
@@ -108,7 +109,7 @@ final class ProtocolChecks {
                     CheckRule.Send.of(pgsqlStartup(l.arg(2))),
                     expect(Kind.RSTRING, null, Pattern.compile("^E"), 5, CheckStatus.L7RSP, a -> from(a, 6), null, null).negated(),
                     expect(Kind.RBINARY, null, Pattern.compile("^52000000(08|0A|0C)000000(00|02|03|04|05|06)"), 9, CheckStatus.L7STS,
-                            Text.fixed("PostgreSQL unknown error"), Text.fixed("PostgreSQL server is ok"), null)));
+                            a -> "PostgreSQL unknown error", a -> "PostgreSQL server is ok", null)));
         });
         options.add("mysql-check", Capability.BE | Capability.NO_NEGATION, (o, l) -> {
             List<CheckRule> rules = new ArrayList<>();
@@ -147,14 +148,20 @@ final class ProtocolChecks {
         c.explicit = false;
     }
 
-    private static Expect expect(Kind kind, String text, Pattern regex, int minRecv, CheckStatus error, Text onError, Text onSuccess,
-                                 ToIntFunction<ByteBuf> code) {
-        return new Expect(kind, false, text, regex, text == null ? null : ascii(text), minRecv, null, onSuccess, onError, code, null, null, true,
+    /** An expect of a protocol check, its texts and code read from the answer alone. */
+    private static Expect expect(Kind kind, String text, Pattern regex, int minRecv, CheckStatus error, Function<ByteBuf, String> onError,
+                                 Function<ByteBuf, String> onSuccess, ToIntFunction<ByteBuf> code) {
+        return new Expect(kind, false, text, regex, text == null ? null : ascii(text), null, minRecv, null, answerText(onSuccess),
+                answerText(onError), code == null ? null : c -> code.applyAsInt(c.answer()), null, null, true,
                 null, error, null);
     }
 
     private static Expect custom(Judge judge, int minRecv) {
-        return new Expect(Kind.CUSTOM, false, null, null, null, minRecv, null, null, null, null, null, judge, true, null, null, null);
+        return new Expect(Kind.CUSTOM, false, null, null, null, null, minRecv, null, null, null, null, null, judge, true, null, null, null);
+    }
+
+    private static Text answerText(Function<ByteBuf, String> f) {
+        return f == null ? null : c -> f.apply(c.answer());
     }
 
     private static byte[] ascii(String s) {

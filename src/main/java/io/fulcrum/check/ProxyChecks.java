@@ -21,7 +21,7 @@ final class ProxyChecks implements ProxyPart {
     /** Whether the rules were written by the user (messages then say at which step a rule failed). */
     boolean explicit;
     /** The request of {@code option httpchk <method> <uri> <version>}, completed by {@code http-check send}. */
-    CheckRule.HttpSend request = new CheckRule.HttpSend("OPTIONS", "/", "HTTP/1.0", List.of(), null, null);
+    CheckRule.HttpSend request = new CheckRule.HttpSend("OPTIONS", CheckRule.Text.fixed("/"), "HTTP/1.0", List.of(), null, null);
     boolean disableOn404;
     boolean sendState;
     boolean logHealthChecks;

@@ -1,5 +1,6 @@
 package io.fulcrum.check;
 
+import io.fulcrum.backend.Backend;
 import io.fulcrum.conn.Endpoint;
 import io.fulcrum.log.Hostname;
 import io.fulcrum.runtime.EventLoops;
@@ -24,6 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * server's state. Everything but the CLI's requests runs on that loop; those are posted to it.
  */
 public final class ServerChecks {
+    private final Backend backend;
     private final Server server;
     private final ServerCheckSpec spec;
     private final ProxyChecks proxy;
@@ -52,9 +54,12 @@ public final class ServerChecks {
     private ScheduledFuture<?> nextHealth;
     /** {@code observe}: errors of the traffic in a row (written by the streams' loops). */
     private final AtomicInteger consecutiveErrors = new AtomicInteger();
+    /** {@code hanafail}: the times {@code error-limit} errors in a row were reached. Written on the loop. */
+    private volatile long analysisFailures;
 
-    ServerChecks(Server server, ServerCheckSpec spec, ProxyChecks proxy, List<CheckRule> rules, EventLoops loops, long connectTimeout,
-                 int spreadPercent) {
+    ServerChecks(Backend backend, Server server, ServerCheckSpec spec, ProxyChecks proxy, List<CheckRule> rules, EventLoops loops,
+                 long connectTimeout, int spreadPercent) {
+        this.backend = backend;
         this.server = server;
         this.spec = spec;
         this.proxy = proxy;
@@ -143,7 +148,7 @@ public final class ServerChecks {
         long timeout = proxy.timeout > 0 ? proxy.timeout : spec.inter;
         long connect = proxy.timeout > 0 && connectTimeout > 0 ? connectTimeout : spec.inter;
         boolean on404 = proxy.disableOn404 && health >= spec.rise;
-        CheckRun.Target t = new CheckRun.Target(new InetSocketAddress(host, port()), spec.sendProxy, connect, timeout, proxy.explicit,
+        CheckRun.Target t = new CheckRun.Target(backend, server, new InetSocketAddress(host, port()), spec.sendProxy, connect, timeout, proxy.explicit,
                 on404, proxy.sendState ? this::stateHeader : null, spec.tls, spec.ruleTls);
         healthRunning = true;
         new CheckRun(loops, loop, t, rules, r -> {
@@ -163,7 +168,7 @@ public final class ServerChecks {
             return;
         }
         InetAddress host = spec.agentAddr != null ? spec.agentAddr : inet.host();
-        CheckRun.Target t = new CheckRun.Target(new InetSocketAddress(host, spec.agentPort), false, spec.agentInter, spec.agentInter,
+        CheckRun.Target t = new CheckRun.Target(backend, server, new InetSocketAddress(host, spec.agentPort), false, spec.agentInter, spec.agentInter,
                 false, false, null, null, Map.of());
         List<CheckRule> agentRules = spec.agentSend == null ? List.of(AgentAnswer.READ)
                 : List.of(CheckRule.Send.of(spec.agentSend.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)), AgentAnswer.READ);
@@ -200,6 +205,7 @@ public final class ServerChecks {
         if (stopped) {
             return;
         }
+        analysisFailures++; // whatever on-error does, fastinter included, as HAProxy counts it
         CheckResult r = new CheckResult(CheckStatus.HANA, 0, "Detected " + errors + " consecutive errors, last one was: " + last.words,
                 lastHealth.durationMillis());
         switch (spec.onError) {
@@ -419,6 +425,16 @@ public final class ServerChecks {
     /** Runs {@code task} on the checks' loop and waits for it (the CLI runs on its own threads). */
     private void onLoop(Runnable task) {
         loop.submit(task).syncUninterruptibly();
+    }
+
+    /** Whether {@code observe} watches the traffic (the stats then show {@code hanafail}, checked or not). */
+    public boolean observes() {
+        return spec.observe != ServerCheckSpec.Observe.NONE;
+    }
+
+    /** {@code hanafail}: the failed health analyses of the traffic ({@code observe}, {@code error-limit}). */
+    public long analysisFailures() {
+        return analysisFailures;
     }
 
     public boolean hasHealthCheck() {

@@ -13,6 +13,13 @@ public final class Compression implements ProxyPart {
     final List<String> types = new ArrayList<>();
     /** {@code compression offload}: the server does not see the client's Accept-Encoding. */
     boolean offload;
+    /** The process's {@code tune.comp.maxlevel}, set once the configuration is read. */
+    int level = CompressionSettings.DEFAULT_LEVEL;
+
+    /** The zlib level of a response compressed between these proxies (either may have no settings). */
+    public static int level(Compression fe, Compression be) {
+        return be != null ? be.level : fe != null ? fe.level : CompressionSettings.DEFAULT_LEVEL;
+    }
 
     @Override
     public ProxyPart inherit() {

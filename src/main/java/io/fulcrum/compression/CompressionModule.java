@@ -8,6 +8,8 @@ import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.proxy.ProxyTable;
+import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.sample.ArgSpec;
 import io.fulcrum.sample.Fetch;
 import io.fulcrum.sample.SampleCatalog;
@@ -16,12 +18,36 @@ import io.fulcrum.sample.Source;
 
 import java.util.Locale;
 
-/** HTTP response compression: the {@code compression} keyword and the {@code res.comp}, {@code res.comp_algo} fetches. */
+/**
+ * HTTP response compression: the {@code compression}, {@code filter} and {@code tune.comp.maxlevel} keywords and the
+ * {@code res.comp}, {@code res.comp_algo} fetches. {@code filter} is here because compression is the only filter
+ * Fulcrum has: the others HAProxy 2.6 knows are refused by name.
+ */
 public final class CompressionModule implements Module {
+    /** HAProxy 2.6's filters (its list, in its order), as its "unknown keyword" message lists them. */
+    private static final String[][] FILTERS = {{"CACHE", "cache"}, {"COMP", "compression"}, {"FCGI", "fcgi-app"},
+        {"  OT", "opentracing"}, {"SPOE", "spoe"}, {"TRACE", "trace"}};
 
     @Override
     public void register(Registry registry) {
         registry.table(ProxyModule.KEYWORDS).add("compression", Capability.ALL, CompressionModule::parse);
+        registry.table(ProxyModule.KEYWORDS).add("filter", Capability.ALL, CompressionModule::filter);
+        registry.table(GlobalModule.KEYWORDS).add("tune.comp.maxlevel", (g, l) -> {
+            String text = l.has(1) ? l.arg(1) : "";
+            if (l.has(2) || !text.matches("[1-9]")) {
+                throw new ConfigException("'tune.comp.maxlevel' expects a numeric value between 1 and 9");
+            }
+            CompressionSettings.of(g.model()).maxLevel = text.charAt(0) - '0';
+        });
+        registry.check((model, diag) -> {
+            int level = CompressionSettings.of(model).maxLevel;
+            for (ProxySpec p : ProxyTable.of(model).proxies()) {
+                Compression c = of(p);
+                if (c != null) {
+                    c.level = level;
+                }
+            }
+        });
         SampleCatalog c = SampleCatalog.of(registry);
         c.fetch(new Fetch("res.comp", ArgSpec.NONE, SampleType.BOOL, Source.HRSHP,
                 (a, ctx, out) -> ctx.request() != null && out.setBool(ctx.compressedWith() != null)));
@@ -34,6 +60,36 @@ public final class CompressionModule implements Module {
     /** The settings of a proxy, or null when it has no {@code compression} line (nor its defaults). */
     public static Compression of(ProxySpec p) {
         return p.partOrNull(Compression.class);
+    }
+
+    /**
+     * {@code filter <name> [param*]}: {@code filter compression} only says where compression runs among the
+     * filters, and it is the only one, so it changes nothing; the other filters of HAProxy 2.6 are refused by name.
+     */
+    private static void filter(ProxySpec p, ConfigLine l) throws ConfigException {
+        String at = "parsing [" + l.source() + "] : ";
+        if (p.kind() == ProxyKind.DEFAULTS) {
+            throw new ConfigException(at + "filter is not allowed in a 'default' section.");
+        }
+        if (!l.has(1)) {
+            throw new ConfigException(at + "missing argument for 'filter' in " + p.describe() + ".");
+        }
+        String name = l.arg(1);
+        if (name.equals("compression")) {
+            if (l.has(2)) {
+                throw new ConfigException("'filter compression' : unknown keyword '" + l.arg(2) + "'.");
+            }
+            return;
+        }
+        StringBuilder known = new StringBuilder();
+        for (String[] f : FILTERS) {
+            if (f[1].equals(name)) {
+                throw new ConfigException("'filter " + name + "' is not supported by Fulcrum (its only filter is "
+                        + "'compression').");
+            }
+            known.append("\n    [").append(f[0]).append("] ").append(f[1]);
+        }
+        throw new ConfigException("'filter' : unknown keyword '" + name + "'. Registered keywords :" + known);
     }
 
     /** HAProxy's messages, as it prints them (without a caret; the doubled location of a missing algorithm too). */

@@ -13,8 +13,6 @@ import java.util.zip.Deflater;
  * Owns a native zlib stream: {@link #close()} it on every path.
  */
 public final class Encoder {
-    /** HAProxy's {@code tune.comp.maxlevel} default: speed over size. */
-    private static final int LEVEL = 1;
     /** The gzip member header: magic, deflate, no flags, no time, no extra flags, Unix. */
     private static final byte[] GZIP_HEADER = {0x1f, (byte) 0x8b, 8, 0, 0, 0, 0, 0, 0, 3};
     private static final byte[] NO_INPUT = new byte[0];
@@ -24,14 +22,15 @@ public final class Encoder {
     private final CRC32 crc;
     private boolean headerSent;
 
-    private Encoder(Algo algo) {
-        this.deflater = algo == Algo.IDENTITY ? null : new Deflater(LEVEL, algo != Algo.DEFLATE);
+    private Encoder(Algo algo, int level) {
+        this.deflater = algo == Algo.IDENTITY ? null : new Deflater(level, algo != Algo.DEFLATE);
         this.crc = algo == Algo.GZIP ? new CRC32() : null;
         this.headerSent = crc == null;
     }
 
-    public static Encoder of(Algo algo) {
-        return new Encoder(algo);
+    /** @param level zlib's, 1 to 9 ({@code tune.comp.maxlevel}) */
+    public static Encoder of(Algo algo, int level) {
+        return new Encoder(algo, level);
     }
 
     /** {@code in}, compressed: the caller's buffer to write, or null when there is nothing to send yet. Takes {@code in}. */

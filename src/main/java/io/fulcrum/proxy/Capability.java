@@ -23,4 +23,11 @@ public final class Capability {
     public static final int NO_NEGATION = 16;
     /** Set on keywords that also take HAProxy's {@code no} prefix (as {@code no log}); their parser sees "no" as the keyword. */
     public static final int NEGATABLE = 32;
+    /**
+     * Set on the rule keywords ({@code acl}, {@code http-request}, {@code tcp-request}...) that HAProxy 2.5+ takes in a
+     * defaults section with a name, and refuses in an anonymous one.
+     */
+    public static final int NAMED_DEFAULTS = 64;
+    /** The rule keywords' capabilities: frontends, backends and named defaults sections, refused elsewhere. */
+    public static final int RULES = FRONTEND | BACKEND | STRICT | NAMED_DEFAULTS;
 }

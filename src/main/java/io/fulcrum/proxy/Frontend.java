@@ -213,7 +213,8 @@ public final class Frontend {
      * backend of that name, else the default), else the default, or null.
      */
     public Backend backend(SampleContext ctx) {
-        for (SwitchingRule r : switching) {
+        for (int i = 0, n = switching.size(); i < n; i++) { // (no iterator per transaction)
+            SwitchingRule r = switching.get(i);
             if (Condition.passes(r.condition(), ctx)) {
                 if (r.dynamic() == null) {
                     return r.backend();

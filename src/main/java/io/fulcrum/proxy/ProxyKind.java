@@ -32,6 +32,16 @@ public enum ProxyKind {
         return (caps & Capability.BACKEND) != 0;
     }
 
+    /** True for rules parsed on the frontend side: a defaults section's are parsed as a listen's, as in HAProxy. */
+    public boolean rulesOnFrontend() {
+        return this == DEFAULTS || isFrontend();
+    }
+
+    /** True for rules parsed on the backend side (a defaults section's too). */
+    public boolean rulesOnBackend() {
+        return this == DEFAULTS || isBackend();
+    }
+
     /** True when a keyword with capability flags {@code flags} applies to this kind of section. */
     public boolean accepts(int flags) {
         return (flags & caps) != 0;

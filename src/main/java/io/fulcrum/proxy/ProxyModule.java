@@ -207,6 +207,9 @@ public final class ProxyModule implements Module {
         } else {
             table.add(spec);
         }
+        if (inherited != null) {
+            inherited.lendRules(kind); // (after the section is known: its users then see no second error)
+        }
         return line -> dispatch(spec, line, keywords, options);
     }
 
@@ -228,12 +231,14 @@ public final class ProxyModule implements Module {
         if (e == null) {
             throw keywords.unknown(kw, "unknown keyword '" + kw + "' in '" + spec.kind().keyword() + "' section");
         }
-        if (!spec.kind().accepts(e.flags())) {
+        boolean namedDefaults = spec.kind() == ProxyKind.DEFAULTS && (e.flags() & Capability.NAMED_DEFAULTS) != 0;
+        if (namedDefaults && spec.name().isEmpty()) {
+            throw new ConfigException("'" + kw + "' not allowed in anonymous 'defaults' section.");
+        }
+        if (!namedDefaults && !spec.kind().accepts(e.flags())) {
             String why = " because " + spec.describe() + " has no " + missing(spec.kind()) + " capability.";
             if ((e.flags() & Capability.STRICT) != 0 && spec.kind() == ProxyKind.DEFAULTS) {
-                // HAProxy 2.6 words the rule keywords' refusal for the anonymous defaults section apart.
-                boolean anonymous = spec.name().isEmpty() && (kw.equals("acl") || kw.startsWith("http-") || kw.startsWith("tcp-"));
-                throw new ConfigException("'" + kw + "' not allowed in " + (anonymous ? "anonymous " : "") + "'defaults' section.");
+                throw new ConfigException("'" + kw + "' not allowed in 'defaults' section.");
             }
             if ((e.flags() & Capability.STRICT) != 0) {
                 throw new ConfigException("'" + kw + "' not allowed" + why);

@@ -8,4 +8,21 @@ public interface ProxyPart {
 
     /** The copy a proxy inherits from the defaults section it is declared after, or null when nothing is inherited. */
     ProxyPart inherit();
+
+    /**
+     * True when the part holds HAProxy's "TCP/HTTP rules" (tcp-request, tcp-response, http-request...): a named
+     * defaults section holding some is inherited by frontends only or by backends only, never by a listen section or
+     * another defaults section.
+     */
+    default boolean holdsRules() {
+        return false;
+    }
+
+    /**
+     * The rules of this part (of a defaults section) that a proxy of kind {@code kind} could not run, as HAProxy names
+     * them ("'tcp-response content'"), or null when it can run them all.
+     */
+    default String rulesRefusedTo(ProxyKind kind) {
+        return null;
+    }
 }

@@ -1,5 +1,6 @@
 package io.fulcrum.proxy;
 
+import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.Source;
 
 import java.util.ArrayList;
@@ -36,6 +37,8 @@ public final class ProxySpec {
     public Source customIdSource;
     /** {@code description}: shown next to the proxy's name on the stats page; null when none. */
     public String description;
+    /** For a defaults section holding rules: the kind of the proxies that inherit them (frontends or backends). */
+    private ProxyKind rulesUser;
 
     public ProxySpec(String name, ProxyKind kind, Source source) {
         this.name = name;
@@ -58,6 +61,34 @@ public final class ProxySpec {
                 }
             });
         }
+    }
+
+    /**
+     * Checks that a new section of kind {@code kind} may inherit this defaults section's rules, with HAProxy 2.6's
+     * messages: never a defaults or listen section, and only frontends or only backends.
+     */
+    void lendRules(ProxyKind kind) throws ConfigException {
+        if (parts.values().stream().noneMatch(ProxyPart::holdsRules)) {
+            return;
+        }
+        String at = " (defaults section at " + source + ").";
+        if (kind == ProxyKind.DEFAULTS) {
+            throw ConfigException.unspaced("a defaults section cannot inherit from a defaults section defining TCP/HTTP rules" + at);
+        }
+        if (kind == ProxyKind.LISTEN) {
+            throw ConfigException.unspaced("a listen section cannot inherit from a defaults section defining TCP/HTTP rules.");
+        }
+        if (rulesUser != null && rulesUser != kind) {
+            throw ConfigException.unspaced("frontends and backends cannot inherit from the same defaults section if it defines TCP/HTTP rules" + at);
+        }
+        for (ProxyPart part : parts.values()) {
+            String refused = part.rulesRefusedTo(kind);
+            if (refused != null) {
+                throw ConfigException.unspaced("a " + kind.keyword() + " section cannot inherit from a defaults section defining " + refused
+                        + " rules" + at);
+            }
+        }
+        rulesUser = kind;
     }
 
     public String name() {

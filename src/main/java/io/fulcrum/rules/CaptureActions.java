@@ -1,7 +1,10 @@
 package io.fulcrum.rules;
 
+import io.fulcrum.cfg.Args;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.log.HeaderCaptures;
+import io.fulcrum.proxy.ProxyKind;
+import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.rules.HttpActions.Phase;
 import io.fulcrum.sample.Expr;
 import io.fulcrum.sample.Sample;
@@ -22,7 +25,18 @@ final class CaptureActions {
         actions.add("capture", CaptureActions::response, Phase.RESPONSE, Phase.AFTER_RESPONSE);
     }
 
+    /**
+     * Captures declared in a defaults section (HAProxy then refuses it to backends) are not supported: the slots
+     * belong to a frontend's log line.
+     */
+    static void refuseInDefaults(ProxySpec p, String rule) throws ConfigException {
+        if (p.kind() == ProxyKind.DEFAULTS) {
+            throw new ConfigException("'" + rule + "' in a defaults section is not supported by Fulcrum yet");
+        }
+    }
+
     private static HttpAction request(ActionArgs a) throws ConfigException {
+        refuseInDefaults(a.proxy(), "http-request capture");
         if (a.remaining() < 3) {
             throw new ConfigException("expects <expression> [ 'len' <length> | id <idx> ]");
         }
@@ -30,7 +44,7 @@ final class CaptureActions {
         String kind = a.next();
         int slot;
         if (kind.equals("len")) {
-            int len = (int) Math.min(Integer.MAX_VALUE, atol(a.next()));
+            int len = (int) Math.min(Integer.MAX_VALUE, Args.atol(a.next()));
             if (len <= 0) {
                 throw new ConfigException("length must be > 0");
             }
@@ -47,6 +61,7 @@ final class CaptureActions {
     }
 
     private static HttpAction response(ActionArgs a) throws ConfigException {
+        refuseInDefaults(a.proxy(), a.phase().keyword() + " capture");
         if (a.remaining() < 3) {
             throw new ConfigException("expects <expression> id <idx>");
         }
@@ -84,19 +99,5 @@ final class CaptureActions {
         if (expr.eval(ctx, s, SampleType.STR)) {
             HeaderCaptures.store(ctx, response, slot, s.text());
         }
-    }
-
-    /** C's atol: the leading decimal number, 0 when there is none ("3x" is 3). */
-    static long atol(String text) {
-        int i = 0;
-        boolean negative = false;
-        if (i < text.length() && (text.charAt(i) == '-' || text.charAt(i) == '+')) {
-            negative = text.charAt(i++) == '-';
-        }
-        long n = 0;
-        while (i < text.length() && Character.isDigit(text.charAt(i)) && n < Integer.MAX_VALUE) {
-            n = n * 10 + text.charAt(i++) - '0';
-        }
-        return negative ? -n : n;
     }
 }

@@ -102,7 +102,7 @@ final class FlowActions {
         if (a.remaining() < 2) {
             throw new ConfigException("expects exactly 2 arguments");
         }
-        if (!a.proxy().kind().isBackend()) {
+        if (!a.proxy().kind().rulesOnBackend()) {
             throw new ConfigException("proxy '" + a.proxy().name() + "' has no backend capability");
         }
         String which = a.next();

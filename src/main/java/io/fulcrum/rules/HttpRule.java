@@ -1,10 +1,11 @@
 package io.fulcrum.rules;
 
 import io.fulcrum.acl.Condition;
+import io.fulcrum.cfg.Source;
 import io.fulcrum.http.HttpHead;
 
-/** One rule: an action and the condition it runs under (null: always). */
-public record HttpRule(HttpAction action, Condition condition) {
+/** One rule: an action, the condition it runs under (null: always), and its line (for {@code last_rule_file/line}). */
+public record HttpRule(HttpAction action, Condition condition, Source source) {
 
     /** What {@link #run} returns when a rule answered. */
     public static final int ANSWERED = -1;
@@ -17,8 +18,10 @@ public record HttpRule(HttpAction action, Condition condition) {
         for (int i = from; i < rules.length; i++) {
             HttpRule r = rules[i];
             if (Condition.passes(r.condition, txn)) {
+                // Noted before it runs: a rule that answers may end (and log) the stream before it returns.
+                Source before = txn.finalRule(r.source);
                 switch (r.action.run(txn, msg)) {
-                    case CONTINUE -> { }
+                    case CONTINUE -> txn.finalRule(before);
                     case STOP -> {
                         return rules.length;
                     }
@@ -26,6 +29,7 @@ public record HttpRule(HttpAction action, Condition condition) {
                         return ANSWERED;
                     }
                     case WAIT -> {
+                        txn.finalRule(before);
                         return i;
                     }
                 }

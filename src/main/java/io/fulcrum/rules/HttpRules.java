@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * The {@code http-request}, {@code http-response} and {@code http-after-response} rules of one proxy
- * section, in declaration order. Rules are not inherited from defaults sections.
+ * section, in declaration order. A proxy inherits those of its (named) defaults section: they run before its own.
  */
 public final class HttpRules implements ProxyPart {
     private static final HttpRule[] NONE = new HttpRule[0];
@@ -28,13 +28,22 @@ public final class HttpRules implements ProxyPart {
     record Experimental(Source source, String action) {
     }
 
+    /** The rules of the defaults section this proxy inherits, or null. */
+    private HttpRules inherited;
     private HttpRule[] requestArray;
     private HttpRule[] responseArray;
     private HttpRule[] afterResponseArray;
 
     @Override
     public ProxyPart inherit() {
-        return null;
+        HttpRules r = new HttpRules();
+        r.inherited = this;
+        return r;
+    }
+
+    @Override
+    public boolean holdsRules() {
+        return !(request.isEmpty() && response.isEmpty() && afterResponse.isEmpty());
     }
 
     /**
@@ -46,12 +55,20 @@ public final class HttpRules implements ProxyPart {
         if (r == null) {
             return EMPTY;
         }
-        List<HttpRule> request = new ArrayList<>(r.request);
-        request.addAll(r.redirects);
-        r.requestArray = request.toArray(NONE);
-        r.responseArray = r.response.toArray(NONE);
-        r.afterResponseArray = r.afterResponse.toArray(NONE);
+        HttpRules d = r.inherited != null ? r.inherited : EMPTY;
+        r.requestArray = concat(d.request, r.request, r.redirects);
+        r.responseArray = concat(d.response, r.response);
+        r.afterResponseArray = concat(d.afterResponse, r.afterResponse);
         return r;
+    }
+
+    @SafeVarargs
+    private static HttpRule[] concat(List<HttpRule>... lists) {
+        List<HttpRule> all = new ArrayList<>();
+        for (List<HttpRule> l : lists) {
+            all.addAll(l);
+        }
+        return all.toArray(NONE);
     }
 
     /** The rules of each phase, as arrays for the data path. */

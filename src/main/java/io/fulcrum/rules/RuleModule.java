@@ -44,7 +44,7 @@ public final class RuleModule implements Module {
         CaptureActions.register(actions);
         ConnectionActions.register(actions);
         for (Phase phase : Phase.values()) {
-            registry.table(ProxyModule.KEYWORDS).add(phase.keyword(), Capability.FRONTEND | Capability.BACKEND | Capability.STRICT,
+            registry.table(ProxyModule.KEYWORDS).add(phase.keyword(), Capability.RULES,
                     (p, l) -> parse(phase, p, l, actions, acls, formats));
         }
         // The "redirect" directive: an http-request redirect that runs after the section's http-request rules.
@@ -124,7 +124,7 @@ public final class RuleModule implements Module {
         } catch (ConfigException e) {
             throw new ConfigException("error detected while parsing an '" + rule + "' condition : " + e.getMessage() + ".");
         }
-        rulesOf(p.part(HttpRules.class, HttpRules::new), phase).add(new HttpRule(action, cond));
+        rulesOf(p.part(HttpRules.class, HttpRules::new), phase).add(new HttpRule(action, cond, l.source()));
     }
 
     private static void redirect(ProxySpec p, ConfigLine l, HttpActions actions, AclParser acls, LogFormatParser formats)
@@ -143,12 +143,12 @@ public final class RuleModule implements Module {
         } catch (ConfigException e) {
             throw new ConfigException("error detected while parsing redirect rule condition : " + e.getMessage() + ".");
         }
-        p.part(HttpRules.class, HttpRules::new).redirects.add(new HttpRule(action, cond));
+        p.part(HttpRules.class, HttpRules::new).redirects.add(new HttpRule(action, cond, l.source()));
     }
 
     /** Where the rules of {@code phase} run in proxy {@code p}: its frontend side when it has one. */
     static Stage stage(Phase phase, ProxySpec p) {
-        boolean fe = p.kind().isFrontend();
+        boolean fe = p.kind().rulesOnFrontend();
         return switch (phase) {
             case REQUEST -> fe ? Stage.FE_HRQ_HDR : Stage.BE_HRQ_HDR;
             case RESPONSE, AFTER_RESPONSE -> fe ? Stage.FE_HRS_HDR : Stage.BE_HRS_HDR;

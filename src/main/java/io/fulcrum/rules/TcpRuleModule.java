@@ -3,6 +3,7 @@ package io.fulcrum.rules;
 import io.fulcrum.acl.AclParser;
 import io.fulcrum.acl.AclTable;
 import io.fulcrum.acl.Condition;
+import io.fulcrum.cfg.Args;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigLine;
 import io.fulcrum.cfg.ConfigModel;
@@ -14,6 +15,7 @@ import io.fulcrum.log.HeaderCaptures;
 import io.fulcrum.log.LogFormat;
 import io.fulcrum.log.LogFormatParser;
 import io.fulcrum.proxy.Capability;
+import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
@@ -33,19 +35,19 @@ public final class TcpRuleModule implements Module {
     private static final java.util.Set<String> UNSUPPORTED = java.util.Set.of("expect-proxy", "expect-netscaler-cip",
             "silent-drop", "do-resolve", "send-spoe-group", "set-priority-class", "set-priority-offset", "switch-mode", "use-service");
     /** HAProxy 2.6's other tcp-response content actions. */
-    private static final java.util.Set<String> RESPONSE_UNSUPPORTED = java.util.Set.of("sc-inc-gpc", "sc-inc-gpc0", "sc-inc-gpc1",
-            "sc-set-gpt", "sc-set-gpt0", "send-spoe-group", "ot-group");
+    private static final java.util.Set<String> RESPONSE_UNSUPPORTED = java.util.Set.of("send-spoe-group", "ot-group");
 
     @Override
     public void register(Registry registry) {
         AclParser acls = AclParser.of(registry);
         LogFormatParser formats = new LogFormatParser(acls.exprs());
         registry.check(TcpRuleModule::warnCaptures);
-        registry.table(ProxyModule.KEYWORDS).add("tcp-request", Capability.FRONTEND | Capability.BACKEND | Capability.STRICT,
+        // Both refuse the anonymous defaults section themselves, in HAProxy's words, once their second word is known.
+        registry.table(ProxyModule.KEYWORDS).add("tcp-request", Capability.ALL | Capability.STRICT,
                 (p, l) -> parse(p, l, acls, formats, TcpActions.of(registry)));
         // Refused in a frontend by the parser, with HAProxy's words.
-        registry.table(ProxyModule.KEYWORDS).add("tcp-response", Capability.FRONTEND | Capability.BACKEND | Capability.STRICT,
-                (p, l) -> parseResponse(p, l, acls, formats));
+        registry.table(ProxyModule.KEYWORDS).add("tcp-response", Capability.ALL | Capability.STRICT,
+                (p, l) -> parseResponse(p, l, acls, formats, TcpActions.of(registry)));
     }
 
     /**
@@ -54,6 +56,7 @@ public final class TcpRuleModule implements Module {
      */
     private static TcpRules.TcpAction capture(ProxySpec p, ConfigLine l, int pos, AclParser acls, TcpRules rules) throws ConfigException {
         String rule = "'tcp-request content capture' : ";
+        CaptureActions.refuseInDefaults(p, "tcp-request content capture");
         if (!p.kind().isFrontend()) {
             throw new ConfigException(rule + "proxy '" + p.name() + "' has no frontend capability");
         }
@@ -73,7 +76,7 @@ public final class TcpRuleModule implements Module {
         if (!l.arg(pos + 1).equals("len")) {
             throw new ConfigException(rule + "a positive 'len' argument is mandatory");
         }
-        long len = CaptureActions.atol(l.arg(pos + 2));
+        long len = Args.atol(l.arg(pos + 2));
         if (len <= 0) {
             throw new ConfigException(rule + "length must be > 0");
         }
@@ -104,24 +107,32 @@ public final class TcpRuleModule implements Module {
         TcpRules rules = p.part(TcpRules.class, TcpRules::new);
         String where = p.describe();
         String kind = l.arg(1);
+        String section = p.kind() == ProxyKind.DEFAULTS ? "defaults section" : where; // (HAProxy's words for the next two)
+        if (!l.has(1)) {
+            throw new ConfigException("missing argument for 'tcp-request' in " + section);
+        }
+        if (!List.of("inspect-delay", "connection", "session", "content").contains(kind)) {
+            throw new ConfigException("'tcp-request' expects 'inspect-delay', 'connection', or 'content' in " + section + " (got '" + kind + "')");
+        }
+        if (anonymousDefaults(p)) {
+            throw new ConfigException("tcp-request " + kind + " is not allowed in anonymous 'defaults' sections");
+        }
         switch (kind) {
             case "inspect-delay" -> {
                 rules.inspectDelay = inspectDelay("tcp-request", l, where);
                 return;
             }
             case "connection", "session" -> {
-                if (!p.kind().isFrontend()) {
+                if (!p.kind().rulesOnFrontend()) {
                     throw new ConfigException("'tcp-request " + kind + "' is not allowed in " + where + " which has no frontend capability");
                 }
             }
-            case "content" -> { }
-            default -> throw new ConfigException("'tcp-request' expects 'inspect-delay', 'connection', or 'content' in " + where
-                    + " (got '" + kind + "')");
+            default -> { }
         }
         Stage stage = switch (kind) {
             case "connection" -> Stage.FE_CON_ACC;
             case "session" -> Stage.FE_SES_ACC;
-            default -> p.kind().isFrontend() ? Stage.FE_REQ_CNT : Stage.BE_REQ_CNT;
+            default -> p.kind().rulesOnFrontend() ? Stage.FE_REQ_CNT : Stage.BE_REQ_CNT;
         };
         List<TcpRules.Rule> list = switch (kind) {
             case "connection" -> rules.connection;
@@ -132,9 +143,10 @@ public final class TcpRuleModule implements Module {
     }
 
     /** {@code tcp-response inspect-delay <time>} and {@code tcp-response content <action> [{if|unless} <condition>]}. */
-    private static void parseResponse(ProxySpec p, ConfigLine l, AclParser acls, LogFormatParser formats) throws ConfigException {
+    private static void parseResponse(ProxySpec p, ConfigLine l, AclParser acls, LogFormatParser formats, TcpActions owned)
+            throws ConfigException {
         String where = p.describe();
-        if (!p.kind().isBackend()) {
+        if (!p.kind().rulesOnBackend() || anonymousDefaults(p)) {
             throw new ConfigException("tcp-response " + l.arg(1) + " is only allowed in 'backend' sections or 'defaults' section with a name");
         }
         if (!l.has(1)) {
@@ -143,9 +155,13 @@ public final class TcpRuleModule implements Module {
         TcpRules rules = p.part(TcpRules.class, TcpRules::new);
         switch (l.arg(1)) {
             case "inspect-delay" -> rules.responseInspectDelay = inspectDelay("tcp-response", l, where);
-            case "content" -> rules.response.add(rule(true, "content", Stage.BE_RES_CNT, p, l, acls, formats, rules, null));
+            case "content" -> rules.response.add(rule(true, "content", Stage.BE_RES_CNT, p, l, acls, formats, rules, owned));
             default -> throw new ConfigException("'tcp-response' expects 'inspect-delay' or 'content' in " + where + " (got '" + l.arg(1) + "')");
         }
+    }
+
+    private static boolean anonymousDefaults(ProxySpec p) {
+        return p.kind() == ProxyKind.DEFAULTS && p.name().isEmpty();
     }
 
     /** {@code tcp-request|tcp-response inspect-delay <time>}, with HAProxy's message. */
@@ -169,7 +185,7 @@ public final class TcpRuleModule implements Module {
      * The action and condition of a rule line: a {@code tcp-request <kind>} rule, or a {@code tcp-response content}
      * one ({@code response}), which has close and silent-drop and no address or capture actions.
      *
-     * @param owned the tcp-request actions of other subsystems; null for tcp-response rules
+     * @param owned the actions of other subsystems
      */
     private static TcpRules.Rule rule(boolean response, String kind, Stage stage, ProxySpec p, ConfigLine l, AclParser acls,
                                       LogFormatParser formats, TcpRules rules, TcpActions owned) throws ConfigException {
@@ -239,7 +255,7 @@ public final class TcpRuleModule implements Module {
             default -> {
                 ActionArgs args = new ActionArgs(l, pos, param, null, p, stage, acls.exprs(), formats);
                 act = response ? responseAction(action, args) : requestAction(action, kind, args);
-                TcpActions.Parser other = act != null || owned == null ? null : owned.find(param == null ? action : action + "(*)");
+                TcpActions.Parser other = act != null ? null : owned.find(param == null ? action : action + "(*)", response);
                 if (other != null) {
                     act = other.parse(args); // an action of another subsystem (the stick tables' track-sc...)
                 }
@@ -259,7 +275,7 @@ public final class TcpRuleModule implements Module {
             throw new ConfigException("'" + rule + "' : error detected in " + where + " while parsing '" + l.arg(pos) + "' condition : "
                     + e.getMessage());
         }
-        return new TcpRules.Rule(act, cond);
+        return new TcpRules.Rule(act, cond, l.source());
     }
 
     private static TcpRules.TcpAction requestAction(String action, String kind, ActionArgs args) throws ConfigException {

@@ -1,6 +1,8 @@
 package io.fulcrum.rules;
 
 import io.fulcrum.acl.Condition;
+import io.fulcrum.cfg.Source;
+import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxyPart;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.sample.SampleContext;
@@ -11,14 +13,14 @@ import java.util.List;
 /**
  * The {@code tcp-request connection}, {@code session} and {@code content} rules of a proxy section and its
  * {@code tcp-request inspect-delay}; its {@code tcp-response content} rules and {@code tcp-response inspect-delay}.
- * Rules are not inherited from defaults sections.
+ * A proxy inherits those of its (named) defaults section, which run before its own, and the inspect delays.
  */
 public final class TcpRules implements ProxyPart {
     /** What a proxy without rules has. */
     public static final TcpRules EMPTY = new TcpRules();
 
-    /** A rule: what it does (accept: stop, reject: close) under its condition. */
-    public record Rule(TcpAction action, Condition condition) {
+    /** A rule: what it does (accept: stop, reject: close) under its condition, and its line (for last_rule_file/line). */
+    public record Rule(TcpAction action, Condition condition, Source source) {
     }
 
     /** What a tcp-request rule does; returns the verdict for the list. */
@@ -38,7 +40,27 @@ public final class TcpRules implements ProxyPart {
 
     @Override
     public ProxyPart inherit() {
-        return null;
+        TcpRules r = new TcpRules();
+        r.connection.addAll(connection);
+        r.session.addAll(session);
+        r.content.addAll(content);
+        r.response.addAll(response);
+        r.inspectDelay = inspectDelay;
+        r.responseInspectDelay = responseInspectDelay;
+        return r;
+    }
+
+    @Override
+    public boolean holdsRules() {
+        return !(connection.isEmpty() && session.isEmpty() && content.isEmpty() && response.isEmpty());
+    }
+
+    @Override
+    public String rulesRefusedTo(ProxyKind kind) {
+        if (!kind.isFrontend() && !(connection.isEmpty() && session.isEmpty())) {
+            return "'tcp-request connection' or 'tcp-request session'";
+        }
+        return kind.isBackend() || response.isEmpty() ? null : "'tcp-response content'";
     }
 
     public static TcpRules of(ProxySpec proxy) {
@@ -100,12 +122,9 @@ public final class TcpRules implements ProxyPart {
                 return Verdict.WAIT;
             }
             if (passes) {
-                Verdict v = r.action().run(ctx);
-                if (v == Verdict.STOP) {
-                    return Verdict.CONTINUE;
-                }
-                if (v == Verdict.DONE) {
-                    return Verdict.DONE;
+                Verdict v = runNoted(r, ctx);
+                if (v == Verdict.STOP || v == Verdict.DONE) {
+                    return v == Verdict.STOP ? Verdict.CONTINUE : Verdict.DONE;
                 }
             }
         }
@@ -125,15 +144,27 @@ public final class TcpRules implements ProxyPart {
         return !session.isEmpty();
     }
 
+    /**
+     * Runs {@code r}'s action, noting the rule for last_rule_file/line first (a rule that ends the session may log it
+     * before it returns), and forgetting it again unless its verdict is final.
+     */
+    private static Verdict runNoted(Rule r, SampleContext ctx) {
+        Source before = ctx.finalRule(r.source());
+        Verdict v = r.action().run(ctx);
+        if (v != Verdict.STOP && v != Verdict.DONE) {
+            ctx.finalRule(before);
+        }
+        return v;
+    }
+
     private static boolean run(List<Rule> rules, SampleContext ctx) {
-        for (Rule r : rules) {
+        // Indexed: an iterator per transaction is not always optimized away, and most proxies have no rules.
+        for (int i = 0, n = rules.size(); i < n; i++) {
+            Rule r = rules.get(i);
             if (Condition.passes(r.condition(), ctx)) {
-                Verdict v = r.action().run(ctx);
-                if (v == Verdict.STOP) {
-                    return true;
-                }
-                if (v == Verdict.DONE) {
-                    return false;
+                Verdict v = runNoted(r, ctx);
+                if (v == Verdict.STOP || v == Verdict.DONE) {
+                    return v == Verdict.STOP;
                 }
             }
         }

@@ -18,13 +18,14 @@ import io.netty.channel.socket.SocketProtocolFamily;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
-
+import io.netty.util.concurrent.FastThreadLocalThread;
 import io.netty.util.concurrent.ThreadAwareExecutor;
 
 import java.nio.channels.spi.SelectorProvider;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -32,12 +33,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  * NIO otherwise (then unix sockets and inherited descriptors are unavailable).
  */
 public final class EventLoops {
-    /** The index of the loop a thread runs, from 0 (HAProxy's thread number); 0 off the loops. */
-    private static final ThreadLocal<Integer> THREAD_INDEX = ThreadLocal.withInitial(() -> 0);
-
-    /** The activity of the loop a thread runs, null off the loops. */
-    static final ThreadLocal<LoopActivity> CURRENT = new ThreadLocal<>();
-
     private final EventLoopGroup group;
     private final boolean epoll;
     /** Each loop's activity counters. */
@@ -59,29 +54,68 @@ public final class EventLoops {
                 return io.isChangingThreadSupported();
             }
         };
-        this.group = new MultiThreadIoEventLoopGroup(threads, numbered(new DefaultThreadFactory("fulcrum", false)), counted);
+        this.group = new MultiThreadIoEventLoopGroup(threads, new LoopThreads(), counted);
     }
 
-    /** Threads that know their index (each loop makes one thread, on its first task). */
-    private static ThreadFactory numbered(ThreadFactory threads) {
-        AtomicInteger next = new AtomicInteger();
-        return task -> {
-            int index = next.getAndIncrement();
-            return threads.newThread(() -> {
-                THREAD_INDEX.set(index);
-                task.run();
-            });
-        };
-    }
-
-    /** The index of the event loop running the calling thread, from 0 ({@code thread} fetch); 0 off the loops. */
+    /**
+     * The index of the event loop running the calling thread, from 0 ({@code thread} fetch, per-loop stats
+     * cells); 0 off the loops. A field of the thread, not a thread-local: the data path asks on every transaction.
+     */
     public static int threadIndex() {
-        return THREAD_INDEX.get();
+        return Thread.currentThread() instanceof LoopThread t ? t.index : 0;
+    }
+
+    /** The activity counters of the loop running the calling thread, null off the loops. */
+    static LoopActivity currentActivity() {
+        return Thread.currentThread() instanceof LoopThread t ? t.activity : null;
+    }
+
+    /** Ties {@code a} to the calling loop thread; on the loop, when it starts. */
+    static void attach(LoopActivity a) {
+        if (Thread.currentThread() instanceof LoopThread t) {
+            t.activity = a;
+        }
+    }
+
+    /**
+     * Turns reading on for {@code channel} if it is off. Why not setAutoRead(true) at once: Netty makes that an
+     * atomic swap even when reading is on already, and the HTTP path asks for it several times per request.
+     */
+    public static void resumeReading(Channel channel) {
+        if (!channel.config().isAutoRead()) {
+            channel.config().setAutoRead(true);
+        }
+    }
+
+    /** Makes each loop's thread (on the loop's first task), numbered in order. */
+    private static final class LoopThreads extends DefaultThreadFactory {
+        private final AtomicInteger next = new AtomicInteger();
+
+        LoopThreads() {
+            super("fulcrum", false);
+        }
+
+        @Override
+        protected Thread newThread(Runnable task, String name) {
+            return new LoopThread(threadGroup, task, name, next.getAndIncrement());
+        }
+    }
+
+    /** An event loop's thread, which knows the loop's index. */
+    private static final class LoopThread extends FastThreadLocalThread {
+        final int index;
+        /** Its loop's activity counters, once the loop runs. */
+        LoopActivity activity;
+
+        LoopThread(ThreadGroup group, Runnable task, String name, int index) {
+            super(group, task, name);
+            this.index = index;
+        }
     }
 
     /** The loops' activity counters, in the order of their threads' indexes (loops not started yet last). */
     public List<LoopActivity> activities() {
-        return activities.stream().sorted(java.util.Comparator.comparingInt(a -> a.index < 0 ? Integer.MAX_VALUE : a.index)).toList();
+        return activities.stream().sorted(Comparator.comparingInt(a -> a.index < 0 ? Integer.MAX_VALUE : a.index)).toList();
     }
 
     /** {@code clear counters}: each loop clears its own activity counters. */
@@ -90,7 +124,7 @@ public final class EventLoops {
     }
 
     /** The thread index of {@code loop}, 0 when it is not one of these loops or has not started. */
-    public int indexOf(java.util.concurrent.Executor loop) {
+    public int indexOf(Executor loop) {
         for (LoopActivity a : activities) {
             if (a.loop == loop) {
                 return Math.max(0, a.index);

@@ -60,6 +60,7 @@ public final class Fulcrum {
     private final List<Frontend> frontends = new ArrayList<>();
     private final List<Listener> listeners = new ArrayList<>();
     private final HealthChecks checks;
+    private final Services services;
     private final CountDownLatch stopped = new CountDownLatch(1);
     /** Live client connections, told when a soft stop begins. */
     private final ChannelGroup clients = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
@@ -93,6 +94,7 @@ public final class Fulcrum {
             }
         }
         this.checks = new HealthChecks(model, backends, loops);
+        this.services = Services.of(model);
         statsSockets(model);
         Map<String, Long> frontendConns = new HashMap<>();
         for (ProxySpec p : proxies) {
@@ -219,6 +221,7 @@ public final class Fulcrum {
         }
         if (ok) {
             checks.start();
+            services.start(this);
             cli.warmUp(this);
             bytesOutRate.start(loops.next());
         }
@@ -347,6 +350,7 @@ public final class Fulcrum {
             fe.logger().warning(stopped); // as HAProxy, also to the proxy's log targets
         }
         listeners.forEach(l -> l.close().awaitUninterruptibly());
+        services.stop();
         if (global.hardStopAfter > 0) {
             Thread t = new Thread(() -> {
                 try {
@@ -374,6 +378,7 @@ public final class Fulcrum {
     public void hardStop() {
         stopping = true;
         checks.stop();
+        services.stop();
         listeners.forEach(Listener::close);
         loops.shutdown();
         loops.group().terminationFuture().awaitUninterruptibly(5, TimeUnit.SECONDS);

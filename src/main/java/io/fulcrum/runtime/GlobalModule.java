@@ -76,11 +76,6 @@ public final class GlobalModule implements Module {
             Args.noMoreThan(l, 0, "zero-warning");
             g.settings().zeroWarning = true;
         });
-        kw.add("localpeer", (g, l) -> {
-            Args.noMoreThan(l, 1, "localpeer");
-            g.settings().localPeer = Args.required(l, 1, "localpeer", "a name");
-            g.env().set("HAPROXY_LOCALPEER", g.settings().localPeer);
-        });
         kw.add("setenv", (g, l) -> setenv(g, l, true));
         kw.add("presetenv", (g, l) -> setenv(g, l, false));
         kw.add("unsetenv", (g, l) -> {

@@ -13,7 +13,6 @@ public final class GlobalSettings {
     /** Milliseconds; 0 means soft stops wait for every session. */
     public long hardStopAfter;
     public boolean zeroWarning;
-    public String localPeer;
     /** {@code expose-experimental-directives}: experimental keywords (normalize-uri) are allowed. */
     public boolean experimental;
     /** {@code node}: the name {@code show info} and the stats page give the process (null: the host's name). */

@@ -40,7 +40,7 @@ public final class LoopActivity {
         handler = h;
         index = EventLoops.threadIndex();
         thread = t;
-        EventLoops.CURRENT.set(this);
+        EventLoops.attach(this);
     }
 
     void pollStarts(long now) {
@@ -63,7 +63,7 @@ public final class LoopActivity {
 
     /** Counts a connection accepted on the calling loop. */
     public static void accepted() {
-        LoopActivity a = EventLoops.CURRENT.get();
+        LoopActivity a = EventLoops.currentActivity();
         if (a != null) {
             a.accepted++;
         }

@@ -11,12 +11,12 @@ import java.net.SocketAddress;
 
 /**
  * What an expression sees outside any connection (the CLI's {@code set var}): no addresses, no proxy, no
- * message; only the process-wide variables.
+ * message; only the process-wide variables. Contexts without a client (a health check's) extend it with what they have.
  */
-public final class ProcessContext implements SampleContext {
+public class ProcessContext implements SampleContext {
     public static final ProcessContext INSTANCE = new ProcessContext();
 
-    private ProcessContext() {
+    protected ProcessContext() {
     }
 
     @Override

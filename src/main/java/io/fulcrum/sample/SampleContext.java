@@ -1,6 +1,7 @@
 package io.fulcrum.sample;
 
 import io.fulcrum.backend.Backend;
+import io.fulcrum.cfg.Source;
 import io.fulcrum.compression.Algo;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
@@ -180,6 +181,14 @@ public interface SampleContext {
 
     /** The transaction's unique id ({@code unique-id-format}), or null when there is none. */
     default CharSequence uniqueId() {
+        return null;
+    }
+
+    /**
+     * Notes {@code rule} as the last one that gave a final verdict and returns the one noted before (null when none);
+     * contexts without a stream keep nothing.
+     */
+    default Source finalRule(Source rule) {
         return null;
     }
 

@@ -20,5 +20,6 @@ public final class SampleModule implements Module {
         TimeConverters.register(catalog);
         JsonConverters.register(catalog);
         ProtocolConverters.register(catalog);
+        VarLimits.register(registry);
     }
 }

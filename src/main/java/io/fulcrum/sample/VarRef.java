@@ -45,14 +45,10 @@ public record VarRef(VarScope scope, String name) {
         return s.cast(type) ? s : null;
     }
 
-    /** Stores a copy of {@code value}; false when the scope does not exist here. */
+    /** Stores a copy of {@code value}; false when the scope does not exist here or a tune.vars limit refused it. */
     public boolean set(SampleContext ctx, Sample value) {
         Vars vars = vars(ctx);
-        if (vars == null) {
-            return false;
-        }
-        vars.set(name, value);
-        return true;
+        return vars != null && vars.set(name, value);
     }
 
     public void unset(SampleContext ctx) {

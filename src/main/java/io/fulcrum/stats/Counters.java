@@ -30,7 +30,6 @@ public final class Counters {
     private final LatencyHistogram connectHistogram = new LatencyHistogram();
     private final LatencyHistogram responseHistogram = new LatencyHistogram();
     private final LatencyHistogram totalHistogram = new LatencyHistogram();
-    private volatile long lastSessionMillis;
 
     public Counters() {
         for (int i = 0; i < counts.length; i++) {
@@ -60,7 +59,6 @@ public final class Counters {
     /** A session started here (a frontend's accept, a backend's or server's assignment): rate and last date. */
     public void sessionStarted() {
         sessionRate.add();
-        lastSessionMillis = System.currentTimeMillis();
     }
 
     /** A request arrived (req_rate; req_tot is {@link Count#REQUESTS}). */
@@ -129,7 +127,7 @@ public final class Counters {
 
     /** When the last session started here, or 0 if none did. */
     public long lastSessionMillis() {
-        return lastSessionMillis;
+        return sessionRate.lastMillis();
     }
 
     /** {@code clear counters}: the maxima only. */
@@ -156,6 +154,6 @@ public final class Counters {
         connectHistogram.reset();
         responseHistogram.reset();
         totalHistogram.reset();
-        lastSessionMillis = 0;
+        sessionRate.resetLast();
     }
 }

@@ -1,17 +1,34 @@
 package io.fulcrum.stats;
 
+import io.fulcrum.runtime.VarHandles;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Events per second over the last second, as HAProxy's frequency counters read: the current second's count
- * plus the previous second's, weighted by the part of it still within the last 1000 ms. Also keeps the
- * highest rate seen. Lock-free; a rotation racing an increment may lose that one event, which a rate
- * tolerates.
+ * plus the previous second's, weighted by the part of it still within the last 1000 ms. Also keeps the highest
+ * rate seen and when the last event came. Each event loop counts in its own cell ({@link PerLoop}); the rate
+ * is the sum of the cells'. The highest rate is compared once per millisecond and loop, not at each event: a
+ * millisecond's events more or less in a peak is below what a rate tells. Lock-free; a rotation racing an
+ * increment may lose that one event, which a rate tolerates.
  */
 public final class RateCounter {
-    private final AtomicLong current = new AtomicLong();
-    private volatile long second;
-    private volatile long previous;
+    private static final VarHandle CURRENT = VarHandles.field(MethodHandles.lookup(), Cell.class, "current", long.class);
+
+    /** One loop's count. */
+    private static final class Cell {
+        /** The second {@link #current} counts. */
+        volatile long second;
+        volatile long current;
+        /** The count of the second before {@link #second}. */
+        volatile long previous;
+        /** When the last event came, in ms. */
+        volatile long last;
+    }
+
+    private final PerLoop<Cell> cells = new PerLoop<>(Cell::new);
     private final AtomicLong max = new AtomicLong();
 
     /** Counts one event now. */
@@ -22,23 +39,24 @@ public final class RateCounter {
     /** Counts {@code n} events now (bytes, for a byte rate). */
     public void add(long n) {
         long now = System.currentTimeMillis();
-        rotate(now / 1000);
-        current.addAndGet(n);
-        long r = read(now);
-        if (r > max.get()) {
-            max.accumulateAndGet(r, Math::max);
-        }
-    }
-
-    private void rotate(long sec) {
-        long s = second;
+        Cell c = cells.mine();
+        long sec = now / 1000;
+        long s = c.second;
         if (sec != s) {
-            synchronized (this) { // once a second at most: not on the per-event path
-                if (second == s) {
-                    previous = sec == s + 1 ? current.get() : 0;
-                    current.set(0);
-                    second = sec;
+            synchronized (c) { // once a second at most
+                if (c.second == s) {
+                    c.previous = sec == s + 1 ? c.current : 0;
+                    c.current = 0;
+                    c.second = sec;
                 }
+            }
+        }
+        CURRENT.getAndAdd(c, n);
+        if (c.last != now) {
+            c.last = now;
+            long r = read(now);
+            if (r > max.get()) {
+                max.accumulateAndGet(r, Math::max);
             }
         }
     }
@@ -49,15 +67,26 @@ public final class RateCounter {
     }
 
     private long read(long nowMillis) {
+        long[] sum = new long[1];
+        cells.forEach(c -> sum[0] += read(c, nowMillis));
+        return sum[0];
+    }
+
+    private static long read(Cell c, long nowMillis) {
+        return read(c, nowMillis, 999);
+    }
+
+    /** A cell's rate, the previous second's share rounded up ({@code round} 999) or down (0). */
+    private static long read(Cell c, long nowMillis, int round) {
         long sec = nowMillis / 1000;
-        long s = second;
+        long s = c.second;
         if (sec > s + 1) {
             return 0;
         }
-        long cur = sec == s ? current.get() : 0;
-        long prev = sec == s ? previous : current.get();
+        long cur = sec == s ? c.current : 0;
+        long prev = sec == s ? c.previous : c.current;
         long remaining = 1000 - nowMillis % 1000;
-        return cur + (prev * remaining + 999) / 1000;
+        return cur + (prev * remaining + round) / 1000;
     }
 
     /**
@@ -66,14 +95,9 @@ public final class RateCounter {
      */
     public boolean reached(long limit) {
         long now = System.currentTimeMillis();
-        long sec = now / 1000;
-        long s = second;
-        if (sec > s + 1) {
-            return false;
-        }
-        long cur = sec == s ? current.get() : 0;
-        long prev = sec == s ? previous : current.get();
-        return cur + prev * (1000 - now % 1000) / 1000 >= limit;
+        long[] sum = new long[1];
+        cells.forEach(c -> sum[0] += read(c, now, 0));
+        return sum[0] >= limit;
     }
 
     /** The highest rate seen. */
@@ -83,5 +107,17 @@ public final class RateCounter {
 
     public void resetMax() {
         max.set(0);
+    }
+
+    /** When the last event came, in ms since the epoch; 0 if none did. */
+    long lastMillis() {
+        long[] last = new long[1];
+        cells.forEach(c -> last[0] = Math.max(last[0], c.last));
+        return last[0];
+    }
+
+    /** Forgets when the last event came ({@code clear counters all}). */
+    void resetLast() {
+        cells.forEach(c -> c.last = 0);
     }
 }

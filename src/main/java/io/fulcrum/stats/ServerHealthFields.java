@@ -57,6 +57,9 @@ final class ServerHealthFields {
         if (st.tracked() != null) {
             r.put(TRACKED, st.tracked().id());
         }
+        if (checks.of(trackEnd(s)).observes()) { // HAProxy asks the server at the end of the tracking chain, and shows this one's count
+            r.put(HANAFAIL, checks.of(s).analysisFailures());
+        }
     }
 
     /**
@@ -71,10 +74,7 @@ final class ServerHealthFields {
         if (st.inMaintenance()) {
             return "MAINT";
         }
-        Server ref = s;
-        while (ref.state().tracked() != null) {
-            ref = ref.state().tracked();
-        }
+        Server ref = trackEnd(s);
         CheckView check = checks.of(ref).health();
         CheckView agent = checks.of(ref).agent();
         int max = check.rise() + check.fall() - 1;
@@ -96,5 +96,14 @@ final class ServerHealthFields {
                 yield check.enabled() && check.health() == 0 || !agent.enabled() && !check.enabled() ? "DOWN" : "DOWN" + counts;
             }
         };
+    }
+
+    /** The server at the end of {@code s}'s tracking chain ({@code s} itself when it tracks none). */
+    private static Server trackEnd(Server s) {
+        Server ref = s;
+        while (ref.state().tracked() != null) {
+            ref = ref.state().tracked();
+        }
+        return ref;
     }
 }

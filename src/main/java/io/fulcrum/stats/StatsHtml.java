@@ -1,5 +1,6 @@
 package io.fulcrum.stats;
 
+import io.fulcrum.cli.HumanTime;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -566,27 +567,7 @@ final class StatsHtml {
 
     /** "1d2h", "3h4m", "5m6s", "7s", as HAProxy's human_time(); "?" when unknown (negative or no value). */
     static String human(Object seconds) {
-        if (!(seconds instanceof Long t) || t < 0) {
-            return "?";
-        }
-        StringBuilder out = new StringBuilder();
-        int shown = 2;
-        if (t >= 86400) {
-            out.append(t / 86400).append('d');
-            shown--;
-        }
-        if (shown > 0 && t % 86400 / 3600 != 0) {
-            out.append(t % 86400 / 3600).append('h');
-            shown--;
-        }
-        if (shown > 0 && t % 3600 / 60 != 0) {
-            out.append(t % 3600 / 60).append('m');
-            shown--;
-        }
-        if (shown > 0 && t % 60 != 0 || t == 0) {
-            out.append(t % 60).append('s');
-        }
-        return out.toString();
+        return seconds instanceof Long t ? HumanTime.of(t) : "?";
     }
 
     static String html(Object v) {

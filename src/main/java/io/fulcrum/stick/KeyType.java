@@ -17,7 +17,7 @@ public enum KeyType {
     STRING("string", SampleType.STR), BINARY("binary", SampleType.BIN);
 
     /** A byte key (ipv6, binary) compared by content. */
-    record Bytes(byte[] b) {
+    public record Bytes(byte[] b) {
         @Override
         public boolean equals(Object o) {
             return o instanceof Bytes other && Arrays.equals(b, other.b);

@@ -37,6 +37,12 @@ public final class StickTable {
     private final ConcurrentHashMap<Object, Entry> entries = new ConcurrentHashMap<>();
     /** One eviction scan at a time; a loop that finds one running does not wait (the table overshoots a little). */
     private final AtomicBoolean evicting = new AtomicBoolean();
+    /** The peers section sharing the table ({@code peers <name>}, or the section of a {@code table} line), or null. */
+    private String peers;
+    /** The table's name in the peers protocol. */
+    private String wireName;
+    /** Told of each local change when the table is shared with peers; null otherwise. */
+    private volatile Replicator replicator;
 
     StickTable(String name, KeyType type, int keyLen, int size, long expire, boolean nopurge, boolean serverKeyAddr, Layout layout) {
         this.name = name;
@@ -50,7 +56,7 @@ public final class StickTable {
     }
 
     /** Milliseconds of a monotonic clock: expiry dates and rate periods. */
-    static long now() {
+    public static long now() {
         return (System.nanoTime() - START) / 1_000_000 + EPOCH;
     }
 
@@ -70,8 +76,36 @@ public final class StickTable {
         return keyLen;
     }
 
-    long expire() {
+    /** Entries' lifetime in ms after their last update, 0 when they do not expire. */
+    public long expire() {
         return expire;
+    }
+
+    void share(String peers, String wireName) {
+        this.peers = peers;
+        this.wireName = wireName;
+    }
+
+    /** The peers section sharing this table, or null. */
+    public String peers() {
+        return peers;
+    }
+
+    /** The table's name in the peers protocol: its own, or "/t" for table t of a peers section. */
+    public String wireName() {
+        return wireName;
+    }
+
+    /** Who is told of the local changes of entries (the peers of the table). */
+    public void replicator(Replicator r) {
+        this.replicator = r;
+    }
+
+    private void changed(Entry e) {
+        Replicator r = replicator;
+        if (r != null) {
+            r.changed(e);
+        }
     }
 
     /** With {@code srvkey addr}: persistence keys servers by address. */
@@ -159,6 +193,7 @@ public final class StickTable {
     public void release(Entry e) {
         e.refs.decrementAndGet();
         touch(e, now());
+        changed(e);
     }
 
     /** Pushes the entry's expiry to {@code expire} from now (HAProxy touches an entry at each update). */
@@ -255,6 +290,7 @@ public final class StickTable {
             e.data.getAndAdd(off, n);
         }
         touch(e, now);
+        changed(e);
         return true;
     }
 
@@ -276,6 +312,51 @@ public final class StickTable {
             e.data.set(off, value);
         }
         touch(e, now);
+        changed(e);
         return true;
+    }
+
+    // --- what a peer teaches (no replication back) ---------------------------------------------------
+
+    /** The data types stored, in the protocol's order. */
+    public List<DataType> storedTypes() {
+        return layout.stored();
+    }
+
+    /** The elements of {@code t} (1 for the scalar types). */
+    public int elements(DataType t) {
+        return layout.count(t);
+    }
+
+    /** The period of rate {@code t}, in ms. */
+    public long period(DataType t) {
+        return layout.period(t);
+    }
+
+    /**
+     * Field {@code field} of element {@code idx} of the stored type {@code t} as kept: the value of a scalar (field 0);
+     * of a rate, 0 the current period's count, 1 the previous one's, 2 the current period's start (ms of {@link #now()}).
+     */
+    public long raw(Entry e, DataType t, int idx, int field) {
+        return e.data.get(layout.offset(t, idx) + field);
+    }
+
+    /** The ms left before {@code e} expires (0 in a table without expiry). */
+    public long expiresIn(Entry e) {
+        return expire > 0 ? Math.max(0, e.expire - now()) : 0;
+    }
+
+    /** Sets what {@link #raw} reads, without telling the peers (the value comes from one). */
+    public void learnRaw(Entry e, DataType t, int idx, int field, long v) {
+        e.data.set(layout.offset(t, idx) + field, v);
+    }
+
+    /** The entry of {@code key} created if absent, expiring {@code expireMs} from now; null when the table is full. */
+    public Entry learn(Object key, long expireMs) {
+        Entry e = getOrCreate(key);
+        if (e != null && expire > 0) {
+            e.expire = now() + expireMs;
+        }
+        return e;
     }
 }

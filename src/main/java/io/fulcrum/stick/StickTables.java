@@ -1,6 +1,8 @@
 package io.fulcrum.stick;
 
 import io.fulcrum.backend.Affinity;
+import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.ConfigLine;
 import io.fulcrum.cfg.ConfigModel;
 import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.cfg.Registry;
@@ -37,6 +39,19 @@ public final class StickTables {
     /** The table named {@code name}, or null. */
     public StickTable get(String name) {
         return tables.get(name);
+    }
+
+    /**
+     * A {@code table <name> ...} line of peers section {@code section}: the table "section/name", shared with that
+     * section's peers.
+     */
+    public void declare(String section, ConfigLine l) throws ConfigException {
+        add(TableParser.parse(section + "/" + l.arg(1), l, 2, section), l.source());
+    }
+
+    /** Every table, in the order of the configuration. */
+    public List<StickTable> all() {
+        return List.copyOf(tables.values());
     }
 
     /** A reference to a table, resolved by {@link #resolve} once the configuration is read. */

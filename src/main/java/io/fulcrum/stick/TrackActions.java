@@ -15,7 +15,8 @@ import io.fulcrum.sample.SampleType;
 import io.fulcrum.sample.Stage;
 
 /**
- * The rule actions on stick counters, in tcp-request, http-request and http-response rules: {@code track-sc0|1|2
+ * The rule actions on stick counters, in tcp-request, http-request and http-response rules (the counters' also in
+ * tcp-response content rules): {@code track-sc0|1|2
  * <key> [table <t>]}, {@code sc-inc-gpc0|1(<sc>)}, {@code sc-inc-gpc(<idx>,<sc>)}, {@code sc-set-gpt0(<sc>) <value>}
  * and {@code sc-set-gpt(<idx>,<sc>) <value>}.
  */
@@ -33,17 +34,18 @@ final class TrackActions {
             int sc = n;
             both("track-sc" + n, a -> track(a, sc, tables), tcp, http);
         }
-        both("sc-inc-gpc0", a -> incGpc(sc(a, "sc-inc-gpc0"), DataType.GPC0, DataType.GPC0_RATE, 0), tcp, http);
-        both("sc-inc-gpc0(*)", a -> incGpc(sc(a, "sc-inc-gpc0"), DataType.GPC0, DataType.GPC0_RATE, 0), tcp, http);
-        both("sc-inc-gpc1", a -> incGpc(sc(a, "sc-inc-gpc1"), DataType.GPC1, DataType.GPC1_RATE, 0), tcp, http);
-        both("sc-inc-gpc1(*)", a -> incGpc(sc(a, "sc-inc-gpc1"), DataType.GPC1, DataType.GPC1_RATE, 0), tcp, http);
-        both("sc-inc-gpc(*)", a -> {
+        // The counter actions also run in tcp-response content rules (track-sc does not).
+        all("sc-inc-gpc0", a -> incGpc(sc(a, "sc-inc-gpc0"), DataType.GPC0, DataType.GPC0_RATE, 0), tcp, http);
+        all("sc-inc-gpc0(*)", a -> incGpc(sc(a, "sc-inc-gpc0"), DataType.GPC0, DataType.GPC0_RATE, 0), tcp, http);
+        all("sc-inc-gpc1", a -> incGpc(sc(a, "sc-inc-gpc1"), DataType.GPC1, DataType.GPC1_RATE, 0), tcp, http);
+        all("sc-inc-gpc1(*)", a -> incGpc(sc(a, "sc-inc-gpc1"), DataType.GPC1, DataType.GPC1_RATE, 0), tcp, http);
+        all("sc-inc-gpc(*)", a -> {
             int[] ids = pair(a, "gpc", "sc-inc-gpc");
             return incGpc(ids[1], DataType.GPC, DataType.GPC_RATE, ids[0]);
         }, tcp, http);
-        both("sc-set-gpt0", a -> setGpt(a, sc(a, "sc-set-gpt0"), DataType.GPT0, 0), tcp, http);
-        both("sc-set-gpt0(*)", a -> setGpt(a, sc(a, "sc-set-gpt0"), DataType.GPT0, 0), tcp, http);
-        both("sc-set-gpt(*)", a -> {
+        all("sc-set-gpt0", a -> setGpt(a, sc(a, "sc-set-gpt0"), DataType.GPT0, 0), tcp, http);
+        all("sc-set-gpt0(*)", a -> setGpt(a, sc(a, "sc-set-gpt0"), DataType.GPT0, 0), tcp, http);
+        all("sc-set-gpt(*)", a -> {
             int[] ids = pair(a, "gpt", "sc-set-gpt");
             return setGpt(a, ids[1], DataType.GPT, ids[0]);
         }, tcp, http);
@@ -52,6 +54,12 @@ final class TrackActions {
     private static void both(String keyword, Parser p, TcpActions tcp, HttpActions http) {
         tcp.add(keyword, p::parse);
         http.add(keyword, a -> http(p.parse(a)), Phase.REQUEST, Phase.RESPONSE);
+    }
+
+    /** An action of tcp-request, tcp-response content and HTTP rules. */
+    private static void all(String keyword, Parser p, TcpActions tcp, HttpActions http) {
+        both(keyword, p, tcp, http);
+        tcp.addResponse(keyword, p::parse);
     }
 
     private static HttpAction http(TcpAction action) {

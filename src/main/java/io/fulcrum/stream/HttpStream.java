@@ -4,6 +4,7 @@ import io.fulcrum.backend.Backend;
 import io.fulcrum.backend.RetryOn;
 import io.fulcrum.backend.Ticket;
 import io.fulcrum.compression.Algo;
+import io.fulcrum.compression.Compression;
 import io.fulcrum.compression.Encoder;
 import io.fulcrum.compression.Negotiation;
 import io.fulcrum.conn.ProxyHeader;
@@ -781,7 +782,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         this.keepClient = keepClient;
         if (compressed != null) {
             Negotiation.rewrite(head, compressed);
-            encoder = Encoder.of(compressed);
+            encoder = Encoder.of(compressed, Compression.level(frontend.compression(), backend.compression()));
             head.bodyLength(HttpHead.CHUNKED);
             chunkedToClient = true;
         }
@@ -1194,6 +1195,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         serverReusable = false;
         cancelTimer();
         releasePending();
+        if (txnVars != null) {
+            txnVars.release(); // (tune.vars accounting: the session's scopes no longer hold the transaction's variables)
+        }
         if (encoder != null) {
             encoder.close();
             encoder = null;
@@ -1522,9 +1526,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         return switch (scope) {
             case PROC -> Vars.PROC;
             case SESS -> front.sessionVars();
-            case TXN -> txnVars == null ? txnVars = new Vars() : txnVars;
-            case REQ -> reqVars == null ? reqVars = new Vars() : reqVars;
-            case RES -> resVars == null ? resVars = new Vars() : resVars;
+            case TXN -> txnVars == null ? txnVars = new Vars(VarScope.TXN, front.sessionVars()) : txnVars;
+            case REQ -> reqVars == null ? reqVars = new Vars(VarScope.REQ, vars(VarScope.TXN)) : reqVars;
+            case RES -> resVars == null ? resVars = new Vars(VarScope.RES, vars(VarScope.TXN)) : resVars;
             case CHECK -> null;
         };
     }

@@ -1,6 +1,7 @@
 package io.fulcrum.stream;
 
 import io.fulcrum.backend.Backend;
+import io.fulcrum.cfg.Source;
 import io.fulcrum.log.LogContext;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.server.Server;
@@ -21,6 +22,25 @@ public abstract class LiveStream implements LogContext {
     private long startMillis;
     /** Events handled for the stream (reads, writes, timers): HAProxy's task {@code calls}. */
     private int calls;
+    /** The last rule that gave a final verdict ({@code last_rule_file}, {@code last_rule_line}), or null. */
+    private Source lastRule;
+
+    @Override
+    public final Source finalRule(Source rule) {
+        Source before = lastRule;
+        lastRule = rule;
+        return before;
+    }
+
+    @Override
+    public final String lastRuleFile() {
+        return lastRule == null ? null : lastRule.file();
+    }
+
+    @Override
+    public final int lastRuleLine() {
+        return lastRule == null ? 0 : lastRule.line();
+    }
 
     /** Lists the stream in its loop's registry; on the stream's loop. */
     protected final void register() {

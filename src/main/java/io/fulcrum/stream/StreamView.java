@@ -2,6 +2,7 @@ package io.fulcrum.stream;
 
 import io.fulcrum.cli.CliConnection;
 import io.fulcrum.cli.CliSettings;
+import io.fulcrum.cli.HumanTime;
 import io.fulcrum.conn.InetText;
 import io.fulcrum.listener.Listener;
 import io.fulcrum.log.LogDates;
@@ -132,26 +133,6 @@ record StreamView(long id, long startMillis, long ageMillis, int calls,
 
     /** HAProxy's human_time(): at most two units among d, h, m, s; "0s" for 0. */
     static String humanTime(long seconds) {
-        if (seconds < 0) {
-            return "?";
-        }
-        StringBuilder b = new StringBuilder();
-        int units = 2;
-        if (seconds >= 86400) {
-            b.append(seconds / 86400).append('d');
-            units--;
-        }
-        if (units > 0 && seconds % 86400 / 3600 != 0) {
-            b.append(seconds % 86400 / 3600).append('h');
-            units--;
-        }
-        if (units > 0 && seconds % 3600 / 60 != 0) {
-            b.append(seconds % 3600 / 60).append('m');
-            units--;
-        }
-        if (units > 0 && seconds % 60 != 0 || seconds == 0) {
-            b.append(seconds % 60).append('s');
-        }
-        return b.toString();
+        return HumanTime.of(seconds);
     }
 }

@@ -2,12 +2,10 @@ package io.fulcrum.tls;
 
 import io.fulcrum.cfg.ConfigException;
 
-import java.nio.file.Path;
 import java.security.cert.CRL;
 import java.security.cert.X509Certificate;
 import java.util.Collection;
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * A TLS bind line as its certificates see it: its SNI map and how it makes the context of a certificate with a
@@ -18,8 +16,7 @@ final class BindSite {
     private final BindOptions lineDefaults;
     private final BindTls tls;
     private final Collection<? extends CRL> crls;
-    private final Function<String, Path> caPath;
-    private final boolean keylog;
+    private final TlsGlobals globals;
 
     /** The {@code ca-file} of a line cannot be read (the message is HAProxy's). */
     static final class CaFileException extends ConfigException {
@@ -43,16 +40,14 @@ final class BindSite {
 
     /**
      * @param lineDefaults the bind line's options over the {@code ssl-default-bind-*} globals
-     * @param caPath       where a {@code ca-file} name points ({@code ca-base})
+     * @param globals      where a {@code ca-file} name points ({@code ca-base}), the tunables
      */
-    BindSite(SniMap map, BindOptions lineDefaults, BindTls tls, Collection<? extends CRL> crls, Function<String, Path> caPath,
-             boolean keylog) {
+    BindSite(SniMap map, BindOptions lineDefaults, BindTls tls, Collection<? extends CRL> crls, TlsGlobals globals) {
         this.map = map;
         this.lineDefaults = lineDefaults;
         this.tls = tls;
         this.crls = crls;
-        this.caPath = caPath;
-        this.keylog = keylog;
+        this.globals = globals;
     }
 
     SniMap map() {
@@ -83,13 +78,13 @@ final class BindSite {
             }
             verifier = new ClientVerifier(authorities(o.caFile), crls, tls.caIgnoreErr, tls.crtIgnoreErr);
         }
-        Recipe recipe = new Recipe(o, verifier, keylog);
+        Recipe recipe = new Recipe(o, verifier, globals, tls.ticketKeys);
         return SniMap.Entry.of(recipe.build(cert), cert, filters, recipe, origin);
     }
 
     private X509Certificate[] authorities(String caFile) throws ConfigException {
         try {
-            return PemFiles.authorities(caPath.apply(caFile), "'ca-file' : unable to load " + caFile);
+            return PemFiles.authorities(globals.ca(caFile), "'ca-file' : unable to load " + caFile);
         } catch (ConfigException e) {
             throw new CaFileException(caFile);
         }

@@ -14,6 +14,8 @@ final class BindTls extends BindOptions {
     /** {@code ca-ignore-err}, {@code crt-ignore-err}: the verification errors to let pass; null for none, empty for all. */
     Set<Integer> caIgnoreErr;
     Set<Integer> crtIgnoreErr;
+    /** {@code tls-ticket-keys}: the keys of the tickets, or null for the engine's own random ones. */
+    TicketKeys ticketKeys;
 
     /** A {@code crt} or a {@code crt-list} argument. */
     record CertSource(boolean list, String path) {

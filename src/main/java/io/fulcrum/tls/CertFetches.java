@@ -55,7 +55,21 @@ final class CertFetches {
         client(c, "ssl_c_verify", SampleType.SINT, (t, out) -> out.setSint(t.verify[0]));
         client(c, "ssl_c_err", SampleType.SINT, (t, out) -> out.setSint(t.verify[1] == 0 ? t.verify[0] : 0));
         client(c, "ssl_c_ca_err", SampleType.SINT, (t, out) -> out.setSint(t.verify[1] > 0 ? t.verify[0] : 0));
+        // As OpenSSL's peer chain on a server: what the client sent after its own certificate, DER after DER.
+        client(c, "ssl_c_chain_der", SampleType.BIN, (t, out) -> t.peerChain != null && t.peerChain.length > 0 && out.setBin(chainDer(t.peerChain)));
         client(c, "ssl_c_ca_err_depth", SampleType.SINT, (t, out) -> out.setSint(t.verify[1] > 0 ? t.verify[1] : 0));
+    }
+
+    private static byte[] chainDer(java.security.cert.Certificate[] chain) {
+        java.io.ByteArrayOutputStream der = new java.io.ByteArrayOutputStream();
+        try {
+            for (int i = 1; i < chain.length; i++) {
+                der.writeBytes(chain[i].getEncoded());
+            }
+        } catch (java.security.cert.CertificateEncodingException e) {
+            return new byte[0];
+        }
+        return der.toByteArray();
     }
 
     private interface Read {

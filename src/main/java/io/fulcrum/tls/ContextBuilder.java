@@ -95,6 +95,12 @@ final class ContextBuilder {
         if (o.curves != null && !NativeContext.curves(ctx, o.curves)) {
             throw new OptionError("unable to set SSL curves list to '" + o.curves + "'");
         }
+        if (o.curves == null && o.ecdhe != null && !NativeContext.curves(ctx, o.ecdhe)) {
+            throw new OptionError("unable to set elliptic named curve to '" + o.ecdhe + "'");
+        }
+        if (o.preferClientCiphers) {
+            NativeContext.preferClientCiphers(ctx);
+        }
         if (o.noTickets) {
             NativeContext.noTickets(ctx);
         }

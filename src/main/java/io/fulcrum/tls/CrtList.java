@@ -123,11 +123,15 @@ final class CrtList {
                 parts.add("alpn " + String.join(",", o.alpn));
             }
             add(parts, "verify", o.verify);
+            if (o.allow0rtt) {
+                parts.add("allow-0rtt");
+            }
             add(parts, "ca-file", o.caFile);
             add(parts, "crl-file", o.crlFile);
             add(parts, "ciphers", o.ciphers);
             add(parts, "ciphersuites", o.ciphersuites);
             add(parts, "curves", o.curves);
+            add(parts, "ecdhe", o.ecdhe);
             add(parts, "ssl-min-ver", o.minVersion == null ? null : o.minVersion.keyword);
             add(parts, "ssl-max-ver", o.maxVersion == null ? null : o.maxVersion.keyword);
             b.append(" [").append(String.join(" ", parts)).append(']');

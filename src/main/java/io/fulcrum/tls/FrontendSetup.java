@@ -114,7 +114,7 @@ final class FrontendSetup {
             lineDefaults.alpn = lineDefaults.alpn.stream().filter(a -> !a.equals("h2")).toList();
         }
         SniMap map = new SniMap(tls.strictSni);
-        BindSite site = new BindSite(map, lineDefaults, tls, crls, globals::ca, globals.keylog);
+        BindSite site = new BindSite(map, lineDefaults, tls, crls, globals);
         for (Entry e : entries) {
             if (ContextBuilder.restrictsTls13(site.options(e.options()))) {
                 diag.parseWarning(b.source(), where + " : 'ciphersuites' : BoringSSL always offers its three TLS 1.3 cipher suites;"
@@ -137,7 +137,7 @@ final class FrontendSetup {
                 return;
             }
         }
-        b.transport = new TlsFrontend(map, p.timeouts.client, globals.keylog);
+        b.transport = new TlsFrontend(map, p.timeouts.client, globals);
         store.site(site);
         lists.forEach(l -> l.sites().add(site));
     }

@@ -50,6 +50,11 @@ final class NativeContext {
         }
     }
 
+    /** Netty makes its contexts prefer the server's order. */
+    static void preferClientCiphers(long ctx) {
+        SSLContext.clearOptions(ctx, SSL.SSL_OP_CIPHER_SERVER_PREFERENCE);
+    }
+
     static void noTickets(long ctx) {
         SSLContext.setOptions(ctx, SSL.SSL_OP_NO_TICKET);
     }

@@ -1,14 +1,16 @@
 package io.fulcrum.tls;
 
 import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.OpenSslSessionContext;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 
 /**
  * How a bind line makes the context of one of its certificates: its options (the line's, a crt-list line's, the
- * globals') and the verification of client certificates. Kept to make it again for a new certificate.
+ * globals'), the verification of client certificates and the ticket keys (or null). Kept to make it again for a
+ * new certificate.
  */
-record Recipe(BindOptions options, ClientVerifier verifier, boolean keylog) {
+record Recipe(BindOptions options, ClientVerifier verifier, TlsGlobals globals, TicketKeys tickets) {
 
     SslContext build(CertKey cert) throws ContextBuilder.OptionError {
         SslContextBuilder builder = SslContextBuilder.forServer(ContextBuilder.keyManager(cert));
@@ -16,8 +18,22 @@ record Recipe(BindOptions options, ClientVerifier verifier, boolean keylog) {
             builder.clientAuth(options.verify.equals("required") ? ClientAuth.REQUIRE : ClientAuth.OPTIONAL).trustManager(verifier);
         }
         SslContext context = ContextBuilder.build(builder, options);
-        if (keylog) {
+        if (globals.keylog) {
             KeyLog.enable(context);
+        }
+        if (context.sessionContext() instanceof OpenSslSessionContext sessions) {
+            if (globals.lifetimeSeconds >= 0) {
+                sessions.setSessionTimeout(globals.lifetimeSeconds);
+            }
+            if (globals.cacheSize == 0) {
+                sessions.setSessionCacheEnabled(false);
+            } else if (globals.cacheSize > 0) {
+                sessions.setSessionCacheSize(globals.cacheSize);
+            }
+        }
+        // (no-tls-tickets wins: the keys would turn tickets back on)
+        if (tickets != null && !options.noTickets && !tickets.attach(context)) {
+            throw new ContextBuilder.OptionError("'tls-ticket-keys' needs the OpenSSL engine, the JDK's cannot take ticket keys");
         }
         return context;
     }

@@ -62,7 +62,7 @@ final class TlsBackend implements ServerTransport {
         String sent = name;
         handler.handshakeFuture().addListener(f -> {
             if (f.isSuccess()) {
-                TlsConnection.completed(ch, handler, sent, null);
+                TlsConnection.completed(ch, handler, sent, null, null);
             }
         });
         ch.pipeline().addFirst("tls", handler);

@@ -25,14 +25,18 @@ final class TlsConnection implements TlsInfo {
     final boolean resumed;
     /** The client's (or, on a server connection, the server's) certificate, or null. */
     final X509Certificate peer;
+    /** The certificates the peer presented, its own first; null when none was asked for. */
+    final Certificate[] peerChain;
     /** The certificate this side presented, or null. */
     final X509Certificate local;
     /** The client certificate's verification: {X509_V_ERR code, depth} of its first error, {0, 0} without one. */
     final int[] verify;
     /** With tune.ssl.keylog, the client connection's secrets; else null. */
     final KeyLog.Secrets secrets;
+    /** With tune.ssl.capture-buffer-size, what the client's ClientHello said; else null. */
+    final HelloCapture hello;
 
-    private TlsConnection(String sni, SSLEngine engine, KeyLog.Secrets secrets) {
+    private TlsConnection(String sni, SSLEngine engine, KeyLog.Secrets secrets, HelloCapture hello) {
         SSLSession s = engine.getSession();
         this.sni = sni;
         if (engine instanceof ReferenceCountedOpenSslEngine e) {
@@ -50,10 +54,13 @@ final class TlsConnection implements TlsInfo {
         this.sessionId = s.getId();
         // (Asking a session without a peer certificate costs an exception: only when one was requested.)
         boolean asked = engine.getUseClientMode() || engine.getNeedClientAuth() || engine.getWantClientAuth();
-        this.peer = asked ? first(peerCertificates(s)) : null;
+        Certificate[] peers = asked ? peerCertificates(s) : null;
+        this.peer = first(peers);
+        this.peerChain = peers;
         this.local = first(s.getLocalCertificates());
         this.verify = s.getValue(ClientVerifier.RESULT) instanceof int[] v ? v : new int[] {0, 0};
         this.secrets = secrets;
+        this.hello = hello;
         if (secrets != null) {
             secrets.completed(engine);
         }
@@ -63,9 +70,10 @@ final class TlsConnection implements TlsInfo {
      * Records the state of a connection whose handshake just completed.
      *
      * @param secrets where its key log went, or null
+     * @param hello   what was captured of its ClientHello, or null
      */
-    static TlsConnection completed(Channel ch, SslHandler handler, String sni, KeyLog.Secrets secrets) {
-        TlsConnection c = new TlsConnection(sni, handler.engine(), secrets);
+    static TlsConnection completed(Channel ch, SslHandler handler, String sni, KeyLog.Secrets secrets, HelloCapture hello) {
+        TlsConnection c = new TlsConnection(sni, handler.engine(), secrets, hello);
         ch.attr(KEY).set(c);
         return c;
     }

@@ -23,11 +23,17 @@ final class TlsFrontend implements Transport {
     private final SniMap certificates;
     private final long handshakeTimeoutMillis;
     private final boolean keylog;
+    /** tune.ssl.(hard-)maxrecord: the most bytes of a record, 0 for TLS's own limit. */
+    private final int recordLimit;
+    /** tune.ssl.capture-buffer-size: how much of the ClientHello's lists to keep, 0 for nothing. */
+    private final int captureSize;
 
-    TlsFrontend(SniMap certificates, long handshakeTimeoutMillis, boolean keylog) {
+    TlsFrontend(SniMap certificates, long handshakeTimeoutMillis, TlsGlobals globals) {
         this.certificates = certificates;
         this.handshakeTimeoutMillis = handshakeTimeoutMillis;
-        this.keylog = keylog;
+        this.keylog = globals.keylog;
+        this.recordLimit = globals.recordLimit();
+        this.captureSize = globals.captureSize;
     }
 
     /** The certificates by name (for the CLI's commands on certificates). */
@@ -37,7 +43,7 @@ final class TlsFrontend implements Transport {
 
     @Override
     public void install(Channel ch, Runnable ready, Failure failed) {
-        Selector selector = new Selector(certificates, handshakeTimeoutMillis, keylog);
+        Selector selector = new Selector(this);
         ch.pipeline().addFirst("tls", selector);
         ch.pipeline().addAfter("tls", "tls-handshake", new Handshake(selector, ready, failed));
     }
@@ -45,15 +51,20 @@ final class TlsFrontend implements Transport {
     /** Picks the certificate by SNI, then becomes the connection's SslHandler. Counts the bytes until then. */
     private static final class Selector extends SniHandler {
         private final boolean keylog;
+        private final int recordLimit;
+        /** With tune.ssl.capture-buffer-size: gathers the ClientHello. */
+        final HelloCapture.Collector hello;
         private Channel channel;
         long bytes;
         String host;
         /** With tune.ssl.keylog: where the handshake's secrets go. */
         KeyLog.Secrets secrets;
 
-        Selector(SniMap certificates, long handshakeTimeoutMillis, boolean keylog) {
-            super(certificates, 0, handshakeTimeoutMillis);
-            this.keylog = keylog;
+        Selector(TlsFrontend f) {
+            super(f.certificates, 0, f.handshakeTimeoutMillis);
+            this.keylog = f.keylog;
+            this.recordLimit = f.recordLimit;
+            this.hello = f.captureSize > 0 ? new HelloCapture.Collector(f.captureSize) : null;
         }
 
         @Override
@@ -66,6 +77,9 @@ final class TlsFrontend implements Transport {
         public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
             if (msg instanceof ByteBuf b) {
                 bytes += b.readableBytes();
+                if (hello != null) {
+                    hello.read(b);
+                }
             }
             super.channelRead(ctx, msg);
         }
@@ -73,6 +87,9 @@ final class TlsFrontend implements Transport {
         @Override
         protected SslHandler newSslHandler(SslContext context, ByteBufAllocator allocator) {
             SslHandler handler = super.newSslHandler(context, allocator);
+            if (recordLimit > 0) {
+                handler.setWrapDataSize(recordLimit);
+            }
             if (keylog) {
                 secrets = KeyLog.track(channel, handler.engine()); // before the handshake reads the ClientHello
             }
@@ -107,7 +124,8 @@ final class TlsFrontend implements Transport {
             if (evt instanceof SslHandshakeCompletionEvent e && !done) {
                 if (e.isSuccess()) {
                     done = true;
-                    TlsConnection.completed(ctx.channel(), ctx.pipeline().get(SslHandler.class), selector.host, selector.secrets);
+                    TlsConnection.completed(ctx.channel(), ctx.pipeline().get(SslHandler.class), selector.host, selector.secrets,
+                            selector.hello == null ? null : selector.hello.capture);
                     ctx.pipeline().remove(this);
                     ready.run();
                 } else {

@@ -15,6 +15,20 @@ final class TlsGlobals {
     String serverVerify = "required";
     /** {@code tune.ssl.keylog}: keep each client connection's TLS secrets for the ssl_fc_*_secret fetches. */
     boolean keylog;
+    /** {@code tune.ssl.cachesize}: the most sessions each context caches (0: no cache); -1: the engine's default. */
+    int cacheSize = -1;
+    /** {@code tune.ssl.lifetime}: how long sessions and tickets are valid; -1: the engine's default. */
+    int lifetimeSeconds = -1;
+    /** {@code tune.ssl.maxrecord}, {@code tune.ssl.hard-maxrecord}: the most bytes of a TLS record; 0 for no limit. */
+    int maxRecord;
+    int hardMaxRecord;
+    /** {@code tune.ssl.capture-buffer-size}: how many bytes of a ClientHello's lists are kept; 0 for none. */
+    int captureSize;
+
+    /** The most bytes a record carries: the smaller limit of the two, 0 for none (HAProxy's maxrecord is fixed here). */
+    int recordLimit() {
+        return maxRecord == 0 || hardMaxRecord == 0 ? Math.max(maxRecord, hardMaxRecord) : Math.min(maxRecord, hardMaxRecord);
+    }
 
     static TlsGlobals of(ConfigModel model) {
         return model.part(TlsGlobals.class, TlsGlobals::new);

@@ -36,15 +36,19 @@ public final class TlsModule implements Module {
         CertFetches.register(SampleCatalog.of(registry));
         KeyLogFetches.register(SampleCatalog.of(registry));
         HelloFetches.register(SampleCatalog.of(registry));
+        CaptureFetches.register(SampleCatalog.of(registry));
         KeywordTable<BindSpec> bind = registry.table(ListenerModule.OPTIONS);
         bind.add("ssl", (b, l) -> tls(b).ssl = true);
         bind.add("crt", 1, (b, l) -> tls(b).crts.add(new BindTls.CertSource(false, l.arg(1))));
         bind.add("crt-list", 1, (b, l) -> tls(b).crts.add(new BindTls.CertSource(true, l.arg(1))));
         bind.add("strict-sni", (b, l) -> tls(b).strictSni = true);
         bind.add("ca-ignore-err", 1, (b, l) -> tls(b).caIgnoreErr = errorIds(l.arg(1)));
+        TicketKeyFiles tickets = TicketKeyFiles.of(registry);
+        bind.add("tls-ticket-keys", 1, (b, l) -> tls(b).ticketKeys = tickets.load(l.arg(1)));
         bind.add("crt-ignore-err", 1, (b, l) -> tls(b).crtIgnoreErr = errorIds(l.arg(1)));
         certificateOptions(bind, TlsModule::tls);
         versionSwitches(bind, TlsModule::tls);
+        bind.add("prefer-client-ciphers", (b, l) -> tls(b).preferClientCiphers = true);
         // What a crt-list line may set between brackets.
         KeywordTable<BindOptions> crtListLine = new KeywordTable<>("crt-list", "");
         certificateOptions(crtListLine, o -> o);
@@ -69,6 +73,7 @@ public final class TlsModule implements Module {
         server.add("no-verifyhost", (s, l) -> tls(s).verifyHost = null);
         server.add("no-ssl-reuse", (s, l) -> tls(s).noReuse = true);
         server.add("ssl-reuse", (s, l) -> tls(s).noReuse = false);
+        server.add("allow-0rtt", (s, l) -> tls(s).allow0rtt = true); // accepted: no early data is ever sent
         cipherOptions(server, TlsModule::tls);
         versionRange(server, TlsModule::tls);
         versionSwitches(server, TlsModule::tls);
@@ -85,6 +90,7 @@ public final class TlsModule implements Module {
             }
             TlsGlobals.of(g.model()).serverVerify = v;
         });
+        TlsTuning.register(global);
         global.add("tune.ssl.keylog", (g, l) -> {
             String v = single(l);
             if (!v.equals("on") && !v.equals("off")) {
@@ -95,6 +101,7 @@ public final class TlsModule implements Module {
         CertStore store = CertStore.of(registry);
         registry.check((model, diag) -> FrontendSetup.check(model, diag, crtListLine, store));
         CertCommands.register(CliCommands.of(registry), store, crtListLine);
+        TicketCommands.register(CliCommands.of(registry), tickets);
         registry.check(ServerSetup::check);
     }
 
@@ -116,6 +123,8 @@ public final class TlsModule implements Module {
         cipherOptions(table, owner);
         versionRange(table, owner);
         table.add("curves", 1, (c, l) -> owner.options(c).curves = l.arg(1)); // (not a server option in HAProxy 2.6)
+        table.add("ecdhe", 1, (c, l) -> owner.options(c).ecdhe = l.arg(1));
+        table.add("allow-0rtt", (c, l) -> owner.options(c).allow0rtt = true);
         table.add("verify", 1, (c, l) -> {
             if (!List.of("none", "optional", "required").contains(l.arg(1))) {
                 throw new ConfigException("unknown verify method '" + l.arg(1) + "', only 'none', 'optional', and 'required' are supported");
@@ -196,6 +205,9 @@ public final class TlsModule implements Module {
         KeywordTable<TlsOptions> options = new KeywordTable<>(prefix + "options", "");
         versionRange(options, o -> o);
         versionSwitches(options, o -> o);
+        if (prefix.contains("bind")) {
+            options.add("prefer-client-ciphers", (o, l) -> o.preferClientCiphers = true);
+        }
         global.add(prefix + "options", (g, l) -> {
             TlsOptions o = of.apply(TlsGlobals.of(g.model()));
             int i = 1;

@@ -18,6 +18,12 @@ class TlsOptions implements Cloneable {
     String ciphersuites;
     /** {@code curves}: the key exchange groups, colon-separated. */
     String curves;
+    /** {@code ecdhe}: the one group, when {@code curves} is not set. */
+    String ecdhe;
+    /** {@code prefer-client-ciphers}: the client's order of the suites wins. */
+    boolean preferClientCiphers;
+    /** {@code allow-0rtt}: accepted; BoringSSL's early data is never turned on (the client sends it again). */
+    boolean allow0rtt;
     /** {@code alpn}: the protocols, in order. */
     List<String> alpn;
     boolean noTickets;
@@ -32,7 +38,10 @@ class TlsOptions implements Cloneable {
         ciphers = ciphers != null ? ciphers : defaults.ciphers;
         ciphersuites = ciphersuites != null ? ciphersuites : defaults.ciphersuites;
         curves = curves != null ? curves : defaults.curves;
+        ecdhe = ecdhe != null ? ecdhe : defaults.ecdhe;
         noTickets |= defaults.noTickets;
+        preferClientCiphers |= defaults.preferClientCiphers;
+        allow0rtt |= defaults.allow0rtt;
     }
 
     /**

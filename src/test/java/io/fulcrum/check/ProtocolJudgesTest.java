@@ -64,13 +64,13 @@ class ProtocolJudgesTest {
     @Test
     void hdrSplitsValuesOnCommasAndFhdrDoesNot() {
         List<String[]> headers = List.of(new String[]{"X-Ver", "1.2, 3.4"}, new String[]{"Server", "nginx/1.25"});
-        HeaderMatch.Match xver = new HeaderMatch.Match("str", "x-ver", null);
-        HeaderMatch.Match v34 = new HeaderMatch.Match("str", "3.4", null);
-        assertThat(new HeaderMatch(xver, v34, false).test(headers)).isTrue();
-        assertThat(new HeaderMatch(xver, v34, true).test(headers)).isFalse();
-        assertThat(new HeaderMatch(xver, new HeaderMatch.Match("str", "1.2, 3.4", null), true).test(headers)).isTrue();
-        assertThat(new HeaderMatch(new HeaderMatch.Match("end", "VER", null), null, false).test(headers)).isTrue();
-        assertThat(new HeaderMatch(new HeaderMatch.Match("str", "server", null), new HeaderMatch.Match("beg", "Nginx", null), false)
-                .test(headers)).as("values compare with case").isFalse();
+        HeaderMatch.Match xver = new HeaderMatch.Match("str", "x-ver", null, null);
+        HeaderMatch.Match v34 = new HeaderMatch.Match("str", "3.4", null, null);
+        assertThat(new HeaderMatch(xver, v34, false).test(headers, null)).isTrue();
+        assertThat(new HeaderMatch(xver, v34, true).test(headers, null)).isFalse();
+        assertThat(new HeaderMatch(xver, new HeaderMatch.Match("str", "1.2, 3.4", null, null), true).test(headers, null)).isTrue();
+        assertThat(new HeaderMatch(new HeaderMatch.Match("end", "VER", null, null), null, false).test(headers, null)).isTrue();
+        assertThat(new HeaderMatch(new HeaderMatch.Match("str", "server", null, null), new HeaderMatch.Match("beg", "Nginx", null, null), false)
+                .test(headers, null)).as("values compare with case").isFalse();
     }
 }

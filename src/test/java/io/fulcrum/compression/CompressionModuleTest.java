@@ -60,4 +60,72 @@ class CompressionModuleTest {
         assertThat(plain.algos).isEqualTo(List.of(Algo.GZIP));
         assertThat(plain.offload).isFalse();
     }
+
+    /** {@code tune.comp.maxlevel} and {@code filter}: HAProxy 2.6.12's messages for the same lines. */
+    @Test
+    void levelAndFilterErrors() {
+        assertThat(LoadedConfig.load(dir, """
+                global
+                    tune.comp.maxlevel 0
+                    tune.comp.maxlevel 10
+                    tune.comp.maxlevel abc
+                    tune.comp.maxlevel
+                defaults
+                    mode http
+                    filter compression
+                frontend f
+                    filter
+                    filter compression x
+                    filter nosuch
+                    filter compression
+                """).messages()).isEqualTo("""
+                [ALERT]    (1) : config : parsing [t.cfg:2] : 'tune.comp.maxlevel' expects a numeric value between 1 and 9
+                [ALERT]    (1) : config : parsing [t.cfg:3] : 'tune.comp.maxlevel' expects a numeric value between 1 and 9
+                [ALERT]    (1) : config : parsing [t.cfg:4] : 'tune.comp.maxlevel' expects a numeric value between 1 and 9
+                [ALERT]    (1) : config : parsing [t.cfg:5] : 'tune.comp.maxlevel' expects a numeric value between 1 and 9
+                [ALERT]    (1) : config : parsing [t.cfg:8] : parsing [t.cfg:8] : filter is not allowed in a 'default' section.
+                [ALERT]    (1) : config : parsing [t.cfg:10] : parsing [t.cfg:10] : missing argument for 'filter' in frontend 'f'.
+                [ALERT]    (1) : config : parsing [t.cfg:11] : 'filter compression' : unknown keyword 'x'.
+                [ALERT]    (1) : config : parsing [t.cfg:12] : 'filter' : unknown keyword 'nosuch'. Registered keywords :
+                    [CACHE] cache
+                    [COMP] compression
+                    [FCGI] fcgi-app
+                    [  OT] opentracing
+                    [SPOE] spoe
+                    [TRACE] trace
+                [ALERT]    (1) : config : Error(s) found in configuration file : t.cfg
+                [ALERT]    (1) : config : Fatal errors found in configuration.
+                """);
+    }
+
+    /** The filters HAProxy has and Fulcrum does not are refused by name, not as unknown. */
+    @Test
+    void otherFiltersAreRefusedByName() {
+        assertThat(LoadedConfig.load(dir, """
+                frontend f
+                    mode http
+                    filter trace name T
+                """).messages()).contains(
+                "parsing [t.cfg:3] : 'filter trace' is not supported by Fulcrum (its only filter is 'compression').");
+    }
+
+    /** The global level reaches every proxy's settings, whatever the order of the sections. */
+    @Test
+    void levelReachesTheProxies() {
+        LoadedConfig c = LoadedConfig.load(dir, """
+                defaults
+                    mode http
+                    compression algo gzip
+                backend b
+                frontend f
+                    compression algo deflate
+                global
+                    tune.comp.maxlevel 7
+                """);
+        assertThat(c.messages()).doesNotContain("ALERT");
+        ProxyTable t = ProxyTable.of(c.model());
+        assertThat(Compression.level(CompressionModule.of(t.find("f")), CompressionModule.of(t.find("b")))).isEqualTo(7);
+        assertThat(Compression.level(CompressionModule.of(t.find("f")), null)).isEqualTo(7);
+        assertThat(Compression.level(null, null)).isEqualTo(1);
+    }
 }

@@ -35,7 +35,11 @@ class EncoderTest {
 
     /** Streams {@code data} through an encoder in pieces; each piece's output is decodable as it comes (sync flush). */
     private byte[] encode(Algo algo, byte[] data) {
-        Encoder e = Encoder.of(algo);
+        return encode(algo, 1, data);
+    }
+
+    private byte[] encode(Algo algo, int level, byte[] data) {
+        Encoder e = Encoder.of(algo, level);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int[] sizes = {1, 100, 70_000, 5, 40_000};
         int off = 0;
@@ -94,9 +98,25 @@ class EncoderTest {
         assertThat(decode(new InflaterInputStream(new ByteArrayInputStream(z), new Inflater(true)))).isEqualTo(data);
     }
 
+    /** {@code tune.comp.maxlevel}: a higher level packs text tighter, and still decodes. */
+    @Test
+    void higherLevelPacksTighter() throws IOException {
+        StringBuilder text = new StringBuilder();
+        Random r = new Random(3);
+        String[] words = {"proxy", "server", "backend", "frontend", "request", "response", "header", "body"};
+        while (text.length() < 200_000) {
+            text.append(words[r.nextInt(words.length)]).append(r.nextInt(100)).append(' ');
+        }
+        byte[] data = text.toString().getBytes();
+        byte[] fast = encode(Algo.GZIP, 1, data);
+        byte[] best = encode(Algo.GZIP, 9, data);
+        assertThat(best.length).isLessThan(fast.length);
+        assertThat(decode(new GZIPInputStream(new ByteArrayInputStream(best)))).isEqualTo(data);
+    }
+
     @Test
     void identityPassesTheBuffersOn() {
-        Encoder e = Encoder.of(Algo.IDENTITY);
+        Encoder e = Encoder.of(Algo.IDENTITY, 1);
         ByteBuf in = Unpooled.copiedBuffer(new byte[] {1, 2, 3});
         assertThat(e.encode(in, alloc)).isSameAs(in);
         in.release();
@@ -112,7 +132,7 @@ class EncoderTest {
     /** What a piece gives is decodable at once: the client is not kept waiting for the rest. */
     @Test
     void eachPieceIsFlushed() throws IOException {
-        Encoder e = Encoder.of(Algo.RAW_DEFLATE);
+        Encoder e = Encoder.of(Algo.RAW_DEFLATE, 1);
         ByteBuf o = e.encode(Unpooled.copiedBuffer("hello, world".getBytes()), alloc);
         byte[] z = ByteBufUtil.getBytes(o);
         o.release();

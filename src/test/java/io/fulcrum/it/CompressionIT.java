@@ -136,6 +136,27 @@ class CompressionIT {
         });
     }
 
+    /** {@code tune.comp.maxlevel}: every response is compressed at that level (tighter at 9 than at the default 1). */
+    @Test
+    void maxLevel() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeFalse(HttpKit.haproxy(),
+                "Debian's haproxy compresses with libslz, which has no levels (zlib builds have them)");
+        int[] sizes = new int[2];
+        String[] globals = {"", "global\n    tune.comp.maxlevel 9\n"};
+        for (int i = 0; i < 2; i++) {
+            int fe = freePort();
+            try (HttpOrigin origin = origin();
+                 FulcrumProcess proxy = serve(globals[i] + config(fe, origin.port(), "compression algo gzip", ""), fe);
+                 HttpClientConn c = HttpClientConn.open(fe)) {
+                Response r = c.exchange(get("/", "Accept-Encoding: gzip"));
+                assertCompressed(r, "gzip");
+                assertThat(decode(new GZIPInputStream(new ByteArrayInputStream(r.body())))).isEqualTo(BODY);
+                sizes[i] = r.body().length;
+            }
+        }
+        assertThat(sizes[1]).isLessThan(sizes[0]);
+    }
+
     @Test
     void deflateAndRawDeflate() throws Exception {
         withProxy("compression algo deflate", "compression algo raw-deflate", c -> {

@@ -5,7 +5,11 @@ import org.junit.jupiter.api.Timeout;
 
 import java.io.InputStream;
 import java.net.Socket;
+import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
 
 import static io.fulcrum.it.TcpProxyKit.connect;
 import static io.fulcrum.it.TcpProxyKit.freePort;
@@ -72,6 +76,54 @@ class ObserveIT {
                 p.awaitStderr("Server be/s1 is DOWN, reason: Health analyze, info: \"Detected 3 consecutive errors, last one was: "
                         + "Wrong http response\"");
                 assertThat(get(fe, "/fine")).isEqualTo("HTTP/1.1 503 Service Unavailable"); // haproxy's own: no server left
+            }
+        }
+    }
+
+    /**
+     * {@code hanafail} counts each time {@code error-limit} errors in a row were seen, whatever {@code on-error} does;
+     * {@code show stat} shows it for servers that observe (checked or not) and for those tracking one, empty elsewhere.
+     */
+    @Test
+    void hanafailCountsTheAnalysesThatFailed() throws Exception {
+        Path cli = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
+        int refused = FulcrumProcess.refusedPort();
+        try (Origin checked = Origin.start(s -> { })) {
+            int fe = freePort();
+            String cfg = """
+                    global
+                        stats socket %s level admin
+                    defaults
+                        mode tcp
+                        retries 0
+                        timeout connect 2s
+                        timeout client 5s
+                        timeout server 5s
+                    frontend fe
+                        bind 127.0.0.1:%d
+                        default_backend be
+                    backend be
+                        server s1 127.0.0.1:%d check port %d inter 30s observe layer4 error-limit 2 on-error fastinter
+                    backend other
+                        server s2 127.0.0.1:%d check port %d inter 30s
+                        server s3 127.0.0.1:%d track be/s1
+                        server s4 127.0.0.1:%d observe layer4
+                    """.formatted(cli, fe, refused, checked.port(), refused, checked.port(), refused, refused);
+            try (FulcrumProcess p = serve(cfg, fe)) {
+                for (int i = 0; i < 5; i++) {
+                    try (Socket s = connect(fe)) {
+                        send(s, "x");
+                        readToEof(s, 10_000);
+                    } catch (SocketException reset) {
+                        // the server refused: the proxy closes the client's connection, reset or not
+                    }
+                }
+                Map<String, Map<String, String>> rows = StatsIT.rows(CliClient.send(cli, "show stat"));
+                assertThat(rows.get("be/s1").get("hanafail")).isEqualTo("2");
+                assertThat(rows.get("be/s1").get("status")).isEqualTo("UP"); // fastinter only brings the next check forward
+                assertThat(rows.get("other/s2").get("hanafail")).isEmpty();
+                assertThat(rows.get("other/s3").get("hanafail")).isEqualTo("0");
+                assertThat(rows.get("other/s4").get("hanafail")).isEqualTo("0");
             }
         }
     }

@@ -75,6 +75,22 @@ class TlsClientCertIT {
         }
     }
 
+    /** ssl_c_chain_der: what the client sent after its own certificate (OpenSSL's peer chain on a server). */
+    @Test
+    void clientChain() throws Exception {
+        int port = freePort();
+        String cfg = config(port, "verify optional ca-file " + dir.resolve("ca.pem"))
+                .replace(FETCHES, "http-request return status 200 content-type text/plain lf-string \"chain=%[ssl_c_chain_der,hex]\"");
+        Files.writeString(dir.resolve("chained.crt"), Files.readString(dir.resolve("client.crt")) + Files.readString(dir.resolve("ca.pem")));
+        String ca = TlsKit.run(dir, "", "openssl", "x509", "-in", "ca.pem", "-outform", "der", "-out", "ca.der");
+        byte[] der = Files.readAllBytes(dir.resolve("ca.der"));
+        try (FulcrumProcess p = serve(cfg, port)) {
+            assertThat(curl(port, "client")).as(ca).isEqualTo("chain= code=200");
+            assertThat(curl(port, null, "--cert", dir.resolve("chained.crt").toString(), "--key", dir.resolve("client.key").toString()))
+                    .isEqualTo("chain=" + java.util.HexFormat.of().withUpperCase().formatHex(der) + " code=200");
+        }
+    }
+
     /** An error on the client's own certificate that crt-ignore-err lets pass is still told by the fetches. */
     @Test
     void ignoredErrors() throws Exception {

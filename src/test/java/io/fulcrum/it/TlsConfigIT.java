@@ -72,4 +72,67 @@ class TlsConfigIT {
                 "[ALERT]    (PID) : config : Proxy 'f': unable to set SSL curves list to 'FOO' for bind ':8446' at [t.cfg:9].\n",
                 "[ALERT]    (PID) : config : Proxy 'f': unable to set TLS 1.3 cipher suites to 'FOO' for bind ':8447' at [t.cfg:10].\n");
     }
+
+    @Test
+    void ticketKeysFiles() throws Exception {
+        TlsKit.selfSigned(dir, "good", "good.test");
+        java.util.function.IntFunction<String> key = n -> java.util.Base64.getEncoder().encodeToString(new byte[n]);
+        String k = key.apply(48);
+        Files.writeString(dir.resolve("two.txt"), k + "\n" + k + "\n");
+        Files.writeString(dir.resolve("bad.txt"), k + "\nnot*base64\n" + k + "\n");
+        Files.writeString(dir.resolve("mixed.txt"), k + "\n" + key.apply(40) + "\n" + k + "\n");
+        Files.writeString(dir.resolve("blank.txt"), k + "\n" + k + "\n" + k + "\n\n");
+        FulcrumRun r = check(":8443 ssl crt good.pem tls-ticket-keys missing.txt", ":8444 ssl crt good.pem tls-ticket-keys two.txt",
+                ":8445 ssl crt good.pem tls-ticket-keys bad.txt", ":8446 ssl crt good.pem tls-ticket-keys mixed.txt",
+                ":8447 ssl crt good.pem tls-ticket-keys blank.txt");
+        assertThat(r.exit()).isEqualTo(1);
+        String at = "[ALERT]    (PID) : config : parsing [t.cfg:%d] : 'bind :%d' in section 'frontend' : '%s' : ";
+        assertThat(r.maskedStderr()).contains(
+                at.formatted(7, 8443, "missing.txt") + "unable to load ssl tickets keys file\n",
+                at.formatted(8, 8444, "two.txt") + "please supply at least 3 keys in the tls-tickets-file\n",
+                at.formatted(9, 8445, "bad.txt") + "unable to decode base64 key on line 2\n",
+                at.formatted(10, 8446, "mixed.txt") + "wrong sized key on line 2\n",
+                at.formatted(11, 8447, "blank.txt") + "wrong sized key on line 4\n");
+        Files.writeString(dir.resolve("three.txt"), k + "\n" + k + "\n" + k + "\n");
+        assertThat(check(":8445 ssl crt good.pem tls-ticket-keys three.txt").exit()).isZero();
+        // AES-256 keys: HAProxy takes them, BoringSSL's ticket callback cannot (docs/differences.md).
+        String k80 = key.apply(80);
+        Files.writeString(dir.resolve("aes256.txt"), k80 + "\n" + k80 + "\n" + k80 + "\n");
+        r = check(":8443 ssl crt good.pem tls-ticket-keys aes256.txt");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.maskedStderr()).contains(at.formatted(7, 8443, "aes256.txt") + "80-byte (AES-256) keys are not supported");
+    }
+
+    @Test
+    void curvesAndTunables() throws Exception {
+        TlsKit.selfSigned(dir, "good", "good.test");
+        FulcrumRun r = check(":8443 ssl crt good.pem ecdhe foo", ":8444 ssl crt good.pem ecdhe secp384r1 allow-0rtt prefer-client-ciphers");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.maskedStderr())
+                .contains("[ALERT]    (PID) : config : Proxy 'f': unable to set elliptic named curve to 'foo' for bind ':8443' at [t.cfg:7].\n")
+                .doesNotContain("t.cfg:8");
+        Files.writeString(dir.resolve("g.cfg"), """
+                global
+                    tune.ssl.cachesize -1
+                    tune.ssl.lifetime x
+                    tune.ssl.lifetime
+                    tune.ssl.maxrecord -1
+                    tune.ssl.default-dh-param 512
+                    tune.ssl.force-private-cache 1
+                    tune.ssl.capture-cipherlist-size 10
+                    tune.ssl.hard-maxrecord 1000
+                    tune.ssl.ssl-ctx-cache-size 10
+                """);
+        r = FulcrumRun.in(dir, "-c", "-f", "g.cfg");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.maskedStderr()).contains(
+                "[ALERT]    (PID) : config : parsing [g.cfg:2] : 'tune.ssl.cachesize' expects a positive numeric value.\n",
+                "[ALERT]    (PID) : config : parsing [g.cfg:3] : unexpected character 'x'",
+                "[ALERT]    (PID) : config : parsing [g.cfg:4] : 'tune.ssl.lifetime' expects ssl sessions <lifetime> in seconds as argument.\n",
+                "[ALERT]    (PID) : config : parsing [g.cfg:5] : 'tune.ssl.maxrecord' expects a positive numeric value.\n",
+                "[ALERT]    (PID) : config : parsing [g.cfg:6] : 'tune.ssl.default-dh-param' expects a value >= 1024.\n",
+                "[ALERT]    (PID) : config : parsing [g.cfg:7] : 'tune.ssl.force-private-cache' cannot handle unexpected argument '1'.\n",
+                "[WARNING]  (PID) : config : parsing [g.cfg:8] : 'tune.ssl.capture-cipherlist-size' is deprecated")
+                .doesNotContain("g.cfg:9", "g.cfg:10");
+    }
 }

@@ -183,6 +183,13 @@ final class TlsKit {
         return s;
     }
 
+    /** openssl s_client sending {@code request} to 127.0.0.1:{@code port} and reading until the server closes. */
+    static String sClient(Path dir, int port, String request, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("openssl", "s_client", "-ign_eof", "-connect", "127.0.0.1:" + port));
+        cmd.addAll(List.of(args));
+        return run(dir, request, cmd.toArray(String[]::new));
+    }
+
     /** The subject's CN of the certificate the server presented. */
     static String serverName(SSLSocket s) throws IOException {
         X509Certificate c = (X509Certificate) s.getSession().getPeerCertificates()[0];

@@ -46,7 +46,7 @@ class TcpResponseConfigTest {
                     tcp-response content set-mark
                     tcp-response content close if FOO
                     tcp-response content set-src src
-                    tcp-response content sc-inc-gpc0(0)
+                    tcp-response content sc-inc-gpc0(5)
                     tcp-response content send-spoe-group e g
                 """).messages()).isEqualTo("""
                 [ALERT]    (1) : config : parsing [t.cfg:8] : tcp-response content is only allowed in 'backend' sections or 'defaults' section with a name
@@ -64,7 +64,7 @@ class TcpResponseConfigTest {
                 [ALERT]    (1) : config : parsing [t.cfg:21] : expects exactly 1 argument (integer/hex value)
                 [ALERT]    (1) : config : parsing [t.cfg:22] : 'tcp-response content close' : error detected in backend 'b' while parsing 'if' condition : no such ACL : 'FOO'
                 [ALERT]    (1) : config : parsing [t.cfg:23] : 'tcp-response content' expects 'accept', 'close', 'reject', 'ot-group', 'set-log-level', 'set-nice', 'sc-inc-gpc(*)', 'sc-inc-gpc0(*)', 'sc-inc-gpc1(*)', 'sc-set-gpt(*)', 'sc-set-gpt0(*)', 'send-spoe-group', 'set-var-fmt(*)',...r(*)', 'set-mark', 'set-tos', 'silent-drop' in backend 'b' (got 'set-src').
-                [ALERT]    (1) : config : parsing [t.cfg:24] : 'tcp-response content sc-inc-gpc0' is an HAProxy action that Fulcrum does not support yet.
+                [ALERT]    (1) : config : parsing [t.cfg:24] : invalid stick table track ID. The max allowed ID is 2
                 [ALERT]    (1) : config : parsing [t.cfg:25] : 'tcp-response content send-spoe-group' is an HAProxy action that Fulcrum does not support yet.
                 [ALERT]    (1) : config : Error(s) found in configuration file : t.cfg
                 [ALERT]    (1) : config : Fatal errors found in configuration.

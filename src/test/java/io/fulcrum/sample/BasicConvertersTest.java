@@ -67,7 +67,7 @@ class BasicConvertersTest extends ConverterTableTest {
         java.util.Map<VarScope, Vars> vars = new java.util.EnumMap<>(VarScope.class);
         return (SampleContext) java.lang.reflect.Proxy.newProxyInstance(SampleContext.class.getClassLoader(),
                 new Class<?>[]{SampleContext.class}, (proxy, method, args) -> method.getName().equals("vars")
-                        ? vars.computeIfAbsent((VarScope) args[0], s -> new Vars()) : null);
+                        ? vars.computeIfAbsent((VarScope) args[0], s -> new Vars((VarScope) s, Vars.PROC)) : null);
     }
 
     private static String run(SampleContext ctx, String expr) throws ConfigException {

@@ -128,7 +128,7 @@ public class TestContext implements SampleContext {
 
     @Override
     public Vars vars(VarScope scope) {
-        return scope == VarScope.PROC ? Vars.PROC : vars.computeIfAbsent(scope, s -> new Vars());
+        return scope == VarScope.PROC ? Vars.PROC : vars.computeIfAbsent(scope, s -> new Vars(s, Vars.PROC));
     }
 
     @Override

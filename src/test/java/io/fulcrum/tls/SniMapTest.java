@@ -22,7 +22,7 @@ class SniMapTest {
     @BeforeAll
     static void certificate() throws Exception {
         self = new SelfSignedCertificate("test");
-        recipe = new Recipe(new BindOptions(), null, false);
+        recipe = new Recipe(new BindOptions(), null, new TlsGlobals(), null);
     }
 
     private static CertKey cert(String file, String... names) {

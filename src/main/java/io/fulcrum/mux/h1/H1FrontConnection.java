@@ -242,7 +242,7 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
     /** The server side can take request bytes again. */
     public void resumeIfPaused() {
         if (stream != null && !stream.requestEnded() && !closing) {
-            channel.config().setAutoRead(true);
+            EventLoops.resumeReading(channel);
         }
     }
 
@@ -266,7 +266,7 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
             next.requestStarted(); // pipelined: already here
         }
         armHeadTimer();
-        channel.config().setAutoRead(true);
+        EventLoops.resumeReading(channel);
         if (!parsing) {
             parseInput();
         }

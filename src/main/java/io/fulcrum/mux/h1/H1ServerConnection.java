@@ -7,6 +7,7 @@ import io.fulcrum.http.HttpHeaders;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
 import io.fulcrum.pool.ServerPool;
+import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.server.Server;
 import io.fulcrum.stream.HttpStream;
 import io.netty.buffer.ByteBuf;
@@ -15,7 +16,6 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
-import io.fulcrum.runtime.EventLoops;
 
 import java.net.SocketAddress;
 
@@ -78,10 +78,9 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
     public void attach(HttpStream stream, RequestHead request) {
         this.stream = stream;
         parser.responseTo(request);
-        channel.config().setAutoRead(true);
+        EventLoops.resumeReading(channel);
     }
 
-    /** The transaction is over: back to the pool when {@code reusable}, else closed. */
     /**
      * The transaction is over. The connection goes back to its loop's pool when {@code shared}, to
      * {@code owner} (a client connection that keeps it for itself, {@code http-reuse never}) when not
@@ -160,7 +159,7 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
     /** The client can take response bytes again. */
     public void resumeReading() {
         if (stream != null) {
-            channel.config().setAutoRead(true);
+            EventLoops.resumeReading(channel);
         }
     }
 

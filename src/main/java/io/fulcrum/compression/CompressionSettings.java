@@ -1,0 +1,16 @@
+package io.fulcrum.compression;
+
+import io.fulcrum.cfg.ConfigModel;
+
+/** The process's compression settings (global section). */
+final class CompressionSettings {
+    /** HAProxy's {@code tune.comp.maxlevel} default: speed over size. */
+    static final int DEFAULT_LEVEL = 1;
+
+    /** {@code tune.comp.maxlevel}: the zlib level every compressed response starts with. */
+    int maxLevel = DEFAULT_LEVEL;
+
+    static CompressionSettings of(ConfigModel model) {
+        return model.part(CompressionSettings.class, CompressionSettings::new);
+    }
+}

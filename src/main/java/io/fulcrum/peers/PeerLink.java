@@ -1,0 +1,35 @@
+package io.fulcrum.peers;
+
+import java.net.InetSocketAddress;
+
+/**
+ * A peer of a section, connected or not: its current session, when to connect again, the last status of a handshake,
+ * and per shared table the last update it acknowledged (where a new session resumes pushing). Owned by the section's
+ * event loop.
+ */
+final class PeerLink {
+    final String name;
+    /** Where it listens; null for the local peer without an address. */
+    final InetSocketAddress address;
+    final boolean local;
+    final long[] acked;
+    PeerSession session;
+    long reconnectAt;
+    int status;
+    /** The protocol's minor version to offer: 0 after the peer refused ours (502). */
+    int minor = Wire.MINOR;
+    /** It answered a resync request with "partial": not asked again. */
+    boolean notUpToDate;
+    long lastHandshake;
+    long newConnections;
+    long protocolErrors;
+    long heartbeatsSent;
+    long heartbeatsReceived;
+
+    PeerLink(String name, InetSocketAddress address, boolean local, int tables) {
+        this.name = name;
+        this.address = address;
+        this.local = local;
+        this.acked = new long[tables];
+    }
+}

@@ -1,0 +1,53 @@
+package io.fulcrum.peers;
+
+import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.cli.CliCommands;
+import io.fulcrum.cfg.Diagnostics;
+import io.fulcrum.cfg.Module;
+import io.fulcrum.cfg.Registry;
+import io.fulcrum.runtime.Services;
+import io.fulcrum.stick.StickTable;
+import io.fulcrum.stick.StickTables;
+
+/**
+ * Peers: the {@code peers} sections, the tables they share ({@code stick-table ... peers <name>} and their own
+ * {@code table} lines), the peers protocol that replicates them, and {@code show peers}.
+ */
+public final class PeersModule implements Module {
+
+    @Override
+    public void register(Registry registry) {
+        PeersConfig config = PeersConfig.of(registry);
+        StickTables tables = StickTables.of(registry);
+        PeersSection.register(registry, config);
+        ShowPeers.register(CliCommands.of(registry), config);
+        registry.check((model, diag) -> resolve(model, diag, config, tables));
+    }
+
+    /**
+     * Gives each section its tables (a table naming no section is an error), drops the sections without the local
+     * peer (a warning, as HAProxy), and prepares the others to run.
+     */
+    private static void resolve(ConfigModel model, Diagnostics diag, PeersConfig config, StickTables tables) {
+        for (StickTable t : tables.all()) {
+            if (t.peers() == null) {
+                continue;
+            }
+            PeersSpec spec = config.sections.get(t.peers());
+            if (spec == null) {
+                diag.configAlert("Proxy '" + t.name() + "': unable to find sync peers '" + t.peers() + "'.");
+            } else {
+                spec.tables.add(t);
+            }
+        }
+        for (PeersSpec spec : config.sections.values()) {
+            if (spec.peer(spec.localName) == null) {
+                diag.configWarning("Removing incomplete section 'peers " + spec.name + "' (no peer named '" + spec.localName + "').");
+            } else if (!spec.disabled) {
+                PeersRuntime r = new PeersRuntime(spec, diag);
+                config.running.add(r);
+                Services.of(model).add(r);
+            }
+        }
+    }
+}

@@ -1,0 +1,297 @@
+package io.fulcrum.peers;
+
+import io.fulcrum.cfg.Diagnostics;
+import io.fulcrum.runtime.EventLoops;
+import io.fulcrum.runtime.Fulcrum;
+import io.fulcrum.runtime.Services;
+import io.fulcrum.stick.StickTable;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoop;
+import io.netty.channel.socket.SocketProtocolFamily;
+import io.netty.channel.unix.UnixChannelOption;
+import io.netty.util.concurrent.ScheduledFuture;
+
+import java.net.Inet6Address;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A running peers section: the local peer's listener, a session with each remote peer (connected again 5 s after a
+ * failure), heartbeats every 3 s on idle sessions, a session closed when nothing came for a whole reconnect period
+ * twice, and the resync at start: the first peer connected is asked for all its entries; without an answer in 5 s,
+ * the process considers itself up to date. Everything runs on one event loop, chosen at start.
+ */
+final class PeersRuntime implements Services.Service {
+    private static final long RECONNECT_MS = 5000;
+    private static final long HEARTBEAT_MS = 3000;
+    private static final long RESYNC_MS = 5000;
+    /** Silence after which a session is considered dead (HAProxy: a reconnect period without any message). */
+    private static final long DEAD_MS = 2 * RECONNECT_MS;
+    private static final long TICK_MS = 500;
+
+    final PeersSpec spec;
+    final String localName;
+    final List<SharedTable> tables = new ArrayList<>();
+    final List<PeerLink> links = new ArrayList<>();
+    private final List<StickTable> sticks;
+    private final Diagnostics diag;
+    private final long started = System.nanoTime();
+    /** When the section started, wall clock ({@code show peers}). */
+    final long startedMillis = System.currentTimeMillis();
+    private EventLoops loops;
+    EventLoop loop;
+    private Channel server;
+    private ScheduledFuture<?> ticker;
+    private volatile boolean stopped;
+    private boolean upToDate;
+    /** The session asked for a resync, or null. */
+    private PeerSession learning;
+    private long resyncDeadline;
+    long taskCalls;
+
+    PeersRuntime(PeersSpec spec, Diagnostics diag) {
+        this.spec = spec;
+        this.localName = spec.localName;
+        this.sticks = List.copyOf(spec.tables);
+        this.diag = diag;
+        for (PeersSpec.Peer p : spec.peers) {
+            boolean local = p.name().equals(localName);
+            links.add(new PeerLink(p.name(), local && p.address() == null ? spec.bind : p.address(), local, sticks.size()));
+        }
+    }
+
+    /** Milliseconds since the section started (the sessions' clock). */
+    long now() {
+        return (System.nanoTime() - started) / 1_000_000;
+    }
+
+    @Override
+    public void start(Fulcrum process) {
+        loops = process.loops();
+        share(loops.next());
+        resyncDeadline = RESYNC_MS;
+        PeerLink local = local();
+        if (local != null && local.address != null) {
+            listen(local);
+        }
+        ticker = loop.scheduleAtFixedRate(this::tick, 0, TICK_MS, TimeUnit.MILLISECONDS);
+    }
+
+    /** Runs the section on {@code loop}: the tables' changes are sent from there. */
+    void share(EventLoop loop) {
+        this.loop = loop;
+        for (StickTable t : sticks) {
+            SharedTable st = new SharedTable(t, tables.size() + 1, loop, this::pushAll);
+            tables.add(st);
+            t.replicator(st);
+        }
+    }
+
+    /** Closes the listener and the sessions, at the start of a soft stop (or at a hard one). */
+    @Override
+    public void stop() {
+        if (loop == null || stopped) {
+            return;
+        }
+        stopped = true;
+        loop.execute(() -> {
+            ticker.cancel(false);
+            if (server != null) {
+                server.close();
+            }
+            links.stream().filter(l -> l.session != null).forEach(l -> l.session.close());
+        });
+    }
+
+    private PeerLink local() {
+        return links.stream().filter(l -> l.local).findFirst().orElse(null);
+    }
+
+    private void listen(PeerLink local) {
+        SocketProtocolFamily family = local.address.getAddress() instanceof Inet6Address ? SocketProtocolFamily.INET6 : SocketProtocolFamily.INET;
+        ServerBootstrap b = new ServerBootstrap()
+                .group(loop, loop)
+                .channelFactory(() -> loops.newServerSocket(family))
+                .option(ChannelOption.SO_REUSEADDR, true);
+        if (loops.isEpoll()) {
+            b.option(UnixChannelOption.SO_REUSEPORT, true); // a reloading process binds while the old one stops
+        }
+        ChannelFuture f = b
+                .childHandler(new ChannelInitializer<>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ch.pipeline().addLast("peer", new PeerSession(PeersRuntime.this, null));
+                    }
+                })
+                .bind(local.address)
+                .awaitUninterruptibly();
+        if (f.isSuccess()) {
+            server = f.channel();
+        } else {
+            diag.alert("Starting peers " + spec.name + ": cannot bind socket (" + f.cause().getMessage() + ") [" + local.address + "]");
+        }
+    }
+
+    /** Connects to the remote peers due, sends heartbeats, closes dead sessions, ends a resync that takes too long. */
+    private void tick() {
+        taskCalls++;
+        long now = now();
+        for (PeerLink l : links) {
+            if (l.local) {
+                continue;
+            }
+            PeerSession s = l.session;
+            if (s == null && now >= l.reconnectAt) {
+                connect(l);
+            } else if (s != null && s.established()) {
+                if (now - s.lastRead >= DEAD_MS) {
+                    l.reconnectAt = now + 50 + ThreadLocalRandom.current().nextInt(2000);
+                    s.close();
+                } else if (now - s.lastWrite >= HEARTBEAT_MS) {
+                    s.heartbeat();
+                }
+            }
+        }
+        if (!upToDate && learning == null && now >= resyncDeadline) {
+            upToDate = true; // no peer could teach us in time
+        }
+        tables.forEach(SharedTable::purge);
+    }
+
+    private void connect(PeerLink l) {
+        l.newConnections++;
+        l.status = Wire.STATUS_CONNECTING;
+        l.reconnectAt = now() + RECONNECT_MS;
+        PeerSession s = new PeerSession(this, l);
+        l.session = s;
+        new Bootstrap()
+                .group(loop)
+                .channelFactory(() -> loops.newSocketFor(l.address))
+                .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 1000)
+                .option(ChannelOption.TCP_NODELAY, true)
+                .handler(s)
+                .connect(l.address)
+                .addListener((ChannelFuture f) -> {
+                    if (!f.isSuccess() && l.session == s) {
+                        l.session = null;
+                    }
+                });
+    }
+
+    PeerLink link(String name) {
+        for (PeerLink l : links) {
+            if (l.name.equals(name)) {
+                return l;
+            }
+        }
+        return null;
+    }
+
+    int tableIndex(String wireName) {
+        for (int i = 0; i < tables.size(); i++) {
+            if (tables.get(i).table.wireName().equals(wireName)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * A hello named {@code l}: a session already open with it is replaced (both peers may connect at once; the other
+     * one waits a random delay before trying again), unless it is the local peer, which is told to try again.
+     */
+    int accepted(PeerSession s, PeerLink l) {
+        if (l.session != null && l.session != s) {
+            if (l.local) {
+                return Wire.STATUS_TRY_AGAIN;
+            }
+            PeerSession old = l.session;
+            l.session = null;
+            if (learning == old) {
+                learning = null; // the new session is asked again
+            }
+            old.close();
+            l.reconnectAt = now() + 50 + ThreadLocalRandom.current().nextInt(2000);
+        }
+        l.session = s;
+        return Wire.STATUS_OK;
+    }
+
+    /** A session is established: the first one may be asked for a resync. */
+    void established(PeerSession s) {
+        PeerLink l = s.link();
+        if (!upToDate && learning == null && !l.local && !l.notUpToDate) {
+            learning = s;
+            resyncDeadline = now() + RESYNC_MS;
+            s.requestResync();
+        }
+    }
+
+    /** The peer taught everything it knew; "partial" when it was not up to date itself: another one is asked. */
+    void learned(PeerSession s, boolean finished) {
+        PeerLink l = s.link();
+        if (learning != s) {
+            return;
+        }
+        learning = null;
+        if (finished) {
+            upToDate = true;
+        } else {
+            l.notUpToDate = true;
+            resyncDeadline = now() + RESYNC_MS;
+        }
+        pushAll();
+    }
+
+    /** Whether this process learns from {@code s} now: its own updates wait for the end of the lesson. */
+    boolean learningFrom(PeerSession s) {
+        return learning == s;
+    }
+
+    boolean upToDate() {
+        return upToDate;
+    }
+
+    /** Whether a peer is asked for a resync now. */
+    boolean resyncing() {
+        return learning != null;
+    }
+
+    /** Milliseconds before the resync gives up waiting (negative: past). */
+    long resyncIn() {
+        return resyncDeadline - now();
+    }
+
+    void closed(PeerSession s) {
+        PeerLink l = s.link();
+        if (l == null) {
+            return;
+        }
+        if (l.session == s) {
+            l.session = null;
+            if (l.status == Wire.STATUS_OK) {
+                l.status = Wire.STATUS_CONNECTED;
+            }
+        }
+        if (learning == s) {
+            learning = null;
+            resyncDeadline = now() + RESYNC_MS;
+        }
+    }
+
+    /** New local updates: every established session pushes them. */
+    private void pushAll() {
+        for (PeerLink l : links) {
+            if (l.session != null && l.session.established()) {
+                l.session.push();
+            }
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package io.fulcrum.peers;
+
+import io.fulcrum.cli.CliCommands;
+import io.fulcrum.cli.CliException;
+import io.fulcrum.cli.CliLevel;
+import io.fulcrum.cli.CliRequest;
+import io.fulcrum.cli.HumanTime;
+
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * {@code show peers [dict|-] [<section>]} in HAProxy 2.6's layout: each section, its peers (the last declared first)
+ * with their status and counters, and for a connected one its session and its cursor in each shared table. Addresses
+ * are identity hashes, as {@code show table} prints them; the state is read on the section's event loop.
+ */
+final class ShowPeers {
+    private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss", Locale.ENGLISH)
+            .withZone(ZoneId.systemDefault());
+    private static final String INDENT = "        ";
+
+    private ShowPeers() {
+    }
+
+    static void register(CliCommands c, PeersConfig config) {
+        c.add("show peers", "show peers [dict|-] [section]", "dump some information about all the peers or this peers section",
+                CliLevel.USER, r -> show(r, config));
+    }
+
+    private static void show(CliRequest r, PeersConfig config) throws CliException {
+        int i = 2;
+        boolean dict = r.arg(i).equals("dict");
+        if (dict || r.arg(i).equals("-")) {
+            i++;
+        }
+        String only = r.arg(i);
+        boolean found = only.isEmpty();
+        StringBuilder b = new StringBuilder();
+        for (PeersRuntime p : config.running) {
+            if (!only.isEmpty() && !only.equals(p.spec.name)) {
+                continue;
+            }
+            found = true;
+            if (p.loop == null) {
+                continue; // not started (the process is still binding)
+            }
+            try {
+                b.append(p.loop.submit(() -> section(p, dict)).get());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            } catch (ExecutionException e) {
+                throw new IllegalStateException(e.getCause());
+            }
+        }
+        if (!found) {
+            throw new CliException("No such peers\n");
+        }
+        r.print(b);
+    }
+
+    private static String id(Object o) {
+        return "0x" + Integer.toHexString(System.identityHashCode(o));
+    }
+
+    private static String section(PeersRuntime p, boolean dict) {
+        StringBuilder b = new StringBuilder();
+        int flags = (p.upToDate() ? 0x3 : 0x1) | (p.resyncing() ? 0x4 : 0);
+        b.append(id(p)).append(": [").append(DATE.format(Instant.ofEpochMilli(p.startedMillis))).append("] id=").append(p.spec.name)
+                .append(" disabled=0 flags=0x").append(Integer.toHexString(flags))
+                .append(" resync_timeout=").append(p.upToDate() ? "<PAST>" : in(p.resyncIn()))
+                .append(" task_calls=").append(p.taskCalls).append('\n');
+        for (int i = p.links.size() - 1; i >= 0; i--) {
+            peer(b, p, p.links.get(i), dict);
+        }
+        return b.toString();
+    }
+
+    /** A delay as HAProxy prints a timer: "<PAST>" once expired. */
+    private static String in(long ms) {
+        return ms <= 0 ? "<PAST>" : HumanTime.of((ms + 999) / 1000);
+    }
+
+    private static void peer(StringBuilder b, PeersRuntime p, PeerLink l, boolean dict) {
+        PeerSession s = l.session;
+        long now = p.now();
+        b.append("  ").append(id(l)).append(": id=").append(l.name).append('(').append(l.local ? "local" : "remote").append(',')
+                .append(s != null ? "active" : "inactive").append(") addr=").append(l.address == null ? "" : l.address.getAddress()
+                        .getHostAddress() + ":" + l.address.getPort())
+                .append(" last_status=").append(Wire.statusName(l.status))
+                .append(" last_hdshk=").append(l.lastHandshake == 0 ? "<NEVER>" : HumanTime.of((now - l.lastHandshake) / 1000)).append('\n');
+        b.append(INDENT).append("reconnect=").append(l.local ? "<NEVER>" : in(l.reconnectAt - now))
+                .append(" heartbeat=").append(s != null && s.established() ? in(s.lastWrite + 3000 - now) : "<NEVER>")
+                .append(" confirm=0 tx_hbt=").append(l.heartbeatsSent).append(" rx_hbt=").append(l.heartbeatsReceived)
+                .append(" no_hbt=0 new_conn=").append(l.newConnections).append(" proto_err=").append(l.protocolErrors)
+                .append(" coll=0\n");
+        b.append(INDENT).append("flags=0x0");
+        if (s != null) {
+            b.append(" appctx:").append(id(s)).append(" st0=").append(s.established() ? 7 : 6).append(" st1=0 task_calls=0 state=EST\n");
+            b.append(INDENT).append("xprt=RAW ").append(s.addresses()).append('\n');
+            table(b, p, s, "remote_table", s.remoteTable());
+            table(b, p, s, "last_local_table", s.lastLocalTable());
+        } else {
+            b.append('\n');
+        }
+        b.append(INDENT).append("shared tables:\n");
+        for (int i = p.tables.size() - 1; i >= 0; i--) {
+            SharedTable st = p.tables.get(i);
+            PeerSession.Cursor c = s == null ? null : s.cursor(i);
+            b.append("          ").append(id(st)).append(" local_id=").append(st.id).append(" remote_id=")
+                    .append(c == null ? 0 : c.remoteId).append(" flags=0x0 remote_data=0x")
+                    .append(Long.toHexString(c == null ? 0 : c.remoteTypes)).append('\n');
+            b.append("              last_acked=").append(c == null ? 0 : c.lastAcked).append(" last_pushed=")
+                    .append(c == null ? 0 : c.lastPushed).append(" last_get=").append(c == null ? 0 : c.lastGet)
+                    .append(" teaching_origin=0 update=").append(l.acked[i]).append('\n');
+            b.append("              table:").append(id(st.table)).append(" id=").append(st.table.name()).append(" update=")
+                    .append(st.localUpdate()).append(" localupdate=").append(st.localUpdate()).append(" commitupdate=")
+                    .append(st.localUpdate()).append(" refcnt=1\n");
+            b.append(INDENT).append(dict ? "Dictionary cache: server keys are sent whole, nothing is cached\n"
+                    : "Dictionary cache not dumped (use \"show peers dict\")\n");
+        }
+    }
+
+    private static void table(StringBuilder b, PeersRuntime p, PeerSession s, String what, int index) {
+        if (index < 0) {
+            return;
+        }
+        SharedTable st = p.tables.get(index);
+        PeerSession.Cursor c = s.cursor(index);
+        b.append(INDENT).append(what).append(':').append(id(st)).append(" id=").append(st.table.name()).append(" local_id=")
+                .append(st.id).append(" remote_id=").append(c.remoteId).append('\n');
+    }
+}

@@ -1,0 +1,187 @@
+package io.fulcrum.it;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static io.fulcrum.it.TcpProxyKit.freePort;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Stick-table replication with the real haproxy 2.6 as the other peer: one peers section, a Fulcrum ("ful") and a
+ * haproxy ("hap") process; an entry tracked on one appears in {@code show table} on the other, both ways, in a table
+ * shared by a proxy's {@code peers} and in a table of the peers section; a restarted peer learns every entry from the
+ * other (the resync at start), with its remaining expiry.
+ */
+@Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class PeersIT {
+    private static final String HAPROXY = System.getProperty("it.haproxy", "/usr/sbin/haproxy");
+    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static Path dir;
+    private static int hapPeer;
+    private static int fulPeer;
+    private static int hapFront;
+    private static int fulFront;
+    private static FulcrumProcess hap;
+    private static FulcrumProcess ful;
+
+    @BeforeAll
+    static void start() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of(HAPROXY)), "haproxy is not installed");
+        dir = Files.createTempDirectory("fulcrum-peers");
+        hapPeer = freePort();
+        fulPeer = freePort();
+        hapFront = freePort();
+        fulFront = freePort();
+        hap = startHaproxy();
+        ful = startFulcrum();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (hap != null) {
+            hap.close();
+        }
+        if (ful != null) {
+            ful.close();
+        }
+    }
+
+    private static String config(String socket, int front) {
+        return """
+                global
+                    stats socket %s level admin
+                defaults
+                    mode http
+                    timeout connect 2s
+                    timeout client 10s
+                    timeout server 10s
+                peers mesh
+                    peer hap 127.0.0.1:%d
+                    peer ful 127.0.0.1:%d
+                    table counts type integer size 10 expire 60s store gpc(2),gpc_rate(2,10s),http_req_cnt
+                frontend fe
+                    bind 127.0.0.1:%d
+                    stick-table type string len 16 size 100 expire 60s peers mesh store http_req_cnt,http_req_rate(10s),conn_cur,server_id,gpt0
+                    http-request track-sc0 req.hdr(x-key)
+                    http-request track-sc1 int(7) table mesh/counts
+                    http-request sc-inc-gpc(1,1)
+                    http-request return status 200
+                """.formatted(dir.resolve(socket), hapPeer, fulPeer, front);
+    }
+
+    private static FulcrumProcess startHaproxy() throws Exception {
+        Path cfg = FulcrumProcess.config(config("hap.sock", hapFront));
+        FulcrumProcess p = FulcrumProcess.start(List.of(HAPROXY), List.of("-db", "-f", cfg.toString(), "-L", "hap"));
+        TcpProxyKit.awaitListening(p, "127.0.0.1", hapFront, Duration.ofSeconds(20));
+        return p;
+    }
+
+    private static FulcrumProcess startFulcrum() throws Exception {
+        FulcrumProcess p = FulcrumProcess.start(List.of("-db", "-f", FulcrumProcess.config(config("ful.sock", fulFront)).toString(),
+                "-L", "ful"));
+        TcpProxyKit.awaitListening(p, "127.0.0.1", fulFront, Duration.ofSeconds(20));
+        return p;
+    }
+
+    private static void track(int port, String key) throws Exception {
+        HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/"))
+                .header("x-key", key).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(200);
+    }
+
+    private static String table(String socket, String table) throws IOException {
+        return CliClient.send(dir.resolve(socket), "show table " + table);
+    }
+
+    /** Waits (20 s at most) until {@code show table} on {@code socket} has a line matching {@code line}; returns it. */
+    private static Matcher await(String socket, String table, String line) throws Exception {
+        Pattern p = Pattern.compile(line);
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        String last;
+        do {
+            last = table(socket, table);
+            Matcher m = p.matcher(last);
+            if (m.find()) {
+                return m;
+            }
+            Thread.sleep(100);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("no line matching " + line + " in " + socket + "'s " + table + ":\n" + last);
+    }
+
+    @Test
+    @Order(1)
+    void entriesTrackedOnFulcrumReachHaproxy() throws Exception {
+        track(fulFront, "from-ful");
+        Matcher m = await("hap.sock", "fe", "key=from-ful use=0 exp=(\\d+) server_id=0 gpt0=0 conn_cur=0 http_req_cnt=1 "
+                + "http_req_rate\\(10000\\)=1");
+        assertThat(Long.parseLong(m.group(1))).isBetween(40_000L, 60_000L);
+        await("hap.sock", "mesh/counts", "key=7 use=0 exp=\\d+ http_req_cnt=1 gpc0=0 gpc1=1 gpc0_rate\\(10000\\)=0 gpc1_rate\\(10000\\)=1");
+    }
+
+    @Test
+    @Order(2)
+    void entriesTrackedOnHaproxyReachFulcrum() throws Exception {
+        track(hapFront, "from-hap");
+        track(hapFront, "from-hap");
+        await("ful.sock", "fe", "key=from-hap use=0 exp=\\d+ server_id=0 gpt0=0 conn_cur=0 http_req_cnt=2 http_req_rate\\(10000\\)=2");
+        // The shared counter of the peers section's table: haproxy's values overwrite Fulcrum's, as between two haproxy.
+        await("ful.sock", "mesh/counts", "key=7 use=0 exp=\\d+ http_req_cnt=3 gpc0=0 gpc1=3 gpc0_rate\\(10000\\)=0 gpc1_rate\\(10000\\)=3");
+    }
+
+    @Test
+    @Order(3)
+    void showPeers() throws Exception {
+        String peers = CliClient.send(dir.resolve("ful.sock"), "show peers");
+        assertThat(peers).containsPattern("^0x[0-9a-f]+: \\[[^]]+] id=mesh disabled=0 flags=0x[0-9a-f]+ resync_timeout=\\S+ task_calls=\\d+\n")
+                .containsPattern("\n  0x[0-9a-f]+: id=ful\\(local,inactive\\) addr=127.0.0.1:" + fulPeer + " last_status=NONE last_hdshk=<NEVER>\n")
+                .containsPattern("\n  0x[0-9a-f]+: id=hap\\(remote,active\\) addr=127.0.0.1:" + hapPeer + " last_status=ESTA last_hdshk=")
+                .containsPattern("local_id=2 remote_id=\\d flags=0x0 remote_data=0x643\n")
+                .containsPattern("local_id=1 remote_id=\\d flags=0x0 remote_data=0x1800200\n")
+                .containsPattern("table:0x[0-9a-f]+ id=mesh/counts update=\\d+ localupdate=\\d+ ");
+        // The table lines of the peer's session come last declared first, as HAProxy lists them.
+        assertThat(peers.indexOf("id=fe update=")).isLessThan(peers.indexOf("id=mesh/counts update="));
+        assertThat(CliClient.send(dir.resolve("ful.sock"), "show peers nope")).isEqualTo("No such peers\n\n");
+    }
+
+    @Test
+    @Order(4)
+    void restartedHaproxyLearnsFromFulcrum() throws Exception {
+        hap.close();
+        hap = startHaproxy();
+        await("hap.sock", "fe", "key=from-ful use=0 exp=\\d+ .*http_req_cnt=1 ");
+        await("hap.sock", "fe", "key=from-hap use=0 exp=\\d+ .*http_req_cnt=2 ");
+    }
+
+    @Test
+    @Order(5)
+    void restartedFulcrumLearnsFromHaproxy() throws Exception {
+        ful.close();
+        ful = startFulcrum();
+        Matcher m = await("ful.sock", "fe", "key=from-hap use=0 exp=(\\d+) .*http_req_cnt=2 ");
+        assertThat(Long.parseLong(m.group(1))).isLessThan(60_000L); // the remaining expiry haproxy sent, not a fresh one
+        await("ful.sock", "fe", "key=from-ful use=0 exp=\\d+ .*http_req_cnt=1 ");
+        // And the session goes on: a new entry on either side reaches the other.
+        track(fulFront, "after-restart");
+        await("hap.sock", "fe", "key=after-restart use=0 ");
+    }
+}

@@ -1,0 +1,30 @@
+package io.fulcrum.peers;
+
+import io.fulcrum.Modules;
+import io.fulcrum.cfg.ConfigLoader;
+import io.fulcrum.cfg.Diagnostics;
+import io.fulcrum.cfg.Environment;
+import io.fulcrum.cfg.Registry;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/** A configuration loaded by the real loader with every module: its registry (the tables, the peers sections) and what it printed. */
+record Loaded(Registry registry, String output) {
+
+    /** Loads {@code text} as {@code dir}/t.cfg (reported as "t.cfg") in {@code env}. */
+    static Loaded load(Path dir, String text, Environment env) throws IOException {
+        Path file = dir.resolve("t.cfg");
+        Files.writeString(file, text);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        Registry r = Registry.of(Modules.ALL);
+        new ConfigLoader(r, new Diagnostics(new PrintStream(out, true, StandardCharsets.ISO_8859_1), 1), env)
+                .load(List.of(new ConfigLoader.ConfigFile(file, "t.cfg")));
+        return new Loaded(r, out.toString(StandardCharsets.ISO_8859_1));
+    }
+}

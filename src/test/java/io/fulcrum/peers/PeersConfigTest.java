@@ -1,0 +1,169 @@
+package io.fulcrum.peers;
+
+import io.fulcrum.cfg.Environment;
+import io.fulcrum.http.LoadedConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Configuration of peers sections and shared tables: each message is the one HAProxy 2.6.12 printed for the same lines. */
+class PeersConfigTest {
+    private static final String HEAD = """
+            global
+                localpeer me
+            defaults
+                mode http
+                timeout client 1s
+                timeout server 1s
+                timeout connect 1s
+            """;
+
+    @TempDir
+    Path dir;
+
+    private String messages(String text) {
+        return LoadedConfig.load(dir, HEAD + text).messages();
+    }
+
+    @Test
+    void validSections() {
+        assertThat(messages("""
+                peers p
+                    peer me 127.0.0.1:23010
+                    peer other 127.0.0.1:23011
+                    table t type string len 16 size 10 expire 1m store gpc(2),gpc_rate(2,10s),http_req_rate(10s)
+                peers q
+                    bind 127.0.0.1:23012
+                    default-server
+                    server me
+                    server other 127.0.0.1:23013
+                backend b
+                    stick-table type ip size 10 peers p store conn_cnt
+                backend c
+                    stick-table type ip size 10 peers q
+                    tcp-request content track-sc0 src table p/t
+                """)).isEqualTo("\n");
+    }
+
+    @Test
+    void sectionErrors() {
+        assertThat(messages("""
+                peers
+                    peer me 127.0.0.1:23010
+                peers p x
+                peers p
+                    frob x
+                    peer me 127.0.0.1:23010
+                    bind 127.0.0.1:23010
+                    peer me 127.0.0.1:23011
+                peers p
+                peers q
+                    bind 127.0.0.1:23014
+                    peer other 127.0.0.1:23015
+                    server me 127.0.0.1:23016
+                """)).isEqualTo("""
+                [ALERT]    (1) : config : parsing [t.cfg:8] : missing name for peers section.
+                [ALERT]    (1) : config : parsing [t.cfg:10] : 'peers' cannot handle unexpected argument 'x'.
+                [ALERT]    (1) : config : parsing [t.cfg:12] : unknown keyword 'frob' in 'peers' section
+                [ALERT]    (1) : config : parsing [t.cfg:14] : mixing "peer" and "bind" line is forbidden
+                [ALERT]    (1) : config : parsing [t.cfg:15] : 'peer me' : local peer name already referenced at t.cfg:13. me
+                [ALERT]    (1) : config : parsing [t.cfg:16] : peers section 'p' has the same name as another peers section declared at t.cfg:11.
+                [ALERT]    (1) : config : parsing [t.cfg:19] : mixing "peer" and "bind" line is forbidden
+                [ALERT]    (1) : config : parsing [t.cfg:20] : 'server me/me' : unknown keyword '127.0.0.1:23016'. Hint: no address was expected for this server.
+                [ALERT]    (1) : config : Error(s) found in configuration file : t.cfg
+                [ALERT]    (1) : config : Fatal errors found in configuration.
+                """);
+    }
+
+    @Test
+    void tableErrors() {
+        assertThat(messages("""
+                peers p
+                    peer me 127.0.0.1:23010
+                    table t type ip
+                    table
+                    table t type ip size 10 peers p
+                backend b
+                    stick-table type ip size 10 peers
+                """)).isEqualTo("""
+                [ALERT]    (1) : config : parsing [t.cfg:10] : table: missing size.
+                [ALERT]    (1) : config : parsing [t.cfg:11] : table: missing size.
+                [ALERT]    (1) : config : parsing [t.cfg:12] : table: unknown argument 'peers'.
+                [ALERT]    (1) : config : parsing [t.cfg:14] : stick-table: missing argument after 'peers'.
+                [ALERT]    (1) : config : Error(s) found in configuration file : t.cfg
+                [ALERT]    (1) : config : Fatal errors found in configuration.
+                """);
+    }
+
+    @Test
+    void tableOfAnUnknownSection() {
+        assertThat(messages("""
+                backend c
+                    stick-table type ip size 10 peers nope
+                """)).isEqualTo("""
+                [ALERT]    (1) : config : Proxy 'c': unable to find sync peers 'nope'.
+                [ALERT]    (1) : config : Fatal errors found in configuration.
+                """);
+    }
+
+    @Test
+    void sectionWithoutTheLocalPeerIsRemoved() {
+        assertThat(messages("""
+                peers p
+                    peer other 127.0.0.1:23011
+                backend b
+                    stick-table type ip size 10 peers p
+                """)).isEqualTo("""
+                [WARNING]  (1) : config : Removing incomplete section 'peers p' (no peer named 'me').
+                """);
+    }
+
+    @Test
+    void localPeerAfterAPeersSectionIsIgnored() {
+        assertThat(LoadedConfig.load(dir, """
+                global
+                    localpeer me
+                peers p
+                    peer me 127.0.0.1:23010
+                global
+                    localpeer other
+                """).messages()).isEqualTo("""
+                [WARNING]  (1) : config : parsing [t.cfg:6] : 'localpeer' ignored since it is used after 'peers' section.
+                """);
+    }
+
+    @Test
+    void localPeerGivenByTheCommandLineWins() throws Exception {
+        Environment env = new Environment(Map.of());
+        env.setFixed("HAPROXY_LOCALPEER", "me"); // -L me
+        Loaded l = Loaded.load(dir, """
+                global
+                    localpeer other
+                peers p
+                    peer me 127.0.0.1:23010
+                """, env);
+        assertThat(l.output()).contains("[WARNING]  (1) : config : parsing [t.cfg:2] : 'localpeer' ignored since it is already "
+                + "set by using the '-L' command line argument.").doesNotContain("Removing incomplete section");
+        assertThat(env.get("HAPROXY_LOCALPEER")).isEqualTo("me");
+    }
+
+    @Test
+    void unsupportedOptionsAreSaid() {
+        assertThat(messages("""
+                peers p
+                    peer me 127.0.0.1:23010 ssl
+                    default-server ssl verify none
+                    log stdout local0
+                """)).isEqualTo("""
+                [ALERT]    (1) : config : parsing [t.cfg:9] : 'server p/me' : 'ssl' is not supported in peers sections by Fulcrum yet (peers connect in clear TCP, without options).
+                [ALERT]    (1) : config : parsing [t.cfg:10] : default-server : 'ssl' is not supported in peers sections by Fulcrum yet (peers connect in clear TCP, without options).
+                [ALERT]    (1) : config : parsing [t.cfg:11] : 'log' in a peers section is not supported by Fulcrum yet.
+                [ALERT]    (1) : config : Error(s) found in configuration file : t.cfg
+                [ALERT]    (1) : config : Fatal errors found in configuration.
+                """);
+    }
+}
