@@ -436,6 +436,25 @@ public final class Backend {
         return m == null ? 0 : m.queue.size();
     }
 
+    /** The longest its own queue has been (the backend's qmax), since started or cleared. */
+    public int queuePeak() {
+        return queue.peak();
+    }
+
+    /** The longest the queue of {@code server} has been (its qmax). */
+    public int queuePeak(Server server) {
+        Member m = member(server);
+        return m == null ? 0 : m.queue.peak();
+    }
+
+    /** {@code clear counters}: the queues' peaks come down to their lengths now. */
+    public void resetQueuePeaks() {
+        queue.resetPeak();
+        for (Member m : members) {
+            m.queue.resetPeak();
+        }
+    }
+
     /** The servers in use now (active ones, else the backups in use): avg_queue divides by their number. */
     public int serversInUse() {
         return farm.members.length;

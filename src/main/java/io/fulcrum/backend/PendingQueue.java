@@ -11,6 +11,8 @@ import java.util.concurrent.atomic.AtomicLong;
 final class PendingQueue {
     private final ConcurrentLinkedQueue<Ticket> waiting = new ConcurrentLinkedQueue<>();
     private final AtomicInteger size = new AtomicInteger();
+    /** The longest it has been (qmax). */
+    private final AtomicInteger peak = new AtomicInteger();
     /** Streams that left it for a slot so far: a waiter's position for %sq/%bq is the growth while it waited. */
     private final AtomicLong served = new AtomicLong();
 
@@ -18,10 +20,23 @@ final class PendingQueue {
         return size.get();
     }
 
+    /** The longest it has been since started or cleared (qmax). */
+    int peak() {
+        return peak.get();
+    }
+
+    /** {@code clear counters}: the peak comes down to the length now. */
+    void resetPeak() {
+        peak.set(size.get());
+    }
+
     /** Adds {@code t}, noting where the queue stood. */
     void add(Ticket t) {
         t.queueMark = served.get();
-        size.incrementAndGet();
+        int n = size.incrementAndGet();
+        if (n > peak.get()) {
+            peak.accumulateAndGet(n, Math::max);
+        }
         waiting.add(t);
     }
 

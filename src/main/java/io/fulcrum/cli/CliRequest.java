@@ -25,6 +25,18 @@ public final class CliRequest {
         return i < args.size() ? args.get(i) : "";
     }
 
+    /** Word {@code i} read as HAProxy's atoi() reads it: an optional '-', the leading digits (capped), 0 without any. */
+    public int atoi(int i) {
+        String s = arg(i);
+        int at = s.startsWith("-") ? 1 : 0;
+        long v = 0;
+        while (at < s.length() && Character.isDigit(s.charAt(at)) && v <= Integer.MAX_VALUE) {
+            v = v * 10 + s.charAt(at++) - '0';
+        }
+        v = Math.min(v, Integer.MAX_VALUE);
+        return (int) (s.startsWith("-") ? -v : v);
+    }
+
     public int size() {
         return args.size();
     }
@@ -49,6 +61,16 @@ public final class CliRequest {
     /** {@code experimental-mode on} was entered in this session. */
     public boolean experimental() {
         return session.experimental();
+    }
+
+    /** The index of the event loop serving the CLI's connection: HAProxy's thread running the command. */
+    public int thread() {
+        return process().loops().indexOf(session.channel().eventLoop());
+    }
+
+    /** The open sessions of the stats sockets, this one included ({@code show sess}). */
+    public List<CliConnection> connections() {
+        return session.connections();
     }
 
     /** Refuses the command unless the session has {@code required}. */

@@ -12,10 +12,12 @@ import io.netty.util.concurrent.ScheduledFuture;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One connection to a stats socket. Lines are cut on the event loop and run in order on a virtual thread
@@ -24,6 +26,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class CliSession extends ChannelInboundHandlerAdapter {
     private static final ExecutorService RUNNER = Executors.newVirtualThreadPerTaskExecutor();
+    /** Ids for {@code show sess}, in a range of their own: the streams' ids start with their loop's number. */
+    private static final AtomicLong IDS = new AtomicLong(0xc11L << 40);
 
     private final CliCommands commands;
     private final Fulcrum process;
@@ -39,6 +43,12 @@ final class CliSession extends ChannelInboundHandlerAdapter {
     /** Lines cut so far, and the last one to drop unrun (the input that stopped a streaming command). */
     private volatile long lines;
     private volatile long discardThrough;
+    /** The open sessions of the process's stats sockets, which this one joins while it is open (null: none). */
+    private final Set<CliSession> live;
+    private final long id = IDS.incrementAndGet();
+    private long startMillis;
+    private long startNanos;
+    private volatile long idleDeadline = Long.MAX_VALUE;
 
     // Touched by the runs only.
     private CliLevel level;
@@ -51,13 +61,18 @@ final class CliSession extends ChannelInboundHandlerAdapter {
     private String payloadLine;
     private StringBuilder payload;
 
-    CliSession(CliCommands commands, Fulcrum process, CliSocketOptions options, long timeoutMs, int maxLine) {
+    CliSession(CliCommands commands, Fulcrum process, CliSocketOptions options, long timeoutMs, int maxLine, Set<CliSession> live) {
+        this.live = live;
         this.commands = commands;
         this.process = process;
         this.level = options.level;
         this.severity = options.severity;
         this.timeoutMs = timeoutMs;
         this.maxLine = maxLine;
+    }
+
+    Channel channel() {
+        return channel;
     }
 
     Fulcrum process() {
@@ -120,9 +135,19 @@ final class CliSession extends ChannelInboundHandlerAdapter {
         channel.eventLoop().execute(this::armIdle);
     }
 
+    /** What {@code show sess} shows of the session. */
+    CliConnection view() {
+        return new CliConnection(id, startMillis, startNanos, channel, lines, idleDeadline);
+    }
+
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         channel = ctx.channel();
+        startMillis = System.currentTimeMillis();
+        startNanos = System.nanoTime();
+        if (live != null) {
+            live.add(this);
+        }
         armIdle();
         ctx.fireChannelActive();
     }
@@ -173,6 +198,10 @@ final class CliSession extends ChannelInboundHandlerAdapter {
         if (idle != null) {
             idle.cancel(false);
         }
+        idleDeadline = Long.MAX_VALUE;
+        if (live != null) {
+            live.remove(this);
+        }
         ctx.fireChannelInactive();
     }
 
@@ -185,6 +214,7 @@ final class CliSession extends ChannelInboundHandlerAdapter {
         if (idle != null) {
             idle.cancel(false);
         }
+        idleDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         idle = channel.eventLoop().schedule(() -> {
             channel.close();
         }, timeoutMs, TimeUnit.MILLISECONDS);
@@ -258,6 +288,11 @@ final class CliSession extends ChannelInboundHandlerAdapter {
         });
     }
 
+    /** The open sessions of the process's stats sockets. */
+    List<CliConnection> connections() {
+        return live == null ? List.of() : live.stream().map(CliSession::view).toList();
+    }
+
     /** How much the client has sent so far (for {@link CliRequest#flush()}). */
     long received() {
         return received;
@@ -272,6 +307,7 @@ final class CliSession extends ChannelInboundHandlerAdapter {
         if (idle != null) {
             idle.cancel(false);
         }
+        idleDeadline = Long.MAX_VALUE;
         write(text);
         if (received != since) {
             discardThrough = lines;

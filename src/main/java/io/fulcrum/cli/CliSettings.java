@@ -7,6 +7,8 @@ import io.netty.channel.ChannelHandler;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /** The global {@code stats socket}, {@code stats timeout} and {@code stats maxconn} settings. */
 public final class CliSettings {
@@ -20,6 +22,8 @@ public final class CliSettings {
     public int maxconn = 10;
     /** Every subsystem's commands (set once the configuration is read). */
     CliCommands commands;
+    /** The open sessions ({@code show sess}). */
+    private final Set<CliSession> live = ConcurrentHashMap.newKeySet();
 
     public static CliSettings of(ConfigModel model) {
         return model.part(CliSettings.class, CliSettings::new);
@@ -28,7 +32,7 @@ public final class CliSettings {
     /** Prepares the first answers in the background (nothing without a stats socket). */
     public void warmUp(Fulcrum process) {
         if (!sockets.isEmpty()) {
-            CliSession.warmUp(new CliSession(commands, process, new CliSocketOptions(), timeoutMs, 1024));
+            CliSession.warmUp(new CliSession(commands, process, new CliSocketOptions(), timeoutMs, 1024, null));
         }
     }
 
@@ -38,6 +42,6 @@ public final class CliSettings {
      * @param maxLine the longest command line accepted ({@code tune.bufsize})
      */
     public ChannelHandler session(Fulcrum process, BindSpec socket, int maxLine) {
-        return new CliSession(commands, process, CliSocketOptions.of(socket), timeoutMs, maxLine);
+        return new CliSession(commands, process, CliSocketOptions.of(socket), timeoutMs, maxLine, live);
     }
 }

@@ -38,7 +38,8 @@ public final class Encoder {
         if (deflater == null) {
             return in;
         }
-        ByteBuf out = alloc.buffer(in.readableBytes() / 2 + 64);
+        int submitted = in.readableBytes();
+        ByteBuf out = alloc.buffer(submitted / 2 + 64);
         try {
             header(out);
             for (ByteBuffer b : in.nioBuffers()) {
@@ -49,6 +50,7 @@ public final class Encoder {
                 drain(out, Deflater.NO_FLUSH);
             }
             drain(out, Deflater.SYNC_FLUSH);
+            CompressionRate.counted(submitted, out.readableBytes());
         } catch (RuntimeException e) {
             out.release();
             throw e;

@@ -2,8 +2,10 @@ package io.fulcrum.listener;
 
 import io.fulcrum.conn.Endpoint;
 import io.fulcrum.conn.SocketTuning;
+import io.fulcrum.runtime.AcceptRate;
 import io.fulcrum.runtime.ConnLimit;
 import io.fulcrum.runtime.EventLoops;
+import io.fulcrum.runtime.LoopActivity;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
@@ -46,6 +48,8 @@ public final class Listener {
     private final ArrayDeque<Channel> waiting = new ArrayDeque<>();
     private ServerChannel channel;
     private volatile boolean paused;
+    /** The process's accept rate limits, or null (stats sockets). */
+    private AcceptRate rate;
 
     /**
      * @param owner      the frontend's name (GLOBAL for the stats sockets), for messages
@@ -84,6 +88,16 @@ public final class Listener {
     /** The {@code name} of its bind line, or null. */
     public String name() {
         return bind.name;
+    }
+
+    /** Makes the socket obey the process's accept rate limits; before {@link #bind()}. */
+    public void limitRate(AcceptRate rate) {
+        this.rate = rate;
+    }
+
+    /** The listening socket, once bound ({@code show fd}). */
+    public ServerChannel channel() {
+        return channel;
     }
 
     /** The connections accepted on this socket and not closed yet. */
@@ -207,9 +221,25 @@ public final class Listener {
         return null;
     }
 
+    /** Milliseconds before the next connection may be accepted (a rate limit is reached), else 0. */
+    private long rateDelay() {
+        return rate == null ? 0 : rate.delay(bind.transport != null);
+    }
+
+    /** Stops reading the socket until a rate limit lets connections in again. */
+    private void holdForRate(long delay) {
+        channel.config().setAutoRead(false);
+        channel.eventLoop().schedule(this::drainWaiting, delay, TimeUnit.MILLISECONDS);
+    }
+
     /** Serves connections that waited for a slot, then reads the socket again if they all got one. */
     private void drainWaiting() {
         while (!waiting.isEmpty()) {
+            long delay = rateDelay();
+            if (delay > 0) {
+                holdForRate(delay);
+                return;
+            }
             ConnLimit full = acquire();
             if (full != null) {
                 full.await(() -> channel.eventLoop().execute(this::drainWaiting));
@@ -229,6 +259,9 @@ public final class Listener {
     }
 
     private void start(Channel child) {
+        if (rate != null) {
+            rate.accepted(bind.transport != null);
+        }
         child.attr(LISTENER).set(this);
         child.closeFuture().addListener(f -> {
             for (ConnLimit l : limits) {
@@ -248,8 +281,15 @@ public final class Listener {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             Channel child = (Channel) msg;
+            LoopActivity.accepted();
             if (!waiting.isEmpty()) {
                 waiting.add(child);
+                return;
+            }
+            long delay = rateDelay();
+            if (delay > 0) {
+                waiting.add(child);
+                holdForRate(delay);
                 return;
             }
             ConnLimit full = acquire();

@@ -42,6 +42,8 @@ public final class FrontendLogger {
     private final boolean separateErrors;
     private final boolean dontlogNormal;
     private final boolean logasap;
+    /** Mode tcp with a format that needs nothing of the transaction's end: logged once the server connection is up. */
+    private final boolean logEarly;
     /** Lines emitted so far (%lc). */
     private final AtomicLong lines = new AtomicLong();
 
@@ -64,6 +66,7 @@ public final class FrontendLogger {
         this.separateErrors = p.separateErrors;
         this.dontlogNormal = p.dontlogNormal;
         this.logasap = p.logasap;
+        this.logEarly = !http && (logasap || format != null && !format.waitsForEnd());
     }
 
     /** {@code option logasap}: %B, %Tt, %Ta and %Tu are written with a '+', as lower bounds. */
@@ -151,11 +154,12 @@ public final class FrontendLogger {
     }
 
     /**
-     * {@code option logasap} in mode tcp: the server connection is established, the line is sent now (the
-     * client's bytes do not matter then: {@code dontlognull} does not apply).
+     * Mode tcp, with {@code option logasap} or a format that needs nothing of the transaction's end: the server
+     * connection is established, the line is sent now (the client's bytes do not matter then: {@code dontlognull}
+     * does not apply), as HAProxy does.
      */
     public void serverConnected(LogContext ctx) {
-        if (logasap && !http) {
+        if (logEarly) {
             early(ctx, ctx.streamLog().bytesOut());
         }
     }

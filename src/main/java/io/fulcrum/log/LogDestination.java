@@ -6,6 +6,8 @@ import java.net.Inet4Address;
 import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.net.UnixDomainSocketAddress;
 import java.net.UnknownHostException;
 
 /**
@@ -48,13 +50,15 @@ sealed interface LogDestination {
     }
 
     /**
-     * A syslog server over TCP ({@code tcp@<addr:port>}): as in HAProxy, the process gives it a ring of its own
-     * ("ring#N") whose forwarder sends the messages; the sender only ever sees that ring.
+     * A syslog server over a stream socket: TCP ({@code tcp@<addr:port>}) or a unix stream socket
+     * ({@code uxst@<path>}). As in HAProxy, the process gives it a ring of its own ("ring#N") whose forwarder sends
+     * the messages; the sender only ever sees that ring.
      */
-    record Tcp(InetSocketAddress address) implements LogDestination {
+    record Tcp(SocketAddress address) implements LogDestination {
         @Override
         public String toString() {
-            return "tcp@" + address.getAddress().getHostAddress() + ":" + address.getPort();
+            return address instanceof InetSocketAddress i ? "tcp@" + i.getAddress().getHostAddress() + ":" + i.getPort()
+                    : "uxst@" + address;
         }
     }
 
@@ -94,8 +98,14 @@ sealed interface LogDestination {
                 case "tcp", "tcp4", "tcp6" -> {
                     return new Tcp(inet(rest, prefix.equals("tcp4") ? 4 : prefix.equals("tcp6") ? 6 : 0, text));
                 }
-                case "uxst", "abns" ->
-                        throw new ConfigException("'" + prefix + "@' log targets are not supported by Fulcrum yet");
+                case "uxst" -> {
+                    if (rest.isEmpty()) {
+                        throw new ConfigException("missing path in '" + text + "'");
+                    }
+                    return new Tcp(UnixDomainSocketAddress.of(rest));
+                }
+                case "abns" ->
+                        throw new ConfigException("'abns@' log targets (abstract unix sockets) are not supported by Fulcrum yet");
                 default -> throw new ConfigException("unknown address family '" + prefix + "' in '" + text + "'");
             }
         } else if (text.startsWith("/")) {
@@ -123,8 +133,8 @@ sealed interface LogDestination {
         return new InetSocketAddress(resolve(host, family, text), port);
     }
 
-    /** The address of a ring's {@code server}: {@code [tcp@|ipv4@|ipv6@]<host>[:<port>]}. */
-    static InetSocketAddress streamAddress(String text) throws ConfigException {
+    /** The address of a ring's {@code server}: {@code [tcp@|ipv4@|ipv6@]<host>[:<port>]} or {@code uxst@<path>}. */
+    static SocketAddress streamAddress(String text) throws ConfigException {
         return switch (parse(text)) {
             case Udp u -> u.address();
             case Tcp t -> t.address();

@@ -59,8 +59,12 @@ public final class LogFormat {
         }
     }
 
-    /** A {@code %var} variable with its flags. */
-    record VariableNode(LogVariable variable, int flags) implements Node {
+    /**
+     * A {@code %var} variable with its flags.
+     *
+     * @param atEnd the variable is known only once the transaction ends ({@link LogVariables#AT_END})
+     */
+    record VariableNode(LogVariable variable, int flags, boolean atEnd) implements Node {
         @Override
         public void append(SampleContext ctx, StringBuilder out) {
             variable.append(ctx, out, flags);
@@ -107,6 +111,16 @@ public final class LogFormat {
             }
         }
         return true;
+    }
+
+    /** True when a variable of the format is known only at the transaction's end (HAProxy's LW_BYTES). */
+    public boolean waitsForEnd() {
+        for (Node n : nodes) {
+            if (n instanceof VariableNode v && v.atEnd()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The format as written. */

@@ -112,7 +112,7 @@ public final class LogFormatParser {
                 throw new ConfigException("format variable '" + name + "' is reserved for HTTP mode");
             }
             flush(lit, nodes);
-            nodes.add(new LogFormat.VariableNode(v.variable(), flags));
+            nodes.add(new LogFormat.VariableNode(v.variable(), flags, LogVariables.AT_END.contains(name)));
         }
         flush(lit, nodes);
         return new LogFormat(text, nodes);

@@ -27,6 +27,14 @@ final class LogVariables {
             "ci", "cp", "f", "fc", "fi", "fp", "ft", "lc", "hr", "hrl", "hs", "hsl", "ms", "pid", "r", "rc", "rt", "s", "sc", "si",
             "sp", "sq", "sslc", "sslv", "t", "tr", "trg", "trl", "ts", "tsc");
 
+    /**
+     * The variables known only once the transaction ends (HAProxy's LW_BYTES): a mode tcp format without any is
+     * logged as soon as the server connection is established, as HAProxy does (the others, and sample
+     * expressions, are known by then).
+     */
+    static final Set<String> AT_END = Set.of("B", "ID", "Ta", "Tc", "Td", "Th", "Ti", "Tq", "TR", "Tr", "Tt", "Tu", "Tw", "U",
+            "ac", "bc", "bq", "fc", "rc", "sc", "sq", "ts");
+
     private static final Map<String, Entry> VARIABLES = new HashMap<>();
 
     static {

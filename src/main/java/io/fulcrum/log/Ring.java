@@ -26,6 +26,8 @@ final class Ring {
     private long used;
     private long dropped;
     private final List<Cursor> pins = new ArrayList<>();
+    /** The {@code backing-file} that keeps a copy of the messages, or null. */
+    private final RingFile file;
 
     /** A reader's position: the sequence number of the next message it reads. */
     static final class Cursor {
@@ -33,9 +35,14 @@ final class Ring {
     }
 
     Ring(String name, String description, long capacity) {
+        this(name, description, capacity, null);
+    }
+
+    Ring(String name, String description, long capacity, RingFile file) {
         this.name = name;
         this.description = description;
         this.capacity = capacity;
+        this.file = file;
     }
 
     String name() {
@@ -51,6 +58,9 @@ final class Ring {
         long cost = length + OVERHEAD;
         while (used + cost > capacity && count > 0 && !pinned(first)) {
             used -= slots[head].length + OVERHEAD;
+            if (file != null) {
+                file.evicted(slots[head].length);
+            }
             slots[head] = null;
             head = (head + 1) % slots.length;
             count--;
@@ -73,6 +83,9 @@ final class Ring {
         slots[(head + count) % slots.length] = copy;
         count++;
         used += cost;
+        if (file != null) {
+            file.append(copy, length);
+        }
         notifyAll();
         return true;
     }

@@ -3,6 +3,8 @@ package io.fulcrum.log;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.SocketTimeoutException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.SelectionKey;
@@ -13,7 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Sends a ring's messages to one of its {@code server}s over TCP, framed as syslog over TCP: each followed by a
+ * Sends a ring's messages to one of its {@code server}s over TCP or a unix stream socket, framed as syslog over TCP: each followed by a
  * newline ({@code log-proto legacy}) or preceded by its length and a space ({@code octet-count}, RFC 6587).
  * Runs on a thread of its own; reconnects a second after a failure. While connected, what the server has not taken
  * stays in the ring (this forwarder pins it), so that a server that does not keep up makes new messages drop; while
@@ -68,7 +70,8 @@ final class RingForwarder implements AutoCloseable {
     }
 
     private SocketChannel connect(Selector selector) throws IOException {
-        SocketChannel ch = SocketChannel.open();
+        SocketChannel ch = server.address() instanceof UnixDomainSocketAddress ? SocketChannel.open(StandardProtocolFamily.UNIX)
+                : SocketChannel.open();
         try {
             ch.configureBlocking(false);
             if (!ch.connect(server.address())) {

@@ -13,6 +13,7 @@ import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
 
+import java.nio.file.Path;
 import java.util.Map;
 
 /**
@@ -44,11 +45,19 @@ final class RingSection {
         keywords.add("maxlen", (r, l) -> r.maxlen = size(l));
         keywords.add("size", (r, l) -> {
             long size = size(l);
+            if (r.backingFile != null) {
+                throw new ConfigException("cannot resize an already mapped file, please specify 'size' before 'backing-file'.");
+            }
             if (size < r.size) {
                 throw new ConfigException("ignoring new size '" + size + "' that is smaller than current size '" + r.size
                         + "' for ring '" + r.name + "'.");
             }
             r.size = size;
+        });
+        keywords.add("backing-file", (r, l) -> {
+            Path path = Path.of(l.arg(1));
+            RingFile.create(path, r.size, r.name);
+            r.backingFile = path;
         });
         keywords.add("timeout", RingSection::timeout);
         keywords.add("server", RingSection::server);
@@ -151,10 +160,10 @@ final class RingSection {
             }
         }
         for (RingSpec r : rings.values()) {
-            if (r.maxlen > r.size) {
+            if (r.maxlen > r.storage()) {
                 diag.configWarning("ring '" + r.name + "' event max length '" + r.maxlen + "' exceeds size, forced to size '"
-                        + r.size + "'.");
-                r.maxlen = r.size;
+                        + r.storage() + "'.");
+                r.maxlen = r.storage();
             }
         }
     }

@@ -3,7 +3,8 @@ package io.fulcrum.log;
 import io.fulcrum.cfg.ConfigModel;
 import io.fulcrum.cfg.Source;
 
-import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,8 +15,8 @@ final class RingSpec {
     /** HAProxy's BUFSIZE: the default and smallest ring, and the default longest message. */
     static final int BUFSIZE = 16384;
 
-    /** A {@code server} line: where the ring's messages are forwarded over TCP, and how they are framed. */
-    record Server(String name, InetSocketAddress address, boolean octetCount) {
+    /** A {@code server} line: where the ring's messages are forwarded (TCP or a unix stream socket), and how they are framed. */
+    record Server(String name, SocketAddress address, boolean octetCount) {
     }
 
     final String name;
@@ -28,11 +29,18 @@ final class RingSpec {
     long timeoutConnect;
     long timeoutServer;
     final List<Server> servers = new ArrayList<>();
+    /** {@code backing-file}, or null. */
+    Path backingFile;
 
     RingSpec(String name, String description, Source source) {
         this.name = name;
         this.description = description;
         this.source = source;
+    }
+
+    /** What the ring stores: its size, less the backing file's header when it has one (as HAProxy's). */
+    long storage() {
+        return backingFile == null ? size : size - RingFile.HEADER;
     }
 
     /** The rings of a configuration, by name, in declaration order. */

@@ -1,5 +1,7 @@
 package io.fulcrum.log;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -27,7 +29,13 @@ final class Sinks implements AutoCloseable {
 
     /** Creates the ring of {@code spec}, and its forwarders. */
     Ring add(RingSpec spec) {
-        Ring ring = new Ring(spec.name, spec.description, spec.size);
+        Ring ring;
+        try {
+            ring = new Ring(spec.name, spec.description, spec.storage(),
+                    spec.backingFile == null ? null : RingFile.open(spec.backingFile, spec.size));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot map backing-file '" + spec.backingFile + "' of ring '" + spec.name + "'", e);
+        }
         rings.put(spec.name, ring);
         for (RingSpec.Server s : spec.servers) {
             forwarders.add(new RingForwarder(ring, s, spec.timeoutConnect, spec.timeoutServer));

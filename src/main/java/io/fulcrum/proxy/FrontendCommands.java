@@ -59,7 +59,7 @@ final class FrontendCommands {
                     if (r.arg(4).isEmpty()) {
                         throw new CliException("Integer value expected.\n");
                     }
-                    int v = leadingInt(r.arg(4));
+                    int v = r.atoi(4);
                     if (v < 0) {
                         throw new CliException("Value out of range.\n");
                     }
@@ -70,7 +70,7 @@ final class FrontendCommands {
             if (r.arg(3).isEmpty()) {
                 throw new CliException("Expects an integer value.\n");
             }
-            int v = leadingInt(r.arg(3));
+            int v = r.atoi(3);
             int hard = r.process().global().effectiveMaxconn();
             if (v < 0 || v > hard) {
                 throw new CliException("Value out of range.\n");
@@ -101,16 +101,5 @@ final class FrontendCommands {
                 }
             }
         }
-    }
-
-    /** The number at the start of {@code s}, as atoi reads it (0 when there is none). */
-    private static int leadingInt(String s) {
-        int i = s.startsWith("-") ? 1 : 0;
-        long v = 0;
-        while (i < s.length() && Character.isDigit(s.charAt(i)) && v <= Integer.MAX_VALUE) {
-            v = v * 10 + s.charAt(i++) - '0';
-        }
-        v = Math.min(v, Integer.MAX_VALUE);
-        return (int) (s.startsWith("-") ? -v : v);
     }
 }

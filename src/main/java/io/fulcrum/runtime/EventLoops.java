@@ -3,6 +3,7 @@ package io.fulcrum.runtime;
 import io.netty.channel.Channel;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandler;
 import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.ServerChannel;
@@ -11,14 +12,20 @@ import io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.epoll.EpollDomainSocketChannel;
+import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketProtocolFamily;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.FastThreadLocalThread;
+import io.netty.util.concurrent.ThreadAwareExecutor;
 
 import java.nio.channels.spi.SelectorProvider;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -28,11 +35,26 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class EventLoops {
     private final EventLoopGroup group;
     private final boolean epoll;
+    /** Each loop's activity counters. */
+    private final List<LoopActivity> activities = new CopyOnWriteArrayList<>();
 
     public EventLoops(int threads) {
         this.epoll = Epoll.isAvailable();
-        IoHandlerFactory io = epoll ? EpollRegistrationFix.factory() : NioIoHandler.newFactory();
-        this.group = new MultiThreadIoEventLoopGroup(threads, new LoopThreads(), io);
+        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        IoHandlerFactory counted = new IoHandlerFactory() {
+            @Override
+            public IoHandler newHandler(ThreadAwareExecutor executor) {
+                LoopActivity a = new LoopActivity(executor);
+                activities.add(a);
+                return ActivityIoHandler.wrap(io.newHandler(executor), executor, a);
+            }
+
+            @Override
+            public boolean isChangingThreadSupported() {
+                return io.isChangingThreadSupported();
+            }
+        };
+        this.group = new MultiThreadIoEventLoopGroup(threads, new LoopThreads(), counted);
     }
 
     /**
@@ -41,6 +63,18 @@ public final class EventLoops {
      */
     public static int threadIndex() {
         return Thread.currentThread() instanceof LoopThread t ? t.index : 0;
+    }
+
+    /** The activity counters of the loop running the calling thread, null off the loops. */
+    static LoopActivity currentActivity() {
+        return Thread.currentThread() instanceof LoopThread t ? t.activity : null;
+    }
+
+    /** Ties {@code a} to the calling loop thread; on the loop, when it starts. */
+    static void attach(LoopActivity a) {
+        if (Thread.currentThread() instanceof LoopThread t) {
+            t.activity = a;
+        }
     }
 
     /**
@@ -70,11 +104,33 @@ public final class EventLoops {
     /** An event loop's thread, which knows the loop's index. */
     private static final class LoopThread extends FastThreadLocalThread {
         final int index;
+        /** Its loop's activity counters, once the loop runs. */
+        LoopActivity activity;
 
         LoopThread(ThreadGroup group, Runnable task, String name, int index) {
             super(group, task, name);
             this.index = index;
         }
+    }
+
+    /** The loops' activity counters, in the order of their threads' indexes (loops not started yet last). */
+    public List<LoopActivity> activities() {
+        return activities.stream().sorted(Comparator.comparingInt(a -> a.index < 0 ? Integer.MAX_VALUE : a.index)).toList();
+    }
+
+    /** {@code clear counters}: each loop clears its own activity counters. */
+    public void clearActivity() {
+        activities.forEach(a -> a.loop.execute(a::clear));
+    }
+
+    /** The thread index of {@code loop}, 0 when it is not one of these loops or has not started. */
+    public int indexOf(Executor loop) {
+        for (LoopActivity a : activities) {
+            if (a.loop == loop) {
+                return Math.max(0, a.index);
+            }
+        }
+        return 0;
     }
 
     public EventLoopGroup group() {

@@ -25,6 +25,8 @@ import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.server.Server;
 import io.fulcrum.stats.Counters;
+import io.fulcrum.stats.ProcessInfo;
+import io.fulcrum.stats.SampledRate;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.group.ChannelGroup;
@@ -69,6 +71,8 @@ public final class Fulcrum {
     private CliSettings cli;
     /** The whole process's connection and session rates (show info). */
     private final Counters counters = new Counters();
+    private final AcceptRate acceptRate = new AcceptRate();
+    private final SampledRate bytesOutRate = new SampledRate(() -> ProcessInfo.bytesOut(this));
 
     public Fulcrum(ConfigModel model, Diagnostics diag, int defaultMaxconn) {
         this.global = GlobalModule.settings(model);
@@ -107,10 +111,12 @@ public final class Fulcrum {
                 // Log lines name a bind by its name, else by its listener's number in the frontend, as HAProxy does.
                 Acceptor acceptor = new Acceptor(fe, b, loops, starter(fe), b.name != null ? b.name : Integer.toString(b.socketId(0)));
                 for (Endpoint e : b.endpoints()) {
-                    listeners.add(new Listener(b, e, fe.name(), fe.limit(), loops, connections, ch -> {
+                    Listener l = new Listener(b, e, fe.name(), fe.limit(), loops, connections, ch -> {
                         clients.add(ch);
                         acceptor.accept(ch);
-                    }));
+                    });
+                    l.limitRate(acceptRate);
+                    listeners.add(l);
                 }
             }
         }
@@ -217,6 +223,7 @@ public final class Fulcrum {
             checks.start();
             services.start(this);
             cli.warmUp(this);
+            bytesOutRate.start(loops.next());
         }
         return ok;
     }
@@ -272,6 +279,16 @@ public final class Fulcrum {
     }
 
     /** The whole process's rates. */
+    /** {@code BytesOutRate} of {@code show info}. */
+    public SampledRate bytesOutRate() {
+        return bytesOutRate;
+    }
+
+    /** The accept rate limits ({@code set rate-limit}) and the TLS accept rate. */
+    public AcceptRate acceptRate() {
+        return acceptRate;
+    }
+
     public Counters counters() {
         return counters;
     }

@@ -38,6 +38,10 @@ public final class GlobalModule implements Module {
     public void register(Registry registry) {
         KeywordTable<GlobalContext> kw = registry.table(KEYWORDS);
         ProcessCommands.register(CliCommands.of(registry));
+        ActivityCommands.register(CliCommands.of(registry));
+        PoolsCommand.register(CliCommands.of(registry));
+        FdCommand.register(CliCommands.of(registry));
+        RateLimitCommand.register(CliCommands.of(registry));
         registry.section("global", (header, model) -> {
             Args.noMoreThan(header, 0, "global");
             GlobalContext ctx = new GlobalContext(settings(model), model);

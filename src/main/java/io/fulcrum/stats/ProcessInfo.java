@@ -4,6 +4,8 @@ import io.fulcrum.Version;
 import io.fulcrum.backend.Backend;
 import io.fulcrum.log.Hostname;
 import io.fulcrum.proxy.Frontend;
+import io.fulcrum.compression.CompressionRate;
+import io.fulcrum.runtime.AcceptRate;
 import io.fulcrum.runtime.FdLimit;
 import io.fulcrum.runtime.Fulcrum;
 import io.fulcrum.stats.Counters.Count;
@@ -16,7 +18,7 @@ import java.util.EnumMap;
 import java.util.Map;
 
 /** The values of {@code show info} for the running process. */
-final class ProcessInfo {
+public final class ProcessInfo {
     private ProcessInfo() {
     }
 
@@ -26,13 +28,8 @@ final class ProcessInfo {
         long uptime = (now - p.startMillis()) / 1000;
         long fds = FdLimit.soft();
         long requests = 0;
-        long bytesOut = 0;
         for (Frontend fe : p.frontends()) {
             requests += fe.counters().get(Count.REQUESTS);
-            bytesOut += fe.counters().get(Count.BYTES_OUT);
-        }
-        for (Backend be : p.backends().values()) {
-            bytesOut += be.counters().get(Count.BYTES_IN); // what went to the servers
         }
         long direct = Math.max(0, PlatformDependent.usedDirectMemory());
         int nbthread = p.global().effectiveNbthread();
@@ -57,12 +54,10 @@ final class ProcessInfo {
         v.put(InfoField.CUMCONNS, p.connections().total());
         v.put(InfoField.CUMREQ, requests);
         for (InfoField f : new InfoField[] {InfoField.MAXSSLCONNS, InfoField.CURRSSLCONNS, InfoField.CUMSSLCONNS, InfoField.MAXPIPES,
-                InfoField.PIPESUSED, InfoField.PIPESFREE, InfoField.CONNRATELIMIT, InfoField.SESSRATELIMIT, InfoField.SSLRATE,
-                InfoField.SSLRATELIMIT, InfoField.MAXSSLRATE, InfoField.SSLFRONTENDKEYRATE, InfoField.SSLFRONTENDMAXKEYRATE,
+                InfoField.PIPESUSED, InfoField.PIPESFREE, InfoField.SSLFRONTENDKEYRATE, InfoField.SSLFRONTENDMAXKEYRATE,
                 InfoField.SSLFRONTENDSESSIONREUSE_PCT, InfoField.SSLBACKENDKEYRATE, InfoField.SSLBACKENDMAXKEYRATE,
-                InfoField.SSLCACHELOOKUPS, InfoField.SSLCACHEMISSES, InfoField.COMPRESSBPSIN, InfoField.COMPRESSBPSOUT,
-                InfoField.COMPRESSBPSRATELIM, InfoField.UNSTOPPABLE_JOBS, InfoField.ACTIVEPEERS, InfoField.CONNECTEDPEERS,
-                InfoField.BUSYPOLLING, InfoField.FAILEDRESOLUTIONS, InfoField.TOTALSPLICDEDBYTESOUT, InfoField.BYTESOUTRATE,
+                InfoField.SSLCACHELOOKUPS, InfoField.SSLCACHEMISSES, InfoField.UNSTOPPABLE_JOBS, InfoField.ACTIVEPEERS, InfoField.CONNECTEDPEERS,
+                InfoField.BUSYPOLLING, InfoField.FAILEDRESOLUTIONS, InfoField.TOTALSPLICDEDBYTESOUT,
                 InfoField.DEBUGCOMMANDSISSUED, InfoField.CUMRECVLOGS, InfoField.MEMMAX_BYTES}) {
             v.put(f, 0L);
         }
@@ -71,6 +66,15 @@ final class ProcessInfo {
         v.put(InfoField.MAXCONNRATE, c.connectionRate().max());
         v.put(InfoField.SESSRATE, c.sessionRate().rate());
         v.put(InfoField.MAXSESSRATE, c.sessionRate().max());
+        AcceptRate rates = p.acceptRate();
+        v.put(InfoField.CONNRATELIMIT, (long) rates.connLimit());
+        v.put(InfoField.SESSRATELIMIT, (long) rates.sessLimit());
+        v.put(InfoField.SSLRATE, rates.tls().rate());
+        v.put(InfoField.SSLRATELIMIT, (long) rates.tlsLimit());
+        v.put(InfoField.MAXSSLRATE, rates.tls().max());
+        v.put(InfoField.COMPRESSBPSIN, CompressionRate.in().rate());
+        v.put(InfoField.COMPRESSBPSOUT, CompressionRate.out().rate());
+        v.put(InfoField.COMPRESSBPSRATELIM, CompressionRate.limit());
         long tasks = 0;
         for (EventExecutor e : p.loops().group()) {
             if (e instanceof SingleThreadEventExecutor s) {
@@ -85,13 +89,26 @@ final class ProcessInfo {
         v.put(InfoField.JOBS, (long) (p.connections().current() + p.listeners().size()));
         v.put(InfoField.LISTENERS, (long) p.listeners().size());
         v.put(InfoField.DROPPEDLOGS, p.droppedLogs());
-        v.put(InfoField.TOTALBYTESOUT, bytesOut);
+        v.put(InfoField.TOTALBYTESOUT, bytesOut(p));
+        v.put(InfoField.BYTESOUTRATE, p.bytesOutRate().rate());
         v.put(InfoField.BUILD_INFO, Version.FULCRUM + " (HAProxy language " + Version.HAPROXY + ")");
         v.put(InfoField.POOLALLOC_BYTES, direct);
         v.put(InfoField.POOLUSED_BYTES, direct);
         v.put(InfoField.START_TIME_SEC, p.startMillis() / 1000);
         v.put(InfoField.TAINTED, "0");
         return v;
+    }
+
+    /** Bytes the process sent: to its clients and to its servers. */
+    public static long bytesOut(Fulcrum p) {
+        long bytes = 0;
+        for (Frontend fe : p.frontends()) {
+            bytes += fe.counters().get(Count.BYTES_OUT);
+        }
+        for (Backend be : p.backends().values()) {
+            bytes += be.counters().get(Count.BYTES_IN); // what went to the servers
+        }
+        return bytes;
     }
 
     /** The share of the last moments the event loops' threads did not use the CPU, from the process's CPU load. */

@@ -83,7 +83,7 @@ final class ProxyRows {
         Counters c = s.counters();
         StatRow r = new StatRow(ObjType.SERVER, be.numericId(), s.numericId(), c);
         names(r, be.name(), s.name());
-        r.put(QCUR, be.queued(s)).put(QMAX, 0);
+        r.put(QCUR, be.queued(s)).put(QMAX, be.queuePeak(s));
         sessions(r, s.streams(), 0);
         if (s.spec().maxconn > 0) {
             r.put(SLIM, s.spec().maxconn);
@@ -120,7 +120,7 @@ final class ProxyRows {
         Counters c = be.counters();
         StatRow r = new StatRow(ObjType.BACKEND, be.numericId(), 0, c);
         names(r, be.name(), "BACKEND");
-        r.put(QCUR, be.queued() - be.servers().stream().mapToLong(be::queued).sum()).put(QMAX, 0);
+        r.put(QCUR, be.queued() - be.servers().stream().mapToLong(be::queued).sum()).put(QMAX, be.queuePeak());
         sessions(r, be.streams(), be.fullconn());
         traffic(r, c);
         r.put(DREQ, c.get(Count.DENIED_REQ)).put(DRESP, c.get(Count.DENIED_RESP));

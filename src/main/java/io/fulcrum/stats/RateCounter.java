@@ -33,6 +33,11 @@ public final class RateCounter {
 
     /** Counts one event now. */
     public void add() {
+        add(1);
+    }
+
+    /** Counts {@code n} events now (bytes, for a byte rate). */
+    public void add(long n) {
         long now = System.currentTimeMillis();
         Cell c = cells.mine();
         long sec = now / 1000;
@@ -46,7 +51,7 @@ public final class RateCounter {
                 }
             }
         }
-        CURRENT.getAndAdd(c, 1L);
+        CURRENT.getAndAdd(c, n);
         if (c.last != now) {
             c.last = now;
             long r = read(now);
@@ -68,6 +73,11 @@ public final class RateCounter {
     }
 
     private static long read(Cell c, long nowMillis) {
+        return read(c, nowMillis, 999);
+    }
+
+    /** A cell's rate, the previous second's share rounded up ({@code round} 999) or down (0). */
+    private static long read(Cell c, long nowMillis, int round) {
         long sec = nowMillis / 1000;
         long s = c.second;
         if (sec > s + 1) {
@@ -76,7 +86,18 @@ public final class RateCounter {
         long cur = sec == s ? c.current : 0;
         long prev = sec == s ? c.previous : c.current;
         long remaining = 1000 - nowMillis % 1000;
-        return cur + (prev * remaining + 999) / 1000;
+        return cur + (prev * remaining + round) / 1000;
+    }
+
+    /**
+     * True when the rate has reached {@code limit} events per second, read as HAProxy's limits read it: the
+     * previous second's share rounded down, so that a limit of 1 lets one event a second through.
+     */
+    public boolean reached(long limit) {
+        long now = System.currentTimeMillis();
+        long[] sum = new long[1];
+        cells.forEach(c -> sum[0] += read(c, now, 0));
+        return sum[0] >= limit;
     }
 
     /** The highest rate seen. */

@@ -138,6 +138,7 @@ public final class StatsModule implements Module {
         for (Backend be : p.backends().values()) {
             clear(be.counters(), all);
             be.streams().resetPeak();
+            be.resetQueuePeaks();
             if (all) {
                 be.streams().resetTotal();
             }
@@ -150,6 +151,7 @@ public final class StatsModule implements Module {
             }
         }
         clear(p.counters(), all);
+        p.loops().clearActivity();
     }
 
     private static void clear(Counters c, boolean all) {

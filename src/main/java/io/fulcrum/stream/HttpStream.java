@@ -1470,6 +1470,18 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     }
 
     @Override
+    protected long clientDeadline() {
+        long t = frontend.timeouts().client;
+        return finished || t <= 0 ? Long.MAX_VALUE : lastClientActivity + TimeUnit.MILLISECONDS.toNanos(t);
+    }
+
+    @Override
+    protected long serverDeadline() {
+        long t = serverTimeoutMillis();
+        return finished || server == null || t <= 0 ? Long.MAX_VALUE : lastServerActivity + TimeUnit.MILLISECONDS.toNanos(t);
+    }
+
+    @Override
     protected int serverSideState() {
         if (server != null) {
             return 8;

@@ -70,10 +70,19 @@ public abstract class LiveStream implements LogContext {
     /** When the stream's next timeout expires ({@link System#nanoTime()}), Long.MAX_VALUE when none runs. */
     protected abstract long deadline();
 
-    /** Milliseconds until the stream's next timeout, or -1 when none runs. */
-    private long expiresIn() {
-        long next = deadline();
-        return next == Long.MAX_VALUE ? -1 : Math.max(0, (next - System.nanoTime()) / 1_000_000);
+    /** When reading the client times out ({@link System#nanoTime()}), Long.MAX_VALUE when it does not: show sess's {@code rq[rx=]}. */
+    protected long clientDeadline() {
+        return Long.MAX_VALUE;
+    }
+
+    /** When reading the server times out, Long.MAX_VALUE when it does not (no server connection): {@code rp[rx=]}. */
+    protected long serverDeadline() {
+        return Long.MAX_VALUE;
+    }
+
+    /** Milliseconds until {@code deadline}, or -1 for none (Long.MAX_VALUE). */
+    private static long millisUntil(long deadline) {
+        return deadline == Long.MAX_VALUE ? -1 : Math.max(0, (deadline - System.nanoTime()) / 1_000_000);
     }
 
     /** The server connection's state as HAProxy numbers its stream connectors' (0 none, 2 queued, 5 connecting, 8 established). */
@@ -102,6 +111,6 @@ public abstract class LiveStream implements LogContext {
                 be == null ? null : be.name(), be == null ? -1 : be.numericId(),
                 srv == null ? null : srv.name(), srv == null ? -1 : srv.numericId(),
                 back == null ? null : back.localAddress(), back == null ? null : back.remoteAddress(), StreamView.fd(back),
-                serverSideState(), expiresIn());
+                serverSideState(), millisUntil(deadline()), millisUntil(clientDeadline()), millisUntil(serverDeadline()));
     }
 }

@@ -1,12 +1,15 @@
 package io.fulcrum.stream;
 
 import io.fulcrum.cli.CliCommands;
+import io.fulcrum.cli.CliConnection;
 import io.fulcrum.cli.CliException;
 import io.fulcrum.cli.CliLevel;
 import io.fulcrum.cli.CliRequest;
 import io.fulcrum.server.Server;
 import io.fulcrum.server.ServerLookup;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.function.Predicate;
 
@@ -27,7 +30,9 @@ final class StreamCommands {
                 throw new CliException("Session pointer expected (use 'show sess').\n");
             }
             if (LiveStreams.each(r.process().loops(), LiveStreams.withId(id), s -> s.kill('K'), true) == 0) {
-                throw new CliException("No such session (use 'show sess').\n");
+                CliConnection cli = r.connections().stream().filter(x -> x.id() == id).findFirst()
+                        .orElseThrow(() -> new CliException("No such session (use 'show sess').\n"));
+                cli.channel().close();
             }
         });
         c.add("shutdown sessions server", "shutdown sessions server <bk>/<srv>", "kill sessions on a server", CliLevel.ADMIN, r -> {
@@ -45,7 +50,9 @@ final class StreamCommands {
         String arg = r.arg(2);
         boolean all = arg.equals("all");
         long id = all ? 0 : pointer(arg);
-        List<StreamView> views = LiveStreams.collect(r.process().loops(), id == 0 ? s -> true : LiveStreams.withId(id));
+        List<StreamView> views = new ArrayList<>(LiveStreams.collect(r.process().loops(), id == 0 ? s -> true : LiveStreams.withId(id)));
+        r.connections().stream().filter(c -> id == 0 || c.id() == id).sorted(Comparator.comparingLong(CliConnection::id))
+                .forEach(c -> views.add(StreamView.of(c)));
         if (id != 0 && views.isEmpty()) {
             throw new CliException("Session not found.\n");
         }

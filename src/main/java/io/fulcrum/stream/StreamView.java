@@ -1,7 +1,10 @@
 package io.fulcrum.stream;
 
+import io.fulcrum.cli.CliConnection;
+import io.fulcrum.cli.CliSettings;
 import io.fulcrum.cli.HumanTime;
 import io.fulcrum.conn.InetText;
+import io.fulcrum.listener.Listener;
 import io.fulcrum.log.LogDates;
 import io.netty.channel.Channel;
 import io.netty.channel.unix.DomainSocketAddress;
@@ -18,13 +21,32 @@ import java.net.SocketAddress;
  *
  * @param serverSide HAProxy's number for the server side's state (0 none yet, 2 queued, 5 connecting, 8 established)
  * @param expiresIn  milliseconds until the stream's next timeout, or -1
+ * @param clientExpiresIn milliseconds until reading the client times out ({@code rq[rx=]}), or -1
+ * @param serverExpiresIn milliseconds until reading the server times out ({@code rp[rx=]}), or -1
  */
 record StreamView(long id, long startMillis, long ageMillis, int calls,
                   SocketAddress source, SocketAddress listener, int frontFd,
                   String frontend, int frontendId, boolean http,
                   String backend, int backendId, String server, int serverId,
                   SocketAddress serverLocal, SocketAddress serverAddress, int backFd,
-                  int serverSide, long expiresIn) {
+                  int serverSide, long expiresIn, long clientExpiresIn, long serverExpiresIn) {
+
+    /**
+     * A stats socket's session, as HAProxy lists its CLI streams: the GLOBAL frontend, no backend, the command
+     * applet as the server side (established, without a socket), and the idle timeout as the request's.
+     */
+    static StreamView of(CliConnection c) {
+        long now = System.nanoTime();
+        long idle = c.idleDeadline() == Long.MAX_VALUE ? -1 : Math.max(0, (c.idleDeadline() - now) / 1_000_000);
+        Channel ch = c.channel();
+        Listener l = Listener.of(ch);
+        // HAProxy names a unix socket's client by its listener's id: "unix:1"
+        SocketAddress src = ch.remoteAddress() instanceof DomainSocketAddress && l != null
+                ? new DomainSocketAddress(Integer.toString(l.numericId())) : ch.remoteAddress();
+        return new StreamView(c.id(), c.startMillis(), (now - c.startNanos()) / 1_000_000, (int) c.lines(),
+                src, ch.localAddress(), fd(ch), CliSettings.OWNER, 0, false, null, -1, null, -1, null, null, -1,
+                8, idle, idle, -1);
+    }
 
     /** The socket's descriptor, or -1 without one (no connection, or not a native transport). */
     static int fd(Channel ch) {
@@ -39,7 +61,8 @@ record StreamView(long id, long startMillis, long ageMillis, int calls,
                 .append(" srv=").append(server == null ? "<none>" : server)
                 .append(" ts=00 epoch=0 age=").append(humanTime(ageMillis / 1000)).append(" calls=").append(calls)
                 .append(" rate=0 cpu=0 lat=0")
-                .append(" rq[f=000000h,i=0,an=00h,rx=,wx=,ax=] rp[f=000000h,i=0,an=00h,rx=,wx=,ax=]")
+                .append(" rq[f=000000h,i=0,an=00h,rx=").append(timeText(clientExpiresIn))
+                .append(",wx=,ax=] rp[f=000000h,i=0,an=00h,rx=").append(timeText(serverExpiresIn)).append(",wx=,ax=]")
                 .append(" scf=[8,0h,fd=").append(frontFd).append("] scb=[").append(serverSide).append(",0h,fd=").append(backFd)
                 .append("] exp=").append(expires()).append(" rc=0 c_exp=\n");
         return b.toString();
@@ -91,7 +114,12 @@ record StreamView(long id, long startMillis, long ageMillis, int calls,
     }
 
     private String expires() {
-        return expiresIn < 0 ? "" : humanTime(expiresIn / 1000);
+        return timeText(expiresIn);
+    }
+
+    /** A timeout as HAProxy shows one: empty when none runs. */
+    private static String timeText(long millis) {
+        return millis < 0 ? "" : humanTime(millis / 1000);
     }
 
     private static String stateName(int state) {

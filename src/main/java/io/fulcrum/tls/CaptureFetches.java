@@ -32,12 +32,14 @@ final class CaptureFetches {
     }
 
     static void register(SampleCatalog c) {
-        list(c, "ssl_fc_cipherlist_bin", SampleType.BIN, HelloCapture::ciphers, (b, out) -> out.setBin(b));
-        list(c, "ssl_fc_cipherlist_hex", SampleType.STR, HelloCapture::ciphers, (b, out) -> out.setStr(HexFormat.of().withUpperCase().formatHex(b)));
+        // The output types declared are HAProxy 2.6's (str for the _bin lists, bin for the hex one), which the
+        // converters after them are checked against; the samples themselves are what the names say.
+        list(c, "ssl_fc_cipherlist_bin", SampleType.STR, HelloCapture::ciphers, (b, out) -> out.setBin(b));
+        list(c, "ssl_fc_cipherlist_hex", SampleType.BIN, HelloCapture::ciphers, (b, out) -> out.setStr(HexFormat.of().withUpperCase().formatHex(b)));
         list(c, "ssl_fc_cipherlist_str", SampleType.STR, HelloCapture::ciphers, (b, out) -> out.setStr(names(b)));
-        list(c, "ssl_fc_extlist_bin", SampleType.BIN, HelloCapture::extensions, (b, out) -> out.setBin(b));
-        list(c, "ssl_fc_eclist_bin", SampleType.BIN, HelloCapture::groups, (b, out) -> out.setBin(b));
-        fetch(c, "ssl_fc_ecformats_bin", ArgSpec.NONE, SampleType.BIN, (h, a, out) -> out.setBin(h.formats()));
+        list(c, "ssl_fc_extlist_bin", SampleType.STR, HelloCapture::extensions, (b, out) -> out.setBin(b));
+        list(c, "ssl_fc_eclist_bin", SampleType.STR, HelloCapture::groups, (b, out) -> out.setBin(b));
+        fetch(c, "ssl_fc_ecformats_bin", ArgSpec.NONE, SampleType.STR, (h, a, out) -> out.setBin(h.formats()));
         fetch(c, "ssl_fc_cipherlist_xxh", ArgSpec.NONE, SampleType.SINT, (h, a, out) -> out.setSint(h.ciphersHash()));
         fetch(c, "ssl_fc_protocol_hello_id", ArgSpec.NONE, SampleType.SINT, (h, a, out) -> out.setSint(h.version()));
     }

@@ -4,10 +4,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -69,6 +72,43 @@ class BalanceQueueIT {
             }
             assertThat(lines).allMatch(l -> l.startsWith("200 -- "));
             assertThat(lines).as("some waited behind others in the server's queue").anyMatch(l -> !l.endsWith(" 0/0"));
+        }
+    }
+
+    /** qmax: the longest a queue has been, per backend and server; clear counters brings it down to the length now (as haproxy). */
+    @Test
+    void statsShowTheLongestQueue() throws Exception {
+        int fe = freePort();
+        Path sock = Files.createTempDirectory("fulcrum-qmax").resolve("s.sock");
+        AtomicInteger now = new AtomicInteger();
+        AtomicInteger peak = new AtomicInteger();
+        try (HttpOrigin origin = slow(500, now, peak);
+             FulcrumProcess proxy = HttpKit.serve("""
+                     global
+                         stats socket %s level admin
+                     defaults
+                         mode http
+                         timeout client 10s
+                         timeout server 10s
+                         timeout connect 5s
+                     frontend fe
+                         bind 127.0.0.1:%d
+                         default_backend be
+                     backend be
+                         server s1 127.0.0.1:%d maxconn 1
+                     """.formatted(sock, fe, origin.port()), fe)) {
+            HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+            List<CompletableFuture<HttpResponse<String>>> answers = send(client, fe, 4);
+            holding(now, 1);
+            for (CompletableFuture<HttpResponse<String>> r : answers) {
+                assertThat(r.get().statusCode()).isEqualTo(200);
+            }
+            Map<String, Map<String, String>> rows = StatsIT.rows(CliClient.send(sock, "show stat"));
+            // roundrobin skips a full server: with every server full, the requests wait in the backend's queue
+            assertThat(rows.get("be/BACKEND")).containsEntry("qcur", "0").containsEntry("qmax", "3");
+            assertThat(rows.get("be/s1")).containsEntry("qmax", "0");
+            CliClient.send(sock, "clear counters");
+            assertThat(StatsIT.rows(CliClient.send(sock, "show stat")).get("be/BACKEND")).containsEntry("qmax", "0");
         }
     }
 

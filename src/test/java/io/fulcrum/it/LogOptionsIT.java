@@ -79,6 +79,36 @@ class LogOptionsIT {
         }
     }
 
+    /**
+     * Without logasap, a TCP format that uses nothing known only at the end (no bytes, times, counts nor
+     * termination state) is logged once the server connection is established, as HAProxy does; one that does waits.
+     */
+    @Test
+    void aTcpFormatWithoutEndOfSessionVariablesIsLoggedEarly() throws Exception {
+        int fe = freePort();
+        try (SyslogListener raw = SyslogListener.open();
+             SyslogListener rfc5424 = SyslogListener.open();
+             Origin origin = Origin.start(Origin.ECHO);
+             FulcrumProcess proxy = TcpProxyKit.serve(config(raw, rfc5424, "tcp", fe, "log-format \"%ci %b/%s %[src] %pid\"",
+                     "server s1 127.0.0.1:" + origin.port()), fe);
+             Socket s = TcpProxyKit.connect(fe)) {
+            assertThat(TcpProxyKit.echo(s, "hello")).isEqualTo("hello");
+            assertThat(raw.next()).matches("127\\.0\\.0\\.1 be/s1 127\\.0\\.0\\.1 \\d+\n"); // the session is still open
+            rfc5424.next();
+        }
+        try (SyslogListener raw = SyslogListener.open();
+             SyslogListener rfc5424 = SyslogListener.open();
+             Origin origin = Origin.start(Origin.ECHO);
+             FulcrumProcess proxy = TcpProxyKit.serve(config(raw, rfc5424, "tcp", fe, "log-format \"%ci %b/%s %ts\"",
+                     "server s1 127.0.0.1:" + origin.port()), fe)) {
+            try (Socket s = TcpProxyKit.connect(fe)) {
+                assertThat(TcpProxyKit.echo(s, "hello")).isEqualTo("hello");
+                raw.assertNone(500);
+            }
+            assertThat(raw.next()).matches("127\\.0\\.0\\.1 be/s1 \\S\\S\n");
+        }
+    }
+
     /** Without a Cookie or Set-Cookie field, or none of the name, the columns are "-"; a name ending in '=' is exact. */
     @Test
     void cookieColumnsWithoutTheCookie() throws Exception {

@@ -7,6 +7,11 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -197,5 +202,58 @@ class RingIT {
             assertThat(counted.next()).isEqualTo("<134>GET /c 200");
             assertThat(counted.connections()).isEqualTo(2);
         }
+    }
+
+    /**
+     * A uxst@ target gets a ring of its own, like tcp@, whose lines go to a unix stream socket, each followed by a
+     * newline; abns@ targets are refused.
+     */
+    @Test
+    void aUnixStreamTargetGetsTheLines() throws Exception {
+        int fe = freePort();
+        Path sock = dir.resolve("log.sock");
+        try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            server.bind(UnixDomainSocketAddress.of(sock));
+            try (FulcrumProcess p = TcpProxyKit.serve(config(fe, "log uxst@" + sock + " format short local0", ""), fe)) {
+                get(fe, "/a");
+                get(fe, "/b");
+                try (SocketChannel ch = server.accept()) {
+                    StringBuilder got = new StringBuilder();
+                    ByteBuffer b = ByteBuffer.allocate(256);
+                    while (got.toString().split("\n", -1).length < 3 && ch.read(b.clear()) > 0) {
+                        got.append(StandardCharsets.US_ASCII.decode(b.flip()));
+                    }
+                    assertThat(got.toString()).isEqualTo("<6>GET /a 200\n<6>GET /b 200\n");
+                }
+                assertThat(cli("show events")).contains("    ring#1     : type=buffer, 0 dropped, created from logserver declared into '");
+            }
+        }
+        if (!TcpProxyKit.haproxy()) {
+            FulcrumProcess r = FulcrumProcess.run("-c", "-f", FulcrumProcess.config(config(fe, "log abns@x local0", "")).toString());
+            assertThat(r.exitValue()).isNotZero();
+            assertThat(r.stderr()).contains("'abns@' log targets (abstract unix sockets) are not supported by Fulcrum yet");
+        }
+    }
+
+    /** A ring's backing file holds its messages once the process stopped (Fulcrum's layout: docs/differences.md). */
+    @Test
+    void aBackingFileKeepsTheRingsMessages() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeFalse(TcpProxyKit.haproxy(), "HAProxy's file holds its own ring structure");
+        int fe = freePort();
+        Path file = dir.resolve("ring.bin");
+        try (FulcrumProcess p = TcpProxyKit.serve(config(fe, "log ring@r local0", """
+                ring r
+                    size 32768
+                    backing-file %s
+                """.formatted(file)), fe)) {
+            get(fe, "/a");
+            get(fe, "/b");
+            assertThat(cli("show events r")).isEqualTo("GET /a 200\nGET /b 200\n\n");
+        }
+        ByteBuffer b = ByteBuffer.wrap(java.nio.file.Files.readAllBytes(file));
+        assertThat(b.capacity()).isEqualTo(32768);
+        assertThat(new String(b.array(), 0, 16, StandardCharsets.US_ASCII)).isEqualTo("FULCRUM-RING-01\n");
+        assertThat(new String(b.array(), 72 + (int) b.getLong(24), (int) (b.getLong(32) - b.getLong(24)), StandardCharsets.US_ASCII))
+                .isEqualTo("GET /a 200\nGET /b 200\n");
     }
 }

@@ -169,6 +169,20 @@ class SessionCommandsIT {
                 "  shutdown sessions server <bk>/<srv>     : kill sessions on a server\n");
     }
 
+    @Test
+    void streamsShowTheirReadTimeoutsAndTheStatsSocketsOwnConnectionIsListed() throws Exception {
+        try (Socket t = connect(tcp)) {
+            send(t, "hello");
+            String line = awaitLine("ft", t.getLocalPort()).group(0);
+            // timeout client and timeout server are 30s: what is left of each, as the request's and the response's
+            assertThat(line).containsPattern(" rq\\[f=[0-9a-f]+h,i=\\d+,an=[0-9a-f]+h,rx=(2[89]|30)s,")
+                    .containsPattern(" rp\\[f=[0-9a-f]+h,i=\\d+,an=[0-9a-f]+h,rx=(2[89]|30)s,");
+        }
+        assertThat(CliClient.send(admin, "show sess")).containsPattern("(?m)^0x[0-9a-f]+: proto=unix_stream src=unix:1 fe=GLOBAL "
+                + "be=<NONE> srv=<none> ts=[0-9a-f]+ epoch=\\S+ age=\\d+s calls=\\d+ rate=\\d+ cpu=\\d+ lat=\\d+ rq\\[\\S+] rp\\[\\S+] "
+                + "scf=\\[8,[0-9a-f]+h,fd=\\d+] scb=\\[8,[0-9a-f]+h,fd=-1] exp=\\S* rc=\\d+ c_exp=\\S*$");
+    }
+
     /** The {@code show sess} line of the stream of frontend {@code fe} from client port {@code port}, once it is there. */
     private Matcher awaitLine(String fe, int port) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);

@@ -33,7 +33,8 @@ class LogTargetTest {
         assertThat(parse("log tcp@127.0.0.1:6514 local0").destination()).hasToString("tcp@127.0.0.1:6514");
         assertThat(parse("log tcp@127.0.0.1 local0").destination()).hasToString("tcp@127.0.0.1:514");
         assertThatThrownBy(() -> parse("log fd@x local0")).hasMessage("file descriptor 'x' is not a valid integer in 'fd@x'");
-        assertThatThrownBy(() -> parse("log uxst@/tmp/s local0")).hasMessageContaining("not supported by Fulcrum yet");
+        assertThat(parse("log uxst@/tmp/s local0").destination()).hasToString("uxst@/tmp/s");
+        assertThatThrownBy(() -> parse("log abns@s local0")).hasMessageContaining("not supported by Fulcrum yet");
     }
 
     @Test

@@ -29,7 +29,7 @@ class RingConfigTest {
                     server s 127.0.0.1:1 log-proto x
                     server s
                     size 100
-                    backing-file /tmp/r
+                    backing-file /nonexistent/dir/r
                     server t 127.0.0.1:1 check
                 ring r
                 ring
@@ -44,7 +44,7 @@ class RingConfigTest {
                 [ALERT]    (1) : config : parsing [t.cfg:8] : 'server r/s' : 'log-proto' expects one of 'legacy' or 'octet-count' but got 'x'.
                 [ALERT]    (1) : config : parsing [t.cfg:9] : 'server' expects <name> and <addr>[:<port>] as arguments.
                 [ALERT]    (1) : config : parsing [t.cfg:10] : ignoring new size '100' that is smaller than current size '16384' for ring 'r'.
-                [ALERT]    (1) : config : parsing [t.cfg:11] : 'backing-file' is an HAProxy keyword that Fulcrum does not support yet.
+                [ALERT]    (1) : config : parsing [t.cfg:11] : cannot open backing-file '/nonexistent/dir/r' for ring 'r': No such file or directory.
                 [ALERT]    (1) : config : parsing [t.cfg:12] : 'server r/t' : 'check' is not supported in ring sections by Fulcrum yet (it supports 'log-proto').
                 [ALERT]    (1) : config : parsing [t.cfg:13] : sink named 'r' already exists.
                 [ALERT]    (1) : config : parsing [t.cfg:14] : missing ring name.
@@ -99,6 +99,35 @@ class RingConfigTest {
         assertThat(r.timeoutConnect).isEqualTo(5000);
         assertThat(r.timeoutServer).isEqualTo(10000);
         assertThat(r.servers).extracting(RingSpec.Server::octetCount).containsExactly(true, false);
-        assertThat(r.servers.get(0).address().getPort()).isEqualTo(6514);
+        assertThat(((java.net.InetSocketAddress) r.servers.get(0).address()).getPort()).isEqualTo(6514);
+    }
+
+    /**
+     * backing-file: an existing non-empty file is kept as .bak, a new one of the ring's size is made (mode 0600),
+     * whose header the ring's storage loses; 'size' cannot follow it.
+     */
+    @Test
+    void aBackingFileIsMadeAndTakesItsHeaderFromTheStorage() throws Exception {
+        Path file = dir.resolve("ring.bin");
+        java.nio.file.Files.writeString(file, "old");
+        assertThat(LoadedConfig.load(dir, """
+                ring r
+                    size 32768
+                    backing-file %s
+                    size 65536
+                """.formatted(file)).messages()).isEqualTo("""
+                [ALERT]    (1) : config : parsing [t.cfg:4] : cannot resize an already mapped file, please specify 'size' before 'backing-file'.
+                [ALERT]    (1) : config : Error(s) found in configuration file : t.cfg
+                [ALERT]    (1) : config : Fatal errors found in configuration.
+                """);
+        assertThat(java.nio.file.Files.readString(dir.resolve("ring.bin.bak"))).isEqualTo("old");
+        assertThat(java.nio.file.Files.size(file)).isEqualTo(32768);
+        assertThat(java.nio.file.Files.getPosixFilePermissions(file)).hasToString("[OWNER_READ, OWNER_WRITE]");
+        assertThat(LoadedConfig.load(dir, """
+                ring r
+                    backing-file %s
+                """.formatted(file)).messages()).isEqualTo("""
+                [WARNING]  (1) : config : ring 'r' event max length '16384' exceeds size, forced to size '16312'.
+                """);
     }
 }

@@ -87,4 +87,26 @@ class RingTest {
         }
         assertThat(out).hasSize(1);
     }
+
+    /** A backing file holds the messages the ring keeps, each followed by a newline, between the header's positions. */
+    @Test
+    void aBackingFileKeepsACopyOfTheMessages(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path path = dir.resolve("r.bin");
+        long size = RingFile.HEADER + 3 * (10 + Ring.OVERHEAD);
+        RingFile.create(path, size, "r");
+        Ring r = new Ring("r", "r", size - RingFile.HEADER, RingFile.open(path, size));
+        for (int i = 0; i < 7; i++) {
+            write(r, "message%03d".formatted(i));
+        }
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(java.nio.file.Files.readAllBytes(path));
+        assertThat(new String(b.array(), 0, 16, StandardCharsets.US_ASCII)).isEqualTo("FULCRUM-RING-01\n");
+        long area = b.getLong(16);
+        long head = b.getLong(24);
+        long end = b.getLong(32);
+        StringBuilder kept = new StringBuilder();
+        for (long p = head; p < end; p++) {
+            kept.append((char) b.get((int) (RingFile.HEADER + p % area)));
+        }
+        assertThat(kept).hasToString("message004\nmessage005\nmessage006\n");
+    }
 }

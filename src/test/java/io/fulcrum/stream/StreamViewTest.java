@@ -9,12 +9,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 class StreamViewTest {
 
     private static StreamView view(String backend, String server, int serverSide, long expiresIn) {
+        return view(backend, server, serverSide, expiresIn, -1, -1);
+    }
+
+    private static StreamView view(String backend, String server, int serverSide, long expiresIn, long client, long srv) {
         return new StreamView(0x10000000002L, 0, 61_500, 7,
                 new InetSocketAddress("127.0.0.1", 40000), new InetSocketAddress("::1", 8080), 12,
                 "fe", 2, true, backend, 3, server, 1,
                 server == null ? null : new InetSocketAddress("127.0.0.1", 50000),
                 server == null ? null : new InetSocketAddress("10.0.0.1", 80), server == null ? -1 : 13,
-                serverSide, expiresIn);
+                serverSide, expiresIn, client, srv);
     }
 
     @Test
@@ -23,6 +27,12 @@ class StreamViewTest {
                 + " ts=00 epoch=0 age=1m1s calls=7 rate=0 cpu=0 lat=0 rq[f=000000h,i=0,an=00h,rx=,wx=,ax=]"
                 + " rp[f=000000h,i=0,an=00h,rx=,wx=,ax=] scf=[8,0h,fd=12] scb=[8,0h,fd=13] exp=29s rc=0 c_exp=\n");
         assertThat(view(null, null, 0, -1).line()).contains(" be=<NONE> srv=<none> ").contains(" scb=[0,0h,fd=-1] exp= rc=0");
+    }
+
+    @Test
+    void theChannelsTimeoutsAreTheClientsAndTheServersReadTimeouts() {
+        assertThat(view("be", "s1", 8, 28_100, 28_100, 38_900).line())
+                .contains(" rq[f=000000h,i=0,an=00h,rx=28s,wx=,ax=] rp[f=000000h,i=0,an=00h,rx=38s,wx=,ax=] ");
     }
 
     @Test

@@ -760,6 +760,21 @@ public final class TcpSession extends LiveStream implements ResponseControl {
     }
 
     @Override
+    protected long clientDeadline() {
+        return sideDeadline(Side.CLIENT);
+    }
+
+    @Override
+    protected long serverDeadline() {
+        return connected ? sideDeadline(Side.SERVER) : Long.MAX_VALUE;
+    }
+
+    private long sideDeadline(Side side) {
+        long t = timeout(side);
+        return finished || t <= 0 ? Long.MAX_VALUE : lastActive[side.ordinal()] + TimeUnit.MILLISECONDS.toNanos(t);
+    }
+
+    @Override
     protected int serverSideState() {
         if (server != null) {
             return connected ? 8 : 5;

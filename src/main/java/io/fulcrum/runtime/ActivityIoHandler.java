@@ -1,0 +1,152 @@
+package io.fulcrum.runtime;
+
+import io.netty.channel.IoHandle;
+import io.netty.channel.IoHandler;
+import io.netty.channel.IoHandlerContext;
+import io.netty.channel.IoOps;
+import io.netty.channel.IoRegistration;
+import io.netty.util.concurrent.ThreadAwareExecutor;
+
+import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Consumer;
+
+/**
+ * Wraps a loop's I/O handler to see what HAProxy's poller loop counts ({@code show activity}) and which sockets
+ * the loop serves ({@code show fd}). Why here: every poll and every socket registration of a loop passes through
+ * its handler, so the counters cost two clock reads per poll and the socket list costs nothing per connection
+ * (its links are fields of the registration wrapper that is made anyway).
+ */
+final class ActivityIoHandler implements IoHandler {
+    private final IoHandler delegate;
+    private final ThreadAwareExecutor executor;
+    private final LoopActivity activity;
+    /** The loop's live registrations, most recent first; touched on the loop only. */
+    private Registration head;
+
+    private ActivityIoHandler(IoHandler delegate, ThreadAwareExecutor executor, LoopActivity activity) {
+        this.delegate = delegate;
+        this.executor = executor;
+        this.activity = activity;
+    }
+
+    /** {@code delegate}, counting into {@code activity}. */
+    static ActivityIoHandler wrap(IoHandler delegate, ThreadAwareExecutor executor, LoopActivity activity) {
+        return new ActivityIoHandler(delegate, executor, activity);
+    }
+
+    @Override
+    public void initialize() {
+        activity.started(Thread.currentThread(), this);
+        delegate.initialize();
+    }
+
+    @Override
+    public int run(IoHandlerContext context) {
+        activity.pollStarts(System.nanoTime());
+        int events = 0;
+        try {
+            events = delegate.run(context);
+            return events;
+        } finally {
+            activity.pollEnds(events, System.nanoTime());
+        }
+    }
+
+    @Override
+    public void prepareToDestroy() {
+        delegate.prepareToDestroy();
+    }
+
+    @Override
+    public void destroy() {
+        delegate.destroy();
+    }
+
+    @Override
+    public IoRegistration register(IoHandle handle) throws Exception {
+        Registration r = new Registration(delegate.register(handle), handle);
+        r.next = head;
+        if (head != null) {
+            head.prev = r;
+        }
+        head = r;
+        return r;
+    }
+
+    @Override
+    public void wakeup() {
+        if (!executor.isExecutorThread(Thread.currentThread())) {
+            activity.wakeTasks++; // racy from several threads: a lost count is acceptable for a debug counter
+        }
+        delegate.wakeup();
+    }
+
+    @Override
+    public boolean isCompatible(Class<? extends IoHandle> handleType) {
+        return delegate.isCompatible(handleType);
+    }
+
+    /** Gives each live registration's handle to {@code action}; on the loop. */
+    void eachHandle(Consumer<IoHandle> action) {
+        for (Registration r = head; r != null; r = r.next) {
+            if (r.isValid()) {
+                action.accept(r.handle);
+            }
+        }
+    }
+
+    private void unlink(Registration r) {
+        if (r.prev != null) {
+            r.prev.next = r.next;
+        } else if (head == r) {
+            head = r.next;
+        }
+        if (r.next != null) {
+            r.next.prev = r.prev;
+        }
+        r.prev = null;
+        r.next = null;
+    }
+
+    private final class Registration implements IoRegistration {
+        private final IoRegistration delegate;
+        private final IoHandle handle;
+        private Registration prev;
+        private Registration next;
+
+        Registration(IoRegistration delegate, IoHandle handle) {
+            this.delegate = delegate;
+            this.handle = handle;
+        }
+
+        @Override
+        public <T> T attachment() {
+            return delegate.attachment();
+        }
+
+        @Override
+        public long submit(IoOps ops) {
+            return EpollRegistrationFix.submit(delegate, ops);
+        }
+
+        @Override
+        public boolean isValid() {
+            return delegate.isValid();
+        }
+
+        @Override
+        public boolean cancel() {
+            boolean cancelled = delegate.cancel();
+            if (executor.isExecutorThread(Thread.currentThread())) {
+                unlink(this);
+            } else {
+                try {
+                    executor.execute(() -> unlink(this));
+                } catch (RejectedExecutionException e) {
+                    // the loop is gone, and its list with it
+                }
+            }
+            return cancelled;
+        }
+    }
+}

@@ -1,0 +1,156 @@
+package io.fulcrum.it;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import static io.fulcrum.it.HttpKit.get;
+import static io.fulcrum.it.TcpProxyKit.freePort;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code show activity}, {@code show threads}, {@code show pools}, {@code show fd} and {@code set rate-limit} over a
+ * real stats socket, with HAProxy 2.6's layouts (passes against haproxy: {@code -Dit.proxy=haproxy}).
+ */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class RuntimeActivityIT {
+    /** HAProxy 2.6's show activity lines, in order. */
+    private static final List<String> ACTIVITY = List.of("thread_id", "date_now", "ctxsw", "tasksw", "empty_rq", "long_rq",
+            "loops", "wake_tasks", "wake_signal", "poll_io", "poll_exp", "poll_drop_fd", "poll_skip_fd", "conn_dead",
+            "stream_calls", "pool_fail", "buf_wait", "cpust_ms_tot", "cpust_ms_1s", "cpust_ms_15s", "avg_loop_us",
+            "accepted", "accq_pushed", "accq_full", "accq_ring", "fd_takeover");
+    private static final Pattern POOL = Pattern.compile("  - Pool \\S+ \\(\\d+ bytes\\) : \\d+ allocated \\(\\d+ bytes\\), \\d+ used "
+            + "\\(~\\d+ by thread caches\\), needed_avg \\d+, \\d+ failures, \\d+ users, @0x[0-9a-f]+( \\[SHARED\\])?");
+    private static final Pattern POOL_TOTAL = Pattern.compile("Total: (\\d+) pools, \\d+ bytes allocated, \\d+ used \\(~\\d+ by thread caches\\)\\.");
+
+    private static String config(Path sock, int fe) {
+        return """
+                global
+                    nbthread 2
+                    stats socket %s level admin
+                defaults
+                    mode http
+                    timeout client 10s
+                frontend fe
+                    bind 127.0.0.1:%d
+                    http-request return status 200 content-type text/plain string ok
+                """.formatted(sock, fe);
+    }
+
+    @Test
+    void activityThreadsPoolsAndFdShowTheLoopsAndTheirSockets() throws Exception {
+        Path sock = Files.createTempDirectory("fulcrum-act").resolve("s.sock");
+        int fe = freePort();
+        try (FulcrumProcess p = TcpProxyKit.serve(config(sock, fe), fe);
+             HttpClientConn held = HttpClientConn.open(fe)) {
+            assertThat(held.send(get("/")).read().status()).isEqualTo(200);
+            try (HttpClientConn other = HttpClientConn.open(fe)) {
+                assertThat(other.send(get("/")).read().status()).isEqualTo(200);
+            }
+
+            String activity = CliClient.send(sock, "show activity");
+            List<String> lines = activity.lines().filter(l -> !l.isEmpty()).toList();
+            assertThat(lines).extracting(l -> l.substring(0, l.indexOf(':'))).isEqualTo(ACTIVITY);
+            assertThat(lines.get(0)).matches("thread_id: [12] \\(1\\.\\.2\\)");
+            assertThat(lines.get(1)).matches("date_now: \\d{10}\\.\\d{6}");
+            for (String l : lines.subList(2, lines.size())) {
+                assertThat(l).matches("[a-z_0-9]+: \\d+ \\[ \\d+ \\d+ \\]"); // the total, then each thread's
+            }
+            Map<String, long[]> counters = counters(lines);
+            assertThat(counters.get("accepted")[0]).isGreaterThanOrEqualTo(3); // two clients and this CLI connection
+            assertThat(counters.get("accepted")[0]).isEqualTo(counters.get("accepted")[1] + counters.get("accepted")[2]);
+            assertThat(counters.get("loops")[0]).isPositive();
+            assertThat(counters.get("poll_io")[0]).isPositive();
+
+            String threads = CliClient.send(sock, "show threads");
+            assertThat(threads).containsPattern("(?m)^[ *] Thread 1 : id=0x[0-9a-f]+ act=\\d glob=\\d wq=\\d+ rq=\\d+ ")
+                    .containsPattern("(?m)^[ *] Thread 2 : id=0x[0-9a-f]+ act=\\d ")
+                    .containsPattern("(?m)^      1/1    stuck=0 prof=0 harmless=[01] wantrdv=0$")
+                    .containsPattern("(?m)^      1/2    stuck=0 prof=0 harmless=[01] wantrdv=0$")
+                    .containsPattern("(?m)^             cpu_ns: poll=\\d+ now=\\d+ diff=\\d+$");
+            assertThat(threads.lines().filter(l -> l.startsWith("* Thread")).count()).isEqualTo(1);
+
+            List<String> pools = CliClient.send(sock, "show pools").lines().filter(l -> !l.isEmpty()).toList();
+            assertThat(pools.get(0)).isEqualTo("Dumping pools usage. Use SIGQUIT to flush them.");
+            assertThat(pools.subList(1, pools.size() - 1)).isNotEmpty().allMatch(l -> POOL.matcher(l).matches());
+            Matcher total = POOL_TOTAL.matcher(pools.getLast());
+            assertThat(total.matches()).as(pools.getLast()).isTrue();
+            assertThat(Integer.parseInt(total.group(1))).isEqualTo(pools.size() - 2);
+
+            String fds = CliClient.send(sock, "show fd");
+            String listener = line(fds, "sock_accept_iocb) l.st=RDY fe=fe fam=ipv4 lport=" + fe);
+            assertThat(listener).matches(" +\\d+ : st=0x[0-9a-f]{6}\\([a-zA-Z ]+ W:[sS][rR][aA] R:[sS][rR][aA]\\) ref=0 gid=1 "
+                    + "tmask=0x[0-9a-f]+ umask=0x[0-9a-f]+ prmsk=0x[0-9a-f]+ pwmsk=0x[0-9a-f]+ owner=0x[0-9a-f]+ iocb=0x[0-9a-f]+\\(.*");
+            String client = line(fds, "rport=" + held.socket.getLocalPort() + " fe=fe mux=H1 ");
+            assertThat(client).contains("(sock_conn_iocb) back=0 ").contains(" fam=ipv4 lport=" + fe + " ").contains(" xprt=RAW");
+            String fd = client.substring(0, client.indexOf(':')).strip();
+            assertThat(CliClient.send(sock, "show fd " + fd)).isEqualTo(client + "\n\n");
+            assertThat(CliClient.send(sock, "user; show fd")).isEqualTo("\nPermission denied\n\n");
+            assertThat(CliClient.send(sock, "user; show activity")).contains("accepted: ");
+        }
+    }
+
+    @Test
+    void rateLimitsAreShownAndTheConnectionRateHolds() throws Exception {
+        Path sock = Files.createTempDirectory("fulcrum-rate").resolve("s.sock");
+        int fe = freePort();
+        try (FulcrumProcess p = TcpProxyKit.serve(config(sock, fe), fe)) {
+            String usage = """
+                    'set rate-limit' only supports :
+                       - 'connections global' to set the per-process maximum connection rate
+                       - 'sessions global' to set the per-process maximum session rate
+                       - 'ssl-sessions global' to set the per-process maximum SSL session rate
+                       - 'http-compression global' to set the per-process maximum compression speed in kB/s
+                    """;
+            assertThat(CliClient.send(sock, "set rate-limit connections local 3")).isEqualTo(usage + "\n");
+            assertThat(CliClient.send(sock, "set rate-limit nothing global 3")).isEqualTo(usage + "\n");
+            assertThat(CliClient.send(sock, "set rate-limit sessions global;set rate-limit sessions global -2"))
+                    .isEqualTo("Expects an integer value.\n\nValue out of range.\n\n");
+            assertThat(CliClient.send(sock, "operator; set rate-limit sessions global 2")).isEqualTo("\nPermission denied\n\n");
+            assertThat(CliClient.send(sock, "set rate-limit connections global 5;set rate-limit sessions global 7;"
+                    + "set rate-limit ssl-sessions global 9;set rate-limit http-compression global 3")).isEqualTo("\n\n\n\n");
+            Map<String, String> info = info(CliClient.send(sock, "show info"));
+            assertThat(info).containsEntry("ConnRateLimit", "5").containsEntry("SessRateLimit", "7")
+                    .containsEntry("SslRateLimit", "9").containsEntry("CompressBpsRateLim", "3072");
+
+            long start = System.nanoTime();
+            for (int i = 0; i < 16; i++) { // 5 a second: the last ones wait in the backlog for at least 2 seconds
+                try (HttpClientConn c = HttpClientConn.open(fe)) {
+                    assertThat(c.send(get("/")).read().status()).isEqualTo(200);
+                }
+            }
+            assertThat((System.nanoTime() - start) / 1_000_000).isGreaterThanOrEqualTo(1500);
+            info = info(CliClient.send(sock, "show info"));
+            assertThat(Long.parseLong(info.get("BytesOutRate"))).isPositive();
+            assertThat(Long.parseLong(info.get("MaxConnRate"))).isBetween(1L, 8L);
+
+            assertThat(CliClient.send(sock, "set rate-limit connections global none;set rate-limit sessions global 0")).isEqualTo("\n\n");
+            assertThat(info(CliClient.send(sock, "show info"))).containsEntry("ConnRateLimit", "0").containsEntry("SessRateLimit", "0");
+        }
+    }
+
+    private static String line(String text, String part) {
+        return text.lines().filter(l -> l.contains(part)).findFirst()
+                .orElseThrow(() -> new AssertionError("no line with '" + part + "' in:\n" + text));
+    }
+
+    /** Each line's total and per-thread values. */
+    private static Map<String, long[]> counters(List<String> lines) {
+        return lines.subList(2, lines.size()).stream().collect(Collectors.toMap(l -> l.substring(0, l.indexOf(':')),
+                l -> Arrays.stream(l.substring(l.indexOf(':') + 1).replaceAll("[\\[\\]]", " ").trim().split(" +"))
+                        .mapToLong(Long::parseLong).toArray()));
+    }
+
+    private static Map<String, String> info(String text) {
+        return text.lines().filter(l -> l.contains(": ")).collect(Collectors.toMap(l -> l.substring(0, l.indexOf(": ")),
+                l -> l.substring(l.indexOf(": ") + 2), (a, b) -> a));
+    }
+}
