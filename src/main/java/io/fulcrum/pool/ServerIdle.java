@@ -46,7 +46,9 @@ public final class ServerIdle {
     /** A connection starts carrying a transaction: the need is at least what is in use (srv_use_conn). */
     public void used() {
         int u = used.incrementAndGet();
-        maxUsed.accumulateAndGet(u, Math::max);
+        if (u > maxUsed.get()) { // (a read, not a CAS, on every request: the line stays shared)
+            maxUsed.accumulateAndGet(u, Math::max);
+        }
         if (estimate < u) {
             estimate = u; // (not exact under a race, as HAProxy's)
         }

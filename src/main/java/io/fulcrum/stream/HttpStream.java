@@ -107,8 +107,8 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     /** What cookie persistence decided for this transaction, or null when the backend has none. */
     private PersistTxn persist;
 
-    /** Request bytes produced before the server connection is ready. */
-    private final ArrayDeque<ByteBuf> pending = new ArrayDeque<>();
+    /** Request bytes produced before the server connection is ready (usually the head alone: small at first). */
+    private final ArrayDeque<ByteBuf> pending = new ArrayDeque<>(2);
     private boolean requestEnded;
     private ResponseHead response;
     private boolean responseEnded;
