@@ -144,10 +144,38 @@ public final class FulcrumProcess implements AutoCloseable {
         }
     }
 
-    /** A TCP port free on 127.0.0.1 at the time of the call. */
+    /** The first port of the kernel's ephemeral range (where outgoing connections take their source ports). */
+    private static final int EPHEMERAL = ephemeralStart();
+    /** Ports below {@link #EPHEMERAL} handed out in turn from a random start, each once in a run. */
+    private static final int LOW = 20000;
+    private static final java.util.concurrent.atomic.AtomicInteger NEXT =
+            new java.util.concurrent.atomic.AtomicInteger(new java.util.Random().nextInt(Math.max(1, EPHEMERAL - LOW)));
+
+    /**
+     * A TCP port free on 127.0.0.1 at the time of the call, below the ephemeral range: a port found free inside it
+     * may become the source port of any outgoing connection (a pool's, a check's) before the proxy binds it.
+     */
     public static int freePort() throws IOException {
+        int span = EPHEMERAL - LOW;
+        for (int i = 0; span > 0 && i < span; i++) {
+            int port = LOW + Math.floorMod(NEXT.getAndIncrement(), span);
+            try (ServerSocket s = new ServerSocket()) {
+                s.bind(new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), port), 1);
+                return port;
+            } catch (IOException taken) {
+                // in use: the next one
+            }
+        }
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
+        }
+    }
+
+    private static int ephemeralStart() {
+        try {
+            return Integer.parseInt(Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+")[0]);
+        } catch (IOException | RuntimeException e) {
+            return 32768; // Linux's default
         }
     }
 
