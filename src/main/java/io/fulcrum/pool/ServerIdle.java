@@ -39,6 +39,11 @@ public final class ServerIdle {
         this.settings = PoolSettings.of(server);
     }
 
+    /** The server's pool settings, read once (the data path asks on each request). */
+    public PoolSettings settings() {
+        return settings;
+    }
+
     public static ServerIdle of(Server server) {
         return ALL.computeIfAbsent(server, ServerIdle::new);
     }

@@ -7,7 +7,6 @@ import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.HttpHeaders;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
-import io.fulcrum.pool.PoolSettings;
 import io.fulcrum.pool.ServerIdle;
 import io.fulcrum.pool.ServerPool;
 import io.fulcrum.runtime.EventLoops;
@@ -115,7 +114,7 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
     public void detach(boolean shared, Server target, H1FrontConnection owner) {
         stream = null;
         boolean clean = channel.isActive() && parser.between() && (input == null || !input.isReadable())
-                && PoolSettings.of(target).reusableAfter(requests);
+                && serverConns.settings().reusableAfter(requests);
         if (clean && shared && ServerPool.current().release(target, channel, requests > 1)) {
             endUse();
         } else if (clean && !shared && owner != null) {
