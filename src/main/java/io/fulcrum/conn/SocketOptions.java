@@ -33,11 +33,11 @@ public final class SocketOptions implements ProxyPart {
     /**
      * Sets these options on a new connection of the client side ({@code client}) or the server side.
      * Unix sockets have none of them. Only options that differ from the kernel's defaults are set: each
-     * is a system call per connection.
+     * is a system call per connection. TCP_NODELAY is not among them: Netty's socket channels turn it on
+     * when they are made (outside Android).
      */
     public void applyTo(Channel ch, boolean client) {
         if (ch instanceof SocketChannel) {
-            ch.config().setOption(ChannelOption.TCP_NODELAY, true);
             if (client ? clientKeepAlive : serverKeepAlive) {
                 ch.config().setOption(ChannelOption.SO_KEEPALIVE, true);
             }

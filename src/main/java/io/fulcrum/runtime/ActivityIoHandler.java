@@ -5,8 +5,11 @@ import io.netty.channel.IoHandler;
 import io.netty.channel.IoHandlerContext;
 import io.netty.channel.IoOps;
 import io.netty.channel.IoRegistration;
+import io.netty.channel.epoll.EpollIoOps;
 import io.netty.util.concurrent.ThreadAwareExecutor;
 
+import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
 
@@ -15,6 +18,11 @@ import java.util.function.Consumer;
  * the loop serves ({@code show fd}). Why here: every poll and every socket registration of a loop passes through
  * its handler, so the counters cost two clock reads per poll and the socket list costs nothing per connection
  * (its links are fields of the registration wrapper that is made anyway).
+ *
+ * <p>It also holds back the changes of a socket's epoll interest set until the loop polls again, as HAProxy's
+ * fd update list does: a loop pass often changes a socket's set several times (a new connection is added, then
+ * asked to read; a connected one stops waiting to write, is re-armed, then asked to read) and only the last
+ * state matters to the next poll. One {@code epoll_ctl} instead of up to four per socket.
  */
 final class ActivityIoHandler implements IoHandler {
     private final IoHandler delegate;
@@ -22,6 +30,9 @@ final class ActivityIoHandler implements IoHandler {
     private final LoopActivity activity;
     /** The loop's live registrations, most recent first; touched on the loop only. */
     private Registration head;
+    /** Registrations with an interest set to submit before the next poll; touched on the loop only. */
+    private Registration[] changed = new Registration[64];
+    private int changedCount;
 
     private ActivityIoHandler(IoHandler delegate, ThreadAwareExecutor executor, LoopActivity activity) {
         this.delegate = delegate;
@@ -42,6 +53,7 @@ final class ActivityIoHandler implements IoHandler {
 
     @Override
     public int run(IoHandlerContext context) {
+        submitChanges();
         activity.pollStarts(System.nanoTime());
         int events = 0;
         try {
@@ -95,6 +107,23 @@ final class ActivityIoHandler implements IoHandler {
         }
     }
 
+    private void queue(Registration r) {
+        if (changedCount == changed.length) {
+            changed = Arrays.copyOf(changed, changedCount * 2);
+        }
+        changed[changedCount++] = r;
+    }
+
+    /** Submits the interest sets changed since the last poll (a submit may queue more: they are taken too). */
+    private void submitChanges() {
+        for (int i = 0; i < changedCount; i++) {
+            Registration r = changed[i];
+            changed[i] = null;
+            r.submitPending();
+        }
+        changedCount = 0;
+    }
+
     private void unlink(Registration r) {
         if (r.prev != null) {
             r.prev.next = r.next;
@@ -113,6 +142,10 @@ final class ActivityIoHandler implements IoHandler {
         private final IoHandle handle;
         private Registration prev;
         private Registration next;
+        /** The epoll interest set to submit before the next poll, or null; on the loop only. */
+        private EpollIoOps pending;
+        /** The epoll interest set last submitted, -1 when none or unknown. */
+        private int submitted = -1;
 
         Registration(IoRegistration delegate, IoHandle handle) {
             this.delegate = delegate;
@@ -126,7 +159,39 @@ final class ActivityIoHandler implements IoHandler {
 
         @Override
         public long submit(IoOps ops) {
-            return EpollRegistrationFix.submit(delegate, ops);
+            if (!(ops instanceof EpollIoOps epoll) || !executor.isExecutorThread(Thread.currentThread())) {
+                submitted = -1;
+                return EpollRegistrationFix.submit(delegate, ops);
+            }
+            if (pending == null) {
+                queue(this);
+            }
+            pending = epoll;
+            return epoll.value();
+        }
+
+        void submitPending() {
+            EpollIoOps ops = pending;
+            pending = null;
+            if (ops == null || !delegate.isValid()) {
+                return;
+            }
+            int value = ops.value();
+            // The same set again changes nothing for a level-triggered socket (an edge-triggered one is re-armed).
+            if (value == submitted && value != 0 && (value & EpollIoOps.EPOLLET.value()) == 0) {
+                return;
+            }
+            try {
+                EpollRegistrationFix.submit(delegate, ops);
+                submitted = value;
+            } catch (UncheckedIOException e) {
+                // What the channel would have done had the change failed in its own call: close.
+                try {
+                    handle.close();
+                } catch (Exception closing) {
+                    // closed already
+                }
+            }
         }
 
         @Override
@@ -136,6 +201,7 @@ final class ActivityIoHandler implements IoHandler {
 
         @Override
         public boolean cancel() {
+            pending = null;
             boolean cancelled = delegate.cancel();
             if (executor.isExecutorThread(Thread.currentThread())) {
                 unlink(this);
