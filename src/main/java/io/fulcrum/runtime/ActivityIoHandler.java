@@ -1,5 +1,6 @@
 package io.fulcrum.runtime;
 
+import io.netty.channel.Channel;
 import io.netty.channel.IoHandle;
 import io.netty.channel.IoHandler;
 import io.netty.channel.IoHandlerContext;
@@ -9,6 +10,7 @@ import io.netty.channel.epoll.EpollIoOps;
 import io.netty.util.concurrent.ThreadAwareExecutor;
 
 import java.io.UncheckedIOException;
+import java.lang.reflect.Field;
 import java.util.Arrays;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Consumer;
@@ -98,12 +100,38 @@ final class ActivityIoHandler implements IoHandler {
         return delegate.isCompatible(handleType);
     }
 
-    /** Gives each live registration's handle to {@code action}; on the loop. */
-    void eachHandle(Consumer<IoHandle> action) {
+    /** Gives the channel of each live registration to {@code action}; on the loop. */
+    void eachChannel(Consumer<Channel> action) {
         for (Registration r = head; r != null; r = r.next) {
-            if (r.isValid()) {
-                action.accept(r.handle);
+            Channel ch = r.isValid() ? channel(r.handle) : null;
+            if (ch != null) {
+                action.accept(ch);
             }
+        }
+    }
+
+    /** A channel's outer instance in Netty's I/O handles (its "unsafe"), found once per handle class. */
+    private static final ClassValue<Field> OUTER = new ClassValue<>() {
+        @Override
+        protected Field computeValue(Class<?> type) {
+            for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+                for (Field f : c.getDeclaredFields()) {
+                    if (f.getName().startsWith("this$") && Channel.class.isAssignableFrom(f.getType())) {
+                        f.setAccessible(true);
+                        return f;
+                    }
+                }
+            }
+            return null;
+        }
+    };
+
+    private static Channel channel(IoHandle handle) {
+        Field f = OUTER.get(handle.getClass());
+        try {
+            return f == null ? null : (Channel) f.get(handle);
+        } catch (IllegalAccessException e) {
+            return null;
         }
     }
 

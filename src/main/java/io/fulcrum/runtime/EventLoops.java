@@ -118,6 +118,19 @@ public final class EventLoops {
         return activities.stream().sorted(Comparator.comparingInt(a -> a.index < 0 ? Integer.MAX_VALUE : a.index)).toList();
     }
 
+    /**
+     * Gives each loop's channels to {@code action}, on that loop. Why not a channel group: a shared set would be a
+     * map updated by every loop at each connection's start and end; each loop knows its channels already.
+     */
+    public void eachChannel(java.util.function.Consumer<io.netty.channel.Channel> action) {
+        for (LoopActivity a : activities) {
+            ActivityIoHandler h = a.handler;
+            if (h != null) {
+                a.loop.execute(() -> h.eachChannel(action));
+            }
+        }
+    }
+
     /** {@code clear counters}: each loop clears its own activity counters. */
     public void clearActivity() {
         activities.forEach(a -> a.loop.execute(a::clear));

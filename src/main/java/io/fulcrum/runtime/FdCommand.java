@@ -7,14 +7,12 @@ import io.fulcrum.cli.CliRequest;
 import io.fulcrum.listener.Listener;
 import io.fulcrum.server.Server;
 import io.netty.channel.Channel;
-import io.netty.channel.IoHandle;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.channel.unix.UnixChannel;
 import io.netty.handler.ssl.SslHandler;
 
-import java.lang.reflect.Field;
 import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -33,22 +31,6 @@ final class FdCommand {
     private FdCommand() {
     }
 
-    /** A channel's outer instance field in Netty's I/O handles (its "unsafe"), found once. */
-    private static final ClassValue<Field> OUTER = new ClassValue<>() {
-        @Override
-        protected Field computeValue(Class<?> type) {
-            for (Class<?> c = type; c != null; c = c.getSuperclass()) {
-                for (Field f : c.getDeclaredFields()) {
-                    if (f.getName().startsWith("this$") && Channel.class.isAssignableFrom(f.getType())) {
-                        f.setAccessible(true);
-                        return f;
-                    }
-                }
-            }
-            return null;
-        }
-    };
-
     static void register(CliCommands c) {
         c.add("show fd", "show fd [num]", "dump list of file descriptors in use or a specific one", CliLevel.OPERATOR, FdCommand::show);
     }
@@ -63,12 +45,7 @@ final class FdCommand {
                 continue;
             }
             List<Channel> channels = new ArrayList<>();
-            submit(a.loop, () -> h.eachHandle(handle -> {
-                Channel ch = channel(handle);
-                if (ch != null) {
-                    channels.add(ch);
-                }
-            }));
+            submit(a.loop, () -> h.eachChannel(channels::add));
             for (Channel ch : channels) {
                 int fd = ch instanceof UnixChannel u && u.fd().isOpen() ? u.fd().intValue() : -1;
                 if (fd >= 0 && (only < 0 || fd == only)) {
@@ -91,15 +68,6 @@ final class FdCommand {
             Thread.currentThread().interrupt();
         } catch (java.util.concurrent.ExecutionException e) {
             throw new IllegalStateException(e.getCause());
-        }
-    }
-
-    private static Channel channel(IoHandle handle) {
-        Field f = OUTER.get(handle.getClass());
-        try {
-            return f == null ? null : (Channel) f.get(handle);
-        } catch (IllegalAccessException e) {
-            return null;
         }
     }
 

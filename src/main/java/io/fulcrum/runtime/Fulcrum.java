@@ -29,9 +29,7 @@ import io.fulcrum.stats.ProcessInfo;
 import io.fulcrum.stats.SampledRate;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.group.ChannelGroup;
-import io.netty.channel.group.DefaultChannelGroup;
-import io.netty.util.concurrent.GlobalEventExecutor;
+import io.netty.channel.ServerChannel;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -63,7 +61,6 @@ public final class Fulcrum {
     private final Services services;
     private final CountDownLatch stopped = new CountDownLatch(1);
     /** Live client connections, told when a soft stop begins. */
-    private final ChannelGroup clients = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
     private volatile boolean stopping;
     private final long startMillis = System.currentTimeMillis();
     private final Map<String, String> environment;
@@ -111,10 +108,7 @@ public final class Fulcrum {
                 // Log lines name a bind by its name, else by its listener's number in the frontend, as HAProxy does.
                 Acceptor acceptor = new Acceptor(fe, b, loops, starter(fe), b.name != null ? b.name : Integer.toString(b.socketId(0)));
                 for (Endpoint e : b.endpoints()) {
-                    Listener l = new Listener(b, e, fe.name(), fe.limit(), loops, connections, ch -> {
-                        clients.add(ch);
-                        acceptor.accept(ch);
-                    });
+                    Listener l = new Listener(b, e, fe.name(), fe.limit(), loops, connections, acceptor);
                     l.limitRate(acceptRate);
                     listeners.add(l);
                 }
@@ -366,7 +360,12 @@ public final class Fulcrum {
             t.start();
         }
         // Idle HTTP connections close now, busy ones after their current response.
-        clients.forEach(ch -> ch.eventLoop().execute(() -> ch.pipeline().fireUserEventTriggered(SoftStop.INSTANCE)));
+        // (A connection accepted before the listeners closed is registered before these tasks run on its loop.)
+        loops.eachChannel(ch -> {
+            if (!(ch instanceof ServerChannel) && Listener.of(ch) != null) {
+                ch.pipeline().fireUserEventTriggered(SoftStop.INSTANCE);
+            }
+        });
         connections.whenEmpty(() -> {
             Thread t = new Thread(this::hardStop, "soft-stop"); // not on an event loop: it waits for them
             t.setDaemon(true);
