@@ -96,7 +96,7 @@ public final class Acceptor implements Consumer<Channel> {
                 reset(child);
             }
         });
-        loops.next().register(registered);
+        Listener.of(child).loopFor(child).register(registered);
     }
 
     /** Closes a rejected connection at once with a reset, as HAProxy does: nothing lingers. */

@@ -21,20 +21,27 @@ import io.netty.util.AttributeKey;
 
 import java.io.IOException;
 import java.net.Inet6Address;
+import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * One listening socket of a {@code bind} line. Accepts connections while the bind's, the frontend's and
- * the global {@code maxconn} allow; at a limit it stops reading the listening socket (new connections wait
+ * The listening sockets of one address of a {@code bind} line. Accepts connections while the bind's, the frontend's
+ * and the global {@code maxconn} allow; at a limit it stops reading the listening sockets (new connections wait
  * in the kernel's backlog) and resumes when a connection ends.
+ *
+ * <p>An IP address gets one socket per event loop (SO_REUSEPORT): the kernel spreads new connections over them
+ * and each loop accepts its own, so a connection usually starts on the loop that accepted it instead of being
+ * handed to another thread (a task and a wake-up per connection). Unix and inherited sockets have one socket.
  */
 public final class Listener {
     private static final AttributeKey<Listener> LISTENER = AttributeKey.valueOf("fulcrum.listener");
@@ -44,9 +51,7 @@ public final class Listener {
     private final EventLoops loops;
     private final ConnLimit[] limits;
     private final Consumer<Channel> onAccept;
-    /** Connections accepted by the socket but waiting for a free slot. Touched only on the listener's loop. */
-    private final ArrayDeque<Channel> waiting = new ArrayDeque<>();
-    private ServerChannel channel;
+    private final List<Socket> sockets = new ArrayList<>();
     private volatile boolean paused;
     /** The process's accept rate limits, or null (stats sockets). */
     private AcceptRate rate;
@@ -95,19 +100,49 @@ public final class Listener {
         this.rate = rate;
     }
 
-    /** The listening socket, once bound ({@code show fd}). */
-    public ServerChannel channel() {
-        return channel;
+    /** Whether {@code ch} is one of its listening sockets ({@code show fd}). */
+    public boolean owns(Channel ch) {
+        for (Socket s : sockets) {
+            if (s.channel == ch) {
+                return true;
+            }
+        }
+        return false;
     }
 
-    /** The connections accepted on this socket and not closed yet. */
+    /** The connections accepted on this address and not closed yet. */
     public int connections() {
         return limits[0].current();
     }
 
-    /** Opens and binds the socket; the future fails with the system's reason. */
-    public ChannelFuture bind() throws IOException {
-        SocketAddress address;
+    /**
+     * Opens the sockets (one per event loop for an IP address) and starts binding them; each future fails with the
+     * system's reason. The binds run on the loops at once, not one after the other, so that all the process's
+     * sockets listen within a moment of each other (only sockets bound to port 0 wait for the first one's port).
+     */
+    public List<ChannelFuture> bind() throws IOException {
+        int count = endpoint instanceof Endpoint.Inet && loops.isEpoll() ? loops.all().size() : 1;
+        SocketAddress address = address();
+        List<ChannelFuture> bound = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            Socket socket = new Socket(open());
+            sockets.add(socket);
+            ChannelFuture f = socket.bind(loops.all().get(i), address);
+            bound.add(f);
+            if (i == 0 && count > 1 && address instanceof InetSocketAddress inet && inet.getPort() == 0) {
+                // The next sockets take the port the system gave the first one.
+                if (!f.awaitUninterruptibly().isSuccess()) {
+                    return bound;
+                }
+                address = f.channel().localAddress();
+            }
+        }
+        return bound;
+    }
+
+    /** A new listening socket for the endpoint, with the bind line's options, not registered yet. */
+    private ServerChannel open() throws IOException {
+        ServerChannel channel;
         switch (endpoint) {
             case Endpoint.Inet inet -> {
                 boolean v6 = inet.host() instanceof Inet6Address;
@@ -127,33 +162,27 @@ public final class Listener {
                 if (bind.iface != null) {
                     SocketTuning.bindToDevice(channel, bind.iface);
                 }
-                address = inet.socketAddress();
             }
             case Endpoint.Unix unix -> {
                 channel = loops.newUnixServerSocket();
                 if (!unix.abstractNamespace()) {
                     Files.deleteIfExists(Path.of(unix.path()));
                 }
-                address = new DomainSocketAddress(unix.abstractNamespace() ? "\0" + unix.path() : unix.path());
             }
-            case Endpoint.Fd fd -> {
-                channel = loops.adoptServerSocket(fd.fd());
-                address = null;
-            }
+            case Endpoint.Fd fd -> channel = loops.adoptServerSocket(fd.fd());
         }
         channel.config().setOption(ChannelOption.SO_BACKLOG, backlog());
         channel.config().setOption(ChannelOption.SO_REUSEADDR, true);
-        channel.pipeline().addLast(new Acceptor());
-        EventLoop loop = loops.next();
-        ChannelFuture registered = loop.register(channel);
-        if (address == null) {
-            return registered;
-        }
-        return registered.channel().bind(address).addListener(f -> {
-            if (f.isSuccess() && endpoint instanceof Endpoint.Unix unix && !unix.abstractNamespace()) {
-                unixPermissions(Path.of(unix.path()));
-            }
-        });
+        return channel;
+    }
+
+    /** The address to bind to; null for an inherited socket, bound already. */
+    private SocketAddress address() {
+        return switch (endpoint) {
+            case Endpoint.Inet inet -> inet.socketAddress();
+            case Endpoint.Unix unix -> new DomainSocketAddress(unix.abstractNamespace() ? "\0" + unix.path() : unix.path());
+            case Endpoint.Fd fd -> null;
+        };
     }
 
     private int backlog() {
@@ -186,26 +215,31 @@ public final class Listener {
     /** Stops accepting (SIGTTOU); connections wait in the backlog. */
     public void pause() {
         paused = true;
-        if (channel != null) {
-            channel.eventLoop().execute(() -> channel.config().setAutoRead(false));
+        for (Socket s : sockets) {
+            s.channel.eventLoop().execute(() -> s.channel.config().setAutoRead(false));
         }
     }
 
     /** Accepts again (SIGTTIN). */
     public void resume() {
         paused = false;
-        if (channel != null) {
-            channel.eventLoop().execute(this::drainWaiting);
+        for (Socket s : sockets) {
+            s.channel.eventLoop().execute(s::drainWaiting);
         }
     }
 
-    /** Closes the listening socket; live connections are not affected. */
-    public ChannelFuture close() {
-        ChannelFuture f = channel.close();
-        if (endpoint instanceof Endpoint.Unix unix && !unix.abstractNamespace()) {
-            f.addListener(x -> Files.deleteIfExists(Path.of(unix.path())));
+    /** Closes the listening sockets and waits for them; live connections are not affected. Off the loops. */
+    public void close() {
+        for (Socket s : sockets) {
+            s.channel.close().awaitUninterruptibly();
         }
-        return f;
+        if (endpoint instanceof Endpoint.Unix unix && !unix.abstractNamespace()) {
+            try {
+                Files.deleteIfExists(Path.of(unix.path()));
+            } catch (IOException e) {
+                // a file we could not remove stays: the next start replaces it
+            }
+        }
     }
 
     /** Takes a slot in every limit, or none. */
@@ -226,33 +260,6 @@ public final class Listener {
         return rate == null ? 0 : rate.delay(bind.transport != null);
     }
 
-    /** Stops reading the socket until a rate limit lets connections in again. */
-    private void holdForRate(long delay) {
-        channel.config().setAutoRead(false);
-        channel.eventLoop().schedule(this::drainWaiting, delay, TimeUnit.MILLISECONDS);
-    }
-
-    /** Serves connections that waited for a slot, then reads the socket again if they all got one. */
-    private void drainWaiting() {
-        while (!waiting.isEmpty()) {
-            long delay = rateDelay();
-            if (delay > 0) {
-                holdForRate(delay);
-                return;
-            }
-            ConnLimit full = acquire();
-            if (full != null) {
-                full.await(() -> channel.eventLoop().execute(this::drainWaiting));
-                return;
-            }
-            start(waiting.poll());
-        }
-        if (!paused && channel.isOpen()) {
-            channel.config().setAutoRead(true);
-            channel.read();
-        }
-    }
-
     /** The listener that accepted {@code child}, or null. */
     public static Listener of(Channel child) {
         return child.attr(LISTENER).get();
@@ -271,8 +278,75 @@ public final class Listener {
         onAccept.accept(child);
     }
 
+    /**
+     * The loop a connection accepted by this listener lives on: the accepting loop's when each loop has its own
+     * socket (unless another loop serves clearly fewer sockets: see {@link EventLoops#forAccepted}), else the next
+     * loop in turn.
+     */
+    public EventLoop loopFor(Channel child) {
+        return sockets.size() > 1 ? loops.forAccepted(child.parent().eventLoop()) : loops.next();
+    }
+
+    /** One listening socket, with the connections it accepted that wait for a slot. */
+    private final class Socket {
+        final ServerChannel channel;
+        /** Connections accepted but waiting for a free slot. Touched only on the socket's loop. */
+        final ArrayDeque<Channel> waiting = new ArrayDeque<>();
+
+        Socket(ServerChannel channel) {
+            this.channel = channel;
+            channel.pipeline().addLast(new Acceptor(this));
+        }
+
+        /** Registers the socket on {@code loop} and binds it to {@code address} (null: inherited, bound already). */
+        ChannelFuture bind(EventLoop loop, SocketAddress address) {
+            ChannelFuture registered = loop.register(channel);
+            if (address == null) {
+                return registered;
+            }
+            return channel.bind(address).addListener(f -> {
+                if (f.isSuccess() && endpoint instanceof Endpoint.Unix unix && !unix.abstractNamespace()) {
+                    unixPermissions(Path.of(unix.path()));
+                }
+            });
+        }
+
+        /** Stops reading the socket until a rate limit lets connections in again. */
+        void holdForRate(long delay) {
+            channel.config().setAutoRead(false);
+            channel.eventLoop().schedule(this::drainWaiting, delay, TimeUnit.MILLISECONDS);
+        }
+
+        /** Serves connections that waited for a slot, then reads the socket again if they all got one. */
+        void drainWaiting() {
+            while (!waiting.isEmpty()) {
+                long delay = rateDelay();
+                if (delay > 0) {
+                    holdForRate(delay);
+                    return;
+                }
+                ConnLimit full = acquire();
+                if (full != null) {
+                    full.await(() -> channel.eventLoop().execute(this::drainWaiting));
+                    return;
+                }
+                start(waiting.poll());
+            }
+            if (!paused && channel.isOpen()) {
+                channel.config().setAutoRead(true);
+                channel.read();
+            }
+        }
+    }
+
     /** Receives the accepted connections (the listening channel's "messages"). */
     private final class Acceptor extends ChannelInboundHandlerAdapter {
+        private final Socket socket;
+
+        Acceptor(Socket socket) {
+            this.socket = socket;
+        }
+
         @Override
         public boolean isSharable() {
             return false;
@@ -282,6 +356,7 @@ public final class Listener {
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             Channel child = (Channel) msg;
             LoopActivity.accepted();
+            ArrayDeque<Channel> waiting = socket.waiting;
             if (!waiting.isEmpty()) {
                 waiting.add(child);
                 return;
@@ -289,7 +364,7 @@ public final class Listener {
             long delay = rateDelay();
             if (delay > 0) {
                 waiting.add(child);
-                holdForRate(delay);
+                socket.holdForRate(delay);
                 return;
             }
             ConnLimit full = acquire();
@@ -299,7 +374,7 @@ public final class Listener {
             }
             waiting.add(child);
             ctx.channel().config().setAutoRead(false);
-            full.await(() -> ctx.channel().eventLoop().execute(Listener.this::drainWaiting));
+            full.await(() -> ctx.channel().eventLoop().execute(socket::drainWaiting));
         }
 
         @Override
@@ -309,7 +384,7 @@ public final class Listener {
             Channel ch = ctx.channel();
             ch.config().setAutoRead(false);
             ch.eventLoop().schedule(() -> {
-                if (!paused && waiting.isEmpty()) {
+                if (!paused && socket.waiting.isEmpty()) {
                     ch.config().setAutoRead(true);
                 }
             }, 100, TimeUnit.MILLISECONDS);

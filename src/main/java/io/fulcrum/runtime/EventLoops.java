@@ -35,11 +35,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class EventLoops {
     private final EventLoopGroup group;
     private final boolean epoll;
+    private volatile List<EventLoop> loopList;
+    private final boolean multiQueue;
     /** Each loop's activity counters. */
     private final List<LoopActivity> activities = new CopyOnWriteArrayList<>();
 
-    public EventLoops(int threads) {
+    /**
+     * @param multiQueue {@code tune.listener.multi-queue}: whether a connection may go to a less busy loop than
+     *                   the one that accepted it
+     */
+    public EventLoops(int threads, boolean multiQueue) {
         this.epoll = Epoll.isAvailable();
+        this.multiQueue = multiQueue;
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
         IoHandlerFactory counted = new IoHandlerFactory() {
             @Override
@@ -149,6 +156,48 @@ public final class EventLoops {
     public EventLoopGroup group() {
         return group;
     }
+
+    /** The loops, in the group's order. */
+    public List<EventLoop> all() {
+        List<EventLoop> all = loopList;
+        if (all == null) {
+            List<EventLoop> l = new java.util.ArrayList<>();
+            group.forEach(e -> l.add((EventLoop) e));
+            loopList = all = List.copyOf(l);
+        }
+        return all;
+    }
+
+    /**
+     * Where a connection accepted on {@code local} lives for its whole life: there, unless another loop serves
+     * clearly fewer sockets, as HAProxy's multi-queue accept balances its threads. The kernel spreads connections
+     * over the loops' listening sockets by a hash of their addresses, which is uneven with few connections.
+     * The other loops' counts are read racily: an estimate is enough. Without {@code tune.listener.multi-queue},
+     * always there.
+     */
+    public EventLoop forAccepted(EventLoop local) {
+        if (!multiQueue) {
+            return local;
+        }
+        int here = -1;
+        int least = Integer.MAX_VALUE;
+        EventLoop leastLoop = local;
+        for (LoopActivity a : activities) {
+            ActivityIoHandler h = a.handler;
+            int n = h == null ? 0 : h.sockets();
+            if (a.loop == local) {
+                here = n;
+            }
+            if (n < least) {
+                least = n;
+                leastLoop = (EventLoop) a.loop;
+            }
+        }
+        return here < 0 || here <= least + ACCEPT_SLACK ? local : leastLoop;
+    }
+
+    /** How many more sockets than the least busy loop the accepting loop may serve and still keep a connection. */
+    private static final int ACCEPT_SLACK = 4;
 
     /** The next loop, round robin: where a new connection lives for its whole life. */
     public EventLoop next() {

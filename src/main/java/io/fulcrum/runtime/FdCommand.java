@@ -84,7 +84,7 @@ final class FdCommand {
                 reading ? 'A' : 'a', mask, reading ? mask : 0, writable ? 0 : mask));
         b.append(" owner=0x").append(Integer.toHexString(System.identityHashCode(ch)));
         if (ch instanceof ServerChannel) {
-            Listener l = p.listeners().stream().filter(x -> x.channel() == ch).findFirst().orElse(null);
+            Listener l = p.listeners().stream().filter(x -> x.owns(ch)).findFirst().orElse(null);
             b.append(" iocb=0x").append(Integer.toHexString(System.identityHashCode(ServerChannel.class))).append("(sock_accept_iocb)")
                     .append(" l.st=").append(reading ? "RDY" : "PAU").append(" fe=").append(l == null ? "?" : l.owner());
             family(b, ch.localAddress(), null);

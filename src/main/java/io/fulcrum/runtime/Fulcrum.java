@@ -75,7 +75,7 @@ public final class Fulcrum {
         this.global = GlobalModule.settings(model);
         this.environment = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(model.env().asMap()));
         this.diag = diag;
-        this.loops = new EventLoops(global.effectiveNbthread());
+        this.loops = new EventLoops(global.effectiveNbthread(), global.multiQueue);
         this.connections = new ConnLimit(global.effectiveMaxconn());
         this.h1Limits = H1Settings.of(model).limits();
         this.logging = new ProcessLog(model, connections);
@@ -200,15 +200,26 @@ public final class Fulcrum {
     /** Binds every listener; on failure reports each one as HAProxy does and returns false. */
     public boolean start() {
         boolean ok = true;
+        List<List<ChannelFuture>> bound = new ArrayList<>();
+        List<String> errors = new ArrayList<>();
         for (Listener l : listeners) {
-            String error;
             try {
-                ChannelFuture f = l.bind().awaitUninterruptibly();
-                error = f.isSuccess() ? null : reason(f.cause());
+                bound.add(l.bind());
+                errors.add(null);
             } catch (Exception e) {
-                error = reason(e);
+                bound.add(List.of());
+                errors.add(reason(e));
+            }
+        }
+        for (int i = 0; i < listeners.size(); i++) {
+            String error = errors.get(i);
+            for (ChannelFuture f : bound.get(i)) {
+                if (error == null && !f.awaitUninterruptibly().isSuccess()) {
+                    error = reason(f.cause());
+                }
             }
             if (error != null) {
+                Listener l = listeners.get(i);
                 diag.alert("Starting frontend " + l.owner() + ": cannot bind socket (" + error + ") [" + l.endpoint() + "]");
                 ok = false;
             }
@@ -343,7 +354,7 @@ public final class Fulcrum {
             diag.warning(stopped);
             fe.logger().warning(stopped); // as HAProxy, also to the proxy's log targets
         }
-        listeners.forEach(l -> l.close().awaitUninterruptibly());
+        listeners.forEach(Listener::close);
         services.stop();
         if (global.hardStopAfter > 0) {
             Thread t = new Thread(() -> {

@@ -68,6 +68,13 @@ public final class GlobalModule implements Module {
             Args.noMoreThan(l, 1, "hard-stop-after");
             g.settings().hardStopAfter = Units.time(Args.required(l, 1, "hard-stop-after", "a timeout"), "hard-stop-after");
         });
+        kw.add("tune.listener.multi-queue", (g, l) -> {
+            Args.noMoreThan(l, 1, l.keyword());
+            if (!l.arg(1).equals("on") && !l.arg(1).equals("off")) {
+                throw new ConfigException("'" + l.keyword() + "' expects either 'on' or 'off' but got '" + l.arg(1) + "'.");
+            }
+            g.settings().multiQueue = l.arg(1).equals("on");
+        });
         kw.add("expose-experimental-directives", (g, l) -> {
             Args.noMoreThan(l, 0, "expose-experimental-directives");
             g.settings().experimental = true;

@@ -13,6 +13,8 @@ public final class GlobalSettings {
     /** Milliseconds; 0 means soft stops wait for every session. */
     public long hardStopAfter;
     public boolean zeroWarning;
+    /** {@code tune.listener.multi-queue}: an accepted connection may go to a less busy loop than the accepting one. */
+    public boolean multiQueue = true;
     /** {@code expose-experimental-directives}: experimental keywords (normalize-uri) are allowed. */
     public boolean experimental;
     /** {@code node}: the name {@code show info} and the stats page give the process (null: the host's name). */
