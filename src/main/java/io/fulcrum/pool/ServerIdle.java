@@ -25,10 +25,12 @@ public final class ServerIdle {
     static final int IDLE = 0;
     static final int SAFE = 1;
     static final int USED = 2;
+    /** A cell spans a cache line, so that no collector moving objects together puts two loops' counts on one line. */
+    private static final int CELL_INTS = 16;
 
     final Server server;
     final PoolSettings settings;
-    final PerLoop<AtomicIntegerArray> cells = new PerLoop<>(() -> new AtomicIntegerArray(3));
+    final PerLoop<AtomicIntegerArray> cells = new PerLoop<>(() -> new AtomicIntegerArray(CELL_INTS));
     /** The loop a takeover looks at first, so that no loop is always drained first (next_takeover). */
     volatile int nextTakeover;
     /** The most connections in use at once since the last purge (max_used_conns); not exact under a race, as HAProxy's. */
@@ -149,7 +151,7 @@ public final class ServerIdle {
 
     /** Starts the purge task on {@code loop} unless it runs already: it stops when no idle connection is left. */
     void armPurge(EventExecutor loop) {
-        if (purgeArmed.compareAndSet(false, true)) {
+        if (!purgeArmed.get() && purgeArmed.compareAndSet(false, true)) { // (a read first: each release comes here)
             loop.schedule(() -> purge(loop), settings.purgeDelay, TimeUnit.MILLISECONDS);
         }
     }
