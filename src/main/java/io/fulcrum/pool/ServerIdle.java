@@ -120,19 +120,21 @@ public final class ServerIdle {
         if (settings.purgeDelay == 0) {
             return false;
         }
-        int used = 0;
-        int idle = 0;
-        for (int i = 0, w = cells.width(); i < w; i++) {
-            AtomicIntegerArray c = cells.at(i);
-            if (c != null) {
-                used += c.get(USED);
-                idle += c.get(IDLE);
+        boolean loopsFirst = !loopHasSafe && (isSafe || !loopHasIdle);
+        if (!loopsFirst || settings.maxConn >= 0) { // (the other loops' cells are read only when needed)
+            int used = 0;
+            int idle = 0;
+            for (int i = 0, w = cells.width(); i < w; i++) {
+                AtomicIntegerArray c = cells.at(i);
+                if (c != null) {
+                    used += c.get(USED);
+                    idle += c.get(IDLE);
+                }
             }
-        }
-        boolean wanted = !loopHasSafe && (isSafe || !loopHasIdle)
-                || used + idle <= Math.max(used, estimate) + settings.lowConn;
-        if (!wanted || settings.maxConn >= 0 && idle >= settings.maxConn) { // (pool-max-conn: not exact under a race)
-            return false;
+            if (!loopsFirst && used + idle > Math.max(used, estimate) + settings.lowConn
+                    || settings.maxConn >= 0 && idle >= settings.maxConn) { // (pool-max-conn: not exact under a race)
+                return false;
+            }
         }
         mine.getAndIncrement(IDLE);
         if (isSafe) {
@@ -156,33 +158,41 @@ public final class ServerIdle {
         }
     }
 
-    /**
-     * Every {@code pool-purge-delay} (srv_cleanup_idle_conns): half of the connections above the need go, taken
-     * from each loop in proportion to its idle ones (rounded up), none when none exceeds; the need becomes the mean of the
-     * estimate and the most used during the period, never less than the latter.
-     */
     private void purge(EventExecutor loop) {
-        int current = idleCount();
-        if (current > 0) {
-            int most = maxUsed;
-            int used = usedCount();
-            int exceed = used + current - Math.max(most, estimate);
-            estimate = Math.max((estimate + most) / 2, most);
-            maxUsed = used;
-            int toKill = exceed / 2 + (exceed & 1);
-            // (HAProxy adds one to each thread's share, which closes more than half when several have some)
-            for (int i = 0, w = cells.width(), left = toKill; i < w && left > 0; i++) {
-                int here = idleIn(i);
-                if (here > 0) {
-                    int n = Math.min(left, toKill * here / current + 1);
-                    ServerPool.closeIdle(i, server, n);
-                    left -= n;
-                }
-            }
-        }
+        purgeOnce();
         purgeArmed.set(false);
         if (idleCount() > 0) {
             armPurge(loop);
         }
+    }
+
+    /**
+     * Every {@code pool-purge-delay} (srv_cleanup_idle_conns): half of the connections above the need go, taken
+     * from each loop in proportion to its idle ones (rounded up), none when none exceeds; the need becomes the
+     * mean of the estimate and the most used during the period, never less than the latter. Returns how many
+     * the loops are asked to close.
+     */
+    int purgeOnce() {
+        int current = idleCount();
+        if (current == 0) {
+            return 0;
+        }
+        int most = maxUsed;
+        int used = usedCount();
+        int exceed = used + current - Math.max(most, estimate);
+        estimate = Math.max((estimate + most) / 2, most);
+        maxUsed = used;
+        int toKill = exceed / 2 + (exceed & 1);
+        int left = toKill;
+        // (HAProxy adds one to each thread's share, which closes more than half when several have some)
+        for (int i = 0, w = cells.width(); i < w && left > 0; i++) {
+            int here = idleIn(i);
+            if (here > 0) {
+                int n = Math.min(left, toKill * here / current + 1);
+                ServerPool.closeIdle(i, server, n);
+                left -= n;
+            }
+        }
+        return Math.max(0, toKill);
     }
 }

@@ -112,4 +112,41 @@ class ServerIdleTest {
         assertThat(idle.idleIn(0)).isEqualTo(1);
         assertThat(idle.idleIn(1)).isZero();
     }
+
+    /**
+     * Under a load that rises then falls: the estimate follows the connections in use at once; each purge period
+     * it falls halfway to the most used in the period, and half of the idle connections above it (rounded up) are
+     * to be closed (the test thread is no loop: nothing is really closed, the idle count stays).
+     */
+    @Test
+    void estimateFollowsTheLoadAndThePurgeClosesHalfTheExcess() {
+        ServerIdle idle = idle(p -> { });
+        for (int i = 0; i < 6; i++) {
+            idle.used();
+        }
+        for (int i = 0; i < 6; i++) {
+            assertThat(release(idle, false, false, i > 0)).isTrue();
+        }
+        assertThat(idle.estimate()).isEqualTo(6);
+        assertThat(idle.purgeOnce()).as("6 idle, 6 needed").isZero();
+        assertThat(idle.estimate()).isEqualTo(6);
+        assertThat(idle.maxUsed()).isZero();
+        for (int i = 0; i < 2; i++) { // the load falls: two at most in use during the next period
+            ServerIdle.leave(idle.cells.mine(), false);
+            idle.used();
+        }
+        for (int i = 0; i < 2; i++) {
+            assertThat(release(idle, false, false, true)).isTrue();
+        }
+        assertThat(idle.maxUsed()).isEqualTo(2);
+        assertThat(idle.purgeOnce()).as("the estimate still covers them").isZero();
+        assertThat(idle.estimate()).isEqualTo(4);
+        assertThat(idle.purgeOnce()).as("6 idle, 4 needed: half of 2").isEqualTo(1);
+        assertThat(idle.estimate()).isEqualTo(2);
+        assertThat(idle.purgeOnce()).as("6 idle, 2 needed: half of 4").isEqualTo(2);
+        assertThat(idle.estimate()).isEqualTo(1);
+        idle.used();
+        idle.used(); // the load rises again: the estimate is at least what is in use
+        assertThat(idle.estimate()).isEqualTo(2);
+    }
 }
