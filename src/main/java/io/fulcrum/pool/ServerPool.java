@@ -36,7 +36,7 @@ public final class ServerPool {
     /** Each loop's pool, by thread index, for takeovers and purges. */
     private static final AtomicReferenceArray<ServerPool> LOOPS = new AtomicReferenceArray<>(ServerIdle.MAX_LOOPS);
     /** {@code tune.idle-pool.shared}: a loop may take idle connections over from the others. */
-    private static volatile boolean shared = true;
+    private static volatile boolean shareIdle = true;
 
     private final int index;
     private final EventLoop loop;
@@ -91,20 +91,20 @@ public final class ServerPool {
      * back meanwhile, or null. False when no loop was asked ({@code done} will not run).
      */
     public boolean takeOver(Server server, Pick pick, Consumer<Channel> done) {
-        ServerIdle idle = lists(server).shared;
-        if (!shared || pick == Pick.NONE || loop == null) {
+        if (!shareIdle || pick == Pick.NONE || loop == null) {
             return false;
         }
-        int total = idle.idleCount();
-        if (total == 0 || total < idle.settings.lowConn) {
+        ServerIdle counts = lists(server).shared;
+        int total = counts.idleCount();
+        if (total == 0 || total < counts.settings.lowConn) {
             return false;
         }
-        int start = idle.nextTakeover;
-        for (int k = 0, w = idle.cells.width(); k < w; k++) {
+        int start = counts.nextTakeover;
+        for (int k = 0, w = counts.cells.width(); k < w; k++) {
             int i = (start + k) % w;
             ServerPool other = LOOPS.get(i);
-            if (i != index && other != null && idle.idleIn(i) > 0) {
-                idle.nextTakeover = i + 1;
+            if (i != index && other != null && counts.idleIn(i) > 0) {
+                counts.nextTakeover = i + 1;
                 other.loop.execute(() -> other.handOver(server, pick, this, done));
                 return true;
             }
@@ -197,7 +197,7 @@ public final class ServerPool {
 
     /** {@code tune.idle-pool.shared}, set by each configuration loaded. */
     static void shareBetweenLoops(boolean on) {
-        shared = on;
+        shareIdle = on;
     }
 
     /** Closes up to {@code n} idle connections to {@code server} of the loop of thread index {@code loop}, unsafe ones first. */
