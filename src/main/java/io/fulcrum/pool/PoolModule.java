@@ -10,6 +10,7 @@ import io.fulcrum.cli.CliCommands;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.server.ServerModule;
 import io.fulcrum.server.ServerSpec;
 
@@ -18,7 +19,7 @@ import java.util.Locale;
 /**
  * {@code http-reuse}: how server connections are shared between client sessions; the server options sizing
  * the idle pools ({@code pool-max-conn}, {@code pool-low-conn}, {@code pool-purge-delay}, {@code max-reuse});
- * {@code show servers conn}.
+ * {@code tune.idle-pool.shared}; {@code show servers conn}.
  */
 public final class PoolModule implements Module {
 
@@ -47,6 +48,16 @@ public final class PoolModule implements Module {
         options.add("max-reuse", 1, (s, l) -> settings(s).maxReuse = (int) Units.integer(l.arg(1), "max-reuse",
                 Integer.MIN_VALUE, Integer.MAX_VALUE));
         options.add("pool-purge-delay", 1, (s, l) -> settings(s).purgeDelay = Units.time(l.arg(1), "pool-purge-delay"));
+        registry.table(GlobalModule.KEYWORDS).add("tune.idle-pool.shared", (g, l) -> {
+            Args.noMoreThan(l, 1, "tune.idle-pool.shared");
+            String v = l.arg(1);
+            if (!v.equals("on") && !v.equals("off")) {
+                throw new ConfigException("'tune.idle-pool.shared' expects either 'on' or 'off' but got '" + v + "'.");
+            }
+            PoolGlobals.of(g.model()).shared = v.equals("on");
+        });
+        // Each configuration loaded sets how the process's loops share their idle connections.
+        registry.check((model, diag) -> ServerPool.shareBetweenLoops(PoolGlobals.of(model).shared));
         PoolCommands.register(CliCommands.of(registry));
     }
 

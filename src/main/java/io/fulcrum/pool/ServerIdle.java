@@ -1,36 +1,41 @@
 package io.fulcrum.pool;
 
 import io.fulcrum.server.Server;
+import io.fulcrum.stats.PerLoop;
 import io.netty.util.concurrent.EventExecutor;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
  * What all loops know of one server's connections (each loop's idle lists are its own, in {@link ServerPool}):
  * the idle ones in each loop, how many of them are safe, the ones carrying a transaction, the estimate of the
- * need, and where the next takeover looks first. Atomic: any loop updates them, as HAProxy's server counters.
+ * need, and where the next takeover looks first. The counts are kept in a cell per loop, which only that loop
+ * updates (HAProxy's server counters are atomics all threads update: several contended updates per request);
+ * readers add the cells up. A connection may be counted in on one loop and out on another (a takeover moves
+ * it), so a cell alone may be negative: only the sum means something.
  */
 public final class ServerIdle {
     /** HAProxy's and Fulcrum's most threads ({@code nbthread}). */
-    static final int MAX_LOOPS = 64;
+    static final int MAX_LOOPS = PerLoop.SLOTS;
     private static final ConcurrentHashMap<Server, ServerIdle> ALL = new ConcurrentHashMap<>();
+    /** A cell's counts: idle connections (curr_idle_thr), the safe ones among them, connections in use. */
+    static final int IDLE = 0;
+    static final int SAFE = 1;
+    static final int USED = 2;
+    /** A cell spans a cache line, so that no collector moving objects together puts two loops' counts on one line. */
+    private static final int CELL_INTS = 16;
 
     final Server server;
     final PoolSettings settings;
-    /** Idle connections, all loops together (curr_idle_conns). */
-    final AtomicInteger idle = new AtomicInteger();
-    /** Of those, the ones that already carried more than one request (curr_safe_nb). */
-    final AtomicInteger safe = new AtomicInteger();
-    /** Idle connections per loop, by thread index (curr_idle_thr). */
-    final AtomicIntegerArray perLoop = new AtomicIntegerArray(MAX_LOOPS);
+    final PerLoop<AtomicIntegerArray> cells = new PerLoop<>(() -> new AtomicIntegerArray(CELL_INTS));
     /** The loop a takeover looks at first, so that no loop is always drained first (next_takeover). */
-    final AtomicInteger nextTakeover = new AtomicInteger();
-    private final AtomicInteger used = new AtomicInteger();
-    private final AtomicInteger maxUsed = new AtomicInteger();
+    volatile int nextTakeover;
+    /** The most connections in use at once since the last purge (max_used_conns); not exact under a race, as HAProxy's. */
+    private volatile int maxUsed;
+    /** The estimate of the connections needed (est_need_conns). */
     private volatile int estimate;
     private final AtomicBoolean purgeArmed = new AtomicBoolean();
 
@@ -48,28 +53,32 @@ public final class ServerIdle {
         return ALL.computeIfAbsent(server, ServerIdle::new);
     }
 
-    /** A connection starts carrying a transaction: the need is at least what is in use (srv_use_conn). */
+    /**
+     * A connection starts being used, from its creation (HAProxy counts it in conn_new()) or from its leaving an
+     * idle list: the need is at least what is in use (srv_use_conn). Only the peaks write the shared values.
+     */
     public void used() {
-        int u = used.incrementAndGet();
-        if (u > maxUsed.get()) { // (a read, not a CAS, on every request: the line stays shared)
-            maxUsed.accumulateAndGet(u, Math::max);
+        cells.mine().getAndIncrement(USED);
+        int u = sum(USED);
+        if (u > maxUsed) {
+            maxUsed = u;
         }
-        if (estimate < u) {
-            estimate = u; // (not exact under a race, as HAProxy's)
+        if (u > estimate) {
+            estimate = u;
         }
     }
 
-    /** A connection stopped carrying transactions (idle now, or closed). */
+    /** A connection stopped being used (idle now, or closed). */
     public void unused() {
-        used.decrementAndGet();
+        cells.mine().getAndDecrement(USED);
     }
 
     public int usedCount() {
-        return used.get();
+        return sum(USED);
     }
 
     public int maxUsed() {
-        return maxUsed.get();
+        return maxUsed;
     }
 
     public int estimate() {
@@ -77,82 +86,113 @@ public final class ServerIdle {
     }
 
     public int idleCount() {
-        return idle.get();
+        return sum(IDLE);
     }
 
     public int safeCount() {
-        return safe.get();
+        return sum(SAFE);
     }
 
     /** Idle connections in the loop of thread index {@code loop}. */
     public int idleIn(int loop) {
-        return perLoop.get(loop);
+        AtomicIntegerArray c = cells.at(loop);
+        return c == null ? 0 : c.get(IDLE);
+    }
+
+    private int sum(int count) {
+        int n = 0;
+        for (int i = 0, w = cells.width(); i < w; i++) {
+            AtomicIntegerArray c = cells.at(i);
+            if (c != null) {
+                n += c.get(count);
+            }
+        }
+        return n;
     }
 
     /**
      * May a connection coming back from a transaction be kept (srv_add_to_idle_list)? When this loop has none
      * of its kind yet, or while idle and used ones stay within the estimated need (plus {@code pool-low-conn});
-     * never above {@code pool-max-conn}, nor with a purge delay of 0. Counts it in when kept.
+     * never above {@code pool-max-conn}, nor with a purge delay of 0. Counts it in {@code mine}, this loop's
+     * cell, when kept.
      */
-    boolean admit(boolean isSafe, boolean loopHasSafe, boolean loopHasIdle, int loop) {
-        int u = used.get();
-        boolean wanted = !loopHasSafe && (isSafe || !loopHasIdle)
-                || u + idle.get() <= Math.max(u, estimate) + settings.lowConn;
-        if (settings.purgeDelay == 0 || !wanted) {
+    boolean admit(AtomicIntegerArray mine, boolean isSafe, boolean loopHasSafe, boolean loopHasIdle) {
+        if (settings.purgeDelay == 0) {
             return false;
         }
-        if (idle.incrementAndGet() > settings.maxConn && settings.maxConn >= 0) {
-            idle.decrementAndGet();
-            return false;
+        boolean loopsFirst = !loopHasSafe && (isSafe || !loopHasIdle);
+        if (!loopsFirst || settings.maxConn >= 0) { // (the other loops' cells are read only when needed)
+            int used = 0;
+            int idle = 0;
+            for (int i = 0, w = cells.width(); i < w; i++) {
+                AtomicIntegerArray c = cells.at(i);
+                if (c != null) {
+                    used += c.get(USED);
+                    idle += c.get(IDLE);
+                }
+            }
+            if (!loopsFirst && used + idle > Math.max(used, estimate) + settings.lowConn
+                    || settings.maxConn >= 0 && idle >= settings.maxConn) { // (pool-max-conn: not exact under a race)
+                return false;
+            }
         }
-        perLoop.incrementAndGet(loop);
+        mine.getAndIncrement(IDLE);
         if (isSafe) {
-            safe.incrementAndGet();
+            mine.getAndIncrement(SAFE);
         }
         return true;
     }
 
-    /** An idle connection of loop {@code loop} left its list (reused, taken over, closed). */
-    void leave(boolean isSafe, int loop) {
-        idle.decrementAndGet();
-        perLoop.decrementAndGet(loop);
+    /** An idle connection counted in {@code mine}, this loop's cell, left its list (reused, taken over, closed). */
+    static void leave(AtomicIntegerArray mine, boolean isSafe) {
+        mine.getAndDecrement(IDLE);
         if (isSafe) {
-            safe.decrementAndGet();
+            mine.getAndDecrement(SAFE);
         }
     }
 
     /** Starts the purge task on {@code loop} unless it runs already: it stops when no idle connection is left. */
     void armPurge(EventExecutor loop) {
-        if (purgeArmed.compareAndSet(false, true)) {
+        if (!purgeArmed.get() && purgeArmed.compareAndSet(false, true)) { // (a read first: each release comes here)
             loop.schedule(() -> purge(loop), settings.purgeDelay, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void purge(EventExecutor loop) {
+        purgeOnce();
+        purgeArmed.set(false);
+        if (idleCount() > 0) {
+            armPurge(loop);
         }
     }
 
     /**
      * Every {@code pool-purge-delay} (srv_cleanup_idle_conns): half of the connections above the need go, taken
-     * from each loop in proportion to its idle ones; the need becomes the mean of the estimate and the most used
-     * during the period, never less than the latter.
+     * from each loop in proportion to its idle ones (rounded up), none when none exceeds; the need becomes the
+     * mean of the estimate and the most used during the period, never less than the latter. Returns how many
+     * the loops are asked to close.
      */
-    private void purge(EventExecutor loop) {
-        int current = idle.get();
-        if (current > 0) {
-            int most = maxUsed.get();
-            int exceed = used.get() + current - Math.max(most, estimate);
-            estimate = Math.max((estimate + most) / 2, most);
-            maxUsed.set(used.get());
-            int toKill = exceed / 2 + (exceed & 1);
-            if (toKill > 0) {
-                for (int i = 0; i < MAX_LOOPS; i++) {
-                    int here = perLoop.get(i);
-                    if (here > 0) {
-                        ServerPool.closeIdle(i, server, toKill * here / current + 1);
-                    }
-                }
+    int purgeOnce() {
+        int current = idleCount();
+        if (current == 0) {
+            return 0;
+        }
+        int most = maxUsed;
+        int used = usedCount();
+        int exceed = used + current - Math.max(most, estimate);
+        estimate = Math.max((estimate + most) / 2, most);
+        maxUsed = used;
+        int toKill = exceed / 2 + (exceed & 1);
+        int left = toKill;
+        // (HAProxy adds one to each thread's share, which closes more than half when several have some)
+        for (int i = 0, w = cells.width(); i < w && left > 0; i++) {
+            int here = idleIn(i);
+            if (here > 0) {
+                int n = Math.min(left, toKill * here / current + 1);
+                ServerPool.closeIdle(i, server, n);
+                left -= n;
             }
         }
-        purgeArmed.set(false);
-        if (idle.get() > 0) {
-            armPurge(loop);
-        }
+        return Math.max(0, toKill);
     }
 }

@@ -1,6 +1,7 @@
 package io.fulcrum.pool;
 
 import io.fulcrum.runtime.EventLoops;
+import io.fulcrum.runtime.LoopActivity;
 import io.fulcrum.server.Server;
 import io.fulcrum.stats.Counters;
 import io.netty.channel.Channel;
@@ -11,6 +12,7 @@ import io.netty.util.internal.ThreadExecutorMap;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Consumer;
 
@@ -33,20 +35,23 @@ public final class ServerPool {
     };
     /** Each loop's pool, by thread index, for takeovers and purges. */
     private static final AtomicReferenceArray<ServerPool> LOOPS = new AtomicReferenceArray<>(ServerIdle.MAX_LOOPS);
+    /** {@code tune.idle-pool.shared}: a loop may take idle connections over from the others. */
+    private static volatile boolean shareIdle = true;
 
     private final int index;
     private final EventLoop loop;
     private final Map<Server, Lists> lists = new HashMap<>();
-    /** Connections this loop took over from others (HAProxy's fd_takeover). */
-    private long takeovers;
 
     private static final class Lists {
         final ServerIdle shared;
+        /** This loop's counts in {@link #shared} (made here, so this loop's own). */
+        final AtomicIntegerArray cell;
         final ArrayDeque<Channel> idle = new ArrayDeque<>();
         final ArrayDeque<Channel> safe = new ArrayDeque<>();
 
         Lists(Server server) {
             this.shared = ServerIdle.of(server);
+            this.cell = shared.cells.mine();
         }
     }
 
@@ -80,22 +85,26 @@ public final class ServerPool {
 
     /**
      * When this loop has none, asks another loop for an idle connection to {@code server} (conn_backend_get):
-     * only while the server has at least {@code pool-low-conn} idle ones, looking first at the loop after the
-     * last one taken from. {@code done} runs on this loop with the channel, registered here, or null. False when
-     * no loop was asked ({@code done} will not run).
+     * unless {@code tune.idle-pool.shared} is off, only while the server has at least {@code pool-low-conn} idle
+     * ones, looking first at the loop after the last one taken from. {@code done} runs on this loop with the
+     * channel, registered here, or, when the other loop had none left by then, with one of this loop's that came
+     * back meanwhile, or null. False when no loop was asked ({@code done} will not run).
      */
     public boolean takeOver(Server server, Pick pick, Consumer<Channel> done) {
-        ServerIdle shared = lists(server).shared;
-        int idle = shared.idle.get();
-        if (pick == Pick.NONE || loop == null || idle == 0 || idle < shared.settings.lowConn) {
+        if (!shareIdle || pick == Pick.NONE || loop == null) {
             return false;
         }
-        int start = shared.nextTakeover.get();
-        for (int k = 0; k < ServerIdle.MAX_LOOPS; k++) {
-            int i = (start + k) % ServerIdle.MAX_LOOPS;
+        ServerIdle counts = lists(server).shared;
+        int total = counts.idleCount();
+        if (total == 0 || total < counts.settings.lowConn) {
+            return false;
+        }
+        int start = counts.nextTakeover;
+        for (int k = 0, w = counts.cells.width(); k < w; k++) {
+            int i = (start + k) % w;
             ServerPool other = LOOPS.get(i);
-            if (i != index && other != null && shared.perLoop.get(i) > 0) {
-                shared.nextTakeover.set(i + 1);
+            if (i != index && other != null && counts.idleIn(i) > 0) {
+                counts.nextTakeover = i + 1;
                 other.loop.execute(() -> other.handOver(server, pick, this, done));
                 return true;
             }
@@ -103,28 +112,36 @@ public final class ServerPool {
         return false;
     }
 
-    /** On the loop holding it: gives one of its idle connections to {@code to}'s loop, or null if none is left. */
+    /**
+     * On the loop holding it: gives one of its idle connections to {@code to}'s loop. The connection counts as
+     * used from here on, as HAProxy counts it when it takes it: in between it is in neither list, and a
+     * connection coming back meanwhile must not be closed as one too many.
+     */
     private void handOver(Server server, Pick pick, ServerPool to, Consumer<Channel> done) {
-        Channel ch = poll(lists(server), pick);
+        Lists l = lists(server);
+        Channel ch = poll(l, pick);
         if (ch == null) {
-            to.loop.execute(() -> done.accept(null));
+            to.loop.execute(() -> done.accept(to.acquire(server, pick)));
             return;
         }
+        l.shared.used();
         ch.config().setAutoRead(false);
         ch.deregister().addListener(d -> {
             if (!d.isSuccess()) {
+                l.shared.unused();
                 ch.close();
-                to.loop.execute(() -> done.accept(null));
+                to.loop.execute(() -> done.accept(to.acquire(server, pick)));
                 return;
             }
             to.loop.register(ch).addListener(r -> { // (runs on the new loop)
+                l.shared.unused(); // (the transaction counts it again)
                 if (r.isSuccess()) {
-                    to.takeovers++;
+                    LoopActivity.tookOver();
                     server.counters().increment(Counters.Count.REUSES);
                     done.accept(ch);
                 } else {
                     ch.close();
-                    done.accept(null);
+                    done.accept(to.acquire(server, pick));
                 }
             });
         });
@@ -141,7 +158,7 @@ public final class ServerPool {
     private Channel pollOpen(Lists l, ArrayDeque<Channel> q) {
         Channel ch;
         while ((ch = q.pollLast()) != null) {
-            l.shared.leave(q == l.safe, index);
+            ServerIdle.leave(l.cell, q == l.safe);
             if (ch.isActive()) {
                 return ch;
             }
@@ -155,7 +172,7 @@ public final class ServerPool {
      */
     public boolean release(Server server, Channel ch, boolean isSafe) {
         Lists l = lists(server);
-        if (!l.shared.admit(isSafe, !l.safe.isEmpty(), !l.idle.isEmpty(), index)) {
+        if (!l.shared.admit(l.cell, isSafe, !l.safe.isEmpty(), !l.idle.isEmpty())) {
             return false;
         }
         (isSafe ? l.safe : l.idle).addLast(ch);
@@ -172,19 +189,15 @@ public final class ServerPool {
             return;
         }
         if (l.idle.remove(ch)) {
-            l.shared.leave(false, index);
+            ServerIdle.leave(l.cell, false);
         } else if (l.safe.remove(ch)) {
-            l.shared.leave(true, index);
+            ServerIdle.leave(l.cell, true);
         }
     }
 
-    /**
-     * Connections the loop of thread index {@code loop} took over from other loops (HAProxy's fd_takeover of
-     * {@code show activity}); read from any thread, so an approximation while it changes.
-     */
-    public static long takeovers(int loop) {
-        ServerPool p = LOOPS.get(loop);
-        return p == null ? 0 : p.takeovers;
+    /** {@code tune.idle-pool.shared}, set by each configuration loaded. */
+    static void shareBetweenLoops(boolean on) {
+        shareIdle = on;
     }
 
     /** Closes up to {@code n} idle connections to {@code server} of the loop of thread index {@code loop}, unsafe ones first. */
@@ -203,7 +216,7 @@ public final class ServerPool {
             if (ch == null) {
                 return;
             }
-            l.shared.leave(!fromIdle, index);
+            ServerIdle.leave(l.cell, !fromIdle);
             ch.close();
         }
     }

@@ -32,7 +32,7 @@ final class ActivityCommands {
             new Line("cpust_ms_1s", null), new Line("cpust_ms_15s", null));
     private static final List<Line> ACCEPT_LINES = List.of(
             new Line("accepted", a -> a.accepted), new Line("accq_pushed", null), new Line("accq_full", null),
-            new Line("accq_ring", null), new Line("fd_takeover", null));
+            new Line("accq_ring", null), new Line("fd_takeover", a -> a.takeovers));
 
     static void register(CliCommands c) {
         c.add("show activity", "show activity", "show per-thread activity stats (for support/developers)", CliLevel.USER,

@@ -26,6 +26,8 @@ public final class LoopActivity {
     long wakeTasks;
     /** Connections accepted by a listener of this loop. */
     long accepted;
+    /** Idle server connections this loop took over from another loop (fd_takeover). */
+    long takeovers;
     /** True while the thread waits in (or runs) its poll: it holds nothing another thread might wait for. */
     volatile boolean polling;
     /** Sliding average of the time between two polls (running tasks), nanoseconds times {@link #SAMPLES}. */
@@ -69,6 +71,14 @@ public final class LoopActivity {
         }
     }
 
+    /** Counts an idle server connection the calling loop took over from another loop. */
+    public static void tookOver() {
+        LoopActivity a = EventLoops.currentActivity();
+        if (a != null) {
+            a.takeovers++;
+        }
+    }
+
     /** {@code clear counters}: HAProxy resets these too. */
     void clear() {
         loops = 0;
@@ -76,6 +86,7 @@ public final class LoopActivity {
         pollExp = 0;
         wakeTasks = 0;
         accepted = 0;
+        takeovers = 0;
     }
 
     /** The average time between two polls, in microseconds. */

@@ -2,6 +2,8 @@ package io.fulcrum.stats;
 
 import io.fulcrum.runtime.EventLoops;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -13,32 +15,58 @@ import java.util.function.Supplier;
  * loop's allocation buffer, away from the other loops' cells. Threads off the loops share the first loop's
  * cell, so cells are still updated with atomic operations, uncontended in practice.
  */
-final class PerLoop<C> {
+public final class PerLoop<C> {
     /** Cells at most; more loops share them (index modulo). */
-    private static final int SLOTS = 64;
+    public static final int SLOTS = 64;
 
     private final AtomicReferenceArray<C> cells = new AtomicReferenceArray<>(SLOTS);
     private final Supplier<C> factory;
+    /** One past the highest index of a cell made so far: readers look no further. */
+    private volatile int width;
+    private static final VarHandle WIDTH;
 
-    PerLoop(Supplier<C> factory) {
+    static {
+        try {
+            WIDTH = MethodHandles.lookup().findVarHandle(PerLoop.class, "width", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    public PerLoop(Supplier<C> factory) {
         this.factory = factory;
     }
 
     /** The calling loop's cell. */
-    C mine() {
+    public C mine() {
         int i = EventLoops.threadIndex() & SLOTS - 1;
         C c = cells.getAcquire(i);
-        if (c == null) {
-            C made = factory.get();
-            C won = cells.compareAndExchange(i, null, made);
-            c = won == null ? made : won;
+        return c != null ? c : make(i);
+    }
+
+    private C make(int i) {
+        C made = factory.get();
+        C won = cells.compareAndExchange(i, null, made);
+        int w;
+        while ((w = width) <= i && !WIDTH.compareAndSet(this, w, i + 1)) {
+            Thread.onSpinWait(); // (once per loop and statistic: width only grows)
         }
-        return c;
+        return won == null ? made : won;
+    }
+
+    /** One past the highest thread index that has a cell: {@link #at} is null from there on. */
+    public int width() {
+        return width;
+    }
+
+    /** The cell of the loop of thread index {@code loop}, null when that loop made none. */
+    public C at(int loop) {
+        return cells.getAcquire(loop & SLOTS - 1);
     }
 
     /** Each cell made so far. */
-    void forEach(Consumer<C> action) {
-        for (int i = 0; i < SLOTS; i++) {
+    public void forEach(Consumer<C> action) {
+        for (int i = 0, n = width; i < n; i++) {
             C c = cells.getAcquire(i);
             if (c != null) {
                 action.accept(c);

@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
+import java.util.stream.IntStream;
 
 import static io.fulcrum.it.HttpKit.get;
 import static io.fulcrum.it.HttpKit.haproxy;
@@ -159,23 +161,78 @@ class HttpReuseIT {
         }
     }
 
-    /** A thread without an idle connection takes over another thread's: the origin sees one connection only. */
+    /**
+     * A thread without an idle connection takes over another thread's: the origin sees one connection only, and
+     * {@code show activity} counts a takeover (fd_takeover) each time a request comes on another thread than the
+     * one before. Each client connection waits for the server connection to be idle again (another thread could
+     * get the request first, find none idle and open one).
+     */
     @Test
     void idleConnectionsMoveBetweenThreads() throws Exception {
         int fe = freePort();
+        Path sock = Files.createTempDirectory("fulcrum-reuse").resolve("stats.sock");
         try (HttpOrigin origin = origin();
-             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 3", "http-reuse always"), fe)) {
-            List<String> threads = new ArrayList<>();
-            for (int i = 1; i <= 12; i++) {
-                try (HttpClientConn c = HttpClientConn.open(fe)) {
-                    Response r = c.exchange(get("/"));
-                    assertThat(r.bodyText()).isEqualTo("1#" + i);
-                    threads.add(r.head().get("x-thread"));
-                }
-            }
+             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 3\nstats socket " + sock + " level admin",
+                     "http-reuse always"), fe)) {
+            List<String> threads = sequentialRequests(fe, sock, 12, i -> "1#" + i);
             assertThat(threads).as("client connections spread over the threads").contains("0", "1", "2");
             assertThat(origin.accepted()).isEqualTo(1);
+            long moves = IntStream.range(1, threads.size()).filter(i -> !threads.get(i).equals(threads.get(i - 1))).count();
+            assertThat(fdTakeover(sock)).as("fd_takeover, threads " + threads).isEqualTo(moves);
         }
+    }
+
+    /** tune.idle-pool.shared off: a thread never takes another's connection; each thread opens its own and reuses it. */
+    @Test
+    void idlePoolSharedOffKeepsConnectionsInTheirThread() throws Exception {
+        int fe = freePort();
+        Path sock = Files.createTempDirectory("fulcrum-reuse").resolve("stats.sock");
+        try (HttpOrigin origin = origin();
+             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 3\ntune.idle-pool.shared off\nstats socket " + sock
+                     + " level admin", "http-reuse always\ndefault-server pool-purge-delay 1m"), fe)) { // (no purge meanwhile)
+            List<String> threads = sequentialRequests(fe, sock, 12, i -> null);
+            assertThat(threads).contains("0", "1", "2");
+            assertThat(origin.accepted()).as("one connection per thread").isEqualTo(3);
+            assertThat(fdTakeover(sock)).isZero();
+        }
+    }
+
+    /**
+     * {@code n} client connections one after the other, a request each (its body checked against {@code body} of its
+     * number from 1, when not null), each waiting until the server connection is idle again; the thread of each.
+     */
+    private static List<String> sequentialRequests(int fe, Path sock, int n, IntFunction<String> body)
+            throws Exception {
+        List<String> threads = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                Response r = c.exchange(get("/"));
+                assertThat(r.status()).isEqualTo(200);
+                if (body.apply(i) != null) {
+                    assertThat(r.bodyText()).isEqualTo(body.apply(i));
+                }
+                threads.add(r.head().get("x-thread"));
+            }
+            awaitIdle(sock);
+        }
+        return threads;
+    }
+
+    /** Waits until no connection to be/s1 is in use (show servers conn's used_cur): it went back to its pool. */
+    private static void awaitIdle(Path sock) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        String out = CliClient.send(sock, "show servers conn be");
+        while (!columns(out)[6].equals("0") && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+            out = CliClient.send(sock, "show servers conn be");
+        }
+        assertThat(columns(out)[6]).as(out).isEqualTo("0");
+    }
+
+    /** The total of fd_takeover in show activity. */
+    private static long fdTakeover(Path sock) throws Exception {
+        String out = CliClient.send(sock, "show activity");
+        return Long.parseLong(out.lines().filter(l -> l.startsWith("fd_takeover: ")).findFirst().orElseThrow().split(" ")[1]);
     }
 
     /**

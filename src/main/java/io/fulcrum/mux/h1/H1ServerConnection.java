@@ -61,11 +61,14 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
         H1ServerConnection conn = new H1ServerConnection(server, limits, backend.httpOptions().acceptInvalidResponse);
         ch.pipeline().addLast(NAME, conn);
         server.connecting();
+        conn.startUse(); // (from now, as HAProxy's conn_new(): an idle one coming back meanwhile is not one too many)
         return SourceAddress.connect(client.eventLoop().register(ch).channel(), address, SourceAddress.of(server, opts.source)).addListener(f -> {
             if (f.isSuccess()) {
                 conn.connected = true;
                 server.connectionOpened();
                 ch.closeFuture().addListener(c -> server.connectionClosed());
+            } else {
+                conn.endUse();
             }
         });
     }
@@ -88,10 +91,7 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
     public void attach(HttpStream stream, RequestHead request) {
         this.stream = stream;
         requests++;
-        if (!inUse) {
-            inUse = true;
-            serverConns.used();
-        }
+        startUse();
         parser.responseTo(request);
         EventLoops.resumeReading(channel);
     }
@@ -123,6 +123,13 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
         } else {
             endUse();
             channel.close();
+        }
+    }
+
+    private void startUse() {
+        if (!inUse) {
+            inUse = true;
+            serverConns.used();
         }
     }
 
