@@ -4,11 +4,16 @@ import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.Registry;
 import io.fulcrum.cli.CliException;
 
+import java.security.cert.X509CRL;
+import java.security.cert.X509Certificate;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The certificates of the bind lines, by file, and the crt-lists, shared by the bind lines (a registry component),
@@ -21,6 +26,11 @@ final class CertStore {
     private final Map<String, CertKey> certs = new LinkedHashMap<>();
     private final Map<String, CrtList> lists = new LinkedHashMap<>();
     private final List<BindSite> sites = new ArrayList<>();
+    /** The CA files and the CRL files of the bind lines (and of the CLI). */
+    final AuthorityFiles<X509Certificate> authorities = AuthorityFiles.authorities();
+    final AuthorityFiles<X509CRL> revocations = AuthorityFiles.revocations();
+    /** The OCSP responses stapled, by the key of their certificate's ID. */
+    private final Map<String, OcspStaple> staples = new TreeMap<>();
     /** The ongoing transaction: its file and its certificate, or null. */
     private String txFile;
     private CertKey txCert;
@@ -137,13 +147,74 @@ final class CertStore {
                     uses += s.map().uses(file);
                 }
             }
-        } catch (ContextBuilder.OptionError e) {
+        } catch (ContextBuilder.OptionError | ConfigException e) {
             throw new CliException("Committing " + file + "\n" + e.getMessage() + "\nFailed!\n");
         }
         prepared.forEach(SniMap::publish);
         certs.put(file, txCert);
         abort();
         return uses;
+    }
+
+    /** The staple of the certificate {@code id} (one per ID, however many files hold the certificate), now with {@code r}. */
+    synchronized OcspStaple staple(byte[] id, OcspResponse r) {
+        OcspStaple s = staples.computeIfAbsent(HexFormat.of().formatHex(id), k -> new OcspStaple(id, r));
+        s.response(r);
+        return s;
+    }
+
+    synchronized List<OcspStaple> staples() {
+        return List.copyOf(staples.values());
+    }
+
+    /** The staple of a certificate ID's key, or null. */
+    synchronized OcspStaple staple(String key) {
+        return staples.get(key);
+    }
+
+    /** {@code set ssl ocsp-response}: a checked response replaces its certificate's; the next handshakes staple it. */
+    synchronized void staple(OcspResponse r) throws OcspResponse.Refused {
+        OcspStaple s = staples.get(HexFormat.of().formatHex(r.check(Instant.now())));
+        if (s == null) {
+            throw new OcspResponse.Refused("OCSP single response: Certificate ID does not match any certificate or issuer");
+        }
+        s.response(r);
+    }
+
+    /** How many certificate entries of the bind lines verify client certificates with the CA or CRL file {@code name}. */
+    synchronized int uses(AuthorityFiles<?> files, String name) {
+        return (int) sites.stream().flatMap(s -> s.map().entries().stream()).filter(e -> name.equals(e.recipe().file(files.kind))).count();
+    }
+
+    /**
+     * {@code commit ssl ca-file} or {@code crl-file}: every entry verifying with the file gets a context made with the
+     * transaction's content; all of them are published at once (open connections keep their context), or none.
+     *
+     * @return how many entries use the file
+     */
+    synchronized <T> int commit(AuthorityFiles<T> files, String name) throws CliException {
+        List<T> previous = files.commit(name);
+        Map<SniMap, Object> prepared = new HashMap<>();
+        try {
+            for (BindSite s : sites) {
+                Object index = s.map().prepare(e -> name.equals(e.recipe().file(files.kind)) ? s.rebuild(e) : null);
+                if (index != null) {
+                    prepared.put(s.map(), index);
+                }
+            }
+        } catch (ContextBuilder.OptionError | ConfigException e) {
+            files.restore(name, previous);
+            throw new CliException("Committing " + name + "\n" + e.getMessage() + "\nFailed!\n");
+        }
+        int uses = uses(files, name);
+        prepared.forEach(SniMap::publish);
+        files.committed();
+        return uses;
+    }
+
+    /** {@code del ssl ca-file} or {@code crl-file}: only a file no bind line uses. */
+    synchronized void delete(AuthorityFiles<?> files, String name) throws CliException {
+        files.delete(name, uses(files, name) > 0);
     }
 
     /** {@code abort ssl cert}. */
