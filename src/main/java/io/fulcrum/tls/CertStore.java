@@ -116,12 +116,20 @@ final class CertStore {
         CertKey base = txFile != null ? txCert : certs.get(file);
         try {
             txCert = PemFiles.parse(file, pem, base == null ? null : base.key());
+            if (base != null && base.staple() != null && sameId(base.leaf(), txCert.leaf())) {
+                txCert = txCert.stapling(base.staple()); // the same certificate ID: its OCSP response still holds
+            }
         } catch (ConfigException e) {
             throw new CliException(e.getMessage() + "\nCan't load the payload\n" + cant);
         }
         boolean created = txFile == null;
         txFile = file;
         return created;
+    }
+
+    /** Same serial, same issuer: the OCSP certificate ID is the same (the issuer's key aside). */
+    private static boolean sameId(X509Certificate a, X509Certificate b) {
+        return a.getSerialNumber().equals(b.getSerialNumber()) && a.getIssuerX500Principal().equals(b.getIssuerX500Principal());
     }
 
     /**
