@@ -27,16 +27,19 @@ final class AuthorityCommands<T> {
     }
 
     static void register(CliCommands c, CertStore store) {
-        new AuthorityCommands<>(store, store.authorities).register(c, "CA file", "CA files");
-        new AuthorityCommands<>(store, store.revocations).register(c, "CRL file", "CRL files");
+        new AuthorityCommands<>(store, store.authorities).register(c, "[<cafile>[:<index>]]",
+                "display the SSL CA files used in memory, or the details of a <cafile>, or a single certificate of index <index> of a CA file <cafile>");
+        new AuthorityCommands<>(store, store.revocations).register(c, "[<crlfile[:<index>>]]",
+                "display the SSL CRL files used in memory, or the details of a <crlfile>, or a single CRL of index <index> of CRL file <crlfile>");
     }
 
-    private void register(CliCommands c, String what, String plural) {
+    /** The six commands of the kind, with HAProxy's synopses ({@code show}'s differ). */
+    private void register(CliCommands c, String showArgs, String showHelp) {
         String k = kind.keyword;
+        String what = kind.file();
         String name = "<" + k.replace("-", "") + ">";
-        c.add("show ssl " + k, "show ssl " + k + " [" + name + "[:<index>]]", "display the SSL " + plural + " used in memory, or the details of a "
-                + name, CliLevel.ADMIN, this::show);
-        c.add("new ssl " + k, "new ssl " + k + " " + name, "create a new " + what, CliLevel.ADMIN, this::create);
+        c.add("show ssl " + k, "show ssl " + k + " " + showArgs, showHelp, CliLevel.ADMIN, this::show);
+        c.add("new ssl " + k, "new ssl " + k + " " + name, "create a new " + what + " to be used in a crt-list", CliLevel.ADMIN, this::create);
         c.add("set ssl " + k, "set ssl " + k + " " + name + " <payload>", "replace a " + what, CliLevel.ADMIN, this::set);
         c.add("commit ssl " + k, "commit ssl " + k + " " + name, "commit a " + what, CliLevel.ADMIN, this::commit);
         c.add("abort ssl " + k, "abort ssl " + k + " " + name, "abort a transaction for a " + what, CliLevel.ADMIN, this::abort);

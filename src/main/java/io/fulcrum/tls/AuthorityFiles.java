@@ -47,8 +47,7 @@ final class AuthorityFiles<T> {
     final Kind kind;
     /** The contents by name; null for an empty file ({@code new ssl ca-file}). */
     private final Map<String, List<T>> files = new TreeMap<>();
-    private String txName;
-    private List<T> txItems;
+    private final Transaction<List<T>> tx = new Transaction<>();
 
     private AuthorityFiles(Kind kind) {
         this.kind = kind;
@@ -113,11 +112,11 @@ final class AuthorityFiles<T> {
     }
 
     synchronized String transaction() {
-        return txName;
+        return tx.file();
     }
 
     synchronized List<T> transactionItems() {
-        return txItems;
+        return tx.content();
     }
 
     /** {@code new ssl <kind>-file}. */
@@ -134,10 +133,8 @@ final class AuthorityFiles<T> {
      * @return true when this opened the transaction
      */
     synchronized boolean set(String name, String pem) throws CliException {
+        tx.checkSet(name);
         String cant = "Can't update " + name + "!\n";
-        if (txName != null && !txName.equals(name)) {
-            throw new CliException("The ongoing transaction is about '" + txName + "' but you are trying to set '" + name + "'\n" + cant);
-        }
         if (!files.containsKey(name)) {
             throw new CliException("Can't replace a " + kind.file() + " which is not referenced by the configuration!\n" + cant);
         }
@@ -145,10 +142,7 @@ final class AuthorityFiles<T> {
         if (items == null) {
             throw new CliException("Invalid payload\n" + cant);
         }
-        boolean created = txName == null;
-        txName = name;
-        txItems = items;
-        return created;
+        return tx.set(name, items);
     }
 
     /**
@@ -158,14 +152,8 @@ final class AuthorityFiles<T> {
      * @return the file's previous content
      */
     synchronized List<T> commit(String name) throws CliException {
-        String cant = "Can't commit " + name + "!\n";
-        if (txName == null) {
-            throw new CliException("No ongoing transaction! !\n" + cant);
-        }
-        if (!txName.equals(name)) {
-            throw new CliException("The ongoing transaction is about '" + txName + "' but you are trying to set '" + name + "'\n" + cant);
-        }
-        return files.put(name, txItems);
+        tx.checkCommit(name);
+        return files.put(name, tx.content());
     }
 
     /** The commit failed: the file keeps {@code previous}, the transaction stays open. */
@@ -174,26 +162,18 @@ final class AuthorityFiles<T> {
     }
 
     synchronized void committed() {
-        txName = null;
-        txItems = null;
+        tx.close();
     }
 
     /** {@code abort ssl <kind>-file}. */
     synchronized void abort(String name) throws CliException {
-        if (txName == null) {
-            throw new CliException("No ongoing transaction!\n");
-        }
-        if (!txName.equals(name)) {
-            throw new CliException("The ongoing transaction is about '" + txName + "' but you are trying to abort a transaction for '"
-                    + name + "'\n");
-        }
-        committed();
+        tx.abort(name);
     }
 
     /** {@code del ssl <kind>-file}, once the caller checked that no bind line uses it. */
     synchronized void delete(String name, boolean used) throws CliException {
         String cant = "Can't remove the " + kind.file() + ": ";
-        if (name.equals(txName)) {
+        if (name.equals(tx.file())) {
             throw new CliException(cant + "ongoing transaction for the " + kind.file() + " '" + name + "'\n");
         }
         if (!files.containsKey(name)) {

@@ -31,9 +31,8 @@ final class CertStore {
     final AuthorityFiles<X509CRL> revocations = AuthorityFiles.revocations();
     /** The OCSP responses stapled, by the key of their certificate's ID. */
     private final Map<String, OcspStaple> staples = new TreeMap<>();
-    /** The ongoing transaction: its file and its certificate, or null. */
-    private String txFile;
-    private CertKey txCert;
+    /** The ongoing transaction: its file and its certificate. */
+    private final Transaction<CertKey> tx = new Transaction<>();
 
     static CertStore of(Registry registry) {
         return registry.component(CertStore.class, CertStore::new);
@@ -79,11 +78,11 @@ final class CertStore {
 
     /** The file of the ongoing transaction, or null. */
     synchronized String transaction() {
-        return txFile;
+        return tx.file();
     }
 
     synchronized CertKey transactionCertificate() {
-        return txCert;
+        return tx.content();
     }
 
     /** How many certificate entries of the bind lines present {@code file} (HAProxy's instances). */
@@ -106,25 +105,22 @@ final class CertStore {
      * @return true when this created the transaction
      */
     synchronized boolean set(String file, String pem) throws CliException {
+        tx.checkSet(file);
         String cant = "Can't update " + file + "!\n";
-        if (txFile != null && !txFile.equals(file)) {
-            throw new CliException("The ongoing transaction is about '" + txFile + "' but you are trying to set '" + file + "'\n" + cant);
-        }
         if (!certs.containsKey(file)) {
             throw new CliException("Can't replace a certificate which is not referenced by the configuration!\n" + cant);
         }
-        CertKey base = txFile != null ? txCert : certs.get(file);
+        CertKey base = tx.file() != null ? tx.content() : certs.get(file);
+        CertKey cert;
         try {
-            txCert = PemFiles.parse(file, pem, base == null ? null : base.key());
-            if (base != null && base.staple() != null && sameId(base.leaf(), txCert.leaf())) {
-                txCert = txCert.stapling(base.staple()); // the same certificate ID: its OCSP response still holds
+            cert = PemFiles.parse(file, pem, base == null ? null : base.key());
+            if (base != null && base.staple() != null && sameId(base.leaf(), cert.leaf())) {
+                cert = cert.stapling(base.staple()); // the same certificate ID: its OCSP response still holds
             }
         } catch (ConfigException e) {
             throw new CliException(e.getMessage() + "\nCan't load the payload\n" + cant);
         }
-        boolean created = txFile == null;
-        txFile = file;
-        return created;
+        return tx.set(file, cert);
     }
 
     /** Same serial, same issuer: the OCSP certificate ID is the same (the issuer's key aside). */
@@ -138,30 +134,34 @@ final class CertStore {
      * @return how many entries now present it
      */
     synchronized int commit(String file) throws CliException {
-        String cant = "Can't commit " + file + "!\n";
-        if (txFile == null) {
-            throw new CliException("No ongoing transaction! !\n" + cant);
-        }
-        if (!txFile.equals(file)) {
-            throw new CliException("The ongoing transaction is about '" + txFile + "' but you are trying to set '" + file + "'\n" + cant);
-        }
+        tx.checkCommit(file);
+        CertKey txCert = tx.content();
+        int uses = uses(file);
+        remake(file, s -> s.map().prepare(txCert));
+        certs.put(file, txCert);
+        tx.close();
+        return uses;
+    }
+
+    /** How a commit makes a bind line's new index (null: nothing changes in it). */
+    private interface Remake {
+        Object prepare(BindSite site) throws ConfigException, ContextBuilder.OptionError;
+    }
+
+    /** Prepares the new index of every bind line, then publishes them all at once; none on a failure. */
+    private void remake(String file, Remake remake) throws CliException {
         Map<SniMap, Object> prepared = new HashMap<>();
-        int uses = 0;
         try {
             for (BindSite s : sites) {
-                Object index = s.map().prepare(txCert);
+                Object index = remake.prepare(s);
                 if (index != null) {
                     prepared.put(s.map(), index);
-                    uses += s.map().uses(file);
                 }
             }
         } catch (ContextBuilder.OptionError | ConfigException e) {
             throw new CliException("Committing " + file + "\n" + e.getMessage() + "\nFailed!\n");
         }
         prepared.forEach(SniMap::publish);
-        certs.put(file, txCert);
-        abort();
-        return uses;
     }
 
     /** The staple of the certificate {@code id} (one per ID, however many files hold the certificate), now with {@code r}. */
@@ -202,20 +202,13 @@ final class CertStore {
      */
     synchronized <T> int commit(AuthorityFiles<T> files, String name) throws CliException {
         List<T> previous = files.commit(name);
-        Map<SniMap, Object> prepared = new HashMap<>();
-        try {
-            for (BindSite s : sites) {
-                Object index = s.map().prepare(e -> name.equals(e.recipe().file(files.kind)) ? s.rebuild(e) : null);
-                if (index != null) {
-                    prepared.put(s.map(), index);
-                }
-            }
-        } catch (ContextBuilder.OptionError | ConfigException e) {
-            files.restore(name, previous);
-            throw new CliException("Committing " + name + "\n" + e.getMessage() + "\nFailed!\n");
-        }
         int uses = uses(files, name);
-        prepared.forEach(SniMap::publish);
+        try {
+            remake(name, s -> s.map().prepare(e -> name.equals(e.recipe().file(files.kind)) ? s.rebuild(e) : null));
+        } catch (CliException e) {
+            files.restore(name, previous);
+            throw e;
+        }
         files.committed();
         return uses;
     }
@@ -227,25 +220,13 @@ final class CertStore {
 
     /** {@code abort ssl cert}. */
     synchronized void abort(String file) throws CliException {
-        if (txFile == null) {
-            throw new CliException("No ongoing transaction!\n");
-        }
-        if (!txFile.equals(file)) {
-            throw new CliException("The ongoing transaction is about '" + txFile + "' but you are trying to abort a transaction for '"
-                    + file + "'\n");
-        }
-        abort();
-    }
-
-    private void abort() {
-        txFile = null;
-        txCert = null;
+        tx.abort(file);
     }
 
     /** {@code del ssl cert}: forgets a certificate no bind line nor crt-list uses. */
     synchronized void delete(String file) throws CliException {
         String cant = "Can't remove the certificate: ";
-        if (file.equals(txFile)) {
+        if (file.equals(tx.file())) {
             throw new CliException(cant + "certificate '" + file + "' in a transaction, can't be deleted!\n\n");
         }
         if (!certs.containsKey(file)) {
