@@ -31,6 +31,9 @@ class SslAuthorityCliIT {
     private static int port;
     /** A second bind line with the same ca-file and no crl-file (a CRL of one CA refuses the others' clients). */
     private static int noCrl;
+    /** A bind line of a crt-list, to which a line verifying with a new CA file is added. */
+    private static int listed;
+    private static String list;
     private static FulcrumProcess proxy;
     private static String ca;
     private static String crl;
@@ -51,6 +54,9 @@ class SslAuthorityCliIT {
         crl = dir.resolve("crl0.pem").toString();
         port = freePort();
         noCrl = freePort();
+        listed = freePort();
+        list = dir.resolve("list.txt").toString();
+        Files.writeString(Path.of(list), dir.resolve("server.pem") + "\n");
         proxy = TcpProxyKit.serve("""
                 global
                     stats socket %s level admin
@@ -62,8 +68,9 @@ class SslAuthorityCliIT {
                 frontend fe
                     bind 127.0.0.1:%d ssl crt %s verify required ca-file %s crl-file %s
                     bind 127.0.0.1:%d ssl crt %s verify required ca-file %s
+                    bind 127.0.0.1:%d ssl crt-list %s
                     http-request return status 200 content-type text/plain lf-string "cn=%%[ssl_c_s_dn(CN)]"
-                """.formatted(admin, port, dir.resolve("server.pem"), ca, crl, noCrl, dir.resolve("server.pem"), ca), port);
+                """.formatted(admin, port, dir.resolve("server.pem"), ca, crl, noCrl, dir.resolve("server.pem"), ca, listed, list), port);
     }
 
     @AfterAll
@@ -86,9 +93,15 @@ class SslAuthorityCliIT {
     }
 
     private static String curl(int port, String cert) throws Exception {
+        return curl(port, cert, "127.0.0.1");
+    }
+
+    /** @param host the name asked for (SNI), connecting to 127.0.0.1 */
+    private static String curl(int port, String cert, String host) throws Exception {
         List<String> cmd = new ArrayList<>(List.of("curl", "-sk", "--max-time", "10", "-w", " code=%{http_code}",
-                "--cert", dir.resolve(cert + ".crt").toString(), "--key", dir.resolve(cert + ".key").toString()));
-        cmd.add("https://127.0.0.1:" + port + "/");
+                "--cert", dir.resolve(cert + ".crt").toString(), "--key", dir.resolve(cert + ".key").toString(),
+                "--resolve", host + ":" + port + ":127.0.0.1"));
+        cmd.add("https://" + host + ":" + port + "/");
         return TlsKit.run(dir, "", cmd.toArray(String[]::new));
     }
 
@@ -207,6 +220,26 @@ class SslAuthorityCliIT {
         assertThat(cli("abort ssl crl-file " + c)).isEqualTo("Transaction aborted for certificate '" + c + "'!\n\n");
         assertThat(cli("del ssl crl-file " + c)).isEqualTo("CRL file '" + c + "' deleted!\n\n");
         assertThat(cli("del ssl crl-file " + crl)).isEqualTo("Can't remove the CRL file: CRL file '" + crl + "' in use, can't be deleted!\n\n\n");
+    }
+
+    /** A new CA file, committed, then named by a crt-list line added at run time: that line's clients are verified with it. */
+    @Test
+    void aNewCaFileVerifiesTheClientsOfACrtListLine() throws Exception {
+        String n = dir.resolve("listed-ca.pem").toString();
+        String server = dir.resolve("server.pem").toString();
+        assertThat(curl(listed, "other", "other.test")).isEqualTo("cn= code=200"); // no verification
+        assertThat(cli("new ssl ca-file " + n)).isEqualTo("New CA file created '" + n + "'!\n\n");
+        assertThat(cli("set ssl ca-file " + n + " <<\n" + file("ca2.pem"))).isEqualTo("transaction created for CA " + n + "!\n\n");
+        assertThat(cli("commit ssl ca-file " + n)).isEqualTo("Committing " + n + "\nSuccess!\n\n");
+        assertThat(cli("add ssl crt-list " + list + " <<\n" + server + " [verify required ca-file " + n + "] other.test\n"))
+                .isEqualTo("Inserting certificate '" + server + "' in crt-list '" + list + "'.\nSuccess!\n\n");
+        assertThat(cli("show ssl ca-file " + n)).startsWith("Filename: " + n + "\nStatus: Used\n");
+        assertThat(curl(listed, "other", "other.test")).isEqualTo("cn=other.test code=200");
+        assertThat(curl(listed, "client", "other.test")).isEqualTo(" code=000");
+        assertThat(curl(listed, "client", "127.0.0.1")).isEqualTo("cn= code=200"); // the first line: no verification
+        assertThat(cli("del ssl ca-file " + n)).isEqualTo("Can't remove the CA file: CA file '" + n + "' in use, can't be deleted!\n\n\n");
+        assertThat(cli("del ssl crt-list " + list + " " + server + ":2")).isEqualTo("Entry '" + server + "' deleted in crtlist '" + list + "'!\n\n");
+        assertThat(cli("del ssl ca-file " + n)).isEqualTo("CA file '" + n + "' deleted!\n\n");
     }
 
     @Test
