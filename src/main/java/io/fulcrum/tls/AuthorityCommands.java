@@ -70,7 +70,8 @@ final class AuthorityCommands<T> {
                 index = -1;
             }
             if (index <= 0) {
-                throw new CliException("wrong " + kind.word + " index after colons in '" + arg + "'!\n");
+                // (no line end: HAProxy 2.6 leaves it to the answer's final one)
+                throw new CliException("wrong " + kind.word + " index after colons in '" + arg + "'!");
             }
         }
         String name = colon < 0 ? arg : arg.substring(0, colon);

@@ -265,7 +265,7 @@ class SslAuthorityCliIT {
         assertThat(cli("show ssl ca-file *" + ca)).isEqualTo("Can't display the CA file : Not found!\n\n");
         assertThat(cli("show ssl crl-file " + nope)).isEqualTo("Can't display the CRL file : Not found!\n\n");
         assertThat(cli("show ssl crl-file " + ca)).isEqualTo("Can't display the CRL file : Not found!\n\n");
-        assertThat(cli("show ssl ca-file " + ca + ":0")).startsWith("wrong CA index after colons in '" + ca + ":0'!\n");
-        assertThat(cli("show ssl crl-file " + crl + ":x")).startsWith("wrong CRL index after colons in '" + crl + ":x'!\n");
+        assertThat(cli("show ssl ca-file " + ca + ":0")).isEqualTo("wrong CA index after colons in '" + ca + ":0'!\n");
+        assertThat(cli("show ssl crl-file " + crl + ":x")).isEqualTo("wrong CRL index after colons in '" + crl + ":x'!\n");
     }
 }
