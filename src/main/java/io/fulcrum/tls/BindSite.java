@@ -2,20 +2,21 @@ package io.fulcrum.tls;
 
 import io.fulcrum.cfg.ConfigException;
 
-import java.security.cert.CRL;
+import java.security.cert.X509CRL;
 import java.security.cert.X509Certificate;
-import java.util.Collection;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A TLS bind line as its certificates see it: its SNI map and how it makes the context of a certificate with a
- * crt-list line's options over its own. Kept after the configuration is read: the CLI adds certificates to it.
+ * crt-list line's options over its own. Kept after the configuration is read: the CLI adds certificates to it, and
+ * remakes them when a CA or CRL file they verify with changes.
  */
 final class BindSite {
     private final SniMap map;
     private final BindOptions lineDefaults;
     private final BindTls tls;
-    private final Collection<? extends CRL> crls;
+    private final CertStore store;
     private final TlsGlobals globals;
 
     /** The {@code ca-file} of a line cannot be read (the message is HAProxy's). */
@@ -40,13 +41,14 @@ final class BindSite {
 
     /**
      * @param lineDefaults the bind line's options over the {@code ssl-default-bind-*} globals
+     * @param store        the CA and CRL files
      * @param globals      where a {@code ca-file} name points ({@code ca-base}), the tunables
      */
-    BindSite(SniMap map, BindOptions lineDefaults, BindTls tls, Collection<? extends CRL> crls, TlsGlobals globals) {
+    BindSite(SniMap map, BindOptions lineDefaults, BindTls tls, CertStore store, TlsGlobals globals) {
         this.map = map;
         this.lineDefaults = lineDefaults;
         this.tls = tls;
-        this.crls = crls;
+        this.store = store;
         this.globals = globals;
     }
 
@@ -70,23 +72,35 @@ final class BindSite {
      * @param origin the crt-list line, or null
      */
     SniMap.Entry entry(CertKey cert, BindOptions line, List<String> filters, Object origin) throws ConfigException, ContextBuilder.OptionError {
-        BindOptions o = options(line);
-        ClientVerifier verifier = null;
-        if (o.verify != null && !o.verify.equals("none")) {
-            if (o.caFile == null) {
-                throw new NoCaFileException();
-            }
-            verifier = new ClientVerifier(authorities(o.caFile), crls, tls.caIgnoreErr, tls.crtIgnoreErr);
-        }
-        Recipe recipe = new Recipe(o, verifier, globals, tls.ticketKeys);
+        return make(cert, options(line), filters, origin);
+    }
+
+    /** The entry made again with its CA and CRL files as they are now (a commit changed one). */
+    SniMap.Entry rebuild(SniMap.Entry e) throws ConfigException, ContextBuilder.OptionError {
+        return make(e.cert(), e.recipe().options(), e.filters(), e.origin());
+    }
+
+    private SniMap.Entry make(CertKey cert, BindOptions o, List<String> filters, Object origin) throws ConfigException, ContextBuilder.OptionError {
+        Recipe recipe = new Recipe(o, verifier(o), globals, tls.ticketKeys);
         return SniMap.Entry.of(recipe.build(cert), cert, filters, recipe, origin);
     }
 
-    private X509Certificate[] authorities(String caFile) throws ConfigException {
-        try {
-            return PemFiles.authorities(globals.ca(caFile), "'ca-file' : unable to load " + caFile);
-        } catch (ConfigException e) {
-            throw new CaFileException(caFile);
+    private ClientVerifier verifier(BindOptions o) throws ConfigException {
+        if (o.verify == null || o.verify.equals("none")) {
+            return null;
         }
+        if (o.caFile == null) {
+            throw new NoCaFileException();
+        }
+        List<X509Certificate> authorities;
+        try {
+            authorities = store.authorities.load(globals, o.caFile);
+        } catch (ConfigException e) {
+            throw new CaFileException(o.caFile);
+        }
+        // (an empty file, after new ssl ca-file or crl-file: no CA, no CRL)
+        List<X509CRL> crls = o.crlFile == null ? null : Objects.requireNonNullElse(store.revocations.load(globals, o.crlFile), List.of());
+        return new ClientVerifier(Objects.requireNonNullElse(authorities, List.<X509Certificate>of()).toArray(X509Certificate[]::new),
+                crls, tls.caIgnoreErr, tls.crtIgnoreErr);
     }
 }

@@ -81,6 +81,11 @@ final class CertCommands {
             r.print(detail(name, store.transactionCertificate(), "Unused"));
             return;
         }
+        CertKey stapled = name.endsWith(".ocsp") ? store.certificate(name.substring(0, name.length() - 5)) : null;
+        if (stapled != null && stapled.staple() != null) {
+            r.print(OcspCommands.text(stapled.staple()));
+            return;
+        }
         if (!store.exists(name)) {
             throw new CliException(NOT_FOUND);
         }
@@ -92,26 +97,35 @@ final class CertCommands {
     static String detail(String name, CertKey cert, String status) throws CliException {
         StringBuilder b = new StringBuilder("Filename: ").append(name).append("\nStatus: ").append(status).append('\n');
         if (cert != null) {
-            X509Certificate x = cert.leaf();
-            HexFormat hex = HexFormat.of().withUpperCase();
-            b.append("Serial: ").append(hex.formatHex(CertFetches.unsigned(x.getSerialNumber()))).append('\n');
-            b.append("notBefore: ").append(TIME.format(x.getNotBefore().toInstant())).append('\n');
-            b.append("notAfter: ").append(TIME.format(x.getNotAfter().toInstant())).append('\n');
-            b.append("Subject Alternative Name: ").append(alternativeNames(x)).append('\n');
-            b.append("Algorithm: ").append(algorithm(x.getPublicKey())).append('\n');
-            try {
-                b.append("SHA1 FingerPrint: ").append(hex.formatHex(MessageDigest.getInstance("SHA-1").digest(x.getEncoded()))).append('\n');
-            } catch (NoSuchAlgorithmException | java.security.cert.CertificateEncodingException e) {
-                throw new CliException("Can't display the certificate: " + e.getMessage() + "\n");
-            }
-            b.append("Subject: ").append(CertFetches.oneLine(x.getSubjectX500Principal())).append('\n');
-            b.append("Issuer: ").append(CertFetches.oneLine(x.getIssuerX500Principal())).append('\n');
+            certificate(b, cert.leaf());
             for (int i = 1; i < cert.chain().length; i++) {
                 b.append("Chain Subject: ").append(CertFetches.oneLine(cert.chain()[i].getSubjectX500Principal())).append('\n');
                 b.append("Chain Issuer: ").append(CertFetches.oneLine(cert.chain()[i].getIssuerX500Principal())).append('\n');
             }
         }
-        return b.append("OCSP Response Key: \n").toString();
+        return b.append("OCSP Response Key: ").append(cert == null || cert.staple() == null ? "" : cert.staple().key).append('\n').toString();
+    }
+
+    /** The lines HAProxy shows of one certificate, from {@code Serial} to {@code Issuer} (also for CA files). */
+    static void certificate(StringBuilder b, X509Certificate x) throws CliException {
+        HexFormat hex = HexFormat.of().withUpperCase();
+        b.append("Serial: ").append(hex.formatHex(CertFetches.unsigned(x.getSerialNumber()))).append('\n');
+        b.append("notBefore: ").append(time(x.getNotBefore())).append('\n');
+        b.append("notAfter: ").append(time(x.getNotAfter())).append('\n');
+        b.append("Subject Alternative Name: ").append(alternativeNames(x)).append('\n');
+        b.append("Algorithm: ").append(algorithm(x.getPublicKey())).append('\n');
+        try {
+            b.append("SHA1 FingerPrint: ").append(hex.formatHex(MessageDigest.getInstance("SHA-1").digest(x.getEncoded()))).append('\n');
+        } catch (NoSuchAlgorithmException | java.security.cert.CertificateEncodingException e) {
+            throw new CliException("Can't display the certificate: " + e.getMessage() + "\n");
+        }
+        b.append("Subject: ").append(CertFetches.oneLine(x.getSubjectX500Principal())).append('\n');
+        b.append("Issuer: ").append(CertFetches.oneLine(x.getIssuerX500Principal())).append('\n');
+    }
+
+    /** A time as OpenSSL's ASN1_TIME_print writes it. */
+    static String time(java.util.Date d) {
+        return TIME.format(d.toInstant());
     }
 
     /** As HAProxy lists them: every name separated by ", ", the DNS ones written "DNS:name", the others left empty. */

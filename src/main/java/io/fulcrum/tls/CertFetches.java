@@ -149,10 +149,19 @@ final class CertFetches {
 
     /** A distinguished name as OpenSSL's one-line form writes it ({@code /C=FR/O=Example/CN=host}). */
     static String oneLine(X500Principal name) {
+        return join(name, "/", "=", "/");
+    }
+
+    /** A distinguished name as OpenSSL's XN_FLAG_ONELINE prints it ({@code C = FR, O = Example, CN = host}). */
+    static String spaced(X500Principal name) {
+        return join(name, "", " = ", ", ");
+    }
+
+    private static String join(X500Principal name, String first, String equals, String separator) {
         StringBuilder sb = new StringBuilder();
         try {
             for (Rdn r : rdns(name)) {
-                sb.append('/').append(r.getType()).append('=').append(r.getValue());
+                sb.append(sb.isEmpty() ? first : separator).append(r.getType()).append(equals).append(r.getValue());
             }
         } catch (InvalidNameException e) {
             return name.getName(); // the JDK's own form cannot be unparsable; this is never reached

@@ -14,12 +14,17 @@ import javax.naming.ldap.Rdn;
 
 /**
  * A certificate with its key and chain, as one PEM file gives them ({@code crt}), and the names SNI finds it by:
- * its DNS subject alternative names and its subject's common names, in lower case ({@code *.} for wildcards).
+ * its DNS subject alternative names and its subject's common names, in lower case ({@code *.} for wildcards); the
+ * OCSP response it staples ({@code <file>.ocsp}), or null.
  */
-record CertKey(String file, PrivateKey key, X509Certificate[] chain, List<String> names) {
+record CertKey(String file, PrivateKey key, X509Certificate[] chain, List<String> names, OcspStaple staple) {
 
     static CertKey of(String file, PrivateKey key, X509Certificate[] chain) {
-        return new CertKey(file, key, chain, names(chain[0]));
+        return new CertKey(file, key, chain, names(chain[0]), null);
+    }
+
+    CertKey stapling(OcspStaple s) {
+        return new CertKey(file, key, chain, names, s);
     }
 
     X509Certificate leaf() {

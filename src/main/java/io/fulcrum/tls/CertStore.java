@@ -4,11 +4,16 @@ import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.Registry;
 import io.fulcrum.cli.CliException;
 
+import java.security.cert.X509CRL;
+import java.security.cert.X509Certificate;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The certificates of the bind lines, by file, and the crt-lists, shared by the bind lines (a registry component),
@@ -21,9 +26,13 @@ final class CertStore {
     private final Map<String, CertKey> certs = new LinkedHashMap<>();
     private final Map<String, CrtList> lists = new LinkedHashMap<>();
     private final List<BindSite> sites = new ArrayList<>();
-    /** The ongoing transaction: its file and its certificate, or null. */
-    private String txFile;
-    private CertKey txCert;
+    /** The CA files and the CRL files of the bind lines (and of the CLI). */
+    final AuthorityFiles<X509Certificate> authorities = AuthorityFiles.authorities();
+    final AuthorityFiles<X509CRL> revocations = AuthorityFiles.revocations();
+    /** The OCSP responses stapled, by the key of their certificate's ID. */
+    private final Map<String, OcspStaple> staples = new TreeMap<>();
+    /** The ongoing transaction: its file and its certificate. */
+    private final Transaction<CertKey> tx = new Transaction<>();
 
     static CertStore of(Registry registry) {
         return registry.component(CertStore.class, CertStore::new);
@@ -69,11 +78,11 @@ final class CertStore {
 
     /** The file of the ongoing transaction, or null. */
     synchronized String transaction() {
-        return txFile;
+        return tx.file();
     }
 
     synchronized CertKey transactionCertificate() {
-        return txCert;
+        return tx.content();
     }
 
     /** How many certificate entries of the bind lines present {@code file} (HAProxy's instances). */
@@ -96,22 +105,27 @@ final class CertStore {
      * @return true when this created the transaction
      */
     synchronized boolean set(String file, String pem) throws CliException {
+        tx.checkSet(file);
         String cant = "Can't update " + file + "!\n";
-        if (txFile != null && !txFile.equals(file)) {
-            throw new CliException("The ongoing transaction is about '" + txFile + "' but you are trying to set '" + file + "'\n" + cant);
-        }
         if (!certs.containsKey(file)) {
             throw new CliException("Can't replace a certificate which is not referenced by the configuration!\n" + cant);
         }
-        CertKey base = txFile != null ? txCert : certs.get(file);
+        CertKey base = tx.file() != null ? tx.content() : certs.get(file);
+        CertKey cert;
         try {
-            txCert = PemFiles.parse(file, pem, base == null ? null : base.key());
+            cert = PemFiles.parse(file, pem, base == null ? null : base.key());
+            if (base != null && base.staple() != null && sameId(base.leaf(), cert.leaf())) {
+                cert = cert.stapling(base.staple()); // the same certificate ID: its OCSP response still holds
+            }
         } catch (ConfigException e) {
             throw new CliException(e.getMessage() + "\nCan't load the payload\n" + cant);
         }
-        boolean created = txFile == null;
-        txFile = file;
-        return created;
+        return tx.set(file, cert);
+    }
+
+    /** Same serial, same issuer: the OCSP certificate ID is the same (the issuer's key aside). */
+    private static boolean sameId(X509Certificate a, X509Certificate b) {
+        return a.getSerialNumber().equals(b.getSerialNumber()) && a.getIssuerX500Principal().equals(b.getIssuerX500Principal());
     }
 
     /**
@@ -120,53 +134,99 @@ final class CertStore {
      * @return how many entries now present it
      */
     synchronized int commit(String file) throws CliException {
-        String cant = "Can't commit " + file + "!\n";
-        if (txFile == null) {
-            throw new CliException("No ongoing transaction! !\n" + cant);
-        }
-        if (!txFile.equals(file)) {
-            throw new CliException("The ongoing transaction is about '" + txFile + "' but you are trying to set '" + file + "'\n" + cant);
-        }
+        tx.checkCommit(file);
+        CertKey txCert = tx.content();
+        int uses = uses(file);
+        remake(file, s -> s.map().prepare(txCert));
+        certs.put(file, txCert);
+        tx.close();
+        return uses;
+    }
+
+    /** How a commit makes a bind line's new index (null: nothing changes in it). */
+    private interface Remake {
+        Object prepare(BindSite site) throws ConfigException, ContextBuilder.OptionError;
+    }
+
+    /** Prepares the new index of every bind line, then publishes them all at once; none on a failure. */
+    private void remake(String file, Remake remake) throws CliException {
         Map<SniMap, Object> prepared = new HashMap<>();
-        int uses = 0;
         try {
             for (BindSite s : sites) {
-                Object index = s.map().prepare(txCert);
+                Object index = remake.prepare(s);
                 if (index != null) {
                     prepared.put(s.map(), index);
-                    uses += s.map().uses(file);
                 }
             }
-        } catch (ContextBuilder.OptionError e) {
+        } catch (ContextBuilder.OptionError | ConfigException e) {
             throw new CliException("Committing " + file + "\n" + e.getMessage() + "\nFailed!\n");
         }
         prepared.forEach(SniMap::publish);
-        certs.put(file, txCert);
-        abort();
+    }
+
+    /** The staple of the certificate {@code id} (one per ID, however many files hold the certificate), now with {@code r}. */
+    synchronized OcspStaple staple(byte[] id, OcspResponse r) {
+        OcspStaple s = staples.computeIfAbsent(HexFormat.of().formatHex(id), k -> new OcspStaple(id, r));
+        s.response(r);
+        return s;
+    }
+
+    synchronized List<OcspStaple> staples() {
+        return List.copyOf(staples.values());
+    }
+
+    /** The staple of a certificate ID's key, or null. */
+    synchronized OcspStaple staple(String key) {
+        return staples.get(key);
+    }
+
+    /** {@code set ssl ocsp-response}: a checked response replaces its certificate's; the next handshakes staple it. */
+    synchronized void staple(OcspResponse r) throws OcspResponse.Refused {
+        OcspStaple s = staples.get(HexFormat.of().formatHex(r.check(Instant.now())));
+        if (s == null) {
+            throw new OcspResponse.Refused("OCSP single response: Certificate ID does not match any certificate or issuer");
+        }
+        s.response(r);
+    }
+
+    /** How many certificate entries of the bind lines verify client certificates with the CA or CRL file {@code name}. */
+    synchronized int uses(AuthorityFiles<?> files, String name) {
+        return (int) sites.stream().flatMap(s -> s.map().entries().stream()).filter(e -> name.equals(e.recipe().file(files.kind))).count();
+    }
+
+    /**
+     * {@code commit ssl ca-file} or {@code crl-file}: every entry verifying with the file gets a context made with the
+     * transaction's content; all of them are published at once (open connections keep their context), or none.
+     *
+     * @return how many entries use the file
+     */
+    synchronized <T> int commit(AuthorityFiles<T> files, String name) throws CliException {
+        List<T> previous = files.commit(name);
+        int uses = uses(files, name);
+        try {
+            remake(name, s -> s.map().prepare(e -> name.equals(e.recipe().file(files.kind)) ? s.rebuild(e) : null));
+        } catch (CliException e) {
+            files.restore(name, previous);
+            throw e;
+        }
+        files.committed();
         return uses;
+    }
+
+    /** {@code del ssl ca-file} or {@code crl-file}: only a file no bind line uses. */
+    synchronized void delete(AuthorityFiles<?> files, String name) throws CliException {
+        files.delete(name, uses(files, name) > 0);
     }
 
     /** {@code abort ssl cert}. */
     synchronized void abort(String file) throws CliException {
-        if (txFile == null) {
-            throw new CliException("No ongoing transaction!\n");
-        }
-        if (!txFile.equals(file)) {
-            throw new CliException("The ongoing transaction is about '" + txFile + "' but you are trying to abort a transaction for '"
-                    + file + "'\n");
-        }
-        abort();
-    }
-
-    private void abort() {
-        txFile = null;
-        txCert = null;
+        tx.abort(file);
     }
 
     /** {@code del ssl cert}: forgets a certificate no bind line nor crt-list uses. */
     synchronized void delete(String file) throws CliException {
         String cant = "Can't remove the certificate: ";
-        if (file.equals(txFile)) {
+        if (file.equals(tx.file())) {
             throw new CliException(cant + "certificate '" + file + "' in a transaction, can't be deleted!\n\n");
         }
         if (!certs.containsKey(file)) {

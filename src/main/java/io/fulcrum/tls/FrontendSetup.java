@@ -16,9 +16,10 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.cert.CRL;
+import java.security.cert.X509Certificate;
+import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -78,7 +79,6 @@ final class FrontendSetup {
         List<Entry> entries = new ArrayList<>();
         List<CrtList> lists = new ArrayList<>();
         String where = "'bind " + b.text() + "' in section '" + p.kind().keyword() + "'";
-        Collection<? extends CRL> crls;
         try {
             for (BindTls.CertSource source : tls.crts) {
                 if (source.list()) {
@@ -93,7 +93,9 @@ final class FrontendSetup {
                     }
                 }
             }
-            crls = tls.crlFile == null ? null : crls(tls.crlFile);
+            if (tls.crlFile != null) {
+                store.revocations.load(globals, tls.crlFile);
+            }
         } catch (ConfigException e) {
             diag.parseAlert(b.source(), where + " : " + e.getMessage());
             return;
@@ -114,7 +116,8 @@ final class FrontendSetup {
             lineDefaults.alpn = lineDefaults.alpn.stream().filter(a -> !a.equals("h2")).toList();
         }
         SniMap map = new SniMap(tls.strictSni);
-        BindSite site = new BindSite(map, lineDefaults, tls, crls, globals);
+        BindSite site = new BindSite(map, lineDefaults, tls, store, globals);
+
         for (Entry e : entries) {
             if (ContextBuilder.restrictsTls13(site.options(e.options()))) {
                 diag.parseWarning(b.source(), where + " : 'ciphersuites' : BoringSSL always offers its three TLS 1.3 cipher suites;"
@@ -179,18 +182,6 @@ final class FrontendSetup {
         return list;
     }
 
-    private Collection<? extends CRL> crls(String crlFile) throws ConfigException {
-        try {
-            Collection<? extends CRL> crls = ClientVerifier.crls(Files.readAllBytes(globals.ca(crlFile)));
-            if (!crls.isEmpty()) {
-                return crls;
-            }
-        } catch (IOException | GeneralSecurityException e) {
-            // the same message
-        }
-        throw new ConfigException("'crl-file' : unable to load " + crlFile);
-    }
-
     /** The certificates of a {@code crt} argument: one file, or each file of a directory in name order. */
     private List<CertKey> certificates(Path path) throws ConfigException {
         if (!Files.isDirectory(path)) {
@@ -213,10 +204,62 @@ final class FrontendSetup {
     private CertKey load(Path file) throws ConfigException {
         CertKey ck = loaded.get(file.toString());
         if (ck == null) {
-            ck = PemFiles.load(file);
+            ck = stapled(PemFiles.load(file), file);
             loaded.put(file.toString(), ck);
             store.loaded(ck);
         }
         return ck;
+    }
+
+    /**
+     * The certificate with its {@code <file>.ocsp} response when there is one; a response HAProxy would refuse is left
+     * out with a warning. The certificate's issuer must be in its chain or in {@code <file>.issuer}.
+     */
+    private CertKey stapled(CertKey ck, Path file) throws ConfigException {
+        Path ocsp = Path.of(file + ".ocsp");
+        if (!Files.isRegularFile(ocsp)) {
+            return ck;
+        }
+        byte[] id = null;
+        try {
+            X509Certificate issuer = issuer(ck, file);
+            id = issuer == null ? null : OcspStaple.certificateId(ck.leaf(), issuer);
+        } catch (GeneralSecurityException e) {
+            // no ID: as without an issuer
+        }
+        if (id == null) {
+            throw new ConfigException(" '" + ocsp + "' is present and activates OCSP but it is impossible to compute the OCSP certificate ID"
+                    + " (maybe the issuer could not be found)'.");
+        }
+        try {
+            OcspResponse r = OcspResponse.parse(Files.readAllBytes(ocsp));
+            if (!Arrays.equals(r.check(Instant.now()), id)) {
+                throw new OcspResponse.Refused("OCSP single response: Certificate ID does not match certificate and issuer");
+            }
+            return ck.stapling(store.staple(id, r));
+        } catch (OcspResponse.Refused | IOException e) {
+            diag.configWarning("Loading: " + (e instanceof IOException ? "Unable to parse OCSP response" : e.getMessage())
+                    + ". Content will be ignored.");
+            return ck;
+        }
+    }
+
+    /** The certificate's issuer: the one of its chain that issued it, else the first of {@code <file>.issuer}. */
+    private static X509Certificate issuer(CertKey ck, Path file) throws ConfigException {
+        for (int i = 1; i < ck.chain().length; i++) {
+            if (ck.chain()[i].getSubjectX500Principal().equals(ck.leaf().getIssuerX500Principal())) {
+                return ck.chain()[i];
+            }
+        }
+        Path side = Path.of(file + ".issuer");
+        if (!Files.isRegularFile(side)) {
+            return null;
+        }
+        try {
+            List<X509Certificate> found = PemFiles.certificates(Files.readString(side, java.nio.charset.StandardCharsets.ISO_8859_1));
+            return found.isEmpty() ? null : found.get(0);
+        } catch (IOException e) {
+            return null;
+        }
     }
 }

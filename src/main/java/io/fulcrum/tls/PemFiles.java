@@ -193,7 +193,8 @@ final class PemFiles {
         return len;
     }
 
-    private static byte[] tlv(int tag, byte[] value) {
+    /** A DER value: {@code tag}, the length, {@code value}. */
+    static byte[] tlv(int tag, byte[] value) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.write(tag);
         int len = value.length;

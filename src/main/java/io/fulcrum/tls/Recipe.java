@@ -4,6 +4,7 @@ import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.OpenSslSessionContext;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
 
 /**
  * How a bind line makes the context of one of its certificates: its options (the line's, a crt-list line's, the
@@ -12,8 +13,16 @@ import io.netty.handler.ssl.SslContextBuilder;
  */
 record Recipe(BindOptions options, ClientVerifier verifier, TlsGlobals globals, TicketKeys tickets) {
 
+    /** The name (under ca-base) of the CA or CRL file this verifies client certificates with, or null. */
+    String file(AuthorityFiles.Kind kind) {
+        String f = kind == AuthorityFiles.Kind.CA ? options.caFile : options.crlFile;
+        return f == null ? null : globals.ca(f).toString();
+    }
+
     SslContext build(CertKey cert) throws ContextBuilder.OptionError {
         SslContextBuilder builder = SslContextBuilder.forServer(ContextBuilder.keyManager(cert));
+        boolean staple = cert.staple() != null && ContextBuilder.provider() == SslProvider.OPENSSL; // (the JDK's engine cannot)
+        builder.enableOcsp(staple);
         if (verifier != null) {
             builder.clientAuth(options.verify.equals("required") ? ClientAuth.REQUIRE : ClientAuth.OPTIONAL).trustManager(verifier);
         }
@@ -35,6 +44,6 @@ record Recipe(BindOptions options, ClientVerifier verifier, TlsGlobals globals, 
         if (tickets != null && !options.noTickets && !tickets.attach(context)) {
             throw new ContextBuilder.OptionError("'tls-ticket-keys' needs the OpenSSL engine, the JDK's cannot take ticket keys");
         }
-        return context;
+        return staple ? cert.staple().staple(context) : context;
     }
 }

@@ -1,5 +1,6 @@
 package io.fulcrum.tls;
 
+import io.fulcrum.cfg.ConfigException;
 import io.netty.handler.ssl.SslContext;
 import io.netty.util.Mapping;
 
@@ -85,17 +86,27 @@ final class SniMap implements Mapping<String, SslContext> {
         return index.entries();
     }
 
+    /** How {@link #prepare} remakes an entry: the new one, or null to keep it. */
+    interface Rebuild {
+        Entry apply(Entry e) throws ConfigException, ContextBuilder.OptionError;
+    }
+
     /**
      * The index with {@code cert}, in a context made as the old one's, in place of each certificate loaded from its
      * file; null when none was. Nothing changes until it is {@link #publish published}.
      */
-    synchronized Object prepare(CertKey cert) throws ContextBuilder.OptionError {
+    Object prepare(CertKey cert) throws ConfigException, ContextBuilder.OptionError {
+        return prepare(e -> e.cert().file().equals(cert.file()) ? Entry.of(e.recipe().build(cert), cert, e.filters(), e.recipe(), e.origin()) : null);
+    }
+
+    /** The index with the entries {@code rebuild} remakes; null when it remade none. */
+    synchronized Object prepare(Rebuild rebuild) throws ConfigException, ContextBuilder.OptionError {
         List<Entry> entries = new ArrayList<>(index.entries());
         boolean found = false;
         for (int i = 0; i < entries.size(); i++) {
-            Entry e = entries.get(i);
-            if (e.cert().file().equals(cert.file())) {
-                entries.set(i, Entry.of(e.recipe().build(cert), cert, e.filters(), e.recipe(), e.origin()));
+            Entry e = rebuild.apply(entries.get(i));
+            if (e != null) {
+                entries.set(i, e);
                 found = true;
             }
         }

@@ -101,6 +101,8 @@ public final class TlsModule implements Module {
         CertStore store = CertStore.of(registry);
         registry.check((model, diag) -> FrontendSetup.check(model, diag, crtListLine, store));
         CertCommands.register(CliCommands.of(registry), store, crtListLine);
+        AuthorityCommands.register(CliCommands.of(registry), store);
+        OcspCommands.register(CliCommands.of(registry), store);
         TicketCommands.register(CliCommands.of(registry), tickets);
         registry.check(ServerSetup::check);
     }

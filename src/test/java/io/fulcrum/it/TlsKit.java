@@ -1,5 +1,6 @@
 package io.fulcrum.it;
 
+import javax.net.ssl.KeyManager;
 import javax.net.ssl.SNIHostName;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
@@ -117,10 +118,12 @@ final class TlsKit {
     /**
      * A client context that trusts every server and checks no name: the tests check what the server presents
      * themselves. (An X509ExtendedTrustManager, or the JDK's clients still match the host name.)
+     *
+     * @param keys the client's certificate, or none
      */
-    static SSLContext trustAll() throws GeneralSecurityException {
+    static SSLContext trustAll(KeyManager... keys) throws GeneralSecurityException {
         SSLContext ctx = SSLContext.getInstance("TLS");
-        ctx.init(null, new TrustManager[] {new X509ExtendedTrustManager() {
+        ctx.init(keys.length == 0 ? null : keys, new TrustManager[] {new X509ExtendedTrustManager() {
             @Override
             public void checkClientTrusted(X509Certificate[] chain, String authType) {
             }

@@ -26,7 +26,7 @@ class SniMapTest {
     }
 
     private static CertKey cert(String file, String... names) {
-        return new CertKey(file, self.key(), new X509Certificate[] {self.cert()}, List.of(names));
+        return new CertKey(file, self.key(), new X509Certificate[] {self.cert()}, List.of(names), null);
     }
 
     private static SslContext context(CertKey ck) throws Exception {

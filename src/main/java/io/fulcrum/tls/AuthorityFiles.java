@@ -1,0 +1,187 @@
+package io.fulcrum.tls;
+
+import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cli.CliException;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.cert.X509CRL;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The CA files or the CRL files the bind lines verify client certificates with, by name (the file name under
+ * {@code ca-base}, each file read once), and the CLI's one transaction on them (management.txt 9.3): {@code set}
+ * puts a new content aside, {@code commit} makes it the file's ({@link CertStore} then rebuilds the contexts
+ * using it). Names sort as HAProxy's tree does.
+ *
+ * @param <T> X509Certificate or X509CRL
+ */
+final class AuthorityFiles<T> {
+    /** What differs between the two kinds: their words in messages and how a PEM text gives their items. */
+    enum Kind {
+        CA("CA", "ca-file", "CAs"), CRL("CRL", "crl-file", "CRLs");
+
+        final String word;
+        final String keyword;
+        final String plural;
+
+        Kind(String word, String keyword, String plural) {
+            this.word = word;
+            this.keyword = keyword;
+            this.plural = plural;
+        }
+
+        /** "CA file", "CRL file". */
+        String file() {
+            return word + " file";
+        }
+    }
+
+    final Kind kind;
+    /** The contents by name; null for an empty file ({@code new ssl ca-file}). */
+    private final Map<String, List<T>> files = new TreeMap<>();
+    private final Transaction<List<T>> tx = new Transaction<>();
+
+    private AuthorityFiles(Kind kind) {
+        this.kind = kind;
+    }
+
+    static AuthorityFiles<X509Certificate> authorities() {
+        return new AuthorityFiles<>(Kind.CA);
+    }
+
+    static AuthorityFiles<X509CRL> revocations() {
+        return new AuthorityFiles<>(Kind.CRL);
+    }
+
+    /**
+     * The items of the file a {@code ca-file} or {@code crl-file} names (read the first time); null for an empty one.
+     *
+     * @throws ConfigException when it cannot be read or holds none ({@code '<keyword>' : unable to load <given>})
+     */
+    synchronized List<T> load(TlsGlobals globals, String given) throws ConfigException {
+        Path path = globals.ca(given);
+        String name = path.toString();
+        if (files.containsKey(name)) {
+            return files.get(name);
+        }
+        String error = "'" + kind.keyword + "' : unable to load " + given;
+        List<T> items;
+        try {
+            items = parse(new String(Files.readAllBytes(path), StandardCharsets.ISO_8859_1));
+        } catch (IOException e) {
+            throw new ConfigException(error);
+        }
+        if (items == null || items.isEmpty()) {
+            throw new ConfigException(error);
+        }
+        files.put(name, items);
+        return items;
+    }
+
+    /** The certificates or CRLs of a PEM text, null when it is not one. */
+    @SuppressWarnings("unchecked")
+    private List<T> parse(String pem) {
+        try {
+            List<?> items = kind == Kind.CA ? PemFiles.certificates(pem)
+                    : new ArrayList<>(ClientVerifier.crls(pem.getBytes(StandardCharsets.ISO_8859_1)));
+            return items.isEmpty() && !pem.contains("-----BEGIN ") ? null : (List<T>) items;
+        } catch (ConfigException | GeneralSecurityException e) {
+            return null;
+        }
+    }
+
+    synchronized List<String> names() {
+        return List.copyOf(files.keySet());
+    }
+
+    synchronized boolean exists(String name) {
+        return files.containsKey(name);
+    }
+
+    /** The items of {@code name}: null when it is empty or unknown. */
+    synchronized List<T> items(String name) {
+        return files.get(name);
+    }
+
+    synchronized String transaction() {
+        return tx.file();
+    }
+
+    synchronized List<T> transactionItems() {
+        return tx.content();
+    }
+
+    /** {@code new ssl <kind>-file}. */
+    synchronized void create(String name) throws CliException {
+        if (files.containsKey(name)) {
+            throw new CliException(kind.file() + " '" + name + "' already exists!\n");
+        }
+        files.put(name, null);
+    }
+
+    /**
+     * {@code set ssl <kind>-file}: opens or replaces the transaction's content.
+     *
+     * @return true when this opened the transaction
+     */
+    synchronized boolean set(String name, String pem) throws CliException {
+        tx.checkSet(name);
+        String cant = "Can't update " + name + "!\n";
+        if (!files.containsKey(name)) {
+            throw new CliException("Can't replace a " + kind.file() + " which is not referenced by the configuration!\n" + cant);
+        }
+        List<T> items = parse(pem);
+        if (items == null) {
+            throw new CliException("Invalid payload\n" + cant);
+        }
+        return tx.set(name, items);
+    }
+
+    /**
+     * The first step of {@code commit ssl <kind>-file}: the transaction's content becomes the file's (so that the
+     * contexts made next read it); the transaction stays until {@link #committed} or {@link #restore}.
+     *
+     * @return the file's previous content
+     */
+    synchronized List<T> commit(String name) throws CliException {
+        tx.checkCommit(name);
+        return files.put(name, tx.content());
+    }
+
+    /** The commit failed: the file keeps {@code previous}, the transaction stays open. */
+    synchronized void restore(String name, List<T> previous) {
+        files.put(name, previous);
+    }
+
+    synchronized void committed() {
+        tx.close();
+    }
+
+    /** {@code abort ssl <kind>-file}. */
+    synchronized void abort(String name) throws CliException {
+        tx.abort(name);
+    }
+
+    /** {@code del ssl <kind>-file}, once the caller checked that no bind line uses it. */
+    synchronized void delete(String name, boolean used) throws CliException {
+        String cant = "Can't remove the " + kind.file() + ": ";
+        if (name.equals(tx.file())) {
+            throw new CliException(cant + "ongoing transaction for the " + kind.file() + " '" + name + "'\n");
+        }
+        if (!files.containsKey(name)) {
+            throw new CliException(cant + kind.file() + " '" + name + "' doesn't exist!\n\n");
+        }
+        if (used) {
+            throw new CliException(cant + kind.file() + " '" + name + "' in use, can't be deleted!\n\n");
+        }
+        files.remove(name);
+    }
+}
