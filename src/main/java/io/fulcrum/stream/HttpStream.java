@@ -40,6 +40,7 @@ import io.fulcrum.rules.ResponseControl;
 import io.fulcrum.rules.Verdict;
 import io.fulcrum.sample.Endpoints;
 import io.fulcrum.sample.VarScope;
+import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.sample.Vars;
 import io.fulcrum.server.Server;
 import io.fulcrum.stats.StatsPage;
@@ -483,7 +484,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     private void takenOver(Channel ch) {
         if (finished) {
             if (ch != null) {
-                ch.close();
+                // The client went away meanwhile: the connection, idle still, goes to this loop's pool (or closes).
+                EventLoops.resumeReading(ch);
+                ((H1ServerConnection) ch.pipeline().get(H1ServerConnection.NAME)).detach(true, target, null);
             }
         } else if (ch != null && ch.isActive()) {
             reused = true;
