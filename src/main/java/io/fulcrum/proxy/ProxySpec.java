@@ -39,6 +39,9 @@ public final class ProxySpec {
     public String description;
     /** For a defaults section holding rules: the kind of the proxies that inherit them (frontends or backends). */
     private ProxyKind rulesUser;
+    /** For a defaults section: whether a section named it with 'from', and whether a proxy took it as the last one. */
+    private boolean usedExplicitly;
+    private boolean usedImplicitly;
 
     public ProxySpec(String name, ProxyKind kind, Source source) {
         this.name = name;
@@ -61,6 +64,14 @@ public final class ProxySpec {
                 }
             });
         }
+    }
+
+    /** Records a use of this defaults section: true when it mixes explicit and implicit uses, which HAProxy warns of. */
+    boolean use(boolean explicit) {
+        boolean mixed = explicit ? usedImplicitly : usedExplicitly;
+        usedExplicitly |= explicit;
+        usedImplicitly |= !explicit;
+        return mixed;
     }
 
     /**
