@@ -109,6 +109,34 @@ class LogOptionsIT {
         }
     }
 
+    /**
+     * In mode tcp, %tsc ends in "--" whatever the backend's cookie (HAProxy ignores it there, with a warning): a
+     * session that ends well, then one whose server refuses the connection.
+     */
+    @Test
+    void terminationStateWithCookiesInTcp() throws Exception {
+        int fe = freePort();
+        String format = "log-format \"%ts %tsc\"";
+        try (SyslogListener raw = SyslogListener.open();
+             SyslogListener rfc5424 = SyslogListener.open();
+             Origin origin = Origin.start(Origin.ECHO);
+             FulcrumProcess proxy = TcpProxyKit.serve(config(raw, rfc5424, "tcp", fe, format,
+                     "cookie SRV insert\nserver s1 127.0.0.1:" + origin.port() + " cookie a"), fe)) {
+            try (Socket s = TcpProxyKit.connect(fe)) {
+                assertThat(TcpProxyKit.echo(s, "hello")).isEqualTo("hello");
+            }
+            assertThat(raw.next()).isEqualTo("-- ----\n");
+        }
+        try (SyslogListener raw = SyslogListener.open();
+             SyslogListener rfc5424 = SyslogListener.open();
+             FulcrumProcess proxy = TcpProxyKit.serve(config(raw, rfc5424, "tcp", fe, format,
+                     "retries 0\ncookie SRV insert\nserver s1 127.0.0.1:" + FulcrumProcess.refusedPort() + " cookie a"), fe);
+             Socket s = TcpProxyKit.connect(fe)) {
+            assertThat(s.getInputStream().read()).isEqualTo(-1);
+            assertThat(raw.next()).isEqualTo("SC SC--\n");
+        }
+    }
+
     /** Without a Cookie or Set-Cookie field, or none of the name, the columns are "-"; a name ending in '=' is exact. */
     @Test
     void cookieColumnsWithoutTheCookie() throws Exception {
