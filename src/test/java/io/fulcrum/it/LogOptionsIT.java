@@ -137,6 +137,24 @@ class LogOptionsIT {
         }
     }
 
+    /** In mode tcp, the server connection's fetches have their samples; the HTTP versions have none (no HTTP mux). */
+    @Test
+    void serverConnectionFetchesInTcp() throws Exception {
+        int fe = freePort();
+        try (SyslogListener raw = SyslogListener.open();
+             SyslogListener rfc5424 = SyslogListener.open();
+             Origin origin = Origin.start(Origin.ECHO);
+             FulcrumProcess proxy = TcpProxyKit.serve(config(raw, rfc5424, "tcp", fe,
+                     "log-format \"fc=%[fc_http_major] bc=%[bc_http_major] src=%[bc_src] sport=%[bc_src_port,bool] "
+                             + "dst=%[bc_dst]:%[bc_dst_port]\"",
+                     "server s1 127.0.0.1:" + origin.port()), fe)) {
+            try (Socket s = TcpProxyKit.connect(fe)) {
+                assertThat(TcpProxyKit.echo(s, "hello")).isEqualTo("hello");
+            }
+            assertThat(raw.next()).isEqualTo("fc=- bc=- src=127.0.0.1 sport=1 dst=127.0.0.1:" + origin.port() + "\n");
+        }
+    }
+
     /** Without a Cookie or Set-Cookie field, or none of the name, the columns are "-"; a name ending in '=' is exact. */
     @Test
     void cookieColumnsWithoutTheCookie() throws Exception {
