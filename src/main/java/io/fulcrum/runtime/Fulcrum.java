@@ -117,6 +117,9 @@ public final class Fulcrum {
                         acceptor.accept(ch);
                     });
                     l.limitRate(acceptRate);
+                    if (fe.socketOptions().socketStats) {
+                        l.keepCounters();
+                    }
                     listeners.add(l);
                 }
             }
