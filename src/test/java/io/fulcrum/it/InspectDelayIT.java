@@ -46,13 +46,7 @@ class InspectDelayIT {
         try (Origin origin = Origin.start(Origin.ECHO);
              FulcrumProcess proxy = serve(config(fe, origin.port()), fe)) {
             try (Socket s = connect(fe)) {
-                OutputStream out = s.getOutputStream();
-                out.write("HEL".getBytes(StandardCharsets.US_ASCII));
-                out.flush();
-                Thread.sleep(200);
-                out.write("LO world".getBytes(StandardCharsets.US_ASCII));
-                out.flush();
-                assertThat(new String(s.getInputStream().readNBytes(11), StandardCharsets.US_ASCII)).isEqualTo("HELLO world");
+                assertThat(inTwoParts(s, "HEL", "LO world")).isEqualTo("HELLO world");
             }
             try (Socket s = connect(fe)) {
                 s.getOutputStream().write("BYE!!".getBytes(StandardCharsets.US_ASCII));
@@ -82,14 +76,7 @@ class InspectDelayIT {
              FulcrumProcess proxy = serve(config(fe, origin.port()).replace("accept if { req.payload(0,5) -m str HELLO }", "accept if HTTP"),
                      fe)) {
             try (Socket s = connect(fe)) {
-                OutputStream out = s.getOutputStream();
-                out.write("GET / HTTP/1.1\r\nHost: a\r\n".getBytes(StandardCharsets.US_ASCII));
-                out.flush();
-                Thread.sleep(200);
-                out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
-                out.flush();
-                assertThat(new String(s.getInputStream().readNBytes(27), StandardCharsets.US_ASCII))
-                        .isEqualTo("GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+                assertThat(inTwoParts(s, "GET / HTTP/1.1\r\nHost: a\r\n", "\r\n")).isEqualTo("GET / HTTP/1.1\r\nHost: a\r\n\r\n");
             }
             try (Socket s = connect(fe)) {
                 s.getOutputStream().write(new byte[] {0x16, 0x03, 0x01, 0x00, 0x05, 0x01, 0x00, 0x00, 0x01, 0x00});
@@ -118,6 +105,17 @@ class InspectDelayIT {
             s.shutdownOutput();
             assertThat(new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII)).isEqualTo("HELLO");
         }
+    }
+
+    /** Sends {@code first}, then {@code second} 200 ms later; what the echo server sent back of both. */
+    private static String inTwoParts(Socket s, String first, String second) throws Exception {
+        OutputStream out = s.getOutputStream();
+        out.write(first.getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        Thread.sleep(200);
+        out.write(second.getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        return new String(s.getInputStream().readNBytes(first.length() + second.length()), StandardCharsets.US_ASCII);
     }
 
     private static void assertClosed(Socket s) throws Exception {

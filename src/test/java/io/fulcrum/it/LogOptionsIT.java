@@ -115,18 +115,9 @@ class LogOptionsIT {
      */
     @Test
     void terminationStateWithCookiesInTcp() throws Exception {
-        int fe = freePort();
         String format = "log-format \"%ts %tsc\"";
-        try (SyslogListener raw = SyslogListener.open();
-             SyslogListener rfc5424 = SyslogListener.open();
-             Origin origin = Origin.start(Origin.ECHO);
-             FulcrumProcess proxy = TcpProxyKit.serve(config(raw, rfc5424, "tcp", fe, format,
-                     "cookie SRV insert\nserver s1 127.0.0.1:" + origin.port() + " cookie a"), fe)) {
-            try (Socket s = TcpProxyKit.connect(fe)) {
-                assertThat(TcpProxyKit.echo(s, "hello")).isEqualTo("hello");
-            }
-            assertThat(raw.next()).isEqualTo("-- ----\n");
-        }
+        assertThat(tcpSessionLogged(format, "cookie SRV insert\nserver s1 127.0.0.1:%d cookie a")).isEqualTo("-- ----\n");
+        int fe = freePort();
         try (SyslogListener raw = SyslogListener.open();
              SyslogListener rfc5424 = SyslogListener.open();
              FulcrumProcess proxy = TcpProxyKit.serve(config(raw, rfc5424, "tcp", fe, format,
@@ -140,18 +131,25 @@ class LogOptionsIT {
     /** In mode tcp, the server connection's fetches have their samples; the HTTP versions have none (no HTTP mux). */
     @Test
     void serverConnectionFetchesInTcp() throws Exception {
+        assertThat(tcpSessionLogged("log-format \"fc=%[fc_http_major] bc=%[bc_http_major] src=%[bc_src] sport=%[bc_src_port,bool] "
+                + "dst=%[bc_dst]:%[bc_dst_port]\"", "server s1 127.0.0.1:%d")).matches("fc=- bc=- src=127\\.0\\.0\\.1 sport=1 "
+                + "dst=127\\.0\\.0\\.1:\\d+\n");
+    }
+
+    /**
+     * The line logged for one TCP session that echoes "hello" through a frontend with {@code frontend} lines, to an
+     * echo server whose port fills the %d of {@code backend}.
+     */
+    private static String tcpSessionLogged(String frontend, String backend) throws Exception {
         int fe = freePort();
         try (SyslogListener raw = SyslogListener.open();
              SyslogListener rfc5424 = SyslogListener.open();
              Origin origin = Origin.start(Origin.ECHO);
-             FulcrumProcess proxy = TcpProxyKit.serve(config(raw, rfc5424, "tcp", fe,
-                     "log-format \"fc=%[fc_http_major] bc=%[bc_http_major] src=%[bc_src] sport=%[bc_src_port,bool] "
-                             + "dst=%[bc_dst]:%[bc_dst_port]\"",
-                     "server s1 127.0.0.1:" + origin.port()), fe)) {
+             FulcrumProcess proxy = TcpProxyKit.serve(config(raw, rfc5424, "tcp", fe, frontend, backend.formatted(origin.port())), fe)) {
             try (Socket s = TcpProxyKit.connect(fe)) {
                 assertThat(TcpProxyKit.echo(s, "hello")).isEqualTo("hello");
             }
-            assertThat(raw.next()).isEqualTo("fc=- bc=- src=127.0.0.1 sport=1 dst=127.0.0.1:" + origin.port() + "\n");
+            return raw.next();
         }
     }
 
