@@ -93,6 +93,10 @@ public final class ProxySpec {
             throw ConfigException.unspaced("frontends and backends cannot inherit from the same defaults section if it defines TCP/HTTP rules" + at);
         }
         for (ProxyPart part : parts.values()) {
+            String whole = part.inheritanceRefusedTo(kind);
+            if (whole != null) {
+                throw ConfigException.unspaced(whole + at);
+            }
             String refused = part.rulesRefusedTo(kind);
             if (refused != null) {
                 throw ConfigException.unspaced("a " + kind.keyword() + " section cannot inherit from a defaults section defining " + refused

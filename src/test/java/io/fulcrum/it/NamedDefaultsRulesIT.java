@@ -69,6 +69,36 @@ class NamedDefaultsRulesIT {
         }
     }
 
+    /** Capture rules of the defaults fill the first slots of the frontend, before its own (%hr lists them in order). */
+    @Test
+    void captureRulesOfTheDefaultsTakeTheFirstSlots() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin app = HttpOrigin.ok("app");
+             FulcrumProcess proxy = serve("""
+                     global
+                         log stdout format raw local0
+                     defaults caps
+                         mode http
+                         log global
+                     %1$s
+                         http-request capture req.hdr(x-a) len 3
+                     frontend fe from caps
+                         bind 127.0.0.1:%2$d
+                         log-format "caps %%hr %%[capture.req.hdr(0)] %%[capture.req.hdr(1)]"
+                         http-request capture req.hdr(x-b) len 4
+                         default_backend app
+                     defaults plain
+                         mode http
+                     %1$s
+                     backend app from plain
+                         server s1 127.0.0.1:%3$d
+                     """.formatted(TIMEOUTS, fe, app.port()), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(c.exchange("GET / HTTP/1.1\r\nHost: h\r\nx-a: abcdef\r\nx-b: 123456\r\n\r\n").status()).isEqualTo(200);
+            assertThat(TcpResponseIT.logLines(proxy, "caps ", 1)).containsExactly("caps {abc|1234} abc 1234");
+        }
+    }
+
     /** tcp-request connection and content rules of the defaults run before the frontend's, each set on its own. */
     @Test
     void tcpRulesOfTheDefaultsRunBeforeTheFrontends() throws Exception {
