@@ -121,7 +121,7 @@ public final class Main {
     private static int serve(ConfigModel model, CommandLine cl, GlobalSettings global, Diagnostics diag) {
         Signals.early(); // a signal sent while the listeners are being bound is handled once they are
         Fulcrum fulcrum = new Fulcrum(model, diag, cl.defaultMaxconn);
-        if (fulcrum.listeners().isEmpty()) {
+        if (!fulcrum.listens()) {
             // As HAProxy: a process that cannot accept anything does not start.
             diag.alert("[fulcrum.main()] No enabled listener found (check for 'bind' directives) ! Exiting.");
             fulcrum.hardStop();

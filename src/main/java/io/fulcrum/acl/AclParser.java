@@ -208,7 +208,8 @@ public final class AclParser {
                     // Each file is read (and listed by "show acl") where its flag stands, as in HAProxy.
                     String name = i + 1 < words.size() ? words.get(++i) : "";
                     MatchMethod m = method != null ? method : MatchMethod.defaultFor(expr.outType());
-                    views.add(new AclUse(m, icase).view(files.load(name, mapFile, false, where)));
+                    boolean dottedFile = method == null && DottedVersion.KEYWORDS.contains(criterion);
+                    views.add(new AclUse(m, icase, dottedFile).view(files.load(name, mapFile, false, where)));
                 }
                 case "-m" -> {
                     if (!views.isEmpty()) {

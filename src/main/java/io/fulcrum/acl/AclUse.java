@@ -5,10 +5,15 @@ import io.fulcrum.cfg.ConfigException;
 import java.util.List;
 
 /**
- * How an ACL reads a pattern set: its matching method, and whether "-i" was in force where the set was
- * named. ACLs reading a file the same way share its compiled form.
+ * How an ACL reads a pattern set: its matching method, whether "-i" was in force where the set was
+ * named, and whether its patterns are dotted versions (a file read by req.ssl_ver). ACLs reading a file the same
+ * way share its compiled form.
  */
-record AclUse(MatchMethod method, boolean ignoreCase) implements PatternUse {
+record AclUse(MatchMethod method, boolean ignoreCase, boolean dotted) implements PatternUse {
+
+    AclUse(MatchMethod method, boolean ignoreCase) {
+        this(method, ignoreCase, false);
+    }
 
     /** The set's compiled form for this use, following every change made to it. */
     PatternFile.View<PatternIndex> view(PatternFile file) throws ConfigException {
@@ -19,7 +24,8 @@ record AclUse(MatchMethod method, boolean ignoreCase) implements PatternUse {
         if (method.patternless()) {
             return smp -> -1; // "found" and "bool" look at the sample, not at patterns
         }
-        return method.index(PatternValue.of(entries, ignoreCase, file));
+        List<PatternValue> patterns = PatternValue.of(entries, ignoreCase, file);
+        return method.index(dotted ? DottedVersion.values(patterns) : patterns);
     }
 
     /** What an ACL line matches with: its method's own test, or any of its sets' patterns, in order. */

@@ -2,6 +2,8 @@ package io.fulcrum.acl;
 
 import io.fulcrum.cfg.ConfigException;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -14,6 +16,19 @@ final class DottedVersion {
     static final Set<String> KEYWORDS = Set.of("req.ssl_ver", "req_ssl_ver");
 
     private DottedVersion() {
+    }
+
+    /** The integer patterns that dotted ones (read from a file) stand for; an error names the file's line. */
+    static List<PatternValue> values(List<PatternValue> dotted) throws ConfigException {
+        List<PatternValue> values = new ArrayList<>(dotted.size());
+        for (PatternValue p : dotted) {
+            try {
+                values.add(new PatternValue(range(p.text()), p.ignoreCase(), p.file(), p.line()));
+            } catch (ConfigException e) {
+                throw p.locate(e);
+            }
+        }
+        return values;
     }
 
     /** The integer pattern ("N", "N:M", ":M", "N:") that a dotted one stands for, with HAProxy's messages. */

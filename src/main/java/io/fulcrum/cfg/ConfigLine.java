@@ -44,6 +44,13 @@ public record ConfigLine(Source source, String raw, List<Token> tokens, Diagnost
         }
     }
 
+    /** Reports on this line an alert that HAProxy counts as a warning (see Diagnostics); parsing goes on. */
+    public void alertNotCounted(String message) {
+        if (diag != null) {
+            diag.parseAlertNotCounted(source, message);
+        }
+    }
+
     /** The words from {@code from} to the end, joined by single spaces. */
     public String join(int from) {
         StringBuilder sb = new StringBuilder();

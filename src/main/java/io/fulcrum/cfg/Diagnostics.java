@@ -68,6 +68,10 @@ public final class Diagnostics {
             case WARNING -> warnings++;
             default -> { }
         }
+        show(level, message);
+    }
+
+    private synchronized void show(Level level, String message) {
         if (level != Level.ALERT && quiet || level == Level.DIAG && !diagMode) {
             return;
         }
@@ -111,6 +115,15 @@ public final class Diagnostics {
     /** An error on one line: {@code config : parsing [FILE:LINE] : MESSAGE}. */
     public void parseAlert(Source source, String message) {
         alert("config : parsing [" + source + "] : " + LinePrinter.shorten(message));
+    }
+
+    /**
+     * An alert on one line that HAProxy counts as a mere warning (its ERR_WARN after ha_alert): printed as an
+     * ALERT, counted as neither, so neither the exit status nor {@code -dW} sees it. The message is given whole: it
+     * must echo only checked words (names), not raw configuration text.
+     */
+    public void parseAlertNotCounted(Source source, String message) {
+        show(Level.ALERT, "config : parsing [" + source + "] : " + message);
     }
 
     public void parseWarning(Source source, String message) {

@@ -42,9 +42,11 @@ final class ConnFetches {
         address(c, "fc_dst", Source.L4CLI, SampleType.IPV4, SampleContext::connectionDestination);
         address(c, "bc_src", Source.L4SRV, SampleType.SINT, ctx -> ctx.backChannel() == null ? null : ctx.backChannel().localAddress());
         address(c, "bc_dst", Source.L4SRV, SampleType.SINT, ctx -> ctx.backChannel() == null ? null : ctx.backChannel().remoteAddress());
-        c.fetch(new Fetch("fc_http_major", ArgSpec.NONE, SampleType.SINT, Source.L4CLI, (a, ctx, out) -> out.setSint(1)));
+        // 1 on connections that carry HTTP (no HTTP/2 yet): none in mode tcp, nor before the request (HAProxy's mux).
+        c.fetch(new Fetch("fc_http_major", ArgSpec.NONE, SampleType.SINT, Source.L4CLI,
+                (a, ctx, out) -> ctx.request() != null && out.setSint(1)));
         c.fetch(new Fetch("bc_http_major", ArgSpec.NONE, SampleType.SINT, Source.L4SRV,
-                (a, ctx, out) -> ctx.backChannel() != null && out.setSint(1)));
+                (a, ctx, out) -> ctx.backChannel() != null && ctx.request() != null && out.setSint(1)));
         c.fetch(new Fetch("fc_rcvd_proxy", ArgSpec.NONE, SampleType.BOOL, Source.L4CLI, (a, ctx, out) -> out.setBool(ctx.proxyHeaderReceived())));
         ArgSpec unit = ArgSpec.of(0, STR);
         c.fetch(new Fetch("fc_rtt", unit, SampleType.SINT, Source.L4CLI, (a, ctx, out) -> time(a, ctx, out, EpollTcpInfo::rtt),

@@ -32,6 +32,7 @@ public final class ConnModule implements Module {
         flag(options, "splice-auto", Capability.ALL, (s, on) -> s.spliceAuto = on);
         flag(options, "splice-request", Capability.ALL, (s, on) -> s.spliceRequest = on);
         flag(options, "splice-response", Capability.ALL, (s, on) -> s.spliceResponse = on);
+        flag(options, "socket-stats", Capability.FE, (s, on) -> s.socketStats = on);
         registry.table(ProxyModule.KEYWORDS).add("source", Capability.BE, (p, l) -> {
             if (!l.has(1)) {
                 throw new ConfigException("'source' expects <addr>[:<port>], and optionally 'usesrc' <addr>, and 'interface' <name>.");

@@ -5,7 +5,10 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.socket.SocketChannel;
 
-/** A proxy's socket options ({@code option tcpka}, {@code nolinger}, {@code splice-*}, {@code source}); inherited from defaults. */
+/**
+ * A proxy's socket options ({@code option tcpka}, {@code nolinger}, {@code splice-*}, {@code socket-stats}, {@code source});
+ * inherited from defaults.
+ */
 public final class SocketOptions implements ProxyPart {
     public boolean clientKeepAlive;
     public boolean serverKeepAlive;
@@ -14,6 +17,8 @@ public final class SocketOptions implements ProxyPart {
     public boolean spliceRequest;
     public boolean spliceResponse;
     public boolean spliceAuto;
+    /** {@code option socket-stats}: each listening socket keeps counters of its own, a row of {@code show stat}. */
+    public boolean socketStats;
     /** {@code source}: the local address of connections to servers without one of their own; null: the system's choice. */
     public SourceAddress source;
 
@@ -26,6 +31,7 @@ public final class SocketOptions implements ProxyPart {
         c.spliceRequest = spliceRequest;
         c.spliceResponse = spliceResponse;
         c.spliceAuto = spliceAuto;
+        c.socketStats = socketStats;
         c.source = source;
         return c;
     }

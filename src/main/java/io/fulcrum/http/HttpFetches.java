@@ -40,9 +40,7 @@ final class HttpFetches {
             long n = ctx.requestNumber();
             return n > 0 && out.setBool(n == 1);
         }));
-        // Whether the client speaks HTTP is known once its request is parsed; a TCP stream cannot tell yet.
-        HeaderFetches.withAlias(c, new Fetch("req.proto_http", ArgSpec.NONE, SampleType.BOOL, Source.HRQHP,
-                (a, ctx, out) -> ctx.request() != null && out.setBool(true)), "req_proto_http");
+        // req.proto_http: registered by the HTTP/1 module, whose parser tells it in a TCP stream too.
         for (Direction d : new Direction[] {REQUEST, RESPONSE}) {
             String p = d == REQUEST ? "req." : "res.";
             c.fetch(HeaderFetches.fetch(p + "body", ArgSpec.NONE, SampleType.BIN, d, (a, ctx, out) -> {

@@ -93,6 +93,7 @@ public final class Acceptor implements Consumer<Channel> {
                 start.run();
             } else {
                 frontend.counters().increment(Counters.Count.DENIED_CONN);
+                Listener.count(child, Counters.Count.DENIED_CONN);
                 reset(child);
             }
         });
@@ -115,6 +116,7 @@ public final class Acceptor implements Consumer<Channel> {
         TcpRules rules = frontend.tcpRules();
         if (rules.hasSessionRules() && !rules.acceptSession(connection(child))) {
             frontend.counters().increment(Counters.Count.DENIED_SESS);
+            Listener.count(child, Counters.Count.DENIED_SESS);
             if (early != null) {
                 early.release();
             }

@@ -6,6 +6,7 @@ import io.fulcrum.runtime.AcceptRate;
 import io.fulcrum.runtime.ConnLimit;
 import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.runtime.LoopActivity;
+import io.fulcrum.stats.Counters;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
@@ -55,6 +56,8 @@ public final class Listener {
     private volatile boolean paused;
     /** The process's accept rate limits, or null (stats sockets). */
     private AcceptRate rate;
+    /** Its own counters ({@code option socket-stats}), or null. */
+    private Counters counters;
 
     /**
      * @param owner      the frontend's name (GLOBAL for the stats sockets), for messages
@@ -113,6 +116,40 @@ public final class Listener {
     /** The connections accepted on this address and not closed yet. */
     public int connections() {
         return limits[0].current();
+    }
+
+    /** Its connections: now, at most, in all, and its {@code maxconn} (0: none). */
+    public ConnLimit limit() {
+        return limits[0];
+    }
+
+    /** Keeps counters of its own ({@code option socket-stats}); before {@link #bind()}. */
+    public void keepCounters() {
+        counters = new Counters();
+    }
+
+    /** Its own counters, or null without {@code option socket-stats}. */
+    public Counters counters() {
+        return counters;
+    }
+
+    /**
+     * Adds one to {@code count} of the listener that accepted {@code child}, when it keeps counters: what HAProxy's
+     * listeners count beside their frontend.
+     */
+    public static void count(Channel child, Counters.Count count) {
+        Listener l = of(child);
+        if (l != null && l.counters != null) {
+            l.counters.increment(count);
+        }
+    }
+
+    /** HAProxy's status of a listener: FULL at its own maxconn, WAITING for a slot of its frontend or the process. */
+    public String status() {
+        if (limits[0].current() >= limits[0].max()) {
+            return "FULL";
+        }
+        return limits[1].current() >= limits[1].max() || limits[2].current() >= limits[2].max() ? "WAITING" : "OPEN";
     }
 
     /**

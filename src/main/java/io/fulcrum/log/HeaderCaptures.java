@@ -2,6 +2,7 @@ package io.fulcrum.log;
 
 import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.HttpHeaders;
+import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxyPart;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.sample.SampleContext;
@@ -14,7 +15,9 @@ import java.util.List;
  * {@code capture request|response header} (the last value of the named field), and those that rules fill
  * ({@code declare capture}, {@code http-request capture ... len}, {@code tcp-request content capture}).
  * Values are cut to the slot's length and kept for the log line and the {@code capture.req.hdr} fetches.
- * Also the frontend's {@code capture cookie} (%CC, %CS). Not inherited: HAProxy refuses them in defaults sections.
+ * Also the frontend's {@code capture cookie} (%CC, %CS). The slots that a named defaults section's rules fill are
+ * inherited: they come first in the frontends using it, as in HAProxy (captured fields and cookies are refused in
+ * defaults sections).
  */
 public final class HeaderCaptures implements ProxyPart {
     static final HeaderCaptures NONE = new HeaderCaptures();
@@ -39,7 +42,20 @@ public final class HeaderCaptures implements ProxyPart {
 
     @Override
     public ProxyPart inherit() {
-        return null;
+        if (request.isEmpty() && response.isEmpty()) {
+            return null;
+        }
+        HeaderCaptures c = new HeaderCaptures();
+        c.request.addAll(request);
+        c.response.addAll(response);
+        c.references.addAll(references);
+        return c;
+    }
+
+    @Override
+    public String inheritanceRefusedTo(ProxyKind kind) {
+        return kind.isFrontend() || request.isEmpty() && response.isEmpty() ? null
+                : "backend or defaults sections cannot inherit from a defaults section defining capptures"; // sic, HAProxy's
     }
 
     public static HeaderCaptures of(ProxySpec p) {

@@ -1,6 +1,7 @@
 package io.fulcrum.log;
 
 import io.fulcrum.backend.Backend;
+import io.fulcrum.listener.Listener;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.server.Observation;
 import io.fulcrum.server.Server;
@@ -26,16 +27,16 @@ final class TransactionCounts {
         if (fe != null) {
             Counters c = fe.counters();
             traffic(c, l, false, status); // its requests were counted as they arrived
-            char cause = l.cause();
-            if (l.isBadRequest() || (cause == 'C' || cause == 'c') && l.state() == 'R') {
-                c.increment(Count.ERR_REQ);
-            }
-            if (cause == 'L') {
+            if (l.cause() == 'L') {
                 c.increment(Count.INTERCEPTED);
-            } else if (cause == 'I') {
-                c.increment(Count.INTERNAL_ERRORS);
             }
-            denials(c, l);
+            clientSide(c, l);
+            Listener li = ctx.listener();
+            if (li != null && li.counters() != null) {
+                // option socket-stats: the listener's own counters, those of HAProxy's listeners (no requests, no responses).
+                traffic(li.counters(), l, false, 0);
+                clientSide(li.counters(), l);
+            }
         }
         if (be != null) {
             Counters c = be.counters();
@@ -110,9 +111,21 @@ final class TransactionCounts {
         }
     }
 
-    /** PR: a request rule denied; PH: a response rule did. */
+    /** What a frontend and its listener count alike: bad requests, internal errors, denials. */
+    private static void clientSide(Counters c, StreamLog l) {
+        char cause = l.cause();
+        if (l.isBadRequest() || (cause == 'C' || cause == 'c') && l.state() == 'R') {
+            c.increment(Count.ERR_REQ);
+        }
+        if (cause == 'I') {
+            c.increment(Count.INTERNAL_ERRORS);
+        }
+        denials(c, l);
+    }
+
+    /** PR: a request rule denied (a bad request's PR is an error, not a denial, as in HAProxy); PH: a response rule did. */
     private static void denials(Counters c, StreamLog l) {
-        if (l.cause() == 'P' && l.state() == 'R') {
+        if (l.cause() == 'P' && l.state() == 'R' && !l.isBadRequest()) {
             c.increment(Count.DENIED_REQ);
         } else if (l.cause() == 'P' && l.state() == 'H') {
             c.increment(Count.DENIED_RESP);

@@ -34,7 +34,7 @@ final class TransactionVariables {
             StreamLog l = LogVariables.log(ctx);
             out.append(l == null ? "--" : l.termination());
         });
-        r.add("tsc", true, (ctx, out, f) -> {
+        r.add("tsc", false, (ctx, out, f) -> {
             StreamLog l = LogVariables.log(ctx);
             out.append(l == null ? "----" : l.terminationWithCookies());
         });

@@ -13,7 +13,8 @@ final class PeerLink {
     final InetSocketAddress address;
     final boolean local;
     final long[] acked;
-    PeerSession session;
+    /** Volatile: {@code show info} counts the sessions from another thread. */
+    volatile PeerSession session;
     long reconnectAt;
     int status;
     /** The protocol's minor version to offer: 0 after the peer refused ours (502). */

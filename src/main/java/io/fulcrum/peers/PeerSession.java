@@ -50,7 +50,7 @@ final class PeerSession extends ByteToMessageDecoder {
     private final PeersRuntime section;
     private final boolean outgoing;
     private PeerLink link;
-    private State state;
+    private volatile State state; // read by show info's count from another thread
     private ChannelHandlerContext ctx;
     private int minor;
     private Cursor[] cursors;

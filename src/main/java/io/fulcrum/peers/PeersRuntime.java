@@ -4,6 +4,7 @@ import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.runtime.Fulcrum;
 import io.fulcrum.runtime.Services;
+import io.fulcrum.stats.InfoField;
 import io.fulcrum.stick.StickTable;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
@@ -108,6 +109,20 @@ final class PeersRuntime implements Services.Service {
             }
             links.stream().filter(l -> l.session != null).forEach(l -> l.session.close());
         });
+    }
+
+    /**
+     * HAProxy's gauges: ActivePeers counts the peers with a session (connecting, or accepted past the hello),
+     * ConnectedPeers those whose session is established; the local peer's listener is one of the Listeners.
+     */
+    @Override
+    public long info(InfoField field) {
+        return switch (field) {
+            case ACTIVEPEERS -> links.stream().filter(l -> l.session != null).count();
+            case CONNECTEDPEERS -> links.stream().filter(l -> l.session != null && l.session.established()).count();
+            case LISTENERS -> local() != null && local().address != null ? 1 : 0; // as configured, bound or not yet
+            default -> 0;
+        };
     }
 
     private PeerLink local() {

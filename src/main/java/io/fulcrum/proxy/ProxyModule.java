@@ -207,6 +207,11 @@ public final class ProxyModule implements Module {
         } else {
             table.add(spec);
         }
+        if (inherited != null && inherited.use(from != null)) {
+            header.alertNotCounted("defaults section '" + inherited.name() + "' (declared at " + inherited.source() + ") is explicitly "
+                    + "referenced by another proxy and implicitly used here. To avoid any ambiguity don't mix both usage. Add a last "
+                    + "defaults section not explicitly used or always use explicit references.");
+        }
         if (inherited != null) {
             inherited.lendRules(kind); // (after the section is known: its users then see no second error)
         }

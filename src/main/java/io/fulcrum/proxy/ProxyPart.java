@@ -25,4 +25,12 @@ public interface ProxyPart {
     default String rulesRefusedTo(ProxyKind kind) {
         return null;
     }
+
+    /**
+     * HAProxy's message (without the place) when a proxy of kind {@code kind} may not inherit this part of a defaults
+     * section at all, or null.
+     */
+    default String inheritanceRefusedTo(ProxyKind kind) {
+        return null;
+    }
 }

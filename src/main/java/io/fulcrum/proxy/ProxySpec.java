@@ -39,6 +39,9 @@ public final class ProxySpec {
     public String description;
     /** For a defaults section holding rules: the kind of the proxies that inherit them (frontends or backends). */
     private ProxyKind rulesUser;
+    /** For a defaults section: whether a section named it with 'from', and whether a proxy took it as the last one. */
+    private boolean usedExplicitly;
+    private boolean usedImplicitly;
 
     public ProxySpec(String name, ProxyKind kind, Source source) {
         this.name = name;
@@ -63,6 +66,14 @@ public final class ProxySpec {
         }
     }
 
+    /** Records a use of this defaults section: true when it mixes explicit and implicit uses, which HAProxy warns of. */
+    boolean use(boolean explicit) {
+        boolean mixed = explicit ? usedImplicitly : usedExplicitly;
+        usedExplicitly |= explicit;
+        usedImplicitly |= !explicit;
+        return mixed;
+    }
+
     /**
      * Checks that a new section of kind {@code kind} may inherit this defaults section's rules, with HAProxy 2.6's
      * messages: never a defaults or listen section, and only frontends or only backends.
@@ -82,6 +93,10 @@ public final class ProxySpec {
             throw ConfigException.unspaced("frontends and backends cannot inherit from the same defaults section if it defines TCP/HTTP rules" + at);
         }
         for (ProxyPart part : parts.values()) {
+            String whole = part.inheritanceRefusedTo(kind);
+            if (whole != null) {
+                throw ConfigException.unspaced(whole + at);
+            }
             String refused = part.rulesRefusedTo(kind);
             if (refused != null) {
                 throw ConfigException.unspaced("a " + kind.keyword() + " section cannot inherit from a defaults section defining " + refused

@@ -3,8 +3,6 @@ package io.fulcrum.rules;
 import io.fulcrum.cfg.Args;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.log.HeaderCaptures;
-import io.fulcrum.proxy.ProxyKind;
-import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.rules.HttpActions.Phase;
 import io.fulcrum.sample.Expr;
 import io.fulcrum.sample.Sample;
@@ -25,18 +23,7 @@ final class CaptureActions {
         actions.add("capture", CaptureActions::response, Phase.RESPONSE, Phase.AFTER_RESPONSE);
     }
 
-    /**
-     * Captures declared in a defaults section (HAProxy then refuses it to backends) are not supported: the slots
-     * belong to a frontend's log line.
-     */
-    static void refuseInDefaults(ProxySpec p, String rule) throws ConfigException {
-        if (p.kind() == ProxyKind.DEFAULTS) {
-            throw new ConfigException("'" + rule + "' in a defaults section is not supported by Fulcrum yet");
-        }
-    }
-
     private static HttpAction request(ActionArgs a) throws ConfigException {
-        refuseInDefaults(a.proxy(), "http-request capture");
         if (a.remaining() < 3) {
             throw new ConfigException("expects <expression> [ 'len' <length> | id <idx> ]");
         }
@@ -48,7 +35,7 @@ final class CaptureActions {
             if (len <= 0) {
                 throw new ConfigException("length must be > 0");
             }
-            if (!a.proxy().kind().isFrontend()) {
+            if (!a.proxy().kind().rulesOnFrontend()) { // a named defaults section's slots go to its frontends
                 throw new ConfigException("proxy '" + a.proxy().name() + "' has no frontend capability");
             }
             slot = HeaderCaptures.of(a.proxy()).declare(false, len);
@@ -61,7 +48,6 @@ final class CaptureActions {
     }
 
     private static HttpAction response(ActionArgs a) throws ConfigException {
-        refuseInDefaults(a.proxy(), a.phase().keyword() + " capture");
         if (a.remaining() < 3) {
             throw new ConfigException("expects <expression> id <idx>");
         }

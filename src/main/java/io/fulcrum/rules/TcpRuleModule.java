@@ -56,8 +56,7 @@ public final class TcpRuleModule implements Module {
      */
     private static TcpRules.TcpAction capture(ProxySpec p, ConfigLine l, int pos, AclParser acls, TcpRules rules) throws ConfigException {
         String rule = "'tcp-request content capture' : ";
-        CaptureActions.refuseInDefaults(p, "tcp-request content capture");
-        if (!p.kind().isFrontend()) {
+        if (!p.kind().rulesOnFrontend()) { // a named defaults section's slots go to its frontends
             throw new ConfigException(rule + "proxy '" + p.name() + "' has no frontend capability");
         }
         if (!l.has(pos) || ActionArgs.isCondition(l.arg(pos))) {

@@ -24,6 +24,7 @@ import io.fulcrum.proxy.Mode;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.server.Server;
+import io.fulcrum.stats.InfoField;
 import io.fulcrum.stats.Counters;
 import io.fulcrum.stats.ProcessInfo;
 import io.fulcrum.stats.SampledRate;
@@ -110,6 +111,9 @@ public final class Fulcrum {
                 for (Endpoint e : b.endpoints()) {
                     Listener l = new Listener(b, e, fe.name(), fe.limit(), loops, connections, acceptor);
                     l.limitRate(acceptRate);
+                    if (fe.socketOptions().socketStats) {
+                        l.keepCounters();
+                    }
                     listeners.add(l);
                 }
             }
@@ -245,6 +249,16 @@ public final class Fulcrum {
 
     public List<Listener> listeners() {
         return listeners;
+    }
+
+    /** What runs beside the proxies (peers sections...). */
+    public Services services() {
+        return services;
+    }
+
+    /** Whether the process can accept anything: a proxy's listener or a service's (the local peer's). */
+    public boolean listens() {
+        return !listeners.isEmpty() || services.info(InfoField.LISTENERS) > 0;
     }
 
     /** The names of the proxies (frontends, backends, listens) in the order of the configuration. */

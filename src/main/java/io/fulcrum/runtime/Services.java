@@ -1,6 +1,7 @@
 package io.fulcrum.runtime;
 
 import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.stats.InfoField;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -15,6 +16,11 @@ public final class Services {
         void start(Fulcrum process);
 
         void stop();
+
+        /** Its share of a {@code show info} gauge (ActivePeers, Listeners...); none by default. */
+        default long info(InfoField field) {
+            return 0;
+        }
     }
 
     private final List<Service> services = new ArrayList<>();
@@ -29,6 +35,15 @@ public final class Services {
 
     void start(Fulcrum process) {
         services.forEach(s -> s.start(process));
+    }
+
+    /** The services' shares of a {@code show info} gauge, summed. */
+    public long info(InfoField field) {
+        long sum = 0;
+        for (Service s : services) {
+            sum += s.info(field);
+        }
+        return sum;
     }
 
     void stop() {

@@ -56,7 +56,7 @@ public final class ProcessInfo {
         for (InfoField f : new InfoField[] {InfoField.MAXSSLCONNS, InfoField.CURRSSLCONNS, InfoField.CUMSSLCONNS, InfoField.MAXPIPES,
                 InfoField.PIPESUSED, InfoField.PIPESFREE, InfoField.SSLFRONTENDKEYRATE, InfoField.SSLFRONTENDMAXKEYRATE,
                 InfoField.SSLFRONTENDSESSIONREUSE_PCT, InfoField.SSLBACKENDKEYRATE, InfoField.SSLBACKENDMAXKEYRATE,
-                InfoField.SSLCACHELOOKUPS, InfoField.SSLCACHEMISSES, InfoField.UNSTOPPABLE_JOBS, InfoField.ACTIVEPEERS, InfoField.CONNECTEDPEERS,
+                InfoField.SSLCACHELOOKUPS, InfoField.SSLCACHEMISSES, InfoField.UNSTOPPABLE_JOBS,
                 InfoField.BUSYPOLLING, InfoField.FAILEDRESOLUTIONS, InfoField.TOTALSPLICDEDBYTESOUT,
                 InfoField.DEBUGCOMMANDSISSUED, InfoField.CUMRECVLOGS, InfoField.MEMMAX_BYTES}) {
             v.put(f, 0L);
@@ -86,8 +86,11 @@ public final class ProcessInfo {
         v.put(InfoField.IDLE_PCT, idlePercent(nbthread));
         v.put(InfoField.NODE, p.global().node != null ? p.global().node : Hostname.name());
         v.put(InfoField.STOPPING, p.stopping() ? 1L : 0L);
-        v.put(InfoField.JOBS, (long) (p.connections().current() + p.listeners().size()));
-        v.put(InfoField.LISTENERS, (long) p.listeners().size());
+        long listeners = p.listeners().size() + p.services().info(InfoField.LISTENERS);
+        v.put(InfoField.JOBS, p.connections().current() + listeners);
+        v.put(InfoField.LISTENERS, listeners);
+        v.put(InfoField.ACTIVEPEERS, p.services().info(InfoField.ACTIVEPEERS));
+        v.put(InfoField.CONNECTEDPEERS, p.services().info(InfoField.CONNECTEDPEERS));
         v.put(InfoField.DROPPEDLOGS, p.droppedLogs());
         v.put(InfoField.TOTALBYTESOUT, bytesOut(p));
         v.put(InfoField.BYTESOUTRATE, p.bytesOutRate().rate());

@@ -2,6 +2,7 @@ package io.fulcrum.stats;
 
 import io.fulcrum.backend.Backend;
 import io.fulcrum.conn.Endpoint;
+import io.fulcrum.listener.Listener;
 import io.fulcrum.pool.ServerIdle;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.proxy.Mode;
@@ -40,6 +41,11 @@ final class ProxyRows {
             Backend be = process.backends().get(name);
             if (fe != null) {
                 rows.add(frontend(fe));
+                for (Listener l : process.listeners()) {
+                    if (l.counters() != null && l.owner().equals(name)) {
+                        rows.add(listener(fe, l));
+                    }
+                }
             }
             if (be != null) {
                 for (Server s : be.servers()) {
@@ -76,6 +82,25 @@ final class ProxyRows {
         h2(r);
         boolean h1 = fe.mode() == Mode.HTTP;
         h1(r, h1 ? l.current() : 0, h1 ? l.total() : 0, h1 ? c.get(Count.REQUESTS) : 0, h1 ? c : null);
+        return r;
+    }
+
+    /** A listening socket's row ({@code option socket-stats}): the fields HAProxy 2.6 fills for one. */
+    private static StatRow listener(Frontend fe, Listener l) {
+        Counters c = l.counters();
+        StatRow r = new StatRow(ObjType.LISTENER, fe.numericId(), l.numericId(), c);
+        names(r, fe.name(), l.name() != null ? l.name() : "sock-" + l.numericId());
+        ConnLimit limit = l.limit();
+        sessions(r, limit, limit.max() == Integer.MAX_VALUE ? 0 : limit.max());
+        traffic(r, c);
+        r.put(DREQ, c.get(Count.DENIED_REQ)).put(DRESP, c.get(Count.DENIED_RESP)).put(EREQ, c.get(Count.ERR_REQ));
+        r.put(STATUS, l.status());
+        ids(r, ObjType.LISTENER);
+        r.put(ADDR, address(l.endpoint(), l.endpoint() instanceof Endpoint.Inet inet ? inet.port() : 0));
+        r.put(MODE, fe.mode().keyword());
+        r.put(DCON, c.get(Count.DENIED_CONN)).put(DSES, c.get(Count.DENIED_SESS));
+        r.put(WREW, c.get(Count.FAILED_REWRITES)).put(EINT, c.get(Count.INTERNAL_ERRORS));
+        tls(r);
         return r;
     }
 

@@ -230,10 +230,9 @@ final class StatsHtml {
         for (StatRow r : rows) {
             switch (r.type()) {
                 case FRONTEND -> frontend(r);
+                case LISTENER -> listener(r);
                 case SERVER -> server(r);
                 case BACKEND -> backend(r);
-                default -> {
-                }
             }
         }
         b.append("</table>");
@@ -309,6 +308,27 @@ final class StatsHtml {
         cell(num(r, DREQ)).cell(num(r, DRESP)).cell(num(r, EREQ));
         b.append("<td></td><td></td><td></td><td></td>");
         b.append("<td class=ac>").append(html(r.get(STATUS))).append("</td><td class=ac colspan=8></td></tr>");
+    }
+
+    /** A listener's row ({@code option socket-stats}), as HAProxy draws it: sessions, bytes, denials, errors, status. */
+    private void listener(StatRow r) {
+        b.append("<tr class=socket>");
+        if (admin) {
+            b.append("<td></td>");
+        }
+        String name = html(r.get(SVNAME));
+        String anchor = html(r.get(PXNAME)) + "/+" + name; // "+": not a server's anchor
+        b.append("<td class=ac><a name=\"").append(anchor).append("\"></a>").append(page.legends ? "<u>" : "")
+                .append("<a class=lfsb href=\"#").append(anchor).append("\">").append(name).append("</a>");
+        if (page.legends) {
+            b.append("<div class=tips>").append(serverTips(r)).append("</div></u>");
+        }
+        b.append("</td><td colspan=3></td><td colspan=3>&nbsp;</td>");
+        cell(num(r, SCUR)).cell(num(r, SMAX)).cell(num(r, SLIM)).cell(num(r, STOT));
+        b.append("<td>&nbsp;</td><td>&nbsp;</td>");
+        cell(num(r, BIN)).cell(num(r, BOUT)).cell(num(r, DREQ)).cell(num(r, DRESP)).cell(num(r, EREQ));
+        b.append("<td></td><td></td><td></td><td></td><td class=ac>").append(html(r.get(STATUS)))
+                .append("</td><td class=ac colspan=8></td></tr>");
     }
 
     private void server(StatRow r) {

@@ -12,12 +12,14 @@ import io.fulcrum.cli.CliCommands;
 import io.fulcrum.cli.CliException;
 import io.fulcrum.cli.CliLevel;
 import io.fulcrum.cli.CliRequest;
+import io.fulcrum.listener.Listener;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.rules.Services;
+import io.fulcrum.runtime.ConnLimit;
 import io.fulcrum.runtime.Fulcrum;
 import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.server.Server;
@@ -129,29 +131,31 @@ public final class StatsModule implements Module {
         }
         Fulcrum p = r.process();
         for (Frontend fe : p.frontends()) {
-            clear(fe.counters(), all);
-            fe.limit().resetPeak();
-            if (all) {
-                fe.limit().resetTotal();
+            clear(fe.counters(), fe.limit(), all);
+        }
+        for (Listener l : p.listeners()) {
+            if (l.counters() != null) {
+                clear(l.counters(), l.limit(), all);
             }
         }
         for (Backend be : p.backends().values()) {
-            clear(be.counters(), all);
-            be.streams().resetPeak();
+            clear(be.counters(), be.streams(), all);
             be.resetQueuePeaks();
-            if (all) {
-                be.streams().resetTotal();
-            }
             for (Server s : be.servers()) {
-                clear(s.counters(), all);
-                s.streams().resetPeak();
-                if (all) {
-                    s.streams().resetTotal();
-                }
+                clear(s.counters(), s.streams(), all);
             }
         }
         clear(p.counters(), all);
         p.loops().clearActivity();
+    }
+
+    /** Clears the counters and the connection peak of a frontend, listener, backend or server (and its total with all). */
+    private static void clear(Counters c, ConnLimit conns, boolean all) {
+        clear(c, all);
+        conns.resetPeak();
+        if (all) {
+            conns.resetTotal();
+        }
     }
 
     private static void clear(Counters c, boolean all) {

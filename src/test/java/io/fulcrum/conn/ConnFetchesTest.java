@@ -11,6 +11,9 @@ import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.channel.unix.DomainSocketAddress;
+import io.fulcrum.http.HttpHeaders;
+import io.fulcrum.http.RequestHead;
+import io.netty.util.AsciiString;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;
@@ -36,6 +39,8 @@ class ConnFetchesTest {
         assertThat(ctx.eval("dst")).isEqualTo("ipv6:2001:db8::1");
         assertThat(ctx.eval("dst_port")).isEqualTo("sint:443");
         assertThat(ctx.eval("fc_dst_port")).isEqualTo("sint:443");
+        assertThat(ctx.eval("fc_http_major")).isEqualTo("none"); // no HTTP request: mode tcp
+        ctx.request = new RequestHead(AsciiString.of("GET"), AsciiString.of("/"), 11, new HttpHeaders());
         assertThat(ctx.eval("fc_http_major")).isEqualTo("sint:1");
         assertThat(ctx.eval("fc_rcvd_proxy")).isEqualTo("bool:0");
     }
@@ -85,6 +90,8 @@ class ConnFetchesTest {
                 assertThat(ctx.eval("bc_dst")).isEqualTo("ipv4:127.0.0.1");
                 assertThat(ctx.text("bc_dst_port")).isEqualTo(String.valueOf(server.getLocalPort()));
                 assertThat(ctx.text("bc_src_port")).isEqualTo(String.valueOf(accepted.getPort()));
+                assertThat(ctx.eval("bc_http_major")).isEqualTo("none"); // mode tcp
+                ctx.request = new RequestHead(AsciiString.of("GET"), AsciiString.of("/"), 11, new HttpHeaders());
                 assertThat(ctx.eval("bc_http_major")).isEqualTo("sint:1");
                 ch.close().sync();
             }

@@ -46,13 +46,7 @@ class InspectDelayIT {
         try (Origin origin = Origin.start(Origin.ECHO);
              FulcrumProcess proxy = serve(config(fe, origin.port()), fe)) {
             try (Socket s = connect(fe)) {
-                OutputStream out = s.getOutputStream();
-                out.write("HEL".getBytes(StandardCharsets.US_ASCII));
-                out.flush();
-                Thread.sleep(200);
-                out.write("LO world".getBytes(StandardCharsets.US_ASCII));
-                out.flush();
-                assertThat(new String(s.getInputStream().readNBytes(11), StandardCharsets.US_ASCII)).isEqualTo("HELLO world");
+                assertThat(inTwoParts(s, "HEL", "LO world")).isEqualTo("HELLO world");
             }
             try (Socket s = connect(fe)) {
                 s.getOutputStream().write("BYE!!".getBytes(StandardCharsets.US_ASCII));
@@ -70,6 +64,36 @@ class InspectDelayIT {
         }
     }
 
+    /**
+     * In mode tcp, the predefined ACL HTTP (req.proto_http) is true once a whole HTTP/1 request head is held: a head
+     * in two parts waits for the second, bytes that are not HTTP (a TLS hello) decide at once, and a head still
+     * incomplete when the delay ends is not HTTP.
+     */
+    @Test
+    void protoHttpWaitsForAWholeRequestHead() throws Exception {
+        int fe = freePort();
+        try (Origin origin = Origin.start(Origin.ECHO);
+             FulcrumProcess proxy = serve(config(fe, origin.port()).replace("accept if { req.payload(0,5) -m str HELLO }", "accept if HTTP"),
+                     fe)) {
+            try (Socket s = connect(fe)) {
+                assertThat(inTwoParts(s, "GET / HTTP/1.1\r\nHost: a\r\n", "\r\n")).isEqualTo("GET / HTTP/1.1\r\nHost: a\r\n\r\n");
+            }
+            try (Socket s = connect(fe)) {
+                s.getOutputStream().write(new byte[] {0x16, 0x03, 0x01, 0x00, 0x05, 0x01, 0x00, 0x00, 0x01, 0x00});
+                long start = System.nanoTime();
+                assertClosed(s);
+                assertThat(System.nanoTime() - start).isLessThan(800_000_000L);
+            }
+            try (Socket s = connect(fe)) {
+                s.getOutputStream().write("GET / HTTP/1.1\r\n".getBytes(StandardCharsets.US_ASCII));
+                long start = System.nanoTime();
+                assertClosed(s);
+                assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(700_000_000L);
+            }
+            assertThat(origin.accepted()).isEqualTo(1);
+        }
+    }
+
     /** A client that half-closes ends the wait: the rules decide with what came. */
     @Test
     void halfCloseEndsTheWait() throws Exception {
@@ -81,6 +105,17 @@ class InspectDelayIT {
             s.shutdownOutput();
             assertThat(new String(s.getInputStream().readAllBytes(), StandardCharsets.US_ASCII)).isEqualTo("HELLO");
         }
+    }
+
+    /** Sends {@code first}, then {@code second} 200 ms later; what the echo server sent back of both. */
+    private static String inTwoParts(Socket s, String first, String second) throws Exception {
+        OutputStream out = s.getOutputStream();
+        out.write(first.getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        Thread.sleep(200);
+        out.write(second.getBytes(StandardCharsets.US_ASCII));
+        out.flush();
+        return new String(s.getInputStream().readNBytes(first.length() + second.length()), StandardCharsets.US_ASCII);
     }
 
     private static void assertClosed(Socket s) throws Exception {

@@ -109,6 +109,50 @@ class LogOptionsIT {
         }
     }
 
+    /**
+     * In mode tcp, %tsc ends in "--" whatever the backend's cookie (HAProxy ignores it there, with a warning): a
+     * session that ends well, then one whose server refuses the connection.
+     */
+    @Test
+    void terminationStateWithCookiesInTcp() throws Exception {
+        String format = "log-format \"%ts %tsc\"";
+        assertThat(tcpSessionLogged(format, "cookie SRV insert\nserver s1 127.0.0.1:%d cookie a")).isEqualTo("-- ----\n");
+        int fe = freePort();
+        try (SyslogListener raw = SyslogListener.open();
+             SyslogListener rfc5424 = SyslogListener.open();
+             FulcrumProcess proxy = TcpProxyKit.serve(config(raw, rfc5424, "tcp", fe, format,
+                     "retries 0\ncookie SRV insert\nserver s1 127.0.0.1:" + FulcrumProcess.refusedPort() + " cookie a"), fe);
+             Socket s = TcpProxyKit.connect(fe)) {
+            assertThat(s.getInputStream().read()).isEqualTo(-1);
+            assertThat(raw.next()).isEqualTo("SC SC--\n");
+        }
+    }
+
+    /** In mode tcp, the server connection's fetches have their samples; the HTTP versions have none (no HTTP mux). */
+    @Test
+    void serverConnectionFetchesInTcp() throws Exception {
+        assertThat(tcpSessionLogged("log-format \"fc=%[fc_http_major] bc=%[bc_http_major] src=%[bc_src] sport=%[bc_src_port,bool] "
+                + "dst=%[bc_dst]:%[bc_dst_port]\"", "server s1 127.0.0.1:%d")).matches("fc=- bc=- src=127\\.0\\.0\\.1 sport=1 "
+                + "dst=127\\.0\\.0\\.1:\\d+\n");
+    }
+
+    /**
+     * The line logged for one TCP session that echoes "hello" through a frontend with {@code frontend} lines, to an
+     * echo server whose port fills the %d of {@code backend}.
+     */
+    private static String tcpSessionLogged(String frontend, String backend) throws Exception {
+        int fe = freePort();
+        try (SyslogListener raw = SyslogListener.open();
+             SyslogListener rfc5424 = SyslogListener.open();
+             Origin origin = Origin.start(Origin.ECHO);
+             FulcrumProcess proxy = TcpProxyKit.serve(config(raw, rfc5424, "tcp", fe, frontend, backend.formatted(origin.port())), fe)) {
+            try (Socket s = TcpProxyKit.connect(fe)) {
+                assertThat(TcpProxyKit.echo(s, "hello")).isEqualTo("hello");
+            }
+            return raw.next();
+        }
+    }
+
     /** Without a Cookie or Set-Cookie field, or none of the name, the columns are "-"; a name ending in '=' is exact. */
     @Test
     void cookieColumnsWithoutTheCookie() throws Exception {

@@ -27,6 +27,15 @@ class NamedDefaultsRulesIT {
                 timeout server 10s
             """;
 
+    /** The backend "app" of the HTTP tests, with a defaults section of its own: %1$s the timeouts, %3$d its server's port. */
+    private static final String APP = """
+                 defaults plain
+                     mode http
+                 %1$s
+                 backend app from plain
+                     server s1 127.0.0.1:%3$d
+                 """;
+
     @Test
     void httpRulesOfTheDefaultsRunBeforeTheFrontends() throws Exception {
         int fe = freePort();
@@ -46,12 +55,7 @@ class NamedDefaultsRulesIT {
                          http-request return status 403 content-type text/plain lf-string "fe %%[req.hdr(x-def)]" unless { path /pass }
                          http-response set-header x-order fe
                          default_backend app
-                     defaults plain
-                         mode http
-                     %1$s
-                     backend app from plain
-                         server s1 127.0.0.1:%3$d
-                     """.formatted(TIMEOUTS, fe, app.port()), fe);
+                     """.concat(APP).formatted(TIMEOUTS, fe, app.port()), fe);
              HttpClientConn c = HttpClientConn.open(fe)) {
             Response allowed = c.exchange(get("/allow"));
             assertThat(allowed.status()).as("allow in the defaults ends the frontend's http-request rules").isEqualTo(200);
@@ -66,6 +70,31 @@ class NamedDefaultsRulesIT {
             assertThat(fromFrontend.status()).isEqualTo(403);
             assertThat(fromFrontend.bodyText()).as("the header set by the defaults' rule").isEqualTo("fe 1");
             assertThat(c.exchange(get("/pass")).get("x-order")).isEqualTo("fe");
+        }
+    }
+
+    /** Capture rules of the defaults fill the first slots of the frontend, before its own (%hr lists them in order). */
+    @Test
+    void captureRulesOfTheDefaultsTakeTheFirstSlots() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin app = HttpOrigin.ok("app");
+             FulcrumProcess proxy = serve("""
+                     global
+                         log stdout format raw local0
+                     defaults caps
+                         mode http
+                         log global
+                     %1$s
+                         http-request capture req.hdr(x-a) len 3
+                     frontend fe from caps
+                         bind 127.0.0.1:%2$d
+                         log-format "caps %%hr %%[capture.req.hdr(0)] %%[capture.req.hdr(1)]"
+                         http-request capture req.hdr(x-b) len 4
+                         default_backend app
+                     """.concat(APP).formatted(TIMEOUTS, fe, app.port()), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(c.exchange("GET / HTTP/1.1\r\nHost: h\r\nx-a: abcdef\r\nx-b: 123456\r\n\r\n").status()).isEqualTo(200);
+            assertThat(TcpResponseIT.logLines(proxy, "caps ", 1)).containsExactly("caps {abc|1234} abc 1234");
         }
     }
 

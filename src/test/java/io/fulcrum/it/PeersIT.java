@@ -163,6 +163,16 @@ class PeersIT {
         assertThat(CliClient.send(dir.resolve("ful.sock"), "show peers nope")).isEqualTo("No such peers\n\n");
     }
 
+    /** Each side counts its session with the other as active and connected, as haproxy does. */
+    @Test
+    @Order(3)
+    void showInfoCountsThePeers() throws Exception {
+        for (String socket : List.of("ful.sock", "hap.sock")) {
+            assertThat(CliClient.send(dir.resolve(socket), "show info")).as(socket)
+                    .contains("\nActivePeers: 1\nConnectedPeers: 1\n");
+        }
+    }
+
     @Test
     @Order(4)
     void restartedHaproxyLearnsFromFulcrum() throws Exception {

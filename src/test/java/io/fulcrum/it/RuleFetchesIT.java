@@ -6,6 +6,8 @@ import org.junit.jupiter.api.Timeout;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLSocket;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 import static io.fulcrum.it.HttpKit.get;
@@ -30,6 +32,8 @@ class RuleFetchesIT {
     void theLogNamesTheRuleThatDecidedAndVersionsMatchAsDottedNumbers() throws Exception {
         int http = freePort();
         int tcp = freePort();
+        Path versions = Files.createTempFile("fulcrum-versions", ".lst");
+        Files.writeString(versions, "3.1\n3.3:3.4\n"); // dotted in a file too
         try (HttpOrigin app = HttpOrigin.ok("app")) {
             String config = """
                     global
@@ -59,10 +63,11 @@ class RuleFetchesIT {
                         acl v31 req.ssl_ver 3.1
                         acl v33 req.ssl_ver 3.3
                         acl modern req.ssl_ver ge 3.1 3.3:3.4
+                        acl listed req_ssl_ver -f %s
                         tcp-request content set-var(sess.v) str(v31) if v31
-                        tcp-request content set-var(sess.v) str(v33) if v33 modern
+                        tcp-request content set-var(sess.v) str(v33) if v33 modern listed
                         tcp-request content reject
-                    """.formatted(http, app.port(), tcp);
+                    """.formatted(http, app.port(), tcp, versions);
             try (FulcrumProcess proxy = serve(config, http);
                  HttpClientConn c = HttpClientConn.open(http)) {
                 assertThat(c.exchange(get("/deny")).status()).isEqualTo(403);
@@ -86,6 +91,8 @@ class RuleFetchesIT {
                 assertThat(TcpResponseIT.logLines(proxy, "tcp ", 1))
                         .isEqualTo(List.of("tcp v33 " + lineOf(config, "tcp-request content reject")));
             }
+        } finally {
+            Files.delete(versions);
         }
     }
 }

@@ -67,12 +67,14 @@ class StatsIT {
 
     /**
      * Starts {@code proxy} (Fulcrum, or haproxy with {@code -Dit.proxy=haproxy} or from the oracle test), sends
-     * 6 good requests through "fe", 2 to a dead backend and 3 TCP sessions through "li", then reads the stats.
+     * 6 good requests through "fe", 2 to a dead backend, a bad request through its second socket and 3 TCP sessions
+     * through "li", then reads the stats. Both keep listener rows (option socket-stats).
      */
     private static Run traffic(boolean oracle) throws Exception {
         Path dir = Files.createTempDirectory("fulcrum-stats");
         Path sock = dir.resolve("s.sock");
         int fe = freePort();
+        int fe2 = freePort();
         int li = freePort();
         int dead = FulcrumProcess.refusedPort();
         try (HttpOrigin a = HttpOrigin.start(x -> x.reply(200, "a"));
@@ -86,6 +88,8 @@ class StatsIT {
                         timeout client 10s
                         timeout server 10s
                     frontend fe
+                        option socket-stats
+                        bind 127.0.0.1:%d name web
                         bind 127.0.0.1:%d
                         use_backend dead if { path_beg /dead }
                         default_backend be
@@ -97,9 +101,10 @@ class StatsIT {
                         server d1 127.0.0.1:%d
                     listen li
                         mode tcp
+                        option socket-stats
                         bind 127.0.0.1:%d
                         server t1 127.0.0.1:%d
-                    """.formatted(sock, fe, a.port(), b.port(), dead, li, a.port());
+                    """.formatted(sock, fe, fe2, a.port(), b.port(), dead, li, a.port());
             try (FulcrumProcess p = oracle ? oracle(config, fe) : TcpProxyKit.serve(config, fe)) {
                 try (HttpClientConn c = HttpClientConn.open(fe)) {
                     for (int i = 0; i < 6; i++) {
@@ -110,6 +115,10 @@ class StatsIT {
                     try (HttpClientConn c = HttpClientConn.open(fe)) {
                         assertThat(c.exchange(get("/dead")).status()).isEqualTo(503);
                     }
+                }
+                try (HttpClientConn c = HttpClientConn.open(fe2)) {
+                    c.send("GARBAGE\r\n\r\n");
+                    assertThat(c.read().status()).isEqualTo(400);
                 }
                 for (int i = 0; i < 3; i++) {
                     try (HttpClientConn c = HttpClientConn.open(li)) {
@@ -152,11 +161,12 @@ class StatsIT {
     void countersFollowTheTraffic() throws Exception {
         Run run = traffic(false);
         Map<String, Map<String, String>> r = run.rows();
-        assertThat(r.keySet()).containsExactly("fe/FRONTEND", "be/s1", "be/s2", "be/BACKEND", "dead/d1", "dead/BACKEND",
-                "li/FRONTEND", "li/t1", "li/BACKEND");
+        assertThat(r.keySet()).containsExactly("fe/FRONTEND", "fe/web", "fe/sock-2", "be/s1", "be/s2", "be/BACKEND", "dead/d1",
+                "dead/BACKEND", "li/FRONTEND", "li/sock-1", "li/t1", "li/BACKEND");
         Map<String, String> fe = r.get("fe/FRONTEND");
-        assertThat(fe).containsEntry("req_tot", "8").containsEntry("hrsp_2xx", "6").containsEntry("hrsp_5xx", "2")
-                .containsEntry("stot", "3").containsEntry("conn_tot", "3").containsEntry("status", "OPEN")
+        assertThat(fe).containsEntry("req_tot", "9").containsEntry("hrsp_2xx", "6").containsEntry("hrsp_5xx", "2")
+                .containsEntry("hrsp_4xx", "1").containsEntry("ereq", "1")
+                .containsEntry("stot", "4").containsEntry("conn_tot", "4").containsEntry("status", "OPEN")
                 .containsEntry("mode", "http").containsEntry("type", "0").containsEntry("scur", "0");
         assertThat(Long.parseLong(fe.get("bin"))).isPositive();
         assertThat(Long.parseLong(fe.get("bout"))).isPositive();
@@ -169,12 +179,21 @@ class StatsIT {
         assertThat(r.get("dead/BACKEND")).containsEntry("econ", "2").containsEntry("hrsp_5xx", "2");
         assertThat(r.get("li/FRONTEND")).containsEntry("stot", "3").containsEntry("mode", "tcp").containsEntry("hrsp_2xx", "");
         assertThat(r.get("li/t1")).containsEntry("lbtot", "3").containsEntry("stot", "3");
+        // The listeners' own rows: their connections, bytes and errors.
+        assertThat(r.get("fe/web")).containsEntry("stot", "3").containsEntry("ereq", "0").containsEntry("type", "3")
+                .containsEntry("sid", "1").containsEntry("status", "OPEN").containsEntry("slim", "0").containsEntry("mode", "http");
+        assertThat(r.get("fe/sock-2")).containsEntry("stot", "1").containsEntry("ereq", "1").containsEntry("dreq", "0")
+                .containsEntry("sid", "2");
+        assertThat(Long.parseLong(r.get("fe/web").get("bin"))).isPositive();
+        assertThat(r.get("li/sock-1")).containsEntry("stot", "3").containsEntry("mode", "tcp");
+        assertThat(Long.parseLong(r.get("li/sock-1").get("bout"))).isPositive();
         assertThat(Long.parseLong(r.get("li/t1").get("bout"))).isPositive();
 
         assertThat(run.info()).startsWith("Name: " + (TcpProxyKit.haproxy() ? "HAProxy" : "Fulcrum") + "\nVersion: ").contains("\nNbproc: 1\n", "\nProcess_num: 1\n")
-                .containsPattern("\nCumConns: ([6-9]|\\d\\d+)\n").contains("\nCumReq: 8\n", "\nStopping: 0\n");
-        assertThat(run.typed()).contains("F.2.0.0.pxname.1:KNS:str:fe\n", "F.2.0.48.req_tot.1:MCP:u64:8\n",
-                "S.3.1.30.lbtot.1:MCP:u64:3\n", "B.3.0.76.algo.1:CGS:str:roundrobin\n");
+                .containsPattern("\nCumConns: ([6-9]|\\d\\d+)\n").contains("\nCumReq: 9\n", "\nStopping: 0\n");
+        assertThat(run.typed()).contains("F.2.0.0.pxname.1:KNS:str:fe\n", "F.2.0.48.req_tot.1:MCP:u64:9\n",
+                "S.3.1.30.lbtot.1:MCP:u64:3\n", "B.3.0.76.algo.1:CGS:str:roundrobin\n", "L.2.1.1.svname.1:KNS:str:web\n",
+                "L.2.2.12.ereq.1:MCP:u64:1\n", "L.2.2.32.type.1:CGS:u32:3\n", "L.2.2.28.sid.1:KGS:u32:2\n");
         assertThat(run.json()).startsWith("[[{\"objType\":\"Frontend\",\"proxyId\":2,\"id\":0,\"field\":{\"pos\":0,\"name\":\"pxname\"},"
                 + "\"processNum\":1,\"tags\":{\"origin\":\"Key\",\"nature\":\"Name\",\"scope\":\"Service\"},"
                 + "\"value\":{\"type\":\"str\",\"value\":\"fe\"}}").endsWith("}]]\n\n");
@@ -218,7 +237,7 @@ class StatsIT {
     /** Every field of typed output has its position, name, tags and type. */
     @Test
     void typedLinesAreWellFormed() throws Exception {
-        Pattern line = Pattern.compile("([FBS])\\.(\\d+)\\.(\\d+)\\.(\\d+)\\.([a-z0-9_]+)\\.1:([A-Za-z]{3}):(u32|u64|s32|str):(.*)");
+        Pattern line = Pattern.compile("([FBSL])\\.(\\d+)\\.(\\d+)\\.(\\d+)\\.([a-z0-9_]+)\\.1:([A-Za-z]{3}):(u32|u64|s32|str):(.*)");
         String typed = traffic(false).typed();
         int n = 0;
         for (String l : typed.split("\n")) {

@@ -139,17 +139,31 @@ class DefaultsRulesConfigTest {
         assertThat(TcpRules.of(t.find("f2")).content).hasSize(1);
     }
 
-    /** Captures in a defaults section are refused plainly (haproxy keeps them, and refuses them to backends). */
+    /**
+     * Capture rules in a named defaults section give their slots to the frontends using it, first; a backend may not
+     * use it (haproxy's message, its typo included).
+     */
     @Test
-    void capturesInDefaultsAreNotSupported() {
+    void capturesInDefaultsAreForFrontends() {
+        LoadedConfig ok = LoadedConfig.load(dir, """
+                defaults d
+                    mode http
+                    timeout client 1s
+                    http-request capture src len 3
+                    tcp-request content capture src len 4
+                frontend f from d
+                    bind :18003
+                    http-request capture src len 5
+                """);
+        assertThat(ok.messages()).doesNotContain("ALERT");
+        assertThat(ok.model().part(ProxyTable.class, ProxyTable::new).find("f")).isNotNull();
         assertThat(LoadedConfig.load(dir, """
                 defaults d
                     mode http
                     http-request capture src len 3
-                    tcp-request content capture src len 3
+                backend b from d
                 """).messages()).isEqualTo("""
-                [ALERT]    (1) : config : parsing [t.cfg:3] : error detected in defaults 'd' while parsing 'http-request capture' rule : 'http-request capture' in a defaults section is not supported by Fulcrum yet.
-                [ALERT]    (1) : config : parsing [t.cfg:4] : 'tcp-request content capture' in a defaults section is not supported by Fulcrum yet
+                [ALERT]    (1) : config : parsing [t.cfg:4]: backend or defaults sections cannot inherit from a defaults section defining capptures (defaults section at t.cfg:1).
                 [ALERT]    (1) : config : Error(s) found in configuration file : t.cfg
                 [ALERT]    (1) : config : Fatal errors found in configuration.
                 """);

@@ -13,6 +13,7 @@ import io.fulcrum.http.ErrorPages;
 import io.fulcrum.proxy.Mode;
 import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.runtime.GlobalModule;
+import io.fulcrum.sample.SampleCatalog;
 import io.fulcrum.runtime.GlobalModule.GlobalContext;
 
 /**
@@ -28,6 +29,7 @@ public final class H1Module implements Module {
     @Override
     public void register(Registry registry) {
         H1Errors.register(CliCommands.of(registry));
+        ProtoHttpFetch.register(SampleCatalog.of(registry));
         KeywordTable<GlobalContext> global = registry.table(GlobalModule.KEYWORDS);
         global.add("tune.bufsize", (g, l) -> {
             String bad = "'tune.bufsize' expects a positive integer argument.";

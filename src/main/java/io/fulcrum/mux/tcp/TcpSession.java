@@ -792,6 +792,12 @@ public final class TcpSession extends LiveStream implements ResponseControl {
         return connected ? server : null;
     }
 
+    /** The server connection, once it is being made: bc_src, bc_dst... */
+    @Override
+    public Channel backChannel() {
+        return server;
+    }
+
     /** A side failed (a reset, a write error): the first such event is the session's termination cause. */
     void failed(Side side) {
         log.error(side == Side.CLIENT ? 'C' : 'S');
