@@ -833,7 +833,8 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         }
         if (!keepClient) {
             head.headers().set("connection", "close");
-        } else if (request.version() < 11) {
+        } else if (request.version() < 11 || head.version() < 11) {
+            // An HTTP/1.0 response is forwarded as such (as HAProxy): it must say that the connection stays.
             head.headers().set("connection", "keep-alive");
         }
         ByteBuf out = client.alloc().buffer(128 + head.headers().encodedLength());
@@ -968,6 +969,15 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
 
     /** The server connection failed or closed before the response ended. */
     public void serverFailed(H1Exception cause) {
+        serverFailed(cause, cause != null ? 'P' : 'S');
+    }
+
+    /** The server closed its connection inside a response ({@code cause} says where): the server aborted (SH, SD). */
+    public void serverTruncated(H1Exception cause) {
+        serverFailed(cause, 'S');
+    }
+
+    private void serverFailed(H1Exception cause, char state) {
         serverReusable = false;
         if (finished) {
             return;
@@ -986,7 +996,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         if (response == null && retryLayer7(cause == null ? RetryOn.EMPTY_RESPONSE : RetryOn.JUNK_RESPONSE)) {
             return;
         }
-        log.error(cause != null ? 'P' : 'S');
+        log.error(state);
         if (response == null && cause == null && !front.firstRequest()) {
             // The server closed without a byte of response to a request that is not the client
             // connection's first: as HAProxy (abort_keep_alive), the client connection is closed without

@@ -212,7 +212,7 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
             try {
                 parser.closed(this);
             } catch (H1Exception e) {
-                s.serverFailed(e);
+                s.serverTruncated(e);
             }
             if (stream != null) {
                 stream.serverFailed(null);
