@@ -397,7 +397,7 @@ def statuses(b):
 
 def cut(line):
     """A line truncated to the log length (1024) may end at a different byte when the timers differ in width."""
-    return line[:900] if len(line) > 1000 else line
+    return line[:850] if len(line) > 900 else line
 
 
 def compare(c, f, h):

@@ -1328,6 +1328,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         if (!requestEnded && response == null) {
             abort();
         } else if (!requestEnded) {
+            log.error('C'); // the request was cut short: CD, as HAProxy logs it
             requestEnded = true;
             serverReusable = false; // it still expects the rest of the body
             maybeComplete();
