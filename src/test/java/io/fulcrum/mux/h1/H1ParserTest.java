@@ -77,6 +77,23 @@ class H1ParserTest {
     }
 
     @Test
+    void acceptInvalidSaysWhereItLetAMessageThrough() throws H1Exception {
+        H1Parser lax = new H1Parser(H1Parser.Kind.REQUEST, H1Limits.DEFAULT, true);
+        Feed.all(lax, "GET /a#f HTTP/1.1\r\nHost: a\r\nX(A): b\r\n\r\n"
+                + "GET /a HTTP/1.1\r\nHost: a\r\n\r\n");
+        assertThat(lax.relaxed()).isNull(); // the second request
+        lax = new H1Parser(H1Parser.Kind.REQUEST, H1Limits.DEFAULT, true);
+        Feed.all(lax, "GET /a#f HTTP/1.1\r\nHost: a\r\nX(A): b\r\n\r\n");
+        assertThat(lax.relaxed().position()).isEqualTo(6); // the '#', before the name's '('
+        lax = new H1Parser(H1Parser.Kind.REQUEST, H1Limits.DEFAULT, true);
+        Feed.all(lax, "GET /a HTTP/1.1\r\nHost: a\r\nX(A): b\r\n\r\n");
+        assertThat(lax.relaxed().position()).isEqualTo(27);
+        H1Parser laxResponses = new H1Parser(H1Parser.Kind.RESPONSE, H1Limits.DEFAULT, true);
+        Feed.all(laxResponses, "HTTP/1.1 200 OK\r\nBad(Name): 1\r\nContent-Length: 0\r\n\r\n");
+        assertThat(laxResponses.relaxed().position()).isEqualTo(20);
+    }
+
+    @Test
     void contentLengthBody() throws H1Exception {
         Recorder r = Feed.all(requests(), "POST /f HTTP/1.1\r\nHost: a\r\nContent-Length: 11\r\n\r\nhello world");
         assertThat(r.heads.get(0).bodyLength()).isEqualTo(11);
