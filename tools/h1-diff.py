@@ -12,7 +12,7 @@ fixed response). For each case the script sends the request bytes on a fresh cli
   log     the httplog lines, with timers, dates and ports blanked
   errors  whether `show errors` got a new capture
 
-Usage: tools/h1-diff.py [--only SUBSTRING] [--port 21000] [--haproxy /usr/sbin/haproxy] [-v]
+Usage: tools/h1-diff.py [--only REGEX] [--port 21000] [--haproxy /usr/sbin/haproxy] [-v]
 The packaged jar must exist (bin/mvn -q -o package -DskipTests). Ports: --port .. --port+9.
 A difference Fulcrum makes on purpose is listed in docs/http1-strictness.md or docs/differences.md; the
 integration tests (H1ConformanceIT) pin each verdict down.
@@ -35,6 +35,9 @@ OK = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
 
 
 def case(name, req, resp=OK, opts=(), close_after=False, parts=None):
+    """parts: the request sent in several writes, 300 ms apart (req is then their concatenation)."""
+    if parts:
+        req = b"".join(parts)
     return dict(name=name, req=req, resp=resp, opts=tuple(opts), close_after=close_after, parts=parts)
 
 
@@ -219,6 +222,42 @@ CASES = [
     case("resp-500", get(), resp=b"HTTP/1.1 500 Oops\r\nContent-Length: 2\r\n\r\nok"),
     case("resp-999", get(), resp=b"HTTP/1.1 999 Odd\r\nContent-Length: 2\r\n\r\nok"),
     case("resp-status-1000", get(), resp=b"HTTP/1.1 1000 Odd\r\nContent-Length: 2\r\n\r\nok"),
+    # requests in several packets
+    case("split-bad-chunk", None, parts=[b"POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n",
+                                         b"zz\r\nhello\r\n0\r\n\r\n"]),
+    case("split-body", None, parts=[b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\n", b"hello"]),
+    case("split-head", None, parts=[b"GET / HTTP/1.1\r\nHo", b"st: a\r\n\r\n"]),
+    case("split-expect", None, resp=b"HTTP/1.1 100 Continue\r\n\r\n" + OK,
+         parts=[b"POST / HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n", b"hello"]),
+    case("split-pipeline", None, parts=[get(), get("/2")]),
+    # more request edge cases
+    case("expect-100-no-body", get(fields="Host: a\r\nExpect: 100-continue\r\n")),
+    case("get-cl-zero", get(fields="Host: a\r\nContent-Length: 0\r\n")),
+    case("trace", get(method="TRACE")),
+    case("options-max-forwards", get("*", method="OPTIONS", fields="Host: a\r\nMax-Forwards: 0\r\n")),
+    case("host-trailing-dot", get(fields="Host: a.\r\n")),
+    case("host-upper", get(fields="Host: A.EXAMPLE\r\n")),
+    case("host-ipv6", get(fields="Host: [::1]:8080\r\n")),
+    case("uri-double-slash", get("//a//b")),
+    case("uri-dot-segments", get("/a/../b/./c")),
+    case("uri-query-special", get("/?a=b&c=%zz;d")),
+    case("cookie-two-fields", get(fields="Host: a\r\nCookie: a=1\r\nCookie: b=2\r\n")),
+    case("te-trailers-http10", get(version="HTTP/1.0", fields="TE: trailers\r\n")),
+    case("connection-close-http10-ka", get(version="HTTP/1.0", fields="Connection: keep-alive, close\r\n")),
+    case("resp-101-unasked", get(), resp=b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\n\r\n"),
+    case("resp-1xx-then-close", get(), resp=b"HTTP/1.1 100 Continue\r\n\r\n", close_after=True),
+    case("resp-multiple-1xx", get(), resp=b"HTTP/1.1 102 Processing\r\n\r\nHTTP/1.1 103 Early Hints\r\n\r\n" + OK),
+    case("resp-cl-list", get(), resp=b"HTTP/1.1 200 OK\r\nContent-Length: 2, 2\r\n\r\nok"),
+    case("resp-te-chunked-upper", get(), resp=b"HTTP/1.1 200 OK\r\nTransfer-Encoding: Chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n"),
+    case("resp-chunk-ext", get(), resp=b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2;x=y\r\nok\r\n0\r\n\r\n"),
+    case("resp-keepalive-header", get(), resp=b"HTTP/1.1 200 OK\r\nKeep-Alive: timeout=5\r\nContent-Length: 2\r\n\r\nok"),
+    case("resp-304-te", get(), resp=b"HTTP/1.1 304 Not Modified\r\nTransfer-Encoding: chunked\r\n\r\n"),
+    case("resp-204-te", get() + get("/2"), resp=b"HTTP/1.1 204 No Content\r\nTransfer-Encoding: chunked\r\n\r\n"),
+    # connection modes
+    case("sc-pipeline", get() + get("/2"), opts=["option http-server-close"]),
+    case("sc-http10", get(version="HTTP/1.0", fields="Connection: keep-alive\r\n"), opts=["option http-server-close"]),
+    case("hc-pipeline", get() + get("/2"), opts=["option httpclose"]),
+    case("hc-http10", get(version="HTTP/1.0", fields="Connection: keep-alive\r\n"), opts=["option httpclose"]),
 ]
 
 
@@ -353,7 +392,10 @@ backend be
         nerr = self.errors()
         s = socket.create_connection(("127.0.0.1", self.fe))
         s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        s.sendall(c["req"])
+        for i, part in enumerate(c["parts"] or [c["req"]]):
+            if i:
+                time.sleep(0.3)
+            s.sendall(part)
         got, closed = b"", False
         deadline = time.time() + 6
         while time.time() < deadline:
@@ -419,12 +461,12 @@ def compare(c, f, h):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--only")
+    ap.add_argument("--only", help="the cases whose name this regular expression finds")
     ap.add_argument("--port", type=int, default=21000)
     ap.add_argument("--haproxy", default="/usr/sbin/haproxy")
     ap.add_argument("-v", action="store_true")
     a = ap.parse_args()
-    cases = [c for c in CASES if not a.only or a.only in c["name"]]
+    cases = [c for c in CASES if not a.only or re.search(a.only, c["name"])]
     groups = {}
     for c in cases:
         groups.setdefault(c["opts"], []).append(c)

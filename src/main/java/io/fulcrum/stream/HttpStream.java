@@ -283,7 +283,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         if (upgradeRequested) {
             request.headers().add("connection", "upgrade");
         } else if (!frontend.keepAliveServer(backend)) {
-            request.headers().add("connection", "close");
+            if (request.version() >= 11) { // (HTTP/1.0 closes unless it says otherwise)
+                request.headers().add("connection", "close");
+            }
         } else if (request.version() < 11) {
             request.headers().add("connection", "keep-alive");
         }
@@ -751,6 +753,12 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     }
 
     public void responseHead(ResponseHead head) {
+        if (head.status() == 101 && !upgradeRequested) {
+            // Switching protocols that the request did not offer: an invalid response, as HAProxy judges it.
+            server.channel().close();
+            serverFailed(new H1Exception(502, "101 to a request without Upgrade", 0));
+            return;
+        }
         if (!head.isInterim() && retryLayer7(RetryOn.status(head.status()))) {
             return;
         }

@@ -118,6 +118,31 @@ class H1ConformanceIT {
     }
 
     @Test
+    void aServerClosingAfterAnInterimResponseIsAnAbortDuringTheHead() throws Exception {
+        Exchange e = exchange(get("/", "Host: a\r\n"), "HTTP/1.1 100 Continue\r\n\r\n", true);
+        assertThat(e.client()).startsWith("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 502 Bad Gateway\r\n");
+        assertThat(e.log()).matches(like("127.0.0.1:{N} [{DATE}] fe be/s1 {N}/{N}/{N}/{N}/{N} 502 {N} - - SH-- "
+                + "1/1/0/0/0 0/0 \"GET / HTTP/1.1\""));
+    }
+
+    @Test
+    void switchingProtocolsThatTheRequestDidNotOfferIsAnInvalidResponse() throws Exception {
+        Exchange e = exchange(get("/", "Host: a\r\n"), "HTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\n\r\n");
+        assertThat(e.client()).startsWith("HTTP/1.1 502 Bad Gateway\r\n");
+        assertThat(e.closed()).isFalse();
+        assertThat(e.log()).matches(like("127.0.0.1:{N} [{DATE}] fe be/s1 {N}/{N}/{N}/{N}/{N} 502 {N} - - PH-- "
+                + "1/1/0/0/0 0/0 \"GET / HTTP/1.1\""));
+    }
+
+    @Test
+    void anHttp10RequestIsNotToldToCloseInServerCloseModes() throws Exception {
+        for (String mode : new String[] {"option http-server-close", "option httpclose"}) {
+            Exchange e = exchange("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", OK, false, mode);
+            assertThat(e.server()).as(mode).containsExactly("GET / HTTP/1.0\r\n\r\n");
+        }
+    }
+
+    @Test
     void aRequestBodyCutShortAfterTheResponseIsAClientAbort() throws Exception {
         // The last chunk lacks the empty line that ends the trailers; the server answers meanwhile.
         Exchange e = exchange("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n", OK);
