@@ -13,9 +13,11 @@ fixed response). For each case the script sends the request bytes on a fresh cli
   errors  whether `show errors` got a new capture
 
 Usage: tools/h1-diff.py [--only REGEX] [--port 21000] [--haproxy /usr/sbin/haproxy] [-v]
+Differences listed in KNOWN (on purpose, documented) print as "known" (-v: in full); the exit status is 1 when
+another one is found.
 The packaged jar must exist (bin/mvn -q -o package -DskipTests). Ports: --port .. --port+9.
 A difference Fulcrum makes on purpose is listed in docs/http1-strictness.md or docs/differences.md; the
-integration tests (H1ConformanceIT) pin each verdict down.
+integration tests (H1ConformanceIT) pin the findings of the sweep down.
 """
 import argparse
 import os
@@ -261,6 +263,27 @@ CASES = [
 ]
 
 
+# Differences made on purpose or known, and where they are explained: reported as "known", not as DIFF.
+STRICT = "docs/http1-strictness.md "
+SWEEP = "docs/differences.md (HTTP/1, what the sweep still finds)"
+FIRST_PACKET = SWEEP + ": a bad chunk in the head's packet"
+KNOWN = {
+    "get-asterisk": STRICT + "[target-form]", "version-20": STRICT + "[major-version]",
+    "dup-host-same": STRICT + "[host-unique]", "no-host-11": STRICT + "[host-required]",
+    "obs-fold": STRICT + "[obs-fold]", "bare-lf": STRICT + "[bare-lf]", "ctl-in-value": STRICT + "[ctl-in-value]",
+    "del-in-value": STRICT + "[ctl-in-value]", "te-http10": STRICT + "[te-http10]", "chunk-bad-trailer": STRICT + "[trailers]",
+    "resp-status-1000": STRICT + "[status-code]", "space-before-colon-air": STRICT + "[accept-invalid-names]",
+    "connection-token": STRICT + "hop-by-hop fields", "keep-alive-field": STRICT + "hop-by-hop fields",
+    "proxy-connection": STRICT + "hop-by-hop fields", "upgrade-no-connection": STRICT + "hop-by-hop fields",
+    "resp-keepalive-header": STRICT + "hop-by-hop fields", "upgrade-h2c": SWEEP, "websocket": SWEEP,
+    "cl-leading-zeros": SWEEP, "te-uppercase": SWEEP, "resp-te-chunked-upper": SWEEP, "version-12": SWEEP,
+    "resp-chunked-http10-client": SWEEP, "resp-http09": SWEEP,
+    "chunk-data-no-crlf": FIRST_PACKET, "chunk-size-2^63": FIRST_PACKET, "chunk-size-2^64+5": FIRST_PACKET,
+    "chunk-size-2^52": FIRST_PACKET, "chunk-size-negative": FIRST_PACKET, "chunk-size-0x": FIRST_PACKET,
+    "chunk-size-space-before": FIRST_PACKET, "chunk-empty-size": FIRST_PACKET,
+}
+
+
 def wait_listening(port, proc, timeout=30):
     want = ":%04X" % port
     deadline = time.time() + timeout
@@ -471,7 +494,7 @@ def main():
     for c in cases:
         groups.setdefault(c["opts"], []).append(c)
     tmp = tempfile.mkdtemp(prefix="h1diff-")
-    same = differ = 0
+    same = differ = known = 0
     for gi, (opts, cs) in enumerate(groups.items()):
         base = a.port + gi * 10
         f = Proxy("fulcrum", [os.path.join(HOME, "bin/fulcrum")], base, opts, tmp)
@@ -483,7 +506,10 @@ def main():
                 [t.start() for t in ts]
                 [t.join() for t in ts]
                 diffs = compare(c, res["fulcrum"], res["haproxy"])
-                if diffs:
+                if diffs and c["name"] in KNOWN and not a.v:
+                    known += 1
+                    print("known %s: %s" % (c["name"], KNOWN[c["name"]]))
+                elif diffs:
                     differ += 1
                     print("DIFF %s %s" % (c["name"], " ".join(opts)))
                     for what, fv, hv in diffs:
@@ -496,8 +522,9 @@ def main():
         finally:
             f.stop()
             h.stop()
-    print("%d same, %d differ (logs in %s)" % (same, differ, tmp))
+    print("%d same, %d known, %d differ (logs in %s)" % (same, known, differ, tmp))
+    return 1 if differ else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
