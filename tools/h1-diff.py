@@ -397,13 +397,8 @@ backend be
         s = socket.socket(socket.AF_UNIX)
         s.connect(self.admin)
         s.sendall(b"show errors\n")
-        out = b""
-        while True:
-            d = s.recv(65536)
-            if not d:
-                break
-            out += d
-        s.close()
+        with s, s.makefile("rb") as f:
+            out = f.read()
         m = re.search(rb"Total events captured on \[[^]]*\] : (\d+)", out)
         return int(m.group(1)) if m else -1
 
