@@ -172,6 +172,20 @@ public final class ErrorPages {
         STATUSES = IntStream.range(0, PAGES.length).filter(ErrorPages::hasBuiltin).boxed().toList();
     }
 
+    /**
+     * The answer to a request in a major HTTP version other than 1, which HAProxy takes as HTTP/1.1 and has no page
+     * for (RFC 9110 15.6.6; docs/http1-strictness.md [major-version]): in HAProxy's style, but not one of the pages
+     * the error keywords accept.
+     */
+    private static final ByteBuf VERSION_NOT_SUPPORTED = ErrorMessage.constant(("HTTP/1.1 505 HTTP Version not supported\r\n"
+            + "Content-length: %d\r\n"
+            + "Cache-Control: no-cache\r\n"
+            + "Connection: close\r\n"
+            + "Content-Type: text/html\r\n\r\n"
+            + "<html><body><h1>505 HTTP Version not supported</h1>\n"
+            + "This server only speaks HTTP/1.x.\n"
+            + "</body></html>\n").formatted(101).getBytes(StandardCharsets.ISO_8859_1));
+
     private static void page(int status, String text) {
         byte[] raw = text.getBytes(StandardCharsets.ISO_8859_1);
         try {
@@ -193,10 +207,10 @@ public final class ErrorPages {
 
     /**
      * The page for {@code status} as stored, sent as is for errors found before a request exists. A
-     * status without a page gets the 500 one, as in HAProxy.
+     * status without a page gets the 500 one, as in HAProxy, but for Fulcrum's own 505.
      */
     public static ByteBuf builtin(int status) {
-        return page(status).raw().retainedDuplicate();
+        return (status == 505 ? VERSION_NOT_SUPPORTED : page(status).raw()).retainedDuplicate();
     }
 
     /** The page for {@code status} (the 500 one when there is none) as an error message, for errors of a request. */

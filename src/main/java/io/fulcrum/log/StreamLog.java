@@ -275,8 +275,8 @@ public final class StreamLog {
         if (headNanos == NONE) {
             return 'R';
         }
-        if (bytesOut > 0) {
-            return 'D';
+        if (bytesOut > 0 && (responseNanos != NONE || connectedNanos == NONE)) {
+            return 'D'; // (interim responses sent: still waiting for the final head, H)
         }
         if (connectedNanos != NONE) {
             return 'H';

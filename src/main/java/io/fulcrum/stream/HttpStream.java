@@ -284,7 +284,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         if (upgradeRequested) {
             request.headers().add("connection", "upgrade");
         } else if (!frontend.keepAliveServer(backend)) {
-            request.headers().add("connection", "close");
+            if (request.version() >= 11) { // (HTTP/1.0 closes unless it says otherwise)
+                request.headers().add("connection", "close");
+            }
         } else if (request.version() < 11) {
             request.headers().add("connection", "keep-alive");
         }
@@ -754,6 +756,12 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     }
 
     public void responseHead(ResponseHead head) {
+        if (head.status() == 101 && !upgradeRequested) {
+            // Switching protocols that the request did not offer: an invalid response, as HAProxy judges it.
+            server.channel().close();
+            serverFailed(new H1Exception(502, "101 to a request without Upgrade", 0));
+            return;
+        }
         if (!head.isInterim() && retryLayer7(RetryOn.status(head.status()))) {
             return;
         }
@@ -836,7 +844,8 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         }
         if (!keepClient) {
             head.headers().set("connection", "close");
-        } else if (request.version() < 11) {
+        } else if (request.version() < 11 || head.version() < 11) {
+            // An HTTP/1.0 response is forwarded as such (as HAProxy): it must say that the connection stays.
             head.headers().set("connection", "keep-alive");
         }
         ByteBuf out = client.alloc().buffer(128 + head.headers().encodedLength());
@@ -971,6 +980,15 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
 
     /** The server connection failed or closed before the response ended. */
     public void serverFailed(H1Exception cause) {
+        serverFailed(cause, cause != null ? 'P' : 'S');
+    }
+
+    /** The server closed its connection inside a response ({@code cause} says where): the server aborted (SH, SD). */
+    public void serverTruncated(H1Exception cause) {
+        serverFailed(cause, 'S');
+    }
+
+    private void serverFailed(H1Exception cause, char state) {
         serverReusable = false;
         if (finished) {
             return;
@@ -989,7 +1007,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         if (response == null && retryLayer7(cause == null ? RetryOn.EMPTY_RESPONSE : RetryOn.JUNK_RESPONSE)) {
             return;
         }
-        log.error(cause != null ? 'P' : 'S');
+        log.error(state);
         if (response == null && cause == null && !front.firstRequest()) {
             // The server closed without a byte of response to a request that is not the client
             // connection's first: as HAProxy (abort_keep_alive), the client connection is closed without
@@ -1321,6 +1339,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         if (!requestEnded && response == null) {
             abort();
         } else if (!requestEnded) {
+            log.error('C'); // the request was cut short: CD, as HAProxy logs it
             requestEnded = true;
             serverReusable = false; // it still expects the rest of the body
             maybeComplete();

@@ -99,6 +99,15 @@ final class Authority {
         return port(b, h1, to1, defaultPort) == port(b, h2, to2, defaultPort);
     }
 
+    /**
+     * Where the valid authority {@code b[from, to)} ends once an empty port or {@code defaultPort} is removed
+     * ({@code to} when it keeps its port).
+     */
+    static int withoutDefaultPort(byte[] b, int from, int to, int defaultPort) {
+        int h = hostEnd(b, from, to);
+        return h < to && (h + 1 == to || port(b, h, to, defaultPort) == defaultPort) ? h : to;
+    }
+
     private static int port(byte[] b, int colon, int to, int defaultPort) {
         if (colon + 1 >= to) {
             return defaultPort;

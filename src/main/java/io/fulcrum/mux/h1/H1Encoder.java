@@ -16,8 +16,8 @@ import java.nio.charset.StandardCharsets;
  * never from the headers: a length gives Content-Length, {@link HttpHead#CHUNKED} gives
  * {@code Transfer-Encoding: chunked}, {@link HttpHead#UNTIL_CLOSE} gives neither (the body ends when the
  * connection closes: what an HTTP/1.0 peer gets instead of chunks; set it before writing the head). A head
- * without a body ({@link HttpHead#NO_BODY}) keeps its Content-Length field as it is: it describes the body a
- * GET would have had (HEAD, 304) or is a zero length. Chunked bodies are re-framed without copying their
+ * without a body ({@link HttpHead#NO_BODY}) keeps its Content-Length and Transfer-Encoding fields as they are:
+ * they describe the body a GET would have had (HEAD, 304) or are a zero length. Chunked bodies are re-framed without copying their
  * data: {@link #chunkHeader}, the data slice as it came, {@link #crlf()}; then {@link #lastChunk}.
  */
 public final class H1Encoder {
@@ -30,7 +30,7 @@ public final class H1Encoder {
     private static final byte[] STATUS10 = ascii("HTTP/1.0 ");
     private static final byte[] STATUS11 = ascii("HTTP/1.1 ");
     private static final byte[] CONTENT_LENGTH = ascii("content-length: ");
-    private static final byte[] HEX = ascii("0123456789abcdef");
+    private static final byte[] HEX = ascii("0123456789ABCDEF");
     /** CR and LF, as writeShort writes them (big-endian, as every ByteBuf writes). */
     private static final int CRLF_SHORT = '\r' << 8 | '\n';
     private static final byte[] CHUNKED = ascii("transfer-encoding: chunked\r\n");
@@ -58,23 +58,30 @@ public final class H1Encoder {
         }
         long length = head.bodyLength();
         HttpHeaders headers = head.headers();
-        // The fields between those replaced or left out, a run at a time. Content-Length keeps its place
-        // (as HAProxy writes it) with the value of the framing; Transfer-Encoding goes to the end.
+        // The fields between those replaced or left out, a run at a time. The framing fields keep their place
+        // (as HAProxy writes them), with the value of the framing: Content-Length, Transfer-Encoding when the
+        // body is chunked; else they are added at the end.
         boolean lengthWritten = false;
+        boolean codingWritten = false;
         int from = 0;
         for (int i = 0, n = headers.slots(); i < n; i++) {
-            if (!headers.removed(i) && (headers.nameIs(i, "transfer-encoding")
-                    || length != HttpHead.NO_BODY && headers.nameIs(i, "content-length"))) {
+            if (!headers.removed(i) && length != HttpHead.NO_BODY
+                    && (headers.nameIs(i, "transfer-encoding") || headers.nameIs(i, "content-length"))) {
                 headers.writeFields(from, i, out);
                 from = i + 1;
-                if (length > 0 && !lengthWritten && headers.nameIs(i, "content-length")) {
-                    writeContentLength(length, out);
-                    lengthWritten = true;
+                if (headers.nameIs(i, "content-length")) {
+                    if (length > 0 && !lengthWritten) {
+                        writeContentLength(length, out);
+                        lengthWritten = true;
+                    }
+                } else if (length == HttpHead.CHUNKED && !codingWritten) {
+                    out.writeBytes(CHUNKED);
+                    codingWritten = true;
                 }
             }
         }
         headers.writeFields(from, headers.slots(), out);
-        if (length == HttpHead.CHUNKED) {
+        if (length == HttpHead.CHUNKED && !codingWritten) {
             out.writeBytes(CHUNKED);
         } else if (length > 0 && !lengthWritten) {
             writeContentLength(length, out);
@@ -126,7 +133,7 @@ public final class H1Encoder {
             throw new IllegalArgumentException("a chunk of " + size + " bytes");
         }
         ByteBuf b = alloc.buffer(10);
-        // As Integer.toHexString: lower case, no leading zero.
+        // As HAProxy writes them: upper case, no leading zero.
         for (int shift = (31 - Integer.numberOfLeadingZeros(size)) & ~3; shift >= 0; shift -= 4) {
             b.writeByte(HEX[size >>> shift & 0xf]);
         }

@@ -209,6 +209,9 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
         StreamLog log = next != null ? next : frontend.logger().newStream();
         next = null;
         log.requestHead((RequestHead) head);
+        if (parser.relaxed() != null) {
+            keepForShowErrors(parser.relaxed(), true);
+        }
         requests++;
         stream = new HttpStream(this, frontend, (RequestHead) head, log);
         stream.start();
@@ -309,9 +312,15 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
         channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
     }
 
-    private void requestError(H1Exception e) {
+    /** Keeps the request for {@code show errors}: its head just read ({@code head}), or where the parser failed. */
+    private void keepForShowErrors(H1Exception e, boolean head) {
         H1Errors errors = frontend.process().h1Errors();
-        errors.request(frontend, source(), parser.capture(input, errors.bufsize()), e);
+        H1Capture capture = head ? parser.headCapture(input, errors.bufsize()) : parser.capture(input, errors.bufsize());
+        errors.request(frontend, source(), capture, e);
+    }
+
+    private void requestError(H1Exception e) {
+        keepForShowErrors(e, false);
         if (stream != null && stream.responseStarted()) {
             stream.streamLog().error('P');
             stream.abort();

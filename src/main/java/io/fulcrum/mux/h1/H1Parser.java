@@ -47,6 +47,8 @@ public final class H1Parser {
     private boolean tunnelAfter;
     private boolean headRequest;
     private boolean connectRequest;
+    /** What accept-invalid let through in the last head, or null. */
+    private H1Exception relaxed;
 
     /**
      * {@code acceptInvalid}: what {@code option accept-invalid-http-request} (or {@code -response}) relaxes,
@@ -98,6 +100,19 @@ public final class H1Parser {
      * start of the section being read (the head, the trailers) or, in a body, from the input's reader index, at
      * most {@code max} of them. Called on the error path only.
      */
+    /**
+     * In {@link MessageSink#head}: what {@code option accept-invalid-http-request/response} let through in this head
+     * (the first position), or null; HAProxy still keeps such a message for {@code show errors}.
+     */
+    public H1Exception relaxed() {
+        return relaxed;
+    }
+
+    /** In {@link MessageSink#head}: the head's bytes for {@code show errors}, as {@link #capture} takes them. */
+    public H1Capture headCapture(ByteBuf input, int max) {
+        return head.capture(input, max);
+    }
+
     public H1Capture capture(ByteBuf input, int max) {
         return switch (failedIn) {
             case HEAD -> head.capture(input, max);
@@ -174,6 +189,9 @@ public final class H1Parser {
             return false;
         }
         offset = head.end();
+        long at = head.relaxedAt() < 0 ? line.relaxedAt
+                : line.relaxedAt < 0 ? head.relaxedAt() : Math.min(line.relaxedAt, head.relaxedAt());
+        relaxed = at < 0 ? null : new H1Exception(errorStatus, "accepted by accept-invalid-http-*", at);
         HttpHead h;
         if (kind == Kind.REQUEST) {
             h = HeadRules.request(head, line);

@@ -173,8 +173,7 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
                 parser.parse(input, this);
             } catch (H1Exception e) {
                 HttpStream s = stream;
-                H1Errors errors = s.frontend().process().h1Errors();
-                errors.response(s.backend(), s.frontend(), server, s.source(), parser.capture(input, errors.bufsize()), e);
+                keepForShowErrors(e, false);
                 ctx.close();
                 s.serverFailed(e);
                 return;
@@ -219,7 +218,7 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
             try {
                 parser.closed(this);
             } catch (H1Exception e) {
-                s.serverFailed(e);
+                s.serverTruncated(e);
             }
             if (stream != null) {
                 stream.serverFailed(null);
@@ -244,8 +243,19 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
 
     // --- parser events ------------------------------------------------------------------------------
 
+    /** Keeps the response for {@code show errors}: its head just read ({@code head}), or where the parser failed. */
+    private void keepForShowErrors(H1Exception e, boolean head) {
+        HttpStream s = stream;
+        H1Errors errors = s.frontend().process().h1Errors();
+        H1Capture capture = head ? parser.headCapture(input, errors.bufsize()) : parser.capture(input, errors.bufsize());
+        errors.response(s.backend(), s.frontend(), server, s.source(), capture, e);
+    }
+
     @Override
     public void head(HttpHead head) {
+        if (parser.relaxed() != null) {
+            keepForShowErrors(parser.relaxed(), true);
+        }
         stream.responseHead((ResponseHead) head);
     }
 

@@ -18,9 +18,9 @@ import static io.fulcrum.mux.h1.SectionReader.WEBSOCKET_KEY;
 
 /**
  * What a complete head must satisfy besides its syntax, and what it says about its body: Content-Length and
- * Transfer-Encoding (the framing, where smuggling happens), Host and the request target. The framing fields
- * leave the headers here: the body length says it all (Content-Length stays, as one field, where it describes
- * a body that is not sent: HEAD and 304 responses, or a zero length).
+ * Transfer-Encoding (the framing, where smuggling happens), Host and the request target. The body length says
+ * what the framing is; the framing fields stay (Content-Length as one field) but where they must not be, and the
+ * encoder writes them from the body length.
  */
 final class HeadRules {
     private HeadRules() {
@@ -54,7 +54,7 @@ final class HeadRules {
         }
         int host = host(s, l.version);
         boolean connect = equals(b, l.methodOffset, l.methodLength, CONNECT);
-        target(s, l, connect, equals(b, l.methodOffset, l.methodLength, OPTIONS), host);
+        AsciiString normalized = target(s, l, connect, equals(b, l.methodOffset, l.methodLength, OPTIONS), host);
         if (connect && (codings != NO_CODING || length > 0)) {
             // RFC 9110 9.3.6: a CONNECT request has no content; what follows its head is the tunnel.
             throw s.error("CONNECT request with a body", s.position(l.targetOffset));
@@ -65,7 +65,8 @@ final class HeadRules {
         }
         boolean ambiguous = dropFraming(s, codings, length, false);
         HttpHeaders headers = s.build();
-        RequestHead head = new RequestHead(method(s, b, l), s.view(l.targetOffset, l.targetLength), l.version, headers);
+        RequestHead head = new RequestHead(method(s, b, l),
+                normalized != null ? normalized : s.view(l.targetOffset, l.targetLength), l.version, headers);
         head.bodyLength(codings != NO_CODING ? HttpHead.CHUNKED : Math.max(length, 0));
         head.closeAfter(ambiguous);
         return head;
@@ -133,15 +134,18 @@ final class HeadRules {
     }
 
     /**
-     * Drops Transfer-Encoding (the body length says it) and Content-Length when chunked wins over it (RFC 9112
-     * 6.3) or when it must not be there; returns true for both at once: the connection is closed after.
+     * Drops Content-Length when chunked wins over it (RFC 9112 6.3), and the framing fields where they must not be
+     * ({@code dropFraming}: 1xx, 204, 2xx to CONNECT); returns true for both at once: the connection is closed
+     * after. A Transfer-Encoding that stays (it can only say "chunked") keeps its place and its spelling, as in
+     * HAProxy.
      */
-    private static boolean dropFraming(SectionReader s, int codings, long length, boolean dropLength) {
+    private static boolean dropFraming(SectionReader s, int codings, long length, boolean dropFraming) {
         boolean ambiguous = codings != NO_CODING && length >= 0;
-        boolean dropLengths = (ambiguous || dropLength) && s.has(CONTENT_LENGTH);
-        if (s.has(TRANSFER_ENCODING) || dropLengths) {
+        boolean dropLengths = (ambiguous || dropFraming) && s.has(CONTENT_LENGTH);
+        boolean dropCodings = dropFraming && s.has(TRANSFER_ENCODING);
+        if (dropCodings || dropLengths) {
             for (int i = 0; i < s.fields(); i++) {
-                if (s.is(i, TRANSFER_ENCODING) || dropLengths && s.is(i, CONTENT_LENGTH)) {
+                if (dropCodings && s.is(i, TRANSFER_ENCODING) || dropLengths && s.is(i, CONTENT_LENGTH)) {
                     s.drop(i);
                 }
             }
@@ -271,9 +275,11 @@ final class HeadRules {
 
     /**
      * The request target's form: authority for CONNECT, "*" for OPTIONS, else origin or absolute; an authority
-     * in the target must name the same host as the Host field.
+     * in the target must name the same host as the Host field. As HAProxy's scheme-based normalization (2.5+,
+     * RFC 3986 6.2.3), an absolute target and the Host field lose an empty port or the scheme's default one
+     * (Host of a CONNECT: 80 and 443); returns the target so rewritten, or null when it is as received.
      */
-    private static void target(SectionReader s, StartLine l, boolean connect, boolean options, int host)
+    private static AsciiString target(SectionReader s, StartLine l, boolean connect, boolean options, int host)
             throws H1Exception {
         byte[] b = s.bytes();
         int t = l.targetOffset;
@@ -286,12 +292,12 @@ final class HeadRules {
                 throw s.error("CONNECT target must be host:port", s.position(t));
             }
         } else if (b[t] == '/') {
-            return;
+            return null;
         } else if (b[t] == '*' && end == t + 1) {
             if (!options) {
                 throw s.error("asterisk-form target is for OPTIONS only", s.position(t));
             }
-            return;
+            return null;
         } else {
             int colon = Authority.schemeEnd(b, t, end);
             if (colon < 0) {
@@ -309,6 +315,21 @@ final class HeadRules {
         if (v >= 0 && !Authority.same(b, authority, authorityEnd, v, v + s.valueLength(host), defaultPort)) {
             throw s.error("Host differs from the request target", s.position(v));
         }
+        if (!connect && defaultPort < 0) {
+            return null;
+        }
+        if (v >= 0) {
+            int hostEnd = Authority.withoutDefaultPort(b, v, v + s.valueLength(host), connect ? 80 : defaultPort);
+            s.value(host, v, Authority.withoutDefaultPort(b, v, hostEnd, connect ? 443 : defaultPort) - v);
+        }
+        int kept = connect ? authorityEnd : Authority.withoutDefaultPort(b, authority, authorityEnd, defaultPort);
+        if (kept == authorityEnd) {
+            return null;
+        }
+        byte[] uri = new byte[end - t - (authorityEnd - kept)];
+        System.arraycopy(b, t, uri, 0, kept - t);
+        System.arraycopy(b, authorityEnd, uri, kept - t, end - authorityEnd);
+        return new AsciiString(uri, false);
     }
 
     /** Whether a field of this kind lists {@code lower} (comma-separated, case-insensitive). */

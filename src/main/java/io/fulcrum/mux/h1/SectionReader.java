@@ -52,6 +52,9 @@ final class SectionReader {
     private final boolean lenientLf;
     /** Per byte: its lower case if it may be in a field name, else 0. */
     private final byte[] nameChars;
+    private final boolean laxNames;
+    /** Where a lax name had a character a token may not have (-1: nowhere), for show errors. */
+    private long relaxedAt = -1;
     /** Per field: what it is ({@link #OTHER}, {@link #HOST}...). */
     private final byte[] kinds;
 
@@ -88,6 +91,7 @@ final class SectionReader {
         this.errorStatus = errorStatus;
         this.lenientLf = lenientLf;
         this.nameChars = laxNames ? Chars.LAX_NAME_LOWER : Chars.TOKEN_LOWER;
+        this.laxNames = laxNames;
         this.kinds = new byte[maxFields + 1];
     }
 
@@ -102,6 +106,12 @@ final class SectionReader {
         pending = 0;
         skipped = 0;
         consumed = 0;
+        relaxedAt = -1;
+    }
+
+    /** Where accept-invalid let a field name through that a token would not be (-1: nowhere). */
+    long relaxedAt() {
+        return relaxedAt;
     }
 
     /** No byte of the section seen yet, leading empty lines aside. */
@@ -474,6 +484,14 @@ final class SectionReader {
         }
         if (i == a) {
             throw error("empty field name", position(i));
+        }
+        if (laxNames && relaxedAt < 0) {
+            for (int k = a; k < i; k++) {
+                if (Chars.TOKEN_LOWER[b[k] & 0xff] == 0) {
+                    relaxedAt = position(k);
+                    break;
+                }
+            }
         }
         int nameLength = i - a;
         i++;

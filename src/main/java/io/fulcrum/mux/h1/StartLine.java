@@ -18,6 +18,8 @@ final class StartLine {
     int status;
     int reasonOffset;
     int reasonLength;
+    /** Where accept-invalid let the line through what it would refuse without (-1: nowhere), for show errors. */
+    long relaxedAt;
 
     StartLine(boolean acceptInvalid) {
         this.acceptInvalid = acceptInvalid;
@@ -28,6 +30,7 @@ final class StartLine {
      * {@code b[end]} is the line's CR or LF.
      */
     boolean request(byte[] b, int off, int end, long pos) throws H1Exception {
+        relaxedAt = -1;
         int i = off;
         while (i < end && Chars.is(b[i], Chars.TOKEN)) {
             i++;
@@ -54,9 +57,12 @@ final class StartLine {
         }
         for (; i < end && !Chars.isSpace(b[i]); i++) {
             byte c = b[i];
-            if (!Chars.is(c, Chars.TARGET) && !(acceptInvalid && (c == '#' || c < 0))) {
-                throw bad(c == '#' ? "fragment in request target" : "invalid character in request target: "
-                        + Chars.describe(c), pos + i - off);
+            if (!Chars.is(c, Chars.TARGET)) {
+                if (!(acceptInvalid && (c == '#' || c < 0))) {
+                    throw bad(c == '#' ? "fragment in request target" : "invalid character in request target: "
+                            + Chars.describe(c), pos + i - off);
+                }
+                relaxed(pos + i - off);
             }
         }
         targetLength = i - targetOffset;
@@ -65,7 +71,7 @@ final class StartLine {
             if (!acceptInvalid) {
                 throw bad("no HTTP version (HTTP/0.9 request)", pos + i - off);
             }
-            version = HTTP_09;
+            version = HTTP_09; // (HAProxy does not keep these for show errors)
             return true;
         }
         version = version(b, i, end, pos + i - off, 400);
@@ -74,6 +80,7 @@ final class StartLine {
 
     /** {@code HTTP-version SP status-code SP [reason-phrase]}. */
     void response(byte[] b, int off, int end, long pos) throws H1Exception {
+        relaxedAt = -1;
         int i = off;
         while (i < end && !Chars.isSpace(b[i])) {
             i++;
@@ -113,6 +120,7 @@ final class StartLine {
             return checkMajor(b[off + 5] - '0', b[off + 7] - '0', pos, status);
         }
         if (acceptInvalid) {
+            relaxed(pos);
             if (status == 400) {
                 for (int i = off; i < end; i++) {
                     if (!Chars.is(b[i], Chars.VERSION)) {
@@ -131,6 +139,12 @@ final class StartLine {
             }
         }
         throw new H1Exception(status, "invalid HTTP version", pos);
+    }
+
+    private void relaxed(long position) {
+        if (relaxedAt < 0) {
+            relaxedAt = position;
+        }
     }
 
     private static int checkMajor(int major, int minor, long pos, int status) throws H1Exception {

@@ -69,8 +69,28 @@ class H1ParserTest {
                 + "OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n"
                 + "GET https://u:p@[::1]:8443/ HTTP/1.1\r\nHost: [::1]:8443\r\n\r\n");
         assertThat(r.heads).extracting(h -> ((RequestHead) h).uri().toString())
-                .containsExactly("http://Example.com:80/x", "example.com:443", "*", "https://u:p@[::1]:8443/");
+                .containsExactly("http://Example.com/x", "example.com:443", "*", "https://u:p@[::1]:8443/");
+        // As HAProxy: the scheme's default port leaves an absolute target and Host, 80 and 443 leave Host in CONNECT.
+        assertThat(r.heads).extracting(h -> String.valueOf(h.headers().get("host")))
+                .containsExactly("example.com", "example.com", "a", "[::1]:8443");
         assertThat(r.ends).isEqualTo(4);
+    }
+
+    @Test
+    void acceptInvalidSaysWhereItLetAMessageThrough() throws H1Exception {
+        H1Parser lax = new H1Parser(H1Parser.Kind.REQUEST, H1Limits.DEFAULT, true);
+        Feed.all(lax, "GET /a#f HTTP/1.1\r\nHost: a\r\nX(A): b\r\n\r\n"
+                + "GET /a HTTP/1.1\r\nHost: a\r\n\r\n");
+        assertThat(lax.relaxed()).isNull(); // the second request
+        lax = new H1Parser(H1Parser.Kind.REQUEST, H1Limits.DEFAULT, true);
+        Feed.all(lax, "GET /a#f HTTP/1.1\r\nHost: a\r\nX(A): b\r\n\r\n");
+        assertThat(lax.relaxed().position()).isEqualTo(6); // the '#', before the name's '('
+        lax = new H1Parser(H1Parser.Kind.REQUEST, H1Limits.DEFAULT, true);
+        Feed.all(lax, "GET /a HTTP/1.1\r\nHost: a\r\nX(A): b\r\n\r\n");
+        assertThat(lax.relaxed().position()).isEqualTo(27);
+        H1Parser laxResponses = new H1Parser(H1Parser.Kind.RESPONSE, H1Limits.DEFAULT, true);
+        Feed.all(laxResponses, "HTTP/1.1 200 OK\r\nBad(Name): 1\r\nContent-Length: 0\r\n\r\n");
+        assertThat(laxResponses.relaxed().position()).isEqualTo(20);
     }
 
     @Test
@@ -87,7 +107,7 @@ class H1ParserTest {
                 + "5;name=value\r\nhello\r\n6 ; a=\"q \\\" s\" ;b\r\n world\r\n0\r\nX-Checksum: 42\r\nX-Other: x\r\n\r\n");
         HttpHead h = r.heads.get(0);
         assertThat(h.bodyLength()).isEqualTo(HttpHead.CHUNKED);
-        assertThat(h.headers().contains("transfer-encoding")).isFalse();
+        assertThat(h.headers().contains("transfer-encoding")).isTrue(); // as in HAProxy's HTX: rules see it
         assertThat(r.events.subList(1, r.events.size()))
                 .containsExactly("data hello world", "trailers [x-checksum: 42; x-other: x; ]", "end");
         assertThat(r.wire()).endsWith("\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\nx-checksum: 42\r\nx-other: x\r\n\r\n");
