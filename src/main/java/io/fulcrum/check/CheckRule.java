@@ -1,6 +1,7 @@
 package io.fulcrum.check;
 
 import io.fulcrum.log.LogFormat;
+import io.fulcrum.sample.ConditionalVar;
 import io.fulcrum.sample.Expr;
 import io.fulcrum.sample.VarRef;
 import io.netty.buffer.ByteBuf;
@@ -54,8 +55,8 @@ sealed interface CheckRule {
         }
     }
 
-    /** {@code tcp-check|http-check set-var(name) <expr>} or {@code set-var-fmt(name) <fmt>} (one of the two). */
-    record SetVar(VarRef var, Expr expr, LogFormat format) implements CheckRule {
+    /** {@code tcp-check|http-check set-var(name[,cond...]) <expr>} or {@code set-var-fmt(name[,cond...]) <fmt>} (one of the two). */
+    record SetVar(ConditionalVar var, Expr expr, LogFormat format) implements CheckRule {
     }
 
     /** {@code tcp-check|http-check unset-var(name)}. */
