@@ -9,6 +9,7 @@ import io.fulcrum.compression.Encoder;
 import io.fulcrum.compression.Negotiation;
 import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.conn.SilentDrop;
+import io.fulcrum.http.CacheableCookie;
 import io.fulcrum.http.ErrorMessage;
 import io.fulcrum.http.ForwardingHeaders;
 import io.fulcrum.http.HttpHead;
@@ -99,6 +100,8 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     /** What arrived of the response while an http-response wait-for-body rule held it, or null when no rule waited. */
     private HeldBody heldResponse;
     private boolean backendResponseRulesDone;
+    /** {@code option checkcache} refuses the response: judged on the server's fields, before the response rules, as HAProxy. */
+    private boolean cacheableCookie;
     private int attempts;
     /** The request as sent, kept while a layer-7 retry ({@code retry-on}) may send it again, or null. */
     private RequestReplay replay;
@@ -786,6 +789,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             return;
         }
         response = head;
+        cacheableCookie = backend.httpOptions().checkCache && CacheableCookie.leaks(request, head);
         // As HAProxy, the server's response decides, before the response rules (which see res.comp).
         if (accepted != null && Negotiation.qualifies(request, head, frontend.compression(), backend.compression())) {
             compressed = accepted;
@@ -1273,6 +1277,12 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             }
         } finally {
             responseSide = false;
+        }
+        if (cacheableCookie) {
+            backend.serverGroup().events().responseAlert("Blocking cacheable cookie in response from instance " + backend.name()
+                    + ", server " + (target != null ? target.name() : "<dispatch>") + ".");
+            reply(new Reply.Error(502)); // as http-response deny: PH in the log
+            return false;
         }
         if (persist != null) {
             backend.persistence().response(persist, head, target);
