@@ -4,9 +4,10 @@ import io.netty.util.AsciiString;
 
 /**
  * {@code option checkcache}: whether a response a shared cache may keep carries a cookie (which that cache would
- * then hand to other users), judged on the response as the server sent it. The rules are HAProxy 2.6's, as it applies them (checked against it), which differ
- * from its documentation in one point: a response is cacheable only with freshness information (Cache-Control
- * max-age/s-maxage, Expires) or a validator (ETag, Last-Modified), so a lone Set-Cookie or "public" passes.
+ * then hand to other users), judged on the response as the server sent it. The rules are HAProxy 2.6's as it
+ * applies them (checked against it), which differ from its documentation in one point: a response is cacheable
+ * only with freshness information (Cache-Control max-age/s-maxage, Expires) or a validator (ETag,
+ * Last-Modified), so a lone Set-Cookie or "public" passes.
  */
 public final class CacheableCookie {
     private CacheableCookie() {
