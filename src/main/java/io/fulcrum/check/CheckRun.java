@@ -6,6 +6,7 @@ import io.fulcrum.check.CheckRule.HttpSend;
 import io.fulcrum.check.CheckRule.Send;
 import io.fulcrum.backend.Backend;
 import io.fulcrum.conn.ProxyHeader;
+import io.fulcrum.conn.SourceAddress;
 import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.sample.Sample;
 import io.fulcrum.server.Server;
@@ -129,7 +130,9 @@ final class CheckRun {
             if (!r.isSuccess()) {
                 connected(c, r);
             } else if (!finished && ch == channel) {
-                ch.connect(to).addListener((ChannelFuture cf) -> connected(c, cf));
+                // From the server's (or backend's) source, as HAProxy: a check sees what the traffic sees.
+                SourceAddress.connect(ch, to, SourceAddress.of(target.server(), target.backend().socketOptions().source))
+                        .addListener((ChannelFuture cf) -> connected(c, cf));
             } else {
                 ch.close();
             }
