@@ -84,6 +84,8 @@ public final class Backend {
     private final String description;
     private final Mode mode;
     private final Algorithm algorithm;
+    /** The {@code dispatch} address as a server, or null. */
+    private final Member dispatch;
     /** Cookie persistence and persist rules, or null. */
     private final Persistence persistence;
     /** The transactions using it now (beconn, %bc). */
@@ -102,6 +104,8 @@ public final class Backend {
         this.dynamicWeights = balance.algorithm.dynamic(balance.consistent);
         this.fullconn = balance.fullconn > 0 ? balance.fullconn : 1;
         this.members = servers.stream().map(s -> new Member(this, s)).toArray(Member[]::new);
+        // Apart from the servers (in no stats, never checked), without limit: it takes every transaction.
+        this.dispatch = balance.dispatch == null ? null : new Member(this, new Server(new ServerGroup(name), balance.dispatch, 0));
         for (Member m : members) {
             m.wasUsable = m.server.usable();
             m.server.onChange(this::plan);
@@ -268,6 +272,9 @@ public final class Backend {
      * @param avoid the server a retry leaves (another is preferred), or null
      */
     public Outcome assign(SampleContext ctx, Ticket ticket, Server avoid) {
+        if (dispatch != null) {
+            return take(ticket, dispatch);
+        }
         if (farm.isEmpty()) {
             return Outcome.NO_SERVER;
         }

@@ -58,6 +58,36 @@ final class ServerAddress {
         s.endpoint = resolve(s, host, family);
     }
 
+    /**
+     * {@code dispatch <address>:<port>}: a server without name nor options at an address whose port is mandatory and
+     * fixed, with the wording of HAProxy's str2sa_range().
+     */
+    static ServerSpec fixed(String name, String text) throws ConfigException {
+        if (text.isEmpty()) {
+            throw new ConfigException("'" + text + "' resolves to an empty address (environment variable missing?)");
+        }
+        ServerSpec s = new ServerSpec();
+        s.name = name;
+        String port = text.substring(text.lastIndexOf(':') + 1);
+        if (port.contains("-")) {
+            throw new ConfigException("port range not permitted here in '" + text + "'");
+        }
+        if (port.startsWith("+")) {
+            throw new ConfigException("port offset not permitted here in '" + text + "'");
+        }
+        try {
+            parse(s, text);
+        } catch (ConfigException e) {
+            String host = text.substring(text.indexOf('@') + 1, Math.max(text.indexOf('@') + 1, text.lastIndexOf(':')));
+            throw new ConfigException("invalid address: '" + host + "' in '" + text + "'");
+        }
+        if (s.endpoint instanceof Endpoint.Inet && s.portMode != ServerSpec.PortMode.FIXED) {
+            throw new ConfigException(s.portMode == ServerSpec.PortMode.CLIENT ? "missing port specification in '" + text + "'"
+                    : "port offset not permitted here in '" + text + "'");
+        }
+        return s;
+    }
+
     private static void port(ServerSpec s, String p, String text) throws ConfigException {
         ServerSpec.PortMode mode = ServerSpec.PortMode.FIXED;
         String digits = p;
