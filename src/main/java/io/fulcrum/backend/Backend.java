@@ -4,8 +4,10 @@ import io.fulcrum.compression.Compression;
 import io.fulcrum.compression.CompressionModule;
 import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.http.ErrorSet;
+import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.HttpModule;
 import io.fulcrum.http.HttpOptions;
+import io.fulcrum.http.RequestHead;
 import io.fulcrum.persist.Persistence;
 import io.fulcrum.pool.PoolModule;
 import io.fulcrum.pool.ReuseMode;
@@ -264,6 +266,15 @@ public final class Backend {
     }
 
     // --- choosing a server: on the stream's event loop ---------------------------------------------
+
+    /**
+     * True when the algorithm looks for its key in {@code request}'s body, to be waited for before choosing: {@code balance
+     * url_param} on a POST, with or without {@code check_post} (HAProxy 2.6 reads no more from that word).
+     */
+    public boolean hashesPostBody(RequestHead request) {
+        return dispatch == null && algorithm == Algorithm.URL_PARAM && request.method().contentEquals("POST")
+                && request.bodyLength() != HttpHead.NO_BODY;
+    }
 
     /**
      * Chooses a server for the stream of {@code ctx} and takes one of its slots for {@code ticket}, or puts

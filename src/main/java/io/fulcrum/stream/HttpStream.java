@@ -102,6 +102,8 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     private boolean backendResponseRulesDone;
     /** {@code option checkcache} refuses the response: judged on the server's fields, before the response rules, as HAProxy. */
     private boolean cacheableCookie;
+    /** The request waits for its body before a server is chosen ({@code balance url_param} on a POST). */
+    private boolean waitingBalanceBody;
     private int attempts;
     /** The request as sent, kept while a layer-7 retry ({@code retry-on}) may send it again, or null. */
     private RequestReplay replay;
@@ -207,46 +209,63 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
      * arrives), then routes the request and starts the server side.
      */
     private void continueRequest() {
+        if (!waitingBalanceBody && !routeRequest()) {
+            return;
+        }
+        // balance url_param looks for its parameter in a POST body too: the server is chosen once it is in, or the
+        // buffer is full (HAProxy's body analyser); a persistence cookie that names the server needs none.
+        if (backend.hashesPostBody(request) && (persist == null || persist.direct() == null)) {
+            waitingBalanceBody = true;
+            long t = backend.timeouts().httpRequest;
+            if (!bodyIn(request, t > 0 ? t : frontend.timeouts().client, 0)) {
+                return;
+            }
+        }
+        forwardRequest();
+        if (held != null) {
+            replayHeld();
+        }
+    }
+
+    /** The request rules, the backend's choice and persistence; false when the rules answered or wait. */
+    private boolean routeRequest() {
         if (backend == null) {
             if (!requestRulesDone(frontend.rules()) || servedStats(frontend.statsPage())) {
-                return;
+                return false;
             }
             flushEarlyHints();
             backend = frontend.backend(this);
             if (backend == null) {
                 log.error('S', 'C');
                 fail(503);
-                return;
+                return false;
             }
             if (backend.persistence() != null && backend.persistence().logged()) {
                 log.cookieStatus('N', 'N');
             }
             if (backend.httpOptions().headerNames.refuses(request)) {
                 fail(403);
-                return;
+                return false;
             }
             if (backend.rules() != frontend.rules() && !backend.tcpRules().acceptContent(this)) {
                 abort();
-                return;
+                return false;
             }
         }
         if (backend.rules() != frontend.rules()) {
             if (!requestRulesDone(backend.rules())) {
-                return;
+                return false;
             }
             flushEarlyHints();
         }
         if (backend.statsPage() != frontend.statsPage() && servedStats(backend.statsPage())) {
-            return;
+            return false;
         }
         if (backend.persistence() != null) {
             persist = backend.persistence().request(this, request);
             log.cookieStatus(persist.requestState(), persist.responseState());
         }
-        forwardRequest();
-        if (held != null) {
-            replayHeld();
-        }
+        return true;
     }
 
     /** A proxy's stats page answers the requests for its URI, after the proxy's http-request rules (as in HAProxy). */
