@@ -15,15 +15,15 @@ import java.util.regex.Pattern;
 sealed interface CheckRule {
 
     /**
-     * {@code connect [default] [port N|<expr>] [addr A] [send-proxy] [ssl] [sni S] [alpn A]}: port 0 and a null address are
+     * {@code connect [default] [port N|<expr>] [addr A] [send-proxy] [via-socks4] [ssl] [sni S] [alpn A]}: port 0 and a null address are
      * the server's check ones; {@code portExpr}, when set, gives the port at each run (0 or no sample: {@code port}...);
      * {@code byDefault} takes TLS from the server's check settings ({@code check-ssl}...).
      */
-    record Connect(int port, ToIntFunction<CheckContext> portExpr, InetAddress addr, boolean sendProxy, boolean byDefault, boolean ssl, String sni, List<String> alpn,
-                   String comment) implements CheckRule {
+    record Connect(int port, ToIntFunction<CheckContext> portExpr, InetAddress addr, boolean sendProxy, boolean viaSocks4, boolean byDefault, boolean ssl,
+                   String sni, List<String> alpn, String comment) implements CheckRule {
         /** The connect a rule set starts with when it has none, and the one of the protocol checks. */
         static Connect implicit() {
-            return new Connect(0, null, null, false, true, false, null, null, null);
+            return new Connect(0, null, null, false, false, true, false, null, null, null);
         }
     }
 

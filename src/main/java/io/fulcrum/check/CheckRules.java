@@ -212,6 +212,7 @@ final class CheckRules {
         ToIntFunction<CheckContext> portExpr = null;
         InetAddress addr = null;
         boolean sendProxy = false;
+        boolean viaSocks4 = false;
         boolean byDefault = false;
         boolean ssl = false;
         String sni = null;
@@ -237,12 +238,12 @@ final class CheckRules {
                 case "alpn" -> alpn = CheckModule.alpn(l.has(i + 1) ? l.arg(++i) : "", "'" + kw + " connect' : 'alpn'");
                 case "proto" -> CheckModule.proto(l.has(i + 1) ? l.arg(++i) : "", "'" + kw + " connect' : 'proto'");
                 case "comment" -> comment = value(l, ++i, kw + " connect", w);
-                case "via-socks4" -> throw new ConfigException("'" + kw + " connect " + w + "' is not supported by Fulcrum yet.");
+                case "via-socks4" -> viaSocks4 = true;
                 default -> throw new ConfigException("'" + kw + " connect' : expects 'comment', 'port', 'addr', 'send-proxy', 'via-socks4', "
                         + "'ssl', 'sni', 'alpn', 'proto', 'linger' or 'default' but got '" + w + "' as argument.");
             }
         }
-        return new CheckRule.Connect(port, portExpr, addr, sendProxy, byDefault, ssl, sni, alpn, comment);
+        return new CheckRule.Connect(port, portExpr, addr, sendProxy, viaSocks4, byDefault, ssl, sni, alpn, comment);
     }
 
     /** {@code http-check send}: what it gives overrides {@code option httpchk}'s request. */
