@@ -59,8 +59,8 @@ final class ServerAddress {
     }
 
     /**
-     * {@code dispatch <address>:<port>}: a server without name nor options at an address whose port is mandatory and
-     * fixed, with the wording of HAProxy's str2sa_range().
+     * An address whose port is mandatory and fixed ({@code dispatch}, {@code socks4}), as a server without options, with
+     * the wording of HAProxy's str2sa_range().
      */
     static ServerSpec fixed(String name, String text) throws ConfigException {
         if (text.isEmpty()) {
@@ -68,7 +68,9 @@ final class ServerAddress {
         }
         ServerSpec s = new ServerSpec();
         s.name = name;
-        String port = text.substring(text.lastIndexOf(':') + 1);
+        boolean path = text.startsWith("/") || text.startsWith("unix@") || text.startsWith("abns@");
+        int colon = path ? -1 : text.lastIndexOf(':');
+        String port = colon < 0 ? "" : text.substring(colon + 1);
         if (port.contains("-")) {
             throw new ConfigException("port range not permitted here in '" + text + "'");
         }
@@ -78,7 +80,8 @@ final class ServerAddress {
         try {
             parse(s, text);
         } catch (ConfigException e) {
-            String host = text.substring(text.indexOf('@') + 1, Math.max(text.indexOf('@') + 1, text.lastIndexOf(':')));
+            int at = text.indexOf('@') + 1;
+            String host = text.substring(at, colon < at ? text.length() : colon);
             throw new ConfigException("invalid address: '" + host + "' in '" + text + "'");
         }
         if (s.endpoint instanceof Endpoint.Inet && s.portMode != ServerSpec.PortMode.FIXED) {
