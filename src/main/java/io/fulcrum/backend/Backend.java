@@ -4,8 +4,10 @@ import io.fulcrum.compression.Compression;
 import io.fulcrum.compression.CompressionModule;
 import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.http.ErrorSet;
+import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.HttpModule;
 import io.fulcrum.http.HttpOptions;
+import io.fulcrum.http.RequestHead;
 import io.fulcrum.persist.Persistence;
 import io.fulcrum.pool.PoolModule;
 import io.fulcrum.pool.ReuseMode;
@@ -84,6 +86,8 @@ public final class Backend {
     private final String description;
     private final Mode mode;
     private final Algorithm algorithm;
+    /** The {@code dispatch} address as a server, or null. */
+    private final Member dispatch;
     /** Cookie persistence and persist rules, or null. */
     private final Persistence persistence;
     /** The transactions using it now (beconn, %bc). */
@@ -102,6 +106,8 @@ public final class Backend {
         this.dynamicWeights = balance.algorithm.dynamic(balance.consistent);
         this.fullconn = balance.fullconn > 0 ? balance.fullconn : 1;
         this.members = servers.stream().map(s -> new Member(this, s)).toArray(Member[]::new);
+        // Apart from the servers (in no stats, never checked), without limit: it takes every transaction.
+        this.dispatch = balance.dispatch == null ? null : new Member(this, new Server(new ServerGroup(name), balance.dispatch, 0));
         for (Member m : members) {
             m.wasUsable = m.server.usable();
             m.server.onChange(this::plan);
@@ -262,12 +268,24 @@ public final class Backend {
     // --- choosing a server: on the stream's event loop ---------------------------------------------
 
     /**
+     * True when the algorithm looks for its key in {@code request}'s body, to be waited for before choosing: {@code balance
+     * url_param} on a POST, with or without {@code check_post} (HAProxy 2.6 reads no more from that word).
+     */
+    public boolean hashesPostBody(RequestHead request) {
+        return dispatch == null && algorithm == Algorithm.URL_PARAM && request.method().contentEquals("POST")
+                && request.bodyLength() != HttpHead.NO_BODY;
+    }
+
+    /**
      * Chooses a server for the stream of {@code ctx} and takes one of its slots for {@code ticket}, or puts
      * the ticket in a queue.
      *
      * @param avoid the server a retry leaves (another is preferred), or null
      */
     public Outcome assign(SampleContext ctx, Ticket ticket, Server avoid) {
+        if (dispatch != null) {
+            return take(ticket, dispatch);
+        }
         if (farm.isEmpty()) {
             return Outcome.NO_SERVER;
         }

@@ -19,12 +19,13 @@ import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.sample.ExprParser;
 import io.fulcrum.sample.SampleCatalog;
+import io.fulcrum.server.ServerSpec;
 
 import java.util.function.BiConsumer;
 
 /**
  * How a backend picks a server ({@code balance}, {@code hash-type}, {@code hash-balance-factor},
- * {@code fullconn}, {@code option allbackups}), and what it does when connecting fails ({@code retries},
+ * {@code fullconn}, {@code option allbackups}, {@code dispatch}), and what it does when connecting fails ({@code retries},
  * {@code retry-on}, {@code option redispatch}, {@code option prefer-last-server}).
  */
 public final class BackendModule implements Module {
@@ -36,6 +37,17 @@ public final class BackendModule implements Module {
         ExprParser exprs = AclParser.of(registry).exprs();
         keywords.add("balance", Capability.BE, (p, l) -> balance(spec(p), l, exprs));
         keywords.add("hash-type", Capability.BE, (p, l) -> hashType(spec(p), l));
+        keywords.add("dispatch", Capability.BE, (p, l) -> {
+            if (p.kind() == ProxyKind.DEFAULTS) {
+                throw new ConfigException("'dispatch' not allowed in 'defaults' section.");
+            }
+            Args.noMoreThan(l, 1, "dispatch");
+            try {
+                spec(p).dispatch = ServerSpec.fixedAddress("<NOSRV>", l.arg(1)); // HAProxy logs no server name for it
+            } catch (ConfigException e) {
+                throw new ConfigException("'dispatch' : " + e.getMessage());
+            }
+        });
         keywords.add("hash-balance-factor", Capability.BE, (p, l) -> {
             Args.noMoreThan(l, 1, "hash-balance-factor");
             int f = (int) Units.integer(Args.required(l, 1, "hash-balance-factor", "an integer argument"), "hash-balance-factor",
@@ -69,6 +81,18 @@ public final class BackendModule implements Module {
             spec(o.proxy()).redispatch = o.enabled() ? interval : 0;
         });
         registry.check(BackendModule::layer7InTcp);
+        registry.check(BackendModule::dispatchInBalanceMode);
+    }
+
+    /** A backend with a {@code balance} algorithm (its own or its defaults') balances among its servers. */
+    private static void dispatchInBalanceMode(ConfigModel model, Diagnostics diag) {
+        for (ProxySpec p : ProxyTable.of(model).proxies()) {
+            BalanceSpec b = p.partOrNull(BalanceSpec.class);
+            if (b != null && b.dispatch != null && b.algorithmSet) {
+                diag.configWarning("dispatch address of " + p.describe() + " will be ignored in balance mode.");
+                b.dispatch = null;
+            }
+        }
     }
 
     private static void flag(KeywordTable<OptionContext> options, String name, BiConsumer<BalanceSpec, Boolean> set) {
@@ -81,6 +105,7 @@ public final class BackendModule implements Module {
     /** {@code balance <algorithm> [<arguments>]}, with the wording of HAProxy's backend_parse_balance(). */
     private static void balance(BalanceSpec b, ConfigLine l, ExprParser exprs) throws ConfigException {
         String name = Args.required(l, 1, "balance", "an algorithm name");
+        b.algorithmSet = true;
         if (!name.equals("uri") && !name.equals("url_param") && !name.startsWith("hdr(") && !name.startsWith("rdp-cookie")
                 && !name.equals("hash")) {
             Args.noMoreThan(l, 1, "balance " + name);

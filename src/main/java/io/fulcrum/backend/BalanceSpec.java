@@ -1,6 +1,7 @@
 package io.fulcrum.backend;
 
 import io.fulcrum.proxy.ProxyPart;
+import io.fulcrum.server.ServerSpec;
 
 /**
  * A backend's {@code balance} algorithm with its arguments, {@code hash-type}, {@code hash-balance-factor},
@@ -11,6 +12,10 @@ public final class BalanceSpec implements ProxyPart, Cloneable {
     public enum HashFunction { SDBM, DJB2, WT6, CRC32 }
 
     public Algorithm algorithm = Algorithm.ROUNDROBIN;
+    /** A {@code balance} line chose the algorithm (here or in the defaults): a {@code dispatch} address is then ignored. */
+    public boolean algorithmSet;
+    /** {@code dispatch <address>:<port>}: where every transaction goes when no algorithm is set, or null. */
+    public ServerSpec dispatch;
     /** The parameter of {@code url_param}, the header of {@code hdr(name)}, the cookie of {@code rdp-cookie(name)}. */
     public String param;
     /** {@code uri len}: the characters hashed at most (0: all). */

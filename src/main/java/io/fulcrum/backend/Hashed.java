@@ -56,7 +56,7 @@ final class Hashed implements Balancer {
         return switch (spec.algorithm) {
             case SOURCE -> source(ctx.source());
             case URI -> ctx.request() == null ? NO_KEY : uri(ctx.request().uri());
-            case URL_PARAM -> ctx.request() == null ? NO_KEY : urlParam(ctx.request().uri());
+            case URL_PARAM -> ctx.request() == null ? NO_KEY : urlParam(ctx.request(), ctx.requestBody());
             case HDR -> ctx.request() == null ? NO_KEY : header(ctx.request());
             case RDP_COOKIE -> rdpCookie(ctx.requestContent());
             case HASH -> expression(ctx);
@@ -107,10 +107,49 @@ final class Hashed implements Balancer {
         return finish(b, start, end - start);
     }
 
+    /** The parameter of the query string, else, for a POST, of its body (what came of it: see Backend.hashesPostBody). */
+    private long urlParam(RequestHead request, ByteBuf body) {
+        long h = urlParam(request.uri());
+        return h == NO_KEY && body != null && request.method().contentEquals("POST") ? urlParamInBody(ByteBufUtil.getBytes(body)) : h;
+    }
+
     /**
-     * get_server_ph(): the value of the first {@code name=value} of the query string ('&amp;'-separated).
-     * ({@code check_post}: the body is not looked at, see docs/differences.md.)
+     * get_server_ph_post(): the value of the first {@code name=value} of the body ('&amp;'-separated), whatever its type;
+     * as HAProxy, a value whose first character is not a token's gives no key.
      */
+    long urlParamInBody(byte[] b) {
+        String name = spec.param;
+        int plen = name.length();
+        int p = 0;
+        while (b.length - p > plen) {
+            if (b[p + plen] == '=' && startsWith(b, p, name)) {
+                int v = p + plen + 1;
+                int e = v;
+                while (e < b.length && b[e] != '&') {
+                    if (!token(b[v])) {
+                        return NO_KEY;
+                    }
+                    e++;
+                }
+                return finish(b, v, e - v);
+            }
+            while (p < b.length && b[p] != '&') {
+                p++;
+            }
+            if (p == b.length) {
+                return NO_KEY;
+            }
+            p++;
+        }
+        return NO_KEY;
+    }
+
+    /** RFC 7230's tchar. */
+    private static boolean token(byte c) {
+        return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+    }
+
+    /** get_server_ph(): the value of the first {@code name=value} of the query string ('&amp;'-separated). */
     long urlParam(AsciiString uri) {
         byte[] b = uri.array();
         int off = uri.arrayOffset();

@@ -104,6 +104,7 @@ public final class CheckModule implements Module {
         o.add("no-agent-check", (s, l) -> of(s).agent = false);
         o.add("check-send-proxy", (s, l) -> of(s).sendProxy = true);
         o.add("no-check-send-proxy", (s, l) -> of(s).sendProxy = false);
+        o.add("check-via-socks4", (s, l) -> of(s).viaSocks4 = true);
         o.add("track", 1, (s, l) -> of(s).track = l.arg(1));
         o.add("init-state", 1, (s, l) -> of(s).initState = switch (l.arg(1)) {
             case "fully-up" -> ServerCheckSpec.InitState.FULLY_UP;

@@ -1,6 +1,7 @@
 package io.fulcrum.check;
 
 import io.fulcrum.log.LogFormat;
+import io.fulcrum.sample.ConditionalVar;
 import io.fulcrum.sample.Expr;
 import io.fulcrum.sample.VarRef;
 import io.netty.buffer.ByteBuf;
@@ -14,15 +15,15 @@ import java.util.regex.Pattern;
 sealed interface CheckRule {
 
     /**
-     * {@code connect [default] [port N|<expr>] [addr A] [send-proxy] [ssl] [sni S] [alpn A]}: port 0 and a null address are
+     * {@code connect [default] [port N|<expr>] [addr A] [send-proxy] [via-socks4] [ssl] [sni S] [alpn A]}: port 0 and a null address are
      * the server's check ones; {@code portExpr}, when set, gives the port at each run (0 or no sample: {@code port}...);
      * {@code byDefault} takes TLS from the server's check settings ({@code check-ssl}...).
      */
-    record Connect(int port, ToIntFunction<CheckContext> portExpr, InetAddress addr, boolean sendProxy, boolean byDefault, boolean ssl, String sni, List<String> alpn,
-                   String comment) implements CheckRule {
+    record Connect(int port, ToIntFunction<CheckContext> portExpr, InetAddress addr, boolean sendProxy, boolean viaSocks4, boolean byDefault, boolean ssl,
+                   String sni, List<String> alpn, String comment) implements CheckRule {
         /** The connect a rule set starts with when it has none, and the one of the protocol checks. */
         static Connect implicit() {
-            return new Connect(0, null, null, false, true, false, null, null, null);
+            return new Connect(0, null, null, false, false, true, false, null, null, null);
         }
     }
 
@@ -54,8 +55,8 @@ sealed interface CheckRule {
         }
     }
 
-    /** {@code tcp-check|http-check set-var(name) <expr>} or {@code set-var-fmt(name) <fmt>} (one of the two). */
-    record SetVar(VarRef var, Expr expr, LogFormat format) implements CheckRule {
+    /** {@code tcp-check|http-check set-var(name[,cond...]) <expr>} or {@code set-var-fmt(name[,cond...]) <fmt>} (one of the two). */
+    record SetVar(ConditionalVar var, Expr expr, LogFormat format) implements CheckRule {
     }
 
     /** {@code tcp-check|http-check unset-var(name)}. */

@@ -8,6 +8,7 @@ import io.fulcrum.log.LogFormatParser;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.OptionContext;
 import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.sample.ConditionalVar;
 import io.fulcrum.sample.Expr;
 import io.fulcrum.sample.ExprParser;
 import io.fulcrum.sample.Sample;
@@ -148,14 +149,20 @@ final class CheckRules {
             return false;
         }
         String where = "'" + kw + " " + word + "' : '" + action + "' : ";
-        VarRef var;
+        String name = word.substring(paren + 1, word.length() - 1);
+        ConditionalVar var;
         try {
-            var = VarRef.parse(word.substring(paren + 1, word.length() - 1));
+            var = action.equals("unset-var") ? new ConditionalVar(VarRef.parse(name), List.of()) : ConditionalVar.parse(name);
         } catch (ConfigException e) {
             throw new ConfigException(where + e.getMessage() + ".");
         }
+        int rest = action.equals("unset-var") ? 2 : 3;
+        if (l.has(rest)) {
+            // HAProxy 2.6 reads no 'if'/'unless' (nor anything else) after a check rule's action: the rule always runs
+            l.warn("'" + kw + " " + word + "' : '" + l.join(rest) + "' is ignored: check rules take no condition, the rule always applies.");
+        }
         switch (action) {
-            case "unset-var" -> c.rules.add(new CheckRule.UnsetVar(var));
+            case "unset-var" -> c.rules.add(new CheckRule.UnsetVar(var.var()));
             case "set-var-fmt" -> {
                 if (!l.has(2)) {
                     throw new ConfigException(where + "missing log-format.");
@@ -205,6 +212,7 @@ final class CheckRules {
         ToIntFunction<CheckContext> portExpr = null;
         InetAddress addr = null;
         boolean sendProxy = false;
+        boolean viaSocks4 = false;
         boolean byDefault = false;
         boolean ssl = false;
         String sni = null;
@@ -230,12 +238,12 @@ final class CheckRules {
                 case "alpn" -> alpn = CheckModule.alpn(l.has(i + 1) ? l.arg(++i) : "", "'" + kw + " connect' : 'alpn'");
                 case "proto" -> CheckModule.proto(l.has(i + 1) ? l.arg(++i) : "", "'" + kw + " connect' : 'proto'");
                 case "comment" -> comment = value(l, ++i, kw + " connect", w);
-                case "via-socks4" -> throw new ConfigException("'" + kw + " connect " + w + "' is not supported by Fulcrum yet.");
+                case "via-socks4" -> viaSocks4 = true;
                 default -> throw new ConfigException("'" + kw + " connect' : expects 'comment', 'port', 'addr', 'send-proxy', 'via-socks4', "
                         + "'ssl', 'sni', 'alpn', 'proto', 'linger' or 'default' but got '" + w + "' as argument.");
             }
         }
-        return new CheckRule.Connect(port, portExpr, addr, sendProxy, byDefault, ssl, sni, alpn, comment);
+        return new CheckRule.Connect(port, portExpr, addr, sendProxy, viaSocks4, byDefault, ssl, sni, alpn, comment);
     }
 
     /** {@code http-check send}: what it gives overrides {@code option httpchk}'s request. */

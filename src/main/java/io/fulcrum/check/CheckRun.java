@@ -6,6 +6,8 @@ import io.fulcrum.check.CheckRule.HttpSend;
 import io.fulcrum.check.CheckRule.Send;
 import io.fulcrum.backend.Backend;
 import io.fulcrum.conn.ProxyHeader;
+import io.fulcrum.conn.Socks4;
+import io.fulcrum.conn.SourceAddress;
 import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.sample.Sample;
 import io.fulcrum.server.Server;
@@ -41,7 +43,7 @@ final class CheckRun {
     private static final int MAX_READ = 16384;
 
     /** Where and how one run connects, and what it sends about the server. */
-    record Target(Backend backend, Server server, InetSocketAddress address, boolean sendProxy, long connectTimeout, long timeout,
+    record Target(Backend backend, Server server, InetSocketAddress address, boolean sendProxy, boolean viaSocks4, long connectTimeout, long timeout,
                   boolean explicit, boolean disableOn404, Supplier<String> stateHeader, ServerTransport tls, Map<Connect, ServerTransport> ruleTls) {
     }
 
@@ -129,7 +131,12 @@ final class CheckRun {
             if (!r.isSuccess()) {
                 connected(c, r);
             } else if (!finished && ch == channel) {
-                ch.connect(to).addListener((ChannelFuture cf) -> connected(c, cf));
+                // From the server's (or backend's) source, as HAProxy: a check sees what the traffic sees.
+                // As HAProxy, through the server's socks4 proxy when the rule says via-socks4, or for a default connect
+                // with check-via-socks4.
+                boolean socks = c.viaSocks4() || c.byDefault() && target.viaSocks4();
+                Socks4.connect(ch, to, SourceAddress.of(target.server(), target.backend().socketOptions().source),
+                        socks ? Socks4.of(target.server()) : null).addListener((ChannelFuture cf) -> connected(c, cf));
             } else {
                 ch.close();
             }

@@ -29,6 +29,8 @@ final class ServerCheckSpec implements ServerSpec.ServerPart, Cloneable {
     int port;
     InetAddress addr;
     boolean sendProxy;
+    /** {@code check-via-socks4}: the default connect of the checks goes through the server's {@code socks4} proxy. */
+    boolean viaSocks4;
     InitState initState = InitState.UP;
     boolean agent;
     int agentPort;

@@ -148,8 +148,8 @@ public final class ServerChecks {
         long timeout = proxy.timeout > 0 ? proxy.timeout : spec.inter;
         long connect = proxy.timeout > 0 && connectTimeout > 0 ? connectTimeout : spec.inter;
         boolean on404 = proxy.disableOn404 && health >= spec.rise;
-        CheckRun.Target t = new CheckRun.Target(backend, server, new InetSocketAddress(host, port()), spec.sendProxy, connect, timeout, proxy.explicit,
-                on404, proxy.sendState ? this::stateHeader : null, spec.tls, spec.ruleTls);
+        CheckRun.Target t = new CheckRun.Target(backend, server, new InetSocketAddress(host, port()), spec.sendProxy, spec.viaSocks4, connect, timeout,
+                proxy.explicit, on404, proxy.sendState ? this::stateHeader : null, spec.tls, spec.ruleTls);
         healthRunning = true;
         new CheckRun(loops, loop, t, rules, r -> {
             healthRunning = false;
@@ -168,7 +168,7 @@ public final class ServerChecks {
             return;
         }
         InetAddress host = spec.agentAddr != null ? spec.agentAddr : inet.host();
-        CheckRun.Target t = new CheckRun.Target(backend, server, new InetSocketAddress(host, spec.agentPort), false, spec.agentInter, spec.agentInter,
+        CheckRun.Target t = new CheckRun.Target(backend, server, new InetSocketAddress(host, spec.agentPort), false, false, spec.agentInter, spec.agentInter,
                 false, false, null, null, Map.of());
         List<CheckRule> agentRules = spec.agentSend == null ? List.of(AgentAnswer.READ)
                 : List.of(CheckRule.Send.of(spec.agentSend.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)), AgentAnswer.READ);

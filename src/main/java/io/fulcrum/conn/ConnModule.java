@@ -48,6 +48,7 @@ public final class ConnModule implements Module {
         KeywordTable<ServerSpec> server = registry.table(ServerModule.OPTIONS);
         server.add("source", 1, (s, l) -> s.part(SourceAddress.OnServer.class, SourceAddress.OnServer::new).address =
                 SourceAddress.parse(l.arg(1), true));
+        server.add("socks4", 1, (s, l) -> s.part(Socks4.OnServer.class, Socks4.OnServer::new).proxy = Socks4.parse(l.arg(1)));
         for (String option : new String[] {"usesrc", "interface"}) {
             server.add(option, 1, (s, l) -> {
                 throw SourceAddress.unsupported(option);

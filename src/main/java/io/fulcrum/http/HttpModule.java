@@ -42,6 +42,7 @@ public final class HttpModule implements Module {
         flag(options, "h1-case-adjust-bogus-server", Capability.BE, (h, on) -> h.caseAdjustServer = on);
         flag(options, "http-buffer-request", Capability.ALL, (h, on) -> h.bufferRequest = on);
         flag(options, "abortonclose", Capability.BE, (h, on) -> h.abortOnClose = on);
+        flag(options, "checkcache", Capability.BE, (h, on) -> h.checkCache = on);
         options.add("forwardfor", Capability.ALL | Capability.NO_NEGATION,
                 (o, l) -> of(o.proxy()).forwardFor = AddressHeader.parse(l, "X-Forwarded-For", true));
         options.add("originalto", Capability.ALL | Capability.NO_NEGATION,
@@ -69,6 +70,7 @@ public final class HttpModule implements Module {
             unused(diag, p, "http-ignore-probes", fe && h.ignoreProbes);
             unused(diag, p, "accept-invalid-http-request", fe && h.acceptInvalidRequest);
             unused(diag, p, "accept-invalid-http-response", be && h.acceptInvalidResponse);
+            unused(diag, p, "checkcache", be && h.checkCache);
         }
     }
 

@@ -32,6 +32,8 @@ public final class HttpOptions implements ProxyPart {
     public boolean bufferRequest;
     /** {@code option abortonclose}: a request whose client closed its side before the response is abandoned. */
     public boolean abortOnClose;
+    /** {@code option checkcache}: a cacheable response with a cookie is refused ({@link CacheableCookie}). */
+    public boolean checkCache;
     /** {@code monitor-uri}, or null. */
     public String monitorUri;
     /** {@code http-send-name-header}: the field that names the server a request is sent to, or null. */
@@ -65,6 +67,7 @@ public final class HttpOptions implements ProxyPart {
         c.caseAdjustServer = caseAdjustServer;
         c.bufferRequest = bufferRequest;
         c.abortOnClose = abortOnClose;
+        c.checkCache = checkCache;
         return c;
     }
 

@@ -29,6 +29,12 @@ final class ServerEventLog implements ServerEvents {
     }
 
     @Override
+    public void responseAlert(String text) {
+        diag.alert(text);
+        proxy.event(Syslog.ALERT, text);
+    }
+
+    @Override
     public void noServerLeft(String backend) {
         diag.alert("backend '" + backend + "' has no server available!");
         proxy.event(Syslog.EMERG, "backend " + backend + " has no server available!");

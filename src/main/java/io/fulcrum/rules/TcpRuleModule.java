@@ -19,6 +19,7 @@ import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
+import io.fulcrum.sample.ConditionalVar;
 import io.fulcrum.sample.Expr;
 import io.fulcrum.sample.Sample;
 import io.fulcrum.sample.Stage;
@@ -201,7 +202,7 @@ public final class TcpRuleModule implements Module {
             case "accept" -> act = ctx -> Verdict.STOP;
             case "reject" -> act = ctx -> Verdict.DONE;
             case "set-var" -> {
-                VarRef var = VarRef.parse(param);
+                ConditionalVar var = ConditionalVar.parse(param);
                 if (!l.has(pos) || l.arg(pos).equals("if") || l.arg(pos).equals("unless")) {
                     throw new ConfigException("missing fetch method");
                 }
@@ -225,7 +226,7 @@ public final class TcpRuleModule implements Module {
                 };
             }
             case "set-var-fmt" -> {
-                VarRef var = VarRef.parse(param);
+                ConditionalVar var = ConditionalVar.parse(param);
                 LogFormat f = formats.parse(l.arg(pos++), stage, false, false);
                 act = ctx -> {
                     Sample s = new Sample();

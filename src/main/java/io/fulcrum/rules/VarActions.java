@@ -3,18 +3,19 @@ package io.fulcrum.rules;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.log.LogFormat;
 import io.fulcrum.rules.HttpActions.Phase;
+import io.fulcrum.sample.ConditionalVar;
 import io.fulcrum.sample.Expr;
 import io.fulcrum.sample.Sample;
 import io.fulcrum.sample.VarRef;
 
-/** {@code set-var(name)}, {@code set-var-fmt(name)} and {@code unset-var(name)}. */
+/** {@code set-var(name[,cond...])}, {@code set-var-fmt(name[,cond...])} and {@code unset-var(name)}. */
 final class VarActions {
     private VarActions() {
     }
 
     static void register(HttpActions actions) {
         actions.add("set-var(*)", a -> {
-            VarRef var = VarRef.parse(a.parameter());
+            ConditionalVar var = ConditionalVar.parse(a.parameter());
             if (!a.more()) {
                 throw new ConfigException("missing fetch method");
             }
@@ -28,7 +29,7 @@ final class VarActions {
             };
         }, Phase.values());
         actions.add("set-var-fmt(*)", a -> {
-            VarRef var = VarRef.parse(a.parameter());
+            ConditionalVar var = ConditionalVar.parse(a.parameter());
             LogFormat f = a.format(a.next("missing log-format"));
             return (txn, msg) -> {
                 Sample s = new Sample();

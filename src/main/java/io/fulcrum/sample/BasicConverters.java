@@ -23,40 +23,18 @@ final class BasicConverters {
                 BasicConverters::checkSink));
     }
 
-    private static final java.util.List<String> CONDITIONS = java.util.List.of("ifexists", "ifnotexists", "ifempty",
-            "ifnotempty", "ifset", "ifnotset", "ifgt", "iflt");
-
     private static void checkConditions(Arg[] a) throws ConfigException {
         for (int k = 1; k < a.length; k++) {
-            if (!CONDITIONS.contains(a[k].text())) {
-                throw new ConfigException("unknown condition \"" + a[k].text() + "\"");
-            }
+            VarCondition.of(a[k].text());
         }
     }
 
-    /**
-     * Stores the sample when every condition holds, and then only passes it on. Proc variables always exist
-     * (HAProxy creates them with the configuration); the others exist while they are set.
-     */
+    /** Stores the sample when every condition holds, and then passes it on (a condition that fails ends the expression). */
     private static boolean setVar(Arg[] a, Sample smp, SampleContext ctx) {
         VarRef ref = a[0].as(VarRef.class);
-        Sample old = ref.get(ctx);
-        boolean exists = old != null || ref.scope() == VarScope.PROC;
-        boolean empty = (smp.type() == SampleType.STR || smp.type() == SampleType.BIN || smp.type() == SampleType.METH)
-                && smp.length() == 0;
-        boolean integers = old != null && old.type() == SampleType.SINT && smp.type() == SampleType.SINT;
+        Sample old = a.length > 1 ? ref.get(ctx) : null;
         for (int k = 1; k < a.length; k++) {
-            boolean holds = switch (a[k].text()) {
-                case "ifexists" -> exists;
-                case "ifnotexists" -> !exists;
-                case "ifempty" -> empty;
-                case "ifnotempty" -> !empty;
-                case "ifset" -> old != null;
-                case "ifnotset" -> old == null;
-                case "ifgt" -> !integers || old.num() > smp.num();
-                default -> !integers || old.num() < smp.num(); // iflt
-            };
-            if (!holds) {
+            if (!VarCondition.named(a[k].text()).holds(ref, old, smp)) {
                 return false;
             }
         }

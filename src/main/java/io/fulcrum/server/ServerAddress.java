@@ -58,6 +58,39 @@ final class ServerAddress {
         s.endpoint = resolve(s, host, family);
     }
 
+    /**
+     * An address whose port is mandatory and fixed ({@code dispatch}, {@code socks4}), as a server without options, with
+     * the wording of HAProxy's str2sa_range().
+     */
+    static ServerSpec fixed(String name, String text) throws ConfigException {
+        if (text.isEmpty()) {
+            throw new ConfigException("'" + text + "' resolves to an empty address (environment variable missing?)");
+        }
+        ServerSpec s = new ServerSpec();
+        s.name = name;
+        boolean path = text.startsWith("/") || text.startsWith("unix@") || text.startsWith("abns@");
+        int colon = path ? -1 : text.lastIndexOf(':');
+        String port = colon < 0 ? "" : text.substring(colon + 1);
+        if (port.contains("-")) {
+            throw new ConfigException("port range not permitted here in '" + text + "'");
+        }
+        if (port.startsWith("+")) {
+            throw new ConfigException("port offset not permitted here in '" + text + "'");
+        }
+        try {
+            parse(s, text);
+        } catch (ConfigException e) {
+            int at = text.indexOf('@') + 1;
+            String host = text.substring(at, colon < at ? text.length() : colon);
+            throw new ConfigException("invalid address: '" + host + "' in '" + text + "'");
+        }
+        if (s.endpoint instanceof Endpoint.Inet && s.portMode != ServerSpec.PortMode.FIXED) {
+            throw new ConfigException(s.portMode == ServerSpec.PortMode.CLIENT ? "missing port specification in '" + text + "'"
+                    : "port offset not permitted here in '" + text + "'");
+        }
+        return s;
+    }
+
     private static void port(ServerSpec s, String p, String text) throws ConfigException {
         ServerSpec.PortMode mode = ServerSpec.PortMode.FIXED;
         String digits = p;

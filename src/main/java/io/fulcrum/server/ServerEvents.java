@@ -19,6 +19,10 @@ public interface ServerEvents {
         @Override
         public void noServerLeft(String backend) {
         }
+
+        @Override
+        public void responseAlert(String text) {
+        }
     };
 
     /** A change logged at level notice: a server up, draining, a health check's result. */
@@ -29,4 +33,7 @@ public interface ServerEvents {
 
     /** The backend's last usable server went away ("backend X has no server available!", level emerg). */
     void noServerLeft(String backend);
+
+    /** A response the backend refused for the safety of its users ({@code option checkcache}): an alert on stderr too. */
+    void responseAlert(String text);
 }

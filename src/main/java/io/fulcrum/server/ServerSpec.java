@@ -57,6 +57,11 @@ public final class ServerSpec implements Cloneable {
     /** What other subsystems keep per server (the checks' settings, the TLS options...), by type. */
     private Map<Class<?>, ServerPart> parts = new HashMap<>();
 
+    /** A server at {@code address} (port mandatory and fixed) with no option: {@code dispatch}'s, {@code socks4}'s. */
+    public static ServerSpec fixedAddress(String name, String address) throws io.fulcrum.cfg.ConfigException {
+        return ServerAddress.fixed(name, address);
+    }
+
     /** What a subsystem keeps in a server line; copied when a server line starts from default-server. */
     public interface ServerPart {
         ServerPart copy();

@@ -9,6 +9,7 @@ import io.fulcrum.compression.Encoder;
 import io.fulcrum.compression.Negotiation;
 import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.conn.SilentDrop;
+import io.fulcrum.http.CacheableCookie;
 import io.fulcrum.http.ErrorMessage;
 import io.fulcrum.http.ForwardingHeaders;
 import io.fulcrum.http.HttpHead;
@@ -100,6 +101,10 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     /** What arrived of the response while an http-response wait-for-body rule held it, or null when no rule waited. */
     private HeldBody heldResponse;
     private boolean backendResponseRulesDone;
+    /** {@code option checkcache} refuses the response: judged on the server's fields, before the response rules, as HAProxy. */
+    private boolean cacheableCookie;
+    /** The request waits for its body before a server is chosen ({@code balance url_param} on a POST). */
+    private boolean waitingBalanceBody;
     private int attempts;
     /** The request as sent, kept while a layer-7 retry ({@code retry-on}) may send it again, or null. */
     private RequestReplay replay;
@@ -205,46 +210,63 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
      * arrives), then routes the request and starts the server side.
      */
     private void continueRequest() {
+        if (!waitingBalanceBody && !routeRequest()) {
+            return;
+        }
+        // balance url_param looks for its parameter in a POST body too: the server is chosen once it is in, or the
+        // buffer is full (HAProxy's body analyser); a persistence cookie that names the server needs none.
+        if (backend.hashesPostBody(request) && (persist == null || persist.direct() == null)) {
+            waitingBalanceBody = true;
+            long t = backend.timeouts().httpRequest;
+            if (!bodyIn(request, t > 0 ? t : frontend.timeouts().client, 0)) {
+                return;
+            }
+        }
+        forwardRequest();
+        if (held != null) {
+            replayHeld();
+        }
+    }
+
+    /** The request rules, the backend's choice and persistence; false when the rules answered or wait. */
+    private boolean routeRequest() {
         if (backend == null) {
             if (!requestRulesDone(frontend.rules()) || servedStats(frontend.statsPage())) {
-                return;
+                return false;
             }
             flushEarlyHints();
             backend = frontend.backend(this);
             if (backend == null) {
                 log.error('S', 'C');
                 fail(503);
-                return;
+                return false;
             }
             if (backend.persistence() != null && backend.persistence().logged()) {
                 log.cookieStatus('N', 'N');
             }
             if (backend.httpOptions().headerNames.refuses(request)) {
                 fail(403);
-                return;
+                return false;
             }
             if (backend.rules() != frontend.rules() && !backend.tcpRules().acceptContent(this)) {
                 abort();
-                return;
+                return false;
             }
         }
         if (backend.rules() != frontend.rules()) {
             if (!requestRulesDone(backend.rules())) {
-                return;
+                return false;
             }
             flushEarlyHints();
         }
         if (backend.statsPage() != frontend.statsPage() && servedStats(backend.statsPage())) {
-            return;
+            return false;
         }
         if (backend.persistence() != null) {
             persist = backend.persistence().request(this, request);
             log.cookieStatus(persist.requestState(), persist.responseState());
         }
-        forwardRequest();
-        if (held != null) {
-            replayHeld();
-        }
+        return true;
     }
 
     /** A proxy's stats page answers the requests for its URI, after the proxy's http-request rules (as in HAProxy). */
@@ -797,6 +819,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             return;
         }
         response = head;
+        cacheableCookie = backend.httpOptions().checkCache && CacheableCookie.leaks(request, head);
         // As HAProxy, the server's response decides, before the response rules (which see res.comp).
         if (accepted != null && Negotiation.qualifies(request, head, frontend.compression(), backend.compression())) {
             compressed = accepted;
@@ -1294,6 +1317,12 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             }
         } finally {
             responseSide = false;
+        }
+        if (cacheableCookie) {
+            backend.serverGroup().events().responseAlert("Blocking cacheable cookie in response from instance " + backend.name()
+                    + ", server " + (target != null ? target.name() : "<dispatch>") + ".");
+            reply(new Reply.Error(502)); // as http-response deny: PH in the log
+            return false;
         }
         if (persist != null) {
             backend.persistence().response(persist, head, target);

@@ -240,6 +240,38 @@ class BalanceTest {
         assertThat(pick(h, two)).isEqualTo(pick(h, one));
     }
 
+    /** A POST's body is searched when its query string lacks the parameter; a value not starting as a token is no key. */
+    @Test
+    void urlParamInAPostBody() {
+        Backend b = backend("""
+                balance url_param user check_post
+                server a 127.0.0.1:1
+                server b 127.0.0.1:2
+                server c 127.0.0.1:3
+                """);
+        String ann = pick(b, request(b, "/q?user=ann"));
+        String bob = pick(b, request(b, "/q?user=bob"));
+        assertThat(bob).isNotEqualTo(ann);
+        for (int i = 0; i < 4; i++) {
+            assertThat(pick(b, post(b, "/form", "x=1&user=ann"))).isEqualTo(ann);
+            assertThat(pick(b, post(b, "/form?user=bob", "user=ann"))).as("the query string first").isEqualTo(bob);
+        }
+        for (String keyless : new String[] {"user= ann", "users=ann&xuser=ann"}) {
+            java.util.Set<String> servers = new java.util.HashSet<>();
+            for (int i = 0; i < 3; i++) {
+                servers.add(pick(b, post(b, "/form", keyless)));
+            }
+            assertThat(servers).as(keyless + ": no key, in turn").hasSize(3);
+        }
+    }
+
+    private static TestContext post(Backend b, String uri, String body) {
+        TestContext ctx = request(b, uri);
+        ctx.request.method(new AsciiString("POST"));
+        ctx.requestBody = io.netty.buffer.Unpooled.wrappedBuffer(body.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        return ctx;
+    }
+
     @Test
     void randomDrawsUseEveryServer() {
         Backend b = backend("""

@@ -18,7 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Log-format texts and variables in checks: {@code tcp-check send-lf|send-binary-lf}, {@code expect string-lf|binary-lf},
  * {@code on-success|on-error <fmt>}, {@code status-code <expr>}, {@code set-var|set-var-fmt} in the {@code check} scope,
- * {@code tcp-check connect port <expr>}, {@code http-check send uri-lf|hdr|body-lf} and {@code http-check expect string-lf}: what the server receives and the
+ * with their conditions ({@code set-var(check.x,ifnotset)}), {@code tcp-check connect port <expr>}, {@code http-check send uri-lf|hdr|body-lf} and {@code http-check expect string-lf}: what the server receives and the
  * log lines. Passes against haproxy too ({@code -Dit.proxy=haproxy}).
  */
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -108,7 +108,14 @@ class CheckFormatsIT {
                     backend hb
                         option httpchk
                         http-check set-var(check.n) str(abc)
-                        http-check send meth GET uri-lf "/health/%%[var(check.n)]" ver HTTP/1.1 hdr host "%%[srv_name].example" body-lf "n=%%[var(check.n)]"
+                        http-check set-var(check.n,ifnotset) str(zzz)
+                        http-check set-var(check.e,ifnotempty) str()
+                        http-check set-var(check.g) int(5)
+                        http-check set-var(check.g,ifexists,ifgt) int(7)
+                        http-check set-var-fmt(check.l,ifnotexists) "%%[var(check.g)]"
+                        http-check set-var(check.g,iflt) int(9)
+                        http-check set-var(check.i) str(yes) if FALSE
+                        http-check send meth GET uri-lf "/health/%%[var(check.n)]" ver HTTP/1.1 hdr host "%%[srv_name].example" hdr x-v "e=%%[var(check.e)] g=%%[var(check.g)] l=%%[var(check.l)] i=%%[var(check.i)]" body-lf "n=%%[var(check.n)]"
                         http-check expect hdr name-lf "x-%%[srv_name]" value-lf -m beg "%%[var(check.n)]"
                         http-check expect string-lf "%%[var(check.n)]-ok" on-success "body had %%[var(check.n)]"
                         server h1 127.0.0.1:%d check inter 30s
@@ -119,6 +126,8 @@ class CheckFormatsIT {
                 String req = requests.peek();
                 assertThat(req).startsWith("GET /health/abc HTTP/1.1\r\n").endsWith("\r\n\r\nn=abc");
                 assertThat(req.toLowerCase()).contains("\r\nhost: h1.example\r\n", "\r\ncontent-length: 5\r\n");
+                // set-var's conditions; a check rule's 'if' is not read (HAProxy 2.6 neither): the variable is set
+                assertThat(req.toLowerCase()).contains("\r\nx-v: e= g=9 l=5 i=yes\r\n");
             }
         }
     }

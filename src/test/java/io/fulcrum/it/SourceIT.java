@@ -62,4 +62,50 @@ class SourceIT {
             assertThat(r.bodyText()).isEqualTo(first);
         }
     }
+
+    /**
+     * Health checks leave from the source too, as the traffic does: the server's own (a port of its range), else the
+     * backend's. Passes against haproxy too ({@code -Dit.proxy=haproxy}).
+     */
+    @Test
+    void checksUseTheSource() throws Exception {
+        int fe = freePort();
+        int low = freePort();
+        java.util.Queue<String> seen = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        try (Origin origin = Origin.start(s -> {
+            java.io.InputStream in = s.getInputStream();
+            byte[] b = new byte[6];
+            if (in.readNBytes(b, 0, 6) == 6) {
+                seen.add(s.getInetAddress().getHostAddress() + ":" + s.getPort());
+                TcpProxyKit.send(s, "PONG\r\n");
+            }
+        })) {
+            String cfg = """
+                    defaults
+                        mode tcp
+                        timeout connect 2s
+                        timeout client 5s
+                        timeout server 5s
+                    listen be
+                        bind 127.0.0.1:%d
+                        source 127.0.0.5
+                        option tcp-check
+                        tcp-check send PING\\r\\n
+                        tcp-check expect string PONG
+                        server s1 127.0.0.1:%d check inter 200 source 127.0.0.4:%d-%d
+                        server s2 127.0.0.1:%d check inter 200
+                    """.formatted(fe, origin.port(), low, low + 1, origin.port());
+            try (FulcrumProcess proxy = TcpProxyKit.serve(cfg, fe)) {
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (System.nanoTime() < deadline && (seen.stream().noneMatch(a -> a.startsWith("127.0.0.4:"))
+                        || seen.stream().noneMatch(a -> a.startsWith("127.0.0.5:")))) {
+                    Thread.sleep(50);
+                }
+                assertThat(seen).anyMatch(a -> a.startsWith("127.0.0.4:")).anyMatch(a -> a.startsWith("127.0.0.5:"))
+                        .allSatisfy(a -> assertThat(a).satisfiesAnyOf(
+                                x -> assertThat(x).isIn("127.0.0.4:" + low, "127.0.0.4:" + (low + 1)),
+                                x -> assertThat(x).startsWith("127.0.0.5:")));
+            }
+        }
+    }
 }

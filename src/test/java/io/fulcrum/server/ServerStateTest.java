@@ -29,6 +29,11 @@ class ServerStateTest {
         public void noServerLeft(String backend) {
             lines.add("emerg backend " + backend + " has no server available!");
         }
+
+        @Override
+        public void responseAlert(String text) {
+            lines.add("alert " + text);
+        }
     };
 
     private ServerGroup group(String name) {

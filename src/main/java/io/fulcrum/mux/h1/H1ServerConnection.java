@@ -2,6 +2,7 @@ package io.fulcrum.mux.h1;
 
 import io.fulcrum.backend.Backend;
 import io.fulcrum.conn.SocketOptions;
+import io.fulcrum.conn.Socks4;
 import io.fulcrum.conn.SourceAddress;
 import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.HttpHeaders;
@@ -62,7 +63,8 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
         ch.pipeline().addLast(NAME, conn);
         server.connecting();
         conn.startUse(); // (from now, as HAProxy's conn_new(): an idle one coming back meanwhile is not one too many)
-        return SourceAddress.connect(client.eventLoop().register(ch).channel(), address, SourceAddress.of(server, opts.source)).addListener(f -> {
+        return Socks4.connect(client.eventLoop().register(ch).channel(), address, SourceAddress.of(server, opts.source),
+                Socks4.of(server)).addListener(f -> {
             if (f.isSuccess()) {
                 conn.connected = true;
                 server.connectionOpened();

@@ -4,6 +4,7 @@ import io.fulcrum.backend.Backend;
 import io.fulcrum.backend.Ticket;
 import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.conn.SocketOptions;
+import io.fulcrum.conn.Socks4;
 import io.fulcrum.conn.SourceAddress;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
@@ -405,7 +406,7 @@ public final class TcpSession extends LiveStream implements ResponseControl {
                 abort();
                 return;
             }
-            SourceAddress.connect(ch, address, SourceAddress.of(target, opts.source))
+            Socks4.connect(ch, address, SourceAddress.of(target, opts.source), Socks4.of(target))
                     .addListener((ChannelFutureListener) f -> connected(f.channel(), f.isSuccess(), f.cause()));
         });
     }
