@@ -180,6 +180,9 @@ public final class ServerState {
         if (next == Op.STOPPED && prev != Op.STOPPED) {
             checkDowns.incrementAndGet();
         }
+        // The load balancers learn of it before the line is written (a request sent after reading it must not go
+        // to a server the line says is down); the backend's own state ("no server available") comes after.
+        server.changed();
         if (!inMaintenance()) {
             String is = switch (next) {
                 case STOPPED -> "DOWN";
@@ -192,7 +195,7 @@ public final class ServerState {
         for (Server t : reversedTrackers()) {
             t.state().changeOp(next, " via " + server.id());
         }
-        settle();
+        group.settled();
     }
 
     /** Sets an administrative flag ({@link #FMAINT}, {@link #FDRAIN}...). */
@@ -216,9 +219,14 @@ public final class ServerState {
         }
         boolean wasUp = up();
         admin = before | flag;
-        if ((flag & MAINT) != 0 && (before & MAINT) == 0) {
+        boolean maint = (flag & MAINT) != 0 && (before & MAINT) == 0;
+        boolean drain = !maint && (flag & DRAIN) != 0 && (before & (DRAIN | MAINT)) == 0;
+        if (maint) {
             stamp(wasUp);
-            recompute();
+        }
+        recompute();
+        server.changed(); // before the line, as in changeOp
+        if (maint) {
             if (op != Op.STOPPED) {
                 checkDowns.incrementAndGet(); // HAProxy counts a running server going to maintenance as a down transition
                 log(true, "Server " + server.id() + " is going DOWN for maintenance" + via + ". " + left());
@@ -226,14 +234,11 @@ public final class ServerState {
                 log(false, "Server " + server.id() + " was DOWN and now enters maintenance" + via + ".");
             }
             inherit(IMAINT);
-        } else if ((flag & DRAIN) != 0 && (before & (DRAIN | MAINT)) == 0) {
-            recompute();
+        } else if (drain) {
             log(false, "Server " + server.id() + " enters drain state" + via + ". " + (op == Op.STOPPED ? left() : online()));
             inherit(IDRAIN);
-        } else {
-            recompute();
         }
-        settle();
+        group.settled();
     }
 
     private void removeAdmin(int flags) {
@@ -244,22 +249,24 @@ public final class ServerState {
         boolean wasUp = up();
         admin = before & ~flags;
         boolean forced = (flags & (IMAINT | IDRAIN)) == 0;
-        if ((before & MAINT) != 0 && (admin & MAINT) == 0) {
+        boolean leftMaint = (before & MAINT) != 0 && (admin & MAINT) == 0;
+        boolean leftDrain = !leftMaint && (before & DRAIN) != 0 && (admin & (DRAIN | MAINT)) == 0;
+        if (leftMaint) {
             // Back from maintenance: the checks start again from a server that is up, as in HAProxy.
             op = tracked != null ? tracked.state().op : server.endpoint() == null ? Op.STOPPED : Op.RUNNING;
             stamp(wasUp);
-            recompute();
+        }
+        recompute();
+        server.changed(); // before the line, as in changeOp
+        if (leftMaint) {
             log(false, "Server " + server.id() + " is " + (op == Op.STOPPED ? "DOWN" : "UP") + "/" + (draining() ? "DRAIN" : "READY")
                     + " (leaving " + (forced ? "forced " : "") + "maintenance).");
             uninherit();
-        } else if ((before & DRAIN) != 0 && (admin & (DRAIN | MAINT)) == 0) {
-            recompute();
+        } else if (leftDrain) {
             log(false, "Server " + server.id() + " is " + (op == Op.STOPPED ? "DOWN" : "UP") + " (leaving " + (forced ? "forced " : "") + "drain).");
             uninherit();
-        } else {
-            recompute();
         }
-        settle();
+        group.settled();
     }
 
     /** Passes maintenance or drain on to the trackers. */
@@ -295,7 +302,8 @@ public final class ServerState {
             }
             userWeight = weight;
             recompute();
-            settle();
+            server.changed();
+            group.settled();
         }
     }
 
@@ -311,12 +319,6 @@ public final class ServerState {
     private void recompute() {
         usable = userWeight > 0 && (admin & (MAINT | DRAIN)) == 0 && (op == Op.RUNNING || op == Op.STARTING)
                 && server.endpoint() != null;
-    }
-
-    /** After a transition: the load balancers learn of it, the backend may have no server left. */
-    private void settle() {
-        server.changed();
-        group.settled();
     }
 
     private void log(boolean alert, String line) {
