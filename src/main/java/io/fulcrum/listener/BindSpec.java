@@ -24,6 +24,9 @@ public final class BindSpec {
     /** 0: the frontend's maxconn, as HAProxy does. */
     public int backlog;
     public boolean deferAccept;
+    /** {@code shards}: listening sockets per IP address, each on its own loop; {@link #BY_THREAD}: one per loop. */
+    public int shards = 1;
+    public static final int BY_THREAD = -1;
     public boolean tfo;
     public boolean v4v6;
     public boolean v6only;

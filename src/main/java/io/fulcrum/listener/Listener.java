@@ -40,9 +40,11 @@ import java.util.function.Consumer;
  * and the global {@code maxconn} allow; at a limit it stops reading the listening sockets (new connections wait
  * in the kernel's backlog) and resumes when a connection ends.
  *
- * <p>An IP address gets one socket per event loop (SO_REUSEPORT): the kernel spreads new connections over them
- * and each loop accepts its own, so a connection usually starts on the loop that accepted it instead of being
- * handed to another thread (a task and a wake-up per connection). Unix and inherited sockets have one socket.
+ * <p>An IP address gets one listening socket, as in HAProxy 2.6: the kernel queues its connections in the order
+ * they came, which a frontend at its {@code maxconn} relies on to serve them first come, first served. With
+ * {@code shards}, it gets several (SO_REUSEPORT), each on its own loop, which accepts its own connections: no
+ * hand-over to another thread, but the kernel spreads connections over the sockets by a hash of their addresses,
+ * so their order across sockets is lost. Unix and inherited sockets always have one.
  */
 public final class Listener {
     private static final AttributeKey<Listener> LISTENER = AttributeKey.valueOf("fulcrum.listener");
@@ -153,18 +155,21 @@ public final class Listener {
     }
 
     /**
-     * Opens the sockets (one per event loop for an IP address) and starts binding them; each future fails with the
-     * system's reason. The binds run on the loops at once, not one after the other, so that all the process's
-     * sockets listen within a moment of each other (only sockets bound to port 0 wait for the first one's port).
+     * Opens the sockets (several for an IP address with {@code shards}) and starts binding them; each future fails
+     * with the system's reason. The binds run on the loops at once, not one after the other, so that all the
+     * process's sockets listen within a moment of each other (only sockets bound to port 0 wait for the first
+     * one's port). A single socket goes to the next loop in turn, so that several listeners share the accepting.
      */
     public List<ChannelFuture> bind() throws IOException {
-        int count = endpoint instanceof Endpoint.Inet && loops.isEpoll() ? loops.all().size() : 1;
+        List<EventLoop> all = loops.all();
+        int count = endpoint instanceof Endpoint.Inet && loops.isEpoll()
+                ? (bind.shards == BindSpec.BY_THREAD ? all.size() : Math.min(bind.shards, all.size())) : 1;
         SocketAddress address = address();
         List<ChannelFuture> bound = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             Socket socket = new Socket(open());
             sockets.add(socket);
-            ChannelFuture f = socket.bind(loops.all().get(i), address);
+            ChannelFuture f = socket.bind(count == 1 ? loops.next() : all.get(i), address);
             bound.add(f);
             if (i == 0 && count > 1 && address instanceof InetSocketAddress inet && inet.getPort() == 0) {
                 // The next sockets take the port the system gave the first one.
@@ -315,13 +320,9 @@ public final class Listener {
         onAccept.accept(child);
     }
 
-    /**
-     * The loop a connection accepted by this listener lives on: the accepting loop's when each loop has its own
-     * socket (unless another loop serves clearly fewer sockets: see {@link EventLoops#forAccepted}), else the next
-     * loop in turn.
-     */
+    /** The loop a connection accepted by this listener lives on: see {@link EventLoops#forAccepted}. */
     public EventLoop loopFor(Channel child) {
-        return sockets.size() > 1 ? loops.forAccepted(child.parent().eventLoop()) : loops.next();
+        return loops.forAccepted(child.parent().eventLoop(), sockets.size() == 1);
     }
 
     /** One listening socket, with the connections it accepted that wait for a slot. */

@@ -36,6 +36,7 @@ public final class ListenerModule implements Module {
         options.add("id", 1, ListenerModule::id);
         options.add("maxconn", 1, (b, l) -> b.maxconn = (int) Units.integer(value(l), "maxconn", 0, Integer.MAX_VALUE));
         options.add("backlog", 1, (b, l) -> b.backlog = (int) Units.integer(value(l), "backlog", 1, Integer.MAX_VALUE));
+        options.add("shards", 1, ListenerModule::shards);
         options.add("defer-accept", (b, l) -> b.deferAccept = true);
         options.add("tfo", (b, l) -> b.tfo = true);
         options.add("v4v6", (b, l) -> b.v4v6 = true);
@@ -107,6 +108,27 @@ public final class ListenerModule implements Module {
             throw new ConfigException("'id' : custom id has to be > 0");
         }
         b.id = (int) id;
+    }
+
+    /**
+     * {@code shards <number>|by-thread}: HAProxy reads the number as C's atol does (a word without leading digits
+     * is 0) and allows 1 to 64.
+     */
+    private static void shards(BindSpec b, ConfigLine l) throws ConfigException {
+        String v = value(l);
+        if (v.equals("by-thread")) {
+            b.shards = BindSpec.BY_THREAD;
+            return;
+        }
+        int digits = 0;
+        while (digits < v.length() && digits < 10 && Character.isDigit(v.charAt(digits))) {
+            digits++;
+        }
+        long n = digits == 0 ? 0 : Long.parseLong(v, 0, digits, 10);
+        if (n < 1 || n > 64) {
+            throw new ConfigException("'shards' : invalid value " + n + ", allowed range is 1..64 or 'by-thread'");
+        }
+        b.shards = (int) n;
     }
 
     /** How a caller words the errors of {@link #options}: a bind line and a stats socket differ. */

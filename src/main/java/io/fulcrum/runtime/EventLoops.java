@@ -169,23 +169,24 @@ public final class EventLoops {
     }
 
     /**
-     * Where a connection accepted on {@code local} lives for its whole life: there, unless another loop serves
-     * clearly fewer sockets, as HAProxy's multi-queue accept balances its threads. The kernel spreads connections
-     * over the loops' listening sockets by a hash of their addresses, which is uneven with few connections.
-     * The other loops' counts are read racily: an estimate is enough. Without {@code tune.listener.multi-queue},
-     * always there.
+     * Where a connection accepted on {@code local} lives for its whole life. A sharded socket's loop keeps its own
+     * connections; a {@code single} socket's loop accepts for every loop, which take them in turn. Either way,
+     * with {@code tune.listener.multi-queue}, the least busy loop takes it instead when that one serves clearly
+     * fewer sockets, as HAProxy's multi-queue accept balances its threads (the kernel's spreading over shards is
+     * uneven with few connections). The loops' counts are read racily: an estimate is enough.
      */
-    public EventLoop forAccepted(EventLoop local) {
+    public EventLoop forAccepted(EventLoop local, boolean single) {
+        EventLoop chosen = single ? next() : local;
         if (!multiQueue) {
-            return local;
+            return chosen;
         }
         int here = -1;
         int least = Integer.MAX_VALUE;
-        EventLoop leastLoop = local;
+        EventLoop leastLoop = chosen;
         for (LoopActivity a : activities) {
             ActivityIoHandler h = a.handler;
             int n = h == null ? 0 : h.sockets();
-            if (a.loop == local) {
+            if (a.loop == chosen) {
                 here = n;
             }
             if (n < least) {
@@ -193,10 +194,10 @@ public final class EventLoops {
                 leastLoop = (EventLoop) a.loop;
             }
         }
-        return here < 0 || here <= least + ACCEPT_SLACK ? local : leastLoop;
+        return here < 0 || here <= least + ACCEPT_SLACK ? chosen : leastLoop;
     }
 
-    /** How many more sockets than the least busy loop the accepting loop may serve and still keep a connection. */
+    /** How many more sockets than the least busy loop the chosen loop may serve and still take a connection. */
     private static final int ACCEPT_SLACK = 4;
 
     /** The next loop, round robin: where a new connection lives for its whole life. */
