@@ -107,6 +107,12 @@ public final class Main {
             if (diag.warnings() > 0 && !diag.quiet()) {
                 out.println("Warnings were found.");
             }
+            if (!Fulcrum.listens(model)) {
+                if (!diag.quiet()) {
+                    out.println("Configuration file has no error but will not start (no listener) => exit(2).");
+                }
+                return 2;
+            }
             if (!diag.quiet()) {
                 out.println("Configuration file is valid");
             }

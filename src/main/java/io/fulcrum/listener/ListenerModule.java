@@ -12,6 +12,7 @@ import io.fulcrum.cfg.Units;
 import io.fulcrum.cfg.Registry.TableKey;
 import io.fulcrum.conn.AddressParser;
 import io.fulcrum.proxy.Capability;
+import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
@@ -30,7 +31,8 @@ public final class ListenerModule implements Module {
     public void register(Registry registry) {
         ListenerFetches.register(SampleCatalog.of(registry));
         KeywordTable<BindSpec> options = registry.table(OPTIONS);
-        registry.table(ProxyModule.KEYWORDS).add("bind", Capability.FRONTEND, (p, l) -> bind(p, l, options));
+        registry.table(ProxyModule.KEYWORDS).add("bind", Capability.FRONTEND | Capability.PARSED_WHEN_IGNORED,
+                (p, l) -> bind(p, l, options));
 
         options.add("name", 1, (b, l) -> b.name = value(l));
         options.add("id", 1, ListenerModule::id);
@@ -55,6 +57,9 @@ public final class ListenerModule implements Module {
     }
 
     private static void bind(ProxySpec p, ConfigLine l, KeywordTable<BindSpec> options) throws ConfigException {
+        if (p.kind() == ProxyKind.DEFAULTS) {
+            throw new ConfigException("'bind' not allowed in 'defaults' section.");
+        }
         if (!l.has(1)) {
             throw new ConfigException("'bind' expects {<path>|[addr1]:port1[-end1]}{,[addr]:port[-end]}... as arguments.");
         }

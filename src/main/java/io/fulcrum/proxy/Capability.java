@@ -28,6 +28,11 @@ public final class Capability {
      * defaults section with a name, and refuses in an anonymous one.
      */
     public static final int NAMED_DEFAULTS = 64;
+    /**
+     * Set on keywords that HAProxy still parses after warning that a section lacking the capability ignores them: a
+     * {@code bind} in a backend makes a configuration that has a listener for {@code -c}.
+     */
+    public static final int PARSED_WHEN_IGNORED = 128;
     /** The rule keywords' capabilities: frontends, backends and named defaults sections, refused elsewhere. */
     public static final int RULES = FRONTEND | BACKEND | STRICT | NAMED_DEFAULTS;
 }

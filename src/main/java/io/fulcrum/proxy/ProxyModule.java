@@ -248,6 +248,9 @@ public final class ProxyModule implements Module {
             if ((e.flags() & Capability.STRICT) != 0) {
                 throw new ConfigException("'" + kw + "' not allowed" + why);
             }
+            if ((e.flags() & Capability.PARSED_WHEN_IGNORED) != 0) {
+                e.parser().parse(spec, line);
+            }
             throw ConfigException.warning("'" + kw + "' ignored" + why);
         }
         e.parser().parse(spec, line);

@@ -261,6 +261,20 @@ public final class Fulcrum {
         return !listeners.isEmpty() || services.info(InfoField.LISTENERS) > 0;
     }
 
+    /**
+     * Whether a configuration has anything to accept on, as HAProxy's {@code -c} judges it: a bind line of a proxy
+     * not disabled (a backend's too, which HAProxy binds after its warning), a stats socket, or a local peer.
+     */
+    public static boolean listens(ConfigModel model) {
+        for (ProxySpec p : ProxyTable.of(model).proxies()) {
+            BindList binds = p.partOrNull(BindList.class);
+            if (!p.disabled && binds != null && !binds.binds.isEmpty()) {
+                return true;
+            }
+        }
+        return !CliSettings.of(model).sockets.isEmpty() || Services.of(model).info(InfoField.LISTENERS) > 0;
+    }
+
     /** The names of the proxies (frontends, backends, listens) in the order of the configuration. */
     public List<String> proxyNames() {
         return proxyNames;

@@ -214,6 +214,9 @@ class CliFlagsIT {
                 .else
                 .alert "local peer is not peer-one but $HAPROXY_LOCALPEER"
                 .endif
+                frontend fe
+                    mode tcp
+                    bind 127.0.0.1:18080
                 """);
         Path dir = cfg.getParent();
         FulcrumRun with = FulcrumRun.in(dir, "-L", "peer-one", "-c", "-f", "test.cfg");
@@ -229,6 +232,33 @@ class CliFlagsIT {
         assertThat(cc.exit()).as(cc.describe()).isZero();
     }
 
+    /** A configuration with nothing to accept on is valid but would not start: exit 2, as haproxy's -c. */
+    @Test
+    void checkWithoutAListenerExitsTwo() throws Exception {
+        Path cfg = FulcrumProcess.config("""
+                global
+                    maxconn 100
+                defaults
+                    mode tcp
+                frontend off
+                    bind 127.0.0.1:18080
+                    disabled
+                """);
+        FulcrumRun plain = FulcrumRun.in(cfg.getParent(), "-c", "-f", "test.cfg");
+        assertThat(plain.exit()).as(plain.describe()).isEqualTo(2);
+        assertThat(plain.stdout()).isEqualTo("Configuration file has no error but will not start (no listener) => exit(2).\n");
+        FulcrumRun quiet = FulcrumRun.in(cfg.getParent(), "-q", "-c", "-f", "test.cfg");
+        assertThat(quiet.exit()).as(quiet.describe()).isEqualTo(2);
+        assertThat(quiet.stdout()).isEmpty();
+
+        Path withSocket = FulcrumProcess.config("""
+                global
+                    stats socket %s
+                """.formatted(cfg.getParent().resolve("s.sock")));
+        FulcrumRun stats = FulcrumRun.in(withSocket.getParent(), "-c", "-f", "test.cfg");
+        assertThat(stats.exit()).as("a stats socket is a listener: " + stats.describe()).isZero();
+    }
+
     @Test
     void verboseFlagUndoesQuiet() throws Exception {
         FulcrumRun r = FulcrumRun.inCorpus("-q", "-V", "-c", "-f", "valid/minimal-tcp.cfg");
@@ -242,6 +272,9 @@ class CliFlagsIT {
                 global
                     maxconn 100
                 .diag "a diagnostic message"
+                frontend fe
+                    mode tcp
+                    bind 127.0.0.1:18080
                 """);
         FulcrumRun plain = FulcrumRun.in(cfg.getParent(), "-c", "-f", "test.cfg");
         assertThat(plain.exit()).as(plain.describe()).isZero();
