@@ -147,6 +147,10 @@ public final class Main {
                 return 1;
             }
         }
+        if (!fulcrum.lockDown()) {
+            fulcrum.hardStop();
+            return 1;
+        }
         Signals.install(fulcrum);
         Signals.finishOld(cl, diag);
         if (cl.daemonChild) {

@@ -5,31 +5,42 @@ import io.fulcrum.cfg.ConfigException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.OptionalInt;
 
-/** Looks up user and group names in /etc/passwd and /etc/group, for unix socket ownership. */
-final class Accounts {
+/** Looks up user and group names in /etc/passwd and /etc/group: unix socket ownership, the process's identity. */
+public final class Accounts {
     private Accounts() {
     }
 
+    /** The id of user {@code name}, if it exists (an unreadable file: none). */
+    public static OptionalInt user(String name) {
+        return lookup(Path.of("/etc/passwd"), name);
+    }
+
+    /** The id of group {@code name}, if it exists (an unreadable file: none). */
+    public static OptionalInt group(String name) {
+        return lookup(Path.of("/etc/group"), name);
+    }
+
     static int uid(String name) throws ConfigException {
-        return lookup(Path.of("/etc/passwd"), name, "unknown user '" + name + "'");
+        return user(name).orElseThrow(() -> new ConfigException("unknown user '" + name + "'"));
     }
 
     static int gid(String name) throws ConfigException {
-        return lookup(Path.of("/etc/group"), name, "unknown group '" + name + "'");
+        return group(name).orElseThrow(() -> new ConfigException("unknown group '" + name + "'"));
     }
 
-    private static int lookup(Path file, String name, String error) throws ConfigException {
+    private static OptionalInt lookup(Path file, String name) {
         try {
             for (String line : Files.readAllLines(file)) {
                 String[] f = line.split(":");
                 if (f.length > 2 && f[0].equals(name)) {
-                    return Integer.parseInt(f[2]);
+                    return OptionalInt.of(Integer.parseInt(f[2]));
                 }
             }
         } catch (IOException | NumberFormatException e) {
-            throw new ConfigException(error + " (" + file + " unreadable)");
+            // unreadable or malformed: the name is not found
         }
-        throw new ConfigException(error);
+        return OptionalInt.empty();
     }
 }

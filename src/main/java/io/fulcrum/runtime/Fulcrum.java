@@ -256,6 +256,14 @@ public final class Fulcrum {
         return services;
     }
 
+    /**
+     * Once the sockets are bound: {@code chroot}, then {@code group}/{@code gid} and {@code user}/{@code uid}; false
+     * (with HAProxy's alert) when one of them fails.
+     */
+    public boolean lockDown() {
+        return ProcessIdentity.apply(global, diag);
+    }
+
     /** Whether the process can accept anything: a proxy's listener or a service's (the local peer's). */
     public boolean listens() {
         return !listeners.isEmpty() || services.info(InfoField.LISTENERS) > 0;

@@ -54,6 +54,7 @@ public final class GlobalModule implements Module {
             };
         });
 
+        ProcessIdentity.register(kw);
         kw.add("maxconn", (g, l) -> g.settings().maxconn = (int) positive(l, 1, Integer.MAX_VALUE));
         kw.add("nbthread", (g, l) -> g.settings().nbthread = (int) positive(l, 1, 64));
         kw.add("daemon", (g, l) -> {

@@ -22,6 +22,12 @@ public final class GlobalSettings {
     /** {@code description}: what the stats page says of the process ({@code stats show-desc}), or null. */
     public String description;
 
+    /** {@code chroot}: the directory the process locks itself in once its sockets are bound, or null. */
+    public String chroot;
+    /** {@code uid}/{@code user}, {@code gid}/{@code group}: the identity taken once the sockets are bound; 0: keep. */
+    public int uid;
+    public int gid;
+
     public int effectiveNbthread() {
         return nbthread > 0 ? nbthread : Runtime.getRuntime().availableProcessors();
     }
