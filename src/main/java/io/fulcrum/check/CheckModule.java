@@ -83,6 +83,7 @@ public final class CheckModule implements Module {
         global.add("max-spread-checks", (g, l) -> settings(g.model()).maxSpread = Units.time(Args.required(l, 1, "max-spread-checks",
                 "a delay"), "max-spread-checks"));
         registry.check(CheckModule::checkServers);
+        ServerStateFile.register(registry);
         CheckCommands.register(CliCommands.of(registry), SetServer.of(registry));
     }
 

@@ -47,6 +47,7 @@ public final class HealthChecks {
                 MarkedActions.watch(server, b, spec, loops);
             }
         }
+        ServerStateFile.apply(model, backends, this);
     }
 
     /** The rules a proxy's servers run: an HTTP check's request goes first unless an {@code http-check send} says it. */

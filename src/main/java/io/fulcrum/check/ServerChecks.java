@@ -403,6 +403,28 @@ public final class ServerChecks {
         server.state().setOp(op, why);
     }
 
+    /**
+     * The state a server-state file saved, before the checks start: the counter as HAProxy sets it (down: 0; up:
+     * full; stopping: below {@code rise}), then the state, logged unless it is up.
+     */
+    void restoreHealth(Op op, String why) {
+        switch (op) {
+            case STOPPED -> health = 0;
+            case RUNNING -> health = max();
+            default -> {
+                if (health < 1 || health >= spec.rise) {
+                    health = spec.rise - 1;
+                }
+            }
+        }
+        server.state().setOp(op, op == Op.RUNNING ? "" : why);
+    }
+
+    /** Its {@code rise}. */
+    int rise() {
+        return spec.rise;
+    }
+
     /** {@code set server agent up|down}. */
     public void forceAgent(boolean up) {
         onLoop(() -> setAgent(up, ", changed from CLI"));

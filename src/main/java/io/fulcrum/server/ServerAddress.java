@@ -55,6 +55,7 @@ final class ServerAddress {
         if (host.startsWith("[") && host.endsWith("]")) {
             host = host.substring(1, host.length() - 1);
         }
+        s.hostname = !isIp(host);
         s.endpoint = resolve(s, host, family);
     }
 

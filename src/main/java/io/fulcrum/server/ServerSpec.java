@@ -28,6 +28,8 @@ public final class ServerSpec implements Cloneable {
     /** The address, or null when it could not be resolved and {@code init-addr none} allows that. */
     public Endpoint endpoint;
     public String addressText;
+    /** Whether the address is a name to resolve rather than an IP address ({@code init-addr} then applies). */
+    public boolean hostname;
     public PortMode portMode = PortMode.FIXED;
     /** The fixed port, or the offset for {@link PortMode#OFFSET}. */
     public int port;

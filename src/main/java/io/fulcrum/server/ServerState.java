@@ -205,6 +205,21 @@ public final class ServerState {
         }
     }
 
+    /** Sets administrative flags saved in a server-state file, before any traffic: not logged, as in HAProxy. */
+    public void restoreAdmin(int flags) {
+        synchronized (LOCK) {
+            admin |= flags;
+            recompute();
+            server.changed();
+            group.settled();
+        }
+    }
+
+    /** The time of the last change a server-state file saved, {@code seconds} before now. */
+    public void restoreLastChange(long seconds) {
+        lastChange = System.currentTimeMillis() - seconds * 1000;
+    }
+
     /** Clears an administrative flag. */
     public void clearAdmin(int flag) {
         synchronized (LOCK) {
