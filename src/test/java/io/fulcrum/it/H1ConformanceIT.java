@@ -134,6 +134,52 @@ class H1ConformanceIT {
                 + "1/1/0/0/0 0/0 \"GET / HTTP/1.1\""));
     }
 
+    // --- upgrades ------------------------------------------------------------------------------------------
+
+    private static final String WS_KEY = "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
+    private static final String WS_ACCEPT = "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n";
+
+    @Test
+    void anUpgradeKeepsItsConnectionFieldsInPlaceWithoutCloseOrKeepAlive() throws Exception {
+        Exchange e = exchange(get("/", "Host: a\r\nConnection: keep-alive, Upgrade\r\nUpgrade: websocket\r\n" + WS_KEY),
+                "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nX-B: 2\r\n" + WS_ACCEPT
+                        + "connection: keep-alive, UPGRADE\r\n\r\n");
+        assertThat(e.server()).containsExactly("GET / HTTP/1.1\r\nhost: a\r\nconnection: Upgrade\r\nupgrade: websocket\r\n"
+                + "sec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n");
+        assertThat(e.client()).isEqualTo("HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nx-b: 2\r\n"
+                + "sec-websocket-accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\nconnection: UPGRADE\r\n\r\n");
+        assertThat(e.log()).matches(like("127.0.0.1:{N} [{DATE}] fe be/s1 {N}/{N}/{N}/{N}/{N} 101 {N} - - ---- "
+                + "1/1/0/0/0 0/0 \"GET / HTTP/1.1\""));
+        // Two Connection fields: the one left empty goes, the other stays where it was.
+        Exchange two = exchange(get("/", "Host: a\r\nConnection: keep-alive\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + WS_KEY), "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n" + WS_ACCEPT + "\r\n");
+        assertThat(two.server().get(0)).startsWith("GET / HTTP/1.1\r\nhost: a\r\nupgrade: websocket\r\nconnection: Upgrade\r\n");
+    }
+
+    @Test
+    void anH2cUpgradeKeepsWhatItsConnectionFieldNames() throws Exception {
+        Exchange e = exchange(get("/", "Host: a\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
+                + "HTTP2-Settings: AAMAAABkAAQAAP__\r\n"), "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n");
+        assertThat(e.server()).containsExactly("GET / HTTP/1.1\r\nhost: a\r\nconnection: Upgrade, HTTP2-Settings\r\n"
+                + "upgrade: h2c\r\nhttp2-settings: AAMAAABkAAQAAP__\r\n\r\n");
+        assertThat(e.client()).isEqualTo("HTTP/1.1 101 Switching Protocols\r\nconnection: Upgrade\r\nupgrade: h2c\r\n\r\n");
+    }
+
+    @Test
+    void aSwitchWithoutConnectionUpgradeOrWebSocketProofIsAnInvalidResponse() throws Exception {
+        String request = get("/", "Host: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n" + WS_KEY);
+        Exchange noAccept = exchange(request, "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n");
+        assertThat(noAccept.client()).startsWith("HTTP/1.1 502 Bad Gateway\r\n");
+        assertThat(noAccept.log()).matches(like("127.0.0.1:{N} [{DATE}] fe be/s1 {N}/{N}/{N}/{N}/{N} 502 {N} - - PH-- "
+                + "1/1/0/0/0 0/0 \"GET / HTTP/1.1\""));
+        assertThat(noAccept.errors()).isEqualTo(1);
+        Exchange noConnection = exchange(request, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n" + WS_ACCEPT + "\r\n");
+        assertThat(noConnection.client()).startsWith("HTTP/1.1 502 Bad Gateway\r\n");
+        assertThat(noConnection.log()).matches(like("127.0.0.1:{N} [{DATE}] fe be/s1 {N}/{N}/{N}/{N}/{N} 502 {N} - - PH-- "
+                + "1/1/0/0/0 0/0 \"GET / HTTP/1.1\""));
+        assertThat(noConnection.errors()).isZero();
+    }
+
     @Test
     void anHttp10RequestIsNotToldToCloseInServerCloseModes() throws Exception {
         for (String mode : new String[] {"option http-server-close", "option httpclose"}) {

@@ -309,7 +309,8 @@ class H1ParserTest {
     @Test
     void switchingProtocolsOpensATunnel() throws H1Exception {
         H1Parser p = responsesTo("GET");
-        ByteBuf in = bytes("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n\u0081\u0000");
+        ByteBuf in = bytes("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n\u0081\u0000");
         Recorder r = new Recorder();
         try {
             p.parse(in, r);
@@ -320,6 +321,17 @@ class H1ParserTest {
         } finally {
             in.release();
         }
+    }
+
+    @Test
+    void aSwitchToWebSocketWithoutAcceptIsInvalid() throws H1Exception {
+        String head = "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: foo, WebSocket\r\n\r\n";
+        assertThatThrownBy(() -> Feed.all(responsesTo("GET"), head))
+                .isInstanceOfSatisfying(H1Exception.class, e -> assertThat(e.status()).isEqualTo(502))
+                .hasMessage("WebSocket upgrade without Sec-WebSocket-Accept");
+        // Another protocol, or no Connection: upgrade (which the stream refuses itself), needs no proof.
+        Feed.all(responsesTo("GET"), "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: foo\r\n\r\n");
+        Feed.all(responsesTo("GET"), "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n");
     }
 
     @Test
