@@ -75,6 +75,19 @@ class H1ConformanceIT {
                 .containsExactly("CONNECT a:8080 HTTP/1.1\r\nhost: a:8080\r\n\r\n");
     }
 
+    @Test
+    void theLogShowsTheVersionAsTheClientSpeltIt() throws Exception {
+        Exchange e = exchange(get("/", "Host: a\r\n").replace("HTTP/1.1", "HTTP/1.2"), OK);
+        assertThat(e.server()).containsExactly("GET / HTTP/1.1\r\nhost: a\r\n\r\n");
+        assertThat(e.log()).matches(like("127.0.0.1:{N} [{DATE}] fe be/s1 {N}/{N}/{N}/{N}/{N} 200 {N} - - ---- "
+                + "1/1/0/0/0 0/0 \"GET / HTTP/1.2\""));
+        Exchange fields = exchange("GET http://a/x?q=1 HTTP/1.9\r\nHost: a\r\n\r\n", OK, false,
+                "log-format \"%r|%HM|%HU|%HP|%HPO|%HQ|%HV|%ST\"");
+        assertThat(fields.log()).isEqualTo("GET http://a/x?q=1 HTTP/1.9|GET|http://a/x?q=1|http://a/x|/x|?q=1|HTTP/1.9|200");
+        Exchange other = exchange("GET / RTSP/1.0\r\nHost: a\r\n\r\n", OK, false, AIR);
+        assertThat(other.log()).endsWith(" \"GET / RTSP/1.0\"");
+    }
+
     // --- framing --------------------------------------------------------------------------------------------
 
     @Test

@@ -69,6 +69,9 @@ final class HeadRules {
                 normalized != null ? normalized : s.view(l.targetOffset, l.targetLength), l.version, headers);
         head.bodyLength(codings != NO_CODING ? HttpHead.CHUNKED : Math.max(length, 0));
         head.closeAfter(ambiguous);
+        if (!l.versionAsWritten(b)) {
+            head.receivedVersion(s.view(l.versionOffset, l.versionLength));
+        }
         return head;
     }
 

@@ -77,6 +77,21 @@ class H1ParserTest {
     }
 
     @Test
+    void theVersionIsKeptAsSpeltWhenItIsNotAsWritten() throws H1Exception {
+        RequestHead v12 = (RequestHead) Feed.all(requests(), "GET / HTTP/1.2\r\nHost: a\r\n\r\n").heads.get(0);
+        assertThat(v12.version()).isEqualTo(11);
+        assertThat(v12.receivedVersion().toString()).isEqualTo("HTTP/1.2");
+        for (String v : new String[] {"HTTP/1.0", "HTTP/1.1"}) {
+            RequestHead h = (RequestHead) Feed.all(requests(), "GET / " + v + "\r\nHost: a\r\n\r\n").heads.get(0);
+            assertThat(h.receivedVersion()).as("the shared constant, no copy").isSameAs(HttpHead.versionText(h.version()));
+        }
+        H1Parser lax = new H1Parser(H1Parser.Kind.REQUEST, H1Limits.DEFAULT, true);
+        RequestHead other = (RequestHead) Feed.all(lax, "GET / RTSP/1.0\r\nHost: a\r\n\r\n").heads.get(0);
+        assertThat(other.version()).isEqualTo(10);
+        assertThat(other.receivedVersion().toString()).isEqualTo("RTSP/1.0");
+    }
+
+    @Test
     void acceptInvalidSaysWhereItLetAMessageThrough() throws H1Exception {
         H1Parser lax = new H1Parser(H1Parser.Kind.REQUEST, H1Limits.DEFAULT, true);
         Feed.all(lax, "GET /a#f HTTP/1.1\r\nHost: a\r\nX(A): b\r\n\r\n"
