@@ -313,7 +313,6 @@ CASES = [
 # Differences made on purpose or known, and where they are explained: reported as "known", not as DIFF.
 STRICT = "docs/http1-strictness.md "
 SWEEP = "docs/differences.md (HTTP/1, what the sweep still finds)"
-FIRST_PACKET = SWEEP + ": a bad chunk in the head's packet"
 KNOWN = {
     "get-asterisk": STRICT + "[target-form]", "version-20": STRICT + "[major-version]",
     "dup-host-same": STRICT + "[host-unique]", "no-host-11": STRICT + "[host-required]",
@@ -326,9 +325,6 @@ KNOWN = {
     "cl-leading-zeros": SWEEP, "te-uppercase": SWEEP, "resp-te-chunked-upper": SWEEP,
     "resp-chunked-http10-client": SWEEP, "resp-http09": SWEEP,
     "version-other-proto-air": SWEEP, "version-two-digits-air": SWEEP,
-    "chunk-data-no-crlf": FIRST_PACKET, "chunk-size-2^63": FIRST_PACKET, "chunk-size-2^64+5": FIRST_PACKET,
-    "chunk-size-2^52": FIRST_PACKET, "chunk-size-negative": FIRST_PACKET, "chunk-size-0x": FIRST_PACKET,
-    "chunk-size-space-before": FIRST_PACKET, "chunk-empty-size": FIRST_PACKET,
 }
 
 

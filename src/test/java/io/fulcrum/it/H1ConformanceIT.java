@@ -202,6 +202,17 @@ class H1ConformanceIT {
     }
 
     @Test
+    void aBadChunkInTheHeadsPacketIsABadRequest() throws Exception {
+        Exchange e = exchange("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0x5\r\nhello\r\n0\r\n\r\n", OK);
+        assertThat(e.client()).startsWith("HTTP/1.1 400 Bad request\r\n");
+        assertThat(e.closed()).isTrue();
+        assertThat(e.server()).isEmpty();
+        assertThat(e.log()).matches(like("127.0.0.1:{N} [{DATE}] fe fe/<NOSRV> {N}/{N}/{N}/{N}/{N} 400 {N} - - PR-- "
+                + "1/1/0/0/0 0/0 \"<BADREQ>\""));
+        assertThat(e.errors()).isEqualTo(1);
+    }
+
+    @Test
     void aRequestBodyCutShortAfterTheResponseIsAClientAbort() throws Exception {
         // The last chunk lacks the empty line that ends the trailers; the server answers meanwhile.
         Exchange e = exchange("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n", OK);

@@ -77,6 +77,55 @@ class H1ParserTest {
     }
 
     @Test
+    void aProbeInTheHeadFindsTheBadChunkThatCameWithItAndMovesNothing() throws H1Exception {
+        String head = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n";
+        for (String body : new String[] {"5\r\nhello\r\n0x5\r\nhello\r\n0\r\n\r\n", "5\r\nhelloX\r\n", "5\r\nhello\r\n0\r\n\r\n",
+            "5\r\nhel"}) {
+            H1Parser p = requests();
+            ByteBuf in = bytes(head + body);
+            List<H1Exception> found = new ArrayList<>();
+            List<Integer> readerIndex = new ArrayList<>();
+            MessageSink r = new MessageSink() {
+                @Override
+                public void head(HttpHead h) {
+                    readerIndex.add(in.readerIndex());
+                    found.add(p.chunkedBodyError(in));
+                    readerIndex.add(in.readerIndex());
+                }
+
+                @Override
+                public void data(ByteBuf data) {
+                    data.release();
+                }
+
+                @Override
+                public void trailers(HttpHeaders trailers) {
+                }
+
+                @Override
+                public void end() {
+                }
+            };
+            H1Exception thrown = null;
+            try {
+                p.parse(in, r);
+            } catch (H1Exception e) {
+                thrown = e;
+            } finally {
+                in.release();
+            }
+            assertThat(readerIndex.get(1)).as(body).isEqualTo(readerIndex.get(0)).isEqualTo(head.length());
+            if (thrown == null) {
+                assertThat(found.get(0)).as(body).isNull();
+            } else {
+                assertThat(found.get(0)).as(body).isNotNull();
+                assertThat(found.get(0).position()).isEqualTo(thrown.position());
+                assertThat(found.get(0).getMessage()).isEqualTo(thrown.getMessage());
+            }
+        }
+    }
+
+    @Test
     void theVersionIsKeptAsSpeltWhenItIsNotAsWritten() throws H1Exception {
         RequestHead v12 = (RequestHead) Feed.all(requests(), "GET / HTTP/1.2\r\nHost: a\r\n\r\n").heads.get(0);
         assertThat(v12.version()).isEqualTo(11);
