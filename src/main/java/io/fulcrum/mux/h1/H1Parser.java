@@ -1,7 +1,6 @@
 package io.fulcrum.mux.h1;
 
 import io.fulcrum.http.HttpHead;
-import io.fulcrum.http.HttpHeaders;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
 import io.netty.buffer.ByteBuf;
@@ -106,23 +105,7 @@ public final class H1Parser {
     }
 
     /** Drops what a probe finds. */
-    private static final MessageSink DISCARD = new MessageSink() {
-        @Override
-        public void head(HttpHead head) {
-        }
-
-        @Override
-        public void data(ByteBuf data) {
-            data.release();
-        }
-
-        @Override
-        public void trailers(HttpHeaders trailers) {
-        }
-
-        @Override
-        public void end() {
-        }
+    private static final MessageSink DISCARD = head -> {
     };
 
     /** Consumes what it can of {@code in}, telling {@code sink} what it finds (see the class comment). */

@@ -85,26 +85,10 @@ class H1ParserTest {
             ByteBuf in = bytes(head + body);
             List<H1Exception> found = new ArrayList<>();
             List<Integer> readerIndex = new ArrayList<>();
-            MessageSink r = new MessageSink() {
-                @Override
-                public void head(HttpHead h) {
-                    readerIndex.add(in.readerIndex());
-                    found.add(p.chunkedBodyError(in));
-                    readerIndex.add(in.readerIndex());
-                }
-
-                @Override
-                public void data(ByteBuf data) {
-                    data.release();
-                }
-
-                @Override
-                public void trailers(HttpHeaders trailers) {
-                }
-
-                @Override
-                public void end() {
-                }
+            MessageSink r = h -> {
+                readerIndex.add(in.readerIndex());
+                found.add(p.chunkedBodyError(in));
+                readerIndex.add(in.readerIndex());
             };
             H1Exception thrown = null;
             try {
