@@ -34,8 +34,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 HOME = os.path.dirname(HERE)
 
 OK = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
-WS_KEY = "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-WS101 = b"HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n"
 
 
 def case(name, req, resp=OK, opts=(), close_after=False, parts=None):
@@ -49,6 +47,9 @@ def get(target="/", version="HTTP/1.1", fields="Host: a\r\n", method="GET"):
     return f"{method} {target} {version}\r\n{fields}\r\n".encode("latin-1")
 
 
+WS_KEY = "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+WS_REQ = get(fields="Host: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n" + WS_KEY)
+WS101 = b"HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n"
 AIR = "option accept-invalid-http-request"
 AIS = "option accept-invalid-http-response"
 # (%ST: without a field known at the end only, haproxy 2.6 sends the line twice, at the start and at the end)
@@ -184,21 +185,21 @@ CASES = [
     case("websocket-refused", get(fields="Host: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n")),
     case("websocket-resp-conn-last", get(fields="Host: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"),
          resp=b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nX-B: 2\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\nconnection: keep-alive, UPGRADE\r\n\r\n"),
-    case("websocket-101-no-accept", get(fields="Host: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n" + WS_KEY),
+    case("websocket-101-no-accept", WS_REQ,
          resp=b"HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n"),
-    case("websocket-101-bad-accept", get(fields="Host: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n" + WS_KEY),
+    case("websocket-101-bad-accept", WS_REQ,
          resp=b"HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Accept: xx\r\n\r\n"),
-    case("websocket-101-no-upgrade", get(fields="Host: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n" + WS_KEY),
+    case("websocket-101-no-upgrade", WS_REQ,
          resp=b"HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n"),
-    case("websocket-101-no-connection", get(fields="Host: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n" + WS_KEY),
+    case("websocket-101-no-connection", WS_REQ,
          resp=b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n"),
-    case("websocket-101-other-proto", get(fields="Host: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n" + WS_KEY),
+    case("websocket-101-other-proto", WS_REQ,
          resp=b"HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: foo\r\n\r\n"),
     case("upgrade-other-101-no-connection", get(fields="Host: a\r\nConnection: Upgrade\r\nUpgrade: foo\r\n"),
          resp=b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: foo\r\n\r\n"),
-    case("websocket-101-bare", get(fields="Host: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n" + WS_KEY),
+    case("websocket-101-bare", WS_REQ,
          resp=b"HTTP/1.1 101 Switching Protocols\r\nSec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n"),
-    case("websocket-101-upgrade-list", get(fields="Host: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n" + WS_KEY),
+    case("websocket-101-upgrade-list", WS_REQ,
          resp=b"HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: foo, WebSocket\r\n\r\n"),
     case("upgrade-other-101", get(fields="Host: a\r\nConnection: Upgrade\r\nUpgrade: foo\r\n"),
          resp=b"HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: foo\r\n\r\n"),
