@@ -1,5 +1,6 @@
 package io.fulcrum.compression;
 
+import io.fulcrum.cfg.Args;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigLine;
 import io.fulcrum.cfg.Module;
@@ -39,8 +40,29 @@ public final class CompressionModule implements Module {
             }
             CompressionSettings.of(g.model()).maxLevel = text.charAt(0) - '0';
         });
+        registry.table(GlobalModule.KEYWORDS).add("maxcomprate", (g, l) -> {
+            // HAProxy reads a word without digits as 0 (no limit); Fulcrum refuses it.
+            String text = Args.required(l, 1, "maxcomprate", "an integer argument in kb/s");
+            Args.noMoreThan(l, 1, "maxcomprate");
+            if (!text.matches("[0-9]{1,9}")) {
+                throw new ConfigException("'maxcomprate' expects an integer argument in kb/s.");
+            }
+            CompressionSettings.of(g.model()).rateLimit = Long.parseLong(text) * 1024;
+        });
+        registry.table(GlobalModule.KEYWORDS).add("maxcompcpuusage", (g, l) -> {
+            String text = Args.required(l, 1, "maxcompcpuusage", "an integer argument between 0 and 100");
+            Args.noMoreThan(l, 1, "maxcompcpuusage");
+            if (!text.matches("[0-9]{1,9}")) {
+                throw new ConfigException("'maxcompcpuusage' expects an integer argument between 0 and 100.");
+            }
+            // As HAProxy: above 100 is no limit.
+            CompressionSettings.of(g.model()).maxCpuUsage = (int) Math.min(100, Long.parseLong(text));
+        });
         registry.check((model, diag) -> {
-            int level = CompressionSettings.of(model).maxLevel;
+            CompressionSettings settings = CompressionSettings.of(model);
+            CompressionRate.limit(settings.rateLimit);
+            CompressionRate.cpuLimit(settings.maxCpuUsage, GlobalModule.settings(model).effectiveNbthread());
+            int level = settings.maxLevel;
             for (ProxySpec p : ProxyTable.of(model).proxies()) {
                 Compression c = of(p);
                 if (c != null) {

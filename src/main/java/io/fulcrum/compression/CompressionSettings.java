@@ -9,6 +9,10 @@ final class CompressionSettings {
 
     /** {@code tune.comp.maxlevel}: the zlib level every compressed response starts with. */
     int maxLevel = DEFAULT_LEVEL;
+    /** {@code maxcomprate}, in bytes per second: 0 for none. */
+    long rateLimit;
+    /** {@code maxcompcpuusage}, in percent: 100 for none. */
+    int maxCpuUsage = 100;
 
     static CompressionSettings of(ConfigModel model) {
         return model.part(CompressionSettings.class, CompressionSettings::new);

@@ -21,14 +21,19 @@ public final class Encoder {
     /** The checksum of the uncompressed data, for gzip only. */
     private final CRC32 crc;
     private boolean headerSent;
+    /** {@code tune.comp.maxlevel}, and the level now: lower while compression is over its limits. */
+    private final int maxLevel;
+    private int level;
 
     private Encoder(Algo algo, int level) {
         this.deflater = algo == Algo.IDENTITY ? null : new Deflater(level, algo != Algo.DEFLATE);
         this.crc = algo == Algo.GZIP ? new CRC32() : null;
         this.headerSent = crc == null;
+        this.maxLevel = level;
+        this.level = level;
     }
 
-    /** @param level zlib's, 1 to 9 ({@code tune.comp.maxlevel}) */
+    /** @param level zlib's, 1 to 9 ({@code tune.comp.maxlevel}): the level it starts with, and its highest */
     public static Encoder of(Algo algo, int level) {
         return new Encoder(algo, level);
     }
@@ -51,6 +56,7 @@ public final class Encoder {
             }
             drain(out, Deflater.SYNC_FLUSH);
             CompressionRate.counted(submitted, out.readableBytes());
+            stepLevel(out);
         } catch (RuntimeException e) {
             out.release();
             throw e;
@@ -82,6 +88,26 @@ public final class Encoder {
             close();
         }
         return out;
+    }
+
+    /**
+     * After each flushed piece, as HAProxy's zlib: one level down (0: stored, not compressed) while the output rate
+     * or the CPU usage is above its limit ({@code maxcomprate}, {@code maxcompcpuusage}), else one up to the
+     * highest. The next piece is deflated at the new level: the change is made now, while no input is pending (zlib
+     * would deflate the next piece at the old level first).
+     */
+    private void stepLevel(ByteBuf out) {
+        int next = CompressionRate.backOff() ? Math.max(0, level - 1) : Math.min(maxLevel, level + 1);
+        if (next != level) {
+            level = next;
+            deflater.setLevel(next);
+            drain(out, Deflater.NO_FLUSH);
+        }
+    }
+
+    /** The zlib level the next piece is deflated at. */
+    int level() {
+        return level;
     }
 
     /** Frees the zlib stream (the transaction ended, with or without the body's end). */

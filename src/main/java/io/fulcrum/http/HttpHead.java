@@ -57,8 +57,8 @@ public abstract sealed class HttpHead permits RequestHead, ResponseHead {
         this.closeAfter = closeAfter;
     }
 
-    /** "HTTP/1.1" for 11. */
+    /** "HTTP/1.1" for 11 (the usual ones are constants: the logs ask for them on every request). */
     public static String versionText(int version) {
-        return "HTTP/" + version / 10 + "." + version % 10;
+        return version == 11 ? "HTTP/1.1" : version == 10 ? "HTTP/1.0" : "HTTP/" + version / 10 + "." + version % 10;
     }
 }

@@ -6,6 +6,8 @@ import io.netty.util.AsciiString;
 public final class RequestHead extends HttpHead {
     private AsciiString method;
     private AsciiString uri;
+    /** The version as the request line spelt it, where that differs from how {@link #version()} writes; or null. */
+    private AsciiString receivedVersion;
 
     public RequestHead(AsciiString method, AsciiString uri, int version, HttpHeaders headers) {
         super(headers, version);
@@ -28,6 +30,19 @@ public final class RequestHead extends HttpHead {
 
     public void uri(AsciiString uri) {
         this.uri = uri;
+    }
+
+    /**
+     * The version as the request line spelt it: {@code HTTP/1.2} is taken as HTTP/1.1 and forwarded so, but logs
+     * show what the client sent, as HAProxy's do.
+     */
+    public CharSequence receivedVersion() {
+        return receivedVersion != null ? receivedVersion : versionText(version());
+    }
+
+    /** The version's spelling in the request line, which differs from {@code versionText(version())}. */
+    public void receivedVersion(AsciiString text) {
+        this.receivedVersion = text;
     }
 
     public boolean isHead() {

@@ -2,7 +2,6 @@ package io.fulcrum.log;
 
 import io.fulcrum.backend.Backend;
 import io.fulcrum.backend.Ticket;
-import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
 import io.fulcrum.runtime.ConnLimit;
@@ -72,7 +71,7 @@ public final class StreamLog {
 
     private AsciiString method;
     private AsciiString uri;
-    private int version;
+    private CharSequence version;
     String[] requestCaptures;
     String[] responseCaptures;
     /** {@code capture cookie}: "name=value" of the request (%CC) and of the response (%CS), or null. */
@@ -133,7 +132,7 @@ public final class StreamLog {
         headNanos = System.nanoTime();
         method = head.method();
         uri = head.uri();
-        version = head.version();
+        version = head.receivedVersion();
         requestCaptures = logger.captures().request(head, requestCaptures);
         requestCookie = logger.captures().requestCookie(head);
     }
@@ -475,11 +474,11 @@ public final class StreamLog {
 
     /** The request line as received, or null. */
     String requestLine() {
-        return method == null ? null : method + " " + uri + " " + HttpHead.versionText(version);
+        return method == null ? null : method + " " + uri + " " + version;
     }
 
     String httpVersion() {
-        return method == null ? null : HttpHead.versionText(version);
+        return method == null ? null : version.toString();
     }
 
     SocketAddress serverAddress() {

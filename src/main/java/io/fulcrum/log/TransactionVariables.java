@@ -1,6 +1,5 @@
 package io.fulcrum.log;
 
-import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.sample.SampleContext;
 
@@ -42,13 +41,13 @@ final class TransactionVariables {
             StreamLog l = LogVariables.log(ctx);
             LogVariable.text(out, l == null || !(ctx instanceof LogContext lc) ? null : l.uniqueId(lc), f);
         });
-        request(r, "r", (l, req) -> l != null ? l.requestLine() : req.method() + " " + req.uri() + " " + HttpHead.versionText(req.version()));
+        request(r, "r", (l, req) -> l != null ? l.requestLine() : req.method() + " " + req.uri() + " " + req.receivedVersion());
         request(r, "HM", (l, req) -> l != null ? l.method() : req.method());
         request(r, "HU", (l, req) -> l != null ? l.uri() : req.uri());
         request(r, "HP", (l, req) -> uriPart(uri(l, req), false, false));
         request(r, "HPO", (l, req) -> uriPart(uri(l, req), true, false));
         request(r, "HQ", (l, req) -> uriPart(uri(l, req), false, true));
-        request(r, "HV", (l, req) -> l != null ? l.httpVersion() : HttpHead.versionText(req.version()));
+        request(r, "HV", (l, req) -> l != null ? l.httpVersion() : req.receivedVersion());
         cookie(r, "CC", l -> l.requestCookie);
         cookie(r, "CS", l -> l.responseCookie);
         captures(r, "hr", "hrl", l -> l.requestCaptures);

@@ -115,7 +115,7 @@ public final class ProcessInfo {
     }
 
     /** The share of the last moments the event loops' threads did not use the CPU, from the process's CPU load. */
-    private static long idlePercent(int nbthread) {
+    public static long idlePercent(int nbthread) {
         if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
             double load = os.getProcessCpuLoad(); // of all CPUs together, 0..1
             if (load >= 0) {

@@ -302,15 +302,16 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     private void forwardRequest() {
         serverNames = front.serverNames(backend);
         ForwardingHeaders.add(request, frontend.httpOptions(), backend.httpOptions(), source(), destination());
-        // Hop-by-hop fields are gone; say what this hop wants when the version's default differs.
-        if (upgradeRequested) {
-            request.headers().add("connection", "upgrade");
-        } else if (!frontend.keepAliveServer(backend)) {
-            if (request.version() >= 11) { // (HTTP/1.0 closes unless it says otherwise)
-                request.headers().add("connection", "close");
+        // Hop-by-hop fields are gone; say what this hop wants when the version's default differs. An upgrade
+        // keeps the client's Connection in place, as HAProxy.
+        if (!upgradeRequested) {
+            if (!frontend.keepAliveServer(backend)) {
+                if (request.version() >= 11) { // (HTTP/1.0 closes unless it says otherwise)
+                    request.headers().add("connection", "close");
+                }
+            } else if (request.version() < 11) {
+                request.headers().add("connection", "keep-alive");
             }
-        } else if (request.version() < 11) {
-            request.headers().add("connection", "keep-alive");
         }
         frontend.logger().addUniqueIdHeader(this, request);
         accepted = Negotiation.select(request, frontend.compression(), backend.compression());
@@ -778,8 +779,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     }
 
     public void responseHead(ResponseHead head) {
-        if (head.status() == 101 && !upgradeRequested) {
-            // Switching protocols that the request did not offer: an invalid response, as HAProxy judges it.
+        if (head.status() == 101 && (!upgradeRequested || !HopByHop.saysUpgrade(head))) {
+            // Switching protocols that the request did not offer, or without saying so in Connection: an invalid
+            // response, as HAProxy judges it.
             server.channel().close();
             serverFailed(new H1Exception(502, "101 to a request without Upgrade", 0));
             return;
@@ -804,9 +806,6 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         if (tunnel) {
             serverReusable = false;
             response = head;
-            if (head.status() == 101) {
-                head.headers().add("connection", "upgrade");
-            }
             ByteBuf out = client.alloc().buffer(128 + head.headers().encodedLength());
             H1Encoder.writeHead(head, out, front.clientNames());
             client.write(out, client.voidPromise());

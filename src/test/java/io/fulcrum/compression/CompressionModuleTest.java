@@ -109,6 +109,34 @@ class CompressionModuleTest {
                 "parsing [t.cfg:3] : 'filter trace' is not supported by Fulcrum (its only filter is 'compression').");
     }
 
+    /** {@code maxcomprate} (kB/s) and {@code maxcompcpuusage} (percent): HAProxy's messages, and the limits set. */
+    @Test
+    void rateAndCpuLimits() {
+        assertThat(LoadedConfig.load(dir, """
+                global
+                    maxcomprate
+                    maxcomprate abc
+                    maxcomprate 1 2
+                    maxcompcpuusage
+                    maxcompcpuusage -1
+                """).messages()).contains("""
+                [ALERT]    (1) : config : parsing [t.cfg:2] : 'maxcomprate' expects an integer argument in kb/s.
+                [ALERT]    (1) : config : parsing [t.cfg:3] : 'maxcomprate' expects an integer argument in kb/s.
+                [ALERT]    (1) : config : parsing [t.cfg:4] : 'maxcomprate' cannot handle unexpected argument '2'.
+                [ALERT]    (1) : config : parsing [t.cfg:5] : 'maxcompcpuusage' expects an integer argument between 0 and 100.
+                [ALERT]    (1) : config : parsing [t.cfg:6] : 'maxcompcpuusage' expects an integer argument between 0 and 100.
+                """);
+        try {
+            assertThat(LoadedConfig.load(dir, "global\n    maxcomprate 3\n    maxcompcpuusage 250\n").messages())
+                    .doesNotContain("ALERT");
+            assertThat(CompressionRate.limit()).isEqualTo(3072);
+            assertThat(LoadedConfig.load(dir, "global\n    maxcompcpuusage 100\n").messages()).doesNotContain("ALERT");
+            assertThat(CompressionRate.limit()).as("a configuration without it: no limit").isZero();
+        } finally {
+            CompressionRate.limit(0);
+        }
+    }
+
     /** The global level reaches every proxy's settings, whatever the order of the sections. */
     @Test
     void levelReachesTheProxies() {

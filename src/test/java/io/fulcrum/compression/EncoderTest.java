@@ -150,4 +150,41 @@ class EncoderTest {
         }
         assertThat(new String(got, 0, n)).isEqualTo("hello, world");
     }
+
+    /**
+     * {@code maxcomprate}: above the limit, each piece steps the level down, to 0 (stored: the output outgrows the
+     * input); under it, back up to the highest. (A limit of 1 byte a second: any output is above it.)
+     */
+    @Test
+    void theLevelStepsDownAboveTheRateLimitAndBackUpUnderIt() throws IOException {
+        byte[] text = "compress me please, ".repeat(3000).getBytes();
+        Encoder e = Encoder.of(Algo.GZIP, 2);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int[] levels = new int[6];
+        int[] sizes = new int[6];
+        try {
+            CompressionRate.limit(1);
+            for (int k = 0; k < 6; k++) {
+                if (k == 4) {
+                    CompressionRate.limit(0);
+                }
+                ByteBuf o = e.encode(Unpooled.wrappedBuffer(text), alloc);
+                sizes[k] = o.readableBytes();
+                o.readBytes(out, o.readableBytes());
+                o.release();
+                levels[k] = e.level();
+            }
+            ByteBuf end = e.finish(alloc);
+            end.readBytes(out, end.readableBytes());
+            end.release();
+        } finally {
+            CompressionRate.limit(0);
+            e.close();
+        }
+        assertThat(levels).containsExactly(1, 0, 0, 0, 1, 2);
+        assertThat(sizes[0]).isLessThan(text.length / 20);
+        assertThat(sizes[2]).as("stored").isGreaterThan(text.length);
+        assertThat(sizes[5]).isLessThan(text.length / 20);
+        assertThat(decode(new GZIPInputStream(new ByteArrayInputStream(out.toByteArray())))).hasSize(6 * text.length);
+    }
 }

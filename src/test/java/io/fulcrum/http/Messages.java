@@ -3,7 +3,6 @@ package io.fulcrum.http;
 import io.fulcrum.mux.h1.H1Exception;
 import io.fulcrum.mux.h1.H1Limits;
 import io.fulcrum.mux.h1.H1Parser;
-import io.fulcrum.mux.h1.MessageSink;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 
@@ -28,25 +27,7 @@ final class Messages {
         HttpHead[] head = new HttpHead[1];
         ByteBuf in = Unpooled.copiedBuffer(text, StandardCharsets.ISO_8859_1);
         try {
-            parser.parse(in, new MessageSink() {
-                @Override
-                public void head(HttpHead h) {
-                    head[0] = h;
-                }
-
-                @Override
-                public void data(ByteBuf data) {
-                    data.release();
-                }
-
-                @Override
-                public void trailers(HttpHeaders trailers) {
-                }
-
-                @Override
-                public void end() {
-                }
-            });
+            parser.parse(in, h -> head[0] = h);
         } catch (H1Exception e) {
             throw new IllegalArgumentException(e);
         } finally {

@@ -8,6 +8,8 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.Inflater;
@@ -155,6 +157,31 @@ class CompressionIT {
             }
         }
         assertThat(sizes[1]).isLessThan(sizes[0]);
+    }
+
+    /**
+     * {@code maxcomprate}: {@code show info} gives it in bytes; a response that starts under it is compressed, its
+     * level stepping down to 0 (stored) once the output rate is above it, so that most of the body goes out stored; the
+     * next response, starting while the input rate is above it, goes as it is; {@code set rate-limit
+     * http-compression global 0} lifts it.
+     */
+    @Test
+    void maxcomprate() throws Exception {
+        Path sock = Files.createTempDirectory("fulcrum-comprate").resolve("s.sock");
+        int fe = freePort();
+        String global = "global\n    maxcomprate 1\n    stats socket " + sock + " level admin\n";
+        try (HttpOrigin origin = origin();
+             FulcrumProcess proxy = serve(global + config(fe, origin.port(), "compression algo gzip", ""), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(CliClient.send(sock, "show info")).contains("\nCompressBpsRateLim: 1024\n");
+            Response first = c.exchange(get("/", "Accept-Encoding: gzip"));
+            assertThat(first.head().all("content-encoding")).containsExactly("gzip");
+            assertThat(decode(new GZIPInputStream(new ByteArrayInputStream(first.body())))).isEqualTo(BODY);
+            assertThat(first.body().length).as("stored after the first pieces").isGreaterThan(BODY.length / 2);
+            assertUntouched(c.exchange(get("/", "Accept-Encoding: gzip")));
+            assertThat(CliClient.send(sock, "set rate-limit http-compression global 0")).isEqualTo("\n");
+            assertCompressed(c.exchange(get("/", "Accept-Encoding: gzip")), "gzip");
+        }
     }
 
     @Test

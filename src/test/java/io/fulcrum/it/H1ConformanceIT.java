@@ -75,6 +75,19 @@ class H1ConformanceIT {
                 .containsExactly("CONNECT a:8080 HTTP/1.1\r\nhost: a:8080\r\n\r\n");
     }
 
+    @Test
+    void theLogShowsTheVersionAsTheClientSpeltIt() throws Exception {
+        Exchange e = exchange(get("/", "Host: a\r\n").replace("HTTP/1.1", "HTTP/1.2"), OK);
+        assertThat(e.server()).containsExactly("GET / HTTP/1.1\r\nhost: a\r\n\r\n");
+        assertThat(e.log()).matches(like("127.0.0.1:{N} [{DATE}] fe be/s1 {N}/{N}/{N}/{N}/{N} 200 {N} - - ---- "
+                + "1/1/0/0/0 0/0 \"GET / HTTP/1.2\""));
+        Exchange fields = exchange("GET http://a/x?q=1 HTTP/1.9\r\nHost: a\r\n\r\n", OK, false,
+                "log-format \"%r|%HM|%HU|%HP|%HPO|%HQ|%HV|%ST\"");
+        assertThat(fields.log()).isEqualTo("GET http://a/x?q=1 HTTP/1.9|GET|http://a/x?q=1|http://a/x|/x|?q=1|HTTP/1.9|200");
+        Exchange other = exchange("GET / RTSP/1.0\r\nHost: a\r\n\r\n", OK, false, AIR);
+        assertThat(other.log()).endsWith(" \"GET / RTSP/1.0\"");
+    }
+
     // --- framing --------------------------------------------------------------------------------------------
 
     @Test
@@ -134,12 +147,69 @@ class H1ConformanceIT {
                 + "1/1/0/0/0 0/0 \"GET / HTTP/1.1\""));
     }
 
+    // --- upgrades ------------------------------------------------------------------------------------------
+
+    private static final String WS_KEY = "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n";
+    private static final String WS_ACCEPT = "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n";
+
+    @Test
+    void anUpgradeKeepsItsConnectionFieldsInPlaceWithoutCloseOrKeepAlive() throws Exception {
+        Exchange e = exchange(get("/", "Host: a\r\nConnection: keep-alive, Upgrade\r\nUpgrade: websocket\r\n" + WS_KEY),
+                "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nX-B: 2\r\n" + WS_ACCEPT
+                        + "connection: keep-alive, UPGRADE\r\n\r\n");
+        assertThat(e.server()).containsExactly("GET / HTTP/1.1\r\nhost: a\r\nconnection: Upgrade\r\nupgrade: websocket\r\n"
+                + "sec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n");
+        assertThat(e.client()).isEqualTo("HTTP/1.1 101 Switching Protocols\r\nupgrade: websocket\r\nx-b: 2\r\n"
+                + "sec-websocket-accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\nconnection: UPGRADE\r\n\r\n");
+        assertThat(e.log()).matches(like("127.0.0.1:{N} [{DATE}] fe be/s1 {N}/{N}/{N}/{N}/{N} 101 {N} - - ---- "
+                + "1/1/0/0/0 0/0 \"GET / HTTP/1.1\""));
+        // Two Connection fields: the one left empty goes, the other stays where it was.
+        Exchange two = exchange(get("/", "Host: a\r\nConnection: keep-alive\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + WS_KEY), "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n" + WS_ACCEPT + "\r\n");
+        assertThat(two.server().get(0)).startsWith("GET / HTTP/1.1\r\nhost: a\r\nupgrade: websocket\r\nconnection: Upgrade\r\n");
+    }
+
+    @Test
+    void anH2cUpgradeKeepsWhatItsConnectionFieldNames() throws Exception {
+        Exchange e = exchange(get("/", "Host: a\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\n"
+                + "HTTP2-Settings: AAMAAABkAAQAAP__\r\n"), "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: h2c\r\n\r\n");
+        assertThat(e.server()).containsExactly("GET / HTTP/1.1\r\nhost: a\r\nconnection: Upgrade, HTTP2-Settings\r\n"
+                + "upgrade: h2c\r\nhttp2-settings: AAMAAABkAAQAAP__\r\n\r\n");
+        assertThat(e.client()).isEqualTo("HTTP/1.1 101 Switching Protocols\r\nconnection: Upgrade\r\nupgrade: h2c\r\n\r\n");
+    }
+
+    @Test
+    void aSwitchWithoutConnectionUpgradeOrWebSocketProofIsAnInvalidResponse() throws Exception {
+        String request = get("/", "Host: a\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n" + WS_KEY);
+        Exchange noAccept = exchange(request, "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n");
+        assertThat(noAccept.client()).startsWith("HTTP/1.1 502 Bad Gateway\r\n");
+        assertThat(noAccept.log()).matches(like("127.0.0.1:{N} [{DATE}] fe be/s1 {N}/{N}/{N}/{N}/{N} 502 {N} - - PH-- "
+                + "1/1/0/0/0 0/0 \"GET / HTTP/1.1\""));
+        assertThat(noAccept.errors()).isEqualTo(1);
+        Exchange noConnection = exchange(request, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n" + WS_ACCEPT + "\r\n");
+        assertThat(noConnection.client()).startsWith("HTTP/1.1 502 Bad Gateway\r\n");
+        assertThat(noConnection.log()).matches(like("127.0.0.1:{N} [{DATE}] fe be/s1 {N}/{N}/{N}/{N}/{N} 502 {N} - - PH-- "
+                + "1/1/0/0/0 0/0 \"GET / HTTP/1.1\""));
+        assertThat(noConnection.errors()).isZero();
+    }
+
     @Test
     void anHttp10RequestIsNotToldToCloseInServerCloseModes() throws Exception {
         for (String mode : new String[] {"option http-server-close", "option httpclose"}) {
             Exchange e = exchange("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", OK, false, mode);
             assertThat(e.server()).as(mode).containsExactly("GET / HTTP/1.0\r\n\r\n");
         }
+    }
+
+    @Test
+    void aBadChunkInTheHeadsPacketIsABadRequest() throws Exception {
+        Exchange e = exchange("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0x5\r\nhello\r\n0\r\n\r\n", OK);
+        assertThat(e.client()).startsWith("HTTP/1.1 400 Bad request\r\n");
+        assertThat(e.closed()).isTrue();
+        assertThat(e.server()).isEmpty();
+        assertThat(e.log()).matches(like("127.0.0.1:{N} [{DATE}] fe fe/<NOSRV> {N}/{N}/{N}/{N}/{N} 400 {N} - - PR-- "
+                + "1/1/0/0/0 0/0 \"<BADREQ>\""));
+        assertThat(e.errors()).isEqualTo(1);
     }
 
     @Test

@@ -204,6 +204,11 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
 
     @Override
     public void head(HttpHead head) {
+        if (head.bodyLength() == HttpHead.CHUNKED && input.isReadable() && parser.chunkedBodyError(input) != null) {
+            // A bad chunk in what came with the head: no transaction begins (as in HAProxy: <BADREQ>, PR--); the
+            // parser meets the error next, and the body bytes before it are dropped meanwhile.
+            return;
+        }
         cancelHeadTimer();
         requestBegun = false;
         StreamLog log = next != null ? next : frontend.logger().newStream();

@@ -25,6 +25,8 @@ public final class H1Parser {
     private enum State { HEAD, FIXED, CHUNK_SIZE, CHUNK_DATA, CHUNK_CRLF, TRAILERS, UNTIL_CLOSE, DONE, FAILED }
 
     private final Kind kind;
+    private final H1Limits limits;
+    private final boolean acceptInvalid;
     private final int errorStatus;
     private final boolean lenientLf;
     private final int maxChunkLine;
@@ -56,6 +58,8 @@ public final class H1Parser {
      */
     public H1Parser(Kind kind, H1Limits limits, boolean acceptInvalid) {
         this.kind = kind;
+        this.limits = limits;
+        this.acceptInvalid = acceptInvalid;
         boolean request = kind == Kind.REQUEST;
         this.errorStatus = request ? 400 : 502;
         this.lenientLf = acceptInvalid || !request;
@@ -81,6 +85,28 @@ public final class H1Parser {
         headRequest = request.isHead();
         connectRequest = request.isConnect();
     }
+
+    /**
+     * In {@link MessageSink#head} of a chunked message: the error that the body bytes already in {@code input} (after
+     * the head) hold, or null; {@code input} and this parser are left as they are. HAProxy parses all it has
+     * received before it starts a transaction, so that a bad chunk in the head's packet makes a bad request rather
+     * than a transaction that fails. A parser of its own reads a view of the bytes, up to the end of the message.
+     */
+    public H1Exception chunkedBodyError(ByteBuf input) {
+        H1Parser probe = new H1Parser(kind, limits, acceptInvalid);
+        probe.state = State.CHUNK_SIZE;
+        probe.offset = offset;
+        try {
+            probe.parse(input.duplicate(), DISCARD);
+            return null;
+        } catch (H1Exception e) {
+            return e;
+        }
+    }
+
+    /** Drops what a probe finds. */
+    private static final MessageSink DISCARD = head -> {
+    };
 
     /** Consumes what it can of {@code in}, telling {@code sink} what it finds (see the class comment). */
     public void parse(ByteBuf in, MessageSink sink) throws H1Exception {

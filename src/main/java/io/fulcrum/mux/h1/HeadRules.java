@@ -14,6 +14,7 @@ import static io.fulcrum.mux.h1.SectionReader.CONTENT_LENGTH;
 import static io.fulcrum.mux.h1.SectionReader.HOST;
 import static io.fulcrum.mux.h1.SectionReader.TRANSFER_ENCODING;
 import static io.fulcrum.mux.h1.SectionReader.UPGRADE;
+import static io.fulcrum.mux.h1.SectionReader.WEBSOCKET_ACCEPT;
 import static io.fulcrum.mux.h1.SectionReader.WEBSOCKET_KEY;
 
 /**
@@ -59,8 +60,7 @@ final class HeadRules {
             // RFC 9110 9.3.6: a CONNECT request has no content; what follows its head is the tunnel.
             throw s.error("CONNECT request with a body", s.position(l.targetOffset));
         }
-        if (s.has(UPGRADE) && hasToken(s, CONNECTION, UPGRADE_TOKEN) && hasToken(s, UPGRADE, WEBSOCKET)
-                && s.first(WEBSOCKET_KEY) < 0) {
+        if (isWebSocket(s) && s.first(WEBSOCKET_KEY) < 0) {
             throw s.error("WebSocket upgrade without Sec-WebSocket-Key", s.position(l.targetOffset));
         }
         boolean ambiguous = dropFraming(s, codings, length, false);
@@ -69,6 +69,9 @@ final class HeadRules {
                 normalized != null ? normalized : s.view(l.targetOffset, l.targetLength), l.version, headers);
         head.bodyLength(codings != NO_CODING ? HttpHead.CHUNKED : Math.max(length, 0));
         head.closeAfter(ambiguous);
+        if (!l.versionAsWritten(b)) {
+            head.receivedVersion(s.view(l.versionOffset, l.versionLength));
+        }
         return head;
     }
 
@@ -84,6 +87,10 @@ final class HeadRules {
             throw s.error("transfer coding other than chunked", s.position(fieldOf(s, TRANSFER_ENCODING)));
         }
         int status = l.status;
+        if (status == 101 && isWebSocket(s) && s.first(WEBSOCKET_ACCEPT) < 0) {
+            // As HAProxy: the switch to WebSocket must carry the server's proof that it read the key.
+            throw s.error("WebSocket upgrade without Sec-WebSocket-Accept", s.position(fieldOf(s, UPGRADE)));
+        }
         boolean noLength = status / 100 == 1 || status == 204 || connectRequest && status / 100 == 2;
         boolean bodiless = noLength || status == 304 || headRequest;
         // RFC 9110 8.6: no Content-Length in a 1xx, a 204 or a 2xx to CONNECT; HEAD and 304 keep theirs.
@@ -94,6 +101,11 @@ final class HeadRules {
                 : codings != NO_CODING ? HttpHead.CHUNKED : length >= 0 ? length : HttpHead.UNTIL_CLOSE);
         head.closeAfter(ambiguous);
         return head;
+    }
+
+    /** Connection: upgrade and Upgrade: websocket (among other protocols). */
+    private static boolean isWebSocket(SectionReader s) {
+        return s.has(UPGRADE) && hasToken(s, CONNECTION, UPGRADE_TOKEN) && hasToken(s, UPGRADE, WEBSOCKET);
     }
 
     private static final byte[] CONNECT = ascii("CONNECT");

@@ -2,6 +2,7 @@ package io.fulcrum.mux.h1;
 
 import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.HttpHeaders;
+import io.fulcrum.http.RequestHead;
 import io.netty.util.AsciiString;
 
 import java.nio.charset.StandardCharsets;
@@ -54,21 +55,27 @@ public final class HopByHop {
 
     /**
      * Strips {@code head}'s hop-by-hop fields; {@code keepUpgrade}: the caller forwards an upgrade, Upgrade
-     * stays. One pass over the fields recognizes them by length first, since this runs on every message;
-     * the fields a Connection header names (rare) take a second pass. The lists are read in place: only an
-     * unusual option (a field to remove) becomes a string.
+     * stays, and so does a Connection field that says "upgrade" (in a request with an Upgrade field, or in a
+     * response), in place and as spelt but for its close and keep-alive tokens, with the fields it names: as
+     * HAProxy relays the handshake (an h2c upgrade keeps its HTTP2-Settings for the server). One pass over the
+     * fields recognizes them by length first, since this runs on every message; the fields a Connection header
+     * names (rare) take a second pass. The lists are read in place: only an unusual option (a field to remove)
+     * becomes a string.
      */
     public static Tokens strip(HttpHead head, boolean keepUpgrade) {
         HttpHeaders h = head.headers();
         int said = 0;
         boolean trailers = false;
+        boolean upgradeField = false;
         int te = -1;
+        int connections = 0;
         List<AsciiString> named = null;
         for (int i = 0, n = h.slots(); i < n; i++) {
             if (h.removed(i)) {
                 continue;
             }
             if (h.nameIs(i, "connection")) {
+                connections++;
                 AsciiString value = h.value(i);
                 byte[] b = value.array();
                 int end = value.arrayOffset() + value.length();
@@ -99,8 +106,15 @@ public final class HopByHop {
                     }
                     p = comma;
                 }
-                h.remove(i);
-            } else if (h.nameIs(i, "keep-alive") || h.nameIs(i, "proxy-connection") || !keepUpgrade && h.nameIs(i, "upgrade")) {
+                if (!keepUpgrade) {
+                    h.remove(i);
+                }
+            } else if (h.nameIs(i, "upgrade")) {
+                upgradeField = true;
+                if (!keepUpgrade) {
+                    h.remove(i);
+                }
+            } else if (h.nameIs(i, "keep-alive") || h.nameIs(i, "proxy-connection")) {
                 h.remove(i);
             } else if (h.nameIs(i, "te")) {
                 trailers |= hasTrailers(h.value(i));
@@ -109,6 +123,22 @@ public final class HopByHop {
                 } else {
                     h.remove(i);
                 }
+            }
+        }
+        if (keepUpgrade && connections > 0) {
+            boolean upgrade = (said & 4) != 0 && (upgradeField || !(head instanceof RequestHead));
+            for (int i = 0, n = h.slots(); i < n && connections > 0; i++) {
+                if (!h.removed(i) && h.nameIs(i, "connection")) {
+                    connections--;
+                    if (upgrade) {
+                        keepInPlace(h, i);
+                    } else {
+                        h.remove(i);
+                    }
+                }
+            }
+            if (upgrade) {
+                named = null;
             }
         }
         if (named != null) {
@@ -126,6 +156,68 @@ public final class HopByHop {
         return Tokens.of((said & 1) != 0, (said & 2) != 0, (said & 4) != 0);
     }
 
+    /**
+     * Connection field {@code i} of an upgrade without its close and keep-alive tokens, as HAProxy cleans it: the
+     * value up to the first such token stays as it was, the tokens after it follow with a bare comma each; a
+     * field left empty goes.
+     */
+    private static void keepInPlace(HttpHeaders h, int i) {
+        AsciiString value = h.value(i);
+        byte[] b = value.array();
+        int start = value.arrayOffset();
+        int end = start + value.length();
+        int kept = 0; // length of the value as it was, while no token was dropped
+        StringBuilder rewritten = null;
+        for (int p = start; p <= end; p++) {
+            int comma = indexOf(b, p, end, (byte) ',');
+            int from = p;
+            int to = comma;
+            while (from < to && (b[from] == ' ' || b[from] == '\t')) {
+                from++;
+            }
+            while (to > from && (b[to - 1] == ' ' || b[to - 1] == '\t')) {
+                to--;
+            }
+            if (from < to) {
+                if (HeadRules.equalsIgnoreCase(b, from, to, CLOSE) || HeadRules.equalsIgnoreCase(b, from, to, KEEP_ALIVE)) {
+                    if (rewritten == null) {
+                        rewritten = new StringBuilder().append(value, 0, kept);
+                    }
+                } else if (rewritten == null) {
+                    kept = comma - start;
+                } else {
+                    if (!rewritten.isEmpty()) {
+                        rewritten.append(',');
+                    }
+                    rewritten.append(value, from - start, to - start);
+                }
+            }
+            p = comma;
+        }
+        if (rewritten == null) {
+            return;
+        }
+        if (rewritten.isEmpty()) {
+            h.remove(i);
+        } else {
+            h.setValue(i, rewritten.toString());
+        }
+    }
+
+    /** Whether a Connection field of {@code head} says "upgrade" (a 101 must: HAProxy refuses one that does not). */
+    public static boolean saysUpgrade(HttpHead head) {
+        HttpHeaders h = head.headers();
+        for (int i = 0, n = h.slots(); i < n; i++) {
+            if (!h.removed(i) && h.nameIs(i, "connection")) {
+                AsciiString value = h.value(i);
+                if (hasToken(value.array(), value.arrayOffset(), value.arrayOffset() + value.length(), UPGRADE)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     private static boolean isProtected(byte[] b, int from, int to) {
         for (byte[] p : PROTECTED) {
             if (HeadRules.equalsIgnoreCase(b, from, to, p)) {
@@ -137,9 +229,12 @@ public final class HopByHop {
 
     /** Whether the list {@code value} holds "trailers" (case-insensitively). */
     private static boolean hasTrailers(AsciiString value) {
-        byte[] b = value.array();
-        int end = value.arrayOffset() + value.length();
-        for (int p = value.arrayOffset(); p <= end; p++) {
+        return hasToken(value.array(), value.arrayOffset(), value.arrayOffset() + value.length(), TRAILERS);
+    }
+
+    /** Whether the list {@code b[start, end)} holds {@code token} (lower case; compared case-insensitively). */
+    private static boolean hasToken(byte[] b, int start, int end, byte[] token) {
+        for (int p = start; p <= end; p++) {
             int comma = indexOf(b, p, end, (byte) ',');
             int from = p;
             int to = comma;
@@ -149,7 +244,7 @@ public final class HopByHop {
             while (to > from && b[to - 1] <= ' ') {
                 to--;
             }
-            if (HeadRules.equalsIgnoreCase(b, from, to, TRAILERS)) {
+            if (HeadRules.equalsIgnoreCase(b, from, to, token)) {
                 return true;
             }
             p = comma;

@@ -10,12 +10,16 @@ public interface MessageSink {
     /** The whole head is there; for an interim (1xx) response, the final head follows with no end() between. */
     void head(HttpHead head);
 
-    /** Body bytes: a retained slice of the parser's input, that the sink must release. */
-    void data(ByteBuf data);
+    /** Body bytes: a retained slice of the parser's input, that the sink must release (by default: dropped). */
+    default void data(ByteBuf data) {
+        data.release();
+    }
 
     /** The trailer fields of a chunked body, when it has some (called before {@link #end()}). */
-    void trailers(HttpHeaders trailers);
+    default void trailers(HttpHeaders trailers) {
+    }
 
     /** The message is complete. */
-    void end();
+    default void end() {
+    }
 }

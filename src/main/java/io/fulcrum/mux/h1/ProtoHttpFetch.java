@@ -1,7 +1,6 @@
 package io.fulcrum.mux.h1;
 
 import io.fulcrum.http.HttpHead;
-import io.fulcrum.http.HttpHeaders;
 import io.fulcrum.sample.ArgSpec;
 import io.fulcrum.sample.Fetch;
 import io.fulcrum.sample.SampleCatalog;
@@ -77,19 +76,6 @@ final class ProtoHttpFetch {
         @Override
         public void head(HttpHead h) {
             head = true;
-        }
-
-        @Override
-        public void data(ByteBuf data) {
-            data.release();
-        }
-
-        @Override
-        public void trailers(HttpHeaders trailers) {
-        }
-
-        @Override
-        public void end() {
         }
     }
 }

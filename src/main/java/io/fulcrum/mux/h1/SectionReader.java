@@ -33,6 +33,7 @@ final class SectionReader {
     static final int CONNECTION = 4;
     static final int UPGRADE = 5;
     static final int WEBSOCKET_KEY = 6;
+    static final int WEBSOCKET_ACCEPT = 7;
 
     /** Room left after the head for the fields that rewrites add, so that the first ones do not copy it. */
     private static final int SPARE = 128;
@@ -541,6 +542,8 @@ final class SectionReader {
     private static final long W_SEC_WEBS = Chars.word8("sec-webs");
     private static final long W_OCKET_KE = Chars.word8("ocket-ke");
     private static final long W_Y = 'y';
+    private static final long W_OCKET_AC = Chars.word8("ocket-ac");
+    private static final long W_CEPT = Chars.word8("cept\0\0\0\0");
 
     /**
      * What the field named {@code b[a, a + length)} is: its length, then a word or three, tell. The name is in
@@ -562,6 +565,8 @@ final class SectionReader {
                 yield w == W_SEC_WEBS && (lastWord & 0xff) == W_Y && Chars.word8(b, a + 8) == W_OCKET_KE
                         ? WEBSOCKET_KEY : OTHER;
             }
+            case 20 -> (lastWord & 0xffffffffL) == W_CEPT && Chars.word8(b, a) == W_SEC_WEBS
+                    && Chars.word8(b, a + 8) == W_OCKET_AC ? WEBSOCKET_ACCEPT : OTHER;
             default -> OTHER;
         };
     }

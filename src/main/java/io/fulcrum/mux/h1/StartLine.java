@@ -15,6 +15,9 @@ final class StartLine {
     int targetOffset;
     int targetLength;
     int version;
+    /** Where the request line's version is, as spelt. */
+    int versionOffset;
+    int versionLength;
     int status;
     int reasonOffset;
     int reasonLength;
@@ -75,6 +78,8 @@ final class StartLine {
             return true;
         }
         version = version(b, i, end, pos + i - off, 400);
+        versionOffset = i;
+        versionLength = end - i;
         return false;
     }
 
@@ -139,6 +144,12 @@ final class StartLine {
             }
         }
         throw new H1Exception(status, "invalid HTTP version", pos);
+    }
+
+    /** Whether the request line spelt its version as {@code HttpHead.versionText(version)} does. */
+    boolean versionAsWritten(byte[] b) {
+        return versionLength == 8 && startsWithHttp(b, versionOffset) && b[versionOffset + 5] == '1'
+                && b[versionOffset + 7] == (version == 10 ? '0' : '1');
     }
 
     private void relaxed(long position) {

@@ -77,6 +77,54 @@ class H1ParserTest {
     }
 
     @Test
+    void aProbeInTheHeadFindsTheBadChunkThatCameWithItAndMovesNothing() throws H1Exception {
+        String head = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n";
+        for (String body : new String[] {"5\r\nhello\r\n0x5\r\nhello\r\n0\r\n\r\n", "5\r\nhelloX\r\n", "5\r\nhello\r\n0\r\n\r\n",
+            "5\r\nhel"}) {
+            H1Parser p = requests();
+            ByteBuf in = bytes(head + body);
+            List<H1Exception> found = new ArrayList<>();
+            List<Integer> readerIndex = new ArrayList<>();
+            MessageSink r = h -> {
+                readerIndex.add(in.readerIndex());
+                found.add(p.chunkedBodyError(in));
+                readerIndex.add(in.readerIndex());
+            };
+            H1Exception thrown = null;
+            try {
+                p.parse(in, r);
+            } catch (H1Exception e) {
+                thrown = e;
+            } finally {
+                in.release();
+            }
+            assertThat(readerIndex.get(1)).as(body).isEqualTo(readerIndex.get(0)).isEqualTo(head.length());
+            if (thrown == null) {
+                assertThat(found.get(0)).as(body).isNull();
+            } else {
+                assertThat(found.get(0)).as(body).isNotNull();
+                assertThat(found.get(0).position()).isEqualTo(thrown.position());
+                assertThat(found.get(0).getMessage()).isEqualTo(thrown.getMessage());
+            }
+        }
+    }
+
+    @Test
+    void theVersionIsKeptAsSpeltWhenItIsNotAsWritten() throws H1Exception {
+        RequestHead v12 = (RequestHead) Feed.all(requests(), "GET / HTTP/1.2\r\nHost: a\r\n\r\n").heads.get(0);
+        assertThat(v12.version()).isEqualTo(11);
+        assertThat(v12.receivedVersion().toString()).isEqualTo("HTTP/1.2");
+        for (String v : new String[] {"HTTP/1.0", "HTTP/1.1"}) {
+            RequestHead h = (RequestHead) Feed.all(requests(), "GET / " + v + "\r\nHost: a\r\n\r\n").heads.get(0);
+            assertThat(h.receivedVersion()).as("the shared constant, no copy").isSameAs(HttpHead.versionText(h.version()));
+        }
+        H1Parser lax = new H1Parser(H1Parser.Kind.REQUEST, H1Limits.DEFAULT, true);
+        RequestHead other = (RequestHead) Feed.all(lax, "GET / RTSP/1.0\r\nHost: a\r\n\r\n").heads.get(0);
+        assertThat(other.version()).isEqualTo(10);
+        assertThat(other.receivedVersion().toString()).isEqualTo("RTSP/1.0");
+    }
+
+    @Test
     void acceptInvalidSaysWhereItLetAMessageThrough() throws H1Exception {
         H1Parser lax = new H1Parser(H1Parser.Kind.REQUEST, H1Limits.DEFAULT, true);
         Feed.all(lax, "GET /a#f HTTP/1.1\r\nHost: a\r\nX(A): b\r\n\r\n"
@@ -309,7 +357,8 @@ class H1ParserTest {
     @Test
     void switchingProtocolsOpensATunnel() throws H1Exception {
         H1Parser p = responsesTo("GET");
-        ByteBuf in = bytes("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n\u0081\u0000");
+        ByteBuf in = bytes("HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n\u0081\u0000");
         Recorder r = new Recorder();
         try {
             p.parse(in, r);
@@ -320,6 +369,17 @@ class H1ParserTest {
         } finally {
             in.release();
         }
+    }
+
+    @Test
+    void aSwitchToWebSocketWithoutAcceptIsInvalid() throws H1Exception {
+        String head = "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: foo, WebSocket\r\n\r\n";
+        assertThatThrownBy(() -> Feed.all(responsesTo("GET"), head))
+                .isInstanceOfSatisfying(H1Exception.class, e -> assertThat(e.status()).isEqualTo(502))
+                .hasMessage("WebSocket upgrade without Sec-WebSocket-Accept");
+        // Another protocol, or no Connection: upgrade (which the stream refuses itself), needs no proof.
+        Feed.all(responsesTo("GET"), "HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: foo\r\n\r\n");
+        Feed.all(responsesTo("GET"), "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n\r\n");
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.fulcrum.mux.h1;
 
 import io.fulcrum.http.HttpHeaders;
 import io.fulcrum.http.RequestHead;
+import io.fulcrum.http.ResponseHead;
 import io.netty.util.AsciiString;
 import org.junit.jupiter.api.Test;
 
@@ -54,11 +55,41 @@ class HopByHopTest {
     }
 
     @Test
-    void anUpgradeTheCallerForwardsKeepsUpgrade() {
-        RequestHead r = request("host", "a", "connection", "Upgrade", "upgrade", "websocket", "sec-websocket-key", "k");
+    void anUpgradeTheCallerForwardsKeepsUpgradeAndConnectionInPlace() {
+        RequestHead r = request("host", "a", "Connection", "Upgrade", "upgrade", "websocket", "sec-websocket-key", "k");
         HopByHop.Tokens t = HopByHop.strip(r, true);
         assertThat(t.upgrade()).isTrue();
-        assertThat(fields(r)).isEqualTo("host: a; upgrade: websocket; sec-websocket-key: k; ");
+        assertThat(fields(r)).isEqualTo("host: a; Connection: Upgrade; upgrade: websocket; sec-websocket-key: k; ");
+    }
+
+    @Test
+    void anUpgradeLosesOnlyCloseAndKeepAliveAndKeepsWhatConnectionNames() {
+        RequestHead r = request("connection", "keep-alive", "Connection", "keep-alive, Upgrade, HTTP2-Settings",
+                "upgrade", "h2c", "http2-settings", "AAM", "connection", "a , close, b,KEEP-ALIVE,c", "keep-alive", "5");
+        HopByHop.Tokens t = HopByHop.strip(r, true);
+        assertThat(t).isEqualTo(new HopByHop.Tokens(true, true, true));
+        assertThat(fields(r)).as("HAProxy's clean-up: a bare comma after a dropped token; an emptied field goes")
+                .isEqualTo("Connection: Upgrade,HTTP2-Settings; upgrade: h2c; http2-settings: AAM; connection: a ,b,c; ");
+    }
+
+    @Test
+    void upgradeTokenWithoutUpgradeFieldIsNoUpgrade() {
+        RequestHead r = request("host", "a", "connection", "upgrade, x-a", "x-a", "1");
+        HopByHop.Tokens t = HopByHop.strip(r, true);
+        assertThat(t.upgrade()).isTrue();
+        assertThat(fields(r)).isEqualTo("host: a; ");
+    }
+
+    @Test
+    void aSwitchingResponseKeepsItsConnection() {
+        HttpHeaders h = new HttpHeaders();
+        h.add("connection", "keep-alive, UPGRADE");
+        h.add("x-b", "2");
+        ResponseHead r = new ResponseHead(11, 101, AsciiString.of("Switching Protocols"), h);
+        HopByHop.strip(r, true);
+        assertThat(r.headers().toString().replace("\n", "; ")).isEqualTo("connection: UPGRADE; x-b: 2; ");
+        assertThat(HopByHop.saysUpgrade(r)).isTrue();
+        assertThat(HopByHop.saysUpgrade(request("connection", "close"))).isFalse();
     }
 
     @Test
