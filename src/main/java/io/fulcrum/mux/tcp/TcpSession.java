@@ -124,6 +124,9 @@ public final class TcpSession extends LiveStream implements ResponseControl {
         this.clientRelay = new Relay(this, Side.CLIENT);
         this.logged = origin != null ? origin : this;
         this.log = origin != null ? origin.streamLog() : frontend.logger().firstStream(client);
+        if (origin == null) {
+            log.begin();
+        }
         client.closeFuture().addListener(f -> clientGone());
     }
 
