@@ -29,9 +29,9 @@ final class HttpFetches {
         UrlFetches.register(c);
         AuthFetches.register(c);
         c.fetch(new Fetch("method", ArgSpec.NONE, SampleType.METH, Source.HRQHP,
-                (a, ctx, out) -> ctx.request() != null && out.setMeth(ctx.request().method())));
+                (a, ctx, out) -> ctx.httpRequest() != null && out.setMeth(ctx.httpRequest().method())));
         HeaderFetches.withAlias(c, new Fetch("req.ver", ArgSpec.NONE, SampleType.STR, Source.HRQHV,
-                (a, ctx, out) -> version(ctx.request(), out)), "req_ver");
+                (a, ctx, out) -> version(ctx.httpRequest(), out)), "req_ver");
         HeaderFetches.withAlias(c, new Fetch("res.ver", ArgSpec.NONE, SampleType.STR, Source.HRSHV,
                 (a, ctx, out) -> version(ctx.response(), out)), "resp_ver");
         c.fetch(new Fetch("status", ArgSpec.NONE, SampleType.SINT, Source.HRSHP,
@@ -52,7 +52,7 @@ final class HttpFetches {
                 return n >= 0 && out.setSint(n);
             }));
             c.fetch(HeaderFetches.fetch(p + "body_size", ArgSpec.NONE, SampleType.SINT, d, (a, ctx, out) -> {
-                HttpHead head = d.head(ctx);
+                HttpHead head = transactionHead(ctx, d);
                 if (head == null) {
                     return false;
                 }
@@ -77,7 +77,7 @@ final class HttpFetches {
      * its body is not at hand (the stream does not keep it).
      */
     private static long bodyReceived(SampleContext ctx, Direction d) {
-        HttpHead head = d.head(ctx);
+        HttpHead head = transactionHead(ctx, d);
         if (head == null) {
             return -1;
         }
@@ -86,6 +86,11 @@ final class HttpFetches {
         }
         ByteBuf body = d == REQUEST ? ctx.requestBody() : ctx.responseBody();
         return body == null ? -1 : body.readableBytes();
+    }
+
+    /** The transaction's message: none in a TCP stream, whose held request head has no body to read (as HAProxy's). */
+    private static HttpHead transactionHead(SampleContext ctx, Direction d) {
+        return d == REQUEST ? ctx.request() : d.head(ctx);
     }
 
     /** A copy of the body bytes the stream holds (empty for a message without a body), or null. */
