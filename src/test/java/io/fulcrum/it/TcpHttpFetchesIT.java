@@ -26,20 +26,24 @@ class TcpHttpFetchesIT {
     private static final long AT_ONCE = 2000;
     private static final String VARS = "len path host meth url ver cnt base q cook up fhdr pathq body first";
 
+    /** A mode tcp frontend "ft" on port %d, logging to stdout; its format and rules follow. */
+    private static final String FRONTEND = """
+            defaults
+                mode tcp
+                timeout connect 2s
+                timeout client 10s
+                timeout server 10s
+            frontend ft
+                bind 127.0.0.1:%d
+                log stdout format raw local0
+            """;
+
     private static String config(int fe, int one, int two) {
         StringBuilder format = new StringBuilder();
         for (String v : VARS.split(" ")) {
             format.append(v).append("=%[var(sess.").append(v).append(")] ");
         }
-        return """
-                defaults
-                    mode tcp
-                    timeout connect 2s
-                    timeout client 10s
-                    timeout server 10s
-                frontend ft
-                    bind 127.0.0.1:%d
-                    log stdout format raw local0
+        return (FRONTEND + """
                     log-format "%sbe=%%b"
                     tcp-request inspect-delay 3s
                     tcp-request content set-var(sess.len) req.len if { path -m found }
@@ -63,7 +67,7 @@ class TcpHttpFetchesIT {
                     server s1 127.0.0.1:%d
                 backend two
                     server s1 127.0.0.1:%d
-                """.formatted(fe, format, one, two);
+                """).formatted(fe, format, one, two);
     }
 
     @Test
@@ -108,14 +112,7 @@ class TcpHttpFetchesIT {
                 global
                     tune.bufsize 1024
                     tune.maxrewrite 128
-                defaults
-                    mode tcp
-                    timeout connect 2s
-                    timeout client 10s
-                    timeout server 10s
-                frontend ft
-                    bind 127.0.0.1:%d
-                    log stdout format raw local0
+                """ + FRONTEND + """
                     log-format "len=%%[var(sess.len)] http=%%[var(sess.http)] path=%%[var(sess.path)] ts=%%ts"
                     tcp-request inspect-delay 5s
                     tcp-request content set-var(sess.len) req.len
