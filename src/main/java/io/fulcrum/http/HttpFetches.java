@@ -52,11 +52,11 @@ final class HttpFetches {
                 return n >= 0 && out.setSint(n);
             }));
             c.fetch(HeaderFetches.fetch(p + "body_size", ArgSpec.NONE, SampleType.SINT, d, (a, ctx, out) -> {
-                HttpHead head = transactionHead(ctx, d);
+                HttpHead head = d.head(ctx);
                 if (head == null) {
                     return false;
                 }
-                long n = head.bodyLength() >= 0 ? head.bodyLength() : bodyReceived(ctx, d);
+                long n = head.bodyLength() >= 0 && !held(ctx, d) ? head.bodyLength() : bodyReceived(ctx, d);
                 return n >= 0 && out.setSint(n);
             }));
         }
@@ -77,20 +77,20 @@ final class HttpFetches {
      * its body is not at hand (the stream does not keep it).
      */
     private static long bodyReceived(SampleContext ctx, Direction d) {
-        HttpHead head = transactionHead(ctx, d);
+        HttpHead head = d.head(ctx);
         if (head == null) {
             return -1;
         }
-        if (head.bodyLength() == HttpHead.NO_BODY) {
+        if (head.bodyLength() == HttpHead.NO_BODY || held(ctx, d)) {
             return 0;
         }
         ByteBuf body = d == REQUEST ? ctx.requestBody() : ctx.responseBody();
         return body == null ? -1 : body.readableBytes();
     }
 
-    /** The transaction's message: none in a TCP stream, whose held request head has no body to read (as HAProxy's). */
-    private static HttpHead transactionHead(SampleContext ctx, Direction d) {
-        return d == REQUEST ? ctx.request() : d.head(ctx);
+    /** The request head held in a TCP stream: HAProxy parses its headers only, its body is empty. */
+    private static boolean held(SampleContext ctx, Direction d) {
+        return d == REQUEST && ctx.request() == null;
     }
 
     /** A copy of the body bytes the stream holds (empty for a message without a body), or null. */

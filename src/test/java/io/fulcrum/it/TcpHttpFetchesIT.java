@@ -17,14 +17,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The HTTP fetches in a mode tcp frontend: in tcp-request content rules and use_backend they read the HTTP/1 request
  * head the held bytes start with, as HAProxy parses its buffer there. A condition on one waits for the whole head
  * while the inspect delay runs; bytes that are not HTTP (or a head the parser refuses) decide at once; a head larger
- * than the buffer (tune.bufsize less tune.maxrewrite) is not HTTP. Body fetches have no sample. Also runs against
- * HAProxy 2.6 (-Dit.proxy=haproxy).
+ * than the buffer (tune.bufsize less tune.maxrewrite) is not HTTP. The body is empty (HAProxy parses the headers
+ * only). Also runs against HAProxy 2.6 (-Dit.proxy=haproxy).
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class TcpHttpFetchesIT {
     /** Decided well before the inspect delay's 3 s (a cold JVM on a loaded box may take a while). */
     private static final long AT_ONCE = 2000;
-    private static final String VARS = "len path host meth url ver cnt base q cook up fhdr pathq body first";
+    private static final String VARS = "len path host meth url ver cnt base q cook up fhdr pathq body bsize first";
 
     /** A mode tcp frontend "ft" on port %d, logging to stdout; its format and rules follow. */
     private static final String FRONTEND = """
@@ -59,7 +59,8 @@ class TcpHttpFetchesIT {
                     tcp-request content set-var(sess.up) url_param(u)
                     tcp-request content set-var(sess.fhdr) req.fhdr(x)
                     tcp-request content set-var(sess.pathq) pathq
-                    tcp-request content set-var(sess.body) req.body
+                    tcp-request content set-var(sess.body) req.body,length
+                    tcp-request content set-var(sess.bsize) req.body_size
                     tcp-request content set-var(sess.first) http_first_req
                     use_backend two if { path_beg /two }
                     default_backend one
@@ -79,12 +80,12 @@ class TcpHttpFetchesIT {
             String full = "GET /two/x?u=1&b=2 HTTP/1.1\r\nHost: example\r\nX: a\r\nX: b,c\r\nCookie: a=1\r\nContent-Length: 3\r\n\r\nabc";
             exchange(fe, full, null);
             assertThat(awaitLine(proxy, 1)).isEqualTo("len=95 path=/two/x host=example meth=GET url=/two/x?u=1&b=2 ver=1.1 cnt=3 "
-                    + "base=example/two/x q=u=1&b=2 cook=1 up=1 fhdr=b,c pathq=/two/x?u=1&b=2 body=- first=1 be=two");
+                    + "base=example/two/x q=u=1&b=2 cook=1 up=1 fhdr=b,c pathq=/two/x?u=1&b=2 body=0 bsize=0 first=1 be=two");
 
             // a head in two parts: the condition waits for the second
             assertThat(exchange(fe, "GET /two/y HTTP/1.1\r\nHost: ex", "ample\r\n\r\n")).isLessThan(AT_ONCE);
             assertThat(awaitLine(proxy, 2)).isEqualTo("len=38 path=/two/y host=example meth=GET url=/two/y ver=1.1 cnt=0 "
-                    + "base=example/two/y q=- cook=- up=- fhdr=- pathq=/two/y body=- first=1 be=two");
+                    + "base=example/two/y q=- cook=- up=- fhdr=- pathq=/two/y body=0 bsize=0 first=1 be=two");
 
             // still incomplete when the delay ends: no sample, at the delay's end
             assertThat(exchange(fe, "GET /two HTTP/1.1\r\nHost: ex", null)).isGreaterThanOrEqualTo(2500);
@@ -98,11 +99,11 @@ class TcpHttpFetchesIT {
 
             assertThat(exchange(fe, "GET /a HTTP/1.0\r\n\r\n", null)).isLessThan(AT_ONCE);
             assertThat(awaitLine(proxy, 6)).isEqualTo("len=19 path=/a host=- meth=GET url=/a ver=1.0 cnt=0 base=/a q=- cook=- up=- "
-                    + "fhdr=- pathq=/a body=- first=1 be=one");
+                    + "fhdr=- pathq=/a body=0 bsize=0 first=1 be=one");
         }
     }
 
-    private static final String NONE = "len=- path=- host=- meth=- url=- ver=- cnt=- base=- q=- cook=- up=- fhdr=- pathq=- body=- first=1 ";
+    private static final String NONE = "len=- path=- host=- meth=- url=- ver=- cnt=- base=- q=- cook=- up=- fhdr=- pathq=- body=- bsize=- first=1 ";
 
     /** The head must fit in the buffer HAProxy's rules see (tune.bufsize less tune.maxrewrite: 896 bytes here). */
     @Test
