@@ -100,7 +100,7 @@ record StreamView(long id, long startMillis, long ageMillis, int calls,
     }
 
     /** HAProxy names both ends of a unix socket by its listener's id: "unix:1". */
-    private static SocketAddress unixByListener(SocketAddress a, Listener l) {
+    static SocketAddress unixByListener(SocketAddress a, Listener l) {
         return a instanceof DomainSocketAddress && l != null ? new DomainSocketAddress(Integer.toString(l.numericId())) : a;
     }
 
