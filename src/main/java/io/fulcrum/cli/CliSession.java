@@ -145,6 +145,7 @@ final class CliSession extends ChannelInboundHandlerAdapter {
         channel = ctx.channel();
         startMillis = System.currentTimeMillis();
         startNanos = System.nanoTime();
+        process.logging().nextStream(); // a CLI connection is a stream of HAProxy's: it counts in CumReq
         if (live != null) {
             live.add(this);
         }

@@ -1,5 +1,7 @@
 package io.fulcrum.conn;
 
+import io.netty.channel.unix.DomainSocketAddress;
+
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 
@@ -24,6 +26,14 @@ public sealed interface Endpoint {
 
     /** A unix stream socket; {@code abstractNamespace} for Linux's abstract namespace ({@code abns@}). */
     record Unix(String path, boolean abstractNamespace) implements Endpoint {
+        /**
+         * The address to bind or connect to; an abstract one is a NUL and the name, its length the name's (HAProxy 2.6
+         * fills the whole sun_path with NULs, which Netty's native calls cannot: docs/differences.md).
+         */
+        public DomainSocketAddress socketAddress() {
+            return new DomainSocketAddress(abstractNamespace ? "\0" + path : path);
+        }
+
         @Override
         public String toString() {
             return (abstractNamespace ? "abns@" : "unix@") + path;

@@ -50,7 +50,7 @@ public final class AuthFetches {
             boolean named = a.length > 0 && !a[0].text().isEmpty();
             Credentials cr = credentials(ctx, named ? a[0].text() : "authorization");
             if (cr == null || !cr.bearer()) {
-                return named && ctx.request() != null && out.setStr(new byte[0]);
+                return named && ctx.httpRequest() != null && out.setStr(new byte[0]);
             }
             return bearer(cr, out);
         }));
@@ -81,10 +81,10 @@ public final class AuthFetches {
 
     /** The credentials in the first header {@code name} of the request, or null when there are none HAProxy reads. */
     private static Credentials credentials(SampleContext ctx, String name) {
-        if (ctx.request() == null) {
+        if (ctx.httpRequest() == null) {
             return null;
         }
-        AsciiString v = ctx.request().headers().get(name);
+        AsciiString v = ctx.httpRequest().headers().get(name);
         if (v == null) {
             return null;
         }

@@ -9,9 +9,9 @@ enum Direction {
     /** The message, or null when it does not exist (yet). */
     HttpHead head(SampleContext ctx) {
         return switch (this) {
-            case REQUEST -> ctx.request();
+            case REQUEST -> ctx.httpRequest();
             case RESPONSE -> ctx.response();
-            case EITHER -> ctx.responseSide() ? ctx.response() : ctx.request();
+            case EITHER -> ctx.responseSide() ? ctx.response() : ctx.httpRequest();
         };
     }
 

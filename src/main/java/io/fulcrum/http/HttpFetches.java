@@ -29,9 +29,9 @@ final class HttpFetches {
         UrlFetches.register(c);
         AuthFetches.register(c);
         c.fetch(new Fetch("method", ArgSpec.NONE, SampleType.METH, Source.HRQHP,
-                (a, ctx, out) -> ctx.request() != null && out.setMeth(ctx.request().method())));
+                (a, ctx, out) -> ctx.httpRequest() != null && out.setMeth(ctx.httpRequest().method())));
         HeaderFetches.withAlias(c, new Fetch("req.ver", ArgSpec.NONE, SampleType.STR, Source.HRQHV,
-                (a, ctx, out) -> version(ctx.request(), out)), "req_ver");
+                (a, ctx, out) -> version(ctx.httpRequest(), out)), "req_ver");
         HeaderFetches.withAlias(c, new Fetch("res.ver", ArgSpec.NONE, SampleType.STR, Source.HRSHV,
                 (a, ctx, out) -> version(ctx.response(), out)), "resp_ver");
         c.fetch(new Fetch("status", ArgSpec.NONE, SampleType.SINT, Source.HRSHP,
@@ -56,7 +56,7 @@ final class HttpFetches {
                 if (head == null) {
                     return false;
                 }
-                long n = head.bodyLength() >= 0 ? head.bodyLength() : bodyReceived(ctx, d);
+                long n = head.bodyLength() >= 0 && !held(ctx, d) ? head.bodyLength() : bodyReceived(ctx, d);
                 return n >= 0 && out.setSint(n);
             }));
         }
@@ -81,11 +81,16 @@ final class HttpFetches {
         if (head == null) {
             return -1;
         }
-        if (head.bodyLength() == HttpHead.NO_BODY) {
+        if (head.bodyLength() == HttpHead.NO_BODY || held(ctx, d)) {
             return 0;
         }
         ByteBuf body = d == REQUEST ? ctx.requestBody() : ctx.responseBody();
         return body == null ? -1 : body.readableBytes();
+    }
+
+    /** The request head held in a TCP stream: HAProxy parses its headers only, its body is empty. */
+    private static boolean held(SampleContext ctx, Direction d) {
+        return d == REQUEST && ctx.request() == null;
     }
 
     /** A copy of the body bytes the stream holds (empty for a message without a body), or null. */

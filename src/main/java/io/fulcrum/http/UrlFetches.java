@@ -49,10 +49,10 @@ final class UrlFetches {
             return hostPort >= 0 && out.setSint(hostPort >>> 32);
         }));
         Fetch urlp = new Fetch("url_param", NAME_DELIM, SampleType.STR, Source.HRQHV,
-                (a, ctx, out) -> ctx.request() != null && urlParam(a, ctx.request().uri(), out));
+                (a, ctx, out) -> ctx.httpRequest() != null && urlParam(a, ctx.httpRequest().uri(), out));
         HeaderFetches.withAlias(c, urlp, "urlp");
         c.fetch(new Fetch("urlp_val", NAME_DELIM, SampleType.SINT, Source.HRQHV, (a, ctx, out) -> {
-            if (ctx.request() == null || !urlParam(a, ctx.request().uri(), out)) {
+            if (ctx.httpRequest() == null || !urlParam(a, ctx.httpRequest().uri(), out)) {
                 return false;
             }
             return out.setSint(LaxInt.parse(out.ascii(), 0, out.length()));
@@ -67,7 +67,7 @@ final class UrlFetches {
 
     private static Fetch fetch(String name, SampleType type, TargetFunction fn) {
         return new Fetch(name, ArgSpec.NONE, type, Source.HRQHV, (a, ctx, out) -> {
-            RequestHead request = ctx.request();
+            RequestHead request = ctx.httpRequest();
             return request != null && fn.fetch(a, request.uri(), ctx, out);
         });
     }
@@ -90,7 +90,7 @@ final class UrlFetches {
 
     /** The first Host header's value, or null when there is none or it is empty. */
     private static AsciiString host(SampleContext ctx) {
-        AsciiString host = ctx.request().headers().get("host");
+        AsciiString host = ctx.httpRequest().headers().get("host");
         return host == null || host.isEmpty() ? null : host;
     }
 

@@ -16,7 +16,6 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.socket.SocketProtocolFamily;
-import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.channel.unix.UnixChannelOption;
 import io.netty.util.AttributeKey;
 
@@ -222,7 +221,7 @@ public final class Listener {
     private SocketAddress address() {
         return switch (endpoint) {
             case Endpoint.Inet inet -> inet.socketAddress();
-            case Endpoint.Unix unix -> new DomainSocketAddress(unix.abstractNamespace() ? "\0" + unix.path() : unix.path());
+            case Endpoint.Unix unix -> unix.socketAddress();
             case Endpoint.Fd fd -> null;
         };
     }

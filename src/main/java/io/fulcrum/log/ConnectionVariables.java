@@ -14,10 +14,10 @@ final class ConnectionVariables {
     }
 
     static void register(LogVariables.Registrar r) {
-        address(r, "ci", "cp", SampleContext::source);
-        address(r, "fi", "fp", SampleContext::destination);
-        address(r, "si", "sp", ctx -> ifLogged(ctx, StreamLog::serverAddress));
-        address(r, "bi", "bp", ctx -> ifLogged(ctx, StreamLog::serverLocal));
+        address(r, "ci", "cp", SampleContext::source, true);
+        address(r, "fi", "fp", SampleContext::destination, true);
+        address(r, "si", "sp", ctx -> ifLogged(ctx, StreamLog::serverAddress), false);
+        address(r, "bi", "bp", ctx -> ifLogged(ctx, StreamLog::serverLocal), false);
         r.add("f", false, (ctx, out, f) -> LogVariable.text(out, ctx.frontend().name(), f));
         // '~' would follow the name of a frontend that terminated TLS.
         r.add("ft", false, (ctx, out, f) -> LogVariable.text(out, ctx.frontend().name(), f));
@@ -91,11 +91,19 @@ final class ConnectionVariables {
     }
 
     /** An IP variable and its port variable; "-" for both when the address does not exist (yet). */
-    private static void address(LogVariables.Registrar r, String ip, String port, Function<SampleContext, SocketAddress> get) {
+    /**
+     * @param front a client side address: a unix socket's "port" is its listener's id there, as in HAProxy (0 on the
+     *              server side)
+     */
+    private static void address(LogVariables.Registrar r, String ip, String port, Function<SampleContext, SocketAddress> get,
+                                boolean front) {
         r.add(ip, false, (ctx, out, f) -> ip(out, get.apply(ctx), f));
         r.add(port, false, (ctx, out, f) -> {
-            if (get.apply(ctx) instanceof InetSocketAddress in) {
+            SocketAddress a = get.apply(ctx);
+            if (a instanceof InetSocketAddress in) {
                 LogText.number(out, in.getPort(), f, 4);
+            } else if (a != null && (!front || ctx.listener() != null)) {
+                LogText.number(out, front ? ctx.listener().numericId() : 0, f, 4);
             } else {
                 LogVariable.text(out, null, f & ~LogVariable.QUOTE);
             }

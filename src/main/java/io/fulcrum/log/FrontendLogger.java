@@ -104,6 +104,10 @@ public final class FrontendLogger {
         counters.requestStarted();
     }
 
+    long nextStream() {
+        return process.nextStream();
+    }
+
     HeaderCaptures captures() {
         return captures;
     }
@@ -202,6 +206,7 @@ public final class FrontendLogger {
         if (level < 0) {
             return false;
         }
+        l.id(); // a line without a stream draws a number as it is built, as HAProxy's do
         l.logNumber(lines.getAndIncrement());
         String sd = sdFormat == null ? null : sdFormat.format(ctx);
         StringBuilder sb = line();
@@ -231,6 +236,7 @@ public final class FrontendLogger {
         l.logNumber(lines.getAndIncrement());
         StringBuilder sb = line();
         if (errorFormat != null) {
+            l.id();
             errorFormat.append(ctx, sb);
         } else {
             address(sb, client.remoteAddress());

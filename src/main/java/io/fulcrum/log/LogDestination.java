@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.UnixDomainSocketAddress;
 import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Where a {@code log} line sends its messages: a syslog server over UDP or TCP, a unix datagram socket, a file
@@ -25,11 +26,28 @@ sealed interface LogDestination {
         }
     }
 
-    /** A unix datagram socket, such as /dev/log. */
-    record UnixSocket(String path) implements LogDestination {
+    /** A unix datagram socket, such as /dev/log, or one in Linux's abstract namespace ({@code abns@}). */
+    record UnixSocket(String path, boolean abstractNamespace) implements LogDestination {
+        /** The length of sun_path in struct sockaddr_un. */
+        private static final int SUN_PATH = 108;
+
+        /**
+         * The address messages are sent to: an abstract one is named as HAProxy names it, a NUL, the name and NULs
+         * filling the whole sun_path (a receiver bound for HAProxy gets the messages).
+         */
+        byte[] address() {
+            byte[] name = path.getBytes(StandardCharsets.UTF_8);
+            if (!abstractNamespace) {
+                return name;
+            }
+            byte[] padded = new byte[SUN_PATH];
+            System.arraycopy(name, 0, padded, 1, name.length);
+            return padded;
+        }
+
         @Override
         public String toString() {
-            return path;
+            return abstractNamespace ? "abns@" + path : path;
         }
     }
 
@@ -84,7 +102,7 @@ sealed interface LogDestination {
                 case "ipv6", "udp6" -> family = 6;
                 case "udp" -> family = 0;
                 case "unix", "uxdg" -> {
-                    return new UnixSocket(rest);
+                    return new UnixSocket(rest, false);
                 }
                 case "fd" -> {
                     if (rest.isEmpty() || rest.length() > 9 || !rest.chars().allMatch(Character::isDigit)) {
@@ -104,12 +122,16 @@ sealed interface LogDestination {
                     }
                     return new Tcp(UnixDomainSocketAddress.of(rest));
                 }
-                case "abns" ->
-                        throw new ConfigException("'abns@' log targets (abstract unix sockets) are not supported by Fulcrum yet");
+                case "abns" -> {
+                    if (rest.getBytes(StandardCharsets.UTF_8).length > 107) {
+                        throw new ConfigException("socket path '" + text + "' too long (max 107)");
+                    }
+                    return new UnixSocket(rest, true);
+                }
                 default -> throw new ConfigException("unknown address family '" + prefix + "' in '" + text + "'");
             }
         } else if (text.startsWith("/")) {
-            return new UnixSocket(text);
+            return new UnixSocket(text, false);
         }
         return new Udp(inet(rest, family, text));
     }

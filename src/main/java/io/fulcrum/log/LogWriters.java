@@ -11,7 +11,6 @@ import java.net.Inet6Address;
 import java.net.StandardProtocolFamily;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -23,7 +22,7 @@ final class LogWriters implements AutoCloseable {
     private DatagramChannel udp4;
     private DatagramChannel udp6;
     private Socket unix;
-    private final Map<String, byte[]> unixPaths = new HashMap<>();
+    private final Map<LogDestination.UnixSocket, byte[]> unixPaths = new HashMap<>();
     private final ByteBuffer direct = ByteBuffer.allocateDirect(65536 + 1);
     private final OutputStream stdout = new FileOutputStream(java.io.FileDescriptor.out);
     private final OutputStream stderr = new FileOutputStream(java.io.FileDescriptor.err);
@@ -49,7 +48,7 @@ final class LogWriters implements AutoCloseable {
                 }
                 direct.clear();
                 direct.put(data, 0, length).flip();
-                byte[] path = unixPaths.computeIfAbsent(s.path(), p -> p.getBytes(StandardCharsets.UTF_8));
+                byte[] path = unixPaths.computeIfAbsent(s, LogDestination.UnixSocket::address);
                 return sock.sendToDomainSocket(direct, 0, length, path) == length;
             }
             case LogDestination.Stream st -> {

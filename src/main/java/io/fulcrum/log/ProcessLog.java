@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The process's logging at run time: the global targets, the sender thread they share with every proxy's, the
@@ -29,6 +30,11 @@ public final class ProcessLog implements AutoCloseable {
     private final LogSender sender;
     /** The longest line built: one less than the largest {@code len} of all targets, as in HAProxy. */
     private final int lineLimit;
+    /**
+     * Streams begun so far (a TCP session, an HTTP request whose head was read, a CLI connection), and lines logged
+     * for connections that began none: HAProxy's request counter, whose draws are %rt and whose count is CumReq.
+     */
+    private final AtomicLong streams = new AtomicLong();
 
     /** @param connections the process's connection limit, whose count is %ac */
     public ProcessLog(ConfigModel model, ConnLimit connections) {
@@ -118,6 +124,16 @@ public final class ProcessLog implements AutoCloseable {
 
     int actconn() {
         return connections.current();
+    }
+
+    /** Draws the number of a stream that begins (or of a line logged for a connection without one). */
+    public long nextStream() {
+        return streams.getAndIncrement();
+    }
+
+    /** The numbers drawn so far (CumReq). */
+    public long streams() {
+        return streams.get();
     }
 
     /** Log lines dropped because the sender's queue was full (DroppedLogs). */

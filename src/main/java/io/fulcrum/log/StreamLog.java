@@ -14,7 +14,6 @@ import io.netty.util.AttributeKey;
 
 import java.net.SocketAddress;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What a log line says about one transaction (an HTTP request or a TCP session), recorded by the stream as
@@ -23,7 +22,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * captured headers as received. Lives on the transaction's event loop.
  */
 public final class StreamLog {
-    private static final AtomicLong IDS = new AtomicLong();
     /**
      * When a connection that starts with handshakes ({@code accept-proxy}) was accepted: nanoTime and wall
      * clock, set by the acceptor, so that its first transaction counts from there (%Th).
@@ -126,6 +124,7 @@ public final class StreamLog {
     /** The request head is complete (end of TR): its line and captured fields are kept as received. */
     public void requestHead(RequestHead head) {
         requestStarted();
+        begin();
         if (headNanos == NONE && !badRequest) {
             logger.requestReceived();
         }
@@ -443,10 +442,15 @@ public final class StreamLog {
         return cause != '-' && cause != 'L' || retries > 0;
     }
 
-    /** The request counter (%rt), drawn when first asked for. */
+    /** The stream begins: it draws its number (%rt), as HAProxy's streams do when they are created. */
+    public void begin() {
+        id();
+    }
+
+    /** The request counter (%rt), drawn when the stream begins or, without one, when its line is built. */
     long id() {
         if (id < 0) {
-            id = IDS.getAndIncrement();
+            id = logger.nextStream();
         }
         return id;
     }

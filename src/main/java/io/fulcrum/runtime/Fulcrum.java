@@ -11,9 +11,11 @@ import io.fulcrum.listener.BindSpec;
 import io.fulcrum.listener.Listener;
 import io.fulcrum.listener.Acceptor;
 import io.fulcrum.listener.SessionStarter;
+import io.fulcrum.http.HeadReader;
 import io.fulcrum.log.ProcessLog;
 import io.fulcrum.mux.h1.H1Errors;
 import io.fulcrum.mux.h1.H1FrontConnection;
+import io.fulcrum.mux.h1.H1HeadReader;
 import io.fulcrum.mux.h1.H1Limits;
 import io.fulcrum.mux.h1.HeaderCase;
 import io.fulcrum.mux.h1.H1Settings;
@@ -52,6 +54,8 @@ public final class Fulcrum {
     private final EventLoops loops;
     private final ConnLimit connections;
     private final H1Limits h1Limits;
+    /** Reads the HTTP request heads of mode tcp streams for the HTTP fetches. */
+    private final HeadReader heads;
     private final ProcessLog logging;
     private final HeaderCase headerCase;
     private final H1Errors h1Errors;
@@ -79,6 +83,7 @@ public final class Fulcrum {
         this.loops = new EventLoops(global.effectiveNbthread(), global.multiQueue);
         this.connections = new ConnLimit(global.effectiveMaxconn());
         this.h1Limits = H1Settings.of(model).limits();
+        this.heads = new H1HeadReader(h1Limits);
         this.logging = new ProcessLog(model, connections);
         this.headerCase = new HeaderCase(H1Settings.of(model).caseAdjust);
         this.h1Errors = new H1Errors(h1Limits.bufsize());
@@ -172,7 +177,7 @@ public final class Fulcrum {
         return (ch, src, dst, early) -> {
             accepted(fe);
             fe.logger().accepted(src, dst);
-            TcpSession session = new TcpSession(ch, fe, loops, early, h1Limits.maxHead());
+            TcpSession session = new TcpSession(ch, fe, loops, early, h1Limits.maxHead(), heads);
             session.install();
             return session::start;
         };

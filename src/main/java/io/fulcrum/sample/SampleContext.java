@@ -62,6 +62,21 @@ public interface SampleContext {
     /** The HTTP request, in mode http. */
     RequestHead request();
 
+    /**
+     * In a TCP stream, the HTTP/1 request head the bytes held by {@code tcp-request content} rules start with, parsed
+     * as HAProxy parses its buffer there; null when there is none. While more bytes may complete a head, the rule
+     * being evaluated waits for them ({@link #contentMissing()}).
+     */
+    default RequestHead heldRequest() {
+        return null;
+    }
+
+    /** The request the HTTP fetches read: the transaction's, else the one held in a TCP stream. */
+    default RequestHead httpRequest() {
+        RequestHead r = request();
+        return r != null ? r : heldRequest();
+    }
+
     /** The HTTP response, once its head arrived. */
     ResponseHead response();
 

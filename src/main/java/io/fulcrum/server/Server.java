@@ -131,7 +131,7 @@ public final class Server {
             return new InetSocketAddress(inet.host(), port);
         }
         if (a.endpoint() instanceof Endpoint.Unix unix) {
-            return new io.netty.channel.unix.DomainSocketAddress(unix.abstractNamespace() ? "\0" + unix.path() : unix.path());
+            return unix.socketAddress();
         }
         throw new IllegalStateException("server " + id() + " has no address");
     }

@@ -27,10 +27,6 @@ public final class ProcessInfo {
         long now = System.currentTimeMillis();
         long uptime = (now - p.startMillis()) / 1000;
         long fds = FdLimit.soft();
-        long requests = 0;
-        for (Frontend fe : p.frontends()) {
-            requests += fe.counters().get(Count.REQUESTS);
-        }
         long direct = Math.max(0, PlatformDependent.usedDirectMemory());
         int nbthread = p.global().effectiveNbthread();
         v.put(InfoField.NAME, "Fulcrum");
@@ -52,7 +48,7 @@ public final class ProcessInfo {
         v.put(InfoField.HARD_MAXCONN, (long) p.connections().max());
         v.put(InfoField.CURRCONNS, (long) p.connections().current());
         v.put(InfoField.CUMCONNS, p.connections().total());
-        v.put(InfoField.CUMREQ, requests);
+        v.put(InfoField.CUMREQ, p.logging().streams());
         for (InfoField f : new InfoField[] {InfoField.MAXSSLCONNS, InfoField.CURRSSLCONNS, InfoField.CUMSSLCONNS, InfoField.MAXPIPES,
                 InfoField.PIPESUSED, InfoField.PIPESFREE, InfoField.SSLFRONTENDKEYRATE, InfoField.SSLFRONTENDMAXKEYRATE,
                 InfoField.SSLFRONTENDSESSIONREUSE_PCT, InfoField.SSLBACKENDKEYRATE, InfoField.SSLBACKENDMAXKEYRATE,

@@ -3,6 +3,7 @@ package io.fulcrum.stream;
 import io.fulcrum.backend.Backend;
 import io.fulcrum.cfg.Source;
 import io.fulcrum.log.LogContext;
+import io.fulcrum.listener.Listener;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.server.Server;
 import io.netty.channel.Channel;
@@ -106,7 +107,8 @@ public abstract class LiveStream implements LogContext {
         Channel back = serverChannel();
         return new StreamView(id, startMillis,
                 (System.nanoTime() - startNanos) / 1_000_000, calls,
-                front == null ? null : front.remoteAddress(), front == null ? null : front.localAddress(), StreamView.fd(front),
+                front == null ? null : StreamView.unixByListener(front.remoteAddress(), Listener.of(front)),
+                front == null ? null : StreamView.unixByListener(front.localAddress(), Listener.of(front)), StreamView.fd(front),
                 fe == null ? "<NONE>" : fe.name(), fe == null ? -1 : fe.numericId(), http(),
                 be == null ? null : be.name(), be == null ? -1 : be.numericId(),
                 srv == null ? null : srv.name(), srv == null ? -1 : srv.numericId(),

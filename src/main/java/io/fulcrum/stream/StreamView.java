@@ -40,11 +40,8 @@ record StreamView(long id, long startMillis, long ageMillis, int calls,
         long idle = c.idleDeadline() == Long.MAX_VALUE ? -1 : Math.max(0, (c.idleDeadline() - now) / 1_000_000);
         Channel ch = c.channel();
         Listener l = Listener.of(ch);
-        // HAProxy names a unix socket's client by its listener's id: "unix:1"
-        SocketAddress src = ch.remoteAddress() instanceof DomainSocketAddress && l != null
-                ? new DomainSocketAddress(Integer.toString(l.numericId())) : ch.remoteAddress();
         return new StreamView(c.id(), c.startMillis(), (now - c.startNanos()) / 1_000_000, (int) c.lines(),
-                src, ch.localAddress(), fd(ch), CliSettings.OWNER, 0, false, null, -1, null, -1, null, null, -1,
+                unixByListener(ch.remoteAddress(), l), unixByListener(ch.localAddress(), l), fd(ch), CliSettings.OWNER, 0, false, null, -1, null, -1, null, null, -1,
                 8, idle, idle, -1);
     }
 
@@ -100,6 +97,11 @@ record StreamView(long id, long startMillis, long ageMillis, int calls,
         b.append("  scf state=EST fd=").append(frontFd).append('\n');
         b.append("  scb state=").append(stateName(serverSide)).append(" fd=").append(backFd).append('\n');
         return b.toString();
+    }
+
+    /** HAProxy names both ends of a unix socket by its listener's id: "unix:1". */
+    static SocketAddress unixByListener(SocketAddress a, Listener l) {
+        return a instanceof DomainSocketAddress && l != null ? new DomainSocketAddress(Integer.toString(l.numericId())) : a;
     }
 
     private String pointerText() {

@@ -181,6 +181,9 @@ class SessionCommandsIT {
         assertThat(CliClient.send(admin, "show sess")).containsPattern("(?m)^0x[0-9a-f]+: proto=unix_stream src=unix:1 fe=GLOBAL "
                 + "be=<NONE> srv=<none> ts=[0-9a-f]+ epoch=\\S+ age=\\d+s calls=\\d+ rate=\\d+ cpu=\\d+ lat=\\d+ rq\\[\\S+] rp\\[\\S+] "
                 + "scf=\\[8,[0-9a-f]+h,fd=\\d+] scb=\\[8,[0-9a-f]+h,fd=-1] exp=\\S* rc=\\d+ c_exp=\\S*$");
+        // both ends of a unix socket named by the listener's id, in the detailed form too
+        assertThat(CliClient.send(admin, "show sess all")).containsPattern("(?m) proto=unix_stream source=unix:1\n"
+                + "(.*\n)*?  frontend=GLOBAL \\(id=0 mode=tcp\\).* addr=unix:1\n");
     }
 
     /** The {@code show sess} line of the stream of frontend {@code fe} from client port {@code port}, once it is there. */

@@ -25,7 +25,7 @@ class LogTargetTest {
         assertThat(parse("log 127.0.0.1:5514 local0").destination()).hasToString("127.0.0.1:5514");
         assertThat(parse("log udp@127.0.0.1:5514 local0").destination()).hasToString("127.0.0.1:5514");
         assertThat(parse("log [::1]:515 local0").destination()).hasToString("0:0:0:0:0:0:0:1:515");
-        assertThat(parse("log /dev/log local0").destination()).isEqualTo(new LogDestination.UnixSocket("/dev/log"));
+        assertThat(parse("log /dev/log local0").destination()).isEqualTo(new LogDestination.UnixSocket("/dev/log", false));
         assertThat(parse("log stdout local0").destination()).isEqualTo(new LogDestination.Stream(1));
         assertThat(parse("log fd@2 local0").destination()).isEqualTo(new LogDestination.Stream(2));
         assertThat(parse("log fd@5 local0").destination()).hasToString("fd@5");
@@ -34,7 +34,9 @@ class LogTargetTest {
         assertThat(parse("log tcp@127.0.0.1 local0").destination()).hasToString("tcp@127.0.0.1:514");
         assertThatThrownBy(() -> parse("log fd@x local0")).hasMessage("file descriptor 'x' is not a valid integer in 'fd@x'");
         assertThat(parse("log uxst@/tmp/s local0").destination()).hasToString("uxst@/tmp/s");
-        assertThatThrownBy(() -> parse("log abns@s local0")).hasMessageContaining("not supported by Fulcrum yet");
+        assertThat(parse("log abns@s local0").destination()).hasToString("abns@s");
+        String longName = "abns@" + "x".repeat(108);
+        assertThatThrownBy(() -> parse("log " + longName + " local0")).hasMessage("socket path '" + longName + "' too long (max 107)");
     }
 
     @Test

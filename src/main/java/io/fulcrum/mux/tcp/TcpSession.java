@@ -6,6 +6,7 @@ import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.conn.Socks4;
 import io.fulcrum.conn.SourceAddress;
+import io.fulcrum.http.HeadReader;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
 import io.fulcrum.log.LogContext;
@@ -76,6 +77,10 @@ public final class TcpSession extends LiveStream implements ResponseControl {
     private final LogContext logged;
     /** The most bytes content rules inspect (the buffer, {@code tune.bufsize - tune.maxrewrite}). */
     private final int room;
+    private final HeadReader heads;
+    /** The head read from the first {@link #heldBytes} held bytes (the HTTP fetches); -1: none read yet. */
+    private HeadReader.Held held;
+    private int heldBytes = -1;
     /** Which content rules run: 0 the frontend's, 1 the backend's, 2 none left. */
     private int ruleStage;
     /** The content rules waiting for the client's bytes ({@code tcp-request inspect-delay}), or null. */
@@ -102,9 +107,10 @@ public final class TcpSession extends LiveStream implements ResponseControl {
      *
      * @param early bytes already read from the client (after a PROXY header), or null
      * @param room  the most bytes content rules inspect
+     * @param heads reads the HTTP request head the inspected bytes may start with (the HTTP fetches)
      */
-    public TcpSession(Channel client, Frontend frontend, EventLoops loops, ByteBuf early, int room) {
-        this(client, frontend, null, loops, null, early, null, room);
+    public TcpSession(Channel client, Frontend frontend, EventLoops loops, ByteBuf early, int room, HeadReader heads) {
+        this(client, frontend, null, loops, null, early, null, room, heads);
     }
 
     /**
@@ -113,8 +119,9 @@ public final class TcpSession extends LiveStream implements ResponseControl {
      * @param origin    the HTTP transaction this session continues as a tunnel (its log line is the tunnel's), or null
      */
     private TcpSession(Channel client, Frontend frontend, Backend backend, EventLoops loops, Endpoints endpoints, ByteBuf early,
-                       LogContext origin, int room) {
+                       LogContext origin, int room, HeadReader heads) {
         this.room = room;
+        this.heads = heads;
         this.client = client;
         this.frontend = frontend;
         this.loops = loops;
@@ -124,6 +131,9 @@ public final class TcpSession extends LiveStream implements ResponseControl {
         this.clientRelay = new Relay(this, Side.CLIENT);
         this.logged = origin != null ? origin : this;
         this.log = origin != null ? origin.streamLog() : frontend.logger().firstStream(client);
+        if (origin == null) {
+            log.begin();
+        }
         client.closeFuture().addListener(f -> clientGone());
     }
 
@@ -138,7 +148,7 @@ public final class TcpSession extends LiveStream implements ResponseControl {
      */
     public static void tunnel(Channel client, Channel server, Frontend frontend, Backend backend, EventLoops loops,
                               ByteBuf fromClient, ByteBuf fromServer, LogContext origin, long tunnelTimeout) {
-        TcpSession s = new TcpSession(client, frontend, backend, loops, origin.endpoints(), fromClient, origin, 0);
+        TcpSession s = new TcpSession(client, frontend, backend, loops, origin.endpoints(), fromClient, origin, 0, null);
         s.tunnelTimeout = tunnelTimeout;
         s.register();
         s.install();
@@ -227,6 +237,7 @@ public final class TcpSession extends LiveStream implements ResponseControl {
             }
         }
         if (v == Verdict.DONE) {
+            log.error('P', 'R'); // refused by a rule (PR), as HAProxy logs it
             client.close();
         }
         return v;
@@ -255,7 +266,14 @@ public final class TcpSession extends LiveStream implements ResponseControl {
 
     @Override
     public ByteBuf requestContent() {
-        return connected ? null : early != null ? early : Unpooled.EMPTY_BUFFER;
+        if (connected) {
+            return null;
+        }
+        if (early == null) {
+            return Unpooled.EMPTY_BUFFER;
+        }
+        // The rules see what HAProxy's buffer would hold: the first 'room' bytes.
+        return early.readableBytes() > room ? early.slice(early.readerIndex(), room) : early;
     }
 
     @Override
@@ -872,6 +890,28 @@ public final class TcpSession extends LiveStream implements ResponseControl {
     @Override
     public RequestHead request() {
         return null;
+    }
+
+    /** HAProxy's http_first_req is true in a TCP stream. */
+    @Override
+    public long requestNumber() {
+        return 1;
+    }
+
+    @Override
+    public RequestHead heldRequest() {
+        ByteBuf content = requestContent();
+        if (content == null || heads == null) {
+            return null;
+        }
+        if (content.readableBytes() != heldBytes) { // bytes only ever come after those read
+            held = heads.read(content);
+            heldBytes = content.readableBytes();
+        }
+        if (held.incomplete() && awaitingContent()) {
+            contentMissing();
+        }
+        return held.head();
     }
 
     @Override
