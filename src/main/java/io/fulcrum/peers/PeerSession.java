@@ -295,6 +295,9 @@ final class PeerSession extends ByteToMessageDecoder {
             cursors[i].lastPushed = link.acked[i];
         }
         section.established(this);
+        if (outgoing && link.local) {
+            teach(); // a soft-stopping process teaches its successor unasked
+        }
         push();
     }
 
@@ -347,7 +350,12 @@ final class PeerSession extends ByteToMessageDecoder {
                 section.learned(this, type == Wire.RESYNC_FINISHED);
                 send(Wire.CLASS_CONTROL, Wire.RESYNC_CONFIRM);
             }
-            case Wire.RESYNC_CONFIRM -> teaching = false;
+            case Wire.RESYNC_CONFIRM -> {
+                teaching = false;
+                if (outgoing && link.local) {
+                    close(); // the new process learned everything from this soft-stopping one
+                }
+            }
             case Wire.HEARTBEAT -> link.heartbeatsReceived++;
             default -> {
                 // Unknown control messages are ignored, as HAProxy does.

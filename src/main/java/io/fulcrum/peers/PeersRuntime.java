@@ -20,6 +20,7 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.net.Inet6Address;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
@@ -27,7 +28,10 @@ import java.util.concurrent.TimeUnit;
  * A running peers section: the local peer's listener, a session with each remote peer (connected again 5 s after a
  * failure), heartbeats every 3 s on idle sessions, a session closed when nothing came for a whole reconnect period
  * twice, and the resync at start: the first peer connected is asked for all its entries; without an answer in 5 s,
- * the process considers itself up to date. Everything runs on one event loop, chosen at start.
+ * the process considers itself up to date. On a reload (HAProxy's "local peer" resync), the new process first waits 5 s
+ * for the old one, which connects to the local peer's address at its soft stop, teaches its whole tables and exits
+ * once the new process confirms; the remote peers are asked when it does not come. Everything runs on one event loop,
+ * chosen at start.
  */
 final class PeersRuntime implements Services.Service {
     private static final long RECONNECT_MS = 5000;
@@ -55,6 +59,10 @@ final class PeersRuntime implements Services.Service {
     /** The session asked for a resync, or null. */
     private PeerSession learning;
     private long resyncDeadline;
+    /** A reload: the old process is expected to teach this one before the remote peers are asked. */
+    private boolean waitLocal;
+    /** Completes when a soft-stopping process has taught the new one, or cannot: the process may exit. */
+    private final CompletableFuture<Void> taught = new CompletableFuture<>();
     long taskCalls;
 
     PeersRuntime(PeersSpec spec, Diagnostics diag) {
@@ -79,6 +87,7 @@ final class PeersRuntime implements Services.Service {
         share(loops.next());
         resyncDeadline = RESYNC_MS;
         PeerLink local = local();
+        waitLocal = process.global().oldProcesses > 0 && local != null && local.address != null;
         if (local != null && local.address != null) {
             listen(local);
         }
@@ -95,10 +104,10 @@ final class PeersRuntime implements Services.Service {
         }
     }
 
-    /** Closes the listener and the sessions, at the start of a soft stop (or at a hard one). */
+    /** Closes the listener and the sessions now (a hard stop). */
     @Override
     public void stop() {
-        if (loop == null || stopped) {
+        if (loop == null) {
             return;
         }
         stopped = true;
@@ -108,7 +117,35 @@ final class PeersRuntime implements Services.Service {
                 server.close();
             }
             links.stream().filter(l -> l.session != null).forEach(l -> l.session.close());
+            taught.complete(null);
         });
+    }
+
+    /**
+     * A soft stop: the listener closes, so that the new process (bound to the same address) gets the next connection
+     * to the local peer; the remote sessions close, so that the remote peers connect to the new process; then this
+     * process connects to the local peer and teaches it everything. Done when the new process confirms the lesson,
+     * when nothing answers there, or after {@code DEAD_MS}.
+     */
+    @Override
+    public CompletableFuture<Void> softStop() {
+        if (loop == null || stopped) {
+            stop();
+            return taught;
+        }
+        stopped = true;
+        loop.execute(() -> {
+            ticker.cancel(false);
+            links.stream().filter(l -> l.session != null).forEach(l -> l.session.close());
+            PeerLink local = local();
+            if (server == null) {
+                taught.complete(null);
+                return;
+            }
+            server.close().addListener(f -> connect(local));
+            loop.schedule(this::stop, DEAD_MS, TimeUnit.MILLISECONDS);
+        });
+        return taught;
     }
 
     /**
@@ -158,6 +195,11 @@ final class PeersRuntime implements Services.Service {
     private void tick() {
         taskCalls++;
         long now = now();
+        if (waitLocal && learning == null && now >= resyncDeadline) {
+            waitLocal = false; // the old process did not come: the remote peers teach
+            resyncDeadline = now + RESYNC_MS;
+        }
+        assign();
         for (PeerLink l : links) {
             if (l.local) {
                 continue;
@@ -196,6 +238,9 @@ final class PeersRuntime implements Services.Service {
                 .addListener((ChannelFuture f) -> {
                     if (!f.isSuccess() && l.session == s) {
                         l.session = null;
+                    }
+                    if (!f.isSuccess() && l.local) {
+                        taught.complete(null); // no new process to teach
                     }
                 });
     }
@@ -239,13 +284,32 @@ final class PeersRuntime implements Services.Service {
         return Wire.STATUS_OK;
     }
 
-    /** A session is established: the first one may be asked for a resync. */
+    /**
+     * A session is established: the old process's (the local peer connecting on a reload) teaches without being asked;
+     * a remote one may be asked for a resync.
+     */
     void established(PeerSession s) {
-        PeerLink l = s.link();
-        if (!upToDate && learning == null && !l.local && !l.notUpToDate) {
+        if (s.link().local && !s.outgoing() && waitLocal && learning == null) {
             learning = s;
             resyncDeadline = now() + RESYNC_MS;
-            s.requestResync();
+        } else {
+            assign();
+        }
+    }
+
+    /** Asks an established remote peer for all its entries, when this process needs them and nobody is teaching. */
+    private void assign() {
+        if (upToDate || learning != null || waitLocal || stopped) {
+            return;
+        }
+        for (PeerLink l : links) {
+            PeerSession s = l.session;
+            if (!l.local && !l.notUpToDate && s != null && s.established()) {
+                learning = s;
+                resyncDeadline = now() + RESYNC_MS;
+                s.requestResync();
+                return;
+            }
         }
     }
 
@@ -256,11 +320,13 @@ final class PeersRuntime implements Services.Service {
             return;
         }
         learning = null;
+        waitLocal = false;
         if (finished) {
             upToDate = true;
         } else {
             l.notUpToDate = true;
             resyncDeadline = now() + RESYNC_MS;
+            assign();
         }
         pushAll();
     }
@@ -297,7 +363,11 @@ final class PeersRuntime implements Services.Service {
         }
         if (learning == s) {
             learning = null;
+            waitLocal = false;
             resyncDeadline = now() + RESYNC_MS;
+        }
+        if (l.local && s.outgoing() && stopped) {
+            taught.complete(null); // the lesson of the new process is over (confirmed or not)
         }
     }
 

@@ -21,6 +21,8 @@ public final class GlobalSettings {
     public String node;
     /** {@code description}: what the stats page says of the process ({@code stats show-desc}), or null. */
     public String description;
+    /** How many old processes {@code -sf}/{@code -st} named: a reload, whose old process may teach the new one (peers). */
+    public int oldProcesses;
 
     public int effectiveNbthread() {
         return nbthread > 0 ? nbthread : Runtime.getRuntime().availableProcessors();

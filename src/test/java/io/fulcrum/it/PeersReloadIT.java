@@ -1,0 +1,157 @@
+package io.fulcrum.it;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static io.fulcrum.it.TcpProxyKit.freePort;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * HAProxy's "local peer" resync: on a reload ({@code -sf}), the old process connects to its own peer address, where the
+ * new process listens now, teaches it every entry of its shared tables, and exits once the new process confirmed; the
+ * new one starts with the entries, their counters and their remaining expiry. With {@code -st} the old process stops
+ * at once and the new one, after waiting for it in vain, goes on without the entries.
+ */
+@Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class PeersReloadIT {
+    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final List<FulcrumProcess> started = new ArrayList<>();
+    private Path dir;
+    private int peer;
+    private int front;
+
+    @BeforeEach
+    void ports() throws Exception {
+        dir = Files.createTempDirectory("fulcrum-peers-reload");
+        peer = freePort();
+        front = freePort();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (FulcrumProcess p : started) {
+            p.close();
+        }
+    }
+
+    /** The same configuration but for the CLI socket, so that each process can be asked apart. */
+    private Path config(String socket) throws Exception {
+        return FulcrumProcess.config("""
+                global
+                    stats socket %s level admin
+                defaults
+                    mode http
+                    timeout connect 2s
+                    timeout client 10s
+                    timeout server 10s
+                peers mesh
+                    peer ful 127.0.0.1:%d
+                    table counts type integer size 10 expire 60s store gpc(2),http_req_cnt
+                frontend fe
+                    bind 127.0.0.1:%d
+                    stick-table type string len 16 size 100 expire 60s peers mesh store http_req_cnt,http_req_rate(10s),gpt0
+                    http-request track-sc0 req.hdr(x-key)
+                    http-request track-sc1 int(7) table mesh/counts
+                    http-request sc-inc-gpc(1,1)
+                    http-request return status 200
+                """.formatted(dir.resolve(socket), peer, front));
+    }
+
+    private FulcrumProcess start(String socket, String... extra) throws Exception {
+        List<String> args = new ArrayList<>(List.of("-db", "-f", config(socket).toString(), "-L", "ful"));
+        args.addAll(List.of(extra));
+        FulcrumProcess p = FulcrumProcess.start(args);
+        started.add(p);
+        return p;
+    }
+
+    private void track(String key) throws Exception {
+        HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + front + "/"))
+                .header("x-key", key).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(200);
+    }
+
+    private String table(String socket, String table) throws Exception {
+        return CliClient.send(dir.resolve(socket), "show table " + table);
+    }
+
+    private Matcher await(String socket, String table, String line) throws Exception {
+        Pattern p = Pattern.compile(line);
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        String last;
+        do {
+            last = table(socket, table);
+            Matcher m = p.matcher(last);
+            if (m.find()) {
+                return m;
+            }
+            Thread.sleep(100);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("no line matching " + line + " in " + socket + "'s " + table + ":\n" + last);
+    }
+
+    @Test
+    void theOldProcessTeachesTheNewOneItsEntriesOnAReload() throws Exception {
+        FulcrumProcess old = start("old.sock");
+        TcpProxyKit.awaitListening(old, "127.0.0.1", front, Duration.ofSeconds(20));
+        track("alpha");
+        track("alpha");
+        track("beta");
+        Thread.sleep(1500); // the entries age: the new process gets what remains of their expiry
+        FulcrumProcess fresh = start("new.sock", "-sf", Long.toString(old.pid()));
+        assertThat(old.awaitExit(Duration.ofSeconds(30))).as(old.stderr()).isZero();
+        Matcher m = await("new.sock", "fe", "key=alpha use=0 exp=(\\d+) gpt0=0 http_req_cnt=2 http_req_rate\\(10000\\)=2");
+        assertThat(Long.parseLong(m.group(1))).isLessThan(59_000L);
+        await("new.sock", "fe", "key=beta use=0 exp=\\d+ gpt0=0 http_req_cnt=1 ");
+        await("new.sock", "mesh/counts", "key=7 use=0 exp=\\d+ http_req_cnt=3 gpc0=0 gpc1=3");
+        // The new process goes on counting from there.
+        track("alpha");
+        await("new.sock", "fe", "key=alpha use=0 exp=\\d+ gpt0=0 http_req_cnt=3 ");
+        assertThat(fresh.stderr()).doesNotContain("[ALERT]");
+
+        // And teaches the entries to the next one in turn.
+        FulcrumProcess third = start("third.sock", "-sf", Long.toString(fresh.pid()));
+        assertThat(fresh.awaitExit(Duration.ofSeconds(30))).as(fresh.stderr()).isZero();
+        await("third.sock", "fe", "key=alpha use=0 exp=\\d+ gpt0=0 http_req_cnt=3 ");
+        await("third.sock", "mesh/counts", "key=7 use=0 exp=\\d+ http_req_cnt=4 ");
+        assertThat(third.isAlive()).isTrue();
+    }
+
+    @Test
+    void aSoftStopWithoutSuccessorExitsAtOnce() throws Exception {
+        FulcrumProcess alone = start("alone.sock");
+        TcpProxyKit.awaitListening(alone, "127.0.0.1", front, Duration.ofSeconds(20));
+        track("alpha");
+        long t0 = System.nanoTime();
+        alone.signal("USR1");
+        assertThat(alone.awaitExit(Duration.ofSeconds(20))).as(alone.stderr()).isZero();
+        // Nobody listens at the local peer's address any more: no lesson to wait for.
+        assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(8));
+    }
+
+    @Test
+    void afterAHardReloadTheNewProcessStartsEmpty() throws Exception {
+        FulcrumProcess old = start("old.sock");
+        TcpProxyKit.awaitListening(old, "127.0.0.1", front, Duration.ofSeconds(20));
+        track("alpha");
+        FulcrumProcess fresh = start("new.sock", "-st", Long.toString(old.pid()));
+        assertThat(old.awaitExit(Duration.ofSeconds(20))).as(old.stderr()).isZero();
+        TcpProxyKit.awaitListening(fresh, "127.0.0.1", front, Duration.ofSeconds(20));
+        Thread.sleep(500);
+        assertThat(table("new.sock", "fe")).doesNotContain("key=alpha");
+    }
+}
