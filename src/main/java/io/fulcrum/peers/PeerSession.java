@@ -8,6 +8,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.ScheduledFuture;
 
 import java.nio.charset.StandardCharsets;
@@ -96,6 +97,11 @@ final class PeerSession extends ByteToMessageDecoder {
         return "src=" + InetText.withPort(ctx.channel().localAddress()) + " addr=" + InetText.withPort(ctx.channel().remoteAddress());
     }
 
+    /** Whether the connection is over TLS. */
+    boolean tls() {
+        return ctx.pipeline().get(SslHandler.class) != null;
+    }
+
     boolean established() {
         return state == State.READY;
     }
@@ -107,10 +113,19 @@ final class PeerSession extends ByteToMessageDecoder {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        if (ctx.channel().isActive()) {
+            begin(ctx); // added once the TLS handshake of an accepted connection is done
+        }
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        begin(ctx);
+        super.channelActive(ctx);
+    }
+
+    /** The connection is up: the handshake of the protocol must end in 5 s; an initiating peer says hello. */
+    private void begin(ChannelHandlerContext ctx) {
         handshakeTimeout = ctx.executor().schedule(() -> {
             if (state != State.READY) {
                 ctx.close();
@@ -120,7 +135,6 @@ final class PeerSession extends ByteToMessageDecoder {
             link.status = Wire.STATUS_CONNECTED;
             ctx.writeAndFlush(Unpooled.copiedBuffer(Wire.hello(link.name, section.localName, link.minor), StandardCharsets.ISO_8859_1));
         }
-        super.channelActive(ctx);
     }
 
     @Override

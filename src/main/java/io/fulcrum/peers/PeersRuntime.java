@@ -1,6 +1,7 @@
 package io.fulcrum.peers;
 
 import io.fulcrum.cfg.Diagnostics;
+import io.fulcrum.listener.Transport;
 import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.runtime.Fulcrum;
 import io.fulcrum.runtime.Services;
@@ -72,7 +73,8 @@ final class PeersRuntime implements Services.Service {
         this.diag = diag;
         for (PeersSpec.Peer p : spec.peers) {
             boolean local = p.name().equals(localName);
-            links.add(new PeerLink(p.name(), local && p.address() == null ? spec.bind : p.address(), local, sticks.size()));
+            links.add(new PeerLink(p.name(), local && p.address() == null ? spec.bind : p.address(), local, p.server().transport,
+                    sticks.size()));
         }
     }
 
@@ -175,11 +177,17 @@ final class PeersRuntime implements Services.Service {
         if (loops.isEpoll()) {
             b.option(UnixChannelOption.SO_REUSEPORT, true); // a reloading process binds while the old one stops
         }
+        Transport tls = spec.listener.transport;
         ChannelFuture f = b
                 .childHandler(new ChannelInitializer<>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        ch.pipeline().addLast("peer", new PeerSession(PeersRuntime.this, null));
+                        if (tls == null) {
+                            ch.pipeline().addLast("peer", new PeerSession(PeersRuntime.this, null));
+                        } else {
+                            tls.install(ch, () -> ch.pipeline().addLast("peer", new PeerSession(PeersRuntime.this, null)),
+                                    (reason, bytes) -> ch.close());
+                        }
                     }
                 })
                 .bind(local.address)
@@ -233,7 +241,15 @@ final class PeersRuntime implements Services.Service {
                 .channelFactory(() -> loops.newSocketFor(l.address))
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 1000)
                 .option(ChannelOption.TCP_NODELAY, true)
-                .handler(s)
+                .handler(new ChannelInitializer<>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        if (l.transport != null) {
+                            l.transport.install(ch, null); // its handshake starts once connected, before the hello goes
+                        }
+                        ch.pipeline().addLast("peer", s);
+                    }
+                })
                 .connect(l.address)
                 .addListener((ChannelFuture f) -> {
                     if (!f.isSuccess() && l.session == s) {

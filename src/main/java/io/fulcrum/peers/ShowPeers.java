@@ -100,7 +100,7 @@ final class ShowPeers {
         b.append(INDENT).append("flags=0x0");
         if (s != null) {
             b.append(" appctx:").append(id(s)).append(" st0=").append(s.established() ? 7 : 6).append(" st1=0 task_calls=0 state=EST\n");
-            b.append(INDENT).append("xprt=RAW ").append(s.addresses()).append('\n');
+            b.append(INDENT).append(s.tls() ? "xprt=SSL " : "xprt=RAW ").append(s.addresses()).append('\n');
             table(b, p, s, "remote_table", s.remoteTable());
             table(b, p, s, "last_local_table", s.lastLocalTable());
         } else {

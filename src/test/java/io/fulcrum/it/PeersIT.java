@@ -8,17 +8,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static io.fulcrum.it.TcpProxyKit.freePort;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,7 +28,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PeersIT {
     private static final String HAPROXY = System.getProperty("it.haproxy", "/usr/sbin/haproxy");
-    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static Path dir;
     private static int hapPeer;
     private static int fulPeer;
@@ -103,29 +96,11 @@ class PeersIT {
     }
 
     private static void track(int port, String key) throws Exception {
-        HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/"))
-                .header("x-key", key).build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(r.statusCode()).isEqualTo(200);
+        PeersKit.track(port, key);
     }
 
-    private static String table(String socket, String table) throws IOException {
-        return CliClient.send(dir.resolve(socket), "show table " + table);
-    }
-
-    /** Waits (20 s at most) until {@code show table} on {@code socket} has a line matching {@code line}; returns it. */
     private static Matcher await(String socket, String table, String line) throws Exception {
-        Pattern p = Pattern.compile(line);
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        String last;
-        do {
-            last = table(socket, table);
-            Matcher m = p.matcher(last);
-            if (m.find()) {
-                return m;
-            }
-            Thread.sleep(100);
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError("no line matching " + line + " in " + socket + "'s " + table + ":\n" + last);
+        return PeersKit.await(dir.resolve(socket), table, line);
     }
 
     @Test
