@@ -28,6 +28,10 @@ final class PeerLink {
     long lastHandshake;
     long newConnections;
     long protocolErrors;
+    /** Sessions replaced by another the peer opened at the same time. */
+    long collisions;
+    /** Sessions closed because nothing came for too long. */
+    long noHeartbeat;
     long heartbeatsSent;
     long heartbeatsReceived;
 

@@ -92,14 +92,19 @@ final class PeerSession extends ByteToMessageDecoder {
         return lastLocalTable;
     }
 
-    /** The connection's addresses, "src=... addr=...", as {@code show peers} prints them. */
+    /** An accepted connection's addresses, "src=<the peer's> addr=<ours>", as {@code show peers} prints them. */
     String addresses() {
-        return "src=" + InetText.withPort(ctx.channel().localAddress()) + " addr=" + InetText.withPort(ctx.channel().remoteAddress());
+        return "src=" + InetText.withPort(ctx.channel().remoteAddress()) + " addr=" + InetText.withPort(ctx.channel().localAddress());
     }
 
     /** Whether the connection is over TLS. */
     boolean tls() {
         return ctx.pipeline().get(SslHandler.class) != null;
+    }
+
+    /** Whether it is sending the whole tables (a resync) and not confirmed yet. */
+    boolean teaching() {
+        return teaching;
     }
 
     boolean established() {

@@ -35,7 +35,7 @@ import java.util.concurrent.TimeUnit;
  * chosen at start.
  */
 final class PeersRuntime implements Services.Service {
-    private static final long RECONNECT_MS = 5000;
+    static final long RECONNECT_MS = 5000;
     private static final long HEARTBEAT_MS = 3000;
     private static final long RESYNC_MS = 5000;
     /** Silence after which a session is considered dead (HAProxy: a reconnect period without any message). */
@@ -62,6 +62,8 @@ final class PeersRuntime implements Services.Service {
     private long resyncDeadline;
     /** A reload: the old process is expected to teach this one before the remote peers are asked. */
     private boolean waitLocal;
+    /** The resync's history, HAProxy's section flags ({@code show peers}). */
+    int flags = Wire.RESYNC_REQUESTED;
     /** Completes when a soft-stopping process has taught the new one, or cannot: the process may exit. */
     private final CompletableFuture<Void> taught = new CompletableFuture<>();
     long taskCalls;
@@ -90,6 +92,9 @@ final class PeersRuntime implements Services.Service {
         resyncDeadline = RESYNC_MS;
         PeerLink local = local();
         waitLocal = process.global().oldProcesses > 0 && local != null && local.address != null;
+        if (!waitLocal) {
+            flags |= Wire.RESYNC_LOCAL | Wire.RESYNC_LOCALTIMEOUT; // HAProxy's words for "no old process to learn from"
+        }
         if (local != null && local.address != null) {
             listen(local);
         }
@@ -144,6 +149,8 @@ final class PeersRuntime implements Services.Service {
                 taught.complete(null);
                 return;
             }
+            flags |= Wire.DONOTSTOP;
+            taught.thenRun(() -> loop.execute(() -> flags &= ~Wire.DONOTSTOP));
             server.close().addListener(f -> connect(local));
             loop.schedule(this::stop, DEAD_MS, TimeUnit.MILLISECONDS);
         });
@@ -205,6 +212,7 @@ final class PeersRuntime implements Services.Service {
         long now = now();
         if (waitLocal && learning == null && now >= resyncDeadline) {
             waitLocal = false; // the old process did not come: the remote peers teach
+            flags |= Wire.RESYNC_LOCAL | Wire.RESYNC_LOCALTIMEOUT;
             resyncDeadline = now + RESYNC_MS;
         }
         assign();
@@ -217,6 +225,7 @@ final class PeersRuntime implements Services.Service {
                 connect(l);
             } else if (s != null && s.established()) {
                 if (now - s.lastRead >= DEAD_MS) {
+                    l.noHeartbeat++;
                     l.reconnectAt = now + 50 + ThreadLocalRandom.current().nextInt(2000);
                     s.close();
                 } else if (now - s.lastWrite >= HEARTBEAT_MS) {
@@ -226,6 +235,7 @@ final class PeersRuntime implements Services.Service {
         }
         if (!upToDate && learning == null && now >= resyncDeadline) {
             upToDate = true; // no peer could teach us in time
+            flags |= Wire.RESYNC_REMOTE | Wire.RESYNC_REMOTETIMEOUT;
         }
         tables.forEach(SharedTable::purge);
     }
@@ -290,6 +300,7 @@ final class PeersRuntime implements Services.Service {
             }
             PeerSession old = l.session;
             l.session = null;
+            l.collisions++;
             if (learning == old) {
                 learning = null; // the new session is asked again
             }
@@ -307,6 +318,7 @@ final class PeersRuntime implements Services.Service {
     void established(PeerSession s) {
         if (s.link().local && !s.outgoing() && waitLocal && learning == null) {
             learning = s;
+            flags |= Wire.RESYNC_ASSIGN | Wire.RESYNC_PROCESS | Wire.RESYNC_LOCALASSIGN;
             resyncDeadline = now() + RESYNC_MS;
         } else {
             assign();
@@ -322,6 +334,7 @@ final class PeersRuntime implements Services.Service {
             PeerSession s = l.session;
             if (!l.local && !l.notUpToDate && s != null && s.established()) {
                 learning = s;
+                flags |= Wire.RESYNC_ASSIGN | Wire.RESYNC_PROCESS | Wire.RESYNC_REMOTEASSIGN;
                 resyncDeadline = now() + RESYNC_MS;
                 s.requestResync();
                 return;
@@ -337,9 +350,12 @@ final class PeersRuntime implements Services.Service {
         }
         learning = null;
         waitLocal = false;
+        flags &= ~(Wire.RESYNC_ASSIGN | Wire.RESYNC_PROCESS);
         if (finished) {
             upToDate = true;
+            flags |= Wire.RESYNC_LOCAL | Wire.RESYNC_REMOTE | (l.local ? Wire.RESYNC_LOCALFINISHED : Wire.RESYNC_REMOTEFINISHED);
         } else {
+            flags |= l.local ? Wire.RESYNC_LOCAL | Wire.RESYNC_LOCALPARTIAL : Wire.RESYNC_REMOTEPARTIAL;
             l.notUpToDate = true;
             resyncDeadline = now() + RESYNC_MS;
             assign();
@@ -354,11 +370,6 @@ final class PeersRuntime implements Services.Service {
 
     boolean upToDate() {
         return upToDate;
-    }
-
-    /** Whether a peer is asked for a resync now. */
-    boolean resyncing() {
-        return learning != null;
     }
 
     /** Milliseconds before the resync gives up waiting (negative: past). */
@@ -379,6 +390,8 @@ final class PeersRuntime implements Services.Service {
         }
         if (learning == s) {
             learning = null;
+            flags &= ~(Wire.RESYNC_ASSIGN | Wire.RESYNC_PROCESS);
+            flags |= l.local ? Wire.RESYNC_LOCAL | Wire.RESYNC_LOCALABORT : Wire.RESYNC_REMOTEABORT;
             waitLocal = false;
             resyncDeadline = now() + RESYNC_MS;
         }

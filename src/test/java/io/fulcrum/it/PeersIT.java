@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static io.fulcrum.it.TcpProxyKit.freePort;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -59,14 +60,7 @@ class PeersIT {
     }
 
     private static String config(String socket, int front) {
-        return """
-                global
-                    stats socket %s level admin
-                defaults
-                    mode http
-                    timeout connect 2s
-                    timeout client 10s
-                    timeout server 10s
+        return PeersKit.head(dir.resolve(socket)) + """
                 peers mesh
                     peer hap 127.0.0.1:%d
                     peer ful 127.0.0.1:%d
@@ -78,7 +72,7 @@ class PeersIT {
                     http-request track-sc1 int(7) table mesh/counts
                     http-request sc-inc-gpc(1,1)
                     http-request return status 200
-                """.formatted(dir.resolve(socket), hapPeer, fulPeer, front);
+                """.formatted(hapPeer, fulPeer, front);
     }
 
     private static FulcrumProcess startHaproxy() throws Exception {
@@ -136,6 +130,27 @@ class PeersIT {
         // The table lines of the peer's session come last declared first, as HAProxy lists them.
         assertThat(peers.indexOf("id=fe update=")).isLessThan(peers.indexOf("id=mesh/counts update="));
         assertThat(CliClient.send(dir.resolve("ful.sock"), "show peers nope")).isEqualTo("No such peers\n\n");
+    }
+
+    /**
+     * As haproxy's: the section's flags tell the resync's history (no old process to learn from, a remote peer asked);
+     * the remote peer is alive (a message came within a reconnect period); only the side that accepted the session shows its connection, the peer's address first.
+     */
+    @Test
+    @Order(3)
+    void showPeersFlagsAndConnectionAsHaproxy() throws Exception {
+        String ful = CliClient.send(dir.resolve("ful.sock"), "show peers");
+        String hap = CliClient.send(dir.resolve("hap.sock"), "show peers");
+        Matcher m = Pattern.compile("id=mesh disabled=0 flags=0x([0-9a-f]+) ").matcher(ful);
+        assertThat(m.find()).as(ful).isTrue();
+        int flags = Integer.parseInt(m.group(1), 16);
+        assertThat(flags & 0x6011).as(ful).isEqualTo(0x6011); // REQUESTED, REMOTEASSIGN, LOCALTIMEOUT, LOCAL
+        assertThat(flags & 0xa00).as(ful).isNotZero(); // REMOTEFINISHED or REMOTEPARTIAL
+        assertThat(ful).containsPattern("id=hap\\(remote,active\\)[^\n]*\n[^\n]*\n        flags=0x2000[0-9a-f]{4} appctx:");
+        assertThat(ful.contains("xprt=")).as(ful + hap).isNotEqualTo(hap.contains("xprt="));
+        String accepted = ful.contains("xprt=") ? ful : hap;
+        int port = ful.contains("xprt=") ? fulPeer : hapPeer;
+        assertThat(accepted).containsPattern("\n        xprt=RAW src=127.0.0.1:\\d+ addr=127.0.0.1:" + port + "\n");
     }
 
     /** Each side counts its session with the other as active and connected, as haproxy does. */

@@ -18,6 +18,19 @@ final class PeersKit {
     private PeersKit() {
     }
 
+    /** The global and defaults sections of the peers tests: a CLI socket at {@code socket}, HTTP mode. */
+    static String head(Path socket) {
+        return """
+                global
+                    stats socket %s level admin
+                defaults
+                    mode http
+                    timeout connect 2s
+                    timeout client 10s
+                    timeout server 10s
+                """.formatted(socket);
+    }
+
     /** A request to the frontend on {@code port} with {@code x-key: key} (the configurations track that header). */
     static void track(int port, String key) throws Exception {
         HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/"))

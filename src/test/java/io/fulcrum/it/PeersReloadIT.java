@@ -44,14 +44,7 @@ class PeersReloadIT {
 
     /** The same configuration but for the CLI socket, so that each process can be asked apart. */
     private Path config(String socket) throws Exception {
-        return FulcrumProcess.config("""
-                global
-                    stats socket %s level admin
-                defaults
-                    mode http
-                    timeout connect 2s
-                    timeout client 10s
-                    timeout server 10s
+        return FulcrumProcess.config(PeersKit.head(dir.resolve(socket)) + """
                 peers mesh
                     peer ful 127.0.0.1:%d
                     table counts type integer size 10 expire 60s store gpc(2),http_req_cnt
@@ -62,7 +55,7 @@ class PeersReloadIT {
                     http-request track-sc1 int(7) table mesh/counts
                     http-request sc-inc-gpc(1,1)
                     http-request return status 200
-                """.formatted(dir.resolve(socket), peer, front));
+                """.formatted(peer, front));
     }
 
     private FulcrumProcess start(String socket, String... extra) throws Exception {

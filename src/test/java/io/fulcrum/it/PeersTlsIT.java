@@ -47,14 +47,7 @@ class PeersTlsIT {
     /** Two peers "a" and "b", both with TLS; {@code ca} is the authority this process trusts for the other's certificate. */
     private static Path config(String socket, int front, int a, int b, String cert, String ca) throws Exception {
         String tls = "ssl crt " + dir.resolve(cert + ".pem") + " ca-file " + dir.resolve(ca + ".pem") + " verify required";
-        return FulcrumProcess.config("""
-                global
-                    stats socket %s level admin
-                defaults
-                    mode http
-                    timeout connect 2s
-                    timeout client 10s
-                    timeout server 10s
+        return FulcrumProcess.config(PeersKit.head(dir.resolve(socket)) + """
                 peers mesh
                     peer a 127.0.0.1:%d %s
                     peer b 127.0.0.1:%d %s
@@ -63,7 +56,7 @@ class PeersTlsIT {
                     stick-table type string len 16 size 100 expire 60s peers mesh store http_req_cnt
                     http-request track-sc0 req.hdr(x-key)
                     http-request return status 200
-                """.formatted(dir.resolve(socket), a, tls, b, tls, front));
+                """.formatted(a, tls, b, tls, front));
     }
 
     private FulcrumProcess fulcrum(Path cfg, String name, int front) throws Exception {
@@ -80,6 +73,17 @@ class PeersTlsIT {
         return p;
     }
 
+    /** An entry tracked on the Fulcrum "a" reaches "b", and back; "a" shows its session with "b" over TLS. */
+    private static void replicateBothWays(String socketA, int frontA, String socketB, int frontB) throws Exception {
+        track(frontA, "from-a");
+        await(dir.resolve(socketB), "fe", "key=from-a use=0 exp=\\d+ http_req_cnt=1");
+        track(frontB, "from-b");
+        track(frontB, "from-b");
+        await(dir.resolve(socketA), "fe", "key=from-b use=0 exp=\\d+ http_req_cnt=2");
+        assertThat(CliClient.send(dir.resolve(socketA), "show peers")).contains("id=b(remote,active)").contains("last_status=ESTA")
+                .contains("xprt=SSL src=");
+    }
+
     @Test
     void twoFulcrumProcessesReplicateOverTls() throws Exception {
         int a = freePort();
@@ -88,13 +92,7 @@ class PeersTlsIT {
         int frontB = freePort();
         fulcrum(config("a.sock", frontA, a, b, "peer", "ca"), "a", frontA);
         fulcrum(config("b.sock", frontB, a, b, "peer", "ca"), "b", frontB);
-        track(frontA, "from-a");
-        await(dir.resolve("b.sock"), "fe", "key=from-a use=0 exp=\\d+ http_req_cnt=1");
-        track(frontB, "from-b");
-        track(frontB, "from-b");
-        await(dir.resolve("a.sock"), "fe", "key=from-b use=0 exp=\\d+ http_req_cnt=2");
-        String peers = CliClient.send(dir.resolve("a.sock"), "show peers");
-        assertThat(peers).contains("id=b(remote,active)").contains("last_status=ESTA").contains("xprt=SSL src=");
+        replicateBothWays("a.sock", frontA, "b.sock", frontB);
     }
 
     @Test
@@ -106,12 +104,7 @@ class PeersTlsIT {
         int frontB = freePort();
         fulcrum(config("ful.sock", frontA, a, b, "peer", "ca"), "a", frontA);
         haproxy(config("hap.sock", frontB, a, b, "peer", "ca"), "b", frontB);
-        track(frontA, "from-ful");
-        await(dir.resolve("hap.sock"), "fe", "key=from-ful use=0 exp=\\d+ http_req_cnt=1");
-        track(frontB, "from-hap");
-        track(frontB, "from-hap");
-        await(dir.resolve("ful.sock"), "fe", "key=from-hap use=0 exp=\\d+ http_req_cnt=2");
-        assertThat(CliClient.send(dir.resolve("ful.sock"), "show peers")).contains("xprt=SSL src=");
+        replicateBothWays("ful.sock", frontA, "hap.sock", frontB);
     }
 
     @Test

@@ -59,6 +59,8 @@ class StickTableTest {
         StickTable integer = table(KeyType.INTEGER, 10, 0, false);
         assertThat(integer.parseKey("x")).isNull();
         assertThat(integer.parseKey("-42")).isEqualTo(-42L);
+        StickTable bin = new StickTable("b", KeyType.BINARY, 4, 10, 0, false, false, layoutOf());
+        assertThat(bin.format(new KeyType.Bytes(new byte[] {0x6b, 0x31, 0, (byte) 0xff}))).isEqualTo("6B3100FF"); // as haproxy prints it
     }
 
     private static Object ip(String text) {
