@@ -20,7 +20,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * Peers over TLS (configuration.txt 3.5: {@code ssl}, {@code crt}, {@code ca-file}, {@code verify} on the peer lines):
  * each peer listens with a certificate and asks for the other's, and connects with its own; two Fulcrum processes,
- * and a Fulcrum with the real haproxy 2.6, replicate both ways; a peer whose certificate another CA signed is refused.
+ * and a Fulcrum with the real haproxy 2.6, replicate both ways; a peer whose certificate another CA signed is refused;
+ * a reload teaches the new process over TLS.
  */
 @Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class PeersTlsIT {
@@ -121,6 +122,21 @@ class PeersTlsIT {
         assertThat(PeersKit.table(dir.resolve("a.sock"), "fe")).doesNotContain("from-rogue");
         assertThat(PeersKit.table(dir.resolve("b.sock"), "fe")).doesNotContain("key=from-a");
         assertThat(CliClient.send(dir.resolve("a.sock"), "show peers")).doesNotContain("last_status=ESTA");
+    }
+
+    /** On a reload, the old process connects to its own peer address with its own TLS options to teach the new one. */
+    @Test
+    void aReloadTeachesTheNewProcessOverTls() throws Exception {
+        int a = freePort();
+        int b = FulcrumProcess.refusedPort();
+        int front = freePort();
+        FulcrumProcess old = fulcrum(config("old.sock", front, a, b, "peer", "ca"), "a", front);
+        track(front, "before-reload");
+        FulcrumProcess fresh = FulcrumProcess.start(List.of("-db", "-f", config("new.sock", front, a, b, "peer", "ca").toString(),
+                "-L", "a", "-sf", Long.toString(old.pid())));
+        started.add(fresh);
+        assertThat(old.awaitExit(Duration.ofSeconds(30))).as(old.stderr()).isZero();
+        await(dir.resolve("new.sock"), "fe", "key=before-reload use=0 exp=\\d+ http_req_cnt=1");
     }
 
     @Test
