@@ -14,19 +14,24 @@ import java.util.regex.Matcher;
 
 import static io.fulcrum.it.TcpProxyKit.freePort;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * HAProxy's "local peer" resync: on a reload ({@code -sf}), the old process connects to its own peer address, where the
  * new process listens now, teaches it every entry of its shared tables, and exits once the new process confirmed; the
  * new one starts with the entries, their counters and their remaining expiry. With {@code -st} the old process stops
- * at once and the new one, after waiting for it in vain, goes on without the entries.
+ * at once and the new one, after waiting for it in vain, goes on without the entries. With a remote peer (haproxy), the
+ * new process goes on replicating with it.
  */
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class PeersReloadIT {
+    private static final String HAPROXY = System.getProperty("it.haproxy", "/usr/sbin/haproxy");
     private final List<FulcrumProcess> started = new ArrayList<>();
     private Path dir;
     private int peer;
     private int front;
+    /** The port of a haproxy peer, 0 for none. */
+    private int hapPeer;
 
     @BeforeEach
     void ports() throws Exception {
@@ -42,11 +47,15 @@ class PeersReloadIT {
         }
     }
 
-    /** The same configuration but for the CLI socket, so that each process can be asked apart. */
-    private Path config(String socket) throws Exception {
+    /**
+     * The same configuration but for the CLI socket, so that each process can be asked apart, and the frontend's port;
+     * with a remote peer "hap" when {@code hapPeer} is set.
+     */
+    private Path config(String socket, int frontPort) throws Exception {
+        String remote = hapPeer == 0 ? "" : "\n    peer hap 127.0.0.1:" + hapPeer;
         return FulcrumProcess.config(PeersKit.head(dir.resolve(socket)) + """
                 peers mesh
-                    peer ful 127.0.0.1:%d
+                    peer ful 127.0.0.1:%d%s
                     table counts type integer size 10 expire 60s store gpc(2),http_req_cnt
                 frontend fe
                     bind 127.0.0.1:%d
@@ -55,11 +64,11 @@ class PeersReloadIT {
                     http-request track-sc1 int(7) table mesh/counts
                     http-request sc-inc-gpc(1,1)
                     http-request return status 200
-                """.formatted(peer, front));
+                """.formatted(peer, remote, frontPort));
     }
 
     private FulcrumProcess start(String socket, String... extra) throws Exception {
-        List<String> args = new ArrayList<>(List.of("-db", "-f", config(socket).toString(), "-L", "ful"));
+        List<String> args = new ArrayList<>(List.of("-db", "-f", config(socket, front).toString(), "-L", "ful"));
         args.addAll(List.of(extra));
         FulcrumProcess p = FulcrumProcess.start(args);
         started.add(p);
@@ -103,6 +112,28 @@ class PeersReloadIT {
         await("third.sock", "fe", "key=alpha use=0 exp=\\d+ gpt0=0 http_req_cnt=3 ");
         await("third.sock", "mesh/counts", "key=7 use=0 exp=\\d+ http_req_cnt=4 ");
         assertThat(third.isAlive()).isTrue();
+    }
+
+    /** With haproxy as a remote peer: the new process has the old one's entries, and replicates with haproxy both ways. */
+    @Test
+    void aReloadGoesOnReplicatingWithHaproxy() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of(HAPROXY)), "haproxy is not installed");
+        hapPeer = freePort();
+        int hapFront = freePort();
+        FulcrumProcess hap = FulcrumProcess.start(List.of(HAPROXY), List.of("-db", "-f", config("hap.sock", hapFront).toString(), "-L", "hap"));
+        started.add(hap);
+        TcpProxyKit.awaitListening(hap, "127.0.0.1", hapFront, Duration.ofSeconds(20));
+        FulcrumProcess old = start("old.sock");
+        TcpProxyKit.awaitListening(old, "127.0.0.1", front, Duration.ofSeconds(20));
+        track("from-old");
+        await("hap.sock", "fe", "key=from-old use=0 ");
+        start("new.sock", "-sf", Long.toString(old.pid()));
+        assertThat(old.awaitExit(Duration.ofSeconds(30))).as(old.stderr()).isZero();
+        await("new.sock", "fe", "key=from-old use=0 exp=\\d+ gpt0=0 http_req_cnt=1 ");
+        PeersKit.track(hapFront, "from-hap");
+        await("new.sock", "fe", "key=from-hap use=0 ");
+        track("from-new");
+        await("hap.sock", "fe", "key=from-new use=0 ");
     }
 
     @Test
