@@ -136,8 +136,11 @@ final class PeersRuntime implements Services.Service {
      */
     @Override
     public CompletableFuture<Void> softStop() {
-        if (loop == null || stopped) {
-            stop();
+        if (loop == null) {
+            taught.complete(null); // never started
+            return taught;
+        }
+        if (stopped) {
             return taught;
         }
         stopped = true;
