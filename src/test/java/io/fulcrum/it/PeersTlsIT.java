@@ -139,6 +139,27 @@ class PeersTlsIT {
         await(dir.resolve("new.sock"), "fe", "key=before-reload use=0 exp=\\d+ http_req_cnt=1");
     }
 
+    /** The local peer listening with TLS but connecting to itself without (on a reload) is warned of, in haproxy's words. */
+    @Test
+    void aLocalPeerListeningWithTlsButConnectingWithoutIsWarned() throws Exception {
+        Path cfg = FulcrumProcess.config("""
+                peers mesh
+                    bind 127.0.0.1:%d ssl crt %s
+                    server a
+                    server b 127.0.0.1:%d ssl verify none
+                """.formatted(freePort(), dir.resolve("peer.pem"), freePort()));
+        FulcrumProcess ful = FulcrumProcess.run("-c", "-f", cfg.toString(), "-L", "a");
+        assertThat(ful.exitValue()).as(ful.stderr()).isZero();
+        String warning = "config : Peers section 'a': local peer have a SSL listener and a non-SSL server configured at line " + cfg + ":2.";
+        assertThat(ful.stderr()).contains(warning);
+        if (Files.isExecutable(Path.of(HAPROXY))) {
+            FulcrumProcess hap = FulcrumProcess.start(List.of(HAPROXY), List.of("-c", "-f", cfg.toString(), "-L", "a"));
+            started.add(hap);
+            hap.awaitExit(Duration.ofSeconds(30));
+            assertThat(hap.stderr()).contains(warning);
+        }
+    }
+
     @Test
     void optionsOtherThanTlsAreRefused() throws Exception {
         Path cfg = FulcrumProcess.config("""
