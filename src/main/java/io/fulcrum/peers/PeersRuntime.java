@@ -28,11 +28,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * A running peers section: the local peer's listener, a session with each remote peer (connected again 5 s after a
  * failure), heartbeats every 3 s on idle sessions, a session closed when nothing came for a whole reconnect period
- * twice, and the resync at start: the first peer connected is asked for all its entries; without an answer in 5 s,
- * the process considers itself up to date. On a reload (HAProxy's "local peer" resync), the new process first waits 5 s
- * for the old one, which connects to the local peer's address at its soft stop, teaches its whole tables and exits
- * once the new process confirms; the remote peers are asked when it does not come. Everything runs on one event loop,
- * chosen at start.
+ * twice, and the resync at start: a connected peer, chosen at random, is asked for all its entries; without an answer
+ * in 5 s, the process considers itself up to date. On a reload (HAProxy's "local peer" resync), the new process first
+ * waits 5 s for the old one, which connects to the local peer's address at its soft stop, teaches its whole tables and
+ * exits once the new process confirms; after a partial or broken lesson it waits 5 s more for another, then asks the
+ * remote peers. Everything runs on one event loop, chosen at start.
  */
 final class PeersRuntime implements Services.Service {
     static final long RECONNECT_MS = 5000;
@@ -328,12 +328,17 @@ final class PeersRuntime implements Services.Service {
         }
     }
 
-    /** Asks an established remote peer for all its entries, when this process needs them and nobody is teaching. */
+    /**
+     * Asks an established remote peer, chosen at random, for all its entries, when this process needs them and nobody
+     * is teaching.
+     */
     private void assign() {
         if (upToDate || learning != null || waitLocal || stopped) {
             return;
         }
-        for (PeerLink l : links) {
+        int first = ThreadLocalRandom.current().nextInt(links.size());
+        for (int i = 0; i < links.size(); i++) {
+            PeerLink l = links.get((first + i) % links.size());
             PeerSession s = l.session;
             if (!l.local && !l.notUpToDate && s != null && s.established()) {
                 learning = s;
@@ -352,15 +357,17 @@ final class PeersRuntime implements Services.Service {
             return;
         }
         learning = null;
-        waitLocal = false;
         flags &= ~(Wire.RESYNC_ASSIGN | Wire.RESYNC_PROCESS);
+        resyncDeadline = now() + RESYNC_MS;
         if (finished) {
             upToDate = true;
+            waitLocal = false;
             flags |= Wire.RESYNC_LOCAL | Wire.RESYNC_REMOTE | (l.local ? Wire.RESYNC_LOCALFINISHED : Wire.RESYNC_REMOTEFINISHED);
+        } else if (l.local) {
+            flags |= Wire.RESYNC_LOCALPARTIAL; // another old process may come within 5 s (peers-v2.0.txt III a)
         } else {
-            flags |= l.local ? Wire.RESYNC_LOCAL | Wire.RESYNC_LOCALPARTIAL : Wire.RESYNC_REMOTEPARTIAL;
+            flags |= Wire.RESYNC_REMOTEPARTIAL;
             l.notUpToDate = true;
-            resyncDeadline = now() + RESYNC_MS;
             assign();
         }
         pushAll();
@@ -394,8 +401,7 @@ final class PeersRuntime implements Services.Service {
         if (learning == s) {
             learning = null;
             flags &= ~(Wire.RESYNC_ASSIGN | Wire.RESYNC_PROCESS);
-            flags |= l.local ? Wire.RESYNC_LOCAL | Wire.RESYNC_LOCALABORT : Wire.RESYNC_REMOTEABORT;
-            waitLocal = false;
+            flags |= l.local ? Wire.RESYNC_LOCALABORT : Wire.RESYNC_REMOTEABORT; // the next one gets 5 s again
             resyncDeadline = now() + RESYNC_MS;
         }
         if (l.local && s.outgoing() && stopped) {
