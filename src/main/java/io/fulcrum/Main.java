@@ -177,6 +177,7 @@ public final class Main {
         if (cl.zeroWarning) {
             global.zeroWarning = true;
         }
+        global.oldProcesses = cl.finishPids.size() + cl.terminatePids.size();
     }
 
     /** A file, or a directory's {@code *.cfg} files in lexical order; false when it does not exist. */

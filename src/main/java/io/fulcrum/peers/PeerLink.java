@@ -1,5 +1,7 @@
 package io.fulcrum.peers;
 
+import io.fulcrum.server.ServerTransport;
+
 import java.net.InetSocketAddress;
 
 /**
@@ -12,6 +14,8 @@ final class PeerLink {
     /** Where it listens; null for the local peer without an address. */
     final InetSocketAddress address;
     final boolean local;
+    /** The TLS layer of the connections to it, or null (clear TCP). */
+    final ServerTransport transport;
     final long[] acked;
     /** Volatile: {@code show info} counts the sessions from another thread. */
     volatile PeerSession session;
@@ -24,11 +28,16 @@ final class PeerLink {
     long lastHandshake;
     long newConnections;
     long protocolErrors;
+    /** Sessions replaced by another the peer opened at the same time. */
+    long collisions;
+    /** Sessions closed because nothing came for too long. */
+    long noHeartbeat;
     long heartbeatsSent;
     long heartbeatsReceived;
 
-    PeerLink(String name, InetSocketAddress address, boolean local, int tables) {
+    PeerLink(String name, InetSocketAddress address, boolean local, ServerTransport transport, int tables) {
         this.name = name;
+        this.transport = transport;
         this.address = address;
         this.local = local;
         this.acked = new long[tables];

@@ -8,6 +8,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.ByteToMessageDecoder;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.util.concurrent.ScheduledFuture;
 
 import java.nio.charset.StandardCharsets;
@@ -91,9 +92,19 @@ final class PeerSession extends ByteToMessageDecoder {
         return lastLocalTable;
     }
 
-    /** The connection's addresses, "src=... addr=...", as {@code show peers} prints them. */
+    /** An accepted connection's addresses, "src=<the peer's> addr=<ours>", as {@code show peers} prints them. */
     String addresses() {
-        return "src=" + InetText.withPort(ctx.channel().localAddress()) + " addr=" + InetText.withPort(ctx.channel().remoteAddress());
+        return "src=" + InetText.withPort(ctx.channel().remoteAddress()) + " addr=" + InetText.withPort(ctx.channel().localAddress());
+    }
+
+    /** Whether the connection is over TLS. */
+    boolean tls() {
+        return ctx.pipeline().get(SslHandler.class) != null;
+    }
+
+    /** Whether it is sending the whole tables (a resync) and not confirmed yet. */
+    boolean teaching() {
+        return teaching;
     }
 
     boolean established() {
@@ -107,10 +118,19 @@ final class PeerSession extends ByteToMessageDecoder {
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         this.ctx = ctx;
+        if (ctx.channel().isActive()) {
+            begin(ctx); // added once the TLS handshake of an accepted connection is done
+        }
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) throws Exception {
+        begin(ctx);
+        super.channelActive(ctx);
+    }
+
+    /** The connection is up: the handshake of the protocol must end in 5 s; an initiating peer says hello. */
+    private void begin(ChannelHandlerContext ctx) {
         handshakeTimeout = ctx.executor().schedule(() -> {
             if (state != State.READY) {
                 ctx.close();
@@ -120,7 +140,6 @@ final class PeerSession extends ByteToMessageDecoder {
             link.status = Wire.STATUS_CONNECTED;
             ctx.writeAndFlush(Unpooled.copiedBuffer(Wire.hello(link.name, section.localName, link.minor), StandardCharsets.ISO_8859_1));
         }
-        super.channelActive(ctx);
     }
 
     @Override
@@ -295,6 +314,9 @@ final class PeerSession extends ByteToMessageDecoder {
             cursors[i].lastPushed = link.acked[i];
         }
         section.established(this);
+        if (outgoing && link.local) {
+            teach(); // a soft-stopping process teaches its successor unasked
+        }
         push();
     }
 
@@ -347,7 +369,12 @@ final class PeerSession extends ByteToMessageDecoder {
                 section.learned(this, type == Wire.RESYNC_FINISHED);
                 send(Wire.CLASS_CONTROL, Wire.RESYNC_CONFIRM);
             }
-            case Wire.RESYNC_CONFIRM -> teaching = false;
+            case Wire.RESYNC_CONFIRM -> {
+                teaching = false;
+                if (outgoing && link.local) {
+                    close(); // the new process learned everything from this soft-stopping one
+                }
+            }
             case Wire.HEARTBEAT -> link.heartbeatsReceived++;
             default -> {
                 // Unknown control messages are ignored, as HAProxy does.

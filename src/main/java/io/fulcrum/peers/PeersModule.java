@@ -44,10 +44,22 @@ public final class PeersModule implements Module {
             if (spec.peer(spec.localName) == null) {
                 diag.configWarning("Removing incomplete section 'peers " + spec.name + "' (no peer named '" + spec.localName + "').");
             } else if (!spec.disabled) {
+                tlsMismatch(spec, diag);
                 PeersRuntime r = new PeersRuntime(spec, diag);
                 config.running.add(r);
                 Services.of(model).add(r);
             }
+        }
+    }
+
+    /** HAProxy's warning when the local peer listens with TLS and connects to itself (on a reload) without, or back. */
+    private static void tlsMismatch(PeersSpec spec, Diagnostics diag) {
+        boolean listens = spec.listener != null && spec.listener.transport != null;
+        boolean connects = spec.peer(spec.localName).server().transport != null;
+        if (spec.listener != null && listens != connects) {
+            diag.configWarning("Peers section '" + spec.localName + "': local peer have a " + (listens ? "SSL" : "non-SSL") + " listener and a "
+                    + (connects ? "SSL" : "non-SSL") + " server configured at line " + spec.listener.source().file() + ":"
+                    + spec.listener.source().line() + ".");
         }
     }
 }

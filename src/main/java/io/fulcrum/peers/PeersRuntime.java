@@ -1,6 +1,7 @@
 package io.fulcrum.peers;
 
 import io.fulcrum.cfg.Diagnostics;
+import io.fulcrum.listener.Transport;
 import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.runtime.Fulcrum;
 import io.fulcrum.runtime.Services;
@@ -20,17 +21,21 @@ import io.netty.util.concurrent.ScheduledFuture;
 import java.net.Inet6Address;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A running peers section: the local peer's listener, a session with each remote peer (connected again 5 s after a
  * failure), heartbeats every 3 s on idle sessions, a session closed when nothing came for a whole reconnect period
- * twice, and the resync at start: the first peer connected is asked for all its entries; without an answer in 5 s,
- * the process considers itself up to date. Everything runs on one event loop, chosen at start.
+ * twice, and the resync at start: a connected peer, chosen at random, is asked for all its entries; without an answer
+ * in 5 s, the process considers itself up to date. On a reload (HAProxy's "local peer" resync), the new process first
+ * waits 5 s for the old one, which connects to the local peer's address at its soft stop, teaches its whole tables and
+ * exits once the new process confirms; after a partial or broken lesson it waits 5 s more for another, then asks the
+ * remote peers. Everything runs on one event loop, chosen at start.
  */
 final class PeersRuntime implements Services.Service {
-    private static final long RECONNECT_MS = 5000;
+    static final long RECONNECT_MS = 5000;
     private static final long HEARTBEAT_MS = 3000;
     private static final long RESYNC_MS = 5000;
     /** Silence after which a session is considered dead (HAProxy: a reconnect period without any message). */
@@ -55,6 +60,12 @@ final class PeersRuntime implements Services.Service {
     /** The session asked for a resync, or null. */
     private PeerSession learning;
     private long resyncDeadline;
+    /** A reload: the old process is expected to teach this one before the remote peers are asked. */
+    private boolean waitLocal;
+    /** The resync's history, HAProxy's section flags ({@code show peers}). */
+    int flags = Wire.RESYNC_REQUESTED;
+    /** Completes when a soft-stopping process has taught the new one, or cannot: the process may exit. */
+    private final CompletableFuture<Void> taught = new CompletableFuture<>();
     long taskCalls;
 
     PeersRuntime(PeersSpec spec, Diagnostics diag) {
@@ -64,7 +75,8 @@ final class PeersRuntime implements Services.Service {
         this.diag = diag;
         for (PeersSpec.Peer p : spec.peers) {
             boolean local = p.name().equals(localName);
-            links.add(new PeerLink(p.name(), local && p.address() == null ? spec.bind : p.address(), local, sticks.size()));
+            links.add(new PeerLink(p.name(), local && p.address() == null ? spec.bind : p.address(), local, p.server().transport,
+                    sticks.size()));
         }
     }
 
@@ -79,6 +91,10 @@ final class PeersRuntime implements Services.Service {
         share(loops.next());
         resyncDeadline = RESYNC_MS;
         PeerLink local = local();
+        waitLocal = process.global().oldProcesses > 0 && local != null && local.address != null;
+        if (!waitLocal) {
+            flags |= Wire.RESYNC_LOCAL | Wire.RESYNC_LOCALTIMEOUT; // HAProxy's words for "no old process to learn from"
+        }
         if (local != null && local.address != null) {
             listen(local);
         }
@@ -95,10 +111,10 @@ final class PeersRuntime implements Services.Service {
         }
     }
 
-    /** Closes the listener and the sessions, at the start of a soft stop (or at a hard one). */
+    /** Closes the listener and the sessions now (a hard stop). */
     @Override
     public void stop() {
-        if (loop == null || stopped) {
+        if (loop == null) {
             return;
         }
         stopped = true;
@@ -108,7 +124,40 @@ final class PeersRuntime implements Services.Service {
                 server.close();
             }
             links.stream().filter(l -> l.session != null).forEach(l -> l.session.close());
+            taught.complete(null);
         });
+    }
+
+    /**
+     * A soft stop: the listener closes, so that the new process (bound to the same address) gets the next connection
+     * to the local peer; the remote sessions close, so that the remote peers connect to the new process; then this
+     * process connects to the local peer and teaches it everything. Done when the new process confirms the lesson,
+     * when nothing answers there, or after {@code DEAD_MS}.
+     */
+    @Override
+    public CompletableFuture<Void> softStop() {
+        if (loop == null) {
+            taught.complete(null); // never started
+            return taught;
+        }
+        if (stopped) {
+            return taught;
+        }
+        stopped = true;
+        loop.execute(() -> {
+            ticker.cancel(false);
+            links.stream().filter(l -> l.session != null).forEach(l -> l.session.close());
+            PeerLink local = local();
+            if (server == null) {
+                taught.complete(null);
+                return;
+            }
+            flags |= Wire.DONOTSTOP;
+            taught.thenRun(() -> loop.execute(() -> flags &= ~Wire.DONOTSTOP));
+            server.close().addListener(f -> connect(local));
+            loop.schedule(this::stop, DEAD_MS, TimeUnit.MILLISECONDS);
+        });
+        return taught;
     }
 
     /**
@@ -138,11 +187,17 @@ final class PeersRuntime implements Services.Service {
         if (loops.isEpoll()) {
             b.option(UnixChannelOption.SO_REUSEPORT, true); // a reloading process binds while the old one stops
         }
+        Transport tls = spec.listener.transport;
         ChannelFuture f = b
                 .childHandler(new ChannelInitializer<>() {
                     @Override
                     protected void initChannel(Channel ch) {
-                        ch.pipeline().addLast("peer", new PeerSession(PeersRuntime.this, null));
+                        if (tls == null) {
+                            ch.pipeline().addLast("peer", new PeerSession(PeersRuntime.this, null));
+                        } else {
+                            tls.install(ch, () -> ch.pipeline().addLast("peer", new PeerSession(PeersRuntime.this, null)),
+                                    (reason, bytes) -> ch.close());
+                        }
                     }
                 })
                 .bind(local.address)
@@ -158,6 +213,12 @@ final class PeersRuntime implements Services.Service {
     private void tick() {
         taskCalls++;
         long now = now();
+        if (waitLocal && learning == null && now >= resyncDeadline) {
+            waitLocal = false; // the old process did not come: the remote peers teach
+            flags |= Wire.RESYNC_LOCAL | Wire.RESYNC_LOCALTIMEOUT;
+            resyncDeadline = now + RESYNC_MS;
+        }
+        assign();
         for (PeerLink l : links) {
             if (l.local) {
                 continue;
@@ -167,6 +228,7 @@ final class PeersRuntime implements Services.Service {
                 connect(l);
             } else if (s != null && s.established()) {
                 if (now - s.lastRead >= DEAD_MS) {
+                    l.noHeartbeat++;
                     l.reconnectAt = now + 50 + ThreadLocalRandom.current().nextInt(2000);
                     s.close();
                 } else if (now - s.lastWrite >= HEARTBEAT_MS) {
@@ -176,6 +238,7 @@ final class PeersRuntime implements Services.Service {
         }
         if (!upToDate && learning == null && now >= resyncDeadline) {
             upToDate = true; // no peer could teach us in time
+            flags |= Wire.RESYNC_REMOTE | Wire.RESYNC_REMOTETIMEOUT;
         }
         tables.forEach(SharedTable::purge);
     }
@@ -191,11 +254,22 @@ final class PeersRuntime implements Services.Service {
                 .channelFactory(() -> loops.newSocketFor(l.address))
                 .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, 1000)
                 .option(ChannelOption.TCP_NODELAY, true)
-                .handler(s)
+                .handler(new ChannelInitializer<>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        if (l.transport != null) {
+                            l.transport.install(ch, null); // its handshake starts once connected, before the hello goes
+                        }
+                        ch.pipeline().addLast("peer", s);
+                    }
+                })
                 .connect(l.address)
                 .addListener((ChannelFuture f) -> {
                     if (!f.isSuccess() && l.session == s) {
                         l.session = null;
+                    }
+                    if (!f.isSuccess() && l.local) {
+                        taught.complete(null); // no new process to teach
                     }
                 });
     }
@@ -229,6 +303,7 @@ final class PeersRuntime implements Services.Service {
             }
             PeerSession old = l.session;
             l.session = null;
+            l.collisions++;
             if (learning == old) {
                 learning = null; // the new session is asked again
             }
@@ -239,13 +314,39 @@ final class PeersRuntime implements Services.Service {
         return Wire.STATUS_OK;
     }
 
-    /** A session is established: the first one may be asked for a resync. */
+    /**
+     * A session is established: the old process's (the local peer connecting on a reload) teaches without being asked;
+     * a remote one may be asked for a resync.
+     */
     void established(PeerSession s) {
-        PeerLink l = s.link();
-        if (!upToDate && learning == null && !l.local && !l.notUpToDate) {
+        if (s.link().local && !s.outgoing() && waitLocal && learning == null) {
             learning = s;
+            flags |= Wire.RESYNC_ASSIGN | Wire.RESYNC_PROCESS | Wire.RESYNC_LOCALASSIGN;
             resyncDeadline = now() + RESYNC_MS;
-            s.requestResync();
+        } else {
+            assign();
+        }
+    }
+
+    /**
+     * Asks an established remote peer, chosen at random, for all its entries, when this process needs them and nobody
+     * is teaching.
+     */
+    private void assign() {
+        if (upToDate || learning != null || waitLocal || stopped) {
+            return;
+        }
+        int first = ThreadLocalRandom.current().nextInt(links.size());
+        for (int i = 0; i < links.size(); i++) {
+            PeerLink l = links.get((first + i) % links.size());
+            PeerSession s = l.session;
+            if (!l.local && !l.notUpToDate && s != null && s.established()) {
+                learning = s;
+                flags |= Wire.RESYNC_ASSIGN | Wire.RESYNC_PROCESS | Wire.RESYNC_REMOTEASSIGN;
+                resyncDeadline = now() + RESYNC_MS;
+                s.requestResync();
+                return;
+            }
         }
     }
 
@@ -256,11 +357,18 @@ final class PeersRuntime implements Services.Service {
             return;
         }
         learning = null;
+        flags &= ~(Wire.RESYNC_ASSIGN | Wire.RESYNC_PROCESS);
+        resyncDeadline = now() + RESYNC_MS;
         if (finished) {
             upToDate = true;
+            waitLocal = false;
+            flags |= Wire.RESYNC_LOCAL | Wire.RESYNC_REMOTE | (l.local ? Wire.RESYNC_LOCALFINISHED : Wire.RESYNC_REMOTEFINISHED);
+        } else if (l.local) {
+            flags |= Wire.RESYNC_LOCALPARTIAL; // another old process may come within 5 s (peers-v2.0.txt III a)
         } else {
+            flags |= Wire.RESYNC_REMOTEPARTIAL;
             l.notUpToDate = true;
-            resyncDeadline = now() + RESYNC_MS;
+            assign();
         }
         pushAll();
     }
@@ -272,11 +380,6 @@ final class PeersRuntime implements Services.Service {
 
     boolean upToDate() {
         return upToDate;
-    }
-
-    /** Whether a peer is asked for a resync now. */
-    boolean resyncing() {
-        return learning != null;
     }
 
     /** Milliseconds before the resync gives up waiting (negative: past). */
@@ -297,7 +400,12 @@ final class PeersRuntime implements Services.Service {
         }
         if (learning == s) {
             learning = null;
+            flags &= ~(Wire.RESYNC_ASSIGN | Wire.RESYNC_PROCESS);
+            flags |= l.local ? Wire.RESYNC_LOCALABORT : Wire.RESYNC_REMOTEABORT; // the next one gets 5 s again
             resyncDeadline = now() + RESYNC_MS;
+        }
+        if (l.local && s.outgoing() && stopped) {
+            taught.complete(null); // the lesson of the new process is over (confirmed or not)
         }
     }
 

@@ -10,23 +10,41 @@ import io.fulcrum.cfg.Registry.TableKey;
 import io.fulcrum.cfg.SectionParser;
 import io.fulcrum.conn.AddressParser;
 import io.fulcrum.conn.Endpoint;
+import io.fulcrum.listener.BindSpec;
+import io.fulcrum.listener.ListenerModule;
+import io.fulcrum.server.ServerModule;
+import io.fulcrum.server.ServerSpec;
+import io.fulcrum.tls.TlsSections;
 import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.stick.StickTables;
 
 import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code peers <name>} sections (configuration.txt 3.5): {@code peer}, {@code server}, {@code bind},
  * {@code default-server}, {@code default-bind}, {@code disabled}, {@code enabled} and {@code table}, with HAProxy 2.6's
- * messages, and the global {@code localpeer}. Server and bind options (TLS between peers) and {@code log} are refused with
- * a clear message.
+ * messages, and the global {@code localpeer}. The server and bind options that set TLS between peers are read by the
+ * server and bind option tables (as HAProxy reads them); the others, and {@code log}, are refused with a clear message.
  */
 final class PeersSection {
     static final TableKey<PeersSpec> KEYWORDS = new TableKey<>("peers");
     /** The local peer's name: -L, else {@code localpeer}, else the host's name. */
     static final String LOCAL_PEER = "HAPROXY_LOCALPEER";
+    /** The server options a peer takes: TLS. */
+    private static final Set<String> SERVER_TLS = Set.of("ssl", "no-ssl", "verify", "ca-file", "crt", "verifyhost", "no-verifyhost",
+            "ciphers", "ciphersuites", "ssl-min-ver", "ssl-max-ver", "ssl-reuse", "no-ssl-reuse", "no-sslv3", "no-tlsv10", "no-tlsv11",
+            "no-tlsv12", "no-tlsv13", "force-sslv3", "force-tlsv10", "force-tlsv11", "force-tlsv12", "force-tlsv13");
+    /** The bind options the local peer's listener takes: TLS. */
+    private static final Set<String> BIND_TLS = Set.of("ssl", "crt", "crt-list", "ca-file", "verify", "crl-file", "ciphers",
+            "ciphersuites", "ssl-min-ver", "ssl-max-ver", "curves", "ecdhe", "strict-sni", "no-sslv3", "no-tlsv10", "no-tlsv11",
+            "no-tlsv12", "no-tlsv13", "force-sslv3", "force-tlsv10", "force-tlsv11", "force-tlsv12", "force-tlsv13");
+
+    /** The option tables the lines read. */
+    private record Options(KeywordTable<ServerSpec> server, KeywordTable<BindSpec> bind) {
+    }
 
     private PeersSection() {
     }
@@ -34,11 +52,15 @@ final class PeersSection {
     static void register(Registry registry, PeersConfig config) {
         KeywordTable<PeersSpec> keywords = registry.table(KEYWORDS);
         StickTables tables = StickTables.of(registry);
-        keywords.add("peer", (p, l) -> peer(p, l, true));
-        keywords.add("server", (p, l) -> peer(p, l, false));
-        keywords.add("bind", PeersSection::bind);
-        keywords.add("default-server", (p, l) -> noOptions(l, 1, "default-server"));
-        keywords.add("default-bind", (p, l) -> noOptions(l, 1, "default-bind"));
+        Options o = new Options(registry.table(ServerModule.OPTIONS), registry.table(ListenerModule.OPTIONS));
+        keywords.add("peer", (p, l) -> peer(p, l, true, o));
+        keywords.add("server", (p, l) -> peer(p, l, false, o));
+        keywords.add("bind", (p, l) -> bind(p, l, o));
+        keywords.add("default-server", (p, l) -> serverOptions(p.servers.defaults, l, 1, "'default-server'", o));
+        keywords.add("default-bind", (p, l) -> {
+            bindOptions(new BindSpec(l.source(), "", List.of()), l, 1, "'default-bind'", o); // its errors are its line's
+            p.defaultBind = l;
+        });
         keywords.add("disabled", (p, l) -> p.disabled = true);
         keywords.add("enabled", (p, l) -> p.disabled = false);
         keywords.add("log", (p, l) -> {
@@ -79,6 +101,7 @@ final class PeersSection {
         }
         PeersSpec spec = new PeersSpec(name, header.source(), model.env().get(LOCAL_PEER));
         sections.put(name, spec);
+        TlsSections.of(model).add(spec.proxy);
         return line -> {
             KeywordTable.Entry<PeersSpec> e = keywords.find(line.keyword());
             if (e == null) {
@@ -88,8 +111,11 @@ final class PeersSection {
         };
     }
 
-    /** {@code peer <name> <addr>} or {@code server <name> [<addr>]}. */
-    private static void peer(PeersSpec p, ConfigLine l, boolean peerLine) throws ConfigException {
+    /**
+     * {@code peer <name> <addr> [options]} or {@code server <name> [<addr> options]}: the options are a server's, and
+     * on the local peer's {@code peer} line its listener's too, as HAProxy reads them.
+     */
+    private static void peer(PeersSpec p, ConfigLine l, boolean peerLine, Options o) throws ConfigException {
         String kw = l.keyword();
         if (peerLine && p.sawBind) {
             throw new ConfigException("mixing \"peer\" and \"bind\" line is forbidden");
@@ -114,16 +140,23 @@ final class PeersSection {
             address = address(l.arg(2));
             options = 3;
         }
-        noOptions(l, options, "'server " + p.name + "/" + name + "'");
+        ServerSpec server = p.servers.defaults.copy();
+        server.name = name;
+        server.source = l.source();
+        serverOptions(server, l, options, "'server " + p.name + "/" + name + "'", o);
+        p.servers.servers.add(server);
+        if (local && address != null) {
+            p.listener(listener(p, l, l.arg(2), options, "'peer " + name + "'", o));
+        }
         p.sawPeerLine |= peerLine;
-        p.peers.add(new PeersSpec.Peer(name, address, l.source()));
+        p.peers.add(new PeersSpec.Peer(name, address, l.source(), server));
     }
 
     private static boolean looksLikeAddress(String word) {
         return word.indexOf(':') >= 0 || word.indexOf('@') >= 0;
     }
 
-    private static void bind(PeersSpec p, ConfigLine l) throws ConfigException {
+    private static void bind(PeersSpec p, ConfigLine l, Options o) throws ConfigException {
         if (p.sawPeerLine) {
             throw new ConfigException("mixing \"peer\" and \"bind\" line is forbidden");
         }
@@ -132,7 +165,7 @@ final class PeersSection {
         }
         p.bind = address(l.arg(1));
         p.sawBind = true;
-        noOptions(l, 2, "'bind " + l.arg(1) + "'");
+        p.listener(listener(p, l, l.arg(1), 2, "'bind " + l.arg(1) + "'", o));
     }
 
     /** The first IP address of {@code text}, as a bind line reads it. */
@@ -144,11 +177,47 @@ final class PeersSection {
         return inet.socketAddress();
     }
 
-    /** Transport options of peers (ssl...) are not supported yet: said, never ignored. */
-    private static void noOptions(ConfigLine l, int from, String what) throws ConfigException {
-        if (l.has(from)) {
-            throw new ConfigException(what + " : '" + l.arg(from) + "' is not supported in peers sections by Fulcrum yet "
-                    + "(peers connect in clear TCP, without options).");
+    private static void serverOptions(ServerSpec s, ConfigLine l, int from, String where, Options o) throws ConfigException {
+        onlyTls(l, from, o.server, SERVER_TLS, where);
+        ServerModule.parseOptions(s, l, from, where, o.server);
+    }
+
+    /** The local peer's listener: the options of {@code default-bind}, then the line's. */
+    private static BindSpec listener(PeersSpec p, ConfigLine l, String address, int from, String where, Options o) throws ConfigException {
+        BindSpec b = new BindSpec(l.source(), address, AddressParser.listeners(address));
+        if (p.defaultBind != null) {
+            bindOptions(b, p.defaultBind, 1, "'default-bind'", o);
+        }
+        bindOptions(b, l, from, where, o);
+        return b;
+    }
+
+    private static void bindOptions(BindSpec b, ConfigLine l, int from, String where, Options o) throws ConfigException {
+        onlyTls(l, from, o.bind, BIND_TLS, where);
+        ListenerModule.OptionErrors errors = new ListenerModule.OptionErrors() {
+            @Override
+            public String unknown(String opt, String suggestion) {
+                return where + " in section 'peers' : " + (suggestion != null ? suggestion : "unknown keyword '" + opt + "'.");
+            }
+
+            @Override
+            public String invalid(String message) {
+                return where + " in section 'peers' : " + message;
+            }
+        };
+        ListenerModule.options(b, l, from, o.bind, errors);
+    }
+
+    /** Options other than TLS ones make no sense between peers: said, never ignored. */
+    private static <T> void onlyTls(ConfigLine l, int from, KeywordTable<T> table, Set<String> allowed, String where)
+            throws ConfigException {
+        for (int i = from; i < l.size(); ) {
+            KeywordTable.Entry<T> e = table.find(l.arg(i));
+            if (e != null && !allowed.contains(e.name())) {
+                throw new ConfigException(where + " : '" + l.arg(i) + "' is not supported in peers sections by Fulcrum "
+                        + "(only the TLS options are).");
+            }
+            i += 1 + (e == null ? 0 : e.flags());
         }
     }
 }

@@ -68,9 +68,8 @@ final class ShowPeers {
 
     private static String section(PeersRuntime p, boolean dict) {
         StringBuilder b = new StringBuilder();
-        int flags = (p.upToDate() ? 0x3 : 0x1) | (p.resyncing() ? 0x4 : 0);
         b.append(id(p)).append(": [").append(DATE.format(Instant.ofEpochMilli(p.startedMillis))).append("] id=").append(p.spec.name)
-                .append(" disabled=0 flags=0x").append(Integer.toHexString(flags))
+                .append(" disabled=0 flags=0x").append(Integer.toHexString(p.flags))
                 .append(" resync_timeout=").append(p.upToDate() ? "<PAST>" : in(p.resyncIn()))
                 .append(" task_calls=").append(p.taskCalls).append('\n');
         for (int i = p.links.size() - 1; i >= 0; i--) {
@@ -95,12 +94,14 @@ final class ShowPeers {
         b.append(INDENT).append("reconnect=").append(l.local ? "<NEVER>" : in(l.reconnectAt - now))
                 .append(" heartbeat=").append(s != null && s.established() ? in(s.lastWrite + 3000 - now) : "<NEVER>")
                 .append(" confirm=0 tx_hbt=").append(l.heartbeatsSent).append(" rx_hbt=").append(l.heartbeatsReceived)
-                .append(" no_hbt=0 new_conn=").append(l.newConnections).append(" proto_err=").append(l.protocolErrors)
-                .append(" coll=0\n");
-        b.append(INDENT).append("flags=0x0");
+                .append(" no_hbt=").append(l.noHeartbeat).append(" new_conn=").append(l.newConnections).append(" proto_err=")
+                .append(l.protocolErrors).append(" coll=").append(l.collisions).append('\n');
+        b.append(INDENT).append("flags=0x").append(Integer.toHexString(flags(p, l, now)));
         if (s != null) {
             b.append(" appctx:").append(id(s)).append(" st0=").append(s.established() ? 7 : 6).append(" st1=0 task_calls=0 state=EST\n");
-            b.append(INDENT).append("xprt=RAW ").append(s.addresses()).append('\n');
+            if (!s.outgoing()) { // HAProxy has a connection to show for the sessions it accepted only
+                b.append(INDENT).append(s.tls() ? "xprt=SSL " : "xprt=RAW ").append(s.addresses()).append('\n');
+            }
             table(b, p, s, "remote_table", s.remoteTable());
             table(b, p, s, "last_local_table", s.lastLocalTable());
         } else {
@@ -122,6 +123,18 @@ final class ShowPeers {
             b.append(INDENT).append(dict ? "Dictionary cache: server keys are sent whole, nothing is cached\n"
                     : "Dictionary cache not dumped (use \"show peers dict\")\n");
         }
+    }
+
+    /** HAProxy's PEER_F_* flags of a peer: alive (a message came within a reconnect period), teaching, learning. */
+    private static int flags(PeersRuntime p, PeerLink l, long now) {
+        PeerSession s = l.session;
+        int f = l.notUpToDate ? Wire.PEER_LEARN_NOTUP2DATE : 0;
+        if (s != null && s.established()) {
+            f |= now - s.lastRead < PeersRuntime.RECONNECT_MS ? Wire.PEER_ALIVE : 0;
+            f |= p.learningFrom(s) ? Wire.PEER_LEARN_ASSIGN : 0;
+            f |= s.teaching() ? Wire.PEER_TEACH_PROCESS : 0;
+        }
+        return f;
     }
 
     private static void table(StringBuilder b, PeersRuntime p, PeerSession s, String what, int index) {

@@ -42,6 +42,30 @@ final class Wire {
     static final int STATUS_HOST = 503;
     static final int STATUS_PEER = 504;
 
+    // A section's resync flags, as show peers prints them (HAProxy 2.6's PEERS_F_RESYNC_*).
+    static final int RESYNC_LOCAL = 0x1;
+    static final int RESYNC_REMOTE = 0x2;
+    static final int RESYNC_ASSIGN = 0x4;
+    static final int RESYNC_PROCESS = 0x8;
+    static final int RESYNC_LOCALTIMEOUT = 0x10;
+    static final int RESYNC_REMOTETIMEOUT = 0x20;
+    static final int RESYNC_LOCALABORT = 0x40;
+    static final int RESYNC_REMOTEABORT = 0x80;
+    static final int RESYNC_LOCALFINISHED = 0x100;
+    static final int RESYNC_REMOTEFINISHED = 0x200;
+    static final int RESYNC_LOCALPARTIAL = 0x400;
+    static final int RESYNC_REMOTEPARTIAL = 0x800;
+    static final int RESYNC_LOCALASSIGN = 0x1000;
+    static final int RESYNC_REMOTEASSIGN = 0x2000;
+    static final int RESYNC_REQUESTED = 0x4000;
+    static final int DONOTSTOP = 0x10000;
+
+    // A peer's flags (PEER_F_*).
+    static final int PEER_TEACH_PROCESS = 0x1;
+    static final int PEER_LEARN_ASSIGN = 0x100;
+    static final int PEER_LEARN_NOTUP2DATE = 0x200;
+    static final int PEER_ALIVE = 0x20000000;
+
     /** HAProxy refuses a message longer than its buffer (tune.bufsize). */
     static final int MAX_MESSAGE = 16384;
 

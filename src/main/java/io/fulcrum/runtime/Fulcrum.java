@@ -41,6 +41,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -396,7 +397,7 @@ public final class Fulcrum {
             fe.logger().warning(stopped); // as HAProxy, also to the proxy's log targets
         }
         listeners.forEach(Listener::close);
-        services.stop();
+        CompletableFuture<Void> servicesDone = services.softStop();
         if (global.hardStopAfter > 0) {
             Thread t = new Thread(() -> {
                 try {
@@ -418,11 +419,11 @@ public final class Fulcrum {
                 ch.pipeline().fireUserEventTriggered(SoftStop.INSTANCE);
             }
         });
-        connections.whenEmpty(() -> {
+        servicesDone.thenRun(() -> connections.whenEmpty(() -> {
             Thread t = new Thread(this::hardStop, "soft-stop"); // not on an event loop: it waits for them
             t.setDaemon(true);
             t.start();
-        });
+        }));
     }
 
     /** SIGTERM/SIGINT, or the end of a soft stop: close everything now. */

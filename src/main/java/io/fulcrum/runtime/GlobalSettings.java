@@ -21,6 +21,8 @@ public final class GlobalSettings {
     public String node;
     /** {@code description}: what the stats page says of the process ({@code stats show-desc}), or null. */
     public String description;
+    /** How many old processes {@code -sf}/{@code -st} named: a reload, whose old process may teach the new one (peers). */
+    public int oldProcesses;
 
     /** {@code chroot}: the directory the process locks itself in once its sockets are bound, or null. */
     public String chroot;

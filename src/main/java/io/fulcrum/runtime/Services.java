@@ -5,10 +5,11 @@ import io.fulcrum.stats.InfoField;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * What subsystems run beside the proxies (the peers sessions...): added by their configuration checks, started once
- * the listeners are bound, stopped when a soft stop begins and again by the hard stop (stop() must bear a second call).
+ * the listeners are bound, stopped when a soft stop begins (which waits for them) and again by the hard stop (stop() must bear a second call).
  */
 public final class Services {
     /** One thing the process runs. */
@@ -16,6 +17,15 @@ public final class Services {
         void start(Fulcrum process);
 
         void stop();
+
+        /**
+         * The start of a soft stop: stops, and completes once the service lets the process exit (the peers teach the
+         * new process first), as HAProxy's jobs keep an old process alive.
+         */
+        default CompletableFuture<Void> softStop() {
+            stop();
+            return CompletableFuture.completedFuture(null);
+        }
 
         /** Its share of a {@code show info} gauge (ActivePeers, Listeners...); none by default. */
         default long info(InfoField field) {
@@ -44,6 +54,11 @@ public final class Services {
             sum += s.info(field);
         }
         return sum;
+    }
+
+    /** Completes when every service lets the soft-stopping process exit. */
+    CompletableFuture<Void> softStop() {
+        return CompletableFuture.allOf(services.stream().map(Service::softStop).toArray(CompletableFuture[]::new));
     }
 
     void stop() {

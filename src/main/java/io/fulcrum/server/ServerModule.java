@@ -189,7 +189,8 @@ public final class ServerModule implements Module {
         list.servers.add(s);
     }
 
-    private static void parseOptions(ServerSpec s, ConfigLine l, int from, String where, KeywordTable<ServerSpec> options)
+    /** Parses the server options of {@code l} from word {@code from} into {@code s}; errors start with {@code where}. */
+    public static void parseOptions(ServerSpec s, ConfigLine l, int from, String where, KeywordTable<ServerSpec> options)
             throws ConfigException {
         int i = from;
         while (i < l.size()) {

@@ -80,13 +80,13 @@ public enum DataType {
         return this == GPC1 || this == GPC1_RATE ? 1 : 0;
     }
 
-    /** The type named {@code name} ("conn_rate"), or null. */
+    /** The type named {@code name} ("conn_rate"), or null; "server_name" is server_key's older name, as HAProxy 2.6 reads it. */
     public static DataType named(String name) {
         for (DataType t : values()) {
             if (t.text.equals(name)) {
                 return t;
             }
         }
-        return null;
+        return name.equals("server_name") ? SERVER_KEY : null;
     }
 }

@@ -28,9 +28,10 @@ public enum KeyType {
             return Arrays.hashCode(b);
         }
 
+        /** Upper-case hexadecimal, as HAProxy's {@code show table} prints a binary key. */
         @Override
         public String toString() {
-            return HexFormat.of().formatHex(b);
+            return HexFormat.of().withUpperCase().formatHex(b);
         }
     }
 

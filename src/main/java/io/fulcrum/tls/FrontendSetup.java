@@ -9,7 +9,6 @@ import io.fulcrum.listener.BindList;
 import io.fulcrum.listener.BindSpec;
 import io.fulcrum.proxy.Mode;
 import io.fulcrum.proxy.ProxySpec;
-import io.fulcrum.proxy.ProxyTable;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -51,7 +50,7 @@ final class FrontendSetup {
     /** @param lineOptions the options a crt-list line may set between brackets */
     static void check(ConfigModel model, Diagnostics diag, KeywordTable<BindOptions> lineOptions, CertStore store) {
         FrontendSetup setup = new FrontendSetup(store, TlsGlobals.of(model), diag, lineOptions);
-        for (ProxySpec p : ProxyTable.of(model).proxies()) {
+        for (ProxySpec p : TlsSections.withProxies(model)) {
             BindList binds = p.partOrNull(BindList.class);
             if (binds != null && !p.disabled) {
                 for (BindSpec b : binds.binds) {

@@ -4,7 +4,6 @@ import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigModel;
 import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.proxy.ProxySpec;
-import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.server.ServerList;
 import io.fulcrum.server.ServerSpec;
 import io.netty.handler.ssl.SslContextBuilder;
@@ -24,7 +23,7 @@ final class ServerSetup {
 
     static void check(ConfigModel model, Diagnostics diag) {
         TlsGlobals globals = TlsGlobals.of(model);
-        for (ProxySpec p : ProxyTable.of(model).proxies()) {
+        for (ProxySpec p : TlsSections.withProxies(model)) {
             ServerList list = p.partOrNull(ServerList.class);
             if (list == null || p.disabled) {
                 continue;

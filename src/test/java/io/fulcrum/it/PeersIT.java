@@ -8,11 +8,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,7 +29,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class PeersIT {
     private static final String HAPROXY = System.getProperty("it.haproxy", "/usr/sbin/haproxy");
-    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static Path dir;
     private static int hapPeer;
     private static int fulPeer;
@@ -66,14 +60,7 @@ class PeersIT {
     }
 
     private static String config(String socket, int front) {
-        return """
-                global
-                    stats socket %s level admin
-                defaults
-                    mode http
-                    timeout connect 2s
-                    timeout client 10s
-                    timeout server 10s
+        return PeersKit.head(dir.resolve(socket)) + """
                 peers mesh
                     peer hap 127.0.0.1:%d
                     peer ful 127.0.0.1:%d
@@ -85,7 +72,7 @@ class PeersIT {
                     http-request track-sc1 int(7) table mesh/counts
                     http-request sc-inc-gpc(1,1)
                     http-request return status 200
-                """.formatted(dir.resolve(socket), hapPeer, fulPeer, front);
+                """.formatted(hapPeer, fulPeer, front);
     }
 
     private static FulcrumProcess startHaproxy() throws Exception {
@@ -103,29 +90,11 @@ class PeersIT {
     }
 
     private static void track(int port, String key) throws Exception {
-        HttpResponse<String> r = CLIENT.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/"))
-                .header("x-key", key).build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(r.statusCode()).isEqualTo(200);
+        PeersKit.track(port, key);
     }
 
-    private static String table(String socket, String table) throws IOException {
-        return CliClient.send(dir.resolve(socket), "show table " + table);
-    }
-
-    /** Waits (20 s at most) until {@code show table} on {@code socket} has a line matching {@code line}; returns it. */
     private static Matcher await(String socket, String table, String line) throws Exception {
-        Pattern p = Pattern.compile(line);
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        String last;
-        do {
-            last = table(socket, table);
-            Matcher m = p.matcher(last);
-            if (m.find()) {
-                return m;
-            }
-            Thread.sleep(100);
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError("no line matching " + line + " in " + socket + "'s " + table + ":\n" + last);
+        return PeersKit.await(dir.resolve(socket), table, line);
     }
 
     @Test
@@ -161,6 +130,27 @@ class PeersIT {
         // The table lines of the peer's session come last declared first, as HAProxy lists them.
         assertThat(peers.indexOf("id=fe update=")).isLessThan(peers.indexOf("id=mesh/counts update="));
         assertThat(CliClient.send(dir.resolve("ful.sock"), "show peers nope")).isEqualTo("No such peers\n\n");
+    }
+
+    /**
+     * As haproxy's: the section's flags tell the resync's history (no old process to learn from, a remote peer asked);
+     * the remote peer is alive (a message came within a reconnect period); only the side that accepted the session shows its connection, the peer's address first.
+     */
+    @Test
+    @Order(3)
+    void showPeersFlagsAndConnectionAsHaproxy() throws Exception {
+        String ful = CliClient.send(dir.resolve("ful.sock"), "show peers");
+        String hap = CliClient.send(dir.resolve("hap.sock"), "show peers");
+        Matcher m = Pattern.compile("id=mesh disabled=0 flags=0x([0-9a-f]+) ").matcher(ful);
+        assertThat(m.find()).as(ful).isTrue();
+        int flags = Integer.parseInt(m.group(1), 16);
+        assertThat(flags & 0x6011).as(ful).isEqualTo(0x6011); // REQUESTED, REMOTEASSIGN, LOCALTIMEOUT, LOCAL
+        assertThat(flags & 0xa00).as(ful).isNotZero(); // REMOTEFINISHED or REMOTEPARTIAL
+        assertThat(ful).containsPattern("id=hap\\(remote,active\\)[^\n]*\n[^\n]*\n        flags=0x2000[0-9a-f]{4} appctx:");
+        assertThat(ful.contains("xprt=")).as(ful + hap).isNotEqualTo(hap.contains("xprt="));
+        String accepted = ful.contains("xprt=") ? ful : hap;
+        int port = ful.contains("xprt=") ? fulPeer : hapPeer;
+        assertThat(accepted).containsPattern("\n        xprt=RAW src=127.0.0.1:\\d+ addr=127.0.0.1:" + port + "\n");
     }
 
     /** Each side counts its session with the other as active and connected, as haproxy does. */

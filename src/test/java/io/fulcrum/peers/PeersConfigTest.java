@@ -152,17 +152,35 @@ class PeersConfigTest {
     }
 
     @Test
-    void unsupportedOptionsAreSaid() {
+    void optionsOtherThanTlsAreRefused() {
         assertThat(messages("""
                 peers p
-                    peer me 127.0.0.1:23010 ssl
-                    default-server ssl verify none
+                    peer me 127.0.0.1:23010 ssl crt x.pem maxconn 10
+                    default-server ssl verify none check
+                    default-bind ssl backlog 5
+                    peer other 127.0.0.1:23011 ssl verify nope
                     log stdout local0
                 """)).isEqualTo("""
-                [ALERT]    (1) : config : parsing [t.cfg:9] : 'server p/me' : 'ssl' is not supported in peers sections by Fulcrum yet (peers connect in clear TCP, without options).
-                [ALERT]    (1) : config : parsing [t.cfg:10] : default-server : 'ssl' is not supported in peers sections by Fulcrum yet (peers connect in clear TCP, without options).
-                [ALERT]    (1) : config : parsing [t.cfg:11] : 'log' in a peers section is not supported by Fulcrum yet.
+                [ALERT]    (1) : config : parsing [t.cfg:9] : 'server p/me' : 'maxconn' is not supported in peers sections by Fulcrum (only the TLS options are).
+                [ALERT]    (1) : config : parsing [t.cfg:10] : 'default-server' : 'check' is not supported in peers sections by Fulcrum (only the TLS options are).
+                [ALERT]    (1) : config : parsing [t.cfg:11] : 'default-bind' : 'backlog' is not supported in peers sections by Fulcrum (only the TLS options are).
+                [ALERT]    (1) : config : parsing [t.cfg:12] : 'server p/other' : 'verify' : unknown verify method 'nope', only 'none' and 'required' are supported
+                [ALERT]    (1) : config : parsing [t.cfg:13] : 'log' in a peers section is not supported by Fulcrum yet.
                 [ALERT]    (1) : config : Error(s) found in configuration file : t.cfg
+                [ALERT]    (1) : config : Fatal errors found in configuration.
+                """);
+    }
+
+    @Test
+    void tlsOptionsAreReadAsHaproxyReadsThem() {
+        assertThat(messages("""
+                peers p
+                    bind 127.0.0.1:23010 ssl
+                    server me
+                    server other 127.0.0.1:23011 ssl
+                """)).isEqualTo("""
+                [ALERT]    (1) : config : Proxy 'me': no SSL certificate specified for bind '127.0.0.1:23010' at [t.cfg:9] (use 'crt').
+                [ALERT]    (1) : config : [t.cfg:11] : 'server me/other' : verify is enabled by default but no CA file specified. If you're running on a LAN where you're certain to trust the server's certificate, please set an explicit 'verify none' statement on the 'server' line, or use 'ssl-server-verify none' in the global section to disable server-side verifications by default.
                 [ALERT]    (1) : config : Fatal errors found in configuration.
                 """);
     }

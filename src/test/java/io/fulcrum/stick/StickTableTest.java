@@ -59,9 +59,17 @@ class StickTableTest {
         StickTable integer = table(KeyType.INTEGER, 10, 0, false);
         assertThat(integer.parseKey("x")).isNull();
         assertThat(integer.parseKey("-42")).isEqualTo(-42L);
+        StickTable bin = new StickTable("b", KeyType.BINARY, 4, 10, 0, false, false, layoutOf());
+        assertThat(bin.format(new KeyType.Bytes(new byte[] {0x6b, 0x31, 0, (byte) 0xff}))).isEqualTo("6B3100FF"); // as haproxy prints it
     }
 
-    private static Object ip(String text) {
+    @Test
+    void serverNameIsServerKeysOlderName() {
+        assertThat(DataType.named("server_name")).isEqualTo(DataType.SERVER_KEY); // as haproxy 2.6 reads "store server_name"
+        assertThat(DataType.named("server_nam")).isNull();
+    }
+
+        private static Object ip(String text) {
         return KeyType.IP.parse(text, 0);
     }
 
