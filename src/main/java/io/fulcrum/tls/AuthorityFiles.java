@@ -67,7 +67,7 @@ final class AuthorityFiles<T> {
      * A directory gives its {@code .pem}, {@code .crt}, {@code .cer} and {@code .crl} files (not those starting with a
      * dot), and {@code @system-ca} the system's trust store directory, as HAProxy loads them.
      *
-     * @throws Unloadable when it cannot be read or holds none ({@code '<keyword>' : unable to load <given>})
+     * @throws Unloadable when it cannot be read or holds none ({@code '<keyword>' : unable to load <file>})
      */
     synchronized List<T> load(TlsGlobals globals, String given) throws Unloadable {
         boolean system = kind == Kind.CA && given.equals(SystemStore.NAME);
@@ -80,12 +80,12 @@ final class AuthorityFiles<T> {
         try {
             items = Files.isDirectory(path) ? SystemStore.read(path, this::parse) : parse(Files.readString(path, StandardCharsets.ISO_8859_1));
         } catch (NoSuchFileException e) {
-            throw new Unloadable(this, given, name, "No such file or directory");
+            throw new Unloadable(this, name, "No such file or directory");
         } catch (IOException e) {
-            throw new Unloadable(this, given, name, e.getMessage() == null ? "unreadable" : e.getMessage());
+            throw new Unloadable(this, name, e.getMessage() == null ? "unreadable" : e.getMessage());
         }
         if (items == null || items.isEmpty()) {
-            throw new Unloadable(this, given, name, system ? "0 CA were loaded" : "no certificate or crl found");
+            throw new Unloadable(this, name, system ? "0 CA were loaded" : "no certificate or crl found");
         }
         files.put(name, items);
         return items;
@@ -93,11 +93,12 @@ final class AuthorityFiles<T> {
 
     /** A CA or CRL file that cannot be used: HAProxy's message, and why (for the server lines' longer one). */
     static final class Unloadable extends ConfigException {
+        private static final long serialVersionUID = 1L;
         final String name;
         final String reason;
 
-        Unloadable(AuthorityFiles<?> files, String given, String name, String reason) {
-            super("'" + files.kind.keyword + "' : unable to load " + given);
+        Unloadable(AuthorityFiles<?> files, String name, String reason) {
+            super("'" + files.kind.keyword + "' : unable to load " + name);
             this.name = name;
             this.reason = reason;
         }
