@@ -68,7 +68,7 @@ class SslServerAuthorityIT {
                 listen q
                     bind 127.0.0.1:%d
                     http-reuse never
-                    server s 127.0.0.1:%d ssl verify required ca-file %s
+                    server s 127.0.0.1:%d ssl verify required ca-file %s check inter 200ms fall 1 rise 1
                 """.formatted(admin, origin, dir.resolve("origin.pem"), port, origin, ca, crl, dir.resolve("client.pem"),
                 plain, origin, caPlain), port);
     }
@@ -95,6 +95,18 @@ class SslServerAuthorityIT {
         }
     }
 
+    /** Whether the server of {@code q} reaches the state (a part of its {@code show servers state} line) in 10 s. */
+    private static boolean awaitState(String state) throws Exception {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (!cli("show servers state q").contains(state)) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            Thread.sleep(100);
+        }
+        return true;
+    }
+
     @Test
     void theServersFilesAreListedAndCommitsReachTheNextConnections() throws Exception {
         assertThat(cli("show ssl ca-file")).isEqualTo("# filename\n" + caPlain + " - 1 certificate(s)\n" + ca + " - 1 certificate(s)\n\n");
@@ -119,14 +131,19 @@ class SslServerAuthorityIT {
         assertThat(status(port)).isEqualTo("200");
     }
 
-    /** HAProxy 2.6 lists the file of a line without {@code crt} as unused and its commit changes nothing: Fulcrum's does. */
+    /**
+     * HAProxy 2.6 lists the file of a line without {@code crt} as unused and its commit changes nothing: Fulcrum's
+     * reaches the line's connections and its checks (the server comes up).
+     */
     @Test
     void aLineWithoutClientCertificateIsUpdatedToo() throws Exception {
         assumeFalse(TcpProxyKit.haproxy(), "differences.md: HAProxy 2.6 updates only the server lines with a crt");
+        assertThat(awaitState(" s 127.0.0.1 0 ")).isTrue(); // stopped: its checks fail
         assertThat(status(plain)).isEqualTo("503");
         assertThat(cli("show ssl ca-file " + caPlain)).startsWith("Filename: " + caPlain + "\nStatus: Used\n");
         assertThat(cli("set ssl ca-file " + caPlain + " <<\n" + file("ca.pem"))).isEqualTo("transaction created for CA " + caPlain + "!\n\n");
         assertThat(cli("commit ssl ca-file " + caPlain)).isEqualTo("Committing " + caPlain + ".\nSuccess!\n\n");
+        assertThat(awaitState(" s 127.0.0.1 2 ")).isTrue(); // running: its checks pass
         assertThat(status(plain)).isEqualTo("200");
     }
 }
