@@ -1,15 +1,16 @@
 package io.fulcrum.tls;
 
+import java.io.ByteArrayInputStream;
 import java.math.BigInteger;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.security.PublicKey;
-import java.security.cert.CertificateEncodingException;
+import java.security.cert.CertificateException;
+import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.security.interfaces.ECPublicKey;
 import java.security.interfaces.RSAPublicKey;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
@@ -41,11 +42,8 @@ final class CertificateText {
     static void print(StringBuilder b, byte[] der) throws Der.Malformed {
         X509Certificate x;
         try {
-            x = PemFiles.certificates("-----BEGIN CERTIFICATE-----\n" + Base64.getMimeEncoder().encodeToString(der) + "\n-----END CERTIFICATE-----\n").get(0);
-            if (!Arrays.equals(x.getEncoded(), der)) {
-                throw new Der.Malformed();
-            }
-        } catch (io.fulcrum.cfg.ConfigException | CertificateEncodingException | IndexOutOfBoundsException e) {
+            x = (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(new ByteArrayInputStream(der));
+        } catch (CertificateException e) {
             throw new Der.Malformed();
         }
         b.append("Certificate:\n    Data:\n");
