@@ -6,6 +6,7 @@ import io.fulcrum.cli.CliException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.cert.X509CRL;
@@ -63,32 +64,49 @@ final class AuthorityFiles<T> {
 
     /**
      * The items of the file a {@code ca-file} or {@code crl-file} names (read the first time); null for an empty one.
+     * A directory gives its {@code .pem}, {@code .crt}, {@code .cer} and {@code .crl} files (not those starting with a
+     * dot), and {@code @system-ca} the system's trust store directory, as HAProxy loads them.
      *
-     * @throws ConfigException when it cannot be read or holds none ({@code '<keyword>' : unable to load <given>})
+     * @throws Unloadable when it cannot be read or holds none ({@code '<keyword>' : unable to load <file>})
      */
-    synchronized List<T> load(TlsGlobals globals, String given) throws ConfigException {
-        Path path = globals.ca(given);
-        String name = path.toString();
+    synchronized List<T> load(TlsGlobals globals, String given) throws Unloadable {
+        boolean system = kind == Kind.CA && given.equals(SystemStore.NAME);
+        Path path = system ? SystemStore.directory() : globals.ca(given);
+        String name = system ? given : path.toString();
         if (files.containsKey(name)) {
             return files.get(name);
         }
-        String error = "'" + kind.keyword + "' : unable to load " + given;
         List<T> items;
         try {
-            items = parse(new String(Files.readAllBytes(path), StandardCharsets.ISO_8859_1));
+            items = Files.isDirectory(path) ? SystemStore.read(path, this::parse) : parse(Files.readString(path, StandardCharsets.ISO_8859_1));
+        } catch (NoSuchFileException e) {
+            throw new Unloadable(this, name, "No such file or directory");
         } catch (IOException e) {
-            throw new ConfigException(error);
+            throw new Unloadable(this, name, e.getMessage() == null ? "unreadable" : e.getMessage());
         }
         if (items == null || items.isEmpty()) {
-            throw new ConfigException(error);
+            throw new Unloadable(this, name, system ? "0 CA were loaded" : "no certificate or crl found");
         }
         files.put(name, items);
         return items;
     }
 
+    /** A CA or CRL file that cannot be used: HAProxy's message, and why (for the server lines' longer one). */
+    static final class Unloadable extends ConfigException {
+        private static final long serialVersionUID = 1L;
+        final String name;
+        final String reason;
+
+        Unloadable(AuthorityFiles<?> files, String name, String reason) {
+            super("'" + files.kind.keyword + "' : unable to load " + name);
+            this.name = name;
+            this.reason = reason;
+        }
+    }
+
     /** The certificates or CRLs of a PEM text, null when it is not one. */
     @SuppressWarnings("unchecked")
-    private List<T> parse(String pem) {
+    List<T> parse(String pem) {
         try {
             List<?> items = kind == Kind.CA ? PemFiles.certificates(pem)
                     : new ArrayList<>(ClientVerifier.crls(pem.getBytes(StandardCharsets.ISO_8859_1)));

@@ -19,17 +19,6 @@ final class BindSite {
     private final CertStore store;
     private final TlsGlobals globals;
 
-    /** The {@code ca-file} of a line cannot be read (the message is HAProxy's). */
-    static final class CaFileException extends ConfigException {
-        private static final long serialVersionUID = 1L;
-        final String caFile;
-
-        CaFileException(String caFile) {
-            super("'ca-file' : unable to load " + caFile);
-            this.caFile = caFile;
-        }
-    }
-
     /** The {@code verify} of a line needs a {@code ca-file} it lacks. */
     static final class NoCaFileException extends ConfigException {
         private static final long serialVersionUID = 1L;
@@ -92,12 +81,7 @@ final class BindSite {
         if (o.caFile == null) {
             throw new NoCaFileException();
         }
-        List<X509Certificate> authorities;
-        try {
-            authorities = store.authorities.load(globals, o.caFile);
-        } catch (ConfigException e) {
-            throw new CaFileException(o.caFile);
-        }
+        List<X509Certificate> authorities = store.authorities.load(globals, o.caFile);
         // (an empty file, after new ssl ca-file or crl-file: no CA, no CRL)
         List<X509CRL> crls = o.crlFile == null ? null : Objects.requireNonNullElse(store.revocations.load(globals, o.crlFile), List.of());
         return new ClientVerifier(Objects.requireNonNullElse(authorities, List.<X509Certificate>of()).toArray(X509Certificate[]::new),

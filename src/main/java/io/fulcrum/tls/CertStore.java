@@ -4,6 +4,8 @@ import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.Registry;
 import io.fulcrum.cli.CliException;
 
+import javax.net.ssl.X509ExtendedTrustManager;
+import java.security.GeneralSecurityException;
 import java.security.cert.X509CRL;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
@@ -13,13 +15,15 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 
 /**
  * The certificates of the bind lines, by file, and the crt-lists, shared by the bind lines (a registry component),
  * and what the CLI changes in them (management.txt 9.3): a certificate is replaced through one transaction at a time
  * ({@code set ssl cert} then {@code commit ssl cert}); a commit makes new contexts with each bind line's options and
- * publishes them at once, so new handshakes use them while open connections keep theirs.
+ * publishes them at once, so new handshakes use them while open connections keep theirs. The CA and CRL files of the
+ * server lines are here too: a commit gives their verifiers the new content.
  */
 final class CertStore {
     /** The certificates by file name, in the configuration's order; a null value: an empty one ({@code new ssl cert}). */
@@ -31,6 +35,8 @@ final class CertStore {
     final AuthorityFiles<X509CRL> revocations = AuthorityFiles.revocations();
     /** The OCSP responses stapled, by the key of their certificate's ID. */
     private final Map<String, OcspStaple> staples = new TreeMap<>();
+    /** The verifiers of the server lines (and of their checks), which a commit of their CA or CRL file updates. */
+    private final List<HostVerifier> verifiers = new ArrayList<>();
     /** The ongoing transaction: its file and its certificate. */
     private final Transaction<CertKey> tx = new Transaction<>();
 
@@ -189,9 +195,37 @@ final class CertStore {
         s.response(r);
     }
 
-    /** How many certificate entries of the bind lines verify client certificates with the CA or CRL file {@code name}. */
+    /**
+     * The verifier of a server line (or of its checks) with a {@code ca-file} and maybe a {@code crl-file}, loaded
+     * as the bind lines' are (so that the CLI shows them and a commit reaches them).
+     */
+    synchronized HostVerifier verifier(TlsGlobals globals, String caFile, String crlFile, String host, boolean line)
+            throws AuthorityFiles.Unloadable, GeneralSecurityException {
+        List<X509Certificate> cas = authorities.load(globals, caFile);
+        List<X509CRL> crls = crlFile == null ? null : revocations.load(globals, crlFile);
+        HostVerifier v = new HostVerifier(name(globals, caFile), crlFile == null ? null : globals.ca(crlFile).toString(), host, line,
+                HostVerifier.pkix(cas, crls));
+        verifiers.add(v);
+        return v;
+    }
+
+    /** The name a CA file goes by. */
+    private static String name(TlsGlobals globals, String caFile) {
+        return caFile.equals(SystemStore.NAME) ? caFile : globals.ca(caFile).toString();
+    }
+
+    /** The server verifiers using the CA or CRL file {@code name}. */
+    private List<HostVerifier> verifiers(AuthorityFiles<?> files, String name) {
+        return verifiers.stream().filter(v -> name.equals(files.kind == AuthorityFiles.Kind.CA ? v.caFile : v.crlFile)).toList();
+    }
+
+    /**
+     * How many certificate entries of the bind lines verify client certificates with the CA or CRL file {@code name},
+     * and server lines their servers' certificates.
+     */
     synchronized int uses(AuthorityFiles<?> files, String name) {
-        return (int) sites.stream().flatMap(s -> s.map().entries().stream()).filter(e -> name.equals(e.recipe().file(files.kind))).count();
+        return (int) sites.stream().flatMap(s -> s.map().entries().stream()).filter(e -> name.equals(e.recipe().file(files.kind))).count()
+                + (int) verifiers(files, name).stream().filter(v -> v.line).count();
     }
 
     /**
@@ -203,12 +237,21 @@ final class CertStore {
     synchronized <T> int commit(AuthorityFiles<T> files, String name) throws CliException {
         List<T> previous = files.commit(name);
         int uses = uses(files, name);
+        Map<HostVerifier, X509ExtendedTrustManager> servers = new HashMap<>();
         try {
+            for (HostVerifier v : verifiers(files, name)) {
+                servers.put(v, HostVerifier.pkix(Objects.requireNonNullElse(authorities.items(v.caFile), List.of()),
+                        v.crlFile == null ? null : Objects.requireNonNullElse(revocations.items(v.crlFile), List.of())));
+            }
             remake(name, s -> s.map().prepare(e -> name.equals(e.recipe().file(files.kind)) ? s.rebuild(e) : null));
+        } catch (GeneralSecurityException e) {
+            files.restore(name, previous);
+            throw new CliException("Committing " + name + "\n" + e.getMessage() + "\nFailed!\n");
         } catch (CliException e) {
             files.restore(name, previous);
             throw e;
         }
+        servers.forEach(HostVerifier::authorities);
         files.committed();
         return uses;
     }

@@ -130,8 +130,8 @@ final class FrontendSetup {
             } catch (ContextBuilder.OptionError ex) {
                 diag.configAlert("Proxy '" + p.name() + "': " + ex.getMessage() + at + ".");
                 return;
-            } catch (BindSite.CaFileException ex) {
-                diag.configAlert("Couldn't open the ca-file '" + ex.caFile + "' (No such file or directory).");
+            } catch (AuthorityFiles.Unloadable ex) {
+                diag.configAlert("Couldn't open the ca-file '" + ex.name + "' (" + ex.reason + ").");
                 diag.parseAlert(b.source(), where + " : " + ex.getMessage());
                 return;
             } catch (ConfigException ex) {

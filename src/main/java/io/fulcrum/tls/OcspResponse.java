@@ -106,7 +106,7 @@ final class OcspResponse {
         }
     }
 
-    /** As OpenSSL's OCSP_RESPONSE_print (a response's certificates are left out). */
+    /** As OpenSSL's OCSP_RESPONSE_print: the response, then each certificate it carries, as X509_print and in PEM. */
     String describe() {
         StringBuilder b = new StringBuilder("OCSP Response Data:\n");
         b.append("    OCSP Response Status: ").append(status >= 0 && status < STATUSES.length ? STATUSES[status] : "(UNKNOWN)")
@@ -134,7 +134,13 @@ final class OcspResponse {
             b.append("    Signature Algorithm: ").append(OpenSslText.signatureAlgorithm(basic.child(1, Der.SEQUENCE).child(0, Der.OID).oid()))
                     .append("\n    Signature Value:\n");
             Der signature = basic.child(2, Der.BIT_STRING);
-            dump(b, java.util.Arrays.copyOfRange(signature.content(), 1, signature.content().length));
+            OpenSslText.dump(b, java.util.Arrays.copyOfRange(signature.content(), 1, signature.content().length));
+            List<Der> parts = basic.children();
+            if (parts.size() > 3 && parts.get(3).tag() == 0xa0) {
+                for (Der c : parts.get(3).inner().children()) {
+                    CertificateText.print(b, c.encoded());
+                }
+            }
         } catch (Der.Malformed | RuntimeException e) {
             b.append("(unreadable)\n");
         }
@@ -203,23 +209,10 @@ final class OcspResponse {
                     b.append(i > 0 ? "\\\n" : "").append(h, i, Math.min(h.length(), i + 70));
                 }
             } else {
-                for (byte x : value) {
-                    b.append(x >= 32 && x < 127 ? (char) x : '.');
-                }
+                OpenSslText.printable(b, value);
             }
             b.append('\n');
         }
-    }
-
-    /** As X509_signature_dump: 18 bytes a line, in lower-case hex. */
-    private static void dump(StringBuilder b, byte[] sig) {
-        for (int i = 0; i < sig.length; i++) {
-            if (i % 18 == 0) {
-                b.append(i > 0 ? "\n" : "").append("        ");
-            }
-            b.append(String.format("%02x", sig[i] & 0xff)).append(i + 1 == sig.length ? "" : ":");
-        }
-        b.append('\n');
     }
 
     private static String time(Der d) throws Der.Malformed {

@@ -28,4 +28,22 @@ final class OpenSslText {
     static String signatureAlgorithm(String oid) {
         return SIGNATURES.getOrDefault(oid, oid);
     }
+
+    /** As X509_signature_dump: 18 bytes a line, in lower-case hex. */
+    static void dump(StringBuilder b, byte[] sig) {
+        for (int i = 0; i < sig.length; i++) {
+            if (i % 18 == 0) {
+                b.append(i > 0 ? "\n" : "").append("        ");
+            }
+            b.append(String.format("%02x", sig[i] & 0xff)).append(i + 1 == sig.length ? "" : ":");
+        }
+        b.append('\n');
+    }
+
+    /** As ASN1_STRING_print: the printable bytes, a dot for the others. */
+    static void printable(StringBuilder b, byte[] value) {
+        for (byte x : value) {
+            b.append(x >= 32 && x < 127 ? (char) x : '.');
+        }
+    }
 }

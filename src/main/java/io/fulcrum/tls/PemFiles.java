@@ -74,15 +74,6 @@ final class PemFiles {
         return CertKey.of(name, key, certs.toArray(X509Certificate[]::new));
     }
 
-    /** The certificates of a {@code ca-file} (client or server CAs). */
-    static X509Certificate[] authorities(Path file, String error) throws ConfigException {
-        List<X509Certificate> certs = certificates(read(file, error));
-        if (certs.isEmpty()) {
-            throw new ConfigException(error + ".");
-        }
-        return certs.toArray(X509Certificate[]::new);
-    }
-
     private static String read(Path file, String error) throws ConfigException {
         try {
             if (Files.isDirectory(file)) {

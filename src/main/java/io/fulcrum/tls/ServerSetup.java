@@ -6,16 +6,17 @@ import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.server.ServerList;
 import io.fulcrum.server.ServerSpec;
+import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.util.InsecureTrustManagerFactory;
 
 import java.security.GeneralSecurityException;
-import java.security.cert.X509Certificate;
 import java.util.List;
 
 /**
  * Once the configuration is read: builds the client context of each server line with {@code ssl}, over the
- * {@code ssl-default-server-*} globals, loading its CA file and client certificate; errors are HAProxy's.
+ * {@code ssl-default-server-*} globals, loading its CA and CRL files (kept with the bind lines' for the CLI) and
+ * client certificate; errors are HAProxy's.
  */
 final class ServerSetup {
     private ServerSetup() {
@@ -61,31 +62,37 @@ final class ServerSetup {
         String verify = tls.verify != null ? tls.verify : globals.serverVerify;
         SslContextBuilder b = SslContextBuilder.forClient();
         boolean verifying = verify.equals("required");
-        if (verifying) {
-            if (tls.caFile == null) {
-                throw new ConfigException("verify is enabled by default but no CA file specified. If you're running on a LAN where"
-                        + " you're certain to trust the server's certificate, please set an explicit 'verify none' statement on the"
-                        + " 'server' line, or use 'ssl-server-verify none' in the global section to disable server-side"
-                        + " verifications by default.");
+        HostVerifier verifier = null;
+        try {
+            if (verifying) {
+                if (tls.caFile == null) {
+                    throw new ConfigException("verify is enabled by default but no CA file specified. If you're running on a LAN where"
+                            + " you're certain to trust the server's certificate, please set an explicit 'verify none' statement on the"
+                            + " 'server' line, or use 'ssl-server-verify none' in the global section to disable server-side"
+                            + " verifications by default.");
+                }
+                verifier = tls.store.verifier(globals, tls.caFile, tls.crlFile, tls.verifyHost, !check);
+                b.trustManager(verifier);
+            } else {
+                if (tls.crlFile != null) {
+                    tls.store.revocations.load(globals, tls.crlFile); // read all the same, as HAProxy does
+                }
+                b.trustManager(InsecureTrustManagerFactory.INSTANCE);
             }
-            String error = "Couldn't open the ca-file '" + tls.caFile + "'";
-            try {
-                X509Certificate[] cas = PemFiles.authorities(globals.ca(tls.caFile), error);
-                b.trustManager(new HostVerifier(cas, tls.verifyHost));
-            } catch (GeneralSecurityException e) {
-                throw new ConfigException("unable to use the ca-file '" + tls.caFile + "' (" + e.getMessage() + ").");
-            } catch (ConfigException e) {
-                throw new ConfigException(e.getMessage().replace("' : ", "' (").replaceFirst("\\.$", ").")
-                        + "\n'ca-file' : unable to load " + tls.caFile + ".");
-            }
-        } else {
-            b.trustManager(InsecureTrustManagerFactory.INSTANCE);
+        } catch (AuthorityFiles.Unloadable e) {
+            throw new ConfigException("Couldn't open the ca-file '" + e.name + "' (" + e.reason + ").\n" + e.getMessage() + ".");
+        } catch (GeneralSecurityException e) {
+            throw new ConfigException("unable to use the ca-file '" + tls.caFile + "' (" + e.getMessage() + ").");
         }
         try {
             if (tls.crt != null) {
                 b.keyManager(ContextBuilder.keyManager(PemFiles.load(globals.crt(tls.crt))));
             }
-            return new TlsBackend(ContextBuilder.build(b, o), check ? null : tls.sni, checkSni, !tls.noReuse, verifying, p.timeouts.connect);
+            SslContext context = ContextBuilder.build(b, o);
+            if (verifier != null) {
+                verifier.sessions(context.sessionContext());
+            }
+            return new TlsBackend(context, check ? null : tls.sni, checkSni, !tls.noReuse, verifying, p.timeouts.connect);
         } catch (ContextBuilder.OptionError e) {
             throw new ConfigException(e.getMessage() + ".");
         }

@@ -9,6 +9,9 @@ final class ServerTls extends TlsOptions implements ServerSpec.ServerPart {
     /** "none" or "required"; null: {@code ssl-server-verify} (required by default). */
     String verify;
     String caFile;
+    String crlFile;
+    /** Where the line's CA and CRL files are kept (set with them): the CLI's view of them. */
+    CertStore store;
     /** {@code crt}: the client certificate to present. */
     String crt;
     /** {@code sni}: the expression giving the name to send, or null for none. */

@@ -63,7 +63,9 @@ public final class TlsModule implements Module {
             }
             tls(s).verify = l.arg(1);
         });
-        server.add("ca-file", 1, (s, l) -> tls(s).caFile = l.arg(1));
+        CertStore store = CertStore.of(registry);
+        server.add("ca-file", 1, (s, l) -> authorityFiles(s, store).caFile = l.arg(1));
+        server.add("crl-file", 1, (s, l) -> authorityFiles(s, store).crlFile = l.arg(1));
         server.add("crt", 1, (s, l) -> tls(s).crt = l.arg(1));
         server.add("sni", 1, (s, l) -> {
             tls(s).sni = exprs.parse(l.arg(1));
@@ -98,7 +100,6 @@ public final class TlsModule implements Module {
             }
             TlsGlobals.of(g.model()).keylog = v.equals("on");
         });
-        CertStore store = CertStore.of(registry);
         registry.check((model, diag) -> FrontendSetup.check(model, diag, crtListLine, store));
         CertCommands.register(CliCommands.of(registry), store, crtListLine);
         AuthorityCommands.register(CliCommands.of(registry), store);
@@ -113,6 +114,13 @@ public final class TlsModule implements Module {
 
     private static ServerTls tls(ServerSpec s) {
         return s.part(ServerTls.class, ServerTls::new);
+    }
+
+    /** The TLS part of a line naming a CA or CRL file, which the store keeps. */
+    private static ServerTls authorityFiles(ServerSpec s, CertStore store) {
+        ServerTls tls = tls(s);
+        tls.store = store;
+        return tls;
     }
 
     /** How an option table reaches the {@link TlsOptions} of what it configures. */

@@ -138,6 +138,35 @@ class SslOcspIT {
         assertThat(cli("show ssl ocsp-response 00")).isEqualTo("Certificate ID does not match any certificate.\n\n");
     }
 
+    /** A response signed by a delegated responder carries certificates: each is shown as OpenSSL prints it, then in PEM. */
+    @Test
+    void theCertificatesOfAResponse() throws Exception {
+        Files.writeString(dir.resolve("responder.ext"), "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\n"
+                + "extendedKeyUsage=OCSPSigning,serverAuth\nsubjectAltName=DNS:ocsp.test,IP:127.0.0.1,email:ocsp@test\n"
+                + "subjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid\n");
+        TlsKit.run(dir, "", "openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", "responder.key", "-subj",
+                "/C=FR/O=Test Org/CN=ocsp responder", "-out", "responder.csr");
+        TlsKit.run(dir, "", "openssl", "x509", "-req", "-in", "responder.csr", "-days", "30", "-CA", "ca.pem", "-CAkey", "ca.key",
+                "-set_serial", "4096", "-extfile", "responder.ext", "-out", "responder.crt");
+        TlsKit.run(dir, "", "openssl", "ecparam", "-name", "prime256v1", "-out", "p256.pem");
+        TlsKit.certificate(dir, "ecresponder", "ec:p256.pem", "ec.ocsp.test", "ca");
+        TlsKit.run(dir, "", "openssl", "ocsp", "-index", "index.txt", "-CA", "ca.pem", "-rsigner", "responder.crt", "-rkey", "responder.key",
+                "-issuer", "ca.pem", "-cert", "server.crt", "-respout", "by-responder.der", "-no_nonce", "-ndays", "7");
+        TlsKit.run(dir, "", "openssl", "ocsp", "-index", "index.txt", "-CA", "ca.pem", "-rsigner", "ecresponder.crt", "-rkey", "ecresponder.key",
+                "-rother", "ca.pem", "-issuer", "ca.pem", "-cert", "server.crt", "-respout", "by-ec.der", "-no_nonce", "-ndays", "7");
+        String key = key();
+        try {
+            for (String response : List.of("by-responder.der", "by-ec.der")) {
+                assertThat(cli("set ssl ocsp-response " + base64(dir.resolve(response)))).isEqualTo("OCSP Response updated!\n\n");
+                String text = text(response);
+                assertThat(text).contains("Certificate:\n    Data:\n", "-----END CERTIFICATE-----\n");
+                assertThat(cli("show ssl ocsp-response " + key)).isEqualTo(text + "\n");
+            }
+        } finally {
+            cli("set ssl ocsp-response " + base64(dir.resolve("server.pem.ocsp")));
+        }
+    }
+
     /** At startup: a response HAProxy would not take is left out with a warning; without the issuer, no ID: an error. */
     @Test
     void startup() throws Exception {

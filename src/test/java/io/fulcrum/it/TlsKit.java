@@ -28,6 +28,11 @@ final class TlsKit {
     private TlsKit() {
     }
 
+    /** The CLI's answer to {@code line}, without the entry of the system's CAs HAProxy always lists (its httpclient's). */
+    static String cli(Path admin, String line) throws IOException {
+        return CliClient.send(admin, line).replaceAll("@system-ca - \\d+ certificate\\(s\\)\n", "");
+    }
+
     /** Runs a command with {@code input} on stdin; its stdout and stderr together. Fails after 30 s. */
     static String run(Path dir, String input, String... cmd) throws IOException, InterruptedException {
         Path out = Files.createTempFile(dir, "run", ".out");

@@ -130,7 +130,8 @@ class TlsServerIT {
     @Test
     void missingCaFileIsAConfigError() throws Exception {
         Files.writeString(dir.resolve("t.cfg"), "defaults\n    mode http\n    timeout client 1s\n    timeout server 1s\n"
-                + "    timeout connect 1s\nbackend b\n    server s 127.0.0.1:1 ssl\n    server s2 127.0.0.1:1 ssl ca-file nope.pem\n");
+                + "    timeout connect 1s\nbackend b\n    server s 127.0.0.1:1 ssl\n    server s2 127.0.0.1:1 ssl ca-file nope.pem\n"
+                + "    server s3 127.0.0.1:1 ssl verify none crl-file nocrl.pem\n    server s4 127.0.0.1:1 ssl ca-file t.cfg\n");
         FulcrumRun r = FulcrumRun.in(dir, "-c", "-f", "t.cfg");
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.maskedStderr()).contains(
@@ -139,6 +140,11 @@ class TlsServerIT {
                         + " explicit 'verify none' statement on the 'server' line, or use 'ssl-server-verify none' in the global"
                         + " section to disable server-side verifications by default.\n",
                 "[ALERT]    (PID) : config : [t.cfg:8] : 'server b/s2' : Couldn't open the ca-file 'nope.pem' (No such file or directory).\n",
-                "[ALERT]    (PID) : config : 'ca-file' : unable to load nope.pem.\n");
+                "[ALERT]    (PID) : config : 'ca-file' : unable to load nope.pem.\n",
+                // A CRL file is read even when nothing is verified.
+                "[ALERT]    (PID) : config : [t.cfg:9] : 'server b/s3' : Couldn't open the ca-file 'nocrl.pem' (No such file or directory).\n"
+                        + "[ALERT]    (PID) : config : 'crl-file' : unable to load nocrl.pem.\n",
+                "[ALERT]    (PID) : config : [t.cfg:10] : 'server b/s4' : Couldn't open the ca-file 't.cfg' (no certificate or crl found).\n"
+                        + "[ALERT]    (PID) : config : 'ca-file' : unable to load t.cfg.\n");
     }
 }
