@@ -40,7 +40,7 @@ public final class CommandLine {
 
     /** HAProxy flags Fulcrum knows but does not implement yet; they get a precise message. */
     private static final List<String> NOT_YET = List.of(
-            "-W", "-Ws", "-S", "-x", "-m", "-de", "-dp", "-dS", "-dG", "-dR", "-dL", "-dK", "-dr", "-dV", "-dM", "-dI",
+            "-W", "-Ws", "-S", "-x", "-m", "-de", "-dp", "-dG", "-dR", "-dL", "-dK", "-dr", "-dV", "-dM", "-dI",
             "-dF", "-dZ", "-dC", "-dt");
 
     public static CommandLine parse(String[] args) throws UsageException {
@@ -79,6 +79,7 @@ public final class CommandLine {
                 case "-C" -> c.directory = value(args, ++i, a);
                 case "-dD" -> c.diagnostic = true;
                 case "-dW" -> c.zeroWarning = true;
+                case "-dS" -> { } // disables splicing, which Fulcrum never does (as the global nosplice)
                 case "-sf", "-st" -> {
                     List<Long> pids = a.equals("-sf") ? c.finishPids : c.terminatePids;
                     while (i + 1 < args.length && !args[i + 1].startsWith("-")) {
@@ -136,6 +137,7 @@ public final class CommandLine {
                         -N sets the default, per-proxy maximum # of connections (0)
                         -L set local peer name (default to hostname)
                         -p writes pids of all children to this file
+                        -dS disables splice usage (Fulcrum never splices)
                         -dW fails if any warning is emitted
                         -dD diagnostic mode : warn about suspicious configuration statements
                         -sf/-st [pid ]* finishes/terminates old pids.

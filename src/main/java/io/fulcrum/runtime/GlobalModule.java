@@ -55,6 +55,16 @@ public final class GlobalModule implements Module {
         });
 
         ProcessIdentity.register(kw);
+        kw.add("quiet", (g, l) -> {
+            Args.noMoreThan(l, 0, "quiet");
+            if (l.diag() != null) {
+                l.diag().quiet(true); // as -q, from this line on
+            }
+        });
+        // Fulcrum never splices (its data path copies between Netty buffers): these only have their syntax checked.
+        kw.add("nosplice", (g, l) -> Args.noMoreThan(l, 0, "nosplice"));
+        kw.add("maxpipes", (g, l) -> Args.required(l, 1, "maxpipes", "an integer argument"));
+        kw.add("tune.pipesize", (g, l) -> Args.required(l, 1, "tune.pipesize", "an integer argument"));
         kw.add("maxconn", (g, l) -> g.settings().maxconn = (int) positive(l, 1, Integer.MAX_VALUE));
         kw.add("nbthread", (g, l) -> g.settings().nbthread = (int) positive(l, 1, 64));
         kw.add("daemon", (g, l) -> {

@@ -56,6 +56,10 @@ public final class H1Module implements Module {
             }
             H1Settings.of(g.model()).maxhdr = (int) v;
         });
+        global.add("h1-accept-payload-with-any-method", (g, l) -> {
+            Args.noMoreThan(l, 0, "h1-accept-payload-with-any-method");
+            H1Settings.of(g.model()).payloadWithAnyMethod = true;
+        });
         global.add("h1-case-adjust", (g, l) -> {
             Args.noMoreThan(l, 2, "h1-case-adjust");
             if (l.arg(1).isEmpty() || l.arg(2).isEmpty()) {

@@ -221,6 +221,11 @@ public final class H1Parser {
         HttpHead h;
         if (kind == Kind.REQUEST) {
             h = HeadRules.request(head, line);
+            if (!limits.payloadWithAnyMethod() && h.version() == 10 && h.bodyLength() != HttpHead.NO_BODY
+                    && HeadRules.bodilessIn10(((RequestHead) h).method())) {
+                // As HAProxy: HTTP/1.0 servers may not look for the body of these and read it as the next request.
+                throw new H1Exception(413, "payload in an HTTP/1.0 GET, HEAD or DELETE request", offset);
+            }
         } else {
             h = HeadRules.response(head, line, headRequest, connectRequest);
             int status = ((ResponseHead) h).status();

@@ -19,6 +19,8 @@ public final class H1Settings {
     public final Map<String, String> caseAdjust = new LinkedHashMap<>();
     /** {@code h1-case-adjust-file}, or null. */
     public String caseAdjustFile;
+    /** {@code h1-accept-payload-with-any-method}. */
+    public boolean payloadWithAnyMethod;
 
     public static H1Settings of(ConfigModel model) {
         return model.part(H1Settings.class, H1Settings::new);
@@ -60,6 +62,6 @@ public final class H1Settings {
     /** The limits they give: maxrewrite defaults to 1024 and is cut to half the buffer, as in HAProxy. */
     public H1Limits limits() {
         int rewrite = maxrewrite < 0 ? H1Limits.DEFAULT.maxrewrite() : maxrewrite;
-        return new H1Limits(bufsize, Math.min(rewrite, bufsize / 2), maxhdr);
+        return new H1Limits(bufsize, Math.min(rewrite, bufsize / 2), maxhdr, payloadWithAnyMethod);
     }
 }

@@ -128,6 +128,11 @@ final class HeadRules {
         return s.view(off, len);
     }
 
+    /** GET, HEAD or DELETE, which HTTP/1.0 did not say may carry a payload (methods are case-sensitive). */
+    static boolean bodilessIn10(AsciiString method) {
+        return method == METHODS[0] || method == METHODS[1] || method == METHODS[4];
+    }
+
     /** Whether {@code b[off, off + len)} is {@code what}, case-sensitively. */
     private static boolean equals(byte[] b, int off, int len, byte[] what) {
         return len == what.length && Arrays.equals(b, off, off + len, what, 0, len);

@@ -54,6 +54,18 @@ class H1ParserTest {
         assertThat(r.events).last().isEqualTo("end");
     }
 
+    /** HTTP/1.0 GET, HEAD and DELETE with a payload: 413 at the payload, unless h1-accept-payload-with-any-method. */
+    @Test
+    void aPayloadInAnHttp10GetIsRefusedUnlessAllowed() throws H1Exception {
+        String get = "GET / HTTP/1.0\r\nContent-Length: 2\r\n\r\nab";
+        H1Exception e = catchThrowableOfType(H1Exception.class, () -> Feed.all(requests(), get));
+        assertThat(e.status()).isEqualTo(413);
+        assertThat(e.position()).isEqualTo(get.indexOf("ab"));
+        H1Parser allowing = new H1Parser(H1Parser.Kind.REQUEST, new H1Limits(16384, 1024, 101, true), false);
+        Recorder r = Feed.all(allowing, get);
+        assertThat(r.heads.get(0).bodyLength()).isEqualTo(2);
+    }
+
     @Test
     void methodsAreTokens() throws H1Exception {
         for (String m : List.of("GET", "POST", "PUT", "DELETE", "PATCH", "M-SEARCH", "PROPFIND", "X_Y.Z~1")) {
