@@ -90,6 +90,34 @@ class ProcessIdentityIT {
         }
     }
 
+    /** A second user/uid, group/gid or chroot line is HAProxy's alert that does not fail the check: the first one counts. */
+    @Test
+    void aSecondIdentityLineIsReportedAndIgnored() throws Exception {
+        Path cfg = FulcrumProcess.config("""
+                global
+                    user nobody
+                    uid 5
+                    gid abc
+                    group nogroup
+                    chroot /a
+                    chroot /b
+                defaults
+                    mode http
+                    timeout client 10s
+                frontend fe
+                    bind 127.0.0.1:18080
+                    http-request return status 200
+                """);
+        FulcrumRun r = FulcrumRun.in(cfg.getParent(), "-c", "-f", "test.cfg");
+        assertThat(r.exit()).as(r.describe()).isZero();
+        // (a gid that is not a number is 0: the group line after it is not a second one)
+        Expected.of("[ALERT]    (PID) : config : parsing [test.cfg:3] : user/uid already specified. Continuing.",
+                "[WARNING]  (PID) : config : parsing [test.cfg:4] :  gid: string 'abc' is not a number.",
+                "   | You might want to use the 'group' parameter to use a system group name.",
+                "[ALERT]    (PID) : config : parsing [test.cfg:7] : 'chroot' already specified. Continuing.",
+                "!group/gid").assertIn(r.maskedStderr(), r.describe());
+    }
+
     private static int uid(Path status) throws Exception {
         return Integer.parseInt(field(status, "Uid:").split(" ")[1]);
     }
