@@ -41,6 +41,7 @@ public final class RuleModule implements Module {
         FlowActions.register(actions);
         Services.register(actions, Services.of(registry));
         VarCommands.register(CliCommands.of(registry), acls.exprs(), formats);
+        GlobalVars.register(registry.table(GlobalModule.KEYWORDS), acls.exprs(), formats);
         CaptureActions.register(actions);
         ConnectionActions.register(actions);
         for (Phase phase : Phase.values()) {

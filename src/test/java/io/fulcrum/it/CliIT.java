@@ -33,6 +33,9 @@ class CliIT {
                     stats socket %s mode 600 level admin
                     stats socket ipv4@127.0.0.1:%d level user severity-output string
                     stats timeout 5s
+                    set-var proc.one int(1)
+                    set-var proc.two int(3),sub(proc.one)
+                    set-var-fmt proc.text "v=%%[var(proc.two)]"
                 """.formatted(admin, userPort), userPort);
     }
 
@@ -141,6 +144,13 @@ class CliIT {
     void showEnvShowsOneVariableOrSaysItIsMissing() throws Exception {
         assertThat(CliClient.send(admin, "show env PATH")).startsWith("PATH=/");
         assertThat(CliClient.send(admin, "show env FULCRUM_NO_SUCH_VARIABLE")).isEqualTo("Variable not found\n\n");
+    }
+
+    /** set-var and set-var-fmt in the global section, each line seeing the variables of the lines before it. */
+    @Test
+    void globalSetVarLinesSetProcessVariables() throws Exception {
+        assertThat(CliClient.send(admin, "get var proc.two;get var proc.text"))
+                .isEqualTo("proc.two: type=sint value=<2>\nproc.text: type=str value=<v=2>\n");
     }
 
     @Test
