@@ -57,7 +57,7 @@ public final class FulcrumProcess implements AutoCloseable {
         List<String> args = new ArrayList<>(List.of("-db", "-f", config.toString()));
         args.addAll(List.of(extraArgs));
         FulcrumProcess p = start(args);
-        p.awaitPort(port, Duration.ofSeconds(20));
+        p.awaitPort(port, Duration.ofSeconds(60));
         return p;
     }
 

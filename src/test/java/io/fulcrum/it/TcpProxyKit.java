@@ -47,7 +47,7 @@ final class TcpProxyKit {
                 ? FulcrumProcess.start(List.of(System.getProperty("it.haproxy", "/usr/sbin/haproxy")), args)
                 : FulcrumProcess.start(args);
         try {
-            awaitListening(p, host, port, Duration.ofSeconds(20));
+            awaitListening(p, host, port, Duration.ofSeconds(60));
         } catch (Throwable t) {
             try {
                 p.close();
