@@ -2,16 +2,24 @@ package io.fulcrum.conn;
 
 import io.fulcrum.cfg.Args;
 import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.ConfigLine;
+import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.cfg.KeywordTable;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
+import io.fulcrum.cfg.Units;
 import io.fulcrum.proxy.Capability;
+import io.fulcrum.proxy.Mode;
 import io.fulcrum.proxy.OptionContext;
 import io.fulcrum.proxy.ProxyModule;
+import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.sample.SampleCatalog;
 import io.fulcrum.server.ServerModule;
 import io.fulcrum.server.ServerSpec;
 
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 
 /** The socket-level proxy options, and the sample fetches of connections and of the bytes they carry. */
@@ -33,6 +41,17 @@ public final class ConnModule implements Module {
         flag(options, "splice-request", Capability.ALL, (s, on) -> s.spliceRequest = on);
         flag(options, "splice-response", Capability.ALL, (s, on) -> s.spliceResponse = on);
         flag(options, "socket-stats", Capability.FE, (s, on) -> s.socketStats = on);
+        flag(options, "tcp-smart-accept", Capability.FE, (s, on) -> s.smartAccept = on);
+        flag(options, "tcp-smart-connect", Capability.BE, (s, on) -> s.smartConnect = on);
+        String[] tunables = {"cnt", "idle", "intvl"};
+        for (int i = 0; i < 3; i++) {
+            int at = i;
+            String cli = "clitcpka-" + tunables[i];
+            String srv = "srvtcpka-" + tunables[i];
+            registry.table(ProxyModule.KEYWORDS).add(cli, Capability.FE, (p, l) -> of(p).clientKeepAliveTuning[at] = keepAliveTuning(l, cli, at));
+            registry.table(ProxyModule.KEYWORDS).add(srv, Capability.BE, (p, l) -> of(p).serverKeepAliveTuning[at] = keepAliveTuning(l, srv, at));
+        }
+        registry.check(ConnModule::smartAcceptInHttp);
         registry.table(ProxyModule.KEYWORDS).add("source", Capability.BE, (p, l) -> {
             if (!l.has(1)) {
                 throw new ConfigException("'source' expects <addr>[:<port>], and optionally 'usesrc' <addr>, and 'interface' <name>.");
@@ -53,6 +72,39 @@ public final class ConnModule implements Module {
             server.add(option, 1, (s, l) -> {
                 throw SourceAddress.unsupported(option);
             });
+        }
+    }
+
+    /** A keepalive count (an integer, HAProxy's messages), or delay (a time in seconds). */
+    private static int keepAliveTuning(ConfigLine l, String keyword, int place) throws ConfigException {
+        if (!l.has(1)) {
+            throw new ConfigException("'" + keyword + "' expects an integer value");
+        }
+        String v = l.arg(1);
+        if (place > 0) {
+            if (!Character.isDigit(v.charAt(0))) {
+                throw new ConfigException("unexpected character '" + v.charAt(0) + "' in argument to <" + keyword + ">.");
+            }
+            return (int) Units.time(v, keyword, TimeUnit.SECONDS);
+        }
+        int start = v.startsWith("-") ? 1 : 0;
+        int i = start;
+        while (i < v.length() && Character.isDigit(v.charAt(i))) {
+            i++;
+        }
+        if (i < v.length() || i == start) {
+            throw new ConfigException("'" + keyword + "' : unexpected character '" + (i < v.length() ? v.charAt(i) : "") + "' in integer value '" + v + "'");
+        }
+        return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, Long.parseLong(v.length() > 12 ? v.substring(0, 12) : v)));
+    }
+
+    /** {@code option tcp-smart-accept} is on by default in HTTP frontends, as in HAProxy. */
+    private static void smartAcceptInHttp(ConfigModel model, Diagnostics diag) {
+        for (ProxySpec p : ProxyTable.of(model).proxies()) {
+            SocketOptions o = of(p);
+            if (o.smartAccept == null) {
+                o.smartAccept = p.mode == Mode.HTTP;
+            }
         }
     }
 

@@ -304,7 +304,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         // Hop-by-hop fields are gone; say what this hop wants when the version's default differs.
         if (upgradeRequested) {
             request.headers().add("connection", "upgrade");
-        } else if (!frontend.keepAliveServer(backend)) {
+        } else if (!frontend.keepAliveServer(backend) && !backend.httpOptions().pretendKeepAlive) {
             if (request.version() >= 11) { // (HTTP/1.0 closes unless it says otherwise)
                 request.headers().add("connection", "close");
             }

@@ -5,6 +5,8 @@ import io.fulcrum.it.HttpOrigin.Received;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.util.List;
+
 import static io.fulcrum.it.HttpKit.config;
 import static io.fulcrum.it.HttpKit.get;
 import static io.fulcrum.it.HttpKit.haproxy;
@@ -115,6 +117,24 @@ class HttpKeepAliveIT {
                 assertThat(r.head().connectionHas("close")).as(r.head().raw()).isTrue();
             }
             // The server connections do not stay open behind the client's.
+            assertThat(origin.awaitNoOpenConnection(3000)).as("server connections closed").isTrue();
+        }
+    }
+
+    /** option http-pretend-keepalive: the server is not told, but its connection still closes after each response. */
+    @Test
+    void httpPretendKeepAlive() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin origin = origin();
+             FulcrumProcess proxy = serve(config(fe, origin.port(), "option http-server-close\n    option http-pretend-keepalive"), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            for (int i = 1; i <= 2; i++) {
+                assertThat(c.exchange(get("/p" + i)).bodyText()).isEqualTo(i + "#1 /p" + i);
+            }
+            assertThat(c.exchange("GET /old HTTP/1.0\r\n\r\n").bodyText()).isEqualTo("3#1 /old");
+            List<Received> got = origin.requests(3);
+            assertThat(got.get(0).head().connectionHas("close")).as(got.get(0).head().raw()).isFalse();
+            assertThat(got.get(2).head().connectionHas("keep-alive")).as("HTTP/1.0: " + got.get(2).head().raw()).isTrue();
             assertThat(origin.awaitNoOpenConnection(3000)).as("server connections closed").isTrue();
         }
     }
