@@ -15,6 +15,7 @@ import io.fulcrum.proxy.OptionContext;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
+import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.sample.SampleCatalog;
 import io.fulcrum.server.ServerModule;
 import io.fulcrum.server.ServerSpec;
@@ -51,7 +52,22 @@ public final class ConnModule implements Module {
             registry.table(ProxyModule.KEYWORDS).add(cli, Capability.FE, (p, l) -> of(p).clientKeepAliveTuning[at] = keepAliveTuning(l, cli, at));
             registry.table(ProxyModule.KEYWORDS).add(srv, Capability.BE, (p, l) -> of(p).serverKeepAliveTuning[at] = keepAliveTuning(l, srv, at));
         }
-        registry.check(ConnModule::smartAcceptInHttp);
+        // Global, applied to every proxy's sockets: [side][0] receive, [side][1] send; side 0 the clients.
+        String[] sides = {"client", "server"};
+        for (int side = 0; side < 2; side++) {
+            for (int dir = 0; dir < 2; dir++) {
+                int s = side;
+                int d = dir;
+                String name = (dir == 0 ? "tune.rcvbuf." : "tune.sndbuf.") + sides[side];
+                registry.table(GlobalModule.KEYWORDS).add(name, (g, l) -> {
+                    Args.noMoreThan(l, 1, name);
+                    // As HAProxy's atol: "16k" is 16; a negative value is the system's default here.
+                    g.model().part(GlobalBuffers.class, GlobalBuffers::new).sizes[s][d] =
+                            (int) Math.max(0, Args.atol(Args.required(l, 1, name, "an integer argument")));
+                });
+            }
+        }
+        registry.check(ConnModule::resolve);
         registry.table(ProxyModule.KEYWORDS).add("source", Capability.BE, (p, l) -> {
             if (!l.has(1)) {
                 throw new ConfigException("'source' expects <addr>[:<port>], and optionally 'usesrc' <addr>, and 'interface' <name>.");
@@ -98,13 +114,24 @@ public final class ConnModule implements Module {
         return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, Long.parseLong(v.length() > 12 ? v.substring(0, 12) : v)));
     }
 
-    /** {@code option tcp-smart-accept} is on by default in HTTP frontends, as in HAProxy. */
-    private static void smartAcceptInHttp(ConfigModel model, Diagnostics diag) {
+    /** The global socket buffer sizes, {@code [client|server][receive|send]}. */
+    private static final class GlobalBuffers {
+        final int[][] sizes = new int[2][2];
+    }
+
+    /**
+     * What a proxy's sockets get from the whole configuration: the global buffer sizes, and {@code option
+     * tcp-smart-accept}, on by default in HTTP frontends as in HAProxy.
+     */
+    private static void resolve(ConfigModel model, Diagnostics diag) {
+        int[][] buffers = model.part(GlobalBuffers.class, GlobalBuffers::new).sizes;
         for (ProxySpec p : ProxyTable.of(model).proxies()) {
             SocketOptions o = of(p);
             if (o.smartAccept == null) {
                 o.smartAccept = p.mode == Mode.HTTP;
             }
+            System.arraycopy(buffers[0], 0, o.clientBuffers, 0, 2);
+            System.arraycopy(buffers[1], 0, o.serverBuffers, 0, 2);
         }
     }
 

@@ -26,6 +26,9 @@ public final class SocketOptions implements ProxyPart {
     /** {@code clitcpka-cnt|idle|intvl}, {@code srvtcpka-*}: the keepalive probes' count and delays (seconds); 0: the system's. */
     public final int[] clientKeepAliveTuning = new int[3];
     public final int[] serverKeepAliveTuning = new int[3];
+    /** {@code tune.rcvbuf.client}, {@code tune.sndbuf.client} and the server ones (global): SO_RCVBUF, SO_SNDBUF; 0: the system's. */
+    public final int[] clientBuffers = new int[2];
+    public final int[] serverBuffers = new int[2];
     /** {@code option tcp-smart-accept}: null follows the mode (on in HTTP); {@code option tcp-smart-connect}. */
     public Boolean smartAccept;
     public boolean smartConnect;
@@ -45,6 +48,8 @@ public final class SocketOptions implements ProxyPart {
         c.source = source;
         System.arraycopy(clientKeepAliveTuning, 0, c.clientKeepAliveTuning, 0, 3);
         System.arraycopy(serverKeepAliveTuning, 0, c.serverKeepAliveTuning, 0, 3);
+        System.arraycopy(clientBuffers, 0, c.clientBuffers, 0, 2);
+        System.arraycopy(serverBuffers, 0, c.serverBuffers, 0, 2);
         c.smartAccept = smartAccept;
         c.smartConnect = smartConnect;
         return c;
@@ -64,6 +69,13 @@ public final class SocketOptions implements ProxyPart {
             }
             if (nolinger) {
                 ch.config().setOption(ChannelOption.SO_LINGER, 0);
+            }
+            int[] buffers = client ? clientBuffers : serverBuffers;
+            if (buffers[0] > 0) {
+                ch.config().setOption(ChannelOption.SO_RCVBUF, buffers[0]);
+            }
+            if (buffers[1] > 0) {
+                ch.config().setOption(ChannelOption.SO_SNDBUF, buffers[1]);
             }
             // As HAProxy: no immediate ACK, so that it goes with the first data (the request, or the response).
             if (client ? smartAccept == Boolean.TRUE : smartConnect) {

@@ -78,6 +78,9 @@ public final class Fulcrum {
         this.diag = diag;
         this.loops = new EventLoops(global.effectiveNbthread(), global.multiQueue);
         this.connections = new ConnLimit(global.effectiveMaxconn());
+        acceptRate.connLimit(global.maxconnrate);
+        acceptRate.sessLimit(global.maxsessrate);
+        acceptRate.tlsLimit(global.maxsslrate);
         this.h1Limits = H1Settings.of(model).limits();
         this.logging = new ProcessLog(model, connections);
         this.headerCase = new HeaderCase(H1Settings.of(model).caseAdjust);

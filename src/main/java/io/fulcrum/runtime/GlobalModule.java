@@ -56,6 +56,9 @@ public final class GlobalModule implements Module {
 
         ProcessIdentity.register(kw);
         kw.add("maxconn", (g, l) -> g.settings().maxconn = (int) positive(l, 1, Integer.MAX_VALUE));
+        kw.add("maxconnrate", (g, l) -> g.settings().maxconnrate = rate(l));
+        kw.add("maxsessrate", (g, l) -> g.settings().maxsessrate = rate(l));
+        kw.add("maxsslrate", (g, l) -> g.settings().maxsslrate = rate(l));
         kw.add("nbthread", (g, l) -> g.settings().nbthread = (int) positive(l, 1, 64));
         kw.add("daemon", (g, l) -> {
             Args.noMoreThan(l, 0, "daemon");
@@ -99,6 +102,12 @@ public final class GlobalModule implements Module {
             }
             g.env().retainOnly(keep);
         });
+    }
+
+    /** A rate limit, read as HAProxy reads it (C's atol: "10k" is 10); a negative one is no limit. */
+    private static int rate(ConfigLine l) throws ConfigException {
+        Args.noMoreThan(l, 1, l.keyword());
+        return (int) Math.max(0, Args.atol(Args.required(l, 1, l.keyword(), "an integer argument")));
     }
 
     private static long positive(ConfigLine l, long min, long max) throws ConfigException {

@@ -98,6 +98,25 @@ class RuntimeActivityIT {
         }
     }
 
+    /** maxconnrate, maxsessrate and maxsslrate are where set rate-limit starts from; the lower of the first two holds. */
+    @Test
+    void globalRateLimitsAreTheStartingValues() throws Exception {
+        Path sock = Files.createTempDirectory("fulcrum-rate").resolve("s.sock");
+        int fe = freePort();
+        String cfg = config(sock, fe).replace("    nbthread 2\n", "    nbthread 2\n    maxconnrate 8\n    maxsessrate 4\n    maxsslrate 9\n");
+        try (FulcrumProcess p = TcpProxyKit.serve(cfg, fe)) {
+            assertThat(info(CliClient.send(sock, "show info"))).containsEntry("ConnRateLimit", "8").containsEntry("SessRateLimit", "4")
+                    .containsEntry("SslRateLimit", "9");
+            long start = System.nanoTime();
+            for (int i = 0; i < 12; i++) { // 4 a second: the last ones wait in the backlog for at least 2 seconds
+                try (HttpClientConn c = HttpClientConn.open(fe)) {
+                    assertThat(c.send(get("/")).read().status()).isEqualTo(200);
+                }
+            }
+            assertThat((System.nanoTime() - start) / 1_000_000).isGreaterThanOrEqualTo(1500);
+        }
+    }
+
     @Test
     void rateLimitsAreShownAndTheConnectionRateHolds() throws Exception {
         Path sock = Files.createTempDirectory("fulcrum-rate").resolve("s.sock");
