@@ -11,6 +11,8 @@ import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
 import io.fulcrum.cfg.Registry.TableKey;
 import io.fulcrum.cfg.Units;
+import io.fulcrum.proxy.Capability;
+import io.fulcrum.proxy.ProxyModule;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -56,6 +58,7 @@ public final class GlobalModule implements Module {
 
         ProcessIdentity.register(kw);
         kw.add("maxconn", (g, l) -> g.settings().maxconn = (int) positive(l, 1, Integer.MAX_VALUE));
+        registry.table(ProxyModule.KEYWORDS).add("rate-limit", Capability.FE, SessionRateLimit::parse);
         kw.add("maxconnrate", (g, l) -> g.settings().maxconnrate = rate(l));
         kw.add("maxsessrate", (g, l) -> g.settings().maxsessrate = rate(l));
         kw.add("maxsslrate", (g, l) -> g.settings().maxsslrate = rate(l));

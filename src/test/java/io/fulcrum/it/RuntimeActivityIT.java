@@ -117,6 +117,27 @@ class RuntimeActivityIT {
         }
     }
 
+    /** rate-limit sessions: the frontend's own rate holds, and show stat gives it as rate_lim. */
+    @Test
+    void frontendSessionRateLimit() throws Exception {
+        Path sock = Files.createTempDirectory("fulcrum-rate").resolve("s.sock");
+        int fe = freePort();
+        String cfg = config(sock, fe).replace("    bind 127.0.0.1:" + fe + "\n", "    bind 127.0.0.1:" + fe + "\n    rate-limit sessions 4\n");
+        try (FulcrumProcess p = TcpProxyKit.serve(cfg, fe)) {
+            long start = System.nanoTime();
+            for (int i = 0; i < 12; i++) {
+                try (HttpClientConn c = HttpClientConn.open(fe)) {
+                    assertThat(c.send(get("/")).read().status()).isEqualTo(200);
+                }
+            }
+            assertThat((System.nanoTime() - start) / 1_000_000).isGreaterThanOrEqualTo(1500);
+            List<String> csv = CliClient.send(sock, "show stat").lines().toList();
+            List<String> names = List.of(csv.get(0).substring(2).split(","));
+            String row = csv.stream().filter(l -> l.startsWith("fe,FRONTEND,")).findFirst().orElseThrow();
+            assertThat(row.split(",", -1)[names.indexOf("rate_lim")]).isEqualTo("4");
+        }
+    }
+
     @Test
     void rateLimitsAreShownAndTheConnectionRateHolds() throws Exception {
         Path sock = Files.createTempDirectory("fulcrum-rate").resolve("s.sock");
