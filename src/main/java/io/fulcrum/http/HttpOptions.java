@@ -38,6 +38,8 @@ public final class HttpOptions implements ProxyPart {
     public boolean pretendKeepAlive;
     /** {@code option http-no-delay}: kept for the tcp-mode warning; Fulcrum never delays data (see docs/keyword-status.tsv). */
     public boolean noDelay;
+    /** {@code option idle-close-on-response}: at a soft stop, idle client connections wait for a last request. */
+    public boolean idleCloseOnResponse;
     /** {@code monitor-uri}, or null. */
     public String monitorUri;
     /** {@code http-send-name-header}: the field that names the server a request is sent to, or null. */
@@ -60,6 +62,7 @@ public final class HttpOptions implements ProxyPart {
         HttpOptions c = new HttpOptions();
         c.connectionMode = connectionMode;
         c.pretendKeepAlive = pretendKeepAlive;
+        c.idleCloseOnResponse = idleCloseOnResponse;
         c.noDelay = noDelay;
         c.acceptInvalidRequest = acceptInvalidRequest;
         c.acceptInvalidResponse = acceptInvalidResponse;

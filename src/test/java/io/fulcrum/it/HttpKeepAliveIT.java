@@ -139,6 +139,31 @@ class HttpKeepAliveIT {
         }
     }
 
+    /**
+     * option idle-close-on-response: at a soft stop (SIGUSR1) an idle keep-alive connection is not closed; its next
+     * request is answered with Connection: close, then it closes. Without the option it closes at once.
+     */
+    @Test
+    void idleCloseOnResponse() throws Exception {
+        for (boolean option : new boolean[] {true, false}) {
+            int fe = freePort();
+            try (HttpOrigin origin = origin();
+                 FulcrumProcess proxy = serve(config(fe, origin.port(), option ? "option idle-close-on-response" : ""), fe);
+                 HttpClientConn c = HttpClientConn.open(fe)) {
+                assertThat(c.exchange(get("/before")).status()).isEqualTo(200);
+                proxy.signal("USR1");
+                if (option) {
+                    Thread.sleep(500);
+                    Response r = c.exchange(get("/last"));
+                    assertThat(r.bodyText()).endsWith(" /last");
+                    assertThat(r.head().connectionHas("close")).as(r.head().raw()).isTrue();
+                }
+                c.awaitClosed(3000);
+                assertThat(proxy.awaitExit(java.time.Duration.ofSeconds(10))).as("the stopped process's exit").isZero();
+            }
+        }
+    }
+
     /** option httpclose: both connections closed after the response. */
     @Test
     void httpClose() throws Exception {
