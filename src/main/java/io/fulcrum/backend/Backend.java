@@ -309,9 +309,9 @@ public final class Backend {
         return m != null && m.inFarm ? m : null;
     }
 
-    /** A transaction of this backend ended on {@code server}: the stick rules store it. */
+    /** A transaction of this backend ended on {@code server}: the stick rules store it, unless it is {@code non-stick}. */
     public void ended(SampleContext ctx, Server server) {
-        if (affinity != null) {
+        if (affinity != null && !server.spec().nonStick) {
             affinity.ended(ctx, server);
         }
     }

@@ -3,10 +3,14 @@ package io.fulcrum.conn;
 import io.fulcrum.proxy.ProxyPart;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.socket.SocketChannel;
 
+import java.util.List;
+
 /**
- * A proxy's socket options ({@code option tcpka}, {@code nolinger}, {@code splice-*}, {@code socket-stats}, {@code source});
+ * A proxy's socket options ({@code option tcpka}, {@code nolinger}, {@code splice-*}, {@code socket-stats}, {@code source},
+ * {@code tcp-smart-accept|connect}, the keepalive tunables);
  * inherited from defaults.
  */
 public final class SocketOptions implements ProxyPart {
@@ -19,6 +23,15 @@ public final class SocketOptions implements ProxyPart {
     public boolean spliceAuto;
     /** {@code option socket-stats}: each listening socket keeps counters of its own, a row of {@code show stat}. */
     public boolean socketStats;
+    /** {@code clitcpka-cnt|idle|intvl}, {@code srvtcpka-*}: the keepalive probes' count and delays (seconds); 0: the system's. */
+    public final int[] clientKeepAliveTuning = new int[3];
+    public final int[] serverKeepAliveTuning = new int[3];
+    /** {@code tune.rcvbuf.client}, {@code tune.sndbuf.client} and the server ones (global): SO_RCVBUF, SO_SNDBUF; 0: the system's. */
+    public final int[] clientBuffers = new int[2];
+    public final int[] serverBuffers = new int[2];
+    /** {@code option tcp-smart-accept}: null follows the mode (on in HTTP); {@code option tcp-smart-connect}. */
+    public Boolean smartAccept;
+    public boolean smartConnect;
     /** {@code source}: the local address of connections to servers without one of their own; null: the system's choice. */
     public SourceAddress source;
 
@@ -33,6 +46,12 @@ public final class SocketOptions implements ProxyPart {
         c.spliceAuto = spliceAuto;
         c.socketStats = socketStats;
         c.source = source;
+        System.arraycopy(clientKeepAliveTuning, 0, c.clientKeepAliveTuning, 0, 3);
+        System.arraycopy(serverKeepAliveTuning, 0, c.serverKeepAliveTuning, 0, 3);
+        System.arraycopy(clientBuffers, 0, c.clientBuffers, 0, 2);
+        System.arraycopy(serverBuffers, 0, c.serverBuffers, 0, 2);
+        c.smartAccept = smartAccept;
+        c.smartConnect = smartConnect;
         return c;
     }
 
@@ -46,10 +65,35 @@ public final class SocketOptions implements ProxyPart {
         if (ch instanceof SocketChannel) {
             if (client ? clientKeepAlive : serverKeepAlive) {
                 ch.config().setOption(ChannelOption.SO_KEEPALIVE, true);
+                keepAliveTuning(ch, client ? clientKeepAliveTuning : serverKeepAliveTuning);
             }
             if (nolinger) {
                 ch.config().setOption(ChannelOption.SO_LINGER, 0);
             }
+            int[] buffers = client ? clientBuffers : serverBuffers;
+            if (buffers[0] > 0) {
+                ch.config().setOption(ChannelOption.SO_RCVBUF, buffers[0]);
+            }
+            if (buffers[1] > 0) {
+                ch.config().setOption(ChannelOption.SO_SNDBUF, buffers[1]);
+            }
+            // As HAProxy: no immediate ACK, so that it goes with the first data (the request, or the response).
+            if (client ? smartAccept == Boolean.TRUE : smartConnect) {
+                ch.config().setOption(EpollChannelOption.TCP_QUICKACK, false);
+            }
         }
     }
+
+    /** As HAProxy, only the values that were given, each silently left to the system when it refuses them. */
+    private static void keepAliveTuning(Channel ch, int[] t) {
+        for (int i = 0; i < 3; i++) {
+            if (t[i] > 0) {
+                ch.config().setOption(KEEPALIVE_TUNING.get(i), t[i]);
+            }
+        }
+    }
+
+    /** The options of {@link #clientKeepAliveTuning}'s places. */
+    private static final List<ChannelOption<Integer>> KEEPALIVE_TUNING = List.of(EpollChannelOption.TCP_KEEPCNT,
+            EpollChannelOption.TCP_KEEPIDLE, EpollChannelOption.TCP_KEEPINTVL);
 }

@@ -20,4 +20,22 @@ public interface TlsInfo {
 
     /** The cipher as OpenSSL names it ("TLS_AES_256_GCM_SHA384", "ECDHE-RSA-AES128-GCM-SHA256"). */
     String cipher();
+
+    /** The server name the client sent (SNI), or null. */
+    String sni();
+
+    /** The peer presented a certificate. */
+    boolean hasPeerCertificate();
+
+    /** The peer certificate's verification, as OpenSSL's X509_V_ERR code (0: verified, or not checked). */
+    int verifyResult();
+
+    /** The first CN of the peer certificate's subject, or null. */
+    String peerCommonName();
+
+    /** The key of the certificate this side presented, as HAProxy names it ("RSA2048", "EC256"), or null. */
+    String localKeyAlgorithm();
+
+    /** The signature algorithm of the certificate this side presented, as OpenSSL names it ("RSA-SHA256"), or null. */
+    String localSignatureAlgorithm();
 }

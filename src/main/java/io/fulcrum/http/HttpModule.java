@@ -43,6 +43,9 @@ public final class HttpModule implements Module {
         flag(options, "http-buffer-request", Capability.ALL, (h, on) -> h.bufferRequest = on);
         flag(options, "abortonclose", Capability.BE, (h, on) -> h.abortOnClose = on);
         flag(options, "checkcache", Capability.BE, (h, on) -> h.checkCache = on);
+        flag(options, "http-pretend-keepalive", Capability.BE, (h, on) -> h.pretendKeepAlive = on);
+        flag(options, "http-no-delay", Capability.ALL, (h, on) -> h.noDelay = on);
+        flag(options, "idle-close-on-response", Capability.FE, (h, on) -> h.idleCloseOnResponse = on);
         options.add("forwardfor", Capability.ALL | Capability.NO_NEGATION,
                 (o, l) -> of(o.proxy()).forwardFor = AddressHeader.parse(l, "X-Forwarded-For", true));
         options.add("originalto", Capability.ALL | Capability.NO_NEGATION,
@@ -71,6 +74,9 @@ public final class HttpModule implements Module {
             unused(diag, p, "accept-invalid-http-request", fe && h.acceptInvalidRequest);
             unused(diag, p, "accept-invalid-http-response", be && h.acceptInvalidResponse);
             unused(diag, p, "checkcache", be && h.checkCache);
+            unused(diag, p, "idle-close-on-response", fe && h.idleCloseOnResponse);
+            unused(diag, p, "http-pretend-keepalive", be && h.pretendKeepAlive);
+            unused(diag, p, "http-no-delay", h.noDelay);
         }
     }
 

@@ -34,6 +34,12 @@ public final class HttpOptions implements ProxyPart {
     public boolean abortOnClose;
     /** {@code option checkcache}: a cacheable response with a cookie is refused ({@link CacheableCookie}). */
     public boolean checkCache;
+    /** {@code option http-pretend-keepalive}: requests say keep-alive to the server even when its connection closes after them. */
+    public boolean pretendKeepAlive;
+    /** {@code option http-no-delay}: kept for the tcp-mode warning; Fulcrum never delays data (see docs/keyword-status.tsv). */
+    public boolean noDelay;
+    /** {@code option idle-close-on-response}: at a soft stop, idle client connections wait for a last request. */
+    public boolean idleCloseOnResponse;
     /** {@code monitor-uri}, or null. */
     public String monitorUri;
     /** {@code http-send-name-header}: the field that names the server a request is sent to, or null. */
@@ -55,6 +61,9 @@ public final class HttpOptions implements ProxyPart {
     public ProxyPart inherit() {
         HttpOptions c = new HttpOptions();
         c.connectionMode = connectionMode;
+        c.pretendKeepAlive = pretendKeepAlive;
+        c.idleCloseOnResponse = idleCloseOnResponse;
+        c.noDelay = noDelay;
         c.acceptInvalidRequest = acceptInvalidRequest;
         c.acceptInvalidResponse = acceptInvalidResponse;
         c.forwardFor = forwardFor;

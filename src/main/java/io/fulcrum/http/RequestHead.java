@@ -45,6 +45,11 @@ public final class RequestHead extends HttpHead {
         this.receivedVersion = text;
     }
 
+    /** The target from the leading '/' of its path on (query included), or "" when it has no path ("*", authority form). */
+    public AsciiString path() {
+        return MonitorUri.path(uri);
+    }
+
     public boolean isHead() {
         return method.contentEquals("HEAD");
     }

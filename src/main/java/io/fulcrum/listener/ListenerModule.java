@@ -51,9 +51,26 @@ public final class ListenerModule implements Module {
         options.add("user", 1, (b, l) -> b.uid = Accounts.uid(value(l)));
         options.add("group", 1, (b, l) -> b.gid = Accounts.gid(value(l)));
 
+        registry.table(ProxyModule.KEYWORDS).add("backlog", Capability.FE, (p, l) -> {
+            Args.noMoreThan(l, 1, "backlog");
+            // As HAProxy's atol: "x" is 0 (the default), and so is a negative value here.
+            p.part(ProxyBacklog.class, ProxyBacklog::new).value = (int) Math.max(0, Args.atol(Args.required(l, 1, "backlog", "an integer argument")));
+        });
+        registry.check(ListenerModule::proxyBacklogs);
         registry.check(ListenerModule::checkFrontendsHaveBinds);
         registry.check((model, diag) -> ProxyTable.of(model).proxies().stream().map(p -> p.partOrNull(BindList.class))
                 .filter(java.util.Objects::nonNull).forEach(BindList::number));
+    }
+
+    /** A proxy's {@code backlog} is that of its bind lines without one of their own. */
+    private static void proxyBacklogs(ConfigModel model, Diagnostics diag) {
+        for (ProxySpec p : ProxyTable.of(model).proxies()) {
+            ProxyBacklog backlog = p.partOrNull(ProxyBacklog.class);
+            BindList binds = p.partOrNull(BindList.class);
+            if (backlog != null && binds != null) {
+                binds.binds.stream().filter(b -> b.backlog == 0).forEach(b -> b.backlog = backlog.value);
+            }
+        }
     }
 
     private static void bind(ProxySpec p, ConfigLine l, KeywordTable<BindSpec> options) throws ConfigException {

@@ -15,6 +15,7 @@ import io.fulcrum.rules.HttpRules;
 import io.fulcrum.rules.TcpRules;
 import io.fulcrum.runtime.ConnLimit;
 import io.fulcrum.runtime.Fulcrum;
+import io.fulcrum.runtime.SessionRateLimit;
 import io.fulcrum.sample.SampleContext;
 import io.fulcrum.stats.Counters;
 import io.fulcrum.stats.StatsPage;
@@ -27,6 +28,8 @@ public final class Frontend {
     private final String name;
     private final Timeouts timeouts;
     private final SocketOptions socket;
+    /** {@code rate-limit sessions}: per second, 0 for none. */
+    private final int sessionRateLimit;
     private final ConnLimit limit;
     private final List<SwitchingRule> switching;
     private final Backend backend;
@@ -70,6 +73,7 @@ public final class Frontend {
         this.defaultBackend = spec.defaultBackend == null ? null : spec.defaultBackend.name();
         this.timeouts = spec.timeouts.copy();
         this.socket = spec.part(SocketOptions.class, SocketOptions::new);
+        this.sessionRateLimit = SessionRateLimit.of(spec);
         this.limit = new ConnLimit(maxconn);
         this.switching = List.copyOf(switching);
         this.backend = backend;
@@ -161,6 +165,11 @@ public final class Frontend {
 
     public Timeouts timeouts() {
         return timeouts;
+    }
+
+    /** {@code rate-limit sessions}: new sessions accepted per second, 0 for no limit. */
+    public int sessionRateLimit() {
+        return sessionRateLimit;
     }
 
     public SocketOptions socketOptions() {

@@ -10,11 +10,28 @@ import io.fulcrum.stats.RateCounter;
  * limited, as in HAProxy.
  */
 public final class AcceptRate {
+    /** For a frontend's {@code rate-limit sessions}: the process's limits, which apply too; null for the process's own. */
+    private final AcceptRate process;
     private final RateCounter connections = new RateCounter();
     private final RateCounter tls = new RateCounter();
     private volatile int connLimit;
     private volatile int sessLimit;
     private volatile int tlsLimit;
+
+    public AcceptRate() {
+        this(null);
+    }
+
+    private AcceptRate(AcceptRate process) {
+        this.process = process;
+    }
+
+    /** The limits of a frontend accepting at most {@code sessions} a second, on top of these (the process's). */
+    public AcceptRate frontend(int sessions) {
+        AcceptRate r = new AcceptRate(this);
+        r.sessLimit = sessions;
+        return r;
+    }
 
     /**
      * Milliseconds to wait before accepting a connection, 0 to accept it now. A session is a connection here
@@ -28,7 +45,7 @@ public final class AcceptRate {
         if (secure && tlsLimit > 0 && tls.reached(tlsLimit)) {
             return Math.max(1, 1000 / tlsLimit);
         }
-        return 0;
+        return process == null ? 0 : process.delay(secure);
     }
 
     /** Counts an accepted connection. */
@@ -36,6 +53,9 @@ public final class AcceptRate {
         connections.add();
         if (secure) {
             tls.add();
+        }
+        if (process != null) {
+            process.accepted(secure);
         }
     }
 

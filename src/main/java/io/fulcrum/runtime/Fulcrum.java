@@ -83,6 +83,9 @@ public final class Fulcrum {
         this.diag = diag;
         this.loops = new EventLoops(global.effectiveNbthread(), global.multiQueue);
         this.connections = new ConnLimit(global.effectiveMaxconn());
+        acceptRate.connLimit(global.maxconnrate);
+        acceptRate.sessLimit(global.maxsessrate);
+        acceptRate.tlsLimit(global.maxsslrate);
         this.h1Limits = H1Settings.of(model).limits();
         this.heads = new H1HeadReader(h1Limits);
         this.logging = new ProcessLog(model, connections);
@@ -111,12 +114,13 @@ public final class Fulcrum {
             fe.process(this);
             frontends.add(fe);
             BindList binds = p.partOrNull(BindList.class);
+            AcceptRate rate = fe.sessionRateLimit() > 0 ? acceptRate.frontend(fe.sessionRateLimit()) : acceptRate;
             for (BindSpec b : binds == null ? List.<BindSpec>of() : binds.binds) {
                 // Log lines name a bind by its name, else by its listener's number in the frontend, as HAProxy does.
                 Acceptor acceptor = new Acceptor(fe, b, loops, starter(fe), b.name != null ? b.name : Integer.toString(b.socketId(0)));
                 for (Endpoint e : b.endpoints()) {
                     Listener l = new Listener(b, e, fe.name(), fe.limit(), loops, connections, acceptor);
-                    l.limitRate(acceptRate);
+                    l.limitRate(rate);
                     if (fe.socketOptions().socketStats) {
                         l.keepCounters();
                     }

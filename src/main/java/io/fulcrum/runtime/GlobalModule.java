@@ -11,6 +11,8 @@ import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
 import io.fulcrum.cfg.Registry.TableKey;
 import io.fulcrum.cfg.Units;
+import io.fulcrum.proxy.Capability;
+import io.fulcrum.proxy.ProxyModule;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -66,6 +68,10 @@ public final class GlobalModule implements Module {
         kw.add("maxpipes", (g, l) -> Args.required(l, 1, "maxpipes", "an integer argument"));
         kw.add("tune.pipesize", (g, l) -> Args.required(l, 1, "tune.pipesize", "an integer argument"));
         kw.add("maxconn", (g, l) -> g.settings().maxconn = (int) positive(l, 1, Integer.MAX_VALUE));
+        registry.table(ProxyModule.KEYWORDS).add("rate-limit", Capability.FE, SessionRateLimit::parse);
+        kw.add("maxconnrate", (g, l) -> g.settings().maxconnrate = rate(l));
+        kw.add("maxsessrate", (g, l) -> g.settings().maxsessrate = rate(l));
+        kw.add("maxsslrate", (g, l) -> g.settings().maxsslrate = rate(l));
         kw.add("nbthread", (g, l) -> g.settings().nbthread = (int) positive(l, 1, 64));
         kw.add("daemon", (g, l) -> {
             Args.noMoreThan(l, 0, "daemon");
@@ -109,6 +115,12 @@ public final class GlobalModule implements Module {
             }
             g.env().retainOnly(keep);
         });
+    }
+
+    /** A rate limit, read as HAProxy reads it (C's atol: "10k" is 10); a negative one is no limit. */
+    private static int rate(ConfigLine l) throws ConfigException {
+        Args.noMoreThan(l, 1, l.keyword());
+        return (int) Math.max(0, Args.atol(Args.required(l, 1, l.keyword(), "an integer argument")));
     }
 
     private static long positive(ConfigLine l, long min, long max) throws ConfigException {

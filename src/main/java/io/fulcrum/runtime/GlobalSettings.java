@@ -6,6 +6,10 @@ import java.nio.file.Path;
 public final class GlobalSettings {
     /** 0 means "derived from the file descriptor limit" ({@link #effectiveMaxconn()}). */
     public int maxconn;
+    /** {@code maxconnrate}, {@code maxsessrate}, {@code maxsslrate}: accepted per second, process-wide; 0: no limit. */
+    public int maxconnrate;
+    public int maxsessrate;
+    public int maxsslrate;
     /** 0 means "one per available CPU". */
     public int nbthread;
     public boolean daemon;

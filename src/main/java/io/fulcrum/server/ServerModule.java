@@ -10,6 +10,7 @@ import io.fulcrum.cfg.Registry;
 import io.fulcrum.cfg.Registry.TableKey;
 import io.fulcrum.cfg.Units;
 import io.fulcrum.cli.CliCommands;
+import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
@@ -79,6 +80,16 @@ public final class ServerModule implements Module {
         options.add("send-proxy-v2", (s, l) -> s.sendProxy = 2);
         options.add("no-send-proxy", (s, l) -> s.sendProxy = 0);
         options.add("no-send-proxy-v2", (s, l) -> s.sendProxy = 0);
+        options.add("send-proxy-v2-ssl", (s, l) -> sendProxyV2(s, ProxyHeader.TLV_SSL));
+        options.add("send-proxy-v2-ssl-cn", (s, l) -> sendProxyV2(s, ProxyHeader.TLV_SSL | ProxyHeader.TLV_CERT_CN));
+        // As HAProxy, these also end send-proxy-v2 (v1 stays).
+        options.add("no-send-proxy-v2-ssl", (s, l) -> noSendProxyV2(s, ProxyHeader.TLV_SSL));
+        options.add("no-send-proxy-v2-ssl-cn", (s, l) -> noSendProxyV2(s, ProxyHeader.TLV_SSL | ProxyHeader.TLV_CERT_CN));
+        options.add("proxy-v2-options", 1, (s, l) -> s.proxyV2Options |= ProxyHeader.options(l.arg(1)));
+        options.add("redir", 1, (s, l) -> s.redirect = l.arg(1));
+        options.add("non-stick", (s, l) -> s.nonStick = true);
+        // HAProxy's reset of a default-server 'tfo'; Fulcrum's servers do not take 'tfo' yet, so there is nothing to reset.
+        options.add("no-tfo", (s, l) -> { });
         options.add("init-addr", 1, (s, l) -> {
             for (String method : l.arg(1).split(",", -1)) {
                 if (!method.equals("last") && !method.equals("libc") && !method.equals("none") && !ServerAddress.isIp(method)) {
@@ -89,6 +100,18 @@ public final class ServerModule implements Module {
         });
 
         registry.check(ServerModule::checkTimeouts);
+    }
+
+    private static void sendProxyV2(ServerSpec s, int tlvs) {
+        s.sendProxy = 2;
+        s.proxyV2Options |= tlvs;
+    }
+
+    private static void noSendProxyV2(ServerSpec s, int tlvs) {
+        if (s.sendProxy == 2) {
+            s.sendProxy = 0;
+        }
+        s.proxyV2Options &= ~tlvs;
     }
 
     /** A non-negative count ({@code maxconn}, {@code minconn}, {@code maxqueue}). */

@@ -52,6 +52,12 @@ public final class ServerSpec implements Cloneable {
     public String cookie;
     /** 0: no PROXY header; 1 or 2: {@code send-proxy} or {@code send-proxy-v2}. */
     public int sendProxy;
+    /** {@code proxy-v2-options} (and send-proxy-v2-ssl[-cn]): the TLVs of a v2 header, {@code ProxyHeader.TLV_*} bits. */
+    public int proxyV2Options;
+    /** {@code redir}: GET and HEAD requests get a 302 to this prefix followed by their path; null: none. */
+    public String redirect;
+    /** {@code non-stick}: stick store rules do not record this server. */
+    public boolean nonStick;
     /** {@code init-addr}: the methods tried in order ("last", "libc", "none", or an IP address). */
     public String initAddr = "last,libc";
     /** The layer between the connection and the mux (TLS), set by the subsystem providing it; null for none. */

@@ -7,7 +7,6 @@ import io.fulcrum.compression.Algo;
 import io.fulcrum.compression.Compression;
 import io.fulcrum.compression.Encoder;
 import io.fulcrum.compression.Negotiation;
-import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.conn.SilentDrop;
 import io.fulcrum.http.CacheableCookie;
 import io.fulcrum.http.ErrorMessage;
@@ -305,7 +304,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         // Hop-by-hop fields are gone; say what this hop wants when the version's default differs. An upgrade
         // keeps the client's Connection in place, as HAProxy.
         if (!upgradeRequested) {
-            if (!frontend.keepAliveServer(backend)) {
+            if (!frontend.keepAliveServer(backend) && !backend.httpOptions().pretendKeepAlive) {
                 if (request.version() >= 11) { // (HTTP/1.0 closes unless it says otherwise)
                     request.headers().add("connection", "close");
                 }
@@ -491,6 +490,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             }
         }
         log.serverAssigned();
+        if (target.spec().redirect != null && redirectedByServer()) {
+            return;
+        }
         if (!retriedOnNew) {
             H1ServerConnection idle = idleConnection();
             if (idle != null) {
@@ -503,6 +505,27 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             }
         }
         open();
+    }
+
+    /**
+     * Server {@code redir}: a GET or HEAD request with a path gets a 302 to the server's prefix followed by that path,
+     * instead of going to the server, and the client connection closes (as HAProxy's forged response). False for the
+     * other requests, which the server serves.
+     */
+    private boolean redirectedByServer() {
+        AsciiString path = request.path();
+        if (path.isEmpty() || !request.isHead() && !request.method().contentEquals("GET")) {
+            return false;
+        }
+        HttpHeaders h = new HttpHeaders();
+        h.add("cache-control", "no-cache");
+        h.add("content-length", "0");
+        h.add("location", target.spec().redirect + path);
+        ResponseHead head = new ResponseHead(11, 302, new AsciiString("Found"), h);
+        head.bodyLength(HttpHead.NO_BODY);
+        clientWantsClose = true;
+        reply(new Reply.Content(head, new byte[0]));
+        return true;
     }
 
     /** An idle connection another loop handed over (null: it had none left), else a new one. */
@@ -535,10 +558,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             if (finished) {
                 f.channel().close();
             } else if (f.isSuccess()) {
-                if (target.sendProxy() > 0) {
-                    f.channel().write(ProxyHeader.encode(target.sendProxy(), source(), destination(),
-                            f.channel().alloc()), f.channel().voidPromise());
-                }
+                sendProxyHeader(target, f.channel());
                 if (target.transport() == null) {
                     attach(conn);
                     return;

@@ -2,6 +2,8 @@ package io.fulcrum.stream;
 
 import io.fulcrum.backend.Backend;
 import io.fulcrum.cfg.Source;
+import io.fulcrum.conn.ProxyHeader;
+import io.fulcrum.conn.TlsInfo;
 import io.fulcrum.log.LogContext;
 import io.fulcrum.listener.Listener;
 import io.fulcrum.proxy.Frontend;
@@ -55,6 +57,18 @@ public abstract class LiveStream implements LogContext {
         if (id != 0) {
             LiveStreams.current().remove(this);
         }
+    }
+
+    /** Writes the PROXY header {@code target} asks for (send-proxy, send-proxy-v2 and its TLVs), if any, on its new connection {@code ch}. */
+    protected final void sendProxyHeader(Server target, Channel ch) {
+        int version = target.sendProxy();
+        if (version == 0) {
+            return;
+        }
+        int tlvs = target.spec().proxyV2Options;
+        CharSequence uniqueId = (tlvs & ProxyHeader.TLV_UNIQUE_ID) != 0 ? uniqueId() : null;
+        ch.write(ProxyHeader.encode(version, tlvs, source(), destination(), TlsInfo.of(frontChannel()), uniqueId, ch.alloc()),
+                ch.voidPromise());
     }
 
     /** One more event was handled for the stream. */

@@ -100,7 +100,7 @@ final class CertFetches {
         fetch(c, prefix + "der", ArgSpec.NONE, SampleType.BIN, of, (x, a, out) -> out.setBin(x.getEncoded()));
         fetch(c, prefix + "version", ArgSpec.NONE, SampleType.SINT, of, (x, a, out) -> out.setSint(x.getVersion()));
         fetch(c, prefix + "sig_alg", ArgSpec.NONE, SampleType.STR, of,
-                (x, a, out) -> out.setStr(SIGNATURES.getOrDefault(x.getSigAlgOID(), x.getSigAlgName())));
+                (x, a, out) -> out.setStr(signature(x)));
         fetch(c, prefix + "key_alg", ArgSpec.NONE, SampleType.STR, of,
                 (x, a, out) -> out.setStr(KEYS.getOrDefault(x.getPublicKey().getAlgorithm(), x.getPublicKey().getAlgorithm())));
     }
@@ -140,6 +140,25 @@ final class CertFetches {
             return occ != 0 && i >= 0 && i < values.size() && out.setStr(values.get(i));
         }
         return out.setStr(oneLine(name));
+    }
+
+    /** The certificate's signature algorithm as OpenSSL names it ("RSA-SHA256"). */
+    static String signature(X509Certificate x) {
+        return SIGNATURES.getOrDefault(x.getSigAlgOID(), x.getSigAlgName());
+    }
+
+    /** The first CN of the certificate's subject, or null. */
+    static String commonName(X509Certificate x) {
+        try {
+            for (Rdn r : rdns(x.getSubjectX500Principal())) {
+                if (r.getType().equalsIgnoreCase("CN")) {
+                    return r.getValue().toString();
+                }
+            }
+        } catch (InvalidNameException e) {
+            return null; // (the JDK's own form cannot be unparsable)
+        }
+        return null;
     }
 
     /** The RDNs of a name from the first (C) on, with OpenSSL's short names. */

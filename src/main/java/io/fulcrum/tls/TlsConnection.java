@@ -11,6 +11,9 @@ import javax.net.ssl.SSLPeerUnverifiedException;
 import javax.net.ssl.SSLSession;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
+import java.security.interfaces.DSAPublicKey;
+import java.security.interfaces.ECPublicKey;
+import java.security.interfaces.RSAPublicKey;
 
 /**
  * What the {@code ssl_fc_*}/{@code ssl_bc_*} fetches and the log read of a TLS connection, taken once when its
@@ -102,6 +105,45 @@ final class TlsConnection implements TlsInfo {
     @Override
     public String cipher() {
         return cipher;
+    }
+
+    @Override
+    public String sni() {
+        return sni;
+    }
+
+    @Override
+    public boolean hasPeerCertificate() {
+        return peer != null;
+    }
+
+    @Override
+    public int verifyResult() {
+        return verify[0];
+    }
+
+    @Override
+    public String peerCommonName() {
+        return peer == null ? null : CertFetches.commonName(peer);
+    }
+
+    /** As HAProxy's ssl_sock_get_pkey_algo(): the key type and its bits; null for types other than RSA, EC and DSA. */
+    @Override
+    public String localKeyAlgorithm() {
+        if (local == null) {
+            return null;
+        }
+        return switch (local.getPublicKey()) {
+            case RSAPublicKey k -> "RSA" + k.getModulus().bitLength();
+            case ECPublicKey k -> "EC" + k.getParams().getCurve().getField().getFieldSize();
+            case DSAPublicKey k -> "DSA" + k.getParams().getP().bitLength();
+            default -> null;
+        };
+    }
+
+    @Override
+    public String localSignatureAlgorithm() {
+        return local == null ? null : CertFetches.signature(local);
     }
 
     /** The bits of the symmetric cipher's key ({@code ssl_fc_use_keysize}), from its name; 0 when unknown. */

@@ -77,6 +77,49 @@ class ProxyHeaderTest {
         }
     }
 
+    private static final int ALL_TLVS = 0xff;
+
+    /** The bytes HAProxy 2.6 sent for a plain HTTP request ("proxy-v2-options" with every option, unique-id-format abc%[int(42)]). */
+    @Test
+    void tlvsWithoutTlsAreHaproxysBytes() throws Exception {
+        assertThat(hex(ProxyHeader.encode(2, ProxyHeader.options("ssl,cert-cn,ssl-cipher,cert-sig,cert-key,authority,crc32c,unique-id"),
+                new InetSocketAddress("127.0.0.1", 0xa044), new InetSocketAddress("127.0.0.1", 23522), null, "abc42", ByteBufAllocator.DEFAULT)))
+                .isEqualTo("0d0a0d0a000d0a515549540a211100237f0000017f000001a0445be20300044bf7093205000561626334322000050000000000");
+    }
+
+    /** Over TLS with a client certificate: HAProxy 2.6's bytes (SNI "sni.example", the client's CN, the bind certificate's RSA key). */
+    @Test
+    void tlvsOverTlsAreHaproxysBytes() {
+        TlsInfo tls = new TlsInfo() {
+            public String protocol() { return "TLSv1.3"; }
+            public String cipher() { return "TLS_AES_256_GCM_SHA384"; }
+            public String sni() { return "sni.example"; }
+            public boolean hasPeerCertificate() { return true; }
+            public int verifyResult() { return 0; }
+            public String peerCommonName() { return "client.test"; }
+            public String localKeyAlgorithm() { return "RSA2048"; }
+            public String localSignatureAlgorithm() { return "RSA-SHA256"; }
+        };
+        assertThat(hex(ProxyHeader.encode(2, ALL_TLVS, new InetSocketAddress("127.0.0.1", 0xc750), new InetSocketAddress("127.0.0.1", 23520),
+                tls, "abc42", ByteBufAllocator.DEFAULT))).isEqualTo("0d0a0d0a000d0a515549540a211100797f0000017f000001c7505be0"
+                + "030004fe004c0202000b736e692e6578616d706c65050005616263343220004d0700000000210007544c5376312e3322000b636c69656e742e74657374"
+                + "2500075253413230343824000a5253412d534841323536230016544c535f4145535f3235365f47434d5f534841333834");
+    }
+
+    @Test
+    void unknownOptionIsHaproxysMessage() {
+        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> ProxyHeader.options("ssl,foo")))
+                .hasMessage("'foo' : proxy v2 option not implemented.");
+    }
+
+    private static String hex(ByteBuf b) {
+        try {
+            return io.netty.buffer.ByteBufUtil.hexDump(b);
+        } finally {
+            b.release();
+        }
+    }
+
     private static HAProxyMessage decode(ByteBuf header) {
         EmbeddedChannel ch = new EmbeddedChannel(new HAProxyMessageDecoder());
         ch.writeInbound(header);

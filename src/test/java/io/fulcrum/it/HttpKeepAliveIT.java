@@ -5,6 +5,8 @@ import io.fulcrum.it.HttpOrigin.Received;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.util.List;
+
 import static io.fulcrum.it.HttpKit.config;
 import static io.fulcrum.it.HttpKit.get;
 import static io.fulcrum.it.HttpKit.haproxy;
@@ -116,6 +118,49 @@ class HttpKeepAliveIT {
             }
             // The server connections do not stay open behind the client's.
             assertThat(origin.awaitNoOpenConnection(3000)).as("server connections closed").isTrue();
+        }
+    }
+
+    /** option http-pretend-keepalive: the server is not told, but its connection still closes after each response. */
+    @Test
+    void httpPretendKeepAlive() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin origin = origin();
+             FulcrumProcess proxy = serve(config(fe, origin.port(), "option http-server-close\n    option http-pretend-keepalive"), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            for (int i = 1; i <= 2; i++) {
+                assertThat(c.exchange(get("/p" + i)).bodyText()).isEqualTo(i + "#1 /p" + i);
+            }
+            assertThat(c.exchange("GET /old HTTP/1.0\r\n\r\n").bodyText()).isEqualTo("3#1 /old");
+            List<Received> got = origin.requests(3);
+            assertThat(got.get(0).head().connectionHas("close")).as(got.get(0).head().raw()).isFalse();
+            assertThat(got.get(2).head().connectionHas("keep-alive")).as("HTTP/1.0: " + got.get(2).head().raw()).isTrue();
+            assertThat(origin.awaitNoOpenConnection(3000)).as("server connections closed").isTrue();
+        }
+    }
+
+    /**
+     * option idle-close-on-response: at a soft stop (SIGUSR1) an idle keep-alive connection is not closed; its next
+     * request is answered with Connection: close, then it closes. Without the option it closes at once.
+     */
+    @Test
+    void idleCloseOnResponse() throws Exception {
+        for (boolean option : new boolean[] {true, false}) {
+            int fe = freePort();
+            try (HttpOrigin origin = origin();
+                 FulcrumProcess proxy = serve(config(fe, origin.port(), option ? "option idle-close-on-response" : ""), fe);
+                 HttpClientConn c = HttpClientConn.open(fe)) {
+                assertThat(c.exchange(get("/before")).status()).isEqualTo(200);
+                proxy.signal("USR1");
+                if (option) {
+                    Thread.sleep(500);
+                    Response r = c.exchange(get("/last"));
+                    assertThat(r.bodyText()).endsWith(" /last");
+                    assertThat(r.head().connectionHas("close")).as(r.head().raw()).isTrue();
+                }
+                c.awaitClosed(3000);
+                assertThat(proxy.awaitExit(java.time.Duration.ofSeconds(10))).as("the stopped process's exit").isZero();
+            }
         }
     }
 

@@ -98,6 +98,46 @@ class RuntimeActivityIT {
         }
     }
 
+    /** maxconnrate, maxsessrate and maxsslrate are where set rate-limit starts from; the lower of the first two holds. */
+    @Test
+    void globalRateLimitsAreTheStartingValues() throws Exception {
+        Path sock = Files.createTempDirectory("fulcrum-rate").resolve("s.sock");
+        int fe = freePort();
+        String cfg = config(sock, fe).replace("    nbthread 2\n", "    nbthread 2\n    maxconnrate 8\n    maxsessrate 4\n    maxsslrate 9\n");
+        try (FulcrumProcess p = TcpProxyKit.serve(cfg, fe)) {
+            assertThat(info(CliClient.send(sock, "show info"))).containsEntry("ConnRateLimit", "8").containsEntry("SessRateLimit", "4")
+                    .containsEntry("SslRateLimit", "9");
+            long start = System.nanoTime();
+            for (int i = 0; i < 12; i++) { // 4 a second: the last ones wait in the backlog for at least 2 seconds
+                try (HttpClientConn c = HttpClientConn.open(fe)) {
+                    assertThat(c.send(get("/")).read().status()).isEqualTo(200);
+                }
+            }
+            assertThat((System.nanoTime() - start) / 1_000_000).isGreaterThanOrEqualTo(1500);
+        }
+    }
+
+    /** rate-limit sessions: the frontend's own rate holds, and show stat gives it as rate_lim. */
+    @Test
+    void frontendSessionRateLimit() throws Exception {
+        Path sock = Files.createTempDirectory("fulcrum-rate").resolve("s.sock");
+        int fe = freePort();
+        String cfg = config(sock, fe).replace("    bind 127.0.0.1:" + fe + "\n", "    bind 127.0.0.1:" + fe + "\n    rate-limit sessions 4\n");
+        try (FulcrumProcess p = TcpProxyKit.serve(cfg, fe)) {
+            long start = System.nanoTime();
+            for (int i = 0; i < 12; i++) {
+                try (HttpClientConn c = HttpClientConn.open(fe)) {
+                    assertThat(c.send(get("/")).read().status()).isEqualTo(200);
+                }
+            }
+            assertThat((System.nanoTime() - start) / 1_000_000).isGreaterThanOrEqualTo(1500);
+            List<String> csv = CliClient.send(sock, "show stat").lines().toList();
+            List<String> names = List.of(csv.get(0).substring(2).split(","));
+            String row = csv.stream().filter(l -> l.startsWith("fe,FRONTEND,")).findFirst().orElseThrow();
+            assertThat(row.split(",", -1)[names.indexOf("rate_lim")]).isEqualTo("4");
+        }
+    }
+
     @Test
     void rateLimitsAreShownAndTheConnectionRateHolds() throws Exception {
         Path sock = Files.createTempDirectory("fulcrum-rate").resolve("s.sock");

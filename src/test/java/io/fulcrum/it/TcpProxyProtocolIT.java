@@ -139,6 +139,79 @@ class TcpProxyProtocolIT {
         }
     }
 
+    /** The TLVs of a v2 header by type (one of each). */
+    private static java.util.Map<Integer, byte[]> tlvs(byte[] h) {
+        java.util.Map<Integer, byte[]> out = new java.util.HashMap<>();
+        ByteBuffer b = ByteBuffer.wrap(h, 28, h.length - 28); // after the IPv4 addresses and ports
+        while (b.remaining() >= 3) {
+            int type = b.get() & 0xff;
+            byte[] v = new byte[b.getShort() & 0xffff];
+            b.get(v);
+            out.put(type, v);
+        }
+        return out;
+    }
+
+    /** The sub-TLVs of the SSL TLV, after its client byte and verify word. */
+    private static java.util.Map<Integer, byte[]> subTlvs(byte[] ssl) {
+        byte[] h = new byte[28 + ssl.length - 5];
+        System.arraycopy(ssl, 5, h, 28, ssl.length - 5);
+        return tlvs(h);
+    }
+
+    /** proxy-v2-options on a plain connection: the unique ID, an SSL TLV saying "no TLS", and a CRC32C of the whole header. */
+    @Test
+    void proxyV2OptionsWithoutTls() throws Exception {
+        int fe = freePort();
+        CompletableFuture<Received> got = new CompletableFuture<>();
+        try (Origin origin = capturing(got);
+             FulcrumProcess proxy = serve(config(fe, "", origin.port(), "send-proxy-v2 proxy-v2-options crc32c,unique-id,ssl,cert-cn,authority")
+                     .replace("listen test\n", "listen test\n    unique-id-format abc%[int(42)]\n"), fe);
+             Socket s = connect(fe)) {
+            sendAndFinish(s, bytes("hello"));
+            byte[] h = got.get(10, TimeUnit.SECONDS).header();
+            assertV2(h, "127.0.0.1", "127.0.0.1", s.getLocalPort(), fe);
+            java.util.Map<Integer, byte[]> t = tlvs(h);
+            assertThat(t.keySet()).containsExactlyInAnyOrder(0x03, 0x05, 0x20);
+            assertThat(text(t.get(0x05))).isEqualTo("abc42");
+            assertThat(HexFormat.of().formatHex(t.get(0x20))).as("no TLS, nothing verified").isEqualTo("0000000000");
+            assertThat(HexFormat.of().formatHex(Arrays.copyOfRange(h, 28, 31))).as("the CRC32C TLV comes first").isEqualTo("030004");
+            byte[] zeroed = h.clone();
+            Arrays.fill(zeroed, 31, 35, (byte) 0);
+            java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+            crc.update(zeroed);
+            assertThat(ByteBuffer.wrap(h, 31, 4).getInt()).isEqualTo((int) crc.getValue());
+        }
+    }
+
+    /** send-proxy-v2-ssl-cn and more options over TLS: the version, the cipher, the SNI, the bind certificate's key and signature. */
+    @Test
+    void sendProxyV2SslOverTls(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        int fe = freePort();
+        java.nio.file.Path pem = TlsKit.selfSigned(dir, "srv", "server.test");
+        CompletableFuture<Received> got = new CompletableFuture<>();
+        try (Origin origin = capturing(got);
+             FulcrumProcess proxy = serve(config(fe, "ssl crt " + pem, origin.port(),
+                     "send-proxy-v2-ssl-cn proxy-v2-options authority,cert-key,cert-sig,ssl-cipher"), fe);
+             javax.net.ssl.SSLSocket s = TlsKit.connect(fe, "sni.example", new String[] {"TLSv1.3"})) {
+            s.getOutputStream().write(bytes("hello"));
+            s.getOutputStream().flush();
+            s.close();
+            byte[] h = got.get(10, TimeUnit.SECONDS).header();
+            java.util.Map<Integer, byte[]> t = tlvs(h);
+            assertThat(t.keySet()).containsExactlyInAnyOrder(0x02, 0x20);
+            assertThat(text(t.get(0x02))).isEqualTo("sni.example");
+            byte[] ssl = t.get(0x20);
+            assertThat(HexFormat.of().formatHex(ssl, 0, 5)).as("TLS, no client certificate").isEqualTo("0100000000");
+            java.util.Map<Integer, byte[]> sub = subTlvs(ssl);
+            assertThat(sub.keySet()).as("no CN without a client certificate").containsExactlyInAnyOrder(0x21, 0x23, 0x24, 0x25);
+            assertThat(text(sub.get(0x21))).isEqualTo("TLSv1.3");
+            assertThat(text(sub.get(0x23))).startsWith("TLS_");
+            assertThat(text(sub.get(0x24))).isEqualTo("RSA-SHA256");
+            assertThat(text(sub.get(0x25))).isEqualTo("RSA2048");
+        }
+    }
+
     @Test
     void sendProxyV1CarriesTheClientAddresses() throws Exception {
         int fe = freePort();

@@ -379,8 +379,9 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
         if (evt == SoftStop.INSTANCE) {
             stopping = true;
             // An idle connection closes now; one whose next request has begun to arrive is answered, then closes
-            // (as HAProxy, which only closes idle connections at a soft stop).
-            if (stream == null && !closing && (next == null || !next.hasRequest())) {
+            // (as HAProxy, which only closes idle connections at a soft stop). With option idle-close-on-response,
+            // an idle one too waits for a last request (or its timeout).
+            if (stream == null && !closing && (next == null || !next.hasRequest()) && !frontend.httpOptions().idleCloseOnResponse) {
                 next = null;
                 closeAfterFlush();
             }

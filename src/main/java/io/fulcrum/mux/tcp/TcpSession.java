@@ -2,7 +2,6 @@ package io.fulcrum.mux.tcp;
 
 import io.fulcrum.backend.Backend;
 import io.fulcrum.backend.Ticket;
-import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.conn.Socks4;
 import io.fulcrum.conn.SourceAddress;
@@ -484,9 +483,7 @@ public final class TcpSession extends LiveStream implements ResponseControl {
         Server srv = target;
         srv.connectionOpened();
         ch.closeFuture().addListener(f -> srv.connectionClosed());
-        if (target.sendProxy() > 0) {
-            ch.write(ProxyHeader.encode(target.sendProxy(), source(), destination(), ch.alloc()), ch.voidPromise());
-        }
+        sendProxyHeader(target, ch);
         if (target.transport() != null) {
             target.transport().install(ch, this);
         }
