@@ -214,18 +214,26 @@ public final class Fulcrum {
     /** Binds every listener; on failure reports each one as HAProxy does and returns false. */
     public boolean start() {
         boolean ok = true;
+        // Unix sockets (the stats socket...) are bound first and awaited: a client that saw an IP port open finds
+        // them. The IP ports are then bound at once.
+        List<Listener> order = new ArrayList<>(listeners);
+        order.sort(java.util.Comparator.comparing(l -> l.endpoint() instanceof Endpoint.Inet));
         List<List<ChannelFuture>> bound = new ArrayList<>();
         List<String> errors = new ArrayList<>();
-        for (Listener l : listeners) {
+        for (Listener l : order) {
             try {
-                bound.add(l.bind());
+                List<ChannelFuture> f = l.bind();
+                if (!(l.endpoint() instanceof Endpoint.Inet)) {
+                    f.forEach(ChannelFuture::awaitUninterruptibly);
+                }
+                bound.add(f);
                 errors.add(null);
             } catch (Exception e) {
                 bound.add(List.of());
                 errors.add(reason(e));
             }
         }
-        for (int i = 0; i < listeners.size(); i++) {
+        for (int i = 0; i < order.size(); i++) {
             String error = errors.get(i);
             for (ChannelFuture f : bound.get(i)) {
                 if (error == null && !f.awaitUninterruptibly().isSuccess()) {
@@ -233,7 +241,7 @@ public final class Fulcrum {
                 }
             }
             if (error != null) {
-                Listener l = listeners.get(i);
+                Listener l = order.get(i);
                 diag.alert("Starting frontend " + l.owner() + ": cannot bind socket (" + error + ") [" + l.endpoint() + "]");
                 ok = false;
             }
