@@ -29,6 +29,12 @@ final class BackendFetches {
                 (a, ctx, out) -> ctx.backend() != null && out.setStr(ctx.backend().name())));
         current(c, "be_server_timeout", SampleType.SINT, b -> b.timeouts().server);
         current(c, "be_tunnel_timeout", SampleType.SINT, b -> b.timeouts().tunnel);
+        for (boolean tunnel : new boolean[] {false, true}) {
+            c.fetch(new Fetch(tunnel ? "cur_tunnel_timeout" : "cur_server_timeout", ArgSpec.NONE, SampleType.SINT, Source.BKEND, (a, ctx, out) -> {
+                long t = ctx.currentTimeout(tunnel);
+                return t >= 0 && out.setSint(t);
+            }));
+        }
         named(c, "be_conn", Backend::currentStreams);
         named(c, "nbsrv", BackendFetches::usableServers);
         named(c, "be_sess_rate", b -> b.counters().sessionRate().rate());

@@ -143,6 +143,14 @@ public interface SampleContext {
         return c != null && Endpoints.of(c).fromProxyHeader();
     }
 
+    /**
+     * The server ({@code tunnel} false) or tunnel timeout the stream applies now, in ms, as cur_server_timeout
+     * reads it; -1 when there is no such stream.
+     */
+    default long currentTimeout(boolean tunnel) {
+        return -1;
+    }
+
     /** The place of the request on its client connection: 1 for the first one; 0 when unknown. */
     default long requestNumber() {
         return 0;

@@ -1236,6 +1236,20 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         tunnelTimeoutOverride = millis;
     }
 
+    /**
+     * HAProxy's stream takes its backend's timeouts when the server connection is set up: before that, only
+     * what set-timeout gave (else 0).
+     */
+    @Override
+    public long currentTimeout(boolean tunnel) {
+        long override = tunnel ? tunnelTimeoutOverride : serverTimeoutOverride;
+        if (override >= 0) {
+            return override;
+        }
+        Channel server = backChannel();
+        return server == null || backend == null ? 0 : tunnel ? backend.timeouts().tunnel : backend.timeouts().server;
+    }
+
     private long serverTimeoutMillis() {
         return serverTimeoutOverride >= 0 ? serverTimeoutOverride : backend == null ? 0 : backend.timeouts().server;
     }
