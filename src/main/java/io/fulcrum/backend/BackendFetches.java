@@ -35,6 +35,10 @@ final class BackendFetches {
                 return t >= 0 && out.setSint(t);
             }));
         }
+        for (boolean offset : new boolean[] {false, true}) {
+            c.fetch(new Fetch(offset ? "prio_offset" : "prio_class", ArgSpec.NONE, SampleType.SINT, Source.INTRN,
+                    (a, ctx, out) -> out.setSint(ctx.priority(offset))));
+        }
         named(c, "be_conn", Backend::currentStreams);
         named(c, "nbsrv", BackendFetches::usableServers);
         named(c, "be_sess_rate", b -> b.counters().sessionRate().rate());

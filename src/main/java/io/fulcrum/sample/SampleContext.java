@@ -151,6 +151,18 @@ public interface SampleContext {
         return -1;
     }
 
+    /**
+     * The stream's priority in the queues ({@code offset} false: its class; true: its offset in ms), 0 unless a
+     * set-priority-class/offset rule set it.
+     */
+    default long priority(boolean offset) {
+        return 0;
+    }
+
+    /** Sets the stream's priority class or offset (already within HAProxy's bounds); ignored outside a stream. */
+    default void priority(boolean offset, long value) {
+    }
+
     /** The place of the request on its client connection: 1 for the first one; 0 when unknown. */
     default long requestNumber() {
         return 0;

@@ -82,6 +82,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     private Backend backend;
     private Server target;
     /** The transaction's claim on a server slot (made when it first asks for a server). */
+    /** Its place in the queues (set-priority-class, set-priority-offset). */
+    private long priorityClass;
+    private long priorityOffset;
     private Ticket ticket;
     /** The server a redispatch left, which the algorithm avoids. */
     private Server avoid;
@@ -478,6 +481,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         }
         if (ticket == null) {
             ticket = new Ticket(client.eventLoop(), this::slotGranted);
+            ticket.priority(priorityClass, priorityOffset);
             log.enterBackend(backend, ticket);
         }
         if (ticket.server() == null && !assign()) {
@@ -1588,6 +1592,20 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             endpoints = front.endpoints().copy();
         }
         return endpoints;
+    }
+
+    @Override
+    public long priority(boolean offset) {
+        return offset ? priorityOffset : priorityClass;
+    }
+
+    @Override
+    public void priority(boolean offset, long value) {
+        if (offset) {
+            priorityOffset = value;
+        } else {
+            priorityClass = value;
+        }
     }
 
     @Override

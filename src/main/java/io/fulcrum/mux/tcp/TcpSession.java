@@ -58,6 +58,9 @@ public final class TcpSession extends LiveStream implements ResponseControl {
     private Channel server;
     private Server target;
     /** The session's claim on a server slot; made on the loop when the session first asks for a server. */
+    /** Its place in the queues (set-priority-class, set-priority-offset). */
+    private long priorityClass;
+    private long priorityOffset;
     private Ticket ticket;
     /** The server a redispatch left, which the algorithm avoids. */
     private Server avoid;
@@ -377,6 +380,7 @@ public final class TcpSession extends LiveStream implements ResponseControl {
         }
         if (ticket == null) {
             ticket = new Ticket(client.eventLoop(), this::slotGranted);
+            ticket.priority(priorityClass, priorityOffset);
             log.enterBackend(backend, ticket);
         }
         if (ticket.server() == null) {
@@ -865,6 +869,20 @@ public final class TcpSession extends LiveStream implements ResponseControl {
             endpoints = Endpoints.of(client).copy();
         }
         return endpoints;
+    }
+
+    @Override
+    public long priority(boolean offset) {
+        return offset ? priorityOffset : priorityClass;
+    }
+
+    @Override
+    public void priority(boolean offset, long value) {
+        if (offset) {
+            priorityOffset = value;
+        } else {
+            priorityClass = value;
+        }
     }
 
     @Override
