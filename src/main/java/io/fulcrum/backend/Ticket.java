@@ -83,10 +83,10 @@ public final class Ticket {
         state = GRANTED;
     }
 
-    /** The stream's priority, for the queues it may join. */
-    public void priority(long cls, long offsetMillis) {
-        priorityClass = (int) cls;
-        priorityOffset = offsetMillis;
+    /** The stream's priority ({@link QueuePriority}), for the queues it may join. */
+    public void priority(long packed) {
+        priorityClass = (int) QueuePriority.get(packed, false);
+        priorityOffset = QueuePriority.get(packed, true);
     }
 
     void enqueue(PendingQueue q, Member m, long order) {

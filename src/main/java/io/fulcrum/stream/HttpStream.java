@@ -2,6 +2,7 @@ package io.fulcrum.stream;
 
 import io.fulcrum.backend.Backend;
 import io.fulcrum.backend.RetryOn;
+import io.fulcrum.backend.QueuePriority;
 import io.fulcrum.backend.Ticket;
 import io.fulcrum.compression.Algo;
 import io.fulcrum.compression.Compression;
@@ -82,9 +83,8 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     private Backend backend;
     private Server target;
     /** The transaction's claim on a server slot (made when it first asks for a server). */
-    /** Its place in the queues (set-priority-class, set-priority-offset). */
-    private long priorityClass;
-    private long priorityOffset;
+    /** Its place in the queues (set-priority-class, set-priority-offset), as {@link QueuePriority} packs it. */
+    private long priority;
     private Ticket ticket;
     /** The server a redispatch left, which the algorithm avoids. */
     private Server avoid;
@@ -481,7 +481,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         }
         if (ticket == null) {
             ticket = new Ticket(client.eventLoop(), this::slotGranted);
-            ticket.priority(priorityClass, priorityOffset);
+            ticket.priority(priority);
             log.enterBackend(backend, ticket);
         }
         if (ticket.server() == null && !assign()) {
@@ -1596,16 +1596,12 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
 
     @Override
     public long priority(boolean offset) {
-        return offset ? priorityOffset : priorityClass;
+        return QueuePriority.get(priority, offset);
     }
 
     @Override
     public void priority(boolean offset, long value) {
-        if (offset) {
-            priorityOffset = value;
-        } else {
-            priorityClass = value;
-        }
+        priority = QueuePriority.with(priority, offset, value);
     }
 
     @Override

@@ -13,7 +13,7 @@ class PendingQueueTest {
 
     private Ticket queued(PendingQueue q, long cls, long offset) {
         Ticket t = new Ticket(Runnable::run, s -> { });
-        t.priority(cls, offset);
+        t.priority(QueuePriority.with(QueuePriority.with(0, false, cls), true, offset));
         t.enqueue(q, null, arrivals++);
         return t;
     }
@@ -50,5 +50,17 @@ class PendingQueueTest {
         assertThat(q.remove(plain)).isFalse();
         Ticket again = queued(q, 0, 0);
         assertThat(drain(q)).containsExactly(urgent, early, again, late, low);
+    }
+
+    @Test
+    void aPackedPriorityKeepsBothSignedHalves() {
+        long p = QueuePriority.with(0, true, -524287);
+        p = QueuePriority.with(p, false, -2047);
+        assertThat(QueuePriority.get(p, false)).isEqualTo(-2047);
+        assertThat(QueuePriority.get(p, true)).isEqualTo(-524287);
+        p = QueuePriority.with(p, true, 5);
+        assertThat(QueuePriority.get(p, false)).isEqualTo(-2047);
+        assertThat(QueuePriority.get(p, true)).isEqualTo(5);
+        assertThat(QueuePriority.get(QueuePriority.with(p, false, 2047), false)).isEqualTo(2047);
     }
 }
