@@ -228,7 +228,7 @@ final class PatternCommands {
     /** The entries "<key>" or "#<ref>" designates (a reference that is not a number designates none). */
     private static Predicate<PatternFile.Entry> selector(String word) {
         if (!word.startsWith("#")) {
-            return e -> e.key().equals(word);
+            return PatternFile.keyed(word);
         }
         String hex = word.startsWith("#0x") || word.startsWith("#0X") ? word.substring(3) : word.substring(1);
         try {

@@ -289,6 +289,25 @@ public final class PatternFile {
         }
     }
 
+    /** Selects the entries whose key is {@code key}. */
+    public static Predicate<Entry> keyed(String key) {
+        return e -> e.key().equals(key);
+    }
+
+    /**
+     * Adds {@code key} with {@code value} (null for an ACL) to the current version unless an entry already has
+     * that key; when one has and {@code replace}, gives every entry with that key the value instead. What the
+     * set-map and add-acl actions do, at once for other threads.
+     */
+    public synchronized void put(String key, String value, boolean replace) throws ConfigException {
+        Predicate<Entry> same = keyed(key);
+        if (snapshot.entries().stream().noneMatch(same)) {
+            add(currentVersion(), List.<String[]>of(new String[] {key, value}));
+        } else if (replace) {
+            setValue(same, value);
+        }
+    }
+
     /** Removes the entries {@code which} selects; returns how many. */
     public synchronized int remove(Predicate<Entry> which) throws ConfigException {
         Snapshot s = snapshot;

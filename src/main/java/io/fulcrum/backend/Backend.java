@@ -389,11 +389,11 @@ public final class Backend {
         }
     }
 
-    /** The first of the server's and the backend's waiters, by arrival. */
+    /** The first of the server's and the backend's waiters, by priority then arrival. */
     private Ticket oldest(Member m) {
         Ticket mine = m.queue.peek();
         Ticket any = queue.peek();
-        if (mine != null && (any == null || mine.seq < any.seq)) {
+        if (mine != null && (any == null || Ticket.ORDER.compare(mine, any) < 0)) {
             return m.queue.poll();
         }
         Ticket t = queue.poll();

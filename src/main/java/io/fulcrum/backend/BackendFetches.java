@@ -2,6 +2,7 @@ package io.fulcrum.backend;
 
 import io.fulcrum.sample.Arg;
 import io.fulcrum.sample.ArgSpec;
+import io.fulcrum.sample.Converter;
 import io.fulcrum.sample.Fetch;
 import io.fulcrum.sample.SampleCatalog;
 import io.fulcrum.sample.SampleContext;
@@ -16,7 +17,7 @@ import static io.fulcrum.sample.ArgType.BE;
 /**
  * The backend fetches of configuration.txt 7.3.2 and 7.3.3: the stream's backend ({@code be_id},
  * {@code be_name}...), and the state of a backend named as argument, or of the current one: servers, free
- * connection slots and queues, computed as HAProxy's smp_fetch_* do.
+ * connection slots, queues and session rate, computed as HAProxy's smp_fetch_* do; the {@code nbsrv} converter.
  */
 final class BackendFetches {
     private BackendFetches() {
@@ -28,13 +29,33 @@ final class BackendFetches {
                 (a, ctx, out) -> ctx.backend() != null && out.setStr(ctx.backend().name())));
         current(c, "be_server_timeout", SampleType.SINT, b -> b.timeouts().server);
         current(c, "be_tunnel_timeout", SampleType.SINT, b -> b.timeouts().tunnel);
+        for (boolean tunnel : new boolean[] {false, true}) {
+            c.fetch(new Fetch(tunnel ? "cur_tunnel_timeout" : "cur_server_timeout", ArgSpec.NONE, SampleType.SINT, Source.BKEND, (a, ctx, out) -> {
+                long t = ctx.currentTimeout(tunnel);
+                return t >= 0 && out.setSint(t);
+            }));
+        }
+        for (boolean offset : new boolean[] {false, true}) {
+            c.fetch(new Fetch(offset ? "prio_offset" : "prio_class", ArgSpec.NONE, SampleType.SINT, Source.INTRN,
+                    (a, ctx, out) -> out.setSint(ctx.priority(offset))));
+        }
         named(c, "be_conn", Backend::currentStreams);
-        named(c, "nbsrv", b -> b.servers().stream().filter(Server::usable).count());
+        named(c, "nbsrv", BackendFetches::usableServers);
+        named(c, "be_sess_rate", b -> b.counters().sessionRate().rate());
+        // The backend named by the input, found at run time (a name from a map or a header).
+        c.converter(new Converter("nbsrv", ArgSpec.NONE, SampleType.STR, SampleType.SINT, (a, smp, ctx) -> {
+            Backend b = ctx.backend(smp.text());
+            return b != null && smp.setSint(usableServers(b));
+        }));
         named(c, "be_conn_free", BackendFetches::connFree);
         named(c, "connslots", BackendFetches::connSlots);
         named(c, "queue", Backend::queued);
         // HAProxy's rounding up, and twice the queue when no server is in use.
         named(c, "avg_queue", b -> b.serversInUse() > 0 ? (b.queued() + b.serversInUse() - 1) / b.serversInUse() : 2L * b.queued());
+    }
+
+    private static long usableServers(Backend b) {
+        return b.servers().stream().filter(Server::usable).count();
     }
 
     /** Free slots of the servers in use (-1 when one of them has no maxconn: unlimited). */

@@ -17,6 +17,8 @@ import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
+import io.fulcrum.rules.HttpActions;
+import io.fulcrum.rules.TcpActions;
 import io.fulcrum.sample.ExprParser;
 import io.fulcrum.sample.SampleCatalog;
 import io.fulcrum.server.ServerSpec;
@@ -33,6 +35,7 @@ public final class BackendModule implements Module {
     @Override
     public void register(Registry registry) {
         BackendFetches.register(SampleCatalog.of(registry));
+        PriorityActions.register(TcpActions.of(registry), HttpActions.of(registry));
         KeywordTable<ProxySpec> keywords = registry.table(ProxyModule.KEYWORDS);
         ExprParser exprs = AclParser.of(registry).exprs();
         keywords.add("balance", Capability.BE, (p, l) -> balance(spec(p), l, exprs));

@@ -1,15 +1,17 @@
 package io.fulcrum.backend;
 
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The streams waiting for a connection slot of a server, or of any server of a backend: a lock-free FIFO
- * shared by the event loops. Its length is kept apart (a concurrent queue's size() walks it).
+ * The streams waiting for a connection slot of a server, or of any server of a backend, shared by the event
+ * loops: lock-free, ordered by priority class, then arrival date shifted by the priority offset, then arrival
+ * (FIFO for equal priorities), as HAProxy's queues. Its length is kept apart (a concurrent map's size() walks it).
  */
 final class PendingQueue {
-    private final ConcurrentLinkedQueue<Ticket> waiting = new ConcurrentLinkedQueue<>();
+    private final ConcurrentSkipListMap<Ticket, Boolean> waiting = new ConcurrentSkipListMap<>(Ticket.ORDER);
     private final AtomicInteger size = new AtomicInteger();
     /** The longest it has been (qmax). */
     private final AtomicInteger peak = new AtomicInteger();
@@ -37,17 +39,19 @@ final class PendingQueue {
         if (n > peak.get()) {
             peak.accumulateAndGet(n, Math::max);
         }
-        waiting.add(t);
+        waiting.put(t, Boolean.TRUE);
     }
 
-    /** The ticket that came first, or null. */
+    /** The ticket to serve first, or null. */
     Ticket peek() {
-        return waiting.peek();
+        Map.Entry<Ticket, Boolean> e = waiting.firstEntry();
+        return e == null ? null : e.getKey();
     }
 
-    /** Takes the first ticket, or null; its position (the streams served while it waited) is recorded. */
+    /** Takes the ticket to serve first, or null; its position (the streams served while it waited) is recorded. */
     Ticket poll() {
-        Ticket t = waiting.poll();
+        Map.Entry<Ticket, Boolean> e = waiting.pollFirstEntry();
+        Ticket t = e == null ? null : e.getKey();
         if (t != null) {
             size.decrementAndGet();
             t.queuePosition = served.getAndIncrement() - t.queueMark;
@@ -57,7 +61,7 @@ final class PendingQueue {
 
     /** Removes a ticket that gave up waiting; false when a slot took it first. */
     boolean remove(Ticket t) {
-        if (waiting.remove(t)) {
+        if (waiting.remove(t) != null) {
             size.decrementAndGet();
             return true;
         }

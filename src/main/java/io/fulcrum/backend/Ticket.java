@@ -5,6 +5,7 @@ import io.fulcrum.server.Server;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Comparator;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
@@ -31,6 +32,15 @@ public final class Ticket {
     private boolean inBackendQueue;
     /** Arrival order among all the queues of the backend: the oldest waiter is served first. */
     long seq;
+    /** Lower classes are served first (set-priority-class). */
+    private int priorityClass;
+    /** Shifts the arrival date within a class (set-priority-offset), in ms. */
+    private long priorityOffset;
+    /** When it was queued plus its offset, in ms: the order within a class. */
+    private long due;
+    /** The order of the queues: by class, then by due date, then by arrival (FIFO). */
+    static final Comparator<Ticket> ORDER = Comparator.<Ticket>comparingInt(t -> t.priorityClass).thenComparingLong(t -> t.due)
+            .thenComparingLong(t -> t.seq);
     long queueMark;
     long queuePosition;
     private long serverPosition;
@@ -73,11 +83,18 @@ public final class Ticket {
         state = GRANTED;
     }
 
+    /** The stream's priority ({@link QueuePriority}), for the queues it may join. */
+    public void priority(long packed) {
+        priorityClass = (int) QueuePriority.get(packed, false);
+        priorityOffset = QueuePriority.get(packed, true);
+    }
+
     void enqueue(PendingQueue q, Member m, long order) {
         member = m;
         queue = q;
         inBackendQueue = m == null;
         seq = order;
+        due = System.currentTimeMillis() + priorityOffset;
         state = QUEUED;
         q.add(this);
     }

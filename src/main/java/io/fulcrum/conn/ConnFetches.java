@@ -3,6 +3,7 @@ package io.fulcrum.conn;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.sample.Arg;
 import io.fulcrum.sample.ArgSpec;
+import io.fulcrum.sample.Endpoints;
 import io.fulcrum.sample.Fetch;
 import io.fulcrum.sample.Sample;
 import io.fulcrum.sample.SampleCatalog;
@@ -34,6 +35,9 @@ final class ConnFetches {
     private ConnFetches() {
     }
 
+    /** HAProxy's message for its connection error code 0 (CO_ER_NONE). */
+    private static final String NO_ERROR = "Success";
+
     static void register(SampleCatalog c) {
         // src/dst follow every set-src/set-dst; fc_src/fc_dst only those of tcp-request connection rules (HAProxy 2.6).
         address(c, "src", Source.L4CLI, SampleType.IPV4, SampleContext::source);
@@ -47,6 +51,15 @@ final class ConnFetches {
                 (a, ctx, out) -> ctx.request() != null && out.setSint(1)));
         c.fetch(new Fetch("bc_http_major", ArgSpec.NONE, SampleType.SINT, Source.L4SRV,
                 (a, ctx, out) -> ctx.backChannel() != null && ctx.request() != null && out.setSint(1)));
+        // A connection whose setup failed never reaches a stream: the stream's connections have no error.
+        c.fetch(new Fetch("fc_err", ArgSpec.NONE, SampleType.SINT, Source.L4CLI, (a, ctx, out) -> ctx.frontChannel() != null && out.setSint(0)));
+        c.fetch(new Fetch("fc_err_str", ArgSpec.NONE, SampleType.STR, Source.L4CLI,
+                (a, ctx, out) -> ctx.frontChannel() != null && out.setStr(NO_ERROR)));
+        c.fetch(new Fetch("bc_err", ArgSpec.NONE, SampleType.SINT, Source.L4SRV, (a, ctx, out) -> ctx.backChannel() != null && out.setSint(0)));
+        c.fetch(new Fetch("bc_err_str", ArgSpec.NONE, SampleType.STR, Source.L4SRV,
+                (a, ctx, out) -> ctx.backChannel() != null && out.setStr(NO_ERROR)));
+        proxyTlv(c, "fc_pp_authority", Endpoints::proxyAuthority);
+        proxyTlv(c, "fc_pp_unique_id", Endpoints::proxyUniqueId);
         c.fetch(new Fetch("fc_rcvd_proxy", ArgSpec.NONE, SampleType.BOOL, Source.L4CLI, (a, ctx, out) -> out.setBool(ctx.proxyHeaderReceived())));
         ArgSpec unit = ArgSpec.of(0, STR);
         c.fetch(new Fetch("fc_rtt", unit, SampleType.SINT, Source.L4CLI, (a, ctx, out) -> time(a, ctx, out, EpollTcpInfo::rtt),
@@ -63,6 +76,15 @@ final class ConnFetches {
     }
 
     /** {@code name} (the address), {@code name_port} and {@code name_is_local} of the address {@code of} gives. */
+    /** A TLV of the client's PROXY v2 header: no sample without one. */
+    private static void proxyTlv(SampleCatalog c, String name, Function<Endpoints, String> tlv) {
+        c.fetch(new Fetch(name, ArgSpec.NONE, SampleType.STR, Source.L4CLI, (a, ctx, out) -> {
+            Channel ch = ctx.frontChannel();
+            String v = ch == null ? null : tlv.apply(Endpoints.of(ch));
+            return v != null && out.setStr(v);
+        }));
+    }
+
     private static void address(SampleCatalog c, String name, Source source, SampleType type, Function<SampleContext, SocketAddress> of) {
         c.fetch(new Fetch(name, ArgSpec.NONE, type, source, (a, ctx, out) -> ip(of.apply(ctx), out)));
         c.fetch(new Fetch(name + "_port", ArgSpec.NONE, SampleType.SINT, source,

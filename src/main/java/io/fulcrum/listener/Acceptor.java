@@ -19,10 +19,12 @@ import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.codec.haproxy.HAProxyMessage;
+import io.netty.handler.codec.haproxy.HAProxyTLV;
 import io.netty.handler.codec.haproxy.HAProxyMessageDecoder;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -188,9 +190,13 @@ public final class Acceptor implements Consumer<Channel> {
      * connections that end without a valid header, as HAProxy does.
      */
     private final class HeaderReader extends ChannelInboundHandlerAdapter {
+        private static final int PP2_TYPE_AUTHORITY = 0x02;
+        private static final int PP2_TYPE_UNIQUE_ID = 0x05;
         private final ByteCounter counter;
         private SocketAddress source;
         private SocketAddress destination;
+        private String authority;
+        private String uniqueId;
         private ByteBuf early;
         private boolean failed;
 
@@ -214,6 +220,8 @@ public final class Acceptor implements Consumer<Channel> {
                             : new InetSocketAddress(header.sourceAddress(), header.sourcePort());
                     destination = header.destinationAddress() == null ? ctx.channel().localAddress()
                             : new InetSocketAddress(header.destinationAddress(), header.destinationPort());
+                    authority = tlv(header, PP2_TYPE_AUTHORITY);
+                    uniqueId = tlv(header, PP2_TYPE_UNIQUE_ID);
                 } finally {
                     header.release();
                 }
@@ -224,6 +232,16 @@ public final class Acceptor implements Consumer<Channel> {
             }
         }
 
+        /** The value of the header's TLV of that type, as text (HAProxy's fetches return it as a string), or null. */
+        private static String tlv(HAProxyMessage header, int type) {
+            for (HAProxyTLV t : header.tlvs()) {
+                if ((t.typeByteValue() & 0xff) == type) {
+                    return t.content().toString(StandardCharsets.ISO_8859_1);
+                }
+            }
+            return null;
+        }
+
         @Override
         public void channelReadComplete(ChannelHandlerContext ctx) {
             if (source != null) {
@@ -232,6 +250,7 @@ public final class Acceptor implements Consumer<Channel> {
                 ByteBuf data = early;
                 early = null;
                 Endpoints.attach(ctx.channel(), source, destination, true);
+                Endpoints.of(ctx.channel()).proxyTlvs(authority, uniqueId);
                 if (bind.transport != null) {
                     secure(ctx.channel(), source, destination, data).run(); // the connection rules ran at the accept
                     ctx.channel().config().setAutoRead(true);

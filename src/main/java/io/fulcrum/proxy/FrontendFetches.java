@@ -24,9 +24,16 @@ final class FrontendFetches {
             String name = ctx.frontend() == null ? null : ctx.frontend().defaultBackendName();
             return name != null && out.setStr(name);
         }));
-        c.fetch(new Fetch("fe_conn", ArgSpec.of(1, FE), SampleType.SINT, Source.INTRN, (a, ctx, out) -> {
+        named(c, "fe_conn", f -> f.limit().current());
+        named(c, "fe_sess_rate", f -> f.counters().sessionRate().rate());
+        named(c, "fe_req_rate", f -> f.counters().requestRate().rate());
+    }
+
+    /** A fetch of the frontend named as argument, or of the stream's. */
+    private static void named(SampleCatalog c, String name, ToLongFunction<Frontend> value) {
+        c.fetch(new Fetch(name, ArgSpec.of(1, FE), SampleType.SINT, Source.INTRN, (a, ctx, out) -> {
             Frontend f = a[0].text().isEmpty() ? ctx.frontend() : ctx.frontend(a[0].text());
-            return f != null && out.setSint(f.limit().current());
+            return f != null && out.setSint(value.applyAsLong(f));
         }));
     }
 

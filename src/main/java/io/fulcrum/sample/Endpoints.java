@@ -24,6 +24,9 @@ public final class Endpoints {
     private SocketAddress source;
     private SocketAddress destination;
     private boolean fromProxyHeader;
+    /** The authority and unique ID TLVs of a PROXY v2 header, or null. */
+    private String proxyAuthority;
+    private String proxyUniqueId;
 
     public Endpoints(SocketAddress source, SocketAddress destination) {
         this.connectionSource = this.source = source;
@@ -52,10 +55,27 @@ public final class Endpoints {
         return fromProxyHeader;
     }
 
+    /** Keeps the authority (type 0x02) and unique ID (type 0x05) TLVs of the PROXY v2 header, each null when absent. */
+    public void proxyTlvs(String authority, String uniqueId) {
+        proxyAuthority = authority;
+        proxyUniqueId = uniqueId;
+    }
+
+    /** The authority TLV the client sent in its PROXY header ({@code fc_pp_authority}), or null. */
+    public String proxyAuthority() {
+        return proxyAuthority;
+    }
+
+    /** The unique ID TLV the client sent in its PROXY header ({@code fc_pp_unique_id}), or null. */
+    public String proxyUniqueId() {
+        return proxyUniqueId;
+    }
+
     /** A stream's copy: its rewrites stay its own. */
     public Endpoints copy() {
         Endpoints e = new Endpoints(source, destination);
         e.fromProxyHeader = fromProxyHeader;
+        e.proxyTlvs(proxyAuthority, proxyUniqueId);
         e.connectionSource = connectionSource;
         e.connectionDestination = connectionDestination;
         return e;

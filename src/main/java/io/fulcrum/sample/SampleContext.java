@@ -143,6 +143,26 @@ public interface SampleContext {
         return c != null && Endpoints.of(c).fromProxyHeader();
     }
 
+    /**
+     * The server ({@code tunnel} false) or tunnel timeout the stream applies now, in ms, as cur_server_timeout
+     * reads it; -1 when there is no such stream.
+     */
+    default long currentTimeout(boolean tunnel) {
+        return -1;
+    }
+
+    /**
+     * The stream's priority in the queues ({@code offset} false: its class; true: its offset in ms), 0 unless a
+     * set-priority-class/offset rule set it.
+     */
+    default long priority(boolean offset) {
+        return 0;
+    }
+
+    /** Sets the stream's priority class or offset (already within HAProxy's bounds); ignored outside a stream. */
+    default void priority(boolean offset, long value) {
+    }
+
     /** The place of the request on its client connection: 1 for the first one; 0 when unknown. */
     default long requestNumber() {
         return 0;

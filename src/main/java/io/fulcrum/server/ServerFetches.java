@@ -3,6 +3,7 @@ package io.fulcrum.server;
 import io.fulcrum.backend.Backend;
 import io.fulcrum.sample.Arg;
 import io.fulcrum.sample.ArgSpec;
+import io.fulcrum.sample.Converter;
 import io.fulcrum.sample.Fetch;
 import io.fulcrum.sample.SampleCatalog;
 import io.fulcrum.sample.SampleType;
@@ -15,7 +16,7 @@ import static io.fulcrum.sample.ArgType.SRV;
 
 /**
  * The server fetches of configuration.txt 7.3.2 and 7.3.3: the stream's server ({@code srv_id},
- * {@code srv_name}), and the state of a server named as {@code [backend/]server}.
+ * {@code srv_name}), and the state of a server named as {@code [backend/]server}; the {@code srv_queue} converter.
  */
 final class ServerFetches {
     private ServerFetches() {
@@ -23,6 +24,10 @@ final class ServerFetches {
 
     /** A {@code [backend/]server} argument, split once at configuration time. */
     private record ServerRef(String backend, String server) {
+        static ServerRef of(String text) {
+            int slash = text.indexOf('/');
+            return slash < 0 ? new ServerRef(null, text) : new ServerRef(text.substring(0, slash), text.substring(slash + 1));
+        }
     }
 
     static void register(SampleCatalog c) {
@@ -34,6 +39,14 @@ final class ServerFetches {
         // -1 for a server without maxconn, as HAProxy: its free slots are unlimited.
         namedIn(c, "srv_conn_free", (b, s) -> s.spec().maxconn == 0 ? -1 : Math.max(0, b.maxconnNow(s) - s.streams().current()));
         namedIn(c, "srv_queue", Backend::queued);
+        named(c, "srv_sess_rate", SampleType.SINT, s -> s.counters().sessionRate().rate());
+        // The server named by the input, "[<backend>/]<server>", found at run time (a cookie's value...).
+        c.converter(new Converter("srv_queue", ArgSpec.NONE, SampleType.STR, SampleType.SINT, (a, smp, ctx) -> {
+            ServerRef ref = ServerRef.of(smp.text());
+            Backend b = ref.backend() == null ? ctx.backend() : ctx.backend(ref.backend());
+            Server s = b == null ? null : find(b, ref.server());
+            return s != null && smp.setSint(b.queued(s));
+        }));
         named(c, "srv_is_up", SampleType.BOOL, s -> s.up() ? 1 : 0);
         // No slow start yet: the effective weight is the user weight.
         named(c, "srv_iweight", SampleType.SINT, s -> s.state().initialWeight());
@@ -62,8 +75,7 @@ final class ServerFetches {
             return type == SampleType.BOOL ? out.setBool(v != 0) : out.setSint(v);
         }, a -> {
             String t = a[0].text(); // a missing name is reported once proxies are known (ProxyArgs)
-            int slash = t.indexOf('/');
-            a[0] = new Arg(SRV, t, 0, slash < 0 ? new ServerRef(null, t) : new ServerRef(t.substring(0, slash), t.substring(slash + 1)));
+            a[0] = new Arg(SRV, t, 0, ServerRef.of(t));
         }));
     }
 

@@ -2,6 +2,7 @@ package io.fulcrum.stream;
 
 import io.fulcrum.backend.Backend;
 import io.fulcrum.backend.RetryOn;
+import io.fulcrum.backend.QueuePriority;
 import io.fulcrum.backend.Ticket;
 import io.fulcrum.compression.Algo;
 import io.fulcrum.compression.Compression;
@@ -81,6 +82,8 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     private Backend backend;
     private Server target;
     /** The transaction's claim on a server slot (made when it first asks for a server). */
+    /** Its place in the queues (set-priority-class, set-priority-offset), as {@link QueuePriority} packs it. */
+    private long priority;
     private Ticket ticket;
     /** The server a redispatch left, which the algorithm avoids. */
     private Server avoid;
@@ -477,6 +480,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         }
         if (ticket == null) {
             ticket = new Ticket(client.eventLoop(), this::slotGranted);
+            ticket.priority(priority);
             log.enterBackend(backend, ticket);
         }
         if (ticket.server() == null && !assign()) {
@@ -1256,6 +1260,20 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         tunnelTimeoutOverride = millis;
     }
 
+    /**
+     * HAProxy's stream takes its backend's timeouts when the server connection is set up: before that, only
+     * what set-timeout gave (else 0).
+     */
+    @Override
+    public long currentTimeout(boolean tunnel) {
+        long override = tunnel ? tunnelTimeoutOverride : serverTimeoutOverride;
+        if (override >= 0) {
+            return override;
+        }
+        Channel server = backChannel();
+        return server == null || backend == null ? 0 : tunnel ? backend.timeouts().tunnel : backend.timeouts().server;
+    }
+
     private long serverTimeoutMillis() {
         return serverTimeoutOverride >= 0 ? serverTimeoutOverride : backend == null ? 0 : backend.timeouts().server;
     }
@@ -1594,6 +1612,16 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             endpoints = front.endpoints().copy();
         }
         return endpoints;
+    }
+
+    @Override
+    public long priority(boolean offset) {
+        return QueuePriority.get(priority, offset);
+    }
+
+    @Override
+    public void priority(boolean offset, long value) {
+        priority = QueuePriority.with(priority, offset, value);
     }
 
     @Override

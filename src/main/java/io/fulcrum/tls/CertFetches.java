@@ -5,8 +5,10 @@ import io.fulcrum.sample.ArgSpec;
 import io.fulcrum.sample.Fetch;
 import io.fulcrum.sample.Sample;
 import io.fulcrum.sample.SampleCatalog;
+import io.fulcrum.sample.SampleContext;
 import io.fulcrum.sample.SampleType;
 import io.fulcrum.sample.Source;
+import io.netty.channel.Channel;
 
 import javax.naming.InvalidNameException;
 import javax.naming.ldap.LdapName;
@@ -48,22 +50,30 @@ final class CertFetches {
     }
 
     static void register(SampleCatalog c) {
-        certificate(c, "ssl_c_", t -> t.peer);
-        certificate(c, "ssl_f_", t -> t.local);
+        certificate(c, "ssl_c_", SampleContext::frontChannel, t -> t.peer);
+        certificate(c, "ssl_f_", SampleContext::frontChannel, t -> t.local);
+        // The server's certificate, on the server connection (HAProxy declares these as client-side fetches).
+        certificate(c, "ssl_s_", SampleContext::backChannel, t -> t.peer);
         client(c, "ssl_c_used", SampleType.BOOL, (t, out) -> out.setBool(t.peer != null));
         client(c, "ssl_fc_has_crt", SampleType.BOOL, (t, out) -> out.setBool(t.peer != null));
         client(c, "ssl_c_verify", SampleType.SINT, (t, out) -> out.setSint(t.verify[0]));
         client(c, "ssl_c_err", SampleType.SINT, (t, out) -> out.setSint(t.verify[1] == 0 ? t.verify[0] : 0));
         client(c, "ssl_c_ca_err", SampleType.SINT, (t, out) -> out.setSint(t.verify[1] > 0 ? t.verify[0] : 0));
         // As OpenSSL's peer chain on a server: what the client sent after its own certificate, DER after DER.
-        client(c, "ssl_c_chain_der", SampleType.BIN, (t, out) -> t.peerChain != null && t.peerChain.length > 0 && out.setBin(chainDer(t.peerChain)));
+        client(c, "ssl_c_chain_der", SampleType.BIN, (t, out) -> t.peerChain != null && t.peerChain.length > 0 && out.setBin(chainDer(t.peerChain, 1)));
+        // On a client connection OpenSSL's peer chain starts with the server's own certificate.
+        c.fetch(new Fetch("ssl_s_chain_der", ArgSpec.NONE, SampleType.BIN, Source.L5CLI, (a, ctx, out) -> {
+            TlsConnection t = ctx.backChannel() == null ? null : TlsConnection.of(ctx.backChannel());
+            return t != null && t.peerChain != null && t.peerChain.length > 0 && out.setBin(chainDer(t.peerChain, 0));
+        }));
         client(c, "ssl_c_ca_err_depth", SampleType.SINT, (t, out) -> out.setSint(t.verify[1] > 0 ? t.verify[1] : 0));
     }
 
-    private static byte[] chainDer(java.security.cert.Certificate[] chain) {
+    /** The certificates of {@code chain} from {@code from} on, DER after DER. */
+    private static byte[] chainDer(java.security.cert.Certificate[] chain, int from) {
         java.io.ByteArrayOutputStream der = new java.io.ByteArrayOutputStream();
         try {
-            for (int i = 1; i < chain.length; i++) {
+            for (int i = from; i < chain.length; i++) {
                 der.writeBytes(chain[i].getEncoded());
             }
         } catch (java.security.cert.CertificateEncodingException e) {
@@ -88,27 +98,29 @@ final class CertFetches {
     }
 
     /** The fetches of one certificate of the connection; no sample when there is none. */
-    private static void certificate(SampleCatalog c, String prefix, Function<TlsConnection, X509Certificate> of) {
+    private static void certificate(SampleCatalog c, String prefix, Function<SampleContext, Channel> channel,
+                                    Function<TlsConnection, X509Certificate> of) {
         ArgSpec dn = ArgSpec.of(0, STR, SINT, STR);
-        fetch(c, prefix + "s_dn", dn, SampleType.STR, of, (x, a, out) -> dn(x.getSubjectX500Principal(), a, out));
-        fetch(c, prefix + "i_dn", dn, SampleType.STR, of, (x, a, out) -> dn(x.getIssuerX500Principal(), a, out));
-        fetch(c, prefix + "serial", ArgSpec.NONE, SampleType.BIN, of, (x, a, out) -> out.setBin(unsigned(x.getSerialNumber())));
-        fetch(c, prefix + "notbefore", ArgSpec.NONE, SampleType.STR, of, (x, a, out) -> out.setStr(time(x.getNotBefore())));
-        fetch(c, prefix + "notafter", ArgSpec.NONE, SampleType.STR, of, (x, a, out) -> out.setStr(time(x.getNotAfter())));
-        fetch(c, prefix + "sha1", ArgSpec.NONE, SampleType.BIN, of,
+        fetch(c, prefix + "s_dn", dn, SampleType.STR, channel, of, (x, a, out) -> dn(x.getSubjectX500Principal(), a, out));
+        fetch(c, prefix + "i_dn", dn, SampleType.STR, channel, of, (x, a, out) -> dn(x.getIssuerX500Principal(), a, out));
+        fetch(c, prefix + "serial", ArgSpec.NONE, SampleType.BIN, channel, of, (x, a, out) -> out.setBin(unsigned(x.getSerialNumber())));
+        fetch(c, prefix + "notbefore", ArgSpec.NONE, SampleType.STR, channel, of, (x, a, out) -> out.setStr(time(x.getNotBefore())));
+        fetch(c, prefix + "notafter", ArgSpec.NONE, SampleType.STR, channel, of, (x, a, out) -> out.setStr(time(x.getNotAfter())));
+        fetch(c, prefix + "sha1", ArgSpec.NONE, SampleType.BIN, channel, of,
                 (x, a, out) -> out.setBin(MessageDigest.getInstance("SHA-1").digest(x.getEncoded())));
-        fetch(c, prefix + "der", ArgSpec.NONE, SampleType.BIN, of, (x, a, out) -> out.setBin(x.getEncoded()));
-        fetch(c, prefix + "version", ArgSpec.NONE, SampleType.SINT, of, (x, a, out) -> out.setSint(x.getVersion()));
-        fetch(c, prefix + "sig_alg", ArgSpec.NONE, SampleType.STR, of,
+        fetch(c, prefix + "der", ArgSpec.NONE, SampleType.BIN, channel, of, (x, a, out) -> out.setBin(x.getEncoded()));
+        fetch(c, prefix + "version", ArgSpec.NONE, SampleType.SINT, channel, of, (x, a, out) -> out.setSint(x.getVersion()));
+        fetch(c, prefix + "sig_alg", ArgSpec.NONE, SampleType.STR, channel, of,
                 (x, a, out) -> out.setStr(signature(x)));
-        fetch(c, prefix + "key_alg", ArgSpec.NONE, SampleType.STR, of,
+        fetch(c, prefix + "key_alg", ArgSpec.NONE, SampleType.STR, channel, of,
                 (x, a, out) -> out.setStr(KEYS.getOrDefault(x.getPublicKey().getAlgorithm(), x.getPublicKey().getAlgorithm())));
     }
 
-    private static void fetch(SampleCatalog c, String name, ArgSpec args, SampleType type, Function<TlsConnection, X509Certificate> of,
-                              CertRead read) {
+    private static void fetch(SampleCatalog c, String name, ArgSpec args, SampleType type, Function<SampleContext, Channel> channel,
+                              Function<TlsConnection, X509Certificate> of, CertRead read) {
         c.fetch(new Fetch(name, args, type, Source.L5CLI, (a, ctx, out) -> {
-            TlsConnection t = TlsConnection.of(ctx.frontChannel());
+            Channel ch = channel.apply(ctx);
+            TlsConnection t = ch == null ? null : TlsConnection.of(ch);
             X509Certificate x = t == null ? null : of.apply(t);
             try {
                 return x != null && read.read(x, a, out);

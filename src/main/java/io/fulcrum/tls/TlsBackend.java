@@ -62,7 +62,8 @@ final class TlsBackend implements ServerTransport {
         String sent = name;
         handler.handshakeFuture().addListener(f -> {
             if (f.isSuccess()) {
-                TlsConnection.completed(ch, handler, sent, null, null);
+                // The randoms and master key (ssl_bc_client_random...): HAProxy reads them without tune.ssl.keylog.
+                TlsConnection.completed(ch, handler, sent, new KeyLog.Secrets(), null);
             }
         });
         ch.pipeline().addFirst("tls", handler);

@@ -31,11 +31,12 @@ final class TlsFetches {
             // Both sizes are the symmetric cipher's key: the ciphers BoringSSL offers use all of their key.
             side.fetch(c, "use_keysize", SampleType.SINT, (t, out) -> out.setSint(t.keyBits()));
             side.fetch(c, "alg_keysize", SampleType.SINT, (t, out) -> out.setSint(t.keyBits()));
+            // A TLS layer a stream sees completed its handshake: no error, and HAProxy's string of no error is no sample.
+            side.fetch(c, "err", SampleType.SINT, (t, out) -> out.setSint(0));
+            side.fetch(c, "err_str", SampleType.STR, (t, out) -> false);
         }
         Side.FRONT.fetch(c, "sni", SampleType.STR, (t, out) -> t.sni != null && out.setStr(t.sni));
         Side.FRONT.fetch(c, "has_sni", SampleType.BOOL, (t, out) -> out.setBool(t.sni != null));
-        // A connection whose handshake failed is never a stream's: those that fetches see have no error.
-        Side.FRONT.fetch(c, "err", SampleType.SINT, (t, out) -> out.setSint(0));
     }
 
     /** The connection a group of fetches reads: {@code ssl_fc_*} the client's, {@code ssl_bc_*} the server's. */

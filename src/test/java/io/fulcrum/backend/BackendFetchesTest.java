@@ -47,4 +47,15 @@ class BackendFetchesTest {
         c.streams().release();
         assertThat(ctx.eval("be_conn(c)")).isEqualTo("sint:0");
     }
+
+    @Test
+    void sessionRateAndTheNbsrvConverter() {
+        TestContext ctx = proxies.stream("f", "c");
+        assertThat(ctx.eval("be_sess_rate")).isEqualTo("sint:0");
+        proxies.backends.get("b").counters().sessionStarted();
+        assertThat(ctx.eval("be_sess_rate(b)")).isEqualTo("sint:1");
+        assertThat(ctx.eval("str(c),nbsrv")).isEqualTo("sint:1");
+        assertThat(ctx.eval("str(down),nbsrv")).isEqualTo("sint:0");
+        assertThat(ctx.eval("str(nosuch),nbsrv")).isEqualTo("none");
+    }
 }

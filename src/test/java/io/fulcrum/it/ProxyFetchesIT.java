@@ -34,4 +34,43 @@ class ProxyFetchesIT {
             assertThat(c.exchange(get("/")).bodyText()).isEqualTo("1 0 1 0 0");
         }
     }
+
+    /**
+     * The rate fetches read the counters "show stat" reports (their values depend on the clock: only their
+     * form is checked here, their counting by the unit tests); nbsrv and srv_queue as converters read a
+     * backend or server named at run time, and give no sample for an unknown one (an empty
+     * field in an lf-string, as in HAProxy).
+     */
+    @Test
+    void ratesAndConvertersOfDynamicNames() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin origin = HttpOrigin.ok("origin");
+             FulcrumProcess p = TcpProxyKit.serve("""
+                defaults
+                    mode http
+                    timeout connect 1s
+                    timeout client 5s
+                    timeout server 5s
+                frontend fe
+                    bind 127.0.0.1:%d
+                    http-request return status 200 content-type text/plain lf-string "%%[fe_req_rate] %%[fe_sess_rate] %%[be_sess_rate(b)] %%[srv_sess_rate(b/s1)] %%[req.hdr(x-be),nbsrv] %%[req.hdr(x-srv),srv_queue]" if { path /rates }
+                    default_backend b
+                backend b
+                    server s1 127.0.0.1:%d
+                backend none
+                """.formatted(fe, origin.port()), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            String names = "x-be: b\r\nx-srv: b/s1\r\n";
+            assertThat(c.exchange(request("/rates", names)).bodyText()).matches("[0-9]+ [0-9]+ 0 0 1 0");
+            assertThat(c.exchange(get("/")).bodyText()).isEqualTo("origin");
+            assertThat(c.exchange(request("/rates", names)).bodyText()).matches("[0-9]+ [0-9]+ [0-9]+ [0-9]+ 1 0");
+            assertThat(c.exchange(request("/rates", "x-be: none\r\nx-srv: s1\r\n")).bodyText())
+                    .as("s1 of the proxy whose rules run: the frontend has no server").matches("[0-9]+ [0-9]+ [0-9]+ [0-9]+ 0 ");
+            assertThat(c.exchange(request("/rates", "x-be: nosuch\r\nx-srv: b/nosuch\r\n")).bodyText()).matches("[0-9]+ [0-9]+ [0-9]+ [0-9]+  ");
+        }
+    }
+
+    private static String request(String path, String headers) {
+        return "GET " + path + " HTTP/1.1\r\nHost: x\r\n" + headers + "\r\n";
+    }
 }

@@ -56,7 +56,7 @@ class TlsServerIT {
         // One thread: HAProxy keeps the session to reuse per server and thread.
         return "global\n    nbthread 1\ndefaults\n    mode " + mode + "\n    timeout client 5s\n    timeout server 5s\n    timeout connect 5s\n"
                 + "listen p\n    bind 127.0.0.1:" + port + "\n    http-reuse never\n"
-                + (mode.equals("http") ? "    http-after-response set-header x-bc \"%[ssl_bc] %[ssl_bc_protocol] %[ssl_bc_is_resumed]\"\n" : "")
+                + (mode.equals("http") ? "    http-after-response set-header x-bc \"%[ssl_bc] %[ssl_bc_protocol] %[ssl_bc_is_resumed] %[ssl_bc_err] [%[ssl_bc_err_str]] %[ssl_s_s_dn] %[ssl_s_i_dn(CN)] %[ssl_s_version] %[ssl_bc_client_random,hex,length] %[ssl_bc_server_random,hex,length]\"\n" : "")
                 + "    server s 127.0.0.1:" + tlsPort + " ssl " + serverOptions + "\n";
     }
 
@@ -81,8 +81,8 @@ class TlsServerIT {
         int port = freePort();
         try (NginxOrigin origin = nginx();
              FulcrumProcess p = serve(config(port, "http", "verify required ca-file " + dir.resolve("ca.pem") + " sni str(origin.test)"), port)) {
-            assertThat(get(port)).startsWith("HTTP/1.1 200").contains("|1 TLSv1.3 0|").endsWith("sni=origin.test reused=. client=");
-            assertThat(get(port)).startsWith("HTTP/1.1 200").contains("|1 TLSv1.3 1|").endsWith("sni=origin.test reused=r client=");
+            assertThat(get(port)).startsWith("HTTP/1.1 200").contains("|1 TLSv1.3 0 0 [] /CN=origin.test ca test CA 3 64 64|").endsWith("sni=origin.test reused=. client=");
+            assertThat(get(port)).startsWith("HTTP/1.1 200").contains("|1 TLSv1.3 1 0 [] /CN=origin.test ca test CA 3 64 64|").endsWith("sni=origin.test reused=r client=");
         }
     }
 
@@ -92,7 +92,7 @@ class TlsServerIT {
         try (NginxOrigin origin = nginx();
              FulcrumProcess p = serve(config(port, "http", "verify none no-ssl-reuse ssl-max-ver TLSv1.2"), port)) {
             for (int i = 0; i < 2; i++) {
-                assertThat(get(port)).startsWith("HTTP/1.1 200").contains("|1 TLSv1.2 0|").endsWith("sni= reused=. client=");
+                assertThat(get(port)).startsWith("HTTP/1.1 200").contains("|1 TLSv1.2 0 0 [] /CN=origin.test ca test CA 3 64 64|").endsWith("sni= reused=. client=");
             }
         }
     }

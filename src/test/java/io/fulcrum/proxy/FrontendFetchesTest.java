@@ -30,4 +30,18 @@ class FrontendFetchesTest {
         assertThat(ctx.eval("fe_conn(l)")).isEqualTo("sint:1");
         assertThat(ctx.eval("fe_conn(nosuch)")).isEqualTo("none");
     }
+
+    @Test
+    void ratesOfAFrontend() {
+        TestContext ctx = proxies.stream("f", "c");
+        assertThat(ctx.eval("fe_sess_rate")).isEqualTo("sint:0");
+        assertThat(ctx.eval("fe_req_rate")).isEqualTo("sint:0");
+        proxies.frontends.get("l").counters().sessionStarted();
+        proxies.frontends.get("l").counters().requestStarted();
+        proxies.frontends.get("l").counters().requestStarted();
+        assertThat(ctx.eval("fe_sess_rate(l)")).isEqualTo("sint:1");
+        assertThat(ctx.eval("fe_req_rate(l)")).isEqualTo("sint:2");
+        assertThat(ctx.eval("fe_sess_rate")).as("the stream's own frontend").isEqualTo("sint:0");
+        assertThat(ctx.eval("fe_req_rate(nosuch)")).isEqualTo("none");
+    }
 }

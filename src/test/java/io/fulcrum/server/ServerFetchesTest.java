@@ -35,4 +35,16 @@ class ServerFetchesTest {
         assertThat(ctx.eval("srv_id")).isEqualTo("sint:2");
         assertThat(ctx.eval("srv_name")).isEqualTo("str:s1");
     }
+
+    @Test
+    void sessionRateAndTheSrvQueueConverter() {
+        TestContext ctx = proxies.stream("f", "c");
+        assertThat(ctx.eval("srv_sess_rate(s1)")).isEqualTo("sint:0");
+        proxies.backends.get("b").servers().get(0).counters().sessionStarted();
+        assertThat(ctx.eval("srv_sess_rate(b/s1)")).isEqualTo("sint:1");
+        assertThat(ctx.eval("str(s1),srv_queue")).isEqualTo("sint:0");
+        assertThat(ctx.eval("str(b/s1),srv_queue")).isEqualTo("sint:0");
+        assertThat(ctx.eval("str(nosuch),srv_queue")).isEqualTo("none");
+        assertThat(ctx.eval("str(nosuch/s1),srv_queue")).isEqualTo("none");
+    }
 }

@@ -1,6 +1,7 @@
 package io.fulcrum.mux.tcp;
 
 import io.fulcrum.backend.Backend;
+import io.fulcrum.backend.QueuePriority;
 import io.fulcrum.backend.Ticket;
 import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.conn.Socks4;
@@ -57,6 +58,8 @@ public final class TcpSession extends LiveStream implements ResponseControl {
     private Channel server;
     private Server target;
     /** The session's claim on a server slot; made on the loop when the session first asks for a server. */
+    /** Its place in the queues (set-priority-class, set-priority-offset), as {@link QueuePriority} packs it. */
+    private long priority;
     private Ticket ticket;
     /** The server a redispatch left, which the algorithm avoids. */
     private Server avoid;
@@ -376,6 +379,7 @@ public final class TcpSession extends LiveStream implements ResponseControl {
         }
         if (ticket == null) {
             ticket = new Ticket(client.eventLoop(), this::slotGranted);
+            ticket.priority(priority);
             log.enterBackend(backend, ticket);
         }
         if (ticket.server() == null) {
@@ -862,6 +866,16 @@ public final class TcpSession extends LiveStream implements ResponseControl {
             endpoints = Endpoints.of(client).copy();
         }
         return endpoints;
+    }
+
+    @Override
+    public long priority(boolean offset) {
+        return QueuePriority.get(priority, offset);
+    }
+
+    @Override
+    public void priority(boolean offset, long value) {
+        priority = QueuePriority.with(priority, offset, value);
     }
 
     @Override
