@@ -228,11 +228,6 @@ class RingIT {
                 assertThat(cli("show events")).contains("    ring#1     : type=buffer, 0 dropped, created from logserver declared into '");
             }
         }
-        if (!TcpProxyKit.haproxy()) {
-            FulcrumProcess r = FulcrumProcess.run("-c", "-f", FulcrumProcess.config(config(fe, "log abns@x local0", "")).toString());
-            assertThat(r.exitValue()).isNotZero();
-            assertThat(r.stderr()).contains("'abns@' log targets (abstract unix sockets) are not supported by Fulcrum yet");
-        }
     }
 
     /** A ring's backing file holds its messages once the process stopped (Fulcrum's layout: docs/differences.md). */
