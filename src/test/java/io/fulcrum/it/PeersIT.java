@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -47,6 +48,37 @@ class PeersIT {
         fulFront = freePort();
         hap = startHaproxy();
         ful = startFulcrum();
+        awaitSteadySessions();
+    }
+
+    /**
+     * Both sides connect at start and may collide (each replaces its session by the other's, then retries after a
+     * random delay of up to 2 s, as HAProxy): the tests replicate in the steady state that follows, where each side
+     * sees the other established, still so after the longest retry delay.
+     */
+    private static void awaitSteadySessions() throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        boolean steady = false;
+        while (!steady) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("peer sessions not established:\n" + CliClient.send(dir.resolve("ful.sock"), "show peers")
+                        + CliClient.send(dir.resolve("hap.sock"), "show peers"));
+            }
+            steady = established() && sleepThen(2500) && established();
+            Thread.sleep(100);
+        }
+    }
+
+    private static boolean established() throws Exception {
+        return Pattern.compile("id=hap\\(remote,active\\) [^\n]*last_status=ESTA").matcher(
+                CliClient.send(dir.resolve("ful.sock"), "show peers")).find()
+                && Pattern.compile("id=ful\\(remote,active\\) [^\n]*last_status=ESTA").matcher(
+                CliClient.send(dir.resolve("hap.sock"), "show peers")).find();
+    }
+
+    private static boolean sleepThen(long millis) throws InterruptedException {
+        Thread.sleep(millis);
+        return true;
     }
 
     @AfterAll
