@@ -126,13 +126,13 @@ final class ServerStateFile {
                 }
                 if (globalLines == null) {
                     globalLines = new HashMap<>();
-                    parse(path(settings, settings.file), "config: ", "global server state file", diag, globalLines);
+                    parse(path(settings, settings.file), "config: ", "global server state file", "", diag, globalLines);
                 }
                 loaded.lines.put(p.name(), globalLines.getOrDefault(p.name(), List.of()));
             } else {
                 Map<String, List<String[]>> own = new HashMap<>();
                 String name = part.fileName != null ? part.fileName : p.name();
-                parse(path(settings, name), "Proxy '" + p.name() + "': ", "server state file", diag, own);
+                parse(path(settings, name), "Proxy '" + p.name() + "': ", "server state file", ".", diag, own);
                 loaded.lines.put(p.name(), own.getOrDefault(p.name(), List.of()));
             }
         }
@@ -146,15 +146,17 @@ final class ServerStateFile {
      * Reads one file into its lines by backend name; stops at the first corrupted line, as HAProxy. Lines are
      * numbered from the one after the version.
      */
-    private static void parse(Path file, String who, String what, Diagnostics diag, Map<String, List<String[]>> into) {
+    /** @param end what HAProxy ends its "Can't open" warning with: a global file's has no period, a backend's has one */
+    private static void parse(Path file, String who, String what, String end, Diagnostics diag,
+                              Map<String, List<String[]>> into) {
         List<String> text;
         try {
             text = Files.readAllLines(file, java.nio.charset.StandardCharsets.ISO_8859_1);
         } catch (NoSuchFileException e) {
-            diag.configWarning(who + "Can't open " + what + " '" + file + "': No such file or directory" + (who.startsWith("P") ? "." : ""));
+            diag.configWarning(who + "Can't open " + what + " '" + file + "': No such file or directory" + end);
             return;
         } catch (IOException e) {
-            diag.configWarning(who + "Can't open " + what + " '" + file + "': " + e.getMessage() + (who.startsWith("P") ? "." : ""));
+            diag.configWarning(who + "Can't open " + what + " '" + file + "': " + e.getMessage() + end);
             return;
         }
         if (text.isEmpty() || !text.getFirst().strip().equals("1")) {

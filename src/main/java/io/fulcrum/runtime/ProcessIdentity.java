@@ -50,14 +50,14 @@ final class ProcessIdentity {
             }
             g.settings().chroot = dir;
         });
-        kw.add("uid", (g, l) -> id(g, l, "uid", "user", g.settings().uid, v -> g.settings().uid = v));
-        kw.add("gid", (g, l) -> id(g, l, "gid", "group", g.settings().gid, v -> g.settings().gid = v));
-        kw.add("user", (g, l) -> name(g, l, "user", g.settings().uid, Accounts::user, v -> g.settings().uid = v));
-        kw.add("group", (g, l) -> name(g, l, "group", g.settings().gid, Accounts::group, v -> g.settings().gid = v));
+        kw.add("uid", (g, l) -> id(l, "uid", "user", g.settings().uid, v -> g.settings().uid = v));
+        kw.add("gid", (g, l) -> id(l, "gid", "group", g.settings().gid, v -> g.settings().gid = v));
+        kw.add("user", (g, l) -> name(l, "user", "uid", g.settings().uid, Accounts::user, v -> g.settings().uid = v));
+        kw.add("group", (g, l) -> name(l, "group", "gid", g.settings().gid, Accounts::group, v -> g.settings().gid = v));
     }
 
     /** {@code uid <number>}, {@code gid <number>}: a word that is not a number is HAProxy's warning, and 0. */
-    private static void id(GlobalContext g, ConfigLine l, String kw, String named, int current, Setter set)
+    private static void id(ConfigLine l, String kw, String named, int current, Setter set)
             throws ConfigException {
         Args.noMoreThan(l, 1, kw);
         if (l.arg(1).isEmpty()) {
@@ -77,11 +77,11 @@ final class ProcessIdentity {
     }
 
     /** {@code user <name>}, {@code group <name>}: looked up in the system's accounts. */
-    private static void name(GlobalContext g, ConfigLine l, String kw, int current, Function<String, OptionalInt> lookup,
+    private static void name(ConfigLine l, String kw, String numeric, int current, Function<String, OptionalInt> lookup,
                              Setter set) throws ConfigException {
         Args.noMoreThan(l, 1, kw);
         if (current != 0) {
-            l.alertNotCounted(kw + "/" + (kw.equals("user") ? "uid" : "gid") + " already specified. Continuing.");
+            l.alertNotCounted(kw + "/" + numeric + " already specified. Continuing.");
             return;
         }
         OptionalInt id = lookup.apply(l.arg(1));
