@@ -35,9 +35,6 @@ final class ConnFetches {
     private ConnFetches() {
     }
 
-    /** HAProxy's message for its connection error code 0 (CO_ER_NONE). */
-    private static final String NO_ERROR = "Success";
-
     static void register(SampleCatalog c) {
         // src/dst follow every set-src/set-dst; fc_src/fc_dst only those of tcp-request connection rules (HAProxy 2.6).
         address(c, "src", Source.L4CLI, SampleType.IPV4, SampleContext::source);
@@ -51,13 +48,15 @@ final class ConnFetches {
                 (a, ctx, out) -> ctx.request() != null && out.setSint(1)));
         c.fetch(new Fetch("bc_http_major", ArgSpec.NONE, SampleType.SINT, Source.L4SRV,
                 (a, ctx, out) -> ctx.backChannel() != null && ctx.request() != null && out.setSint(1)));
-        // A connection whose setup failed never reaches a stream: the stream's connections have no error.
-        c.fetch(new Fetch("fc_err", ArgSpec.NONE, SampleType.SINT, Source.L4CLI, (a, ctx, out) -> ctx.frontChannel() != null && out.setSint(0)));
+        // A failed client connection is seen by error-log-format; a failed server one (its TLS handshake) by the log.
+        c.fetch(new Fetch("fc_err", ArgSpec.NONE, SampleType.SINT, Source.L4CLI,
+                (a, ctx, out) -> ctx.frontChannel() != null && out.setSint(ConnError.of(ctx.frontChannel()).code())));
         c.fetch(new Fetch("fc_err_str", ArgSpec.NONE, SampleType.STR, Source.L4CLI,
-                (a, ctx, out) -> ctx.frontChannel() != null && out.setStr(NO_ERROR)));
-        c.fetch(new Fetch("bc_err", ArgSpec.NONE, SampleType.SINT, Source.L4SRV, (a, ctx, out) -> ctx.backChannel() != null && out.setSint(0)));
+                (a, ctx, out) -> ctx.frontChannel() != null && out.setStr(ConnError.of(ctx.frontChannel()).message())));
+        c.fetch(new Fetch("bc_err", ArgSpec.NONE, SampleType.SINT, Source.L4SRV,
+                (a, ctx, out) -> ctx.backChannel() != null && out.setSint(ConnError.of(ctx.backChannel()).code())));
         c.fetch(new Fetch("bc_err_str", ArgSpec.NONE, SampleType.STR, Source.L4SRV,
-                (a, ctx, out) -> ctx.backChannel() != null && out.setStr(NO_ERROR)));
+                (a, ctx, out) -> ctx.backChannel() != null && out.setStr(ConnError.of(ctx.backChannel()).message())));
         proxyTlv(c, "fc_pp_authority", Endpoints::proxyAuthority);
         proxyTlv(c, "fc_pp_unique_id", Endpoints::proxyUniqueId);
         c.fetch(new Fetch("fc_rcvd_proxy", ArgSpec.NONE, SampleType.BOOL, Source.L4CLI, (a, ctx, out) -> out.setBool(ctx.proxyHeaderReceived())));

@@ -1,5 +1,6 @@
 package io.fulcrum.listener;
 
+import io.fulcrum.conn.ConnError;
 import io.fulcrum.conn.DualStack;
 import io.fulcrum.sample.Endpoints;
 import io.fulcrum.conn.SocketOptions;
@@ -165,7 +166,7 @@ public final class Acceptor implements Consumer<Channel> {
         if (t > 0) {
             child.eventLoop().schedule(() -> {
                 if (child.pipeline().get("proxy-header") != null) {
-                    reader.failed(child, "Timeout while waiting for PROXY protocol header");
+                    reader.failed(child, ConnError.PRX_TIMEOUT);
                     child.close();
                 }
             }, t, TimeUnit.MILLISECONDS);
@@ -205,7 +206,7 @@ public final class Acceptor implements Consumer<Channel> {
         }
 
         /** The connection ends before a valid header: its log line, once. */
-        void failed(Channel ch, String reason) {
+        void failed(Channel ch, ConnError reason) {
             if (!failed && source == null) {
                 failed = true;
                 frontend.logger().handshakeFailed(frontend, ch, counter.bytes, name, reason);
@@ -266,8 +267,7 @@ public final class Acceptor implements Consumer<Channel> {
                 early.release();
                 early = null;
             }
-            failed(ctx.channel(), counter.bytes > 0 ? "Truncated PROXY protocol header received"
-                    : "Connection closed while waiting for PROXY protocol header");
+            failed(ctx.channel(), counter.bytes > 0 ? ConnError.PRX_TRUNCATED : ConnError.PRX_EMPTY);
             ctx.fireChannelInactive();
         }
 
@@ -275,8 +275,7 @@ public final class Acceptor implements Consumer<Channel> {
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
             if (evt instanceof ChannelInputShutdownEvent && source == null) {
                 // The client shut its side before a whole header: there will never be one.
-                failed(ctx.channel(), counter.bytes > 0 ? "Truncated PROXY protocol header received"
-                        : "Connection closed while waiting for PROXY protocol header");
+                failed(ctx.channel(), counter.bytes > 0 ? ConnError.PRX_TRUNCATED : ConnError.PRX_EMPTY);
                 ctx.close();
                 return;
             }
@@ -286,7 +285,7 @@ public final class Acceptor implements Consumer<Channel> {
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             // Not a PROXY header (or a broken one): HAProxy drops the connection.
-            failed(ctx.channel(), "Received something which does not look like a PROXY protocol header");
+            failed(ctx.channel(), ConnError.PRX_NOT_HDR);
             ctx.close();
         }
     }

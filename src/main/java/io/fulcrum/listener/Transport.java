@@ -1,5 +1,6 @@
 package io.fulcrum.listener;
 
+import io.fulcrum.conn.ConnError;
 import io.netty.channel.Channel;
 
 /**
@@ -21,9 +22,9 @@ public interface Transport {
     @FunctionalInterface
     interface Failure {
         /**
-         * @param reason HAProxy's words for the log ("SSL handshake failure")
+         * @param error  why, in HAProxy's terms (its message goes to the log)
          * @param bytes  the bytes the client sent ({@code option dontlognull} skips a connection that sent none)
          */
-        void failed(String reason, long bytes);
+        void failed(ConnError error, long bytes);
     }
 }

@@ -1,5 +1,6 @@
 package io.fulcrum.log;
 
+import io.fulcrum.conn.ConnError;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.stats.Counters;
@@ -223,7 +224,8 @@ public final class FrontendLogger {
      * @param bytes what the client sent (not counted in %U, as HAProxy's session-level lines do not)
      * @param bind  the bind line's name, or its listener's number
      */
-    public void handshakeFailed(Frontend fe, Channel client, long bytes, String bind, String reason) {
+    public void handshakeFailed(Frontend fe, Channel client, long bytes, String bind, ConnError reason) {
+        reason.setOn(client);
         StreamLog l = firstStream(client);
         l.error('P', 'R');
         l.status(0);
@@ -242,7 +244,7 @@ public final class FrontendLogger {
             address(sb, client.remoteAddress());
             sb.append(" [");
             LogDates.accept(sb, l.acceptMillis);
-            sb.append("] ").append(frontend).append('/').append(bind).append(": ").append(reason);
+            sb.append("] ").append(frontend).append('/').append(bind).append(": ").append(reason.message());
         }
         send(sb, separateErrors ? Syslog.ERR : Syslog.INFO, sdFormat == null ? null : sdFormat.format(ctx));
     }

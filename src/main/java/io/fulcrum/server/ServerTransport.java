@@ -12,7 +12,8 @@ public interface ServerTransport {
      * what the mux writes from now on goes through it.
      *
      * @param stream what a per-connection setting (the SNI expression) is evaluated on
-     * @return done when the connection can carry data (the handshake is over), failed if it cannot
+     * @return done when the connection can carry data (the handshake is over), failed if it cannot (the channel then
+     *         says why: {@link io.fulcrum.conn.ConnError#of})
      */
     Future<?> install(Channel ch, SampleContext stream);
 }

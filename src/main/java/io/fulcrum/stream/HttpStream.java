@@ -90,6 +90,11 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     /** When the wait in a queue ends ({@code timeout queue}), nanoTime; 0 when not queued or no limit. */
     private long queueDeadline;
     private H1ServerConnection server;
+    /**
+     * The server connection of the last attempt, attached or failed (its TLS handshake): what the bc_* fetches of the
+     * log line see once the connection went back to the pool or closed, as HAProxy's stream keeps it to the end.
+     */
+    private Channel lastServerChannel;
     private HeaderCase serverNames = HeaderCase.NONE;
     /** The server waits for the request's body, or null. */
     private BodyWait bodyWait;
@@ -554,6 +559,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     /** Opens a new connection to the target. */
     private void open() {
         reused = false;
+        lastServerChannel = null;
         attempts++;
         log.retries(attempts - 1);
         SocketAddress address = target.target(client.localAddress());
@@ -575,6 +581,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
                     } else if (h.isSuccess()) {
                         attach(conn);
                     } else {
+                        lastServerChannel = f.channel(); // (bc_err: why it failed)
                         f.channel().close();
                         connectFailed(h.cause());
                     }
@@ -737,6 +744,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             replay = null;
         }
         server = conn;
+        lastServerChannel = conn.channel();
         log.connected(conn.channel());
         nameServer();
         conn.attach(this, request);
@@ -1504,8 +1512,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             return;
         }
         long srv = serverTimeoutMillis();
-        // (timeout server does not run while the transaction waits in a queue)
-        boolean waitingServer = (requestEnded || server != null) && !responseEnded && !(ticket != null && ticket.queued());
+        // (timeout server runs once a server connection is there, as in HAProxy: not while the transaction waits in
+        // a queue, nor while it connects or pauses between connection retries, which timeout connect bounds)
+        boolean waitingServer = server != null && !responseEnded && !(ticket != null && ticket.queued());
         if (srv > 0 && waitingServer && now - lastServerActivity >= TimeUnit.MILLISECONDS.toNanos(srv)) {
             serverTimeout();
             return;
@@ -1661,7 +1670,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
 
     @Override
     public Channel backChannel() {
-        return server == null ? null : server.channel();
+        return server == null ? lastServerChannel : server.channel();
     }
 
     @Override

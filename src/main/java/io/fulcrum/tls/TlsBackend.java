@@ -1,5 +1,6 @@
 package io.fulcrum.tls;
 
+import io.fulcrum.conn.ConnError;
 import io.fulcrum.sample.Expr;
 import io.fulcrum.sample.Sample;
 import io.fulcrum.sample.SampleContext;
@@ -8,6 +9,7 @@ import io.fulcrum.server.ServerTransport;
 import io.netty.channel.Channel;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
+import io.netty.handler.ssl.SslHandshakeTimeoutException;
 import io.netty.util.concurrent.Future;
 
 import javax.net.ssl.SNIHostName;
@@ -64,6 +66,8 @@ final class TlsBackend implements ServerTransport {
             if (f.isSuccess()) {
                 // The randoms and master key (ssl_bc_client_random...): HAProxy reads them without tune.ssl.keylog.
                 TlsConnection.completed(ch, handler, sent, new KeyLog.Secrets(), null);
+            } else {
+                (f.cause() instanceof SslHandshakeTimeoutException ? ConnError.SSL_TIMEOUT : ConnError.SSL_HANDSHAKE).setOn(ch);
             }
         });
         ch.pipeline().addFirst("tls", handler);

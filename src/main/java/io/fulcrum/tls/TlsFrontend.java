@@ -1,5 +1,6 @@
 package io.fulcrum.tls;
 
+import io.fulcrum.conn.ConnError;
 import io.fulcrum.listener.Transport;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -129,12 +130,12 @@ final class TlsFrontend implements Transport {
                     ctx.pipeline().remove(this);
                     ready.run();
                 } else {
-                    fail(ctx, e.cause() instanceof SslHandshakeTimeoutException ? "Timeout during SSL handshake" : "SSL handshake failure");
+                    fail(ctx, e.cause() instanceof SslHandshakeTimeoutException ? ConnError.SSL_TIMEOUT : ConnError.SSL_HANDSHAKE);
                 }
                 return;
             }
             if (evt instanceof SniCompletionEvent e && e.cause() instanceof SslHandshakeTimeoutException) {
-                fail(ctx, "Timeout during SSL handshake"); // no ClientHello in time
+                fail(ctx, ConnError.SSL_TIMEOUT); // no ClientHello in time
                 return;
             }
             ctx.fireUserEventTriggered(evt);
@@ -143,16 +144,16 @@ final class TlsFrontend implements Transport {
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             // Not TLS, no certificate for the name (strict-sni), a broken record...
-            fail(ctx, cause instanceof SslHandshakeTimeoutException ? "Timeout during SSL handshake" : "SSL handshake failure");
+            fail(ctx, cause instanceof SslHandshakeTimeoutException ? ConnError.SSL_TIMEOUT : ConnError.SSL_HANDSHAKE);
         }
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
-            fail(ctx, "Connection closed during SSL handshake");
+            fail(ctx, ConnError.SSL_EMPTY);
             ctx.fireChannelInactive();
         }
 
-        private void fail(ChannelHandlerContext ctx, String reason) {
+        private void fail(ChannelHandlerContext ctx, ConnError reason) {
             if (!done) {
                 done = true;
                 failed.failed(reason, selector.bytes);

@@ -2,9 +2,13 @@ package io.fulcrum.it;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.io.ByteArrayOutputStream;
+import java.net.Socket;
+import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.HexFormat;
 
 import static io.fulcrum.it.TcpProxyKit.freePort;
@@ -14,7 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The fetches of a connection's and a stream's state: the authority and unique ID TLVs of a PROXY v2 header
  * (fc_pp_authority, fc_pp_unique_id), the connection error codes of connections that reached a stream
  * (fc_err, bc_err and their strings), and the timeouts a stream applies (cur_server_timeout,
- * cur_tunnel_timeout). Expected values are haproxy 2.6's (-Dit.proxy=haproxy).
+ * cur_tunnel_timeout), and the codes of failed connections: the client's in error-log-format lines (PROXY header,
+ * TLS handshake), the server's (TLS handshake) in the transaction's log line. Expected values are haproxy 2.6's
+ * (-Dit.proxy=haproxy).
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ConnStateFetchesIT {
@@ -87,6 +93,71 @@ class ConnStateFetchesIT {
                 c.socket.getOutputStream().write(proxyV2(new byte[0]));
                 assertThat(c.exchange(get("/pp")).bodyText()).as("no TLV: no sample").isEqualTo("[] [] 0 Success");
             }
+        }
+    }
+
+    /** HAProxy's codes and messages of failed connections, as error-log-format and the log line of a 503 show them. */
+    @Test
+    void failedConnectionsHaveHaproxysErrorCodes(@TempDir Path dir) throws Exception {
+        int pp = freePort();
+        int tls = freePort();
+        int plain = freePort();
+        Path cert = TlsKit.selfSigned(dir, "site", "localhost");
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.start(x -> x.reply(200, "ok"));
+             FulcrumProcess p = TcpProxyKit.serve("""
+                global
+                    log 127.0.0.1:%d format raw local0
+                defaults
+                    mode http
+                    log global
+                    timeout connect 2s
+                    timeout client 5s
+                    timeout server 5s
+                    error-log-format "ERR %%[fc_err] %%[fc_err_str]"
+                    log-format "OK %%ST %%[fc_err] %%[bc_err] %%[bc_err_str]"
+                frontend pp
+                    bind 127.0.0.1:%d accept-proxy
+                    default_backend b
+                frontend tls
+                    bind 127.0.0.1:%d ssl crt %s
+                    default_backend b
+                frontend plain
+                    bind 127.0.0.1:%d
+                    use_backend tlsb if { path /tls }
+                    default_backend b
+                backend b
+                    server s1 127.0.0.1:%d
+                backend tlsb
+                    retries 0
+                    server s1 127.0.0.1:%d ssl verify none
+                """.formatted(logs.port(), pp, tls, cert, plain, origin.port(), origin.port()), plain)) {
+            try (HttpClientConn c = HttpClientConn.open(plain)) {
+                assertThat(c.exchange(get("/")).status()).isEqualTo(200);
+            }
+            assertThat(logs.next().trim()).isEqualTo("OK 200 0 0 Success");
+            try (HttpClientConn c = HttpClientConn.open(plain)) {
+                // A plain HTTP server does not answer a ClientHello with a handshake.
+                assertThat(c.exchange(get("/tls")).status()).isEqualTo(503);
+            }
+            assertThat(logs.next().trim()).isEqualTo("OK 503 0 34 SSL handshake failure");
+            rawThenClose(pp, "XXXX garbage\r\n\r\n");
+            assertThat(logs.next().trim()).isEqualTo("ERR 15 Received something which does not look like a PROXY protocol header");
+            rawThenClose(pp, "PROXY TCP4 1.2.3.4");
+            assertThat(logs.next().trim()).isEqualTo("ERR 14 Truncated PROXY protocol header received");
+            rawThenClose(tls, get("/"));
+            assertThat(logs.next().trim()).isEqualTo("ERR 34 SSL handshake failure");
+        }
+    }
+
+    /** Sends {@code text}, closes its side, and waits for the proxy to close (haproxy may reset). */
+    private static void rawThenClose(int port, String text) throws Exception {
+        try (Socket s = TcpProxyKit.connect(port)) {
+            TcpProxyKit.send(s, text);
+            s.shutdownOutput();
+            TcpProxyKit.readToEof(s, 100_000);
+        } catch (SocketException reset) {
+            // closed all the same
         }
     }
 }

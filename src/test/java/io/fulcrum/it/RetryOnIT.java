@@ -67,6 +67,23 @@ class RetryOnIT {
         }
     }
 
+    /**
+     * A refused connection is retried after a pause of min(timeout connect, 1 s), each attempt with its own
+     * {@code timeout connect}; {@code timeout server} does not run before a connection is there: 503 SC after the
+     * retries, not a 504 once timeout server has passed.
+     */
+    @Test
+    void refusedConnectionsAreRetriedBeyondTimeoutServer() throws Exception {
+        int fe = freePort();
+        String backend = "timeout server 300ms\nretries 2\nserver s1 127.0.0.1:" + FulcrumProcess.refusedPort();
+        try (SyslogListener logs = SyslogListener.open();
+             FulcrumProcess proxy = HttpKit.serve(LogIT.config(logs, "http", fe, "log-format \"%s %ST %rc %tsc\"", backend), fe)) {
+            HttpResponse<String> r = get(HttpKit.jdkClient(), fe, "/");
+            assertThat(r.statusCode()).isEqualTo(503);
+            assertThat(logs.next().trim()).isEqualTo("s1 503 2 SC--");
+        }
+    }
+
     @Test
     void aStatusIsRetriedWithTheSameRequest() throws Exception {
         int fe = freePort();
