@@ -897,7 +897,10 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             chunkedToClient = true;
         }
         if (!keepClient) {
-            head.headers().set("connection", "close");
+            if (head.version() >= 11) {
+                // (an HTTP/1.0 response closes by default: HAProxy says nothing more)
+                head.headers().set("connection", "close");
+            }
         } else if (request.version() < 11 || head.version() < 11) {
             // An HTTP/1.0 response is forwarded as such (as HAProxy): it must say that the connection stays.
             head.headers().set("connection", "keep-alive");

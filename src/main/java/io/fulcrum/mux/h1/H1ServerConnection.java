@@ -255,6 +255,11 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
 
     @Override
     public void head(HttpHead head) {
+        if (head.bodyLength() == HttpHead.CHUNKED && input.isReadable() && parser.chunkedBodyError(input) != null) {
+            // A bad chunk in what came with the head: the head does not go on (HAProxy answers 502, PH); the parser
+            // meets the error next.
+            return;
+        }
         if (parser.relaxed() != null) {
             keepForShowErrors(parser.relaxed(), true);
         }
