@@ -1414,6 +1414,12 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             return;
         }
         if (!requestEnded && response == null) {
+            // The client aborted its request: CC while connecting, CD once connected (its body still flowing), as HAProxy.
+            if (server != null) {
+                log.error('C', 'D');
+            } else {
+                log.error('C');
+            }
             abort();
         } else if (!requestEnded) {
             log.error('C'); // the request was cut short: CD, as HAProxy logs it

@@ -316,6 +316,28 @@ class LogIT {
         }
     }
 
+    /** A client that gives its request up in the middle of the body: CD once the server was connected, as HAProxy. */
+    @Test
+    void clientAbortDuringTheRequestBody() throws Exception {
+        int fe = freePort();
+        java.util.concurrent.CountDownLatch headSeen = new java.util.concurrent.CountDownLatch(1);
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.start(x -> {
+                 headSeen.countDown();
+                 x.body.readAllBytes(); // never whole: the client stops after 3 of 10 bytes
+                 x.close();
+             });
+             FulcrumProcess proxy = HttpKit.serve(config(logs, "http", fe, "option httplog", server(origin.port())), fe)) {
+            HttpClientConn c = HttpClientConn.open(fe);
+            c.send("POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc");
+            assertThat(headSeen.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+            c.socket.shutdownOutput();
+            assertThat(logs.next()).matches(like("127.0.0.1:{N} [{DATE}] fe be/s1 {N}/{N}/{N}/-1/{N} -1 {N} - - CD-- 1/1/0/0/0 0/0 "
+                    + "\"POST /up HTTP/1.1\"\n"));
+            c.socket.close();
+        }
+    }
+
     /** An upgraded connection is one transaction, logged when its tunnel ends, with the bytes of both. */
     @Test
     void upgradeIsLoggedWhenTheTunnelEnds() throws Exception {
