@@ -1245,6 +1245,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         long delay = t.tarpit > 0 ? t.tarpit : t.connect;
         client.eventLoop().schedule(() -> {
             if (!finished) {
+                log.error('P', 'T'); // tarpitted, as HAProxy logs it
                 reply(r);
             }
         }, delay, TimeUnit.MILLISECONDS);

@@ -338,6 +338,28 @@ class LogIT {
         }
     }
 
+    /** A tarpitted request is answered after timeout tarpit and logged PT (a denied one PR). */
+    @Test
+    void tarpitAndDenyStates() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.ok("ok");
+             FulcrumProcess proxy = HttpKit.serve(config(logs, "http", fe, """
+                     log-format "%HP %ST %tsc"
+                     timeout tarpit 200ms
+                     http-request tarpit if { path /t }
+                     http-request deny if { path /d }""", server(origin.port())), fe)) {
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                assertThat(c.exchange(get("/t")).status()).isEqualTo(500);
+            }
+            assertThat(logs.next().trim()).isEqualTo("/t 500 PT--");
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                assertThat(c.exchange(get("/d")).status()).isEqualTo(403);
+            }
+            assertThat(logs.next().trim()).isEqualTo("/d 403 PR--");
+        }
+    }
+
     /** An upgraded connection is one transaction, logged when its tunnel ends, with the bytes of both. */
     @Test
     void upgradeIsLoggedWhenTheTunnelEnds() throws Exception {
