@@ -34,9 +34,9 @@ final class PayloadFetches {
         Function<SampleContext, ByteBuf> response = SampleContext::responseContent;
         Function<SampleContext, ByteBuf> either = ctx -> ctx.responseSide() ? ctx.responseContent() : ctx.requestContent();
         for (String name : new String[] {"req.len", "req_len"}) {
-            c.fetch(new Fetch(name, ArgSpec.NONE, SampleType.SINT, Source.L6REQ, (a, ctx, out) -> length(request.apply(ctx), out)));
+            c.fetch(new Fetch(name, ArgSpec.NONE, SampleType.SINT, Source.L6REQ, (a, ctx, out) -> length(ctx, request.apply(ctx), out)));
         }
-        c.fetch(new Fetch("res.len", ArgSpec.NONE, SampleType.SINT, Source.L6RES, (a, ctx, out) -> length(response.apply(ctx), out)));
+        c.fetch(new Fetch("res.len", ArgSpec.NONE, SampleType.SINT, Source.L6RES, (a, ctx, out) -> length(ctx, response.apply(ctx), out)));
         c.fetch(new Fetch("req.payload", BLOCK, SampleType.BIN, Source.L6REQ, (a, ctx, out) -> missing(ctx, block(a, request.apply(ctx), out))));
         c.fetch(new Fetch("res.payload", BLOCK, SampleType.BIN, Source.L6RES, (a, ctx, out) -> missing(ctx, block(a, response.apply(ctx), out))));
         c.fetch(new Fetch("payload", BLOCK, SampleType.BIN, Source.L6REQ, (a, ctx, out) -> missing(ctx, block(a, either.apply(ctx), out)),
@@ -57,7 +57,11 @@ final class PayloadFetches {
         return found;
     }
 
-    private static boolean length(ByteBuf content, Sample out) {
+    /** The bytes held: a number that "may change" while content rules can still wait for more (HAProxy's req.len). */
+    private static boolean length(SampleContext ctx, ByteBuf content, Sample out) {
+        if (content != null && ctx.awaitingContent()) {
+            ctx.contentMissing();
+        }
         return content != null && out.setSint(content.readableBytes());
     }
 

@@ -115,13 +115,12 @@ public final class TcpRules implements ProxyPart {
     }
 
     private static Verdict inspect(List<Rule> rules, SampleContext ctx, java.util.function.BooleanSupplier missed) {
-        missed.getAsBoolean();
         for (Rule r : rules) {
-            boolean passes = Condition.passes(r.condition(), ctx);
-            if (missed.getAsBoolean()) {
+            int result = Condition.inspect(r.condition(), ctx, missed);
+            if (result == Condition.MISS) {
                 return Verdict.WAIT;
             }
-            if (passes) {
+            if (result == Condition.PASS) {
                 Verdict v = runNoted(r, ctx);
                 if (v == Verdict.STOP || v == Verdict.DONE) {
                     return v == Verdict.STOP ? Verdict.CONTINUE : Verdict.DONE;

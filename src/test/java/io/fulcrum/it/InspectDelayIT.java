@@ -94,6 +94,38 @@ class InspectDelayIT {
         }
     }
 
+    /**
+     * req.len "does not return false as long as the buffer is changing" (configuration.txt): a rule testing for more
+     * bytes than came waits for them, and so do the rules after it, until the delay ends; a test it passes decides.
+     */
+    @Test
+    void reqLenWaitsForTheBytesItTestsFor() throws Exception {
+        int fe = freePort();
+        String rules = "tcp-request content reject if { req.len gt 5 }\n    tcp-request content accept if { req.len gt 0 }";
+        try (Origin origin = Origin.start(Origin.ECHO);
+             FulcrumProcess proxy = serve(config(fe, origin.port()).replace(
+                     "tcp-request content accept if { req.payload(0,5) -m str HELLO }\n    tcp-request content reject", rules), fe)) {
+            try (Socket s = connect(fe)) {
+                s.getOutputStream().write("0123456789".getBytes(StandardCharsets.US_ASCII));
+                assertClosed(s); // rejected, not echoed
+            }
+            try (Socket s = connect(fe)) {
+                s.getOutputStream().write("abc".getBytes(StandardCharsets.US_ASCII));
+                Thread.sleep(200);
+                s.getOutputStream().write("def".getBytes(StandardCharsets.US_ASCII));
+                assertClosed(s); // rejected once the 6th byte came
+            }
+            try (Socket s = connect(fe)) {
+                long start = System.nanoTime();
+                s.getOutputStream().write("abc".getBytes(StandardCharsets.US_ASCII));
+                assertThat(new String(s.getInputStream().readNBytes(3), StandardCharsets.US_ASCII)).isEqualTo("abc");
+                // accepted only once the delay ended: the reject rule could still have matched before
+                assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(900_000_000L);
+            }
+            assertThat(origin.accepted()).isEqualTo(1);
+        }
+    }
+
     /** A client that half-closes ends the wait: the rules decide with what came. */
     @Test
     void halfCloseEndsTheWait() throws Exception {
