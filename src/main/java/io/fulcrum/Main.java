@@ -135,15 +135,13 @@ public final class Main {
         }
         env.set("HAPROXY_CFGFILES", String.join(";", files.stream().map(ConfigFile::name).toList()));
 
-        int alerts = diag.alerts();
-        int warnings = diag.warnings();
         ConfigModel model = new ConfigLoader(Registry.of(Modules.ALL), diag, env).load(files);
-        if (diag.alerts() > alerts) {
+        if (diag.alerts() > 0) {
             return new Loaded(null, 1);
         }
         GlobalSettings global = GlobalModule.settings(model);
         applyOverrides(cl, global);
-        if (global.zeroWarning && diag.warnings() > warnings) {
+        if (global.zeroWarning && diag.warnings() > 0) {
             diag.configAlert("Some warnings were found and 'zero-warning' is set. Aborting.");
             return new Loaded(null, 1);
         }
@@ -179,7 +177,11 @@ public final class Main {
                 cl.systemd ? SystemdNotify.fromEnvironment(diag) : null, cli);
         try {
             return new Master(options, () -> {
-                Loaded again = load(cl, diag, err);
+                // Counted afresh: a reload is judged by its own alerts and warnings, as a new HAProxy process.
+                Diagnostics reload = new Diagnostics(err, ProcessHandle.current().pid());
+                reload.quiet(diag.quiet());
+                reload.diagMode(diag.diagMode());
+                Loaded again = load(cl, reload, err);
                 return again.model() == null ? null : MasterSettings.of(again.model());
             }, diag).run();
         } catch (IOException e) {
