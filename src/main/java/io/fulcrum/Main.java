@@ -177,11 +177,8 @@ public final class Main {
                 cl.systemd ? SystemdNotify.fromEnvironment(diag) : null, cli);
         try {
             return new Master(options, () -> {
-                // Counted afresh: a reload is judged by its own alerts and warnings, as a new HAProxy process.
-                Diagnostics reload = new Diagnostics(err, ProcessHandle.current().pid());
-                reload.quiet(diag.quiet());
-                reload.diagMode(diag.diagMode());
-                Loaded again = load(cl, reload, err);
+                // A reload is judged by its own alerts and warnings, as a new HAProxy process.
+                Loaded again = load(cl, diag.fresh(), err);
                 return again.model() == null ? null : MasterSettings.of(again.model());
             }, diag).run();
         } catch (IOException e) {
@@ -237,7 +234,7 @@ public final class Main {
         Signals.install(fulcrum);
         Signals.finishOld(cl, diag);
         if (cl.daemonChild) {
-            Daemon.detached();
+            Daemon.detached(diag);
         }
         if (channels != null) {
             try {

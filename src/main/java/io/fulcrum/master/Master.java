@@ -231,7 +231,7 @@ public final class Master {
         }
         if (options.daemon() && !detached) {
             detached = true;
-            Daemon.detached();
+            Daemon.detached(diag);
         }
     }
 

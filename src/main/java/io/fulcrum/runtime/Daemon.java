@@ -73,7 +73,8 @@ public final class Daemon {
     }
 
     /** In the daemon, once serving: tells the parent, then leaves the terminal. */
-    public static void detached() {
+    public static void detached(Diagnostics diag) {
+        diag.detach();
         System.out.println(READY);
         System.out.flush();
         PrintStream nowhere = new PrintStream(OutputStream.nullOutputStream());
