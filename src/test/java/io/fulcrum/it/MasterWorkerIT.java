@@ -20,8 +20,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.BooleanSupplier;
 
+import static io.fulcrum.it.CliSignalsIT.await;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -73,16 +73,6 @@ class MasterWorkerIT {
 
     private static boolean alive(long pid) {
         return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
-    }
-
-    private static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("not true after " + timeout + ": " + what);
-            }
-            Thread.sleep(50);
-        }
     }
 
     private static void awaitCount(FulcrumProcess p, String text, int count) throws InterruptedException {
