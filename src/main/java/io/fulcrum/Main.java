@@ -202,12 +202,12 @@ public final class Main {
 
     private static int serve(ConfigModel model, CommandLine cl, GlobalSettings global, Diagnostics diag) {
         Signals.early(); // a signal sent while the listeners are being bound is handled once they are
-        Path channels = cl.masterChannels == null ? null : Path.of(cl.masterChannels);
-        if (channels != null) {
+        WorkerChannel master = null;
+        if (cl.masterChannels != null) {
             try {
-                WorkerChannel.addCli(model, channels);
-            } catch (ConfigException e) {
-                diag.alert("[fulcrum.main()] Cannot open the master's channel: " + e.getMessage());
+                master = WorkerChannel.open(model, Path.of(cl.masterChannels));
+            } catch (IOException | ConfigException e) {
+                diag.alert("[fulcrum.main()] Cannot reach the master: " + e.getMessage());
                 return 1;
             }
         }
@@ -232,18 +232,14 @@ public final class Main {
             return 1;
         }
         Signals.install(fulcrum);
-        Signals.finishOld(cl, diag);
+        if (master == null) {
+            Signals.finishOld(cl, diag); // a worker's master does it: chroot and user do not stand in its way
+        }
         if (cl.daemonChild) {
             Daemon.detached(diag);
         }
-        if (channels != null) {
-            try {
-                WorkerChannel.ready(channels, fulcrum::hardStop);
-            } catch (IOException e) {
-                diag.alert("[fulcrum.main()] Cannot reach the master: " + e.getMessage());
-                fulcrum.hardStop();
-                return 1;
-            }
+        if (master != null) {
+            master.ready(fulcrum::hardStop);
         }
         try {
             fulcrum.awaitStop();

@@ -149,7 +149,9 @@ public final class Master {
         List<String> cmd = new ArrayList<>(Daemon.self());
         cmd.addAll(List.of("-db", "--mworker-channels", channels.toString()));
         if (!workers.isEmpty()) {
-            cmd.add("-sf"); // the new worker asks the older ones to finish once it serves
+            // The older workers, for what the new one shares with them (the stick tables); the master sends them
+            // SIGUSR1 once the new one serves.
+            cmd.add("-sf");
             workers.forEach(w -> cmd.add(Long.toString(w.pid())));
         }
         cmd.addAll(options.workerArgs());
@@ -216,6 +218,7 @@ public final class Master {
         for (Worker old : workers) {
             if (old != w && !old.leaving && old.startMillis <= w.startMillis) {
                 old.leaving = true;
+                kill(old, "USR1"); // -sf: finish the sessions, then leave
             }
         }
         current = w;
