@@ -302,6 +302,9 @@ class MasterWorkerIT {
                     m.signal("USR2");
                     awaitCount(m, "Loading success.", 2);
                     long w2 = workers(cli).get(0);
+                    // The second session must reach the second worker: once the first one has closed its listener.
+                    m.awaitStderr("(" + w1 + ") : Proxy app stopped");
+                    Thread.sleep(500); // the message comes just before the socket is closed
                     try (java.net.Socket held2 = Net.connect(port)) {
                         Net.assertEcho(held2, "held by the second worker");
                         String proc = CliClient.send(cli, "show proc");
