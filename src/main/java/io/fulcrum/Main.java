@@ -8,6 +8,11 @@ import io.fulcrum.cfg.ConfigModel;
 import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.cfg.Environment;
 import io.fulcrum.cfg.Registry;
+import io.fulcrum.master.Master;
+import io.fulcrum.master.MasterCli;
+import io.fulcrum.master.MasterSettings;
+import io.fulcrum.master.SystemdNotify;
+import io.fulcrum.master.WorkerChannel;
 import io.fulcrum.runtime.CommandLine;
 import io.fulcrum.runtime.Daemon;
 import io.fulcrum.runtime.Fulcrum;
@@ -57,17 +62,10 @@ public final class Main {
         }
         diag.quiet(cl.quiet && !cl.verbose);
         diag.diagMode(cl.diagnostic);
-        Environment env = Environment.ofProcess();
-        if (cl.localPeer != null) {
-            env.setFixed("HAPROXY_LOCALPEER", cl.localPeer);
-        } else {
-            env.set("HAPROXY_LOCALPEER", hostname());
-        }
-
         if (cl.condition != null) {
             try {
                 // Tokenized like a configuration line first (quotes, escapes, "$VAR"), as HAProxy does.
-                return Condition.commandLine(cl.condition, env) ? 0 : 1;
+                return Condition.commandLine(cl.condition, environment(cl)) ? 0 : 1;
             } catch (ConfigException e) {
                 diag.configAlert(e.getMessage());
                 return 2;
@@ -78,30 +76,18 @@ public final class Main {
             err.print(CommandLine.usage());
             return 1;
         }
-        List<ConfigFile> files = new ArrayList<>();
-        for (String name : cl.configs) {
-            if (!expand(name, cl.directory, files)) {
-                diag.configAlert("Cannot open configuration file/directory " + name + " : No such file or directory");
-                return 1;
-            }
+        // A worker reads the configuration its master has read and reported on: without its warnings again.
+        diag.quiet(cl.masterChannels != null || diag.quiet());
+        Loaded loaded = load(cl, diag, err);
+        diag.quiet(cl.quiet && !cl.verbose);
+        if (loaded.model() == null) {
+            return loaded.status();
         }
-        if (files.isEmpty()) {
-            // Only empty directories: HAProxy then has no configuration and prints its usage (exit 1).
-            diag.configAlert("No configuration file found in " + String.join(", ", cl.configs) + " (a directory's *.cfg files are loaded).");
-            err.print(CommandLine.usage());
-            return 1;
-        }
-        env.set("HAPROXY_CFGFILES", String.join(";", files.stream().map(ConfigFile::name).toList()));
-
-        ConfigModel model = new ConfigLoader(Registry.of(Modules.ALL), diag, env).load(files);
-        if (diag.alerts() > 0) {
-            return 1;
-        }
+        ConfigModel model = loaded.model();
         GlobalSettings global = GlobalModule.settings(model);
-        applyOverrides(cl, global);
-        if (global.zeroWarning && diag.warnings() > 0) {
-            diag.configAlert("Some warnings were found and 'zero-warning' is set. Aborting.");
-            return 1;
+        boolean masterWorker = cl.masterChannels == null && (cl.masterWorker || MasterSettings.of(model).enabled);
+        if (cl.masterCli != null && !masterWorker) {
+            diag.configWarning("a master CLI socket was defined, but master-worker mode (-W) is not enabled.");
         }
         if (cl.check) {
             if (diag.warnings() > 0 && !diag.quiet()) {
@@ -121,11 +107,110 @@ public final class Main {
         if (global.daemon && !cl.foreground && !cl.daemonChild) {
             return Daemon.spawn(args, diag);
         }
+        if (masterWorker) {
+            return master(args, cl, model, global, diag, err);
+        }
         return serve(model, cl, global, diag);
+    }
+
+    /** A configuration read, or the exit status of a failed read (its errors reported). */
+    private record Loaded(ConfigModel model, int status) {
+    }
+
+    /** Reads the configuration the command line names, as at start and at each reload of a master. */
+    private static Loaded load(CommandLine cl, Diagnostics diag, PrintStream err) {
+        Environment env = environment(cl);
+        List<ConfigFile> files = new ArrayList<>();
+        for (String name : cl.configs) {
+            if (!expand(name, cl.directory, files)) {
+                diag.configAlert("Cannot open configuration file/directory " + name + " : No such file or directory");
+                return new Loaded(null, 1);
+            }
+        }
+        if (files.isEmpty()) {
+            // Only empty directories: HAProxy then has no configuration and prints its usage (exit 1).
+            diag.configAlert("No configuration file found in " + String.join(", ", cl.configs) + " (a directory's *.cfg files are loaded).");
+            err.print(CommandLine.usage());
+            return new Loaded(null, 1);
+        }
+        env.set("HAPROXY_CFGFILES", String.join(";", files.stream().map(ConfigFile::name).toList()));
+
+        ConfigModel model = new ConfigLoader(Registry.of(Modules.ALL), diag, env).load(files);
+        if (diag.alerts() > 0) {
+            return new Loaded(null, 1);
+        }
+        GlobalSettings global = GlobalModule.settings(model);
+        applyOverrides(cl, global);
+        if (global.zeroWarning && diag.warnings() > 0) {
+            diag.configAlert("Some warnings were found and 'zero-warning' is set. Aborting.");
+            return new Loaded(null, 1);
+        }
+        return new Loaded(model, 0);
+    }
+
+    private static Environment environment(CommandLine cl) {
+        Environment env = Environment.ofProcess();
+        if (cl.localPeer != null) {
+            env.setFixed("HAPROXY_LOCALPEER", cl.localPeer);
+        } else {
+            env.set("HAPROXY_LOCALPEER", hostname());
+        }
+        return env;
+    }
+
+    /** Master-worker mode: this process supervises workers (each a JVM that serves), reloads them, and stops them. */
+    private static int master(String[] args, CommandLine cl, ConfigModel model, GlobalSettings global, Diagnostics diag, PrintStream err) {
+        MasterCli.Spec cli = null;
+        if (cl.masterCli != null) {
+            try {
+                cli = MasterCli.Spec.parse(cl.masterCli);
+            } catch (ConfigException e) {
+                diag.configAlert(e.getMessage());
+                diag.configAlert("Can't create the master's CLI.");
+                return 1;
+            }
+        }
+        if (!writePidfile(global, diag)) {
+            return 1;
+        }
+        Master.Options options = new Master.Options(Master.workerArgs(args), MasterSettings.of(model), cl.daemonChild,
+                cl.systemd ? SystemdNotify.fromEnvironment(diag) : null, cli);
+        try {
+            return new Master(options, () -> {
+                // A reload is judged by its own alerts and warnings, as a new HAProxy process.
+                Loaded again = load(cl, diag.fresh(), err);
+                return again.model() == null ? null : MasterSettings.of(again.model());
+            }, diag).run();
+        } catch (IOException e) {
+            diag.alert("[fulcrum.main()] Cannot start the master: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    /** The pid file of {@code -p} or {@code pidfile}: this process's PID (a master's own, as HAProxy). */
+    private static boolean writePidfile(GlobalSettings global, Diagnostics diag) {
+        if (global.pidfile != null) {
+            try {
+                Files.writeString(global.pidfile, ProcessHandle.current().pid() + "\n");
+            } catch (IOException e) {
+                diag.alert("[fulcrum.main()] Cannot create pidfile " + global.pidfile);
+                return false;
+            }
+        }
+        return true;
     }
 
     private static int serve(ConfigModel model, CommandLine cl, GlobalSettings global, Diagnostics diag) {
         Signals.early(); // a signal sent while the listeners are being bound is handled once they are
+        WorkerChannel master = null;
+        if (cl.masterChannels != null) {
+            try {
+                master = WorkerChannel.open(model, Path.of(cl.masterChannels));
+            } catch (IOException | ConfigException e) {
+                diag.alert("[fulcrum.main()] Cannot reach the master: " + e.getMessage());
+                return 1;
+            }
+        }
         Fulcrum fulcrum = new Fulcrum(model, diag, cl.defaultMaxconn);
         if (!fulcrum.listens()) {
             // As HAProxy: a process that cannot accept anything does not start.
@@ -138,23 +223,23 @@ public final class Main {
             fulcrum.hardStop();
             return 1;
         }
-        if (global.pidfile != null) {
-            try {
-                Files.writeString(global.pidfile, ProcessHandle.current().pid() + "\n");
-            } catch (IOException e) {
-                diag.alert("[fulcrum.main()] Cannot create pidfile " + global.pidfile);
-                fulcrum.hardStop();
-                return 1;
-            }
+        if (!writePidfile(global, diag)) {
+            fulcrum.hardStop();
+            return 1;
         }
         if (!fulcrum.lockDown()) {
             fulcrum.hardStop();
             return 1;
         }
         Signals.install(fulcrum);
-        Signals.finishOld(cl, diag);
+        if (master == null) {
+            Signals.finishOld(cl, diag); // a worker's master does it: chroot and user do not stand in its way
+        }
         if (cl.daemonChild) {
-            Daemon.detached();
+            Daemon.detached(diag);
+        }
+        if (master != null) {
+            master.ready(fulcrum::hardStop);
         }
         try {
             fulcrum.awaitStop();
@@ -178,6 +263,9 @@ public final class Main {
             global.zeroWarning = true;
         }
         global.oldProcesses = cl.finishPids.size() + cl.terminatePids.size();
+        if (cl.masterChannels != null) {
+            global.pidfile = null; // a worker's master holds the pid file
+        }
     }
 
     /** A file, or a directory's {@code *.cfg} files in lexical order; false when it does not exist. */

@@ -15,6 +15,7 @@ import io.fulcrum.mux.h1.H1Module;
 import io.fulcrum.peers.PeersModule;
 import io.fulcrum.persist.PersistModule;
 import io.fulcrum.log.LogModule;
+import io.fulcrum.master.MasterModule;
 import io.fulcrum.pool.PoolModule;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.rules.RuleModule;
@@ -59,5 +60,6 @@ public final class Modules {
             new LogModule(),
             new CliModule(),
             new StreamModule(),
-            new StatsModule());
+            new StatsModule(),
+            new MasterModule());
 }

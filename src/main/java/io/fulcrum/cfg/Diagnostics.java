@@ -19,7 +19,8 @@ public final class Diagnostics {
         }
     }
 
-    private final PrintStream out;
+    /** Guarded by this object's lock (a daemon leaves its terminal: {@link #detach}). */
+    private PrintStream out;
     private final long pid;
     private volatile boolean quiet;
     private volatile boolean diagMode;
@@ -34,6 +35,19 @@ public final class Diagnostics {
 
     public static Diagnostics stderr() {
         return new Diagnostics(System.err, ProcessHandle.current().pid());
+    }
+
+    /** Counts of their own, printed where these are (a master's reload judges its configuration afresh). */
+    public synchronized Diagnostics fresh() {
+        Diagnostics d = new Diagnostics(out, pid);
+        d.quiet = quiet;
+        d.diagMode = diagMode;
+        return d;
+    }
+
+    /** A daemon that left its terminal: messages go nowhere from now on, as HAProxy's closed stdio. */
+    public synchronized void detach() {
+        out = new PrintStream(java.io.OutputStream.nullOutputStream());
     }
 
     public void quiet(boolean quiet) {

@@ -29,6 +29,12 @@ public final class CliSettings {
         return model.part(CliSettings.class, CliSettings::new);
     }
 
+    /** An admin socket that no configuration line declares: a master's private channel to its worker. */
+    public void addPrivateSocket(BindSpec socket) {
+        CliSocketOptions.of(socket).level = CliLevel.ADMIN;
+        sockets.add(socket);
+    }
+
     /** Prepares the first answers in the background (nothing without a stats socket). */
     public void warmUp(Fulcrum process) {
         if (!sockets.isEmpty()) {

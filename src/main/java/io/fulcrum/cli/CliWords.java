@@ -7,11 +7,11 @@ import java.util.List;
  * Cuts a CLI line into commands (at each ';') and words (at spaces and tabs). A backslash makes the next
  * character plain, so "\;" and "\ " stay in a word and "\\" is one backslash.
  */
-final class CliWords {
+public final class CliWords {
     private CliWords() {
     }
 
-    static List<List<String>> split(String line) {
+    public static List<List<String>> split(String line) {
         List<List<String>> commands = new ArrayList<>();
         List<String> words = new ArrayList<>();
         StringBuilder word = new StringBuilder();

@@ -28,6 +28,14 @@ public final class CommandLine {
     public final List<Long> terminatePids = new ArrayList<>();
     /** Set by a daemon's parent in its child's arguments: the child reports its start on stdout. */
     public boolean daemonChild;
+    /** {@code -W} (or {@code -Ws}): a master process supervises the worker that serves. */
+    public boolean masterWorker;
+    /** {@code -Ws}: the master tells systemd about its state ({@code NOTIFY_SOCKET}). */
+    public boolean systemd;
+    /** {@code -S <bind>[,<option>...]}: the master CLI. */
+    public String masterCli;
+    /** Set by a master in its workers' arguments: the directory of its private channels. */
+    public String masterChannels;
 
     /** A command line Fulcrum cannot run. */
     public static final class UsageException extends Exception {
@@ -40,7 +48,7 @@ public final class CommandLine {
 
     /** HAProxy flags Fulcrum knows but does not implement yet; they get a precise message. */
     private static final List<String> NOT_YET = List.of(
-            "-W", "-Ws", "-S", "-x", "-m", "-de", "-dp", "-dG", "-dR", "-dL", "-dK", "-dr", "-dV", "-dM", "-dI",
+            "-x", "-m", "-de", "-dp", "-dG", "-dR", "-dL", "-dK", "-dr", "-dV", "-dM", "-dI",
             "-dF", "-dZ", "-dC", "-dt");
 
     public static CommandLine parse(String[] args) throws UsageException {
@@ -87,6 +95,13 @@ public final class CommandLine {
                     }
                 }
                 case "--daemon-child" -> c.daemonChild = true;
+                case "-W" -> c.masterWorker = true;
+                case "-Ws" -> {
+                    c.masterWorker = true;
+                    c.systemd = true;
+                }
+                case "-S" -> c.masterCli = value(args, ++i, a);
+                case "--mworker-channels" -> c.masterChannels = value(args, ++i, a);
                 default -> {
                     String base = a.length() > 3 && a.startsWith("-d") ? a.substring(0, 3) : a;
                     if (NOT_YET.contains(a) || NOT_YET.contains(base)) {
@@ -137,6 +152,9 @@ public final class CommandLine {
                         -N sets the default, per-proxy maximum # of connections (0)
                         -L set local peer name (default to hostname)
                         -p writes pids of all children to this file
+                        -W master-worker mode.
+                        -Ws master-worker mode with systemd notify support.
+                        -S <bind>[,<bind options>...] new master CLI
                         -dS disables splice usage (Fulcrum never splices)
                         -dW fails if any warning is emitted
                         -dD diagnostic mode : warn about suspicious configuration statements

@@ -31,11 +31,7 @@ public final class Daemon {
         if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
             cmd.add("/usr/bin/setsid");
         }
-        cmd.add(ProcessHandle.current().info().command().orElse("java"));
-        cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add("io.fulcrum.Main");
+        cmd.addAll(self());
         cmd.addAll(List.of(args));
         cmd.add("--daemon-child");
         try {
@@ -61,8 +57,24 @@ public final class Daemon {
         }
     }
 
+    /** The command that starts this program again, in a new JVM with the same options (without arguments). */
+    public static List<String> self() {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command().orElse("java"));
+        cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        String path = System.getProperty("java.class.path");
+        if (path.endsWith(".jar") && !path.contains(java.io.File.pathSeparator)) {
+            // The packaged jar: its manifest carries what the command line must not (native access, for the AOT cache).
+            cmd.addAll(List.of("-jar", path));
+        } else {
+            cmd.addAll(List.of("-cp", path, "io.fulcrum.Main"));
+        }
+        return cmd;
+    }
+
     /** In the daemon, once serving: tells the parent, then leaves the terminal. */
-    public static void detached() {
+    public static void detached(Diagnostics diag) {
+        diag.detach();
         System.out.println(READY);
         System.out.flush();
         PrintStream nowhere = new PrintStream(OutputStream.nullOutputStream());

@@ -91,7 +91,7 @@ class CliFlagsIT {
     @Test
     void haproxyFlagsNotImplementedSaySo() throws Exception {
         Path dir = tmp();
-        for (String[] args : new String[][] {{"-W"}, {"-Ws"}, {"-x", "/tmp/fulcrum-it.sock"}, {"-S", "127.0.0.1:9999"}, {"-m", "100"},
+        for (String[] args : new String[][] {{"-x", "/tmp/fulcrum-it.sock"}, {"-m", "100"},
                 {"-de"}, {"-dM"}}) {
             FulcrumRun r = FulcrumRun.in(dir, args);
             assertThat(r.exit()).as(r.describe()).isEqualTo(1);

@@ -67,7 +67,7 @@ class CliSignalsIT {
         return sb.toString();
     }
 
-    private static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
+    static void await(String what, Duration timeout, BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
