@@ -17,6 +17,7 @@ import io.fulcrum.persist.PersistModule;
 import io.fulcrum.log.LogModule;
 import io.fulcrum.pool.PoolModule;
 import io.fulcrum.proxy.ProxyModule;
+import io.fulcrum.resolvers.ResolversModule;
 import io.fulcrum.rules.RuleModule;
 import io.fulcrum.rules.TcpRuleModule;
 import io.fulcrum.runtime.GlobalModule;
@@ -39,6 +40,7 @@ public final class Modules {
             new ProxyModule(),
             new ListenerModule(),
             new ServerModule(),
+            new ResolversModule(),
             new BackendModule(),
             new PersistModule(),
             new CheckModule(),

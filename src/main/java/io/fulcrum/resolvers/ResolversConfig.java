@@ -1,0 +1,18 @@
+package io.fulcrum.resolvers;
+
+import io.fulcrum.cfg.Registry;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The resolvers sections by name (a registry component), and the running ones, which {@code show resolvers} lists. */
+final class ResolversConfig {
+    final Map<String, ResolversSpec> sections = new LinkedHashMap<>();
+    final List<ResolversRuntime> running = new ArrayList<>();
+
+    static ResolversConfig of(Registry registry) {
+        return registry.component(ResolversConfig.class, ResolversConfig::new);
+    }
+}
