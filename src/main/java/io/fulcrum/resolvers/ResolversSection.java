@@ -171,7 +171,7 @@ final class ResolversSection {
                 bad++;
             }
             if (bad == 0 || bad < text.length() && !text.substring(bad).matches("us|ms|s|m|h|d")) {
-                throw new ConfigException("unexpected character '" + text.charAt(bad) + "' in argument to <" + keyword + ">.");
+                throw ConfigException.unspaced("unexpected character '" + text.charAt(bad) + "' in argument to <" + keyword + ">.");
             }
             throw e;
         }

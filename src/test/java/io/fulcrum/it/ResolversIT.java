@@ -1,0 +1,147 @@
+package io.fulcrum.it;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static io.fulcrum.it.TcpProxyKit.connect;
+import static io.fulcrum.it.TcpProxyKit.freePort;
+import static io.fulcrum.it.TcpProxyKit.readToEof;
+import static io.fulcrum.it.TcpProxyKit.send;
+import static io.fulcrum.it.TcpProxyKit.serve;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Servers resolved at run time by a {@code resolvers} section: the traffic follows the addresses a DNS server (a stub of
+ * the test) gives, the server goes to maintenance when its name stops resolving (NX, silence) and comes back when it
+ * resolves again, with HAProxy's log lines; {@code show resolvers} counts. Holds for HAProxy 2.6 (-Dit.proxy=haproxy).
+ */
+@Timeout(value = 90, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class ResolversIT {
+
+    @Test
+    void trafficFollowsTheNameAndMaintenanceFollowsItsFailures() throws Exception {
+        Path cli = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
+        int fe = freePort();
+        int port = freePort();
+        try (DnsStub dns = DnsStub.start();
+             Origin two = Origin.start("127.0.0.2", port, s -> send(s, "two"));
+             Origin three = Origin.start("127.0.0.3", port, s -> send(s, "three"))) {
+            dns.set("app.test", "127.0.0.2");
+            try (FulcrumProcess p = serve("""
+                    global
+                        stats socket %s level admin
+                    defaults
+                        mode tcp
+                        timeout connect 1s
+                        timeout client 5s
+                        timeout server 5s
+                    resolvers dns
+                        nameserver ns1 127.0.0.1:%d
+                        timeout resolve 200ms
+                        timeout retry 200ms
+                        resolve_retries 2
+                        hold nx 300ms
+                        hold timeout 300ms
+                    backend be
+                        server s1 app.test:%d resolvers dns init-addr none resolve-prefer ipv4
+                    frontend fe
+                        bind 127.0.0.1:%d
+                        default_backend be
+                    """.formatted(cli, dns.port(), port, fe), fe)) {
+                p.awaitStderr("be/s1 changed its IP from (none) to 127.0.0.2 by dns/ns1.");
+                p.awaitStderr("Server be/s1 ('app.test') is UP/READY (resolves again).");
+                p.awaitStderr("Server be/s1 administratively READY thanks to valid DNS answer.");
+                assertThat(fetch(fe)).isEqualTo("two");
+                assertThat(CliClient.send(cli, "show servers state be")).contains(" s1 127.0.0.2 2 0 1 1 ").contains(" app.test " + port + " ");
+
+                dns.set("app.test", "127.0.0.3");
+                p.awaitStderr("be/s1 changed its IP from 127.0.0.2 to 127.0.0.3 by dns/ns1.");
+                assertThat(fetch(fe)).isEqualTo("three");
+
+                dns.mode(DnsStub.Mode.NXDOMAIN);
+                p.awaitStderr("Server be/s1 is going DOWN for maintenance (DNS NX status). 0 active and 0 backup servers left.");
+                assertThat(fetch(fe)).isEmpty();
+                assertThat(CliClient.send(cli, "show servers state be")).contains(" s1 - 0 32 1 1 ");
+
+                dns.mode(DnsStub.Mode.ANSWER);
+                p.awaitStderr("be/s1 changed its IP from (none) to 127.0.0.3 by dns/ns1.");
+                awaitFetch(fe, "three");
+
+                dns.mode(DnsStub.Mode.SILENT);
+                p.awaitStderr("Server be/s1 is going DOWN for maintenance (DNS timeout status).");
+
+                String show = CliClient.send(cli, "show resolvers dns");
+                assertThat(show).startsWith("Resolvers section dns\n nameserver ns1:\n  sent:        ").contains("\n  snd_error:   0\n");
+                assertThat(counter(show, "valid")).isPositive();
+                assertThat(counter(show, "update")).isEqualTo(3);
+                assertThat(counter(show, "nx")).isPositive();
+                assertThat(counter(show, "timeout")).isPositive();
+                assertThat(show).endsWith("  outdated:    0\n\n");
+                assertThat(CliClient.send(cli, "show resolvers nope")).isEqualTo("Can't find that resolvers section\n\n");
+                assertThat(dns.questions()).contains("app.test A");
+            }
+        }
+    }
+
+    @Test
+    void anAddressFromLibcIsReplacedAndIpv6IsPreferredByDefault() throws Exception {
+        int fe = freePort();
+        int port = freePort();
+        try (DnsStub dns = DnsStub.start();
+             Origin two = Origin.start("127.0.0.2", port, s -> send(s, "two"))) {
+            dns.set("localhost", "127.0.0.2");
+            try (FulcrumProcess p = serve("""
+                    defaults
+                        mode tcp
+                        timeout connect 1s
+                        timeout client 5s
+                        timeout server 5s
+                    resolvers dns
+                        nameserver ns1 127.0.0.1:%d
+                        timeout resolve 200ms
+                        timeout retry 200ms
+                    backend be
+                        server s1 localhost:%d resolvers dns
+                    frontend fe
+                        bind 127.0.0.1:%d
+                        default_backend be
+                    """.formatted(dns.port(), port, fe), fe)) {
+                // No AAAA record: the A one is taken after the fallback.
+                p.awaitStderr("be/s1 changed its IP from 127.0.0.1 to 127.0.0.2 by dns/ns1.");
+                awaitFetch(fe, "two");
+                assertThat(dns.questions().getFirst()).isEqualTo("localhost AAAA");
+                assertThat(p.stderr()).doesNotContain("maintenance");
+            }
+        }
+    }
+
+    private static long counter(String show, String name) {
+        for (String line : show.lines().toList()) {
+            if (line.startsWith("  " + name + ":")) {
+                return Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+            }
+        }
+        throw new AssertionError("no counter " + name + " in " + show);
+    }
+
+    /** The answer of the server, polled: a change of state is logged just before the load balancer sees it. */
+    private static void awaitFetch(int fe, String expected) throws Exception {
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        String got = fetch(fe);
+        while (!got.equals(expected) && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+            got = fetch(fe);
+        }
+        assertThat(got).isEqualTo(expected);
+    }
+
+    private static String fetch(int fe) throws Exception {
+        try (Socket s = connect(fe)) {
+            return readToEof(s, 100);
+        }
+    }
+}
