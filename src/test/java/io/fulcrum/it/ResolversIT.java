@@ -9,6 +9,7 @@ import java.nio.file.Path;
 
 import static io.fulcrum.it.TcpProxyKit.connect;
 import static io.fulcrum.it.TcpProxyKit.freePort;
+import static io.fulcrum.it.TcpProxyKit.haproxy;
 import static io.fulcrum.it.TcpProxyKit.readToEof;
 import static io.fulcrum.it.TcpProxyKit.send;
 import static io.fulcrum.it.TcpProxyKit.serve;
@@ -79,7 +80,8 @@ class ResolversIT {
                 assertThat(counter(show, "valid")).isPositive();
                 assertThat(counter(show, "update")).isEqualTo(3);
                 assertThat(counter(show, "nx")).isPositive();
-                assertThat(counter(show, "timeout")).isPositive();
+                // HAProxy 2.6 never counts the timeouts it acts on (docs/differences.md).
+                assertThat(counter(show, "timeout") > 0).isEqualTo(!haproxy());
                 assertThat(show).endsWith("  outdated:    0\n\n");
                 assertThat(CliClient.send(cli, "show resolvers nope")).isEqualTo("Can't find that resolvers section\n\n");
                 assertThat(dns.questions()).contains("app.test A");
