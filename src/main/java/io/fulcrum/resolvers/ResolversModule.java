@@ -5,6 +5,7 @@ import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
 import io.fulcrum.cli.CliCommands;
+import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.runtime.Services;
@@ -38,6 +39,16 @@ public final class ResolversModule implements Module {
                 config.sections.put(d.name, d);
             }
         }
+        for (ResolversSpec spec : config.sections.values()) {
+            if (spec.nameservers.isEmpty()) {
+                diag.configWarning("resolvers '" + spec.name + "' [" + spec.source.file() + ":" + spec.source.line()
+                        + "] has no nameservers configured!");
+                continue;
+            }
+            ResolversRuntime r = new ResolversRuntime(spec);
+            config.running.add(r);
+            Services.of(model).add(r);
+        }
         for (ProxySpec p : ProxyTable.of(model).proxies()) {
             ServerList list = p.partOrNull(ServerList.class);
             if (list == null || p.disabled) {
@@ -46,19 +57,10 @@ public final class ResolversModule implements Module {
             for (ServerSpec s : list.servers) {
                 ServerResolve r = s.partOrNull(ServerResolve.class);
                 if (r != null && r.resolvers != null && !config.sections.containsKey(r.resolvers)) {
-                    diag.configAlert(p.kind().keyword() + " '" + p.name() + "', server '" + s.name + "': unable to find required resolvers '"
-                            + r.resolvers + "'");
+                    diag.configAlert((p.kind() == ProxyKind.BACKEND ? "backend" : "proxy") + " '" + p.name() + "', server '" + s.name
+                            + "': unable to find required resolvers '" + r.resolvers + "'");
                 }
             }
-        }
-        for (ResolversSpec spec : config.sections.values()) {
-            if (spec.nameservers.isEmpty()) {
-                diag.configWarning("resolvers '" + spec.name + "' " + ResolversSection.where(spec.source) + " has no nameservers configured!");
-                continue;
-            }
-            ResolversRuntime r = new ResolversRuntime(spec);
-            config.running.add(r);
-            Services.of(model).add(r);
         }
     }
 }

@@ -7,7 +7,6 @@ import io.fulcrum.cfg.KeywordTable;
 import io.fulcrum.cfg.Registry;
 import io.fulcrum.cfg.Registry.TableKey;
 import io.fulcrum.cfg.SectionParser;
-import io.fulcrum.cfg.Source;
 import io.fulcrum.cfg.Units;
 import io.fulcrum.conn.Endpoint;
 import io.fulcrum.server.ServerSpec;
@@ -175,10 +174,5 @@ final class ResolversSection {
             }
             throw e;
         }
-    }
-
-    /** The header line of a section, for the "no nameservers" warning. */
-    static String where(Source s) {
-        return "[" + s.file() + ":" + s.line() + "]";
     }
 }
