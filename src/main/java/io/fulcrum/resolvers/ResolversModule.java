@@ -56,9 +56,15 @@ public final class ResolversModule implements Module {
             }
             for (ServerSpec s : list.servers) {
                 ServerResolve r = s.partOrNull(ServerResolve.class);
-                if (r != null && r.resolvers != null && !config.sections.containsKey(r.resolvers)) {
+                if (r == null || r.resolvers == null) {
+                    continue;
+                }
+                if (!config.sections.containsKey(r.resolvers)) {
                     diag.configAlert((p.kind() == ProxyKind.BACKEND ? "backend" : "proxy") + " '" + p.name() + "', server '" + s.name
                             + "': unable to find required resolvers '" + r.resolvers + "'");
+                } else if (s.fqdn != null && s.fqdn.startsWith("_")) {
+                    diag.configAlert("[" + s.source.file() + ":" + s.source.line() + "] : 'server " + p.name() + "/" + s.name + "' : SRV records ('"
+                            + s.fqdn + "') are not resolved by Fulcrum yet.");
                 }
             }
         }

@@ -5,7 +5,6 @@ import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.runtime.Fulcrum;
 import io.fulcrum.runtime.Services;
 import io.fulcrum.server.Server;
-import io.fulcrum.server.ServerState;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -58,7 +57,7 @@ final class ResolversRuntime implements Services.Service {
             for (Server s : b.servers()) {
                 ServerResolve r = s.spec().partOrNull(ServerResolve.class);
                 if (r != null && spec.name.equals(r.resolvers) && s.spec().fqdn != null) {
-                    join(s, r);
+                    resolutions.add(new Resolution(this, s, r));
                 }
             }
         }
@@ -76,14 +75,6 @@ final class ResolversRuntime implements Services.Service {
                 });
             }
         });
-    }
-
-    /** A server resolved by this section: without an address yet ({@code init-addr none}), it waits in maintenance. */
-    private void join(Server s, ServerResolve r) {
-        if (s.endpoint() == null) {
-            s.state().restoreAdmin(ServerState.RMAINT);
-        }
-        resolutions.add(new Resolution(this, s, r));
     }
 
     private ChannelFuture open(EventLoops loops, EventLoop l, NameserverLink ns) {

@@ -56,7 +56,8 @@ public final class ServerState {
         this.group = group;
         this.initialWeight = spec.weight;
         this.userWeight = spec.weight;
-        this.admin = spec.disabled ? CMAINT | FMAINT : 0;
+        // A name that did not resolve and init-addr none: in resolution maintenance until resolvers find it, as HAProxy.
+        this.admin = (spec.disabled ? CMAINT | FMAINT : 0) | (spec.endpoint == null && spec.fqdn != null ? RMAINT : 0);
         this.op = spec.endpoint == null ? Op.STOPPED : Op.RUNNING;
         recompute();
     }

@@ -117,6 +117,32 @@ class ResolversConfigTest {
     }
 
     @Test
+    void srvRecordsAreNotResolvedYet() {
+        assertThat(messages("""
+                resolvers dns
+                    nameserver ns1 127.0.0.1:53
+                backend b
+                    server-template srv 2 _http._tcp.app.test resolvers dns init-addr none
+                """)).isEqualTo("""
+                [ALERT]    (1) : config : [t.cfg:9] : 'server b/srv1' : SRV records ('_http._tcp.app.test') are not resolved by Fulcrum yet.
+                [ALERT]    (1) : config : [t.cfg:9] : 'server b/srv2' : SRV records ('_http._tcp.app.test') are not resolved by Fulcrum yet.
+                [ALERT]    (1) : config : Fatal errors found in configuration.
+                """);
+    }
+
+    /** HAProxy warns when the methods before "none" failed, and keeps the server in resolution maintenance. */
+    @Test
+    void anUnresolvedNameWithInitAddrNoneIsDisabled() {
+        assertThat(messages("""
+                backend b
+                    server s1 nonexistent.invalid:80 init-addr libc,none
+                    server s2 nonexistent.invalid:80 init-addr none
+                """)).isEqualTo("""
+                [WARNING]  (1) : config : [t.cfg:7] : 'server b/s1' : could not resolve address 'nonexistent.invalid', disabling server.
+                """);
+    }
+
+    @Test
     void serverErrors() {
         assertThat(messages("""
                 resolvers dns
