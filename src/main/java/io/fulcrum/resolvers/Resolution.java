@@ -4,6 +4,7 @@ import io.fulcrum.conn.Endpoint;
 import io.fulcrum.conn.IpNetwork;
 import io.fulcrum.conn.InetText;
 import io.fulcrum.server.Server;
+import io.fulcrum.server.ServerSpec;
 import io.fulcrum.server.ServerState;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -25,17 +26,21 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The run-time resolution of one server's name, as HAProxy's resolvers.c runs it: every {@code timeout resolve} a
+ * The run-time resolution of a name for the servers that resolve it with the same preferred family (HAProxy's
+ * resolution and its requesters), as HAProxy's resolvers.c runs it: every {@code timeout resolve} a
  * query of the preferred type goes to all the name servers; the first valid answer wins. When all of them answer an
  * error, the other type is tried, then the preferred one again, {@code resolve_retries} times; a query that gets no
  * valid answer within {@code timeout retry} is sent again. When the retries run out, the server goes to maintenance
- * unless a valid answer came within the {@code hold} period of that error. Runs on the section's event loop.
+ * unless a valid answer came within the {@code hold} period of that error. A valid answer is offered to each server in
+ * turn: the first one names the name server that gave it, the others "DNS cache", as HAProxy's lines do. Runs on the
+ * section's event loop.
  */
 final class Resolution {
     private final ResolversRuntime section;
-    private final Server server;
-    private final ServerResolve settings;
     private final String name;
+    private final boolean preferIpv4;
+    /** The servers resolving the name, in their configuration's order. */
+    private final List<Requester> requesters = new ArrayList<>();
     private DnsRecordType type;
     private int id = -1;
     private int retriesLeft;
@@ -45,11 +50,18 @@ final class Resolution {
     private long lastValid = System.nanoTime();
     private ScheduledFuture<?> timer;
 
-    Resolution(ResolversRuntime section, Server server, ServerResolve settings) {
+    /** A server and its DNS settings. */
+    private record Requester(Server server, ServerResolve settings) {
+    }
+
+    Resolution(ResolversRuntime section, String name, boolean preferIpv4) {
         this.section = section;
-        this.server = server;
-        this.settings = settings;
-        this.name = server.spec().fqdn;
+        this.name = name;
+        this.preferIpv4 = preferIpv4;
+    }
+
+    void add(Server server, ServerResolve settings) {
+        requesters.add(new Requester(server, settings));
     }
 
     /** Starts now, and again {@code timeout resolve} after each outcome. */
@@ -71,7 +83,7 @@ final class Resolution {
     }
 
     private DnsRecordType preferred() {
-        return settings.preferIpv4 ? DnsRecordType.A : DnsRecordType.AAAA;
+        return preferIpv4 ? DnsRecordType.A : DnsRecordType.AAAA;
     }
 
     private void query(DnsRecordType t) {
@@ -171,56 +183,82 @@ final class Resolution {
         }
     }
 
-    /** The server goes to maintenance unless a valid answer came within the hold period of {@code status}. */
+    /** The servers go to maintenance unless a valid answer came within the hold period of {@code status}. */
     private void failed(DnsStatus status) {
         long held = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastValid);
-        ServerState st = server.state();
-        if (held > section.spec.hold.get(status) && (st.admin() & ServerState.RMAINT) == 0 && server.endpoint() != null) {
-            st.setAdmin(ServerState.RMAINT, " (" + status.reason + ")");
-            Server.Address a = server.address();
-            server.moveTo(new Server.Address(null, a.portMode(), a.port()));
+        if (held > section.spec.hold.get(status)) {
+            requesters.forEach(r -> noAddress(r.server, status.reason));
         }
         next();
     }
 
+    /** Resolution maintenance for {@code reason}, without an address (the next one is logged as from "(none)"). */
+    private static void noAddress(Server server, String reason) {
+        ServerState st = server.state();
+        if ((st.admin() & ServerState.RMAINT) == 0) {
+            st.setAdmin(ServerState.RMAINT, " (" + reason + ")");
+            Server.Address a = server.address();
+            server.moveTo(new Server.Address(null, a.portMode(), a.port()));
+        }
+    }
+
     private void valid(NameserverLink ns, List<InetAddress> addresses) {
         lastValid = System.nanoTime();
-        InetAddress ip = pick(addresses);
+        boolean first = true;
+        for (Requester r : requesters) {
+            if (update(r, addresses, first ? section.spec.name + "/" + ns.spec.name() : "DNS cache") && first) {
+                ns.update++;
+            }
+            first = false;
+        }
+        next();
+    }
+
+    /** Gives {@code r}'s server an address of the answer; true when it changed. */
+    private boolean update(Requester r, List<InetAddress> addresses, String by) {
+        Server server = r.server;
+        InetAddress ip = pick(r, addresses);
+        if (ip == null) {
+            noAddress(server, "No IP for server ");
+            return false;
+        }
         Server.Address a = server.address();
         InetAddress now = a.endpoint() instanceof Endpoint.Inet inet ? inet.host() : null;
-        if (!ip.equals(now)) {
-            ns.update++;
+        boolean changed = !ip.equals(now);
+        if (changed) {
             server.state().group().events().notice(server.id() + " changed its IP from " + (now == null ? "(none)" : InetText.of(now))
-                    + " to " + InetText.of(ip) + " by " + section.spec.name + "/" + ns.spec.name() + ".");
+                    + " to " + InetText.of(ip) + " by " + by + ".");
             Endpoint.Family family = ip instanceof Inet4Address ? Endpoint.Family.IPV4 : Endpoint.Family.IPV6;
-            int port = a.portMode() == io.fulcrum.server.ServerSpec.PortMode.FIXED ? a.port() : 0;
+            int port = a.portMode() == ServerSpec.PortMode.FIXED ? a.port() : 0;
             server.moveTo(new Server.Address(new Endpoint.Inet(ip, port, family), a.portMode(), a.port()));
         }
         if ((server.state().admin() & ServerState.RMAINT) != 0) {
             server.state().clearAdmin(ServerState.RMAINT);
         }
-        next();
+        return changed;
     }
 
     /**
-     * HAProxy's choice among the addresses of an answer: the preferred family first, then one in a {@code resolve-net}
-     * network, then one no other server of the backend resolving the same name has (unless {@code allow-dup-ip}), then
-     * the server's current address; the first of the best.
+     * HAProxy's choice among the addresses of an answer: never one another server of the backend resolving the same name
+     * has (unless {@code allow-dup-ip}); the preferred family first, then one in a {@code resolve-net} network, then the
+     * server's current address; the first of the best. Null when none is left.
      */
-    private InetAddress pick(List<InetAddress> addresses) {
-        Set<InetAddress> taken = settings.allowDupIp ? Set.of() : takenByOthers();
-        InetAddress current = server.endpoint() instanceof Endpoint.Inet inet ? inet.host() : null;
+    private InetAddress pick(Requester r, List<InetAddress> addresses) {
+        Set<InetAddress> taken = r.settings.allowDupIp ? Set.of() : takenByOthers(r.server);
+        InetAddress current = r.server.endpoint() instanceof Endpoint.Inet inet ? inet.host() : null;
         InetAddress best = null;
         int bestScore = -1;
         for (InetAddress ip : addresses) {
-            int score = (ip instanceof Inet4Address) == settings.preferIpv4 ? 8 : 0;
-            for (IpNetwork net : settings.nets) {
+            if (taken.contains(ip)) {
+                continue;
+            }
+            int score = (ip instanceof Inet4Address) == preferIpv4 ? 8 : 0;
+            for (IpNetwork net : r.settings.nets) {
                 if (net.contains(ip)) {
                     score += 4;
                     break;
                 }
             }
-            score += taken.contains(ip) ? 0 : 2;
             score += ip.equals(current) ? 1 : 0;
             if (score > bestScore) {
                 best = ip;
@@ -230,7 +268,7 @@ final class Resolution {
         return best;
     }
 
-    private Set<InetAddress> takenByOthers() {
+    private Set<InetAddress> takenByOthers(Server server) {
         Set<InetAddress> taken = new HashSet<>();
         for (Server other : server.state().group().servers()) {
             if (other != server && name.equalsIgnoreCase(other.spec().fqdn) && other.endpoint() instanceof Endpoint.Inet inet) {

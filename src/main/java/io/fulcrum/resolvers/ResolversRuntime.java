@@ -28,6 +28,7 @@ import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -53,11 +54,18 @@ final class ResolversRuntime implements Services.Service {
 
     @Override
     public void start(Fulcrum process) {
+        Map<String, Resolution> byName = new HashMap<>();
         for (Backend b : process.backends().values()) {
             for (Server s : b.servers()) {
                 ServerResolve r = s.spec().partOrNull(ServerResolve.class);
                 if (r != null && spec.name.equals(r.resolvers) && s.spec().fqdn != null) {
-                    resolutions.add(new Resolution(this, s, r));
+                    // One resolution per name and preferred family, as HAProxy shares them.
+                    String key = s.spec().fqdn.toLowerCase(Locale.ROOT) + (r.preferIpv4 ? "/A" : "/AAAA");
+                    byName.computeIfAbsent(key, k -> {
+                        Resolution res = new Resolution(this, s.spec().fqdn, r.preferIpv4);
+                        resolutions.add(res);
+                        return res;
+                    }).add(s, r);
                 }
             }
         }

@@ -121,6 +121,51 @@ class ResolversIT {
         }
     }
 
+    @Test
+    void serversOfATemplateTakeDistinctAddresses() throws Exception {
+        Path cli = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
+        int fe = freePort();
+        int port = freePort();
+        try (DnsStub dns = DnsStub.start();
+             Origin two = Origin.start("127.0.0.2", port, s -> send(s, "two"));
+             Origin three = Origin.start("127.0.0.3", port, s -> send(s, "three"))) {
+            dns.set("app.test", "127.0.0.2", "127.0.0.3");
+            try (FulcrumProcess p = serve("""
+                    global
+                        stats socket %s level admin
+                    defaults
+                        mode tcp
+                        timeout connect 1s
+                        timeout client 5s
+                        timeout server 5s
+                    resolvers dns
+                        nameserver ns1 127.0.0.1:%d
+                        timeout resolve 200ms
+                        timeout retry 200ms
+                    backend be
+                        balance roundrobin
+                        server-template s 3 app.test:%d resolvers dns init-addr none resolve-prefer ipv4
+                    frontend fe
+                        bind 127.0.0.1:%d
+                        default_backend be
+                    """.formatted(cli, dns.port(), port, fe), fe)) {
+                // One resolution for the three: the first server names the name server, the others the cache.
+                p.awaitStderr("be/s1 changed its IP from (none) to 127.0.0.2 by dns/ns1.");
+                p.awaitStderr("be/s2 changed its IP from (none) to 127.0.0.3 by DNS cache.");
+                p.awaitStderr("Server be/s2 administratively READY thanks to valid DNS answer.");
+                assertThat(java.util.Set.of(fetch(fe), fetch(fe))).containsExactlyInAnyOrder("two", "three");
+                String state = CliClient.send(cli, "show servers state be");
+                assertThat(state).contains(" s1 127.0.0.2 2 0 ").contains(" s2 127.0.0.3 2 0 ").contains(" s3 - 0 32 ");
+
+                dns.set("app.test", "127.0.0.2");
+                p.awaitStderr("Server be/s2 is going DOWN for maintenance (No IP for server ). 1 active and 0 backup servers left.");
+                awaitFetch(fe, "two");
+                assertThat(fetch(fe)).isEqualTo("two");
+                assertThat(p.stderr()).doesNotContain("be/s3 changed");
+            }
+        }
+    }
+
     private static long counter(String show, String name) {
         for (String line : show.lines().toList()) {
             if (line.startsWith("  " + name + ":")) {
