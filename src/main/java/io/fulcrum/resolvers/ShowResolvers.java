@@ -5,8 +5,6 @@ import io.fulcrum.cli.CliException;
 import io.fulcrum.cli.CliLevel;
 import io.fulcrum.cli.CliRequest;
 
-import java.util.concurrent.ExecutionException;
-
 /** {@code show resolvers [<section>]}: each name server's counters, in HAProxy 2.6's layout, read on the section's loop. */
 final class ShowResolvers {
     private ShowResolvers() {
@@ -26,14 +24,7 @@ final class ShowResolvers {
                 continue;
             }
             found = true;
-            try {
-                b.append(s.loop == null ? section(s) : s.loop.submit(() -> section(s)).get());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            } catch (ExecutionException e) {
-                throw new IllegalStateException(e.getCause());
-            }
+            b.append(s.loop == null ? section(s) : s.loop.submit(() -> section(s)).syncUninterruptibly().getNow());
         }
         if (!found) {
             throw new CliException("Can't find that resolvers section\n");

@@ -32,27 +32,11 @@ class ResolversIT {
              Origin two = Origin.start("127.0.0.2", port, s -> send(s, "two"));
              Origin three = Origin.start("127.0.0.3", port, s -> send(s, "three"))) {
             dns.set("app.test", "127.0.0.2");
-            try (FulcrumProcess p = serve("""
-                    global
-                        stats socket %s level admin
-                    defaults
-                        mode tcp
-                        timeout connect 1s
-                        timeout client 5s
-                        timeout server 5s
-                    resolvers dns
-                        nameserver ns1 127.0.0.1:%d
-                        timeout resolve 200ms
-                        timeout retry 200ms
+            try (FulcrumProcess p = serve(config(cli, dns, """
                         resolve_retries 2
                         hold nx 300ms
                         hold timeout 300ms
-                    backend be
-                        server s1 app.test:%d resolvers dns init-addr none resolve-prefer ipv4
-                    frontend fe
-                        bind 127.0.0.1:%d
-                        default_backend be
-                    """.formatted(cli, dns.port(), port, fe), fe)) {
+                    """, "server s1 app.test:" + port + " resolvers dns init-addr none resolve-prefer ipv4", fe), fe)) {
                 p.awaitStderr("be/s1 changed its IP from (none) to 127.0.0.2 by dns/ns1.");
                 p.awaitStderr("Server be/s1 ('app.test') is UP/READY (resolves again).");
                 p.awaitStderr("Server be/s1 administratively READY thanks to valid DNS answer.");
@@ -91,27 +75,13 @@ class ResolversIT {
 
     @Test
     void anAddressFromLibcIsReplacedAndIpv6IsPreferredByDefault() throws Exception {
+        Path cli = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
         int fe = freePort();
         int port = freePort();
         try (DnsStub dns = DnsStub.start();
              Origin two = Origin.start("127.0.0.2", port, s -> send(s, "two"))) {
             dns.set("localhost", "127.0.0.2");
-            try (FulcrumProcess p = serve("""
-                    defaults
-                        mode tcp
-                        timeout connect 1s
-                        timeout client 5s
-                        timeout server 5s
-                    resolvers dns
-                        nameserver ns1 127.0.0.1:%d
-                        timeout resolve 200ms
-                        timeout retry 200ms
-                    backend be
-                        server s1 localhost:%d resolvers dns
-                    frontend fe
-                        bind 127.0.0.1:%d
-                        default_backend be
-                    """.formatted(dns.port(), port, fe), fe)) {
+            try (FulcrumProcess p = serve(config(cli, dns, "", "server s1 localhost:" + port + " resolvers dns", fe), fe)) {
                 // No AAAA record: the A one is taken after the fallback.
                 p.awaitStderr("be/s1 changed its IP from 127.0.0.1 to 127.0.0.2 by dns/ns1.");
                 awaitFetch(fe, "two");
@@ -130,25 +100,8 @@ class ResolversIT {
              Origin two = Origin.start("127.0.0.2", port, s -> send(s, "two"));
              Origin three = Origin.start("127.0.0.3", port, s -> send(s, "three"))) {
             dns.set("app.test", "127.0.0.2", "127.0.0.3");
-            try (FulcrumProcess p = serve("""
-                    global
-                        stats socket %s level admin
-                    defaults
-                        mode tcp
-                        timeout connect 1s
-                        timeout client 5s
-                        timeout server 5s
-                    resolvers dns
-                        nameserver ns1 127.0.0.1:%d
-                        timeout resolve 200ms
-                        timeout retry 200ms
-                    backend be
-                        balance roundrobin
-                        server-template s 3 app.test:%d resolvers dns init-addr none resolve-prefer ipv4
-                    frontend fe
-                        bind 127.0.0.1:%d
-                        default_backend be
-                    """.formatted(cli, dns.port(), port, fe), fe)) {
+            try (FulcrumProcess p = serve(config(cli, dns, "", "server-template s 3 app.test:" + port
+                    + " resolvers dns init-addr none resolve-prefer ipv4", fe), fe)) {
                 // One resolution for the three: the first server names the name server, the others the cache.
                 p.awaitStderr("be/s1 changed its IP from (none) to 127.0.0.2 by dns/ns1.");
                 p.awaitStderr("be/s2 changed its IP from (none) to 127.0.0.3 by DNS cache.");
@@ -164,6 +117,30 @@ class ResolversIT {
                 assertThat(p.stderr()).doesNotContain("be/s3 changed");
             }
         }
+    }
+
+    /** A TCP frontend on {@code fe} to a round-robin backend of {@code server}, resolved by {@code dns} every 200 ms. */
+    private static String config(Path cli, DnsStub dns, String resolvers, String server, int fe) {
+        return """
+                global
+                    stats socket %s level admin
+                defaults
+                    mode tcp
+                    timeout connect 1s
+                    timeout client 5s
+                    timeout server 5s
+                resolvers dns
+                    nameserver ns1 127.0.0.1:%d
+                    timeout resolve 200ms
+                    timeout retry 200ms
+                %s
+                backend be
+                    balance roundrobin
+                    %s
+                frontend fe
+                    bind 127.0.0.1:%d
+                    default_backend be
+                """.formatted(cli, dns.port(), resolvers.stripTrailing(), server, fe);
     }
 
     private static long counter(String show, String name) {

@@ -13,19 +13,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * for the same line, but where a comment says otherwise.
  */
 class ResolversConfigTest {
-    private static final String HEAD = """
-            defaults
-                mode http
-                timeout client 1s
-                timeout server 1s
-                timeout connect 1s
-            """;
-
     @TempDir
     Path dir;
 
     private String messages(String text) {
-        return LoadedConfig.load(dir, HEAD + text).messages();
+        return LoadedConfig.load(dir, LoadedConfig.HTTP_DEFAULTS + text).messages();
     }
 
     @Test
