@@ -36,6 +36,7 @@ class ResolversIT {
                         resolve_retries 2
                         hold nx 300ms
                         hold timeout 300ms
+                        hold refused 300ms
                     """, "server s1 app.test:" + port + " resolvers dns init-addr none resolve-prefer ipv4", fe), fe)) {
                 p.awaitStderr("be/s1 changed its IP from (none) to 127.0.0.2 by dns/ns1.");
                 p.awaitStderr("Server be/s1 ('app.test') is UP/READY (resolves again).");
@@ -56,14 +57,19 @@ class ResolversIT {
                 p.awaitStderr("be/s1 changed its IP from (none) to 127.0.0.3 by dns/ns1.");
                 awaitFetch(fe, "three");
 
+                dns.mode(DnsStub.Mode.REFUSED);
+                p.awaitStderr("Server be/s1 is going DOWN for maintenance (DNS refused status).");
+                dns.mode(DnsStub.Mode.ANSWER);
+                awaitLines(p, "Server be/s1 ('app.test') is UP/READY (resolves again).", 3); // at start, after NX, after REFUSED
                 dns.mode(DnsStub.Mode.SILENT);
                 p.awaitStderr("Server be/s1 is going DOWN for maintenance (DNS timeout status).");
 
                 String show = CliClient.send(cli, "show resolvers dns");
                 assertThat(show).startsWith("Resolvers section dns\n nameserver ns1:\n  sent:        ").contains("\n  snd_error:   0\n");
                 assertThat(counter(show, "valid")).isPositive();
-                assertThat(counter(show, "update")).isEqualTo(3);
+                assertThat(counter(show, "update")).isEqualTo(4); // from none, to .3, back after NX, back after REFUSED
                 assertThat(counter(show, "nx")).isPositive();
+                assertThat(counter(show, "refused")).isPositive();
                 // HAProxy 2.6 never counts the timeouts it acts on (docs/differences.md).
                 assertThat(counter(show, "timeout") > 0).isEqualTo(!haproxy());
                 assertThat(show).endsWith("  outdated:    0\n\n");
@@ -87,6 +93,22 @@ class ResolversIT {
                 awaitFetch(fe, "two");
                 assertThat(dns.questions().getFirst()).isEqualTo("localhost AAAA");
                 assertThat(p.stderr()).doesNotContain("maintenance");
+            }
+        }
+    }
+
+    @Test
+    void anIpv6AddressIsTakenFirst() throws Exception {
+        Path cli = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
+        int fe = freePort();
+        int port = freePort();
+        try (DnsStub dns = DnsStub.start();
+             Origin six = Origin.start("::1", port, s -> send(s, "six"))) {
+            dns.set("app.test", "127.0.0.2", "::1");
+            try (FulcrumProcess p = serve(config(cli, dns, "", "server s1 app.test:" + port + " resolvers dns init-addr none", fe), fe)) {
+                p.awaitStderr("be/s1 changed its IP from (none) to ::1 by dns/ns1.");
+                awaitFetch(fe, "six");
+                assertThat(CliClient.send(cli, "show servers state be")).contains(" s1 ::1 2 0 ");
             }
         }
     }
@@ -141,6 +163,17 @@ class ResolversIT {
                     bind 127.0.0.1:%d
                     default_backend be
                 """.formatted(cli, dns.port(), resolvers.stripTrailing(), server, fe);
+    }
+
+    /** Waits until stderr holds {@code text} {@code times} times (60 s at most). */
+    private static void awaitLines(FulcrumProcess p, String text, int times) throws InterruptedException {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (p.stderr().split(java.util.regex.Pattern.quote(text), -1).length - 1 < times) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out waiting for " + times + " times: " + text + "\nstderr:\n" + p.stderr());
+            }
+            Thread.sleep(50);
+        }
     }
 
     private static long counter(String show, String name) {
