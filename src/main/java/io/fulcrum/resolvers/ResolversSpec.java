@@ -23,11 +23,6 @@ final class ResolversSpec {
     long retryMs = 1000;
     /** {@code hold <status>}: how long a valid answer outweighs a failure of that kind, in ms. */
     final Map<DnsStatus, Long> hold = new EnumMap<>(DnsStatus.class);
-    /** {@code hold valid}: for do-resolve (kept for its keyword; servers resolve at each {@code timeout resolve}). */
-    long holdValidMs = 10_000;
-    /** {@code hold obsolete}: for SRV records (kept for its keyword). */
-    long holdObsoleteMs;
-
     ResolversSpec(String name, Source source) {
         this.name = name;
         this.source = source;
