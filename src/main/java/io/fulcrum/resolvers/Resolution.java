@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -49,15 +50,23 @@ final class Resolution {
     private DnsStatus lastError;
     private long lastValid = System.nanoTime();
     private ScheduledFuture<?> timer;
+    /** For a do-resolve lookup (resolved once, no server): its address, or null when the name did not resolve. */
+    private final CompletableFuture<InetAddress> answer;
 
     /** A server and its DNS settings. */
     private record Requester(Server server, ServerResolve settings) {
     }
 
     Resolution(ResolversRuntime section, String name, boolean preferIpv4) {
+        this(section, name, preferIpv4, null);
+    }
+
+    /** A resolution that runs once and completes {@code answer} (do-resolve). */
+    Resolution(ResolversRuntime section, String name, boolean preferIpv4, CompletableFuture<InetAddress> answer) {
         this.section = section;
         this.name = name;
         this.preferIpv4 = preferIpv4;
+        this.answer = answer;
     }
 
     void add(Server server, ServerResolve settings) {
@@ -185,6 +194,11 @@ final class Resolution {
 
     /** The servers go to maintenance unless a valid answer came within the hold period of {@code status}. */
     private void failed(DnsStatus status) {
+        if (answer != null) {
+            cancel();
+            answer.complete(null);
+            return;
+        }
         long held = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastValid);
         if (held > section.spec.hold.get(status)) {
             requesters.forEach(r -> noAddress(r.server, status.reason));
@@ -204,6 +218,12 @@ final class Resolution {
 
     private void valid(NameserverLink ns, List<InetAddress> addresses) {
         lastValid = System.nanoTime();
+        if (answer != null) {
+            cancel();
+            answer.complete(addresses.stream().filter(ip -> (ip instanceof Inet4Address) == preferIpv4).findFirst()
+                    .orElse(addresses.getFirst()));
+            return;
+        }
         boolean first = true;
         for (Requester r : requesters) {
             if (update(r, addresses, first ? section.spec.name + "/" + ns.spec.name() : "DNS cache") && first) {

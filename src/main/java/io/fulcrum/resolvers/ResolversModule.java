@@ -8,6 +8,7 @@ import io.fulcrum.cli.CliCommands;
 import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
+import io.fulcrum.rules.HttpActions;
 import io.fulcrum.runtime.Services;
 import io.fulcrum.server.ServerList;
 import io.fulcrum.server.ServerModule;
@@ -25,6 +26,7 @@ public final class ResolversModule implements Module {
         ResolversSection.register(registry, config);
         ServerResolve.register(registry.table(ServerModule.OPTIONS));
         ShowResolvers.register(CliCommands.of(registry), config);
+        DoResolve.register(HttpActions.of(registry), config);
         registry.check((model, diag) -> resolve(model, diag, config));
     }
 
@@ -48,6 +50,12 @@ public final class ResolversModule implements Module {
             ResolversRuntime r = new ResolversRuntime(spec);
             config.running.add(r);
             Services.of(model).add(r);
+        }
+        for (DoResolve.Ref ref : config.doResolve) {
+            ref.runtime = config.running.stream().filter(r -> r.spec.name.equals(ref.section)).findFirst().orElse(null);
+            if (!config.sections.containsKey(ref.section)) {
+                diag.configAlert("Proxy '" + ref.proxy + "': Can't find resolvers section '" + ref.section + "' for do-resolve action.");
+            }
         }
         for (ProxySpec p : ProxyTable.of(model).proxies()) {
             ServerList list = p.partOrNull(ServerList.class);

@@ -24,13 +24,18 @@ import io.netty.handler.codec.dns.DnsRecordType;
 import io.netty.handler.codec.dns.DnsSection;
 
 import java.net.Inet6Address;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A resolvers section at run time: one UDP socket per name server, all on one event loop (as HAProxy runs its
@@ -43,6 +48,11 @@ final class ResolversRuntime implements Services.Service {
     final List<Resolution> resolutions = new ArrayList<>();
     /** The resolutions waiting for an answer, by query id. */
     private final Map<Integer, Resolution> pending = new HashMap<>();
+    /** do-resolve's lookups by name and type; past this many, the stale ones go. */
+    private final Map<String, Lookup> lookups = new ConcurrentHashMap<>();
+    private static final int MAX_LOOKUPS = 4096;
+    /** What can be asked: labels of letters, digits, '-' and '_', 63 bytes at most, 253 in all. */
+    private static final Pattern HOST_NAME = Pattern.compile("(?=.{1,253}\\.?$)([A-Za-z0-9_-]{1,63}\\.)*[A-Za-z0-9_-]{1,63}\\.?");
     /** The section's loop, set at start (the CLI reads the counters there). */
     volatile EventLoop loop;
     private boolean stopped;
@@ -116,6 +126,46 @@ final class ResolversRuntime implements Services.Service {
 
     boolean stopped() {
         return stopped;
+    }
+
+    /**
+     * do-resolve's lookup of {@code name}: the address, or null when it does not resolve, once known. An answer is
+     * reused for {@code hold valid} (at least a second, so that the rule that waited for it finds it).
+     */
+    CompletableFuture<InetAddress> lookup(String fqdn, boolean ipv4) {
+        String name = fqdn.endsWith(".") ? fqdn.substring(0, fqdn.length() - 1) : fqdn;
+        EventLoop l = loop;
+        if (l == null || !HOST_NAME.matcher(name).matches()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        long now = System.nanoTime();
+        long fresh = TimeUnit.MILLISECONDS.toNanos(Math.max(spec.holdValidMs, 1000));
+        if (lookups.size() > MAX_LOOKUPS) {
+            lookups.values().removeIf(k -> k.stale(now, fresh));
+        }
+        return lookups.compute(name.toLowerCase(Locale.ROOT) + (ipv4 ? "/A" : "/AAAA"), (key, known) -> {
+            if (known != null && !known.stale(now, fresh)) {
+                return known;
+            }
+            Lookup k = new Lookup(new CompletableFuture<>());
+            k.answer.whenComplete((ip, e) -> k.doneAt = System.nanoTime());
+            l.execute(() -> new Resolution(this, name, ipv4, k.answer).start());
+            return k;
+        }).answer;
+    }
+
+    /** A do-resolve lookup, done or not. */
+    private static final class Lookup {
+        final CompletableFuture<InetAddress> answer;
+        volatile long doneAt;
+
+        Lookup(CompletableFuture<InetAddress> answer) {
+            this.answer = answer;
+        }
+
+        boolean stale(long now, long fresh) {
+            return answer.isDone() && now - doneAt > fresh;
+        }
     }
 
     /** Sends {@code name}'s query of {@code type} to every name server; returns its id. */

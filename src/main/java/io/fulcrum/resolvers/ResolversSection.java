@@ -153,8 +153,8 @@ final class ResolversSection {
             case "refused" -> r.hold.put(DnsStatus.REFUSED, ms);
             case "timeout" -> r.hold.put(DnsStatus.TIMEOUT, ms);
             case "other" -> r.hold.put(DnsStatus.OTHER, ms);
-            // do-resolve's and the SRV records' periods: checked, nothing of Fulcrum's uses them yet.
-            case "valid", "obsolete" -> { }
+            case "valid" -> r.holdValidMs = ms;
+            case "obsolete" -> { } // the SRV records' period: checked, Fulcrum resolves no SRV record yet
             default -> throw new ConfigException("'hold' unknown <event>: '" + event
                     + "', expects either 'nx', 'timeout', 'valid', 'obsolete' or 'other'.");
         }

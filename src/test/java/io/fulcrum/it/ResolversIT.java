@@ -141,6 +141,47 @@ class ResolversIT {
         }
     }
 
+    @Test
+    void doResolveStoresTheAddressInAVariable() throws Exception {
+        int fe = freePort();
+        try (DnsStub dns = DnsStub.start()) {
+            dns.set("app.test", "127.0.0.5");
+            dns.set("six.test", "::5");
+            try (FulcrumProcess p = serve("""
+                    defaults
+                        mode http
+                        timeout connect 1s
+                        timeout client 5s
+                        timeout server 5s
+                    resolvers dns
+                        nameserver ns1 127.0.0.1:%d
+                        timeout retry 200ms
+                        resolve_retries 1
+                    frontend fe
+                        bind 127.0.0.1:%d
+                        http-request do-resolve(txn.ip,dns,ipv4) hdr(host),lower if { path /v4 }
+                        http-request do-resolve(txn.ip,dns,ipv6) hdr(host),lower if { path /v6 }
+                        http-request return status 200 content-type text/plain lf-string "ip=%%[var(txn.ip)]"
+                    """.formatted(dns.port(), fe), fe)) {
+                assertThat(get(fe, "APP.test", "/v4")).endsWith("ip=127.0.0.5");
+                assertThat(get(fe, "six.test", "/v6")).endsWith("ip=::5");
+                assertThat(get(fe, "nx.test", "/v4")).endsWith("ip=");
+                dns.mode(DnsStub.Mode.SILENT);
+                assertThat(get(fe, "app.test", "/v4")).endsWith("ip=127.0.0.5"); // the answer held (hold valid: 10 s)
+                assertThat(get(fe, "other.test", "/v4")).endsWith("ip="); // no answer at all
+                assertThat(dns.questions()).containsOnlyOnce("app.test A");
+            }
+        }
+    }
+
+    private static String get(int fe, String host, String path) throws Exception {
+        try (Socket s = connect(fe)) {
+            s.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+                    .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            return readToEof(s, 5000);
+        }
+    }
+
     /** A TCP frontend on {@code fe} to a round-robin backend of {@code server}, resolved by {@code dns} every 200 ms. */
     private static String config(Path cli, DnsStub dns, String resolvers, String server, int fe) {
         return """
