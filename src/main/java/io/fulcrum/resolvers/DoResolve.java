@@ -15,7 +15,7 @@ import java.util.concurrent.CompletableFuture;
 /**
  * {@code http-request do-resolve(<var>,<resolvers>[,ipv4|ipv6]) <expr>}: resolves the name the expression gives with the
  * section's name servers and stores the address in the variable (left unset when the name does not resolve). The rules
- * wait for the answer; answers are reused for the section's {@code hold valid}.
+ * wait for the answer.
  */
 final class DoResolve {
     private static final String USAGE = "Expects 'do-resolve(<varname>,<resolvers>[,<options>]) <expr>'. Available options are 'ipv4' and 'ipv6'.";
@@ -55,7 +55,9 @@ final class DoResolve {
                 if (rt == null || !expr.eval(txn, name)) {
                     return Verdict.CONTINUE;
                 }
-                CompletableFuture<InetAddress> answer = rt.lookup(name.asText(), ipv4);
+                // Run again once answered: the lookup this rule waited for holds the answer.
+                CompletableFuture<InetAddress> answer = txn.resumed() instanceof ResolversRuntime.Lookup done
+                        && done.key.equals(ResolversRuntime.Lookup.key(name.asText(), ipv4)) ? done : rt.lookup(name.asText(), ipv4);
                 if (!answer.isDone()) {
                     txn.resumeWhen(answer);
                     return Verdict.WAIT;

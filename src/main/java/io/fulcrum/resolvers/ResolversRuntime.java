@@ -35,7 +35,6 @@ import java.util.regex.Pattern;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A resolvers section at run time: one UDP socket per name server, all on one event loop (as HAProxy runs its
@@ -48,9 +47,8 @@ final class ResolversRuntime implements Services.Service {
     final List<Resolution> resolutions = new ArrayList<>();
     /** The resolutions waiting for an answer, by query id. */
     private final Map<Integer, Resolution> pending = new HashMap<>();
-    /** do-resolve's lookups by name and type; past this many, the stale ones go. */
+    /** do-resolve's lookups in flight, by name and type. */
     private final Map<String, Lookup> lookups = new ConcurrentHashMap<>();
-    private static final int MAX_LOOKUPS = 4096;
     /** What can be asked: labels of letters, digits, '-' and '_', 63 bytes at most, 253 in all. */
     private static final Pattern HOST_NAME = Pattern.compile("(?=.{1,253}\\.?$)([A-Za-z0-9_-]{1,63}\\.)*[A-Za-z0-9_-]{1,63}\\.?");
     /** The section's loop, set at start (the CLI reads the counters there). */
@@ -129,42 +127,37 @@ final class ResolversRuntime implements Services.Service {
     }
 
     /**
-     * do-resolve's lookup of {@code name}: the address, or null when it does not resolve, once known. An answer is
-     * reused for {@code hold valid} (at least a second, so that the rule that waited for it finds it).
+     * do-resolve's lookup of {@code fqdn}: completes with the address, or null when the name does not resolve. The
+     * transactions asking for the same name meanwhile share the lookup; none is kept once answered (as HAProxy frees a
+     * resolution that has no requester left).
      */
-    CompletableFuture<InetAddress> lookup(String fqdn, boolean ipv4) {
+    Lookup lookup(String fqdn, boolean ipv4) {
         String name = fqdn.endsWith(".") ? fqdn.substring(0, fqdn.length() - 1) : fqdn;
+        String key = Lookup.key(name, ipv4);
         EventLoop l = loop;
         if (l == null || !HOST_NAME.matcher(name).matches()) {
-            return CompletableFuture.completedFuture(null);
+            Lookup none = new Lookup(key);
+            none.complete(null);
+            return none;
         }
-        long now = System.nanoTime();
-        long fresh = TimeUnit.MILLISECONDS.toNanos(Math.max(spec.holdValidMs, 1000));
-        if (lookups.size() > MAX_LOOKUPS) {
-            lookups.values().removeIf(k -> k.stale(now, fresh));
-        }
-        return lookups.compute(name.toLowerCase(Locale.ROOT) + (ipv4 ? "/A" : "/AAAA"), (key, known) -> {
-            if (known != null && !known.stale(now, fresh)) {
-                return known;
-            }
-            Lookup k = new Lookup(new CompletableFuture<>());
-            k.answer.whenComplete((ip, e) -> k.doneAt = System.nanoTime());
-            l.execute(() -> new Resolution(this, name, ipv4, k.answer).start());
-            return k;
-        }).answer;
+        return lookups.computeIfAbsent(key, k -> {
+            Lookup lookup = new Lookup(k);
+            lookup.whenComplete((ip, e) -> lookups.remove(k, lookup));
+            l.execute(() -> new Resolution(this, name, ipv4, lookup).start());
+            return lookup;
+        });
     }
 
-    /** A do-resolve lookup, done or not. */
-    private static final class Lookup {
-        final CompletableFuture<InetAddress> answer;
-        volatile long doneAt;
+    /** A do-resolve lookup: the address of a name and family, or null. */
+    static final class Lookup extends CompletableFuture<InetAddress> {
+        final String key;
 
-        Lookup(CompletableFuture<InetAddress> answer) {
-            this.answer = answer;
+        Lookup(String key) {
+            this.key = key;
         }
 
-        boolean stale(long now, long fresh) {
-            return answer.isDone() && now - doneAt > fresh;
+        static String key(String name, boolean ipv4) {
+            return name.toLowerCase(Locale.ROOT) + (ipv4 ? "/A" : "/AAAA");
         }
     }
 

@@ -153,8 +153,9 @@ final class ResolversSection {
             case "refused" -> r.hold.put(DnsStatus.REFUSED, ms);
             case "timeout" -> r.hold.put(DnsStatus.TIMEOUT, ms);
             case "other" -> r.hold.put(DnsStatus.OTHER, ms);
-            case "valid" -> r.holdValidMs = ms;
-            case "obsolete" -> { } // the SRV records' period: checked, Fulcrum resolves no SRV record yet
+            // do-resolve keeps no answer past its request (as HAProxy, whose resolution goes with its last requester),
+            // and Fulcrum resolves no SRV record yet: both periods are checked, nothing uses them.
+            case "valid", "obsolete" -> { }
             default -> throw new ConfigException("'hold' unknown <event>: '" + event
                     + "', expects either 'nx', 'timeout', 'valid', 'obsolete' or 'other'.");
         }

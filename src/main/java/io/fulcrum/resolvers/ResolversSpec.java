@@ -23,8 +23,6 @@ final class ResolversSpec {
     long retryMs = 1000;
     /** {@code hold <status>}: how long a valid answer outweighs a failure of that kind, in ms. */
     final Map<DnsStatus, Long> hold = new EnumMap<>(DnsStatus.class);
-    /** {@code hold valid}: how long do-resolve reuses an answer. */
-    long holdValidMs = 10_000;
     ResolversSpec(String name, Source source) {
         this.name = name;
         this.source = source;

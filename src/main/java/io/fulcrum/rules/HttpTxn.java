@@ -43,6 +43,9 @@ public interface HttpTxn extends SampleContext {
      */
     void resumeWhen(CompletionStage<?> done);
 
+    /** While the rules run again after {@link #resumeWhen}: what they waited for, completed; else null. */
+    CompletionStage<?> resumed();
+
     /** {@code http-request disable-l7-retry}: only a failed connection may be retried. */
     void disableL7Retry();
 

@@ -101,6 +101,8 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     private int ruleIndex;
     /** What a waiting request rule waits for ({@link #resumeWhen}), or null. */
     private CompletionStage<?> awaited;
+    /** What woke the request rules, while they run again; else null. */
+    private CompletionStage<?> resumed;
     /** What arrived of the request while a wait-for-body rule held it, or null when no rule waited. */
     private HeldBody held;
     /** What arrived of the response while an http-response wait-for-body rule held it, or null when no rule waited. */
@@ -378,9 +380,16 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         done.whenComplete((v, e) -> client.eventLoop().execute(() -> {
             if (awaited == done && !finished) {
                 awaited = null;
+                resumed = done;
                 continueRequest();
+                resumed = null;
             }
         }));
+    }
+
+    @Override
+    public CompletionStage<?> resumed() {
+        return resumed;
     }
 
     @Override
