@@ -18,7 +18,8 @@ import java.util.concurrent.CompletableFuture;
  * wait for the answer.
  */
 final class DoResolve {
-    private static final String USAGE = "Expects 'do-resolve(<varname>,<resolvers>[,<options>]) <expr>'. Available options are 'ipv4' and 'ipv6'.";
+    /** HAProxy's usage message; the rule parser adds the final period. */
+    private static final String USAGE = "Expects 'do-resolve(<varname>,<resolvers>[,<options>]) <expr>'. Available options are 'ipv4' and 'ipv6'";
 
     /** The section a rule names, found once the configuration is read. */
     static final class Ref {
@@ -44,7 +45,7 @@ final class DoResolve {
             VarRef var = VarRef.parse(p[0]);
             boolean ipv4 = p.length < 3 || p[2].equals("ipv4");
             if (!a.more()) {
-                throw new ConfigException("Can't parse 'do-resolve(" + a.parameter() + ")': missing expression. " + USAGE);
+                throw new ConfigException("Can't parse ''. " + USAGE); // (sic: HAProxy names the missing expression)
             }
             Expr expr = a.expr(a.next());
             Ref ref = new Ref(a.proxy().name(), p[1]);

@@ -122,6 +122,33 @@ class ResolversConfigTest {
                 """);
     }
 
+    @Test
+    void doResolveErrors() {
+        assertThat(messages("""
+                resolvers dns
+                    nameserver ns1 127.0.0.1:53
+                frontend f
+                    bind 127.0.0.1:8080
+                    http-request do-resolve(txn.ip,dns,ipv5) hdr(host)
+                    http-request do-resolve(txn.ip) hdr(host)
+                    http-request do-resolve(txn.ip,dns)
+                """)).isEqualTo("""
+                [ALERT]    (1) : config : parsing [t.cfg:10] : error detected in frontend 'f' while parsing 'http-request do-resolve(txn.ip,dns,ipv5)' rule : Can't parse 'do-resolve(txn.ip,dns,ipv5)'. Expects 'do-resolve(<varname>,<resolvers>[,<options>]) <expr>'. Available options are 'ipv4' and 'ipv6'.
+                [ALERT]    (1) : config : parsing [t.cfg:11] : error detected in frontend 'f' while parsing 'http-request do-resolve(txn.ip)' rule : Can't parse 'do-resolve(txn.ip)'. Expects 'do-resolve(<varname>,<resolvers>[,<options>]) <expr>'. Available options are 'ipv4' and 'ipv6'.
+                [ALERT]    (1) : config : parsing [t.cfg:12] : error detected in frontend 'f' while parsing 'http-request do-resolve(txn.ip,dns)' rule : Can't parse ''. Expects 'do-resolve(<varname>,<resolvers>[,<options>]) <expr>'. Available options are 'ipv4' and 'ipv6'.
+                [ALERT]    (1) : config : Error(s) found in configuration file : t.cfg
+                [ALERT]    (1) : config : Fatal errors found in configuration.
+                """);
+        assertThat(messages("""
+                frontend f
+                    bind 127.0.0.1:8080
+                    http-request do-resolve(txn.ip,nope) hdr(host)
+                """)).isEqualTo("""
+                [ALERT]    (1) : config : Proxy 'f': Can't find resolvers section 'nope' for do-resolve action.
+                [ALERT]    (1) : config : Fatal errors found in configuration.
+                """);
+    }
+
     /** HAProxy warns when the methods before "none" failed, and keeps the server in resolution maintenance. */
     @Test
     void anUnresolvedNameWithInitAddrNoneIsDisabled() {
