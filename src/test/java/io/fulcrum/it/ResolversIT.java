@@ -1,5 +1,7 @@
 package io.fulcrum.it;
 
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -22,17 +24,30 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @Timeout(value = 90, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ResolversIT {
+    private Path cli;
+    private int fe;
+    private int port;
+    private DnsStub dns;
+
+    @BeforeEach
+    void start() throws Exception {
+        cli = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
+        fe = freePort();
+        port = freePort();
+        dns = DnsStub.start();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        dns.close();
+    }
 
     @Test
     void trafficFollowsTheNameAndMaintenanceFollowsItsFailures() throws Exception {
-        Path cli = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
-        int fe = freePort();
-        int port = freePort();
-        try (DnsStub dns = DnsStub.start();
-             Origin two = Origin.start("127.0.0.2", port, s -> send(s, "two"));
+        try (Origin two = Origin.start("127.0.0.2", port, s -> send(s, "two"));
              Origin three = Origin.start("127.0.0.3", port, s -> send(s, "three"))) {
             dns.set("app.test", "127.0.0.2");
-            try (FulcrumProcess p = serve(config(cli, dns, """
+            try (FulcrumProcess p = serve(config("""
                         resolve_retries 2
                         hold nx 300ms
                         hold timeout 300ms
@@ -81,13 +96,9 @@ class ResolversIT {
 
     @Test
     void anAddressFromLibcIsReplacedAndIpv6IsPreferredByDefault() throws Exception {
-        Path cli = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
-        int fe = freePort();
-        int port = freePort();
-        try (DnsStub dns = DnsStub.start();
-             Origin two = Origin.start("127.0.0.2", port, s -> send(s, "two"))) {
+        try (Origin two = Origin.start("127.0.0.2", port, s -> send(s, "two"))) {
             dns.set("localhost", "127.0.0.2");
-            try (FulcrumProcess p = serve(config(cli, dns, "", "server s1 localhost:" + port + " resolvers dns", fe), fe)) {
+            try (FulcrumProcess p = serve(config("", "server s1 localhost:" + port + " resolvers dns", fe), fe)) {
                 // No AAAA record: the A one is taken after the fallback.
                 p.awaitStderr("be/s1 changed its IP from 127.0.0.1 to 127.0.0.2 by dns/ns1.");
                 awaitFetch(fe, "two");
@@ -99,13 +110,9 @@ class ResolversIT {
 
     @Test
     void anIpv6AddressIsTakenFirst() throws Exception {
-        Path cli = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
-        int fe = freePort();
-        int port = freePort();
-        try (DnsStub dns = DnsStub.start();
-             Origin six = Origin.start("::1", port, s -> send(s, "six"))) {
+        try (Origin six = Origin.start("::1", port, s -> send(s, "six"))) {
             dns.set("app.test", "127.0.0.2", "::1");
-            try (FulcrumProcess p = serve(config(cli, dns, "", "server s1 app.test:" + port + " resolvers dns init-addr none", fe), fe)) {
+            try (FulcrumProcess p = serve(config("", "server s1 app.test:" + port + " resolvers dns init-addr none", fe), fe)) {
                 p.awaitStderr("be/s1 changed its IP from (none) to ::1 by dns/ns1.");
                 awaitFetch(fe, "six");
                 assertThat(CliClient.send(cli, "show servers state be")).contains(" s1 ::1 2 0 ");
@@ -115,14 +122,10 @@ class ResolversIT {
 
     @Test
     void serversOfATemplateTakeDistinctAddresses() throws Exception {
-        Path cli = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
-        int fe = freePort();
-        int port = freePort();
-        try (DnsStub dns = DnsStub.start();
-             Origin two = Origin.start("127.0.0.2", port, s -> send(s, "two"));
+        try (Origin two = Origin.start("127.0.0.2", port, s -> send(s, "two"));
              Origin three = Origin.start("127.0.0.3", port, s -> send(s, "three"))) {
             dns.set("app.test", "127.0.0.2", "127.0.0.3");
-            try (FulcrumProcess p = serve(config(cli, dns, "", "server-template s 3 app.test:" + port
+            try (FulcrumProcess p = serve(config("", "server-template s 3 app.test:" + port
                     + " resolvers dns init-addr none resolve-prefer ipv4", fe), fe)) {
                 // One resolution for the three: the first server names the name server, the others the cache.
                 p.awaitStderr("be/s1 changed its IP from (none) to 127.0.0.2 by dns/ns1.");
@@ -143,34 +146,31 @@ class ResolversIT {
 
     @Test
     void doResolveStoresTheAddressInAVariable() throws Exception {
-        int fe = freePort();
-        try (DnsStub dns = DnsStub.start()) {
-            dns.set("app.test", "127.0.0.5");
-            dns.set("six.test", "::5");
-            try (FulcrumProcess p = serve("""
-                    defaults
-                        mode http
-                        timeout connect 1s
-                        timeout client 5s
-                        timeout server 5s
-                    resolvers dns
-                        nameserver ns1 127.0.0.1:%d
-                        timeout retry 200ms
-                        resolve_retries 1
-                    frontend fe
-                        bind 127.0.0.1:%d
-                        http-request do-resolve(txn.ip,dns,ipv4) hdr(host),lower if { path /v4 }
-                        http-request do-resolve(txn.ip,dns,ipv6) hdr(host),lower if { path /v6 }
-                        http-request return status 200 content-type text/plain lf-string "ip=%%[var(txn.ip)]"
-                    """.formatted(dns.port(), fe), fe)) {
-                assertThat(get(fe, "APP.test", "/v4")).endsWith("ip=127.0.0.5");
-                assertThat(get(fe, "six.test", "/v6")).endsWith("ip=::5");
-                assertThat(get(fe, "nx.test", "/v4")).endsWith("ip=");
-                dns.set("app.test", "127.0.0.6");
-                assertThat(get(fe, "app.test", "/v4")).endsWith("ip=127.0.0.6"); // each request asks again
-                dns.mode(DnsStub.Mode.SILENT);
-                assertThat(get(fe, "app.test", "/v4")).endsWith("ip="); // no answer at all
-            }
+        dns.set("app.test", "127.0.0.5");
+        dns.set("six.test", "::5");
+        try (FulcrumProcess p = serve("""
+                defaults
+                    mode http
+                    timeout connect 1s
+                    timeout client 5s
+                    timeout server 5s
+                resolvers dns
+                    nameserver ns1 127.0.0.1:%d
+                    timeout retry 200ms
+                    resolve_retries 1
+                frontend fe
+                    bind 127.0.0.1:%d
+                    http-request do-resolve(txn.ip,dns,ipv4) hdr(host),lower if { path /v4 }
+                    http-request do-resolve(txn.ip,dns,ipv6) hdr(host),lower if { path /v6 }
+                    http-request return status 200 content-type text/plain lf-string "ip=%%[var(txn.ip)]"
+                """.formatted(dns.port(), fe), fe)) {
+            assertThat(get(fe, "APP.test", "/v4")).endsWith("ip=127.0.0.5");
+            assertThat(get(fe, "six.test", "/v6")).endsWith("ip=::5");
+            assertThat(get(fe, "nx.test", "/v4")).endsWith("ip=");
+            dns.set("app.test", "127.0.0.6");
+            assertThat(get(fe, "app.test", "/v4")).endsWith("ip=127.0.0.6"); // each request asks again
+            dns.mode(DnsStub.Mode.SILENT);
+            assertThat(get(fe, "app.test", "/v4")).endsWith("ip="); // no answer at all
         }
     }
 
@@ -183,7 +183,7 @@ class ResolversIT {
     }
 
     /** A TCP frontend on {@code fe} to a round-robin backend of {@code server}, resolved by {@code dns} every 200 ms. */
-    private static String config(Path cli, DnsStub dns, String resolvers, String server, int fe) {
+    private String config(String resolvers, String server, int fe) {
         return """
                 global
                     stats socket %s level admin
