@@ -18,6 +18,7 @@ import io.fulcrum.log.LogModule;
 import io.fulcrum.master.MasterModule;
 import io.fulcrum.pool.PoolModule;
 import io.fulcrum.proxy.ProxyModule;
+import io.fulcrum.resolvers.ResolversModule;
 import io.fulcrum.rules.RuleModule;
 import io.fulcrum.rules.TcpRuleModule;
 import io.fulcrum.runtime.GlobalModule;
@@ -40,6 +41,7 @@ public final class Modules {
             new ProxyModule(),
             new ListenerModule(),
             new ServerModule(),
+            new ResolversModule(),
             new BackendModule(),
             new PersistModule(),
             new CheckModule(),

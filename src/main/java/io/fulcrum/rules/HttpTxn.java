@@ -3,6 +3,7 @@ package io.fulcrum.rules;
 import io.fulcrum.http.HttpHead;
 import io.fulcrum.sample.SampleContext;
 
+import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
 /** The transaction as rule actions see it: what fetches see, plus the ability to answer. */
@@ -35,6 +36,15 @@ public interface HttpTxn extends SampleContext {
      * for a response), and the rule runs again as more arrives.
      */
     boolean bodyIn(HttpHead msg, long millis, long atLeast);
+
+    /**
+     * A request rule that returned {@link Verdict#WAIT} for something else than the body ({@code do-resolve}'s answer):
+     * the rules run again from that rule once {@code done} completes, on the transaction's loop.
+     */
+    void resumeWhen(CompletionStage<?> done);
+
+    /** While the rules run again after {@link #resumeWhen}: what they waited for, completed; else null. */
+    CompletionStage<?> resumed();
 
     /** {@code http-request disable-l7-retry}: only a failed connection may be retried. */
     void disableL7Retry();

@@ -11,10 +11,12 @@ import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.epoll.EpollSocketChannel;
+import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollDomainSocketChannel;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketProtocolFamily;
+import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -231,6 +233,12 @@ public final class EventLoops {
 
     public Channel newSocket(SocketProtocolFamily family) {
         return epoll ? new EpollSocketChannel(family) : new NioSocketChannel(SelectorProvider.provider(), family);
+    }
+
+    /** A new, unregistered UDP socket of {@code family} (the resolvers' queries). */
+    public Channel newDatagram(SocketProtocolFamily family) {
+        return epoll ? new EpollDatagramChannel(family)
+                : new NioDatagramChannel(family);
     }
 
     /** A new, unregistered connection of the right kind for {@code address} (IPv4, IPv6 or unix). */

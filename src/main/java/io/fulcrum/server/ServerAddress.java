@@ -56,6 +56,7 @@ final class ServerAddress {
             host = host.substring(1, host.length() - 1);
         }
         s.hostname = !isIp(host);
+        s.fqdn = s.hostname ? host : null;
         s.endpoint = resolve(s, host, family);
     }
 

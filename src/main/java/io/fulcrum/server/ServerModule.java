@@ -209,6 +209,11 @@ public final class ServerModule implements Module {
         } catch (ConfigException e) {
             throw new ConfigException(where + " : " + e.getMessage());
         }
+        if (s.endpoint == null && s.fqdn != null && !s.initAddr.startsWith("none") && l.diag() != null) {
+            // The methods before "none" failed.
+            l.diag().configWarning("[" + l.source().file() + ":" + l.source().line() + "] : " + where + " : could not resolve address '"
+                    + s.fqdn + "', disabling server.");
+        }
         list.servers.add(s);
     }
 

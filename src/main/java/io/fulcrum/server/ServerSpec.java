@@ -30,6 +30,8 @@ public final class ServerSpec implements Cloneable {
     public String addressText;
     /** Whether the address is a name to resolve rather than an IP address ({@code init-addr} then applies). */
     public boolean hostname;
+    /** The host name of the address when it is one (resolvers resolve it again at run time), else null. */
+    public String fqdn;
     public PortMode portMode = PortMode.FIXED;
     /** The fixed port, or the offset for {@link PortMode#OFFSET}. */
     public int port;

@@ -29,7 +29,9 @@ public final class ServerState {
     public static final int FDRAIN = 0x08;
     /** Drain inherited from the tracked server. */
     public static final int IDRAIN = 0x10;
-    private static final int MAINT = FMAINT | IMAINT;
+    /** Maintenance because the server's name does not resolve (HAProxy's SRV_ADMF_RMAINT): set and cleared by its resolvers. */
+    public static final int RMAINT = 0x20;
+    private static final int MAINT = FMAINT | IMAINT | RMAINT;
     private static final int DRAIN = FDRAIN | IDRAIN;
 
     static final Object LOCK = new Object();
@@ -54,7 +56,8 @@ public final class ServerState {
         this.group = group;
         this.initialWeight = spec.weight;
         this.userWeight = spec.weight;
-        this.admin = spec.disabled ? CMAINT | FMAINT : 0;
+        // A name that did not resolve and init-addr none: in resolution maintenance until resolvers find it, as HAProxy.
+        this.admin = (spec.disabled ? CMAINT | FMAINT : 0) | (spec.endpoint == null && spec.fqdn != null ? RMAINT : 0);
         this.op = spec.endpoint == null ? Op.STOPPED : Op.RUNNING;
         recompute();
     }
@@ -205,6 +208,13 @@ public final class ServerState {
         }
     }
 
+    /** Sets an administrative flag for {@code reason} (" (DNS NX status)"), which the maintenance line gives. */
+    public void setAdmin(int flag, String reason) {
+        synchronized (LOCK) {
+            addAdmin(flag, reason);
+        }
+    }
+
     /** Sets administrative flags saved in a server-state file, before any traffic: not logged, as in HAProxy. */
     public void restoreAdmin(int flags) {
         synchronized (LOCK) {
@@ -273,7 +283,12 @@ public final class ServerState {
         }
         recompute();
         server.changed(); // before the line, as in changeOp
-        if (leftMaint) {
+        if (leftMaint && flags == RMAINT) {
+            log(false, "Server " + server.id() + " ('" + server.spec().fqdn + "') is " + (op == Op.STOPPED ? "DOWN" : "UP") + "/"
+                    + (draining() ? "DRAIN" : "READY") + " (resolves again).");
+            log(false, "Server " + server.id() + " administratively READY thanks to valid DNS answer.");
+            uninherit();
+        } else if (leftMaint) {
             log(false, "Server " + server.id() + " is " + (op == Op.STOPPED ? "DOWN" : "UP") + "/" + (draining() ? "DRAIN" : "READY")
                     + " (leaving " + (forced ? "forced " : "") + "maintenance).");
             uninherit();

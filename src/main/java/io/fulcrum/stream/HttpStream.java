@@ -55,6 +55,7 @@ import io.netty.channel.ConnectTimeoutException;
 import java.io.ByteArrayOutputStream;
 import java.net.SocketAddress;
 import java.util.ArrayDeque;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
@@ -103,6 +104,10 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
      * or, once the request rules are done, a response rule (the frontend's once {@link #backendResponseRulesDone}).
      */
     private int ruleIndex;
+    /** What a waiting request rule waits for ({@link #resumeWhen}), or null. */
+    private CompletionStage<?> awaited;
+    /** What woke the request rules, while they run again; else null. */
+    private CompletionStage<?> resumed;
     /** What arrived of the request while a wait-for-body rule held it, or null when no rule waited. */
     private HeldBody held;
     /** What arrived of the response while an http-response wait-for-body rule held it, or null when no rule waited. */
@@ -372,6 +377,24 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             client.writeAndFlush(go, client.voidPromise());
         }
         return false;
+    }
+
+    @Override
+    public void resumeWhen(CompletionStage<?> done) {
+        awaited = done;
+        done.whenComplete((v, e) -> client.eventLoop().execute(() -> {
+            if (awaited == done && !finished) {
+                awaited = null;
+                resumed = done;
+                continueRequest();
+                resumed = null;
+            }
+        }));
+    }
+
+    @Override
+    public CompletionStage<?> resumed() {
+        return resumed;
     }
 
     @Override

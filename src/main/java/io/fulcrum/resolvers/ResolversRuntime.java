@@ -1,0 +1,214 @@
+package io.fulcrum.resolvers;
+
+import io.fulcrum.backend.Backend;
+import io.fulcrum.runtime.EventLoops;
+import io.fulcrum.runtime.Fulcrum;
+import io.fulcrum.runtime.Services;
+import io.fulcrum.server.Server;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoop;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.socket.SocketProtocolFamily;
+import io.netty.handler.codec.dns.AbstractDnsOptPseudoRrRecord;
+import io.netty.handler.codec.dns.DatagramDnsQuery;
+import io.netty.handler.codec.dns.DatagramDnsQueryEncoder;
+import io.netty.handler.codec.dns.DatagramDnsResponse;
+import io.netty.handler.codec.dns.DatagramDnsResponseDecoder;
+
+import io.netty.handler.codec.dns.DefaultDnsQuestion;
+import io.netty.handler.codec.dns.DnsRecordType;
+import io.netty.handler.codec.dns.DnsSection;
+
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Pattern;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * A resolvers section at run time: one UDP socket per name server, all on one event loop (as HAProxy runs its
+ * resolvers on one thread), and the resolutions of the servers that use the section. Queries carry a random id; an
+ * answer is matched by it, so a late one (after the resolution moved on) only counts as outdated.
+ */
+final class ResolversRuntime implements Services.Service {
+    final ResolversSpec spec;
+    final List<NameserverLink> nameservers = new ArrayList<>();
+    final List<Resolution> resolutions = new ArrayList<>();
+    /** The resolutions waiting for an answer, by query id. */
+    private final Map<Integer, Resolution> pending = new HashMap<>();
+    /** do-resolve's lookups in flight, by name and type. */
+    private final Map<String, Lookup> lookups = new ConcurrentHashMap<>();
+    /** What can be asked: labels of letters, digits, '-' and '_', 63 bytes at most, 253 in all. */
+    private static final Pattern HOST_NAME = Pattern.compile("(?=.{1,253}\\.?$)([A-Za-z0-9_-]{1,63}\\.)*[A-Za-z0-9_-]{1,63}\\.?");
+    /** The section's loop, set at start (the CLI reads the counters there). */
+    volatile EventLoop loop;
+    private boolean stopped;
+
+    ResolversRuntime(ResolversSpec spec) {
+        this.spec = spec;
+        spec.nameservers.forEach(ns -> nameservers.add(new NameserverLink(ns)));
+    }
+
+    @Override
+    public void start(Fulcrum process) {
+        Map<String, Resolution> byName = new HashMap<>();
+        for (Backend b : process.backends().values()) {
+            for (Server s : b.servers()) {
+                ServerResolve r = s.spec().partOrNull(ServerResolve.class);
+                if (r != null && spec.name.equals(r.resolvers) && s.spec().fqdn != null) {
+                    // One resolution per name and preferred family, as HAProxy shares them.
+                    String key = s.spec().fqdn.toLowerCase(Locale.ROOT) + (r.preferIpv4 ? "/A" : "/AAAA");
+                    byName.computeIfAbsent(key, k -> {
+                        Resolution res = new Resolution(this, s.spec().fqdn, r.preferIpv4);
+                        resolutions.add(res);
+                        return res;
+                    }).add(s, r);
+                }
+            }
+        }
+        EventLoops loops = process.loops();
+        EventLoop l = loops.next();
+        loop = l;
+        l.execute(() -> {
+            // The first queries go once every socket is bound (a write before that fails).
+            int[] binding = {nameservers.size()};
+            for (NameserverLink ns : nameservers) {
+                open(loops, l, ns).addListener(f -> {
+                    if (--binding[0] == 0) {
+                        resolutions.forEach(Resolution::start);
+                    }
+                });
+            }
+        });
+    }
+
+    private ChannelFuture open(EventLoops loops, EventLoop l, NameserverLink ns) {
+        SocketProtocolFamily family = ns.spec.address().getAddress() instanceof Inet6Address ? SocketProtocolFamily.INET6
+                : SocketProtocolFamily.INET;
+        ChannelFuture f = new Bootstrap()
+                .group(l)
+                .channelFactory(() -> loops.newDatagram(family))
+                .handler(new ChannelInitializer<>() {
+                    @Override
+                    protected void initChannel(Channel ch) {
+                        ch.pipeline().addLast(new DatagramDnsQueryEncoder(), new DatagramDnsResponseDecoder(), new Answers(ns));
+                    }
+                })
+                .bind(family == SocketProtocolFamily.INET6 ? new InetSocketAddress("::", 0) : new InetSocketAddress(0));
+        ns.channel = f.channel();
+        return f;
+    }
+
+    @Override
+    public void stop() {
+        EventLoop l = loop;
+        if (l != null) {
+            l.execute(() -> {
+                stopped = true;
+                resolutions.forEach(Resolution::cancel);
+                nameservers.forEach(ns -> ns.channel.close());
+            });
+        }
+    }
+
+    boolean stopped() {
+        return stopped;
+    }
+
+    /**
+     * do-resolve's lookup of {@code fqdn}: completes with the address, or null when the name does not resolve. The
+     * transactions asking for the same name meanwhile share the lookup; none is kept once answered (as HAProxy frees a
+     * resolution that has no requester left).
+     */
+    Lookup lookup(String fqdn, boolean ipv4) {
+        String name = fqdn.endsWith(".") ? fqdn.substring(0, fqdn.length() - 1) : fqdn;
+        String key = Lookup.key(name, ipv4);
+        EventLoop l = loop;
+        if (l == null || !HOST_NAME.matcher(name).matches()) {
+            Lookup none = new Lookup(key);
+            none.complete(null);
+            return none;
+        }
+        return lookups.computeIfAbsent(key, k -> {
+            Lookup lookup = new Lookup(k);
+            lookup.whenComplete((ip, e) -> lookups.remove(k, lookup));
+            l.execute(() -> new Resolution(this, name, ipv4, lookup).start());
+            return lookup;
+        });
+    }
+
+    /** A do-resolve lookup: the address of a name and family, or null. */
+    static final class Lookup extends CompletableFuture<InetAddress> {
+        final String key;
+
+        Lookup(String key) {
+            this.key = key;
+        }
+
+        static String key(String name, boolean ipv4) {
+            return name.toLowerCase(Locale.ROOT) + (ipv4 ? "/A" : "/AAAA");
+        }
+    }
+
+    /** Sends {@code name}'s query of {@code type} to every name server; returns its id. */
+    int send(Resolution r, String name, DnsRecordType type) {
+        int id;
+        do {
+            id = ThreadLocalRandom.current().nextInt(1 << 16);
+        } while (pending.containsKey(id));
+        pending.put(id, r);
+        for (NameserverLink ns : nameservers) {
+            DatagramDnsQuery q = new DatagramDnsQuery(null, ns.spec.address(), id);
+            q.setRecursionDesired(true);
+            q.addRecord(DnsSection.QUESTION, new DefaultDnsQuestion(name, type));
+            q.addRecord(DnsSection.ADDITIONAL, new AbstractDnsOptPseudoRrRecord(spec.payloadSize, 0, 0) { });
+            ns.sent++;
+            ns.channel.writeAndFlush(q).addListener(w -> {
+                if (!w.isSuccess()) {
+                    ns.sendErrors++;
+                }
+            });
+        }
+        return id;
+    }
+
+    /** The query {@code id} gets no more answers. */
+    void forget(int id) {
+        pending.remove(id);
+    }
+
+    /** Hands a name server's answers to the resolution that waits for them. */
+    private final class Answers extends SimpleChannelInboundHandler<DatagramDnsResponse> {
+        private final NameserverLink ns;
+
+        Answers(NameserverLink ns) {
+            this.ns = ns;
+        }
+
+        @Override
+        protected void channelRead0(ChannelHandlerContext ctx, DatagramDnsResponse m) {
+            Resolution r = pending.get(m.id());
+            if (r == null || !r.answers(m)) {
+                ns.outdated++;
+                return;
+            }
+            r.answer(ns, m);
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            ns.invalid++; // a datagram that is not a DNS answer
+        }
+    }
+}
