@@ -15,7 +15,7 @@ import java.util.Arrays;
  * message must be a complete HTTP/1 response with a known or close-delimited body, and must fit in a
  * buffer once converted to HAProxy's internal form (HTX).
  */
-final class ErrorMessageReader {
+public final class ErrorMessageReader {
     private ErrorMessageReader() {
     }
 
@@ -32,7 +32,7 @@ final class ErrorMessageReader {
     private static final int HTX_BLOCK = 8;
 
     /** An {@code errorfile}: the file's first {@link #BUFSIZE} bytes, as HAProxy reads no more. */
-    static ErrorMessage file(String file) throws ConfigException {
+    public static ErrorMessage file(String file) throws ConfigException {
         InputStream in;
         try {
             in = Files.newInputStream(Path.of(file));

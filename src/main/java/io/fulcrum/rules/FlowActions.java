@@ -28,14 +28,7 @@ final class FlowActions {
             return Verdict.DONE;
         }, Phase.REQUEST, Phase.RESPONSE);
         actions.add("tarpit", a -> {
-            ReplyBuilder b = new ReplyBuilder(500).parse(a, "deny_status", "status");
-            if (b.bare()) {
-                int status = b.status();
-                return (txn, msg) -> {
-                    txn.tarpit(new Reply.Error(status));
-                    return Verdict.DONE;
-                };
-            }
+            ReplyBuilder b = new ReplyBuilder(500, true).parse(a, "deny_status", "status");
             return (txn, msg) -> {
                 txn.tarpit(b.build(txn));
                 return Verdict.DONE;

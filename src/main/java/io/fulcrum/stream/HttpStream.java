@@ -1122,13 +1122,13 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             answerAfterParse = status;
             return;
         }
-        sendError((backend != null ? backend.errors() : frontend.errors()).message(status));
+        sendError(status, (backend != null ? backend.errors() : frontend.errors()).message(status));
     }
 
-    /** Answers with an error message (see {@link #fail}). */
-    private void sendError(ErrorMessage m) {
+    /** Answers with an error message (see {@link #fail}); the log shows {@code status}, whatever the message's status line says. */
+    private void sendError(int status, ErrorMessage m) {
         flushEarlyHints();
-        log.status(m.status());
+        log.status(status);
         if (!m.isEmpty() && hasAfterResponseRules()) {
             // The rules may change it: it goes out as any response the proxy builds.
             sendReply(m.toHead(), m.body(), m.lengthKnown() && !m.asksClose());
@@ -1156,12 +1156,14 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
 
     @Override
     public void reply(Reply r) {
-        log.error(r instanceof Reply.Error ? 'P' : 'L'); // refused, or answered by the proxy itself
-        if (r instanceof Reply.Error e) {
-            ErrorMessage m = (backend != null ? backend.errors() : frontend.errors()).message(e.status());
-            sendError(e.header() == null ? m : m.withHeader(e.header(), e.value()));
-        } else if (r instanceof Reply.Content c) {
-            sendReply(c.head(), c.body(), true);
+        log.error(r.refused() ? 'P' : 'L'); // refused, or answered by the proxy itself
+        switch (r) {
+            case Reply.Error e -> {
+                ErrorMessage m = (backend != null ? backend.errors() : frontend.errors()).message(e.status());
+                sendError(e.status(), e.header() == null ? m : m.withHeader(e.header(), e.value()));
+            }
+            case Reply.Message m -> sendError(m.status(), m.message());
+            case Reply.Content c -> sendReply(c.head(), c.body(), true);
         }
     }
 
@@ -1544,7 +1546,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             // As HAProxy: a whole request whose response has not begun gets a 502 ("KH" in the log), and the
             // client connection lives on as after any error it may keep.
             log.error(cause, 'H');
-            sendError((backend != null ? backend.errors() : frontend.errors()).message(502));
+            sendError(502, (backend != null ? backend.errors() : frontend.errors()).message(502));
             return;
         }
         log.error(cause, '-'); // HAProxy's analysers leave the state unset on a kill
