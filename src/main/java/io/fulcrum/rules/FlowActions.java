@@ -51,13 +51,16 @@ final class FlowActions {
                 return Verdict.CONTINUE;
             };
         }, Phase.REQUEST);
-        // Rewrites cannot fail in Fulcrum (no rewrite reserve to overflow), so both modes behave alike.
         actions.add("strict-mode", a -> {
             String mode = a.next();
             if (!mode.equals("on") && !mode.equals("off")) {
                 throw new ConfigException("expects 'on' or 'off' as argument");
             }
-            return (txn, msg) -> Verdict.CONTINUE;
+            boolean soft = mode.equals("off");
+            return (txn, msg) -> {
+                txn.softRewrites(soft);
+                return Verdict.CONTINUE;
+            };
         }, Phase.values());
     }
 

@@ -17,6 +17,7 @@ import io.fulcrum.http.HttpHeaders;
 import io.fulcrum.http.MonitorUri;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
+import io.fulcrum.listener.Listener;
 import io.fulcrum.log.StreamLog;
 import io.fulcrum.log.TransactionWatcher;
 import io.fulcrum.mux.h1.H1Encoder;
@@ -39,6 +40,7 @@ import io.fulcrum.rules.HttpTxn;
 import io.fulcrum.rules.Reply;
 import io.fulcrum.rules.ResponseControl;
 import io.fulcrum.rules.Verdict;
+import io.fulcrum.stats.Counters;
 import io.fulcrum.sample.Endpoints;
 import io.fulcrum.sample.VarScope;
 import io.fulcrum.runtime.EventLoops;
@@ -152,6 +154,10 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     private HttpHeaders earlyHints;
     /** Response rules are running: fetches serving both directions read the response. */
     private boolean responseSide;
+    /** {@code strict-mode off} in the rule list running: a rewrite that does not fit is skipped. */
+    private boolean softRewrites;
+    /** The http-after-response rules are running. */
+    private boolean afterResponse;
     /** The stream's own copy of the client's addresses once a rule rewrites them (set-src...), else null. */
     private Endpoints endpoints;
     private Vars txnVars;
@@ -1286,6 +1292,38 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     }
 
     @Override
+    public boolean fits(HttpHead msg, int growth) {
+        return msg.htxSize() + growth <= front.limits().bufsize();
+    }
+
+    @Override
+    public Verdict rewriteFailed() {
+        // Counted where HAProxy counts it: the frontend and its listener, the backend once chosen, the server once known.
+        frontend.counters().increment(Counters.Count.FAILED_REWRITES);
+        Listener listener = Listener.of(client);
+        if (listener != null && listener.counters() != null) {
+            listener.counters().increment(Counters.Count.FAILED_REWRITES);
+        }
+        if (backend != null) {
+            backend.counters().increment(Counters.Count.FAILED_REWRITES);
+        }
+        if (target != null) {
+            target.counters().increment(Counters.Count.FAILED_REWRITES);
+        }
+        if (softRewrites || afterResponse) {
+            return Verdict.CONTINUE; // (an http-after-response rewrite that fails is skipped: docs/differences.md)
+        }
+        log.internalError();
+        reply(new Reply.Error(500));
+        return Verdict.DONE;
+    }
+
+    @Override
+    public void softRewrites(boolean soft) {
+        softRewrites = soft;
+    }
+
+    @Override
     public void earlyHint(String name, String value) {
         if (earlyHints == null) {
             earlyHints = new HttpHeaders();
@@ -1379,12 +1417,14 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         HttpRules fe = frontend.rules();
         HttpRules be = backend == null ? fe : backend.rules();
         responseSide = true;
+        afterResponse = true;
         try {
             if (HttpRule.runAll(be.afterResponse(), this, head) == Verdict.CONTINUE && fe != be) {
                 HttpRule.runAll(fe.afterResponse(), this, head);
             }
         } finally {
             responseSide = false;
+            afterResponse = false;
         }
     }
 
