@@ -57,14 +57,16 @@ class StrictRewriteIT {
                 """.formatted(fe, srv, sock, BIG);
     }
 
-    /**
-     * Sends a request whose X-Want field of {@code want} bytes the server sends back as X-Pad: both heads then weigh
-     * what the rewrites must fit beside. Returns the status line.
-     */
-    private static String get(int port, String path, int want) throws Exception {
+    /** Sends a request with a field {@code name} of {@code n} bytes; returns the status line of the response. */
+    private static String statusLine(int port, String path, String name, int n) throws Exception {
         try (HttpClientConn c = HttpClientConn.open(port)) {
-            return c.exchange("GET " + path + " HTTP/1.1\r\nHost: x\r\nX-Want: " + "p".repeat(want) + "\r\n\r\n").head().startLine();
+            return c.exchange("GET " + path + " HTTP/1.1\r\nHost: x\r\n" + name + ": " + "p".repeat(n) + "\r\n\r\n").head().startLine();
         }
+    }
+
+    /** A request whose X-Want field the server sends back as X-Pad: both heads then weigh what the rewrites must fit beside. */
+    private static String get(int port, String path, int want) throws Exception {
+        return statusLine(port, path, "X-Want", want);
     }
 
     @Test
@@ -98,6 +100,29 @@ class StrictRewriteIT {
             assertThat(rows.get("fe/FRONTEND").get("dreq")).isEqualTo("0");
             assertThat(rows.get("be/BACKEND").get("dresp")).isEqualTo("0");
             assertThat(rows.get("be/s1").get("dresp")).isEqualTo("0");
+        }
+    }
+
+    /** A URI and a header value that grow by 2000 bytes: the same boundary (the growth must fit). */
+    @Test
+    void uriAndValueRewritesFailAtTheSameBoundary() throws Exception {
+        int fe = freePort();
+        try (FulcrumProcess proxy = serve("""
+                defaults
+                    mode http
+                    timeout connect 2s
+                    timeout client 10s
+                    timeout server 10s
+                frontend fe
+                    bind 127.0.0.1:%d
+                    http-request set-uri /u%s if { path /u }
+                    http-request replace-header X-Pad (p*) \\1%2$s if { path /r }
+                    http-request return status 200
+                """.formatted(fe, BIG), fe)) {
+            for (String path : new String[] {"/u", "/r"}) {
+                assertThat(statusLine(fe, path, "X-Pad", 14260)).as(path).isEqualTo("HTTP/1.1 200 OK");
+                assertThat(statusLine(fe, path, "X-Pad", 14261)).as(path).isEqualTo("HTTP/1.1 500 Internal Server Error");
+            }
         }
     }
 
