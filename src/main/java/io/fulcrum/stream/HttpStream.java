@@ -1128,7 +1128,12 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             answerAfterParse = status;
             return;
         }
-        sendError(status, (backend != null ? backend.errors() : frontend.errors()).message(status));
+        sendError(status, errorMessage(status));
+    }
+
+    /** The proxy's message for {@code status}: the backend's errorfile, else the frontend's, else HAProxy's page. */
+    private ErrorMessage errorMessage(int status) {
+        return backend != null ? backend.errors().message(status, frontend.errors()) : frontend.errors().message(status);
     }
 
     /** Answers with an error message (see {@link #fail}); the log shows {@code status}, whatever the message's status line says. */
@@ -1165,7 +1170,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         log.error(r.refused() ? 'P' : 'L'); // refused, or answered by the proxy itself
         switch (r) {
             case Reply.Error e -> {
-                ErrorMessage m = (backend != null ? backend.errors() : frontend.errors()).message(e.status());
+                ErrorMessage m = errorMessage(e.status());
                 sendError(e.status(), e.header() == null ? m : m.withHeader(e.header(), e.value()));
             }
             case Reply.Message m -> sendError(m.status(), m.message());
@@ -1586,7 +1591,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             // As HAProxy: a whole request whose response has not begun gets a 502 ("KH" in the log), and the
             // client connection lives on as after any error it may keep.
             log.error(cause, 'H');
-            sendError(502, (backend != null ? backend.errors() : frontend.errors()).message(502));
+            sendError(502, errorMessage(502));
             return;
         }
         log.error(cause, '-'); // HAProxy's analysers leave the state unset on a kill

@@ -125,6 +125,39 @@ class ReplyErrorfileIT {
         }
     }
 
+    /**
+     * An error of a backend without its own errorfile for the status gets the frontend's (HAProxy's http_error_message():
+     * the backend's, the frontend's, the built-in page); the log shows the error's status, not the file's.
+     */
+    @Test
+    void theFrontendsErrorfileServesWhenTheBackendHasNone() throws Exception {
+        int fe = freePort();
+        int be = FulcrumProcess.refusedPort();
+        Files.writeString(dir.resolve("403.http"), FILE403);
+        String cfg = """
+                global
+                    log stdout format raw local0
+                defaults
+                    mode http
+                    log global
+                    option httplog
+                    timeout connect 2s
+                    timeout client 10s
+                    timeout server 10s
+                frontend fe
+                    bind 127.0.0.1:%d
+                    errorfile 503 %s/403.http
+                    default_backend be
+                backend be
+                    retries 0
+                    server s1 127.0.0.1:%d
+                """.formatted(fe, dir, be);
+        try (FulcrumProcess proxy = serve(cfg, fe); HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(c.exchange(get("/x")).text()).isEqualTo(FILE403);
+            assertThat(awaitLines(proxy, 1)).containsPattern(line("be/s1", 503, "SC--", "/x"));
+        }
+    }
+
     private static String line(String route, int status, String state, String path) {
         return " fe " + route + " [-0-9]+/[-0-9]+/[-0-9]+/[-0-9]+/\\d+ " + status + " \\d+ - - " + state + " .* \"GET " + path + " HTTP/1.1\"";
     }
