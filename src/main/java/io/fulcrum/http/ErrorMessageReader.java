@@ -15,7 +15,7 @@ import java.util.Arrays;
  * message must be a complete HTTP/1 response with a known or close-delimited body, and must fit in a
  * buffer once converted to HAProxy's internal form (HTX).
  */
-final class ErrorMessageReader {
+public final class ErrorMessageReader {
     private ErrorMessageReader() {
     }
 
@@ -23,16 +23,9 @@ final class ErrorMessageReader {
     static final int BUFSIZE = 16384;
     /** {@code tune.http.maxhdr}'s default, for error files. */
     private static final int MAX_HEADERS = 101;
-    /**
-     * HTX space taken by a message besides its start-line strings, header names and values and body:
-     * the HTX header, the start-line and end-of-headers blocks. Measured on HAProxy 2.6.12 (the largest
-     * body accepted with a given head), as is the 8 bytes each header or data block takes.
-     */
-    private static final int HTX_FIXED = 85;
-    private static final int HTX_BLOCK = 8;
 
     /** An {@code errorfile}: the file's first {@link #BUFSIZE} bytes, as HAProxy reads no more. */
-    static ErrorMessage file(String file) throws ConfigException {
+    public static ErrorMessage file(String file) throws ConfigException {
         InputStream in;
         try {
             in = Files.newInputStream(Path.of(file));
@@ -101,14 +94,14 @@ final class ErrorMessageReader {
     }
 
     private static void checkSize(ResponseHeadParser.Head h, int payload, int bufsize) throws ConfigException {
-        long size = HTX_FIXED + h.version().length() + h.code().length() + h.reason().length();
+        long size = HttpHead.HTX_FIXED + h.version().length() + h.code().length() + h.reason().length();
         for (ResponseHeadParser.Field f : h.fields()) {
-            size += HTX_BLOCK + f.name().length() + f.value().length();
+            size += HttpHead.HTX_BLOCK + f.name().length() + f.value().length();
         }
         if (size > bufsize) {
             throw new ConfigException("unable to add headers into the HTX message");
         }
-        if (payload > 0 && size + HTX_BLOCK + payload > bufsize) {
+        if (payload > 0 && size + HttpHead.HTX_BLOCK + payload > bufsize) {
             throw new ConfigException("unable to add payload into the HTX message");
         }
     }

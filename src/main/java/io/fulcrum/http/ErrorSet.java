@@ -57,12 +57,29 @@ public final class ErrorSet implements ProxyPart {
      * for gets the 500 one, as in HAProxy.
      */
     public ErrorMessage message(int status) {
+        ErrorMessage own = own(status);
+        return own != null ? own : ErrorPages.message(key(status));
+    }
+
+    /**
+     * The message for {@code status}: this proxy's own, else {@code fallback}'s (a backend's set falls back on its
+     * frontend's), else HAProxy's page, as HAProxy's {@code http_error_message()} looks them up.
+     */
+    public ErrorMessage message(int status, ErrorSet fallback) {
+        ErrorMessage own = own(status);
+        return own != null ? own : fallback.message(status);
+    }
+
+    private ErrorMessage own(int status) {
         if (messages == null) {
             throw new IllegalStateException("error set used before the configuration check resolved it");
         }
-        int key = ErrorPages.hasBuiltin(status) ? status : 500;
-        ErrorMessage own = key < messages.length ? messages[key] : null;
-        return own != null ? own : ErrorPages.message(key);
+        int key = key(status);
+        return key < messages.length ? messages[key] : null;
+    }
+
+    private static int key(int status) {
+        return ErrorPages.hasBuiltin(status) ? status : 500;
     }
 
     void add(int status, ErrorMessage message) {

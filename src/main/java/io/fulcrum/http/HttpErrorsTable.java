@@ -41,4 +41,15 @@ public final class HttpErrorsTable {
     Section find(String name) {
         return sections.get(name);
     }
+
+    /** True when an {@code http-errors} section is named {@code name}. */
+    public boolean has(String name) {
+        return sections.containsKey(name);
+    }
+
+    /** The message the section {@code name} declares for {@code status}, or null. */
+    public ErrorMessage message(String name, int status) {
+        Section s = sections.get(name);
+        return s == null ? null : s.messages.get(status);
+    }
 }

@@ -13,6 +13,17 @@ public abstract sealed class HttpHead permits RequestHead, ResponseHead {
     /** {@link #bodyLength()}: a response body that ends when the server closes. */
     public static final long UNTIL_CLOSE = -2;
 
+    /**
+     * HTX space (HAProxy's internal message form, which {@code tune.bufsize} bounds) taken by a head besides its
+     * start-line strings and its fields: the HTX header, the start-line and end-of-headers blocks. Measured on
+     * HAProxy 2.6.12 (the largest body accepted with a given head; the largest header a rewrite may add), as is the
+     * 8 bytes each header or data block takes.
+     */
+    public static final int HTX_FIXED = 85;
+    public static final int HTX_BLOCK = 8;
+    /** The version in a start line ("HTTP/1.1"). */
+    private static final int VERSION_LENGTH = 8;
+
     private final HttpHeaders headers;
     private int version;
     private long bodyLength;
@@ -26,6 +37,17 @@ public abstract sealed class HttpHead permits RequestHead, ResponseHead {
     public HttpHeaders headers() {
         return headers;
     }
+
+    /**
+     * The size of this head in HAProxy's HTX form, which a rewrite must keep within {@code tune.bufsize} (HAProxy's
+     * strict rewriting mode): the fields' part is kept up to date by the rewrites once asked for.
+     */
+    public int htxSize() {
+        return HTX_FIXED + VERSION_LENGTH + startLineParts() + headers.htxSize();
+    }
+
+    /** The length of the start line's strings but the version: method and URI, or status code and reason. */
+    protected abstract int startLineParts();
 
     /** Major * 10 + minor: 10 for HTTP/1.0, 11 for HTTP/1.1, 20 for HTTP/2. */
     public int version() {

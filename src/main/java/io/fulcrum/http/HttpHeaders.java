@@ -17,6 +17,8 @@ public final class HttpHeaders {
     private int[] index;
     private int count;
     private int live;
+    /** HTX bytes of the present fields (a block each, name and value), or -1 until {@link #htxSize()} is asked for. */
+    private int htxSize = -1;
 
     /** Headers indexing {@code bytes} (owned from now on); {@code used} bytes of it are taken. */
     public HttpHeaders(byte[] bytes, int used) {
@@ -61,6 +63,9 @@ public final class HttpHeaders {
         index[i + 2] = valueOffset;
         index[i + 3] = valueLength;
         live++;
+        if (htxSize >= 0) {
+            htxSize += HttpHead.HTX_BLOCK + nameLength + valueLength;
+        }
     }
 
     /** Appends {@code name: value} at the end. */
@@ -86,6 +91,9 @@ public final class HttpHeaders {
     /** Replaces the value of field {@code i}. */
     public void setValue(int i, CharSequence value) {
         int v = append(value);
+        if (htxSize >= 0 && index[4 * i + 1] >= 0) {
+            htxSize += value.length() - index[4 * i + 3];
+        }
         index[4 * i + 2] = v;
         index[4 * i + 3] = value.length();
     }
@@ -93,6 +101,9 @@ public final class HttpHeaders {
     /** Removes field {@code i}; indexes of the other fields do not change. */
     public void remove(int i) {
         if (index[4 * i + 1] >= 0) {
+            if (htxSize >= 0) {
+                htxSize -= HttpHead.HTX_BLOCK + index[4 * i + 1] + index[4 * i + 3];
+            }
             index[4 * i + 1] = -1;
             live--;
         }
@@ -229,6 +240,23 @@ public final class HttpHeaders {
     /** Whether field {@code i} (present) is named {@code name}, case-insensitively, without making a view. */
     public boolean nameIs(int i, CharSequence name) {
         return index[4 * i + 1] == name.length() && equalsIgnoreCase(index[4 * i], name);
+    }
+
+    /**
+     * The fields' size in HAProxy's HTX form (see {@link HttpHead#htxSize()}): computed once, then kept up to date by
+     * every change, so that messages no rewrite checks never pay for it.
+     */
+    public int htxSize() {
+        if (htxSize < 0) {
+            int n = 0;
+            for (int i = 0; i < count; i++) {
+                if (index[4 * i + 1] >= 0) {
+                    n += HttpHead.HTX_BLOCK + index[4 * i + 1] + index[4 * i + 3];
+                }
+            }
+            htxSize = n;
+        }
+        return htxSize;
     }
 
     /** Bytes {@link #writeTo} writes. */

@@ -15,6 +15,11 @@ public final class RequestHead extends HttpHead {
         this.uri = uri;
     }
 
+    @Override
+    protected int startLineParts() {
+        return method.length() + uri.length();
+    }
+
     public AsciiString method() {
         return method;
     }

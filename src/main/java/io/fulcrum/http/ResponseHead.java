@@ -13,6 +13,11 @@ public final class ResponseHead extends HttpHead {
         this.reason = reason;
     }
 
+    @Override
+    protected int startLineParts() {
+        return 3 + reason.length(); // a status code has 3 digits
+    }
+
     public int status() {
         return status;
     }

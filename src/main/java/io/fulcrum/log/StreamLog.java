@@ -57,6 +57,8 @@ public final class StreamLog {
     private char cookieRequest = '-';
     private char cookieResponse = '-';
     private boolean badRequest;
+    /** The transaction failed on an error of the proxy's own (a failed rewrite in strict mode): counted in eint. */
+    private boolean internalError;
     private long id = -1;
     private long logNumber;
     private String uniqueId;
@@ -347,6 +349,21 @@ public final class StreamLog {
 
     boolean http() {
         return http;
+    }
+
+    /**
+     * The proxy failed the transaction itself (a rewrite that did not fit, in strict mode): an internal error, not a
+     * denial. As HAProxy, a request it failed on is not timed (TR -1).
+     */
+    public void internalError() {
+        internalError = true;
+        if (stateNow() == 'R') {
+            headNanos = NONE;
+        }
+    }
+
+    boolean isInternalError() {
+        return internalError;
     }
 
     boolean isBadRequest() {

@@ -58,7 +58,9 @@ final class TransactionCounts {
             if (status > 0 && l.serverResponded()) {
                 c.response(status);
             }
-            if (l.cause() == 'P' && l.state() == 'H') {
+            if (l.isInternalError()) {
+                c.increment(Count.INTERNAL_ERRORS);
+            } else if (l.cause() == 'P' && l.state() == 'H') {
                 c.increment(Count.DENIED_RESP);
             }
             serverSide(c, l);
@@ -123,9 +125,14 @@ final class TransactionCounts {
         denials(c, l);
     }
 
-    /** PR: a request rule denied (a bad request's PR is an error, not a denial, as in HAProxy); PH: a response rule did. */
+    /**
+     * PR: a request rule denied (a bad request's PR is an error, not a denial, as in HAProxy); PH: a response rule did.
+     * A rule that failed (a rewrite in strict mode) is an internal error instead.
+     */
     private static void denials(Counters c, StreamLog l) {
-        if (l.cause() == 'P' && l.state() == 'R' && !l.isBadRequest()) {
+        if (l.isInternalError()) {
+            c.increment(Count.INTERNAL_ERRORS); // a failed rewrite: the proxy's own error, no denial
+        } else if (l.cause() == 'P' && l.state() == 'R' && !l.isBadRequest()) {
             c.increment(Count.DENIED_REQ);
         } else if (l.cause() == 'P' && l.state() == 'H') {
             c.increment(Count.DENIED_RESP);

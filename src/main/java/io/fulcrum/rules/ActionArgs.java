@@ -96,6 +96,16 @@ public final class ActionArgs {
         proxy.part(HttpRules.class, HttpRules::new).experimental.add(new HttpRules.Experimental(line.source(), what));
     }
 
+    /** Reports a warning on the rule's line; parsing goes on. */
+    public void warn(String message) {
+        line.warn(message);
+    }
+
+    /** Asks for {@code reply}'s {@code errorfiles} section to be looked up once every section is known. */
+    void resolveLater(ReplyBuilder reply) {
+        proxy.part(HttpRules.class, HttpRules::new).errorReplies.add(reply);
+    }
+
     int position() {
         return pos;
     }

@@ -28,14 +28,7 @@ final class FlowActions {
             return Verdict.DONE;
         }, Phase.REQUEST, Phase.RESPONSE);
         actions.add("tarpit", a -> {
-            ReplyBuilder b = new ReplyBuilder(500).parse(a, "deny_status", "status");
-            if (b.bare()) {
-                int status = b.status();
-                return (txn, msg) -> {
-                    txn.tarpit(new Reply.Error(status));
-                    return Verdict.DONE;
-                };
-            }
+            ReplyBuilder b = new ReplyBuilder(500, true).parse(a, "deny_status", "status");
             return (txn, msg) -> {
                 txn.tarpit(b.build(txn));
                 return Verdict.DONE;
@@ -58,13 +51,16 @@ final class FlowActions {
                 return Verdict.CONTINUE;
             };
         }, Phase.REQUEST);
-        // Rewrites cannot fail in Fulcrum (no rewrite reserve to overflow), so both modes behave alike.
         actions.add("strict-mode", a -> {
             String mode = a.next();
             if (!mode.equals("on") && !mode.equals("off")) {
                 throw new ConfigException("expects 'on' or 'off' as argument");
             }
-            return (txn, msg) -> Verdict.CONTINUE;
+            boolean soft = mode.equals("off");
+            return (txn, msg) -> {
+                txn.softRewrites(soft);
+                return Verdict.CONTINUE;
+            };
         }, Phase.values());
     }
 

@@ -1,6 +1,7 @@
 package io.fulcrum.rules;
 
 import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.HttpHeaders;
 import io.fulcrum.log.LogFormat;
 import io.fulcrum.sample.PcreRegex;
@@ -24,7 +25,11 @@ final class HeaderActions {
             String name = nameAndFormat(a);
             LogFormat value = a.format(a.next());
             return (txn, msg) -> {
-                msg.headers().add(name, value.format(txn));
+                String v = value.format(txn);
+                if (!txn.fits(msg, HttpHead.HTX_BLOCK + name.length() + v.length())) {
+                    return txn.rewriteFailed();
+                }
+                msg.headers().add(name, v);
                 return Verdict.CONTINUE;
             };
         }, all);
@@ -34,7 +39,16 @@ final class HeaderActions {
             return (txn, msg) -> {
                 // The value is computed before the old fields go: it may refer to them.
                 String v = value.format(txn);
-                msg.headers().set(name, v);
+                HttpHeaders h = msg.headers();
+                int replaced = 0;
+                for (int i = h.indexOf(name, 0); i >= 0; i = h.indexOf(name, i + 1)) {
+                    replaced += HttpHead.HTX_BLOCK + name.length() + h.value(i).length();
+                }
+                if (!txn.fits(msg, HttpHead.HTX_BLOCK + name.length() + v.length() - replaced)) {
+                    h.removeAll(name); // as HAProxy, which removes the fields before it fails to add the new one
+                    return txn.rewriteFailed();
+                }
+                h.set(name, v);
                 return Verdict.CONTINUE;
             };
         }, all);
@@ -102,6 +116,9 @@ final class HeaderActions {
                 if (!eachValue) {
                     String v = r.apply(value, txn);
                     if (v != null) {
+                        if (!txn.fits(msg, v.length() - value.length())) {
+                            return txn.rewriteFailed();
+                        }
                         h.setValue(i, v);
                     }
                     continue;
@@ -115,7 +132,11 @@ final class HeaderActions {
                     parts.add(v != null ? v : p);
                 }
                 if (changed) {
-                    h.setValue(i, String.join(",", parts));
+                    String v = String.join(",", parts);
+                    if (!txn.fits(msg, v.length() - value.length())) {
+                        return txn.rewriteFailed();
+                    }
+                    h.setValue(i, v);
                 }
             }
             return Verdict.CONTINUE;

@@ -15,6 +15,9 @@ public record HttpRule(HttpAction action, Condition condition, Source source) {
      * the index of a rule that waits (run it again to resume), else {@code rules.length}.
      */
     public static int run(HttpRule[] rules, int from, HttpTxn txn, HttpHead msg) {
+        if (from == 0) {
+            txn.softRewrites(false); // each rule list starts in strict rewriting mode
+        }
         for (int i = from; i < rules.length; i++) {
             HttpRule r = rules[i];
             if (Condition.passes(r.condition, txn)) {

@@ -24,6 +24,9 @@ public final class HttpRules implements ProxyPart {
     /** Rules of experimental actions, refused without {@code expose-experimental-directives}. */
     final List<Experimental> experimental = new ArrayList<>();
 
+    /** Replies taken from an {@code http-errors} section, resolved once all sections are read. */
+    final List<ReplyBuilder> errorReplies = new ArrayList<>();
+
     /** Where an experimental action is used. */
     record Experimental(Source source, String action) {
     }
@@ -69,6 +72,16 @@ public final class HttpRules implements ProxyPart {
             all.addAll(l);
         }
         return all.toArray(NONE);
+    }
+
+    /** The replies of this section's rules and of its defaults section's that name an {@code http-errors} section. */
+    List<ReplyBuilder> errorReplies() {
+        if (inherited == null) {
+            return errorReplies;
+        }
+        List<ReplyBuilder> all = new ArrayList<>(inherited.errorReplies);
+        all.addAll(errorReplies);
+        return all;
     }
 
     /** The rules of each phase, as arrays for the data path. */

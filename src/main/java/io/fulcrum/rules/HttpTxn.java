@@ -49,6 +49,21 @@ public interface HttpTxn extends SampleContext {
     /** {@code http-request disable-l7-retry}: only a failed connection may be retried. */
     void disableL7Retry();
 
+    /**
+     * True when {@code msg} grown by {@code growth} bytes still fits in a buffer ({@code tune.bufsize}, the head counted in
+     * HAProxy's internal form): a rewrite that would not is a failed rewrite ({@link #rewriteFailed()}).
+     */
+    boolean fits(HttpHead msg, int growth);
+
+    /**
+     * A rewrite did not fit: counted ({@code wrew}); in strict mode (the default) the transaction fails with a 500 and
+     * DONE is returned, else the rewrite is skipped and the rules go on (CONTINUE).
+     */
+    Verdict rewriteFailed();
+
+    /** {@code strict-mode off} (true) or {@code on}, until the end of this rule list. */
+    void softRewrites(boolean soft);
+
     /** Adds a field to the 103 Early Hints response sent before anything else. */
     void earlyHint(String name, String value);
 }

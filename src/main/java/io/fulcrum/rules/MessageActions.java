@@ -23,7 +23,12 @@ final class MessageActions {
         actions.add("set-method", a -> {
             LogFormat f = oneFormat(a);
             return (txn, msg) -> {
-                ((RequestHead) msg).method(new AsciiString(f.format(txn)));
+                RequestHead r = (RequestHead) msg;
+                String m = f.format(txn);
+                if (!txn.fits(r, m.length() - r.method().length())) {
+                    return txn.rewriteFailed();
+                }
+                r.method(new AsciiString(m));
                 return Verdict.CONTINUE;
             };
         }, Phase.REQUEST);
@@ -58,10 +63,7 @@ final class MessageActions {
                 txn.reply(new Reply.Error(400));
                 return Verdict.DONE;
             }
-            if (!done.equals(uri)) {
-                r.uri(new AsciiString(done));
-            }
-            return Verdict.CONTINUE;
+            return done.equals(uri) ? Verdict.CONTINUE : setUri(txn, r, done);
         };
     }
 
@@ -79,8 +81,7 @@ final class MessageActions {
             return (txn, msg) -> {
                 RequestHead r = (RequestHead) msg;
                 String v = f.format(txn);
-                r.uri(new AsciiString(rewrite.apply(Uri.of(r.uri()), v).toString()));
-                return Verdict.CONTINUE;
+                return setUri(txn, r, rewrite.apply(Uri.of(r.uri()), v).toString());
             };
         }, Phase.REQUEST);
     }
@@ -97,10 +98,7 @@ final class MessageActions {
                 RequestHead req = (RequestHead) msg;
                 Uri u = Uri.of(req.uri());
                 String v = r.apply(part.apply(u), txn);
-                if (v != null) {
-                    req.uri(new AsciiString(rewrite.apply(u, v).toString()));
-                }
-                return Verdict.CONTINUE;
+                return v == null ? Verdict.CONTINUE : setUri(txn, req, rewrite.apply(u, v).toString());
             };
         }, Phase.REQUEST);
     }
@@ -123,8 +121,21 @@ final class MessageActions {
         int code = status;
         AsciiString phrase = new AsciiString(reason != null ? reason : Reasons.of(status));
         return (txn, msg) -> {
-            ((ResponseHead) msg).status(code, phrase);
+            ResponseHead r = (ResponseHead) msg;
+            if (!txn.fits(r, phrase.length() - r.reason().length())) {
+                return txn.rewriteFailed();
+            }
+            r.status(code, phrase);
             return Verdict.CONTINUE;
         };
+    }
+
+    /** Sets the request's URI, unless the head would no longer fit in a buffer (a failed rewrite). */
+    private static Verdict setUri(HttpTxn txn, RequestHead r, String uri) {
+        if (!txn.fits(r, uri.length() - r.uri().length())) {
+            return txn.rewriteFailed();
+        }
+        r.uri(new AsciiString(uri));
+        return Verdict.CONTINUE;
     }
 }

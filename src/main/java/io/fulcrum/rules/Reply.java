@@ -1,21 +1,41 @@
 package io.fulcrum.rules;
 
+import io.fulcrum.http.ErrorMessage;
 import io.fulcrum.http.ResponseHead;
 
-/** An answer a rule makes the proxy send instead of forwarding. */
+/**
+ * An answer a rule makes the proxy send instead of forwarding. {@link #refused()} says whether the rule refused the
+ * transaction (deny, tarpit, auth: logged "P") or answered it itself (return: logged "L"), as HAProxy logs them.
+ */
 public sealed interface Reply {
+
+    boolean refused();
 
     /**
      * The proxy's response for {@code status} (its errorfile, or the built-in page), with one more header
      * when {@code header} is not null (WWW-Authenticate for {@code auth}).
      */
-    record Error(int status, String header, String value) implements Reply {
+    record Error(int status, String header, String value, boolean refused) implements Reply {
         public Error(int status) {
-            this(status, null, null);
+            this(status, null, null, true);
+        }
+
+        public Error(int status, String header, String value) {
+            this(status, header, value, true);
         }
     }
 
     /** A response built by the rule: a head (its Content-Length already set) and the body. */
-    record Content(ResponseHead head, byte[] body) implements Reply {
+    record Content(ResponseHead head, byte[] body, boolean refused) implements Reply {
+        public Content(ResponseHead head, byte[] body) {
+            this(head, body, false);
+        }
+    }
+
+    /**
+     * A full response read from a file ({@code errorfile}, {@code errorfiles}), sent as the proxy's errors are;
+     * {@code status} is the rule's, which the log shows whatever the file's status line says.
+     */
+    record Message(int status, ErrorMessage message, boolean refused) implements Reply {
     }
 }

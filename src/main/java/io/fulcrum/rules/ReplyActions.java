@@ -18,15 +18,11 @@ final class ReplyActions {
         actions.add("allow", a -> (txn, msg) -> Verdict.STOP, Phase.values());
         actions.add("deny", a -> {
             // A request is denied with 403, a response with 502, unless told otherwise.
-            ReplyBuilder b = new ReplyBuilder(a.phase() == Phase.REQUEST ? 403 : 502).parse(a, "deny_status", "status");
-            if (b.bare()) {
-                int status = b.status();
-                return (txn, msg) -> reply(txn, new Reply.Error(status));
-            }
+            ReplyBuilder b = new ReplyBuilder(a.phase() == Phase.REQUEST ? 403 : 502, true).parse(a, "deny_status", "status");
             return (txn, msg) -> reply(txn, b.build(txn));
         }, Phase.REQUEST, Phase.RESPONSE);
         actions.add("return", a -> {
-            ReplyBuilder b = new ReplyBuilder(200).parse(a, "status");
+            ReplyBuilder b = new ReplyBuilder(200, false).parse(a, "status");
             return (txn, msg) -> reply(txn, b.build(txn));
         }, Phase.REQUEST, Phase.RESPONSE);
         actions.add("auth", a -> {

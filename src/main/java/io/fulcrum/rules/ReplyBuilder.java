@@ -1,11 +1,17 @@
 package io.fulcrum.rules;
 
 import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.Diagnostics;
+import io.fulcrum.http.ErrorMessage;
+import io.fulcrum.http.ErrorMessageReader;
+import io.fulcrum.http.ErrorPages;
+import io.fulcrum.http.HttpErrorsTable;
 import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.HttpHeaders;
 import io.fulcrum.http.Reasons;
 import io.fulcrum.http.ResponseHead;
 import io.fulcrum.log.LogFormat;
+import io.fulcrum.proxy.ProxySpec;
 import io.netty.util.AsciiString;
 
 import java.io.IOException;
@@ -14,32 +20,44 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
- * The response arguments shared by {@code return} and {@code deny} ({@code status}, {@code content-type},
- * {@code string}, {@code lf-string}, {@code file}, {@code lf-file}, {@code default-errorfiles},
- * {@code hdr}), and the reply they build for a transaction.
+ * The response arguments shared by {@code return}, {@code deny} and {@code tarpit} ({@code status}, {@code content-type},
+ * {@code string}, {@code lf-string}, {@code file}, {@code lf-file}, {@code default-errorfiles}, {@code errorfile},
+ * {@code errorfiles}, {@code hdr}), and the reply they build for a transaction, as HAProxy's {@code http_parse_http_reply()}.
  */
 final class ReplyBuilder {
     private record Header(String name, LogFormat value) {
     }
 
+    private final boolean refused;
     private int status;
     private String contentType;
+    /** The payload argument given ("string", "errorfile"...): one at most. */
+    private String payload;
     private byte[] body;
     private LogFormat lfBody;
-    private boolean errorfile;
+    /** The file of {@code errorfile}, or the message of the {@code errorfiles} section once resolved (null if it has none). */
+    private ErrorMessage message;
+    private String section;
     private final List<Header> headers = new ArrayList<>();
 
-    ReplyBuilder(int defaultStatus) {
+    /**
+     * @param refused the reply refuses the transaction (deny, tarpit); with nothing but a status it is then the
+     *                proxy's error page for it ("default-errorfiles" implied)
+     */
+    ReplyBuilder(int defaultStatus, boolean refused) {
         this.status = defaultStatus;
+        this.refused = refused;
     }
 
     /**
-     * Reads the reply arguments; {@code statusKeyword} names the status argument ("status", or
-     * "deny_status" too for deny). Stops at the first word that is none of them.
+     * Reads the reply arguments; {@code statusKeywords} name the status argument ("status", or "deny_status" too
+     * for deny). Stops at the first word that is none of them.
      */
     ReplyBuilder parse(ActionArgs a, String... statusKeywords) throws ConfigException {
+        boolean onlyStatus = true;
         while (a.more()) {
             String w = a.peek();
             if (List.of(statusKeywords).contains(w)) {
@@ -60,41 +78,82 @@ final class ReplyBuilder {
                     a.next();
                     contentType = a.next("missing content-type");
                 }
-                case "string" -> {
-                    a.next();
-                    body = a.next("missing string").getBytes(StandardCharsets.ISO_8859_1);
-                }
-                case "lf-string" -> {
-                    a.next();
-                    lfBody = a.format(a.next("missing lf-string"));
-                }
-                case "file" -> {
-                    a.next();
-                    body = read(a.next("missing file"));
-                }
-                case "lf-file" -> {
-                    a.next();
-                    lfBody = a.format(new String(read(a.next("missing lf-file")), StandardCharsets.ISO_8859_1));
-                }
-                case "default-errorfiles" -> {
-                    a.next();
-                    errorfile = true;
-                }
                 case "hdr" -> {
                     a.next();
                     String name = a.next("missing header name");
-                    headers.add(new Header(name.toLowerCase(java.util.Locale.ROOT), a.format(a.next("missing header value"))));
+                    headers.add(new Header(name.toLowerCase(Locale.ROOT), a.format(a.next("missing header value"))));
                 }
-                case "errorfile", "errorfiles" -> throw new ConfigException("'" + w + "' is not supported by Fulcrum yet");
+                case "string", "lf-string", "file", "lf-file", "default-errorfiles", "errorfile", "errorfiles" -> payload(a, a.next());
                 default -> {
-                    return this;
+                    return done(a, onlyStatus);
                 }
             }
+            onlyStatus = false;
         }
-        if (contentType == null && (body != null || lfBody != null)) {
+        return done(a, onlyStatus);
+    }
+
+    private void payload(ActionArgs a, String w) throws ConfigException {
+        if (payload != null) {
+            throw new ConfigException("unexpected '" + w + "' argument, '" + payload + "' already defined");
+        }
+        payload = w;
+        switch (w) {
+            case "string" -> body = a.next("missing string").getBytes(StandardCharsets.ISO_8859_1);
+            case "lf-string" -> lfBody = a.format(a.next("missing lf-string"));
+            case "file" -> body = read(a.next("missing file"));
+            case "lf-file" -> lfBody = a.format(new String(read(a.next("missing lf-file")), StandardCharsets.ISO_8859_1));
+            case "errorfile" -> message = ErrorMessageReader.file(a.next("'errorfile' expects <fmt> as argument"));
+            case "errorfiles" -> {
+                section = a.next("'errorfiles' expects <name> as argument");
+                a.resolveLater(this);
+            }
+            default -> {
+                // default-errorfiles: the proxy's page for the status
+            }
+        }
+    }
+
+    private ReplyBuilder done(ActionArgs a, boolean onlyStatus) throws ConfigException {
+        if (refused && onlyStatus) {
+            payload = "default-errorfiles";
+        }
+        if (fromErrorfile()) {
+            if ((section != null || payload.equals("default-errorfiles")) && !ErrorPages.hasBuiltin(status)) {
+                throw new ConfigException("status code '" + status + "' not handled by default with '" + payload + "' argument.");
+            }
+            if (contentType != null) {
+                a.warn("content-type '" + contentType + "' ignored by the http reply when used with an erorrfile."); // (sic)
+                contentType = null;
+            }
+            if (!headers.isEmpty()) {
+                a.warn("hdr parameters ignored by the http reply when used with an erorrfile.");
+                headers.clear();
+            }
+        } else if (contentType == null && (body != null || lfBody != null)) {
             throw new ConfigException("a content type must be specified for a response with a payload");
         }
         return this;
+    }
+
+    private boolean fromErrorfile() {
+        return payload != null && (payload.equals("default-errorfiles") || payload.equals("errorfile") || payload.equals("errorfiles"));
+    }
+
+    /**
+     * Looks the {@code errorfiles} section up, as HAProxy's configuration check: an unknown section is an error, a
+     * status the section lacks a warning (the reply is then the bare status).
+     */
+    void resolve(ProxySpec proxy, HttpErrorsTable sections, Diagnostics diag) {
+        if (!sections.has(section)) {
+            diag.configAlert("Proxy '" + proxy.name() + "': unknown http-errors section '" + section + "' referenced by an http reply .");
+            return;
+        }
+        message = sections.message(section, status);
+        if (message == null) {
+            diag.configWarning("Proxy '" + proxy.name() + "': status '" + status + "' referenced by an http reply not declared in "
+                    + "http-errors section '" + section + "'.");
+        }
     }
 
     private static byte[] read(String file) throws ConfigException {
@@ -105,31 +164,25 @@ final class ReplyBuilder {
         }
     }
 
-    int status() {
-        return status;
-    }
-
-    /** True when nothing but a status was given (deny then sends the proxy's page for it). */
-    boolean bare() {
-        return body == null && lfBody == null && contentType == null && headers.isEmpty();
-    }
-
     /** The reply for this transaction: user headers first, then Content-Length and Content-Type, as HAProxy. */
     Reply build(HttpTxn txn) {
-        if (errorfile) {
-            return new Reply.Error(status);
+        if ("default-errorfiles".equals(payload)) {
+            return new Reply.Error(status, null, null, refused);
         }
-        byte[] payload = lfBody != null ? lfBody.format(txn).getBytes(StandardCharsets.ISO_8859_1) : body != null ? body : new byte[0];
+        if (message != null) {
+            return new Reply.Message(status, message, refused);
+        }
+        byte[] bytes = lfBody != null ? lfBody.format(txn).getBytes(StandardCharsets.ISO_8859_1) : body != null ? body : new byte[0];
         HttpHeaders h = new HttpHeaders();
         for (Header x : headers) {
             h.add(x.name, x.value.format(txn));
         }
-        h.add("content-length", Integer.toString(payload.length));
+        h.add("content-length", Integer.toString(bytes.length));
         if (contentType != null) {
             h.add("content-type", contentType);
         }
         ResponseHead head = new ResponseHead(11, status, new AsciiString(Reasons.of(status)), h);
         head.bodyLength(HttpHead.NO_BODY);
-        return new Reply.Content(head, payload);
+        return new Reply.Content(head, bytes, refused);
     }
 }

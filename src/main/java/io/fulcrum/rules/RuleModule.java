@@ -11,6 +11,7 @@ import io.fulcrum.cfg.HaproxyKeywords;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
 import io.fulcrum.cli.CliCommands;
+import io.fulcrum.http.HttpErrorsTable;
 import io.fulcrum.log.LogFormatParser;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.Mode;
@@ -53,6 +54,18 @@ public final class RuleModule implements Module {
                 (p, l) -> redirect(p, l, actions, acls, formats));
         registry.check(RuleModule::warnTcpMode);
         registry.check(RuleModule::checkExperimental);
+        registry.check(RuleModule::resolveErrorReplies);
+    }
+
+    /** Looks up the {@code http-errors} sections that replies name ({@code errorfiles}), now that all are known. */
+    private static void resolveErrorReplies(ConfigModel model, Diagnostics diag) {
+        HttpErrorsTable sections = HttpErrorsTable.of(model);
+        for (ProxySpec p : ProxyTable.of(model).proxies()) {
+            HttpRules r = p.partOrNull(HttpRules.class);
+            for (ReplyBuilder reply : r == null ? List.<ReplyBuilder>of() : r.errorReplies()) {
+                reply.resolve(p, sections, diag);
+            }
+        }
     }
 
     /** HTTP rules of a TCP proxy never run: said once per list, as HAProxy does. */

@@ -17,6 +17,7 @@ import io.fulcrum.http.HttpHeaders;
 import io.fulcrum.http.MonitorUri;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
+import io.fulcrum.listener.Listener;
 import io.fulcrum.log.StreamLog;
 import io.fulcrum.log.TransactionWatcher;
 import io.fulcrum.mux.h1.H1Encoder;
@@ -39,6 +40,7 @@ import io.fulcrum.rules.HttpTxn;
 import io.fulcrum.rules.Reply;
 import io.fulcrum.rules.ResponseControl;
 import io.fulcrum.rules.Verdict;
+import io.fulcrum.stats.Counters;
 import io.fulcrum.sample.Endpoints;
 import io.fulcrum.sample.VarScope;
 import io.fulcrum.runtime.EventLoops;
@@ -162,6 +164,10 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     private HttpHeaders earlyHints;
     /** Response rules are running: fetches serving both directions read the response. */
     private boolean responseSide;
+    /** {@code strict-mode off} in the rule list running: a rewrite that does not fit is skipped. */
+    private boolean softRewrites;
+    /** The http-after-response rules are running. */
+    private boolean afterResponse;
     /** The stream's own copy of the client's addresses once a rule rewrites them (set-src...), else null. */
     private Endpoints endpoints;
     private Vars txnVars;
@@ -1156,13 +1162,18 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             answerAfterParse = status;
             return;
         }
-        sendError((backend != null ? backend.errors() : frontend.errors()).message(status));
+        sendError(status, errorMessage(status));
     }
 
-    /** Answers with an error message (see {@link #fail}). */
-    private void sendError(ErrorMessage m) {
+    /** The proxy's message for {@code status}: the backend's errorfile, else the frontend's, else HAProxy's page. */
+    private ErrorMessage errorMessage(int status) {
+        return backend != null ? backend.errors().message(status, frontend.errors()) : frontend.errors().message(status);
+    }
+
+    /** Answers with an error message (see {@link #fail}); the log shows {@code status}, whatever the message's status line says. */
+    private void sendError(int status, ErrorMessage m) {
         flushEarlyHints();
-        log.status(m.status());
+        log.status(status);
         if (!m.isEmpty() && hasAfterResponseRules()) {
             // The rules may change it: it goes out as any response the proxy builds.
             sendReply(m.toHead(), m.body(), m.lengthKnown() && !m.asksClose());
@@ -1190,12 +1201,14 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
 
     @Override
     public void reply(Reply r) {
-        log.error(r instanceof Reply.Error ? 'P' : 'L'); // refused, or answered by the proxy itself
-        if (r instanceof Reply.Error e) {
-            ErrorMessage m = (backend != null ? backend.errors() : frontend.errors()).message(e.status());
-            sendError(e.header() == null ? m : m.withHeader(e.header(), e.value()));
-        } else if (r instanceof Reply.Content c) {
-            sendReply(c.head(), c.body(), true);
+        log.error(r.refused() ? 'P' : 'L'); // refused, or answered by the proxy itself
+        switch (r) {
+            case Reply.Error e -> {
+                ErrorMessage m = errorMessage(e.status());
+                sendError(e.status(), e.header() == null ? m : m.withHeader(e.header(), e.value()));
+            }
+            case Reply.Message m -> sendError(m.status(), m.message());
+            case Reply.Content c -> sendReply(c.head(), c.body(), true);
         }
     }
 
@@ -1319,6 +1332,38 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     }
 
     @Override
+    public boolean fits(HttpHead msg, int growth) {
+        return msg.htxSize() + growth <= front.limits().bufsize();
+    }
+
+    @Override
+    public Verdict rewriteFailed() {
+        // Counted where HAProxy counts it: the frontend and its listener, the backend once chosen, the server once known.
+        frontend.counters().increment(Counters.Count.FAILED_REWRITES);
+        Listener listener = Listener.of(client);
+        if (listener != null && listener.counters() != null) {
+            listener.counters().increment(Counters.Count.FAILED_REWRITES);
+        }
+        if (backend != null) {
+            backend.counters().increment(Counters.Count.FAILED_REWRITES);
+        }
+        if (target != null) {
+            target.counters().increment(Counters.Count.FAILED_REWRITES);
+        }
+        if (softRewrites || afterResponse) {
+            return Verdict.CONTINUE; // (an http-after-response rewrite that fails is skipped: docs/differences.md)
+        }
+        log.internalError();
+        reply(new Reply.Error(500));
+        return Verdict.DONE;
+    }
+
+    @Override
+    public void softRewrites(boolean soft) {
+        softRewrites = soft;
+    }
+
+    @Override
     public void earlyHint(String name, String value) {
         if (earlyHints == null) {
             earlyHints = new HttpHeaders();
@@ -1412,12 +1457,14 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         HttpRules fe = frontend.rules();
         HttpRules be = backend == null ? fe : backend.rules();
         responseSide = true;
+        afterResponse = true;
         try {
             if (HttpRule.runAll(be.afterResponse(), this, head) == Verdict.CONTINUE && fe != be) {
                 HttpRule.runAll(fe.afterResponse(), this, head);
             }
         } finally {
             responseSide = false;
+            afterResponse = false;
         }
     }
 
@@ -1586,7 +1633,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             // As HAProxy: a whole request whose response has not begun gets a 502 ("KH" in the log), and the
             // client connection lives on as after any error it may keep.
             log.error(cause, 'H');
-            sendError((backend != null ? backend.errors() : frontend.errors()).message(502));
+            sendError(502, errorMessage(502));
             return;
         }
         log.error(cause, '-'); // HAProxy's analysers leave the state unset on a kill

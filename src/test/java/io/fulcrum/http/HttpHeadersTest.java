@@ -106,4 +106,19 @@ class HttpHeadersTest {
         assertThat(h.removeAll("host")).isOne();
         assertThat(h.contains("host")).isFalse();
     }
+
+    /** The HTX size a rewrite is checked against: kept up to date by each change once asked for. */
+    @Test
+    void htxSizeFollowsTheChanges() {
+        HttpHeaders h = parsed("host: x\r\nx-a: 12\r\nx-a: 345\r\n");
+        assertThat(h.htxSize()).isEqualTo(3 * 8 + "hostx".length() + "x-a12".length() + "x-a345".length());
+        h.add("x-b", "v");
+        h.set("x-a", "zz");
+        h.setValue(0, "longer");
+        h.remove(3); // x-b
+        h.remove(3); // removed already: nothing changes
+        assertThat(h.htxSize()).isEqualTo(2 * 8 + "host".length() + "longer".length() + "x-a".length() + "zz".length());
+        RequestHead r = new RequestHead(new AsciiString("GET"), new AsciiString("/on"), 11, h);
+        assertThat(r.htxSize()).isEqualTo(HttpHead.HTX_FIXED + "GET/onHTTP/1.1".length() + h.htxSize());
+    }
 }

@@ -1,0 +1,133 @@
+package io.fulcrum.it;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.Map;
+
+import static io.fulcrum.it.HttpKit.serve;
+import static io.fulcrum.it.TcpProxyKit.freePort;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Strict rewriting mode (configuration.txt "http-request strict-mode") and the {@code wrew} counter: a rewrite fails
+ * when the head, counted in HAProxy's internal form, would outgrow {@code tune.bufsize}. In strict mode (the default)
+ * the transaction then fails with a 500 (PR-- for a request rule, PH-- for a response rule) counted as an internal
+ * error ({@code eint}); with {@code strict-mode off} the rewrite is skipped. Both count in {@code wrew}: the frontend and
+ * its listener, the backend once chosen, the server once known. The same statuses, log lines, boundaries and counters
+ * as HAProxy 2.6 (-Dit.proxy=haproxy).
+ */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class StrictRewriteIT {
+    @TempDir
+    Path dir;
+
+    private static final String BIG = "a".repeat(2000);
+
+    private String config(int fe, int srv, Path sock) {
+        return """
+                global
+                    log stdout format raw local0
+                    tune.bufsize 16384
+                    tune.maxrewrite 1024
+                    stats socket %3$s level admin
+                defaults
+                    mode http
+                    log global
+                    option httplog
+                    timeout connect 2s
+                    timeout client 10s
+                    timeout server 10s
+                frontend fe
+                    bind 127.0.0.1:%1$d
+                    option socket-stats
+                    http-request set-var(txn.p) path
+                    http-request strict-mode off if { path /off }
+                    http-request set-header X-Big %4$s if { path /off } or { path /on }
+                    default_backend be
+                backend be
+                    http-response strict-mode off if { var(txn.p) -m str /off }
+                    http-response set-header X-Big %4$s
+                    server s1 127.0.0.1:%2$d
+                listen srv
+                    bind 127.0.0.1:%2$d
+                    http-request return status 200 hdr x-pad "%%[req.hdr(x-want)]"
+                """.formatted(fe, srv, sock, BIG);
+    }
+
+    /** Sends a request with a field {@code name} of {@code n} bytes; returns the status line of the response. */
+    private static String statusLine(int port, String path, String name, int n) throws Exception {
+        try (HttpClientConn c = HttpClientConn.open(port)) {
+            return c.exchange("GET " + path + " HTTP/1.1\r\nHost: x\r\n" + name + ": " + "p".repeat(n) + "\r\n\r\n").head().startLine();
+        }
+    }
+
+    /** A request whose X-Want field the server sends back as X-Pad: both heads then weigh what the rewrites must fit beside. */
+    private static String get(int port, String path, int want) throws Exception {
+        return statusLine(port, path, "X-Want", want);
+    }
+
+    @Test
+    void aRewriteMustFitInTheBuffer() throws Exception {
+        int fe = freePort();
+        int srv = freePort();
+        Path sock = dir.resolve("stats.sock");
+        try (FulcrumProcess proxy = serve(config(fe, srv, sock), fe)) {
+            // The response head (status line, content-length, x-pad) and the 2000-byte X-Big fill 16384 bytes exactly.
+            assertThat(get(fe, "/", 14237)).isEqualTo("HTTP/1.1 200 OK");
+            assertThat(get(fe, "/", 14238)).isEqualTo("HTTP/1.1 500 Internal Server Error");
+            // The same for the request head: the largest that fits goes on (and is too large for the server, which
+            // refuses it: a request may only fill the buffer less tune.maxrewrite), one byte more fails.
+            assertThat(get(fe, "/on", 12000)).isEqualTo("HTTP/1.1 200 OK");
+            assertThat(get(fe, "/on", 14245)).isEqualTo("HTTP/1.1 400 Bad request");
+            assertThat(get(fe, "/on", 14246)).isEqualTo("HTTP/1.1 500 Internal Server Error");
+            // strict-mode off: both rewrites are skipped, the response goes through.
+            assertThat(get(fe, "/off", 14300)).isEqualTo("HTTP/1.1 200 OK");
+
+            String log = ReplyErrorfileIT.awaitLines(proxy, 10);
+            assertThat(log).containsPattern(" fe be/s1 \\d+/\\d+/\\d+/-1/\\d+ 500 \\d+ - - PH-- .* \"GET / HTTP/1.1\"")
+                    .containsPattern(" fe fe/<NOSRV> -1/-1/-1/-1/\\d+ 500 \\d+ - - PR-- .* \"GET /on HTTP/1.1\"")
+                    .containsPattern(" fe be/s1 \\d+/\\d+/\\d+/\\d+/\\d+ 200 \\d+ - - ---- .* \"GET /off HTTP/1.1\"");
+
+            Map<String, Map<String, String>> rows = StatsIT.rows(CliClient.send(sock, "show stat"));
+            // Failed: the response of "/" (strict), the request of "/on" (strict, before any backend), both of "/off".
+            assertCounts(rows.get("fe/FRONTEND"), "4", "2");
+            assertCounts(rows.get("fe/sock-1"), "4", "2");
+            assertCounts(rows.get("be/BACKEND"), "2", "1");
+            assertCounts(rows.get("be/s1"), "2", "1");
+            assertThat(rows.get("fe/FRONTEND").get("dreq")).isEqualTo("0");
+            assertThat(rows.get("be/BACKEND").get("dresp")).isEqualTo("0");
+            assertThat(rows.get("be/s1").get("dresp")).isEqualTo("0");
+        }
+    }
+
+    /** A URI and a header value that grow by 2000 bytes: the same boundary (the growth must fit). */
+    @Test
+    void uriAndValueRewritesFailAtTheSameBoundary() throws Exception {
+        int fe = freePort();
+        try (FulcrumProcess proxy = serve("""
+                defaults
+                    mode http
+                    timeout connect 2s
+                    timeout client 10s
+                    timeout server 10s
+                frontend fe
+                    bind 127.0.0.1:%d
+                    http-request set-uri /u%s if { path /u }
+                    http-request replace-header X-Pad (p*) \\1%2$s if { path /r }
+                    http-request return status 200
+                """.formatted(fe, BIG), fe)) {
+            for (String path : new String[] {"/u", "/r"}) {
+                assertThat(statusLine(fe, path, "X-Pad", 14260)).as(path).isEqualTo("HTTP/1.1 200 OK");
+                assertThat(statusLine(fe, path, "X-Pad", 14261)).as(path).isEqualTo("HTTP/1.1 500 Internal Server Error");
+            }
+        }
+    }
+
+    private static void assertCounts(Map<String, String> row, String wrew, String eint) {
+        assertThat(row.get("wrew")).as("wrew").isEqualTo(wrew);
+        assertThat(row.get("eint")).as("eint").isEqualTo(eint);
+    }
+}
