@@ -153,6 +153,21 @@ class PeerSessionTest {
         assertThat(taught).startsWith("0a82").contains("0a850b" + "00000001").endsWith("016b02" + "0001");
     }
 
+    /** As HAProxy: the peer's confirmation acknowledges the whole lesson; a new session resumes after it, not before. */
+    @Test
+    void confirmedLessonIsAcknowledged() {
+        handshake();
+        table.add(table.getOrCreate("k"), DataType.HTTP_REQ_CNT, 0, 2);
+        inHex("0001");
+        outHex();
+        inHex("0000");
+        outHex();
+        PeerLink other = section.link("other");
+        assertThat(other.acked[0]).isZero();
+        inHex("0003"); // confirmed
+        assertThat(other.acked[0]).isEqualTo(1);
+    }
+
     @Test
     void reservedClassIsAProtocolError() {
         handshake();
