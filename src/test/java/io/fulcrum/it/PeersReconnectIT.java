@@ -12,7 +12,6 @@ import java.util.List;
 
 import static io.fulcrum.it.TcpProxyKit.freePort;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * Replication with haproxy 2.6 across reconnects: the peer session is cut (haproxy's {@code shutdown session}) right
@@ -22,40 +21,31 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 @Timeout(value = 240, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class PeersReconnectIT {
-    private static final String HAPROXY = System.getProperty("it.haproxy", "/usr/sbin/haproxy");
     private static final int ROUNDS = 5;
     private static Path dir;
-    private static int hapFront;
-    private static int fulFront;
+    /** The frontends' ports: haproxy's, Fulcrum's. */
+    private static final int[] FRONT = new int[2];
     private static FulcrumProcess hap;
     private static FulcrumProcess ful;
 
     @BeforeAll
     static void start() throws Exception {
-        assumeTrue(Files.isExecutable(Path.of(HAPROXY)), "haproxy is not installed");
         dir = Files.createTempDirectory("fulcrum-peers-reconnect");
-        int hapPeer = freePort();
-        int fulPeer = freePort();
-        hapFront = freePort();
-        fulFront = freePort();
-        hap = FulcrumProcess.start(List.of(HAPROXY), List.of("-db", "-f", config("hap.sock", hapPeer, fulPeer, hapFront).toString(),
-                "-L", "hap"));
-        TcpProxyKit.awaitListening(hap, "127.0.0.1", hapFront, Duration.ofSeconds(20));
-        ful = FulcrumProcess.start(List.of("-db", "-f", config("ful.sock", hapPeer, fulPeer, fulFront).toString(), "-L", "ful"));
-        TcpProxyKit.awaitListening(ful, "127.0.0.1", fulFront, Duration.ofSeconds(20));
+        int[] peer = {freePort(), freePort()};
+        FRONT[0] = freePort();
+        FRONT[1] = freePort();
+        hap = PeersKit.haproxy(config("hap.sock", peer, FRONT[0]), "hap");
+        TcpProxyKit.awaitListening(hap, "127.0.0.1", FRONT[0], Duration.ofSeconds(20));
+        ful = FulcrumProcess.start(List.of("-db", "-f", config("ful.sock", peer, FRONT[1]).toString(), "-L", "ful"));
+        TcpProxyKit.awaitListening(ful, "127.0.0.1", FRONT[1], Duration.ofSeconds(20));
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (hap != null) {
-            hap.close();
-        }
-        if (ful != null) {
-            ful.close();
-        }
+        PeersKit.stop(hap, ful);
     }
 
-    private static Path config(String socket, int hapPeer, int fulPeer, int front) throws Exception {
+    private static Path config(String socket, int[] peer, int front) throws Exception {
         return FulcrumProcess.config(PeersKit.head(dir.resolve(socket)) + """
                 peers mesh
                     peer hap 127.0.0.1:%d
@@ -67,7 +57,7 @@ class PeersReconnectIT {
                     http-request track-sc0 req.hdr(x-key)
                     http-request track-sc1 int(7) table mesh/counts
                     http-request return status 200
-                """.formatted(hapPeer, fulPeer, front));
+                """.formatted(peer[0], peer[1], front));
     }
 
     /** Cuts haproxy's peer session(s): every stream of its {@code show sess} but the CLI's own. */
@@ -98,11 +88,11 @@ class PeersReconnectIT {
     void nothingIsLostAcrossReconnects() throws Exception {
         int count = 0;
         for (int i = 1; i <= ROUNDS; i++) {
-            PeersKit.track(fulFront, "f" + i);
+            PeersKit.track(FRONT[1], "f" + i);
             cut();
             count++;
             awaitCount("hap.sock", count);
-            PeersKit.track(hapFront, "h" + i);
+            PeersKit.track(FRONT[0], "h" + i);
             cut();
             count++;
             awaitCount("ful.sock", count);

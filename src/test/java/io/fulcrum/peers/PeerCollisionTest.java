@@ -1,6 +1,5 @@
 package io.fulcrum.peers;
 
-import io.fulcrum.cfg.Environment;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -12,7 +11,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -32,15 +30,7 @@ class PeerCollisionTest {
 
     @BeforeEach
     void open() throws IOException {
-        Loaded l = Loaded.load(dir, """
-                global
-                    localpeer me
-                peers mesh
-                    peer me 127.0.0.1:23020
-                    peer other 127.0.0.1:23021
-                    table t type string len 8 size 10 expire 1m store http_req_cnt
-                """, new Environment(Map.of()));
-        section = PeersConfig.of(l.registry()).running.getFirst();
+        section = Loaded.mesh(dir);
         ours = new EmbeddedChannel();
         section.share(ours.eventLoop());
         other = section.link("other");

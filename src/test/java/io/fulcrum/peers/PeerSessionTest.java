@@ -1,6 +1,5 @@
 package io.fulcrum.peers;
 
-import io.fulcrum.cfg.Environment;
 import io.fulcrum.stick.DataType;
 import io.fulcrum.stick.Entry;
 import io.fulcrum.stick.StickTable;
@@ -16,7 +15,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,15 +28,7 @@ class PeerSessionTest {
 
     @BeforeEach
     void open() throws IOException {
-        Loaded l = Loaded.load(dir, """
-                global
-                    localpeer me
-                peers mesh
-                    peer me 127.0.0.1:23020
-                    peer other 127.0.0.1:23021
-                    table t type string len 8 size 10 expire 1m store http_req_cnt
-                """, new Environment(Map.of()));
-        section = PeersConfig.of(l.registry()).running.getFirst();
+        section = Loaded.mesh(dir);
         ch = new EmbeddedChannel();
         section.share(ch.eventLoop());
         table = section.tables.getFirst().table;
