@@ -477,11 +477,15 @@ final class PeerSession extends ByteToMessageDecoder {
         ctx.flush();
     }
 
-    /** Pushes the local updates after each table's cursor, while the connection takes them. */
+    /**
+     * Pushes the local updates after each table's cursor, while the connection takes them, {@code
+     * tune.peers.max-updates-at-once} at a time: the rest follows once the loop has run its other tasks.
+     */
     void push() {
         if (state != State.READY || section.learningFrom(this)) {
             return;
         }
+        int budget = section.maxUpdatesAtOnce;
         for (int i = 0; i < cursors.length; i++) {
             SharedTable st = section.tables.get(i);
             Cursor c = cursors[i];
@@ -490,6 +494,11 @@ final class PeerSession extends ByteToMessageDecoder {
                 if (!ctx.channel().isWritable()) {
                     ctx.flush();
                     return; // resumed when it is writable again
+                }
+                if (budget-- == 0) {
+                    ctx.flush();
+                    ctx.executor().execute(this::push);
+                    return;
                 }
                 long id = u.getKey();
                 Entry e = u.getValue();

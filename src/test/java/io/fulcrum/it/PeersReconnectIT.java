@@ -17,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Replication with haproxy 2.6 across reconnects: the peer session is cut (haproxy's {@code shutdown session}) right
  * after each update, and both sides connect again at once, often colliding. A counter incremented in turn on each side
  * must reach the other every time and never go back (an update sent again over a newer value from the other side),
- * and every key tracked on one side must reach the other.
+ * and every key tracked on one side must reach the other. Both push one update at a time
+ * ({@code tune.peers.max-updates-at-once 1}).
  */
 @Timeout(value = 240, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class PeersReconnectIT {
@@ -47,6 +48,9 @@ class PeersReconnectIT {
 
     private static Path config(String socket, int[] peer, int front) throws Exception {
         return FulcrumProcess.config(PeersKit.head(dir.resolve(socket)) + """
+                global
+                    # one update at a time: what a session resends after a cut comes in several rounds
+                    tune.peers.max-updates-at-once 1
                 peers mesh
                     peer hap 127.0.0.1:%d
                     peer ful 127.0.0.1:%d

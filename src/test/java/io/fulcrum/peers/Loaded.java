@@ -29,11 +29,15 @@ record Loaded(Registry registry, String output) {
         return new Loaded(r, out.toString(StandardCharsets.ISO_8859_1));
     }
 
-    /** The section of the session tests: this process "me", a peer "other", one table {@code t} of strings. */
-    static PeersRuntime mesh(Path dir) throws IOException {
+    /**
+     * The section of the session tests: this process "me", a peer "other", one table {@code t} of strings; {@code
+     * global} adds lines to the global section.
+     */
+    static PeersRuntime mesh(Path dir, String global) throws IOException {
         Loaded l = load(dir, """
                 global
                     localpeer me
+                """ + global + """
                 peers mesh
                     peer me 127.0.0.1:23020
                     peer other 127.0.0.1:23021

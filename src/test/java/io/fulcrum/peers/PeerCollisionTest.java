@@ -30,7 +30,7 @@ class PeerCollisionTest {
 
     @BeforeEach
     void open() throws IOException {
-        section = Loaded.mesh(dir);
+        section = Loaded.mesh(dir, "");
         ours = new EmbeddedChannel();
         section.share(ours.eventLoop());
         other = section.link("other");

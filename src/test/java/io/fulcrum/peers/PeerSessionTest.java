@@ -6,6 +6,8 @@ import io.fulcrum.stick.StickTable;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,7 +30,11 @@ class PeerSessionTest {
 
     @BeforeEach
     void open() throws IOException {
-        section = Loaded.mesh(dir);
+        open(Loaded.mesh(dir, ""));
+    }
+
+    private void open(PeersRuntime section) {
+        this.section = section;
         ch = new EmbeddedChannel();
         section.share(ch.eventLoop());
         table = section.tables.getFirst().table;
@@ -128,6 +134,29 @@ class PeerSessionTest {
         Entry f = table.getOrCreate("f");
         table.add(f, DataType.HTTP_REQ_CNT, 0, 1);
         assertThat(outHex()).isEqualTo("0a8007" + "00000002" + "0166" + "01"); // same table: no definition again
+    }
+
+    /** With {@code tune.peers.max-updates-at-once 1}, the loop runs its other tasks between two updates. */
+    @Test
+    void pushesAFewUpdatesAtOnce() throws IOException {
+        ch.finishAndReleaseAll();
+        open(Loaded.mesh(dir, "    tune.peers.max-updates-at-once 1\n"));
+        handshake();
+        inHex("0001");
+        assertThat(outHex()).isEqualTo("0003");
+        int[] flushes = new int[1];
+        ch.pipeline().addFirst(new ChannelOutboundHandlerAdapter() {
+            @Override
+            public void flush(ChannelHandlerContext ctx) {
+                flushes[0]++;
+                ctx.flush();
+            }
+        });
+        table.add(table.getOrCreate("a"), DataType.HTTP_REQ_CNT, 0, 1);
+        table.add(table.getOrCreate("b"), DataType.HTTP_REQ_CNT, 0, 1);
+        String pushed = outHex();
+        assertThat(flushes[0]).isEqualTo(2); // one update, then the other once the loop came back to the session
+        assertThat(pushed).endsWith("0a8007" + "00000001" + "0161" + "01" + "0a8007" + "00000002" + "0162" + "01"); // with its id, as HAProxy after a pause
     }
 
     @Test
