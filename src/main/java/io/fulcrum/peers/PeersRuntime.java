@@ -239,9 +239,15 @@ final class PeersRuntime implements Services.Service {
                 }
             }
         }
-        if (!upToDate && learning == null && now >= resyncDeadline) {
+        if (!upToDate && now >= resyncDeadline && (learning == null || !learning.link().local)) {
             upToDate = true; // no peer could teach us in time
             flags |= Wire.RESYNC_REMOTE | Wire.RESYNC_REMOTETIMEOUT;
+            if (learning != null) {
+                // A lesson that never ends (seen with haproxy) no longer holds this process's updates back.
+                learning = null;
+                flags &= ~(Wire.RESYNC_ASSIGN | Wire.RESYNC_PROCESS);
+                pushAll();
+            }
         }
         tables.forEach(SharedTable::purge);
     }
