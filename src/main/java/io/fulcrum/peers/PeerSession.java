@@ -31,13 +31,15 @@ final class PeerSession extends ByteToMessageDecoder {
     /** HAProxy's dictionary cache holds 128 server keys per session. */
     private static final int DICT_ENTRIES = 128;
 
-    private enum State { HELLO_VERSION, HELLO_HOST, HELLO_PEER, STATUS, READY, CLOSED }
+    private enum State { HELLO_VERSION, HELLO_HOST, HELLO_PEER, ADMITTING, STATUS, READY, CLOSED }
 
     /** Where this session stands with one shared table. */
     static final class Cursor {
         long lastPushed;
         long lastGet;
         long lastAcked;
+        /** The last update id when a resync lesson began: the peer's confirmation acknowledges everything up to it. */
+        long teachingOrigin;
         /** The peer's id of this table, from its definition (0: none yet). */
         long remoteId;
         /** The data types the peer's definition announced. */
@@ -145,7 +147,7 @@ final class PeerSession extends ByteToMessageDecoder {
     @Override
     protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
         try {
-            while (in.isReadable() && state != State.CLOSED) {
+            while (in.isReadable() && state != State.CLOSED && state != State.ADMITTING) {
                 if (state == State.READY) {
                     if (!message(in)) {
                         return;
@@ -262,15 +264,8 @@ final class PeerSession extends ByteToMessageDecoder {
                     refuse(Wire.STATUS_PEER);
                     return;
                 }
-                int status = section.accepted(this, l);
-                if (status != Wire.STATUS_OK) {
-                    refuse(status);
-                    return;
-                }
-                link = l;
-                link.minor = minor == 0 ? 0 : Wire.MINOR;
-                ctx.writeAndFlush(Unpooled.copiedBuffer(Wire.STATUS_OK + "\n", StandardCharsets.ISO_8859_1));
-                ready();
+                state = State.ADMITTING;
+                ctx.executor().execute(() -> admit(l));
             }
             case STATUS -> {
                 link.status = number(line);
@@ -287,6 +282,26 @@ final class PeerSession extends ByteToMessageDecoder {
             }
             default -> throw new IllegalStateException(state.name());
         }
+    }
+
+    /**
+     * Takes the session named by a hello, after the rest of the connection's input: a hello read together with the
+     * connection's end comes from a session its peer already gave up (it met ours at the same time and closed this one),
+     * and must not replace the session the peer kept.
+     */
+    private void admit(PeerLink l) {
+        if (state != State.ADMITTING || !ctx.channel().isActive()) {
+            return;
+        }
+        int status = section.accepted(this, l);
+        if (status != Wire.STATUS_OK) {
+            refuse(status);
+            return;
+        }
+        link = l;
+        link.minor = minor == 0 ? 0 : Wire.MINOR;
+        ctx.writeAndFlush(Unpooled.copiedBuffer(Wire.STATUS_OK + "\n", StandardCharsets.ISO_8859_1));
+        ready();
     }
 
     private static int number(String s) {
@@ -371,6 +386,9 @@ final class PeerSession extends ByteToMessageDecoder {
             }
             case Wire.RESYNC_CONFIRM -> {
                 teaching = false;
+                for (int i = 0; i < cursors.length; i++) { // as HAProxy: the lesson is acknowledged whole
+                    link.acked[i] = Math.max(link.acked[i], cursors[i].teachingOrigin);
+                }
                 if (outgoing && link.local) {
                     close(); // the new process learned everything from this soft-stopping one
                 }
@@ -459,11 +477,15 @@ final class PeerSession extends ByteToMessageDecoder {
         ctx.flush();
     }
 
-    /** Pushes the local updates after each table's cursor, while the connection takes them. */
+    /**
+     * Pushes the local updates after each table's cursor, while the connection takes them, {@code
+     * tune.peers.max-updates-at-once} at a time: the rest follows once the loop has run its other tasks.
+     */
     void push() {
         if (state != State.READY || section.learningFrom(this)) {
             return;
         }
+        int budget = section.maxUpdatesAtOnce;
         for (int i = 0; i < cursors.length; i++) {
             SharedTable st = section.tables.get(i);
             Cursor c = cursors[i];
@@ -472,6 +494,11 @@ final class PeerSession extends ByteToMessageDecoder {
                 if (!ctx.channel().isWritable()) {
                     ctx.flush();
                     return; // resumed when it is writable again
+                }
+                if (budget-- == 0) {
+                    ctx.flush();
+                    ctx.executor().execute(this::push);
+                    return;
                 }
                 long id = u.getKey();
                 Entry e = u.getValue();
@@ -499,6 +526,7 @@ final class PeerSession extends ByteToMessageDecoder {
             announce(st);
             lastLocalTable = i;
             long id = st.localUpdate();
+            cursors[i].teachingOrigin = id;
             for (Entry e : st.table.snapshot()) {
                 writeUpdate(st, e, id, minor > 0);
             }

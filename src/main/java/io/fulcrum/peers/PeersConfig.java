@@ -11,6 +11,8 @@ import java.util.Map;
 final class PeersConfig {
     final Map<String, PeersSpec> sections = new LinkedHashMap<>();
     final List<PeersRuntime> running = new ArrayList<>();
+    /** {@code tune.peers.max-updates-at-once}: the updates a session sends before it lets its event loop do other work. */
+    int maxUpdatesAtOnce = 200;
 
     static PeersConfig of(Registry registry) {
         return registry.component(PeersConfig.class, PeersConfig::new);

@@ -1,10 +1,13 @@
 package io.fulcrum.peers;
 
+import io.fulcrum.cfg.Args;
+import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigModel;
 import io.fulcrum.cli.CliCommands;
 import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
+import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.runtime.Services;
 import io.fulcrum.stick.StickTable;
 import io.fulcrum.stick.StickTables;
@@ -22,6 +25,14 @@ public final class PeersModule implements Module {
         PeersSection.register(registry, config);
         ShowPeers.register(CliCommands.of(registry), config);
         registry.check((model, diag) -> resolve(model, diag, config, tables));
+        registry.table(GlobalModule.KEYWORDS).add("tune.peers.max-updates-at-once", (g, l) -> {
+            Args.noMoreThan(l, 1, "tune.peers.max-updates-at-once");
+            // HAProxy reads "7x" as 7 (atoi); Fulcrum refuses it.
+            if (!l.arg(1).matches("0*[1-9][0-9]{0,8}")) {
+                throw new ConfigException("'tune.peers.max-updates-at-once' expects an integer argument greater than 0.");
+            }
+            config.maxUpdatesAtOnce = Integer.parseInt(l.arg(1));
+        });
     }
 
     /**
@@ -45,7 +56,7 @@ public final class PeersModule implements Module {
                 diag.configWarning("Removing incomplete section 'peers " + spec.name + "' (no peer named '" + spec.localName + "').");
             } else if (!spec.disabled) {
                 tlsMismatch(spec, diag);
-                PeersRuntime r = new PeersRuntime(spec, diag);
+                PeersRuntime r = new PeersRuntime(spec, diag, config.maxUpdatesAtOnce);
                 config.running.add(r);
                 Services.of(model).add(r);
             }

@@ -46,6 +46,8 @@ final class PeersRuntime implements Services.Service {
     final String localName;
     final List<SharedTable> tables = new ArrayList<>();
     final List<PeerLink> links = new ArrayList<>();
+    /** The updates a session pushes at once before the loop runs its other tasks ({@code tune.peers.max-updates-at-once}). */
+    final int maxUpdatesAtOnce;
     private final List<StickTable> sticks;
     private final Diagnostics diag;
     private final long started = System.nanoTime();
@@ -68,8 +70,9 @@ final class PeersRuntime implements Services.Service {
     private final CompletableFuture<Void> taught = new CompletableFuture<>();
     long taskCalls;
 
-    PeersRuntime(PeersSpec spec, Diagnostics diag) {
+    PeersRuntime(PeersSpec spec, Diagnostics diag, int maxUpdatesAtOnce) {
         this.spec = spec;
+        this.maxUpdatesAtOnce = maxUpdatesAtOnce;
         this.localName = spec.localName;
         this.sticks = List.copyOf(spec.tables);
         this.diag = diag;
@@ -236,9 +239,15 @@ final class PeersRuntime implements Services.Service {
                 }
             }
         }
-        if (!upToDate && learning == null && now >= resyncDeadline) {
+        if (!upToDate && now >= resyncDeadline && (learning == null || !learning.link().local)) {
             upToDate = true; // no peer could teach us in time
             flags |= Wire.RESYNC_REMOTE | Wire.RESYNC_REMOTETIMEOUT;
+            if (learning != null) {
+                // A lesson that never ends (seen with haproxy) no longer holds this process's updates back.
+                learning = null;
+                flags &= ~(Wire.RESYNC_ASSIGN | Wire.RESYNC_PROCESS);
+                pushAll();
+            }
         }
         tables.forEach(SharedTable::purge);
     }

@@ -116,7 +116,7 @@ final class ShowPeers {
                     .append(Long.toHexString(c == null ? 0 : c.remoteTypes)).append('\n');
             b.append("              last_acked=").append(c == null ? 0 : c.lastAcked).append(" last_pushed=")
                     .append(c == null ? 0 : c.lastPushed).append(" last_get=").append(c == null ? 0 : c.lastGet)
-                    .append(" teaching_origin=0 update=").append(l.acked[i]).append('\n');
+                    .append(" teaching_origin=").append(c == null ? 0 : c.teachingOrigin).append(" update=").append(l.acked[i]).append('\n');
             b.append("              table:").append(id(st.table)).append(" id=").append(st.table.name()).append(" update=")
                     .append(st.localUpdate()).append(" localupdate=").append(st.localUpdate()).append(" commitupdate=")
                     .append(st.localUpdate()).append(" refcnt=1\n");

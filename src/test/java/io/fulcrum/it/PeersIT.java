@@ -83,12 +83,7 @@ class PeersIT {
 
     @AfterAll
     static void stop() throws Exception {
-        if (hap != null) {
-            hap.close();
-        }
-        if (ful != null) {
-            ful.close();
-        }
+        PeersKit.stop(hap, ful);
     }
 
     private static String config(String socket, int front) {

@@ -1,18 +1,23 @@
 package io.fulcrum.it;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /** What the peers tests do: track a key with a request, and wait for a line of {@code show table} on a CLI socket. */
 final class PeersKit {
+    static final String HAPROXY = System.getProperty("it.haproxy", "/usr/sbin/haproxy");
     private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private PeersKit() {
@@ -29,6 +34,21 @@ final class PeersKit {
                     timeout client 10s
                     timeout server 10s
                 """.formatted(socket);
+    }
+
+    /** Starts haproxy in the foreground on {@code cfg} as peer {@code name}; the test is skipped where it is not installed. */
+    static FulcrumProcess haproxy(Path cfg, String name) throws IOException {
+        assumeTrue(Files.isExecutable(Path.of(HAPROXY)), "haproxy is not installed");
+        return FulcrumProcess.start(List.of(HAPROXY), List.of("-db", "-f", cfg.toString(), "-L", name));
+    }
+
+    /** Stops the processes started (null: not started). */
+    static void stop(FulcrumProcess... processes) throws Exception {
+        for (FulcrumProcess p : processes) {
+            if (p != null) {
+                p.close();
+            }
+        }
     }
 
     /** A request to the frontend on {@code port} with {@code x-key: key} (the configurations track that header). */

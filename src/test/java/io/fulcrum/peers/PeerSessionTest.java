@@ -1,12 +1,13 @@
 package io.fulcrum.peers;
 
-import io.fulcrum.cfg.Environment;
 import io.fulcrum.stick.DataType;
 import io.fulcrum.stick.Entry;
 import io.fulcrum.stick.StickTable;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.embedded.EmbeddedChannel;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -16,7 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,15 +30,11 @@ class PeerSessionTest {
 
     @BeforeEach
     void open() throws IOException {
-        Loaded l = Loaded.load(dir, """
-                global
-                    localpeer me
-                peers mesh
-                    peer me 127.0.0.1:23020
-                    peer other 127.0.0.1:23021
-                    table t type string len 8 size 10 expire 1m store http_req_cnt
-                """, new Environment(Map.of()));
-        section = PeersConfig.of(l.registry()).running.getFirst();
+        open(Loaded.mesh(dir, ""));
+    }
+
+    private void open(PeersRuntime section) {
+        this.section = section;
         ch = new EmbeddedChannel();
         section.share(ch.eventLoop());
         table = section.tables.getFirst().table;
@@ -140,6 +136,29 @@ class PeerSessionTest {
         assertThat(outHex()).isEqualTo("0a8007" + "00000002" + "0166" + "01"); // same table: no definition again
     }
 
+    /** With {@code tune.peers.max-updates-at-once 1}, the loop runs its other tasks between two updates. */
+    @Test
+    void pushesAFewUpdatesAtOnce() throws IOException {
+        ch.finishAndReleaseAll();
+        open(Loaded.mesh(dir, "    tune.peers.max-updates-at-once 1\n"));
+        handshake();
+        inHex("0001");
+        assertThat(outHex()).isEqualTo("0003");
+        int[] flushes = new int[1];
+        ch.pipeline().addFirst(new ChannelOutboundHandlerAdapter() {
+            @Override
+            public void flush(ChannelHandlerContext ctx) {
+                flushes[0]++;
+                ctx.flush();
+            }
+        });
+        table.add(table.getOrCreate("a"), DataType.HTTP_REQ_CNT, 0, 1);
+        table.add(table.getOrCreate("b"), DataType.HTTP_REQ_CNT, 0, 1);
+        String pushed = outHex();
+        assertThat(flushes[0]).isEqualTo(2); // one update, then the other once the loop came back to the session
+        assertThat(pushed).endsWith("0a8007" + "00000001" + "0161" + "01" + "0a8007" + "00000002" + "0162" + "01"); // with its id, as HAProxy after a pause
+    }
+
     @Test
     void teachesWhenAsked() {
         handshake();
@@ -151,6 +170,21 @@ class PeerSessionTest {
         String taught = outHex();
         // Every entry with its expiry (a timed update), then "finished": this process has nothing more to learn.
         assertThat(taught).startsWith("0a82").contains("0a850b" + "00000001").endsWith("016b02" + "0001");
+    }
+
+    /** As HAProxy: the peer's confirmation acknowledges the whole lesson; a new session resumes after it, not before. */
+    @Test
+    void confirmedLessonIsAcknowledged() {
+        handshake();
+        table.add(table.getOrCreate("k"), DataType.HTTP_REQ_CNT, 0, 2);
+        inHex("0001");
+        outHex();
+        inHex("0000");
+        outHex();
+        PeerLink other = section.link("other");
+        assertThat(other.acked[0]).isZero();
+        inHex("0003"); // confirmed
+        assertThat(other.acked[0]).isEqualTo(1);
     }
 
     @Test

@@ -100,6 +100,25 @@ class PeersConfigTest {
     }
 
     @Test
+    void maxUpdatesAtOnce() {
+        assertThat(messages("""
+                global
+                    tune.peers.max-updates-at-once 0
+                    tune.peers.max-updates-at-once 7x
+                    tune.peers.max-updates-at-once 5 6
+                    tune.peers.max-updates-at-once
+                    tune.peers.max-updates-at-once 300
+                """)).isEqualTo("""
+                [ALERT]    (1) : config : parsing [t.cfg:9] : 'tune.peers.max-updates-at-once' expects an integer argument greater than 0.
+                [ALERT]    (1) : config : parsing [t.cfg:10] : 'tune.peers.max-updates-at-once' expects an integer argument greater than 0.
+                [ALERT]    (1) : config : parsing [t.cfg:11] : 'tune.peers.max-updates-at-once' cannot handle unexpected argument '6'.
+                [ALERT]    (1) : config : parsing [t.cfg:12] : 'tune.peers.max-updates-at-once' expects an integer argument greater than 0.
+                [ALERT]    (1) : config : Error(s) found in configuration file : t.cfg
+                [ALERT]    (1) : config : Fatal errors found in configuration.
+                """);
+    }
+
+    @Test
     void tableOfAnUnknownSection() {
         assertThat(messages("""
                 backend c

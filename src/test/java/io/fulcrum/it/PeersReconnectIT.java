@@ -1,0 +1,114 @@
+package io.fulcrum.it;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import static io.fulcrum.it.TcpProxyKit.freePort;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Replication with haproxy 2.6 across reconnects: the peer session is cut (haproxy's {@code shutdown session}) right
+ * after each update, and both sides connect again at once, often colliding. A counter incremented in turn on each side
+ * must reach the other every time and never go back (an update sent again over a newer value from the other side),
+ * and every key tracked on one side must reach the other. Both push one update at a time
+ * ({@code tune.peers.max-updates-at-once 1}).
+ */
+@Timeout(value = 240, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class PeersReconnectIT {
+    private static final int ROUNDS = 5;
+    private static Path dir;
+    /** The frontends' ports: haproxy's, Fulcrum's. */
+    private static final int[] FRONT = new int[2];
+    private static FulcrumProcess hap;
+    private static FulcrumProcess ful;
+
+    @BeforeAll
+    static void start() throws Exception {
+        dir = Files.createTempDirectory("fulcrum-peers-reconnect");
+        int[] peer = {freePort(), freePort()};
+        FRONT[0] = freePort();
+        FRONT[1] = freePort();
+        hap = PeersKit.haproxy(config("hap.sock", peer, FRONT[0]), "hap");
+        TcpProxyKit.awaitListening(hap, "127.0.0.1", FRONT[0], Duration.ofSeconds(20));
+        ful = FulcrumProcess.start(List.of("-db", "-f", config("ful.sock", peer, FRONT[1]).toString(), "-L", "ful"));
+        TcpProxyKit.awaitListening(ful, "127.0.0.1", FRONT[1], Duration.ofSeconds(20));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        PeersKit.stop(hap, ful);
+    }
+
+    private static Path config(String socket, int[] peer, int front) throws Exception {
+        return FulcrumProcess.config(PeersKit.head(dir.resolve(socket)) + """
+                global
+                    # one update at a time: what a session resends after a cut comes in several rounds
+                    tune.peers.max-updates-at-once 1
+                peers mesh
+                    peer hap 127.0.0.1:%d
+                    peer ful 127.0.0.1:%d
+                    table counts type integer size 10 expire 60s store http_req_cnt
+                frontend fe
+                    bind 127.0.0.1:%d
+                    stick-table type string len 16 size 100 expire 60s peers mesh store http_req_cnt
+                    http-request track-sc0 req.hdr(x-key)
+                    http-request track-sc1 int(7) table mesh/counts
+                    http-request return status 200
+                """.formatted(peer[0], peer[1], front));
+    }
+
+    /** Cuts haproxy's peer session(s): every stream of its {@code show sess} but the CLI's own. */
+    private static void cut() throws Exception {
+        Path sock = dir.resolve("hap.sock");
+        for (String line : CliClient.send(sock, "show sess").split("\n")) {
+            if (line.startsWith("0x") && !line.contains("fe=GLOBAL")) {
+                CliClient.send(sock, "shutdown session " + line.substring(0, line.indexOf(':')));
+            }
+        }
+    }
+
+    /** Waits for the counter's value on one side; a failure tells both sides' tables and sessions. */
+    private static void awaitCount(String socket, int count) throws Exception {
+        try {
+            PeersKit.await(dir.resolve(socket), "mesh/counts", "key=7 use=0 exp=\\d+ http_req_cnt=" + count + "\n");
+        } catch (AssertionError e) {
+            StringBuilder b = new StringBuilder(e.getMessage());
+            for (String s : List.of("hap.sock", "ful.sock")) {
+                b.append("\n").append(s).append(":\n").append(PeersKit.table(dir.resolve(s), "mesh/counts"))
+                        .append(CliClient.send(dir.resolve(s), "show peers"));
+            }
+            throw new AssertionError(b.toString(), e);
+        }
+    }
+
+    @Test
+    void nothingIsLostAcrossReconnects() throws Exception {
+        int count = 0;
+        for (int i = 1; i <= ROUNDS; i++) {
+            PeersKit.track(FRONT[1], "f" + i);
+            cut();
+            count++;
+            awaitCount("hap.sock", count);
+            PeersKit.track(FRONT[0], "h" + i);
+            cut();
+            count++;
+            awaitCount("ful.sock", count);
+        }
+        for (int i = 1; i <= ROUNDS; i++) {
+            PeersKit.await(dir.resolve("hap.sock"), "fe", "key=f" + i + " use=0 exp=\\d+ http_req_cnt=1\n");
+            PeersKit.await(dir.resolve("ful.sock"), "fe", "key=h" + i + " use=0 exp=\\d+ http_req_cnt=1\n");
+        }
+        // Once the sessions are back, neither side sends an old value again over the other's.
+        Thread.sleep(6000);
+        for (String socket : List.of("hap.sock", "ful.sock")) {
+            assertThat(PeersKit.table(dir.resolve(socket), "mesh/counts")).as(socket).contains("http_req_cnt=" + count + "\n");
+        }
+    }
+}
