@@ -24,22 +24,11 @@ public final class Condition {
     }
 
     public boolean test(SampleContext ctx) {
-        boolean result = false;
-        for (Term[] suite : alternatives) {
-            boolean all = true;
-            for (Term t : suite) {
-                if (t.acl().test(ctx) == t.negated()) {
-                    all = false;
-                    break;
-                }
-            }
-            if (all) {
-                result = true;
-                break;
-            }
-        }
-        return result != unless;
+        return inspect(this, ctx, NEVER_MISSING) == PASS;
     }
+
+    /** Outside content inspection nothing is awaited: every condition is PASS or FAIL. */
+    private static final BooleanSupplier NEVER_MISSING = () -> false;
 
     /** A null condition (no "if"/"unless") always passes. */
     public static boolean passes(Condition c, SampleContext ctx) {
