@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static io.fulcrum.it.TcpProxyKit.freePort;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,6 +41,28 @@ class PeersReconnectIT {
         TcpProxyKit.awaitListening(hap, "127.0.0.1", FRONT[0], Duration.ofSeconds(20));
         ful = FulcrumProcess.start(List.of("-db", "-f", config("ful.sock", peer, FRONT[1]).toString(), "-L", "ful"));
         TcpProxyKit.awaitListening(ful, "127.0.0.1", FRONT[1], Duration.ofSeconds(20));
+        // haproxy 2.6 teaching a resync lesson one update at a time stalls when its session is cut, and it pushes no
+        // update while it teaches (two haproxy processes lose updates the same way): the rounds begin once both
+        // sides' resync at start is over.
+        for (String s : List.of("hap.sock", "ful.sock")) {
+            awaitResyncOver(dir.resolve(s));
+        }
+    }
+
+    /** Waits (20 s at most) until the section's flags say the resync from the local and the remote peers is over. */
+    private static void awaitResyncOver(Path socket) throws Exception {
+        Pattern flags = Pattern.compile(" id=mesh .*flags=0x(\\p{XDigit}+)");
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        String last;
+        do {
+            last = CliClient.send(socket, "show peers");
+            Matcher m = flags.matcher(last);
+            if (m.find() && (Long.parseLong(m.group(1), 16) & 3) == 3) {
+                return;
+            }
+            Thread.sleep(200);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("the resync at start is not over on " + socket.getFileName() + ":\n" + last);
     }
 
     @AfterAll
