@@ -2,6 +2,7 @@ package io.fulcrum.master;
 
 import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.runtime.Daemon;
+import io.fulcrum.runtime.LibC;
 import sun.misc.Signal;
 
 import java.io.BufferedReader;
@@ -299,14 +300,9 @@ public final class Master {
     }
 
     private void kill(Worker w, String signal) {
-        try {
-            Process p = new ProcessBuilder("kill", "-" + signal, Long.toString(w.pid())).redirectErrorStream(true).start();
-            p.getInputStream().readAllBytes();
-            p.waitFor();
-        } catch (IOException e) {
-            diag.warning("Failed to send signal " + signal + " to worker " + w.pid() + ": " + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        String failure = LibC.kill(w.pid(), signal);
+        if (failure != null) {
+            diag.warning("Failed to send signal " + signal + " to worker " + w.pid() + ": " + failure);
         }
     }
 

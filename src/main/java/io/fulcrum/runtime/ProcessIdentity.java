@@ -1,8 +1,5 @@
 package io.fulcrum.runtime;
 
-import com.sun.jna.Library;
-import com.sun.jna.Native;
-import com.sun.jna.Pointer;
 import io.fulcrum.cfg.Args;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigLine;
@@ -18,26 +15,10 @@ import java.util.function.Function;
 
 /**
  * {@code chroot}, {@code uid}/{@code user} and {@code gid}/{@code group}: once its sockets are bound, the process
- * locks itself in a directory and drops its privileges, as HAProxy does (libc's calls, through JNA: glibc applies
- * setgid and setuid to every thread of the process).
+ * locks itself in a directory and drops its privileges, as HAProxy does (through {@link LibC}).
  */
 final class ProcessIdentity {
     private ProcessIdentity() {
-    }
-
-    /** The libc functions used; JNA binds them by name. */
-    public interface LibC extends Library {
-        int chroot(String path);
-
-        int chdir(String path);
-
-        int getgroups(int size, Pointer list);
-
-        int setgroups(long size, Pointer list);
-
-        int setgid(int gid);
-
-        int setuid(int uid);
     }
 
     static void register(KeywordTable<GlobalContext> kw) {
@@ -103,7 +84,7 @@ final class ProcessIdentity {
         if (global.chroot == null && global.gid == 0 && global.uid == 0) {
             return true;
         }
-        LibC libc = Native.load("c", LibC.class);
+        LibC.Calls libc = LibC.calls();
         if (global.chroot != null) {
             ZoneId.systemDefault();
             new SecureRandom().nextBytes(new byte[8]);

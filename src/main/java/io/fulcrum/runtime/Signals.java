@@ -3,7 +3,6 @@ package io.fulcrum.runtime;
 import io.fulcrum.cfg.Diagnostics;
 import sun.misc.Signal;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -80,17 +79,9 @@ public final class Signals {
 
     private static void send(String signal, List<Long> pids, Diagnostics diag) {
         for (long pid : pids) {
-            try {
-                Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true).start();
-                kill.getInputStream().readAllBytes();
-                if (kill.waitFor() != 0) {
-                    diag.warning("Failed to send signal " + signal + " to old process " + pid + ".");
-                }
-            } catch (IOException e) {
-                diag.warning("Failed to send signal " + signal + " to old process " + pid + ": " + e.getMessage());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
+            String failure = LibC.kill(pid, signal);
+            if (failure != null) {
+                diag.warning("Failed to send signal " + signal + " to old process " + pid + ": " + failure + ".");
             }
         }
     }

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Timeout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static io.fulcrum.it.HttpKit.get;
@@ -67,6 +68,33 @@ class ProcessIdentityIT {
         }
     }
 
+    /** A reload ({@code -sf}) from inside a chroot, where no {@code kill} program exists, still finishes the old process. */
+    @Test
+    void aReloadLockedInAChrootStillFinishesTheOldProcess() throws Exception {
+        assumeTrue(uid(Path.of("/proc/self/status")) == 0, "only root can chroot");
+        Path jail = Files.createTempDirectory("fulcrum-jail");
+        int fe = freePort();
+        Path cfg = FulcrumProcess.config("""
+                global
+                    chroot %s
+                defaults
+                    mode http
+                    timeout client 10s
+                frontend fe
+                    bind 127.0.0.1:%d
+                    http-request return status 200
+                """.formatted(jail, fe));
+        try (FulcrumProcess old = FulcrumProcess.serve(cfg, fe);
+             FulcrumProcess fresh = FulcrumProcess.start(List.of("-db", "-f", cfg.toString(), "-sf", Long.toString(old.pid())))) {
+            assertThat(old.awaitExit(Duration.ofSeconds(20))).as(fresh.stderr()).isZero();
+            assertThat(fresh.isAlive()).as(fresh.stderr()).isTrue();
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                assertThat(c.exchange(get("/")).status()).isEqualTo(200);
+            }
+            assertThat(fresh.stderr()).doesNotContain("Failed to send signal");
+        }
+    }
+
     @Test
     void aChrootThatFailsStopsTheStart() throws Exception {
         int fe = freePort();
@@ -81,7 +109,7 @@ class ProcessIdentityIT {
                     bind 127.0.0.1:%d
                     http-request return status 200
                 """.formatted(missing, fe));
-        FulcrumProcess p = FulcrumProcess.start(java.util.List.of("-db", "-f", cfg.toString()));
+        FulcrumProcess p = FulcrumProcess.start(List.of("-db", "-f", cfg.toString()));
         try {
             assertThat(p.awaitExit(Duration.ofSeconds(30))).isEqualTo(1);
             assertThat(p.stderr()).contains("Cannot chroot(" + missing + ").");

@@ -1,0 +1,63 @@
+package io.fulcrum.runtime;
+
+import com.sun.jna.LastErrorException;
+import com.sun.jna.Library;
+import com.sun.jna.Native;
+import com.sun.jna.Pointer;
+
+import java.util.Map;
+
+/**
+ * The libc calls the JVM does not offer, through JNA: the identity changes of {@code chroot}, {@code gid} and
+ * {@code uid} (glibc applies setgid and setuid to every thread of the process), and signals to other processes, sent
+ * with kill(2) itself: no {@code kill} program is started, so a chroot without one does not stop a {@code -sf}.
+ */
+public final class LibC {
+    /** The functions used; JNA binds them by name. */
+    public interface Calls extends Library {
+        int chroot(String path);
+
+        int chdir(String path);
+
+        int getgroups(int size, Pointer list);
+
+        int setgroups(long size, Pointer list);
+
+        int setgid(int gid);
+
+        int setuid(int uid);
+
+        int kill(int pid, int sig) throws LastErrorException;
+    }
+
+    /** Linux's numbers of the signals Fulcrum sends. */
+    private static final Map<String, Integer> SIGNALS = Map.of("HUP", 1, "INT", 2, "KILL", 9, "USR1", 10, "USR2", 12,
+            "TERM", 15, "TTIN", 21, "TTOU", 22);
+
+    private static Calls calls;
+
+    private LibC() {
+    }
+
+    /** The bound functions, loaded on first use (most processes never need them). */
+    public static synchronized Calls calls() {
+        if (calls == null) {
+            calls = Native.load("c", Calls.class);
+        }
+        return calls;
+    }
+
+    /** Sends signal {@code name} ("USR1", "TERM" ...) to process {@code pid}; null when sent, else why not. */
+    public static String kill(long pid, String name) {
+        Integer sig = SIGNALS.get(name);
+        if (sig == null) {
+            throw new IllegalArgumentException(name);
+        }
+        try {
+            calls().kill(Math.toIntExact(pid), sig);
+            return null;
+        } catch (LastErrorException e) {
+            return e.getMessage();
+        }
+    }
+}
