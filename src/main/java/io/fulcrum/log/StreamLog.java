@@ -259,6 +259,18 @@ public final class StreamLog {
         }
     }
 
+    /**
+     * A rewrite failed in strict mode on the response about to go: 'P', as {@link #error(char)}, also over the 'L' of
+     * the proxy's own answer it was (HAProxy marks an answer 'L' once sent).
+     */
+    public void rewriteRefused() {
+        if (cause == 'L') {
+            cause = 'P';
+        } else {
+            error('P');
+        }
+    }
+
     /** {@link #error(char, char)} in the state the transaction is in now. */
     public void error(char cause) {
         error(cause, stateNow());

@@ -168,6 +168,12 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     private boolean softRewrites;
     /** The http-after-response rules are running. */
     private boolean afterResponse;
+    /** An http-after-response rewrite failed in strict mode: the response the rules ran on is not sent. */
+    private boolean afterResponseFailed;
+    /** The proxy's 500 goes without http-after-response rules (HAProxy's "const" reply: they already failed on it). */
+    private boolean constReply;
+    /** HTX bytes of the body of the proxy's own response under rewrite: it shares the buffer with the head. */
+    private int replyBodyHtx;
     /** The stream's own copy of the client's addresses once a rule rewrites them (set-src...), else null. */
     private Endpoints endpoints;
     private Vars txnVars;
@@ -1174,7 +1180,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     private void sendError(int status, ErrorMessage m) {
         flushEarlyHints();
         log.status(status);
-        if (!m.isEmpty() && hasAfterResponseRules()) {
+        if (!m.isEmpty() && !constReply && hasAfterResponseRules()) {
             // The rules may change it: it goes out as any response the proxy builds.
             sendReply(m.toHead(), m.body(), m.lengthKnown() && !m.asksClose());
             return;
@@ -1222,7 +1228,13 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         flushEarlyHints();
         endExchange();
         response = head;
-        runAfterResponseRules(head);
+        replyBodyHtx = body.length == 0 ? 0 : HttpHead.HTX_BLOCK + body.length;
+        boolean passed = afterResponseRulesPass(head);
+        replyBodyHtx = 0;
+        if (!passed) {
+            replaceWithInternalError(head);
+            return;
+        }
         boolean requestRead = requestRead();
         boolean keep = delimited && requestRead && !clientWantsClose && frontend.keepAlive(backend) && !front.stopping();
         if (!keep) {
@@ -1333,7 +1345,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
 
     @Override
     public boolean fits(HttpHead msg, int growth) {
-        return msg.htxSize() + growth <= front.limits().bufsize();
+        return msg.htxSize() + growth + (msg == response ? replyBodyHtx : 0) <= front.limits().bufsize();
     }
 
     @Override
@@ -1350,11 +1362,15 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         if (target != null) {
             target.counters().increment(Counters.Count.FAILED_REWRITES);
         }
-        if (softRewrites || afterResponse) {
-            return Verdict.CONTINUE; // (an http-after-response rewrite that fails is skipped: docs/differences.md)
+        if (softRewrites) {
+            return Verdict.CONTINUE;
         }
         log.internalError();
-        reply(new Reply.Error(500));
+        if (afterResponse) {
+            afterResponseFailed = true; // the rules stop; whoever runs them replaces the response
+        } else {
+            reply(new Reply.Error(500));
+        }
         return Verdict.DONE;
     }
 
@@ -1445,7 +1461,10 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             backend.persistence().response(persist, head, target);
             log.cookieStatus(persist.requestState(), persist.responseState());
         }
-        runAfterResponseRules(head);
+        if (!afterResponseRulesPass(head)) {
+            replaceWithInternalError(head);
+            return false;
+        }
         return true;
     }
 
@@ -1453,7 +1472,8 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         return frontend.rules().afterResponse().length > 0 || backend != null && backend.rules().afterResponse().length > 0;
     }
 
-    private void runAfterResponseRules(ResponseHead head) {
+    /** Runs the http-after-response rules on {@code head}; false when a rewrite failed in strict mode. */
+    private boolean afterResponseRulesPass(ResponseHead head) {
         HttpRules fe = frontend.rules();
         HttpRules be = backend == null ? fe : backend.rules();
         responseSide = true;
@@ -1466,6 +1486,19 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             responseSide = false;
             afterResponse = false;
         }
+        boolean failed = afterResponseFailed;
+        afterResponseFailed = false;
+        return !failed;
+    }
+
+    /**
+     * An http-after-response rewrite failed in strict mode: as HAProxy, the response becomes the proxy's 500, which the
+     * rules see in turn, unless it already was a 500 (the rules failed on it: it goes as it is).
+     */
+    private void replaceWithInternalError(ResponseHead failed) {
+        log.rewriteRefused();
+        constReply = failed.status() == 500;
+        sendError(500, errorMessage(500));
     }
 
     /** Ends both connections at once: the response was already under way. */

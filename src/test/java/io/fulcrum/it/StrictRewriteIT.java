@@ -126,6 +126,85 @@ class StrictRewriteIT {
         }
     }
 
+    /**
+     * A failed http-after-response rewrite in strict mode: the response (the server's or the proxy's own) becomes the
+     * proxy's 500, which the after-response rules see in turn; when they fail on that 500 as well (here the backend's
+     * large errorfile), it goes as it is. With {@code strict-mode off} the rewrite is skipped.
+     */
+    @Test
+    void aFailedAfterResponseRewriteTurnsTheResponseIntoA500() throws Exception {
+        int fe = freePort();
+        int srv = freePort();
+        Path sock = dir.resolve("stats.sock");
+        Path page = dir.resolve("big500.http");
+        String pad = "e".repeat(14500);
+        java.nio.file.Files.writeString(page, "HTTP/1.1 500 Internal Server Error\r\ncontent-type: text/plain\r\n"
+                + "content-length: " + pad.length() + "\r\n\r\n" + pad);
+        try (FulcrumProcess proxy = serve("""
+                global
+                    log stdout format raw local0
+                    tune.bufsize 16384
+                    tune.maxrewrite 1024
+                    stats socket %3$s level admin
+                defaults
+                    mode http
+                    log global
+                    option httplog
+                    timeout connect 2s
+                    timeout client 10s
+                    timeout server 10s
+                frontend fe
+                    bind 127.0.0.1:%1$d
+                    http-request set-var(txn.p) path
+                    http-request return status 403 hdr x-pad "%%[req.hdr(x-want)]" if { path /ret }
+                    http-after-response strict-mode off if { var(txn.p) -m str /off }
+                    http-after-response set-header X-Big %4$s
+                    http-after-response set-header X-After yes
+                    default_backend be
+                backend be
+                    errorfile 500 %5$s
+                    server s1 127.0.0.1:%2$d
+                listen srv
+                    bind 127.0.0.1:%2$d
+                    http-request return status 200 hdr x-pad "%%[req.hdr(x-want)]"
+                """.formatted(fe, srv, sock, BIG, page), fe)) {
+            HttpClientConn.Response small = exchange(fe, "/", 100);
+            assertThat(small.status()).isEqualTo(200);
+            assertThat(small.get("x-after")).isEqualTo("yes");
+            assertThat(small.get("x-big")).isEqualTo(BIG);
+            // The server's response cannot take X-Big: the backend's 500 replaces it, and cannot take it either.
+            HttpClientConn.Response server = exchange(fe, "/", 14300);
+            assertThat(server.status()).isEqualTo(500);
+            assertThat(server.bodyText()).isEqualTo(pad);
+            assertThat(server.get("x-after")).as("a const reply: no after-response rule").isNull();
+            // The proxy's own 403 cannot take it: the frontend's 500 replaces it, and passes the rules.
+            HttpClientConn.Response own = exchange(fe, "/ret", 14300);
+            assertThat(own.status()).isEqualTo(500);
+            assertThat(own.get("x-after")).isEqualTo("yes");
+            assertThat(own.get("x-big")).isEqualTo(BIG);
+            HttpClientConn.Response off = exchange(fe, "/off", 14300);
+            assertThat(off.status()).isEqualTo(200);
+            assertThat(off.get("x-after")).isEqualTo("yes");
+            assertThat(off.get("x-big")).as("skipped").isNull();
+
+            String log = ReplyErrorfileIT.awaitLines(proxy, 8);
+            assertThat(log).containsPattern(" fe be/s1 \\d+/\\d+/\\d+/-1/\\d+ 500 \\d+ - - PH-- .* \"GET / HTTP/1.1\"")
+                    .containsPattern(" fe fe/<NOSRV> -1/-1/-1/-1/\\d+ 500 \\d+ - - PR-- .* \"GET /ret HTTP/1.1\"")
+                    .containsPattern(" fe be/s1 \\d+/\\d+/\\d+/\\d+/\\d+ 200 \\d+ - - ---- .* \"GET /off HTTP/1.1\"");
+            Map<String, Map<String, String>> rows = StatsIT.rows(CliClient.send(sock, "show stat"));
+            // Failed: on the server's response and its 500, on the 403 (not its 500), on the response to /off.
+            assertThat(rows.get("fe/FRONTEND").get("wrew")).isEqualTo("4");
+            assertThat(rows.get("be/BACKEND").get("wrew")).isEqualTo("3");
+            assertThat(rows.get("be/s1").get("wrew")).isEqualTo("3");
+        }
+    }
+
+    private static HttpClientConn.Response exchange(int port, String path, int want) throws Exception {
+        try (HttpClientConn c = HttpClientConn.open(port)) {
+            return c.exchange("GET " + path + " HTTP/1.1\r\nHost: x\r\nX-Want: " + "p".repeat(want) + "\r\n\r\n");
+        }
+    }
+
     private static void assertCounts(Map<String, String> row, String wrew, String eint) {
         assertThat(row.get("wrew")).as("wrew").isEqualTo(wrew);
         assertThat(row.get("eint")).as("eint").isEqualTo(eint);
