@@ -125,8 +125,8 @@ public final class AuthModule implements Module {
                     insecure = l.arg(i).equals("insecure-password");
                     password = Args.required(l, i + 1, l.arg(i), "a password");
                     if (!insecure && !Crypt.supports(password)) {
-                        throw new ConfigException("the password hash of user '" + name + "' is of a scheme Fulcrum does not support "
-                                + "yet (it supports $1$, $5$ and $6$ crypt hashes).");
+                        throw new ConfigException("the password hash of user '" + name + "' needs the system's crypt library "
+                                + "(libcrypt.so.1), which is missing: only $1$, $5$ and $6$ hashes can be checked without it.");
                     }
                 }
                 case "groups" -> groups.addAll(List.of(Args.required(l, i + 1, "groups", "a list of groups").split(",")));

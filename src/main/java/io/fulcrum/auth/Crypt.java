@@ -5,9 +5,9 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
 /**
- * The password hashes of glibc's crypt(3) that HAProxy's userlists use: MD5-crypt ({@code $1$}),
- * SHA-256-crypt ({@code $5$}) and SHA-512-crypt ({@code $6$}), as specified by their authors (Poul-Henning
- * Kamp; Ulrich Drepper), including {@code rounds=N}.
+ * The password hashes of crypt(3) that HAProxy's userlists use. MD5-crypt ({@code $1$}), SHA-256-crypt ({@code $5$})
+ * and SHA-512-crypt ({@code $6$}) are computed here, as specified by their authors (Poul-Henning Kamp; Ulrich Drepper),
+ * including {@code rounds=N}; the other schemes by the system's library ({@link SystemCrypt}).
  */
 public final class Crypt {
     private Crypt() {
@@ -20,9 +20,9 @@ public final class Crypt {
         {6, 27, 48}, {28, 49, 7}, {50, 8, 29}, {9, 30, 51}, {31, 52, 10}, {53, 11, 32}, {12, 33, 54}, {34, 55, 13},
         {56, 14, 35}, {15, 36, 57}, {37, 58, 16}, {59, 17, 38}, {18, 39, 60}, {40, 61, 19}, {62, 20, 41}};
 
-    /** True when {@code hash} is of a scheme this class computes. */
+    /** True when {@code hash} can be checked: a scheme of this class's, or the system's library is there for the others. */
     public static boolean supports(String hash) {
-        return hash.startsWith("$1$") || hash.startsWith("$5$") || hash.startsWith("$6$");
+        return hash.startsWith("$1$") || hash.startsWith("$5$") || hash.startsWith("$6$") || SystemCrypt.available();
     }
 
     /** True when {@code password} hashes to {@code hash} (compared in constant time). */
@@ -32,7 +32,7 @@ public final class Crypt {
                 hash.getBytes(StandardCharsets.ISO_8859_1));
     }
 
-    /** The hash of {@code key} with the scheme, rounds and salt of {@code setting}; null for another scheme. */
+    /** The hash of {@code key} with the scheme, rounds and salt of {@code setting}; null for a scheme nobody knows. */
     public static String crypt(byte[] key, String setting) {
         if (setting.startsWith("$1$")) {
             return md5(key, setting);
@@ -43,7 +43,7 @@ public final class Crypt {
         if (setting.startsWith("$6$")) {
             return sha(key, setting, "SHA-512", "$6$", SHA512_ORDER);
         }
-        return null;
+        return SystemCrypt.crypt(key, setting);
     }
 
     private static MessageDigest digest(String algorithm) {

@@ -34,6 +34,19 @@ class CryptTest {
                 .isEqualTo("$6$abc$4r7NeQGhM33ziZfwJYL0zZEq/wWalgA8zbYKqo6A1SahP05LHTLd5sYOlXDZF/Og8/w2O1XYaPB5cUMFfQ66p.");
     }
 
+    /** The schemes the system's library computes; the hashes are Python's crypt module's (the same library). */
+    @Test
+    void otherSchemesComeFromTheSystemLibrary() {
+        assertThat(crypt("secret", "$y$j9T$abcdefghijklmnop$"))
+                .isEqualTo("$y$j9T$abcdefghijklmnop$3dL1LkYnZM.OVXuVdnnaKVDlLYT92dRwOzDZ5XiVCe.");
+        assertThat(crypt("secret", "$2b$05$abcdefghijklmnopqrstuu"))
+                .isEqualTo("$2b$05$abcdefghijklmnopqrstuuOQiyCxlgf/oeuTqixKmWdcYUh4Hjl0a");
+        assertThat(Crypt.matches("secret", "$y$j9T$abcdefghijklmnop$3dL1LkYnZM.OVXuVdnnaKVDlLYT92dRwOzDZ5XiVCe.")).isTrue();
+        assertThat(Crypt.matches("Secret", "$y$j9T$abcdefghijklmnop$3dL1LkYnZM.OVXuVdnnaKVDlLYT92dRwOzDZ5XiVCe.")).isFalse();
+        assertThat(crypt("secret", "ab")).as("DES").isEqualTo("abNANd1rDfiNc");
+        assertThat(crypt("secret", "$9$bogus")).as("a scheme nobody knows").isNull();
+    }
+
     @Test
     void matchesComparesWholeHashes() {
         String h = "$5$saltsalt$0IyaXrmV7.sGNS6tirgqHLqX/G.FBvgkYA.lpPdS5sA";

@@ -240,6 +240,8 @@ class HttpRulesIT {
                     group admins users tiger
                     user tiger password $6$saltsalt$TVLlQcbpFVof5W3Yz4DTP6gRstiNuHwwTt6GLc1E5n0U0aDehy0S5knV8wiOQSpT0Y77vwPZN.Pq.H91p5hVO1
                     user scott insecure-password elgato
+                    user lion password $y$j9T$abcdefghijklmnop$3dL1LkYnZM.OVXuVdnnaKVDlLYT92dRwOzDZ5XiVCe.
+                    user ghost password $9$a-scheme-nobody-knows
                 """;
         try (HttpOrigin origin = HttpOrigin.ok("ok");
              FulcrumProcess proxy = serve(config(fe, """
@@ -259,6 +261,10 @@ class HttpRulesIT {
             assertThat(origin.nextRequest(5000).head().get("x-user")).isEqualTo("scott");
             assertThat(c.exchange(withAuth("/admin/", "scott:elgato")).status()).isEqualTo(403);
             assertThat(c.exchange(withAuth("/admin/", "tiger:secret")).bodyText()).isEqualTo("ok");
+            // yescrypt, Debian's default scheme, through the system's crypt library as in HAProxy.
+            assertThat(c.exchange(withAuth("/", "lion:secret")).bodyText()).isEqualTo("ok");
+            assertThat(c.exchange(withAuth("/", "lion:Secret")).status()).isEqualTo(401);
+            assertThat(c.exchange(withAuth("/", "ghost:x")).status()).as("an unknown scheme never matches").isEqualTo(401);
         }
     }
 
