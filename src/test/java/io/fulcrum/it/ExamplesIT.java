@@ -65,6 +65,26 @@ class ExamplesIT {
     }
 
     @Test
+    void httpsRedirectAndTermination() throws Exception {
+        int http = freePort();
+        int https = freePort();
+        String cfg = example("https-redirect.cfg", http, freePort()).replace(":8080$", ":" + http + "$")
+                .replace("8443", Integer.toString(https));
+        try (FulcrumProcess proxy = serve(cfg, http);
+             HttpClientConn c = HttpClientConn.open(http)) {
+            Response r = c.exchange("GET /some/page?x=1 HTTP/1.1\r\nHost: 127.0.0.1:" + http + "\r\n\r\n");
+            assertThat(r.status()).isEqualTo(301);
+            assertThat(r.get("location")).isEqualTo("https://127.0.0.1:" + https + "/some/page?x=1");
+            assertThat(r.get("strict-transport-security")).isNull();
+            try (javax.net.ssl.SSLSocket s = TlsKit.connect(https, "localhost", new String[0])) {
+                String answer = TlsKit.get(s, "/some/page");
+                assertThat(answer).startsWith("HTTP/1.1 200").contains("strict-transport-security: max-age=31536000")
+                        .endsWith("secure page: /some/page\n");
+            }
+        }
+    }
+
+    @Test
     void headerRewriting() throws Exception {
         int fe = freePort();
         try (FulcrumProcess proxy = serve(example("headers.cfg", fe, freePort()), fe);
