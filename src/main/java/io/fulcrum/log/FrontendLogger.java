@@ -43,6 +43,7 @@ public final class FrontendLogger {
     private final boolean separateErrors;
     private final boolean dontlogNormal;
     private final boolean logasap;
+    private final boolean contstats;
     /** Mode tcp with a format that needs nothing of the transaction's end: logged once the server connection is up. */
     private final boolean logEarly;
     /** Lines emitted so far (%lc). */
@@ -67,7 +68,13 @@ public final class FrontendLogger {
         this.separateErrors = p.separateErrors;
         this.dontlogNormal = p.dontlogNormal;
         this.logasap = p.logasap;
+        this.contstats = p.contstats;
         this.logEarly = !http && (logasap || format != null && !format.waitsForEnd());
+    }
+
+    /** {@code option contstats}: the counters take the bytes of a running stream as they pass, not all at its end. */
+    public boolean contstats() {
+        return contstats;
     }
 
     /** {@code option logasap}: %B, %Tt, %Ta and %Tu are written with a '+', as lower bounds. */

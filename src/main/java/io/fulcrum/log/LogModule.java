@@ -103,6 +103,7 @@ public final class LogModule implements Module {
         flag(options, "dontlog-normal", (p, on) -> p.dontlogNormal = on);
         flag(options, "log-separate-errors", (p, on) -> p.separateErrors = on);
         flag(options, "logasap", (p, on) -> p.logasap = on);
+        flag(options, "contstats", (p, on) -> p.contstats = on);
 
         RingSection.register(registry);
         EventsCommand.register(CliCommands.of(registry));

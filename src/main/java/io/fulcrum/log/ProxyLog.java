@@ -43,6 +43,8 @@ final class ProxyLog implements ProxyPart {
     boolean separateErrors;
     boolean dontlogNormal;
     boolean logasap;
+    /** {@code option contstats}: the bytes of running streams reach the counters as they pass. */
+    boolean contstats;
 
     /** Set by the configuration check. */
     LogFormat compiled;
@@ -64,6 +66,7 @@ final class ProxyLog implements ProxyPart {
         c.separateErrors = separateErrors;
         c.dontlogNormal = dontlogNormal;
         c.logasap = logasap;
+        c.contstats = contstats;
         return c;
     }
 }

@@ -66,6 +66,9 @@ public final class StreamLog {
     private boolean loggedEarly;
     /** While the line is built before the end: the bytes sent to the client so far (%B), else -1. */
     private long earlyBytes = -1;
+    /** The bytes already in the counters ({@code option contstats}): the end adds the rest. */
+    long countedIn;
+    long countedOut;
     /** The level set by {@code set-log-level}, else {@link #NO_LEVEL}. */
     private int level = NO_LEVEL;
 

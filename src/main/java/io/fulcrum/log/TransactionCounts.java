@@ -9,7 +9,8 @@ import io.fulcrum.stats.Counters;
 import io.fulcrum.stats.Counters.Count;
 
 /**
- * Counts an ended transaction in the stats of its frontend, backend and server, from its record: bytes,
+ * Counts an ended transaction in the stats of its frontend, backend and server, from its record: bytes (those not
+ * counted while it ran, with {@code option contstats}),
  * requests, response classes, times, and its termination state read as HAProxy's counters read it
  * (a client abort before the request is whole is a request error, a refused connection a connection
  * error, a server abort in the data a response error and a server abort...).
@@ -22,11 +23,13 @@ final class TransactionCounts {
         Frontend fe = ctx.frontend();
         Backend be = ctx.backend() != null ? ctx.backend() : l.backend();
         Server srv = l.server();
+        long in = Math.max(0, l.bytesIn() - l.countedIn);
+        long out = Math.max(0, l.bytesOut() - l.countedOut);
         boolean request = l.http() && (l.hasRequestHead() || l.isBadRequest());
         int status = l.http() ? l.status(ctx) : 0;
         if (fe != null) {
             Counters c = fe.counters();
-            traffic(c, l, false, status); // its requests were counted as they arrived
+            traffic(c, in, out, false, status); // its requests were counted as they arrived
             if (l.cause() == 'L') {
                 c.increment(Count.INTERCEPTED);
             }
@@ -34,24 +37,23 @@ final class TransactionCounts {
             Listener li = ctx.listener();
             if (li != null && li.counters() != null) {
                 // option socket-stats: the listener's own counters, those of HAProxy's listeners (no requests, no responses).
-                traffic(li.counters(), l, false, 0);
+                traffic(li.counters(), in, out, false, 0);
                 clientSide(li.counters(), l);
             }
         }
         if (be != null) {
             Counters c = be.counters();
-            traffic(c, l, request, status);
+            traffic(c, in, out, request, status);
             denials(c, l);
             serverSide(c, l);
         }
-        watcher(ctx, l, status);
+        watcher(ctx, l, status, in, out);
         if (be != null && srv != null) {
             be.ended(ctx, srv);
         }
         if (srv != null) {
             Counters c = srv.counters();
-            c.add(Count.BYTES_IN, l.bytesIn());
-            c.add(Count.BYTES_OUT, l.bytesOut());
+            bytes(c, in, out);
             if (request && l.serverConnected()) {
                 c.increment(Count.REQUESTS); // sent to it
             }
@@ -89,7 +91,7 @@ final class TransactionCounts {
     }
 
     /** Tells the connection's watcher (stick-table trackers), if any, what the transaction did. */
-    private static void watcher(LogContext ctx, StreamLog l, int status) {
+    private static void watcher(LogContext ctx, StreamLog l, int status, long in, long out) {
         TransactionWatcher w = TransactionWatcher.of(ctx.frontChannel());
         if (w == null) {
             return;
@@ -98,12 +100,49 @@ final class TransactionCounts {
         boolean clientError = l.http() && (l.isBadRequest() || denied || status >= 400 && status < 500 && l.serverResponded());
         boolean invalidResponse = (l.cause() == 'S' || l.cause() == 's') && (l.state() == 'H' || l.state() == 'D');
         boolean serverFailure = l.http() && (invalidResponse || l.serverResponded() && status >= 500 && status != 501 && status != 505);
-        w.ended(ctx, l.bytesIn(), l.bytesOut(), clientError, serverFailure);
+        w.ended(ctx, in, out, clientError, serverFailure);
     }
 
-    private static void traffic(Counters c, StreamLog l, boolean request, int status) {
-        c.add(Count.BYTES_IN, l.bytesIn());
-        c.add(Count.BYTES_OUT, l.bytesOut());
+    /**
+     * {@code option contstats}: what a running stream moved since the last call, {@code in} and {@code out} bytes in
+     * all, goes to the counters of its frontend, listener, backend, server and trackers now.
+     */
+    static void running(LogContext ctx, StreamLog l, long in, long out) {
+        long dIn = in - l.countedIn;
+        long dOut = out - l.countedOut;
+        if (dIn <= 0 && dOut <= 0) {
+            return;
+        }
+        l.countedIn = in;
+        l.countedOut = out;
+        Frontend fe = ctx.frontend();
+        if (fe != null) {
+            bytes(fe.counters(), dIn, dOut);
+            Listener li = ctx.listener();
+            if (li != null && li.counters() != null) {
+                bytes(li.counters(), dIn, dOut);
+            }
+        }
+        Backend be = ctx.backend() != null ? ctx.backend() : l.backend();
+        if (be != null) {
+            bytes(be.counters(), dIn, dOut);
+        }
+        if (l.server() != null) {
+            bytes(l.server().counters(), dIn, dOut);
+        }
+        TransactionWatcher w = TransactionWatcher.of(ctx.frontChannel());
+        if (w != null) {
+            w.transferred(dIn, dOut);
+        }
+    }
+
+    private static void bytes(Counters c, long in, long out) {
+        c.add(Count.BYTES_IN, in);
+        c.add(Count.BYTES_OUT, out);
+    }
+
+    private static void traffic(Counters c, long in, long out, boolean request, int status) {
+        bytes(c, in, out);
         if (request) {
             c.increment(Count.REQUESTS);
             c.requestStarted();

@@ -18,6 +18,9 @@ public interface TransactionWatcher {
     /** An HTTP request's head arrived and passed the frontend's tcp-request content rules. */
     void request(SampleContext ctx);
 
+    /** Bytes a running stream moved ({@code option contstats}); those of its end come with {@link #ended}. */
+    void transferred(long bytesIn, long bytesOut);
+
     /**
      * A transaction ended.
      *

@@ -114,9 +114,21 @@ public final class Trackers implements TransactionWatcher {
         java.util.Arrays.fill(stream, null);
     }
 
-    private static void ended(Tracked tr, long bytesIn, long bytesOut, boolean clientError, boolean serverFailure) {
+    @Override
+    public void transferred(long bytesIn, long bytesOut) {
+        for (int i = 0; i < COUNTERS; i++) {
+            bytes(session[i], bytesIn, bytesOut);
+            bytes(stream[i], bytesIn, bytesOut);
+        }
+    }
+
+    private static void bytes(Tracked tr, long bytesIn, long bytesOut) {
         each(tr, DataType.BYTES_IN_CNT, DataType.BYTES_IN_RATE, bytesIn);
         each(tr, DataType.BYTES_OUT_CNT, DataType.BYTES_OUT_RATE, bytesOut);
+    }
+
+    private static void ended(Tracked tr, long bytesIn, long bytesOut, boolean clientError, boolean serverFailure) {
+        bytes(tr, bytesIn, bytesOut);
         each(tr, DataType.HTTP_ERR_CNT, DataType.HTTP_ERR_RATE, clientError ? 1 : 0);
         each(tr, DataType.HTTP_FAIL_CNT, DataType.HTTP_FAIL_RATE, serverFailure ? 1 : 0);
     }

@@ -5,6 +5,7 @@ import io.fulcrum.cfg.Source;
 import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.conn.TlsInfo;
 import io.fulcrum.log.LogContext;
+import io.fulcrum.log.RunningCounts;
 import io.fulcrum.listener.Listener;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.server.Server;
@@ -69,6 +70,11 @@ public abstract class LiveStream implements LogContext {
         CharSequence uniqueId = (tlvs & ProxyHeader.TLV_UNIQUE_ID) != 0 ? uniqueId() : null;
         ch.write(ProxyHeader.encode(version, tlvs, source(), destination(), TlsInfo.of(frontChannel()), uniqueId, ch.alloc()),
                 ch.voidPromise());
+    }
+
+    /** {@code option contstats}: the bytes moved so far go to the counters (what its record counted, by default). */
+    protected void countRunningBytes() {
+        RunningCounts.update(this);
     }
 
     /** One more event was handled for the stream. */

@@ -39,6 +39,11 @@ public final class LiveStreams {
         return PER_LOOP.get();
     }
 
+    /** The newest stream; the others follow by {@link LiveStream#next}. */
+    LiveStream head() {
+        return head;
+    }
+
     void add(LiveStream s) {
         sequence = sequence + 1 & (1L << SHIFT) - 1;
         s.id = base | sequence;

@@ -10,6 +10,7 @@ import io.fulcrum.http.HeadReader;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
 import io.fulcrum.log.LogContext;
+import io.fulcrum.log.RunningCounts;
 import io.fulcrum.stream.LiveStream;
 import io.fulcrum.log.StreamLog;
 import io.fulcrum.proxy.Frontend;
@@ -831,6 +832,11 @@ public final class TcpSession extends LiveStream implements ResponseControl {
         } else {
             ended();
         }
+    }
+
+    @Override
+    protected void countRunningBytes() {
+        RunningCounts.update(this, written[Side.SERVER.ordinal()], written[Side.CLIENT.ordinal()]);
     }
 
     private void ended() {
