@@ -130,6 +130,10 @@ public final class ProxyModule implements Module {
         timeout(timeouts, "http-request", Capability.ALL, (t, v) -> t.httpRequest = v);
         timeout(timeouts, "http-keep-alive", Capability.ALL, (t, v) -> t.httpKeepAlive = v);
         timeout(timeouts, "tarpit", Capability.ALL, (t, v) -> t.tarpit = v);
+        options.add("independent-streams", Capability.ALL, (o, l) -> {
+            Args.noMoreThan(l, 0, "option independent-streams");
+            o.proxy().timeouts.independentStreams = o.enabled();
+        });
 
         registry.check((model, diag) -> ProxyTable.of(model).number(diag));
         registry.check(ProxyModule::checkReferences);

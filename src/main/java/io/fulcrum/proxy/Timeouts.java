@@ -18,6 +18,11 @@ public final class Timeouts {
     public long httpKeepAlive;
     /** How long a tarpitted request is held ({@code timeout tarpit}); 0: {@code timeout connect}'s value. */
     public long tarpit;
+    /**
+     * {@code option independent-streams}: the bytes sent to this proxy's side (the clients for a frontend, the servers
+     * for a backend) no longer count as its activity: only what it sends does, and the progress of what waits for it.
+     */
+    public boolean independentStreams;
 
     public Timeouts copy() {
         Timeouts t = new Timeouts();
@@ -31,6 +36,7 @@ public final class Timeouts {
         t.httpRequest = httpRequest;
         t.httpKeepAlive = httpKeepAlive;
         t.tarpit = tarpit;
+        t.independentStreams = independentStreams;
         return t;
     }
 }

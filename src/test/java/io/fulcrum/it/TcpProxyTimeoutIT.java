@@ -76,6 +76,63 @@ class TcpProxyTimeoutIT {
         }
     }
 
+    /**
+     * {@code option independent-streams} on the frontend: what the server sends no longer keeps a silent client's
+     * read timeout alive. It expires as the data flows, which only shuts the client's side for reading: the data
+     * still reaches it, and the session ends with the server's close, logged {@code cD}. Without the option it is a
+     * normal session. As HAProxy 2.6 (-Dit.proxy=haproxy).
+     */
+    @Test
+    void independentStreamsTimesOutTheSilentReaderOnly() throws Exception {
+        int plain = freePort();
+        int independent = freePort();
+        try (Origin origin = Origin.start(s -> {
+                 for (int i = 0; i < 12; i++) {
+                     s.getOutputStream().write("tick\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                     Thread.sleep(200);
+                 }
+             });
+             FulcrumProcess proxy = serve("""
+                     global
+                         log stdout format raw local0
+                     defaults
+                         mode tcp
+                         log global
+                         option tcplog
+                         timeout connect 5s
+                         timeout client 1s
+                         timeout server 30s
+                     frontend plain
+                         bind 127.0.0.1:%d
+                         default_backend be
+                     frontend independent
+                         bind 127.0.0.1:%d
+                         option independent-streams
+                         default_backend be
+                     backend be
+                         server s1 127.0.0.1:%d
+                     """.formatted(plain, independent, origin.port()), plain)) {
+            CompletableFuture<String> viaPlain = CompletableFuture.supplyAsync(() -> ticks(plain));
+            assertThat(ticks(independent)).isEqualTo("tick\n".repeat(12));
+            assertThat(viaPlain.get(20, TimeUnit.SECONDS)).isEqualTo("tick\n".repeat(12));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (proxy.stdout().lines().filter(l -> l.contains(" be/s1 ")).count() < 2 && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertThat(proxy.stdout()).containsPattern(" independent be/s1 \\d+/\\d+/\\d+ 60 cD ")
+                    .containsPattern(" plain be/s1 \\d+/\\d+/\\d+ 60 -- ");
+        }
+    }
+
+    /** Everything a silent client receives until the server closes. */
+    private static String ticks(int port) {
+        try (Socket s = connect(port)) {
+            return readToEof(s, 1 << 16);
+        } catch (Exception e) {
+            throw new RuntimeException(e);
+        }
+    }
+
     /** Traffic keeps a connection alive well past its timeouts: they measure inactivity. */
     @Test
     void activityKeepsTheConnectionOpen() throws Exception {

@@ -574,9 +574,11 @@ public final class TcpSession extends LiveStream implements ResponseControl {
         }
     }
 
-    /** {@code side} took all its pending bytes: it is active. */
+    /** {@code side} took all its pending bytes: it is active (unless only what it sends counts). */
     void drained(Side side) {
-        lastActive[side.ordinal()] = System.nanoTime();
+        if (!independent(side)) {
+            lastActive[side.ordinal()] = System.nanoTime();
+        }
     }
 
     /** {@code side} sent a FIN: pass it on once what it sent before is delivered. */
@@ -684,6 +686,12 @@ public final class TcpSession extends LiveStream implements ResponseControl {
         return side == Side.CLIENT ? fe.client : be.server;
     }
 
+    /** {@code option independent-streams} on the frontend (the client side) or the backend (the server side). */
+    private boolean independent(Side side) {
+        Timeouts t = side == Side.CLIENT ? frontend.timeouts() : backend == null ? null : backend.timeouts();
+        return t != null && t.independentStreams;
+    }
+
     private void rearm() {
         cancelTimer();
         armTimer();
@@ -745,11 +753,14 @@ public final class TcpSession extends LiveStream implements ResponseControl {
             if (t <= 0 || ch == null || side == Side.SERVER && !connected) {
                 continue;
             }
-            // Bytes the peer accepted since the last check count as activity (a slow reader is not idle).
+            // Bytes the peer accepted since the last check count as activity (a slow reader is not idle); with
+            // option independent-streams only while more wait for it (HAProxy's write timeout), not once all went.
             long flushed = written[side.ordinal()] - pending(ch);
             if (flushed != flushedSeen[side.ordinal()]) {
                 flushedSeen[side.ordinal()] = flushed;
-                lastActive[side.ordinal()] = now;
+                if (!independent(side) || pending(ch) > 0) {
+                    lastActive[side.ordinal()] = now;
+                }
             }
             if (inputShut[side.ordinal()] && pending(ch) == 0) {
                 // This side sent its FIN and has nothing waiting for it: nothing is expected from it, so it
@@ -760,6 +771,16 @@ public final class TcpSession extends LiveStream implements ResponseControl {
             }
             if (now - lastActive[side.ordinal()] >= TimeUnit.MILLISECONDS.toNanos(t)) {
                 log.error(side == Side.CLIENT ? 'c' : 's');
+                if (independent(side) && pending(ch) == 0) {
+                    // As HAProxy: only this side's reading timed out; it is shut (its FIN passed on), and what the
+                    // other side still sends goes on.
+                    ch.config().setAutoRead(false);
+                    inputShut(side);
+                    if (finished) {
+                        return;
+                    }
+                    continue;
+                }
                 abort();
                 return;
             }
