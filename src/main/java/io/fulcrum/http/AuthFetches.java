@@ -34,21 +34,21 @@ public final class AuthFetches {
 
     static void register(SampleCatalog c) {
         c.fetch(fetch("http_auth_type", ArgSpec.NONE, (a, ctx, out) -> {
-            Credentials cr = credentials(ctx, "authorization");
+            Credentials cr = credentials(ctx, authorization(ctx));
             return cr != null && out.setStr(cr.bearer() ? BEARER : BASIC);
         }));
         c.fetch(fetch("http_auth_user", ArgSpec.NONE, (a, ctx, out) -> {
-            Credentials cr = credentials(ctx, "authorization");
+            Credentials cr = credentials(ctx, authorization(ctx));
             return cr != null && !cr.bearer() && out.setStr(cr.decoded(), 0, cr.colon());
         }));
         c.fetch(fetch("http_auth_pass", ArgSpec.NONE, (a, ctx, out) -> {
-            Credentials cr = credentials(ctx, "authorization");
+            Credentials cr = credentials(ctx, authorization(ctx));
             return cr != null && !cr.bearer() && out.setStr(cr.decoded(), cr.colon() + 1, cr.decoded().length - cr.colon() - 1);
         }));
         // With a header named, HAProxy gives an empty token rather than none when there is no bearer token.
         c.fetch(fetch("http_auth_bearer", ArgSpec.of(0, STR), (a, ctx, out) -> {
             boolean named = a.length > 0 && !a[0].text().isEmpty();
-            Credentials cr = credentials(ctx, named ? a[0].text() : "authorization");
+            Credentials cr = credentials(ctx, named ? a[0].text() : authorization(ctx));
             if (cr == null || !cr.bearer()) {
                 return named && ctx.httpRequest() != null && out.setStr(new byte[0]);
             }
@@ -65,7 +65,7 @@ public final class AuthFetches {
      * or null when there are none.
      */
     public static String[] basic(SampleContext ctx) {
-        Credentials cr = credentials(ctx, "authorization");
+        Credentials cr = credentials(ctx, authorization(ctx));
         if (cr == null || cr.bearer()) {
             return null;
         }
@@ -77,6 +77,11 @@ public final class AuthFetches {
     private static boolean bearer(Credentials cr, Sample out) {
         AsciiString v = cr.value();
         return out.setStr(v.array(), v.arrayOffset() + cr.tokenStart(), v.length() - cr.tokenStart());
+    }
+
+    /** Where the credentials are: Proxy-Authorization on a proxied request with {@code option http-use-proxy-header}. */
+    private static String authorization(SampleContext ctx) {
+        return HttpOptions.proxyAuthentication(ctx) ? "proxy-authorization" : "authorization";
     }
 
     /** The credentials in the first header {@code name} of the request, or null when there are none HAProxy reads. */

@@ -38,6 +38,7 @@ public final class HttpModule implements Module {
         flag(options, "accept-invalid-http-request", Capability.FE, (h, on) -> h.acceptInvalidRequest = on);
         flag(options, "accept-invalid-http-response", Capability.BE, (h, on) -> h.acceptInvalidResponse = on);
         flag(options, "http-ignore-probes", Capability.FE, (h, on) -> h.ignoreProbes = on);
+        flag(options, "http-use-proxy-header", Capability.FE, (h, on) -> h.useProxyHeader = on);
         flag(options, "h1-case-adjust-bogus-client", Capability.FE, (h, on) -> h.caseAdjustClient = on);
         flag(options, "h1-case-adjust-bogus-server", Capability.BE, (h, on) -> h.caseAdjustServer = on);
         flag(options, "http-buffer-request", Capability.ALL, (h, on) -> h.bufferRequest = on);

@@ -40,12 +40,27 @@ public final class HttpOptions implements ProxyPart {
     public boolean noDelay;
     /** {@code option idle-close-on-response}: at a soft stop, idle client connections wait for a last request. */
     public boolean idleCloseOnResponse;
+    /**
+     * {@code option http-use-proxy-header}: a proxied request (its target starts with neither '/' nor '*') is
+     * authenticated as a proxy authenticates: Proxy-Authorization, 407 and Proxy-Authenticate.
+     */
+    public boolean useProxyHeader;
     /** {@code monitor-uri}, or null. */
     public String monitorUri;
     /** {@code http-send-name-header}: the field that names the server a request is sent to, or null. */
     public String sendNameHeader;
     /** {@code monitor fail} conditions: a monitor request that meets one is answered 503 (not inherited). */
     public final List<Condition> monitorFail = new ArrayList<>();
+
+    /** True when the request of {@code ctx} is authenticated as by a proxy ({@link #useProxyHeader}). */
+    public static boolean proxyAuthentication(SampleContext ctx) {
+        RequestHead r = ctx.httpRequest();
+        if (r == null || ctx.frontend() == null || !ctx.frontend().httpOptions().useProxyHeader || r.uri().isEmpty()) {
+            return false;
+        }
+        char first = r.uri().charAt(0);
+        return first != '/' && first != '*';
+    }
 
     /** True when a {@code monitor fail} condition holds for this transaction. */
     public boolean monitorFails(SampleContext ctx) {
@@ -77,6 +92,7 @@ public final class HttpOptions implements ProxyPart {
         c.bufferRequest = bufferRequest;
         c.abortOnClose = abortOnClose;
         c.checkCache = checkCache;
+        c.useProxyHeader = useProxyHeader;
         return c;
     }
 

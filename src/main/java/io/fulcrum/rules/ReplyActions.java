@@ -3,6 +3,7 @@ package io.fulcrum.rules;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.HttpHeaders;
+import io.fulcrum.http.HttpOptions;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
 import io.fulcrum.log.LogFormat;
@@ -32,7 +33,9 @@ final class ReplyActions {
                 realm = a.next("missing realm value");
             }
             String challenge = "Basic realm=\"" + realm + "\"";
-            return (txn, msg) -> reply(txn, new Reply.Error(401, "www-authenticate", challenge));
+            return (txn, msg) -> reply(txn, HttpOptions.proxyAuthentication(txn)
+                    ? new Reply.Error(407, "proxy-authenticate", challenge)
+                    : new Reply.Error(401, "www-authenticate", challenge));
         }, Phase.REQUEST);
         actions.add("redirect", ReplyActions::redirect, Phase.REQUEST, Phase.RESPONSE);
     }

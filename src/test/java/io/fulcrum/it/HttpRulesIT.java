@@ -231,6 +231,51 @@ class HttpRulesIT {
         }
     }
 
+    /**
+     * {@code option http-use-proxy-header}: a proxied request (absolute URI) is authenticated as by a proxy:
+     * Proxy-Authorization, 407 and Proxy-Authenticate; an origin-form one and frontends without the option as usual.
+     * As HAProxy 2.6 (-Dit.proxy=haproxy).
+     */
+    @Test
+    void proxiedRequestsAuthenticateAsAtAProxy() throws Exception {
+        int fe = freePort();
+        int plain = freePort();
+        try (FulcrumProcess proxy = serve("""
+                userlist L
+                    user a insecure-password b
+                defaults
+                    mode http
+                    timeout connect 2s
+                    timeout client 5s
+                    timeout server 5s
+                frontend fe
+                    bind 127.0.0.1:%d
+                    option http-use-proxy-header
+                    http-request auth realm R unless { http_auth(L) }
+                    http-request return status 200 content-type text/plain lf-string "user=%%[http_auth_user]"
+                frontend plain
+                    bind 127.0.0.1:%d
+                    http-request auth realm R unless { http_auth(L) }
+                    http-request return status 200 content-type text/plain lf-string "user=%%[http_auth_user]"
+                """.formatted(fe, plain), fe);
+             HttpClientConn c = HttpClientConn.open(fe);
+             HttpClientConn p = HttpClientConn.open(plain)) {
+            Response challenge = c.exchange("GET http://x/ HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertThat(challenge.head().startLine()).isEqualTo("HTTP/1.1 407 Unauthorized");
+            assertThat(challenge.get("proxy-authenticate")).isEqualTo("Basic realm=\"R\"");
+            assertThat(challenge.get("www-authenticate")).isNull();
+            Response origin = c.exchange("GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+            assertThat(origin.status()).isEqualTo(401);
+            assertThat(origin.get("www-authenticate")).isEqualTo("Basic realm=\"R\"");
+            String proxyCredentials = "Proxy-Authorization: Basic YTpi\r\n"; // a:b
+            assertThat(c.exchange("GET http://x/ HTTP/1.1\r\nHost: x\r\n" + proxyCredentials + "\r\n").bodyText()).isEqualTo("user=a");
+            assertThat(c.exchange("GET http://x/ HTTP/1.1\r\nHost: x\r\nAuthorization: Basic YTpi\r\n\r\n").status())
+                    .as("a proxied request's Authorization is not the proxy's").isEqualTo(407);
+            assertThat(p.exchange("GET http://x/ HTTP/1.1\r\nHost: x\r\n" + proxyCredentials + "\r\n").status())
+                    .as("without the option").isEqualTo(401);
+        }
+    }
+
     @Test
     void basicAuthAgainstAUserlist() throws Exception {
         int fe = freePort();
