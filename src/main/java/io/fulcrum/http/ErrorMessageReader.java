@@ -56,8 +56,8 @@ public final class ErrorMessageReader {
         }
     }
 
-    /** A raw response; an empty one is the empty message (nothing is sent). */
-    static ErrorMessage parse(byte[] raw) throws ConfigException {
+    /** A raw response (status line, fields, body), checked as an errorfile's; an empty one is the empty message (nothing is sent). */
+    public static ErrorMessage parse(byte[] raw) throws ConfigException {
         return parse(raw, BUFSIZE, MAX_HEADERS);
     }
 

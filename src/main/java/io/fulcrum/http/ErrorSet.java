@@ -82,7 +82,13 @@ public final class ErrorSet implements ProxyPart {
         return ErrorPages.hasBuiltin(status) ? status : 500;
     }
 
-    void add(int status, ErrorMessage message) {
+    /** The error set of {@code proxy}'s own, made on first use (its lines come in order). */
+    public static ErrorSet own(ProxySpec proxy) {
+        return proxy.part(ErrorSet.class, ErrorSet::new);
+    }
+
+    /** {@code status}'s message from now on; null: none of the proxy's (its frontend's, else HAProxy's page). */
+    public void add(int status, ErrorMessage message) {
         rules.add(new Own(status, message));
     }
 

@@ -65,7 +65,7 @@ public final class HttpErrorsModule implements Module {
     }
 
     private static ErrorSet errors(ProxySpec p) {
-        return p.part(ErrorSet.class, ErrorSet::new);
+        return ErrorSet.own(p);
     }
 
     private static void errorloc(ProxySpec p, ConfigLine l, int code) throws ConfigException {

@@ -12,6 +12,10 @@ import io.fulcrum.http.Reasons;
 import io.fulcrum.http.ResponseHead;
 import io.fulcrum.log.LogFormat;
 import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.mux.h1.H1Encoder;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import io.netty.util.AsciiString;
 
 import java.io.IOException;
@@ -30,6 +34,10 @@ import java.util.Locale;
 final class ReplyBuilder {
     private record Header(String name, LogFormat value) {
     }
+
+    /** Why a reply cannot be built once (an http-error's). */
+    static final String NOT_FIXED = "'errorfiles', 'lf-string', 'lf-file' and log-format 'hdr' values are not supported by Fulcrum's "
+            + "http-error yet (use 'errorfile', 'file', 'string' and fixed header values).";
 
     private final boolean refused;
     private int status;
@@ -130,8 +138,11 @@ final class ReplyBuilder {
                 a.warn("hdr parameters ignored by the http reply when used with an erorrfile.");
                 headers.clear();
             }
-        } else if (contentType == null && (body != null || lfBody != null)) {
-            throw new ConfigException("a content type must be specified for a response with a payload");
+        } else if (contentType == null && (body != null && body.length > 0 || lfBody != null)) {
+            throw new ConfigException("a content type must be defined when non-empty payload is configured");
+        } else if (contentType != null && payload == null) {
+            a.warn("content-type '" + contentType + "' ignored by the http reply because neither errorfile nor payload defined.");
+            contentType = null;
         }
         return this;
     }
@@ -161,6 +172,31 @@ final class ReplyBuilder {
             return Files.readAllBytes(Path.of(file));
         } catch (IOException | RuntimeException e) {
             throw new ConfigException("failed to open file '" + file + "'");
+        }
+    }
+
+    /**
+     * The reply as a message built once ({@code http-error}); null for {@code default-errorfiles} (the proxy's message
+     * no longer replaces the usual one).
+     */
+    ErrorMessage fixedMessage() throws ConfigException {
+        if ("default-errorfiles".equals(payload)) {
+            return null;
+        }
+        if (section != null || lfBody != null || headers.stream().anyMatch(h -> !h.value().isConstant())) {
+            throw new ConfigException(NOT_FIXED);
+        }
+        if (message != null) {
+            return message;
+        }
+        Reply.Content c = (Reply.Content) build(null);
+        ByteBuf raw = Unpooled.buffer();
+        try {
+            H1Encoder.writeHead(c.head(), raw);
+            raw.writeBytes(c.body());
+            return ErrorMessageReader.parse(ByteBufUtil.getBytes(raw));
+        } finally {
+            raw.release();
         }
     }
 

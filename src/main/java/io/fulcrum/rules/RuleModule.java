@@ -52,6 +52,7 @@ public final class RuleModule implements Module {
         // The "redirect" directive: an http-request redirect that runs after the section's http-request rules.
         registry.table(ProxyModule.KEYWORDS).add("redirect", Capability.FRONTEND | Capability.BACKEND | Capability.STRICT,
                 (p, l) -> redirect(p, l, actions, acls, formats));
+        registry.table(ProxyModule.KEYWORDS).add("http-error", Capability.ALL, (p, l) -> HttpErrorKeyword.parse(p, l, acls, formats));
         registry.check(RuleModule::warnTcpMode);
         registry.check(RuleModule::checkExperimental);
         registry.check(RuleModule::resolveErrorReplies);

@@ -1,0 +1,52 @@
+package io.fulcrum.rules;
+
+import io.fulcrum.acl.AclParser;
+import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.ConfigLine;
+import io.fulcrum.http.ErrorPages;
+import io.fulcrum.http.ErrorSet;
+import io.fulcrum.log.LogFormatParser;
+import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.rules.HttpActions.Phase;
+
+/**
+ * {@code http-error status <code> [content-type ...] [string|file|errorfile|default-errorfiles ...] [hdr ...]}: the
+ * proxy's error message for a status, written as a {@code return} reply (HAProxy parses both with one function) and
+ * kept with the proxy's errorfiles, later lines overriding earlier ones. The message is built once: payloads and
+ * header values that are log-formats, and {@code errorfiles}, are refused.
+ */
+final class HttpErrorKeyword {
+    private HttpErrorKeyword() {
+    }
+
+    static void parse(ProxySpec p, ConfigLine l, AclParser acls, LogFormatParser formats) throws ConfigException {
+        if (!l.arg(1).equals("status")) {
+            throw new ConfigException("http-error : expects at least a <status> as arguments.");
+        }
+        if (!l.has(2)) {
+            throw new ConfigException("http-error : 'status' expects <status_code> as argument");
+        }
+        String code = l.arg(2);
+        if (code.length() > 9 || !code.chars().allMatch(c -> c >= '0' && c <= '9') || !ErrorPages.hasBuiltin(Integer.parseInt(code))) {
+            throw new ConfigException("http-error: status code '" + code + "' not handled.");
+        }
+        int status = Integer.parseInt(code);
+        for (int i = 3; l.has(i); i++) {
+            String w = l.arg(i);
+            if (w.equals("lf-string") || w.equals("lf-file") || w.equals("errorfiles") || w.equals("hdr") && l.arg(i + 2).contains("%")) {
+                throw new ConfigException("http-error : " + ReplyBuilder.NOT_FIXED);
+            }
+        }
+        ActionArgs a = new ActionArgs(l, 3, null, Phase.AFTER_RESPONSE, p, RuleModule.stage(Phase.AFTER_RESPONSE, p), acls.exprs(),
+                formats);
+        try {
+            ReplyBuilder reply = new ReplyBuilder(status, false).parse(a);
+            if (a.more()) {
+                throw new ConfigException("unknown keyword '" + a.peek() + "'.");
+            }
+            ErrorSet.own(p).add(status, reply.fixedMessage());
+        } catch (ConfigException e) {
+            throw new ConfigException("http-error : " + e.getMessage());
+        }
+    }
+}
