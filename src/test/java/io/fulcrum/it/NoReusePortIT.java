@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
+import java.util.List;
 
 import static io.fulcrum.it.HttpKit.get;
 import static io.fulcrum.it.TcpProxyKit.freePort;
@@ -58,5 +59,31 @@ class NoReusePortIT {
                 assertThat(c.exchange(get("/")).status()).isEqualTo(200);
             }
         }
+    }
+
+    /** The same between a master's workers: the new worker makes the old one let go of the address. */
+    @Test
+    void aMasterReloadMakesTheOldWorkerLetGoOfItsAddress() throws Exception {
+        int port = freePort();
+        try (FulcrumProcess master = TcpProxyKit.start(config(port, "noreuseport\nmaster-worker"))) {
+            TcpProxyKit.awaitListening(master, TcpProxyKit.LOCALHOST, port, Duration.ofSeconds(60));
+            List<Long> first = workers(master);
+            assertThat(first).hasSize(1);
+            master.signal("USR2");
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while ((workers(master).contains(first.getFirst()) || workers(master).isEmpty()) && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertThat(workers(master)).as(master.stderr()).hasSize(1).doesNotContain(first.getFirst());
+            TcpProxyKit.awaitListening(master, TcpProxyKit.LOCALHOST, port, Duration.ofSeconds(10));
+            try (HttpClientConn c = HttpClientConn.open(port)) {
+                assertThat(c.exchange(get("/")).status()).isEqualTo(200);
+            }
+            assertThat(master.stderr()).doesNotContain("cannot bind socket");
+        }
+    }
+
+    private static List<Long> workers(FulcrumProcess master) {
+        return ProcessHandle.of(master.pid()).map(h -> h.children().map(ProcessHandle::pid).toList()).orElse(List.of());
     }
 }
