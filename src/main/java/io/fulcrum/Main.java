@@ -18,6 +18,7 @@ import io.fulcrum.runtime.Daemon;
 import io.fulcrum.runtime.Fulcrum;
 import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.runtime.GlobalSettings;
+import io.fulcrum.runtime.OldProcesses;
 import io.fulcrum.runtime.Signals;
 import io.fulcrum.runtime.VersionReport;
 
@@ -218,7 +219,11 @@ public final class Main {
             fulcrum.hardStop();
             return 1;
         }
-        if (!fulcrum.start()) {
+        if (!fulcrum.fds().apply(diag)) {
+            fulcrum.hardStop();
+            return 1;
+        }
+        if (!fulcrum.start(new OldProcesses(cl))) {
             diag.alert("[fulcrum.main()] Some protocols failed to start their listeners! Exiting.");
             fulcrum.hardStop();
             return 1;
@@ -261,6 +266,9 @@ public final class Main {
         }
         if (cl.zeroWarning) {
             global.zeroWarning = true;
+        }
+        if (cl.noReusePort) {
+            global.noReusePort = true;
         }
         global.oldProcesses = cl.finishPids.size() + cl.terminatePids.size();
         if (cl.masterChannels != null) {

@@ -317,16 +317,22 @@ public final class Backend {
     }
 
     /**
-     * {@code option prefer-last-server}: takes a slot of {@code server} for {@code ticket} when it is in use
-     * and has room; false otherwise (the algorithm chooses).
+     * {@code option prefer-last-server}, or a client connection {@code bound} to its server: the transaction goes to
+     * {@code server} when it is in use, to a free slot or else to its queue, unless that queue holds
+     * {@code max-keep-alive-queue} transactions already (which does not apply to a bound connection); null when the
+     * algorithm chooses instead.
      */
-    public boolean assignPreferred(Ticket ticket, Server server) {
+    public Outcome assignPreferred(Ticket ticket, Server server, boolean bound) {
         Member m = member(server);
-        if (m == null || !m.inFarm || m.full() || !m.tryTake()) {
-            return false;
+        if (m == null || !m.inFarm) {
+            return null;
         }
-        ticket.hold(m);
-        return true;
+        int limit = balance.maxKeepAliveQueue;
+        boolean room = m.spec().maxconn == 0 || m.served() < m.dynamicMaxconn();
+        if (!bound && limit >= 0 && !room && m.queue.size() >= limit) {
+            return null;
+        }
+        return take(ticket, m);
     }
 
     /**

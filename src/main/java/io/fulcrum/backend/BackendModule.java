@@ -65,6 +65,7 @@ public final class BackendModule implements Module {
             spec(p).fullconn = (int) Units.integer(Args.required(l, 1, "fullconn", "an integer argument"), "fullconn", 0,
                     Integer.MAX_VALUE);
         });
+        keywords.add("max-keep-alive-queue", Capability.ALL, BackendModule::maxKeepAliveQueue);
         keywords.add("retries", Capability.BE, (p, l) -> {
             Args.noMoreThan(l, 1, "retries");
             spec(p).retries = (int) Units.integer(Args.required(l, 1, "retries", "an integer argument"), "retries", 0, 100_000);
@@ -277,5 +278,21 @@ public final class BackendModule implements Module {
 
     static BalanceSpec spec(ProxySpec p) {
         return p.part(BalanceSpec.class, BalanceSpec::new);
+    }
+
+    /**
+     * {@code max-keep-alive-queue <value>}, read as C's strtol in base 0 ("0x10" is 16); words after it are ignored,
+     * as by HAProxy. -1 is no limit; a lower value is as 0 (HAProxy's comparison can never be true then).
+     */
+    private static void maxKeepAliveQueue(ProxySpec p, ConfigLine l) throws ConfigException {
+        String v = l.arg(1);
+        if (v.isEmpty()) {
+            throw new ConfigException("'max-keep-alive-queue' expects expects an integer value (or -1 to disable)");
+        }
+        long n = Args.strtol(v, "'max-keep-alive-queue'");
+        if (p.kind() == ProxyKind.FRONTEND) {
+            throw ConfigException.warning("max-keep-alive-queue will be ignored because " + p.describe() + " has no backend capability");
+        }
+        spec(p).maxKeepAliveQueue = n == -1 ? -1 : (int) Math.max(0, Math.min(n, Integer.MAX_VALUE));
     }
 }

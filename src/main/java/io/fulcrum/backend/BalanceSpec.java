@@ -52,6 +52,8 @@ public final class BalanceSpec implements ProxyPart, Cloneable {
     public boolean allBackups;
     /** {@code option prefer-last-server}. */
     public boolean preferLastServer;
+    /** {@code max-keep-alive-queue}: the last server's queue length at which another server is chosen; -1: none. */
+    public int maxKeepAliveQueue = -1;
     /** {@code fullconn}; 0 when not set (computed from the frontends, as HAProxy does). */
     public int fullconn;
 

@@ -33,4 +33,36 @@ public final class Args {
         }
         return negative ? -n : n;
     }
+
+    /**
+     * C's strtol(text, &end, 0) that must read the whole word: decimal, 0x hexadecimal or 0 octal, after optional
+     * blanks and sign; saturated. Anything left is an error: "{@code keyword} : unexpected character 'c' in integer
+     * value 'text'", as HAProxy words it.
+     */
+    public static long strtol(String text, String keyword) throws ConfigException {
+        int p = 0;
+        while (p < text.length() && Character.isWhitespace(text.charAt(p))) {
+            p++;
+        }
+        boolean negative = false;
+        if (p < text.length() && (text.charAt(p) == '+' || text.charAt(p) == '-')) {
+            negative = text.charAt(p++) == '-';
+        }
+        int base = 10;
+        if (text.startsWith("0", p)) {
+            boolean hex = p + 2 < text.length() && (text.charAt(p + 1) | 0x20) == 'x' && Character.digit(text.charAt(p + 2), 16) >= 0;
+            base = hex ? 16 : 8;
+            p += hex ? 2 : 0;
+        }
+        int digits = p;
+        long n = 0;
+        while (p < text.length() && Character.digit(text.charAt(p), base) >= 0) {
+            n = Math.min(n * base + Character.digit(text.charAt(p++), base), Long.MAX_VALUE / 16);
+        }
+        int end = p == digits ? 0 : p; // no digits: nothing was read
+        if (end < text.length()) {
+            throw new ConfigException(keyword + " : unexpected character '" + text.charAt(end) + "' in integer value '" + text + "'");
+        }
+        return negative ? -n : n;
+    }
 }

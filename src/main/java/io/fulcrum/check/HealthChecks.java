@@ -71,6 +71,15 @@ public final class HealthChecks {
         throw new IllegalStateException("tracked server not found");
     }
 
+    /** The sockets the checks may hold at once: one per server's health check, one per agent. */
+    public int sockets() {
+        int n = 0;
+        for (ServerChecks c : checks.values()) {
+            n += (c.hasHealthCheck() ? 1 : 0) + (c.hasAgent() ? 1 : 0);
+        }
+        return n;
+    }
+
     /** Starts every check, the n-th of N after n/N of its interval (bounded by {@code max-spread-checks}). */
     public void start() {
         List<ServerChecks> running = checks.values().stream().filter(c -> c.hasHealthCheck() || c.hasAgent()).toList();

@@ -12,7 +12,7 @@ import java.util.function.Supplier;
 public final class BindSpec {
     private final Source source;
     private final String text;
-    private final List<Endpoint> endpoints;
+    private List<Endpoint> endpoints;
 
     public String name;
     /** {@code id}: the numeric id chosen for the line's single socket, or 0. */
@@ -24,6 +24,8 @@ public final class BindSpec {
     /** 0: the frontend's maxconn, as HAProxy does. */
     public int backlog;
     public boolean deferAccept;
+    /** Connections accepted per wake-up: a proxy's line gets tune.maxaccept (4 by default); 0: one; negative: all. */
+    public int maxaccept;
     /** {@code shards}: listening sockets per IP address, each on its own loop; {@link #BY_THREAD}: one per loop. */
     public int shards = 1;
     public static final int BY_THREAD = -1;
@@ -75,6 +77,11 @@ public final class BindSpec {
 
     public List<Endpoint> endpoints() {
         return endpoints;
+    }
+
+    /** Replaces the addresses ({@code unix-bind}'s prefix), before the sockets are numbered. */
+    void endpoints(List<Endpoint> endpoints) {
+        this.endpoints = List.copyOf(endpoints);
     }
 
     /** The part of type {@code type}, created by {@code create} when absent. */

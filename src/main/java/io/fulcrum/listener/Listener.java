@@ -14,6 +14,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoop;
 import io.netty.channel.ServerChannel;
+import io.netty.channel.ServerChannelRecvByteBufAllocator;
 import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.socket.SocketProtocolFamily;
 import io.netty.channel.unix.UnixChannelOption;
@@ -53,8 +54,13 @@ public final class Listener {
     private final EventLoops loops;
     private final ConnLimit[] limits;
     private final Consumer<Channel> onAccept;
-    private final List<Socket> sockets = new ArrayList<>();
+    /** Changed by binds and by pauses without SO_REUSEPORT, read by the loops: copied on write. */
+    private final List<Socket> sockets = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile boolean paused;
+    /** Without SO_REUSEPORT ({@code noreuseport}): a pause closes the IP sockets, so that a new process can bind. */
+    private boolean reusePort = true;
+    /** Paused with its IP sockets closed; a resume binds them again. */
+    private volatile boolean released;
     /** The process's accept rate limits, or null (stats sockets). */
     private AcceptRate rate;
     /** Its own counters ({@code option socket-stats}), or null. */
@@ -124,6 +130,11 @@ public final class Listener {
         return limits[0];
     }
 
+    /** Opens its sockets without SO_REUSEPORT ({@code noreuseport}); before {@link #bind()}. */
+    public void withoutReusePort() {
+        reusePort = false;
+    }
+
     /** Keeps counters of its own ({@code option socket-stats}); before {@link #bind()}. */
     public void keepCounters() {
         counters = new Counters();
@@ -161,7 +172,7 @@ public final class Listener {
      */
     public List<ChannelFuture> bind() throws IOException {
         List<EventLoop> all = loops.all();
-        int count = endpoint instanceof Endpoint.Inet && loops.isEpoll()
+        int count = endpoint instanceof Endpoint.Inet && loops.isEpoll() && reusePort
                 ? (bind.shards == BindSpec.BY_THREAD ? all.size() : Math.min(bind.shards, all.size())) : 1;
         SocketAddress address = address();
         List<ChannelFuture> bound = new ArrayList<>(count);
@@ -192,7 +203,7 @@ public final class Listener {
                     SocketTuning.v6only(channel, bind.v6only);
                 }
                 if (loops.isEpoll()) {
-                    channel.config().setOption(UnixChannelOption.SO_REUSEPORT, true);
+                    channel.config().setOption(UnixChannelOption.SO_REUSEPORT, reusePort);
                     if (bind.deferAccept) {
                         channel.config().setOption(EpollChannelOption.TCP_DEFER_ACCEPT, 1);
                     }
@@ -213,8 +224,14 @@ public final class Listener {
             case Endpoint.Fd fd -> channel = loops.adoptServerSocket(fd.fd());
         }
         channel.config().setOption(ChannelOption.SO_BACKLOG, backlog());
+        channel.config().setRecvByteBufAllocator(new ServerChannelRecvByteBufAllocator().maxMessagesPerRead(acceptBatch(bind.maxaccept)));
         channel.config().setOption(ChannelOption.SO_REUSEADDR, true);
         return channel;
+    }
+
+    /** How many connections a socket accepts per wake-up for a {@code maxaccept} of HAProxy's: 0 is one, negative all. */
+    static int acceptBatch(int maxaccept) {
+        return maxaccept < 0 ? Integer.MAX_VALUE : Math.max(1, maxaccept);
     }
 
     /** The address to bind to; null for an inherited socket, bound already. */
@@ -253,27 +270,58 @@ public final class Listener {
         }
     }
 
-    /** Stops accepting (SIGTTOU); connections wait in the backlog. */
+    /**
+     * Stops accepting (SIGTTOU); connections wait in the backlog. An IP socket without SO_REUSEPORT is closed instead,
+     * as HAProxy's pause stops it listening: a new process ({@code -sf}) may then bind the address. Off the loops.
+     */
     public void pause() {
         paused = true;
+        if (!reusePort && endpoint instanceof Endpoint.Inet) {
+            released = true;
+            unbind();
+            return;
+        }
         for (Socket s : sockets) {
             s.channel.eventLoop().execute(() -> s.channel.config().setAutoRead(false));
         }
     }
 
-    /** Accepts again (SIGTTIN). */
-    public void resume() {
+    /**
+     * Accepts again (SIGTTIN); a socket the pause closed is bound again, and waited for: off the loops. Null when it
+     * accepts, else the exception that kept a socket from being bound.
+     */
+    public Throwable resume() {
         paused = false;
+        if (released) {
+            released = false;
+            try {
+                for (ChannelFuture f : bind()) {
+                    if (!f.awaitUninterruptibly().isSuccess()) {
+                        return f.cause();
+                    }
+                }
+            } catch (IOException e) {
+                return e;
+            }
+            return null;
+        }
         for (Socket s : sockets) {
             s.channel.eventLoop().execute(s::drainWaiting);
         }
+        return null;
+    }
+
+    /** Closes the sockets (those of a failed bind...), so that {@link #bind()} may be tried again. Off the loops. */
+    public void unbind() {
+        for (Socket s : sockets) {
+            s.channel.close().awaitUninterruptibly();
+        }
+        sockets.clear();
     }
 
     /** Closes the listening sockets and waits for them; live connections are not affected. Off the loops. */
     public void close() {
-        for (Socket s : sockets) {
-            s.channel.close().awaitUninterruptibly();
-        }
+        unbind();
         if (endpoint instanceof Endpoint.Unix unix && !unix.abstractNamespace()) {
             try {
                 Files.deleteIfExists(Path.of(unix.path()));

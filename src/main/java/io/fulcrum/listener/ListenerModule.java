@@ -16,6 +16,7 @@ import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
+import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.sample.SampleCatalog;
 
 /** The {@code bind} keyword and its options (configuration.txt section 5.1). */
@@ -57,9 +58,32 @@ public final class ListenerModule implements Module {
             p.part(ProxyBacklog.class, ProxyBacklog::new).value = (int) Math.max(0, Args.atol(Args.required(l, 1, "backlog", "an integer argument")));
         });
         registry.check(ListenerModule::proxyBacklogs);
+        registry.table(GlobalModule.KEYWORDS).add("unix-bind", (g, l) -> UnixBind.of(g.model()).parse(l));
+        registry.table(GlobalModule.KEYWORDS).add("tune.maxaccept", ListenerModule::maxaccept);
+        registry.check((model, diag) -> ProxyTable.of(model).proxies().stream().map(p -> p.partOrNull(BindList.class))
+                .filter(java.util.Objects::nonNull).forEach(binds -> binds.binds.forEach(b -> {
+                    UnixBind.of(model).apply(b);
+                    int maxaccept = GlobalModule.settings(model).maxaccept;
+                    b.maxaccept = maxaccept != 0 ? maxaccept : DEFAULT_MAXACCEPT;
+                })));
         registry.check(ListenerModule::checkFrontendsHaveBinds);
         registry.check((model, diag) -> ProxyTable.of(model).proxies().stream().map(p -> p.partOrNull(BindList.class))
                 .filter(java.util.Objects::nonNull).forEach(BindList::number));
+    }
+
+    /** HAProxy's MAX_ACCEPT: what a proxy's listener accepts per wake-up without {@code tune.maxaccept}. */
+    private static final int DEFAULT_MAXACCEPT = 4;
+
+    /** {@code tune.maxaccept <number>}: -1 (any negative number) for no limit; read as C's atol. */
+    private static void maxaccept(GlobalModule.GlobalContext g, ConfigLine l) throws ConfigException {
+        if (!GlobalModule.once(l, g.settings().maxaccept)) {
+            return;
+        }
+        long max = Args.atol(l.arg(1));
+        if (max > Integer.MAX_VALUE) {
+            throw new ConfigException("'" + l.keyword() + "' expects -1 or an integer from 0 to INT_MAX.");
+        }
+        g.settings().maxaccept = (int) max;
     }
 
     /** A proxy's {@code backlog} is that of its bind lines without one of their own. */

@@ -43,7 +43,7 @@ final class CaptureKeyword {
 
     /**
      * {@code capture cookie <name> len <length>}: one per frontend, the last one winning as in HAProxy; lengths
-     * beyond tune.http.cookielen are cut to it. Stricter than HAProxy, which reads any word as the length (0) and
+     * beyond tune.http.cookielen are cut to it once the configuration is read. Stricter than HAProxy, which reads any word as the length (0) and
      * ignores what follows it.
      */
     private static void cookie(ProxySpec p, ConfigLine l) throws ConfigException {
@@ -62,7 +62,7 @@ final class CaptureKeyword {
         }
         HeaderCaptures captures = HeaderCaptures.of(p);
         captures.cookieName = l.arg(2);
-        captures.cookieLength = Math.min(Integer.parseInt(len), HeaderCaptures.COOKIE_LENGTH);
+        captures.cookieLength = Integer.parseInt(len);
     }
 
     /** {@code declare capture request|response len <length>}: a slot for rules; words after the length are ignored, as by HAProxy. */

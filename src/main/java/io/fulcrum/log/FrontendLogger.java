@@ -116,6 +116,11 @@ public final class FrontendLogger {
         return process.nextStream();
     }
 
+    /** The longest request line the logs keep. */
+    int requestLineLimit() {
+        return process.requestLineLimit();
+    }
+
     HeaderCaptures captures() {
         return captures;
     }

@@ -14,6 +14,10 @@ public final class GlobalLog {
     String tag;
     /** The host name for headers, or null when {@code log-send-hostname} is not set. */
     String sendHostname;
+    /** {@code tune.http.logurilen}: the longest request line the logs keep. */
+    int uriLength = 1024;
+    /** {@code tune.http.cookielen}: the longest {@code capture cookie}. */
+    int cookieLength = 63;
 
     public static GlobalLog of(ConfigModel model) {
         return model.part(GlobalLog.class, GlobalLog::new);

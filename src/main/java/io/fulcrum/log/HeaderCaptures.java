@@ -30,9 +30,6 @@ public final class HeaderCaptures implements ProxyPart {
     private record Reference(boolean response, int slot, String rule) {
     }
 
-    /** HAProxy's tune.http.cookielen: the longest cookie capture, its last byte being the string's end. */
-    static final int COOKIE_LENGTH = 63;
-
     /** {@code capture cookie}: the beginning of the cookie's name (null: none), and the longest "name=value" kept. */
     String cookieName;
     int cookieLength;

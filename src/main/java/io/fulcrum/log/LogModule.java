@@ -44,6 +44,8 @@ public final class LogModule implements Module {
             GlobalLog.of(g.model()).targets.add(target(l));
         });
         global.add("log-tag", (g, l) -> GlobalLog.of(g.model()).tag = tag(l));
+        global.add("tune.http.logurilen", (g, l) -> GlobalLog.of(g.model()).uriLength = (int) tuneInteger(l));
+        global.add("tune.http.cookielen", (g, l) -> GlobalLog.of(g.model()).cookieLength = (int) tuneInteger(l));
         global.add("log-send-hostname", (g, l) -> {
             Args.noMoreThan(l, 1, "log-send-hostname");
             GlobalLog.of(g.model()).sendHostname = l.has(1) ? l.arg(1) : Hostname.NAME;
@@ -112,6 +114,7 @@ public final class LogModule implements Module {
         ArgResolution resolution = ArgResolution.of(registry);
         registry.check((model, diag) -> compile(model, diag, formats, resolution));
         registry.check(LogModule::checkCaptureSlots);
+        registry.check(LogModule::cutCookieCaptures);
     }
 
     /** An option that sets ({@code option X}) or clears ({@code no option X}) a flag. */
@@ -224,6 +227,24 @@ public final class LogModule implements Module {
                 diag.configAlert(error);
             }
         }
+    }
+
+    /** A {@code capture cookie} longer than {@code tune.http.cookielen} is cut to it, with HAProxy's warning. */
+    private static void cutCookieCaptures(ConfigModel model, Diagnostics diag) {
+        int most = GlobalLog.of(model).cookieLength;
+        for (ProxySpec p : ProxyTable.of(model).proxies()) {
+            HeaderCaptures c = p.partOrNull(HeaderCaptures.class);
+            if (c != null && c.cookieName != null && c.cookieLength > most) {
+                diag.configWarning("truncating capture length to " + most + " bytes for " + p.describe() + ".");
+                c.cookieLength = Math.max(0, most);
+            }
+        }
+    }
+
+    /** A {@code tune.http.*} integer, read as C's atol reads it ("x" is 0). */
+    private static long tuneInteger(ConfigLine l) throws ConfigException {
+        Args.noMoreThan(l, 1, l.keyword());
+        return Args.atol(Args.required(l, 1, l.keyword(), "an integer argument"));
     }
 
     /** True when the proxy's log lines name no target, {@code log global} without global targets included. */

@@ -91,6 +91,11 @@ public final class ProcessLog implements AutoCloseable {
         return lineLimit;
     }
 
+    /** The longest request line the logs keep ({@code tune.http.logurilen}). */
+    int requestLineLimit() {
+        return Math.max(0, global.uriLength);
+    }
+
     /** The logger of the frontend configured by {@code spec}. */
     /** @param counters the frontend's stats, which count each request as it arrives */
     public FrontendLogger frontend(ProxySpec spec, Counters counters) {

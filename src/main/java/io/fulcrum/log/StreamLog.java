@@ -75,6 +75,8 @@ public final class StreamLog {
     private AsciiString method;
     private AsciiString uri;
     private CharSequence version;
+    /** The request line cut to {@code tune.http.logurilen}, when it was longer; else null (the parts make it). */
+    private String cutLine;
     String[] requestCaptures;
     String[] responseCaptures;
     /** {@code capture cookie}: "name=value" of the request (%CC) and of the response (%CS), or null. */
@@ -137,8 +139,28 @@ public final class StreamLog {
         method = head.method();
         uri = head.uri();
         version = head.receivedVersion();
+        cutLine = null;
+        int limit = logger.requestLineLimit();
+        if (method.length() + uri.length() + version.length() + 2 > limit) {
+            cutRequestLine(limit);
+        }
         requestCaptures = logger.captures().request(head, requestCaptures);
         requestCookie = logger.captures().requestCookie(head);
+    }
+
+    /**
+     * Keeps the first {@code limit} characters of the request line, and its parts as HAProxy finds them in what is
+     * left: the method up to the first space, the URI up to the next one, the version after it (HTTP/0.9 when none
+     * is left, as for a request without one).
+     */
+    private void cutRequestLine(int limit) {
+        String line = (method + " " + uri + " " + version).substring(0, limit);
+        int first = line.indexOf(' ');
+        int second = first < 0 ? -1 : line.indexOf(' ', first + 1);
+        cutLine = line;
+        method = new AsciiString(first < 0 ? line : line.substring(0, first));
+        uri = new AsciiString(first < 0 ? "" : second < 0 ? line.substring(first + 1) : line.substring(first + 1, second));
+        version = second < 0 ? "HTTP/0.9" : line.substring(second + 1);
     }
 
     /** A rule captured {@code value} into slot {@code slot} of the frontend's request or response captures. */
@@ -510,7 +532,7 @@ public final class StreamLog {
 
     /** The request line as received, or null. */
     String requestLine() {
-        return method == null ? null : method + " " + uri + " " + version;
+        return method == null ? null : cutLine != null ? cutLine : method + " " + uri + " " + version;
     }
 
     String httpVersion() {

@@ -71,7 +71,7 @@ final class FrontendCommands {
                 throw new CliException("Expects an integer value.\n");
             }
             int v = r.atoi(3);
-            int hard = r.process().global().effectiveMaxconn();
+            int hard = r.process().fds().maxconn();
             if (v < 0 || v > hard) {
                 throw new CliException("Value out of range.\n");
             }
@@ -91,15 +91,20 @@ final class FrontendCommands {
                 .orElseThrow(() -> new CliException("No such frontend.\n"));
     }
 
-    private static void listeners(Fulcrum process, Frontend fe, boolean pause) {
+    /** Pauses or resumes the frontend's listeners; a socket that cannot be bound again fails the command, as HAProxy's. */
+    private static void listeners(Fulcrum process, Frontend fe, boolean pause) throws CliException {
+        boolean failed = false;
         for (Listener l : process.listeners()) {
             if (l.owner().equals(fe.name())) {
                 if (pause) {
                     l.pause();
                 } else {
-                    l.resume();
+                    failed |= l.resume() != null;
                 }
             }
+        }
+        if (failed) {
+            throw new CliException("Failed to resume frontend, check logs for precise cause.\n");
         }
     }
 }

@@ -24,6 +24,8 @@ public final class CommandLine {
     public String directory;
     public boolean diagnostic;
     public boolean zeroWarning;
+    /** {@code -dR}: as the global {@code noreuseport}. */
+    public boolean noReusePort;
     public final List<Long> finishPids = new ArrayList<>();
     public final List<Long> terminatePids = new ArrayList<>();
     /** Set by a daemon's parent in its child's arguments: the child reports its start on stdout. */
@@ -48,7 +50,7 @@ public final class CommandLine {
 
     /** HAProxy flags Fulcrum knows but does not implement yet; they get a precise message. */
     private static final List<String> NOT_YET = List.of(
-            "-x", "-m", "-de", "-dp", "-dG", "-dR", "-dL", "-dK", "-dr", "-dV", "-dM", "-dI",
+            "-x", "-m", "-de", "-dp", "-dG", "-dL", "-dK", "-dr", "-dV", "-dM", "-dI",
             "-dF", "-dZ", "-dC", "-dt");
 
     public static CommandLine parse(String[] args) throws UsageException {
@@ -87,6 +89,7 @@ public final class CommandLine {
                 case "-C" -> c.directory = value(args, ++i, a);
                 case "-dD" -> c.diagnostic = true;
                 case "-dW" -> c.zeroWarning = true;
+                case "-dR" -> c.noReusePort = true;
                 case "-dS" -> { } // disables splicing, which Fulcrum never does (as the global nosplice)
                 case "-sf", "-st" -> {
                     List<Long> pids = a.equals("-sf") ? c.finishPids : c.terminatePids;

@@ -45,8 +45,9 @@ public final class EventLoops {
     /**
      * @param multiQueue {@code tune.listener.multi-queue}: whether a connection may go to a less busy loop than
      *                   the one that accepted it
+     * @param cpus       {@code cpu-map}: the CPUs each loop's thread runs on
      */
-    public EventLoops(int threads, boolean multiQueue) {
+    public EventLoops(int threads, boolean multiQueue, CpuMap cpus) {
         this.epoll = Epoll.isAvailable();
         this.multiQueue = multiQueue;
         IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
@@ -63,7 +64,7 @@ public final class EventLoops {
                 return io.isChangingThreadSupported();
             }
         };
-        this.group = new MultiThreadIoEventLoopGroup(threads, new LoopThreads(), counted);
+        this.group = new MultiThreadIoEventLoopGroup(threads, new LoopThreads(cpus), counted);
     }
 
     /**
@@ -99,26 +100,40 @@ public final class EventLoops {
     /** Makes each loop's thread (on the loop's first task), numbered in order. */
     private static final class LoopThreads extends DefaultThreadFactory {
         private final AtomicInteger next = new AtomicInteger();
+        private final CpuMap cpus;
 
-        LoopThreads() {
+        LoopThreads(CpuMap cpus) {
             super("fulcrum", false);
+            this.cpus = cpus;
         }
 
         @Override
         protected Thread newThread(Runnable task, String name) {
-            return new LoopThread(threadGroup, task, name, next.getAndIncrement());
+            int index = next.getAndIncrement();
+            return new LoopThread(threadGroup, task, name, index, cpus.of(index));
         }
     }
 
     /** An event loop's thread, which knows the loop's index. */
     private static final class LoopThread extends FastThreadLocalThread {
         final int index;
+        /** The CPUs it runs on ({@code cpu-map}), or null. */
+        private final long[] cpus;
         /** Its loop's activity counters, once the loop runs. */
         LoopActivity activity;
 
-        LoopThread(ThreadGroup group, Runnable task, String name, int index) {
+        LoopThread(ThreadGroup group, Runnable task, String name, int index, long[] cpus) {
             super(group, task, name);
             this.index = index;
+            this.cpus = cpus;
+        }
+
+        @Override
+        public void run() {
+            if (cpus != null) {
+                LibC.bindCallingThread(cpus); // on the thread itself: the affinity is a thread's own
+            }
+            super.run();
         }
     }
 

@@ -1,34 +1,53 @@
 package io.fulcrum.runtime;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import com.sun.jna.LastErrorException;
 
 /**
- * The process's soft limit on open files, read from {@code /proc/self/limits} (the JVM has no API for it) once, at
- * start: a chroot hides /proc afterwards, and nothing changes the limit.
+ * The process's RLIMIT_NOFILE, through getrlimit/setrlimit: its value at start, and HAProxy's way of changing it,
+ * which only ever raises it. Values are C's unsigned {@code rlim_t} held in longs (-1: unlimited).
  */
 public final class FdLimit {
-    private static final long SOFT = read();
+    /** The limit when the process started (the JVM raises the soft limit to the hard one before main). */
+    private static final LibC.RLimit BOOT = current();
 
     private FdLimit() {
     }
 
-    public static long soft() {
-        return SOFT;
+    /** The soft limit at start. */
+    public static long bootCurrent() {
+        return BOOT.cur;
     }
 
-    private static long read() {
+    /** The hard limit at start. */
+    public static long bootMax() {
+        return BOOT.max;
+    }
+
+    /** The limit now; at start, or {1024, 1024} when the system does not say (not Linux). */
+    public static LibC.RLimit current() {
+        LibC.RLimit l = new LibC.RLimit();
         try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/limits"))) {
-                if (line.startsWith("Max open files")) {
-                    String[] f = line.substring("Max open files".length()).trim().split("\\s+");
-                    return f[0].equals("unlimited") ? 1_048_576 : Long.parseLong(f[0]);
-                }
-            }
-        } catch (IOException | NumberFormatException e) {
-            // Not Linux, or an unexpected format: fall back to a common default.
+            LibC.calls().getrlimit(LibC.RLIMIT_NOFILE, l);
+        } catch (LastErrorException | UnsatisfiedLinkError e) {
+            return new LibC.RLimit(1024, 1024);
         }
-        return 1024;
+        return l;
+    }
+
+    /**
+     * HAProxy's raise_rlim_nofile: sets the limit to {@code wanted} when one of its two values is higher than now
+     * (nothing is lowered); false when the system refused.
+     */
+    public static boolean raise(LibC.RLimit wanted) {
+        LibC.RLimit now = current();
+        if (Long.compareUnsigned(now.max, wanted.max) >= 0 && Long.compareUnsigned(now.cur, wanted.cur) >= 0) {
+            return true;
+        }
+        try {
+            LibC.calls().setrlimit(LibC.RLIMIT_NOFILE, wanted);
+            return true;
+        } catch (LastErrorException e) {
+            return false;
+        }
     }
 }

@@ -54,6 +54,7 @@ public final class Fulcrum {
     private final Diagnostics diag;
     private final EventLoops loops;
     private final ConnLimit connections;
+    private final FdBudget fds;
     private final H1Limits h1Limits;
     /** Reads the HTTP request heads of mode tcp streams for the HTTP fetches. */
     private final HeadReader heads;
@@ -81,8 +82,8 @@ public final class Fulcrum {
         this.global = GlobalModule.settings(model);
         this.environment = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(model.env().asMap()));
         this.diag = diag;
-        this.loops = new EventLoops(global.effectiveNbthread(), global.multiQueue);
-        this.connections = new ConnLimit(global.effectiveMaxconn());
+        this.loops = new EventLoops(global.effectiveNbthread(), global.multiQueue, global.cpuMap);
+        this.connections = new ConnLimit(0); // its limit once the descriptors the configuration takes are known
         acceptRate.connLimit(global.maxconnrate);
         acceptRate.sessLimit(global.maxsessrate);
         acceptRate.tlsLimit(global.maxsslrate);
@@ -103,6 +104,8 @@ public final class Fulcrum {
         this.checks = new HealthChecks(model, backends, loops);
         this.services = Services.of(model);
         statsSockets(model);
+        this.fds = new FdBudget(global, configSockets(proxies), Math.max(FdLimit.bootCurrent(), FdLimit.bootMax()));
+        connections.max(fds.maxconn());
         Map<String, Long> frontendConns = new HashMap<>();
         for (ProxySpec p : proxies) {
             if (!p.kind().isFrontend() || p.disabled) {
@@ -121,6 +124,9 @@ public final class Fulcrum {
                 for (Endpoint e : b.endpoints()) {
                     Listener l = new Listener(b, e, fe.name(), fe.limit(), loops, connections, acceptor);
                     l.limitRate(rate);
+                    if (global.noReusePort) {
+                        l.withoutReusePort();
+                    }
                     if (fe.socketOptions().socketStats) {
                         l.keepCounters();
                     }
@@ -130,19 +136,45 @@ public final class Fulcrum {
         }
     }
 
+    /**
+     * The descriptors the configuration takes as HAProxy counts them: one a listening socket (the proxies', the stats
+     * sockets' and the peers'), one a server's check and agent, and the stats sockets' maxconn.
+     */
+    private int configSockets(List<ProxySpec> proxies) {
+        int sockets = (int) services.info(InfoField.LISTENERS) + checks.sockets() + addresses(cli.sockets);
+        if (!cli.sockets.isEmpty()) {
+            sockets += cli.maxconn;
+        }
+        for (ProxySpec p : proxies) {
+            BindList binds = p.partOrNull(BindList.class);
+            if (p.kind().isFrontend() && !p.disabled && binds != null) {
+                sockets += addresses(binds.binds);
+            }
+        }
+        return sockets;
+    }
+
+    private static int addresses(List<BindSpec> binds) {
+        return binds.stream().mapToInt(b -> b.endpoints().size()).sum();
+    }
+
     /** The stats sockets: listeners of HAProxy's GLOBAL frontend, limited together by {@code stats maxconn}. */
     private void statsSockets(ConfigModel model) {
         this.cli = CliSettings.of(model);
         ConnLimit limit = new ConnLimit(cli.maxconn);
         for (BindSpec b : cli.sockets) {
             for (Endpoint e : b.endpoints()) {
-                listeners.add(new Listener(b, e, CliSettings.OWNER, limit, loops, connections,
+                Listener l = new Listener(b, e, CliSettings.OWNER, limit, loops, connections,
                         ch -> {
                             // A client may send its commands and shut its side at once: the answers still go back.
                             ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
                             ch.pipeline().addLast("cli", cli.session(this, b, h1Limits.bufsize()));
                             loops.next().register(ch);
-                        }));
+                        });
+                if (global.noReusePort) {
+                    l.withoutReusePort();
+                }
+                listeners.add(l);
             }
         }
     }
@@ -211,13 +243,50 @@ public final class Fulcrum {
         return p.kind().isBackend() ? backends.get(p.name()) : null;
     }
 
-    /** Binds every listener; on failure reports each one as HAProxy does and returns false. */
-    public boolean start() {
-        boolean ok = true;
+    /**
+     * Binds every listener; on failure reports each one as HAProxy does and returns false. With older processes to
+     * replace ({@code -sf}/{@code -st}), an address they still hold is tried again every 10 ms for 2 s, after a
+     * SIGTTOU each time that makes them let go of addresses they hold without SO_REUSEPORT; when it stays taken, they
+     * get a SIGTTIN to resume.
+     */
+    public boolean start(OldProcesses old) {
         // Unix sockets (the stats socket...) are bound first and awaited: a client that saw an IP port open finds
         // them. The IP ports are then bound at once.
         List<Listener> order = new ArrayList<>(listeners);
         order.sort(java.util.Comparator.comparing(l -> l.endpoint() instanceof Endpoint.Inet));
+        Map<Listener, String> failed = bind(order);
+        int retries = MAX_START_RETRIES;
+        while (!failed.isEmpty() && retries > 0 && !old.isEmpty()
+                && failed.values().stream().allMatch(e -> e.contains("Address already in use"))) {
+            if (!old.signal("TTOU")) {
+                break; // no old process left to let go of an address
+            }
+            sleep(10);
+            retries--;
+            failed.keySet().forEach(Listener::unbind);
+            failed = bind(new ArrayList<>(failed.keySet()));
+        }
+        if (!failed.isEmpty()) {
+            failed.forEach((l, error) -> diag.alert("Starting frontend " + l.owner() + ": cannot bind socket (" + error + ") ["
+                    + l.endpoint() + "]"));
+            if (retries != MAX_START_RETRIES) {
+                listeners.forEach(Listener::unbind);
+                old.signal("TTIN");
+            }
+            return false;
+        }
+        checks.start();
+        services.start(this);
+        cli.warmUp(this);
+        bytesOutRate.start(loops.next());
+        return true;
+    }
+
+    /** HAProxy's MAX_START_RETRIES: binds tried every 10 ms while older processes let go of their addresses. */
+    private static final int MAX_START_RETRIES = 200;
+
+    /** Binds {@code order}, the unix sockets one after the other, then the IP ones at once; the failed ones and why. */
+    private static Map<Listener, String> bind(List<Listener> order) {
         List<List<ChannelFuture>> bound = new ArrayList<>();
         List<String> errors = new ArrayList<>();
         for (Listener l : order) {
@@ -233,6 +302,7 @@ public final class Fulcrum {
                 errors.add(reason(e));
             }
         }
+        Map<Listener, String> failed = new LinkedHashMap<>();
         for (int i = 0; i < order.size(); i++) {
             String error = errors.get(i);
             for (ChannelFuture f : bound.get(i)) {
@@ -241,18 +311,18 @@ public final class Fulcrum {
                 }
             }
             if (error != null) {
-                Listener l = order.get(i);
-                diag.alert("Starting frontend " + l.owner() + ": cannot bind socket (" + error + ") [" + l.endpoint() + "]");
-                ok = false;
+                failed.put(order.get(i), error);
             }
         }
-        if (ok) {
-            checks.start();
-            services.start(this);
-            cli.warmUp(this);
-            bytesOutRate.start(loops.next());
+        return failed;
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
-        return ok;
     }
 
     private static String reason(Throwable t) {
@@ -280,6 +350,11 @@ public final class Fulcrum {
      */
     public boolean lockDown() {
         return ProcessIdentity.apply(global, diag);
+    }
+
+    /** The process's maxconn, maxsock and limit on open files. */
+    public FdBudget fds() {
+        return fds;
     }
 
     /** Whether the process can accept anything: a proxy's listener or a service's (the local peer's). */
@@ -388,9 +463,14 @@ public final class Fulcrum {
         diag.warning("Paused " + listeners.size() + " listener(s).");
     }
 
-    /** SIGTTIN: accept again. */
+    /** SIGTTIN: accept again; a socket closed by the pause that cannot be bound again is reported. */
     public void resume() {
-        listeners.forEach(Listener::resume);
+        for (Listener l : listeners) {
+            Throwable failure = l.resume();
+            if (failure != null) {
+                diag.alert("Cannot resume frontend " + l.owner() + ": cannot bind socket (" + reason(failure) + ") [" + l.endpoint() + "]");
+            }
+        }
         diag.warning("Resumed " + listeners.size() + " listener(s).");
     }
 

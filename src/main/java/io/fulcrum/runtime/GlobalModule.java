@@ -48,6 +48,10 @@ public final class GlobalModule implements Module {
             Args.noMoreThan(header, 0, "global");
             GlobalContext ctx = new GlobalContext(settings(model), model);
             return line -> {
+                if (line.keyword().equals("no")) {
+                    negated(kw, ctx, line);
+                    return;
+                }
                 KeywordTable.Entry<GlobalContext> e = kw.find(line.keyword());
                 if (e == null) {
                     throw kw.unknown(line.keyword(), "unknown keyword '" + line.keyword() + "' in 'global' section");
@@ -69,6 +73,26 @@ public final class GlobalModule implements Module {
         kw.add("tune.pipesize", (g, l) -> Args.required(l, 1, "tune.pipesize", "an integer argument"));
         kw.add("maxconn", (g, l) -> g.settings().maxconn = (int) positive(l, 1, Integer.MAX_VALUE));
         registry.table(ProxyModule.KEYWORDS).add("rate-limit", Capability.FE, SessionRateLimit::parse);
+        kw.add("ulimit-n", (g, l) -> {
+            if (once(l, g.settings().ulimitN)) {
+                g.settings().ulimitN = (int) Args.atol(l.arg(1));
+            }
+        });
+        kw.add("fd-hard-limit", (g, l) -> {
+            if (once(l, g.settings().fdHardLimit)) {
+                g.settings().fdHardLimit = (int) Args.atol(l.arg(1));
+            }
+        });
+        kw.add("strict-limits", NEGATABLE, (g, l) -> {
+            ConfigLine k = l.keyword().equals("no") ? l.shift(1) : l;
+            Args.noMoreThan(k, 0, k.keyword());
+            g.settings().strictLimits = k == l;
+        });
+        kw.add("noreuseport", (g, l) -> {
+            Args.noMoreThan(l, 0, "noreuseport");
+            g.settings().noReusePort = true;
+        });
+        kw.add("cpu-map", (g, l) -> g.settings().cpuMap.parse(l));
         kw.add("maxconnrate", (g, l) -> g.settings().maxconnrate = rate(l));
         kw.add("maxsessrate", (g, l) -> g.settings().maxsessrate = rate(l));
         kw.add("maxsslrate", (g, l) -> g.settings().maxsslrate = rate(l));
@@ -115,6 +139,34 @@ public final class GlobalModule implements Module {
             }
             g.env().retainOnly(keep);
         });
+    }
+
+    /** Flag of the keywords that take HAProxy's {@code no} prefix; their parser sees "no" as the keyword. */
+    private static final int NEGATABLE = 1;
+
+    /** A line {@code no <keyword> ...}: only the keywords HAProxy lets be negated accept it. */
+    private static void negated(KeywordTable<GlobalContext> kw, GlobalContext ctx, ConfigLine line) throws ConfigException {
+        KeywordTable.Entry<GlobalContext> e = kw.find(line.arg(1));
+        if (e == null || (e.flags() & NEGATABLE) == 0) {
+            throw ConfigException.unspaced("negation/default currently supported only for options, log, busy-polling, "
+                    + "set-dumpable, strict-limits, insecure-fork-wanted and numa-cpu-mapping.");
+        }
+        e.parser().parse(ctx, line);
+    }
+
+    /**
+     * Checks a keyword that takes one integer and may be given once ({@code ulimit-n}, {@code tune.maxaccept}...): false,
+     * after HAProxy's alert (not fatal), when {@code current} shows it was given already. The integer is read as C's
+     * atol reads it: "abc" is 0, which leaves the setting unset.
+     */
+    public static boolean once(ConfigLine l, int current) throws ConfigException {
+        Args.noMoreThan(l, 1, l.keyword());
+        if (current != 0) {
+            l.alertNotCounted("'" + l.keyword() + "' already specified. Continuing.");
+            return false;
+        }
+        Args.required(l, 1, l.keyword(), "an integer argument");
+        return true;
     }
 
     /** A rate limit, read as HAProxy reads it (C's atol: "10k" is 10); a negative one is no limit. */

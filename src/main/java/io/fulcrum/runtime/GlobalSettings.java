@@ -4,8 +4,16 @@ import java.nio.file.Path;
 
 /** The process-wide settings of the {@code global} section (several global sections merge into one). */
 public final class GlobalSettings {
-    /** 0 means "derived from the file descriptor limit" ({@link #effectiveMaxconn()}). */
+    /** 0 means "derived from the file descriptor limit" ({@link FdBudget}). */
     public int maxconn;
+    /** {@code ulimit-n}: the limit on open files to ask for; 0: maxsock. */
+    public int ulimitN;
+    /** {@code fd-hard-limit}: the most open files the process asks for or counts on; 0: none. */
+    public int fdHardLimit;
+    /** {@code cpu-map}: the CPUs of each event loop's thread. */
+    public final CpuMap cpuMap = new CpuMap();
+    /** {@code strict-limits} (on unless {@code no strict-limits}): a limit the system refuses stops the start. */
+    public boolean strictLimits = true;
     /** {@code maxconnrate}, {@code maxsessrate}, {@code maxsslrate}: accepted per second, process-wide; 0: no limit. */
     public int maxconnrate;
     public int maxsessrate;
@@ -19,6 +27,10 @@ public final class GlobalSettings {
     public boolean zeroWarning;
     /** {@code tune.listener.multi-queue}: an accepted connection may go to a less busy loop than the accepting one. */
     public boolean multiQueue = true;
+    /** {@code noreuseport} (or {@code -dR}): listening sockets without SO_REUSEPORT. */
+    public boolean noReusePort;
+    /** {@code tune.maxaccept}: connections a listener accepts per wake-up; 0: unset (4), negative: no limit. */
+    public int maxaccept;
     /** {@code expose-experimental-directives}: experimental keywords (normalize-uri) are allowed. */
     public boolean experimental;
     /** {@code node}: the name {@code show info} and the stats page give the process (null: the host's name). */
@@ -36,17 +48,5 @@ public final class GlobalSettings {
 
     public int effectiveNbthread() {
         return nbthread > 0 ? nbthread : Runtime.getRuntime().availableProcessors();
-    }
-
-    /**
-     * The global connection limit. Unset, HAProxy derives it from the file descriptor limit: each
-     * proxied connection costs two descriptors, and a few are kept for listeners, logs and checks.
-     */
-    public int effectiveMaxconn() {
-        if (maxconn > 0) {
-            return maxconn;
-        }
-        long fds = FdLimit.soft();
-        return (int) Math.max(100, Math.min(1_000_000, (fds - 100) / 2));
     }
 }

@@ -4,13 +4,15 @@ import com.sun.jna.LastErrorException;
 import com.sun.jna.Library;
 import com.sun.jna.Native;
 import com.sun.jna.Pointer;
+import com.sun.jna.Structure;
 
 import java.util.Map;
 
 /**
  * The libc calls the JVM does not offer, through JNA: the identity changes of {@code chroot}, {@code gid} and
  * {@code uid} (glibc applies setgid and setuid to every thread of the process), and signals to other processes, sent
- * with kill(2) itself: no {@code kill} program is started, so a chroot without one does not stop a {@code -sf}.
+ * with kill(2) itself: no {@code kill} program is started, so a chroot without one does not stop a {@code -sf}; the
+ * limit on open files ({@code ulimit-n}); a thread's CPU affinity ({@code cpu-map}).
  */
 public final class LibC {
     /** The functions used; JNA binds them by name. */
@@ -28,7 +30,32 @@ public final class LibC {
         int setuid(int uid);
 
         int kill(int pid, int sig) throws LastErrorException;
+
+        int getrlimit(int resource, RLimit limit) throws LastErrorException;
+
+        int setrlimit(int resource, RLimit limit) throws LastErrorException;
+
+        /** {@code pid} 0: the calling thread; {@code mask}: the CPUs' bits, 64 a word. */
+        int sched_setaffinity(int pid, long size, long[] mask) throws LastErrorException;
     }
+
+    /** C's {@code struct rlimit}: two unsigned longs ({@code RLIM_INFINITY} is -1 here). */
+    @Structure.FieldOrder({"cur", "max"})
+    public static final class RLimit extends Structure {
+        public long cur;
+        public long max;
+
+        public RLimit() {
+        }
+
+        public RLimit(long cur, long max) {
+            this.cur = cur;
+            this.max = max;
+        }
+    }
+
+    /** Linux's number of RLIMIT_NOFILE. */
+    public static final int RLIMIT_NOFILE = 7;
 
     /** Linux's numbers of the signals Fulcrum sends. */
     private static final Map<String, Integer> SIGNALS = Map.of("HUP", 1, "INT", 2, "KILL", 9, "USR1", 10, "USR2", 12,
@@ -45,6 +72,18 @@ public final class LibC {
             calls = Native.load("c", Calls.class);
         }
         return calls;
+    }
+
+    /**
+     * Binds the calling thread to the CPUs of {@code mask} (bit n of word n / 64: CPU n); a refusal (CPUs the process
+     * may not use) is printed and the thread keeps its CPUs, as HAProxy goes on when sched_setaffinity fails.
+     */
+    public static void bindCallingThread(long[] mask) {
+        try {
+            calls().sched_setaffinity(0, (long) mask.length * Long.BYTES, mask);
+        } catch (LastErrorException e) {
+            System.err.println("cpu-map: cannot bind thread " + Thread.currentThread().getName() + ": " + e.getMessage());
+        }
     }
 
     /** Sends signal {@code name} ("USR1", "TERM" ...) to process {@code pid}; null when sent, else why not. */

@@ -8,6 +8,7 @@ import io.fulcrum.cfg.KeywordTable;
 import io.fulcrum.listener.Accounts;
 import io.fulcrum.runtime.GlobalModule.GlobalContext;
 
+import java.lang.management.ManagementFactory;
 import java.security.SecureRandom;
 import java.time.ZoneId;
 import java.util.OptionalInt;
@@ -88,7 +89,7 @@ final class ProcessIdentity {
         if (global.chroot != null) {
             ZoneId.systemDefault();
             new SecureRandom().nextBytes(new byte[8]);
-            FdLimit.soft();
+            ManagementFactory.getOperatingSystemMXBean(); // its native library (show info's Idle_pct)
             if (libc.chroot(global.chroot) != 0 || libc.chdir("/") != 0) {
                 diag.alert("[fulcrum.main()] Cannot chroot(" + global.chroot + ").");
                 return false;

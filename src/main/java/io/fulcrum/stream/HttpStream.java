@@ -698,12 +698,12 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             outcome = backend.assignTo(ticket, persist.direct());
         } else {
             Server last = front.lastServer();
-            if (last != null && avoid == null && (backend.balance().preferLastServer || front.boundToServer())
-                    && !backend.balance().algorithm.hashed()
-                    && backend.assignPreferred(ticket, last)) {
-                return true;
+            boolean bound = front.boundToServer();
+            outcome = last != null && avoid == null && (backend.balance().preferLastServer || bound)
+                    && !backend.balance().algorithm.hashed() ? backend.assignPreferred(ticket, last, bound) : null;
+            if (outcome == null) {
+                outcome = backend.assign(this, ticket, avoid);
             }
-            outcome = backend.assign(this, ticket, avoid);
         }
         switch (outcome) {
             case ASSIGNED -> {

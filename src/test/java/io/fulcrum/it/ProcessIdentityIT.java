@@ -74,16 +74,7 @@ class ProcessIdentityIT {
         assumeTrue(uid(Path.of("/proc/self/status")) == 0, "only root can chroot");
         Path jail = Files.createTempDirectory("fulcrum-jail");
         int fe = freePort();
-        Path cfg = FulcrumProcess.config("""
-                global
-                    chroot %s
-                defaults
-                    mode http
-                    timeout client 10s
-                frontend fe
-                    bind 127.0.0.1:%d
-                    http-request return status 200
-                """.formatted(jail, fe));
+        Path cfg = FulcrumProcess.config(TcpProxyKit.answering(fe, "chroot " + jail));
         try (FulcrumProcess old = FulcrumProcess.serve(cfg, fe);
              FulcrumProcess fresh = FulcrumProcess.start(List.of("-db", "-f", cfg.toString(), "-sf", Long.toString(old.pid())))) {
             assertThat(old.awaitExit(Duration.ofSeconds(20))).as(fresh.stderr()).isZero();
@@ -99,16 +90,7 @@ class ProcessIdentityIT {
     void aChrootThatFailsStopsTheStart() throws Exception {
         int fe = freePort();
         Path missing = Files.createTempDirectory("fulcrum-gone").resolve("none");
-        Path cfg = FulcrumProcess.config("""
-                global
-                    chroot %s
-                defaults
-                    mode http
-                    timeout client 10s
-                frontend fe
-                    bind 127.0.0.1:%d
-                    http-request return status 200
-                """.formatted(missing, fe));
+        Path cfg = FulcrumProcess.config(TcpProxyKit.answering(fe, "chroot " + missing));
         FulcrumProcess p = FulcrumProcess.start(List.of("-db", "-f", cfg.toString()));
         try {
             assertThat(p.awaitExit(Duration.ofSeconds(30))).isEqualTo(1);

@@ -34,6 +34,20 @@ final class TcpProxyKit {
         return "haproxy".equals(System.getProperty("it.proxy"));
     }
 
+    /** A configuration with the {@code global} lines and a frontend that answers 200 itself on 127.0.0.1:{@code port}. */
+    static String answering(int port, String global) {
+        return """
+                global
+                %s
+                defaults
+                    mode http
+                    timeout client 10s
+                frontend fe
+                    bind 127.0.0.1:%d
+                    http-request return status 200
+                """.formatted(global.indent(4), port);
+    }
+
     /** Starts the proxy on {@code config} and waits until 127.0.0.1:{@code port} accepts connections. */
     static FulcrumProcess serve(String config, int port) throws Exception {
         return serve(config, LOCALHOST, port);
@@ -41,11 +55,7 @@ final class TcpProxyKit {
 
     /** Starts the proxy on {@code config} and waits until {@code host:port} accepts connections. */
     static FulcrumProcess serve(String config, String host, int port) throws Exception {
-        Path file = FulcrumProcess.config(config);
-        List<String> args = List.of("-db", "-f", file.toString());
-        FulcrumProcess p = haproxy()
-                ? FulcrumProcess.start(List.of(System.getProperty("it.haproxy", "/usr/sbin/haproxy")), args)
-                : FulcrumProcess.start(args);
+        FulcrumProcess p = start(config);
         try {
             awaitListening(p, host, port, Duration.ofSeconds(60));
         } catch (Throwable t) {
@@ -57,6 +67,18 @@ final class TcpProxyKit {
             throw t;
         }
         return p;
+    }
+
+    /**
+     * Starts the proxy in the foreground on {@code config}, with {@code extraArgs} ({@code -sf <pid>}...), without
+     * waiting for anything (a start that must fail).
+     */
+    static FulcrumProcess start(String config, String... extraArgs) throws IOException {
+        List<String> args = new ArrayList<>(List.of("-db", "-f", FulcrumProcess.config(config).toString()));
+        args.addAll(List.of(extraArgs));
+        return haproxy()
+                ? FulcrumProcess.start(List.of(System.getProperty("it.haproxy", "/usr/sbin/haproxy")), args)
+                : FulcrumProcess.start(args);
     }
 
     /**
