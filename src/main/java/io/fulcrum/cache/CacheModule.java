@@ -67,8 +67,15 @@ public final class CacheModule implements Module {
         }, Phase.REQUEST);
         actions.add("cache-store", a -> {
             CacheFilters.Filter f = filter(a);
+            String proxy = a.proxy().name();
             return (txn, msg) -> {
-                txn.cache().store(f.cache, txn.request(), (ResponseHead) msg);
+                // The body is stored as it was before compression (the cache's filter comes first in its proxy), but a
+                // frontend's compression comes before a backend's cache: then nothing is stored, as in HAProxy.
+                boolean compressedFirst = txn.compressedWith() != null && txn.frontend().compression() != null
+                        && !txn.frontend().name().equals(proxy);
+                if (!compressedFirst) {
+                    txn.cache().store(f.cache, txn.request(), (ResponseHead) msg);
+                }
                 return Verdict.CONTINUE;
             };
         }, Phase.RESPONSE);

@@ -145,7 +145,7 @@ public final class CacheTxn {
         }
     }
 
-    /** The response will not be stored after all (compressed, with trailers, cut short). */
+    /** The response will not be stored after all (it has trailers, or it was cut short). */
     public void cancelStore() {
         if (writer != null) {
             writer.abort();

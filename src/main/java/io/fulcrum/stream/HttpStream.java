@@ -955,9 +955,6 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         if (compressed != null) {
             Negotiation.rewrite(head, compressed);
             encoder = Encoder.of(compressed, Compression.level(frontend.compression(), backend.compression()));
-            if (cache != null) {
-                cache.cancelStore(); // (as HAProxy: a response being compressed is not stored)
-            }
             head.bodyLength(HttpHead.CHUNKED);
             chunkedToClient = true;
         }

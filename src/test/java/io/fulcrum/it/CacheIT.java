@@ -74,6 +74,8 @@ class CacheIT {
                     use_backend small if { path_beg /s/ }
                     default_backend be
                 backend be
+                    compression algo gzip
+                    compression type text/plain
                     http-request cache-use main
                     http-response cache-store main
                     server s1 127.0.0.1:%d
@@ -207,6 +209,28 @@ class CacheIT {
             assertThat(exchange(fe, "POST " + t + " HTTP/1.1\r\nHost: cache.test\r\nContent-Length: 1\r\n\r\nx").get("X-Cache-Hit")).isEqualTo("0");
             assertThat(get(fe, t).get("X-Cache-Hit")).isEqualTo("0");
             assertThat(get(fe, t).get("X-Cache-Hit")).isEqualTo("1");
+        });
+    }
+
+    /**
+     * With compression in the cache's proxy, the response is stored as the server sent it (the cache's filter comes
+     * before compression) and compressed again for each client that accepts it.
+     */
+    @Test
+    void compressedResponsesAreStoredAsSent() throws Exception {
+        run((fe, sock, logs, origin) -> {
+            String t = "/text?size=100&h=Content-Type:+text/plain&h=Cache-Control:+max-age%3D60";
+            HttpClientConn.Response gzipped = get(fe, t, "Accept-Encoding: gzip");
+            assertThat(gzipped.get("Content-Encoding")).isEqualTo("gzip");
+            HttpClientConn.Response plain = get(fe, t);
+            assertThat(plain.get("X-Cache-Hit")).isEqualTo("1");
+            assertThat(plain.get("Content-Encoding")).isNull();
+            assertThat(plain.get("Content-Length")).isEqualTo("100");
+            assertThat(plain.bodyText()).isEqualTo("x".repeat(100));
+            HttpClientConn.Response again = get(fe, t, "Accept-Encoding: gzip");
+            assertThat(again.get("X-Cache-Hit")).isEqualTo("1");
+            assertThat(again.get("Content-Encoding")).isEqualTo("gzip");
+            assertThat(origin.requests(1)).hasSize(1);
         });
     }
 
