@@ -120,11 +120,7 @@ public final class CacheModule implements Module {
         if (a.proxy().kind() == ProxyKind.DEFAULTS) {
             throw new ConfigException("caches are not supported by Fulcrum in defaults sections (use the rule in the proxies)");
         }
-        return CacheFilters.of(a.proxy()).implicit(truncated(name));
-    }
-
-    private static String truncated(String name) {
-        return name.length() > CacheSection.MAX_NAME ? name.substring(0, CacheSection.MAX_NAME) : name;
+        return CacheFilters.of(a.proxy()).implicit(name); // (not cut: a name longer than 32 names no cache, as in HAProxy)
     }
 
     private static SectionParser open(ConfigLine header, ConfigModel model, KeywordTable<CacheSection> keywords) throws ConfigException {
@@ -132,7 +128,7 @@ public final class CacheModule implements Module {
             throw new ConfigException("'cache' expects a <name> argument");
         }
         Args.noMoreThan(header, 1, "cache");
-        String name = truncated(header.arg(1));
+        String name = header.arg(1).substring(0, Math.min(header.arg(1).length(), CacheSection.MAX_NAME));
         if (name.length() < header.arg(1).length()) {
             header.warn("cache name is limited to 32 characters, truncate to '" + name + "'.");
         }
