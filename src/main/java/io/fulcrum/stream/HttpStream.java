@@ -262,6 +262,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
      * response rules and compression), by {@code <CACHE>} in the logs with HAProxy's "LR" state.
      */
     private void answerFromCache() {
+        log.enterBackend(backend, null);
         log.applet(HttpCache.APPLET);
         log.error('L', 'R');
         accepted = Negotiation.select(request, frontend.compression(), backend.compression());
