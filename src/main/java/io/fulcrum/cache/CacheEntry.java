@@ -82,17 +82,23 @@ final class CacheEntry {
 
     /** The head of an answer from this entry at {@code now}: its fields and Age, as 304 when {@code notModified}. */
     ResponseHead head(long now, boolean notModified, boolean bodyless) {
-        HttpHeaders h = new HttpHeaders();
-        for (int i = 0, n = headers.slots(); i < n; i++) {
-            if (!headers.removed(i)) {
-                h.add(headers.name(i), headers.value(i));
-            }
-        }
+        HttpHeaders h = copy(headers);
         h.add("age", Long.toString(Math.min(MAX_AGE, Math.max(0, now - stored) + originAge)));
         ResponseHead head = notModified ? new ResponseHead(11, 304, NOT_MODIFIED, h) : new ResponseHead(11, status, reason, h);
         head.bodyLength(bodyless || notModified || body.readableBytes() == 0 ? HttpHead.NO_BODY
                 : chunked ? HttpHead.CHUNKED : body.readableBytes());
         return head;
+    }
+
+    /** A copy of the fields present in {@code from}. */
+    static HttpHeaders copy(HttpHeaders from) {
+        HttpHeaders h = new HttpHeaders();
+        for (int i = 0, n = from.slots(); i < n; i++) {
+            if (!from.removed(i)) {
+                h.add(from.name(i), from.value(i));
+            }
+        }
+        return h;
     }
 
     /** The body, for one answer (the caller owns it). */

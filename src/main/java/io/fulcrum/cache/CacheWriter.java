@@ -1,6 +1,5 @@
 package io.fulcrum.cache;
 
-import io.fulcrum.http.HttpHeaders;
 import io.fulcrum.http.ResponseHead;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -30,14 +29,7 @@ final class CacheWriter {
         this.cache = cache;
         this.key = key;
         this.vary = vary;
-        HttpHeaders h = new HttpHeaders();
-        HttpHeaders from = response.headers();
-        for (int i = 0, n = from.slots(); i < n; i++) {
-            if (!from.removed(i)) {
-                h.add(from.name(i), from.value(i));
-            }
-        }
-        this.head = new ResponseHead(response.version(), response.status(), response.reason(), h);
+        this.head = new ResponseHead(response.version(), response.status(), response.reason(), CacheEntry.copy(response.headers()));
         this.stored = now;
         this.expire = expire;
         this.originAge = originAge;
