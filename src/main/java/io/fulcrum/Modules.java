@@ -2,6 +2,7 @@ package io.fulcrum;
 
 import io.fulcrum.acl.AclModule;
 import io.fulcrum.auth.AuthModule;
+import io.fulcrum.cache.CacheModule;
 import io.fulcrum.backend.BackendModule;
 import io.fulcrum.cli.CliModule;
 import io.fulcrum.cfg.Module;
@@ -52,6 +53,7 @@ public final class Modules {
             new PoolModule(),
             new HttpErrorsModule(),
             new CompressionModule(),
+            new CacheModule(),
             new SampleModule(),
             new AclModule(),
             new RuleModule(),

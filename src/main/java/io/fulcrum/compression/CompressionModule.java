@@ -1,5 +1,7 @@
 package io.fulcrum.compression;
 
+import io.fulcrum.cache.CacheFilters;
+import io.fulcrum.cache.CacheModule;
 import io.fulcrum.cfg.Args;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigLine;
@@ -21,8 +23,8 @@ import java.util.Locale;
 
 /**
  * HTTP response compression: the {@code compression}, {@code filter} and {@code tune.comp.maxlevel} keywords and the
- * {@code res.comp}, {@code res.comp_algo} fetches. {@code filter} is here because compression is the only filter
- * Fulcrum has: the others HAProxy 2.6 knows are refused by name.
+ * {@code res.comp}, {@code res.comp_algo} fetches. {@code filter} is here because compression is the first of
+ * Fulcrum's filters: {@code filter cache} is handed to the cache; the others HAProxy 2.6 knows are refused by name.
  */
 public final class CompressionModule implements Module {
     /** HAProxy 2.6's filters (its list, in its order), as its "unknown keyword" message lists them. */
@@ -85,8 +87,9 @@ public final class CompressionModule implements Module {
     }
 
     /**
-     * {@code filter <name> [param*]}: {@code filter compression} only says where compression runs among the
-     * filters, and it is the only one, so it changes nothing; the other filters of HAProxy 2.6 are refused by name.
+     * {@code filter <name> [param*]}: {@code filter compression} says where compression runs among the filters (it
+     * must come after a cache's); {@code filter cache} is the cache's; the other filters of HAProxy 2.6 are refused
+     * by name.
      */
     private static void filter(ProxySpec p, ConfigLine l) throws ConfigException {
         String at = "parsing [" + l.source() + "] : ";
@@ -101,13 +104,18 @@ public final class CompressionModule implements Module {
             if (l.has(2)) {
                 throw new ConfigException("'filter compression' : unknown keyword '" + l.arg(2) + "'.");
             }
+            CacheFilters.compression(p);
+            return;
+        }
+        if (name.equals("cache")) {
+            CacheModule.filter(p, l);
             return;
         }
         StringBuilder known = new StringBuilder();
         for (String[] f : FILTERS) {
             if (f[1].equals(name)) {
-                throw new ConfigException("'filter " + name + "' is not supported by Fulcrum (its only filter is "
-                        + "'compression').");
+                throw new ConfigException("'filter " + name + "' is not supported by Fulcrum (its filters are "
+                        + "'cache' and 'compression').");
             }
             known.append("\n    [").append(f[0]).append("] ").append(f[1]);
         }

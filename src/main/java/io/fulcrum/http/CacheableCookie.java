@@ -21,7 +21,16 @@ public final class CacheableCookie {
         }
         // Safe methods and the statuses cacheable by default (RFC 7231 4.2.3, 6.1) make a response cacheable,
         // cookie included; Cache-Control may change both.
-        boolean cacheable = safe(request.method()) && cacheableStatus(response.status());
+        return cacheable(h, safe(request.method()) && cacheableStatus(response.status()));
+    }
+
+    /**
+     * True when a shared cache may keep a response with its cookies, as HAProxy judges it from {@code cacheable}
+     * (what the method and the status allow): not with "Pragma: no-cache"; Cache-Control "public" allows it,
+     * private, no-cache, no-store, max-age=0 and s-maxage=0 forbid it, no-cache="set-cookie" forbids the cookies;
+     * and only with freshness information (max-age, s-maxage, Expires) or a validator (ETag, Last-Modified).
+     */
+    public static boolean cacheable(HttpHeaders h, boolean cacheable) {
         boolean cookieCacheable = cacheable;
         for (int i = h.indexOf("pragma", 0); i >= 0; i = h.indexOf("pragma", i + 1)) {
             if (HeaderValues.trim(h.value(i).toString()).equalsIgnoreCase("no-cache")) { // the whole value, as HAProxy

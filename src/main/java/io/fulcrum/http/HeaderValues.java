@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Comma-separated header values, walked the way HAProxy's HTTP/1 code walks them. */
-final class HeaderValues {
+public final class HeaderValues {
     private HeaderValues() {
     }
 
@@ -39,8 +39,27 @@ final class HeaderValues {
         return words;
     }
 
+    /**
+     * The values of every field named {@code name}, in order, as HAProxy's http_find_header() walks them word by word:
+     * trimmed, quoted commas kept, and a field with an empty value giving one empty word.
+     */
+    public static List<String> all(HttpHeaders headers, CharSequence name) {
+        List<String> out = new ArrayList<>(2);
+        for (int i = headers.indexOf(name, 0); i >= 0; i = headers.indexOf(name, i + 1)) {
+            String value = headers.value(i).toString();
+            List<Word> words = words(value);
+            if (words.isEmpty()) {
+                out.add("");
+            }
+            for (Word w : words) {
+                out.add(w.text(value));
+            }
+        }
+        return out;
+    }
+
     /** The value without its leading and trailing blanks. */
-    static String trim(String value) {
+    public static String trim(String value) {
         int from = 0;
         int to = value.length();
         while (from < to && isBlank(value.charAt(from))) {

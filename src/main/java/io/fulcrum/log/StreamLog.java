@@ -211,7 +211,8 @@ public final class StreamLog {
     }
 
     /**
-     * The transaction asks {@code backend} for a server with {@code ticket}: it counts in the backend's
+     * The transaction asks {@code backend} for a server with {@code ticket} (null: the backend answers without a
+     * server, from its cache): it counts in the backend's
      * current streams (HAProxy's beconn, queued ones included), and the server slot the ticket holds is given
      * back, when it ends. Once.
      */
@@ -222,7 +223,9 @@ public final class StreamLog {
             backendStreams.tryAcquire();
             this.ticket = ticket;
             backend.counters().sessionStarted();
-            backend.counters().increment(Counters.Count.SELECTED);
+            if (ticket != null) {
+                backend.counters().increment(Counters.Count.SELECTED);
+            }
         }
     }
 

@@ -1,6 +1,7 @@
 package io.fulcrum.log;
 
 import io.fulcrum.backend.Backend;
+import io.fulcrum.cache.HttpCache;
 import io.fulcrum.listener.Listener;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.server.Observation;
@@ -30,8 +31,8 @@ final class TransactionCounts {
         if (fe != null) {
             Counters c = fe.counters();
             traffic(c, in, out, false, status); // its requests were counted as they arrived
-            if (l.cause() == 'L') {
-                c.increment(Count.INTERCEPTED);
+            if (l.cause() == 'L' && !HttpCache.APPLET.equals(l.applet())) {
+                c.increment(Count.INTERCEPTED); // (an answer from a cache is not one, as in HAProxy)
             }
             clientSide(c, l);
             Listener li = ctx.listener();

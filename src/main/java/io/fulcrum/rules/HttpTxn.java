@@ -1,5 +1,6 @@
 package io.fulcrum.rules;
 
+import io.fulcrum.cache.CacheTxn;
 import io.fulcrum.http.HttpHead;
 import io.fulcrum.sample.SampleContext;
 
@@ -66,4 +67,7 @@ public interface HttpTxn extends SampleContext {
 
     /** Adds a field to the 103 Early Hints response sent before anything else. */
     void earlyHint(String name, String value);
+
+    /** What the transaction knows of the caches ({@code cache-use}, {@code cache-store}), made on first use. */
+    CacheTxn cache();
 }

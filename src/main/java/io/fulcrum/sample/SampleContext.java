@@ -80,6 +80,11 @@ public interface SampleContext {
     /** The HTTP response, once its head arrived. */
     ResponseHead response();
 
+    /** The name of the cache that answers the request ({@code res.cache_name}), or null. */
+    default String cacheName() {
+        return null;
+    }
+
     /** The variables of {@code scope} (proc variables are global). */
     Vars vars(VarScope scope);
 

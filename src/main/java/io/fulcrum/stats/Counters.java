@@ -16,7 +16,8 @@ public final class Counters {
         RETRIES, REDISPATCHES,
         HRSP_1XX, HRSP_2XX, HRSP_3XX, HRSP_4XX, HRSP_5XX, HRSP_OTHER,
         REQUESTS, CLI_ABORTS, SRV_ABORTS, INTERCEPTED,
-        CONNECTS, REUSES, SELECTED
+        CONNECTS, REUSES, SELECTED,
+        CACHE_LOOKUPS, CACHE_HITS
     }
 
     private final LongAdder[] counts = new LongAdder[Count.values().length];

@@ -76,7 +76,7 @@ final class ProxyRows {
         r.put(WREW, c.get(Count.FAILED_REWRITES)).put(EINT, c.get(Count.INTERNAL_ERRORS));
         if (fe.mode() == Mode.HTTP) {
             responses(r, c);
-            r.put(INTERCEPTED, c.get(Count.INTERCEPTED)).put(CACHE_LOOKUPS, 0).put(CACHE_HITS, 0);
+            r.put(INTERCEPTED, c.get(Count.INTERCEPTED)).put(CACHE_LOOKUPS, c.get(Count.CACHE_LOOKUPS)).put(CACHE_HITS, c.get(Count.CACHE_HITS));
         }
         tls(r);
         h2(r);
@@ -172,7 +172,7 @@ final class ProxyRows {
         r.put(AGG_SERVER_STATUS, 0).put(AGG_SERVER_CHECK_STATUS, 0).put(AGG_CHECK_STATUS, 0);
         if (be.mode() == Mode.HTTP) {
             responses(r, c);
-            r.put(REQ_TOT, c.get(Count.REQUESTS)).put(CACHE_LOOKUPS, 0).put(CACHE_HITS, 0);
+            r.put(REQ_TOT, c.get(Count.REQUESTS)).put(CACHE_LOOKUPS, c.get(Count.CACHE_LOOKUPS)).put(CACHE_HITS, c.get(Count.CACHE_HITS));
         }
         tls(r);
         h2(r);

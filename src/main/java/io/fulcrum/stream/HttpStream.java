@@ -4,6 +4,8 @@ import io.fulcrum.backend.Backend;
 import io.fulcrum.backend.RetryOn;
 import io.fulcrum.backend.QueuePriority;
 import io.fulcrum.backend.Ticket;
+import io.fulcrum.cache.CacheTxn;
+import io.fulcrum.cache.HttpCache;
 import io.fulcrum.compression.Algo;
 import io.fulcrum.compression.Compression;
 import io.fulcrum.compression.Encoder;
@@ -126,6 +128,8 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     private boolean l7RetryDisabled;
     /** What cookie persistence decided for this transaction, or null when the backend has none. */
     private PersistTxn persist;
+    /** What the caches know of this transaction, or null when no cache rule ran. */
+    private CacheTxn cache;
 
     /** Request bytes produced before the server connection is ready (usually the head alone: small at first). */
     private final ArrayDeque<ByteBuf> pending = new ArrayDeque<>(2);
@@ -237,6 +241,13 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         if (!waitingBalanceBody && !routeRequest()) {
             return;
         }
+        if (cache != null && cache.hit()) {
+            answerFromCache();
+            if (held != null) {
+                replayHeld(); // (what a wait-for-body rule held of the body goes nowhere)
+            }
+            return;
+        }
         // balance url_param looks for its parameter in a POST body too: the server is chosen once it is in, or the
         // buffer is full (HAProxy's body analyser); a persistence cookie that names the server needs none.
         if (backend.hashesPostBody(request) && (persist == null || persist.direct() == null)) {
@@ -250,6 +261,25 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         if (held != null) {
             replayHeld();
         }
+    }
+
+    /**
+     * A {@code cache-use} rule found the response: it is answered as a server's response would be (through the
+     * response rules and compression), by {@code <CACHE>} in the logs with HAProxy's "LR" state.
+     */
+    private void answerFromCache() {
+        log.enterBackend(backend, null);
+        log.applet(HttpCache.APPLET);
+        log.error('L', 'R');
+        accepted = Negotiation.select(request, frontend.compression(), backend.compression());
+        ResponseHead head = cache.answerHead(request);
+        ByteBuf body = cache.answerBody(head);
+        cache.release(); // (the body holds what it needs)
+        responseHead(head);
+        if (body != null) {
+            responseData(body);
+        }
+        responseEnd();
     }
 
     /** The request rules, the backend's choice and persistence; false when the rules answered or wait. */
@@ -496,6 +526,10 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     }
 
     private void toServer(ByteBuf b) {
+        if (cache != null && cache.hit()) {
+            b.release(); // answered from a cache: the request's body goes nowhere
+            return;
+        }
         if (replay != null) {
             replay.keep(b);
         }
@@ -961,6 +995,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             continueResponse();
             return;
         }
+        if (cache != null) {
+            cache.responseData(data, client.alloc());
+        }
         if (encoder != null) {
             data = encoder.encode(data, client.alloc());
             if (data == null) {
@@ -997,6 +1034,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             heldResponse.holdTrailers(trailers);
             return;
         }
+        if (cache != null) {
+            cache.cancelStore(); // (trailers are not stored: docs/differences.md)
+        }
         if (chunkedToClient && !finished) {
             responseTrailersSent = true;
             finishCompression();
@@ -1018,6 +1058,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             return;
         }
         responseEnded = true;
+        if (cache != null) {
+            cache.responseEnd();
+        }
         if (chunkedToClient && !responseTrailersSent) {
             finishCompression();
             client.write(H1Encoder.lastChunk(null, client.alloc()), client.voidPromise());
@@ -1424,6 +1467,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             encoder.close();
             encoder = null;
         }
+        if (cache != null) {
+            cache.release();
+        }
         if (server != null) {
             server.channel().close();
             server = null;
@@ -1764,6 +1810,19 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     @Override
     public Server server() {
         return target;
+    }
+
+    @Override
+    public CacheTxn cache() {
+        if (cache == null) {
+            cache = new CacheTxn();
+        }
+        return cache;
+    }
+
+    @Override
+    public String cacheName() {
+        return cache == null ? null : cache.servedBy();
     }
 
     @Override

@@ -106,7 +106,7 @@ class CompressionModuleTest {
                     mode http
                     filter trace name T
                 """).messages()).contains(
-                "parsing [t.cfg:3] : 'filter trace' is not supported by Fulcrum (its only filter is 'compression').");
+                "parsing [t.cfg:3] : 'filter trace' is not supported by Fulcrum (its filters are 'cache' and 'compression').");
     }
 
     /** {@code maxcomprate} (kB/s) and {@code maxcompcpuusage} (percent): HAProxy's messages, and the limits set. */
