@@ -70,9 +70,6 @@ public final class ResolversModule implements Module {
                 if (!config.sections.containsKey(r.resolvers)) {
                     diag.configAlert((p.kind() == ProxyKind.BACKEND ? "backend" : "proxy") + " '" + p.name() + "', server '" + s.name
                             + "': unable to find required resolvers '" + r.resolvers + "'");
-                } else if (s.fqdn != null && s.fqdn.startsWith("_")) {
-                    diag.configAlert("[" + s.source.file() + ":" + s.source.line() + "] : 'server " + p.name() + "/" + s.name + "' : SRV records ('"
-                            + s.fqdn + "') are not resolved by Fulcrum yet.");
                 }
             }
         }

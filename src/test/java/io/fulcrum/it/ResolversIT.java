@@ -1,13 +1,10 @@
 package io.fulcrum.it;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.net.Socket;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 import static io.fulcrum.it.TcpProxyKit.connect;
 import static io.fulcrum.it.TcpProxyKit.freePort;
@@ -23,23 +20,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * resolves again, with HAProxy's log lines; {@code show resolvers} counts. Holds for HAProxy 2.6 (-Dit.proxy=haproxy).
  */
 @Timeout(value = 90, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-class ResolversIT {
-    private Path cli;
-    private int fe;
+class ResolversIT extends WithDnsStub {
     private int port;
-    private DnsStub dns;
 
     @BeforeEach
     void start() throws Exception {
-        cli = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
-        fe = freePort();
         port = freePort();
-        dns = DnsStub.start();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        dns.close();
     }
 
     @Test
@@ -224,22 +210,5 @@ class ResolversIT {
             }
         }
         throw new AssertionError("no counter " + name + " in " + show);
-    }
-
-    /** The answer of the server, polled: a change of state is logged just before the load balancer sees it. */
-    private static void awaitFetch(int fe, String expected) throws Exception {
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        String got = fetch(fe);
-        while (!got.equals(expected) && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-            got = fetch(fe);
-        }
-        assertThat(got).isEqualTo(expected);
-    }
-
-    private static String fetch(int fe) throws Exception {
-        try (Socket s = connect(fe)) {
-            return readToEof(s, 100);
-        }
     }
 }
