@@ -152,6 +152,27 @@ class ResolversConfigTest {
                 """);
     }
 
+    @Test
+    void tcpContentDoResolveErrors() {
+        // HAProxy 2.6.12 answers line 10 with its list of the tcp-request connection actions (docs/differences.md).
+        assertThat(messages("""
+                resolvers dns
+                    nameserver ns1 127.0.0.1:53
+                frontend f
+                    bind 127.0.0.1:8080
+                    tcp-request content do-resolve(sess.ip,dns,ipv5) src
+                    tcp-request content do-resolve(sess.ip,dns)
+                    tcp-request connection do-resolve(sess.ip,dns) src
+                    tcp-request content do-resolve(sess.ip,dns,ipv6) src
+                """)).isEqualTo("""
+                [ALERT]    (1) : config : parsing [t.cfg:10] : Can't parse 'do-resolve(sess.ip,dns,ipv5)'. Expects 'do-resolve(<varname>,<resolvers>[,<options>]) <expr>'. Available options are 'ipv4' and 'ipv6'
+                [ALERT]    (1) : config : parsing [t.cfg:11] : Can't parse ''. Expects 'do-resolve(<varname>,<resolvers>[,<options>]) <expr>'. Available options are 'ipv4' and 'ipv6'
+                [ALERT]    (1) : config : parsing [t.cfg:12] : 'do-resolve' is only allowed in 'tcp-request content' rules
+                [ALERT]    (1) : config : Error(s) found in configuration file : t.cfg
+                [ALERT]    (1) : config : Fatal errors found in configuration.
+                """);
+    }
+
     /** HAProxy warns when the methods before "none" failed, and keeps the server in resolution maintenance. */
     @Test
     void anUnresolvedNameWithInitAddrNoneIsDisabled() {
