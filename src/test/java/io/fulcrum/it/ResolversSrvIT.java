@@ -16,9 +16,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * SRV records filling a {@code server-template} (targets, ports, weights scaled to 0-256 or kept by {@code resolve-opts
  * ignore-weight}, addresses from the additional records or from a resolution of each target, records that disappear
- * and come back), and name servers reached over TCP ({@code tcp@}, one connection, {@code maxconn}). Which template
- * slot a target takes is HAProxy's hash order, so the tests find the slot from the log. Holds for HAProxy 2.6
- * (-Dit.proxy=haproxy).
+ * and come back), and name servers reached over TCP ({@code tcp@}, 4 queries in flight per connection,
+ * {@code maxconn}). Which template slot a target takes is HAProxy's hash order, so the tests find the slot from the
+ * log. Holds for HAProxy 2.6 (-Dit.proxy=haproxy).
  */
 @Timeout(value = 90, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ResolversSrvIT extends WithDnsStub {
@@ -121,6 +121,25 @@ class ResolversSrvIT extends WithDnsStub {
                 assertThat(dns.tcpMaxOpen()).isEqualTo(1);
                 assertThat(dns.questions()).contains("n6.app.test A");
             }
+        }
+    }
+
+    @Test
+    void aTcpConnectionCarriesFourQueriesAtOnce() throws Exception {
+        StringBuilder servers = new StringBuilder();
+        for (int i = 1; i <= 10; i++) {
+            dns.set("n" + i + ".app.test", "127.0.0.2");
+            servers.append("    server s").append(i).append(" n").append(i).append(".app.test:80")
+                    .append(" resolvers dns init-addr none resolve-prefer ipv4\n");
+        }
+        // Ten names asked together at start: three connections (4 + 4 + 2), kept for the next rounds.
+        try (FulcrumProcess p = serve(config("tcp@127.0.0.1", "", "", servers.toString().strip()), fe)) {
+            for (int i = 1; i <= 10; i++) {
+                p.awaitStderr("be/s" + i + " changed its IP from (none) to 127.0.0.2 by dns/ns1.");
+            }
+            dns.set("n1.app.test", "127.0.0.3");
+            p.awaitStderr("be/s1 changed its IP from 127.0.0.2 to 127.0.0.3 by dns/ns1.");
+            assertThat(dns.tcpMaxOpen()).isEqualTo(3);
         }
     }
 
