@@ -55,7 +55,7 @@ final class ResolversRuntime implements Services.Service {
                 if (r != null && spec.name.equals(r.resolvers) && s.spec().srvRecord != null) {
                     // One SRV resolution per name and backend, as HAProxy's srvrq.
                     srvs.computeIfAbsent(s.spec().srvRecord.toLowerCase(Locale.ROOT), k -> {
-                        SrvRecords records = new SrvRecords(this, s.spec().srvRecord);
+                        SrvRecords records = new SrvRecords(this, s.spec().srvRecord, b.dynamicWeights());
                         resolutions.add(new Resolution(this, records));
                         return records;
                     }).add(s, r);

@@ -60,9 +60,13 @@ final class SrvRecords {
     /** The resolutions of targets that came without an additional record, by server. */
     private final Map<Server, Resolution> targets = new HashMap<>();
 
-    SrvRecords(ResolversRuntime section, String name) {
+    /** Whether the backend's algorithm takes any weight (a static one takes only 0 and the initial weight). */
+    private final boolean dynamicWeights;
+
+    SrvRecords(ResolversRuntime section, String name, boolean dynamicWeights) {
         this.section = section;
         this.name = name;
+        this.dynamicWeights = dynamicWeights;
     }
 
     void add(Server server, ServerResolve r) {
@@ -184,9 +188,11 @@ final class SrvRecords {
         if (ip != null) {
             st.clearAdmin(ServerState.RMAINT);
         }
-        if (!settings.get(server).ignoreWeight) {
-            // DNS weights go from 0 to 65535, HAProxy's from 0 to 256; 0 stays 0.
-            st.setWeight((item.weight + 255) / 256);
+        // DNS weights go from 0 to 65535, HAProxy's from 0 to 256; 0 stays 0. A static algorithm refuses other changes
+        // than to 0 or the initial weight, as "set weight" does.
+        int weight = (item.weight + 255) / 256;
+        if (!settings.get(server).ignoreWeight && (dynamicWeights || weight == 0 || weight == st.initialWeight())) {
+            st.setWeight(weight);
         }
     }
 
