@@ -100,6 +100,21 @@ class ResolversSrvIT extends WithDnsStub {
     }
 
     @Test
+    void aStaticAlgorithmTakesOnlyZeroOrTheInitialWeight() throws Exception {
+        dns.set("a.app.test", "127.0.0.2");
+        dns.set("b.app.test", "127.0.0.3");
+        dns.additional(true);
+        dns.srv(SRV, new DnsStub.Srv(0, 1000, 8001, "a.app.test"), new DnsStub.Srv(0, 0, 8002, "b.app.test"));
+        // As "set weight": a static algorithm refuses weight 4 (a keeps 1), takes 0 (b).
+        try (FulcrumProcess p = serve(config("127.0.0.1", "", "", "").replace("balance roundrobin", "balance static-rr"), fe)) {
+            String a = slot(p, "be/(s\\d) changed its IP from \\(none\\) to 127.0.0.2 by DNS additional record.");
+            String b = slot(p, "be/(s\\d) changed its IP from \\(none\\) to 127.0.0.3 by DNS additional record.");
+            awaitState(" " + b + " 127.0.0.3 2 64 0 1 ");
+            assertThat(CliClient.send(cli, "show servers state be")).contains(" " + a + " 127.0.0.2 2 64 1 1 ");
+        }
+    }
+
+    @Test
     void aTcpNameserverCarriesTheQueriesOnOneConnection() throws Exception {
         int port = freePort();
         try (Origin two = Origin.start("127.0.0.2", port, s -> send(s, "two"))) {
