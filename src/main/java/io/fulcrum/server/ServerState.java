@@ -59,7 +59,8 @@ public final class ServerState {
         this.initialWeight = spec.weight;
         this.userWeight = spec.weight;
         // A name that did not resolve and init-addr none: in resolution maintenance until resolvers find it, as HAProxy.
-        this.admin = (spec.disabled ? CMAINT | FMAINT : 0) | (spec.endpoint == null && (spec.fqdn != null || spec.srvRecord != null) ? RMAINT : 0);
+        boolean resolved = spec.fqdn != null || spec.srvRecord != null;
+        this.admin = (spec.disabled ? CMAINT | FMAINT : 0) | (spec.endpoint == null && resolved ? RMAINT : 0);
         this.op = spec.endpoint == null ? Op.STOPPED : Op.RUNNING;
         recompute();
     }
