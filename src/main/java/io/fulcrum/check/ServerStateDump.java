@@ -57,13 +57,17 @@ final class ServerStateDump {
                 .append(st.weight()).append(' ').append(st.initialWeight()).append(' ').append(st.lastChangeSeconds()).append(' ')
                 .append(health.status().number()).append(' ').append(health.result()).append(' ').append(health.health()).append(' ')
                 .append(health.state()).append(' ').append(agent.state()).append(' ')
-                .append("0 0 ").append(s.spec().fqdn == null ? "-" : s.spec().fqdn).append(' ') // no forced ids
-                .append(a.port()).append(" - 0 ") // no SRV record, no TLS
+                .append("0 0 ").append(text(s.fqdn())).append(' ') // no forced ids
+                .append(a.port()).append(' ').append(text(s.spec().srvRecord)).append(" 0 ") // no TLS
                 .append(k.checkPort()).append(' ').append(text(k.checkAddr())).append(' ').append(text(k.agentAddr())).append(' ')
                 .append(k.agentPort()).append('\n');
     }
 
     private static String text(InetAddress a) {
         return a == null ? "-" : InetText.of(a);
+    }
+
+    private static String text(String s) {
+        return s == null ? "-" : s;
     }
 }

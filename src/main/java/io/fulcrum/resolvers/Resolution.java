@@ -8,10 +8,10 @@ import io.fulcrum.server.ServerSpec;
 import io.fulcrum.server.ServerState;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
-import io.netty.handler.codec.dns.DatagramDnsResponse;
 import io.netty.handler.codec.dns.DnsRawRecord;
 import io.netty.handler.codec.dns.DnsRecord;
 import io.netty.handler.codec.dns.DnsRecordType;
+import io.netty.handler.codec.dns.DnsResponse;
 import io.netty.handler.codec.dns.DnsResponseCode;
 import io.netty.handler.codec.dns.DnsSection;
 import io.netty.util.concurrent.ScheduledFuture;
@@ -52,6 +52,8 @@ final class Resolution {
     private ScheduledFuture<?> timer;
     /** For a do-resolve lookup (resolved once, no server): its address, or null when the name did not resolve. */
     private final CompletableFuture<InetAddress> answer;
+    /** For an SRV name: the servers its records fill (no requester then). */
+    private final SrvRecords srv;
 
     /** A server and its DNS settings. */
     private record Requester(Server server, ServerResolve settings) {
@@ -63,10 +65,20 @@ final class Resolution {
 
     /** A resolution that runs once and completes {@code answer} (do-resolve). */
     Resolution(ResolversRuntime section, String name, boolean preferIpv4, CompletableFuture<InetAddress> answer) {
+        this(section, name, preferIpv4, answer, null);
+    }
+
+    /** The resolution of an SRV name, whose answers go to {@code srv}. */
+    Resolution(ResolversRuntime section, SrvRecords srv) {
+        this(section, srv.name, false, null, srv);
+    }
+
+    private Resolution(ResolversRuntime section, String name, boolean preferIpv4, CompletableFuture<InetAddress> answer, SrvRecords srv) {
         this.section = section;
         this.name = name;
         this.preferIpv4 = preferIpv4;
         this.answer = answer;
+        this.srv = srv;
     }
 
     void add(Server server, ServerResolve settings) {
@@ -91,8 +103,16 @@ final class Resolution {
         section.forget(id);
     }
 
+    /** Stops it for good, with the resolutions of an SRV name's targets. */
+    void stop() {
+        cancel();
+        if (srv != null) {
+            srv.cancel();
+        }
+    }
+
     private DnsRecordType preferred() {
-        return preferIpv4 ? DnsRecordType.A : DnsRecordType.AAAA;
+        return srv != null ? DnsRecordType.SRV : preferIpv4 ? DnsRecordType.A : DnsRecordType.AAAA;
     }
 
     private void query(DnsRecordType t) {
@@ -104,12 +124,12 @@ final class Resolution {
     }
 
     /** Whether {@code m} answers this resolution's current question. */
-    boolean answers(DatagramDnsResponse m) {
+    boolean answers(DnsResponse m) {
         DnsRecord q = m.recordAt(DnsSection.QUESTION);
         return q != null && q.type().equals(type) && q.name().replaceAll("\\.$", "").equalsIgnoreCase(name);
     }
 
-    void answer(NameserverLink ns, DatagramDnsResponse m) {
+    void answer(NameserverLink ns, DnsResponse m) {
         if (!answered.add(ns)) {
             ns.outdated++;
             return;
@@ -121,15 +141,24 @@ final class Resolution {
             if (r.type().equals(DnsRecordType.CNAME)) {
                 ns.cname++;
             } else if ((r.type().equals(DnsRecordType.A) || r.type().equals(DnsRecordType.AAAA)) && r instanceof DnsRawRecord raw) {
-                address(raw.content(), addresses);
+                InetAddress ip = address(raw.content());
+                if (ip != null) {
+                    addresses.add(ip);
+                }
             }
         }
         if (m.isTruncated()) {
             ns.truncated++;
         }
-        if (status == DnsStatus.VALID && !addresses.isEmpty()) {
+        if (status == DnsStatus.VALID && (srv != null ? SrvRecords.hasRecords(m) : !addresses.isEmpty())) {
             ns.valid++;
-            valid(ns, addresses);
+            if (srv != null) {
+                lastValid = System.nanoTime();
+                srv.answered(m);
+                next();
+            } else {
+                valid(ns, addresses);
+            }
             return;
         }
         if (status == DnsStatus.VALID) {
@@ -154,20 +183,25 @@ final class Resolution {
         return code.equals(DnsResponseCode.REFUSED) ? DnsStatus.REFUSED : DnsStatus.OTHER;
     }
 
-    private static void address(ByteBuf content, List<InetAddress> out) {
+    /** The address an A or AAAA record holds, or null when it has neither 4 nor 16 bytes. */
+    static InetAddress address(ByteBuf content) {
         int n = content.readableBytes();
-        if (n == 4 || n == 16) {
-            try {
-                out.add(InetAddress.getByAddress(ByteBufUtil.getBytes(content)));
-            } catch (UnknownHostException e) {
-                throw new AssertionError(e); // 4 or 16 bytes are always an address
-            }
+        if (n != 4 && n != 16) {
+            return null;
+        }
+        try {
+            return InetAddress.getByAddress(ByteBufUtil.getBytes(content));
+        } catch (UnknownHostException e) {
+            throw new AssertionError(e); // 4 or 16 bytes are always an address
         }
     }
 
-    /** Every name server answered an error: the other type, then the preferred one again while retries are left. */
+    /**
+     * Every name server answered an error: the other address type (an SRV name has none), then the preferred one again
+     * while retries are left.
+     */
     private void allFailed() {
-        if (!triedOther) {
+        if (!triedOther && srv == null) {
             triedOther = true;
             query(type.equals(DnsRecordType.A) ? DnsRecordType.AAAA : DnsRecordType.A);
         } else if (--retriesLeft > 0) {
@@ -202,6 +236,9 @@ final class Resolution {
         long held = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastValid);
         if (held > section.spec.hold.get(status)) {
             requesters.forEach(r -> noAddress(r.server, status.reason));
+            if (srv != null) {
+                srv.lost();
+            }
         }
         next();
     }
@@ -254,6 +291,7 @@ final class Resolution {
         }
         if ((server.state().admin() & ServerState.RMAINT) != 0) {
             server.state().clearAdmin(ServerState.RMAINT);
+            server.state().group().events().notice("Server " + server.id() + " administratively READY thanks to valid DNS answer.");
         }
         return changed;
     }
@@ -291,7 +329,7 @@ final class Resolution {
     private Set<InetAddress> takenByOthers(Server server) {
         Set<InetAddress> taken = new HashSet<>();
         for (Server other : server.state().group().servers()) {
-            if (other != server && name.equalsIgnoreCase(other.spec().fqdn) && other.endpoint() instanceof Endpoint.Inet inet) {
+            if (other != server && name.equalsIgnoreCase(other.fqdn()) && other.endpoint() instanceof Endpoint.Inet inet) {
                 taken.add(inet.host());
             }
         }

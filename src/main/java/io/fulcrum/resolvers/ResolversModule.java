@@ -9,6 +9,7 @@ import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.rules.HttpActions;
+import io.fulcrum.rules.TcpActions;
 import io.fulcrum.runtime.Services;
 import io.fulcrum.server.ServerList;
 import io.fulcrum.server.ServerModule;
@@ -26,7 +27,7 @@ public final class ResolversModule implements Module {
         ResolversSection.register(registry, config);
         ServerResolve.register(registry.table(ServerModule.OPTIONS));
         ShowResolvers.register(CliCommands.of(registry), config);
-        DoResolve.register(HttpActions.of(registry), config);
+        DoResolve.register(HttpActions.of(registry), TcpActions.of(registry), config);
         registry.check((model, diag) -> resolve(model, diag, config));
     }
 
@@ -70,9 +71,6 @@ public final class ResolversModule implements Module {
                 if (!config.sections.containsKey(r.resolvers)) {
                     diag.configAlert((p.kind() == ProxyKind.BACKEND ? "backend" : "proxy") + " '" + p.name() + "', server '" + s.name
                             + "': unable to find required resolvers '" + r.resolvers + "'");
-                } else if (s.fqdn != null && s.fqdn.startsWith("_")) {
-                    diag.configAlert("[" + s.source.file() + ":" + s.source.line() + "] : 'server " + p.name() + "/" + s.name + "' : SRV records ('"
-                            + s.fqdn + "') are not resolved by Fulcrum yet.");
                 }
             }
         }

@@ -5,27 +5,12 @@ import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.runtime.Fulcrum;
 import io.fulcrum.runtime.Services;
 import io.fulcrum.server.Server;
-import io.netty.bootstrap.Bootstrap;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInitializer;
 import io.netty.channel.EventLoop;
-import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.channel.socket.SocketProtocolFamily;
-import io.netty.handler.codec.dns.AbstractDnsOptPseudoRrRecord;
-import io.netty.handler.codec.dns.DatagramDnsQuery;
-import io.netty.handler.codec.dns.DatagramDnsQueryEncoder;
-import io.netty.handler.codec.dns.DatagramDnsResponse;
-import io.netty.handler.codec.dns.DatagramDnsResponseDecoder;
 
-import io.netty.handler.codec.dns.DefaultDnsQuestion;
 import io.netty.handler.codec.dns.DnsRecordType;
-import io.netty.handler.codec.dns.DnsSection;
+import io.netty.handler.codec.dns.DnsResponse;
 
-import java.net.Inet6Address;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -37,7 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * A resolvers section at run time: one UDP socket per name server, all on one event loop (as HAProxy runs its
+ * A resolvers section at run time: its name servers (UDP or TCP), all on one event loop (as HAProxy runs its
  * resolvers on one thread), and the resolutions of the servers that use the section. Queries carry a random id; an
  * answer is matched by it, so a late one (after the resolution moved on) only counts as outdated.
  */
@@ -57,16 +42,24 @@ final class ResolversRuntime implements Services.Service {
 
     ResolversRuntime(ResolversSpec spec) {
         this.spec = spec;
-        spec.nameservers.forEach(ns -> nameservers.add(new NameserverLink(ns)));
+        spec.nameservers.forEach(ns -> nameservers.add(NameserverLink.of(ns)));
     }
 
     @Override
     public void start(Fulcrum process) {
         Map<String, Resolution> byName = new HashMap<>();
         for (Backend b : process.backends().values()) {
+            Map<String, SrvRecords> srvs = new HashMap<>();
             for (Server s : b.servers()) {
                 ServerResolve r = s.spec().partOrNull(ServerResolve.class);
-                if (r != null && spec.name.equals(r.resolvers) && s.spec().fqdn != null) {
+                if (r != null && spec.name.equals(r.resolvers) && s.spec().srvRecord != null) {
+                    // One SRV resolution per name and backend, as HAProxy's srvrq.
+                    srvs.computeIfAbsent(s.spec().srvRecord.toLowerCase(Locale.ROOT), k -> {
+                        SrvRecords records = new SrvRecords(this, s.spec().srvRecord, b.dynamicWeights());
+                        resolutions.add(new Resolution(this, records));
+                        return records;
+                    }).add(s, r);
+                } else if (r != null && spec.name.equals(r.resolvers) && s.spec().fqdn != null) {
                     // One resolution per name and preferred family, as HAProxy shares them.
                     String key = s.spec().fqdn.toLowerCase(Locale.ROOT) + (r.preferIpv4 ? "/A" : "/AAAA");
                     byName.computeIfAbsent(key, k -> {
@@ -84,30 +77,13 @@ final class ResolversRuntime implements Services.Service {
             // The first queries go once every socket is bound (a write before that fails).
             int[] binding = {nameservers.size()};
             for (NameserverLink ns : nameservers) {
-                open(loops, l, ns).addListener(f -> {
+                ns.open(loops, l, this).addListener(f -> {
                     if (--binding[0] == 0) {
-                        resolutions.forEach(Resolution::start);
+                        List.copyOf(resolutions).forEach(Resolution::start);
                     }
                 });
             }
         });
-    }
-
-    private ChannelFuture open(EventLoops loops, EventLoop l, NameserverLink ns) {
-        SocketProtocolFamily family = ns.spec.address().getAddress() instanceof Inet6Address ? SocketProtocolFamily.INET6
-                : SocketProtocolFamily.INET;
-        ChannelFuture f = new Bootstrap()
-                .group(l)
-                .channelFactory(() -> loops.newDatagram(family))
-                .handler(new ChannelInitializer<>() {
-                    @Override
-                    protected void initChannel(Channel ch) {
-                        ch.pipeline().addLast(new DatagramDnsQueryEncoder(), new DatagramDnsResponseDecoder(), new Answers(ns));
-                    }
-                })
-                .bind(family == SocketProtocolFamily.INET6 ? new InetSocketAddress("::", 0) : new InetSocketAddress(0));
-        ns.channel = f.channel();
-        return f;
     }
 
     @Override
@@ -116,8 +92,8 @@ final class ResolversRuntime implements Services.Service {
         if (l != null) {
             l.execute(() -> {
                 stopped = true;
-                resolutions.forEach(Resolution::cancel);
-                nameservers.forEach(ns -> ns.channel.close());
+                List.copyOf(resolutions).forEach(Resolution::stop);
+                nameservers.forEach(NameserverLink::close);
             });
         }
     }
@@ -169,16 +145,7 @@ final class ResolversRuntime implements Services.Service {
         } while (pending.containsKey(id));
         pending.put(id, r);
         for (NameserverLink ns : nameservers) {
-            DatagramDnsQuery q = new DatagramDnsQuery(null, ns.spec.address(), id);
-            q.setRecursionDesired(true);
-            q.addRecord(DnsSection.QUESTION, new DefaultDnsQuestion(name, type));
-            q.addRecord(DnsSection.ADDITIONAL, new AbstractDnsOptPseudoRrRecord(spec.payloadSize, 0, 0) { });
-            ns.sent++;
-            ns.channel.writeAndFlush(q).addListener(w -> {
-                if (!w.isSuccess()) {
-                    ns.sendErrors++;
-                }
-            });
+            ns.send(id, name, type, spec.payloadSize);
         }
         return id;
     }
@@ -186,29 +153,16 @@ final class ResolversRuntime implements Services.Service {
     /** The query {@code id} gets no more answers. */
     void forget(int id) {
         pending.remove(id);
+        nameservers.forEach(ns -> ns.forget(id));
     }
 
-    /** Hands a name server's answers to the resolution that waits for them. */
-    private final class Answers extends SimpleChannelInboundHandler<DatagramDnsResponse> {
-        private final NameserverLink ns;
-
-        Answers(NameserverLink ns) {
-            this.ns = ns;
+    /** An answer of {@code ns}: to the resolution that waits for it, else outdated. */
+    void answered(NameserverLink ns, DnsResponse m) {
+        Resolution r = pending.get(m.id());
+        if (r == null || !r.answers(m)) {
+            ns.outdated++;
+            return;
         }
-
-        @Override
-        protected void channelRead0(ChannelHandlerContext ctx, DatagramDnsResponse m) {
-            Resolution r = pending.get(m.id());
-            if (r == null || !r.answers(m)) {
-                ns.outdated++;
-                return;
-            }
-            r.answer(ns, m);
-        }
-
-        @Override
-        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            ns.invalid++; // a datagram that is not a DNS answer
-        }
+        r.answer(ns, m);
     }
 }

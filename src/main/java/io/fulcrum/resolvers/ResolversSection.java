@@ -9,13 +9,14 @@ import io.fulcrum.cfg.Registry.TableKey;
 import io.fulcrum.cfg.SectionParser;
 import io.fulcrum.cfg.Units;
 import io.fulcrum.conn.Endpoint;
+import io.fulcrum.server.ServerModule;
 import io.fulcrum.server.ServerSpec;
 
 import java.net.InetSocketAddress;
 import java.util.Map;
 
 /**
- * {@code resolvers <name>} sections (configuration.txt 5.3.2): {@code nameserver} (UDP), {@code parse-resolv-conf},
+ * {@code resolvers <name>} sections (configuration.txt 5.3.2): {@code nameserver} (UDP or TCP), {@code parse-resolv-conf},
  * {@code accepted_payload_size}, {@code resolve_retries}, {@code timeout resolve|retry} and {@code hold}, with HAProxy
  * 2.6's messages. A value HAProxy would read as 0 through atoi() is an error here.
  */
@@ -27,7 +28,8 @@ final class ResolversSection {
 
     static void register(Registry registry, ResolversConfig config) {
         KeywordTable<ResolversSpec> keywords = registry.table(KEYWORDS);
-        keywords.add("nameserver", ResolversSection::nameserver);
+        KeywordTable<ServerSpec> serverOptions = registry.table(ServerModule.OPTIONS);
+        keywords.add("nameserver", (r, l) -> nameserver(r, l, serverOptions));
         keywords.add("parse-resolv-conf", (r, l) -> ResolvConf.read(r, l.source()));
         keywords.add("accepted_payload_size", (r, l) -> {
             if (!l.has(1)) {
@@ -73,8 +75,12 @@ final class ResolversSection {
         };
     }
 
-    /** {@code nameserver <name> <address>:<port>}: UDP only; a stream address and server parameters are refused. */
-    private static void nameserver(ResolversSpec r, ConfigLine l) throws ConfigException {
+    /**
+     * {@code nameserver <name> <address>:<port> [param*]}: a datagram address, or a stream one ({@code tcp@}) whose
+     * server parameters are checked as a server line's; Fulcrum uses {@code maxconn} and refuses the others. HAProxy
+     * ignores parameters on a datagram line: Fulcrum says so.
+     */
+    private static void nameserver(ResolversSpec r, ConfigLine l, KeywordTable<ServerSpec> serverOptions) throws ConfigException {
         if (!l.has(2)) {
             throw new ConfigException("'nameserver' expects <name> and <addr>[:<port>] as arguments.");
         }
@@ -84,23 +90,44 @@ final class ResolversSection {
             throw new ConfigException("nameserver '" + name + "' has same name as another nameserver (declared at "
                     + same.source().file() + ":" + same.source().line() + ").");
         }
-        if (l.has(3)) {
-            throw new ConfigException("'nameserver " + name + "' : parameters on a nameserver line ('" + l.arg(3)
-                    + "') are not supported by Fulcrum yet.");
+        String text = l.arg(2);
+        String prefix = text.indexOf('@') < 0 ? "" : text.substring(0, text.indexOf('@'));
+        boolean stream = prefix.startsWith("tcp");
+        InetSocketAddress address = address(name, stream ? switch (prefix) {
+            case "tcp4" -> "ipv4";
+            case "tcp6" -> "ipv6";
+            default -> "udp";
+        } + text.substring(prefix.length()) : text, text);
+        int maxconn = 0;
+        if (l.has(3) && stream) {
+            ServerSpec params = new ServerSpec();
+            ServerModule.parseOptions(params, l, 3, "'server " + r.name + "/" + name + "'", serverOptions);
+            for (int i = 3; i < l.size(); i += 1 + serverOptions.find(l.arg(i)).flags()) {
+                if (!l.arg(i).equals("maxconn")) {
+                    throw new ConfigException("'nameserver " + name + "' : server parameter '" + l.arg(i)
+                            + "' is not supported on nameservers by Fulcrum yet (only 'maxconn' is).");
+                }
+            }
+            maxconn = params.maxconn;
+        } else if (l.has(3) && l.diag() != null) {
+            l.diag().configWarning("parsing [" + l.source().file() + ":" + l.source().line() + "] : 'nameserver " + name
+                    + "' : server parameters apply to stream (tcp@) nameservers only: '" + l.arg(3) + "' and what follows are ignored.");
         }
-        r.nameservers.add(new ResolversSpec.Nameserver(name, address(name, l.arg(2)), l.source()));
+        r.nameservers.add(new ResolversSpec.Nameserver(name, address, stream, maxconn, l.source()));
     }
 
-    /** A datagram address with a mandatory port: {@code [udp@|udp4@|udp6@|ipv4@|ipv6@]ip:port}. */
-    static InetSocketAddress address(String name, String text) throws ConfigException {
+    /**
+     * A datagram address with a mandatory port: {@code [udp@|udp4@|udp6@|ipv4@|ipv6@]ip:port}; {@code text} is what
+     * the line said, for the messages.
+     */
+    static InetSocketAddress address(String name, String datagram, String text) throws ConfigException {
         String where = "'nameserver " + name + "' : ";
-        int at = text.indexOf('@');
-        String prefix = at < 0 ? "" : text.substring(0, at);
+        int at = datagram.indexOf('@');
+        String prefix = at < 0 ? "" : datagram.substring(0, at);
         String rest = switch (prefix) {
-            case "", "udp" -> text.substring(at + 1);
-            case "udp4", "ipv4" -> "ipv4@" + text.substring(at + 1);
-            case "udp6", "ipv6" -> "ipv6@" + text.substring(at + 1);
-            case "tcp", "tcp4", "tcp6" -> throw new ConfigException(where + "TCP nameservers ('" + text + "') are not supported by Fulcrum yet.");
+            case "", "udp" -> datagram.substring(at + 1);
+            case "udp4", "ipv4" -> "ipv4@" + datagram.substring(at + 1);
+            case "udp6", "ipv6" -> "ipv6@" + datagram.substring(at + 1);
             default -> throw new ConfigException(where + "address family '" + prefix + "@' not supported for nameservers in '" + text + "'");
         };
         String hostPort = rest.substring(rest.indexOf('@') + 1);
@@ -153,9 +180,10 @@ final class ResolversSection {
             case "refused" -> r.hold.put(DnsStatus.REFUSED, ms);
             case "timeout" -> r.hold.put(DnsStatus.TIMEOUT, ms);
             case "other" -> r.hold.put(DnsStatus.OTHER, ms);
-            // do-resolve keeps no answer past its request (as HAProxy, whose resolution goes with its last requester),
-            // and Fulcrum resolves no SRV record yet: both periods are checked, nothing uses them.
-            case "valid", "obsolete" -> { }
+            case "obsolete" -> r.holdObsolete = ms;
+            // do-resolve keeps no answer past its request (as HAProxy, whose resolution goes with its last requester):
+            // the period is checked, nothing uses it.
+            case "valid" -> { }
             default -> throw new ConfigException("'hold' unknown <event>: '" + event
                     + "', expects either 'nx', 'timeout', 'valid', 'obsolete' or 'other'.");
         }

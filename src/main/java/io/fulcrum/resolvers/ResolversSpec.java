@@ -10,8 +10,17 @@ import java.util.Map;
 
 /** A {@code resolvers} section (configuration.txt 5.3.2), with HAProxy's defaults. */
 final class ResolversSpec {
-    /** A {@code nameserver} line (or one found by {@code parse-resolv-conf}). */
-    record Nameserver(String name, InetSocketAddress address, Source source) {
+    /**
+     * A {@code nameserver} line (or one found by {@code parse-resolv-conf}).
+     *
+     * @param stream  reached over TCP ({@code tcp@})
+     * @param maxconn the connections a stream name server may have at once (0: no limit)
+     */
+    record Nameserver(String name, InetSocketAddress address, boolean stream, int maxconn, Source source) {
+        /** A datagram name server. */
+        Nameserver(String name, InetSocketAddress address, Source source) {
+            this(name, address, false, 0, source);
+        }
     }
 
     final String name;
@@ -23,6 +32,8 @@ final class ResolversSpec {
     long retryMs = 1000;
     /** {@code hold <status>}: how long a valid answer outweighs a failure of that kind, in ms. */
     final Map<DnsStatus, Long> hold = new EnumMap<>(DnsStatus.class);
+    /** {@code hold obsolete}: how long an SRV record missing from the answers keeps its server, in ms. */
+    long holdObsolete;
     ResolversSpec(String name, Source source) {
         this.name = name;
         this.source = source;

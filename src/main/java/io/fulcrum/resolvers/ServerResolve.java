@@ -19,6 +19,8 @@ final class ServerResolve implements ServerSpec.ServerPart {
     boolean preferIpv4;
     /** {@code resolve-opts allow-dup-ip}: may take an address another server of the backend with the same name has. */
     boolean allowDupIp;
+    /** {@code resolve-opts ignore-weight}: an SRV record's weight leaves the configured one. */
+    boolean ignoreWeight;
     /** {@code resolve-net}: the networks whose addresses are taken first. */
     List<IpNetwork> nets = List.of();
 
@@ -36,8 +38,7 @@ final class ServerResolve implements ServerSpec.ServerPart {
                 switch (opt) {
                     case "allow-dup-ip" -> of(s).allowDupIp = true;
                     case "prevent-dup-ip" -> of(s).allowDupIp = false;
-                    case "ignore-weight" -> throw new ConfigException("'resolve-opts' : 'ignore-weight' applies to SRV records, "
-                            + "which Fulcrum does not resolve yet.");
+                    case "ignore-weight" -> of(s).ignoreWeight = true;
                     default -> throw new ConfigException("'resolve-opts' : unknown resolve-opts option '" + opt
                             + "', supported methods are 'allow-dup-ip', 'ignore-weight', and 'prevent-dup-ip'..");
                 }
@@ -66,6 +67,7 @@ final class ServerResolve implements ServerSpec.ServerPart {
         c.resolvers = resolvers;
         c.preferIpv4 = preferIpv4;
         c.allowDupIp = allowDupIp;
+        c.ignoreWeight = ignoreWeight;
         c.nets = nets;
         return c;
     }

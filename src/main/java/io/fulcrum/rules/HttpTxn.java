@@ -42,10 +42,13 @@ public interface HttpTxn extends SampleContext {
      * A request rule that returned {@link Verdict#WAIT} for something else than the body ({@code do-resolve}'s answer):
      * the rules run again from that rule once {@code done} completes, on the transaction's loop.
      */
+    @Override
     void resumeWhen(CompletionStage<?> done);
 
-    /** While the rules run again after {@link #resumeWhen}: what they waited for, completed; else null. */
-    CompletionStage<?> resumed();
+    @Override
+    default boolean mayWait() {
+        return true;
+    }
 
     /** {@code http-request disable-l7-retry}: only a failed connection may be retried. */
     void disableL7Retry();

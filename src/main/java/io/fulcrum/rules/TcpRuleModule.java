@@ -34,7 +34,7 @@ import java.util.List;
 public final class TcpRuleModule implements Module {
     /** HAProxy 2.6's other tcp-request actions. */
     private static final java.util.Set<String> UNSUPPORTED = java.util.Set.of("expect-proxy", "expect-netscaler-cip",
-            "silent-drop", "do-resolve", "send-spoe-group", "set-priority-class", "set-priority-offset", "switch-mode", "use-service");
+            "silent-drop", "send-spoe-group", "set-priority-class", "set-priority-offset", "switch-mode", "use-service");
     /** HAProxy 2.6's other tcp-response content actions. */
     private static final java.util.Set<String> RESPONSE_UNSUPPORTED = java.util.Set.of("send-spoe-group", "ot-group");
 

@@ -89,7 +89,8 @@ public final class TcpRules implements ProxyPart {
 
     /**
      * Runs the content rules over the bytes received so far, from the first one, as HAProxy does at each arrival:
-     * WAIT when a rule's condition lacked bytes that may still come ({@code missed} says so, and is cleared), DONE when
+     * WAIT when a rule's condition lacked bytes that may still come ({@code missed} says so, and is cleared) or an action
+     * waits ({@link SampleContext#resumeWhen}), DONE when
      * rejected, CONTINUE when accepted (explicitly, or at the end of the list).
      */
     public Verdict inspectContent(SampleContext ctx, java.util.function.BooleanSupplier missed) {
@@ -124,6 +125,9 @@ public final class TcpRules implements ProxyPart {
                 Verdict v = runNoted(r, ctx);
                 if (v == Verdict.STOP || v == Verdict.DONE) {
                     return v == Verdict.STOP ? Verdict.CONTINUE : Verdict.DONE;
+                }
+                if (v == Verdict.WAIT) {
+                    return v; // the action waits for something (do-resolve): the rules run again once it is there
                 }
             }
         }

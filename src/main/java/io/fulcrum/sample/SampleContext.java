@@ -12,6 +12,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 
 import java.net.SocketAddress;
+import java.util.concurrent.CompletionStage;
 
 /**
  * What a fetch can look at while a rule, a routing decision or a log line is evaluated: the
@@ -210,6 +211,28 @@ public interface SampleContext {
      */
     default boolean awaitingContent() {
         return false;
+    }
+
+    /**
+     * Whether a rule may wait for something else than data ({@code do-resolve}'s answer, {@link #resumeWhen}): HTTP
+     * request rules may; {@code tcp-request content} rules while their inspect delay runs, as in HAProxy, where the
+     * rules' last evaluation lets nothing yield.
+     */
+    default boolean mayWait() {
+        return false;
+    }
+
+    /**
+     * A rule returned {@code WAIT} for {@code done} ({@link #mayWait()} said it could): the rules run again once it
+     * completes, on the transaction's loop.
+     */
+    default void resumeWhen(CompletionStage<?> done) {
+        throw new IllegalStateException("no rule may wait here");
+    }
+
+    /** While the rules run again after {@link #resumeWhen}: what they waited for, completed; else null. */
+    default CompletionStage<?> resumed() {
+        return null;
     }
 
     /**

@@ -24,6 +24,8 @@ public final class Server {
     private final Counters counters = new Counters();
     /** Where it is: the configured address until {@code set server addr} moves it. */
     private volatile Address address;
+    /** The name its address is resolved from: the configured one, or an SRV record's target (null: none). */
+    private volatile String fqdn;
     /** Told after each change of {@link #usable()} or {@link #weight()}: load balancers rebuild from it. */
     private final List<Runnable> watchers = new CopyOnWriteArrayList<>();
 
@@ -36,6 +38,7 @@ public final class Server {
         this.spec = spec;
         this.numericId = numericId;
         this.address = new Address(spec.endpoint, spec.portMode, spec.port);
+        this.fqdn = spec.fqdn;
         this.state = new ServerState(this, group, spec);
         group.add(this);
     }
@@ -113,6 +116,16 @@ public final class Server {
      */
     public void moveTo(Address to) {
         address = to;
+    }
+
+    /** The name its address is resolved from now, or null. */
+    public String fqdn() {
+        return fqdn;
+    }
+
+    /** Gives the server the name an SRV record's target gives it (null: none). */
+    public void fqdn(String name) {
+        fqdn = name;
     }
 
     public Endpoint endpoint() {

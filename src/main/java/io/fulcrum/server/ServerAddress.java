@@ -56,6 +56,14 @@ final class ServerAddress {
             host = host.substring(1, host.length() - 1);
         }
         s.hostname = !isIp(host);
+        if (host.startsWith("_")) {
+            // An SRV record: its targets come at run time (init-addr does not apply, as in HAProxy).
+            s.srvRecord = host;
+            s.fqdn = null;
+            s.endpoint = null;
+            return;
+        }
+        s.srvRecord = null;
         s.fqdn = s.hostname ? host : null;
         s.endpoint = resolve(s, host, family);
     }

@@ -32,6 +32,8 @@ public final class ServerSpec implements Cloneable {
     public boolean hostname;
     /** The host name of the address when it is one (resolvers resolve it again at run time), else null. */
     public String fqdn;
+    /** The SRV record name ({@code _service._proto.name}) whose targets fill this server at run time, else null. */
+    public String srvRecord;
     public PortMode portMode = PortMode.FIXED;
     /** The fixed port, or the offset for {@link PortMode#OFFSET}. */
     public int port;

@@ -31,6 +31,8 @@ public final class ServerState {
     public static final int IDRAIN = 0x10;
     /** Maintenance because the server's name does not resolve (HAProxy's SRV_ADMF_RMAINT): set and cleared by its resolvers. */
     public static final int RMAINT = 0x20;
+    /** A mark (no maintenance) of a server whose name was set at run time, as by an SRV record (HAProxy's SRV_ADMF_HMAINT). */
+    public static final int HMAINT = 0x40;
     private static final int MAINT = FMAINT | IMAINT | RMAINT;
     private static final int DRAIN = FDRAIN | IDRAIN;
 
@@ -57,7 +59,8 @@ public final class ServerState {
         this.initialWeight = spec.weight;
         this.userWeight = spec.weight;
         // A name that did not resolve and init-addr none: in resolution maintenance until resolvers find it, as HAProxy.
-        this.admin = (spec.disabled ? CMAINT | FMAINT : 0) | (spec.endpoint == null && spec.fqdn != null ? RMAINT : 0);
+        boolean resolved = spec.fqdn != null || spec.srvRecord != null;
+        this.admin = (spec.disabled ? CMAINT | FMAINT : 0) | (spec.endpoint == null && resolved ? RMAINT : 0);
         this.op = spec.endpoint == null ? Op.STOPPED : Op.RUNNING;
         recompute();
     }
@@ -284,9 +287,8 @@ public final class ServerState {
         recompute();
         server.changed(); // before the line, as in changeOp
         if (leftMaint && flags == RMAINT) {
-            log(false, "Server " + server.id() + " ('" + server.spec().fqdn + "') is " + (op == Op.STOPPED ? "DOWN" : "UP") + "/"
+            log(false, "Server " + server.id() + " ('" + server.fqdn() + "') is " + (op == Op.STOPPED ? "DOWN" : "UP") + "/"
                     + (draining() ? "DRAIN" : "READY") + " (resolves again).");
-            log(false, "Server " + server.id() + " administratively READY thanks to valid DNS answer.");
             uninherit();
         } else if (leftMaint) {
             log(false, "Server " + server.id() + " is " + (op == Op.STOPPED ? "DOWN" : "UP") + "/" + (draining() ? "DRAIN" : "READY")

@@ -63,11 +63,14 @@ final class ServerHealthFields {
     }
 
     /**
-     * "UP", "UP 2/3", "DOWN 1/2", "NOLB", "DRAIN", "MAINT", "MAINT (via b/s)", "no check"...: the server's own
-     * state, told with the health of the server at the end of its tracking chain.
+     * "UP", "UP 2/3", "DOWN 1/2", "NOLB", "DRAIN", "MAINT", "MAINT (via b/s)", "MAINT (resolution)", "no check"...:
+     * the server's own state, told with the health of the server at the end of its tracking chain.
      */
     static String status(Server s, HealthChecks checks) {
         ServerState st = s.state();
+        if ((st.admin() & ServerState.RMAINT) != 0) {
+            return "MAINT (resolution)";
+        }
         if ((st.admin() & ServerState.IMAINT) != 0) {
             return "MAINT (via " + st.tracked().id() + ")";
         }

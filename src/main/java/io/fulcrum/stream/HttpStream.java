@@ -44,6 +44,7 @@ import io.fulcrum.rules.ResponseControl;
 import io.fulcrum.rules.Verdict;
 import io.fulcrum.stats.Counters;
 import io.fulcrum.sample.Endpoints;
+import io.fulcrum.sample.Resumption;
 import io.fulcrum.sample.VarScope;
 import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.sample.Vars;
@@ -108,10 +109,8 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
      * or, once the request rules are done, a response rule (the frontend's once {@link #backendResponseRulesDone}).
      */
     private int ruleIndex;
-    /** What a waiting request rule waits for ({@link #resumeWhen}), or null. */
-    private CompletionStage<?> awaited;
-    /** What woke the request rules, while they run again; else null. */
-    private CompletionStage<?> resumed;
+    /** What a waiting rule waits for ({@link #resumeWhen}); made by the first rule that waits. */
+    private Resumption resumption;
     /** What arrived of the request while a wait-for-body rule held it, or null when no rule waited. */
     private HeldBody held;
     /** What arrived of the response while an http-response wait-for-body rule held it, or null when no rule waited. */
@@ -423,20 +422,15 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
 
     @Override
     public void resumeWhen(CompletionStage<?> done) {
-        awaited = done;
-        done.whenComplete((v, e) -> client.eventLoop().execute(() -> {
-            if (awaited == done && !finished) {
-                awaited = null;
-                resumed = done;
-                continueRequest();
-                resumed = null;
-            }
-        }));
+        if (resumption == null) {
+            resumption = new Resumption();
+        }
+        resumption.when(done, client.eventLoop(), () -> !finished, this::continueRequest);
     }
 
     @Override
     public CompletionStage<?> resumed() {
-        return resumed;
+        return resumption == null ? null : resumption.resumed();
     }
 
     @Override

@@ -1,13 +1,10 @@
 package io.fulcrum.it;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.net.Socket;
-import java.nio.file.Files;
-import java.nio.file.Path;
 
 import static io.fulcrum.it.TcpProxyKit.connect;
 import static io.fulcrum.it.TcpProxyKit.freePort;
@@ -20,26 +17,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Servers resolved at run time by a {@code resolvers} section: the traffic follows the addresses a DNS server (a stub of
  * the test) gives, the server goes to maintenance when its name stops resolving (NX, silence) and comes back when it
- * resolves again, with HAProxy's log lines; {@code show resolvers} counts. Holds for HAProxy 2.6 (-Dit.proxy=haproxy).
+ * resolves again, with HAProxy's log lines; {@code show resolvers} counts; {@code do-resolve} in HTTP and TCP rules.
+ * Holds for HAProxy 2.6 (-Dit.proxy=haproxy).
  */
 @Timeout(value = 90, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-class ResolversIT {
-    private Path cli;
-    private int fe;
+class ResolversIT extends WithDnsStub {
     private int port;
-    private DnsStub dns;
 
     @BeforeEach
     void start() throws Exception {
-        cli = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
-        fe = freePort();
         port = freePort();
-        dns = DnsStub.start();
-    }
-
-    @AfterEach
-    void stop() throws Exception {
-        dns.close();
     }
 
     @Test
@@ -174,6 +161,60 @@ class ResolversIT {
         }
     }
 
+    @Test
+    void tcpContentDoResolveWaitsWithinTheInspectDelay() throws Exception {
+        dns.set("app.test", "127.0.0.5");
+        int yes = freePort();
+        int no = freePort();
+        int noDelay = freePort();
+        try (Origin y = Origin.start(yes, s -> send(s, "yes"));
+             Origin n = Origin.start(no, s -> send(s, "no"));
+             FulcrumProcess p = serve("""
+                     defaults
+                         mode tcp
+                         timeout connect 1s
+                         timeout client 5s
+                         timeout server 5s
+                     resolvers dns
+                         nameserver ns1 127.0.0.1:%d
+                         timeout retry 3s
+                         resolve_retries 1
+                     frontend fe
+                         bind 127.0.0.1:%d
+                         tcp-request inspect-delay 1s
+                         tcp-request content do-resolve(sess.ip,dns,ipv4) str(app.test)
+                         use_backend yes if { var(sess.ip) -m ip 127.0.0.5 }
+                         default_backend no
+                     frontend nodelay
+                         bind 127.0.0.1:%d
+                         tcp-request content do-resolve(sess.ip,dns,ipv4) str(other.test)
+                         use_backend yes if { var(sess.ip) -m found }
+                         default_backend no
+                     backend yes
+                         server s1 127.0.0.1:%d
+                     backend no
+                         server s1 127.0.0.1:%d
+                     """.formatted(dns.port(), fe, noDelay, yes, no), fe)) {
+                assertThat(answer(fe)).isEqualTo("yes");
+                // Without an inspect delay the rules' only evaluation is the last one: nothing is asked.
+                dns.set("other.test", "127.0.0.6");
+                assertThat(answer(noDelay)).isEqualTo("no");
+                assertThat(dns.questions()).containsExactly("app.test A");
+                // No answer within the inspect delay (the query waits 3 s): the rules go on without the variable.
+                dns.mode(DnsStub.Mode.SILENT);
+                long start = System.nanoTime();
+                assertThat(answer(fe)).isEqualTo("no");
+                assertThat(System.nanoTime() - start).isBetween(900_000_000L, 2_500_000_000L);
+        }
+    }
+
+    /** What the server behind {@code port} says, waiting for it (the rules may wait for an answer first). */
+    private static String answer(int port) throws Exception {
+        try (Socket s = connect(port)) {
+            return readToEof(s, 5000);
+        }
+    }
+
     private static String get(int fe, String host, String path) throws Exception {
         try (Socket s = connect(fe)) {
             s.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
@@ -224,22 +265,5 @@ class ResolversIT {
             }
         }
         throw new AssertionError("no counter " + name + " in " + show);
-    }
-
-    /** The answer of the server, polled: a change of state is logged just before the load balancer sees it. */
-    private static void awaitFetch(int fe, String expected) throws Exception {
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        String got = fetch(fe);
-        while (!got.equals(expected) && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-            got = fetch(fe);
-        }
-        assertThat(got).isEqualTo(expected);
-    }
-
-    private static String fetch(int fe) throws Exception {
-        try (Socket s = connect(fe)) {
-            return readToEof(s, 100);
-        }
     }
 }

@@ -92,34 +92,37 @@ class ResolversConfigTest {
     }
 
     @Test
-    void whatFulcrumDoesNotSupportYetIsSaid() {
+    void streamNameserversTakeServerParameters() {
+        // HAProxy 2.6.12 says "[t.cfg:8] : 'server dns/ns3' : unknown keyword..." without "parsing" (docs/differences.md).
         assertThat(messages("""
                 resolvers dns
-                    nameserver ns1 tcp@127.0.0.1:53
-                    nameserver ns2 127.0.0.1:53 maxconn 10
-                backend b
-                    server s1 app.test:80 resolvers dns init-addr none resolve-opts ignore-weight
+                    nameserver ns1 tcp@127.0.0.1:53 maxconn 2
+                    nameserver ns2 tcp4@127.0.0.1:54
+                    nameserver ns3 tcp@127.0.0.1:55 foo
+                    nameserver ns4 tcp@127.0.0.1:56 ssl
+                    nameserver ns5 tcp@127.0.0.1
+                    nameserver ns6 127.0.0.1:57 maxconn 2
                 """)).isEqualTo("""
-                [ALERT]    (1) : config : parsing [t.cfg:7] : 'nameserver ns1' : TCP nameservers ('tcp@127.0.0.1:53') are not supported by Fulcrum yet.
-                [ALERT]    (1) : config : parsing [t.cfg:8] : 'nameserver ns2' : parameters on a nameserver line ('maxconn') are not supported by Fulcrum yet.
-                [ALERT]    (1) : config : parsing [t.cfg:10] : 'server b/s1' : 'resolve-opts' : 'ignore-weight' applies to SRV records, which Fulcrum does not resolve yet.
+                [ALERT]    (1) : config : parsing [t.cfg:9] : 'server dns/ns3' : unknown keyword 'foo'
+                [ALERT]    (1) : config : parsing [t.cfg:10] : 'nameserver ns4' : server parameter 'ssl' is not supported on nameservers by Fulcrum yet (only 'maxconn' is).
+                [ALERT]    (1) : config : parsing [t.cfg:11] : 'nameserver ns5' : missing port specification in 'tcp@127.0.0.1'
+                [WARNING]  (1) : config : parsing [t.cfg:12] : 'nameserver ns6' : server parameters apply to stream (tcp@) nameservers only: 'maxconn' and what follows are ignored.
                 [ALERT]    (1) : config : Error(s) found in configuration file : t.cfg
                 [ALERT]    (1) : config : Fatal errors found in configuration.
                 """);
     }
 
     @Test
-    void srvRecordsAreNotResolvedYet() {
+    void srvRecordsFillServers() {
+        // No init-addr for an SRV name (HAProxy does not resolve it at start either); ignore-weight keeps weight 7.
         assertThat(messages("""
                 resolvers dns
                     nameserver ns1 127.0.0.1:53
+                    hold obsolete 5s
                 backend b
-                    server-template srv 2 _http._tcp.app.test resolvers dns init-addr none
-                """)).isEqualTo("""
-                [ALERT]    (1) : config : [t.cfg:9] : 'server b/srv1' : SRV records ('_http._tcp.app.test') are not resolved by Fulcrum yet.
-                [ALERT]    (1) : config : [t.cfg:9] : 'server b/srv2' : SRV records ('_http._tcp.app.test') are not resolved by Fulcrum yet.
-                [ALERT]    (1) : config : Fatal errors found in configuration.
-                """);
+                    server-template srv 2 _http._tcp.app.test resolvers dns resolve-opts ignore-weight weight 7
+                    server s3 _imap._tcp.app.test:143 resolvers dns
+                """)).isEqualTo("\n");
     }
 
     @Test
@@ -145,6 +148,27 @@ class ResolversConfigTest {
                     http-request do-resolve(txn.ip,nope) hdr(host)
                 """)).isEqualTo("""
                 [ALERT]    (1) : config : Proxy 'f': Can't find resolvers section 'nope' for do-resolve action.
+                [ALERT]    (1) : config : Fatal errors found in configuration.
+                """);
+    }
+
+    @Test
+    void tcpContentDoResolveErrors() {
+        // HAProxy 2.6.12 answers line 10 with its list of the tcp-request connection actions (docs/differences.md).
+        assertThat(messages("""
+                resolvers dns
+                    nameserver ns1 127.0.0.1:53
+                frontend f
+                    bind 127.0.0.1:8080
+                    tcp-request content do-resolve(sess.ip,dns,ipv5) src
+                    tcp-request content do-resolve(sess.ip,dns)
+                    tcp-request connection do-resolve(sess.ip,dns) src
+                    tcp-request content do-resolve(sess.ip,dns,ipv6) src
+                """)).isEqualTo("""
+                [ALERT]    (1) : config : parsing [t.cfg:10] : Can't parse 'do-resolve(sess.ip,dns,ipv5)'. Expects 'do-resolve(<varname>,<resolvers>[,<options>]) <expr>'. Available options are 'ipv4' and 'ipv6'
+                [ALERT]    (1) : config : parsing [t.cfg:11] : Can't parse ''. Expects 'do-resolve(<varname>,<resolvers>[,<options>]) <expr>'. Available options are 'ipv4' and 'ipv6'
+                [ALERT]    (1) : config : parsing [t.cfg:12] : 'do-resolve' is only allowed in 'tcp-request content' rules
+                [ALERT]    (1) : config : Error(s) found in configuration file : t.cfg
                 [ALERT]    (1) : config : Fatal errors found in configuration.
                 """);
     }

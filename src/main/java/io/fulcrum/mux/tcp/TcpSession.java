@@ -21,6 +21,7 @@ import io.fulcrum.rules.TcpRules;
 import io.fulcrum.rules.Verdict;
 import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.sample.Endpoints;
+import io.fulcrum.sample.Resumption;
 import io.fulcrum.sample.VarScope;
 import io.fulcrum.sample.Vars;
 import io.fulcrum.persist.Persistence;
@@ -36,6 +37,7 @@ import io.netty.channel.socket.DuplexChannel;
 import io.netty.util.concurrent.ScheduledFuture;
 
 import java.net.SocketAddress;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -86,6 +88,8 @@ public final class TcpSession extends LiveStream implements ResponseControl {
     private int heldBytes = -1;
     /** Which content rules run: 0 the frontend's, 1 the backend's, 2 none left. */
     private int ruleStage;
+    /** What a waiting rule waits for ({@link #resumeWhen}); made by the first rule that waits. */
+    private Resumption resumption;
     /** The content rules waiting for the client's bytes ({@code tcp-request inspect-delay}), or null. */
     private TcpRules inspecting;
     /** System.nanoTime() when the inspect delay ends. */
@@ -255,6 +259,24 @@ public final class TcpSession extends LiveStream implements ResponseControl {
     @Override
     public void contentMissing() {
         missing = true;
+    }
+
+    @Override
+    public boolean mayWait() {
+        return !responseSide && awaitingContent();
+    }
+
+    @Override
+    public void resumeWhen(CompletionStage<?> done) {
+        if (resumption == null) {
+            resumption = new Resumption();
+        }
+        resumption.when(done, client.eventLoop(), () -> !finished && ruleStage < 2, this::proceed);
+    }
+
+    @Override
+    public CompletionStage<?> resumed() {
+        return resumption == null ? null : resumption.resumed();
     }
 
     @Override
