@@ -81,9 +81,9 @@ public final class CacheModule implements Module {
         }, Phase.RESPONSE);
 
         SampleCatalog c = SampleCatalog.of(registry);
-        c.fetch(new Fetch("res.cache_hit", ArgSpec.NONE, SampleType.BOOL, Source.HRSHP,
+        c.fetch(new Fetch("res.cache_hit", ArgSpec.NONE, SampleType.BOOL, Source.HRSPX,
                 (a, ctx, out) -> out.setBool(ctx.cacheName() != null)));
-        c.fetch(new Fetch("res.cache_name", ArgSpec.NONE, SampleType.STR, Source.HRSHP, (a, ctx, out) -> {
+        c.fetch(new Fetch("res.cache_name", ArgSpec.NONE, SampleType.STR, Source.HRSPX, (a, ctx, out) -> {
             String name = ctx.cacheName();
             return name != null && out.setStr(name);
         }));

@@ -24,6 +24,8 @@ public enum Source {
     HRSHV("HTTP response headers", "0000000000011111110100"),
     HRSHP("HTTP response", "0000000000011111111100"),
     HRSBO("HTTP response body", "0000000000000111110100"),
+    /** What a proxy knows of the response from the server's choice on: HAProxy declares the cache fetches so (SMP_VAL_RESPONSE). */
+    HRSPX("HTTP response", "0000000000111111111100"),
     RQFIN("request buffer statistics", "0000000000000000001000"),
     RSFIN("response buffer statistics", "0000000000000000001000"),
     TXFIN("transaction statistics", "0000000000000000001000"),
