@@ -41,7 +41,7 @@ public final class ErrorMessage {
     private static final byte[] CRLF = {'\r', '\n'};
 
     /** An empty error file (e.g. /dev/null): nothing is sent, the connection is closed. */
-    static final ErrorMessage EMPTY = new ErrorMessage(0, false, false, true, false, new byte[0], new byte[0]);
+    static final ErrorMessage EMPTY = new ErrorMessage(0, false, false, true, false, new byte[0], 0, 0, new byte[0]);
 
     private final int status;
     private final boolean version11;
@@ -50,17 +50,23 @@ public final class ErrorMessage {
     private final boolean keepAlive;
     /** The status line and the header lines as written, without the blank line. */
     private final byte[] head;
+    /** The head's HTX data as HAProxy loads it (its Connection fields as written: only its HTTP/1 output drops them). */
+    private final int headData;
+    /** What {@link #headData} has that {@link #head} has not: the close and keep-alive tokens of Connection fields. */
+    private final int dropped;
     private final byte[] body;
     private final ByteBuf[] forms = new ByteBuf[Connection.values().length];
 
     private ErrorMessage(int status, boolean version11, boolean lengthKnown, boolean close, boolean keepAlive,
-                         byte[] head, byte[] body) {
+                         byte[] head, int headData, int dropped, byte[] body) {
         this.status = status;
         this.version11 = version11;
         this.lengthKnown = lengthKnown;
         this.close = close;
         this.keepAlive = keepAlive;
         this.head = head;
+        this.headData = headData;
+        this.dropped = dropped;
         this.body = body;
         for (Connection c : Connection.values()) {
             forms[c.ordinal()] = head.length == 0 ? Unpooled.EMPTY_BUFFER : constant(head, c.line, CRLF, body);
@@ -73,6 +79,7 @@ public final class ErrorMessage {
         write(out, h.version() + " " + h.code() + " " + h.reason() + "\r\n");
         boolean close = false;
         boolean keepAlive = false;
+        int dropped = 0;
         for (ResponseHeadParser.Field f : h.fields()) {
             String value = f.value();
             if (f.name().equals("connection")) {
@@ -81,13 +88,17 @@ public final class ErrorMessage {
                     keepAlive |= w.text(value).equalsIgnoreCase("keep-alive");
                 }
                 value = withoutPersistenceTokens(value);
+                dropped += f.value().length() - value.length();
                 if (value.isEmpty()) {
+                    dropped += f.name().length();
                     continue;
                 }
             }
             write(out, f.name() + ": " + value + "\r\n");
         }
-        return new ErrorMessage(h.status(), version11, lengthKnown, close, keepAlive, out.toByteArray(), body);
+        int headData = HttpHead.HTX_START_LINE + h.strings() + HttpHead.HTX_END;
+        return new ErrorMessage(h.status(), version11, lengthKnown, close, keepAlive, out.toByteArray(), headData, dropped,
+                body);
     }
 
     /**
@@ -101,7 +112,8 @@ public final class ErrorMessage {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         out.writeBytes(head);
         write(out, name.toLowerCase(Locale.ROOT) + ": " + value + "\r\n");
-        return new ErrorMessage(status, version11, lengthKnown, close, keepAlive, out.toByteArray(), body);
+        return new ErrorMessage(status, version11, lengthKnown, close, keepAlive, out.toByteArray(),
+                headData + name.length() + value.length(), dropped, body);
     }
 
     /**
@@ -119,6 +131,19 @@ public final class ErrorMessage {
         ResponseHead r = new ResponseHead(version11 ? 11 : 10, status, new AsciiString(start.length > 2 ? start[2] : ""), h);
         r.bodyLength(HttpHead.NO_BODY);
         return r;
+    }
+
+    /** The bytes HAProxy counts for this message (%B): its HTX data, the body left out in a response to HEAD. */
+    public int htxData(boolean headRequest) {
+        return headData + (headRequest ? 0 : body.length);
+    }
+
+    /**
+     * The HTX data of the head that {@link #toHead()} has not: the close and keep-alive tokens of its Connection
+     * fields, which HAProxy counts though its HTTP/1 output drops them.
+     */
+    public int droppedData() {
+        return dropped;
     }
 
     /** The body (read-only). */

@@ -94,10 +94,7 @@ public final class ErrorMessageReader {
     }
 
     private static void checkSize(ResponseHeadParser.Head h, int payload, int bufsize) throws ConfigException {
-        long size = HttpHead.HTX_FIXED + h.version().length() + h.code().length() + h.reason().length();
-        for (ResponseHeadParser.Field f : h.fields()) {
-            size += HttpHead.HTX_BLOCK + f.name().length() + f.value().length();
-        }
+        long size = HttpHead.HTX_FIXED + (long) HttpHead.HTX_BLOCK * h.fields().size() + h.strings();
         if (size > bufsize) {
             throw new ConfigException("unable to add headers into the HTX message");
         }

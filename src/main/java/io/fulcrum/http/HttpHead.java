@@ -21,6 +21,10 @@ public abstract sealed class HttpHead permits RequestHead, ResponseHead {
      */
     public static final int HTX_FIXED = 85;
     public static final int HTX_BLOCK = 8;
+    /** HTX data of a start line besides its three strings: HAProxy's {@code struct htx_sl} (flags, status or method, lengths). */
+    public static final int HTX_START_LINE = 20;
+    /** HTX data of the block that ends the headers, or the trailers (every chunked body ends with it). */
+    public static final int HTX_END = 1;
     /** The version in a start line ("HTTP/1.1"). */
     private static final int VERSION_LENGTH = 8;
 
@@ -28,6 +32,8 @@ public abstract sealed class HttpHead permits RequestHead, ResponseHead {
     private int version;
     private long bodyLength;
     private boolean closeAfter;
+    /** HTX data of fields the parser dropped that HAProxy's message keeps (a 204's Content-Length). */
+    private int droppedData;
 
     protected HttpHead(HttpHeaders headers, int version) {
         this.headers = headers;
@@ -44,6 +50,26 @@ public abstract sealed class HttpHead permits RequestHead, ResponseHead {
      */
     public int htxSize() {
         return HTX_FIXED + VERSION_LENGTH + startLineParts() + headers.htxSize();
+    }
+
+    /**
+     * The bytes HAProxy counts for this head in HTTP mode (%U, %B, bytes_in and bytes_out): its HTX data, not the wire
+     * bytes, i.e. the start line's structure and strings, each field's name and value, the end of headers.
+     */
+    public int htxData() {
+        return HTX_START_LINE + VERSION_LENGTH + startLineParts() + headers.htxData() + HTX_END;
+    }
+
+    /**
+     * HTX data of fields the HTTP/1 parser dropped as received though HAProxy keeps them in its message (only its output
+     * drops them): the framing fields of a 1xx or a 204. They count as received (%B).
+     */
+    public int droppedData() {
+        return droppedData;
+    }
+
+    public void droppedData(int bytes) {
+        droppedData = bytes;
     }
 
     /** The length of the start line's strings but the version: method and URI, or status code and reason. */

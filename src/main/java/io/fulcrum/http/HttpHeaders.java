@@ -259,6 +259,11 @@ public final class HttpHeaders {
         return htxSize;
     }
 
+    /** The fields' names and values, their HTX data (see {@link HttpHead#htxData()}): {@link #htxSize()} without the blocks. */
+    public int htxData() {
+        return htxSize() - HttpHead.HTX_BLOCK * live;
+    }
+
     /** Bytes {@link #writeTo} writes. */
     public int encodedLength() {
         int n = 0;

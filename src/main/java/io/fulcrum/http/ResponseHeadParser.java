@@ -23,6 +23,15 @@ final class ResponseHeadParser {
     /** What the head says. {@code status} is the code as HAProxy stores it, in 16 bits. */
     record Head(String version, String code, String reason, int status, List<Field> fields, int bodyOffset,
                 boolean contentLength, long bodyLength, boolean chunked) {
+
+        /** The lengths of the start line's strings and of the fields' names and values: what HTX keeps of them. */
+        int strings() {
+            int n = version.length() + code.length() + reason.length();
+            for (Field f : fields) {
+                n += f.name().length() + f.value().length();
+            }
+            return n;
+        }
     }
 
     private static final String TCHARS = "!#$%&'*+-.^_`|~";

@@ -181,10 +181,10 @@ public final class FrontendLogger {
         }
     }
 
-    /** {@code option logasap} in mode http: the server's response head went to the client, {@code headBytes} long (%B). */
-    public void responseHeadSent(LogContext ctx, long headBytes) {
+    /** {@code option logasap} in mode http: the server's response head went to the client (%B: what was counted so far). */
+    public void responseHeadSent(LogContext ctx) {
         if (logasap) {
-            early(ctx, headBytes);
+            early(ctx, ctx.streamLog().bytesOut());
         }
     }
 
@@ -203,7 +203,8 @@ public final class FrontendLogger {
             return;
         }
         TransactionCounts.count(ctx, l);
-        if (format == null || targets.length == 0 || l.loggedEarly() || dontlognull && l.bytesIn() == 0) {
+        // (A request that failed before it was parsed counts no byte, as HAProxy's <BADREQ>, but it did bring some.)
+        if (format == null || targets.length == 0 || l.loggedEarly() || dontlognull && l.bytesIn() == 0 && !l.hasRequest()) {
             return;
         }
         log(ctx, l, f);

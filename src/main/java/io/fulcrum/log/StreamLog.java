@@ -48,6 +48,8 @@ public final class StreamLog {
 
     private long bytesIn;
     private long bytesOut;
+    /** Bytes of the transaction went to the client (then a failure is one of the data phase, D). */
+    private boolean written;
     private int retries;
     private boolean redispatched;
     private int status;
@@ -315,7 +317,7 @@ public final class StreamLog {
         if (headNanos == NONE) {
             return 'R';
         }
-        if (bytesOut > 0 && (responseNanos != NONE || connectedNanos == NONE)) {
+        if (written && (responseNanos != NONE || connectedNanos == NONE)) {
             return 'D'; // (interim responses sent: still waiting for the final head, H)
         }
         if (connectedNanos != NONE) {
@@ -342,14 +344,24 @@ public final class StreamLog {
         return redispatched;
     }
 
-    /** Bytes received from the client (%U). */
+    /** Bytes received from the client (%U): in HTTP mode, HAProxy's count of them (their HTX data), not the wire's. */
     public void bytesIn(long n) {
         bytesIn += n;
     }
 
-    /** Bytes sent to the client (%B). */
+    /** Bytes sent to the client (%B): in HTTP mode, HAProxy's count of them (their HTX data), not the wire's. */
     public void bytesOut(long n) {
         bytesOut += n;
+    }
+
+    /** Bytes of the transaction were written to the client (which %B does not count: HAProxy counts its messages). */
+    public void written() {
+        written = true;
+    }
+
+    /** A layer 7 retry drops what came of the server's response: %B starts over (as HAProxy zeroes {@code res->total}). */
+    public void responseDropped() {
+        bytesOut = 0;
     }
 
     /** The transaction ended (Ta, Tt): it no longer counts in its backend and server. Once. */

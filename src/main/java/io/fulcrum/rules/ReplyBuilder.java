@@ -52,8 +52,8 @@ final class ReplyBuilder {
     private final List<Header> headers = new ArrayList<>();
 
     /**
-     * @param refused the reply refuses the transaction (deny, tarpit); with nothing but a status it is then the
-     *                proxy's error page for it ("default-errorfiles" implied)
+     * @param refused the reply refuses the transaction (deny, tarpit); with no argument or only {@code deny_status}
+     *                it is then the proxy's error page for it ("default-errorfiles" implied)
      */
     ReplyBuilder(int defaultStatus, boolean refused) {
         this.status = defaultStatus;
@@ -79,6 +79,8 @@ final class ReplyBuilder {
                 if (status < 200 || status > 599) {
                     throw new ConfigException("Unexpected status code '" + s + "'");
                 }
+                // Only the legacy "deny_status" alone means the error page: "status" alone is an empty reply.
+                onlyStatus &= w.equals("deny_status");
                 continue;
             }
             switch (w) {

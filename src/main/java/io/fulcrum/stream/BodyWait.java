@@ -21,6 +21,9 @@ final class BodyWait {
     /** What a client that sent {@code Expect: 100-continue} is told. */
     private static final ByteBuf CONTINUE = Unpooled.unreleasableBuffer(Unpooled.wrappedBuffer(
             "HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.US_ASCII)).asReadOnly());
+    /** The bytes HAProxy counts for it (%B): its HTX data, start line and end of headers. */
+    static final int CONTINUE_HTX_DATA = HttpHead.HTX_START_LINE + "HTTP/1.1".length() + "100".length() + "Continue".length()
+            + HttpHead.HTX_END;
 
     private final int room;
     /** System.nanoTime() when the wait fails, or 0 for no limit of its own. */

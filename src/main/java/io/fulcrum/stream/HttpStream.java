@@ -369,9 +369,8 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         frontend.logger().addUniqueIdHeader(this, request);
         accepted = Negotiation.select(request, frontend.compression(), backend.compression());
         bodyWait = BodyWait.of(request, frontend, backend, front.limits().maxHead());
-        ByteBuf go = bodyWait == null ? null : BodyWait.answerToExpect(request);
-        if (go != null) {
-            client.writeAndFlush(go, client.voidPromise());
+        if (bodyWait != null) {
+            continueIfExpected();
         }
         ByteBuf head = client.alloc().buffer(256 + request.headers().encodedLength());
         H1Encoder.writeHead(request, head, serverNames);
@@ -413,11 +412,19 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         if (held.satisfied(request.bodyLength() != HttpHead.NO_BODY, millis, atLeast)) {
             return true;
         }
-        ByteBuf go = waited ? null : BodyWait.answerToExpect(request);
-        if (go != null) {
-            client.writeAndFlush(go, client.voidPromise());
+        if (!waited) {
+            continueIfExpected();
         }
         return false;
+    }
+
+    /** Tells the client to send its body when it waits for that (Expect: 100-continue), as HAProxy does when it waits for the body. */
+    private void continueIfExpected() {
+        ByteBuf go = BodyWait.answerToExpect(request);
+        if (go != null) {
+            log.bytesOut(BodyWait.CONTINUE_HTX_DATA);
+            client.writeAndFlush(go, client.voidPromise());
+        }
     }
 
     @Override
@@ -706,6 +713,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         }
         serverReusable = true;
         retriedOnNew = true; // a new connection: each replay counts as a retry
+        log.responseDropped();
         releasePending();
         replay.replayInto(pending);
         redispatch();
@@ -972,9 +980,8 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         H1Encoder.writeHead(head, out, front.clientNames());
         // The server's parser reads the body length after this call: it must see the server's framing.
         head.bodyLength(serverLength);
-        int headBytes = out.readableBytes();
         client.write(out, client.voidPromise());
-        frontend.logger().responseHeadSent(this, headBytes);
+        frontend.logger().responseHeadSent(this);
     }
 
     public void responseData(ByteBuf data) {
@@ -1219,7 +1226,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         log.status(status);
         if (!m.isEmpty() && !constReply && hasAfterResponseRules()) {
             // The rules may change it: it goes out as any response the proxy builds.
-            sendReply(m.toHead(), m.body(), m.lengthKnown() && !m.asksClose());
+            sendReply(m.toHead(), m.body(), m.lengthKnown() && !m.asksClose(), m.droppedData());
             return;
         }
         endExchange();
@@ -1236,6 +1243,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         if (request.isHead()) {
             wire = wire.slice(0, wire.readableBytes() - m.bodyLength());
         }
+        log.bytesOut(m.htxData(request.isHead()));
         client.write(wire, client.voidPromise());
         front.streamDone(this, keep);
     }
@@ -1251,7 +1259,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
                 sendError(e.status(), e.header() == null ? m : m.withHeader(e.header(), e.value()));
             }
             case Reply.Message m -> sendError(m.status(), m.message());
-            case Reply.Content c -> sendReply(c.head(), c.body(), true);
+            case Reply.Content c -> sendReply(c.head(), c.body(), true, 0);
         }
     }
 
@@ -1260,8 +1268,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
      * change), with the connection handling of {@link #fail}: the client connection stays when it can.
      *
      * @param delimited the body's length is known and the message does not ask to close
+     * @param dropped   HTX data of the message that {@code head} has not (see {@link ErrorMessage#droppedData()})
      */
-    private void sendReply(ResponseHead head, byte[] body, boolean delimited) {
+    private void sendReply(ResponseHead head, byte[] body, boolean delimited, int dropped) {
         flushEarlyHints();
         endExchange();
         response = head;
@@ -1272,6 +1281,8 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             replaceWithInternalError(head);
             return;
         }
+        // %B: the HTX data as the after-response rules left it (HAProxy counts it then), before HTTP/1's Connection.
+        log.bytesOut(head.htxData() + dropped + (request.isHead() ? 0 : body.length));
         boolean requestRead = requestRead();
         boolean keep = delimited && requestRead && !clientWantsClose && frontend.keepAlive(backend) && !front.stopping();
         if (!keep) {
@@ -1307,10 +1318,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             return;
         }
         answerAfterBody = answer;
-        ByteBuf go = BodyWait.answerToExpect(request);
-        if (go != null) {
-            client.writeAndFlush(go, client.voidPromise());
-        }
+        continueIfExpected();
         armTimer();
     }
 
@@ -1431,6 +1439,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         }
         if (request.version() >= 11) {
             ResponseHead hints = new ResponseHead(11, 103, new AsciiString("Early Hints"), earlyHints);
+            log.bytesOut(hints.htxData());
             ByteBuf out = client.alloc().buffer(64 + earlyHints.encodedLength());
             H1Encoder.writeHead(hints, out);
             client.writeAndFlush(out, client.voidPromise());

@@ -121,4 +121,18 @@ class HttpHeadersTest {
         RequestHead r = new RequestHead(new AsciiString("GET"), new AsciiString("/on"), 11, h);
         assertThat(r.htxSize()).isEqualTo(HttpHead.HTX_FIXED + "GET/onHTTP/1.1".length() + h.htxSize());
     }
+
+    /** The HTX data HAProxy counts in %U/%B: 20 for the start line and its strings, names and values, 1 for the end. */
+    @Test
+    void htxDataIsWhatHaproxyCounts() {
+        HttpHeaders h = parsed("content-length: 2\r\n");
+        ResponseHead ok = new ResponseHead(11, 200, new AsciiString("OK"), h);
+        assertThat(ok.htxData()).as("HAProxy 2.6 logs 51 for it with its 2-byte body").isEqualTo(49);
+        h.add("x-a", "12");
+        assertThat(h.htxData()).isEqualTo("content-length2x-a12".length());
+        h.remove(1);
+        assertThat(ok.htxData()).isEqualTo(49);
+        RequestHead get = new RequestHead(new AsciiString("GET"), new AsciiString("/ok"), 11, parsed("host: a\r\n"));
+        assertThat(get.htxData()).isEqualTo(40);
+    }
 }

@@ -32,7 +32,8 @@ import java.util.concurrent.TimeUnit;
  * wait in the input buffer until the previous response is complete), hands each to an
  * {@link HttpStream}, and enforces {@code timeout http-request} (408) and {@code timeout http-keep-alive}
  * while no request is in progress. It records for the log what only it sees: when each request begins, its
- * bytes in and out, and the requests that fail before a transaction exists (400, 408, a client gone).
+ * bytes as HAProxy counts them (%U: the HTX data of what it parsed), and the requests that fail before a
+ * transaction exists (400, 408, a client gone: no bytes counted, as HAProxy's {@code <BADREQ>} lines).
  */
 public final class H1FrontConnection extends ChannelDuplexHandler implements MessageSink {
     private final Frontend frontend;
@@ -164,9 +165,6 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
         while (input != null && input.isReadable() && !closing && (stream == null || !stream.requestEnded())) {
             requestBegun |= stream == null;
             int before = input.readerIndex();
-            int readable = input.readableBytes();
-            // The request being read, whether this call completes its head or not (the record moves to the stream).
-            StreamLog reading = stream != null ? stream.streamLog() : next;
             parsing = true;
             try {
                 parser.parse(input, this);
@@ -178,9 +176,6 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
                 return;
             } finally {
                 parsing = false;
-                if (reading != null) {
-                    reading.bytesIn(readable - (input == null ? 0 : input.readableBytes()));
-                }
             }
             if (input == null || input.readerIndex() == before) {
                 break; // needs more bytes
@@ -214,6 +209,7 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
         StreamLog log = next != null ? next : frontend.logger().newStream();
         next = null;
         log.requestHead((RequestHead) head);
+        log.bytesIn(HopByHop.receivedData(head)); // as received: the rules' changes do not count
         if (parser.relaxed() != null) {
             keepForShowErrors(parser.relaxed(), true);
         }
@@ -225,6 +221,7 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
     @Override
     public void data(ByteBuf data) {
         if (stream != null && !stream.finished()) {
+            stream.streamLog().bytesIn(data.readableBytes());
             stream.requestData(data);
         } else {
             data.release();
@@ -234,6 +231,7 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
     @Override
     public void trailers(HttpHeaders trailers) {
         if (stream != null && !stream.finished()) {
+            stream.streamLog().bytesIn(trailers.htxData());
             stream.requestTrailers(trailers);
         }
     }
@@ -241,6 +239,9 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
     @Override
     public void end() {
         if (stream != null && !stream.finished()) {
+            if (stream.request().bodyLength() == HttpHead.CHUNKED) {
+                stream.streamLog().bytesIn(HttpHead.HTX_END); // the end of trailers, even when there are none
+            }
             stream.requestEnd();
         }
     }
@@ -356,11 +357,11 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
         frontend.logger().connectionFailed(new ConnectionContext(channel, frontend, sessionVars(), log));
     }
 
-    /** Counts the bytes of a transaction's response (%B): the errors sent before any transaction do not count. */
+    /** Tells the transaction's log that its response began (the errors sent before any transaction do not). */
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-        if (stream != null && msg instanceof ByteBuf b) {
-            stream.streamLog().bytesOut(b.readableBytes());
+        if (stream != null && msg instanceof ByteBuf b && b.isReadable()) {
+            stream.streamLog().written();
         }
         ctx.write(msg, promise);
     }

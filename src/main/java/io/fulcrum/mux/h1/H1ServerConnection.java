@@ -23,8 +23,9 @@ import io.netty.channel.ChannelOption;
 import java.net.SocketAddress;
 
 /**
- * A connection to a server carrying HTTP/1.x: parses the responses for the stream it is attached to,
- * and waits in its loop's {@link ServerPool} between transactions when it may be reused.
+ * A connection to a server carrying HTTP/1.x: parses the responses for the stream it is attached to (counting
+ * them for %B as HAProxy does: the HTX data of what it parsed), and waits in its loop's {@link ServerPool} between
+ * transactions when it may be reused.
  */
 public final class H1ServerConnection extends ChannelInboundHandlerAdapter implements MessageSink {
     public static final String NAME = "h1-server";
@@ -42,6 +43,8 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
     /** Bound to its client connection (the server asked for NTLM or Negotiate): never shared. */
     private boolean privateAuth;
     private final ServerIdle serverConns;
+    /** The response being read has a chunked body: it ends with HTX's end of trailers (counted in %B). */
+    private boolean chunked;
 
     private H1ServerConnection(Server server, H1Limits limits, boolean acceptInvalid) {
         this.server = server;
@@ -263,12 +266,16 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
         if (parser.relaxed() != null) {
             keepForShowErrors(parser.relaxed(), true);
         }
+        // %B counts the response as received (HAProxy's HTX data), before the stream's rules change it.
+        stream.streamLog().bytesOut(HopByHop.receivedData(head));
+        chunked = head.bodyLength() == HttpHead.CHUNKED;
         stream.responseHead((ResponseHead) head);
     }
 
     @Override
     public void data(ByteBuf data) {
         if (stream != null) {
+            stream.streamLog().bytesOut(data.readableBytes());
             stream.responseData(data);
         } else {
             data.release();
@@ -278,6 +285,7 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
     @Override
     public void trailers(HttpHeaders trailers) {
         if (stream != null) {
+            stream.streamLog().bytesOut(trailers.htxData());
             stream.responseTrailers(trailers);
         }
     }
@@ -285,6 +293,9 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
     @Override
     public void end() {
         if (stream != null) {
+            if (chunked) {
+                stream.streamLog().bytesOut(HttpHead.HTX_END);
+            }
             stream.responseEnd();
         }
     }

@@ -94,9 +94,11 @@ final class HeadRules {
         boolean noLength = status / 100 == 1 || status == 204 || connectRequest && status / 100 == 2;
         boolean bodiless = noLength || status == 304 || headRequest;
         // RFC 9110 8.6: no Content-Length in a 1xx, a 204 or a 2xx to CONNECT; HEAD and 304 keep theirs.
+        int keptByHaproxy = noLength ? framingData(s, codings != NO_CODING) : 0;
         boolean ambiguous = dropFraming(s, codings, length, noLength);
         HttpHeaders headers = s.build();
         ResponseHead head = new ResponseHead(l.version, status, s.view(l.reasonOffset, l.reasonLength), headers);
+        head.droppedData(keptByHaproxy);
         head.bodyLength(bodiless ? HttpHead.NO_BODY
                 : codings != NO_CODING ? HttpHead.CHUNKED : length >= 0 ? length : HttpHead.UNTIL_CLOSE);
         head.closeAfter(ambiguous);
@@ -148,6 +150,25 @@ final class HeadRules {
             }
         }
         return s.build();
+    }
+
+    /**
+     * The HTX data (name and value) of the framing fields of a message that must have none (1xx, 204, 2xx to CONNECT):
+     * HAProxy keeps them in its message, only its HTTP/1 output drops them, so they count in %B. A Content-Length
+     * beside chunked is not kept (HAProxy's parser drops it too).
+     */
+    private static int framingData(SectionReader s, boolean chunked) {
+        int n = 0;
+        if (s.has(CONTENT_LENGTH) || s.has(TRANSFER_ENCODING)) {
+            for (int i = 0; i < s.fields(); i++) {
+                if (s.is(i, TRANSFER_ENCODING)) {
+                    n += "transfer-encoding".length() + s.valueLength(i);
+                } else if (!chunked && s.is(i, CONTENT_LENGTH)) {
+                    n += "content-length".length() + s.valueLength(i);
+                }
+            }
+        }
+        return n;
     }
 
     /**

@@ -157,17 +157,52 @@ public final class HopByHop {
     }
 
     /**
-     * Connection field {@code i} of an upgrade without its close and keep-alive tokens, as HAProxy cleans it: the
-     * value up to the first such token stays as it was, the tokens after it follow with a bare comma each; a
-     * field left empty goes.
+     * The bytes HAProxy counts for {@code head} as received (%U, %B, bytes_in and bytes_out): its {@link HttpHead#htxData()}
+     * and {@link HttpHead#droppedData()}, once HAProxy's HTTP/1 mux has cleaned its Connection fields of close and
+     * keep-alive (see {@link #cleaned}). Only Connection fields are looked at: no pass over the head's bytes.
      */
+    public static int receivedData(HttpHead head) {
+        int n = head.htxData() + head.droppedData();
+        HttpHeaders h = head.headers();
+        for (int i = 0, slots = h.slots(); i < slots; i++) {
+            if (!h.removed(i) && h.nameIs(i, "connection")) {
+                AsciiString value = h.value(i);
+                int cleaned = cleaned(value, null);
+                if (cleaned == 0) {
+                    n -= "connection".length() + value.length();
+                } else if (cleaned > 0) {
+                    n -= value.length() - cleaned;
+                }
+            }
+        }
+        return n;
+    }
+
+    /** Connection field {@code i} of an upgrade without its close and keep-alive tokens (see {@link #cleaned}). */
     private static void keepInPlace(HttpHeaders h, int i) {
         AsciiString value = h.value(i);
+        int length = cleaned(value, null);
+        if (length == 0) {
+            h.remove(i);
+        } else if (length > 0) {
+            StringBuilder rewritten = new StringBuilder(length);
+            cleaned(value, rewritten);
+            h.setValue(i, rewritten.toString());
+        }
+    }
+
+    /**
+     * A Connection value without its close and keep-alive tokens, as HAProxy's HTTP/1 mux cleans it: the value up to the
+     * first such token stays as it was, the tokens after it follow with a bare comma each; a field left empty goes.
+     * Returns the cleaned value's length (0: the field goes), or -1 when there is no such token (the value stays);
+     * appends the cleaned value to {@code out} unless it is null.
+     */
+    private static int cleaned(AsciiString value, StringBuilder out) {
         byte[] b = value.array();
         int start = value.arrayOffset();
         int end = start + value.length();
-        int kept = 0; // length of the value as it was, while no token was dropped
-        StringBuilder rewritten = null;
+        int length = 0; // while no token was dropped: of the value as it was, up to the last token kept
+        boolean dropped = false;
         for (int p = start; p <= end; p++) {
             int comma = indexOf(b, p, end, (byte) ',');
             int from = p;
@@ -180,28 +215,28 @@ public final class HopByHop {
             }
             if (from < to) {
                 if (HeadRules.equalsIgnoreCase(b, from, to, CLOSE) || HeadRules.equalsIgnoreCase(b, from, to, KEEP_ALIVE)) {
-                    if (rewritten == null) {
-                        rewritten = new StringBuilder().append(value, 0, kept);
+                    if (!dropped && out != null) {
+                        out.append(value, 0, length);
                     }
-                } else if (rewritten == null) {
-                    kept = comma - start;
+                    dropped = true;
+                } else if (!dropped) {
+                    length = comma - start;
                 } else {
-                    if (!rewritten.isEmpty()) {
-                        rewritten.append(',');
+                    if (length > 0) {
+                        length++;
+                        if (out != null) {
+                            out.append(',');
+                        }
                     }
-                    rewritten.append(value, from - start, to - start);
+                    length += to - from;
+                    if (out != null) {
+                        out.append(value, from - start, to - start);
+                    }
                 }
             }
             p = comma;
         }
-        if (rewritten == null) {
-            return;
-        }
-        if (rewritten.isEmpty()) {
-            h.remove(i);
-        } else {
-            h.setValue(i, rewritten.toString());
-        }
+        return dropped ? length : -1;
     }
 
     /** Whether a Connection field of {@code head} says "upgrade" (a 101 must: HAProxy refuses one that does not). */

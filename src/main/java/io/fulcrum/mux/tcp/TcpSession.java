@@ -75,6 +75,8 @@ public final class TcpSession extends LiveStream implements ResponseControl {
     private final long[] lastActive = new long[2];
     /** Bytes handed to each side's channel, to tell from its pending count whether it drained. */
     private final long[] written = new long[2];
+    /** Bytes read from each side, forwarded or not (%U, %B: HAProxy counts what its channels received). */
+    private final long[] received = new long[2];
     private final long[] flushedSeen = new long[2];
     private ScheduledFuture<?> timer;
     private final StreamLog log;
@@ -135,6 +137,9 @@ public final class TcpSession extends LiveStream implements ResponseControl {
         this.endpoints = endpoints;
         this.backend = backend;
         this.early = early;
+        if (early != null) {
+            received[Side.CLIENT.ordinal()] = early.readableBytes();
+        }
         this.clientRelay = new Relay(this, Side.CLIENT);
         this.logged = origin != null ? origin : this;
         this.log = origin != null ? origin.streamLog() : frontend.logger().firstStream(client);
@@ -169,6 +174,7 @@ public final class TcpSession extends LiveStream implements ResponseControl {
         serverRelay.peer(client);
         ch.pipeline().addLast("relay", serverRelay);
         if (fromServer != null) {
+            received[Side.SERVER.ordinal()] += fromServer.readableBytes();
             written[Side.CLIENT.ordinal()] += fromServer.readableBytes();
             client.writeAndFlush(fromServer, client.voidPromise());
         }
@@ -219,11 +225,13 @@ public final class TcpSession extends LiveStream implements ResponseControl {
         ruleStage = 2;
         if (inspecting != null) {
             inspecting = null;
-            client.config().setAutoRead(false);
             rearm();
         } else {
             armTimer();
         }
+        // As HAProxy, the client's bytes are read while the server connection is made, up to a buffer's worth (held,
+        // sent once it is up): they count in %U even when no server takes them.
+        client.config().setAutoRead(!inputShut[Side.CLIENT.ordinal()] && (early == null || early.readableBytes() < room));
         connect();
     }
 
@@ -545,6 +553,7 @@ public final class TcpSession extends LiveStream implements ResponseControl {
         called();
         long now = System.nanoTime();
         lastActive[side.ordinal()] = now;
+        received[side.ordinal()] += bytes;
         Side other = side.other();
         written[other.ordinal()] += bytes;
         if (inputShut[other.ordinal()]) {
@@ -563,6 +572,7 @@ public final class TcpSession extends LiveStream implements ResponseControl {
             return;
         }
         lastActive[side.ordinal()] = System.nanoTime();
+        received[side.ordinal()] += buf.readableBytes();
         if (side == Side.SERVER) {
             written[Side.CLIENT.ordinal()] += buf.readableBytes();
             response = append(response, buf);
@@ -570,6 +580,9 @@ public final class TcpSession extends LiveStream implements ResponseControl {
             return;
         }
         early = append(early, buf);
+        if (early.readableBytes() >= room) {
+            client.config().setAutoRead(false); // a buffer's worth waits for the server (or the rules)
+        }
         if (inspecting != null) {
             proceed();
         }
@@ -884,8 +897,8 @@ public final class TcpSession extends LiveStream implements ResponseControl {
 
     private void ended() {
         unregister();
-        log.bytesIn(written[Side.SERVER.ordinal()]);
-        log.bytesOut(written[Side.CLIENT.ordinal()]);
+        log.bytesIn(received[Side.CLIENT.ordinal()]);
+        log.bytesOut(received[Side.SERVER.ordinal()]);
         if (attempts > 0) {
             log.retries(attempts - 1);
         }

@@ -105,4 +105,18 @@ class HopByHopTest {
         assertThat(HopByHop.strip(r)).isEqualTo(new HopByHop.Tokens(false, false, false));
         assertThat(fields(r)).isEqualTo("host: a; ");
     }
+
+    /** What HAProxy's H1 mux keeps of Connection fields, as %U and %B count it: no close, no keep-alive, no empty field. */
+    @Test
+    void receivedDataCountsConnectionFieldsAsCleaned() {
+        RequestHead plain = request("host", "a");
+        int bare = 20 + "GET/HTTP/1.1".length() + 1;
+        assertThat(HopByHop.receivedData(plain)).isEqualTo(plain.htxData()).isEqualTo(bare + "hosta".length());
+        assertThat(HopByHop.receivedData(request("host", "a", "Connection", "Close"))).isEqualTo(bare + "hosta".length());
+        assertThat(HopByHop.receivedData(request("host", "a", "connection", "keep-alive, foo", "foo", "1")))
+                .isEqualTo(bare + "hostaconnectionfoofoo1".length());
+        assertThat(HopByHop.receivedData(request("connection", "a , close, b,KEEP-ALIVE,c")))
+                .isEqualTo(bare + "connectiona ,b,c".length());
+        assertThat(HopByHop.receivedData(request("connection", "Upgrade"))).isEqualTo(bare + "connectionUpgrade".length());
+    }
 }
