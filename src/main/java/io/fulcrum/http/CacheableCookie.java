@@ -24,17 +24,28 @@ public final class CacheableCookie {
         return cacheable(h, safe(request.method()) && cacheableStatus(response.status()));
     }
 
-    /**
-     * True when a shared cache may keep a response with its cookies, as HAProxy judges it from {@code cacheable}
-     * (what the method and the status allow): not with "Pragma: no-cache"; Cache-Control "public" allows it,
-     * private, no-cache, no-store, max-age=0 and s-maxage=0 forbid it, no-cache="set-cookie" forbids the cookies;
-     * and only with freshness information (max-age, s-maxage, Expires) or a validator (ETag, Last-Modified).
-     */
+    /** True when a shared cache may keep a response with its cookies ({@link #judge} with both allowed alike). */
     public static boolean cacheable(HttpHeaders h, boolean cacheable) {
-        boolean cookieCacheable = cacheable;
+        Verdict v = judge(h, cacheable, cacheable);
+        return v.cacheable() && v.cookies();
+    }
+
+    /** HAProxy's TX_CACHEABLE (a shared cache may keep the response) and TX_CACHE_COOK (its cookies too). */
+    public record Verdict(boolean cacheable, boolean cookies) {
+    }
+
+    /**
+     * What a shared cache may keep of a response, as HAProxy judges it from what the method and the status allow
+     * ({@code cacheable}, {@code cookies}): nothing with "Pragma: no-cache"; Cache-Control "public" allows both,
+     * private, no-cache, no-store, max-age=0 and s-maxage=0 forbid both, no-cache="set-cookie" forbids the cookies;
+     * and the response only with freshness information (max-age, s-maxage, Expires) or a validator (ETag,
+     * Last-Modified).
+     */
+    public static Verdict judge(HttpHeaders h, boolean cacheable, boolean cookies) {
+        boolean cookieCacheable = cookies;
         for (int i = h.indexOf("pragma", 0); i >= 0; i = h.indexOf("pragma", i + 1)) {
             if (HeaderValues.trim(h.value(i).toString()).equalsIgnoreCase("no-cache")) { // the whole value, as HAProxy
-                return false;
+                return new Verdict(false, false);
             }
         }
         boolean fresh = false;
@@ -57,14 +68,15 @@ public final class CacheableCookie {
         if (!fresh && !h.contains("expires") && !h.contains("etag") && !h.contains("last-modified")) {
             cacheable = false;
         }
-        return cacheable && cookieCacheable;
+        return new Verdict(cacheable, cookieCacheable);
     }
 
     private static boolean safe(AsciiString method) {
         return method.contentEquals("GET") || method.contentEquals("HEAD") || method.contentEquals("OPTIONS") || method.contentEquals("TRACE");
     }
 
-    private static boolean cacheableStatus(int status) {
+    /** The statuses cacheable by default (RFC 7231 6.1). */
+    public static boolean cacheableStatus(int status) {
         return switch (status) {
             case 200, 203, 204, 206, 300, 301, 404, 405, 410, 414, 501 -> true;
             default -> false;

@@ -2,6 +2,7 @@ package io.fulcrum.persist;
 
 import io.fulcrum.acl.Condition;
 import io.fulcrum.conn.Endpoint;
+import io.fulcrum.http.CacheableCookie;
 import io.fulcrum.http.HttpHeaders;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
@@ -355,7 +356,11 @@ public final class Persistence {
             serverCookie(t, h, i, server, mine);
         }
         if (spec.nocache) {
-            Cacheability.of(t, head);
+            // Whether a shared cache could keep the response, as HAProxy judges it before nocache marks it private.
+            boolean status = CacheableCookie.cacheableStatus(head.status());
+            CacheableCookie.Verdict v = CacheableCookie.judge(h, t.cacheable && status, t.cacheCookies && status);
+            t.cacheable = v.cacheable();
+            t.cacheCookies = v.cookies();
         }
         long now = System.currentTimeMillis() / 1000;
         boolean refresh = t.direct == null
