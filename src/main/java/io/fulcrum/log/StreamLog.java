@@ -51,7 +51,7 @@ public final class StreamLog {
     /** Bytes of the transaction went to the client (then a failure is one of the data phase, D). */
     private boolean written;
     private int retries;
-    private boolean redispatched;
+    private int redispatches;
     private int status;
     private char cause = '-';
     private char state = '-';
@@ -335,13 +335,23 @@ public final class StreamLog {
         this.retries = retries;
     }
 
-    /** A retry went to another server than the first one (HAProxy's SF_REDISP, "+" before %rc). */
-    public void redispatch() {
-        redispatched = true;
+    /**
+     * A retry goes to another server than {@code left} (HAProxy's SF_REDISP, "+" before %rc): counted as a redispatch
+     * of the backend and of the server left, and not as a retry (wredis, not wretr, as HAProxy counts them).
+     */
+    public void redispatch(Backend backend, Server left) {
+        redispatches++;
+        backend.counters().increment(Counters.Count.REDISPATCHES);
+        left.counters().increment(Counters.Count.REDISPATCHES);
     }
 
     boolean redispatched() {
-        return redispatched;
+        return redispatches > 0;
+    }
+
+    /** The retries that stayed on their server (wretr). */
+    int sameServerRetries() {
+        return Math.max(0, retries - redispatches);
     }
 
     /** Bytes received from the client (%U): in HTTP mode, HAProxy's count of them (their HTX data), not the wire's. */

@@ -195,7 +195,7 @@ final class TransactionCounts {
         } else if (client && (state == 'C' || state == 'H' || state == 'D')) {
             c.increment(Count.CLI_ABORTS);
         }
-        c.add(Count.RETRIES, l.retries());
+        c.add(Count.RETRIES, l.sameServerRetries());
         if (l.server() != null) {
             c.times(l.tw(), l.tc(), l.tr(), l.tt());
         }

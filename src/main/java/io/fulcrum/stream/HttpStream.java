@@ -563,7 +563,8 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         }
         target = ticket.server();
         if (avoid != null && target != avoid) {
-            log.redispatch();
+            log.redispatch(backend, avoid);
+            avoid = null; // counted once: a retry on the new server is no redispatch
             if (persist != null) {
                 persist.movedAway();
             }

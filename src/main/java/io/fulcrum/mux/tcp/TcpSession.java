@@ -438,6 +438,10 @@ public final class TcpSession extends LiveStream implements ResponseControl {
             }
         }
         target = ticket.server();
+        if (avoid != null && target != avoid) {
+            log.redispatch(backend, avoid);
+            avoid = null; // counted once: a retry on the new server is no redispatch
+        }
         log.serverAssigned();
         SocketAddress address = target.target(destination());
         Channel ch = loops.newSocketFor(address);
