@@ -9,8 +9,9 @@ import java.util.List;
 
 /**
  * A backend's server events, passed on to {@code inner} and mailed through every mailer of its section when their
- * level is within {@code email-alert level}. The levels are HAProxy 2.6's: a server going down is an alert, coming up
- * a notice, a health or agent check's line ({@code option log-health-checks}) info; other events are not mailed.
+ * level is within {@code email-alert level}. The levels are HAProxy 2.6's: a server going down is an alert, coming up,
+ * stopping or entering drain a notice, a health or agent check's line ({@code option log-health-checks}) info; the
+ * other events (maintenance, address changes) are not mailed.
  */
 public final class EmailAlerts implements ServerEvents {
     private final ServerEvents inner;
@@ -35,7 +36,7 @@ public final class EmailAlerts implements ServerEvents {
         inner.notice(text);
         if (text.startsWith("Health check for server ") || text.startsWith("Agent check for server ")) {
             mail(Syslog.INFO, text);
-        } else if (text.startsWith("Server ") && (text.contains(" is UP") || text.contains(" is stopping"))) {
+        } else if (changeOfState(text) || text.startsWith("Server ") && text.contains(" enters drain state")) {
             mail(Syslog.NOTICE, text);
         }
     }
@@ -43,7 +44,7 @@ public final class EmailAlerts implements ServerEvents {
     @Override
     public void alert(String text) {
         inner.alert(text);
-        if (text.startsWith("Server ") && text.contains(" is DOWN")) {
+        if (changeOfState(text)) {
             mail(Syslog.ALERT, text);
         }
     }
@@ -56,6 +57,15 @@ public final class EmailAlerts implements ServerEvents {
     @Override
     public void responseAlert(String text) {
         inner.responseAlert(text);
+    }
+
+    /**
+     * A server's operational change (UP, DOWN, stopping) found by its checks or set from the CLI; HAProxy mails none
+     * of the maintenance lines ("is going DOWN for maintenance", "is UP (leaving forced drain)"...).
+     */
+    private static boolean changeOfState(String text) {
+        return text.startsWith("Server ") && !text.contains(" (leaving ")
+                && (text.contains(" is UP") || text.contains(" is DOWN") || text.contains(" is stopping"));
     }
 
     /** Queues the message for each mailer; HAProxy's text drops the line's final period. */
