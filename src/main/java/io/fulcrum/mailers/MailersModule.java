@@ -13,6 +13,11 @@ import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
 
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
 /**
  * Email alerts (configuration.txt 3.6 and {@code email-alert} in 4.2): the {@code mailers} sections and the proxies'
  * {@code email-alert} settings, checked as HAProxy 2.6 checks them.
@@ -59,9 +64,11 @@ public final class MailersModule implements Module {
 
     /**
      * Ties each proxy's alerts to its mailers section. As in HAProxy, alerts lacking a sender, a recipient or a
-     * section are ignored with a warning, and a section that does not exist is an error.
+     * section are ignored with a warning, a section that does not exist is an error, and a section no proxy uses is
+     * dropped with a warning.
      */
     private static void resolve(ConfigModel model, Diagnostics diag, MailersConfig config) {
+        Set<String> used = new HashSet<>();
         for (ProxySpec p : ProxyTable.of(model).proxies()) {
             EmailAlert e = p.partOrNull(EmailAlert.class);
             if (e == null || p.disabled) {
@@ -76,6 +83,14 @@ public final class MailersModule implements Module {
             e.section = config.sections.get(e.mailers);
             if (e.section == null) {
                 diag.configAlert("Proxy '" + p.name() + "': unable to find mailers '" + e.mailers + "'.");
+            }
+            used.add(e.mailers);
+        }
+        // HAProxy frees the sections no proxy sends through, the last declared first, with this warning.
+        List<String> names = new ArrayList<>(config.sections.keySet());
+        for (String name : names.reversed()) {
+            if (!used.contains(name)) {
+                diag.configWarning("Removing incomplete section 'mailers " + name + "'.");
             }
         }
     }
