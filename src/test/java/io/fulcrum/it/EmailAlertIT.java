@@ -4,6 +4,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.function.BooleanSupplier;
 
 import static io.fulcrum.it.TcpProxyKit.connect;
@@ -112,6 +114,38 @@ class EmailAlertIT {
                     assertThat(readToEof(s, 100)).isEqualTo("a");
                 }
                 assertThat(good.next(2)).as("the UP is a notice, above the default level alert").isNull();
+            }
+        } finally {
+            origin.close();
+        }
+    }
+
+    @Test
+    void atLevelInfoTheCheckLinesAndTheDrainAreMailedNotTheMaintenance() throws Exception {
+        int port = freePort();
+        Origin origin = Origin.start(port, s -> send(s, "a"));
+        Path admin = Files.createTempDirectory("fulcrum-mail").resolve("admin.sock");
+        try (SmtpSink m = SmtpSink.start()) {
+            int fe = freePort();
+            String cfg = "global\n    stats socket " + admin + " level admin\n" + config("    mailer m 127.0.0.1:" + m.port(),
+                    "    email-alert level info\n    email-alert myhostname lb1\n    option log-health-checks", port, fe);
+            try (FulcrumProcess p = serve(cfg, fe)) {
+                // the first check's line (the server starts UP with its health at the bottom of the range)
+                assertThat(masked(m.next(20))).isEqualTo(mail("lb1", "Health check for server be/s1 succeeded, reason: Layer4 check passed, "
+                        + "check duration: Nms, status: 1/1 UP"));
+                CliClient.send(admin, "set server be/s1 state drain");
+                assertThat(masked(m.next(20))).isEqualTo(mail("lb1", "Server be/s1 enters drain state. "
+                        + "0 active and 0 backup servers online. 0 sessions requeued, 0 total in queue"));
+                for (String state : new String[] {"ready", "maint", "ready"}) {
+                    CliClient.send(admin, "set server be/s1 state " + state);
+                    Thread.sleep(300);
+                }
+                origin.close();
+                // the next mails: what the checks found, not the maintenance lines
+                assertThat(masked(m.next(20))).isEqualTo(mail("lb1", "Health check for server be/s1 failed, reason: Layer4 connection "
+                        + "problem, info: \"Connection refused\", check duration: Nms, status: 0/1 DOWN"));
+                assertThat(masked(m.next(20))).isEqualTo(mail("lb1", DOWN.replace(", reason: Layer4 connection problem, info: "
+                        + "\"Connection refused\", check duration: Nms", "")));
             }
         } finally {
             origin.close();
