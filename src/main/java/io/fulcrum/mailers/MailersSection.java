@@ -90,6 +90,6 @@ final class MailersSection {
             throw new ConfigException("'timeout mail' expects <time> as argument.");
         }
         Args.noMoreThan(l, 2, "timeout mail");
-        m.timeoutMs = Units.time(l.arg(2), "timeout mail");
+        m.timeoutMs = Units.timeArgument(l.arg(2), "timeout mail");
     }
 }
