@@ -15,16 +15,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * missing value; HAProxy swaps the words of "unknown log level" ("'level' after 'loud'").
  */
 class MailersConfigTest {
-    @TempDir
-    Path dir;
-
-    private String messages(String text) {
+    /** What {@code -c} prints for the HTTP defaults followed by {@code text}. */
+    private static String check(Path dir, String text) {
         return LoadedConfig.load(dir, LoadedConfig.HTTP_DEFAULTS + text).messages();
     }
 
     @Test
-    void sectionErrors() {
-        assertThat(messages("""
+    void sectionErrors(@TempDir Path dir) {
+        assertThat(check(dir, """
                 mailers ops
                     mailer
                     mailer m1
@@ -55,8 +53,8 @@ class MailersConfigTest {
     }
 
     @Test
-    void emailAlertErrors() {
-        assertThat(messages("""
+    void emailAlertErrors(@TempDir Path dir) {
+        assertThat(check(dir, """
                 mailers ops
                     mailer m1 127.0.0.1:25
                 backend b
