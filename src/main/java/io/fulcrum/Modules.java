@@ -16,6 +16,7 @@ import io.fulcrum.mux.h1.H1Module;
 import io.fulcrum.peers.PeersModule;
 import io.fulcrum.persist.PersistModule;
 import io.fulcrum.log.LogModule;
+import io.fulcrum.mailers.MailersModule;
 import io.fulcrum.master.MasterModule;
 import io.fulcrum.pool.PoolModule;
 import io.fulcrum.proxy.ProxyModule;
@@ -62,6 +63,7 @@ public final class Modules {
             new PeersModule(),
             new AuthModule(),
             new LogModule(),
+            new MailersModule(),
             new CliModule(),
             new StreamModule(),
             new StatsModule(),

@@ -22,6 +22,25 @@ public final class Units {
     }
 
     /**
+     * A time in ms, with the wording HAProxy's sections other than the proxies' (resolvers, mailers) give a bad character:
+     * "unexpected character 'x' in argument to <keyword>.".
+     */
+    public static long timeArgument(String text, String keyword) throws ConfigException {
+        try {
+            return time(text, keyword);
+        } catch (ConfigException e) {
+            int bad = 0;
+            while (bad < text.length() && Character.isDigit(text.charAt(bad))) {
+                bad++;
+            }
+            if (bad == 0 || bad < text.length() && !text.substring(bad).matches("us|ms|s|m|h|d")) {
+                throw ConfigException.unspaced("unexpected character '" + text.charAt(bad) + "' in argument to <" + keyword + ">.");
+            }
+            throw e;
+        }
+    }
+
+    /**
      * A time in {@code unit} (microseconds, milliseconds or seconds), which is also the unit of a bare
      * number. The suffixes are us, ms, s, m, h and d. A value finer than {@code unit} is rounded up, so
      * that a non-zero time never becomes 0, which often means "never". At most 2^31-1 units.

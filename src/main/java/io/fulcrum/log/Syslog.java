@@ -3,16 +3,16 @@ package io.fulcrum.log;
 import java.util.List;
 
 /** Syslog facility and severity names and numbers (RFC 5424 section 6.2.1), as HAProxy spells them. */
-final class Syslog {
+public final class Syslog {
     private Syslog() {
     }
 
     static final int EMERG = 0;
-    static final int ALERT = 1;
+    public static final int ALERT = 1;
     static final int ERR = 3;
     static final int WARNING = 4;
-    static final int NOTICE = 5;
-    static final int INFO = 6;
+    public static final int NOTICE = 5;
+    public static final int INFO = 6;
     static final int DEBUG = 7;
 
     /** HAProxy's 24 facility names, by number. */
@@ -29,7 +29,7 @@ final class Syslog {
     }
 
     /** The level's number, or -1. */
-    static int level(String name) {
+    public static int level(String name) {
         return LEVELS.indexOf(name);
     }
 }

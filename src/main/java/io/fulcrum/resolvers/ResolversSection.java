@@ -159,7 +159,7 @@ final class ResolversSection {
         if (!l.has(2)) {
             throw new ConfigException("'timeout " + event + "' expects <time> as argument.");
         }
-        long ms = time(l.arg(2), "timeout " + event);
+        long ms = Units.timeArgument(l.arg(2), "timeout " + event);
         if (event.equals("resolve")) {
             r.resolveMs = ms;
         } else {
@@ -174,7 +174,7 @@ final class ResolversSection {
                     + "<event> can be either 'valid', 'nx', 'refused', 'timeout', or 'other'");
         }
         String event = l.arg(1);
-        long ms = time(l.arg(2), "hold");
+        long ms = Units.timeArgument(l.arg(2), "hold");
         switch (event) {
             case "nx" -> r.hold.put(DnsStatus.NX, ms);
             case "refused" -> r.hold.put(DnsStatus.REFUSED, ms);
@@ -186,22 +186,6 @@ final class ResolversSection {
             case "valid" -> { }
             default -> throw new ConfigException("'hold' unknown <event>: '" + event
                     + "', expects either 'nx', 'timeout', 'valid', 'obsolete' or 'other'.");
-        }
-    }
-
-    /** A time in ms, with HAProxy's wording for a bad character. */
-    private static long time(String text, String keyword) throws ConfigException {
-        try {
-            return Units.time(text, keyword);
-        } catch (ConfigException e) {
-            int bad = 0;
-            while (bad < text.length() && Character.isDigit(text.charAt(bad))) {
-                bad++;
-            }
-            if (bad == 0 || bad < text.length() && !text.substring(bad).matches("us|ms|s|m|h|d")) {
-                throw ConfigException.unspaced("unexpected character '" + text.charAt(bad) + "' in argument to <" + keyword + ">.");
-            }
-            throw e;
         }
     }
 }

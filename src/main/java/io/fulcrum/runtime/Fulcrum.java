@@ -3,6 +3,7 @@ package io.fulcrum.runtime;
 import io.fulcrum.backend.Backend;
 import io.fulcrum.cli.CliSettings;
 import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.mailers.EmailAlerts;
 import io.fulcrum.check.HealthChecks;
 import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.conn.Endpoint;
@@ -97,7 +98,7 @@ public final class Fulcrum {
         for (ProxySpec p : proxies) {
             if (p.kind().isBackend() && !p.disabled) {
                 Backend b = new Backend(p);
-                b.serverGroup().events(logging.serverEvents(p, diag));
+                b.serverGroup().events(EmailAlerts.around(p, logging.serverEvents(p, diag)));
                 backends.put(p.name(), b);
             }
         }
