@@ -292,7 +292,7 @@ public final class FrontendLogger {
         }
         Instant now = Instant.now();
         long micros = TimeUnit.SECONDS.toMicros(now.getEpochSecond()) + now.getNano() / 1000;
-        process.sender().offer(new LogMessage(targets, tag, level, micros, text, sd));
+        process.sender().offer(new LogMessage(targets, tag, level, micros, text, sd, false));
     }
 
     private static void address(StringBuilder sb, SocketAddress a) {
