@@ -154,7 +154,7 @@ public final class ProcessLog implements AutoCloseable {
     /** Queues a syslog message a {@code log-forward} section received for {@code targets}; never blocks. */
     void forward(LogTarget[] targets, byte[] message) {
         received.increment();
-        sender.offer(LogMessage.received(targets, message, System.currentTimeMillis() * 1000));
+        sender.offer(LogMessage.received(targets, message, LogDates.nowMicros()));
     }
 
     /** Syslog messages the {@code log-forward} sections received (CumRecvLogs). */

@@ -31,6 +31,8 @@ class ReceivedLogTest {
                 .matches("<134>1 \\d{4}-12-01T04:10:22-00:00 myhost prog 123 - - hello 3164");
         assertThat(sent(RFC3164, SyslogFormat.RAW, 0)).isEqualTo("hello 3164");
         assertThat(sent(RFC3164, SyslogFormat.SHORT, 3)).isEqualTo("<6>hello 3164");
+        assertThat(sent(RFC3164, SyslogFormat.TIMED, 0)).matches("<6>\\d{4}-12-01T04:10:22-00:00 hello 3164");
+        assertThat(sent(RFC3164, SyslogFormat.ISO, 0)).matches("\\d{4}-12-01T04:10:22-00:00 hello 3164");
     }
 
     @Test
