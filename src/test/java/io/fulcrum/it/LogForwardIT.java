@@ -18,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * {@code log-forward} sections: syslog messages sent over UDP ({@code dgram-bind}) and TCP ({@code bind}, octet counting
  * and LF framing) reach each {@code log} target in its format, filtered by its levels, and are counted by
- * {@code show info}'s CumRecvLogs. Each expectation is what haproxy 2.6 does (passes with -Dit.proxy=haproxy).
+ * {@code show info}'s CumRecvLogs. Each expectation is what haproxy 2.6 does (passes with -Dit.proxy=haproxy), but
+ * for {@code timeout client}.
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class LogForwardIT {
@@ -100,6 +101,35 @@ class LogForwardIT {
             out.write("ne two\n".getBytes(StandardCharsets.US_ASCII));
             out.flush();
             assertThat(raw.next()).isEqualTo("line two\n");
+        }
+    }
+
+    @Test
+    void aTcpTargetGetsForwardedMessagesThroughItsRing() throws Exception {
+        int port = freePort();
+        try (TcpSyslogListener tcp = TcpSyslogListener.open(false);
+             FulcrumProcess p = TcpProxyKit.serve(config(port, "log tcp@127.0.0.1:%d format rfc3164 local0".formatted(tcp.port())), port)) {
+            udp(port, RFC5424);
+            assertThat(tcp.next()).isEqualTo("<133>Dec  1 04:10:22 myhost prog[123]: hello 5424");
+        }
+    }
+
+    /**
+     * As configuration.txt documents {@code timeout client}. Fulcrum only: haproxy 2.6.12 was seen keeping such a
+     * connection open (docs/differences.md).
+     */
+    @Test
+    void aSilentStreamIsClosedAfterTimeoutClient() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeFalse(TcpProxyKit.haproxy(), "haproxy 2.6 does not close it");
+        int port = freePort();
+        try (SyslogListener raw = SyslogListener.open();
+             FulcrumProcess p = TcpProxyKit.serve(config(port, "log 127.0.0.1:%d format raw local0".formatted(raw.port()))
+                     .replace("timeout client 5s", "timeout client 500ms"), port);
+             Socket s = new Socket("127.0.0.1", port)) {
+            s.setSoTimeout(5000);
+            long start = System.nanoTime();
+            assertThat(s.getInputStream().read()).isEqualTo(-1);
+            assertThat(System.nanoTime() - start).isGreaterThan(400_000_000L);
         }
     }
 }
