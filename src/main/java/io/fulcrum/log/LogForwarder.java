@@ -79,14 +79,26 @@ final class LogForwarder implements Services.Service {
         }
     }
 
-    /** A stream connection: refused beyond maxconn, closed after {@code timeout client} of silence. */
+    /**
+     * A stream connection, closed after {@code timeout client} of silence. At maxconn the listener stops accepting
+     * (new connections wait in the backlog, as in HAProxy) until one closes; one accepted in the same batch is closed.
+     */
     private void accept(Channel ch) {
-        if (connections.incrementAndGet() > spec.maxconn) {
+        Channel listener = ch.parent();
+        int open = connections.incrementAndGet();
+        if (open > spec.maxconn) {
             connections.decrementAndGet();
             ch.close();
             return;
         }
-        ch.closeFuture().addListener(f -> connections.decrementAndGet());
+        if (open == spec.maxconn) {
+            listener.config().setAutoRead(false);
+        }
+        ch.closeFuture().addListener(f -> {
+            if (connections.getAndDecrement() == spec.maxconn) {
+                listener.config().setAutoRead(true);
+            }
+        });
         if (spec.timeoutClient > 0) {
             ch.pipeline().addLast(new ReadTimeoutHandler(spec.timeoutClient, TimeUnit.MILLISECONDS));
         }

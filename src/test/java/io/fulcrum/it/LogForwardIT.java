@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code log-forward} sections: syslog messages sent over UDP ({@code dgram-bind}) and TCP ({@code bind}, octet counting
  * and LF framing) reach each {@code log} target in its format, filtered by its levels, and are counted by
  * {@code show info}'s CumRecvLogs. Each expectation is what haproxy 2.6 does (passes with -Dit.proxy=haproxy), but
- * for {@code timeout client}.
+ * for {@code timeout client} and {@code maxconn} (see their tests).
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class LogForwardIT {
@@ -130,6 +130,28 @@ class LogForwardIT {
             long start = System.nanoTime();
             assertThat(s.getInputStream().read()).isEqualTo(-1);
             assertThat(System.nanoTime() - start).isGreaterThan(400_000_000L);
+        }
+    }
+
+    /**
+     * Fulcrum only: haproxy 2.6.12 was seen never reading the waiting connection once the first closed (it does not
+     * seem to notice a syslog client closing, as it does not apply {@code timeout client}).
+     */
+    @Test
+    void beyondMaxconnAConnectionWaitsForOneToClose() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeFalse(TcpProxyKit.haproxy(), "haproxy 2.6 does not free the slot");
+        int port = freePort();
+        try (SyslogListener raw = SyslogListener.open();
+             FulcrumProcess p = TcpProxyKit.serve(config(port, "log 127.0.0.1:%d format raw local0".formatted(raw.port()))
+                     .replace("maxconn 5", "maxconn 1"), port);
+             Socket first = new Socket("127.0.0.1", port);
+             Socket second = new Socket("127.0.0.1", port)) {
+            first.getOutputStream().write("<1>first\n".getBytes(StandardCharsets.US_ASCII));
+            assertThat(raw.next()).isEqualTo("first\n");
+            second.getOutputStream().write("<1>second\n".getBytes(StandardCharsets.US_ASCII));
+            raw.assertNone(500); // in the backlog, not read
+            first.close();
+            assertThat(raw.next()).isEqualTo("second\n");
         }
     }
 }
