@@ -42,6 +42,11 @@ class LogForwardIT {
                 """.formatted(dir.resolve("admin.sock"), port, port, targets.indent(4));
     }
 
+    /** The proxy on {@link #config} with one raw target, {@code raw}, and {@code from} of the section made {@code to}. */
+    private FulcrumProcess serveRaw(int port, SyslogListener raw, String from, String to) throws Exception {
+        return TcpProxyKit.serve(config(port, "log 127.0.0.1:%d format raw local0".formatted(raw.port())).replace(from, to), port);
+    }
+
     private static void udp(int port, String message) throws Exception {
         try (DatagramSocket s = new DatagramSocket()) {
             byte[] b = message.getBytes(StandardCharsets.ISO_8859_1);
@@ -88,7 +93,7 @@ class LogForwardIT {
     void streamsTakeOctetCountingAndLineFraming() throws Exception {
         int port = freePort();
         try (SyslogListener raw = SyslogListener.open();
-             FulcrumProcess p = TcpProxyKit.serve(config(port, "log 127.0.0.1:%d format raw local0".formatted(raw.port())), port);
+             FulcrumProcess p = serveRaw(port, raw, "", "");
              Socket s = new Socket("127.0.0.1", port)) {
             OutputStream out = s.getOutputStream();
             String counted = "<134>Dec  1 04:10:22 h p[1]: counted";
@@ -123,8 +128,7 @@ class LogForwardIT {
         org.junit.jupiter.api.Assumptions.assumeFalse(TcpProxyKit.haproxy(), "haproxy 2.6 does not close it");
         int port = freePort();
         try (SyslogListener raw = SyslogListener.open();
-             FulcrumProcess p = TcpProxyKit.serve(config(port, "log 127.0.0.1:%d format raw local0".formatted(raw.port()))
-                     .replace("timeout client 5s", "timeout client 500ms"), port);
+             FulcrumProcess p = serveRaw(port, raw, "timeout client 5s", "timeout client 500ms");
              Socket s = new Socket("127.0.0.1", port)) {
             s.setSoTimeout(5000);
             long start = System.nanoTime();
@@ -141,9 +145,7 @@ class LogForwardIT {
     void beyondMaxconnAConnectionWaitsForOneToClose() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeFalse(TcpProxyKit.haproxy(), "haproxy 2.6 does not free the slot");
         int port = freePort();
-        try (SyslogListener raw = SyslogListener.open();
-             FulcrumProcess p = TcpProxyKit.serve(config(port, "log 127.0.0.1:%d format raw local0".formatted(raw.port()))
-                     .replace("maxconn 5", "maxconn 1"), port);
+        try (SyslogListener raw = SyslogListener.open(); FulcrumProcess p = serveRaw(port, raw, "maxconn 5", "maxconn 1");
              Socket first = new Socket("127.0.0.1", port);
              Socket second = new Socket("127.0.0.1", port)) {
             first.getOutputStream().write("<1>first\n".getBytes(StandardCharsets.US_ASCII));
