@@ -14,6 +14,7 @@ import io.fulcrum.conn.Endpoint;
 import io.fulcrum.runtime.Services;
 
 import java.net.InetSocketAddress;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -109,7 +110,7 @@ final class LogForwardSection {
         } catch (ConfigException e) {
             throw new ConfigException(what + e.getMessage());
         }
-        List<InetSocketAddress> out = new java.util.ArrayList<>();
+        List<InetSocketAddress> out = new ArrayList<>();
         for (Endpoint e : endpoints) {
             if (!(e instanceof Endpoint.Inet inet)) {
                 throw new ConfigException(what + "Fulcrum takes IPv4 or IPv6 addresses only on log-forward listeners.");

@@ -14,6 +14,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.DatagramPacket;
 import io.netty.channel.socket.SocketProtocolFamily;
@@ -53,6 +54,8 @@ final class LogForwarder implements Services.Service {
             bound(new Bootstrap().group(loops.next())
                     .channelFactory(() -> loops.newDatagram(family(a)))
                     .option(ChannelOption.SO_REUSEADDR, true)
+                    // Room for the largest datagram: Netty's default of 2048 bytes would cut longer messages.
+                    .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(SyslogStreamDecoder.MAX))
                     .handler(new SimpleChannelInboundHandler<DatagramPacket>() {
                         @Override
                         protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket p) {
