@@ -9,8 +9,6 @@ import io.netty.util.concurrent.FastThreadLocal;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
-import java.time.Instant;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -290,9 +288,7 @@ public final class FrontendLogger {
         for (int i = 0; i < text.length; i++) {
             text[i] = (byte) sb.charAt(i);
         }
-        Instant now = Instant.now();
-        long micros = TimeUnit.SECONDS.toMicros(now.getEpochSecond()) + now.getNano() / 1000;
-        process.sender().offer(new LogMessage(targets, tag, level, micros, text, sd));
+        process.sender().offer(new LogMessage(targets, tag, level, LogDates.nowMicros(), text, sd, false));
     }
 
     private static void address(StringBuilder sb, SocketAddress a) {

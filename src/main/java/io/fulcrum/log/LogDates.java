@@ -24,6 +24,12 @@ public final class LogDates {
         return LocalDateTime.ofEpochSecond(Math.floorDiv(epochMillis, 1000), 0, offset);
     }
 
+    /** The time now, in microseconds since the epoch (the date of syslog headers). */
+    static long nowMicros() {
+        java.time.Instant now = java.time.Instant.now();
+        return java.util.concurrent.TimeUnit.SECONDS.toMicros(now.getEpochSecond()) + now.getNano() / 1000;
+    }
+
     /** {@code dd/Mon/yyyy:HH:MM:SS.mmm}, local time (%t, %tr). */
     public static void accept(StringBuilder out, long epochMillis) {
         dayMonthYearTime(out, at(epochMillis, offset(epochMillis)));

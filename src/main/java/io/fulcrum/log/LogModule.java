@@ -30,7 +30,7 @@ import java.util.function.BiConsumer;
  * {@code log-format-sd}, {@code unique-id-format}, {@code unique-id-header}, {@code capture}, the options choosing a
  * format ({@code tcplog}, {@code httplog [clf]}, {@code httpslog}), those choosing what is logged and when
  * ({@code dontlognull}, {@code dontlog-normal}, {@code log-separate-errors}, {@code logasap}); the {@code unique-id}
- * fetch; {@code ring} sections and {@code show events}.
+ * fetch; {@code ring} and {@code log-forward} sections and {@code show events}.
  */
 public final class LogModule implements Module {
 
@@ -108,6 +108,7 @@ public final class LogModule implements Module {
         flag(options, "contstats", (p, on) -> p.contstats = on);
 
         RingSection.register(registry);
+        LogForwardSection.register(registry);
         EventsCommand.register(CliCommands.of(registry));
 
         LogFormatParser formats = new LogFormatParser(AclParser.of(registry).exprs());

@@ -88,17 +88,26 @@ public final class LogSender implements AutoCloseable {
     }
 
     private void send(LogMessage m) {
+        ReceivedLog received = m.received() ? new ReceivedLog(m.text()) : null;
+        // A received message without PRI passes every level filter and goes at the line's minimum level.
+        int messageLevel = received == null ? m.level() : Math.max(received.level, Syslog.EMERG);
         for (LogTarget t : m.targets()) {
-            int level = t.levelFor(m.level());
+            int level = t.levelFor(messageLevel);
             if (level < 0 || t.sampling() != null && !t.sampling().takes(sampled.computeIfAbsent(t, k -> new long[1])[0]++)) {
                 continue;
             }
             header.setLength(0);
-            SyslogHeader.append(header, t.format(), t.facility(), level, m.epochMicros(), host, m.tag(), pid, m.sd());
+            int from = 0;
+            if (received == null) {
+                SyslogHeader.append(header, t.format(), t.facility(), level, m.epochMicros(), host, m.tag(), pid, m.sd());
+            } else {
+                from = received.header(header, t.format(), received.facility >= 0 ? received.facility : t.facility(), level,
+                        m.epochMicros(), host);
+            }
             // As HAProxy: a line to a datagram socket is cut at len, then gets its newline; one to stdout or
             // stderr has the newline within len.
             int max = t.destination() instanceof LogDestination.Stream ? t.maxLength() - 1 : t.maxLength();
-            int length = frame(header, m.text(), max);
+            int length = frame(header, m.text(), from, max);
             try {
                 if (!writers.write(t.destination(), frame, length)) {
                     dropped.increment();
@@ -109,17 +118,17 @@ public final class LogSender implements AutoCloseable {
         }
     }
 
-    /** Puts header and text, cut to {@code max} bytes, then a newline in {@link #frame}; returns the length. */
-    private int frame(StringBuilder head, byte[] text, int max) {
+    /** Puts header and text from {@code from}, cut to {@code max} bytes, then a newline in {@link #frame}; returns the length. */
+    private int frame(StringBuilder head, byte[] text, int from, int max) {
         int h = Math.min(head.length(), max);
-        int t = Math.min(text.length, max - h);
+        int t = Math.min(text.length - from, max - h);
         if (frame.length < h + t + 1) {
             frame = new byte[Math.max(h + t + 1, frame.length * 2)];
         }
         for (int i = 0; i < h; i++) {
             frame[i] = (byte) head.charAt(i);
         }
-        System.arraycopy(text, 0, frame, h, t);
+        System.arraycopy(text, from, frame, h, t);
         frame[h + t] = '\n';
         return h + t + 1;
     }

@@ -14,6 +14,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The process's logging at run time: the global targets, the sender thread they share with every proxy's, the
@@ -35,6 +36,7 @@ public final class ProcessLog implements AutoCloseable {
      * for connections that began none: HAProxy's request counter, whose draws are %rt and whose count is CumReq.
      */
     private final AtomicLong streams = new AtomicLong();
+    private final LongAdder received = new LongAdder();
 
     /** @param connections the process's connection limit, whose count is %ac */
     public ProcessLog(ConfigModel model, ConnLimit connections) {
@@ -46,14 +48,22 @@ public final class ProcessLog implements AutoCloseable {
         int longest = LogTarget.DEFAULT_LENGTH;
         for (LogTarget t : global.targets) {
             longest = Math.max(longest, t.maxLength());
-            globalTargets.add(resolve(t, rings));
+            globalTargets.add(resolve(t, rings, global.defaultFormat()));
         }
         for (ProxySpec p : ProxyTable.of(model).proxies()) {
             ProxyLog log = p.partOrNull(ProxyLog.class);
             for (LogTarget t : log == null ? List.<LogTarget>of() : log.targets) {
                 longest = Math.max(longest, t.maxLength());
                 if (t != ProxyLog.GLOBAL) {
-                    resolve(t, rings);
+                    resolve(t, rings, global.defaultFormat());
+                }
+            }
+        }
+        for (LogForwardSpec f : LogForwardSpec.of(model).values()) {
+            for (LogTarget t : f.targets) {
+                if (t != ProxyLog.GLOBAL) {
+                    // Without a format, a forwarded message keeps the one it came in (configuration.txt 3.10).
+                    resolve(t, rings, SyslogFormat.LOCAL);
                 }
             }
         }
@@ -66,9 +76,9 @@ public final class ProcessLog implements AutoCloseable {
      * format and maxlen (its own are ignored, as by HAProxy); a {@code tcp@} one gets a ring of its own, "ring#N",
      * with its format and length, whose forwarder sends each message followed by a newline.
      */
-    private LogTarget resolve(LogTarget t, Map<String, RingSpec> rings) {
+    private LogTarget resolve(LogTarget t, Map<String, RingSpec> rings, SyslogFormat defaultFormat) {
         return resolved.computeIfAbsent(t, k -> {
-            LogTarget target = t.withFormat(global.defaultFormat());
+            LogTarget target = t.withFormat(defaultFormat);
             if (t.destination() instanceof LogDestination.Ring r) {
                 RingSpec spec = rings.get(r.name());
                 return target.to(r, spec.format, (int) Math.min(spec.maxlen, Integer.MAX_VALUE));
@@ -139,6 +149,17 @@ public final class ProcessLog implements AutoCloseable {
     /** The numbers drawn so far (CumReq). */
     public long streams() {
         return streams.get();
+    }
+
+    /** Queues a syslog message a {@code log-forward} section received for {@code targets}; never blocks. */
+    void forward(LogTarget[] targets, byte[] message) {
+        received.increment();
+        sender.offer(LogMessage.received(targets, message, LogDates.nowMicros()));
+    }
+
+    /** Syslog messages the {@code log-forward} sections received (CumRecvLogs). */
+    public long receivedLogs() {
+        return received.sum();
     }
 
     /** Log lines dropped because the sender's queue was full (DroppedLogs). */

@@ -47,12 +47,13 @@ public final class ProcessInfo {
         v.put(InfoField.CURRCONNS, (long) p.connections().current());
         v.put(InfoField.CUMCONNS, p.connections().total());
         v.put(InfoField.CUMREQ, p.logging().streams());
+        v.put(InfoField.CUMRECVLOGS, p.logging().receivedLogs());
         for (InfoField f : new InfoField[] {InfoField.MAXSSLCONNS, InfoField.CURRSSLCONNS, InfoField.CUMSSLCONNS, InfoField.MAXPIPES,
                 InfoField.PIPESUSED, InfoField.PIPESFREE, InfoField.SSLFRONTENDKEYRATE, InfoField.SSLFRONTENDMAXKEYRATE,
                 InfoField.SSLFRONTENDSESSIONREUSE_PCT, InfoField.SSLBACKENDKEYRATE, InfoField.SSLBACKENDMAXKEYRATE,
                 InfoField.SSLCACHELOOKUPS, InfoField.SSLCACHEMISSES, InfoField.UNSTOPPABLE_JOBS,
                 InfoField.BUSYPOLLING, InfoField.FAILEDRESOLUTIONS, InfoField.TOTALSPLICDEDBYTESOUT,
-                InfoField.DEBUGCOMMANDSISSUED, InfoField.CUMRECVLOGS, InfoField.MEMMAX_BYTES}) {
+                InfoField.DEBUGCOMMANDSISSUED, InfoField.MEMMAX_BYTES}) {
             v.put(f, 0L);
         }
         Counters c = p.counters();

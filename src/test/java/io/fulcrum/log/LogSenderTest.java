@@ -36,7 +36,7 @@ class LogSenderTest {
     }
 
     private void send(LogTarget t, int level, String text) {
-        assertThat(sender.offer(new LogMessage(new LogTarget[] {t}, "tag", level, 0, text.getBytes(StandardCharsets.ISO_8859_1), null)))
+        assertThat(sender.offer(new LogMessage(new LogTarget[] {t}, "tag", level, 0, text.getBytes(StandardCharsets.ISO_8859_1), null, false)))
                 .isTrue();
     }
 

@@ -1,0 +1,141 @@
+package io.fulcrum.log;
+
+import io.fulcrum.cfg.Diagnostics;
+import io.fulcrum.runtime.EventLoops;
+import io.fulcrum.runtime.Fulcrum;
+import io.fulcrum.runtime.Services;
+import io.fulcrum.stats.InfoField;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.FixedRecvByteBufAllocator;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.socket.DatagramPacket;
+import io.netty.channel.socket.SocketProtocolFamily;
+import io.netty.handler.timeout.ReadTimeoutHandler;
+
+import java.net.Inet6Address;
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A running {@code log-forward} section: receives syslog messages on its datagram listeners (one a datagram) and
+ * stream listeners (framed by {@link SyslogStreamDecoder}) and hands each to the log sender for the section's
+ * targets. The loops only copy the bytes: the sender parses and sends, and drops what its bounded queue cannot take.
+ */
+final class LogForwarder implements Services.Service {
+    private final LogForwardSpec spec;
+    private final Diagnostics diag;
+    private final List<Channel> channels = new ArrayList<>();
+    private final AtomicInteger connections = new AtomicInteger();
+    private ProcessLog log;
+    private LogTarget[] targets;
+
+    LogForwarder(LogForwardSpec spec, Diagnostics diag) {
+        this.spec = spec;
+        this.diag = diag;
+    }
+
+    @Override
+    public void start(Fulcrum process) {
+        log = process.logging();
+        targets = log.targets(spec.targets);
+        EventLoops loops = process.loops();
+        for (InetSocketAddress a : spec.datagrams) {
+            bound(new Bootstrap().group(loops.next())
+                    .channelFactory(() -> loops.newDatagram(family(a)))
+                    .option(ChannelOption.SO_REUSEADDR, true)
+                    // Room for the largest datagram: Netty's default of 2048 bytes would cut longer messages.
+                    .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(SyslogStreamDecoder.MAX))
+                    .handler(new SimpleChannelInboundHandler<DatagramPacket>() {
+                        @Override
+                        protected void channelRead0(ChannelHandlerContext ctx, DatagramPacket p) {
+                            ByteBuf b = p.content();
+                            byte[] m = new byte[b.readableBytes()];
+                            b.readBytes(m);
+                            log.forward(targets, m);
+                        }
+                    })
+                    .bind(a), a);
+        }
+        for (InetSocketAddress a : spec.streams) {
+            bound(new ServerBootstrap().group(loops.next(), loops.group())
+                    .channelFactory(() -> loops.newServerSocket(family(a)))
+                    .option(ChannelOption.SO_REUSEADDR, true)
+                    .option(ChannelOption.SO_BACKLOG, spec.backlog > 0 ? spec.backlog : spec.maxconn)
+                    .childHandler(new ChannelInitializer<>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            accept(ch);
+                        }
+                    })
+                    .bind(a), a);
+        }
+    }
+
+    /**
+     * A stream connection, closed after {@code timeout client} of silence. At maxconn the listener stops accepting
+     * (new connections wait in the backlog, as in HAProxy) until one closes; one accepted in the same batch is closed.
+     */
+    private void accept(Channel ch) {
+        Channel listener = ch.parent();
+        int open = connections.incrementAndGet();
+        if (open > spec.maxconn) {
+            connections.decrementAndGet();
+            ch.close();
+            return;
+        }
+        if (open == spec.maxconn) {
+            listener.config().setAutoRead(false);
+        }
+        ch.closeFuture().addListener(f -> {
+            if (connections.getAndDecrement() == spec.maxconn) {
+                listener.config().setAutoRead(true);
+            }
+        });
+        if (spec.timeoutClient > 0) {
+            ch.pipeline().addLast(new ReadTimeoutHandler(spec.timeoutClient, TimeUnit.MILLISECONDS));
+        }
+        ch.pipeline().addLast(new SyslogStreamDecoder(m -> log.forward(targets, m)));
+        ch.pipeline().addLast(new ChannelInboundHandlerAdapter() {
+            @Override
+            public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+                ctx.close(); // a timeout or a reset ends the connection, as HAProxy closes it
+            }
+        });
+    }
+
+    private void bound(ChannelFuture f, InetSocketAddress a) {
+        f.awaitUninterruptibly();
+        if (f.isSuccess()) {
+            channels.add(f.channel());
+        } else {
+            diag.alert("Starting log-forward " + spec.name + ": cannot bind socket (" + f.cause().getMessage() + ") ["
+                    + a.getAddress().getHostAddress() + ":" + a.getPort() + "]");
+        }
+    }
+
+    private static SocketProtocolFamily family(InetSocketAddress a) {
+        return a.getAddress() instanceof Inet6Address ? SocketProtocolFamily.INET6 : SocketProtocolFamily.INET;
+    }
+
+    /** Its listeners count among the process's (Listeners, and the listener HAProxy needs to start). */
+    @Override
+    public long info(InfoField field) {
+        return field == InfoField.LISTENERS ? spec.datagrams.size() + spec.streams.size() : 0;
+    }
+
+    @Override
+    public void stop() {
+        channels.forEach(Channel::close);
+    }
+}
