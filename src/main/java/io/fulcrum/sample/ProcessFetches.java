@@ -107,7 +107,8 @@ final class ProcessFetches {
     /** The system's host name, as gethostname() gives it. */
     private static String hostname() {
         try {
-            return Files.readString(Path.of("/proc/sys/kernel/hostname"), StandardCharsets.ISO_8859_1).strip();
+            // By lines: JDK 25's Files.readString may stop early in a /proc file (its size says 0).
+            return Files.readAllLines(Path.of("/proc/sys/kernel/hostname"), StandardCharsets.ISO_8859_1).get(0).strip();
         } catch (IOException | RuntimeException e) {
             try {
                 return InetAddress.getLocalHost().getHostName();

@@ -173,7 +173,8 @@ public final class FulcrumProcess implements AutoCloseable {
 
     private static int ephemeralStart() {
         try {
-            return Integer.parseInt(Files.readString(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).trim().split("\\s+")[0]);
+            // By lines: JDK 25's Files.readString reads one byte of this /proc file (its size says 0).
+            return Integer.parseInt(Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0).trim().split("\\s+")[0]);
         } catch (IOException | RuntimeException e) {
             return 32768; // Linux's default
         }
