@@ -160,11 +160,11 @@ final class ReceivedLog {
                 if (this.facility < 0) {
                     return 0;
                 }
-                pri(out, facility, level);
+                SyslogHeader.pri(out, facility, level);
                 return afterPri;
             }
             case RFC3164 -> {
-                pri(out, facility, level);
+                SyslogHeader.pri(out, facility, level);
                 date3164(out, nowMicros);
                 out.append(' ').append(this.host != null ? this.host : host != null ? host : "localhost").append(' ');
                 if (tag != null) {
@@ -176,14 +176,14 @@ final class ReceivedLog {
                 }
             }
             case RFC5424 -> {
-                pri(out, facility, level);
+                SyslogHeader.pri(out, facility, level);
                 out.append("1 ");
                 iso(out, nowMicros);
                 out.append(' ').append(this.host != null ? this.host : host != null ? host : "-").append(' ')
                         .append(tag != null ? tag : "-").append(' ').append(pid != null ? pid : "-").append(' ')
                         .append(msgid != null ? msgid : "-").append(' ').append(sd != null ? sd : "-").append(' ');
             }
-            case PRIORITY -> pri(out, facility, level);
+            case PRIORITY -> SyslogHeader.pri(out, facility, level);
             case SHORT -> out.append('<').append(level).append('>');
             case TIMED -> {
                 out.append('<').append(level).append('>');
@@ -228,10 +228,6 @@ final class ReceivedLog {
         } else {
             LogDates.iso(out, nowMicros);
         }
-    }
-
-    private static void pri(StringBuilder out, int facility, int level) {
-        out.append('<').append(facility * 8 + level).append('>');
     }
 
     private int indexOf(char c, int from) {

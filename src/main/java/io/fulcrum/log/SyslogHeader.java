@@ -47,7 +47,8 @@ final class SyslogHeader {
         }
     }
 
-    private static void pri(StringBuilder out, int facility, int level) {
+    /** {@code <PRI>}: the facility and level of a message, as syslog writes them. */
+    static void pri(StringBuilder out, int facility, int level) {
         out.append('<').append(facility * 8 + level).append('>');
     }
 }
