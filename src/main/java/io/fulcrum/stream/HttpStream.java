@@ -148,6 +148,8 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     private Encoder encoder;
     private boolean responseTrailersSent;
     private boolean serverReusable = true;
+    /** The request rules set a Connection field saying close: the server connection ends with this exchange. */
+    private boolean serverCloseAsked;
     /** The server connection came from the pool (it may have been closed by the server meanwhile). */
     private boolean reused;
     private boolean retriedOnNew;
@@ -194,11 +196,8 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         this.client = front.channel();
         this.frontend = frontend;
         this.request = request;
-        HopByHop.Tokens conn = HopByHop.strip(request, true);
+        HopByHop.Tokens conn = HopByHop.clean(request);
         this.upgradeRequested = conn.upgrade() && request.headers().contains("upgrade");
-        if (!upgradeRequested) {
-            request.headers().removeAll("upgrade");
-        }
         this.clientWantsClose = conn.close() || request.version() < 11 && !conn.keepAlive() || request.closeAfter();
     }
 
@@ -355,10 +354,12 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     private void forwardRequest() {
         serverNames = front.serverNames(backend);
         ForwardingHeaders.add(request, frontend.httpOptions(), backend.httpOptions(), source(), destination());
-        // Hop-by-hop fields are gone; say what this hop wants when the version's default differs. An upgrade
-        // keeps the client's Connection in place, as HAProxy.
+        // The rules are done: hop-by-hop fields go (a Connection field they set may ask to close this hop); say what
+        // this hop wants when the version's default differs. An upgrade keeps the client's Connection in place, as
+        // HAProxy.
+        serverCloseAsked = HopByHop.strip(request, upgradeRequested).close();
         if (!upgradeRequested) {
-            if (!frontend.keepAliveServer(backend) && !backend.httpOptions().pretendKeepAlive) {
+            if (serverCloseAsked || !frontend.keepAliveServer(backend) && !backend.httpOptions().pretendKeepAlive) {
                 if (request.version() >= 11) { // (HTTP/1.0 closes unless it says otherwise)
                     request.headers().add("connection", "close");
                 }
@@ -903,9 +904,12 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         if (server != null && PrivateAuth.asked(head)) {
             server.makePrivate();
         }
-        HopByHop.Tokens conn = HopByHop.strip(head, tunnel);
+        HopByHop.Tokens conn = HopByHop.clean(head);
         if (conn.close() || head.version() < 11 && !conn.keepAlive()) {
             serverReusable = false;
+        }
+        if (tunnel || head.isInterim()) {
+            HopByHop.strip(head, tunnel); // (no rules for these)
         }
         if (tunnel) {
             serverReusable = false;
@@ -950,7 +954,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     private void sendResponseHead(ResponseHead head) {
         long serverLength = head.bodyLength();
         chunkedToClient = serverLength == HttpHead.CHUNKED;
-        boolean keepClient = !clientWantsClose && frontend.keepAlive(backend) && !front.stopping();
+        // The rules are done: hop-by-hop fields go; a Connection field they set saying close ends the client's connection.
+        boolean closeAsked = HopByHop.strip(head).close();
+        boolean keepClient = !closeAsked && !clientWantsClose && frontend.keepAlive(backend) && !front.stopping();
         if (head.bodyLength() == HttpHead.UNTIL_CLOSE || head.bodyLength() == HttpHead.CHUNKED && request.version() < 11) {
             closeDelimitedToClient = head.bodyLength() == HttpHead.UNTIL_CLOSE || request.version() < 11;
             keepClient = keepClient && !closeDelimitedToClient;
@@ -1189,9 +1195,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         H1ServerConnection conn = server;
         server = null;
         boolean keep = keepClient && !closeDelimitedToClient;
-        front.lastServer(conn != null && serverReusable && keep ? target : null);
+        front.lastServer(conn != null && serverReusable && !serverCloseAsked && keep ? target : null);
         if (conn != null) {
-            boolean reusable = serverReusable && frontend.keepAliveServer(backend);
+            boolean reusable = serverReusable && !serverCloseAsked && frontend.keepAliveServer(backend);
             if (privateOnly() || conn.isPrivate()) {
                 // Never shared: the connection stays with this client connection for its next requests.
                 conn.detach(false, target, reusable && keep ? front : null);
@@ -1285,7 +1291,8 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         // %B: the HTX data as the after-response rules left it (HAProxy counts it then), before HTTP/1's Connection.
         log.bytesOut(head.htxData() + dropped + (request.isHead() ? 0 : body.length));
         boolean requestRead = requestRead();
-        boolean keep = delimited && requestRead && !clientWantsClose && frontend.keepAlive(backend) && !front.stopping();
+        boolean closeAsked = HopByHop.strip(head).close();
+        boolean keep = delimited && !closeAsked && requestRead && !clientWantsClose && frontend.keepAlive(backend) && !front.stopping();
         if (!keep) {
             head.headers().add("connection", "close");
         } else if (request.version() < 11) {

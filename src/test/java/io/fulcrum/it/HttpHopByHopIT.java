@@ -16,8 +16,8 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 /**
  * Fields that concern one connection only (RFC 9110 7.6.1) do not cross the proxy, and a request framed both
  * by Content-Length and Transfer-Encoding is taken as chunked. HAProxy 2.6 removes only "close" and
- * "keep-alive" from Connection; where Fulcrum removes more (docs/differences.md), the test says so and is
- * skipped against HAProxy.
+ * "keep-alive" from Connection; where Fulcrum removes more (docs/http1-strictness.md), the test says so and is
+ * skipped against HAProxy. The rules see them as HAProxy's do (those tests pass against HAProxy too).
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class HttpHopByHopIT {
@@ -39,7 +39,7 @@ class HttpHopByHopIT {
 
     @Test
     void requestHopByHopFieldsNotForwarded() throws Exception {
-        assumeFalse(haproxy(), "HAProxy 2.6 forwards these (docs/differences.md, hop-by-hop fields)");
+        assumeFalse(haproxy(), "HAProxy 2.6 forwards these (docs/http1-strictness.md, hop-by-hop fields)");
         int fe = freePort();
         try (HttpOrigin origin = HttpOrigin.ok("ok");
              FulcrumProcess proxy = serve(config(fe, origin.port()), fe);
@@ -70,7 +70,7 @@ class HttpHopByHopIT {
 
     @Test
     void responseHopByHopFieldsNotForwarded() throws Exception {
-        assumeFalse(haproxy(), "HAProxy 2.6 forwards these (docs/differences.md, hop-by-hop fields)");
+        assumeFalse(haproxy(), "HAProxy 2.6 forwards these (docs/http1-strictness.md, hop-by-hop fields)");
         int fe = freePort();
         try (HttpOrigin origin = HttpOrigin.start(x -> x.send("HTTP/1.1 200 OK\r\nConnection: keep-alive, X-Internal\r\n"
                  + "X-Internal: secret\r\nKeep-Alive: timeout=5, max=100\r\nProxy-Connection: keep-alive\r\nUpgrade: h2c\r\n"
@@ -135,6 +135,57 @@ class HttpHopByHopIT {
             Response r = c.exchange(get("/"));
             assertThat(r.bodyText()).isEqualTo("chunky");
             assertThat(r.head().has("content-length")).as(r.head().raw()).isFalse();
+        }
+    }
+
+    /**
+     * The rules see the hop-by-hop fields as HAProxy's do: Connection without its close and keep-alive tokens, the
+     * others as they came (the request's and the response's), though they are not forwarded.
+     */
+    @Test
+    void rulesSeeHopByHopFields() throws Exception {
+        int fe = freePort();
+        String seen = "c=%[req.hdr(connection)]|ka=%[req.hdr(keep-alive)]|te=%[req.hdr(te)]|pc=%[req.hdr(proxy-connection)]"
+                + "|up=%[req.hdr(upgrade)]|x=%[req.hdr(x-foo)]|n=%[req.hdr_cnt]";
+        String seenRes = "c=%[res.hdr(connection)]|ka=%[res.hdr(keep-alive)]|te=%[res.hdr(te)]|up=%[res.hdr(upgrade)]|n=%[res.hdr_cnt]";
+        try (HttpOrigin origin = HttpOrigin.start(x -> x.send("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n"
+                 + "Connection: keep-alive, X-Bar\r\nKeep-Alive: timeout=9\r\nX-Bar: 1\r\nTE: x\r\nUpgrade: foo\r\n\r\nok"));
+             FulcrumProcess proxy = serve(config("127.0.0.1:" + fe, "http-request set-header X-Seen \"" + seen + "\"\n"
+                     + "http-response set-header X-Seen-Res \"" + seenRes + "\"", "", origin.port()), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            c.send("GET / HTTP/1.1\r\nHost: a\r\nConnection: keep-alive, X-Foo, TE\r\nKeep-Alive: timeout=5\r\n"
+                    + "TE: trailers, gzip\r\nX-Foo: bar\r\nProxy-Connection: keep-alive\r\nUpgrade: h2c\r\n\r\n");
+            Response r = c.read();
+            assertThat(r.head().get("x-seen-res")).as(r.head().raw()).isEqualTo("c=X-Bar|ka=timeout=9|te=x|up=foo|n=6");
+            Received got = origin.nextRequest(5000);
+            assertThat(got.head().get("x-seen")).as(got.head().raw())
+                    .isEqualTo("c=TE|ka=timeout=5|te=gzip|pc=keep-alive|up=h2c|x=bar|n=9");
+        }
+    }
+
+    /**
+     * A Connection field that a rule sets saying close ends that hop's connection after the exchange, as in HAProxy:
+     * the client's for a response rule (the next request finds it closed), the server's for a request rule.
+     */
+    @Test
+    void ruleSetConnectionCloseEndsTheConnection() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin origin = HttpOrigin.ok("ok");
+             FulcrumProcess proxy = serve(config("127.0.0.1:" + fe, "http-request set-header Connection close\n"
+                     + "http-response set-header Connection close", "", origin.port()), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            Response r = c.exchange(get("/"));
+            assertThat(r.head().get("connection")).as(r.head().raw()).isEqualToIgnoringCase("close");
+            assertThat(origin.nextRequest(5000).head().get("connection")).isEqualToIgnoringCase("close");
+            c.awaitClosed(3000);
+        }
+        try (HttpOrigin origin = HttpOrigin.ok("ok");
+             FulcrumProcess proxy = serve(config("127.0.0.1:" + fe, "http-request set-header Connection close", "",
+                     origin.port()), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(c.exchange(get("/1")).bodyText()).isEqualTo("ok");
+            assertThat(c.exchange(get("/2")).bodyText()).isEqualTo("ok");
+            assertThat(origin.accepted()).as("a new server connection for each request").isEqualTo(2);
         }
     }
 

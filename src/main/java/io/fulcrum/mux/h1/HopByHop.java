@@ -10,12 +10,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Removes the fields that concern one connection only before a message is forwarded (RFC 9110 7.6.1):
- * Connection and every field it names, Keep-Alive, Proxy-Connection, TE (but "TE: trailers", which says the
- * client takes trailers, passes as such), Upgrade unless the caller keeps the upgrade; and tells what the
- * Connection field asked for, so that the caller decides whether the connection persists. The caller then
- * says what its own hop wants ({@code connection: close}, {@code keep-alive}, {@code upgrade}). HAProxy 2.6
- * only removes close and keep-alive from Connection and forwards the rest.
+ * The fields that concern one connection only (RFC 9110 7.6.1), in two steps. As a message arrives, {@link #clean}
+ * reads what its Connection fields ask for and takes their close and keep-alive tokens out, as HAProxy's HTTP/1
+ * mux does: the rules then see the other hop-by-hop fields as HAProxy's rules do. Before the message is forwarded,
+ * {@link #strip} removes them: Connection and every field it names, Keep-Alive, Proxy-Connection, TE (but "TE:
+ * trailers", which says the client takes trailers, passes as such), Upgrade unless the caller keeps the upgrade;
+ * and tells what a Connection field the rules set asks for. The caller then says what its own hop wants
+ * ({@code connection: close}, {@code keep-alive}, {@code upgrade}). HAProxy 2.6 forwards them all.
  */
 public final class HopByHop {
     private HopByHop() {
@@ -47,6 +48,30 @@ public final class HopByHop {
     private static final byte[] KEEP_ALIVE = ascii("keep-alive");
     private static final byte[] UPGRADE = ascii("upgrade");
     private static final byte[] TRAILERS = ascii("trailers");
+
+    /**
+     * What {@code head}'s Connection fields ask for, as it arrived; their close and keep-alive tokens go (a field left
+     * empty goes too), as HAProxy's HTTP/1 mux cleans them. The other hop-by-hop fields stay for the rules.
+     */
+    public static Tokens clean(HttpHead head) {
+        HttpHeaders h = head.headers();
+        boolean close = false;
+        boolean keepAlive = false;
+        boolean upgrade = false;
+        for (int i = 0, n = h.slots(); i < n; i++) {
+            if (!h.removed(i) && h.nameIs(i, "connection")) {
+                AsciiString value = h.value(i);
+                byte[] b = value.array();
+                int start = value.arrayOffset();
+                int end = start + value.length();
+                close |= hasToken(b, start, end, CLOSE);
+                keepAlive |= hasToken(b, start, end, KEEP_ALIVE);
+                upgrade |= hasToken(b, start, end, UPGRADE);
+                keepInPlace(h, i);
+            }
+        }
+        return Tokens.of(close, keepAlive, upgrade);
+    }
 
     /** Strips {@code head}'s hop-by-hop fields, Upgrade included. */
     public static Tokens strip(HttpHead head) {
@@ -178,7 +203,7 @@ public final class HopByHop {
         return n;
     }
 
-    /** Connection field {@code i} of an upgrade without its close and keep-alive tokens (see {@link #cleaned}). */
+    /** Connection field {@code i} without its close and keep-alive tokens (see {@link #cleaned}). */
     private static void keepInPlace(HttpHeaders h, int i) {
         AsciiString value = h.value(i);
         int length = cleaned(value, null);

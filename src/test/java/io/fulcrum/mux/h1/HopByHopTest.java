@@ -32,6 +32,18 @@ class HopByHopTest {
     }
 
     @Test
+    void cleaningTakesOnlyCloseAndKeepAliveOutAsHaproxysMux() {
+        RequestHead r = request("host", "a", "connection", "keep-alive, X-Foo, TE", "x-foo", "1", "keep-alive", "timeout=5",
+                "Connection", "close", "te", "trailers, gzip", "upgrade", "h2c");
+        HopByHop.Tokens t = HopByHop.clean(r);
+        assertThat(t).isEqualTo(new HopByHop.Tokens(true, true, false));
+        assertThat(fields(r)).as("the rules see the rest; an emptied Connection goes")
+                .isEqualTo("host: a; connection: X-Foo,TE; x-foo: 1; keep-alive: timeout=5; te: trailers, gzip; upgrade: h2c; ");
+        assertThat(HopByHop.strip(r)).as("nothing left to say once cleaned").isEqualTo(new HopByHop.Tokens(false, false, false));
+        assertThat(fields(r)).isEqualTo("host: a; te: trailers; ");
+    }
+
+    @Test
     void closeAndTeTrailers() {
         RequestHead r = request("host", "a", "Connection", "close, TE", "TE", "trailers, deflate;q=0.5");
         HopByHop.Tokens t = HopByHop.strip(r);
