@@ -18,10 +18,13 @@ import java.util.SortedSet;
 public final class ErrorSet implements ProxyPart {
 
     /** One line: a message of the proxy's own, or an import from an {@code http-errors} section. */
-    private sealed interface Rule permits Own, Import {
+    private sealed interface Rule permits Own, Live, Import {
     }
 
     private record Own(int status, ErrorMessage message) implements Rule {
+    }
+
+    private record Live(int status, LiveReply reply) implements Rule {
     }
 
     /**
@@ -37,6 +40,8 @@ public final class ErrorSet implements ProxyPart {
     private final List<Rule> rules = new ArrayList<>();
     /** By status once resolved; null entries fall back to the built-in pages. */
     private ErrorMessage[] messages;
+    /** By status once resolved: the replies made for each transaction, where {@link #messages} has none. */
+    private LiveReply[] live;
 
     ErrorSet() {
         this(null);
@@ -70,6 +75,19 @@ public final class ErrorSet implements ProxyPart {
         return own != null ? own : fallback.message(status);
     }
 
+    /**
+     * The reply for {@code status} made for each transaction, looked up as {@link #message(int, ErrorSet)} (a
+     * message of this proxy's own comes first); null when a message applies.
+     */
+    public LiveReply live(int status, ErrorSet fallback) {
+        if (own(status) != null) {
+            return null;
+        }
+        int key = key(status);
+        LiveReply r = live != null && key < live.length ? live[key] : null;
+        return r != null || fallback == null ? r : fallback.live(status, null);
+    }
+
     private ErrorMessage own(int status) {
         if (messages == null) {
             throw new IllegalStateException("error set used before the configuration check resolved it");
@@ -92,6 +110,11 @@ public final class ErrorSet implements ProxyPart {
         rules.add(new Own(status, message));
     }
 
+    /** {@code status}'s reply from now on, made for each transaction. */
+    public void addLive(int status, LiveReply reply) {
+        rules.add(new Live(status, reply));
+    }
+
     void importSection(String section, SortedSet<Integer> statuses, Source source) {
         rules.add(new Import(section, statuses, source));
     }
@@ -99,9 +122,17 @@ public final class ErrorSet implements ProxyPart {
     /** Applies the lines in order, reporting imports of unknown sections and of statuses they lack. */
     void resolve(ProxySpec proxy, HttpErrorsTable sections, Diagnostics diag) {
         messages = new ErrorMessage[600];
+        live = new LiveReply[600];
         for (Rule rule : rules) {
             switch (rule) {
-                case Own own -> messages[own.status()] = own.message();
+                case Own own -> {
+                    messages[own.status()] = own.message();
+                    live[own.status()] = null;
+                }
+                case Live l -> {
+                    live[l.status()] = l.reply();
+                    messages[l.status()] = null;
+                }
                 case Import imp -> apply(imp, proxy, sections, diag);
             }
         }
@@ -119,6 +150,7 @@ public final class ErrorSet implements ProxyPart {
             ErrorMessage m = section.messages.get(status);
             if (m != null) {
                 messages[status] = m;
+                live[status] = null;
             } else if (!all) {
                 diag.configWarning("config: proxy '" + proxy.name() + "' : status '" + status
                         + "' not declared in http-errors section '" + imp.section() + "' (at " + imp.source() + ").");

@@ -49,7 +49,7 @@ public final class ActionArgs {
         return proxy;
     }
 
-    /** Where the rule runs. */
+    /** Where the rule runs; null where nothing is checked ({@code http-error}). */
     public Stage stage() {
         return stage;
     }

@@ -12,8 +12,8 @@ import io.fulcrum.rules.HttpActions.Phase;
 /**
  * {@code http-error status <code> [content-type ...] [string|file|errorfile|default-errorfiles ...] [hdr ...]}: the
  * proxy's error message for a status, written as a {@code return} reply (HAProxy parses both with one function) and
- * kept with the proxy's errorfiles, later lines overriding earlier ones. The message is built once: payloads and
- * header values that are log-formats, and {@code errorfiles}, are refused.
+ * kept with the proxy's errorfiles, later lines overriding earlier ones. The message is built once, unless its body or
+ * header values are log-formats: it is then made for each transaction that fails. {@code errorfiles} is refused.
  */
 final class HttpErrorKeyword {
     private HttpErrorKeyword() {
@@ -33,18 +33,22 @@ final class HttpErrorKeyword {
         int status = Integer.parseInt(code);
         for (int i = 3; l.has(i); i++) {
             String w = l.arg(i);
-            if (w.equals("lf-string") || w.equals("lf-file") || w.equals("errorfiles") || w.equals("hdr") && l.arg(i + 2).contains("%")) {
+            if (w.equals("errorfiles")) {
                 throw new ConfigException("http-error : " + ReplyBuilder.NOT_FIXED);
             }
         }
-        ActionArgs a = new ActionArgs(l, 3, null, Phase.AFTER_RESPONSE, p, RuleModule.stage(Phase.AFTER_RESPONSE, p), acls.exprs(),
-                formats);
+        // No stage: HAProxy checks no fetch of an http-error's log-formats (what is missing when it fails gives nothing).
+        ActionArgs a = new ActionArgs(l, 3, null, Phase.AFTER_RESPONSE, p, null, acls.exprs(), formats);
         try {
             ReplyBuilder reply = new ReplyBuilder(status, false).parse(a);
             if (a.more()) {
                 throw new ConfigException("unknown keyword '" + a.peek() + "'.");
             }
-            ErrorSet.own(p).add(status, reply.fixedMessage());
+            if (reply.fixed()) {
+                ErrorSet.own(p).add(status, reply.fixedMessage());
+            } else {
+                ErrorSet.own(p).addLive(status, reply.live());
+            }
         } catch (ConfigException e) {
             throw new ConfigException("http-error : " + e.getMessage());
         }

@@ -8,11 +8,13 @@ import io.fulcrum.http.ErrorPages;
 import io.fulcrum.http.HttpErrorsTable;
 import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.HttpHeaders;
+import io.fulcrum.http.LiveReply;
 import io.fulcrum.http.Reasons;
 import io.fulcrum.http.ResponseHead;
 import io.fulcrum.log.LogFormat;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.mux.h1.H1Encoder;
+import io.fulcrum.sample.SampleContext;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
@@ -36,8 +38,8 @@ final class ReplyBuilder {
     }
 
     /** Why a reply cannot be built once (an http-error's). */
-    static final String NOT_FIXED = "'errorfiles', 'lf-string', 'lf-file' and log-format 'hdr' values are not supported by Fulcrum's "
-            + "http-error yet (use 'errorfile', 'file', 'string' and fixed header values).";
+    static final String NOT_FIXED = "'errorfiles' is not supported by Fulcrum's http-error yet (use 'errorfile', or 'errorfiles' "
+            + "as a proxy keyword).";
 
     private final boolean refused;
     private int status;
@@ -177,15 +179,20 @@ final class ReplyBuilder {
         }
     }
 
+    /** Whether the reply is the same for every transaction: no log-format in its body or header values. */
+    boolean fixed() {
+        return lfBody == null && headers.stream().allMatch(h -> h.value().isConstant());
+    }
+
     /**
-     * The reply as a message built once ({@code http-error}); null for {@code default-errorfiles} (the proxy's message
-     * no longer replaces the usual one).
+     * The reply as a message built once ({@code http-error}, when {@link #fixed()}); null for {@code default-errorfiles}
+     * (the proxy's message no longer replaces the usual one).
      */
     ErrorMessage fixedMessage() throws ConfigException {
         if ("default-errorfiles".equals(payload)) {
             return null;
         }
-        if (section != null || lfBody != null || headers.stream().anyMatch(h -> !h.value().isConstant())) {
+        if (section != null) {
             throw new ConfigException(NOT_FIXED);
         }
         if (message != null) {
@@ -202,8 +209,16 @@ final class ReplyBuilder {
         }
     }
 
+    /** The reply made for each transaction ({@code http-error} when not {@link #fixed()}). */
+    LiveReply live() {
+        return txn -> {
+            Reply.Content c = (Reply.Content) build(txn);
+            return new LiveReply.Built(c.head(), c.body());
+        };
+    }
+
     /** The reply for this transaction: user headers first, then Content-Length and Content-Type, as HAProxy. */
-    Reply build(HttpTxn txn) {
+    Reply build(SampleContext txn) {
         if ("default-errorfiles".equals(payload)) {
             return new Reply.Error(status, null, null, refused);
         }

@@ -16,6 +16,7 @@ import io.fulcrum.http.ErrorMessage;
 import io.fulcrum.http.ForwardingHeaders;
 import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.HttpHeaders;
+import io.fulcrum.http.LiveReply;
 import io.fulcrum.http.MonitorUri;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
@@ -1219,7 +1220,27 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             answerAfterParse = status;
             return;
         }
-        sendError(status, errorMessage(status));
+        answerError(status, null, null);
+    }
+
+    /**
+     * Answers with the proxy's reply for {@code status} ({@link #sendError}), with one more header when {@code header}
+     * is not null: an {@code http-error} with log-format parts is made for this transaction, as the rules' replies are.
+     */
+    private void answerError(int status, String header, String value) {
+        LiveReply live = constReply ? null
+                : backend != null ? backend.errors().live(status, frontend.errors()) : frontend.errors().live(status, null);
+        if (live == null) {
+            ErrorMessage m = errorMessage(status);
+            sendError(status, header == null ? m : m.withHeader(header, value));
+            return;
+        }
+        LiveReply.Built b = live.build(this);
+        if (header != null) {
+            b.head().headers().add(header, value);
+        }
+        log.status(status);
+        sendReply(b.head(), b.body(), true, 0);
     }
 
     /** The proxy's message for {@code status}: the backend's errorfile, else the frontend's, else HAProxy's page. */
@@ -1261,10 +1282,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     public void reply(Reply r) {
         log.error(r.refused() ? 'P' : 'L'); // refused, or answered by the proxy itself
         switch (r) {
-            case Reply.Error e -> {
-                ErrorMessage m = errorMessage(e.status());
-                sendError(e.status(), e.header() == null ? m : m.withHeader(e.header(), e.value()));
-            }
+            case Reply.Error e -> answerError(e.status(), e.header(), e.value());
             case Reply.Message m -> sendError(m.status(), m.message());
             case Reply.Content c -> sendReply(c.head(), c.body(), true, 0);
         }
@@ -1555,7 +1573,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     private void replaceWithInternalError(ResponseHead failed) {
         log.rewriteRefused();
         constReply = failed.status() == 500;
-        sendError(500, errorMessage(500));
+        answerError(500, null, null);
     }
 
     /** Ends both connections at once: the response was already under way. */
@@ -1723,7 +1741,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             // As HAProxy: a whole request whose response has not begun gets a 502 ("KH" in the log), and the
             // client connection lives on as after any error it may keep.
             log.error(cause, 'H');
-            sendError(502, errorMessage(502));
+            answerError(502, null, null);
             return;
         }
         log.error(cause, '-'); // HAProxy's analysers leave the state unset on a kill

@@ -13,8 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code http-error}: the proxy's own error messages written as {@code return} replies (a string or file payload with
- * its content-type, fixed header fields), inherited from defaults, and {@code default-errorfiles} going back to the
- * usual message. The same bytes as HAProxy 2.6 (-Dit.proxy=haproxy).
+ * its content-type, header fields, log-format parts made for each transaction), inherited from defaults, and
+ * {@code default-errorfiles} going back to the usual message. The same bytes as HAProxy 2.6 (-Dit.proxy=haproxy).
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class HttpErrorIT {
@@ -63,6 +63,45 @@ class HttpErrorIT {
             assertThat(text(fe, "/n")).isEqualTo("HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n");
             assertThat(text(fe, "/b")).as("reset to HAProxy's page").contains("<h1>400 Bad request</h1>");
             assertThat(text(reset, "/")).as("reset in the backend: HAProxy's page").contains("<h1>503 Service Unavailable</h1>");
+        }
+    }
+
+    /**
+     * A message whose body or header values are log-formats is made for each failing transaction, with its samples,
+     * as a {@code return} reply is; a later errorfile line still replaces it.
+     */
+    @Test
+    void logFormatPartsAreMadeForEachTransaction() throws Exception {
+        Path file = dir.resolve("lf.txt");
+        Files.writeString(file, "from file for %[path]\n");
+        int fe = freePort();
+        try (FulcrumProcess proxy = serve("""
+                defaults
+                    mode http
+                    timeout connect 100ms
+                    retries 0
+                    timeout client 5s
+                    timeout server 5s
+                frontend fe
+                    bind 127.0.0.1:%d
+                    http-error status 503 content-type text/plain lf-string "no server for %%[req.hdr(host)]%%[path]" hdr x-m "%%[method]"
+                    http-error status 403 content-type text/plain lf-file %s
+                    http-error status 404 content-type text/plain lf-string "%%[path]"
+                    errorfile 404 /dev/null
+                    http-request deny if { path_beg /d }
+                    http-request deny deny_status 404 if { path /n }
+                    default_backend down
+                backend down
+                    server s1 127.0.0.1:%d
+                """.formatted(fe, file, freePort()), fe)) {
+            assertThat(text(fe, "/a?b")).isEqualTo("HTTP/1.1 503 Service Unavailable\r\nx-m: GET\r\ncontent-length: 17\r\n"
+                    + "content-type: text/plain\r\n\r\nno server for x/a");
+            assertThat(text(fe, "/d/x")).isEqualTo("HTTP/1.1 403 Forbidden\r\ncontent-length: 19\r\n"
+                    + "content-type: text/plain\r\n\r\nfrom file for /d/x\n");
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                c.send("GET /n HTTP/1.1\r\nHost: x\r\n\r\n");
+                c.awaitClosed(3000); // the later errorfile: empty, nothing is sent
+            }
         }
     }
 
