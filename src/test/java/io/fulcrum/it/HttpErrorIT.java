@@ -18,6 +18,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class HttpErrorIT {
+    /** Servers that refuse at once: a 503 without waiting. */
+    private static final String DEFAULTS = """
+            defaults
+                mode http
+                timeout connect 100ms
+                retries 0
+                timeout client 5s
+                timeout server 5s
+            """;
+
     @TempDir
     Path dir;
 
@@ -27,13 +37,7 @@ class HttpErrorIT {
         Files.writeString(file, "custom file body\n");
         int fe = freePort();
         int reset = freePort();
-        try (FulcrumProcess proxy = serve("""
-                defaults
-                    mode http
-                    timeout connect 100ms
-                    retries 0
-                    timeout client 5s
-                    timeout server 5s
+        try (FulcrumProcess proxy = serve(DEFAULTS + """
                     http-error status 503 content-type text/plain string "down for now" hdr x-a b hdr x-b "c d"
                 frontend fe
                     bind 127.0.0.1:%d
@@ -75,13 +79,7 @@ class HttpErrorIT {
         Path file = dir.resolve("lf.txt");
         Files.writeString(file, "from file for %[path]\n");
         int fe = freePort();
-        try (FulcrumProcess proxy = serve("""
-                defaults
-                    mode http
-                    timeout connect 100ms
-                    retries 0
-                    timeout client 5s
-                    timeout server 5s
+        try (FulcrumProcess proxy = serve(DEFAULTS + """
                 frontend fe
                     bind 127.0.0.1:%d
                     http-error status 503 content-type text/plain lf-string "no server for %%[req.hdr(host)]%%[path]" hdr x-m "%%[method]"
