@@ -3,6 +3,7 @@ package io.fulcrum.log;
 import io.fulcrum.conn.ConnError;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.proxy.Frontend;
+import io.fulcrum.runtime.LoopClock;
 import io.fulcrum.stats.Counters;
 import io.netty.channel.Channel;
 import io.netty.util.concurrent.FastThreadLocal;
@@ -87,7 +88,7 @@ public final class FrontendLogger {
 
     /** The record of a transaction that begins now. */
     public StreamLog newStream() {
-        return newStream(System.nanoTime(), System.currentTimeMillis());
+        return newStream(LoopClock.nanoTime(), LoopClock.currentTimeMillis());
     }
 
     /**

@@ -5,6 +5,7 @@ import io.fulcrum.backend.Ticket;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
 import io.fulcrum.runtime.ConnLimit;
+import io.fulcrum.runtime.LoopClock;
 import io.fulcrum.sample.SampleContext;
 import io.fulcrum.server.Server;
 import io.fulcrum.stats.Counters;
@@ -120,8 +121,8 @@ public final class StreamLog {
     /** The first byte of the request arrived (end of Ti); the next ones do not count. */
     public void requestStarted() {
         if (requestNanos == NONE) {
-            requestNanos = Math.max(System.nanoTime(), handshakeNanos);
-            requestMillis = System.currentTimeMillis();
+            requestNanos = Math.max(LoopClock.nanoTime(), handshakeNanos);
+            requestMillis = LoopClock.currentTimeMillis();
         }
     }
 
@@ -137,7 +138,7 @@ public final class StreamLog {
         if (headNanos == NONE && !badRequest) {
             logger.requestReceived();
         }
-        headNanos = System.nanoTime();
+        headNanos = LoopClock.nanoTime();
         method = head.method();
         uri = head.uri();
         version = head.receivedVersion();
@@ -234,7 +235,7 @@ public final class StreamLog {
     /** A server slot is held, or the wait for one gave up (end of Tw, which includes the time spent in queues). */
     public void serverAssigned() {
         if (assignedNanos == NONE) {
-            assignedNanos = System.nanoTime();
+            assignedNanos = LoopClock.nanoTime();
         }
         Server s = ticket == null ? null : ticket.server();
         if (s != null && s != server) { // counted once per choice (lbtot, rate, lastsess)
@@ -248,7 +249,7 @@ public final class StreamLog {
     public void applet(String name) {
         applet = name;
         // As HAProxy's, the service is "connected" at once: Tw and Tc are 0.
-        long now = System.nanoTime();
+        long now = LoopClock.nanoTime();
         assignedNanos = assignedNanos == NONE ? now : assignedNanos;
         connectedNanos = connectedNanos == NONE ? now : connectedNanos;
     }
@@ -259,7 +260,7 @@ public final class StreamLog {
 
     /** The server connection is established (end of Tc). */
     public void connected(Channel server) {
-        connectedNanos = System.nanoTime();
+        connectedNanos = LoopClock.nanoTime();
         serverAddress = server.remoteAddress();
         serverLocal = server.localAddress();
     }
@@ -269,7 +270,7 @@ public final class StreamLog {
         if (head.isInterim() && head.status() != 101 || responseNanos != NONE) {
             return;
         }
-        responseNanos = System.nanoTime();
+        responseNanos = LoopClock.nanoTime();
         responseCaptures = logger.captures().response(head, responseCaptures);
         responseCookie = logger.captures().responseCookie(head);
     }
@@ -379,7 +380,7 @@ public final class StreamLog {
         if (endNanos != NONE) {
             return false;
         }
-        endNanos = System.nanoTime();
+        endNanos = LoopClock.nanoTime();
         if (backendStreams != null) {
             backendStreams.release();
         }

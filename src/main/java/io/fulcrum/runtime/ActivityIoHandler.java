@@ -58,6 +58,9 @@ final class ActivityIoHandler implements IoHandler {
     @Override
     public int run(IoHandlerContext context) {
         submitChanges();
+        if (Thread.currentThread() instanceof EventLoops.LoopThread t) {
+            LoopClock.passBegins(t);
+        }
         activity.pollStarts(System.nanoTime());
         int events = 0;
         try {

@@ -115,12 +115,17 @@ public final class EventLoops {
     }
 
     /** An event loop's thread, which knows the loop's index. */
-    private static final class LoopThread extends FastThreadLocalThread {
+    static final class LoopThread extends FastThreadLocalThread {
         final int index;
         /** The CPUs it runs on ({@code cpu-map}), or null. */
         private final long[] cpus;
         /** Its loop's activity counters, once the loop runs. */
         LoopActivity activity;
+        /** {@link LoopClock}'s times of the current loop pass, valid once read in it. */
+        long nanos;
+        long millis;
+        boolean nanosRead;
+        boolean millisRead;
 
         LoopThread(ThreadGroup group, Runnable task, String name, int index, long[] cpus) {
             super(group, task, name);

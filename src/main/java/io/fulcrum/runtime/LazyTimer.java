@@ -30,7 +30,7 @@ public final class LazyTimer implements Runnable {
         if (delayMillis <= 0) {
             clear();
         } else {
-            setAt(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delayMillis));
+            setAt(LoopClock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delayMillis));
         }
     }
 
@@ -74,6 +74,7 @@ public final class LazyTimer implements Runnable {
         }
         if (System.nanoTime() - deadline >= 0) {
             deadline = NONE;
+            LoopClock.timerFires();
             onExpiry.run();
         } else {
             schedule(deadline);

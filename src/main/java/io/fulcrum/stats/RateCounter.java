@@ -1,5 +1,6 @@
 package io.fulcrum.stats;
 
+import io.fulcrum.runtime.LoopClock;
 import io.fulcrum.runtime.VarHandles;
 
 import java.lang.invoke.MethodHandles;
@@ -38,7 +39,7 @@ public final class RateCounter {
 
     /** Counts {@code n} events now (bytes, for a byte rate). */
     public void add(long n) {
-        long now = System.currentTimeMillis();
+        long now = LoopClock.currentTimeMillis();
         Cell c = cells.mine();
         long sec = now / 1000;
         long s = c.second;

@@ -48,6 +48,7 @@ import io.fulcrum.sample.Endpoints;
 import io.fulcrum.sample.Resumption;
 import io.fulcrum.sample.VarScope;
 import io.fulcrum.runtime.EventLoops;
+import io.fulcrum.runtime.LoopClock;
 import io.fulcrum.sample.Vars;
 import io.fulcrum.server.Server;
 import io.fulcrum.stats.StatsPage;
@@ -210,7 +211,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     /** Routes the request and starts the server side. */
     public void start() {
         register();
-        long now = System.nanoTime();
+        long now = LoopClock.nanoTime();
         lastClientActivity = now;
         lastServerActivity = now;
         if (!frontend.tcpRules().acceptContent(this)) {
@@ -467,7 +468,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
 
     /** Body bytes from the client; this stream owns {@code data}. */
     public void requestData(ByteBuf data) {
-        lastClientActivity = System.nanoTime();
+        lastClientActivity = LoopClock.nanoTime();
         if (answerAfterBody != null) {
             keepBody(data);
             return;
@@ -490,7 +491,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     }
 
     public void requestTrailers(HttpHeaders trailers) {
-        lastClientActivity = System.nanoTime();
+        lastClientActivity = LoopClock.nanoTime();
         if (held != null && held.waiting()) {
             held.holdTrailers(trailers);
             return;
@@ -720,7 +721,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         releasePending();
         replay.replayInto(pending);
         redispatch();
-        lastServerActivity = System.nanoTime();
+        lastServerActivity = LoopClock.nanoTime();
         connect();
         armTimer();
         return true;
@@ -822,7 +823,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         log.connected(conn.channel());
         nameServer();
         conn.attach(this, request);
-        lastServerActivity = System.nanoTime();
+        lastServerActivity = LoopClock.nanoTime();
         ByteBuf b;
         while ((b = pending.poll()) != null) {
             conn.channel().write(b, conn.channel().voidPromise());
@@ -900,7 +901,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             replay = null;
         }
         log.responseHead(head);
-        lastServerActivity = System.nanoTime();
+        lastServerActivity = LoopClock.nanoTime();
         tunnel = head.status() == 101 && upgradeRequested || request.isConnect() && head.status() / 100 == 2;
         if (server != null && PrivateAuth.asked(head)) {
             server.makePrivate();
@@ -998,7 +999,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             data.release();
             return;
         }
-        lastServerActivity = System.nanoTime();
+        lastServerActivity = LoopClock.nanoTime();
         if (heldResponse != null && heldResponse.waiting()) {
             heldResponse.hold(data);
             continueResponse();
@@ -1106,7 +1107,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
 
     /** The client's writability changed: pause or resume reading the server. */
     public void clientWritable(boolean writable) {
-        lastClientActivity = System.nanoTime();
+        lastClientActivity = LoopClock.nanoTime();
         if (writable && server != null) {
             server.resumeReading();
         }
@@ -1114,7 +1115,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
 
     /** The server connection can take request bytes again. */
     public void serverWritable() {
-        lastServerActivity = System.nanoTime();
+        lastServerActivity = LoopClock.nanoTime();
         front.resumeIfPaused();
     }
 
@@ -1723,13 +1724,13 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
 
     /** Bytes moved on the client side (the front connection reports reads and drains). */
     public void clientActive() {
-        lastClientActivity = System.nanoTime();
+        lastClientActivity = LoopClock.nanoTime();
         called();
     }
 
     /** Bytes moved on the server side. */
     public void serverActive() {
-        lastServerActivity = System.nanoTime();
+        lastServerActivity = LoopClock.nanoTime();
         called();
     }
 

@@ -8,6 +8,7 @@ import io.fulcrum.log.LogContext;
 import io.fulcrum.log.RunningCounts;
 import io.fulcrum.listener.Listener;
 import io.fulcrum.proxy.Frontend;
+import io.fulcrum.runtime.LoopClock;
 import io.fulcrum.server.Server;
 import io.netty.channel.Channel;
 
@@ -48,8 +49,8 @@ public abstract class LiveStream implements LogContext {
 
     /** Lists the stream in its loop's registry; on the stream's loop. */
     protected final void register() {
-        startNanos = System.nanoTime();
-        startMillis = System.currentTimeMillis();
+        startNanos = LoopClock.nanoTime();
+        startMillis = LoopClock.currentTimeMillis();
         LiveStreams.current().add(this);
     }
 

@@ -20,6 +20,7 @@ import io.fulcrum.rules.ResponseControl;
 import io.fulcrum.rules.TcpRules;
 import io.fulcrum.rules.Verdict;
 import io.fulcrum.runtime.EventLoops;
+import io.fulcrum.runtime.LoopClock;
 import io.fulcrum.sample.Endpoints;
 import io.fulcrum.sample.Resumption;
 import io.fulcrum.sample.VarScope;
@@ -575,7 +576,7 @@ public final class TcpSession extends LiveStream implements ResponseControl {
             buf.release();
             return;
         }
-        lastActive[side.ordinal()] = System.nanoTime();
+        lastActive[side.ordinal()] = LoopClock.nanoTime();
         received[side.ordinal()] += buf.readableBytes();
         if (side == Side.SERVER) {
             written[Side.CLIENT.ordinal()] += buf.readableBytes();
@@ -616,7 +617,7 @@ public final class TcpSession extends LiveStream implements ResponseControl {
     /** {@code side} took all its pending bytes: it is active (unless only what it sends counts). */
     void drained(Side side) {
         if (!independent(side)) {
-            lastActive[side.ordinal()] = System.nanoTime();
+            lastActive[side.ordinal()] = LoopClock.nanoTime();
         }
     }
 
@@ -646,7 +647,7 @@ public final class TcpSession extends LiveStream implements ResponseControl {
             shutOutput(peer);
         }
         // The other side's clock restarts with its new timeout (client-fin or server-fin), as in HAProxy.
-        lastActive[side.other().ordinal()] = System.nanoTime();
+        lastActive[side.other().ordinal()] = LoopClock.nanoTime();
         rearm();
     }
 
