@@ -322,6 +322,7 @@ final class PeerSession extends ByteToMessageDecoder {
         handshakeTimeout.cancel(false);
         link.status = Wire.STATUS_OK;
         link.lastHandshake = section.now();
+        link.notUpToDate = false; // each session may be asked for a resync again, as in HAProxy
         lastRead = lastWrite = section.now();
         cursors = new Cursor[section.tables.size()];
         for (int i = 0; i < cursors.length; i++) {
@@ -461,6 +462,7 @@ final class PeerSession extends ByteToMessageDecoder {
         Object key = st.codec.readKey(body);
         Entry e = t.learn(key, expire);
         st.codec.readData(body, current.remote(), e, StickTable.now(), dict);
+        st.learned();
     }
 
     /** Acknowledges what was learned since the last acknowledgement, table by table. */
