@@ -199,14 +199,25 @@ class PeersIT {
                 .containsPattern("table:0x[0-9a-f]+ id=fe update=[1-9]\\d* localupdate=0 commitupdate=0 ");
     }
 
-    /** Each side counts its session with the other as active and connected, as haproxy does. */
+    /**
+     * Each side counts its session with the other as active and connected, as haproxy does, and as one of its jobs
+     * besides its listeners and connections (haproxy's CurrConns leaves its CLI session out, Fulcrum's does not).
+     */
     @Test
     @Order(3)
     void showInfoCountsThePeers() throws Exception {
         for (String socket : List.of("ful.sock", "hap.sock")) {
-            assertThat(CliClient.send(dir.resolve(socket), "show info")).as(socket)
-                    .contains("\nActivePeers: 1\nConnectedPeers: 1\n");
+            String info = CliClient.send(dir.resolve(socket), "show info");
+            assertThat(info).as(socket).contains("\nActivePeers: 1\nConnectedPeers: 1\n");
+            long cli = socket.equals("hap.sock") ? 1 : 0;
+            assertThat(field(info, "Jobs")).as(info).isEqualTo(field(info, "Listeners") + field(info, "CurrConns") + cli + 1);
         }
+    }
+
+    private static long field(String info, String name) {
+        Matcher m = Pattern.compile("\n" + name + ": (\\d+)\n").matcher(info);
+        assertThat(m.find()).as(info).isTrue();
+        return Long.parseLong(m.group(1));
     }
 
     @Test
