@@ -128,9 +128,36 @@ final class ShowPeers {
             b.append("              table:").append(id(st.table)).append(" id=").append(st.table.name()).append(" update=")
                     .append(st.update()).append(" localupdate=").append(st.localUpdate()).append(" commitupdate=")
                     .append(st.localUpdate()).append(" refcnt=1\n");
-            b.append(INDENT).append(dict ? "Dictionary cache: server keys are sent whole, nothing is cached\n"
-                    : "Dictionary cache not dumped (use \"show peers dict\")\n");
+            if (dict) {
+                dictionaries(b, s);
+            } else {
+                b.append(INDENT).append("Dictionary cache not dumped (use \"show peers dict\")\n");
+            }
         }
+    }
+
+    /**
+     * The session's dictionary caches of server keys as HAProxy dumps them, four slots a line: the keys sent (up to the
+     * first free slot), then every slot of the keys received ("-": free); empty without a session.
+     */
+    private static void dictionaries(StringBuilder b, PeerSession s) {
+        b.append(INDENT).append("TX dictionary cache:");
+        for (int i = 0; s != null && i < TxDictionary.SIZE && s.txDictionary().at(i) != null; i++) {
+            slot(b, i, s.txDictionary().at(i));
+        }
+        b.append('\n').append(INDENT).append("RX dictionary cache:");
+        for (int i = 0; i < TxDictionary.SIZE; i++) {
+            String key = s == null ? null : s.received(i);
+            slot(b, i, key == null ? "-" : key);
+        }
+        b.append('\n');
+    }
+
+    private static void slot(StringBuilder b, int i, String key) {
+        if (i % 4 == 0) {
+            b.append('\n').append(INDENT);
+        }
+        b.append(String.format("  %3d -> %s", i, key));
     }
 
     /** HAProxy's PEER_F_* flags of a peer: alive (a message came within a reconnect period), teaching, learning. */
