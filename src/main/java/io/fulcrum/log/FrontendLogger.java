@@ -77,7 +77,7 @@ public final class FrontendLogger {
     }
 
     /** {@code option logasap}: %B, %Tt, %Ta and %Tu are written with a '+', as lower bounds. */
-    boolean logasap() {
+    public boolean logasap() {
         return logasap;
     }
 
@@ -180,10 +180,13 @@ public final class FrontendLogger {
         }
     }
 
-    /** {@code option logasap} in mode http: the server's response head went to the client (%B: what was counted so far). */
+    /**
+     * {@code option logasap} in mode http: the server's response head went to the client (%B: what was counted so far
+     * and the body that came with the head, as HAProxy counts what its response buffer holds then).
+     */
     public void responseHeadSent(LogContext ctx) {
         if (logasap) {
-            early(ctx, ctx.streamLog().bytesOut());
+            early(ctx, ctx.streamLog().bytesOutAtHead());
         }
     }
 

@@ -42,7 +42,7 @@ final class LogForwardSection {
             try {
                 f.targets.add(LogTarget.parse(l, 1));
             } catch (ConfigException e) {
-                throw new ConfigException("log : " + e.getMessage().replace("<facility>  as", "<facility> or global as"));
+                throw LogModule.orGlobal(new ConfigException("log : " + e.getMessage()));
             }
         });
         keywords.add("maxconn", (f, l) -> f.maxconn = (int) integer(l));

@@ -22,6 +22,8 @@ import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.sample.SampleCatalog;
 import io.fulcrum.runtime.GlobalModule.GlobalContext;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.BiConsumer;
 
 /**
@@ -140,20 +142,41 @@ public final class LogModule implements Module {
 
     /** {@code log global}, {@code log <target...>}, or {@code no log} (the inherited targets are forgotten). */
     private static void log(ProxySpec p, ConfigLine l) throws ConfigException {
-        ProxyLog log = of(p);
+        logLine(of(p).targets, l);
+    }
+
+    /**
+     * Checks a {@code log} line where HAProxy accepts one that sends nothing (a peers section): as a proxy's, with its
+     * errors.
+     */
+    public static void checkLogLine(ConfigLine l) throws ConfigException {
+        logLine(new ArrayList<>(), l);
+    }
+
+    /** A {@code log} line of a proxy ({@code log global}, {@code log <target> ...}, {@code no log}) applied to {@code targets}. */
+    private static void logLine(List<LogTarget> targets, ConfigLine l) throws ConfigException {
         if (l.keyword().equals("no")) {
             if (l.has(2)) {
                 throw new ConfigException("log : 'no log' does not expect arguments");
             }
-            log.targets.clear();
+            targets.clear();
         } else if (l.arg(1).equals("global")) {
             if (l.has(2)) {
                 throw new ConfigException("log : 'log global' does not expect arguments");
             }
-            log.targets.add(ProxyLog.GLOBAL);
+            targets.add(ProxyLog.GLOBAL);
         } else {
-            log.targets.add(target(l));
+            try {
+                targets.add(target(l));
+            } catch (ConfigException e) {
+                throw orGlobal(e);
+            }
         }
+    }
+
+    /** A target's error where {@code log global} may be written instead: HAProxy's message says so. */
+    static ConfigException orGlobal(ConfigException e) {
+        return new ConfigException(e.getMessage().replace("<facility>  as", "<facility> or global as"));
     }
 
     private static String tag(ConfigLine l) throws ConfigException {

@@ -69,6 +69,8 @@ public final class StreamLog {
     private boolean loggedEarly;
     /** While the line is built before the end: the bytes sent to the client so far (%B), else -1. */
     private long earlyBytes = -1;
+    /** %B once the response head was read, with the body bytes (HTX data) that came with it: see {@link #bodyWithHead}. */
+    private long outWithHead;
     /** The bytes already in the counters ({@code option contstats}): the end adds the rest. */
     long countedIn;
     long countedOut;
@@ -370,6 +372,14 @@ public final class StreamLog {
         written = true;
     }
 
+    /**
+     * The response head was just counted; {@code n}: the body's HTX data that arrived with it. HAProxy's
+     * {@code option logasap} logs what its response buffer holds then in %B: the head and that part of the body.
+     */
+    public void bodyWithHead(long n) {
+        outWithHead = bytesOut + n;
+    }
+
     /** A layer 7 retry drops what came of the server's response: %B starts over (as HAProxy zeroes {@code res->total}). */
     public void responseDropped() {
         bytesOut = 0;
@@ -440,6 +450,11 @@ public final class StreamLog {
     /** Bytes sent to the client (%B): when the line is built before the end ({@code logasap}), those sent so far. */
     long bytesOut() {
         return earlyBytes >= 0 ? earlyBytes : bytesOut;
+    }
+
+    /** %B for {@code logasap} once the response head went to the client: see {@link #bodyWithHead(long)}. */
+    long bytesOutAtHead() {
+        return Math.max(bytesOut(), outWithHead);
     }
 
     boolean loggedEarly() {

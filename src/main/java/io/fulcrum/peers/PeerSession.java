@@ -28,8 +28,6 @@ final class PeerSession extends ByteToMessageDecoder {
     private static final long HANDSHAKE_MS = 5000;
     /** A hello line is short: more bytes without a line end are not a peer. */
     private static final int MAX_LINE = 1024;
-    /** HAProxy's dictionary cache holds 128 server keys per session. */
-    private static final int DICT_ENTRIES = 128;
 
     private enum State { HELLO_VERSION, HELLO_HOST, HELLO_PEER, ADMITTING, STATUS, READY, CLOSED }
 
@@ -61,7 +59,9 @@ final class PeerSession extends ByteToMessageDecoder {
     private Defined current;
     private int lastLocalTable = -1;
     private boolean teaching;
-    private final String[] dict = new String[DICT_ENTRIES];
+    /** The server keys the peer sent, by cache slot (its TX dictionary, HAProxy's RX one). */
+    private final String[] dict = new String[TxDictionary.SIZE];
+    private final TxDictionary txDict = new TxDictionary();
     private final ByteBuf scratch = Unpooled.buffer(256);
     private ScheduledFuture<?> handshakeTimeout;
     long lastRead;
@@ -105,6 +105,16 @@ final class PeerSession extends ByteToMessageDecoder {
     }
 
     /** Whether it is sending the whole tables (a resync) and not confirmed yet. */
+    /** The server keys sent to the peer ({@code show peers dict}). */
+    TxDictionary txDictionary() {
+        return txDict;
+    }
+
+    /** The server key the peer sent in cache slot {@code i}, or null ({@code show peers dict}). */
+    String received(int i) {
+        return dict[i];
+    }
+
     boolean teaching() {
         return teaching;
     }
@@ -322,6 +332,7 @@ final class PeerSession extends ByteToMessageDecoder {
         handshakeTimeout.cancel(false);
         link.status = Wire.STATUS_OK;
         link.lastHandshake = section.now();
+        link.notUpToDate = false; // each session may be asked for a resync again, as in HAProxy
         lastRead = lastWrite = section.now();
         cursors = new Cursor[section.tables.size()];
         for (int i = 0; i < cursors.length; i++) {
@@ -461,6 +472,7 @@ final class PeerSession extends ByteToMessageDecoder {
         Object key = st.codec.readKey(body);
         Entry e = t.learn(key, expire);
         st.codec.readData(body, current.remote(), e, StickTable.now(), dict);
+        st.learned();
     }
 
     /** Acknowledges what was learned since the last acknowledgement, table by table. */
@@ -549,7 +561,7 @@ final class PeerSession extends ByteToMessageDecoder {
             scratch.writeInt((int) st.table.expiresIn(e));
         }
         st.codec.writeKey(scratch, e.key());
-        st.codec.writeData(scratch, e, StickTable.now());
+        st.codec.writeData(scratch, e, StickTable.now(), txDict);
         writeMessage(id >= 0 ? (timed ? Wire.UPDATE_TIMED : Wire.UPDATE) : (timed ? Wire.INC_UPDATE_TIMED : Wire.INC_UPDATE));
     }
 

@@ -64,6 +64,8 @@ final class PeersRuntime implements Services.Service {
     private long resyncDeadline;
     /** A reload: the old process is expected to teach this one before the remote peers are asked. */
     private boolean waitLocal;
+    /** The sessions accepted and initiated so far; written on the loop only, read by {@code show info}. */
+    private volatile long sessions;
     /** The resync's history, HAProxy's section flags ({@code show peers}). */
     int flags = Wire.RESYNC_REQUESTED;
     /** Completes when a soft-stopping process has taught the new one, or cannot: the process may exit. */
@@ -165,7 +167,8 @@ final class PeersRuntime implements Services.Service {
 
     /**
      * HAProxy's gauges: ActivePeers counts the peers with a session (connecting, or accepted past the hello),
-     * ConnectedPeers those whose session is established; the local peer's listener is one of the Listeners.
+     * ConnectedPeers those whose session is established; the local peer's listener is one of the Listeners. Each
+     * session counts in CumConns, CumReq and, while it lasts, Jobs, as HAProxy's peers sessions and their streams do.
      */
     @Override
     public long info(InfoField field) {
@@ -173,6 +176,10 @@ final class PeersRuntime implements Services.Service {
             case ACTIVEPEERS -> links.stream().filter(l -> l.session != null).count();
             case CONNECTEDPEERS -> links.stream().filter(l -> l.session != null && l.session.established()).count();
             case LISTENERS -> local() != null && local().address != null ? 1 : 0; // as configured, bound or not yet
+            // Each session, accepted or initiated, is one of HAProxy's sessions (CumConns) with its stream (CumReq)...
+            case CUMCONNS, CUMREQ -> sessions;
+            // ... and a job while it lasts.
+            case JOBS -> links.stream().filter(l -> l.session != null).count();
             default -> 0;
         };
     }
@@ -195,6 +202,7 @@ final class PeersRuntime implements Services.Service {
                 .childHandler(new ChannelInitializer<>() {
                     @Override
                     protected void initChannel(Channel ch) {
+                        sessions++;
                         if (tls == null) {
                             ch.pipeline().addLast("peer", new PeerSession(PeersRuntime.this, null));
                         } else {
@@ -254,6 +262,7 @@ final class PeersRuntime implements Services.Service {
 
     private void connect(PeerLink l) {
         l.newConnections++;
+        sessions++;
         l.status = Wire.STATUS_CONNECTING;
         l.reconnectAt = now() + RECONNECT_MS;
         PeerSession s = new PeerSession(this, l);

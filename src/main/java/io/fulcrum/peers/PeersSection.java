@@ -12,6 +12,7 @@ import io.fulcrum.conn.AddressParser;
 import io.fulcrum.conn.Endpoint;
 import io.fulcrum.listener.BindSpec;
 import io.fulcrum.listener.ListenerModule;
+import io.fulcrum.log.LogModule;
 import io.fulcrum.server.ServerModule;
 import io.fulcrum.server.ServerSpec;
 import io.fulcrum.tls.TlsSections;
@@ -27,7 +28,8 @@ import java.util.Set;
  * {@code peers <name>} sections (configuration.txt 3.5): {@code peer}, {@code server}, {@code bind},
  * {@code default-server}, {@code default-bind}, {@code disabled}, {@code enabled} and {@code table}, with HAProxy 2.6's
  * messages, and the global {@code localpeer}. The server and bind options that set TLS between peers are read by the
- * server and bind option tables (as HAProxy reads them); the others, and {@code log}, are refused with a clear message.
+ * server and bind option tables (as HAProxy reads them); the others are refused with a clear message. {@code log} and
+ * {@code no log} are checked as a proxy's and, as in HAProxy 2.6, get nothing to send.
  */
 final class PeersSection {
     static final TableKey<PeersSpec> KEYWORDS = new TableKey<>("peers");
@@ -63,8 +65,13 @@ final class PeersSection {
         });
         keywords.add("disabled", (p, l) -> p.disabled = true);
         keywords.add("enabled", (p, l) -> p.disabled = false);
-        keywords.add("log", (p, l) -> {
-            throw new ConfigException("'log' in a peers section is not supported by Fulcrum yet.");
+        // Checked as a proxy's: HAProxy 2.6 accepts it but sends nothing there (its peers' sessions are not logged).
+        keywords.add("log", (p, l) -> LogModule.checkLogLine(l));
+        keywords.add("no", (p, l) -> {
+            if (!l.arg(1).equals("log")) {
+                throw keywords.unknown("no " + l.arg(1), "unknown keyword 'no " + l.arg(1) + "' in 'peers' section");
+            }
+            LogModule.checkLogLine(l);
         });
         keywords.add("table", (p, l) -> tables.declare(p.name, l));
         registry.section("peers", (header, model) -> open(header, model, keywords, config));

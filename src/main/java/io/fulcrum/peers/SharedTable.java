@@ -34,6 +34,8 @@ final class SharedTable implements Replicator {
     private final TreeMap<Long, Entry> updates = new TreeMap<>();
     private final Map<Entry, Long> ids = new IdentityHashMap<>();
     private long localUpdate;
+    /** HAProxy's table update counter: local updates and those learned from the peers. */
+    private long update;
 
     SharedTable(StickTable table, int id, EventLoop loop, Runnable pushed) {
         this.table = table;
@@ -57,6 +59,7 @@ final class SharedTable implements Replicator {
         draining.set(false);
         for (Entry e; (e = changes.poll()) != null; ) {
             e.clearPending();
+            update++;
             Long old = ids.put(e, ++localUpdate);
             if (old != null) {
                 updates.remove(old);
@@ -69,6 +72,16 @@ final class SharedTable implements Replicator {
     /** The last update id given. */
     long localUpdate() {
         return localUpdate;
+    }
+
+    /** An entry was learned from a peer: it counts in {@link #update()}, not among the local updates. */
+    void learned() {
+        update++;
+    }
+
+    /** Every update so far, local or learned (HAProxy's {@code update} in {@code show peers}). */
+    long update() {
+        return update;
     }
 
     /** The updates after {@code cursor}, oldest first. */

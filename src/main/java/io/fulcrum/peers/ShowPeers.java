@@ -21,6 +21,11 @@ final class ShowPeers {
     private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss", Locale.ENGLISH)
             .withZone(ZoneId.systemDefault());
     private static final String INDENT = "        ";
+    /**
+     * A shared table's flags while its whole content was taught and the peer has not confirmed yet: HAProxy's teach
+     * stages 1 and 2 done (Fulcrum sends the whole lesson at once).
+     */
+    private static final int TEACH_STAGES = 0x3;
 
     private ShowPeers() {
     }
@@ -91,7 +96,9 @@ final class ShowPeers {
                         .getHostAddress() + ":" + l.address.getPort())
                 .append(" last_status=").append(Wire.statusName(l.status))
                 .append(" last_hdshk=").append(l.lastHandshake == 0 ? "<NEVER>" : HumanTime.of((now - l.lastHandshake) / 1000)).append('\n');
-        b.append(INDENT).append("reconnect=").append(l.local ? "<NEVER>" : in(l.reconnectAt - now))
+        // An established session's timer is the one that closes it when nothing comes: as HAProxy's reconnect then.
+        long reconnect = s != null && s.established() ? s.lastRead + PeersRuntime.RECONNECT_MS : l.reconnectAt;
+        b.append(INDENT).append("reconnect=").append(l.local ? "<NEVER>" : in(reconnect - now))
                 .append(" heartbeat=").append(s != null && s.established() ? in(s.lastWrite + 3000 - now) : "<NEVER>")
                 .append(" confirm=0 tx_hbt=").append(l.heartbeatsSent).append(" rx_hbt=").append(l.heartbeatsReceived)
                 .append(" no_hbt=").append(l.noHeartbeat).append(" new_conn=").append(l.newConnections).append(" proto_err=")
@@ -112,17 +119,45 @@ final class ShowPeers {
             SharedTable st = p.tables.get(i);
             PeerSession.Cursor c = s == null ? null : s.cursor(i);
             b.append("          ").append(id(st)).append(" local_id=").append(st.id).append(" remote_id=")
-                    .append(c == null ? 0 : c.remoteId).append(" flags=0x0 remote_data=0x")
+                    .append(c == null ? 0 : c.remoteId).append(" flags=0x").append(s != null && s.teaching() ? TEACH_STAGES : 0)
+                    .append(" remote_data=0x")
                     .append(Long.toHexString(c == null ? 0 : c.remoteTypes)).append('\n');
             b.append("              last_acked=").append(c == null ? 0 : c.lastAcked).append(" last_pushed=")
                     .append(c == null ? 0 : c.lastPushed).append(" last_get=").append(c == null ? 0 : c.lastGet)
                     .append(" teaching_origin=").append(c == null ? 0 : c.teachingOrigin).append(" update=").append(l.acked[i]).append('\n');
             b.append("              table:").append(id(st.table)).append(" id=").append(st.table.name()).append(" update=")
-                    .append(st.localUpdate()).append(" localupdate=").append(st.localUpdate()).append(" commitupdate=")
+                    .append(st.update()).append(" localupdate=").append(st.localUpdate()).append(" commitupdate=")
                     .append(st.localUpdate()).append(" refcnt=1\n");
-            b.append(INDENT).append(dict ? "Dictionary cache: server keys are sent whole, nothing is cached\n"
-                    : "Dictionary cache not dumped (use \"show peers dict\")\n");
+            if (dict) {
+                dictionaries(b, s);
+            } else {
+                b.append(INDENT).append("Dictionary cache not dumped (use \"show peers dict\")\n");
+            }
         }
+    }
+
+    /**
+     * The session's dictionary caches of server keys as HAProxy dumps them, four slots a line: the keys sent (up to the
+     * first free slot), then every slot of the keys received ("-": free); empty without a session.
+     */
+    private static void dictionaries(StringBuilder b, PeerSession s) {
+        b.append(INDENT).append("TX dictionary cache:");
+        for (int i = 0; s != null && i < TxDictionary.SIZE && s.txDictionary().at(i) != null; i++) {
+            slot(b, i, s.txDictionary().at(i));
+        }
+        b.append('\n').append(INDENT).append("RX dictionary cache:");
+        for (int i = 0; i < TxDictionary.SIZE; i++) {
+            String key = s == null ? null : s.received(i);
+            slot(b, i, key == null ? "-" : key);
+        }
+        b.append('\n');
+    }
+
+    private static void slot(StringBuilder b, int i, String key) {
+        if (i % 4 == 0) {
+            b.append('\n').append(INDENT);
+        }
+        b.append(String.format("  %3d -> %s", i, key));
     }
 
     /** HAProxy's PEER_F_* flags of a peer: alive (a message came within a reconnect period), teaching, learning. */

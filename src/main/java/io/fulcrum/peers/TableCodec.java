@@ -170,11 +170,11 @@ final class TableCodec {
         }
     }
 
-    /** An entry's data, every stored type in order; {@code now} is StickTable.now(). */
-    void writeData(ByteBuf out, Entry e, long now) {
+    /** An entry's data, every stored type in order; {@code now} is StickTable.now(); server keys go through {@code dict}. */
+    void writeData(ByteBuf out, Entry e, long now, TxDictionary dict) {
         for (DataType t : table.storedTypes()) {
             if (t.kind() == DataType.Kind.DICT) {
-                writeServerKey(out, e.serverKey());
+                writeServerKey(out, e.serverKey(), dict);
                 continue;
             }
             for (int i = 0, n = table.elements(t); i < n; i++) {
@@ -192,15 +192,25 @@ final class TableCodec {
         }
     }
 
-    /** A server key: its length, then a dictionary id (always 1: the peer's cache slot is overwritten) and the value. */
-    private static void writeServerKey(ByteBuf out, String key) {
+    /**
+     * A server key as HAProxy sends it: its length, then its cache id (slot + 1) alone when the peer has it, else the
+     * id and the value, which the peer caches under that id.
+     */
+    private static void writeServerKey(ByteBuf out, String key, TxDictionary dict) {
         if (key == null) {
             VarInt.write(out, 0);
             return;
         }
+        int cached = dict.slotOf(key);
+        if (cached >= 0) {
+            VarInt.write(out, VarInt.size(cached + 1));
+            VarInt.write(out, cached + 1);
+            return;
+        }
+        int id = dict.add(key) + 1;
         byte[] b = key.getBytes(StandardCharsets.ISO_8859_1);
-        VarInt.write(out, 1 + VarInt.size(b.length) + b.length);
-        VarInt.write(out, 1);
+        VarInt.write(out, VarInt.size(id) + VarInt.size(b.length) + b.length);
+        VarInt.write(out, id);
         VarInt.write(out, b.length);
         out.writeBytes(b);
     }

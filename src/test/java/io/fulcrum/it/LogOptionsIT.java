@@ -63,6 +63,30 @@ class LogOptionsIT {
         }
     }
 
+    /**
+     * With logasap, %B counts the body that came with the response head, as HAProxy counts what its response buffer
+     * holds when it logs: the head's HTX data and the payload (50 + 11), a chunked body's end too (58 + 11 + 1).
+     */
+    @Test
+    void logasapCountsTheBodyThatCameWithTheHead() throws Exception {
+        int fe = freePort();
+        try (SyslogListener raw = SyslogListener.open();
+             SyslogListener rfc5424 = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.start(x -> x.readBody().send(x.target().equals("/chunked")
+                     ? "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n"
+                     : "HTTP/1.1 200 OK\r\nContent-Length: 11\r\n\r\nhello world"));
+             FulcrumProcess proxy = HttpKit.serve(config(raw, rfc5424, "http", fe, "option httplog\noption logasap",
+                     "server s1 127.0.0.1:" + origin.port()), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(c.exchange(get("/length")).bodyText()).isEqualTo("hello world");
+            assertThat(raw.next()).matches(like("127.0.0.1:{N} [{DATE}] fe be/s1 {N}/{N}/{N}/{N}/+{N} 200 +61 - - ---- "
+                    + "1/1/1/1/0 0/0 \"GET /length HTTP/1.1\"\n"));
+            assertThat(c.exchange(get("/chunked")).bodyText()).isEqualTo("hello world");
+            assertThat(raw.next()).matches(like("127.0.0.1:{N} [{DATE}] fe be/s1 {N}/{N}/{N}/{N}/+{N} 200 +70 - - ---- "
+                    + "1/1/1/1/0 0/0 \"GET /chunked HTTP/1.1\"\n"));
+        }
+    }
+
     /** With logasap, a TCP session is logged once its server connection is established: "+" total time and bytes. */
     @Test
     void logasapInTcp() throws Exception {

@@ -180,14 +180,44 @@ class PeersIT {
         assertThat(accepted).containsPattern("\n        xprt=RAW src=127.0.0.1:\\d+ addr=127.0.0.1:" + port + "\n");
     }
 
-    /** Each side counts its session with the other as active and connected, as haproxy does. */
+    /**
+     * An established session's reconnect timer is the one that closes it when nothing comes: it runs from the last
+     * message received (the peer sends a heartbeat every 3 s), so it is never past, on both sides as in haproxy.
+     */
+    @Test
+    @Order(3)
+    void anEstablishedPeersReconnectTimerRunsFromItsLastMessage() throws Exception {
+        assertThat(CliClient.send(dir.resolve("ful.sock"), "show peers"))
+                .containsPattern("id=hap\\(remote,active\\)[^\n]*\n        reconnect=[0-5]s heartbeat=[0-3]s ");
+        assertThat(CliClient.send(dir.resolve("hap.sock"), "show peers"))
+                .containsPattern("id=ful\\(remote,active\\)[^\n]*\n        reconnect=[0-5]s heartbeat=[0-3]s ");
+    }
+
+    /** A table's update counter counts the entries learned from a peer; its local update counter does not (haproxy's). */
+    private static void learnedWithoutLocalUpdates(String socket) throws Exception {
+        assertThat(CliClient.send(dir.resolve(socket), "show peers"))
+                .containsPattern("table:0x[0-9a-f]+ id=fe update=[1-9]\\d* localupdate=0 commitupdate=0 ");
+    }
+
+    /**
+     * Each side counts its session with the other as active and connected, as haproxy does, and as one of its jobs
+     * besides its listeners and connections (haproxy's CurrConns leaves its CLI session out, Fulcrum's does not).
+     */
     @Test
     @Order(3)
     void showInfoCountsThePeers() throws Exception {
         for (String socket : List.of("ful.sock", "hap.sock")) {
-            assertThat(CliClient.send(dir.resolve(socket), "show info")).as(socket)
-                    .contains("\nActivePeers: 1\nConnectedPeers: 1\n");
+            String info = CliClient.send(dir.resolve(socket), "show info");
+            assertThat(info).as(socket).contains("\nActivePeers: 1\nConnectedPeers: 1\n");
+            long cli = socket.equals("hap.sock") ? 1 : 0;
+            assertThat(field(info, "Jobs")).as(info).isEqualTo(field(info, "Listeners") + field(info, "CurrConns") + cli + 1);
         }
+    }
+
+    private static long field(String info, String name) {
+        Matcher m = Pattern.compile("\n" + name + ": (\\d+)\n").matcher(info);
+        assertThat(m.find()).as(info).isTrue();
+        return Long.parseLong(m.group(1));
     }
 
     @Test
@@ -197,6 +227,7 @@ class PeersIT {
         hap = startHaproxy();
         await("hap.sock", "fe", "key=from-ful use=0 exp=\\d+ .*http_req_cnt=1 ");
         await("hap.sock", "fe", "key=from-hap use=0 exp=\\d+ .*http_req_cnt=2 ");
+        learnedWithoutLocalUpdates("hap.sock");
     }
 
     @Test
@@ -207,6 +238,7 @@ class PeersIT {
         Matcher m = await("ful.sock", "fe", "key=from-hap use=0 exp=(\\d+) .*http_req_cnt=2 ");
         assertThat(Long.parseLong(m.group(1))).isLessThan(60_000L); // the remaining expiry haproxy sent, not a fresh one
         await("ful.sock", "fe", "key=from-ful use=0 exp=\\d+ .*http_req_cnt=1 ");
+        learnedWithoutLocalUpdates("ful.sock");
         // And the session goes on: a new entry on either side reaches the other.
         track(fulFront, "after-restart");
         await("hap.sock", "fe", "key=after-restart use=0 ");

@@ -178,15 +178,34 @@ class PeersConfigTest {
                     default-server ssl verify none check
                     default-bind ssl backlog 5
                     peer other 127.0.0.1:23011 ssl verify nope
-                    log stdout local0
+                    log stdout bogus
                 """)).isEqualTo("""
                 [ALERT]    (1) : config : parsing [t.cfg:9] : 'server p/me' : 'maxconn' is not supported in peers sections by Fulcrum (only the TLS options are).
                 [ALERT]    (1) : config : parsing [t.cfg:10] : 'default-server' : 'check' is not supported in peers sections by Fulcrum (only the TLS options are).
                 [ALERT]    (1) : config : parsing [t.cfg:11] : 'default-bind' : 'backlog' is not supported in peers sections by Fulcrum (only the TLS options are).
                 [ALERT]    (1) : config : parsing [t.cfg:12] : 'server p/other' : 'verify' : unknown verify method 'nope', only 'none' and 'required' are supported
-                [ALERT]    (1) : config : parsing [t.cfg:13] : 'log' in a peers section is not supported by Fulcrum yet.
+                [ALERT]    (1) : config : parsing [t.cfg:13] : log : unknown log facility 'bogus'
                 [ALERT]    (1) : config : Error(s) found in configuration file : t.cfg
                 [ALERT]    (1) : config : Fatal errors found in configuration.
+                """);
+    }
+
+    /** As in haproxy 2.6: {@code log} and {@code no log} are accepted in a peers section, checked as a proxy's. */
+    @Test
+    void logLinesAreCheckedAsAProxys() {
+        assertThat(messages("""
+                peers p
+                    log global
+                    log 127.0.0.1:514 local0 info
+                    no log
+                    peer me 127.0.0.1:23010
+                """)).isBlank();
+        assertThat(messages("""
+                peers p
+                    log 127.0.0.1:514
+                    peer me 127.0.0.1:23010
+                """)).startsWith("""
+                [ALERT]    (1) : config : parsing [t.cfg:9] : log : expects <address> and <facility> or global as arguments
                 """);
     }
 

@@ -101,7 +101,7 @@ class TableCodecTest {
         assertThat(framed(Wire.UPDATE, b -> {
             b.writeInt(2);
             c.writeKey(b, e.key());
-            c.writeData(b, e, now);
+            c.writeData(b, e, now, new TxDictionary());
         })).isEqualTo("0a8013" + "00000002" + "00000007" + "01" + "0000" + "f82f0000" + "f82f0000");
 
         StickTable fe = tables.get("fe");
@@ -113,7 +113,7 @@ class TableCodecTest {
         assertThat(framed(Wire.UPDATE, b -> {
             b.writeInt(3);
             f.writeKey(b, abc.key());
-            f.writeData(b, abc, now);
+            f.writeData(b, abc, now, new TxDictionary());
         })).isEqualTo("0a8010" + "00000003" + "03616263" + "00" + "00" + "00" + "01" + "f82f0100");
     }
 
@@ -156,7 +156,8 @@ class TableCodecTest {
         e.serverKey("srv1");
         TableCodec c = codec("mesh/ips");
         ips.learnRaw(e, DataType.CONN_CUR, 0, 0, 5);
-        c.writeData(buf, e, StickTable.now());
+        TxDictionary sent = new TxDictionary();
+        c.writeData(buf, e, StickTable.now(), sent);
 
         ByteBuf def = Unpooled.buffer();
         c.define(def, 1);
@@ -175,6 +176,30 @@ class TableCodecTest {
         assertThat(ips.get(copy, DataType.CONN_CUR, 0)).isZero(); // a local count: never learned
         assertThat(copy.serverKey()).isEqualTo("srv1");
         assertThat(dict[0]).isEqualTo("srv1");
+        assertThat(sent.at(0)).isEqualTo("srv1");
+
+        // Sent again, the key goes as its cache id alone (length 1, id 1), as HAProxy sends it; the peer reads it back.
+        Entry other = ips.getOrCreate(3);
+        other.serverKey("srv1");
+        c.writeData(buf, other, StickTable.now(), sent);
+        assertThat(ByteBufUtil.hexDump(buf)).endsWith("0101");
+        Entry copy2 = ips.getOrCreate(4);
+        c.readData(buf, remote, copy2, StickTable.now(), dict);
+        assertThat(copy2.serverKey()).isEqualTo("srv1");
+    }
+
+    /** The 129th key sent takes the oldest key's slot, the first, as HAProxy's cache does. */
+    @Test
+    void theDictionaryReplacesItsOldestKey() {
+        TxDictionary d = new TxDictionary();
+        for (int i = 0; i < TxDictionary.SIZE; i++) {
+            assertThat(d.add("s" + i)).isEqualTo(i);
+        }
+        assertThat(d.slotOf("s5")).isEqualTo(5);
+        assertThat(d.add("new")).isZero();
+        assertThat(d.slotOf("s0")).isEqualTo(-1);
+        assertThat(d.slotOf("new")).isZero();
+        assertThat(d.add("newer")).isEqualTo(1);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.fulcrum.mux.h1;
 
 import io.fulcrum.http.HttpHead;
+import io.fulcrum.http.HttpHeaders;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
 import io.netty.buffer.ByteBuf;
@@ -93,15 +94,69 @@ public final class H1Parser {
      * than a transaction that fails. A parser of its own reads a view of the bytes, up to the end of the message.
      */
     public H1Exception chunkedBodyError(ByteBuf input) {
-        H1Parser probe = new H1Parser(kind, limits, acceptInvalid);
-        probe.state = State.CHUNK_SIZE;
-        probe.offset = offset;
+        H1Parser probe = probe(HttpHead.CHUNKED);
         try {
             probe.parse(input.duplicate(), DISCARD);
             return null;
         } catch (H1Exception e) {
             return e;
         }
+    }
+
+    /**
+     * In {@link MessageSink#head}: the body's HTX data (payload, trailers, end of a chunked body) that the bytes already
+     * in {@code input} hold and that HAProxy's response buffer takes along with the head ({@code head.htxSize()} of it,
+     * within {@code tune.bufsize - tune.maxrewrite}, a data block's header aside). It is what HAProxy's
+     * {@code option logasap} counts in %B besides the head. {@code input} and this parser are left as they are.
+     */
+    public long bodyDataWithHead(ByteBuf input, HttpHead h) {
+        if (h.bodyLength() == HttpHead.NO_BODY || !input.isReadable()) {
+            return 0;
+        }
+        long[] data = {0};
+        MessageSink counter = new MessageSink() {
+            @Override
+            public void head(HttpHead ignored) {
+            }
+
+            @Override
+            public void data(ByteBuf bytes) {
+                data[0] += bytes.readableBytes();
+                bytes.release();
+            }
+
+            @Override
+            public void trailers(HttpHeaders fields) {
+                data[0] += fields.htxData();
+            }
+
+            @Override
+            public void end() {
+                data[0] += h.bodyLength() == HttpHead.CHUNKED ? HttpHead.HTX_END : 0;
+            }
+        };
+        try {
+            probe(h.bodyLength()).parse(input.duplicate(), counter);
+        } catch (H1Exception e) {
+            // what came before the error counts
+        }
+        long room = limits.bufsize() - limits.maxrewrite() - h.htxSize() - HttpHead.HTX_BLOCK;
+        return Math.max(0, Math.min(data[0], room));
+    }
+
+    /** A parser of its own for the body after the head just read, whose length is {@code bodyLength}. */
+    private H1Parser probe(long bodyLength) {
+        H1Parser probe = new H1Parser(kind, limits, acceptInvalid);
+        probe.offset = offset;
+        if (bodyLength == HttpHead.CHUNKED) {
+            probe.state = State.CHUNK_SIZE;
+        } else if (bodyLength == HttpHead.UNTIL_CLOSE) {
+            probe.state = State.UNTIL_CLOSE;
+        } else {
+            probe.state = State.FIXED;
+            probe.remaining = bodyLength;
+        }
+        return probe;
     }
 
     /** Drops what a probe finds. */

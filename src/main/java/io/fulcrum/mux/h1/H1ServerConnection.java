@@ -268,6 +268,9 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
         }
         // %B counts the response as received (HAProxy's HTX data), before the stream's rules change it.
         stream.streamLog().bytesOut(HopByHop.receivedData(head));
+        if (stream.frontend().logger().logasap()) {
+            stream.streamLog().bodyWithHead(parser.bodyDataWithHead(input, head));
+        }
         chunked = head.bodyLength() == HttpHead.CHUNKED;
         stream.responseHead((ResponseHead) head);
     }
