@@ -57,8 +57,9 @@ final class CertFetches {
         client(c, "ssl_c_used", SampleType.BOOL, (t, out) -> out.setBool(t.peer != null));
         client(c, "ssl_fc_has_crt", SampleType.BOOL, (t, out) -> out.setBool(t.peer != null));
         client(c, "ssl_c_verify", SampleType.SINT, (t, out) -> out.setSint(t.verify[0]));
-        client(c, "ssl_c_err", SampleType.SINT, (t, out) -> out.setSint(t.verify[1] == 0 ? t.verify[0] : 0));
-        client(c, "ssl_c_ca_err", SampleType.SINT, (t, out) -> out.setSint(t.verify[1] > 0 ? t.verify[0] : 0));
+        // These two also in the log line of a handshake that failed (HAProxy's), ssl_c_verify not.
+        any(c, "ssl_c_err", SampleType.SINT, (t, out) -> out.setSint(t.verify[1] == 0 ? t.verify[0] : 0));
+        any(c, "ssl_c_ca_err", SampleType.SINT, (t, out) -> out.setSint(t.verify[1] > 0 ? t.verify[0] : 0));
         // As OpenSSL's peer chain on a server: what the client sent after its own certificate, DER after DER.
         client(c, "ssl_c_chain_der", SampleType.BIN, (t, out) -> t.peerChain != null && t.peerChain.length > 0 && out.setBin(chainDer(t.peerChain, 1)));
         // On a client connection OpenSSL's peer chain starts with the server's own certificate.
@@ -86,7 +87,13 @@ final class CertFetches {
         boolean read(TlsConnection t, Sample out);
     }
 
+    /** A fetch of the client connection's completed TLS session. */
     private static void client(SampleCatalog c, String name, SampleType type, Read read) {
+        any(c, name, type, (t, out) -> t.completed() && read.read(t, out));
+    }
+
+    /** A fetch of the client connection's TLS layer, its handshake failed or not. */
+    private static void any(SampleCatalog c, String name, SampleType type, Read read) {
         c.fetch(new Fetch(name, ArgSpec.NONE, type, Source.L5CLI, (a, ctx, out) -> {
             TlsConnection t = TlsConnection.of(ctx.frontChannel());
             return t != null && read.read(t, out);

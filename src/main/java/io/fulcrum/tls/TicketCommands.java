@@ -57,7 +57,7 @@ final class TicketCommands {
         if (key == null) {
             throw new CliException("'set ssl tls-key' received invalid base64 encoded TLS key.\n");
         }
-        if (key.length != TicketKeys.SIZE) {
+        if (key.length != keys.size()) { // HAProxy: of the size of the file's keys
             throw new CliException("'set ssl tls-key' received a key of wrong size.\n");
         }
         keys.add(key);

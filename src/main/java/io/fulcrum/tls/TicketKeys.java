@@ -10,6 +10,8 @@ import java.lang.ref.WeakReference;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
@@ -20,16 +22,22 @@ import java.util.List;
  * HAProxy's three keys (TLS_TICKETS_NO) where the penultimate encrypts and all three decrypt, so appending a key
  * (a reload, or {@code set ssl tls-key}) rotates them without breaking the tickets of the last two. Each key is
  * HAProxy's 48 bytes: a 16-byte name, the AES-128 key, the HMAC key. Every context of the bind lines gets the keys;
- * a change is pushed to all of them, and new handshakes use it at once.
+ * a change is pushed to all of them, and new handshakes use it at once. HAProxy's 80-byte keys (a 16-byte name, a
+ * 32-byte AES-256 key, a 32-byte HMAC key) are accepted too, all the keys of a file of one size; BoringSSL's ticket
+ * callback in tcnative only encrypts with AES-128 and a 16-byte HMAC key, so those two are derived from the 32-byte
+ * ones with SHA-256 (differences.md).
  */
 final class TicketKeys {
     /** HAProxy's TLS_TICKETS_NO. */
     static final int COUNT = 3;
+    /** HAProxy's AES-128 keys. */
     static final int SIZE = 48;
-    /** HAProxy's AES-256 keys: BoringSSL's ticket callback in tcnative only takes AES-128 ones. */
-    private static final int SIZE_256 = 80;
+    /** HAProxy's AES-256 keys. */
+    static final int SIZE_256 = 80;
 
     final String file;
+    /** The size of every key of the file: its first key's. */
+    private int size;
     private final byte[][] ring = new byte[COUNT][];
     /** Where the encrypting key is in the ring; the oldest is before it, the newest after it. */
     private int encrypting;
@@ -54,11 +62,10 @@ final class TicketKeys {
             if (key == null) {
                 throw new BindOptionException("'" + file + "' : unable to decode base64 key on line " + (i + 1));
             }
-            if (key.length == SIZE_256) {
-                throw new BindOptionException("'" + file + "' : 80-byte (AES-256) keys are not supported, Fulcrum's TLS library"
-                        + " encrypts tickets with AES-128: use 48-byte keys (line " + (i + 1) + ")");
+            if (i == 0 && (key.length == SIZE || key.length == SIZE_256)) {
+                keys.size = key.length; // HAProxy: the first key sets the size of all
             }
-            if (key.length != SIZE) {
+            if (key.length != keys.size) {
                 throw new BindOptionException("'" + file + "' : wrong sized key on line " + (i + 1));
             }
             keys.ring[i % COUNT] = key;
@@ -93,6 +100,11 @@ final class TicketKeys {
         return true;
     }
 
+    /** The size of the file's keys: {@code set ssl tls-key} takes no other. */
+    int size() {
+        return size;
+    }
+
     /** {@code set ssl tls-key}: the key replaces the oldest and becomes the newest; the one before it now encrypts. */
     synchronized void add(byte[] key) {
         ring[(encrypting + 2) % COUNT] = key.clone();
@@ -115,13 +127,27 @@ final class TicketKeys {
         return out;
     }
 
+    /** A 16-byte key from {@code length} bytes of {@code k}: themselves, or the head of their SHA-256 when longer. */
+    private static byte[] key128(byte[] k, int from, int length) {
+        byte[] part = Arrays.copyOfRange(k, from, from + length);
+        if (length == 16) {
+            return part;
+        }
+        try {
+            return Arrays.copyOf(MessageDigest.getInstance("SHA-256").digest(part), 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e); // every JDK has SHA-256
+        }
+    }
+
     /** The engine encrypts with the first key and decrypts with any (asking the client to renew the others). */
     private void push(SslContext context) {
         OpenSslSessionTicketKey[] keys = new OpenSslSessionTicketKey[COUNT];
         for (int i = 0; i < COUNT; i++) {
             byte[] k = ring[(encrypting + i) % COUNT];
-            // HAProxy's layout: name, AES key, HMAC key.
-            keys[i] = new OpenSslSessionTicketKey(Arrays.copyOfRange(k, 0, 16), Arrays.copyOfRange(k, 32, 48), Arrays.copyOfRange(k, 16, 32));
+            // HAProxy's layout: name, AES key, HMAC key; the engine's constructor takes name, HMAC key, AES key.
+            int half = (k.length - 16) / 2;
+            keys[i] = new OpenSslSessionTicketKey(Arrays.copyOfRange(k, 0, 16), key128(k, 16 + half, half), key128(k, 16, half));
         }
         ((OpenSslSessionContext) context.sessionContext()).setTicketKeys(keys);
     }

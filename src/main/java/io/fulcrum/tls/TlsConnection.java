@@ -18,6 +18,8 @@ import java.security.interfaces.RSAPublicKey;
 /**
  * What the {@code ssl_fc_*}/{@code ssl_bc_*} fetches and the log read of a TLS connection, taken once when its
  * handshake completes: the engine's native state is freed with the connection, and logs are written after that.
+ * A client connection whose handshake failed gets one too, for its log line: its error and the client certificate's
+ * verification, nothing of a session.
  */
 final class TlsConnection implements TlsInfo {
     final String sni;
@@ -38,6 +40,8 @@ final class TlsConnection implements TlsInfo {
     final KeyLog.Secrets secrets;
     /** With tune.ssl.capture-buffer-size, what the client's ClientHello said; else null. */
     final HelloCapture hello;
+    /** Null once the handshake completed; else why it failed. */
+    final HandshakeError error;
 
     private TlsConnection(String sni, SSLEngine engine, KeyLog.Secrets secrets, HelloCapture hello) {
         SSLSession s = engine.getSession();
@@ -64,9 +68,45 @@ final class TlsConnection implements TlsInfo {
         this.verify = s.getValue(ClientVerifier.RESULT) instanceof int[] v ? v : new int[] {0, 0};
         this.secrets = secrets;
         this.hello = hello;
+        this.error = null;
         if (secrets != null) {
             secrets.completed(engine);
         }
+    }
+
+    /** A failed handshake: the engine's native state is gone, its Java session keeps the verification's outcome. */
+    private TlsConnection(String sni, SSLEngine engine, HandshakeError error) {
+        this.sni = sni;
+        this.protocol = null;
+        this.cipher = null;
+        this.alpn = null;
+        this.sessionId = null;
+        this.resumed = false;
+        this.peer = null;
+        this.peerChain = null;
+        this.local = null;
+        SSLSession s = engine == null ? null : engine.getSession();
+        this.verify = s != null && s.getValue(ClientVerifier.RESULT) instanceof int[] v ? v : new int[] {0, 0};
+        this.secrets = null;
+        this.hello = null;
+        // The engine reports the verifier's refusal as its own exception: OpenSSL's error for it.
+        this.error = error.code() == 0 && verify[0] != 0 ? HandshakeError.of(0, "CERTIFICATE_VERIFY_FAILED") : error;
+    }
+
+    /**
+     * Records why the handshake of a client connection failed, for its log line.
+     *
+     * @param engine the engine of the certificate's context, or null when none was chosen yet
+     */
+    static TlsConnection failed(Channel ch, SSLEngine engine, String sni, HandshakeError error) {
+        TlsConnection c = new TlsConnection(sni, engine, error);
+        ch.attr(KEY).set(c);
+        return c;
+    }
+
+    /** The handshake completed (the session's fetches have their values). */
+    boolean completed() {
+        return error == null;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.fulcrum.tls;
 
+import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.sample.ArgSpec;
 import io.fulcrum.sample.Fetch;
 import io.fulcrum.sample.Sample;
@@ -31,12 +32,19 @@ final class TlsFetches {
             // Both sizes are the symmetric cipher's key: the ciphers BoringSSL offers use all of their key.
             side.fetch(c, "use_keysize", SampleType.SINT, (t, out) -> out.setSint(t.keyBits()));
             side.fetch(c, "alg_keysize", SampleType.SINT, (t, out) -> out.setSint(t.keyBits()));
-            // A TLS layer a stream sees completed its handshake: no error, and HAProxy's string of no error is no sample.
-            side.fetch(c, "err", SampleType.SINT, (t, out) -> out.setSint(0));
-            side.fetch(c, "err_str", SampleType.STR, (t, out) -> false);
+            // A completed handshake has no error, and HAProxy's string of no error is no sample; a failed one (only
+            // in the log line of a client connection) has the library's.
+            side.any(c, "err", SampleType.SINT, (t, out) -> out.setSint(t.completed() ? 0 : t.error.code()));
+            side.any(c, "err_str", SampleType.STR, (t, out) -> !t.completed() && t.error.text() != null && out.setStr(t.error.text()));
+            // tls-unique: BoringSSL's SSL_get_finished is not reachable through netty-tcnative.
+            c.fetch(new Fetch(side.prefix + "unique_id", ArgSpec.NONE, SampleType.BIN, side.source, (a, ctx, out) -> false, a -> {
+                throw new ConfigException("not available: netty-tcnative hides the TLS Finished messages (tls-unique)");
+            }));
         }
-        Side.FRONT.fetch(c, "sni", SampleType.STR, (t, out) -> t.sni != null && out.setStr(t.sni));
-        Side.FRONT.fetch(c, "has_sni", SampleType.BOOL, (t, out) -> out.setBool(t.sni != null));
+        Side.FRONT.any(c, "sni", SampleType.STR, (t, out) -> t.sni != null && out.setStr(t.sni));
+        Side.FRONT.any(c, "has_sni", SampleType.BOOL, (t, out) -> out.setBool(t.sni != null));
+        // BoringSSL's early data is never turned on (allow-0rtt, differences.md): no connection has any.
+        Side.FRONT.fetch(c, "has_early", SampleType.BOOL, (t, out) -> out.setBool(false));
     }
 
     /** The connection a group of fetches reads: {@code ssl_fc_*} the client's, {@code ssl_bc_*} the server's. */
@@ -54,8 +62,13 @@ final class TlsFetches {
             this.channel = channel;
         }
 
-        /** A fetch of the connection's TLS state; no sample on a connection without TLS. */
+        /** A fetch of the session's state; no sample on a connection without TLS or whose handshake failed. */
         void fetch(SampleCatalog c, String name, SampleType type, BiPredicate<TlsConnection, Sample> read) {
+            any(c, name, type, (t, out) -> t.completed() && read.test(t, out));
+        }
+
+        /** A fetch of the connection's TLS layer, its handshake failed or not; no sample on a connection without TLS. */
+        void any(SampleCatalog c, String name, SampleType type, BiPredicate<TlsConnection, Sample> read) {
             c.fetch(new Fetch(prefix + name, ArgSpec.NONE, type, source, (a, ctx, out) -> {
                 TlsConnection t = TlsConnection.of(channel.apply(ctx));
                 return t != null && read.test(t, out);

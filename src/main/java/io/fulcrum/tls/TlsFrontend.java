@@ -7,12 +7,17 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
+import io.netty.handler.ssl.NotSslRecordException;
 import io.netty.handler.ssl.SniCompletionEvent;
 import io.netty.handler.ssl.SniHandler;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
+
+import javax.net.ssl.SSLEngine;
+import java.nio.charset.StandardCharsets;
 
 /**
  * TLS on the accepted connections of a bind line: an SNI handler reads the ClientHello, picks the certificate's
@@ -60,6 +65,10 @@ final class TlsFrontend implements Transport {
         String host;
         /** With tune.ssl.keylog: where the handshake's secrets go. */
         KeyLog.Secrets secrets;
+        /** The engine of the chosen certificate's context, once the ClientHello was read; else null. */
+        SSLEngine engine;
+        /** What the client sent first (5 bytes at most), to name what is not TLS as BoringSSL does. */
+        String head = "";
 
         Selector(TlsFrontend f) {
             super(f.certificates, 0, f.handshakeTimeoutMillis);
@@ -77,6 +86,9 @@ final class TlsFrontend implements Transport {
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) throws Exception {
             if (msg instanceof ByteBuf b) {
+                if (head.length() < 5) {
+                    head += b.toString(b.readerIndex(), Math.min(b.readableBytes(), 5 - head.length()), StandardCharsets.ISO_8859_1);
+                }
                 bytes += b.readableBytes();
                 if (hello != null) {
                     hello.read(b);
@@ -88,6 +100,7 @@ final class TlsFrontend implements Transport {
         @Override
         protected SslHandler newSslHandler(SslContext context, ByteBufAllocator allocator) {
             SslHandler handler = super.newSslHandler(context, allocator);
+            engine = handler.engine();
             if (recordLimit > 0) {
                 handler.setWrapDataSize(recordLimit);
             }
@@ -130,12 +143,16 @@ final class TlsFrontend implements Transport {
                     ctx.pipeline().remove(this);
                     ready.run();
                 } else {
-                    fail(ctx, e.cause() instanceof SslHandshakeTimeoutException ? ConnError.SSL_TIMEOUT : ConnError.SSL_HANDSHAKE);
+                    fail(ctx, e.cause());
                 }
                 return;
             }
+            if (evt instanceof ChannelInputShutdownEvent) {
+                fail(ctx, null); // the client shut its side: the handshake will never end (HAProxy's read0)
+                return;
+            }
             if (evt instanceof SniCompletionEvent e && e.cause() instanceof SslHandshakeTimeoutException) {
-                fail(ctx, ConnError.SSL_TIMEOUT); // no ClientHello in time
+                fail(ctx, e.cause()); // no ClientHello in time
                 return;
             }
             ctx.fireUserEventTriggered(evt);
@@ -144,21 +161,36 @@ final class TlsFrontend implements Transport {
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             // Not TLS, no certificate for the name (strict-sni), a broken record...
-            fail(ctx, cause instanceof SslHandshakeTimeoutException ? ConnError.SSL_TIMEOUT : ConnError.SSL_HANDSHAKE);
+            fail(ctx, cause);
         }
 
         @Override
         public void channelInactive(ChannelHandlerContext ctx) {
-            fail(ctx, ConnError.SSL_EMPTY);
+            fail(ctx, null);
             ctx.fireChannelInactive();
         }
 
-        private void fail(ChannelHandlerContext ctx, ConnError reason) {
+        /** @param cause the failure, or null when the client left */
+        private void fail(ChannelHandlerContext ctx, Throwable cause) {
             if (!done) {
                 done = true;
-                failed.failed(reason, selector.bytes);
+                HandshakeError error = cause == null || cause instanceof SslHandshakeTimeoutException ? HandshakeError.NONE
+                        : cause instanceof NotSslRecordException ? HandshakeError.notTls(selector.head) : HandshakeError.of(cause);
+                TlsConnection t = TlsConnection.failed(ctx.channel(), selector.engine, selector.host, error);
+                failed.failed(reason(cause, t), selector.bytes);
             }
             ctx.close();
+        }
+
+        /** HAProxy's connection error: the client certificate's, else whether the client's ClientHello was read. */
+        private ConnError reason(Throwable cause, TlsConnection t) {
+            if (cause instanceof SslHandshakeTimeoutException) {
+                return ConnError.SSL_TIMEOUT;
+            }
+            if (t.verify[0] != 0) {
+                return t.verify[1] == 0 ? ConnError.SSL_CRT_FAIL : ConnError.SSL_CA_FAIL;
+            }
+            return cause == null && selector.engine == null ? ConnError.SSL_EMPTY : ConnError.SSL_HANDSHAKE;
         }
     }
 }

@@ -18,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code tls-ticket-keys} (configuration.txt 5.1) with openssl s_client saving and offering its session: the bind
  * lines naming the same file share the keys (a session from one resumes on the other; a line without the file does
  * not resume it), and {@code set ssl tls-key} rotates them, the penultimate key encrypting, so a ticket survives one
- * rotation and not two. {@code show tls-keys} and the refusals are HAProxy 2.6's (run with -Dit.proxy=haproxy).
+ * rotation and not two. HAProxy's 80-byte (AES-256) keys resume as the 48-byte ones, a file takes keys of its first
+ * key's size only. {@code show tls-keys} and the refusals are HAProxy 2.6's (run with -Dit.proxy=haproxy).
  */
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class TlsTicketKeysIT {
@@ -27,6 +28,8 @@ class TlsTicketKeysIT {
     private static Path admin;
     private static String keys;
     private static String other;
+    private static String keys80;
+    private static int aes256;
     private static int a;
     private static int b;
     private static int plain;
@@ -42,6 +45,9 @@ class TlsTicketKeysIT {
         Files.writeString(Path.of(keys), String.join("\n", fileKeys) + "\n");
         other = dir.resolve("other.txt").toString();
         Files.writeString(Path.of(other), key() + "\n" + key() + "\n" + key() + "\n");
+        keys80 = dir.resolve("keys80.txt").toString();
+        Files.writeString(Path.of(keys80), key(80) + "\n" + key(80) + "\n" + key(80) + "\n");
+        aes256 = freePort();
         a = freePort();
         b = freePort();
         plain = freePort();
@@ -56,10 +62,11 @@ class TlsTicketKeysIT {
                 frontend fe
                     bind 127.0.0.1:%d ssl crt %s tls-ticket-keys %s
                     bind 127.0.0.1:%d ssl crt %s tls-ticket-keys %s
+                    bind 127.0.0.1:%d ssl crt %s tls-ticket-keys %s
                     bind 127.0.0.1:%d ssl crt %s
                     bind 127.0.0.1:%d ssl crt %s tls-ticket-keys %s
                     http-request return status 200 content-type text/plain lf-string "resumed=%%[ssl_fc_is_resumed]"
-                """.formatted(admin, a, crt, keys, b, crt, keys, plain, crt, freePort(), crt, other), plain);
+                """.formatted(admin, aes256, crt, keys80, a, crt, keys, b, crt, keys, plain, crt, freePort(), crt, other), plain);
     }
 
     @AfterAll
@@ -68,7 +75,11 @@ class TlsTicketKeysIT {
     }
 
     private static String key() {
-        byte[] k = new byte[48];
+        return key(48);
+    }
+
+    private static String key(int size) {
+        byte[] k = new byte[size];
         RANDOM.nextBytes(k);
         return Base64.getEncoder().encodeToString(k);
     }
@@ -90,14 +101,32 @@ class TlsTicketKeysIT {
         return out.contains("Reused, TLSv1.");
     }
 
+    /** A new session on {@code port} in TLS {@code version} (-tls1_2...), saved in the file {@code session}. */
+    private static void newSession(int port, String version, String session) throws Exception {
+        assertThat(sClient(port, version, "-sess_out", session)).contains("New, TLSv1.");
+    }
+
     @Test
     void bindLinesOfTheSameFileResumeEachOthersTickets() throws Exception {
         for (String v : new String[] {"-tls1_2", "-tls1_3"}) {
-            String session = "shared" + v;
-            assertThat(sClient(a, v, "-sess_out", session)).contains("New, TLSv1.");
-            assertThat(resumes(b, v, session)).as(v + " on the other line of the file").isTrue();
-            assertThat(resumes(plain, v, session)).as(v + " on a line with its own keys").isFalse();
+            newSession(a, v, "shared" + v);
+            assertThat(resumes(b, v, "shared" + v)).as(v + " on the other line of the file").isTrue();
+            assertThat(resumes(plain, v, "shared" + v)).as(v + " on a line with its own keys").isFalse();
         }
+    }
+
+    @Test
+    void aes256KeysResumeAndRotate() throws Exception {
+        for (String v : new String[] {"-tls1_2", "-tls1_3"}) {
+            newSession(aes256, v, "aes256" + v);
+            assertThat(resumes(aes256, v, "aes256" + v)).as(v + " with 80-byte keys").isTrue();
+        }
+        assertThat(cli("set ssl tls-key " + keys80 + " " + key(48))).isEqualTo("'set ssl tls-key' received a key of wrong size.\n\n");
+        assertThat(cli("set ssl tls-key " + keys + " " + key(80))).isEqualTo("'set ssl tls-key' received a key of wrong size.\n\n");
+        String next = key(80);
+        assertThat(cli("set ssl tls-key " + keys80 + " " + next)).isEqualTo("TLS ticket key updated!\n\n");
+        assertThat(cli("show tls-keys " + keys80)).endsWith(".2 " + next + "\n\n");
+        assertThat(resumes(aes256, "-tls1_3", "aes256-tls1_3")).as("after one rotation").isTrue();
     }
 
     @Test
@@ -118,11 +147,12 @@ class TlsTicketKeysIT {
     @Test
     void showsAndSetsKeysAsHaproxyDoes() throws Exception {
         // The ids count from the last file named.
-        assertThat(cli("show tls-keys")).isEqualTo("# id (file)\n0 (" + other + ")\n1 (" + keys + ")\n\n");
+        assertThat(cli("show tls-keys")).isEqualTo("# id (file)\n0 (" + other + ")\n1 (" + keys + ")\n2 (" + keys80 + ")\n\n");
         String before = cli("show tls-keys #1");
         assertThat(before).startsWith("# id secret\n# 1 (" + keys + ")\n1.0 ").matches("(?s)# id secret\n# 1 \\(.*\\)\n(1\\.[012] \\S+\n){3}\n");
         assertThat(cli("show tls-keys " + keys)).isEqualTo(before);
-        assertThat(cli("show tls-keys *")).startsWith("# id secret\n# 0 (" + other + ")\n0.0 ").endsWith(before.substring(12));
+        assertThat(cli("show tls-keys *")).startsWith("# id secret\n# 0 (" + other + ")\n0.0 ")
+                .contains(before.substring(12, before.length() - 1)).endsWith(cli("show tls-keys #2").substring(12));
         String next = key();
         assertThat(cli("set ssl tls-key #1 " + next)).isEqualTo("TLS ticket key updated!\n\n");
         List<String> shown = cli("show tls-keys #1").lines().skip(2).filter(l -> !l.isEmpty()).map(l -> l.substring(4)).toList();
