@@ -142,7 +142,7 @@ public final class GlobalModule implements Module {
     }
 
     /** Flag of the keywords that take HAProxy's {@code no} prefix; their parser sees "no" as the keyword. */
-    private static final int NEGATABLE = 1;
+    public static final int NEGATABLE = 1;
 
     /** A line {@code no <keyword> ...}: only the keywords HAProxy lets be negated accept it. */
     private static void negated(KeywordTable<GlobalContext> kw, GlobalContext ctx, ConfigLine line) throws ConfigException {
