@@ -87,6 +87,11 @@ public final class Main {
         ConfigModel model = loaded.model();
         GlobalSettings global = GlobalModule.settings(model);
         boolean masterWorker = cl.masterChannels == null && (cl.masterWorker || MasterSettings.of(model).enabled);
+        if (MasterSettings.of(model).hasPrograms() && !masterWorker && cl.masterChannels == null) {
+            diag.configAlert("Can't use a 'program' section without master worker mode.");
+            diag.configAlert("Fatal errors found in configuration.");
+            return 1;
+        }
         if (cl.masterCli != null && !masterWorker) {
             diag.configWarning("a master CLI socket was defined, but master-worker mode (-W) is not enabled.");
         }

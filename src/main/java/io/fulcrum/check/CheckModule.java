@@ -41,6 +41,10 @@ public final class CheckModule implements Module {
     static final class Settings {
         int spreadPercent;
         long maxSpread;
+        /** Global {@code external-check}: without it, {@code option external-check} is refused. */
+        boolean externalCheck;
+        /** Global {@code insecure-fork-wanted}: HAProxy warns about external checks without it. */
+        boolean insecureFork;
     }
 
     static Settings settings(ConfigModel model) {
@@ -82,7 +86,9 @@ public final class CheckModule implements Module {
         });
         global.add("max-spread-checks", (g, l) -> settings(g.model()).maxSpread = Units.time(Args.required(l, 1, "max-spread-checks",
                 "a delay"), "max-spread-checks"));
+        ExternalCheckConfig.register(global, options, keywords);
         registry.check(CheckModule::checkServers);
+        registry.check(ExternalCheckConfig::check);
         ServerStateFile.register(registry);
         CheckCommands.register(CliCommands.of(registry), SetServer.of(registry));
     }

@@ -16,7 +16,10 @@ public enum CheckStatus {
     L7RSP("Layer7 invalid response"),
     L7OK("Layer7 check passed"),
     L7OKC("Layer7 check conditionally passed"),
-    L7STS("Layer7 wrong status");
+    L7STS("Layer7 wrong status"),
+    PROCERR("External check error"),
+    PROCTOUT("External check timeout"),
+    PROCOK("External check passed");
 
     private final String description;
 
@@ -46,12 +49,15 @@ public enum CheckStatus {
             case L7OK -> 15;
             case L7OKC -> 16;
             case L7STS -> 17;
+            case PROCERR -> 18;
+            case PROCTOUT -> 19;
+            case PROCOK -> 20;
         };
     }
 
     /** Statuses that carry a code (HAProxy's "status >= HCHK_STATUS_L57DATA"). */
     public boolean hasCode() {
-        return this == L7OK || this == L7OKC || this == L7STS;
+        return this.compareTo(L7OK) >= 0;
     }
 
     /** A check ended with this status (HAProxy's "status >= HCHK_STATUS_CHECKED"). */
@@ -60,7 +66,7 @@ public enum CheckStatus {
     }
 
     boolean passed() {
-        return this == L4OK || this == L6OK || this == L7OK || this == L7OKC;
+        return this == L4OK || this == L6OK || this == L7OK || this == L7OKC || this == PROCOK;
     }
 
     /** The status a keyword names ({@code ok-status L7OK}...). */

@@ -13,7 +13,7 @@ import java.util.List;
 final class ProxyChecks implements ProxyPart {
 
     /** The kind of check, last option wins. */
-    enum Type { TCP, HTTP, PROTOCOL }
+    enum Type { TCP, HTTP, PROTOCOL, EXTERNAL }
 
     Type type = Type.TCP;
     /** Rules written as tcp-check or http-check lines; for a protocol check, the rules it implies. */
@@ -27,6 +27,9 @@ final class ProxyChecks implements ProxyPart {
     boolean logHealthChecks;
     /** {@code timeout check}: 0 means {@code inter} bounds the whole check. */
     long timeout;
+    /** {@code external-check command} and {@code external-check path}, null when not given (the path is then empty). */
+    String externalCommand;
+    String externalPath;
 
     @Override
     public ProxyPart inherit() {
@@ -39,6 +42,8 @@ final class ProxyChecks implements ProxyPart {
         c.sendState = sendState;
         c.logHealthChecks = logHealthChecks;
         c.timeout = timeout;
+        c.externalCommand = externalCommand;
+        c.externalPath = externalPath;
         return c;
     }
 }

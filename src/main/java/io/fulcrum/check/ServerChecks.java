@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * A server's health check and agent check: runs them on one event loop at their intervals, counts
@@ -30,6 +31,8 @@ public final class ServerChecks {
     private final ServerCheckSpec spec;
     private final ProxyChecks proxy;
     private final List<CheckRule> rules;
+    /** The external check that replaces the rules ({@code option external-check}), or null. */
+    private final ExternalCheck external;
     private final EventLoops loops;
     private final EventLoop loop;
     private final long connectTimeout;
@@ -57,13 +60,14 @@ public final class ServerChecks {
     /** {@code hanafail}: the times {@code error-limit} errors in a row were reached. Written on the loop. */
     private volatile long analysisFailures;
 
-    ServerChecks(Backend backend, Server server, ServerCheckSpec spec, ProxyChecks proxy, List<CheckRule> rules, EventLoops loops,
-                 long connectTimeout, int spreadPercent) {
+    ServerChecks(Backend backend, Server server, ServerCheckSpec spec, ProxyChecks proxy, List<CheckRule> rules, ExternalCheck external,
+                 EventLoops loops, long connectTimeout, int spreadPercent) {
         this.backend = backend;
         this.server = server;
         this.spec = spec;
         this.proxy = proxy;
         this.rules = rules;
+        this.external = external;
         this.loops = loops;
         this.loop = loops.next();
         this.connectTimeout = connectTimeout;
@@ -134,28 +138,37 @@ public final class ServerChecks {
 
     void stop() {
         loop.execute(() -> stopped = true);
+        if (external != null) {
+            external.stop();
+        }
     }
 
     private void runHealth() {
         if (stopped) {
             return;
         }
-        if (!healthEnabled || server.state().inMaintenance() || !(server.endpoint() instanceof Endpoint.Inet inet)) {
+        if (!healthEnabled || server.state().inMaintenance() || external == null && !(server.endpoint() instanceof Endpoint.Inet)) {
             nextHealth = loop.schedule(this::runHealth, spread(spec.inter), TimeUnit.MILLISECONDS);
             return;
         }
-        InetAddress host = spec.addr != null ? spec.addr : inet.host();
         long timeout = proxy.timeout > 0 ? proxy.timeout : spec.inter;
         long connect = proxy.timeout > 0 && connectTimeout > 0 ? connectTimeout : spec.inter;
-        boolean on404 = proxy.disableOn404 && health >= spec.rise;
-        CheckRun.Target t = new CheckRun.Target(backend, server, new InetSocketAddress(host, port()), spec.sendProxy, spec.viaSocks4, connect, timeout,
-                proxy.explicit, on404, proxy.sendState ? this::stateHeader : null, spec.tls, spec.ruleTls);
         healthRunning = true;
-        new CheckRun(loops, loop, t, rules, r -> {
+        Consumer<CheckResult> done = r -> {
             healthRunning = false;
             healthResult(r);
             nextHealth = loop.schedule(this::runHealth, spread(interval()), TimeUnit.MILLISECONDS);
-        }).start();
+        };
+        if (external != null) {
+            // HAProxy bounds an external check by inter, or by the connect timeout when 'timeout check' is set too.
+            external.start(Math.min(spec.inter, connect), loop, done);
+            return;
+        }
+        InetAddress host = spec.addr != null ? spec.addr : ((Endpoint.Inet) server.endpoint()).host();
+        boolean on404 = proxy.disableOn404 && health >= spec.rise;
+        CheckRun.Target t = new CheckRun.Target(backend, server, new InetSocketAddress(host, port()), spec.sendProxy, spec.viaSocks4, connect, timeout,
+                proxy.explicit, on404, proxy.sendState ? this::stateHeader : null, spec.tls, spec.ruleTls);
+        new CheckRun(loops, loop, t, rules, done).start();
     }
 
     private void runAgent() {

@@ -29,8 +29,11 @@ import java.util.function.Supplier;
  * The master of master-worker mode (management.txt 4.4): it serves nothing itself, it starts a worker (a JVM
  * running Fulcrum on the same command line), starts a new one on a reload (SIGUSR2, SIGHUP, the master CLI's
  * {@code reload}) that takes over from the old ones as {@code -sf} does, forwards the stop signals, and leaves
- * when its workers are gone. Everything it decides runs on its own thread, one event at a time, from a queue
- * that signals, worker exits, the private channels and the master CLI feed.
+ * when its workers are gone. It runs the {@code program} sections beside them, as HAProxy 2.6 does: started
+ * before the first worker; on a reload every running instance gets SIGUSR1 and becomes an "old program", and
+ * those with {@code option start-on-reload} start anew; the stop signals reach them too, and the master leaves
+ * once they are gone. Everything it decides runs on its own thread, one event at a time, from a queue that
+ * signals, worker and program exits, the private channels and the master CLI feed.
  */
 public final class Master {
     /** What the master needs from the command line and the configuration it was started with. */
@@ -46,6 +49,8 @@ public final class Master {
     private final BlockingQueue<Runnable> events = new LinkedBlockingQueue<>();
     /** Newest first. */
     private final List<Worker> workers = new CopyOnWriteArrayList<>();
+    /** The instances of the program sections, the newest ones first (each start's in the configuration's order). */
+    private final List<Program> programs = new CopyOnWriteArrayList<>();
     private final Path channels;
     private MasterSettings settings;
     private volatile int reloads;
@@ -54,6 +59,10 @@ public final class Master {
     private Worker current;
     private boolean stopping;
     private boolean detached;
+    /** The last worker that exited had served: the master says so when it leaves. */
+    private boolean served;
+    /** The programs were sent SIGTERM: the master leaves once they are gone. */
+    private boolean programsStopped;
     private int exitCode = -1;
     private boolean done;
 
@@ -102,6 +111,7 @@ public final class Master {
             for (String name : List.of("TERM", "INT", "USR1", "TTOU", "TTIN")) {
                 Signal.handle(new Signal(name), s -> events.add(() -> signalled(name)));
             }
+            startPrograms(false);
             spawn();
             while (!done) {
                 events.take().run();
@@ -123,6 +133,11 @@ public final class Master {
     /** The workers, newest first (the master CLI reads them from its own threads). */
     List<Worker> workers() {
         return workers;
+    }
+
+    /** The programs' instances, newest first (read by the master CLI). */
+    List<Program> programs() {
+        return programs;
     }
 
     long startMillis() {
@@ -167,7 +182,7 @@ public final class Master {
             diag.alert("[fulcrum.main()] Cannot fork: " + e.getMessage());
             if (current == null) {
                 exitCode = 1;
-                done = workers.isEmpty();
+                leaveIfAlone();
             }
             return;
         }
@@ -197,7 +212,66 @@ public final class Master {
             return;
         }
         settings = next;
+        for (Program p : programs) {
+            p.reloads++;
+            p.leaving = true;
+            kill(p.pid(), "USR1");
+        }
+        startPrograms(true);
         spawn();
+    }
+
+    /** Starts the program sections (on a reload, those with {@code option start-on-reload}). */
+    private void startPrograms(boolean reload) {
+        List<Program> started = new ArrayList<>();
+        for (ProgramSpec spec : settings.programs.values()) {
+            if (reload && !spec.startOnReload) {
+                continue;
+            }
+            Program p;
+            try {
+                p = Program.start(spec, settings, options.daemon());
+            } catch (IOException e) {
+                diag.alert("Cannot fork program '" + spec.name + "': " + e.getMessage());
+                continue;
+            }
+            started.add(p);
+            diag.notice("New program '" + spec.name + "' (" + p.pid() + ") forked");
+            p.process.onExit().thenRun(() -> events.add(() -> exited(p)));
+        }
+        programs.addAll(0, started); // newest first, in the configuration's order: show proc lists them so
+    }
+
+    private void exited(Program p) {
+        programs.remove(p);
+        int status = p.process.exitValue();
+        String text = "program '" + p.spec.name + "' (" + p.pid() + ") exited with code " + status + " (" + Worker.reason(status) + ")";
+        if (p.leaving) {
+            diag.warning("Former " + text);
+        } else {
+            diag.alert("Current " + text);
+        }
+        leaveIfAlone();
+    }
+
+    /**
+     * Once the workers are gone the programs are stopped (SIGTERM); once they are gone too, the master leaves.
+     */
+    private void leaveIfAlone() {
+        if (!workers.isEmpty()) {
+            return;
+        }
+        if (!programs.isEmpty()) {
+            if (!programsStopped) {
+                programsStopped = true;
+                programs.forEach(p -> kill(p.pid(), "TERM"));
+            }
+            return;
+        }
+        if (served) {
+            diag.warning("All workers exited. Exiting... (" + Math.max(exitCode, 0) + ")");
+        }
+        done = true;
     }
 
     private void failed() {
@@ -219,7 +293,7 @@ public final class Master {
         for (Worker old : workers) {
             if (old != w && !old.leaving && old.startMillis <= w.startMillis) {
                 old.leaving = true;
-                kill(old, "USR1"); // -sf: finish the sessions, then leave
+                kill(old.pid(), "USR1"); // -sf: finish the sessions, then leave
             }
         }
         current = w;
@@ -230,7 +304,7 @@ public final class Master {
         }
         for (Worker old : workers) {
             if (old.leaving && settings.maxReloads >= 0 && old.reloads > settings.maxReloads) {
-                kill(old, "TERM");
+                kill(old.pid(), "TERM");
             }
         }
         if (options.daemon() && !detached) {
@@ -260,7 +334,7 @@ public final class Master {
             if (status != 0 && status != 130 && status != 143 && settings.exitOnFailure && !stopping) {
                 diag.alert("exit-on-failure: killing every processes with SIGTERM");
                 stop();
-                workers.forEach(x -> kill(x, "TERM"));
+                signalAll("TERM");
             }
             // 0 and SIGTERM are normal ends; the master reports the others as its own status.
             if (exitCode < 0 && status != 0 && status != 143) {
@@ -269,12 +343,8 @@ public final class Master {
         } else {
             diag.warning("Former worker (" + w.pid() + ") exited with code " + status + " (" + Worker.reason(status) + ")");
         }
-        if (workers.isEmpty()) {
-            if (w.ready) {
-                diag.warning("All workers exited. Exiting... (" + Math.max(exitCode, 0) + ")");
-            }
-            done = true;
-        }
+        served = w.ready;
+        leaveIfAlone();
     }
 
     /** TERM/INT stop everything, USR1 asks every worker to finish, TTOU/TTIN pause and resume them. */
@@ -284,11 +354,16 @@ public final class Master {
                 diag.warning("Exiting Master process...");
             }
             stop();
-            if (workers.isEmpty()) {
-                done = true;
-            }
         }
-        workers.forEach(w -> kill(w, name));
+        signalAll(name);
+        leaveIfAlone();
+    }
+
+    /** Sends {@code signal} to every worker and program (a SIGTERM to the programs need not be sent again). */
+    private void signalAll(String signal) {
+        workers.forEach(w -> kill(w.pid(), signal));
+        programs.forEach(p -> kill(p.pid(), signal));
+        programsStopped |= signal.equals("TERM");
     }
 
     /** From now on the master leaves once its workers have; systemd hears it once. */
@@ -299,10 +374,10 @@ public final class Master {
         stopping = true;
     }
 
-    private void kill(Worker w, String signal) {
-        String failure = LibC.kill(w.pid(), signal);
+    private void kill(long pid, String signal) {
+        String failure = LibC.kill(pid, signal);
         if (failure != null) {
-            diag.warning("Failed to send signal " + signal + " to worker " + w.pid() + ": " + failure);
+            diag.warning("Failed to send signal " + signal + " to process " + pid + ": " + failure);
         }
     }
 

@@ -8,7 +8,7 @@ import io.fulcrum.cfg.Registry;
 import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.runtime.GlobalModule.GlobalContext;
 
-/** Master-worker mode: the global {@code master-worker} and {@code mworker-max-reloads} keywords. */
+/** Master-worker mode: the global {@code master-worker} and {@code mworker-max-reloads} keywords, the {@code program} sections. */
 public final class MasterModule implements Module {
 
     @Override
@@ -39,5 +39,6 @@ public final class MasterModule implements Module {
             }
             MasterSettings.of(g.model()).maxReloads = n;
         });
+        ProgramSection.register(registry);
     }
 }

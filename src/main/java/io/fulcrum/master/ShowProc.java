@@ -20,7 +20,17 @@ final class ShowProc {
             master.workers().stream().filter(w -> w.leaving).forEach(w -> line(b, w, now));
         }
         b.append("# programs\n");
+        master.programs().stream().filter(p -> !p.leaving).forEach(p -> line(b, p, now));
+        if (master.programs().stream().anyMatch(p -> p.leaving)) {
+            b.append("# old programs\n");
+            master.programs().stream().filter(p -> p.leaving).forEach(p -> line(b, p, now));
+        }
         return b.toString();
+    }
+
+    /** A program's line: its section's name as the type, "-" as the version. */
+    private static void line(StringBuilder b, Program p, long now) {
+        b.append(String.format("%-15d %-15s %-15d %-15s %-15s%n", p.pid(), p.spec.name, p.reloads, uptime(now - p.startMillis), "-"));
     }
 
     private static void line(StringBuilder b, Worker w, long now) {

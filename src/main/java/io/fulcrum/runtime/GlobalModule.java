@@ -142,14 +142,17 @@ public final class GlobalModule implements Module {
     }
 
     /** Flag of the keywords that take HAProxy's {@code no} prefix; their parser sees "no" as the keyword. */
-    private static final int NEGATABLE = 1;
+    public static final int NEGATABLE = 1;
+
+    /** HAProxy's words for a "no" before a keyword that does not take it (any section but the proxies'). */
+    public static final String NEGATION_REFUSED = "negation/default currently supported only for options, log, busy-polling, "
+            + "set-dumpable, strict-limits, insecure-fork-wanted and numa-cpu-mapping.";
 
     /** A line {@code no <keyword> ...}: only the keywords HAProxy lets be negated accept it. */
     private static void negated(KeywordTable<GlobalContext> kw, GlobalContext ctx, ConfigLine line) throws ConfigException {
         KeywordTable.Entry<GlobalContext> e = kw.find(line.arg(1));
         if (e == null || (e.flags() & NEGATABLE) == 0) {
-            throw ConfigException.unspaced("negation/default currently supported only for options, log, busy-polling, "
-                    + "set-dumpable, strict-limits, insecure-fork-wanted and numa-cpu-mapping.");
+            throw ConfigException.unspaced(NEGATION_REFUSED);
         }
         e.parser().parse(ctx, line);
     }
