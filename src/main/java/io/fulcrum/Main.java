@@ -21,6 +21,7 @@ import io.fulcrum.runtime.GlobalSettings;
 import io.fulcrum.runtime.OldProcesses;
 import io.fulcrum.runtime.Signals;
 import io.fulcrum.runtime.VersionReport;
+import io.fulcrum.tls.TlsModule;
 
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -141,7 +142,11 @@ public final class Main {
         }
         env.set("HAPROXY_CFGFILES", String.join(";", files.stream().map(ConfigFile::name).toList()));
 
-        ConfigModel model = new ConfigLoader(Registry.of(Modules.ALL), diag, env).load(files);
+        ConfigLoader loader = new ConfigLoader(Registry.of(Modules.ALL), diag, env);
+        if (cl.noServerVerify) {
+            TlsModule.noServerVerify(loader.model()); // before the files, as HAProxy: ssl-server-verify may set it back
+        }
+        ConfigModel model = loader.load(files);
         if (diag.alerts() > 0) {
             return new Loaded(null, 1);
         }
@@ -274,6 +279,9 @@ public final class Main {
         }
         if (cl.noReusePort) {
             global.noReusePort = true;
+        }
+        if (cl.noEpoll) {
+            global.noEpoll = true;
         }
         global.oldProcesses = cl.finishPids.size() + cl.terminatePids.size();
         if (cl.masterChannels != null) {

@@ -22,6 +22,11 @@ public final class ConfigLoader {
         this.model = new ConfigModel(env);
     }
 
+    /** The model being built: the command line's flags that stand for global keywords set it before {@link #load}. */
+    public ConfigModel model() {
+        return model;
+    }
+
     /** A file to load and the name it is reported under (the path as the user gave it). */
     public record ConfigFile(Path path, String name) {
     }

@@ -45,6 +45,8 @@ public final class CheckModule implements Module {
         boolean externalCheck;
         /** Global {@code insecure-fork-wanted}: HAProxy warns about external checks without it. */
         boolean insecureFork;
+        /** {@code pp2-never-send-local}: a check's PROXY v2 header is a PROXY command with its addresses, not LOCAL. */
+        boolean pp2NeverSendLocal;
     }
 
     static Settings settings(ConfigModel model) {
@@ -77,6 +79,10 @@ public final class CheckModule implements Module {
             of(p).timeout = Units.time(l.arg(1), "timeout check");
         });
         KeywordTable<GlobalModule.GlobalContext> global = registry.table(GlobalModule.KEYWORDS);
+        global.add("pp2-never-send-local", (g, l) -> {
+            Args.noMoreThan(l, 0, "pp2-never-send-local");
+            settings(g.model()).pp2NeverSendLocal = true;
+        });
         global.add("spread-checks", (g, l) -> {
             long v = l.has(1) && l.arg(1).matches("\\d+") ? Long.parseLong(l.arg(1)) : -1;
             if (v < 0 || v > 50) {

@@ -42,8 +42,13 @@ final class CheckRun {
     /** What a check reads at most, as HAProxy's check buffer (tune.bufsize). */
     private static final int MAX_READ = 16384;
 
-    /** Where and how one run connects, and what it sends about the server. */
-    record Target(Backend backend, Server server, InetSocketAddress address, boolean sendProxy, boolean viaSocks4, long connectTimeout, long timeout,
+    /**
+     * Where and how one run connects, and what it sends about the server.
+     *
+     * @param sendProxy     the PROXY protocol version the check connections send (0: none)
+     * @param proxyV2Local  a v2 header is a LOCAL command (without addresses), unless {@code pp2-never-send-local}
+     */
+    record Target(Backend backend, Server server, InetSocketAddress address, int sendProxy, boolean proxyV2Local, boolean viaSocks4, long connectTimeout, long timeout,
                   boolean explicit, boolean disableOn404, Supplier<String> stateHeader, ServerTransport tls, Map<Connect, ServerTransport> ruleTls) {
     }
 
@@ -152,8 +157,12 @@ final class CheckRun {
             finish(t instanceof ConnectTimeoutException ? CheckStatus.L4TOUT : CheckStatus.L4CON, 0,
                     t instanceof ConnectTimeoutException ? "" : systemWords(t));
         } else {
-            if (c.sendProxy() || target.sendProxy()) {
-                cf.channel().write(ProxyHeader.encode(1, cf.channel().localAddress(), cf.channel().remoteAddress(), cf.channel().alloc()));
+            if (c.sendProxy() || target.sendProxy() > 0) {
+                Channel ch = cf.channel();
+                // HAProxy (since 2.2) says a check is its own connection with a v2 LOCAL command; v1 has no such command.
+                int version = Math.max(1, target.sendProxy());
+                boolean local = version == 2 && target.proxyV2Local();
+                ch.write(ProxyHeader.encode(version, local ? null : ch.localAddress(), local ? null : ch.remoteAddress(), ch.alloc()));
             }
             ServerTransport tls = c.ssl() ? target.ruleTls().get(c) : c.byDefault() ? target.tls() : null;
             if (tls == null) {
@@ -194,7 +203,7 @@ final class CheckRun {
     /** A connect nothing is sent on nor read from: the check ends once it is established ({@link #next} follows it). */
     private boolean bare(Connect c) {
         boolean tls = c.ssl() || c.byDefault() && target.tls() != null;
-        return !tls && !c.sendProxy() && !target.sendProxy() && (next >= rules.size() || rules.get(next) instanceof Connect);
+        return !tls && !c.sendProxy() && target.sendProxy() == 0 && (next >= rules.size() || rules.get(next) instanceof Connect);
     }
 
     /** Runs the rules from {@link #next} until one waits for the server or the set ends. */

@@ -44,7 +44,8 @@ public final class HealthChecks {
                 ServerCheckSpec spec = c == null ? new ServerCheckSpec() : c;
                 // Every server has its health counter, which the CLI sets even where no check runs.
                 ExternalCheck external = proxy.type == ProxyChecks.Type.EXTERNAL ? new ExternalCheck(p, proxy, b, server) : null;
-                checks.put(server, new ServerChecks(b, server, spec, proxy, rules, external, loops, b.timeouts().connect, settings.spreadPercent));
+                checks.put(server, new ServerChecks(b, server, spec, proxy, rules, external, loops, b.timeouts().connect, settings.spreadPercent,
+                        settings.pp2NeverSendLocal));
                 MarkedActions.watch(server, b, spec, loops);
             }
         }

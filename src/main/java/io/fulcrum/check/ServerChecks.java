@@ -41,6 +41,8 @@ public final class ServerChecks {
     private volatile boolean agentEnabled;
     /** {@code port} or {@code set server check-port}; 0 follows the server's port. */
     private volatile int checkPort;
+    /** {@code pp2-never-send-local}. */
+    private final boolean pp2NeverSendLocal;
     /** HAProxy's health: 0..rise-1 is down, rise..rise+fall-1 up. Written on the loop, read by the CLI and stats. */
     private volatile int health;
     private volatile boolean agentUp = true;
@@ -61,7 +63,7 @@ public final class ServerChecks {
     private volatile long analysisFailures;
 
     ServerChecks(Backend backend, Server server, ServerCheckSpec spec, ProxyChecks proxy, List<CheckRule> rules, ExternalCheck external,
-                 EventLoops loops, long connectTimeout, int spreadPercent) {
+                 EventLoops loops, long connectTimeout, int spreadPercent, boolean pp2NeverSendLocal) {
         this.backend = backend;
         this.server = server;
         this.spec = spec;
@@ -72,6 +74,7 @@ public final class ServerChecks {
         this.loop = loops.next();
         this.connectTimeout = connectTimeout;
         this.spreadPercent = spreadPercent;
+        this.pp2NeverSendLocal = pp2NeverSendLocal;
         this.healthEnabled = spec.check;
         this.agentEnabled = spec.agent;
         this.checkPort = spec.port;
@@ -166,7 +169,8 @@ public final class ServerChecks {
         }
         InetAddress host = spec.addr != null ? spec.addr : ((Endpoint.Inet) server.endpoint()).host();
         boolean on404 = proxy.disableOn404 && health >= spec.rise;
-        CheckRun.Target t = new CheckRun.Target(backend, server, new InetSocketAddress(host, port()), spec.sendProxy, spec.viaSocks4, connect, timeout,
+        CheckRun.Target t = new CheckRun.Target(backend, server, new InetSocketAddress(host, port()), proxyVersion(), !pp2NeverSendLocal, spec.viaSocks4,
+                connect, timeout,
                 proxy.explicit, on404, proxy.sendState ? this::stateHeader : null, spec.tls, spec.ruleTls);
         new CheckRun(loops, loop, t, rules, done).start();
     }
@@ -181,7 +185,7 @@ public final class ServerChecks {
             return;
         }
         InetAddress host = spec.agentAddr != null ? spec.agentAddr : inet.host();
-        CheckRun.Target t = new CheckRun.Target(backend, server, new InetSocketAddress(host, spec.agentPort), false, false, spec.agentInter, spec.agentInter,
+        CheckRun.Target t = new CheckRun.Target(backend, server, new InetSocketAddress(host, spec.agentPort), 0, false, false, spec.agentInter, spec.agentInter,
                 false, false, null, null, Map.of());
         List<CheckRule> agentRules = spec.agentSend == null ? List.of(AgentAnswer.READ)
                 : List.of(CheckRule.Send.of(spec.agentSend.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)), AgentAnswer.READ);
@@ -367,6 +371,17 @@ public final class ServerChecks {
     }
 
     /** The port checks connect to. */
+    /**
+     * The PROXY protocol version of the health checks: check-send-proxy's, or the server's send-proxy when the checks
+     * go where the traffic goes (no check port nor addr), as HAProxy has it; 0: none.
+     */
+    private int proxyVersion() {
+        if (!spec.sendProxy && (spec.port != 0 || spec.addr != null)) {
+            return 0;
+        }
+        return server.sendProxy() > 0 ? server.sendProxy() : spec.sendProxy ? 1 : 0;
+    }
+
     private int port() {
         int p = checkPort;
         return p != 0 ? p : server.address().port();

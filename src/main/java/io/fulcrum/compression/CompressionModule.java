@@ -42,6 +42,8 @@ public final class CompressionModule implements Module {
             }
             CompressionSettings.of(g.model()).maxLevel = text.charAt(0) - '0';
         });
+        zlibParameter(registry, "tune.zlib.memlevel", 1, 9, 8);
+        zlibParameter(registry, "tune.zlib.windowsize", 8, 15, 15);
         registry.table(GlobalModule.KEYWORDS).add("maxcomprate", (g, l) -> {
             // HAProxy reads a word without digits as 0 (no limit); Fulcrum refuses it.
             String text = Args.required(l, 1, "maxcomprate", "an integer argument in kb/s");
@@ -155,5 +157,22 @@ public final class CompressionModule implements Module {
             }
             default -> throw new ConfigException("'compression' expects 'algo', 'type' or 'offload'");
         }
+    }
+
+    /**
+     * A zlib parameter of HAProxy's zlib build, checked with its message. java.util.zip's Deflater always uses zlib's
+     * defaults (memLevel 8, windowBits 15): another value is accepted with a warning that says it is not applied.
+     */
+    private static void zlibParameter(Registry registry, String keyword, int min, int max, int applied) {
+        registry.table(GlobalModule.KEYWORDS).add(keyword, (g, l) -> {
+            Args.noMoreThan(l, 1, keyword);
+            long v = Args.atol(l.arg(1));
+            if (l.arg(1).isEmpty() || v < min || v > max) {
+                throw new ConfigException("'" + keyword + "' expects a numeric value between " + min + " and " + max + ".");
+            }
+            if (v != applied) {
+                l.warn("'" + keyword + "' " + v + " is not applied: Fulcrum's zlib (java.util.zip) always uses " + applied + ".");
+            }
+        });
     }
 }

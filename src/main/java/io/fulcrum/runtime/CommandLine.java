@@ -26,6 +26,10 @@ public final class CommandLine {
     public boolean zeroWarning;
     /** {@code -dR}: as the global {@code noreuseport}. */
     public boolean noReusePort;
+    /** {@code -de}: as the global {@code noepoll}. */
+    public boolean noEpoll;
+    /** {@code -dV}: as the global {@code ssl-server-verify none}, which the configuration may still set. */
+    public boolean noServerVerify;
     public final List<Long> finishPids = new ArrayList<>();
     public final List<Long> terminatePids = new ArrayList<>();
     /** Set by a daemon's parent in its child's arguments: the child reports its start on stdout. */
@@ -50,7 +54,7 @@ public final class CommandLine {
 
     /** HAProxy flags Fulcrum knows but does not implement yet; they get a precise message. */
     private static final List<String> NOT_YET = List.of(
-            "-x", "-m", "-de", "-dp", "-dG", "-dL", "-dK", "-dr", "-dV", "-dM", "-dI",
+            "-x", "-m", "-dL", "-dK", "-dr", "-dM", "-dI",
             "-dF", "-dZ", "-dC", "-dt");
 
     public static CommandLine parse(String[] args) throws UsageException {
@@ -91,6 +95,10 @@ public final class CommandLine {
                 case "-dW" -> c.zeroWarning = true;
                 case "-dR" -> c.noReusePort = true;
                 case "-dS" -> { } // disables splicing, which Fulcrum never does (as the global nosplice)
+                case "-de" -> c.noEpoll = true;
+                case "-dV" -> c.noServerVerify = true;
+                // Fulcrum has no poll nor kqueue poller to disable, and resolves with the JDK, not getaddrinfo.
+                case "-dp", "-dk", "-dG" -> { }
                 case "-sf", "-st" -> {
                     List<Long> pids = a.equals("-sf") ? c.finishPids : c.terminatePids;
                     while (i + 1 < args.length && !args[i + 1].startsWith("-")) {
@@ -159,6 +167,10 @@ public final class CommandLine {
                         -Ws master-worker mode with systemd notify support.
                         -S <bind>[,<bind options>...] new master CLI
                         -dS disables splice usage (Fulcrum never splices)
+                        -de disables epoll() usage (the JDK's NIO selector serves)
+                        -dp, -dk disable poll(), kqueue() usage (Fulcrum has neither)
+                        -dG disables getaddrinfo() usage (Fulcrum resolves with the JDK)
+                        -dV disables SSL verify on the server side
                         -dW fails if any warning is emitted
                         -dD diagnostic mode : warn about suspicious configuration statements
                         -sf/-st [pid ]* finishes/terminates old pids.

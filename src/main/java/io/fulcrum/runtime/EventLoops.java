@@ -15,6 +15,9 @@ import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollDomainSocketChannel;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.DefaultSelectStrategyFactory;
+import io.netty.channel.SelectStrategy;
+import io.netty.channel.SelectStrategyFactory;
 import io.netty.channel.socket.SocketProtocolFamily;
 import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
@@ -35,6 +38,15 @@ import java.util.concurrent.atomic.AtomicInteger;
  * NIO otherwise (then unix sockets and inherited descriptors are unavailable).
  */
 public final class EventLoops {
+    /**
+     * How the loops poll: {@code noepoll} (or {@code -de}) takes the JDK's NIO selector, {@code busy-polling} never
+     * sleeps, {@code tune.maxpollevents} caps the events taken per poll (0: Netty's own).
+     */
+    public record Poller(boolean noEpoll, boolean busy, int maxEvents) {
+        /** Native epoll, sleeping, Netty's event array. */
+        public static final Poller DEFAULT = new Poller(false, false, 0);
+    }
+
     private final EventLoopGroup group;
     private final boolean epoll;
     private volatile List<EventLoop> loopList;
@@ -46,11 +58,17 @@ public final class EventLoops {
      * @param multiQueue {@code tune.listener.multi-queue}: whether a connection may go to a less busy loop than
      *                   the one that accepted it
      * @param cpus       {@code cpu-map}: the CPUs each loop's thread runs on
+     * @param poller     how the loops poll
      */
-    public EventLoops(int threads, boolean multiQueue, CpuMap cpus) {
-        this.epoll = Epoll.isAvailable();
+    public EventLoops(int threads, boolean multiQueue, CpuMap cpus, Poller poller) {
+        this.epoll = !poller.noEpoll() && Epoll.isAvailable();
         this.multiQueue = multiQueue;
-        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory();
+        // Busy polling: a loop with nothing to run polls again at once instead of sleeping in epoll_wait (as HAProxy,
+        // the NIO selector ignores it). maxEvents 0 is Netty's array sized to the load.
+        SelectStrategyFactory strategy = poller.busy()
+                ? () -> (selectNow, hasTasks) -> hasTasks ? selectNow.get() : SelectStrategy.BUSY_WAIT
+                : DefaultSelectStrategyFactory.INSTANCE;
+        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory(Math.max(0, poller.maxEvents()), strategy) : NioIoHandler.newFactory();
         IoHandlerFactory counted = new IoHandlerFactory() {
             @Override
             public IoHandler newHandler(ThreadAwareExecutor executor) {
@@ -276,8 +294,8 @@ public final class EventLoops {
 
     private void requireEpoll(String what) {
         if (!epoll) {
-            throw new UnsupportedOperationException(what + " need the native epoll transport, which is unavailable here: "
-                    + Epoll.unavailabilityCause());
+            throw new UnsupportedOperationException(what + " need the native epoll transport, which "
+                    + (Epoll.isAvailable() ? "noepoll (or -de) disables" : "is unavailable here: " + Epoll.unavailabilityCause()));
         }
     }
 

@@ -70,6 +70,8 @@ public final class Fulcrum {
     private final CountDownLatch stopped = new CountDownLatch(1);
     /** Live client connections, told when a soft stop begins. */
     private volatile boolean stopping;
+    private volatile boolean closing;
+    private final CloseSpread closeSpread;
     private final long startMillis = System.currentTimeMillis();
     private final Map<String, String> environment;
     private final List<String> proxyNames = new ArrayList<>();
@@ -83,7 +85,9 @@ public final class Fulcrum {
         this.global = GlobalModule.settings(model);
         this.environment = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(model.env().asMap()));
         this.diag = diag;
-        this.loops = new EventLoops(global.effectiveNbthread(), global.multiQueue, global.cpuMap);
+        this.loops = new EventLoops(global.effectiveNbthread(), global.multiQueue, global.cpuMap,
+                new EventLoops.Poller(global.noEpoll, global.busyPolling, global.maxPollEvents));
+        this.closeSpread = new CloseSpread(global.closeSpreadTime);
         this.connections = new ConnLimit(0); // its limit once the descriptors the configuration takes are known
         acceptRate.connLimit(global.maxconnrate);
         acceptRate.sessLimit(global.maxsessrate);
@@ -443,9 +447,19 @@ public final class Fulcrum {
         return startMillis;
     }
 
-    /** A soft stop has begun. */
+    /** A soft stop has begun (SIGUSR1): the stopping fetch, show info's Stopping. */
     public boolean stopping() {
         return stopping;
+    }
+
+    /** The soft stop proper has begun (after grace): the listeners are closed, the connections close. */
+    public boolean closing() {
+        return closing;
+    }
+
+    /** {@code close-spread-time}: when each client connection closes during the soft stop. */
+    public CloseSpread closeSpread() {
+        return closeSpread;
     }
 
     /** The process-wide connection limit and count ({@code maxconn}, CurrConns, CumConns). */
@@ -484,6 +498,25 @@ public final class Fulcrum {
             return;
         }
         stopping = true;
+        if (global.grace > 0) {
+            // grace: the stopping fetch and show info say so at once; the listeners keep accepting until it ends.
+            diag.notice("Scheduling a soft-stop in " + global.grace + " ms.");
+            loops.next().schedule(() -> {
+                diag.notice("Grace period expired, proceeding with soft-stop now.");
+                stopListening();
+            }, global.grace, TimeUnit.MILLISECONDS);
+        } else {
+            stopListening();
+        }
+    }
+
+    /** The soft stop proper, after the grace period: the listeners close, the connections follow. */
+    private void stopListening() {
+        if (closing) {
+            return;
+        }
+        closing = true;
+        closeSpread.begin();
         for (Frontend fe : frontends) {
             String stopped = "Proxy " + fe.name() + " stopped (cumulated conns: FE: " + fe.limit().current() + ").";
             diag.warning(stopped);
@@ -522,6 +555,7 @@ public final class Fulcrum {
     /** SIGTERM/SIGINT, or the end of a soft stop: close everything now. */
     public void hardStop() {
         stopping = true;
+        closing = true;
         checks.stop();
         services.stop();
         listeners.forEach(Listener::close);

@@ -61,6 +61,9 @@ public final class GlobalModule implements Module {
         });
 
         ProcessIdentity.register(kw);
+        SoftStopKeywords.register(kw);
+        PollerKeywords.register(kw, NEGATABLE);
+        InternalsKeywords.register(kw, NEGATABLE);
         kw.add("quiet", (g, l) -> {
             Args.noMoreThan(l, 0, "quiet");
             if (l.diag() != null) {
@@ -84,7 +87,7 @@ public final class GlobalModule implements Module {
             }
         });
         kw.add("strict-limits", NEGATABLE, (g, l) -> {
-            ConfigLine k = l.keyword().equals("no") ? l.shift(1) : l;
+            ConfigLine k = InternalsKeywords.positive(l);
             Args.noMoreThan(k, 0, k.keyword());
             g.settings().strictLimits = k == l;
         });

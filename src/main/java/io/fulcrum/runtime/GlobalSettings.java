@@ -24,6 +24,16 @@ public final class GlobalSettings {
     public Path pidfile;
     /** Milliseconds; 0 means soft stops wait for every session. */
     public long hardStopAfter;
+    /** {@code grace}: ms between SIGUSR1 (the stopping fetch turns true) and the soft stop proper; 0: none. */
+    public long grace;
+    /** {@code close-spread-time}: ms over which a soft stop closes the connections; 0: at once; {@link CloseSpread#INFINITE}. */
+    public long closeSpreadTime;
+    /** {@code busy-polling}: the event loops poll without ever sleeping. */
+    public boolean busyPolling;
+    /** {@code tune.maxpollevents}: events taken per poll; 0 or less: Netty's own, sized to the load. */
+    public int maxPollEvents;
+    /** {@code noepoll} (or {@code -de}): the JDK's NIO selector instead of Netty's native epoll. */
+    public boolean noEpoll;
     public boolean zeroWarning;
     /** {@code tune.listener.multi-queue}: an accepted connection may go to a less busy loop than the accepting one. */
     public boolean multiQueue = true;

@@ -2,6 +2,7 @@ package io.fulcrum.tls;
 
 import io.fulcrum.cfg.Args;
 import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.ConfigModel;
 import io.fulcrum.cfg.ConfigLine;
 import io.fulcrum.cfg.KeywordTable;
 import io.fulcrum.cfg.Module;
@@ -29,6 +30,11 @@ import java.util.function.Function;
  * configuration is read ({@link FrontendSetup}).
  */
 public final class TlsModule implements Module {
+
+    /** {@code -dV}: the servers verify nothing unless their line, or a later {@code ssl-server-verify}, says so. */
+    public static void noServerVerify(ConfigModel model) {
+        TlsGlobals.of(model).serverVerify = "none";
+    }
 
     @Override
     public void register(Registry registry) {

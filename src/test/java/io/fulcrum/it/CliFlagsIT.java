@@ -92,7 +92,7 @@ class CliFlagsIT {
     void haproxyFlagsNotImplementedSaySo() throws Exception {
         Path dir = tmp();
         for (String[] args : new String[][] {{"-x", "/tmp/fulcrum-it.sock"}, {"-m", "100"},
-                {"-de"}, {"-dM"}}) {
+                {"-dr"}, {"-dM"}}) {
             FulcrumRun r = FulcrumRun.in(dir, args);
             assertThat(r.exit()).as(r.describe()).isEqualTo(1);
             Expected.of("[ALERT]    (PID) : option '" + args[0] + "' is an HAProxy flag that Fulcrum does not support yet.")

@@ -26,7 +26,7 @@ class ListenerAcceptBatchTest {
 
     @Test
     void theListeningSocketReadsThatManyConnectionsPerWakeUp() throws Exception {
-        EventLoops loops = new EventLoops(1, false, new CpuMap());
+        EventLoops loops = new EventLoops(1, false, new CpuMap(), EventLoops.Poller.DEFAULT);
         try {
             BindSpec bind = new BindSpec(new Source("t.cfg", 1), "127.0.0.1:0",
                     List.of(new Endpoint.Inet(InetAddress.getLoopbackAddress(), 0, Endpoint.Family.IPV4)));

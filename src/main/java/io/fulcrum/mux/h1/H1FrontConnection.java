@@ -64,6 +64,8 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
     private Server privateTarget;
     /** A soft stop began: no request after the current one. */
     private boolean stopping;
+    /** The request for which {@link #stopping()} last drew whether the soft stop closes this connection. */
+    private HttpStream requestOfStop;
     /** Inside the parser: a transaction ending now must not parse the next request re-entrantly. */
     private boolean parsing;
     /**
@@ -275,6 +277,9 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
             next.requestStarted(); // pipelined: already here
         }
         armHeadTimer();
+        if (frontend.process() != null && frontend.process().closing()) {
+            closeWhenIdle(); // kept open by close-spread-time: idle again, it waits for its turn
+        }
         EventLoops.resumeReading(channel);
         if (!parsing) {
             parseInput();
@@ -378,14 +383,8 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
     @Override
     public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
         if (evt == SoftStop.INSTANCE) {
-            stopping = true;
-            // An idle connection closes now; one whose next request has begun to arrive is answered, then closes
-            // (as HAProxy, which only closes idle connections at a soft stop). With option idle-close-on-response,
-            // an idle one too waits for a last request (or its timeout).
-            if (stream == null && !closing && (next == null || !next.hasRequest()) && !frontend.httpOptions().idleCloseOnResponse) {
-                next = null;
-                closeAfterFlush();
-            }
+            stopping = frontend.process().closeSpread().closesActive();
+            closeWhenIdle();
             return;
         }
         if (evt instanceof ChannelInputShutdownEvent) {
@@ -498,11 +497,37 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
     }
 
     /**
-     * A soft stop began: the current response is the last one (it says "connection: close"). The process's flag
-     * is read too: a request may arrive between the listeners' close and the soft stop's event on this loop.
+     * During a soft stop, an idle connection closes now, or at its moment of close-spread-time; one whose next request
+     * has begun to arrive is answered first (as HAProxy, which only closes idle connections at a soft stop). With
+     * option idle-close-on-response, an idle one too waits for a last request (or its timeout).
+     */
+    private void closeWhenIdle() {
+        long delay = frontend.process().closeSpread().idleCloseDelay();
+        if (delay == 0) {
+            closeIfIdle();
+        } else if (delay > 0) {
+            channel.eventLoop().schedule(this::closeIfIdle, delay, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private void closeIfIdle() {
+        if (stream == null && !closing && (next == null || !next.hasRequest()) && !frontend.httpOptions().idleCloseOnResponse) {
+            next = null;
+            closeAfterFlush();
+        }
+    }
+
+    /**
+     * A soft stop began and this connection closes after the current response (it says "connection: close"); with
+     * close-spread-time, a connection may serve a few more before it is its turn. A request may arrive between the
+     * listeners' close and the soft stop's event on this loop: it is decided then.
      */
     public boolean stopping() {
-        return stopping || frontend.process() != null && frontend.process().stopping();
+        if (!stopping && stream != null && requestOfStop != stream && frontend.process() != null && frontend.process().closing()) {
+            requestOfStop = stream; // one draw per request, so that its response and the connection agree
+            stopping = frontend.process().closeSpread().closesActive();
+        }
+        return stopping;
     }
 
     public LazyTimer timer() {
