@@ -214,6 +214,7 @@ public final class Listener {
                 if (bind.iface != null) {
                     SocketTuning.bindToDevice(channel, bind.iface);
                 }
+                tcpOptions(channel, v6);
             }
             case Endpoint.Unix unix -> {
                 channel = loops.newUnixServerSocket();
@@ -227,6 +228,19 @@ public final class Listener {
         channel.config().setRecvByteBufAllocator(new ServerChannelRecvByteBufAllocator().maxMessagesPerRead(acceptBatch(bind.maxaccept)));
         channel.config().setOption(ChannelOption.SO_REUSEADDR, true);
         return channel;
+    }
+
+    /** The TCP options of the bind line, set on the listening socket: accepted connections inherit them. */
+    private void tcpOptions(ServerChannel channel, boolean v6) throws IOException {
+        if (bind.mss != 0) {
+            SocketTuning.maxSegment(channel, bind.mss);
+        }
+        if (bind.tcpUserTimeout > 0) {
+            SocketTuning.userTimeout(channel, bind.tcpUserTimeout);
+        }
+        if (bind.transparent) {
+            SocketTuning.transparent(channel, v6);
+        }
     }
 
     /** How many connections a socket accepts per wake-up for a {@code maxaccept} of HAProxy's: 0 is one, negative all. */
