@@ -12,7 +12,6 @@ import io.fulcrum.cfg.Units;
 import io.fulcrum.cfg.Registry.TableKey;
 import io.fulcrum.conn.AddressParser;
 import io.fulcrum.proxy.Capability;
-import io.fulcrum.proxy.Mode;
 import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
@@ -316,7 +315,7 @@ public final class ListenerModule implements Module {
             if (binds == null) {
                 continue;
             }
-            String usable = p.mode == Mode.HTTP ? "h1" : "none";
+            String usable = p.mode.mux();
             binds.binds.stream().filter(b -> b.proto != null && !b.proto.equals(usable)).forEach(b -> diag.configAlert(
                     p.describe() + " : MUX protocol '" + b.proto + "' is not usable for 'bind " + b.text() + "' at [" + b.source() + "]."));
         }

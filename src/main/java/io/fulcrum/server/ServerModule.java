@@ -13,7 +13,6 @@ import io.fulcrum.cli.CliCommands;
 import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.listener.ListenerModule;
 import io.fulcrum.proxy.Capability;
-import io.fulcrum.proxy.Mode;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
@@ -141,7 +140,7 @@ public final class ServerModule implements Module {
             if (list == null) {
                 continue;
             }
-            String usable = p.mode == Mode.HTTP ? "h1" : "none";
+            String usable = p.mode.mux();
             list.servers.stream().filter(s -> s.proto != null && !s.proto.equals(usable)).forEach(s -> diag.configAlert(
                     p.describe() + " : MUX protocol '" + s.proto + "' is not usable for server '" + s.name + "' at [" + s.source + "]."));
         }
