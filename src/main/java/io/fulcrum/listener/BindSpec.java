@@ -46,6 +46,8 @@ public final class BindSpec {
     public boolean v6only;
     public String iface;
     public boolean acceptProxy;
+    /** {@code accept-netscaler-cip}: the magic number of the NetScaler Client IP header; 0 (never valid) for none. */
+    public int netscalerCipMagic;
     /** Unix socket permissions ({@code mode}), -1 when not set. */
     public int unixMode = -1;
     public int uid = -1;

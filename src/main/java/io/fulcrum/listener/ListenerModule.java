@@ -52,6 +52,13 @@ public final class ListenerModule implements Module {
         options.add("v6only", (b, l) -> b.v6only = true);
         options.add("interface", 1, (b, l) -> b.iface = value(l));
         options.add("accept-proxy", (b, l) -> b.acceptProxy = true);
+        options.add("accept-netscaler-cip", 1, (b, l) -> {
+            // As HAProxy: C's atol kept as an unsigned 32-bit number, which must not be 0.
+            b.netscalerCipMagic = (int) Args.atol(value(l));
+            if (b.netscalerCipMagic == 0) {
+                throw new ConfigException("'accept-netscaler-cip' : invalid value 0, must be >= 0");
+            }
+        });
         options.add("mode", 1, (b, l) -> b.unixMode = octal(value(l)));
         options.add("uid", 1, (b, l) -> b.uid = (int) Units.integer(value(l), "uid", 0, Integer.MAX_VALUE));
         options.add("gid", 1, (b, l) -> b.gid = (int) Units.integer(value(l), "gid", 0, Integer.MAX_VALUE));
