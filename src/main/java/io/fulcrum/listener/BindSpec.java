@@ -29,6 +29,8 @@ public final class BindSpec {
     public int maxaccept;
     /** {@code shards}: listening sockets per IP address, each on its own loop; {@link #BY_THREAD}: one per loop. */
     public int shards = 1;
+    /** {@code thread}: the threads (loops) that accept and serve its connections, bit N-1 for thread N; 0: all. */
+    public long threads;
     public static final int BY_THREAD = -1;
     public boolean tfo;
     /** {@code mss}: TCP_MAXSEG of the listening socket (negative: by how much to lower the client's); 0: the system's. */

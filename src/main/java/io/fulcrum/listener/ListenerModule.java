@@ -16,6 +16,7 @@ import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
+import io.fulcrum.runtime.CpuMap;
 import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.sample.SampleCatalog;
 
@@ -48,6 +49,7 @@ public final class ListenerModule implements Module {
         options.add("nice", 1, ListenerModule::nice);
         options.add("proto", 1, ListenerModule::proto);
         options.add("process", 1, ListenerModule::process);
+        options.add("thread", 1, ListenerModule::thread);
         options.add("v4v6", (b, l) -> b.v4v6 = true);
         options.add("v6only", (b, l) -> b.v6only = true);
         options.add("interface", 1, (b, l) -> b.iface = value(l));
@@ -87,6 +89,7 @@ public final class ListenerModule implements Module {
                 })));
         registry.check(ListenerModule::checkFrontendsHaveBinds);
         registry.check(ListenerModule::checkProtos);
+        registry.check(ListenerModule::checkThreads);
         registry.check((model, diag) -> ProxyTable.of(model).proxies().stream().map(p -> p.partOrNull(BindList.class))
                 .filter(java.util.Objects::nonNull).forEach(BindList::number));
     }
@@ -208,18 +211,45 @@ public final class ListenerModule implements Module {
 
     /**
      * {@code process <process-set>[/<thread-set>]}: deprecated in 2.6, where only process 1 exists; a warning says
-     * so, as HAProxy's. The thread set, which would restrict the loops accepting, is refused: Fulcrum's listeners do
-     * not take the {@code thread} restriction yet.
+     * so, as HAProxy's. The thread set is the {@code thread} option's.
      */
     private static void process(BindSpec b, ConfigLine l) throws ConfigException {
         String v = value(l);
         int slash = v.indexOf('/');
         ProcessSet.check(slash < 0 ? v : v.substring(0, slash), "'process'");
-        if (slash >= 0) {
-            throw new ConfigException("'process' : the thread set '" + v.substring(slash + 1)
-                    + "' is not supported yet: Fulcrum's listeners accept on every thread");
+        if (slash < 0) {
+            b.warn(l, "'process " + v + "' on 'bind' lines is deprecated and will be removed in 2.7.");
+            return;
         }
-        b.warn(l, "'process " + v + "' on 'bind' lines is deprecated and will be removed in 2.7.");
+        String threads = v.substring(slash + 1);
+        b.threads |= threadSet(threads);
+        b.warn(l, "'process " + v + "' on 'bind' lines is deprecated and will be removed in 2.7. Please use 'thread " + threads
+                + "' instead.");
+    }
+
+    /**
+     * {@code thread [<group>/]<set>}: the threads (event loops) that accept and serve the line's connections;
+     * repeated, the sets add up. One thread group here, as HAProxy 2.6 without {@code thread-groups}.
+     */
+    private static void thread(BindSpec b, ConfigLine l) throws ConfigException {
+        String v = value(l);
+        int slash = v.indexOf('/');
+        if (slash >= 0) {
+            long group = Args.atol(v.substring(0, slash));
+            if (group != 1) {
+                throw new BindOptionException("'" + v + "' thread-group number must be between 1 and 1 (was " + group + ")");
+            }
+        }
+        b.threads |= threadSet(v.substring(slash + 1));
+    }
+
+    /** A thread set ({@code all | odd | even | number[-[number]]}) as a mask, worded as HAProxy's errors. */
+    private static long threadSet(String set) throws ConfigException {
+        try {
+            return CpuMap.ids(set, "'" + set + "' : ");
+        } catch (ConfigException e) {
+            throw new BindOptionException(e.getMessage());
+        }
     }
 
     /** {@code tcp-ut <delay>} of a bind or server line: milliseconds by default; 0 leaves the system's. */
@@ -325,6 +355,25 @@ public final class ListenerModule implements Module {
             String usable = p.mode.mux();
             binds.binds.stream().filter(b -> b.proto != null && !b.proto.equals(usable)).forEach(b -> diag.configAlert(
                     p.describe() + " : MUX protocol '" + b.proto + "' is not usable for 'bind " + b.text() + "' at [" + b.source() + "]."));
+        }
+    }
+
+    /** As HAProxy: a bind line's {@code thread} set must name one thread at least of the {@code nbthread}. */
+    private static void checkThreads(ConfigModel model, Diagnostics diag) {
+        int nbthread = GlobalModule.settings(model).effectiveNbthread();
+        long existing = nbthread >= 64 ? ~0L : (1L << nbthread) - 1;
+        for (ProxySpec p : ProxyTable.of(model).proxies()) {
+            BindList binds = p.partOrNull(BindList.class);
+            if (binds == null) {
+                continue;
+            }
+            for (BindSpec b : binds.binds) {
+                if (b.threads != 0 && (b.threads & existing) == 0) {
+                    diag.configAlert("Proxy '" + p.name() + "': 'thread' directive contains threads that belong to no group in 'bind "
+                            + b.text() + "' at [" + b.source() + "].");
+                }
+                b.threads &= existing;
+            }
         }
     }
 
