@@ -21,6 +21,7 @@ import io.fulcrum.rules.HttpActions;
 import io.fulcrum.rules.TcpActions;
 import io.fulcrum.sample.ExprParser;
 import io.fulcrum.sample.SampleCatalog;
+import io.fulcrum.server.ServerList;
 import io.fulcrum.server.ServerSpec;
 
 import java.util.function.BiConsumer;
@@ -86,7 +87,27 @@ public final class BackendModule implements Module {
         });
         registry.check(BackendModule::layer7InTcp);
         registry.check(BackendModule::dispatchInBalanceMode);
+        registry.check(BackendModule::checkFastOpenRetries);
     }
+
+    /**
+     * HAProxy's warning for a {@code tfo} server in a backend whose {@code retry-on} lacks empty-response or
+     * response-timeout (those HAProxy checks; its message names conn-failure too): the data sent with the SYN
+     * could not be sent again.
+     */
+    private static void checkFastOpenRetries(ConfigModel model, Diagnostics diag) {
+        for (ProxySpec p : ProxyTable.of(model).proxies()) {
+            ServerList list = p.partOrNull(ServerList.class);
+            if (list == null || (spec(p).retryOn & FAST_OPEN_RETRIES) == FAST_OPEN_RETRIES) {
+                continue;
+            }
+            list.servers.stream().filter(s -> s.tfo).forEach(s -> diag.configWarning("[" + s.source + "] : 'server " + p.name() + "/"
+                    + s.name + "' : server has tfo activated, the backend should be configured with at least 'conn-failure',"
+                    + " 'empty-response' and 'response-timeout' or we wouldn't be able to retry the connection on failure."));
+        }
+    }
+
+    private static final int FAST_OPEN_RETRIES = RetryOn.EMPTY_RESPONSE | RetryOn.RESPONSE_TIMEOUT;
 
     /** A backend with a {@code balance} algorithm (its own or its defaults') balances among its servers. */
     private static void dispatchInBalanceMode(ConfigModel model, Diagnostics diag) {

@@ -44,6 +44,11 @@ public class ConfigException extends Exception {
         return new ConfigException(message, -1, false, true);
     }
 
+    /** A warning HAProxy words {@code parsing [FILE:LINE]: MESSAGE}, without a space before the colon. */
+    public static ConfigException unspacedWarning(String message) {
+        return new ConfigException(message, -1, true, true);
+    }
+
     public boolean isWarning() {
         return warning;
     }

@@ -160,7 +160,9 @@ public final class Diagnostics {
 
     /** Reports {@code e}, found on {@code line}, with a caret when it points at a column. */
     public void report(ConfigLine line, ConfigException e) {
-        if (e.isWarning()) {
+        if (e.isWarning() && e.isUnspaced()) {
+            warning("config : parsing [" + line.source() + "]: " + LinePrinter.shorten(e.getMessage()));
+        } else if (e.isWarning()) {
             parseWarning(line.source(), e.getMessage());
         } else if (e.column() >= 0) {
             parseAlert(line.source(), line.raw(), e.column(), e.getMessage());

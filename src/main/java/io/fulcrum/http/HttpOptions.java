@@ -49,6 +49,11 @@ public final class HttpOptions implements ProxyPart {
     public String monitorUri;
     /** {@code http-send-name-header}: the field that names the server a request is sent to, or null. */
     public String sendNameHeader;
+    /**
+     * {@code max-session-srv-conns}: the idle server connections a client connection keeps for itself at most
+     * (HAProxy's MAX_SRV_LIST, 5, by default).
+     */
+    public int maxSessionServerConns = 5;
     /** {@code monitor fail} conditions: a monitor request that meets one is answered 503 (not inherited). */
     public final List<Condition> monitorFail = new ArrayList<>();
 
@@ -93,6 +98,7 @@ public final class HttpOptions implements ProxyPart {
         c.abortOnClose = abortOnClose;
         c.checkCache = checkCache;
         c.useProxyHeader = useProxyHeader;
+        c.maxSessionServerConns = maxSessionServerConns;
         return c;
     }
 

@@ -1,6 +1,7 @@
 package io.fulcrum.listener;
 
 import io.fulcrum.conn.ConnError;
+import io.fulcrum.conn.NetScalerCip;
 import io.fulcrum.conn.DualStack;
 import io.fulcrum.sample.Endpoints;
 import io.fulcrum.conn.SocketOptions;
@@ -57,15 +58,22 @@ public final class Acceptor implements Consumer<Channel> {
         child.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
         opts.applyTo(child, true);
         Runnable start;
-        if (bind.acceptProxy || bind.transport != null) {
-            // Th counts from here: the PROXY header's wait and the TLS handshake are the connection's handshake.
+        boolean header = bind.acceptProxy || bind.netscalerCipMagic != 0;
+        if (header || bind.transport != null) {
+            // Th counts from here: the header's wait and the TLS handshake are the connection's handshake.
             child.attr(StreamLog.ACCEPTED).set(new long[] {System.nanoTime(), System.currentTimeMillis()});
         }
-        if (bind.acceptProxy) {
+        if (header) {
             ByteCounter counter = new ByteCounter();
             HeaderReader reader = new HeaderReader(counter);
             child.pipeline().addLast("proxy-bytes", counter);
-            child.pipeline().addLast("proxy-decoder", new HAProxyMessageDecoder());
+            // As HAProxy, a PROXY header comes first when both are expected, then the NetScaler one.
+            if (bind.acceptProxy) {
+                child.pipeline().addLast("proxy-decoder", new HAProxyMessageDecoder());
+            }
+            if (bind.netscalerCipMagic != 0) {
+                child.pipeline().addLast("cip-decoder", new NetScalerCip(bind.netscalerCipMagic));
+            }
             child.pipeline().addLast("proxy-header", reader);
             start = () -> armHeaderTimeout(child, reader);
         } else {
@@ -160,13 +168,13 @@ public final class Acceptor implements Consumer<Channel> {
         };
     }
 
-    /** The PROXY header must arrive within {@code timeout client}, as any client data must. */
+    /** The PROXY (or NetScaler) header must arrive within {@code timeout client}, as any client data must. */
     private void armHeaderTimeout(Channel child, HeaderReader reader) {
         long t = frontend.timeouts().client;
         if (t > 0) {
             child.eventLoop().schedule(() -> {
                 if (child.pipeline().get("proxy-header") != null) {
-                    reader.failed(child, ConnError.PRX_TIMEOUT);
+                    reader.failed(child, reader.waitingForCip() ? ConnError.CIP_TIMEOUT : ConnError.PRX_TIMEOUT);
                     child.close();
                 }
             }, t, TimeUnit.MILLISECONDS);
@@ -187,8 +195,8 @@ public final class Acceptor implements Consumer<Channel> {
     }
 
     /**
-     * Waits for the PROXY header, keeps the bytes that follow it, then starts the session; logs the
-     * connections that end without a valid header, as HAProxy does.
+     * Waits for the PROXY header or the NetScaler Client IP one (or the first then the second), keeps the bytes
+     * that follow, then starts the session; logs the connections that end without a valid header, as HAProxy does.
      */
     private final class HeaderReader extends ChannelInboundHandlerAdapter {
         private static final int PP2_TYPE_AUTHORITY = 0x02;
@@ -200,14 +208,21 @@ public final class Acceptor implements Consumer<Channel> {
         private String uniqueId;
         private ByteBuf early;
         private boolean failed;
+        /** The headers still awaited: the PROXY one and the NetScaler one, as the bind line asks. */
+        private int awaited = (bind.acceptProxy ? 1 : 0) + (bind.netscalerCipMagic != 0 ? 1 : 0);
 
         HeaderReader(ByteCounter counter) {
             this.counter = counter;
         }
 
+        /** The header awaited now is the NetScaler one: the PROXY one, if any, came. */
+        boolean waitingForCip() {
+            return bind.netscalerCipMagic != 0 && awaited == 1;
+        }
+
         /** The connection ends before a valid header: its log line, once. */
         void failed(Channel ch, ConnError reason) {
-            if (!failed && source == null) {
+            if (!failed && awaited > 0) {
                 failed = true;
                 frontend.logger().handshakeFailed(frontend, ch, counter.bytes, name, reason);
             }
@@ -226,10 +241,20 @@ public final class Acceptor implements Consumer<Channel> {
                 } finally {
                     header.release();
                 }
-                ctx.channel().config().setAutoRead(false);
+                headerRead(ctx);
+            } else if (msg instanceof NetScalerCip.Header header) {
+                source = header.source();
+                destination = header.destination();
+                headerRead(ctx);
             } else if (msg instanceof ByteBuf data) {
                 // What the client sent right after the header, in the same segment.
                 early = early == null ? data : ctx.alloc().compositeBuffer().addComponents(true, early, data);
+            }
+        }
+
+        private void headerRead(ChannelHandlerContext ctx) {
+            if (--awaited == 0) {
+                ctx.channel().config().setAutoRead(false);
             }
         }
 
@@ -245,7 +270,7 @@ public final class Acceptor implements Consumer<Channel> {
 
         @Override
         public void channelReadComplete(ChannelHandlerContext ctx) {
-            if (source != null) {
+            if (awaited == 0 && source != null) {
                 ctx.pipeline().remove(this);
                 ctx.pipeline().remove(counter);
                 ByteBuf data = early;
@@ -267,25 +292,33 @@ public final class Acceptor implements Consumer<Channel> {
                 early.release();
                 early = null;
             }
-            failed(ctx.channel(), counter.bytes > 0 ? ConnError.PRX_TRUNCATED : ConnError.PRX_EMPTY);
+            failed(ctx.channel(), ended());
             ctx.fireChannelInactive();
         }
 
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-            if (evt instanceof ChannelInputShutdownEvent && source == null) {
+            if (evt instanceof ChannelInputShutdownEvent && awaited > 0) {
                 // The client shut its side before a whole header: there will never be one.
-                failed(ctx.channel(), counter.bytes > 0 ? ConnError.PRX_TRUNCATED : ConnError.PRX_EMPTY);
+                failed(ctx.channel(), ended());
                 ctx.close();
                 return;
             }
             ctx.fireUserEventTriggered(evt);
         }
 
+        /** Why a connection that ended before its headers failed: nothing came, or a part of a header. */
+        private ConnError ended() {
+            if (waitingForCip()) {
+                return counter.bytes > 0 && !bind.acceptProxy ? ConnError.CIP_TRUNCATED : ConnError.CIP_EMPTY;
+            }
+            return counter.bytes > 0 ? ConnError.PRX_TRUNCATED : ConnError.PRX_EMPTY;
+        }
+
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            // Not a PROXY header (or a broken one): HAProxy drops the connection.
-            failed(ctx.channel(), ConnError.PRX_NOT_HDR);
+            // Not a PROXY header (or a broken one), or a bad NetScaler one: HAProxy drops the connection.
+            failed(ctx.channel(), cause instanceof NetScalerCip.Invalid cip ? cip.reason() : ConnError.PRX_NOT_HDR);
             ctx.close();
         }
     }

@@ -1,5 +1,6 @@
 package io.fulcrum.listener;
 
+import io.fulcrum.cfg.ConfigLine;
 import io.fulcrum.cfg.Source;
 import io.fulcrum.conn.Endpoint;
 
@@ -28,18 +29,35 @@ public final class BindSpec {
     public int maxaccept;
     /** {@code shards}: listening sockets per IP address, each on its own loop; {@link #BY_THREAD}: one per loop. */
     public int shards = 1;
+    /** {@code thread}: the threads (loops) that accept and serve its connections, bit N-1 for thread N; 0: all. */
+    public long threads;
     public static final int BY_THREAD = -1;
     public boolean tfo;
+    /** {@code mss}: TCP_MAXSEG of the listening socket (negative: by how much to lower the client's); 0: the system's. */
+    public int mss;
+    /** {@code tcp-ut}: TCP_USER_TIMEOUT (ms) of the listening socket, which accepted connections inherit; 0: the system's. */
+    public int tcpUserTimeout;
+    /** {@code transparent}: IP_TRANSPARENT, to bind addresses that are not local. */
+    public boolean transparent;
+    /**
+     * {@code proto}: "h1", "none" or null (the mode's own). "none" is refused with the frontend's mode, as HAProxy
+     * does after parsing; "h1" is what HTTP frontends use anyway, and a TCP frontend refuses it too.
+     */
+    public String proto;
     public boolean v4v6;
     public boolean v6only;
     public String iface;
     public boolean acceptProxy;
+    /** {@code accept-netscaler-cip}: the magic number of the NetScaler Client IP header; 0 (never valid) for none. */
+    public int netscalerCipMagic;
     /** Unix socket permissions ({@code mode}), -1 when not set. */
     public int unixMode = -1;
     public int uid = -1;
     public int gid = -1;
     /** The layer between the socket and the session (TLS), set by the subsystem providing it; null for none. */
     public Transport transport;
+    /** How the line's option errors and warnings are worded, set while its options are parsed. */
+    ListenerModule.OptionErrors wording;
     /** What other subsystems keep about the line (the TLS options, the CLI's level...), by type. */
     private final Map<Class<?>, Object> parts = new HashMap<>();
 
@@ -82,6 +100,11 @@ public final class BindSpec {
     /** Replaces the addresses ({@code unix-bind}'s prefix), before the sockets are numbered. */
     void endpoints(List<Endpoint> endpoints) {
         this.endpoints = List.copyOf(endpoints);
+    }
+
+    /** Reports a warning about the option of {@code l}, worded as the line's errors ("'bind X' in section ... : "). */
+    public void warn(ConfigLine l, String message) {
+        l.warn(wording == null ? message : wording.invalid(message));
     }
 
     /** The part of type {@code type}, created by {@code create} when absent. */

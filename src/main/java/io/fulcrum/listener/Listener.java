@@ -63,6 +63,10 @@ public final class Listener {
     private volatile boolean released;
     /** The process's accept rate limits, or null (stats sockets). */
     private AcceptRate rate;
+    /** The loops its sockets are on and its connections live on ({@link #allowedLoops()}), set by {@link #bind()}. */
+    private volatile List<EventLoop> allowed;
+    /** The last of the {@code thread} set's loops given a connection of the single socket. */
+    private int turn;
     /** Its own counters ({@code option socket-stats}), or null. */
     private Counters counters;
 
@@ -171,7 +175,7 @@ public final class Listener {
      * one's port). A single socket goes to the next loop in turn, so that several listeners share the accepting.
      */
     public List<ChannelFuture> bind() throws IOException {
-        List<EventLoop> all = loops.all();
+        List<EventLoop> all = allowed = allowedLoops();
         int count = endpoint instanceof Endpoint.Inet && loops.isEpoll() && reusePort
                 ? (bind.shards == BindSpec.BY_THREAD ? all.size() : Math.min(bind.shards, all.size())) : 1;
         SocketAddress address = address();
@@ -179,7 +183,7 @@ public final class Listener {
         for (int i = 0; i < count; i++) {
             Socket socket = new Socket(open());
             sockets.add(socket);
-            ChannelFuture f = socket.bind(count == 1 ? loops.next() : all.get(i), address);
+            ChannelFuture f = socket.bind(count == 1 && bind.threads == 0 ? loops.next() : all.get(i), address);
             bound.add(f);
             if (i == 0 && count > 1 && address instanceof InetSocketAddress inet && inet.getPort() == 0) {
                 // The next sockets take the port the system gave the first one.
@@ -214,6 +218,7 @@ public final class Listener {
                 if (bind.iface != null) {
                     SocketTuning.bindToDevice(channel, bind.iface);
                 }
+                tcpOptions(channel, v6);
             }
             case Endpoint.Unix unix -> {
                 channel = loops.newUnixServerSocket();
@@ -227,6 +232,19 @@ public final class Listener {
         channel.config().setRecvByteBufAllocator(new ServerChannelRecvByteBufAllocator().maxMessagesPerRead(acceptBatch(bind.maxaccept)));
         channel.config().setOption(ChannelOption.SO_REUSEADDR, true);
         return channel;
+    }
+
+    /** The TCP options of the bind line, set on the listening socket: accepted connections inherit them. */
+    private void tcpOptions(ServerChannel channel, boolean v6) throws IOException {
+        if (bind.mss != 0) {
+            SocketTuning.maxSegment(channel, bind.mss);
+        }
+        if (bind.tcpUserTimeout > 0) {
+            SocketTuning.userTimeout(channel, bind.tcpUserTimeout);
+        }
+        if (bind.transparent) {
+            SocketTuning.transparent(channel, v6);
+        }
     }
 
     /** How many connections a socket accepts per wake-up for a {@code maxaccept} of HAProxy's: 0 is one, negative all. */
@@ -367,9 +385,34 @@ public final class Listener {
         onAccept.accept(child);
     }
 
-    /** The loop a connection accepted by this listener lives on: see {@link EventLoops#forAccepted}. */
+    /**
+     * The loop a connection accepted by this listener lives on: see {@link EventLoops#forAccepted}. With a
+     * {@code thread} set, one of its loops: the socket's own when each has one, else the set's in turn.
+     */
     public EventLoop loopFor(Channel child) {
-        return loops.forAccepted(child.parent().eventLoop(), sockets.size() == 1);
+        if (bind.threads == 0) {
+            return loops.forAccepted(child.parent().eventLoop(), sockets.size() == 1);
+        }
+        if (sockets.size() > 1) {
+            return child.parent().eventLoop();
+        }
+        turn = (turn + 1) % allowed.size(); // (on the single socket's loop only)
+        return allowed.get(turn);
+    }
+
+    /** The loops of the bind line's {@code thread} set (thread N is the N-th loop), or all of them. */
+    private List<EventLoop> allowedLoops() {
+        List<EventLoop> all = loops.all();
+        if (bind.threads == 0) {
+            return all;
+        }
+        List<EventLoop> set = new ArrayList<>();
+        for (int i = 0; i < all.size() && i < 64; i++) {
+            if ((bind.threads & (1L << i)) != 0) {
+                set.add(all.get(i));
+            }
+        }
+        return List.copyOf(set);
     }
 
     /** One listening socket, with the connections it accepted that wait for a slot. */

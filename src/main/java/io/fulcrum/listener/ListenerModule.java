@@ -16,6 +16,7 @@ import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
+import io.fulcrum.runtime.CpuMap;
 import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.sample.SampleCatalog;
 
@@ -42,10 +43,24 @@ public final class ListenerModule implements Module {
         options.add("shards", 1, ListenerModule::shards);
         options.add("defer-accept", (b, l) -> b.deferAccept = true);
         options.add("tfo", (b, l) -> b.tfo = true);
+        options.add("mss", 1, ListenerModule::mss);
+        options.add("tcp-ut", 1, (b, l) -> b.tcpUserTimeout = tcpUserTimeout(l.arg(1)));
+        options.add("transparent", (b, l) -> b.transparent = true);
+        options.add("nice", 1, ListenerModule::nice);
+        options.add("proto", 1, ListenerModule::proto);
+        options.add("process", 1, ListenerModule::process);
+        options.add("thread", 1, ListenerModule::thread);
         options.add("v4v6", (b, l) -> b.v4v6 = true);
         options.add("v6only", (b, l) -> b.v6only = true);
         options.add("interface", 1, (b, l) -> b.iface = value(l));
         options.add("accept-proxy", (b, l) -> b.acceptProxy = true);
+        options.add("accept-netscaler-cip", 1, (b, l) -> {
+            // As HAProxy: C's atol kept as an unsigned 32-bit number, which must not be 0.
+            b.netscalerCipMagic = (int) Args.atol(value(l));
+            if (b.netscalerCipMagic == 0) {
+                throw new ConfigException("'accept-netscaler-cip' : invalid value 0, must be >= 0");
+            }
+        });
         options.add("mode", 1, (b, l) -> b.unixMode = octal(value(l)));
         options.add("uid", 1, (b, l) -> b.uid = (int) Units.integer(value(l), "uid", 0, Integer.MAX_VALUE));
         options.add("gid", 1, (b, l) -> b.gid = (int) Units.integer(value(l), "gid", 0, Integer.MAX_VALUE));
@@ -58,6 +73,12 @@ public final class ListenerModule implements Module {
             p.part(ProxyBacklog.class, ProxyBacklog::new).value = (int) Math.max(0, Args.atol(Args.required(l, 1, "backlog", "an integer argument")));
         });
         registry.check(ListenerModule::proxyBacklogs);
+        registry.table(ProxyModule.KEYWORDS).add("bind-process", Capability.ALL, (p, l) -> {
+            if (l.has(1)) {
+                ProcessSet.check(l.arg(1), "bind-process");
+            }
+            throw ConfigException.unspacedWarning("'bind-process' has no effect, is deprecated, and will be removed in version 2.7.");
+        });
         registry.table(GlobalModule.KEYWORDS).add("unix-bind", (g, l) -> UnixBind.of(g.model()).parse(l));
         registry.table(GlobalModule.KEYWORDS).add("tune.maxaccept", ListenerModule::maxaccept);
         registry.check((model, diag) -> ProxyTable.of(model).proxies().stream().map(p -> p.partOrNull(BindList.class))
@@ -67,6 +88,8 @@ public final class ListenerModule implements Module {
                     b.maxaccept = maxaccept != 0 ? maxaccept : DEFAULT_MAXACCEPT;
                 })));
         registry.check(ListenerModule::checkFrontendsHaveBinds);
+        registry.check(ListenerModule::checkProtos);
+        registry.check(ListenerModule::checkThreads);
         registry.check((model, diag) -> ProxyTable.of(model).proxies().stream().map(p -> p.partOrNull(BindList.class))
                 .filter(java.util.Objects::nonNull).forEach(BindList::number));
     }
@@ -177,6 +200,95 @@ public final class ListenerModule implements Module {
         b.shards = (int) n;
     }
 
+    /** {@code mss <maxseg>}: as HAProxy's strtol, an absolute value from 1 to 65535 (negative: a reduction). */
+    private static void mss(BindSpec b, ConfigLine l) throws ConfigException {
+        long mss = Args.atol(value(l));
+        if (mss == 0 || Math.abs(mss) > 65535) {
+            throw new ConfigException("'mss' : expects an MSS with and absolute value between 1 and 65535");
+        }
+        b.mss = (int) mss;
+    }
+
+    /**
+     * {@code process <process-set>[/<thread-set>]}: deprecated in 2.6, where only process 1 exists; a warning says
+     * so, as HAProxy's. The thread set is the {@code thread} option's.
+     */
+    private static void process(BindSpec b, ConfigLine l) throws ConfigException {
+        String v = value(l);
+        int slash = v.indexOf('/');
+        ProcessSet.check(slash < 0 ? v : v.substring(0, slash), "'process'");
+        if (slash < 0) {
+            b.warn(l, "'process " + v + "' on 'bind' lines is deprecated and will be removed in 2.7.");
+            return;
+        }
+        String threads = v.substring(slash + 1);
+        b.threads |= threadSet(threads);
+        b.warn(l, "'process " + v + "' on 'bind' lines is deprecated and will be removed in 2.7. Please use 'thread " + threads
+                + "' instead.");
+    }
+
+    /**
+     * {@code thread [<group>/]<set>}: the threads (event loops) that accept and serve the line's connections;
+     * repeated, the sets add up. One thread group here, as HAProxy 2.6 without {@code thread-groups}.
+     */
+    private static void thread(BindSpec b, ConfigLine l) throws ConfigException {
+        String v = value(l);
+        int slash = v.indexOf('/');
+        if (slash >= 0) {
+            long group = Args.atol(v.substring(0, slash));
+            if (group != 1) {
+                throw new BindOptionException("'" + v + "' thread-group number must be between 1 and 1 (was " + group + ")");
+            }
+        }
+        b.threads |= threadSet(v.substring(slash + 1));
+    }
+
+    /** A thread set ({@code all | odd | even | number[-[number]]}) as a mask, worded as HAProxy's errors. */
+    private static long threadSet(String set) throws ConfigException {
+        try {
+            return CpuMap.ids(set, "'" + set + "' : ");
+        } catch (ConfigException e) {
+            throw new BindOptionException(e.getMessage());
+        }
+    }
+
+    /** {@code tcp-ut <delay>} of a bind or server line: milliseconds by default; 0 leaves the system's. */
+    public static int tcpUserTimeout(String text) throws ConfigException {
+        try {
+            return (int) Units.time(text, "tcp-ut");
+        } catch (ConfigException e) {
+            throw new ConfigException("'tcp-ut' : expects a positive delay in milliseconds");
+        }
+    }
+
+    /**
+     * {@code nice <n>}: HAProxy's scheduling priority of the line's connections. Checked as HAProxy (C's atol, -1024
+     * to 1024); Fulcrum's loops run their tasks in order, with no priorities, so the value has no effect: a warning
+     * says so.
+     */
+    private static void nice(BindSpec b, ConfigLine l) throws ConfigException {
+        long nice = Args.atol(value(l));
+        if (nice < -1024 || nice > 1024) {
+            throw new ConfigException("'nice' : invalid value " + nice + ", allowed range is -1024..1024");
+        }
+        if (nice != 0) {
+            b.warn(l, "'nice' has no effect: Fulcrum's event loops have no task priorities.");
+        }
+    }
+
+    /**
+     * {@code proto <name>}: the multiplexer of the line's connections. Only {@code h1} exists here, what HTTP
+     * frontends use anyway; {@code h2} waits for HTTP/2; {@code none} is a TCP mux, which HAProxy refuses on HTTP
+     * and TCP frontends alike once the mode is known (checked with the proxy, see {@link BindSpec#proto}).
+     */
+    private static void proto(BindSpec b, ConfigLine l) throws ConfigException {
+        switch (value(l)) {
+            case "h1", "none" -> b.proto = value(l);
+            case "h2" -> throw new ConfigException("'proto' : 'h2' is not supported: Fulcrum has no HTTP/2 yet");
+            default -> throw new ConfigException("'proto' :  unknown MUX protocol '" + value(l) + "'");
+        }
+    }
+
     /** How a caller words the errors of {@link #options}: a bind line and a stats socket differ. */
     public interface OptionErrors {
         /**
@@ -202,8 +314,9 @@ public final class ListenerModule implements Module {
                 throw new ConfigException(errors.unknown(opt, m.equals(plain) ? null : m));
             }
             if (e.flags() > 0 && !l.has(i + 1)) {
-                throw new ConfigException(errors.invalid("'" + opt + "' : missing value"));
+                throw new ConfigException(errors.invalid("'" + opt + "' : " + MISSING.getOrDefault(opt, "missing value")));
             }
+            bind.wording = errors;
             try {
                 e.parser().parse(bind, l.shift(i));
             } catch (BindOptionException ex) {
@@ -216,6 +329,10 @@ public final class ListenerModule implements Module {
         }
     }
 
+    /** HAProxy's words for some options' missing value, "missing value" for the others. */
+    private static final java.util.Map<String, String> MISSING = java.util.Map.of("mss", "missing MSS value",
+            "tcp-ut", "missing TCP User Timeout value");
+
     private static String value(ConfigLine l) {
         return l.arg(1);
     }
@@ -225,6 +342,38 @@ public final class ListenerModule implements Module {
             return Integer.parseInt(s, 8);
         } catch (NumberFormatException e) {
             throw new ConfigException("'" + s + "' is not an octal file mode");
+        }
+    }
+
+    /** As HAProxy once the modes are known: a bind line's {@code proto} must be the mux of its frontend's mode. */
+    private static void checkProtos(ConfigModel model, Diagnostics diag) {
+        for (ProxySpec p : ProxyTable.of(model).proxies()) {
+            BindList binds = p.partOrNull(BindList.class);
+            if (binds == null) {
+                continue;
+            }
+            String usable = p.mode.mux();
+            binds.binds.stream().filter(b -> b.proto != null && !b.proto.equals(usable)).forEach(b -> diag.configAlert(
+                    p.describe() + " : MUX protocol '" + b.proto + "' is not usable for 'bind " + b.text() + "' at [" + b.source() + "]."));
+        }
+    }
+
+    /** As HAProxy: a bind line's {@code thread} set must name one thread at least of the {@code nbthread}. */
+    private static void checkThreads(ConfigModel model, Diagnostics diag) {
+        int nbthread = GlobalModule.settings(model).effectiveNbthread();
+        long existing = nbthread >= 64 ? ~0L : (1L << nbthread) - 1;
+        for (ProxySpec p : ProxyTable.of(model).proxies()) {
+            BindList binds = p.partOrNull(BindList.class);
+            if (binds == null) {
+                continue;
+            }
+            for (BindSpec b : binds.binds) {
+                if (b.threads != 0 && (b.threads & existing) == 0) {
+                    diag.configAlert("Proxy '" + p.name() + "': 'thread' directive contains threads that belong to no group in 'bind "
+                            + b.text() + "' at [" + b.source() + "].");
+                }
+                b.threads &= existing;
+            }
         }
     }
 

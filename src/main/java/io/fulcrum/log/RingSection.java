@@ -12,6 +12,7 @@ import io.fulcrum.cfg.Units;
 import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
+import io.fulcrum.server.ServerModule;
 
 import java.nio.file.Path;
 import java.util.Map;
@@ -29,6 +30,8 @@ final class RingSection {
 
     static void register(Registry registry) {
         KeywordTable<RingSpec> keywords = registry.table(KEYWORDS);
+        // As HAProxy, a proxy's server may name its log protocol, which only a ring's servers use: checked, no effect.
+        registry.table(ServerModule.OPTIONS).add("log-proto", 1, (s, l) -> octetCount(l.arg(1)));
         keywords.add("description", (r, l) -> {
             if (l.arg(1).isEmpty()) {
                 throw new ConfigException("missing ring description text.");
@@ -112,6 +115,15 @@ final class RingSection {
         }
     }
 
+    /** {@code log-proto legacy|octet-count}: true for octet counting. */
+    private static boolean octetCount(String proto) throws ConfigException {
+        return switch (proto) {
+            case "legacy" -> false;
+            case "octet-count" -> true;
+            default -> throw new ConfigException("'log-proto' expects one of 'legacy' or 'octet-count' but got '" + proto + "'.");
+        };
+    }
+
     private static void server(RingSpec r, ConfigLine l) throws ConfigException {
         if (l.arg(1).isEmpty() || l.arg(2).isEmpty()) {
             throw new ConfigException("'server' expects <name> and <addr>[:<port>] as arguments.");
@@ -123,11 +135,10 @@ final class RingSection {
                 throw new ConfigException(what + "'" + l.arg(i) + "' is not supported in ring sections by Fulcrum yet "
                         + "(it supports 'log-proto').");
             }
-            switch (l.arg(i + 1)) {
-                case "legacy" -> octetCount = false;
-                case "octet-count" -> octetCount = true;
-                default -> throw new ConfigException(what + "'log-proto' expects one of 'legacy' or 'octet-count' but got '"
-                        + l.arg(i + 1) + "'.");
+            try {
+                octetCount = octetCount(l.arg(i + 1));
+            } catch (ConfigException e) {
+                throw new ConfigException(what + e.getMessage());
             }
         }
         try {

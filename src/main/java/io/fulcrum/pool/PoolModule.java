@@ -7,6 +7,7 @@ import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
 import io.fulcrum.cfg.Units;
 import io.fulcrum.cli.CliCommands;
+import io.fulcrum.http.HttpModule;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
@@ -33,6 +34,13 @@ public final class PoolModule implements Module {
             } catch (IllegalArgumentException e) {
                 throw new ConfigException("'http-reuse' expects one of 'never', 'safe', 'aggressive', 'always' but got '" + mode + "'.");
             }
+        });
+        registry.table(ProxyModule.KEYWORDS).add("max-session-srv-conns", Capability.FE, (p, l) -> {
+            if (!l.has(1)) {
+                throw new ConfigException("'max-session-srv-conns' expects a number. Got no argument");
+            }
+            // As HAProxy's atoi: "x" is 0, and 0 or less keeps none.
+            HttpModule.of(p).maxSessionServerConns = (int) Math.max(0, Args.atol(l.arg(1)));
         });
         KeywordTable<ServerSpec> options = registry.table(ServerModule.OPTIONS);
         options.add("pool-max-conn", 1, (s, l) -> {

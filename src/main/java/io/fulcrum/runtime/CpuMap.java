@@ -30,8 +30,8 @@ public final class CpuMap {
         int slash = first.indexOf('/');
         String procs = slash < 0 ? first : first.substring(0, slash);
         boolean auto = procs.startsWith("auto:");
-        long proc = ids(auto ? procs.substring(5) : procs);
-        long thread = slash < 0 ? 0 : ids(first.substring(slash + 1));
+        long proc = ids(auto ? procs.substring(5) : procs, "cpu-map : ");
+        long thread = slash < 0 ? 0 : ids(first.substring(slash + 1), "cpu-map : ");
         BitSet cpus = cpus(l);
         int n = cpus.cardinality();
         if (auto && Long.bitCount(proc) != n && Long.bitCount(thread) != n) {
@@ -81,8 +81,11 @@ public final class CpuMap {
         return b;
     }
 
-    /** HAProxy's parse_process_number: all, odd, even, N, N-M, N- (to 64); the bit of N is N - 1. */
-    private static long ids(String arg) throws ConfigException {
+    /**
+     * HAProxy's parse_process_number: all, odd, even, N, N-M, N- (to 64); the bit of N is N - 1. Errors start with
+     * {@code prefix} ("cpu-map : ", or what a bind line's {@code thread} says).
+     */
+    public static long ids(String arg, String prefix) throws ConfigException {
         switch (arg) {
             case "all" -> {
                 return ~0L;
@@ -102,7 +105,7 @@ public final class CpuMap {
             if (c == '-' && dash < 0) {
                 dash = i;
             } else if (c < '0' || c > '9') {
-                throw new ConfigException("cpu-map : '" + arg + "' is not a valid number/range.");
+                throw new ConfigException(prefix + "'" + arg + "' is not a valid number/range.");
             }
         }
         long low = leadingNumber(arg, 0);
@@ -113,7 +116,7 @@ public final class CpuMap {
             high = swap;
         }
         if (low < 1 || high > MAX_IDS) {
-            throw new ConfigException("cpu-map : '" + arg + "' is not a valid number/range. It supports numbers from 1 to "
+            throw new ConfigException(prefix + "'" + arg + "' is not a valid number/range. It supports numbers from 1 to "
                     + MAX_IDS + ".");
         }
         long mask = 0;

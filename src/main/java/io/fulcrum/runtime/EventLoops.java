@@ -83,6 +83,11 @@ public final class EventLoops {
             }
         };
         this.group = new MultiThreadIoEventLoopGroup(threads, new LoopThreads(cpus), counted);
+        // Each loop's thread starts now, in the group's order, so that thread N (cpu-map, a bind line's
+        // 'thread', the 'thread' fetch) is the N-th loop of all(): threads otherwise start with their loop's first task.
+        for (EventLoop loop : all()) {
+            loop.submit(() -> { }).syncUninterruptibly();
+        }
     }
 
     /**

@@ -11,6 +11,7 @@ import io.fulcrum.cfg.Registry.TableKey;
 import io.fulcrum.cfg.Units;
 import io.fulcrum.cli.CliCommands;
 import io.fulcrum.conn.ProxyHeader;
+import io.fulcrum.listener.ListenerModule;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
@@ -88,8 +89,18 @@ public final class ServerModule implements Module {
         options.add("proxy-v2-options", 1, (s, l) -> s.proxyV2Options |= ProxyHeader.options(l.arg(1)));
         options.add("redir", 1, (s, l) -> s.redirect = l.arg(1));
         options.add("non-stick", (s, l) -> s.nonStick = true);
-        // HAProxy's reset of a default-server 'tfo'; Fulcrum's servers do not take 'tfo' yet, so there is nothing to reset.
-        options.add("no-tfo", (s, l) -> { });
+        options.add("stick", (s, l) -> s.nonStick = false);
+        options.add("tfo", (s, l) -> s.tfo = true);
+        options.add("no-tfo", (s, l) -> s.tfo = false);
+        options.add("tcp-ut", 1, (s, l) -> {
+            try {
+                s.tcpUserTimeout = ListenerModule.tcpUserTimeout(l.arg(1));
+            } catch (ConfigException e) {
+                throw new ConfigException(e.getMessage() + "."); // (as HAProxy's server messages)
+            }
+        });
+        options.add("proto", 1, ServerModule::proto);
+        options.add("ws", 1, ServerModule::ws);
         options.add("init-addr", 1, (s, l) -> {
             for (String method : l.arg(1).split(",", -1)) {
                 if (!method.equals("last") && !method.equals("libc") && !method.equals("none") && !ServerAddress.isIp(method)) {
@@ -100,6 +111,39 @@ public final class ServerModule implements Module {
         });
 
         registry.check(ServerModule::checkTimeouts);
+        registry.check(ServerModule::checkProtos);
+    }
+
+    /** {@code proto <name>}: h1 (HTTP backends) or none (TCP ones) only; h2 and fcgi wait for those muxes. */
+    private static void proto(ServerSpec s, ConfigLine l) throws ConfigException {
+        switch (l.arg(1)) {
+            case "h1", "none" -> s.proto = l.arg(1);
+            case "h2", "fcgi" -> throw new ConfigException("'proto' : '" + l.arg(1) + "' is not supported: Fulcrum has no "
+                    + (l.arg(1).equals("h2") ? "HTTP/2" : "FastCGI") + " yet.");
+            default -> throw new ConfigException("'proto' :  unknown MUX protocol '" + l.arg(1) + "'.");
+        }
+    }
+
+    /** {@code ws auto|h1|h2}: websockets go over HTTP/1.1 here whatever the choice, which is what auto and h1 mean. */
+    private static void ws(ServerSpec s, ConfigLine l) throws ConfigException {
+        switch (l.arg(1)) {
+            case "auto", "h1" -> { }
+            case "h2" -> throw new ConfigException("'ws' : 'h2' is not supported: Fulcrum has no HTTP/2 yet.");
+            default -> throw new ConfigException("'ws' has to be 'auto', 'h1' or 'h2'.");
+        }
+    }
+
+    /** As HAProxy once the modes are known: a server's {@code proto} must be the mux of its backend's mode. */
+    private static void checkProtos(ConfigModel model, Diagnostics diag) {
+        for (ProxySpec p : ProxyTable.of(model).proxies()) {
+            ServerList list = p.partOrNull(ServerList.class);
+            if (list == null) {
+                continue;
+            }
+            String usable = p.mode.mux();
+            list.servers.stream().filter(s -> s.proto != null && !s.proto.equals(usable)).forEach(s -> diag.configAlert(
+                    p.describe() + " : MUX protocol '" + s.proto + "' is not usable for server '" + s.name + "' at [" + s.source + "]."));
+        }
     }
 
     private static void sendProxyV2(ServerSpec s, int tlvs) {

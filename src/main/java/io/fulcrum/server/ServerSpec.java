@@ -62,6 +62,12 @@ public final class ServerSpec implements Cloneable {
     public String redirect;
     /** {@code non-stick}: stick store rules do not record this server. */
     public boolean nonStick;
+    /** {@code tcp-ut}: TCP_USER_TIMEOUT (ms) of the connections to the server; 0: the system's. */
+    public int tcpUserTimeout;
+    /** {@code tfo}: connections to the server use TCP fast open (the SYN carries the first data). */
+    public boolean tfo;
+    /** {@code proto}: "h1", "none" or null (the backend's mode's own); checked against the mode once it is known. */
+    public String proto;
     /** {@code init-addr}: the methods tried in order ("last", "libc", "none", or an IP address). */
     public String initAddr = "last,libc";
     /** The layer between the connection and the mux (TLS), set by the subsystem providing it; null for none. */

@@ -85,6 +85,8 @@ public final class TlsModule implements Module {
         cipherOptions(server, TlsModule::tls);
         versionRange(server, TlsModule::tls);
         versionSwitches(server, TlsModule::tls);
+        // The reset of a default-server's no-tls-tickets (a global ssl-default-server-options one still applies).
+        server.add("tls-tickets", (s, l) -> tls(s).noTickets = false);
 
         KeywordTable<GlobalContext> global = registry.table(GlobalModule.KEYWORDS);
         global.add("crt-base", (g, l) -> TlsGlobals.of(g.model()).crtBase = single(l));

@@ -58,10 +58,9 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
     private LazyTimer timer;
     /** The timer is the idle keep-alive one: no byte of the next request has arrived. */
     private boolean idleTimer;
-    /** The server connection this client keeps for itself between requests ({@code http-reuse never}). */
-    private H1ServerConnection privateServer;
+    /** The server connections this client keeps for itself between requests ({@code http-reuse never}...). */
+    private final SessionServerConns ownServers;
     private Server lastServer;
-    private Server privateTarget;
     /** A soft stop began: no request after the current one. */
     private boolean stopping;
     /** The request for which {@link #stopping()} last drew whether the soft stop closes this connection. */
@@ -81,6 +80,7 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
         this.clientNames = names.when(frontend.httpOptions().caseAdjustClient);
         this.serverNames = names;
         this.parser = new H1Parser(H1Parser.Kind.REQUEST, limits, frontend.httpOptions().acceptInvalidRequest);
+        this.ownServers = new SessionServerConns(frontend.httpOptions().maxSessionServerConns);
     }
 
     public Channel channel() {
@@ -399,10 +399,7 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        if (privateServer != null) {
-            privateServer.channel().close();
-            privateServer = null;
-        }
+        ownServers.closeAll();
         if (timer != null) {
             timer.cancel();
         }
@@ -463,32 +460,25 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
         return firstRequest;
     }
 
-    /** Keeps {@code conn} to {@code target} for this connection's next requests ({@code http-reuse never}). */
+    /**
+     * Keeps {@code conn} to {@code target} for this connection's next requests ({@code http-reuse never}...), unless
+     * it keeps {@code max-session-srv-conns} already: then {@code conn} is closed.
+     */
     public void keepPrivateServer(Server target, H1ServerConnection conn) {
-        if (privateServer != null && privateServer != conn) {
-            privateServer.channel().close();
-        }
-        privateTarget = target;
-        privateServer = conn;
+        ownServers.keep(target, conn);
     }
 
-    /** Its kept server connection is bound to it by authentication (NTLM): its requests prefer that server, as HAProxy's. */
+    /**
+     * A kept connection to its last server is bound to it by authentication (NTLM): its requests prefer that
+     * server, as HAProxy's.
+     */
     public boolean boundToServer() {
-        return privateServer != null && privateServer.isPrivate();
+        return lastServer != null && ownServers.boundTo(lastServer);
     }
 
-    /** This connection's own idle server connection to {@code target}, or null (then any other one is closed). */
+    /** This connection's own idle server connection to {@code target}, or null; those to other servers stay kept. */
     public H1ServerConnection takePrivateServer(Server target) {
-        H1ServerConnection conn = privateServer;
-        privateServer = null;
-        if (conn == null) {
-            return null;
-        }
-        if (privateTarget == target && conn.channel().isActive()) {
-            return conn;
-        }
-        conn.channel().close();
-        return null;
+        return ownServers.take(target);
     }
 
     /** Inside the parser: what it found so far of the current input is not all it will pass. */

@@ -13,6 +13,7 @@ import io.fulcrum.pool.ServerPool;
 import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.server.Server;
 import io.fulcrum.stream.HttpStream;
+import io.fulcrum.server.ServerSockets;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
@@ -58,6 +59,7 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
         Channel ch = loops.newSocketFor(address);
         SocketOptions opts = backend.socketOptions();
         opts.applyTo(ch, false);
+        ServerSockets.apply(ch, server.spec());
         ch.config().setOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, backend.timeouts().connect));
         // A failed write (the server answered early and closed) only ends the output: what the server sent
         // before, its response maybe, is still read (see exceptionCaught).

@@ -27,6 +27,7 @@ import io.fulcrum.sample.VarScope;
 import io.fulcrum.sample.Vars;
 import io.fulcrum.persist.Persistence;
 import io.fulcrum.server.Server;
+import io.fulcrum.server.ServerSockets;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
@@ -450,6 +451,7 @@ public final class TcpSession extends LiveStream implements ResponseControl {
         ch.config().setAutoRead(false);
         ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
         opts.applyTo(ch, false);
+        ServerSockets.apply(ch, target.spec());
         long connectTimeout = backend.timeouts().connect;
         ch.config().setOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) Math.min(Integer.MAX_VALUE, connectTimeout));
         Relay serverRelay = new Relay(this, Side.SERVER);

@@ -1,0 +1,34 @@
+package io.fulcrum.server;
+
+import io.fulcrum.conn.SocketTuning;
+import io.netty.channel.Channel;
+import io.netty.channel.socket.SocketChannel;
+
+import java.io.IOException;
+
+/**
+ * The socket options a server line sets on the connections carrying traffic ({@code tcp-ut}, {@code tfo}), before they
+ * connect. Health checks go without: a check may have nothing to send, and a fast open connect waits for data to send
+ * its SYN.
+ */
+public final class ServerSockets {
+    private ServerSockets() {
+    }
+
+    /** Sets {@code server}'s options on {@code ch}, a new socket; as HAProxy, an option the system refuses is left to it. */
+    public static void apply(Channel ch, ServerSpec server) {
+        if (!(ch instanceof SocketChannel)) {
+            return; // unix sockets have neither
+        }
+        try {
+            if (server.tcpUserTimeout > 0) {
+                SocketTuning.userTimeout(ch, server.tcpUserTimeout);
+            }
+            if (server.tfo) {
+                SocketTuning.fastOpenConnect(ch);
+            }
+        } catch (IOException e) {
+            // not the native transport, or an old kernel: the connection goes without
+        }
+    }
+}
