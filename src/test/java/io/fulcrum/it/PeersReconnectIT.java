@@ -112,6 +112,35 @@ class PeersReconnectIT {
         }
     }
 
+    /**
+     * Waits (20 s at most) until the process behind {@code socket} knows that {@code peer} acknowledged every local
+     * update of the counter's table: in {@code show peers}, that table's {@code update=} under the peer (its last
+     * acknowledgement) equals its {@code localupdate=}. An update still unacknowledged when a session is cut is sent
+     * again on the next one, as HAProxy does, with the value it has then: a change the other side makes meanwhile races
+     * with it, which the protocol does not decide. The rounds wait for the acknowledgement, so that what they check is
+     * that unacknowledged updates are resent and acknowledged ones never are. (haproxy 2.6 never acknowledges the second
+     * table here, with one update at a time: the keys table is left out.)
+     */
+    private static void awaitAcknowledged(String socket, String peer) throws Exception {
+        Pattern counts = Pattern.compile("update=(\\d+)\n\\s+table:\\S+ id=mesh/counts update=\\d+ localupdate=(\\d+)");
+        Pattern nextPeer = Pattern.compile("\n  0x\\p{XDigit}+: id=");
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        String last;
+        do {
+            last = CliClient.send(dir.resolve(socket), "show peers");
+            int start = last.indexOf(" id=" + peer + "(remote");
+            if (start >= 0) {
+                Matcher next = nextPeer.matcher(last);
+                Matcher m = counts.matcher(last.substring(start, next.find(start) ? next.start() : last.length()));
+                if (m.find() && m.group(1).equals(m.group(2))) {
+                    return;
+                }
+            }
+            Thread.sleep(100);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError(peer + " did not acknowledge the last update of mesh/counts on " + socket + ":\n" + last);
+    }
+
     @Test
     void nothingIsLostAcrossReconnects() throws Exception {
         int count = 0;
@@ -120,10 +149,12 @@ class PeersReconnectIT {
             cut();
             count++;
             awaitCount("hap.sock", count);
+            awaitAcknowledged("ful.sock", "hap");
             PeersKit.track(FRONT[0], "h" + i);
             cut();
             count++;
             awaitCount("ful.sock", count);
+            awaitAcknowledged("hap.sock", "ful");
         }
         for (int i = 1; i <= ROUNDS; i++) {
             PeersKit.await(dir.resolve("hap.sock"), "fe", "key=f" + i + " use=0 exp=\\d+ http_req_cnt=1\n");
