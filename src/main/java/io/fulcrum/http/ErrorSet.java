@@ -115,7 +115,8 @@ public final class ErrorSet implements ProxyPart {
         rules.add(new Live(status, reply));
     }
 
-    void importSection(String section, SortedSet<Integer> statuses, Source source) {
+    /** The messages of {@code section} for {@code statuses} (empty: all it has) from now on. */
+    public void importSection(String section, SortedSet<Integer> statuses, Source source) {
         rules.add(new Import(section, statuses, source));
     }
 

@@ -37,11 +37,9 @@ final class ReplyBuilder {
     private record Header(String name, LogFormat value) {
     }
 
-    /** Why a reply cannot be built once (an http-error's). */
-    static final String NOT_FIXED = "'errorfiles' is not supported by Fulcrum's http-error yet (use 'errorfile', or 'errorfiles' "
-            + "as a proxy keyword).";
-
     private final boolean refused;
+    /** Whether the rules look the {@code errorfiles} section up ({@code http-error} imports it into the proxy's set). */
+    private final boolean rulesResolve;
     private int status;
     private String contentType;
     /** The payload argument given ("string", "errorfile"...): one at most. */
@@ -58,8 +56,18 @@ final class ReplyBuilder {
      *                it is then the proxy's error page for it ("default-errorfiles" implied)
      */
     ReplyBuilder(int defaultStatus, boolean refused) {
+        this(defaultStatus, refused, true);
+    }
+
+    private ReplyBuilder(int defaultStatus, boolean refused, boolean rulesResolve) {
         this.status = defaultStatus;
         this.refused = refused;
+        this.rulesResolve = rulesResolve;
+    }
+
+    /** The reply of {@code http-error status <status>}: its {@code errorfiles} section is the proxy's to import. */
+    static ReplyBuilder forHttpError(int status) {
+        return new ReplyBuilder(status, false, false);
     }
 
     /**
@@ -118,7 +126,9 @@ final class ReplyBuilder {
             case "errorfile" -> message = ErrorMessageReader.file(a.next("'errorfile' expects <fmt> as argument"));
             case "errorfiles" -> {
                 section = a.next("'errorfiles' expects <name> as argument");
-                a.resolveLater(this);
+                if (rulesResolve) {
+                    a.resolveLater(this);
+                }
             }
             default -> {
                 // default-errorfiles: the proxy's page for the status
@@ -184,16 +194,18 @@ final class ReplyBuilder {
         return lfBody == null && headers.stream().allMatch(h -> h.value().isConstant());
     }
 
+    /** The {@code errorfiles} section named, or null. */
+    String section() {
+        return section;
+    }
+
     /**
-     * The reply as a message built once ({@code http-error}, when {@link #fixed()}); null for {@code default-errorfiles}
-     * (the proxy's message no longer replaces the usual one).
+     * The reply as a message built once ({@code http-error}, when {@link #fixed()} and it names no section); null for
+     * {@code default-errorfiles} (the proxy's message no longer replaces the usual one).
      */
     ErrorMessage fixedMessage() throws ConfigException {
         if ("default-errorfiles".equals(payload)) {
             return null;
-        }
-        if (section != null) {
-            throw new ConfigException(NOT_FIXED);
         }
         if (message != null) {
             return message;

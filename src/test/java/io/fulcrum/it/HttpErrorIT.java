@@ -103,6 +103,43 @@ class HttpErrorIT {
         }
     }
 
+    /**
+     * {@code errorfiles <name>} takes the section's message for the status, as the proxy keyword {@code errorfiles
+     * <name> <status>} would; a section without that status leaves the usual message (HAProxy's warning at load).
+     */
+    @Test
+    void errorfilesTakesTheSectionsMessageForTheStatus() throws Exception {
+        Path e503 = dir.resolve("503.http");
+        Files.writeString(e503, "HTTP/1.0 503 Service Unavailable\r\nContent-Type: text/plain\r\nX-From: file\r\n\r\nfrom errorfiles\n");
+        Path e403 = dir.resolve("403.http");
+        Files.writeString(e403, "HTTP/1.0 403 Forbidden\r\nContent-Type: text/plain\r\n\r\nforbidden file\n");
+        int fe = freePort();
+        int other = freePort();
+        try (FulcrumProcess proxy = serve(DEFAULTS + """
+                http-errors mine
+                    errorfile 503 %s
+                http-errors others
+                    errorfile 403 %s
+                frontend fe
+                    bind 127.0.0.1:%d
+                    http-error status 503 errorfiles mine
+                    http-error status 403 errorfiles mine
+                    http-request deny if { path /d }
+                    default_backend down
+                frontend other
+                    bind 127.0.0.1:%d
+                    http-error status 503 errorfiles others
+                    default_backend down
+                backend down
+                    server s1 127.0.0.1:%d
+                """.formatted(e503, e403, fe, other, freePort()), fe)) {
+            assertThat(text(fe, "/")).isEqualTo("HTTP/1.0 503 Service Unavailable\r\ncontent-type: text/plain\r\nx-from: file\r\n\r\n"
+                    + "from errorfiles\n");
+            assertThat(text(fe, "/d")).as("not in the section: HAProxy's page").contains("<h1>403 Forbidden</h1>");
+            assertThat(text(other, "/")).contains("<h1>503 Service Unavailable</h1>");
+        }
+    }
+
     private static String text(int port, String path) throws Exception {
         try (HttpClientConn c = HttpClientConn.open(port)) {
             return c.exchange("GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n").text();
