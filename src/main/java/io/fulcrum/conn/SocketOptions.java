@@ -77,8 +77,8 @@ public final class SocketOptions implements ProxyPart {
             if (buffers[1] > 0) {
                 ch.config().setOption(ChannelOption.SO_SNDBUF, buffers[1]);
             }
-            // As HAProxy: no immediate ACK, so that it goes with the first data (the request, or the response).
-            if (client ? smartAccept == Boolean.TRUE : smartConnect) {
+            // As HAProxy: no immediate ACK, so that it goes with the request (tcp-smart-accept is set on the listener).
+            if (!client && smartConnect) {
                 ch.config().setOption(EpollChannelOption.TCP_QUICKACK, false);
             }
         }

@@ -23,6 +23,7 @@ public final class SocketTuning {
     private static final int IP_FREEBIND = 15;
     private static final int IPPROTO_TCP = 6;
     private static final int TCP_MAXSEG = 2;
+    private static final int TCP_QUICKACK = 12;
     private static final int TCP_USER_TIMEOUT = 18;
     private static final int TCP_FASTOPEN_CONNECT = 30;
 
@@ -45,6 +46,15 @@ public final class SocketTuning {
     public static void maxSegment(Channel ch, int mss) throws IOException {
         Socket s = socket(ch, "mss");
         s.setIntOpt(IPPROTO_TCP, TCP_MAXSEG, mss > 0 ? mss : s.getIntOpt(IPPROTO_TCP, TCP_MAXSEG) + mss);
+    }
+
+    /**
+     * TCP_QUICKACK off on a listening socket ({@code option tcp-smart-accept}): the connections it accepts start with
+     * delayed acknowledgements, so that the ACK of the handshake leaves with the first data. Set once on the listener
+     * as HAProxy does, not on each connection (Linux copies the state to the accepted sockets).
+     */
+    public static void delayedAck(Channel ch) throws IOException {
+        socket(ch, "tcp-smart-accept").setIntOpt(IPPROTO_TCP, TCP_QUICKACK, 0);
     }
 
     /** TCP_USER_TIMEOUT ({@code tcp-ut}), in ms: how long sent data may stay unacknowledged before the connection dies. */

@@ -69,6 +69,8 @@ public final class Listener {
     private int turn;
     /** Its own counters ({@code option socket-stats}), or null. */
     private Counters counters;
+    /** TCP_QUICKACK off on its TCP sockets ({@code option tcp-smart-accept}). */
+    private boolean delayedAck;
 
     /**
      * @param owner      the frontend's name (GLOBAL for the stats sockets), for messages
@@ -137,6 +139,11 @@ public final class Listener {
     /** Opens its sockets without SO_REUSEPORT ({@code noreuseport}); before {@link #bind()}. */
     public void withoutReusePort() {
         reusePort = false;
+    }
+
+    /** Delays the acknowledgements of the connections it accepts ({@code option tcp-smart-accept}); before {@link #bind()}. */
+    public void delayedAck() {
+        delayedAck = true;
     }
 
     /** Keeps counters of its own ({@code option socket-stats}); before {@link #bind()}. */
@@ -435,6 +442,10 @@ public final class Listener {
             return channel.bind(address).addListener(f -> {
                 if (f.isSuccess() && endpoint instanceof Endpoint.Unix unix && !unix.abstractNamespace()) {
                     unixPermissions(Path.of(unix.path()));
+                }
+                // After listen(), which resets the state, and before the first accept (the loop reads after this).
+                if (f.isSuccess() && delayedAck && endpoint instanceof Endpoint.Inet && loops.isEpoll()) {
+                    SocketTuning.delayedAck(channel);
                 }
             });
         }

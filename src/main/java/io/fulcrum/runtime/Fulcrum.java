@@ -135,6 +135,9 @@ public final class Fulcrum {
                     if (fe.socketOptions().socketStats) {
                         l.keepCounters();
                     }
+                    if (fe.socketOptions().smartAccept == Boolean.TRUE) {
+                        l.delayedAck();
+                    }
                     listeners.add(l);
                 }
             }
