@@ -3,6 +3,7 @@ package io.fulcrum.listener;
 import io.fulcrum.cfg.ConfigLine;
 import io.fulcrum.cfg.Source;
 import io.fulcrum.conn.Endpoint;
+import io.fulcrum.conn.NetNamespace;
 
 import java.util.HashMap;
 import java.util.List;
@@ -37,6 +38,8 @@ public final class BindSpec {
     public int mss;
     /** {@code tcp-ut}: TCP_USER_TIMEOUT (ms) of the listening socket, which accepted connections inherit; 0: the system's. */
     public int tcpUserTimeout;
+    /** {@code namespace}: the network namespace its sockets are made in; null: the process's. */
+    public NetNamespace namespace;
     /** {@code transparent}: IP_TRANSPARENT, to bind addresses that are not local. */
     public boolean transparent;
     /**

@@ -209,7 +209,8 @@ public final class Listener {
         switch (endpoint) {
             case Endpoint.Inet inet -> {
                 boolean v6 = inet.host() instanceof Inet6Address;
-                channel = loops.newServerSocket(v6 ? SocketProtocolFamily.INET6 : SocketProtocolFamily.INET);
+                SocketProtocolFamily family = v6 ? SocketProtocolFamily.INET6 : SocketProtocolFamily.INET;
+                channel = bind.namespace == null ? loops.newServerSocket(family) : bind.namespace.inside(() -> loops.newServerSocket(family));
                 if (v6 && (bind.v6only || bind.v4v6)) {
                     SocketTuning.v6only(channel, bind.v6only);
                 }

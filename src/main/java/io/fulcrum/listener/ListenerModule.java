@@ -11,6 +11,7 @@ import io.fulcrum.cfg.Registry;
 import io.fulcrum.cfg.Units;
 import io.fulcrum.cfg.Registry.TableKey;
 import io.fulcrum.conn.AddressParser;
+import io.fulcrum.conn.NetNamespace;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxyModule;
@@ -46,6 +47,13 @@ public final class ListenerModule implements Module {
         options.add("mss", 1, ListenerModule::mss);
         options.add("tcp-ut", 1, (b, l) -> b.tcpUserTimeout = tcpUserTimeout(l.arg(1)));
         options.add("transparent", (b, l) -> b.transparent = true);
+        options.add("namespace", 1, (b, l) -> {
+            b.namespace = NetNamespace.open(value(l));
+            if (b.namespace == null) { // HAProxy's two messages: the namespace's, then the line's
+                l.diag().configAlert("Cannot open namespace '" + value(l) + "'.");
+                throw new BindOptionException("error encountered while processing 'namespace'.");
+            }
+        });
         options.add("nice", 1, ListenerModule::nice);
         options.add("proto", 1, ListenerModule::proto);
         options.add("process", 1, ListenerModule::process);

@@ -12,7 +12,8 @@ import java.util.Map;
  * The libc calls the JVM does not offer, through JNA: the identity changes of {@code chroot}, {@code gid} and
  * {@code uid} (glibc applies setgid and setuid to every thread of the process), and signals to other processes, sent
  * with kill(2) itself: no {@code kill} program is started, so a chroot without one does not stop a {@code -sf}; the
- * limit on open files ({@code ulimit-n}); a thread's CPU affinity ({@code cpu-map}).
+ * limit on open files ({@code ulimit-n}); a thread's CPU affinity ({@code cpu-map}); a thread's network namespace
+ * ({@code namespace}).
  */
 public final class LibC {
     /** The functions used; JNA binds them by name. */
@@ -34,6 +35,11 @@ public final class LibC {
         int getrlimit(int resource, RLimit limit) throws LastErrorException;
 
         int setrlimit(int resource, RLimit limit) throws LastErrorException;
+
+        int open(String path, int flags) throws LastErrorException;
+
+        /** Moves the calling thread into the namespace of {@code fd} ({@code nstype}: which kind, 0 for any). */
+        int setns(int fd, int nstype) throws LastErrorException;
 
         /** {@code pid} 0: the calling thread; {@code mask}: the CPUs' bits, 64 a word. */
         int sched_setaffinity(int pid, long size, long[] mask) throws LastErrorException;

@@ -10,6 +10,7 @@ import io.fulcrum.cfg.Registry;
 import io.fulcrum.cfg.Registry.TableKey;
 import io.fulcrum.cfg.Units;
 import io.fulcrum.cli.CliCommands;
+import io.fulcrum.conn.NetNamespace;
 import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.listener.ListenerModule;
 import io.fulcrum.proxy.Capability;
@@ -91,6 +92,15 @@ public final class ServerModule implements Module {
         options.add("non-stick", (s, l) -> s.nonStick = true);
         options.add("stick", (s, l) -> s.nonStick = false);
         options.add("tfo", (s, l) -> s.tfo = true);
+        options.add("namespace", 1, (s, l) -> {
+            if (l.arg(1).equals("*")) {
+                throw new ConfigException("'namespace *' (the namespace a PROXY protocol header names) is not supported by Fulcrum.");
+            }
+            s.namespace = NetNamespace.open(l.arg(1));
+            if (s.namespace == null) {
+                throw new ConfigException("Cannot open namespace '" + l.arg(1) + "'.");
+            }
+        });
         options.add("no-tfo", (s, l) -> s.tfo = false);
         options.add("tcp-ut", 1, (s, l) -> {
             try {

@@ -1,18 +1,25 @@
 package io.fulcrum.server;
 
 import io.fulcrum.conn.SocketTuning;
+import io.fulcrum.runtime.EventLoops;
 import io.netty.channel.Channel;
 import io.netty.channel.socket.SocketChannel;
 
 import java.io.IOException;
+import java.net.SocketAddress;
 
 /**
- * The socket options a server line sets on the connections carrying traffic ({@code tcp-ut}, {@code tfo}), before they
- * connect. Health checks go without: a check may have nothing to send, and a fast open connect waits for data to send
+ * The sockets of the connections carrying traffic to a server: made in its network namespace ({@code namespace}), with
+ * the socket options its line sets ({@code tcp-ut}, {@code tfo}) before they connect. Health checks go without: a check may have nothing to send, and a fast open connect waits for data to send
  * its SYN.
  */
 public final class ServerSockets {
     private ServerSockets() {
+    }
+
+    /** A new, unregistered socket for a connection to {@code server} at {@code address}, in the server's namespace. */
+    public static Channel open(EventLoops loops, SocketAddress address, ServerSpec server) {
+        return server.namespace == null ? loops.newSocketFor(address) : server.namespace.inside(() -> loops.newSocketFor(address));
     }
 
     /** Sets {@code server}'s options on {@code ch}, a new socket; as HAProxy, an option the system refuses is left to it. */

@@ -2,6 +2,7 @@ package io.fulcrum.server;
 
 import io.fulcrum.cfg.Source;
 import io.fulcrum.conn.Endpoint;
+import io.fulcrum.conn.NetNamespace;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -66,6 +67,8 @@ public final class ServerSpec implements Cloneable {
     public int tcpUserTimeout;
     /** {@code tfo}: connections to the server use TCP fast open (the SYN carries the first data). */
     public boolean tfo;
+    /** {@code namespace}: the network namespace of the connections to the server; null: the process's. */
+    public NetNamespace namespace;
     /** {@code proto}: "h1", "none" or null (the backend's mode's own); checked against the mode once it is known. */
     public String proto;
     /** {@code init-addr}: the methods tried in order ("last", "libc", "none", or an IP address). */

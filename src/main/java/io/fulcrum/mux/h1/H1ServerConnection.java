@@ -56,7 +56,7 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
     /** Opens a connection to {@code server} on the client's loop; the future's channel carries this handler. */
     public static ChannelFuture connect(Channel client, EventLoops loops, Server server, Backend backend, SocketAddress address,
                                         H1Limits limits) {
-        Channel ch = loops.newSocketFor(address);
+        Channel ch = ServerSockets.open(loops, address, server.spec());
         SocketOptions opts = backend.socketOptions();
         opts.applyTo(ch, false);
         ServerSockets.apply(ch, server.spec());

@@ -446,7 +446,7 @@ public final class TcpSession extends LiveStream implements ResponseControl {
         }
         log.serverAssigned();
         SocketAddress address = target.target(destination());
-        Channel ch = loops.newSocketFor(address);
+        Channel ch = ServerSockets.open(loops, address, target.spec());
         SocketOptions opts = backend.socketOptions();
         ch.config().setAutoRead(false);
         ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
