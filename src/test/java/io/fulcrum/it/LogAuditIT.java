@@ -186,4 +186,19 @@ class LogAuditIT {
             assertThat(info).contains("\nCurrConns: 0\n");
         }
     }
+
+    /** The stream's task fetches: its calls, and 0 for the times HAProxy measures only under "profiling.tasks on". */
+    @Test
+    void taskFetchesWithoutProfiling() throws Exception {
+        int fe = freePort();
+        Path sock = socket();
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = origin();
+             FulcrumProcess proxy = HttpKit.serve(config(logs, sock, fe, "%[cpu_calls] %[cpu_ns_avg] %[cpu_ns_tot] %[lat_ns_avg] %[lat_ns_tot]",
+                     "server s1 127.0.0.1:" + origin.port()), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(c.exchange(get("/")).status()).isEqualTo(200);
+            assertThat(logs.next()).matches("[1-9]\\d* 0 0 0 0\n");
+        }
+    }
 }
