@@ -53,6 +53,23 @@ class LogAuditIT {
         return Files.createTempDirectory("fulcrum-audit").resolve("s.sock");
     }
 
+    /** What a test does with the proxy it was given: its syslog, its port, its stats socket. */
+    @FunctionalInterface
+    private interface Run {
+        void run(SyslogListener logs, int fe, Path sock) throws Exception;
+    }
+
+    /** Runs {@code test} on a proxy logging in {@code format} whose backend has the lines {@code backend} (ORIGIN: origin()'s address). */
+    private static void withProxy(String format, String backend, Run test) throws Exception {
+        int fe = freePort();
+        Path sock = socket();
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = origin();
+             FulcrumProcess proxy = HttpKit.serve(config(logs, sock, fe, format, backend.replace("ORIGIN", "127.0.0.1:" + origin.port())), fe)) {
+            test.run(logs, fe, sock);
+        }
+    }
+
     private static Map<String, Map<String, String>> stats(Path sock) throws Exception {
         return StatsIT.rows(CliClient.send(sock, "show stat"));
     }
@@ -60,33 +77,25 @@ class LogAuditIT {
     /** HAProxy's transaction holds its response captures from the parsed request on: "{}" and "-" when no response came. */
     @Test
     void responseCapturesOfAResponseThatNeverCame() throws Exception {
-        int fe = freePort();
-        Path sock = socket();
-        try (SyslogListener logs = SyslogListener.open();
-             HttpOrigin origin = origin();
-             FulcrumProcess proxy = HttpKit.serve(config(logs, sock, fe, "%ST %tsc %hr %hrl %hs %hsl",
-                     "server s1 127.0.0.1:" + origin.port()), fe);
-             HttpClientConn c = HttpClientConn.open(fe)) {
-            assertThat(c.exchange(get("/")).status()).isEqualTo(200);
-            assertThat(logs.next()).isEqualTo("200 ---- {test} test {r1} r1\n");
-            assertThat(c.exchange(get("/deny")).status()).isEqualTo(403);
-            assertThat(logs.next()).isEqualTo("403 PR-- {test} test {} -\n");
-            try (HttpClientConn c2 = HttpClientConn.open(fe)) {
-                assertThat(c2.exchange(get("/garbage")).status()).isEqualTo(502);
+        withProxy("%ST %tsc %hr %hrl %hs %hsl", "server s1 ORIGIN", (logs, fe, sock) -> {
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                assertThat(c.exchange(get("/")).status()).isEqualTo(200);
+                assertThat(logs.next()).isEqualTo("200 ---- {test} test {r1} r1\n");
+                assertThat(c.exchange(get("/deny")).status()).isEqualTo(403);
+                assertThat(logs.next()).isEqualTo("403 PR-- {test} test {} -\n");
+                try (HttpClientConn c2 = HttpClientConn.open(fe)) {
+                    assertThat(c2.exchange(get("/garbage")).status()).isEqualTo(502);
+                }
+                assertThat(logs.next()).isEqualTo("502 PH-- {test} test {} -\n");
             }
-            assertThat(logs.next()).isEqualTo("502 PH-- {test} test {} -\n");
-        }
+        });
     }
 
     /** %si/%sp name the server whose connection failed, %bi the address the socket had; an empty connection has no idle time. */
     @Test
     void refusedServerAddressAndEmptyConnectionTimers() throws Exception {
-        int fe = freePort();
         int dead = FulcrumProcess.refusedPort();
-        Path sock = socket();
-        try (SyslogListener logs = SyslogListener.open();
-             FulcrumProcess proxy = HttpKit.serve(config(logs, sock, fe, "%tsc %si:%sp %bi %Ti %TR %Tq",
-                     "retries 0\nserver s1 127.0.0.1:" + dead), fe)) {
+        withProxy("%tsc %si:%sp %bi %Ti %TR %Tq", "retries 0\nserver s1 127.0.0.1:" + dead, (logs, fe, sock) -> {
             try (HttpClientConn c = HttpClientConn.open(fe)) {
                 assertThat(c.exchange(get("/")).status()).isEqualTo(503);
             }
@@ -95,7 +104,7 @@ class LogAuditIT {
                 Thread.sleep(200);
             }
             assertThat(logs.next()).isEqualTo("CR-- -:- - 0 -1 -1\n");
-        }
+        });
     }
 
     /**
@@ -104,34 +113,30 @@ class LogAuditIT {
      */
     @Test
     void queuePositionsAndQueueCounters() throws Exception {
-        int fe = freePort();
-        Path sock = socket();
-        try (SyslogListener logs = SyslogListener.open();
-             HttpOrigin origin = origin();
-             FulcrumProcess proxy = HttpKit.serve(config(logs, sock, fe, "%HU %ST %tsc %sq/%bq",
-                     "server s1 127.0.0.1:" + origin.port() + " maxconn 1"), fe);
-             HttpClientConn holder = HttpClientConn.open(fe);
-             HttpClientConn waiter = HttpClientConn.open(fe)) {
-            holder.send(get(HOLD + "700"));
-            Thread.sleep(150);
-            assertThat(waiter.exchange(get("/late")).status()).isEqualTo(503);
-            assertThat(logs.next()).isEqualTo("/late 503 sQ-- 0/1\n");
-            assertThat(holder.read().status()).isEqualTo(200);
-            assertThat(logs.next()).isEqualTo(HOLD + "700 200 ---- 0/0\n");
+        withProxy("%HU %ST %tsc %sq/%bq", "server s1 ORIGIN maxconn 1", (logs, fe, sock) -> {
+            try (HttpClientConn holder = HttpClientConn.open(fe);
+                 HttpClientConn waiter = HttpClientConn.open(fe)) {
+                holder.send(get(HOLD + "700"));
+                Thread.sleep(150);
+                assertThat(waiter.exchange(get("/late")).status()).isEqualTo(503);
+                assertThat(logs.next()).isEqualTo("/late 503 sQ-- 0/1\n");
+                assertThat(holder.read().status()).isEqualTo(200);
+                assertThat(logs.next()).isEqualTo(HOLD + "700 200 ---- 0/0\n");
 
-            holder.send(get(HOLD + "100"));
-            Thread.sleep(50);
-            try (HttpClientConn next = HttpClientConn.open(fe)) {
-                assertThat(next.exchange(get("/next")).status()).isEqualTo(200); // served once the first ends
+                holder.send(get(HOLD + "100"));
+                Thread.sleep(50);
+                try (HttpClientConn next = HttpClientConn.open(fe)) {
+                    assertThat(next.exchange(get("/next")).status()).isEqualTo(200); // served once the first ends
+                }
+                assertThat(holder.read().status()).isEqualTo(200);
+                assertThat(logs.next()).isEqualTo(HOLD + "100 200 ---- 0/0\n");
+                assertThat(logs.next()).isEqualTo("/next 200 ---- 0/1\n");
+
+                Map<String, Map<String, String>> rows = stats(sock);
+                assertThat(rows.get("be/BACKEND")).containsEntry("econ", "1").containsEntry("lbtot", "2");
+                assertThat(rows.get("be/s1")).containsEntry("lbtot", "2").containsEntry("stot", "3").containsEntry("req_tot", "3");
             }
-            assertThat(holder.read().status()).isEqualTo(200);
-            assertThat(logs.next()).isEqualTo(HOLD + "100 200 ---- 0/0\n");
-            assertThat(logs.next()).isEqualTo("/next 200 ---- 0/1\n");
-
-            Map<String, Map<String, String>> rows = stats(sock);
-            assertThat(rows.get("be/BACKEND")).containsEntry("econ", "1").containsEntry("lbtot", "2");
-            assertThat(rows.get("be/s1")).containsEntry("lbtot", "2").containsEntry("stot", "3").containsEntry("req_tot", "3");
-        }
+        });
     }
 
     /**
@@ -142,14 +147,9 @@ class LogAuditIT {
      */
     @Test
     void countersOfFailedTransactions() throws Exception {
-        int fe = freePort();
         int dead = FulcrumProcess.refusedPort();
-        Path sock = socket();
-        String backends = "balance first\nserver s1 127.0.0.1:%d\nretries 1\nuse-server dead if { path /dead }\nserver dead 127.0.0.1:%d";
-        try (SyslogListener logs = SyslogListener.open();
-             HttpOrigin origin = origin();
-             FulcrumProcess proxy = HttpKit.serve(config(logs, sock, fe, "%HU %ST %tsc",
-                     backends.formatted(0, dead).replace(":0", ":" + origin.port())), fe)) {
+        String backends = "balance first\nserver s1 ORIGIN\nretries 1\nuse-server dead if { path /dead }\nserver dead 127.0.0.1:%d";
+        withProxy("%HU %ST %tsc", backends.formatted(dead), (logs, fe, sock) -> {
             try (HttpClientConn c = HttpClientConn.open(fe)) {
                 assertThat(c.exchange(get("/garbage")).status()).isEqualTo(502);
             }
@@ -184,21 +184,17 @@ class LogAuditIT {
                     .isGreaterThan(5000).isGreaterThan(Long.parseLong(be.get("h1_bytes_out")));
             String info = CliClient.send(sock, "show info");
             assertThat(info).contains("\nCurrConns: 0\n");
-        }
+        });
     }
 
     /** The stream's task fetches: its calls, and 0 for the times HAProxy measures only under "profiling.tasks on". */
     @Test
     void taskFetchesWithoutProfiling() throws Exception {
-        int fe = freePort();
-        Path sock = socket();
-        try (SyslogListener logs = SyslogListener.open();
-             HttpOrigin origin = origin();
-             FulcrumProcess proxy = HttpKit.serve(config(logs, sock, fe, "%[cpu_calls] %[cpu_ns_avg] %[cpu_ns_tot] %[lat_ns_avg] %[lat_ns_tot]",
-                     "server s1 127.0.0.1:" + origin.port()), fe);
-             HttpClientConn c = HttpClientConn.open(fe)) {
-            assertThat(c.exchange(get("/")).status()).isEqualTo(200);
-            assertThat(logs.next()).matches("[1-9]\\d* 0 0 0 0\n");
-        }
+        withProxy("%[cpu_calls] %[cpu_ns_avg] %[cpu_ns_tot] %[lat_ns_avg] %[lat_ns_tot]", "server s1 ORIGIN", (logs, fe, sock) -> {
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                assertThat(c.exchange(get("/")).status()).isEqualTo(200);
+                assertThat(logs.next()).matches("[1-9]\\d* 0 0 0 0\n");
+            }
+        });
     }
 }
