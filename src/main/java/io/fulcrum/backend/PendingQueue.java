@@ -15,7 +15,11 @@ final class PendingQueue {
     private final AtomicInteger size = new AtomicInteger();
     /** The longest it has been (qmax). */
     private final AtomicInteger peak = new AtomicInteger();
-    /** Streams that left it for a slot so far: a waiter's position for %sq/%bq is the growth while it waited. */
+    /**
+     * Streams that left it for a slot so far: a waiter's position for %sq/%bq is the growth while it waited, plus
+     * one (HAProxy's pendconn_add() counts from -1 "to make sure that being at the first position in the queue
+     * reports 1", also when it leaves the queue on its timeout).
+     */
     private final AtomicLong served = new AtomicLong();
 
     int size() {
@@ -54,15 +58,16 @@ final class PendingQueue {
         Ticket t = e == null ? null : e.getKey();
         if (t != null) {
             size.decrementAndGet();
-            t.queuePosition = served.getAndIncrement() - t.queueMark;
+            t.queuePosition = served.getAndIncrement() - t.queueMark + 1;
         }
         return t;
     }
 
-    /** Removes a ticket that gave up waiting; false when a slot took it first. */
+    /** Removes a ticket that gave up waiting, noting its position; false when a slot took it first. */
     boolean remove(Ticket t) {
         if (waiting.remove(t) != null) {
             size.decrementAndGet();
+            t.queuePosition = served.get() - t.queueMark + 1;
             return true;
         }
         return false;

@@ -30,6 +30,7 @@ public final class Ticket {
     private volatile Member member;
     private PendingQueue queue;
     private boolean inBackendQueue;
+    private boolean waited;
     /** Arrival order among all the queues of the backend: the oldest waiter is served first. */
     long seq;
     /** Lower classes are served first (set-priority-class). */
@@ -81,6 +82,12 @@ public final class Ticket {
     void hold(Member m) {
         member = m;
         state = GRANTED;
+        waited = false;
+    }
+
+    /** Its slot came from a queue, not straight from the algorithm's choice. */
+    public boolean waited() {
+        return waited;
     }
 
     /** The stream's priority ({@link QueuePriority}), for the queues it may join. */
@@ -90,6 +97,7 @@ public final class Ticket {
     }
 
     void enqueue(PendingQueue q, Member m, long order) {
+        waited = true;
         member = m;
         queue = q;
         inBackendQueue = m == null;
@@ -105,11 +113,7 @@ public final class Ticket {
             return false;
         }
         member = m;
-        if (inBackendQueue) {
-            backendPosition = queuePosition;
-        } else {
-            serverPosition = queuePosition;
-        }
+        notePosition();
         loop.execute(() -> granted.accept(m.server));
         return true;
     }
@@ -130,9 +134,19 @@ public final class Ticket {
             return false;
         }
         queue.remove(this);
+        notePosition();
         member = null;
         state = IDLE;
         return true;
+    }
+
+    /** The position it left its queue at is the one %sq or %bq logs. */
+    private void notePosition() {
+        if (inBackendQueue) {
+            backendPosition = queuePosition;
+        } else {
+            serverPosition = queuePosition;
+        }
     }
 
     /** Gives the slot back (the stream ended or chooses another server); wakes the next waiter. Idempotent. */

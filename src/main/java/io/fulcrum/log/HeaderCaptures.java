@@ -116,9 +116,7 @@ public final class HeaderCaptures implements ProxyPart {
         if (slot < 0 || slot >= slots.size()) {
             return values;
         }
-        if (values == null) {
-            values = new String[slots.size()];
-        }
+        values = allocate(response, values);
         values[slot] = value.subSequence(0, Math.min(value.length(), slots.get(slot).length())).toString();
         return values;
     }
@@ -170,14 +168,18 @@ public final class HeaderCaptures implements ProxyPart {
         return null;
     }
 
+    /** {@code values}, or empty slots when there are none yet; null when the frontend has no slot. */
+    String[] allocate(boolean response, String[] values) {
+        List<Capture> captures = slots(response);
+        return values != null || captures.isEmpty() ? values : new String[captures.size()];
+    }
+
     private String[] capture(boolean response, HttpHeaders headers, String[] values) {
         List<Capture> captures = slots(response);
         if (captures.isEmpty()) {
             return values;
         }
-        if (values == null) {
-            values = new String[captures.size()];
-        }
+        values = allocate(response, values);
         for (int c = 0; c < values.length; c++) {
             Capture cap = captures.get(c);
             if (cap.name() == null) {

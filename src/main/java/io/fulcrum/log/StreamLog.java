@@ -60,6 +60,8 @@ public final class StreamLog {
     private char cookieRequest = '-';
     private char cookieResponse = '-';
     private boolean badRequest;
+    /** The server's response could not be parsed (PH): a response error, not a denial. */
+    private boolean badResponse;
     /** The transaction failed on an error of the proxy's own (a failed rewrite in strict mode): counted in eint. */
     private boolean internalError;
     private long id = -1;
@@ -151,6 +153,8 @@ public final class StreamLog {
         }
         requestCaptures = logger.captures().request(head, requestCaptures);
         requestCookie = logger.captures().requestCookie(head);
+        // HAProxy's transaction holds its response slots from the parsed request on: "{}" and "-" without a response
+        responseCaptures = logger.captures().allocate(true, responseCaptures);
     }
 
     /**
@@ -216,6 +220,15 @@ public final class StreamLog {
     }
 
     /**
+     * The server's response was invalid: 'P' in the state the transaction is in, counted as HAProxy's return_bad_res
+     * counts it (eresp of the backend and server, no dresp).
+     */
+    public void badResponse() {
+        badResponse = true;
+        error('P');
+    }
+
+    /**
      * The transaction asks {@code backend} for a server with {@code ticket} (null: the backend answers without a
      * server, from its cache): it counts in the backend's
      * current streams (HAProxy's beconn, queued ones included), and the server slot the ticket holds is given
@@ -228,9 +241,6 @@ public final class StreamLog {
             backendStreams.tryAcquire();
             this.ticket = ticket;
             backend.counters().sessionStarted();
-            if (ticket != null) {
-                backend.counters().increment(Counters.Count.SELECTED);
-            }
         }
     }
 
@@ -240,10 +250,24 @@ public final class StreamLog {
             assignedNanos = LoopClock.nanoTime();
         }
         Server s = ticket == null ? null : ticket.server();
-        if (s != null && s != server) { // counted once per choice (lbtot, rate, lastsess)
+        if (s != null && s != server) {
             server = s;
-            s.counters().sessionStarted();
-            s.counters().increment(Counters.Count.SELECTED);
+            if (!ticket.waited()) {
+                // lbtot: the algorithm's choices, as HAProxy's assign_server() counts them (not a queue's grants)
+                backend.counters().increment(Counters.Count.SELECTED);
+                s.counters().increment(Counters.Count.SELECTED);
+            }
+        }
+    }
+
+    /**
+     * The stream connects to its server, on a new or an idle connection, retries included: HAProxy's connect_server()
+     * counts a session of the server each time (stot, rate, lastsess).
+     */
+    public void connecting() {
+        if (server != null) {
+            server.counters().sessionStarted();
+            server.counters().increment(Counters.Count.SESSIONS);
         }
     }
 
@@ -264,6 +288,15 @@ public final class StreamLog {
     public void connected(Channel server) {
         connectedNanos = LoopClock.nanoTime();
         serverAddress = server.remoteAddress();
+        serverLocal = server.localAddress();
+    }
+
+    /**
+     * A connection to {@code to} failed: HAProxy's %si/%sp still name the server it tried, and %bi/%bp the
+     * address the socket had (Netty keeps it once the connect began).
+     */
+    public void connectFailed(Channel server, SocketAddress to) {
+        serverAddress = to;
         serverLocal = server.localAddress();
     }
 
@@ -443,6 +476,10 @@ public final class StreamLog {
         return badRequest;
     }
 
+    boolean isBadResponse() {
+        return badResponse;
+    }
+
     long bytesIn() {
         return bytesIn;
     }
@@ -607,7 +644,8 @@ public final class StreamLog {
     }
 
     long ti() {
-        return between(ms(handshakeNanos), ms(requestNanos));
+        // a connection closed or timed out before its first byte: HAProxy logs no idle time (0), not -1
+        return requestNanos == NONE ? 0 : between(ms(handshakeNanos), ms(requestNanos));
     }
 
     long tR() {

@@ -55,15 +55,13 @@ final class TransactionCounts {
         if (srv != null) {
             Counters c = srv.counters();
             bytes(c, in, out);
-            if (request && l.serverConnected()) {
-                c.increment(Count.REQUESTS); // sent to it
-            }
             if (status > 0 && l.serverResponded()) {
+                c.increment(Count.REQUESTS); // HAProxy counts a server's requests as their responses arrive
                 c.response(status);
             }
             if (l.isInternalError()) {
                 c.increment(Count.INTERNAL_ERRORS);
-            } else if (l.cause() == 'P' && l.state() == 'H') {
+            } else if (l.cause() == 'P' && l.state() == 'H' && !l.isBadResponse()) {
                 c.increment(Count.DENIED_RESP);
             }
             serverSide(c, l);
@@ -148,8 +146,8 @@ final class TransactionCounts {
             c.increment(Count.REQUESTS);
             c.requestStarted();
         }
-        if (status > 0) {
-            c.response(status);
+        if (status != 0) {
+            c.response(status); // -1, no response: "other", as HAProxy's process_stream counts txn->status
         }
     }
 
@@ -174,8 +172,8 @@ final class TransactionCounts {
             c.increment(Count.INTERNAL_ERRORS); // a failed rewrite: the proxy's own error, no denial
         } else if (l.cause() == 'P' && l.state() == 'R' && !l.isBadRequest()) {
             c.increment(Count.DENIED_REQ);
-        } else if (l.cause() == 'P' && l.state() == 'H') {
-            c.increment(Count.DENIED_RESP);
+        } else if (l.cause() == 'P' && l.state() == 'H' && !l.isBadResponse()) {
+            c.increment(Count.DENIED_RESP); // (an invalid response is the backend's response error)
         }
     }
 
@@ -185,8 +183,10 @@ final class TransactionCounts {
         char state = l.state();
         boolean server = cause == 'S' || cause == 's';
         boolean client = cause == 'C' || cause == 'c';
-        if (server && state == 'C') {
-            c.increment(Count.ERR_CONN);
+        if (server && (state == 'C' || state == 'Q')) {
+            c.increment(Count.ERR_CONN); // (a queue timeout too, as HAProxy's back_handle_st_que counts it)
+        } else if (l.isBadResponse()) {
+            c.increment(Count.ERR_RESP);
         } else if (server && (state == 'H' || state == 'D')) {
             c.increment(Count.ERR_RESP);
             if (cause == 'S' && state == 'D') {

@@ -55,6 +55,7 @@ public final class Fulcrum {
     private final Diagnostics diag;
     private final EventLoops loops;
     private final ConnLimit connections;
+    private final ConnLimit cliConnections = new ConnLimit(0);
     private final FdBudget fds;
     private final H1Limits h1Limits;
     /** Reads the HTTP request heads of mode tcp streams for the HTTP fetches. */
@@ -166,13 +167,17 @@ public final class Fulcrum {
         return binds.stream().mapToInt(b -> b.endpoints().size()).sum();
     }
 
-    /** The stats sockets: listeners of HAProxy's GLOBAL frontend, limited together by {@code stats maxconn}. */
+    /**
+     * The stats sockets: listeners of HAProxy's GLOBAL frontend, limited together by {@code stats maxconn}. Their
+     * connections are outside the process's maxconn and CurrConns (HAProxy's LI_O_UNLIMITED), as they must reach a
+     * full process; they count in CumConns and Jobs ({@link #cliConnections()}).
+     */
     private void statsSockets(ConfigModel model) {
         this.cli = CliSettings.of(model);
         ConnLimit limit = new ConnLimit(cli.maxconn);
         for (BindSpec b : cli.sockets) {
             for (Endpoint e : b.endpoints()) {
-                Listener l = new Listener(b, e, CliSettings.OWNER, limit, loops, connections,
+                Listener l = new Listener(b, e, CliSettings.OWNER, limit, loops, cliConnections,
                         ch -> {
                             // A client may send its commands and shut its side at once: the answers still go back.
                             ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
@@ -468,6 +473,11 @@ public final class Fulcrum {
     /** The process-wide connection limit and count ({@code maxconn}, CurrConns, CumConns). */
     public ConnLimit connections() {
         return connections;
+    }
+
+    /** The stats sockets' connections, unlimited: they count apart from {@link #connections()}. */
+    public ConnLimit cliConnections() {
+        return cliConnections;
     }
 
     /** Live client connections, all frontends together. */

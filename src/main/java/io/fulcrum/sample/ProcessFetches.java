@@ -14,7 +14,10 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import static io.fulcrum.sample.ArgType.*;
 
-/** Fetches of the process's own state: the date, the host, the thread, random values (configuration.txt 7.3.2). */
+/**
+ * Fetches of the process's own state: the date, the host, the thread, random values, the stream's task
+ * (configuration.txt 7.3.2).
+ */
 final class ProcessFetches {
     private ProcessFetches() {
     }
@@ -49,6 +52,15 @@ final class ProcessFetches {
             CharSequence id = ctx.uniqueId();
             return id != null && out.setStr(id);
         }));
+        // The stream's task: its calls, and what HAProxy measures only under "profiling.tasks on" (0 otherwise), for which
+        // Fulcrum has no profiler: 0. No sample without a stream, as HAProxy's.
+        c.fetch(new Fetch("cpu_calls", ArgSpec.NONE, SampleType.SINT, Source.INTRN, (a, ctx, out) -> {
+            long calls = ctx.streamCalls();
+            return calls >= 0 && out.setSint(calls);
+        }));
+        for (String name : new String[] {"cpu_ns_avg", "cpu_ns_tot", "lat_ns_avg", "lat_ns_tot"}) {
+            c.fetch(new Fetch(name, ArgSpec.NONE, SampleType.SINT, Source.INTRN, (a, ctx, out) -> ctx.streamCalls() >= 0 && out.setSint(0)));
+        }
         c.fetch(new Fetch("last_rule_file", ArgSpec.NONE, SampleType.STR, Source.INTRN, (a, ctx, out) -> {
             String f = ctx.lastRuleFile();
             return f != null && out.setStr(f);

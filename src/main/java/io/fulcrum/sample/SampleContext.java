@@ -265,6 +265,11 @@ public interface SampleContext {
         return 0;
     }
 
+    /** The events handled so far for the stream (HAProxy's task calls, cpu_calls); -1 without a stream. */
+    default long streamCalls() {
+        return -1;
+    }
+
     /** True once the process is stopping (soft stop). */
     default boolean stopping() {
         Frontend f = frontend();

@@ -45,7 +45,7 @@ public final class ProcessInfo {
         v.put(InfoField.MAXCONN, (long) p.connections().max());
         v.put(InfoField.HARD_MAXCONN, (long) p.fds().maxconn());
         v.put(InfoField.CURRCONNS, (long) p.connections().current());
-        v.put(InfoField.CUMCONNS, p.connections().total() + p.services().info(InfoField.CUMCONNS));
+        v.put(InfoField.CUMCONNS, p.connections().total() + p.cliConnections().total() + p.services().info(InfoField.CUMCONNS));
         v.put(InfoField.CUMREQ, p.logging().streams() + p.services().info(InfoField.CUMREQ));
         v.put(InfoField.CUMRECVLOGS, p.logging().receivedLogs());
         for (InfoField f : new InfoField[] {InfoField.MAXSSLCONNS, InfoField.CURRSSLCONNS, InfoField.CUMSSLCONNS, InfoField.MAXPIPES,
@@ -82,7 +82,7 @@ public final class ProcessInfo {
         v.put(InfoField.NODE, p.global().node != null ? p.global().node : Hostname.name());
         v.put(InfoField.STOPPING, p.stopping() ? 1L : 0L);
         long listeners = p.listeners().size() + p.services().info(InfoField.LISTENERS);
-        v.put(InfoField.JOBS, p.connections().current() + listeners + p.services().info(InfoField.JOBS));
+        v.put(InfoField.JOBS, p.connections().current() + p.cliConnections().current() + listeners + p.services().info(InfoField.JOBS));
         v.put(InfoField.LISTENERS, listeners);
         v.put(InfoField.ACTIVEPEERS, p.services().info(InfoField.ACTIVEPEERS));
         v.put(InfoField.CONNECTEDPEERS, p.services().info(InfoField.CONNECTEDPEERS));

@@ -81,7 +81,8 @@ final class ProxyRows {
         tls(r);
         h2(r);
         boolean h1 = fe.mode() == Mode.HTTP;
-        h1(r, h1 ? l.current() : 0, h1 ? l.total() : 0, h1 ? c.get(Count.REQUESTS) : 0, h1 ? c : null);
+        h1(r, h1 ? l.current() : 0, h1 ? l.current() : 0, h1 ? l.total() : 0, h1 ? c.get(Count.REQUESTS) : 0,
+                h1 ? c.get(Count.BYTES_IN) : 0, h1 ? c.get(Count.BYTES_OUT) : 0);
         return r;
     }
 
@@ -110,6 +111,7 @@ final class ProxyRows {
         names(r, be.name(), s.name());
         r.put(QCUR, be.queued(s)).put(QMAX, be.queuePeak(s));
         sessions(r, s.streams(), 0);
+        r.put(STOT, c.get(Count.SESSIONS)); // its connection attempts, retries too, as HAProxy's cum_sess
         if (s.spec().maxconn > 0) {
             r.put(SLIM, s.spec().maxconn);
         } else {
@@ -177,9 +179,13 @@ final class ProxyRows {
         tls(r);
         h2(r);
         boolean h1 = be.mode() == Mode.HTTP;
+        // The server side: a stream per connection attempt, idle connections hold none; what the
+        // backend's bin counts went out to the servers, its bout came in from them.
         h1(r, h1 ? be.servers().stream().mapToLong(Server::currentConnections).sum() : 0,
+                h1 ? be.servers().stream().mapToLong(s -> s.streams().current()).sum() : 0,
                 h1 ? be.servers().stream().mapToLong(s -> s.counters().get(Count.CONNECTS)).sum() : 0,
-                h1 ? c.get(Count.REQUESTS) : 0, h1 ? c : null);
+                h1 ? be.servers().stream().mapToLong(s -> s.counters().get(Count.SESSIONS)).sum() : 0,
+                h1 ? c.get(Count.BYTES_OUT) : 0, h1 ? c.get(Count.BYTES_IN) : 0);
         return r;
     }
 
@@ -229,12 +235,12 @@ final class ProxyRows {
 
     /**
      * The HTTP/1 module's fields: every HTTP connection is HTTP/1 here, so they follow the proxy's own
-     * counters (null counters: a TCP proxy, all zero). Nothing is spliced.
+     * counters (all zero for a TCP proxy); bytes received and sent on its HTTP/1 connections. Nothing is spliced.
      */
-    private static void h1(StatRow r, long open, long connections, long streams, Counters c) {
-        r.put(H1_OPEN_CONNECTIONS, open).put(H1_OPEN_STREAMS, open).put(H1_TOTAL_CONNECTIONS, connections)
-                .put(H1_TOTAL_STREAMS, streams).put(H1_BYTES_IN, c == null ? 0 : c.get(Count.BYTES_IN))
-                .put(H1_BYTES_OUT, c == null ? 0 : c.get(Count.BYTES_OUT)).put(H1_SPLICED_BYTES_IN, 0).put(H1_SPLICED_BYTES_OUT, 0);
+    private static void h1(StatRow r, long openConnections, long openStreams, long connections, long streams, long in, long out) {
+        r.put(H1_OPEN_CONNECTIONS, openConnections).put(H1_OPEN_STREAMS, openStreams).put(H1_TOTAL_CONNECTIONS, connections)
+                .put(H1_TOTAL_STREAMS, streams).put(H1_BYTES_IN, in).put(H1_BYTES_OUT, out)
+                .put(H1_SPLICED_BYTES_IN, 0).put(H1_SPLICED_BYTES_OUT, 0);
     }
 
     /** No compression filter yet: nothing went through one. */

@@ -55,11 +55,26 @@ public final class RateCounter {
         CURRENT.getAndAdd(c, n);
         if (c.last != now) {
             c.last = now;
-            long r = read(now);
-            if (r > max.get()) {
-                max.accumulateAndGet(r, Math::max);
+        }
+        long r = thisSecond(sec);
+        if (r > max.get()) {
+            max.accumulateAndGet(r, Math::max);
+        }
+    }
+
+    /**
+     * The events of second {@code sec}, all loops together: the highest rate is HAProxy's, the most events
+     * update_freq_ctr() counted in one period (the previous period's share left out, unlike the rate read).
+     */
+    private long thisSecond(long sec) {
+        long sum = 0;
+        for (int i = 0, n = cells.width(); i < n; i++) {
+            Cell c = cells.at(i);
+            if (c != null && c.second == sec) {
+                sum += c.current;
             }
         }
+        return sum;
     }
 
     /** Events per second now. */

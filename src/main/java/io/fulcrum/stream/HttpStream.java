@@ -576,6 +576,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         if (target.spec().redirect != null && redirectedByServer()) {
             return;
         }
+        log.connecting();
         if (!retriedOnNew) {
             H1ServerConnection idle = idleConnection();
             if (idle != null) {
@@ -657,10 +658,12 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
                     } else {
                         lastServerChannel = f.channel(); // (bc_err: why it failed)
                         f.channel().close();
+                        log.connectFailed(f.channel(), address);
                         connectFailed(h.cause());
                     }
                 });
             } else {
+                log.connectFailed(f.channel(), address);
                 connectFailed(f.cause());
             }
         });
@@ -1152,7 +1155,11 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         if (response == null && retryLayer7(cause == null ? RetryOn.EMPTY_RESPONSE : RetryOn.JUNK_RESPONSE)) {
             return;
         }
-        log.error(state);
+        if (state == 'P') {
+            log.badResponse();
+        } else {
+            log.error(state);
+        }
         if (response == null && cause == null && !front.firstRequest()) {
             // The server closed without a byte of response to a request that is not the client
             // connection's first: as HAProxy (abort_keep_alive), the client connection is closed without

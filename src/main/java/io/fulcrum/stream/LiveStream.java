@@ -78,6 +78,11 @@ public abstract class LiveStream implements LogContext {
         RunningCounts.update(this);
     }
 
+    @Override
+    public final long streamCalls() {
+        return calls;
+    }
+
     /** One more event was handled for the stream. */
     protected final void called() {
         calls++;

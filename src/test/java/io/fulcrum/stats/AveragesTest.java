@@ -52,6 +52,23 @@ class AveragesTest {
         assertThat(r.max()).isZero();
     }
 
+    /** HAProxy's maxima keep the most events one period counted (update_freq_ctr()), each event compared. */
+    @Test
+    void theHighestRateIsTheMostEventsOneSecondCounted() {
+        for (int attempt = 0; attempt < 5; attempt++) {
+            RateCounter r = new RateCounter();
+            long before = System.currentTimeMillis();
+            for (int i = 0; i < 50; i++) {
+                r.add();
+            }
+            if (System.currentTimeMillis() / 1000 == before / 1000) { // (else a second ended amid them: again)
+                assertThat(r.max()).isEqualTo(50);
+                return;
+            }
+        }
+        throw new AssertionError("no attempt fitted in one second");
+    }
+
     @Test
     void responsesAreCountedByClass() {
         Counters c = new Counters();

@@ -445,6 +445,7 @@ public final class TcpSession extends LiveStream implements ResponseControl {
             avoid = null; // counted once: a retry on the new server is no redispatch
         }
         log.serverAssigned();
+        log.connecting();
         SocketAddress address = target.target(destination());
         Channel ch = ServerSockets.open(loops, address, target.spec());
         SocketOptions opts = backend.socketOptions();
@@ -466,7 +467,7 @@ public final class TcpSession extends LiveStream implements ResponseControl {
                 return;
             }
             Socks4.connect(ch, address, SourceAddress.of(target, opts.source), Socks4.of(target))
-                    .addListener((ChannelFutureListener) f -> connected(f.channel(), f.isSuccess(), f.cause()));
+                    .addListener((ChannelFutureListener) f -> connected(f.channel(), address, f.isSuccess(), f.cause()));
         });
     }
 
@@ -493,12 +494,13 @@ public final class TcpSession extends LiveStream implements ResponseControl {
         }
     }
 
-    private void connected(Channel ch, boolean success, Throwable cause) {
+    private void connected(Channel ch, SocketAddress address, boolean success, Throwable cause) {
         if (finished || ch != server) {
             ch.close();
             return;
         }
         if (!success) {
+            log.connectFailed(ch, address);
             ch.close();
             server = null;
             if (attempts > backend.retries()) {
