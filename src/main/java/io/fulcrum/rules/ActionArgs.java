@@ -114,6 +114,11 @@ public final class ActionArgs {
         return formats.parse(text, stage, false, false);
     }
 
+    /** A format whose samples keep their control characters, whatever the rule ({@code set-var-fmt}). */
+    public LogFormat unencodedFormat(String text) throws ConfigException {
+        return formats.parseUnencoded(text, stage);
+    }
+
     /** A sample expression usable where the rule runs. */
     public Expr expr(String text) throws ConfigException {
         Expr e = exprs.parse(text);

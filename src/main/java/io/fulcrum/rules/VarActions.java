@@ -30,7 +30,7 @@ final class VarActions {
         }, Phase.values());
         actions.add("set-var-fmt(*)", a -> {
             ConditionalVar var = ConditionalVar.parse(a.parameter());
-            LogFormat f = a.format(a.next("missing log-format"));
+            LogFormat f = a.unencodedFormat(a.next("missing log-format")); // HAProxy parses it without LOG_OPT_HTTP
             return (txn, msg) -> {
                 Sample s = new Sample();
                 s.setStr(f.format(txn));
