@@ -27,14 +27,15 @@ public final class LogFormat {
     }
 
     /**
-     * A sample expression, quoted, escaped or encoded for HTTP as its flags say. A missing sample writes
-     * nothing in rule values, and "-" (or {@code ""} when quoted) in log lines ({@code mandatory}).
+     * A sample expression, quoted, escaped or encoded for HTTP as its flags say. A missing or empty sample
+     * writes nothing in rule values, and "-" in log lines ({@code mandatory}); {@code ""} when quoted, as
+     * HAProxy's lf_text_len.
      */
     record SampleNode(Expr expr, boolean mandatory, int flags) implements Node {
         @Override
         public void append(SampleContext ctx, StringBuilder out) {
             Sample s = new Sample();
-            if (expr.eval(ctx, s, SampleType.STR)) {
+            if (expr.eval(ctx, s, SampleType.STR) && (s.length() > 0 || !mandatory)) {
                 if ((flags & ~LogVariable.HTTP) == 0) { // the usual case, written straight into the output
                     boolean[] encode = flags != 0 ? LogText.HTTP : null;
                     for (int i = 0; i < s.length(); i++) {
@@ -52,7 +53,7 @@ public final class LogFormat {
                     text.append((char) (s.byteAt(i) & 0xff));
                 }
                 LogText.append(out, text, flags, (flags & LogVariable.HTTP) != 0 ? LogText.HTTP : null, '%');
-            } else if (mandatory) {
+            } else if (mandatory || (flags & LogVariable.QUOTE) != 0) { // (quoted: "" in rule values too)
                 LogVariable.text(out, null, flags);
             }
         }

@@ -129,6 +129,15 @@ class LogLineTest {
         assertThat(line(format)).isEqualTo("<a\u0001b\tc\nd\u007fe\u00c3\u00a9%> \"\r\" \"\\\"\r\" %0A");
     }
 
+    /** HAProxy 2.6 (lf_text_len): in log lines an empty sample is "-" as a missing one is, or "" when quoted. */
+    @Test
+    void emptySamplesAreDashes() throws Exception {
+        exchange("/", "x");
+        assertThat(line("a%[str(),bytes(0)]b %[var(txn.none)] %{+Q}[str(),bytes(0)] %[str(x),bytes(1)]")).isEqualTo("a-b - \"\" -");
+        assertThat(parser.parse("a%[str(),bytes(0)]b %{+Q}[str(),bytes(0)] %{+Q}[var(txn.none)] %[var(txn.none)].", null, false, false)
+                .format(t)).isEqualTo("ab \"\" \"\" .");
+    }
+
     @Test
     void badRequest() throws Exception {
         t.log.badRequest();
