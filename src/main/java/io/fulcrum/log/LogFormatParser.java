@@ -144,8 +144,11 @@ public final class LogFormatParser {
         } catch (ConfigException e) {
             throw new ConfigException("failed to parse sample expression <" + text.substring(open + 1) + "> : " + e.getMessage());
         }
-        if (p.end() >= text.length() || text.charAt(p.end()) != ']') {
+        if (p.end() >= text.length()) {
             throw new ConfigException("missing ']' after '" + text.substring(open + 1) + "'");
+        }
+        if (text.charAt(p.end()) != ']') {
+            throw new ConfigException("expected ']' after '" + text.substring(open + 1, p.end()) + "', but found '" + text.charAt(p.end()) + "'");
         }
         if (stage != null && (p.expr().stages() & stage.bit()) == 0) {
             throw new ConfigException("sample fetch <" + text.substring(open + 1) + "> may not be reliably used here because it needs '"

@@ -19,7 +19,7 @@ final class VarActions {
             if (!a.more()) {
                 throw new ConfigException("missing fetch method");
             }
-            Expr expr = a.expr(a.next());
+            Expr expr = a.expr(a.next(), "set-var(" + a.parameter() + ")");
             return (txn, msg) -> {
                 Sample s = new Sample();
                 if (expr.eval(txn, s)) {

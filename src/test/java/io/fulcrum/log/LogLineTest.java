@@ -192,6 +192,7 @@ class LogLineTest {
         assertThatThrownBy(() -> parser.parseLogLine("%{+Q", true)).hasMessage("truncated line after '+Q'");
         assertThatThrownBy(() -> parser.parseLogLine("%{+Q}/", true)).hasMessage("parse argument modifier without variable name near '%{+Q}'");
         assertThatThrownBy(() -> parser.parseLogLine("%[str(x)", true)).hasMessage("missing ']' after 'str(x)'");
+        assertThatThrownBy(() -> parser.parseLogLine("%[str(x)lower]", true)).hasMessage("expected ']' after 'str(x)', but found 'l'");
         assertThatThrownBy(() -> parser.parseLogLine("%Zz", true)).hasMessage(
                 "no such format variable 'Zz'. If you wanted to emit the '%' character verbatim, you need to use '%%'");
     }
