@@ -136,6 +136,23 @@ class AclParserTest {
         assertThatThrownBy(() -> acl("int(8) +8")).hasMessage("error detected while parsing ACL 'x' : '+8' is not a number.");
         assertThatThrownBy(() -> acl("int(8) :")).hasMessage("error detected while parsing ACL 'x' : ':' is not a valid number range.");
         assertThatThrownBy(() -> acl("int(8) 1-:5")).hasMessage("error detected while parsing ACL 'x' : '1-:5' is not a valid number range.");
+        assertThatThrownBy(() -> acl("int(8) 1:-5")).hasMessage("error detected while parsing ACL 'x' : '1:-5' is not a valid number range.");
+    }
+
+    /** As haproxy 2.6, whose integer patterns are positive: '-' separates bounds, so "-5" is ":5" (even after "eq"). */
+    @Test
+    void aDashSeparatesTheBoundsOfARange() throws ConfigException {
+        assertThat(acl("int(3) 1-5")).isTrue();
+        assertThat(acl("int(7) 1-5")).isFalse();
+        assertThat(acl("int(7) 5-")).isTrue();
+        assertThat(acl("int(3) 5-")).isFalse();
+        assertThat(acl("int(3) eq -5")).isTrue();
+        assertThat(acl("int(7) eq -5")).isFalse();
+        assertThat(acl("int(-7) eq -5")).isTrue();
+        assertThat(acl("int(-7) gt -5")).isTrue();
+        assertThat(acl("int(3) lt -5")).isTrue();
+        assertThat(acl("int(7) -- -8")).isTrue();
+        assertThat(acl("int(9) -- -8")).isFalse();
     }
 
     @Test
