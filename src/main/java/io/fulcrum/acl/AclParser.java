@@ -233,8 +233,6 @@ public final class AclParser {
         if (method == null) {
             method = MatchMethod.defaultFor(expr.outType());
         }
-        boolean explicitEnd = i > 1 && words.get(i - 1).equals("--");
-        boolean fromFiles = !views.isEmpty();
         // The patterns of the line form a set of their own, which the CLI can change too.
         String keyword = criterion.replaceFirst("\\(.*", "");
         PatternFile own = line == null ? PatternFile.anonymous("", -1) : files.anonymous(keyword, where, uniqueId);
@@ -250,9 +248,9 @@ public final class AclParser {
             patterns.add(new String[] {IntRange.withOperator(dotted ? DottedVersion.range(w) : w, operator), null});
         }
         own.add(0, patterns);
-        boolean never = patterns.isEmpty() && !method.patternless();
-        if (never && !explicitEnd && !fromFiles && line != null && line.diag() != null) {
-            line.diag().configWarning("parsing acl keyword '" + keyword + "' :\n"
+        // As HAProxy: only when nothing follows the criterion (no flag either) and its own method takes patterns
+        if (words.size() == 1 && !method.patternless() && line != null && line.diag() != null) {
+            line.diag().configWarning("parsing acl keyword '" + criterion + "' :\n"
                     + "  no pattern to match against were provided, so this ACL will never match.\n"
                     + "  If this is what you intended, please add '--' to get rid of this warning.\n"
                     + "  If you intended to match only for existence, please use '-m found'.\n"

@@ -2,7 +2,11 @@ package io.fulcrum.acl;
 
 import io.fulcrum.cfg.ConfigException;
 
-/** An integer pattern: a value or an inclusive range, possibly open ("10:", ":99"). */
+/**
+ * An integer pattern: a value or an inclusive range, possibly open ("10:", ":99"). As in HAProxy, whose integer
+ * matching "only applies to positive values", '-' separates a range's bounds as ':' does: "1-5", "5-", and "-5"
+ * (after "--" or an operator) is ":5".
+ */
 record IntRange(long min, long max) {
 
     boolean contains(long v) {
@@ -14,7 +18,7 @@ record IntRange(long min, long max) {
      * HAProxy rewrites it: "gt 5" is "6:", "lt 3" is ":2". Ranges and invalid numbers stay as written.
      */
     static String withOperator(String text, String operator) {
-        if (operator == null || text.indexOf(':') >= 0) {
+        if (operator == null || separator(text) >= 0) {
             return text;
         }
         long v;
@@ -32,15 +36,15 @@ record IntRange(long min, long max) {
         };
     }
 
-    /** Parses "N", "N:M", ":M", "N:", as HAProxy's integer patterns. */
+    /** Parses "N", "N:M", ":M", "N:" (or with '-'), as HAProxy's integer patterns. */
     static IntRange parse(String text) throws ConfigException {
-        int colon = text.indexOf(':');
+        int colon = separator(text);
         if (colon < 0) {
             long v = number(text);
             return new IntRange(v, v);
         }
         try {
-            if (text.equals(":")) {
+            if (text.length() == 1) {
                 throw new ConfigException(""); // HAProxy wants at least one bound
             }
             long lo = colon == 0 ? Long.MIN_VALUE : number(text.substring(0, colon));
@@ -54,10 +58,20 @@ record IntRange(long min, long max) {
         }
     }
 
-    /** A decimal integer with an optional '-' (HAProxy refuses '+'). */
+    /** The first ':' or '-', or -1. */
+    private static int separator(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) == ':' || text.charAt(i) == '-') {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** A decimal integer without a sign: '-' is a separator, and HAProxy refuses '+'. */
     private static long number(String text) throws ConfigException {
         try {
-            if (text.startsWith("+")) {
+            if (text.startsWith("+") || text.startsWith("-")) {
                 throw new NumberFormatException();
             }
             return Long.parseLong(text);

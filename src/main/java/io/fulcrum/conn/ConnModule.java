@@ -30,6 +30,7 @@ public final class ConnModule implements Module {
     public void register(Registry registry) {
         ConnFetches.register(SampleCatalog.of(registry));
         PayloadFetches.register(SampleCatalog.of(registry));
+        DistccFetches.register(SampleCatalog.of(registry));
         KeywordTable<OptionContext> options = registry.table(ProxyModule.OPTIONS);
         flag(options, "tcpka", Capability.ALL, (s, on) -> {
             s.clientKeepAlive = on;

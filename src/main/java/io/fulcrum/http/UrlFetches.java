@@ -15,6 +15,7 @@ import io.netty.util.AsciiString;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
+import java.util.function.Predicate;
 
 import static io.fulcrum.sample.ArgType.STR;
 
@@ -49,14 +50,16 @@ final class UrlFetches {
             return hostPort >= 0 && out.setSint(hostPort >>> 32);
         }));
         Fetch urlp = new Fetch("url_param", NAME_DELIM, SampleType.STR, Source.HRQHV,
-                (a, ctx, out) -> ctx.httpRequest() != null && urlParam(a, ctx.httpRequest().uri(), out));
+                (a, ctx, out) -> ctx.httpRequest() != null && urlParam(a, ctx.httpRequest().uri(), out))
+                .withEach(UrlFetches::eachUrlParam);
         HeaderFetches.withAlias(c, urlp, "urlp");
         c.fetch(new Fetch("urlp_val", NAME_DELIM, SampleType.SINT, Source.HRQHV, (a, ctx, out) -> {
             if (ctx.httpRequest() == null || !urlParam(a, ctx.httpRequest().uri(), out)) {
                 return false;
             }
             return out.setSint(LaxInt.parse(out.ascii(), 0, out.length()));
-        }));
+        }).withEach((a, ctx, out, visitor) -> eachUrlParam(a, ctx, out,
+                v -> v.setSint(LaxInt.parse(v.ascii(), 0, v.length())) && visitor.test(v))));
     }
 
     /** A fetch of the request target. */
@@ -178,6 +181,16 @@ final class UrlFetches {
      * ('?' by default); parameters end at '&amp;', ';' or the delimiter.
      */
     private static boolean urlParam(Arg[] a, AsciiString uri, Sample out) {
+        return eachParam(a, uri, out, v -> true);
+    }
+
+    /** An ACL on url_param matches any parameter of that name, as HAProxy's fetch gives them all in turn. */
+    private static boolean eachUrlParam(Arg[] a, SampleContext ctx, Sample out, Predicate<Sample> visitor) {
+        return ctx.httpRequest() != null && eachParam(a, ctx.httpRequest().uri(), out, visitor);
+    }
+
+    /** Visits the parameters of that name in order until {@code visitor} accepts one. */
+    private static boolean eachParam(Arg[] a, AsciiString uri, Sample out, Predicate<Sample> visitor) {
         String name = a.length > 0 ? a[0].text() : "";
         int delimiter = a.length > 1 && !a[1].text().isEmpty() ? a[1].text().charAt(0) : '?';
         int start = uri.indexOf((char) delimiter, 0);
@@ -185,7 +198,16 @@ final class UrlFetches {
             return false;
         }
         int off = uri.arrayOffset();
-        long v = RequestTarget.param(uri.array(), off + start + 1, off + uri.length(), name, delimiter);
-        return v >= 0 && out.setStr(uri.array(), (int) (v >>> 32), (int) v - (int) (v >>> 32));
+        int from = off + start + 1;
+        while (true) {
+            long v = RequestTarget.param(uri.array(), from, off + uri.length(), name, delimiter);
+            if (v < 0) {
+                return false;
+            }
+            if (out.setStr(uri.array(), (int) (v >>> 32), (int) v - (int) (v >>> 32)) && visitor.test(out)) {
+                return true;
+            }
+            from = (int) v + 1;
+        }
     }
 }

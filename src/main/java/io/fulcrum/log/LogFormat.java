@@ -27,22 +27,33 @@ public final class LogFormat {
     }
 
     /**
-     * A sample expression, quoted or escaped as its flags say. A missing sample writes nothing in rule
-     * values, and "-" (or {@code ""} when quoted) in log lines ({@code mandatory}).
+     * A sample expression, quoted, escaped or encoded for HTTP as its flags say. A missing or empty sample
+     * writes nothing in rule values, and "-" in log lines ({@code mandatory}); {@code ""} when quoted, as
+     * HAProxy's lf_text_len.
      */
     record SampleNode(Expr expr, boolean mandatory, int flags) implements Node {
         @Override
         public void append(SampleContext ctx, StringBuilder out) {
             Sample s = new Sample();
-            if (expr.eval(ctx, s, SampleType.STR)) {
-                StringBuilder text = flags == 0 ? out : new StringBuilder(s.length());
+            if (expr.eval(ctx, s, SampleType.STR) && (s.length() > 0 || !mandatory)) {
+                if ((flags & ~LogVariable.HTTP) == 0) { // the usual case, written straight into the output
+                    boolean[] encode = flags != 0 ? LogText.HTTP : null;
+                    for (int i = 0; i < s.length(); i++) {
+                        int b = s.byteAt(i) & 0xff;
+                        if (encode != null && encode[b]) {
+                            LogText.hexByte(out.append('%'), b);
+                        } else {
+                            out.append((char) b);
+                        }
+                    }
+                    return;
+                }
+                StringBuilder text = new StringBuilder(s.length());
                 for (int i = 0; i < s.length(); i++) {
                     text.append((char) (s.byteAt(i) & 0xff));
                 }
-                if (text != out) {
-                    LogVariable.text(out, text, flags);
-                }
-            } else if (mandatory) {
+                LogText.append(out, text, flags, (flags & LogVariable.HTTP) != 0 ? LogText.HTTP : null, '%');
+            } else if (mandatory || (flags & LogVariable.QUOTE) != 0) { // (quoted: "" in rule values too)
                 LogVariable.text(out, null, flags);
             }
         }

@@ -14,9 +14,20 @@ import java.util.List;
  */
 public final class LogFormatParser {
     private final ExprParser exprs;
+    private final int ruleFlags;
 
     public LogFormatParser(ExprParser exprs) {
+        this(exprs, 0);
+    }
+
+    private LogFormatParser(ExprParser exprs, int ruleFlags) {
         this.exprs = exprs;
+        this.ruleFlags = ruleFlags;
+    }
+
+    /** A parser for the values of HTTP rules, whose samples are encoded as {@link LogVariable#HTTP} says. */
+    public LogFormatParser forHttpRules() {
+        return new LogFormatParser(exprs, LogVariable.HTTP);
     }
 
     /**
@@ -27,7 +38,12 @@ public final class LogFormatParser {
      * @param mandatory   a missing sample is written "-" (log lines) instead of nothing (rule values)
      */
     public LogFormat parse(String text, Stage stage, boolean mergeSpaces, boolean mandatory) throws ConfigException {
-        return parse(text, stage, mergeSpaces, mandatory, null);
+        return parse(text, stage, mergeSpaces, mandatory, null, ruleFlags);
+    }
+
+    /** A rule value whose samples are never encoded for HTTP: HAProxy's {@code set-var-fmt}, in HTTP rules too. */
+    public LogFormat parseUnencoded(String text, Stage stage) throws ConfigException {
+        return parse(text, stage, false, false, null, 0);
     }
 
     /**
@@ -36,10 +52,11 @@ public final class LogFormatParser {
      * unless {@code http}.
      */
     public LogFormat parseLogLine(String text, boolean http) throws ConfigException {
-        return parse(text, Stage.FE_LOG_END, true, true, http);
+        return parse(text, Stage.FE_LOG_END, true, true, http, 0);
     }
 
-    private LogFormat parse(String text, Stage stage, boolean mergeSpaces, boolean mandatory, Boolean http) throws ConfigException {
+    private LogFormat parse(String text, Stage stage, boolean mergeSpaces, boolean mandatory, Boolean http, int sampleFlags)
+            throws ConfigException {
         List<LogFormat.Node> nodes = new ArrayList<>();
         StringBuilder lit = new StringBuilder();
         int defaultFlags = 0;
@@ -82,7 +99,8 @@ public final class LogFormatParser {
             }
             if (i < text.length() && text.charAt(i) == '[') {
                 flush(lit, nodes);
-                i = sample(text, i, stage, mandatory, flags, nodes);
+                // HAProxy's HTTP encoding (lf_encode_chunk) writes no quotes: +Q is dropped there, +E is kept
+                i = sample(text, i, stage, mandatory, sampleFlags != 0 ? flags & ~LogVariable.QUOTE | sampleFlags : flags, nodes);
                 continue;
             }
             int start = i;
@@ -126,8 +144,11 @@ public final class LogFormatParser {
         } catch (ConfigException e) {
             throw new ConfigException("failed to parse sample expression <" + text.substring(open + 1) + "> : " + e.getMessage());
         }
-        if (p.end() >= text.length() || text.charAt(p.end()) != ']') {
+        if (p.end() >= text.length()) {
             throw new ConfigException("missing ']' after '" + text.substring(open + 1) + "'");
+        }
+        if (text.charAt(p.end()) != ']') {
+            throw new ConfigException("expected ']' after '" + text.substring(open + 1, p.end()) + "', but found '" + text.charAt(p.end()) + "'");
         }
         if (stage != null && (p.expr().stages() & stage.bit()) == 0) {
             throw new ConfigException("sample fetch <" + text.substring(open + 1) + "> may not be reliably used here because it needs '"

@@ -17,6 +17,15 @@ final class LogText {
     static final boolean[] URI = encodeSet("\"#");
     /** Encoded in captured headers: also the '{', '|' and '}' that delimit them. */
     static final boolean[] HEADER = encodeSet("\"#{|}");
+    /** Encoded ("%XX") in the samples of HTTP rules' values: what a header value may not hold. */
+    static final boolean[] HTTP = new boolean[256];
+
+    static {
+        for (int c = 0; c < 32; c++) {
+            HTTP[c] = c != '\t';
+        }
+        HTTP[127] = true;
+    }
 
     private static boolean[] encodeSet(String extra) {
         boolean[] set = new boolean[256];
@@ -34,6 +43,11 @@ final class LogText {
      * in {@code encode} (when not null) are written as '#' and two upper-case hexadecimal digits.
      */
     static void append(StringBuilder out, CharSequence text, int flags, boolean[] encode) {
+        append(out, text, flags, encode, '#');
+    }
+
+    /** As {@link #append(StringBuilder, CharSequence, int, boolean[])}, encoded characters starting with {@code prefix}. */
+    static void append(StringBuilder out, CharSequence text, int flags, boolean[] encode, char prefix) {
         boolean quote = (flags & LogVariable.QUOTE) != 0;
         if (text == null) {
             out.append(quote ? "\"\"" : "-");
@@ -46,7 +60,7 @@ final class LogText {
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);
             if (encode != null && (c > 255 || encode[c])) {
-                out.append('#');
+                out.append(prefix);
                 hexByte(out, c & 0xff);
             } else {
                 if (escape && (c == '"' || c == '\\' || c == ']')) {

@@ -8,6 +8,12 @@ public interface LogVariable {
     int QUOTE = 1;
     int HEX = 2;
     int ESCAPE = 4;
+    /**
+     * HTTP rules' values ({@code set-header}, {@code lf-string}, {@code redirect}...): a sample's control
+     * characters but HTAB, and DEL, are written "%XX", as HAProxy's LOG_OPT_HTTP does, so that they cannot
+     * break a header line. Not in log lines, TCP rules nor {@code set-var-fmt}.
+     */
+    int HTTP = 8;
 
     void append(SampleContext ctx, StringBuilder out, int flags);
 

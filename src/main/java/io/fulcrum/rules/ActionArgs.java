@@ -114,12 +114,25 @@ public final class ActionArgs {
         return formats.parse(text, stage, false, false);
     }
 
+    /** A format whose samples keep their control characters, whatever the rule ({@code set-var-fmt}). */
+    public LogFormat unencodedFormat(String text) throws ConfigException {
+        return formats.parseUnencoded(text, stage);
+    }
+
     /** A sample expression usable where the rule runs. */
     public Expr expr(String text) throws ConfigException {
+        return expr(text, null);
+    }
+
+    /**
+     * As {@link #expr(String)}, an expression unusable there being reported under {@code named} instead of its fetch's
+     * name (HAProxy's set-var names the action, "fetch method 'set-var(txn.x)' extracts...").
+     */
+    public Expr expr(String text, String named) throws ConfigException {
         Expr e = exprs.parse(text);
         if ((e.stages() & stage.bit()) == 0) {
-            throw new ConfigException("fetch method '" + e.fetch().name() + "' extracts information from '" + e.fetch().source()
-                    + "', none of which is available here");
+            throw new ConfigException("fetch method '" + (named != null ? named : e.fetch().name()) + "' extracts information from '"
+                    + e.fetch().source() + "', none of which is available here");
         }
         return e;
     }

@@ -45,14 +45,15 @@ public final class RuleModule implements Module {
         GlobalVars.register(registry.table(GlobalModule.KEYWORDS), acls.exprs(), formats);
         CaptureActions.register(actions);
         ConnectionActions.register(actions);
+        LogFormatParser httpFormats = formats.forHttpRules();
         for (Phase phase : Phase.values()) {
             registry.table(ProxyModule.KEYWORDS).add(phase.keyword(), Capability.RULES,
-                    (p, l) -> parse(phase, p, l, actions, acls, formats));
+                    (p, l) -> parse(phase, p, l, actions, acls, httpFormats));
         }
         // The "redirect" directive: an http-request redirect that runs after the section's http-request rules.
         registry.table(ProxyModule.KEYWORDS).add("redirect", Capability.FRONTEND | Capability.BACKEND | Capability.STRICT,
-                (p, l) -> redirect(p, l, actions, acls, formats));
-        registry.table(ProxyModule.KEYWORDS).add("http-error", Capability.ALL, (p, l) -> HttpErrorKeyword.parse(p, l, acls, formats));
+                (p, l) -> redirect(p, l, actions, acls, httpFormats));
+        registry.table(ProxyModule.KEYWORDS).add("http-error", Capability.ALL, (p, l) -> HttpErrorKeyword.parse(p, l, acls, httpFormats));
         registry.check(RuleModule::warnTcpMode);
         registry.check(RuleModule::checkExperimental);
         registry.check(RuleModule::resolveErrorReplies);

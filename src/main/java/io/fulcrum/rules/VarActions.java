@@ -19,7 +19,7 @@ final class VarActions {
             if (!a.more()) {
                 throw new ConfigException("missing fetch method");
             }
-            Expr expr = a.expr(a.next());
+            Expr expr = a.expr(a.next(), "set-var(" + a.parameter() + ")");
             return (txn, msg) -> {
                 Sample s = new Sample();
                 if (expr.eval(txn, s)) {
@@ -30,7 +30,7 @@ final class VarActions {
         }, Phase.values());
         actions.add("set-var-fmt(*)", a -> {
             ConditionalVar var = ConditionalVar.parse(a.parameter());
-            LogFormat f = a.format(a.next("missing log-format"));
+            LogFormat f = a.unencodedFormat(a.next("missing log-format")); // HAProxy parses it without LOG_OPT_HTTP
             return (txn, msg) -> {
                 Sample s = new Sample();
                 s.setStr(f.format(txn));

@@ -88,7 +88,7 @@ final class CryptoConverters {
             throw new ConfigException("digest algorithm '" + name.text() + "' is not supported by Fulcrum yet");
         }
         if (jdk == null) {
-            throw new ConfigException("algorithm must be a valid OpenSSL message digest name");
+            throw new ConfigException("algorithm must be a valid OpenSSL message digest name."); // (sic: HAProxy adds a second '.')
         }
         return new Arg(STR, name.text(), 0, jdk);
     }

@@ -90,9 +90,18 @@ final class JsonConverters {
     }
 
     private static void escapeChar(ByteArrayOutputStream out, int c) {
-        if (c == '"' || c == '\\' || c == '/') {
+        int shortEscape = switch (c) {
+            case '"', '\\', '/' -> c;
+            case '\b' -> 'b';
+            case '\f' -> 'f';
+            case '\n' -> 'n';
+            case '\r' -> 'r';
+            case '\t' -> 't';
+            default -> -1;
+        };
+        if (shortEscape >= 0) { // as HAProxy: the two-character escapes JSON has, six-character ones for the other controls
             out.write('\\');
-            out.write(c);
+            out.write(shortEscape);
         } else if (c >= 0x20 && c < 0x7f) {
             out.write(c);
         } else {

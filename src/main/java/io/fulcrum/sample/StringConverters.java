@@ -317,7 +317,10 @@ final class StringConverters {
 
     // --- comparisons -----------------------------------------------------------------------------------
 
-    /** As strcmp(3) on bytes: the difference of the first differing bytes, else of the lengths. */
+    /**
+     * As HAProxy's memcmp(3) of the common part: the difference of the first differing bytes, else -1, 0 or
+     * 1 as the sample is shorter, as long or longer (the sign of the lengths' difference, not the difference).
+     */
     private static boolean strcmp(Arg[] a, Sample smp, SampleContext ctx) {
         Sample v = a[0].as(VarRef.class).getAs(ctx, SampleType.STR);
         if (v == null) {
@@ -330,7 +333,7 @@ final class StringConverters {
                 return smp.setSint(d);
             }
         }
-        return smp.setSint(smp.length() - v.length());
+        return smp.setSint(Integer.signum(smp.length() - v.length()));
     }
 
     private static boolean secureMemcmp(Arg[] a, Sample smp, SampleContext ctx) {

@@ -14,11 +14,20 @@ import static io.fulcrum.sample.ArgType.*;
 
 /**
  * Dates from integers (configuration.txt 7.3.1): ltime and utime format with strftime(3)'s conversions in
- * the C locale, http_date writes an HTTP date. Dates that do not exist (years beyond ±999999999) give no
- * result, where HAProxy prints whatever it had before.
+ * the C locale, http_date writes an HTTP date. As HAProxy, they keep the low 55 bits of the date (so that
+ * the year fits gmtime(3)): a negative date is one of the year 1141709097 or so.
  */
 final class TimeConverters {
     private static final ZoneId UTC = ZoneOffset.UTC;
+    /** HAProxy's mask: "with high numbers, the date returned can be negative, the 55 bits mask prevent this". */
+    private static final long DATE_MASK = 0x007fffffffffffffL;
+    /** Seconds in 400 Gregorian years: the calendar, weekdays included, repeats after them. */
+    private static final long CYCLE_SECONDS = 146_097L * 86_400;
+    /**
+     * Beyond this, dates are shifted by whole cycles into what java.time represents: the end of the year
+     * 999999999, less a day for the local time zone's offset.
+     */
+    private static final long CYCLES_FROM = 31_556_889_832_780_799L - 86_400;
 
     private TimeConverters() {
     }
@@ -33,14 +42,20 @@ final class TimeConverters {
     }
 
     private static boolean format(Arg[] a, Sample smp, ZoneId zone) {
-        long seconds = ArithmeticConverters.add(smp.num(), a.length > 1 ? a[1].num() : 0);
-        ZonedDateTime t = at(seconds, 0, zone);
-        return t != null && smp.setStr(Strftime.format(a[0].text(), t, seconds));
+        long seconds = (smp.num() & DATE_MASK) + (a.length > 1 ? a[1].num() : 0); // the offset after the mask, as HAProxy
+        long cycles = cycles(seconds);
+        ZonedDateTime t = at(seconds - cycles * CYCLE_SECONDS, zone);
+        return t != null && smp.setStr(Strftime.format(a[0].text(), t, seconds, cycles * 400));
     }
 
-    private static ZonedDateTime at(long seconds, long nanos, ZoneId zone) {
+    /** How many 400-year cycles to take off a date too far for java.time (masked dates reach the year 1141709097). */
+    private static long cycles(long seconds) {
+        return seconds > CYCLES_FROM ? Math.ceilDiv(seconds - CYCLES_FROM, CYCLE_SECONDS) : 0;
+    }
+
+    private static ZonedDateTime at(long seconds, ZoneId zone) {
         try {
-            return Instant.ofEpochSecond(seconds, nanos).atZone(zone);
+            return Instant.ofEpochSecond(seconds).atZone(zone);
         } catch (DateTimeException | ArithmeticException e) {
             return null;
         }
@@ -55,13 +70,19 @@ final class TimeConverters {
         }
     }
 
-    /** "Tue, 14 Nov 2023 22:13:20 GMT", with the milliseconds or microseconds when the input counts them. */
+    /**
+     * "Tue, 14 Nov 2023 22:13:20 GMT", with the milliseconds or microseconds when the input counts them. As
+     * HAProxy: the offset wraps around, the division truncates and the seconds are masked (a negative fraction
+     * is written as 2.6.12 does, ".-5"); a positive fraction is zero-padded (2.6.12 writes 5 ms as ".5").
+     */
     private static boolean httpDate(Arg[] a, Sample smp, SampleContext ctx) {
         String unit = a.length > 1 ? a[1].text() : "";
         long perSecond = unit.equals("ms") ? 1_000 : unit.equals("us") ? 1_000_000 : 1;
-        long v = ArithmeticConverters.add(smp.num(), a.length > 0 ? a[0].num() : 0);
-        long fraction = Math.floorMod(v, perSecond);
-        ZonedDateTime t = at(Math.floorDiv(v, perSecond), 0, UTC);
+        long v = smp.num() + (a.length > 0 ? a[0].num() : 0);
+        long fraction = v % perSecond;
+        long seconds = (v / perSecond) & DATE_MASK;
+        long cycles = cycles(seconds);
+        ZonedDateTime t = at(seconds - cycles * CYCLE_SECONDS, UTC);
         if (t == null) {
             return false;
         }
@@ -69,7 +90,7 @@ final class TimeConverters {
         sb.append(Strftime.DAYS[t.getDayOfWeek().getValue() % 7], 0, 3).append(", ");
         Strftime.pad(sb, t.getDayOfMonth(), 2, '0');
         sb.append(' ').append(Strftime.MONTHS[t.getMonthValue() - 1], 0, 3).append(' ');
-        Strftime.pad(sb, t.getYear(), 4, '0');
+        Strftime.pad(sb, t.getYear() + cycles * 400, 4, '0');
         sb.append(' ');
         Strftime.pad(sb, t.getHour(), 2, '0');
         sb.append(':');
@@ -78,7 +99,7 @@ final class TimeConverters {
         Strftime.pad(sb, t.getSecond(), 2, '0');
         if (perSecond > 1) {
             sb.append('.');
-            Strftime.pad(sb, fraction, perSecond == 1_000 ? 3 : 6, '0');
+            Strftime.pad(sb, fraction, fraction < 0 ? 0 : perSecond == 1_000 ? 3 : 6, '0');
         }
         return smp.setStr(sb.append(" GMT"));
     }
@@ -92,7 +113,8 @@ final class TimeConverters {
         private Strftime() {
         }
 
-        static String format(String fmt, ZonedDateTime t, long epochSeconds) {
+        /** @param years added to the year of {@code t}: whole 400-year cycles taken off a date too far for java.time */
+        static String format(String fmt, ZonedDateTime t, long epochSeconds, long years) {
             StringBuilder out = new StringBuilder(fmt.length() + 16);
             int i = 0;
             while (i < fmt.length()) {
@@ -118,7 +140,7 @@ final class TimeConverters {
                     break;
                 }
                 char conv = fmt.charAt(i++);
-                if (!conversion(out, conv, flag, width, t, epochSeconds)) {
+                if (!conversion(out, conv, flag, width, t, epochSeconds, years)) {
                     out.append(fmt, start, i);
                 }
             }
@@ -126,21 +148,21 @@ final class TimeConverters {
         }
 
         /** Appends one conversion; false when {@code conv} is not one. */
-        private static boolean conversion(StringBuilder out, char conv, char flag, int width, ZonedDateTime t, long epoch) {
+        private static boolean conversion(StringBuilder out, char conv, char flag, int width, ZonedDateTime t, long epoch, long years) {
             int hour12 = t.getHour() % 12 == 0 ? 12 : t.getHour() % 12;
             switch (conv) {
                 case 'a' -> text(out, DAYS[t.getDayOfWeek().getValue() % 7].substring(0, 3), flag, width);
                 case 'A' -> text(out, DAYS[t.getDayOfWeek().getValue() % 7], flag, width);
                 case 'b', 'h' -> text(out, MONTHS[t.getMonthValue() - 1].substring(0, 3), flag, width);
                 case 'B' -> text(out, MONTHS[t.getMonthValue() - 1], flag, width);
-                case 'c' -> text(out, format("%a %b %e %H:%M:%S %Y", t, epoch), flag, width);
-                case 'C' -> number(out, Math.floorDiv(t.getYear(), 100), 2, '0', flag, width);
+                case 'c' -> text(out, format("%a %b %e %H:%M:%S %Y", t, epoch, years), flag, width);
+                case 'C' -> number(out, Math.floorDiv(t.getYear() + years, 100), 2, '0', flag, width);
                 case 'd' -> number(out, t.getDayOfMonth(), 2, '0', flag, width);
-                case 'D', 'x' -> text(out, format("%m/%d/%y", t, epoch), flag, width);
+                case 'D', 'x' -> text(out, format("%m/%d/%y", t, epoch, years), flag, width);
                 case 'e' -> number(out, t.getDayOfMonth(), 2, ' ', flag, width);
-                case 'F' -> text(out, format("%Y-%m-%d", t, epoch), flag, width);
+                case 'F' -> text(out, format("%Y-%m-%d", t, epoch, years), flag, width);
                 case 'g' -> number(out, Math.floorMod(t.get(IsoFields.WEEK_BASED_YEAR), 100), 2, '0', flag, width);
-                case 'G' -> number(out, t.get(IsoFields.WEEK_BASED_YEAR), 1, '0', flag, width);
+                case 'G' -> number(out, t.get(IsoFields.WEEK_BASED_YEAR) + years, 1, '0', flag, width);
                 case 'H' -> number(out, t.getHour(), 2, '0', flag, width);
                 case 'I' -> number(out, hour12, 2, '0', flag, width);
                 case 'j' -> number(out, t.getDayOfYear(), 3, '0', flag, width);
@@ -151,19 +173,19 @@ final class TimeConverters {
                 case 'n' -> out.append('\n');
                 case 'p' -> text(out, t.getHour() < 12 ? "AM" : "PM", flag, width);
                 case 'P' -> text(out, t.getHour() < 12 ? "am" : "pm", flag, width);
-                case 'r' -> text(out, format("%I:%M:%S %p", t, epoch), flag, width);
-                case 'R' -> text(out, format("%H:%M", t, epoch), flag, width);
+                case 'r' -> text(out, format("%I:%M:%S %p", t, epoch, years), flag, width);
+                case 'R' -> text(out, format("%H:%M", t, epoch, years), flag, width);
                 case 's' -> number(out, epoch, 1, '0', flag, width);
                 case 'S' -> number(out, t.getSecond(), 2, '0', flag, width);
                 case 't' -> out.append('\t');
-                case 'T', 'X' -> text(out, format("%H:%M:%S", t, epoch), flag, width);
+                case 'T', 'X' -> text(out, format("%H:%M:%S", t, epoch, years), flag, width);
                 case 'u' -> number(out, t.getDayOfWeek().getValue(), 1, '0', flag, width);
                 case 'U' -> number(out, (t.getDayOfYear() + 6 - t.getDayOfWeek().getValue() % 7) / 7, 2, '0', flag, width);
                 case 'V' -> number(out, t.get(IsoFields.WEEK_OF_WEEK_BASED_YEAR), 2, '0', flag, width);
                 case 'w' -> number(out, t.getDayOfWeek().getValue() % 7, 1, '0', flag, width);
                 case 'W' -> number(out, (t.getDayOfYear() + 6 - (t.getDayOfWeek().getValue() + 6) % 7) / 7, 2, '0', flag, width);
                 case 'y' -> number(out, Math.floorMod(t.getYear(), 100), 2, '0', flag, width);
-                case 'Y' -> number(out, t.getYear(), 1, '0', flag, width);
+                case 'Y' -> number(out, t.getYear() + years, 1, '0', flag, width);
                 case 'z' -> {
                     int off = t.getOffset().getTotalSeconds() / 60;
                     out.append(off < 0 ? '-' : '+');

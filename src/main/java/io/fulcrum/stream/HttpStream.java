@@ -16,6 +16,7 @@ import io.fulcrum.http.ErrorMessage;
 import io.fulcrum.http.ForwardingHeaders;
 import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.HttpHeaders;
+import io.fulcrum.http.HttpOptions;
 import io.fulcrum.http.LiveReply;
 import io.fulcrum.http.MonitorUri;
 import io.fulcrum.http.RequestHead;
@@ -285,7 +286,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     /** The request rules, the backend's choice and persistence; false when the rules answered or wait. */
     private boolean routeRequest() {
         if (backend == null) {
-            if (!requestRulesDone(frontend.rules()) || servedStats(frontend.statsPage())) {
+            if (!bufferedFor(frontend.httpOptions(), frontend.timeouts()) || !requestRulesDone(frontend.rules()) || servedStats(frontend.statsPage())) {
                 return false;
             }
             flushEarlyHints();
@@ -308,7 +309,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             }
         }
         if (backend.rules() != frontend.rules()) {
-            if (!requestRulesDone(backend.rules())) {
+            if (!bufferedFor(backend.httpOptions(), backend.timeouts()) || !requestRulesDone(backend.rules())) {
                 return false;
             }
             flushEarlyHints();
@@ -321,6 +322,23 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             log.cookieStatus(persist.requestState(), persist.responseState());
         }
         return true;
+    }
+
+    /**
+     * With {@code option http-buffer-request}, a proxy's request rules see the body (req.body...): they run once it
+     * is all in or fills the buffer, as HAProxy's body analyser runs before them; false while it waits. The wait
+     * has the proxy's {@code timeout http-request} (else {@code timeout client}), then 408.
+     */
+    private boolean bufferedFor(HttpOptions options, Timeouts timeouts) {
+        if (!options.bufferRequest) {
+            return true;
+        }
+        long t = timeouts.httpRequest;
+        if (bodyIn(request, t > 0 ? t : frontend.timeouts().client, 0)) {
+            return true;
+        }
+        armTimer(); // (for the wait's deadline)
+        return false;
     }
 
     /** A proxy's stats page answers the requests for its URI, after the proxy's http-request rules (as in HAProxy). */

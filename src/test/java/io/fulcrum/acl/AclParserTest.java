@@ -6,11 +6,15 @@ import io.fulcrum.cfg.ConfigLine;
 import io.fulcrum.cfg.Registry;
 import io.fulcrum.cfg.Source;
 import io.fulcrum.cfg.Token;
+import io.fulcrum.http.HttpHeaders;
+import io.fulcrum.http.RequestHead;
 import io.fulcrum.sample.ArgSpec;
 import io.fulcrum.sample.ArgType;
 import io.fulcrum.sample.Fetch;
 import io.fulcrum.sample.SampleCatalog;
 import io.fulcrum.sample.SampleType;
+import io.fulcrum.sample.TestContext;
+import io.netty.util.AsciiString;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -136,6 +140,23 @@ class AclParserTest {
         assertThatThrownBy(() -> acl("int(8) +8")).hasMessage("error detected while parsing ACL 'x' : '+8' is not a number.");
         assertThatThrownBy(() -> acl("int(8) :")).hasMessage("error detected while parsing ACL 'x' : ':' is not a valid number range.");
         assertThatThrownBy(() -> acl("int(8) 1-:5")).hasMessage("error detected while parsing ACL 'x' : '1-:5' is not a valid number range.");
+        assertThatThrownBy(() -> acl("int(8) 1:-5")).hasMessage("error detected while parsing ACL 'x' : '1:-5' is not a valid number range.");
+    }
+
+    /** As haproxy 2.6, whose integer patterns are positive: '-' separates bounds, so "-5" is ":5" (even after "eq"). */
+    @Test
+    void aDashSeparatesTheBoundsOfARange() throws ConfigException {
+        assertThat(acl("int(3) 1-5")).isTrue();
+        assertThat(acl("int(7) 1-5")).isFalse();
+        assertThat(acl("int(7) 5-")).isTrue();
+        assertThat(acl("int(3) 5-")).isFalse();
+        assertThat(acl("int(3) eq -5")).isTrue();
+        assertThat(acl("int(7) eq -5")).isFalse();
+        assertThat(acl("int(-7) eq -5")).isTrue();
+        assertThat(acl("int(-7) gt -5")).isTrue();
+        assertThat(acl("int(3) lt -5")).isTrue();
+        assertThat(acl("int(7) -- -8")).isTrue();
+        assertThat(acl("int(9) -- -8")).isFalse();
     }
 
     @Test
@@ -164,6 +185,25 @@ class AclParserTest {
         assertThat(acl("t.words(a+b+c) b")).isTrue();
         assertThat(acl("t.words(a+b+c) d")).isFalse();
         assertThat(acl("t.words(a+b+c) -m found")).isTrue();
+    }
+
+    /** As haproxy 2.6: an ACL on url_param (urlp, urlp_val) tries every parameter of that name. */
+    @Test
+    void urlParametersOfTheSameNameAreAllTried() throws ConfigException {
+        TestContext ctx = new TestContext();
+        ctx.request = new RequestHead(new AsciiString("GET"), new AsciiString("/a?x=1&y=&x=2;x=3"), 11, new HttpHeaders());
+        AclTable t = new AclTable();
+        parser.declare(t, line("acl two url_param(x) 2"));
+        parser.declare(t, line("acl three urlp(x) -m int 3"));
+        parser.declare(t, line("acl four url_param(x) 4"));
+        parser.declare(t, line("acl y urlp(y) -m len 0"));
+        parser.declare(t, line("acl val urlp_val(x) 2"));
+        assertThat(t.get("two").test(ctx)).isTrue();
+        assertThat(t.get("three").test(ctx)).isTrue();
+        assertThat(t.get("four").test(ctx)).isFalse();
+        assertThat(t.get("y").test(ctx)).isTrue();
+        assertThat(t.get("val").test(ctx)).isTrue();
+        assertThat(ctx.text("url_param(x)")).as("the fetch gives the first").isEqualTo("1");
     }
 
     @Test

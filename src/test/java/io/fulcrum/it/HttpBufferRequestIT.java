@@ -51,6 +51,28 @@ class HttpBufferRequestIT {
         });
     }
 
+    /**
+     * The request rules of the proxy that asks run once the body is in (HAProxy's body analyser comes before them):
+     * req.body and req.body_param see it, sent in two parts.
+     */
+    @Test
+    void rulesSeeTheBody() throws Exception {
+        with("option http-buffer-request\nhttp-request set-header x-fe %[req.body_param(k)]/%[req.body_len]", "", (origin, c) -> {
+            c.send("POST / HTTP/1.1\r\nHost: test\r\nContent-Length: 9\r\n\r\nk=v");
+            Thread.sleep(300);
+            c.send("&k2=wx");
+            assertThat(c.read().bodyText()).isEqualTo("got 9");
+            assertThat(origin.nextRequest(5000).head().get("x-fe")).isEqualTo("v/9");
+        });
+        with("", "option http-buffer-request\nhttp-request set-header x-be %[req.body]", (origin, c) -> {
+            c.send("POST / HTTP/1.1\r\nHost: test\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nab\r\n");
+            Thread.sleep(300);
+            c.send("1\r\nc\r\n0\r\n\r\n");
+            assertThat(c.read().bodyText()).isEqualTo("got 3");
+            assertThat(origin.nextRequest(5000).head().get("x-be")).isEqualTo("abc");
+        });
+    }
+
     /** A body larger than the buffer: the server is connected once the buffer is full, and gets it all. */
     @Test
     void aFullBufferIsEnough() throws Exception {

@@ -110,6 +110,34 @@ class LogLineTest {
         assertThat(line("%r %{+Q}HU")).isEqualTo("GET /a#22b#23c#01 HTTP/1.1 \"/a#22b#23c#01\"");
     }
 
+    /**
+     * HAProxy 2.6 (LOG_OPT_HTTP): the samples of HTTP rules' values have their control characters but HTAB, and
+     * DEL, written "%XX"; log lines and other rule values (TCP rules, set-var-fmt) keep them as they are.
+     */
+    @Test
+    void httpRuleValuesEncodeControlCharacters() throws Exception {
+        exchange("/", "x");
+        String format = "<%[str(a%01b%09c%0Ad%7Fe%C3%A9%25),url_dec]> %{+Q}[str(%0D),url_dec] %{+Q,+E}[str(%22%0D),url_dec] %[str(%0A)]";
+        // no quotes there: HAProxy's HTTP encoding ignores +Q (and keeps +E)
+        assertThat(parser.forHttpRules().parse(format, null, false, false).format(t))
+                .isEqualTo("<a%01b\tc%0Ad%7Fe\u00c3\u00a9%> %0D \\\"%0D %0A");
+        assertThat(parser.parse(format, null, false, false).format(t))
+                .isEqualTo("<a\u0001b\tc\nd\u007fe\u00c3\u00a9%> \"\r\" \"\\\"\r\" %0A");
+        // set-var-fmt: HAProxy parses it without the encoding, in HTTP rules too
+        assertThat(parser.forHttpRules().parseUnencoded(format, null).format(t))
+                .isEqualTo("<a\u0001b\tc\nd\u007fe\u00c3\u00a9%> \"\r\" \"\\\"\r\" %0A");
+        assertThat(line(format)).isEqualTo("<a\u0001b\tc\nd\u007fe\u00c3\u00a9%> \"\r\" \"\\\"\r\" %0A");
+    }
+
+    /** HAProxy 2.6 (lf_text_len): in log lines an empty sample is "-" as a missing one is, or "" when quoted. */
+    @Test
+    void emptySamplesAreDashes() throws Exception {
+        exchange("/", "x");
+        assertThat(line("a%[str(),bytes(0)]b %[var(txn.none)] %{+Q}[str(),bytes(0)] %[str(x),bytes(1)]")).isEqualTo("a-b - \"\" -");
+        assertThat(parser.parse("a%[str(),bytes(0)]b %{+Q}[str(),bytes(0)] %{+Q}[var(txn.none)] %[var(txn.none)].", null, false, false)
+                .format(t)).isEqualTo("ab \"\" \"\" .");
+    }
+
     @Test
     void badRequest() throws Exception {
         t.log.badRequest();
@@ -164,6 +192,7 @@ class LogLineTest {
         assertThatThrownBy(() -> parser.parseLogLine("%{+Q", true)).hasMessage("truncated line after '+Q'");
         assertThatThrownBy(() -> parser.parseLogLine("%{+Q}/", true)).hasMessage("parse argument modifier without variable name near '%{+Q}'");
         assertThatThrownBy(() -> parser.parseLogLine("%[str(x)", true)).hasMessage("missing ']' after 'str(x)'");
+        assertThatThrownBy(() -> parser.parseLogLine("%[str(x)lower]", true)).hasMessage("expected ']' after 'str(x)', but found 'l'");
         assertThatThrownBy(() -> parser.parseLogLine("%Zz", true)).hasMessage(
                 "no such format variable 'Zz'. If you wanted to emit the '%' character verbatim, you need to use '%%'");
     }

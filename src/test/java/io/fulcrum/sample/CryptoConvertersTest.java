@@ -91,12 +91,12 @@ class CryptoConvertersTest extends ConverterTableTest {
             str(a),sha2(7) => invalid args in converter 'sha2' : Unsupported number of bits: '7'
             str(a),sha2(0) => invalid args in converter 'sha2' : Unsupported number of bits: '0'
             str(a),sha2(x) => invalid arg 1 in converter 'sha2' : failed to parse 'x' as type 'integer' at position 1
-            str(a),digest => invalid args in converter 'digest' : algorithm must be a valid OpenSSL message digest name
-            str(a),digest(nosuch) => invalid args in converter 'digest' : algorithm must be a valid OpenSSL message digest name
+            str(a),digest => invalid args in converter 'digest' : algorithm must be a valid OpenSSL message digest name.
+            str(a),digest(nosuch) => invalid args in converter 'digest' : algorithm must be a valid OpenSSL message digest name.
             str(a),digest(sha256,x) => invalid arg 2 in converter 'digest' : expected ')' before ',x)'
             str(a),hmac => invalid arg 2 in converter 'hmac' : missing arguments (got 1/2), type 'string' expected
             str(a),hmac(sha1) => invalid arg 2 in converter 'hmac' : missing arguments (got 1/2), type 'string' expected
-            str(a),hmac(nosuch,AAAA) => invalid args in converter 'hmac' : algorithm must be a valid OpenSSL message digest name
+            str(a),hmac(nosuch,AAAA) => invalid args in converter 'hmac' : algorithm must be a valid OpenSSL message digest name.
             str(a),hmac(sha1,foo) => invalid args in converter 'hmac' : failed to parse key : argument needs to be base64 encoded, and can either be a string or a variable
             str(a),hmac(sha1,A) => invalid args in converter 'hmac' : failed to parse key : argument needs to be base64 encoded, and can either be a string or a variable
             str(a),hmac(sha1,AA=) => invalid args in converter 'hmac' : failed to parse key : argument needs to be base64 encoded, and can either be a string or a variable

@@ -77,8 +77,8 @@ class FetchSignatureTest {
 
     @Test
     void haproxyFetchesNotSupportedYetAreSaidSo() {
-        assertThat(TestContext.error("distcc_body"))
-                .isEqualTo("fetch method 'distcc_body' is an HAProxy sample fetch that Fulcrum does not support yet");
+        assertThat(TestContext.error("lat_ns_avg"))
+                .isEqualTo("fetch method 'lat_ns_avg' is an HAProxy sample fetch that Fulcrum does not support yet");
         assertThat(TestContext.error("no_such_fetch")).isEqualTo("unknown fetch method 'no_such_fetch'");
     }
 }

@@ -31,6 +31,8 @@ class JsonConvertersTest extends ConverterTableTest {
             str(7aCA),b64dec,json(utf8p) => none
             str(4oKs),b64dec,json(utf8) => str:\\x5Cu20ac
             str(f38=),b64dec,json => str:\\x5Cu007f\\x5Cu007f
+            str(CAwKDQkffw==),b64dec,json => str:\\x5Cb\\x5Cf\\x5Cn\\x5Cr\\x5Ct\\x5Cu001f\\x5Cu007f
+            str(CAwKDQkffw==),b64dec,json(utf8s) => str:\\x5Cb\\x5Cf\\x5Cn\\x5Cr\\x5Ct\\x5Cu001f\\x5Cu007f
             str(AQIfIA==),b64dec,json => str:\\x5Cu0001\\x5Cu0002\\x5Cu001f\\x20
             str(YWIAY2Q=),b64dec,json => str:ab
             str('<>&'),json => str:<>&

@@ -108,6 +108,9 @@ class StringConvertersTest extends ConverterTableTest {
             str(abe),strcmp(proc.abd) => sint:1
             str(ab),strcmp(proc.abd) => sint:-1
             str(abdd),strcmp(proc.abd) => sint:1
+            str(abdddd),strcmp(proc.abd) => sint:1
+            str(a),strcmp(proc.abd) => sint:-1
+            str(),strcmp(proc.abd) => sint:-1
             str(a),strcmp(proc.i5) => sint:44
             str(5),strcmp(proc.i5) => sint:0
             str(5),strcmp(proc.none) => none

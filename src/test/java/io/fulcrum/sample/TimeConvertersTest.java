@@ -38,11 +38,28 @@ class TimeConvertersTest extends ConverterTableTest {
             int(1700000000),utime(%I %l %p at 00) => str:10 10 PM at 00
             int(1699920000),utime(%I %l %p %r) => str:12 12 AM 12:00:00 AM
             int(1699963200),utime(%I %l %p %r) => str:12 12 PM 12:00:00 PM
-            # haproxy 2.6.12 prints stale data (a year of 1141709097) for dates before 1970 or too far: dates, or none.
-            int(-1),utime(%Y-%m-%d %H:%M:%S) => str:1969-12-31 23:59:59
-            int(-1),http_date => str:Wed, 31 Dec 1969 23:59:59 GMT
-            int(9223372036854775807),utime(%Y) => none
-            int(9223372036854775807),http_date => none
+            # haproxy keeps the date's low 55 bits: negative dates are in the year 1141709097
+            int(-1),utime(%Y-%m-%d %H:%M:%S) => str:1141709097-06-13 06:26:07
+            int(-1),utime(%s) => str:36028797018963967
+            int(-1),ltime(%s) => str:36028797018963967
+            int(-1),utime(%s,-5) => str:36028797018963962
+            int(5),utime(%s,-10) => str:-5
+            int(-123),utime(%%%a%b%j%Z%z%C%G) => str:%SunJun164GMT+0000114170901141709097
+            int(36028797018963967),utime(%Y %s %F %c) => str:1141709097 36028797018963967 1141709097-06-13 Sun Jun 13 06:26:07 1141709097
+            int(36028797018963968),utime(%s) => str:0
+            int(9223372036854775807),utime(%Y) => str:1141709097
+            int(-1),http_date => str:Sun, 13 Jun 1141709097 06:26:07 GMT
+            int(-1001),http_date => str:Sun, 13 Jun 1141709097 06:09:27 GMT
+            int(9223372036854775807),http_date => str:Sun, 13 Jun 1141709097 06:26:07 GMT
+            int(36028797018963968),http_date => str:Thu, 01 Jan 1970 00:00:00 GMT
+            int(9223372036854775807),http_date(1) => str:Thu, 01 Jan 1970 00:00:00 GMT
+            int(-9223372036854775808),http_date(-1,ms) => str:Sun, 17 Aug 292278994 07:12:55.807 GMT
+            int(-1),http_date(0,ms) => str:Thu, 01 Jan 1970 00:00:00.-1 GMT
+            int(-1001),http_date(0,us) => str:Thu, 01 Jan 1970 00:00:00.-1001 GMT
+            int(-9223372036854775808),http_date(0,ms) => str:Wed, 26 Oct 849432072 23:13:13.-808 GMT
+            # Fulcrum zero-pads the fraction, which 2.6.12 writes as "%d" (".5", ".12345"): docs/differences.md
+            int(1234567890005),http_date(0,ms) => str:Fri, 13 Feb 2009 23:31:30.005 GMT
+            int(1234567890012345),http_date(0,us) => str:Fri, 13 Feb 2009 23:31:30.012345 GMT
             """;
     }
 
