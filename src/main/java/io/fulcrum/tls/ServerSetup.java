@@ -86,7 +86,7 @@ final class ServerSetup {
         }
         try {
             if (tls.crt != null) {
-                b.keyManager(ContextBuilder.keyManager(PemFiles.load(globals.crt(tls.crt))));
+                b.keyManager(ContextBuilder.keyManager(PemFiles.load(globals, globals.crt(tls.crt))));
             }
             SslContext context = ContextBuilder.build(b, o);
             if (verifier != null) {

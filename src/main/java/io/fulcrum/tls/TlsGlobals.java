@@ -3,6 +3,8 @@ package io.fulcrum.tls;
 import io.fulcrum.cfg.ConfigModel;
 
 import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Set;
 
 /** The global TLS settings: the {@code ssl-default-*} options and the base directories of relative file names. */
 final class TlsGlobals {
@@ -13,6 +15,10 @@ final class TlsGlobals {
     String caBase;
     /** {@code ssl-server-verify}: the servers' {@code verify} when their line does not say. */
     String serverVerify = "required";
+    /** {@code ssl-load-extra-files}: the files looked for beside a certificate's (all of them by default). */
+    Set<ExtraFile> extraFiles = EnumSet.allOf(ExtraFile.class);
+    /** {@code ssl-load-extra-del-ext}: "cert.crt" has its side files as "cert.key", not "cert.crt.key". */
+    boolean delExt;
     /** {@code tune.ssl.keylog}: keep each client connection's TLS secrets for the ssl_fc_*_secret fetches. */
     boolean keylog;
     /** {@code tune.ssl.cachesize}: the most sessions each context caches (0: no cache); -1: the engine's default. */
@@ -28,6 +34,23 @@ final class TlsGlobals {
     /** The most bytes a record carries: the smaller limit of the two, 0 for none (HAProxy's maxrecord is fixed here). */
     int recordLimit() {
         return maxRecord == 0 || hardMaxRecord == 0 ? Math.max(maxRecord, hardMaxRecord) : Math.min(maxRecord, hardMaxRecord);
+    }
+
+    /** What {@code ssl-load-extra-files} names: the bundles ({@code <crt>.rsa}...) and the side files. */
+    enum ExtraFile { BUNDLE, SCTL, OCSP, ISSUER, KEY }
+
+    /**
+     * The base name of a certificate's side files: its own name, less {@code .crt} with {@code ssl-load-extra-del-ext}
+     * (HAProxy's error messages name it so when no side file is read).
+     */
+    String sideBase(Path crt) {
+        String name = crt.toString();
+        return delExt && name.endsWith(".crt") ? name.substring(0, name.length() - 4) : name;
+    }
+
+    /** The side file {@code ext} ({@code .key}, {@code .ocsp}...) of a certificate, or null when it is not to be read. */
+    Path side(Path crt, ExtraFile kind, String ext) {
+        return extraFiles.contains(kind) ? Path.of(sideBase(crt) + ext) : null;
     }
 
     static TlsGlobals of(ConfigModel model) {

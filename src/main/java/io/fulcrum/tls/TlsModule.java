@@ -19,6 +19,7 @@ import io.fulcrum.server.ServerModule;
 import io.fulcrum.server.ServerSpec;
 
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.BiConsumer;
@@ -100,6 +101,9 @@ public final class TlsModule implements Module {
             }
             TlsGlobals.of(g.model()).serverVerify = v;
         });
+        global.add("ssl-load-extra-files", (g, l) -> TlsGlobals.of(g.model()).extraFiles = extraFiles(l));
+        // (HAProxy takes no argument and checks none)
+        global.add("ssl-load-extra-del-ext", (g, l) -> TlsGlobals.of(g.model()).delExt = true);
         TlsTuning.register(global);
         global.add("tune.ssl.keylog", (g, l) -> {
             String v = single(l);
@@ -182,6 +186,30 @@ public final class TlsModule implements Module {
                 o.maxVersion = v;
             });
         }
+    }
+
+    /** {@code ssl-load-extra-files}: none, all, or some of bundle, sctl, ocsp, issuer, key; HAProxy's messages. */
+    private static Set<TlsGlobals.ExtraFile> extraFiles(ConfigLine l) throws ConfigException {
+        if (!l.has(1)) {
+            throw new ConfigException("'" + l.keyword() + "' expects one or multiple arguments (none, all, bundle, sctl, ocsp, issuer).");
+        }
+        Set<TlsGlobals.ExtraFile> files = EnumSet.noneOf(TlsGlobals.ExtraFile.class);
+        for (int i = 1; l.has(i); i++) {
+            String a = l.arg(i);
+            if (a.equals("none") || a.equals("all")) {
+                if (i > 1 || l.has(2)) {
+                    throw new ConfigException("'" + l.keyword() + "' 'none' and 'all' can be only used alone");
+                }
+                return a.equals("all") ? EnumSet.allOf(TlsGlobals.ExtraFile.class) : files;
+            }
+            TlsGlobals.ExtraFile f = Arrays.stream(TlsGlobals.ExtraFile.values())
+                    .filter(v -> v.name().toLowerCase(java.util.Locale.ROOT).equals(a)).findFirst().orElse(null);
+            if (f == null) {
+                throw new ConfigException("'" + l.keyword() + "' expects one or multiple arguments (none, all, bundle, sctl, ocsp, issuer).");
+            }
+            files.add(f);
+        }
+        return files;
     }
 
     /** {@code all} (an empty set) or a comma-separated list of OpenSSL's X509_V_ERR numbers. */
