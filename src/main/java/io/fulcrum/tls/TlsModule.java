@@ -155,6 +155,8 @@ public final class TlsModule implements Module {
         });
         table.add("ca-file", 1, (c, l) -> bindOptions(owner, c).caFile = l.arg(1));
         table.add("crl-file", 1, (c, l) -> bindOptions(owner, c).crlFile = l.arg(1));
+        table.add("ca-verify-file", 1, (c, l) -> bindOptions(owner, c).caVerifyFile = l.arg(1));
+        table.add("no-ca-names", (c, l) -> bindOptions(owner, c).noCaNames = true);
     }
 
     private static <C> BindOptions bindOptions(ContextOwner<C> owner, C target) {
