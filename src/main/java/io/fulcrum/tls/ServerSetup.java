@@ -92,7 +92,7 @@ final class ServerSetup {
             if (verifier != null) {
                 verifier.sessions(context.sessionContext());
             }
-            return new TlsBackend(context, check ? null : tls.sni, checkSni, !tls.noReuse, verifying, p.timeouts.connect);
+            return new TlsBackend(context, check ? null : tls.sni, checkSni, !tls.noReuse, verifying, p.timeouts.connect, globals.connections);
         } catch (ContextBuilder.OptionError e) {
             throw new ConfigException(e.getMessage() + ".");
         }

@@ -13,6 +13,7 @@ import io.fulcrum.listener.BindSpec;
 import io.fulcrum.listener.ListenerModule;
 import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.runtime.GlobalModule.GlobalContext;
+import io.fulcrum.runtime.Services;
 import io.fulcrum.sample.ExprParser;
 import io.fulcrum.sample.SampleCatalog;
 import io.fulcrum.server.ServerModule;
@@ -104,6 +105,11 @@ public final class TlsModule implements Module {
         global.add("ssl-load-extra-files", (g, l) -> TlsGlobals.of(g.model()).extraFiles = extraFiles(l));
         // (HAProxy takes no argument and checks none)
         global.add("ssl-load-extra-del-ext", (g, l) -> TlsGlobals.of(g.model()).delExt = true);
+        global.add("maxsslconn", (g, l) -> {
+            Args.noMoreThan(l, 1, l.keyword());
+            TlsGlobals.of(g.model()).connections.max = (int) Math.max(0, Args.atol(Args.required(l, 1, l.keyword(), "an integer argument")));
+        });
+        registry.check((model, diag) -> Services.of(model).add(TlsGlobals.of(model).connections));
         TlsTuning.register(global);
         global.add("tune.ssl.keylog", (g, l) -> {
             String v = single(l);
