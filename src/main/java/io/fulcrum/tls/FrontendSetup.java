@@ -142,9 +142,38 @@ final class FrontendSetup {
                 return;
             }
         }
+        if (tls.generateCertificates && !generator(p, b, tls, map, at)) {
+            return;
+        }
         b.transport = new TlsFrontend(map, p.timeouts.client, globals);
         store.site(site);
         lists.forEach(l -> l.sites().add(site));
+    }
+
+    /**
+     * {@code generate-certificates}: the generator of the line's names without a certificate, from the CA of
+     * {@code ca-sign-file} (under ca-base, with its key); false after an alert (HAProxy's words).
+     */
+    private boolean generator(ProxySpec p, BindSpec b, BindTls tls, SniMap map, String at) {
+        String where = "Proxy '" + p.name() + "': ";
+        if (tls.caSignFile == null) {
+            diag.configAlert(where + "cannot enable certificate generation, no CA certificate File configured at [" + b.source() + "].");
+            return false;
+        }
+        Path file = globals.ca(tls.caSignFile);
+        CertKey ca;
+        try {
+            ca = PemFiles.load(globals, file);
+        } catch (ConfigException e) {
+            String pass = tls.caSignPass != null && e.getMessage().startsWith("unable to load SSL private key")
+                    ? " (ca-sign-pass: Fulcrum does not read encrypted keys)" : "";
+            diag.configAlert(where + "Failed to read CA certificate file '" + file + "' at [" + b.source() + "]. Chain loading failed: "
+                    + e.getMessage() + pass + "\n");
+            return false;
+        }
+        SniMap.Entry template = map.entries().get(0);
+        map.generator(new CertGenerator(ca, template.cert(), template.recipe(), globals.ctxCacheSize));
+        return true;
     }
 
     /** A {@code crt-list} file, read once however many bind lines use it; each line's certificates are loaded. */

@@ -19,6 +19,8 @@ final class TlsGlobals {
     Set<ExtraFile> extraFiles = EnumSet.allOf(ExtraFile.class);
     /** {@code ssl-load-extra-del-ext}: "cert.crt" has its side files as "cert.key", not "cert.crt.key". */
     boolean delExt;
+    /** {@code tune.ssl.ssl-ctx-cache-size}: the most contexts of generated certificates a bind line keeps. */
+    int ctxCacheSize = 1000;
     /** The TLS connections of both sides, under {@code maxsslconn}. */
     final TlsConnections connections = new TlsConnections();
     /** {@code tune.ssl.keylog}: keep each client connection's TLS secrets for the ssl_fc_*_secret fetches. */

@@ -57,6 +57,9 @@ public final class TlsModule implements Module {
         certificateOptions(bind, TlsModule::tls);
         versionSwitches(bind, TlsModule::tls);
         bind.add("prefer-client-ciphers", (b, l) -> tls(b).preferClientCiphers = true);
+        bind.add("generate-certificates", (b, l) -> tls(b).generateCertificates = true);
+        bind.add("ca-sign-file", 1, (b, l) -> tls(b).caSignFile = l.arg(1));
+        bind.add("ca-sign-pass", 1, (b, l) -> tls(b).caSignPass = l.arg(1));
         // What a crt-list line may set between brackets.
         KeywordTable<BindOptions> crtListLine = new KeywordTable<>("crt-list", "");
         certificateOptions(crtListLine, o -> o);
