@@ -53,6 +53,7 @@ final class FrontendSetup {
     /** @param lineOptions the options a crt-list line may set between brackets */
     static void check(ConfigModel model, Diagnostics diag, KeywordTable<BindOptions> lineOptions, CertStore store) {
         FrontendSetup setup = new FrontendSetup(store, TlsGlobals.of(model), diag, lineOptions);
+        TlsGlobals.of(model).issuerWarnings.forEach(diag::configWarning);
         for (ProxySpec p : TlsSections.withProxies(model)) {
             BindList binds = p.partOrNull(BindList.class);
             if (binds != null && !p.disabled) {

@@ -41,7 +41,28 @@ final class PemFiles {
         String name = file.toString();
         String text = read(file, "unable to stat SSL certificate from file '" + name + "'");
         Path keyFile = globals.side(file, TlsGlobals.ExtraFile.KEY, ".key");
-        return parse(name, text, null, keyFile == null ? globals.sideBase(file) : keyFile.toString(), keyFile);
+        CertKey ck = parse(name, text, null, keyFile == null ? globals.sideBase(file) : keyFile.toString(), keyFile);
+        X509Certificate[] chain = globals.completed(ck.chain());
+        return chain == ck.chain() ? ck : CertKey.of(name, ck.key(), chain);
+    }
+
+    /**
+     * {@code issuers-chain-path}: the chains of the files of {@code dir}, in name order; a file without a certificate is
+     * told in {@code warnings} (HAProxy's words).
+     */
+    static void issuerChains(Path dir, List<X509Certificate[]> chains, List<String> warnings) throws ConfigException {
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
+                List<X509Certificate> certs = certificates(read(f, "unable to load issuers-chain " + f));
+                if (certs.isEmpty()) {
+                    warnings.add("unable to load issuers-chain " + f + " : pem certificate not found.");
+                } else {
+                    chains.add(certs.toArray(X509Certificate[]::new));
+                }
+            }
+        } catch (IOException e) {
+            throw new ConfigException("unable to scan directory '" + dir + "' : " + e.getMessage() + ".");
+        }
     }
 
     /** The certificate, chain and key of a PEM text that stands for the file {@code name}. */

@@ -3,6 +3,11 @@ package io.fulcrum.tls;
 import io.fulcrum.cfg.ConfigModel;
 
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.EnumSet;
 import java.util.Set;
 
@@ -19,6 +24,9 @@ final class TlsGlobals {
     Set<ExtraFile> extraFiles = EnumSet.allOf(ExtraFile.class);
     /** {@code ssl-load-extra-del-ext}: "cert.crt" has its side files as "cert.key", not "cert.crt.key". */
     boolean delExt;
+    /** {@code issuers-chain-path}: the chains of its files (each starting with an issuer), and why a file gave none. */
+    final List<X509Certificate[]> issuerChains = new ArrayList<>();
+    final List<String> issuerWarnings = new ArrayList<>();
     /** {@code tune.ssl.ssl-ctx-cache-size}: the most contexts of generated certificates a bind line keeps. */
     int ctxCacheSize = 1000;
     /** The TLS connections of both sides, under {@code maxsslconn}. */
@@ -55,6 +63,29 @@ final class TlsGlobals {
     /** The side file {@code ext} ({@code .key}, {@code .ocsp}...) of a certificate, or null when it is not to be read. */
     Path side(Path crt, ExtraFile kind, String ext) {
         return extraFiles.contains(kind) ? Path.of(sideBase(crt) + ext) : null;
+    }
+
+    /**
+     * A certificate file's chain as HAProxy completes it: without certificates after the leaf, those of the
+     * {@code issuers-chain-path} chain whose first certificate issued (and signed) it.
+     */
+    X509Certificate[] completed(X509Certificate[] chain) {
+        if (chain.length > 1) {
+            return chain;
+        }
+        for (X509Certificate[] issuers : issuerChains) {
+            if (issuers[0].getSubjectX500Principal().equals(chain[0].getIssuerX500Principal())) {
+                try {
+                    chain[0].verify(issuers[0].getPublicKey());
+                } catch (GeneralSecurityException e) {
+                    continue; // the same name, another key
+                }
+                X509Certificate[] full = Arrays.copyOf(chain, 1 + issuers.length);
+                System.arraycopy(issuers, 0, full, 1, issuers.length);
+                return full;
+            }
+        }
+        return chain;
     }
 
     static TlsGlobals of(ConfigModel model) {

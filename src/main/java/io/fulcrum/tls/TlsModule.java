@@ -105,6 +105,14 @@ public final class TlsModule implements Module {
             }
             TlsGlobals.of(g.model()).serverVerify = v;
         });
+        global.add("issuers-chain-path", (g, l) -> {
+            Args.noMoreThan(l, 1, l.keyword());
+            if (!l.has(1) || !java.nio.file.Files.isDirectory(java.nio.file.Path.of(l.arg(1)))) {
+                throw new ConfigException("global statement '" + l.keyword() + "' expects a directory path as an argument.");
+            }
+            TlsGlobals t = TlsGlobals.of(g.model());
+            PemFiles.issuerChains(java.nio.file.Path.of(l.arg(1)), t.issuerChains, t.issuerWarnings);
+        });
         global.add("ssl-load-extra-files", (g, l) -> TlsGlobals.of(g.model()).extraFiles = extraFiles(l));
         // (HAProxy takes no argument and checks none)
         global.add("ssl-load-extra-del-ext", (g, l) -> TlsGlobals.of(g.model()).delExt = true);

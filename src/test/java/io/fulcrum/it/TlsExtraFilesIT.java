@@ -117,4 +117,32 @@ class TlsExtraFilesIT {
                 + " activates OCSP but it is impossible to compute the OCSP certificate ID (maybe the issuer could not be found)'.\n")
                 .doesNotContain("t.cfg:9").doesNotContain("t.cfg:10");
     }
+
+    /** issuers-chain-path: a certificate without its chain is sent with the chain of the issuer found there. */
+    @Test
+    void issuersChainPath() throws Exception {
+        TlsKit.authority(dir, "ca");
+        TlsKit.signed(dir, "server", "server.test");
+        Path issuers = Files.createDirectory(dir.resolve("issuers"));
+        TlsKit.authority(issuers, "other"); // (its key file holds no certificate: a warning)
+        Files.copy(dir.resolve("ca.pem"), issuers.resolve("ca.pem"));
+        for (String global : new String[] {"", "issuers-chain-path " + issuers}) {
+            int port = freePort();
+            try (FulcrumProcess p = serve(config(global, "127.0.0.1:" + port + " ssl crt " + dir.resolve("server.pem")), port);
+                 SSLSocket s = TlsKit.connect(port, "server.test", null)) {
+                java.security.cert.Certificate[] chain = s.getSession().getPeerCertificates();
+                assertThat(chain).as(global).hasSize(global.isEmpty() ? 1 : 2);
+                if (!global.isEmpty()) {
+                    assertThat(chain[1].getEncoded()).isEqualTo(java.security.cert.CertificateFactory.getInstance("X.509")
+                            .generateCertificate(new java.io.ByteArrayInputStream(Files.readAllBytes(dir.resolve("ca.pem")))).getEncoded());
+                }
+            }
+        }
+        String alert = "[ALERT]    (PID) : config : parsing [t.cfg:2] : global statement 'issuers-chain-path' expects a directory path as"
+                + " an argument.\n";
+        assertThat(check("issuers-chain-path " + dir.resolve("missing")).maskedStderr()).contains(alert);
+        assertThat(check("issuers-chain-path").maskedStderr()).contains(alert);
+        assertThat(check("issuers-chain-path " + issuers, ":8443 ssl crt " + dir.resolve("server.pem")).maskedStderr())
+                .contains("[WARNING]  (PID) : config : unable to load issuers-chain " + issuers.resolve("other.key") + " : pem certificate not found.\n");
+    }
 }
