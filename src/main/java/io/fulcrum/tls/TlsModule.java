@@ -183,6 +183,10 @@ public final class TlsModule implements Module {
     /** The cipher and protocol choices bind lines, crt-list lines and servers share. */
     private static <C> void cipherOptions(KeywordTable<C> table, ContextOwner<C> owner) {
         table.add("alpn", 1, (c, l) -> owner.options(c).alpn = alpn(l.arg(1)));
+        table.add("npn", 1, (c, l) -> {
+            // (NPN, which ALPN replaced, is not wired to the contexts: refused rather than silently not offered)
+            throw new BindOptionException("'npn' : Fulcrum does not offer NPN (replaced by ALPN); use 'alpn' instead");
+        });
         table.add("ciphers", 1, (c, l) -> owner.options(c).ciphers = l.arg(1));
         table.add("ciphersuites", 1, (c, l) -> owner.options(c).ciphersuites = l.arg(1));
     }
