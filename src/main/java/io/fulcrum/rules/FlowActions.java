@@ -12,7 +12,7 @@ import java.util.Locale;
 
 /**
  * Actions on the transaction's course: {@code reject}, {@code silent-drop}, {@code tarpit},
- * {@code set-timeout}, {@code disable-l7-retry}, {@code early-hint}, {@code strict-mode}.
+ * {@code set-timeout}, {@code disable-l7-retry}, {@code early-hint}, {@code strict-mode}, {@code wait-for-handshake}.
  */
 final class FlowActions {
     private FlowActions() {
@@ -40,6 +40,9 @@ final class FlowActions {
             return Verdict.CONTINUE;
         }, Phase.REQUEST);
         actions.add("wait-for-body", FlowActions::waitForBody, Phase.REQUEST, Phase.RESPONSE);
+        // No TLS early data is ever accepted (allow-0rtt, differences.md): a request always comes after its handshake,
+        // so there is nothing to wait for.
+        actions.add("wait-for-handshake", a -> (txn, msg) -> Verdict.CONTINUE, Phase.REQUEST);
         actions.add("early-hint", a -> {
             if (a.remaining() != 2) {
                 throw new ConfigException("expects exactly 2 arguments");

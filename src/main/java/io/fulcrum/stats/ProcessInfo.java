@@ -48,7 +48,10 @@ public final class ProcessInfo {
         v.put(InfoField.CUMCONNS, p.connections().total() + p.cliConnections().total() + p.services().info(InfoField.CUMCONNS));
         v.put(InfoField.CUMREQ, p.logging().streams() + p.services().info(InfoField.CUMREQ));
         v.put(InfoField.CUMRECVLOGS, p.logging().receivedLogs());
-        for (InfoField f : new InfoField[] {InfoField.MAXSSLCONNS, InfoField.CURRSSLCONNS, InfoField.CUMSSLCONNS, InfoField.MAXPIPES,
+        for (InfoField f : new InfoField[] {InfoField.MAXSSLCONNS, InfoField.CURRSSLCONNS, InfoField.CUMSSLCONNS}) {
+            v.put(f, p.services().info(f)); // the TLS subsystem's
+        }
+        for (InfoField f : new InfoField[] {InfoField.MAXPIPES,
                 InfoField.PIPESUSED, InfoField.PIPESFREE, InfoField.SSLFRONTENDKEYRATE, InfoField.SSLFRONTENDMAXKEYRATE,
                 InfoField.SSLFRONTENDSESSIONREUSE_PCT, InfoField.SSLBACKENDKEYRATE, InfoField.SSLBACKENDMAXKEYRATE,
                 InfoField.SSLCACHELOOKUPS, InfoField.SSLCACHEMISSES, InfoField.UNSTOPPABLE_JOBS,

@@ -69,7 +69,12 @@ final class AuthorityFiles<T> {
      *
      * @throws Unloadable when it cannot be read or holds none ({@code '<keyword>' : unable to load <file>})
      */
-    synchronized List<T> load(TlsGlobals globals, String given) throws Unloadable {
+    List<T> load(TlsGlobals globals, String given) throws Unloadable {
+        return load(globals, given, kind.keyword);
+    }
+
+    /** As {@link #load(TlsGlobals, String)}, for the option {@code keyword} ({@code ca-verify-file}) in errors. */
+    synchronized List<T> load(TlsGlobals globals, String given, String keyword) throws Unloadable {
         boolean system = kind == Kind.CA && given.equals(SystemStore.NAME);
         Path path = system ? SystemStore.directory() : globals.ca(given);
         String name = system ? given : path.toString();
@@ -80,12 +85,12 @@ final class AuthorityFiles<T> {
         try {
             items = Files.isDirectory(path) ? SystemStore.read(path, this::parse) : parse(Files.readString(path, StandardCharsets.ISO_8859_1));
         } catch (NoSuchFileException e) {
-            throw new Unloadable(this, name, "No such file or directory");
+            throw new Unloadable(keyword, name, "No such file or directory");
         } catch (IOException e) {
-            throw new Unloadable(this, name, e.getMessage() == null ? "unreadable" : e.getMessage());
+            throw new Unloadable(keyword, name, e.getMessage() == null ? "unreadable" : e.getMessage());
         }
         if (items == null || items.isEmpty()) {
-            throw new Unloadable(this, name, system ? "0 CA were loaded" : "no certificate or crl found");
+            throw new Unloadable(keyword, name, system ? "0 CA were loaded" : "no certificate or crl found");
         }
         files.put(name, items);
         return items;
@@ -97,8 +102,8 @@ final class AuthorityFiles<T> {
         final String name;
         final String reason;
 
-        Unloadable(AuthorityFiles<?> files, String name, String reason) {
-            super("'" + files.kind.keyword + "' : unable to load " + name);
+        Unloadable(String keyword, String name, String reason) {
+            super("'" + keyword + "' : unable to load " + name);
             this.name = name;
             this.reason = reason;
         }

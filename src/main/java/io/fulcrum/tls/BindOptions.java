@@ -9,6 +9,10 @@ class BindOptions extends TlsOptions {
     String verify;
     String caFile;
     String crlFile;
+    /** {@code ca-verify-file}: CAs that verify client certificates without being named in the certificate request. */
+    String caVerifyFile;
+    /** {@code no-ca-names}: the certificate request names no CA. */
+    boolean noCaNames;
 
     /** Takes from the bind line what a crt-list line does not set. */
     void inherit(BindOptions bind) {
@@ -16,6 +20,8 @@ class BindOptions extends TlsOptions {
         verify = verify != null ? verify : bind.verify;
         caFile = caFile != null ? caFile : bind.caFile;
         crlFile = crlFile != null ? crlFile : bind.crlFile;
+        caVerifyFile = caVerifyFile != null ? caVerifyFile : bind.caVerifyFile;
+        noCaNames |= bind.noCaNames;
     }
 
     BindOptions copyBindOptions() {

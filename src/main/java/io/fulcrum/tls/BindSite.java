@@ -4,6 +4,7 @@ import io.fulcrum.cfg.ConfigException;
 
 import java.security.cert.X509CRL;
 import java.security.cert.X509Certificate;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -78,13 +79,18 @@ final class BindSite {
         if (o.verify == null || o.verify.equals("none")) {
             return null;
         }
-        if (o.caFile == null) {
+        if (o.caFile == null && o.caVerifyFile == null) {
             throw new NoCaFileException();
         }
-        List<X509Certificate> authorities = store.authorities.load(globals, o.caFile);
         // (an empty file, after new ssl ca-file or crl-file: no CA, no CRL)
+        List<X509Certificate> named = o.caFile == null ? List.of() : Objects.requireNonNullElse(store.authorities.load(globals, o.caFile), List.of());
+        List<X509Certificate> trusted = new ArrayList<>(named);
+        if (o.caVerifyFile != null) {
+            trusted.addAll(Objects.requireNonNullElse(store.authorities.load(globals, o.caVerifyFile, "ca-verify-file"), List.of()));
+        }
         List<X509CRL> crls = o.crlFile == null ? null : Objects.requireNonNullElse(store.revocations.load(globals, o.crlFile), List.of());
-        return new ClientVerifier(Objects.requireNonNullElse(authorities, List.<X509Certificate>of()).toArray(X509Certificate[]::new),
+        // The certificate request names the ca-file's CAs, not the ca-verify-file's (nor any with no-ca-names).
+        return new ClientVerifier(trusted.toArray(X509Certificate[]::new), o.noCaNames ? new X509Certificate[0] : named.toArray(X509Certificate[]::new),
                 crls, tls.caIgnoreErr, tls.crtIgnoreErr);
     }
 }

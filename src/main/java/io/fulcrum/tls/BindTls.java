@@ -16,6 +16,10 @@ final class BindTls extends BindOptions {
     Set<Integer> crtIgnoreErr;
     /** {@code tls-ticket-keys}: the keys of the tickets, or null for the engine's own random ones. */
     TicketKeys ticketKeys;
+    /** {@code generate-certificates} with the CA of {@code ca-sign-file} (and its {@code ca-sign-pass}). */
+    boolean generateCertificates;
+    String caSignFile;
+    String caSignPass;
 
     /** A {@code crt} or a {@code crt-list} argument. */
     record CertSource(boolean list, String path) {

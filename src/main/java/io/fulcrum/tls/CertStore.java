@@ -224,7 +224,7 @@ final class CertStore {
      * and server lines their servers' certificates.
      */
     synchronized int uses(AuthorityFiles<?> files, String name) {
-        return (int) sites.stream().flatMap(s -> s.map().entries().stream()).filter(e -> name.equals(e.recipe().file(files.kind))).count()
+        return (int) sites.stream().flatMap(s -> s.map().entries().stream()).filter(e -> e.recipe().uses(files.kind, name)).count()
                 + (int) verifiers(files, name).stream().filter(v -> v.line).count();
     }
 
@@ -243,7 +243,7 @@ final class CertStore {
                 servers.put(v, HostVerifier.pkix(Objects.requireNonNullElse(authorities.items(v.caFile), List.of()),
                         v.crlFile == null ? null : Objects.requireNonNullElse(revocations.items(v.crlFile), List.of())));
             }
-            remake(name, s -> s.map().prepare(e -> name.equals(e.recipe().file(files.kind)) ? s.rebuild(e) : null));
+            remake(name, s -> s.map().prepare(e -> e.recipe().uses(files.kind, name) ? s.rebuild(e) : null));
         } catch (GeneralSecurityException e) {
             files.restore(name, previous);
             throw new CliException("Committing " + name + "\n" + e.getMessage() + "\nFailed!\n");

@@ -42,15 +42,21 @@ final class ClientVerifier extends X509ExtendedTrustManager {
     static final int CERT_REVOKED = 23;
     static final int UNSPECIFIED = 1;
 
-    private final X509Certificate[] authorities;
+    /** The CAs named in the certificate request. */
+    private final X509Certificate[] named;
     private final Set<TrustAnchor> anchors = new HashSet<>();
     private final Collection<? extends CRL> crls;
     private final Set<Integer> caIgnore;
     private final Set<Integer> crtIgnore;
 
-    /** @param caIgnore errors to let pass above the client's certificate (null none, empty all); crtIgnore, on it */
-    ClientVerifier(X509Certificate[] authorities, Collection<? extends CRL> crls, Set<Integer> caIgnore, Set<Integer> crtIgnore) {
-        this.authorities = authorities.clone();
+    /**
+     * @param authorities the CAs that verify
+     * @param named       those the certificate request names
+     * @param caIgnore    errors to let pass above the client's certificate (null none, empty all); crtIgnore, on it
+     */
+    ClientVerifier(X509Certificate[] authorities, X509Certificate[] named, Collection<? extends CRL> crls, Set<Integer> caIgnore,
+                   Set<Integer> crtIgnore) {
+        this.named = named.clone();
         for (X509Certificate c : authorities) {
             anchors.add(new TrustAnchor(c, null));
         }
@@ -152,6 +158,6 @@ final class ClientVerifier extends X509ExtendedTrustManager {
     /** The CAs named to clients in the certificate request. */
     @Override
     public X509Certificate[] getAcceptedIssuers() {
-        return authorities.clone();
+        return named.clone();
     }
 }

@@ -33,6 +33,9 @@ final class FrontendSetup {
     /** Files of a crt directory that are not certificates: a certificate's key, OCSP response, issuer, SCTs. */
     private static final List<String> EXTRA_FILES = List.of(".key", ".ocsp", ".issuer", ".sctl");
 
+    /** The members of a certificate bundle ({@code crt example.pem} for example.pem.rsa...), in HAProxy's order. */
+    private static final List<String> BUNDLE_TYPES = List.of(".dsa", ".ecdsa", ".rsa");
+
     private final TlsGlobals globals;
     private final Diagnostics diag;
     private final KeywordTable<BindOptions> lineOptions;
@@ -50,6 +53,7 @@ final class FrontendSetup {
     /** @param lineOptions the options a crt-list line may set between brackets */
     static void check(ConfigModel model, Diagnostics diag, KeywordTable<BindOptions> lineOptions, CertStore store) {
         FrontendSetup setup = new FrontendSetup(store, TlsGlobals.of(model), diag, lineOptions);
+        TlsGlobals.of(model).issuerWarnings.forEach(diag::configWarning);
         for (ProxySpec p : TlsSections.withProxies(model)) {
             BindList binds = p.partOrNull(BindList.class);
             if (binds != null && !p.disabled) {
@@ -139,9 +143,38 @@ final class FrontendSetup {
                 return;
             }
         }
+        if (tls.generateCertificates && !generator(p, b, tls, map, at)) {
+            return;
+        }
         b.transport = new TlsFrontend(map, p.timeouts.client, globals);
         store.site(site);
         lists.forEach(l -> l.sites().add(site));
+    }
+
+    /**
+     * {@code generate-certificates}: the generator of the line's names without a certificate, from the CA of
+     * {@code ca-sign-file} (under ca-base, with its key); false after an alert (HAProxy's words).
+     */
+    private boolean generator(ProxySpec p, BindSpec b, BindTls tls, SniMap map, String at) {
+        String where = "Proxy '" + p.name() + "': ";
+        if (tls.caSignFile == null) {
+            diag.configAlert(where + "cannot enable certificate generation, no CA certificate File configured at [" + b.source() + "].");
+            return false;
+        }
+        Path file = globals.ca(tls.caSignFile);
+        CertKey ca;
+        try {
+            ca = PemFiles.load(globals, file);
+        } catch (ConfigException e) {
+            String pass = tls.caSignPass != null && e.getMessage().startsWith("unable to load SSL private key")
+                    ? " (ca-sign-pass: Fulcrum does not read encrypted keys)" : "";
+            diag.configAlert(where + "Failed to read CA certificate file '" + file + "' at [" + b.source() + "]. Chain loading failed: "
+                    + e.getMessage() + pass + "\n");
+            return false;
+        }
+        SniMap.Entry template = map.entries().get(0);
+        map.generator(new CertGenerator(ca, template.cert(), template.recipe(), globals.ctxCacheSize));
+        return true;
     }
 
     /** A {@code crt-list} file, read once however many bind lines use it; each line's certificates are loaded. */
@@ -183,6 +216,18 @@ final class FrontendSetup {
 
     /** The certificates of a {@code crt} argument: one file, or each file of a directory in name order. */
     private List<CertKey> certificates(Path path) throws ConfigException {
+        if (!Files.exists(path) && globals.extraFiles.contains(TlsGlobals.ExtraFile.BUNDLE)) {
+            List<CertKey> bundle = new ArrayList<>();
+            for (String type : BUNDLE_TYPES) {
+                Path member = Path.of(path + type);
+                if (Files.exists(member)) {
+                    bundle.add(load(member));
+                }
+            }
+            if (!bundle.isEmpty()) {
+                return bundle;
+            }
+        }
         if (!Files.isDirectory(path)) {
             return List.of(load(path));
         }
@@ -203,7 +248,8 @@ final class FrontendSetup {
     private CertKey load(Path file) throws ConfigException {
         CertKey ck = loaded.get(file.toString());
         if (ck == null) {
-            ck = stapled(PemFiles.load(file), file);
+            ck = stapled(PemFiles.load(globals, file), file);
+            scts(file);
             loaded.put(file.toString(), ck);
             store.loaded(ck);
         }
@@ -215,13 +261,13 @@ final class FrontendSetup {
      * out with a warning. The certificate's issuer must be in its chain or in {@code <file>.issuer}.
      */
     private CertKey stapled(CertKey ck, Path file) throws ConfigException {
-        Path ocsp = Path.of(file + ".ocsp");
-        if (!Files.isRegularFile(ocsp)) {
+        Path ocsp = globals.side(file, TlsGlobals.ExtraFile.OCSP, ".ocsp");
+        if (ocsp == null || !Files.isRegularFile(ocsp)) {
             return ck;
         }
         byte[] id = null;
         try {
-            X509Certificate issuer = issuer(ck, file);
+            X509Certificate issuer = issuer(ck, globals.side(file, TlsGlobals.ExtraFile.ISSUER, ".issuer"));
             id = issuer == null ? null : OcspStaple.certificateId(ck.leaf(), issuer);
         } catch (GeneralSecurityException e) {
             // no ID: as without an issuer
@@ -243,15 +289,25 @@ final class FrontendSetup {
         }
     }
 
-    /** The certificate's issuer: the one of its chain that issued it, else the first of {@code <file>.issuer}. */
-    private static X509Certificate issuer(CertKey ck, Path file) throws ConfigException {
+    /** A {@code <file>.sctl} HAProxy would send: said, as Fulcrum cannot (BoringSSL's SCT list is not reachable). */
+    private void scts(Path file) {
+        Path sctl = globals.side(file, TlsGlobals.ExtraFile.SCTL, ".sctl");
+        if (sctl != null && Files.isRegularFile(sctl)) {
+            diag.configWarning("Loading '" + sctl + "': Fulcrum does not send Certificate Transparency lists (.sctl); the file is ignored.");
+        }
+    }
+
+    /**
+     * The certificate's issuer: the one of its chain that issued it, else the first of its {@code .issuer} side file
+     * ({@code side}, null when {@code ssl-load-extra-files} leaves it out).
+     */
+    private static X509Certificate issuer(CertKey ck, Path side) throws ConfigException {
         for (int i = 1; i < ck.chain().length; i++) {
             if (ck.chain()[i].getSubjectX500Principal().equals(ck.leaf().getIssuerX500Principal())) {
                 return ck.chain()[i];
             }
         }
-        Path side = Path.of(file + ".issuer");
-        if (!Files.isRegularFile(side)) {
+        if (side == null || !Files.isRegularFile(side)) {
             return null;
         }
         try {

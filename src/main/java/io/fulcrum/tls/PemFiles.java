@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
 
 /**
  * Reads HAProxy's certificate files: PEM with the certificate first, then its chain and its key in any order (the
- * key may also sit in {@code <file>.key}); keys in PKCS#8, PKCS#1 (RSA) or SEC1 (EC) form. Errors are HAProxy's.
+ * key may also sit in {@code <file>.key}, see {@code ssl-load-extra-files}); keys in PKCS#8, PKCS#1 (RSA) or SEC1 (EC) form. Errors are HAProxy's.
  */
 final class PemFiles {
     private static final Pattern BLOCK = Pattern.compile("-----BEGIN ([A-Z0-9 ]+)-----\\s*([A-Za-z0-9+/=\\s]*?)-----END \\1-----");
@@ -36,10 +36,33 @@ final class PemFiles {
     private PemFiles() {
     }
 
-    /** The certificate, chain and key of a {@code crt} file. */
-    static CertKey load(Path file) throws ConfigException {
+    /** The certificate, chain and key of a {@code crt} file; the key may be in its side file ({@code ssl-load-extra-files}). */
+    static CertKey load(TlsGlobals globals, Path file) throws ConfigException {
         String name = file.toString();
-        return parse(name, read(file, "unable to stat SSL certificate from file '" + name + "'"));
+        String text = read(file, "unable to stat SSL certificate from file '" + name + "'");
+        Path keyFile = globals.side(file, TlsGlobals.ExtraFile.KEY, ".key");
+        CertKey ck = parse(name, text, null, keyFile == null ? globals.sideBase(file) : keyFile.toString(), keyFile);
+        X509Certificate[] chain = globals.completed(ck.chain());
+        return chain == ck.chain() ? ck : CertKey.of(name, ck.key(), chain);
+    }
+
+    /**
+     * {@code issuers-chain-path}: the chains of the files of {@code dir}, in name order; a file without a certificate is
+     * told in {@code warnings} (HAProxy's words).
+     */
+    static void issuerChains(Path dir, List<X509Certificate[]> chains, List<String> warnings) throws ConfigException {
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
+                List<X509Certificate> certs = certificates(read(f, "unable to load issuers-chain " + f));
+                if (certs.isEmpty()) {
+                    warnings.add("unable to load issuers-chain " + f + " : pem certificate not found.");
+                } else {
+                    chains.add(certs.toArray(X509Certificate[]::new));
+                }
+            }
+        } catch (IOException e) {
+            throw new ConfigException("unable to scan directory '" + dir + "' : " + e.getMessage() + ".");
+        }
     }
 
     /** The certificate, chain and key of a PEM text that stands for the file {@code name}. */
@@ -52,6 +75,14 @@ final class PemFiles {
      * {@code knownKey} when there is one (a new certificate for the key in use), else {@code <name>.key}.
      */
     static CertKey parse(String name, String text, PrivateKey knownKey) throws ConfigException {
+        return parse(name, text, knownKey, name + ".key", Path.of(name + ".key"));
+    }
+
+    /**
+     * @param keyFile where the key is when the text has none (null: nowhere else)
+     * @param keyName the name the error of a missing key gives: HAProxy's, the side file or the certificate's base name
+     */
+    private static CertKey parse(String name, String text, PrivateKey knownKey, String keyName, Path keyFile) throws ConfigException {
         List<X509Certificate> certs = certificates(text);
         if (certs.isEmpty()) {
             throw new ConfigException("unable to load certificate from file '" + name + "'.");
@@ -61,9 +92,8 @@ final class PemFiles {
             key = knownKey;
         }
         if (key == null) {
-            Path side = Path.of(name + ".key");
-            String noKey = "No Private Key found in '" + side + "'.";
-            key = Files.isReadable(side) ? key(read(side, noKey), side.toString()) : null;
+            String noKey = "No Private Key found in '" + keyName + "'.";
+            key = keyFile != null && Files.isReadable(keyFile) ? key(read(keyFile, noKey), keyFile.toString()) : null;
             if (key == null) {
                 throw new ConfigException(noKey);
             }

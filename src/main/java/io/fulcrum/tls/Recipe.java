@@ -13,10 +13,13 @@ import io.netty.handler.ssl.SslProvider;
  */
 record Recipe(BindOptions options, ClientVerifier verifier, TlsGlobals globals, TicketKeys tickets) {
 
-    /** The name (under ca-base) of the CA or CRL file this verifies client certificates with, or null. */
-    String file(AuthorityFiles.Kind kind) {
-        String f = kind == AuthorityFiles.Kind.CA ? options.caFile : options.crlFile;
-        return f == null ? null : globals.ca(f).toString();
+    /** Whether this verifies client certificates with the CA (ca-file or ca-verify-file) or CRL file {@code name} (under ca-base). */
+    boolean uses(AuthorityFiles.Kind kind, String name) {
+        return kind == AuthorityFiles.Kind.CA ? named(options.caFile, name) || named(options.caVerifyFile, name) : named(options.crlFile, name);
+    }
+
+    private boolean named(String file, String name) {
+        return file != null && globals.ca(file).toString().equals(name);
     }
 
     SslContext build(CertKey cert) throws ContextBuilder.OptionError {

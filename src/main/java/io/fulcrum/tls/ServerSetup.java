@@ -86,13 +86,13 @@ final class ServerSetup {
         }
         try {
             if (tls.crt != null) {
-                b.keyManager(ContextBuilder.keyManager(PemFiles.load(globals.crt(tls.crt))));
+                b.keyManager(ContextBuilder.keyManager(PemFiles.load(globals, globals.crt(tls.crt))));
             }
             SslContext context = ContextBuilder.build(b, o);
             if (verifier != null) {
                 verifier.sessions(context.sessionContext());
             }
-            return new TlsBackend(context, check ? null : tls.sni, checkSni, !tls.noReuse, verifying, p.timeouts.connect);
+            return new TlsBackend(context, check ? null : tls.sni, checkSni, !tls.noReuse, verifying, p.timeouts.connect, globals.connections);
         } catch (ContextBuilder.OptionError e) {
             throw new ConfigException(e.getMessage() + ".");
         }

@@ -60,9 +60,15 @@ final class SniMap implements Mapping<String, SslContext> {
 
     private final boolean strict;
     private volatile Index index = Index.of(List.of());
+    /** {@code generate-certificates}: makes the certificate of a name none has; null without it. */
+    private volatile CertGenerator generator;
 
     SniMap(boolean strict) {
         this.strict = strict;
+    }
+
+    void generator(CertGenerator g) {
+        generator = g;
     }
 
     /** Adds a certificate (last: it never becomes the default of a line that has one). */
@@ -128,6 +134,10 @@ final class SniMap implements Mapping<String, SslContext> {
             if (c == null) {
                 int dot = h.indexOf('.');
                 c = dot > 0 ? first(idx.wildcard().get(h.substring(dot + 1)), h) : null;
+            }
+            CertGenerator g = generator;
+            if (c == null && g != null) {
+                c = g.context(h); // (null when it failed: the default certificate, as HAProxy)
             }
             if (c != null) {
                 return c;

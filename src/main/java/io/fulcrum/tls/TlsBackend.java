@@ -31,8 +31,12 @@ final class TlsBackend implements ServerTransport {
     private final boolean reuse;
     private final boolean verifyName;
     private final long handshakeTimeoutMillis;
+    /** The process's TLS connections, under maxsslconn. */
+    private final TlsConnections connections;
 
-    TlsBackend(SslContext context, Expr sni, String fixedSni, boolean reuse, boolean verifyName, long handshakeTimeoutMillis) {
+    TlsBackend(SslContext context, Expr sni, String fixedSni, boolean reuse, boolean verifyName, long handshakeTimeoutMillis,
+               TlsConnections connections) {
+        this.connections = connections;
         this.context = context;
         this.sni = sni;
         this.fixedSni = fixedSni;
@@ -43,6 +47,12 @@ final class TlsBackend implements ServerTransport {
 
     @Override
     public Future<Channel> install(Channel ch, SampleContext stream) {
+        if (!connections.open(ch)) {
+            // maxsslconn: a failed connection (closed, so that no plain byte ever goes to the server).
+            ConnError.SSL_TOO_MANY.setOn(ch);
+            ch.close();
+            return ch.eventLoop().newFailedFuture(new javax.net.ssl.SSLException(ConnError.SSL_TOO_MANY.message()));
+        }
         String name = fixedSni;
         if (sni != null) {
             Sample s = new Sample();

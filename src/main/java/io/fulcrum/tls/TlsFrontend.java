@@ -5,6 +5,7 @@ import io.fulcrum.listener.Transport;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
@@ -15,6 +16,7 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
+import io.netty.util.ReferenceCountUtil;
 
 import javax.net.ssl.SSLEngine;
 import java.nio.charset.StandardCharsets;
@@ -33,6 +35,8 @@ final class TlsFrontend implements Transport {
     private final int recordLimit;
     /** tune.ssl.capture-buffer-size: how much of the ClientHello's lists to keep, 0 for nothing. */
     private final int captureSize;
+    /** The process's TLS connections, under maxsslconn. */
+    private final TlsConnections connections;
 
     TlsFrontend(SniMap certificates, long handshakeTimeoutMillis, TlsGlobals globals) {
         this.certificates = certificates;
@@ -40,6 +44,7 @@ final class TlsFrontend implements Transport {
         this.keylog = globals.keylog;
         this.recordLimit = globals.recordLimit();
         this.captureSize = globals.captureSize;
+        this.connections = globals.connections;
     }
 
     /** The certificates by name (for the CLI's commands on certificates). */
@@ -49,9 +54,30 @@ final class TlsFrontend implements Transport {
 
     @Override
     public void install(Channel ch, Runnable ready, Failure failed) {
+        if (!connections.open(ch)) {
+            // maxsslconn: no handshake, nothing logged (HAProxy 2.6 leaves it unanswered, differences.md).
+            ch.pipeline().addFirst("tls", Refused.INSTANCE);
+            return;
+        }
         Selector selector = new Selector(this);
         ch.pipeline().addFirst("tls", selector);
         ch.pipeline().addAfter("tls", "tls-handshake", new Handshake(selector, ready, failed));
+    }
+
+    /** Closes a connection over maxsslconn once registered (install runs before), reading nothing of it. */
+    @ChannelHandler.Sharable
+    private static final class Refused extends ChannelInboundHandlerAdapter {
+        static final Refused INSTANCE = new Refused();
+
+        @Override
+        public void channelActive(ChannelHandlerContext ctx) {
+            ctx.close();
+        }
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            ReferenceCountUtil.release(msg);
+        }
     }
 
     /** Picks the certificate by SNI, then becomes the connection's SslHandler. Counts the bytes until then. */

@@ -13,12 +13,14 @@ import io.fulcrum.listener.BindSpec;
 import io.fulcrum.listener.ListenerModule;
 import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.runtime.GlobalModule.GlobalContext;
+import io.fulcrum.runtime.Services;
 import io.fulcrum.sample.ExprParser;
 import io.fulcrum.sample.SampleCatalog;
 import io.fulcrum.server.ServerModule;
 import io.fulcrum.server.ServerSpec;
 
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.BiConsumer;
@@ -55,6 +57,9 @@ public final class TlsModule implements Module {
         certificateOptions(bind, TlsModule::tls);
         versionSwitches(bind, TlsModule::tls);
         bind.add("prefer-client-ciphers", (b, l) -> tls(b).preferClientCiphers = true);
+        bind.add("generate-certificates", (b, l) -> tls(b).generateCertificates = true);
+        bind.add("ca-sign-file", 1, (b, l) -> tls(b).caSignFile = l.arg(1));
+        bind.add("ca-sign-pass", 1, (b, l) -> tls(b).caSignPass = l.arg(1));
         // What a crt-list line may set between brackets.
         KeywordTable<BindOptions> crtListLine = new KeywordTable<>("crt-list", "");
         certificateOptions(crtListLine, o -> o);
@@ -100,6 +105,22 @@ public final class TlsModule implements Module {
             }
             TlsGlobals.of(g.model()).serverVerify = v;
         });
+        global.add("issuers-chain-path", (g, l) -> {
+            Args.noMoreThan(l, 1, l.keyword());
+            if (!l.has(1) || !java.nio.file.Files.isDirectory(java.nio.file.Path.of(l.arg(1)))) {
+                throw new ConfigException("global statement '" + l.keyword() + "' expects a directory path as an argument.");
+            }
+            TlsGlobals t = TlsGlobals.of(g.model());
+            PemFiles.issuerChains(java.nio.file.Path.of(l.arg(1)), t.issuerChains, t.issuerWarnings);
+        });
+        global.add("ssl-load-extra-files", (g, l) -> TlsGlobals.of(g.model()).extraFiles = extraFiles(l));
+        // (HAProxy takes no argument and checks none)
+        global.add("ssl-load-extra-del-ext", (g, l) -> TlsGlobals.of(g.model()).delExt = true);
+        global.add("maxsslconn", (g, l) -> {
+            Args.noMoreThan(l, 1, l.keyword());
+            TlsGlobals.of(g.model()).connections.max = (int) Math.max(0, Args.atol(Args.required(l, 1, l.keyword(), "an integer argument")));
+        });
+        registry.check((model, diag) -> Services.of(model).add(TlsGlobals.of(model).connections));
         TlsTuning.register(global);
         global.add("tune.ssl.keylog", (g, l) -> {
             String v = single(l);
@@ -151,6 +172,8 @@ public final class TlsModule implements Module {
         });
         table.add("ca-file", 1, (c, l) -> bindOptions(owner, c).caFile = l.arg(1));
         table.add("crl-file", 1, (c, l) -> bindOptions(owner, c).crlFile = l.arg(1));
+        table.add("ca-verify-file", 1, (c, l) -> bindOptions(owner, c).caVerifyFile = l.arg(1));
+        table.add("no-ca-names", (c, l) -> bindOptions(owner, c).noCaNames = true);
     }
 
     private static <C> BindOptions bindOptions(ContextOwner<C> owner, C target) {
@@ -160,6 +183,10 @@ public final class TlsModule implements Module {
     /** The cipher and protocol choices bind lines, crt-list lines and servers share. */
     private static <C> void cipherOptions(KeywordTable<C> table, ContextOwner<C> owner) {
         table.add("alpn", 1, (c, l) -> owner.options(c).alpn = alpn(l.arg(1)));
+        table.add("npn", 1, (c, l) -> {
+            // (NPN, which ALPN replaced, is not wired to the contexts: refused rather than silently not offered)
+            throw new BindOptionException("'npn' : Fulcrum does not offer NPN (replaced by ALPN); use 'alpn' instead");
+        });
         table.add("ciphers", 1, (c, l) -> owner.options(c).ciphers = l.arg(1));
         table.add("ciphersuites", 1, (c, l) -> owner.options(c).ciphersuites = l.arg(1));
     }
@@ -182,6 +209,30 @@ public final class TlsModule implements Module {
                 o.maxVersion = v;
             });
         }
+    }
+
+    /** {@code ssl-load-extra-files}: none, all, or some of bundle, sctl, ocsp, issuer, key; HAProxy's messages. */
+    private static Set<TlsGlobals.ExtraFile> extraFiles(ConfigLine l) throws ConfigException {
+        if (!l.has(1)) {
+            throw new ConfigException("'" + l.keyword() + "' expects one or multiple arguments (none, all, bundle, sctl, ocsp, issuer).");
+        }
+        Set<TlsGlobals.ExtraFile> files = EnumSet.noneOf(TlsGlobals.ExtraFile.class);
+        for (int i = 1; l.has(i); i++) {
+            String a = l.arg(i);
+            if (a.equals("none") || a.equals("all")) {
+                if (i > 1 || l.has(2)) {
+                    throw new ConfigException("'" + l.keyword() + "' 'none' and 'all' can be only used alone");
+                }
+                return a.equals("all") ? EnumSet.allOf(TlsGlobals.ExtraFile.class) : files;
+            }
+            TlsGlobals.ExtraFile f = Arrays.stream(TlsGlobals.ExtraFile.values())
+                    .filter(v -> v.name().toLowerCase(java.util.Locale.ROOT).equals(a)).findFirst().orElse(null);
+            if (f == null) {
+                throw new ConfigException("'" + l.keyword() + "' expects one or multiple arguments (none, all, bundle, sctl, ocsp, issuer).");
+            }
+            files.add(f);
+        }
+        return files;
     }
 
     /** {@code all} (an empty set) or a comma-separated list of OpenSSL's X509_V_ERR numbers. */

@@ -19,9 +19,8 @@ import java.util.regex.Pattern;
 /**
  * The {@code tune.ssl.*} globals but {@code keylog} (configuration.txt 3.2), with HAProxy's messages. Those that
  * tune what BoringSSL lacks or Fulcrum does not do are checked and change nothing: {@code default-dh-param} (no DHE
- * suites), {@code force-private-cache} (one process: the cache is private anyway), {@code ssl-ctx-cache-size} (no
- * generated certificates); and the globals {@code ssl-dh-param-file} (the file must hold DH parameters, as HAProxy
- * checks; no DHE suites to use them) and {@code ssl-skip-self-issued-ca} (HAProxy on BoringSSL ignores it too).
+ * suites), {@code force-private-cache} (one process: the cache is private anyway);
+ * and the globals {@code ssl-dh-param-file} (the file must hold DH parameters, as HAProxy checks; no DHE suites to use them) and {@code ssl-skip-self-issued-ca} (HAProxy on BoringSSL ignores it too).
  */
 final class TlsTuning {
     private static final Pattern DH_PARAMETERS =
@@ -61,7 +60,7 @@ final class TlsTuning {
         });
         global.add("ssl-skip-self-issued-ca", (g, l) -> Args.noMoreThan(l, 0, l.keyword()));
         global.add("tune.ssl.force-private-cache", (g, l) -> Args.noMoreThan(l, 0, l.keyword()));
-        global.add("tune.ssl.ssl-ctx-cache-size", (g, l) -> positive(l));
+        global.add("tune.ssl.ssl-ctx-cache-size", (g, l) -> TlsGlobals.of(g.model()).ctxCacheSize = positive(l));
     }
 
     /** True when {@code file} can be read and has a PEM block of DH parameters (what PEM_read_bio_DHparams finds). */

@@ -7,7 +7,6 @@ import org.junit.jupiter.api.Timeout;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 
@@ -62,19 +61,11 @@ class SslOcspIT {
     }
 
     private static void ca(String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("openssl", "ca", "-config", "ca.cnf", "-keyfile", "ca.key", "-cert", "ca.pem"));
-        cmd.addAll(List.of(args));
-        TlsKit.run(dir, "", cmd.toArray(String[]::new));
+        TlsKit.ca(dir, args);
     }
 
-    /** The CA's answer about {@code cert} from its database, written to {@code out} (DER). */
     private static Path ocsp(String cert, String out, String... more) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("openssl", "ocsp", "-index", "index.txt", "-CA", "ca.pem", "-rsigner", "ca.pem",
-                "-rkey", "ca.key", "-issuer", "ca.pem", "-cert", cert, "-respout", out, "-no_nonce", "-resp_no_certs"));
-        cmd.addAll(List.of(more));
-        String r = TlsKit.run(dir, "", cmd.toArray(String[]::new));
-        assertThat(dir.resolve(out)).as(r).exists();
-        return dir.resolve(out);
+        return TlsKit.ocsp(dir, cert, out, more);
     }
 
     private static String cli(String line) throws Exception {

@@ -100,6 +100,39 @@ class TlsClientCertIT {
         }
     }
 
+    /**
+     * ca-verify-file verifies without being named in the certificate request, no-ca-names names none (what
+     * {@code openssl s_client} prints of the request); on a bind line or a crt-list line.
+     */
+    @Test
+    void caNames() throws Exception {
+        TlsKit.authority(dir, "other");
+        String request = "GET / HTTP/1.0\r\n\r\n";
+        String[] withCert = {"-cert", "client.crt", "-key", "client.key"};
+        int port = freePort();
+        String verify = "verify required ca-file " + dir.resolve("other.pem") + " ca-verify-file " + dir.resolve("ca.pem");
+        try (FulcrumProcess p = serve(config(port, verify), port)) {
+            String out = TlsKit.sClient(dir, port, request, withCert);
+            assertThat(out).contains("Acceptable client certificate CA names\nCN = other test CA\nRequested Signature Algorithms")
+                    .contains("verify=0 ");
+            assertThat(curl(port, "client")).startsWith("used=1 verify=0 ").endsWith("code=200");
+            assertThat(curl(port, "rogue")).endsWith("code=000");
+        }
+        port = freePort();
+        try (FulcrumProcess p = serve(config(port, verify + " no-ca-names"), port)) {
+            assertThat(TlsKit.sClient(dir, port, request, withCert)).contains("No client certificate CA names sent").contains("verify=0 ");
+            assertThat(curl(port, "client")).startsWith("used=1 verify=0 ").endsWith("code=200");
+        }
+        Files.writeString(dir.resolve("list.txt"), dir.resolve("server.pem") + " [verify required ca-verify-file " + dir.resolve("ca.pem")
+                + " no-ca-names]\n");
+        port = freePort();
+        try (FulcrumProcess p = serve(config(port, "").replace("crt " + dir.resolve("server.pem"), "crt-list " + dir.resolve("list.txt")), port)) {
+            assertThat(TlsKit.sClient(dir, port, request, withCert)).contains("No client certificate CA names sent").contains("verify=0 ");
+            assertThat(curl(port, "client")).startsWith("used=1 verify=0 ").endsWith("code=200");
+            assertThat(curl(port, null)).endsWith("code=000");
+        }
+    }
+
     @Test
     void revokedCertificates() throws Exception {
         TlsKit.crl(dir, "revoked");
@@ -173,5 +206,11 @@ class TlsClientCertIT {
                 + "    bind :8446 ssl crt server.pem verify required\n");
         assertThat(FulcrumRun.in(dir, "-c", "-f", "t.cfg").maskedStderr()).contains(
                 "[ALERT]    (PID) : config : Proxy 'f': verify is enabled but no CA file specified for bind ':8446' at [t.cfg:5].\n");
+        Files.writeString(dir.resolve("t.cfg"), "defaults\n    mode http\n    timeout client 1s\nfrontend f\n"
+                + "    bind :8446 ssl crt server.pem verify required ca-verify-file missing.pem\n");
+        assertThat(FulcrumRun.in(dir, "-c", "-f", "t.cfg").maskedStderr()).contains(
+                "[ALERT]    (PID) : config : Couldn't open the ca-file 'missing.pem' (No such file or directory).\n",
+                "[ALERT]    (PID) : config : parsing [t.cfg:5] : 'bind :8446' in section 'frontend' : 'ca-verify-file' : unable to load"
+                        + " missing.pem\n");
     }
 }

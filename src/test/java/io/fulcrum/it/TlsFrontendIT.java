@@ -53,6 +53,24 @@ class TlsFrontendIT {
         return "crt " + dir.resolve("a.pem") + " crt " + dir.resolve("other.pem");
     }
 
+    /**
+     * http-request wait-for-handshake: the request is handled once the handshake is done, which without early data
+     * (Fulcrum never takes any, even with allow-0rtt) it always is: the action is accepted and lets the request on.
+     */
+    @Test
+    void waitForHandshake() throws Exception {
+        int port = freePort();
+        String cfg = config(port, crts() + " allow-0rtt", "http-request wait-for-handshake",
+                "http-request return status 200 content-type text/plain lf-string \"v=%[ssl_fc_protocol] sni=%[ssl_fc_sni]\"");
+        try (FulcrumProcess p = serve(cfg, port)) {
+            assertThat(TlsKit.run(dir, "", "curl", "-sk", "--max-time", "10", "--resolve", "a.example.com:" + port + ":127.0.0.1",
+                    "https://a.example.com:" + port + "/")).isEqualTo("v=TLSv1.3 sni=a.example.com");
+            try (SSLSocket s = TlsKit.connect(port, "other.test", new String[] {"TLSv1.2"})) {
+                assertThat(TlsKit.get(s, "/")).startsWith("HTTP/1.1 200").endsWith("v=TLSv1.2 sni=other.test");
+            }
+        }
+    }
+
     @Test
     void httpClientGetsAnswersOverTls13() throws Exception {
         int port = freePort();

@@ -91,6 +91,25 @@ final class TlsKit {
         return dir.resolve("crl.pem");
     }
 
+    /** Runs {@code openssl ca} on the CA of {@link #crl} (its database) with {@code args} ({@code -valid server.crt}...). */
+    static void ca(Path dir, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("openssl", "ca", "-config", "ca.cnf", "-keyfile", "ca.key", "-cert", "ca.pem"));
+        cmd.addAll(List.of(args));
+        run(dir, "", cmd.toArray(String[]::new));
+    }
+
+    /** The CA's OCSP answer about {@code cert} from its database (see {@link #ca}), written to {@code out} (DER). */
+    static Path ocsp(Path dir, String cert, String out, String... more) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of("openssl", "ocsp", "-index", "index.txt", "-CA", "ca.pem", "-rsigner", "ca.pem",
+                "-rkey", "ca.key", "-issuer", "ca.pem", "-cert", cert, "-respout", out, "-no_nonce", "-resp_no_certs"));
+        cmd.addAll(List.of(more));
+        String r = run(dir, "", cmd.toArray(String[]::new));
+        if (!Files.exists(dir.resolve(out))) {
+            throw new AssertionError("openssl ocsp failed: " + r);
+        }
+        return dir.resolve(out);
+    }
+
     /** A certificate and its key in {@code name.pem} (key algorithm as openssl's -newkey takes it), self-signed or by {@code ca}. */
     static Path certificate(Path dir, String name, String keyAlg, String cn, String ca, String... sans)
             throws IOException, InterruptedException {

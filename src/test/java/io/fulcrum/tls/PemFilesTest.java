@@ -38,7 +38,7 @@ class PemFilesTest {
 
     @Test
     void pkcs8Rsa() throws Exception {
-        CertKey ck = PemFiles.load(bundle("p8.pem", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", "key.pem"));
+        CertKey ck = PemFiles.load(new TlsGlobals(), bundle("p8.pem", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", "key.pem"));
         assertThat(ck.key().getAlgorithm()).isEqualTo("RSA");
         assertThat(ck.names()).containsExactly("main.test", "*.alt.test");
     }
@@ -50,14 +50,14 @@ class PemFilesTest {
         Path pem = dir.resolve("p1.pem");
         Files.writeString(pem, Files.readString(dir.resolve("crt.pem")) + Files.readString(dir.resolve("rsa.pem")));
         assertThat(Files.readString(pem)).contains("BEGIN RSA PRIVATE KEY");
-        assertThat(PemFiles.load(pem).key().getAlgorithm()).isEqualTo("RSA");
+        assertThat(PemFiles.load(new TlsGlobals(), pem).key().getAlgorithm()).isEqualTo("RSA");
     }
 
     @Test
     void sec1Ec() throws Exception {
         Path pem = bundle("ec.pem", "ecparam", "-genkey", "-name", "prime256v1", "-out", "key.pem");
         assertThat(Files.readString(pem)).contains("BEGIN EC PRIVATE KEY");
-        assertThat(PemFiles.load(pem).key().getAlgorithm()).isEqualTo("EC");
+        assertThat(PemFiles.load(new TlsGlobals(), pem).key().getAlgorithm()).isEqualTo("EC");
     }
 
     @Test
@@ -65,9 +65,27 @@ class PemFilesTest {
         bundle("unused.pem", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "key.pem");
         Path crt = Files.copy(dir.resolve("crt.pem"), dir.resolve("site.pem"));
         Files.copy(dir.resolve("key.pem"), dir.resolve("site.pem.key"));
-        assertThat(PemFiles.load(crt).key().getAlgorithm()).isEqualTo("EC");
+        assertThat(PemFiles.load(new TlsGlobals(), crt).key().getAlgorithm()).isEqualTo("EC");
         Files.delete(dir.resolve("site.pem.key"));
-        assertThatThrownBy(() -> PemFiles.load(crt)).isInstanceOf(ConfigException.class)
+        assertThatThrownBy(() -> PemFiles.load(new TlsGlobals(), crt)).isInstanceOf(ConfigException.class)
                 .hasMessage("No Private Key found in '" + crt + ".key'.");
+    }
+
+    /** ssl-load-extra-files without key: no side file; ssl-load-extra-del-ext: "site.crt" has its key in "site.key". */
+    @Test
+    void keyFileSettings() throws Exception {
+        bundle("unused.pem", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", "key.pem");
+        Path crt = Files.copy(dir.resolve("crt.pem"), dir.resolve("site.crt"));
+        Files.copy(dir.resolve("key.pem"), dir.resolve("site.crt.key"));
+        TlsGlobals noKey = new TlsGlobals();
+        noKey.extraFiles = java.util.EnumSet.of(TlsGlobals.ExtraFile.OCSP);
+        assertThatThrownBy(() -> PemFiles.load(noKey, crt)).hasMessage("No Private Key found in '" + crt + "'.");
+        TlsGlobals delExt = new TlsGlobals();
+        delExt.delExt = true;
+        assertThatThrownBy(() -> PemFiles.load(delExt, crt)).hasMessage("No Private Key found in '" + dir.resolve("site.key") + "'.");
+        Files.move(dir.resolve("site.crt.key"), dir.resolve("site.key"));
+        assertThat(PemFiles.load(delExt, crt).key().getAlgorithm()).isEqualTo("EC");
+        noKey.delExt = true; // the name of the error is the certificate's, less .crt, as HAProxy's
+        assertThatThrownBy(() -> PemFiles.load(noKey, crt)).hasMessage("No Private Key found in '" + dir.resolve("site") + "'.");
     }
 }
