@@ -11,9 +11,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Events per second over the last second, as HAProxy's frequency counters read: the current second's count
  * plus the previous second's, weighted by the part of it still within the last 1000 ms. Also keeps the highest
  * rate seen and when the last event came. Each event loop counts in its own cell ({@link PerLoop}); the rate
- * is the sum of the cells'. The highest rate is compared once per millisecond and loop, not at each event: a
- * millisecond's events more or less in a peak is below what a rate tells. Lock-free; a rotation racing an
- * increment may lose that one event, which a rate tolerates.
+ * is the sum of the cells'. The highest rate is HAProxy's: the most events one second counted, compared at each
+ * event (the cells of this second added up: a read of the other loops' cells, no write). Lock-free; a rotation racing
+ * an increment may lose that one event, which a rate tolerates.
  */
 public final class RateCounter {
     private static final VarHandle CURRENT = VarHandles.field(MethodHandles.lookup(), Cell.class, "current", long.class);
