@@ -77,8 +77,8 @@ class FetchSignatureTest {
 
     @Test
     void haproxyFetchesNotSupportedYetAreSaidSo() {
-        assertThat(TestContext.error("lat_ns_avg"))
-                .isEqualTo("fetch method 'lat_ns_avg' is an HAProxy sample fetch that Fulcrum does not support yet");
+        assertThat(TestContext.error("51d.all"))
+                .isEqualTo("fetch method '51d.all' is an HAProxy sample fetch that Fulcrum does not support yet");
         assertThat(TestContext.error("no_such_fetch")).isEqualTo("unknown fetch method 'no_such_fetch'");
     }
 }
