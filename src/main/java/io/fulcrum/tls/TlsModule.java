@@ -50,7 +50,7 @@ public final class TlsModule implements Module {
         bind.add("strict-sni", (b, l) -> tls(b).strictSni = true);
         bind.add("ca-ignore-err", 1, (b, l) -> tls(b).caIgnoreErr = errorIds(l.arg(1)));
         TicketKeyFiles tickets = TicketKeyFiles.of(registry);
-        bind.add("tls-ticket-keys", 1, (b, l) -> tls(b).ticketKeys = tickets.load(l.arg(1)));
+        bind.add("tls-ticket-keys", 1, (b, l) -> tls(b).ticketKeys = tickets.load(l.arg(1), l.source().path(l.arg(1))));
         bind.add("crt-ignore-err", 1, (b, l) -> tls(b).crtIgnoreErr = errorIds(l.arg(1)));
         certificateOptions(bind, TlsModule::tls);
         versionSwitches(bind, TlsModule::tls);
