@@ -5,6 +5,7 @@ import io.fulcrum.backend.Backend;
 import io.fulcrum.log.Hostname;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.compression.CompressionRate;
+import io.fulcrum.compression.ZlibMemory;
 import io.fulcrum.runtime.AcceptRate;
 import io.fulcrum.runtime.Fulcrum;
 import io.fulcrum.stats.Counters.Count;
@@ -70,6 +71,9 @@ public final class ProcessInfo {
         v.put(InfoField.COMPRESSBPSIN, CompressionRate.in().rate());
         v.put(InfoField.COMPRESSBPSOUT, CompressionRate.out().rate());
         v.put(InfoField.COMPRESSBPSRATELIM, CompressionRate.limit());
+        v.put(InfoField.ZLIBMEMUSAGE, ZlibMemory.used());
+        // A u32 as in HAProxy, where a limit of 4 GB or more shows cut (and a negative one, which is no limit, too).
+        v.put(InfoField.MAXZLIBMEMUSAGE, ZlibMemory.limit() & 0xffffffffL);
         long tasks = 0;
         for (EventExecutor e : p.loops().group()) {
             if (e instanceof SingleThreadEventExecutor s) {
