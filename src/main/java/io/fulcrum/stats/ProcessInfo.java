@@ -37,7 +37,8 @@ public final class ProcessInfo {
         v.put(InfoField.PID, ProcessHandle.current().pid());
         v.put(InfoField.UPTIME, String.format("%dd %dh%02dm%02ds", uptime / 86400, uptime / 3600 % 24, uptime / 60 % 60, uptime % 60));
         v.put(InfoField.UPTIME_SEC, uptime);
-        v.put(InfoField.MEMMAX_MB, 0L);
+        v.put(InfoField.MEMMAX_MB, p.global().memmaxMb);
+        v.put(InfoField.MEMMAX_BYTES, p.global().memmaxMb << 20);
         v.put(InfoField.POOLALLOC_MB, direct >> 20);
         v.put(InfoField.POOLUSED_MB, direct >> 20);
         v.put(InfoField.POOLFAILED, 0L);
@@ -54,7 +55,7 @@ public final class ProcessInfo {
                 InfoField.SSLFRONTENDSESSIONREUSE_PCT, InfoField.SSLBACKENDKEYRATE, InfoField.SSLBACKENDMAXKEYRATE,
                 InfoField.SSLCACHELOOKUPS, InfoField.SSLCACHEMISSES, InfoField.UNSTOPPABLE_JOBS,
                 InfoField.BUSYPOLLING, InfoField.FAILEDRESOLUTIONS, InfoField.TOTALSPLICDEDBYTESOUT,
-                InfoField.DEBUGCOMMANDSISSUED, InfoField.MEMMAX_BYTES}) {
+                InfoField.DEBUGCOMMANDSISSUED}) {
             v.put(f, 0L);
         }
         Counters c = p.counters();
