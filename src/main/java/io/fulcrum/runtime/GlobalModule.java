@@ -65,6 +65,8 @@ public final class GlobalModule implements Module {
         SoftStopKeywords.register(kw);
         PollerKeywords.register(kw, NEGATABLE);
         InternalsKeywords.register(kw, NEGATABLE);
+        ThreadGroups.register(registry, kw);
+        LuaKeywords.register(kw);
         kw.add("quiet", (g, l) -> {
             Args.noMoreThan(l, 0, "quiet");
             if (l.diag() != null) {

@@ -41,6 +41,8 @@ public final class GlobalSettings {
      */
     public long memmaxMb;
     public boolean zeroWarning;
+    /** {@code cluster-secret} was given (a second one is reported, as by HAProxy). */
+    public boolean clusterSecret;
     /** {@code tune.listener.multi-queue}: an accepted connection may go to a less busy loop than the accepting one. */
     public boolean multiQueue = true;
     /** {@code noreuseport} (or {@code -dR}): listening sockets without SO_REUSEPORT. */

@@ -101,6 +101,7 @@ public final class TlsModule implements Module {
             TlsGlobals.of(g.model()).serverVerify = v;
         });
         TlsTuning.register(global);
+        HttpClientTls.register(registry, global);
         global.add("tune.ssl.keylog", (g, l) -> {
             String v = single(l);
             if (!v.equals("on") && !v.equals("off")) {
