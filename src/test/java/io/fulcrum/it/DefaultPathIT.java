@@ -58,8 +58,9 @@ class DefaultPathIT {
         return p;
     }
 
-    private static void answersFromTheFiles(int port) throws Exception {
-        try (HttpClientConn c = HttpClientConn.open(port)) {
+    /** Serves {@code cfg} (listening on {@code port}) and checks that every answer came from its files. */
+    private static void answersFromTheFiles(Path cfg, int port) throws Exception {
+        try (FulcrumProcess p = serve(cfg, port); HttpClientConn c = HttpClientConn.open(port)) {
             HttpClientConn.Response r = c.exchange(get("/a"));
             assertThat(r.status()).isEqualTo(200);
             assertThat(r.bodyText()).isEqualTo("from body.txt\n");
@@ -75,10 +76,7 @@ class DefaultPathIT {
         Path dir = Files.createTempDirectory("fulcrum-dp").resolve("conf");
         files(dir);
         int port = freePort();
-        Path cfg = Files.writeString(dir.resolve("h.cfg"), config("config", port, ""));
-        try (FulcrumProcess p = serve(cfg, port)) {
-            answersFromTheFiles(port);
-        }
+        answersFromTheFiles(Files.writeString(dir.resolve("h.cfg"), config("config", port, "")), port);
     }
 
     @Test
@@ -87,10 +85,7 @@ class DefaultPathIT {
         files(root.resolve("maps"));
         int port = freePort();
         Files.createDirectories(root.resolve("conf"));
-        Path cfg = Files.writeString(root.resolve("conf/h.cfg"), config("parent", port, "maps/"));
-        try (FulcrumProcess p = serve(cfg, port)) {
-            answersFromTheFiles(port);
-        }
+        answersFromTheFiles(Files.writeString(root.resolve("conf/h.cfg"), config("parent", port, "maps/")), port);
     }
 
     @Test
@@ -98,10 +93,7 @@ class DefaultPathIT {
         Path root = Files.createTempDirectory("fulcrum-dp");
         files(root.resolve("data"));
         int port = freePort();
-        Path cfg = Files.writeString(root.resolve("h.cfg"), config("origin " + root.resolve("data"), port, ""));
-        try (FulcrumProcess p = serve(cfg, port)) {
-            answersFromTheFiles(port);
-        }
+        answersFromTheFiles(Files.writeString(root.resolve("h.cfg"), config("origin " + root.resolve("data"), port, "")), port);
     }
 
     /** "current", the default, leaves the names to the working directory: there, the files are not found. */
