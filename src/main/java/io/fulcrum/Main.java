@@ -18,9 +18,14 @@ import io.fulcrum.runtime.Daemon;
 import io.fulcrum.runtime.Fulcrum;
 import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.runtime.GlobalSettings;
+import io.fulcrum.runtime.LoadedObjects;
+import io.fulcrum.runtime.MemoryDebug;
+import io.fulcrum.runtime.MemoryLimit;
+import io.fulcrum.runtime.OldSocketsSource;
 import io.fulcrum.runtime.OldProcesses;
 import io.fulcrum.runtime.Signals;
 import io.fulcrum.runtime.VersionReport;
+import io.fulcrum.server.ServerModule;
 import io.fulcrum.tls.TlsModule;
 
 import java.io.FileDescriptor;
@@ -57,6 +62,19 @@ public final class Main {
             diag.alert(e.getMessage());
             err.print(CommandLine.usage());
             return 1;
+        }
+        MemoryLimit.apply(cl.memmaxMb); // before Netty's first buffer
+        if (cl.memoryDebug != null) {
+            try {
+                String help = MemoryDebug.parse(cl.memoryDebug);
+                if (help != null) {
+                    out.print(help);
+                    return 0;
+                }
+            } catch (IllegalArgumentException e) {
+                diag.alert(e.getMessage());
+                return 1;
+            }
         }
         if (cl.version > 0) {
             out.print(VersionReport.text(cl.version > 1));
@@ -96,6 +114,12 @@ public final class Main {
         if (cl.masterCli != null && !masterWorker) {
             diag.configWarning("a master CLI socket was defined, but master-worker mode (-W) is not enabled.");
         }
+        if (cl.dumpLibs) {
+            if (!diag.quiet()) {
+                out.println("List of loaded object files:");
+            }
+            LoadedObjects.list().forEach(out::println);
+        }
         if (cl.check) {
             if (diag.warnings() > 0 && !diag.quiet()) {
                 out.println("Warnings were found.");
@@ -110,6 +134,9 @@ public final class Main {
                 out.println("Configuration file is valid");
             }
             return 0;
+        }
+        if (cl.oldSocket != null && cl.masterChannels == null && !OldSocketsSource.check(cl.oldSocket, diag)) {
+            return 1;
         }
         if (global.daemon && !cl.foreground && !cl.daemonChild) {
             return Daemon.spawn(args, diag);
@@ -142,7 +169,11 @@ public final class Main {
         }
         env.set("HAPROXY_CFGFILES", String.join(";", files.stream().map(ConfigFile::name).toList()));
 
-        ConfigLoader loader = new ConfigLoader(Registry.of(Modules.ALL), diag, env);
+        Registry registry = Registry.of(Modules.ALL);
+        if (cl.resolutionNeverFails) {
+            ServerModule.resolutionNeverFails(registry);
+        }
+        ConfigLoader loader = new ConfigLoader(registry, diag, env);
         if (cl.noServerVerify) {
             TlsModule.noServerVerify(loader.model()); // before the files, as HAProxy: ssl-server-verify may set it back
         }
@@ -268,6 +299,7 @@ public final class Main {
         if (cl.maxconn > 0) {
             global.maxconn = cl.maxconn;
         }
+        global.memmaxMb = cl.memmaxMb;
         if (cl.pidfile != null) {
             global.pidfile = Path.of(cl.pidfile);
         }

@@ -90,11 +90,11 @@ public final class PatternFile {
         this.snapshot = new Snapshot(List.copyOf(entries), List.copyOf(entries), 0, 0, new Object[0]);
     }
 
-    /** Reads {@code name} as a map file (two columns) or a pattern file. */
-    static PatternFile load(String name, boolean twoColumns, String display) throws ConfigException {
+    /** Reads {@code name}, found at {@code path}, as a map file (two columns) or a pattern file. */
+    static PatternFile load(String name, Path path, boolean twoColumns, String display) throws ConfigException {
         byte[] content;
         try {
-            content = Files.readAllBytes(Path.of(name));
+            content = Files.readAllBytes(path);
         } catch (IOException | RuntimeException e) {
             throw new ConfigException("failed to open pattern file <" + name + ">");
         }

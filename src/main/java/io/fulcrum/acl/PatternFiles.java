@@ -4,6 +4,7 @@ import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.Registry;
 import io.fulcrum.cfg.Source;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -38,7 +39,9 @@ public final class PatternFiles {
     public synchronized PatternFile load(String name, boolean twoColumns, boolean byMap, Source where) throws ConfigException {
         PatternFile f = files.get(name);
         if (f == null) {
-            f = PatternFile.load(name, twoColumns, "pattern loaded from file '" + name + "' used by " + (twoColumns ? "map" : "acl")
+            // Files are known by their name, as in HAProxy, even when default-path finds them elsewhere.
+            Path path = where == null ? Path.of(name) : where.path(name);
+            f = PatternFile.load(name, path, twoColumns, "pattern loaded from file '" + name + "' used by " + (twoColumns ? "map" : "acl")
                     + " at " + place(where));
             files.put(name, f);
             all.add(f);

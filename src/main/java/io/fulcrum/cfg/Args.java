@@ -65,4 +65,15 @@ public final class Args {
         }
         return negative ? -n : n;
     }
+
+    /**
+     * The error of an HAProxy 2.6 keyword parser that prints its own alert and returns no message (the httpclient.*
+     * keywords): its alert, then the config parser's "(null)" for the missing one. Throw what it returns.
+     */
+    public static ConfigException ownAlert(ConfigLine line, String message) {
+        if (line.diag() != null) {
+            line.diag().parseAlert(line.source(), message);
+        }
+        return new ConfigException("(null)");
+    }
 }

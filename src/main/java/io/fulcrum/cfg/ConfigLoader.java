@@ -33,15 +33,18 @@ public final class ConfigLoader {
 
     /** Loads every file in order; returns the model, complete only when no alert was reported. */
     public ConfigModel load(List<ConfigFile> files) {
-        reader = new ConfigReader(model.env(), diag);
+        DefaultPath paths = DefaultPath.of(model);
+        reader = new ConfigReader(model.env(), diag, paths::dir);
         for (ConfigFile f : files) {
             int before = diag.alerts();
+            paths.enter(f.path());
             try {
                 reader.read(f.path(), f.name(), this::dispatch);
             } catch (IOException e) {
                 diag.configAlert("Cannot open configuration file/directory " + f.name() + " : " + describe(e));
             }
             endSection();
+            paths.leave();
             if (reader.aborted()) {
                 diag.configAlert("Error(s) found in configuration file : " + f.name());
                 // A broken conditional block stops the whole load, as in HAProxy: later files would be

@@ -8,6 +8,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Reads configuration files into logical lines: tokenizes each line ({@link Lexer}), drops comments and
@@ -23,12 +24,19 @@ public final class ConfigReader {
 
     private final Environment env;
     private final Diagnostics diag;
+    /** Where relative file names of the next line are found ({@code default-path}), null for the working directory. */
+    private final Supplier<Path> dir;
     private String section = "";
     private boolean aborted;
 
     public ConfigReader(Environment env, Diagnostics diag) {
+        this(env, diag, () -> null);
+    }
+
+    public ConfigReader(Environment env, Diagnostics diag, Supplier<Path> dir) {
         this.env = env;
         this.diag = diag;
+        this.dir = dir;
     }
 
     /**
@@ -284,7 +292,7 @@ public final class ConfigReader {
         }
 
         private Source source() {
-            return new Source(file, lineNo);
+            return new Source(file, lineNo, dir.get());
         }
 
         /** The reader's own messages: "parsing [FILE:LINE]: ..." (no space before the colon). */

@@ -62,9 +62,16 @@ public final class CompressionModule implements Module {
             // As HAProxy: above 100 is no limit.
             CompressionSettings.of(g.model()).maxCpuUsage = (int) Math.min(100, Long.parseLong(text));
         });
+        registry.table(GlobalModule.KEYWORDS).add("maxzlibmem", (g, l) -> {
+            Args.noMoreThan(l, 1, "maxzlibmem");
+            // As HAProxy: C's atol, in megabytes ("abc" is 0, no limit; a negative value is no limit either).
+            long mb = Args.atol(Args.required(l, 1, "maxzlibmem", "an integer argument"));
+            CompressionSettings.of(g.model()).maxZlibMem = mb * 1024 * 1024;
+        });
         registry.check((model, diag) -> {
             CompressionSettings settings = CompressionSettings.of(model);
             CompressionRate.limit(settings.rateLimit);
+            ZlibMemory.limit(settings.maxZlibMem);
             CompressionRate.cpuLimit(settings.maxCpuUsage, GlobalModule.settings(model).effectiveNbthread());
             int level = settings.maxLevel;
             for (ProxySpec p : ProxyTable.of(model).proxies()) {

@@ -13,6 +13,8 @@ final class CompressionSettings {
     long rateLimit;
     /** {@code maxcompcpuusage}, in percent: 100 for none. */
     int maxCpuUsage = 100;
+    /** {@code maxzlibmem}, in bytes: 0 or less for none. */
+    long maxZlibMem;
 
     static CompressionSettings of(ConfigModel model) {
         return model.part(CompressionSettings.class, CompressionSettings::new);

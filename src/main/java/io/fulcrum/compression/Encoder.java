@@ -24,9 +24,14 @@ public final class Encoder {
     /** {@code tune.comp.maxlevel}, and the level now: lower while compression is over its limits. */
     private final int maxLevel;
     private int level;
+    /** The zlib stream was freed (and its memory given back): once only, whatever the paths that close it. */
+    private boolean closed;
 
     private Encoder(Algo algo, int level) {
         this.deflater = algo == Algo.IDENTITY ? null : new Deflater(level, algo != Algo.DEFLATE);
+        if (deflater != null) {
+            ZlibMemory.take();
+        }
         this.crc = algo == Algo.GZIP ? new CRC32() : null;
         this.headerSent = crc == null;
         this.maxLevel = level;
@@ -112,8 +117,10 @@ public final class Encoder {
 
     /** Frees the zlib stream (the transaction ended, with or without the body's end). */
     public void close() {
-        if (deflater != null) {
+        if (deflater != null && !closed) {
+            closed = true;
             deflater.end();
+            ZlibMemory.release();
         }
     }
 

@@ -138,14 +138,15 @@ public final class Negotiation {
 
     /**
      * True when the response to {@code request} may be compressed (an algorithm was selected for it), and the
-     * process's compression rate is below its limit.
+     * process's compression rate and zlib memory are below their limits.
      */
     public static boolean qualifies(RequestHead request, ResponseHead response, Compression fe, Compression be) {
         int status = response.status();
         HttpHeaders h = response.headers();
         if (request.version() < 11 || response.version() < 11 || request.isHead() || status < 200 || status > 203
                 || response.bodyLength() == HttpHead.NO_BODY || response.bodyLength() == HttpHead.UNTIL_CLOSE
-                || h.contains("content-encoding") || noTransform(h) || !etagAllowed(h) || CompressionRate.saturated()) {
+                || h.contains("content-encoding") || noTransform(h) || !etagAllowed(h) || CompressionRate.saturated()
+                || ZlibMemory.full()) {
             return false;
         }
         List<String> types = be != null && !be.types.isEmpty() ? be.types : fe != null ? fe.types : List.of();

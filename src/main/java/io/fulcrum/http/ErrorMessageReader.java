@@ -1,12 +1,12 @@
 package io.fulcrum.http;
 
 import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.Source;
 
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
@@ -24,11 +24,14 @@ public final class ErrorMessageReader {
     /** {@code tune.http.maxhdr}'s default, for error files. */
     private static final int MAX_HEADERS = 101;
 
-    /** An {@code errorfile}: the file's first {@link #BUFSIZE} bytes, as HAProxy reads no more. */
-    public static ErrorMessage file(String file) throws ConfigException {
+    /**
+     * An {@code errorfile} named {@code file} on the line at {@code where} (which finds a relative name): the file's first
+     * {@link #BUFSIZE} bytes, as HAProxy reads no more.
+     */
+    public static ErrorMessage file(Source where, String file) throws ConfigException {
         InputStream in;
         try {
-            in = Files.newInputStream(Path.of(file));
+            in = Files.newInputStream(where.path(file));
         } catch (IOException | RuntimeException e) {
             throw new ConfigException("error opening file '" + file + "'.");
         }

@@ -85,7 +85,7 @@ public final class HttpErrorsModule implements Module {
     private static ErrorMessage file(ConfigLine l) throws ConfigException {
         Args.noMoreThan(l, 2, l.keyword());
         try {
-            return ErrorMessageReader.file(l.arg(2));
+            return ErrorMessageReader.file(l.source(), l.arg(2));
         } catch (ConfigException e) {
             throw new ConfigException(l.keyword() + " : " + e.getMessage());
         }

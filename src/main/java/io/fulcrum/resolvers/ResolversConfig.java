@@ -16,6 +16,8 @@ final class ResolversConfig {
     final List<ResolversRuntime> running = new ArrayList<>();
     /** The sections do-resolve rules name. */
     final List<DoResolve.Ref> doResolve = new ArrayList<>();
+    /** {@code httpclient.resolvers.id}: the section HAProxy's internal HTTP client resolves with, or null. */
+    String httpClient;
 
     static ResolversConfig of(Registry registry) {
         return registry.component(ResolversConfig.class, ResolversConfig::new);

@@ -1,7 +1,9 @@
 package io.fulcrum.resolvers;
 
+import io.fulcrum.cfg.Args;
 import io.fulcrum.cfg.ConfigModel;
 import io.fulcrum.cfg.Diagnostics;
+import io.fulcrum.cfg.KeywordTable;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
 import io.fulcrum.cli.CliCommands;
@@ -10,6 +12,8 @@ import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.rules.HttpActions;
 import io.fulcrum.rules.TcpActions;
+import io.fulcrum.runtime.GlobalModule;
+import io.fulcrum.runtime.GlobalModule.GlobalContext;
 import io.fulcrum.runtime.Services;
 import io.fulcrum.server.ServerList;
 import io.fulcrum.server.ServerModule;
@@ -29,6 +33,18 @@ public final class ResolversModule implements Module {
         ShowResolvers.register(CliCommands.of(registry), config);
         DoResolve.register(HttpActions.of(registry), TcpActions.of(registry), config);
         registry.check((model, diag) -> resolve(model, diag, config));
+        // HAProxy's internal HTTP client (Lua, later ACME and OCSP updates): Fulcrum has none; its settings are checked.
+        KeywordTable<GlobalContext> global = registry.table(GlobalModule.KEYWORDS);
+        global.add("httpclient.resolvers.id", (g, l) -> {
+            Args.noMoreThan(l, 1, l.keyword());
+            config.httpClient = l.arg(1);
+        });
+        global.add("httpclient.resolvers.prefer", (g, l) -> {
+            Args.noMoreThan(l, 1, l.keyword());
+            if (!l.arg(1).equals("ipv4") && !l.arg(1).equals("ipv6")) {
+                throw Args.ownAlert(l, "'" + l.keyword() + "' expects 'ipv4' or 'ipv6' as argument.");
+            }
+        });
     }
 
     /**
@@ -51,6 +67,10 @@ public final class ResolversModule implements Module {
             ResolversRuntime r = new ResolversRuntime(spec);
             config.running.add(r);
             Services.of(model).add(r);
+        }
+        if (config.httpClient != null && !config.sections.containsKey(config.httpClient)) {
+            // The client's resolution is a do-resolve rule of its own proxy: HAProxy reports it as such.
+            diag.configAlert("Proxy '<HTTPCLIENT>': Can't find resolvers section '" + config.httpClient + "' for do-resolve action.");
         }
         for (DoResolve.Ref ref : config.doResolve) {
             ref.runtime = config.running.stream().filter(r -> r.spec.name.equals(ref.section)).findFirst().orElse(null);

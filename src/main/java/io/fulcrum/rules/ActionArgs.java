@@ -2,6 +2,7 @@ package io.fulcrum.rules;
 
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigLine;
+import io.fulcrum.cfg.Source;
 import io.fulcrum.log.LogFormat;
 import io.fulcrum.log.LogFormatParser;
 import io.fulcrum.proxy.ProxySpec;
@@ -33,6 +34,11 @@ public final class ActionArgs {
         this.stage = stage;
         this.exprs = exprs;
         this.formats = formats;
+    }
+
+    /** Where the rule's line is (and where its relative file names are found). */
+    public Source source() {
+        return line.source();
     }
 
     /** The word in the action's parentheses ({@code set-var(txn.x)}), or null. */

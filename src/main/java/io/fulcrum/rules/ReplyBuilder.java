@@ -2,6 +2,7 @@ package io.fulcrum.rules;
 
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.Diagnostics;
+import io.fulcrum.cfg.Source;
 import io.fulcrum.http.ErrorMessage;
 import io.fulcrum.http.ErrorMessageReader;
 import io.fulcrum.http.ErrorPages;
@@ -23,7 +24,6 @@ import io.netty.util.AsciiString;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -121,9 +121,9 @@ final class ReplyBuilder {
         switch (w) {
             case "string" -> body = a.next("missing string").getBytes(StandardCharsets.ISO_8859_1);
             case "lf-string" -> lfBody = a.format(a.next("missing lf-string"));
-            case "file" -> body = read(a.next("missing file"));
-            case "lf-file" -> lfBody = a.format(new String(read(a.next("missing lf-file")), StandardCharsets.ISO_8859_1));
-            case "errorfile" -> message = ErrorMessageReader.file(a.next("'errorfile' expects <fmt> as argument"));
+            case "file" -> body = read(a.source(), a.next("missing file"));
+            case "lf-file" -> lfBody = a.format(new String(read(a.source(), a.next("missing lf-file")), StandardCharsets.ISO_8859_1));
+            case "errorfile" -> message = ErrorMessageReader.file(a.source(), a.next("'errorfile' expects <fmt> as argument"));
             case "errorfiles" -> {
                 section = a.next("'errorfiles' expects <name> as argument");
                 if (rulesResolve) {
@@ -181,9 +181,9 @@ final class ReplyBuilder {
         }
     }
 
-    private static byte[] read(String file) throws ConfigException {
+    private static byte[] read(Source where, String file) throws ConfigException {
         try {
-            return Files.readAllBytes(Path.of(file));
+            return Files.readAllBytes(where.path(file));
         } catch (IOException | RuntimeException e) {
             throw new ConfigException("failed to open file '" + file + "'");
         }

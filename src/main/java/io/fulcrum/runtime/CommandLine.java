@@ -20,6 +20,8 @@ public final class CommandLine {
     public int version;
     public int defaultMaxconn;
     public int maxconn;
+    /** {@code -m}: megabytes of memory, 0 for no limit. */
+    public int memmaxMb;
     public String localPeer;
     public String directory;
     public boolean diagnostic;
@@ -30,6 +32,14 @@ public final class CommandLine {
     public boolean noEpoll;
     /** {@code -dV}: as the global {@code ssl-server-verify none}, which the configuration may still set. */
     public boolean noServerVerify;
+    /** {@code -dM[<byte>][,<option>...]}: HAProxy's pool debugging options ({@link MemoryDebug}), or null. */
+    public String memoryDebug;
+    /** {@code -dL}: list the loaded object files once the configuration is processed ({@link LoadedObjects}). */
+    public boolean dumpLibs;
+    /** {@code -x <socket>}: the old process's CLI socket to take the listening sockets from, or null. */
+    public String oldSocket;
+    /** {@code -dr}: "none" ends every server's init-addr methods, so that no resolution failure stops the start. */
+    public boolean resolutionNeverFails;
     public final List<Long> finishPids = new ArrayList<>();
     public final List<Long> terminatePids = new ArrayList<>();
     /** Set by a daemon's parent in its child's arguments: the child reports its start on stdout. */
@@ -54,7 +64,7 @@ public final class CommandLine {
 
     /** HAProxy flags Fulcrum knows but does not implement yet; they get a precise message. */
     private static final List<String> NOT_YET = List.of(
-            "-x", "-m", "-dL", "-dK", "-dr", "-dM", "-dI",
+            "-dK", "-dI",
             "-dF", "-dZ", "-dC", "-dt");
 
     public static CommandLine parse(String[] args) throws UsageException {
@@ -89,6 +99,7 @@ public final class CommandLine {
                 case "-vv" -> c.version = 2;
                 case "-N" -> c.defaultMaxconn = number(value(args, ++i, a), a);
                 case "-n" -> c.maxconn = number(value(args, ++i, a), a);
+                case "-m" -> c.memmaxMb = number(value(args, ++i, a), a);
                 case "-L" -> c.localPeer = value(args, ++i, a);
                 case "-C" -> c.directory = value(args, ++i, a);
                 case "-dD" -> c.diagnostic = true;
@@ -97,6 +108,9 @@ public final class CommandLine {
                 case "-dS" -> { } // disables splicing, which Fulcrum never does (as the global nosplice)
                 case "-de" -> c.noEpoll = true;
                 case "-dV" -> c.noServerVerify = true;
+                case "-dr" -> c.resolutionNeverFails = true;
+                case "-dL" -> c.dumpLibs = true;
+                case "-x" -> c.oldSocket = value(args, ++i, a);
                 // Fulcrum has no poll nor kqueue poller to disable, and resolves with the JDK, not getaddrinfo.
                 case "-dp", "-dk", "-dG" -> { }
                 case "-sf", "-st" -> {
@@ -114,6 +128,11 @@ public final class CommandLine {
                 case "-S" -> c.masterCli = value(args, ++i, a);
                 case "--mworker-channels" -> c.masterChannels = value(args, ++i, a);
                 default -> {
+                    // As HAProxy, these take their value in the same word (-dM0x41,no-merge, -dKcfg,smp).
+                    if (a.startsWith("-dM")) {
+                        c.memoryDebug = a.substring(3);
+                        continue;
+                    }
                     String base = a.length() > 3 && a.startsWith("-d") ? a.substring(0, 3) : a;
                     if (NOT_YET.contains(a) || NOT_YET.contains(base)) {
                         throw new UsageException("option '" + a + "' is an HAProxy flag that Fulcrum does not support yet.");
@@ -151,7 +170,7 @@ public final class CommandLine {
     public static String usage() {
         return """
                 Usage : fulcrum [-f <cfgfile|cfgdir>]* [ -vdVD ] [ -n <maxconn> ] [ -N <maxpconn> ]
-                        [ -p <pidfile> ] [ -C <dir> ] [-- <cfgfile>*]
+                        [ -p <pidfile> ] [ -m <max megs> ] [ -C <dir> ] [-- <cfgfile>*]
                         -v displays version ; -vv shows known build options.
                         -d enters debug mode ; -db only disables background mode.
                         -V enters verbose mode (disables quiet mode)
@@ -160,6 +179,7 @@ public final class CommandLine {
                         -c check mode : only check config files and exit
                         -cc check condition : evaluate a condition and exit
                         -n sets the maximum total # of connections (uses ulimit -n)
+                        -m limits the usable amount of memory (in MB; Netty's buffers)
                         -N sets the default, per-proxy maximum # of connections (0)
                         -L set local peer name (default to hostname)
                         -p writes pids of all children to this file
@@ -170,10 +190,14 @@ public final class CommandLine {
                         -de disables epoll() usage (the JDK's NIO selector serves)
                         -dp, -dk disable poll(), kqueue() usage (Fulcrum has neither)
                         -dG disables getaddrinfo() usage (Fulcrum resolves with the JDK)
+                        -dM[<byte>,help,...] debug memory (accepted, no effect: Netty's allocator)
+                        -dL dumps loaded object files after config checks
+                        -dr ignores server address resolution failures
                         -dV disables SSL verify on the server side
                         -dW fails if any warning is emitted
                         -dD diagnostic mode : warn about suspicious configuration statements
                         -sf/-st [pid ]* finishes/terminates old pids.
+                        -x <unix_socket> get listening sockets from a unix socket (Fulcrum: see the docs)
                 """;
     }
 }

@@ -5,6 +5,7 @@ import io.fulcrum.cli.CliCommands;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigLine;
 import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.cfg.DefaultPath;
 import io.fulcrum.cfg.Environment;
 import io.fulcrum.cfg.KeywordTable;
 import io.fulcrum.cfg.Module;
@@ -64,6 +65,8 @@ public final class GlobalModule implements Module {
         SoftStopKeywords.register(kw);
         PollerKeywords.register(kw, NEGATABLE);
         InternalsKeywords.register(kw, NEGATABLE);
+        ThreadGroups.register(registry, kw);
+        LuaKeywords.register(kw);
         kw.add("quiet", (g, l) -> {
             Args.noMoreThan(l, 0, "quiet");
             if (l.diag() != null) {
@@ -127,6 +130,7 @@ public final class GlobalModule implements Module {
             Args.noMoreThan(l, 0, "zero-warning");
             g.settings().zeroWarning = true;
         });
+        kw.add("default-path", (g, l) -> DefaultPath.of(g.model()).parse(l));
         kw.add("setenv", (g, l) -> setenv(g, l, true));
         kw.add("presetenv", (g, l) -> setenv(g, l, false));
         kw.add("unsetenv", (g, l) -> {

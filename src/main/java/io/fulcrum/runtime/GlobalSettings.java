@@ -34,7 +34,15 @@ public final class GlobalSettings {
     public int maxPollEvents;
     /** {@code noepoll} (or {@code -de}): the JDK's NIO selector instead of Netty's native epoll. */
     public boolean noEpoll;
+    /**
+     * {@code -m}: the megabytes the process may allocate, 0 for no limit (show info's Memmax_MB). HAProxy sets its
+     * address-space limit; a JVM reserves far more address space than it uses, so Fulcrum caps Netty's direct memory
+     * instead, where the data path's buffers are ({@link MemoryLimit}).
+     */
+    public long memmaxMb;
     public boolean zeroWarning;
+    /** {@code cluster-secret} was given (a second one is reported, as by HAProxy). */
+    public boolean clusterSecret;
     /** {@code tune.listener.multi-queue}: an accepted connection may go to a less busy loop than the accepting one. */
     public boolean multiQueue = true;
     /** {@code noreuseport} (or {@code -dR}): listening sockets without SO_REUSEPORT. */

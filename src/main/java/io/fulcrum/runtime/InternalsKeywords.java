@@ -20,8 +20,13 @@ final class InternalsKeywords {
     private InternalsKeywords() {
     }
 
-    /** Keywords without arguments, accepted and without effect (see the class comment). */
-    private static final List<String> FLAGS = List.of("insecure-setuid-wanted", "nogetaddrinfo");
+    /**
+     * Keywords without arguments, accepted and without effect (see the class comment): no-memory-trimming stops
+     * malloc_trim() calls, which the JVM's heap has no use for; h2-workaround-bogus-websocket-clients changes HTTP/2
+     * settings, and Fulcrum speaks no HTTP/2.
+     */
+    private static final List<String> FLAGS = List.of("insecure-setuid-wanted", "nogetaddrinfo", "no-memory-trimming",
+            "h2-workaround-bogus-websocket-clients");
     /** Flags that also take HAProxy's {@code no} prefix. */
     private static final List<String> NEGATABLE_FLAGS = List.of("set-dumpable");
 
@@ -61,6 +66,32 @@ final class InternalsKeywords {
             }
         });
         kw.add("profiling.memory", (g, l) -> onOff(l));
+        kw.add("tune.fail-alloc", (g, l) -> {
+            // HAProxy's atoi; only a value out of 0..100 is refused (an empty or unreadable one is 0).
+            Args.noMoreThan(l, 1, l.keyword());
+            int rate = atoi(l.arg(1));
+            if (rate < 0 || rate > 100) {
+                throw new ConfigException("'" + l.keyword() + "' expects a numeric value between 0 and 100.");
+            }
+        });
+        kw.add("tune.fd.edge-triggered", (g, l) -> {
+            if (!g.settings().experimental) {
+                throw new ConfigException("'" + l.keyword() + "' directive is experimental, must be allowed via a global "
+                        + "'expose-experimental-directives'");
+            }
+            onOff(l); // Netty's epoll transport is edge-triggered already, whatever the value
+        });
+        kw.add("cluster-secret", (g, l) -> {
+            // The secret of QUIC's stateless resets and retry tokens: Fulcrum speaks no QUIC.
+            Args.noMoreThan(l, 1, l.keyword());
+            if (l.arg(1).isEmpty()) {
+                throw new ConfigException("expects an ASCII string argument.");
+            }
+            if (g.settings().clusterSecret) {
+                l.alertNotCounted("'" + l.keyword() + "' already specified. Continuing.");
+            }
+            g.settings().clusterSecret = true;
+        });
     }
 
     private static final Pattern LEADING_INTEGER = Pattern.compile("^\\s*([-+]?[0-9]+)");

@@ -37,8 +37,9 @@ public final class ServerModule implements Module {
         ServerCommands.register(CliCommands.of(registry), SetServer.of(registry));
         KeywordTable<ServerSpec> options = registry.table(OPTIONS);
         KeywordTable<ProxySpec> keywords = registry.table(ProxyModule.KEYWORDS);
-        keywords.add("server", Capability.BACKEND | Capability.STRICT, (p, l) -> server(p, l, options));
-        keywords.add("server-template", Capability.BACKEND | Capability.STRICT, (p, l) -> template(p, l, options));
+        Resolution resolution = registry.component(Resolution.class, Resolution::new);
+        keywords.add("server", Capability.BACKEND | Capability.STRICT, (p, l) -> server(p, l, options, resolution));
+        keywords.add("server-template", Capability.BACKEND | Capability.STRICT, (p, l) -> template(p, l, options, resolution));
         keywords.add("default-server", Capability.BE | Capability.STRICT, (p, l) -> {
             ServerList list = p.part(ServerList.class, ServerList::new);
             parseOptions(list.defaults, l, 1, "'default-server'", options);
@@ -206,15 +207,30 @@ public final class ServerModule implements Module {
         }
     }
 
-    private static void server(ProxySpec p, ConfigLine l, KeywordTable<ServerSpec> options) throws ConfigException {
+    /** How the servers' addresses are resolved at start: {@code -dr} ends every server's init-addr methods with "none". */
+    private static final class Resolution {
+        boolean dontFail;
+    }
+
+    /**
+     * The command line's {@code -dr}, set before the configuration is read: a server whose address cannot be resolved
+     * starts in maintenance (with HAProxy's warning) instead of failing the start.
+     */
+    public static void resolutionNeverFails(Registry registry) {
+        registry.component(Resolution.class, Resolution::new).dontFail = true;
+    }
+
+    private static void server(ProxySpec p, ConfigLine l, KeywordTable<ServerSpec> options, Resolution resolution)
+            throws ConfigException {
         if (!l.has(2)) {
             throw new ConfigException("'server' expects <name> and <addr>[:<port>] as arguments.");
         }
-        add(p, l.arg(1), l.arg(2), l, 3, options);
+        add(p, l.arg(1), l.arg(2), l, 3, options, resolution);
     }
 
     /** {@code server-template <prefix> <num | low-high> <addr> [params]}: the servers prefix1..prefixN (or low..high). */
-    private static void template(ProxySpec p, ConfigLine l, KeywordTable<ServerSpec> options) throws ConfigException {
+    private static void template(ProxySpec p, ConfigLine l, KeywordTable<ServerSpec> options, Resolution resolution)
+            throws ConfigException {
         if (!l.has(3)) {
             throw new ConfigException("'server-template' expects <prefix> <nb | range> <addr>[:<port>] as arguments.");
         }
@@ -226,7 +242,7 @@ public final class ServerModule implements Module {
             throw new ConfigException("Wrong server-template number or range arg '" + range + "'.");
         }
         for (long n = low; n <= high; n++) {
-            add(p, l.arg(1) + n, l.arg(3), l, 4, options);
+            add(p, l.arg(1) + n, l.arg(3), l, 4, options, resolution);
         }
     }
 
@@ -238,8 +254,8 @@ public final class ServerModule implements Module {
     }
 
     /** Adds the server {@code name} at {@code address}, its options from word {@code from} of {@code l}. */
-    private static void add(ProxySpec p, String name, String address, ConfigLine l, int from, KeywordTable<ServerSpec> options)
-            throws ConfigException {
+    private static void add(ProxySpec p, String name, String address, ConfigLine l, int from, KeywordTable<ServerSpec> options,
+                            Resolution resolution) throws ConfigException {
         ServerList list = p.part(ServerList.class, ServerList::new);
         ServerSpec s = list.defaults.copy();
         s.name = name;
@@ -258,13 +274,17 @@ public final class ServerModule implements Module {
                         + " ('server " + other.name + "').");
             }
         }
+        if (resolution.dontFail && !List.of(s.initAddr.split(",")).contains("none")) {
+            s.initAddr += ",none"; // as HAProxy's -dr: appended to the server's methods, whichever they are
+        }
         try {
             ServerAddress.parse(s, address);
         } catch (ConfigException e) {
             throw new ConfigException(where + " : " + e.getMessage());
         }
-        if (s.endpoint == null && s.fqdn != null && !s.initAddr.startsWith("none") && l.diag() != null) {
-            // The methods before "none" failed.
+        String tried = s.initAddr.split("(^|,)none(,|$)", 2)[0];
+        if (s.endpoint == null && s.fqdn != null && List.of(tried.split(",")).contains("libc") && l.diag() != null) {
+            // A resolution before "none" failed (HAProxy says nothing when none was tried: "last" without a state).
             l.diag().configWarning("[" + l.source().file() + ":" + l.source().line() + "] : " + where + " : could not resolve address '"
                     + s.fqdn + "', disabling server.");
         }

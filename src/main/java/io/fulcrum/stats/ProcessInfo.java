@@ -5,6 +5,7 @@ import io.fulcrum.backend.Backend;
 import io.fulcrum.log.Hostname;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.compression.CompressionRate;
+import io.fulcrum.compression.ZlibMemory;
 import io.fulcrum.runtime.AcceptRate;
 import io.fulcrum.runtime.Fulcrum;
 import io.fulcrum.stats.Counters.Count;
@@ -36,7 +37,8 @@ public final class ProcessInfo {
         v.put(InfoField.PID, ProcessHandle.current().pid());
         v.put(InfoField.UPTIME, String.format("%dd %dh%02dm%02ds", uptime / 86400, uptime / 3600 % 24, uptime / 60 % 60, uptime % 60));
         v.put(InfoField.UPTIME_SEC, uptime);
-        v.put(InfoField.MEMMAX_MB, 0L);
+        v.put(InfoField.MEMMAX_MB, p.global().memmaxMb);
+        v.put(InfoField.MEMMAX_BYTES, p.global().memmaxMb << 20);
         v.put(InfoField.POOLALLOC_MB, direct >> 20);
         v.put(InfoField.POOLUSED_MB, direct >> 20);
         v.put(InfoField.POOLFAILED, 0L);
@@ -56,7 +58,7 @@ public final class ProcessInfo {
                 InfoField.SSLFRONTENDSESSIONREUSE_PCT, InfoField.SSLBACKENDKEYRATE, InfoField.SSLBACKENDMAXKEYRATE,
                 InfoField.SSLCACHELOOKUPS, InfoField.SSLCACHEMISSES, InfoField.UNSTOPPABLE_JOBS,
                 InfoField.BUSYPOLLING, InfoField.FAILEDRESOLUTIONS, InfoField.TOTALSPLICDEDBYTESOUT,
-                InfoField.DEBUGCOMMANDSISSUED, InfoField.MEMMAX_BYTES}) {
+                InfoField.DEBUGCOMMANDSISSUED}) {
             v.put(f, 0L);
         }
         Counters c = p.counters();
@@ -73,6 +75,9 @@ public final class ProcessInfo {
         v.put(InfoField.COMPRESSBPSIN, CompressionRate.in().rate());
         v.put(InfoField.COMPRESSBPSOUT, CompressionRate.out().rate());
         v.put(InfoField.COMPRESSBPSRATELIM, CompressionRate.limit());
+        v.put(InfoField.ZLIBMEMUSAGE, ZlibMemory.used());
+        // A u32 as in HAProxy, where a limit of 4 GB or more shows cut (and a negative one, which is no limit, too).
+        v.put(InfoField.MAXZLIBMEMUSAGE, ZlibMemory.limit() & 0xffffffffL);
         long tasks = 0;
         for (EventExecutor e : p.loops().group()) {
             if (e instanceof SingleThreadEventExecutor s) {

@@ -85,13 +85,13 @@ final class FrontendSetup {
         try {
             for (BindTls.CertSource source : tls.crts) {
                 if (source.list()) {
-                    CrtList list = crtList(source.path());
+                    CrtList list = crtList(b.source(), source.path());
                     lists.add(list);
                     for (CrtList.Line line : list.lines()) {
                         entries.add(new Entry(loaded.get(line.cert()), line));
                     }
                 } else {
-                    for (CertKey ck : certificates(globals.crt(source.path()))) {
+                    for (CertKey ck : certificates(globals.crt(b.source(), source.path()))) {
                         entries.add(new Entry(ck, null));
                     }
                 }
@@ -178,12 +178,12 @@ final class FrontendSetup {
     }
 
     /** A {@code crt-list} file, read once however many bind lines use it; each line's certificates are loaded. */
-    private CrtList crtList(String name) throws ConfigException {
+    private CrtList crtList(Source bind, String name) throws ConfigException {
         CrtList list = store.list(name);
         if (list != null) {
             return list;
         }
-        Path file = globals.crt(name);
+        Path file = globals.crt(bind, name);
         List<String> lines;
         try {
             lines = Files.readAllLines(file, java.nio.charset.StandardCharsets.ISO_8859_1);
@@ -201,7 +201,7 @@ final class FrontendSetup {
             }
             List<CertKey> certs;
             try {
-                certs = certificates(globals.crt(line.cert()));
+                certs = certificates(globals.crt(bind, line.cert())); // HAProxy reads the list while it reads the bind line
             } catch (ConfigException e) {
                 throw new ConfigException("'crt-list' : " + e.getMessage());
             }

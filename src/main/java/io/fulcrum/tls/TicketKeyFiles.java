@@ -3,6 +3,7 @@ package io.fulcrum.tls;
 import io.fulcrum.cfg.Registry;
 import io.fulcrum.listener.BindOptionException;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,14 +19,14 @@ final class TicketKeyFiles {
         return registry.component(TicketKeyFiles.class, TicketKeyFiles::new);
     }
 
-    /** The keys of {@code file}, read at its first mention. */
-    synchronized TicketKeys load(String file) throws BindOptionException {
+    /** The keys of {@code file} (found at {@code path}), read at its first mention. */
+    synchronized TicketKeys load(String file, Path path) throws BindOptionException {
         for (TicketKeys k : files) {
             if (k.file.equals(file)) {
                 return k;
             }
         }
-        TicketKeys k = TicketKeys.load(file);
+        TicketKeys k = TicketKeys.load(file, path);
         files.add(k);
         return k;
     }

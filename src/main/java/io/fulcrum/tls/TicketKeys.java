@@ -48,11 +48,11 @@ final class TicketKeys {
         this.file = file;
     }
 
-    /** Reads a keys file as HAProxy does: one base64 key a line, blank lines included, the last three kept. */
-    static TicketKeys load(String file) throws BindOptionException {
+    /** Reads the keys file {@code file} (found at {@code path}) as HAProxy does: one base64 key a line, blank lines included, the last three kept. */
+    static TicketKeys load(String file, Path path) throws BindOptionException {
         List<String> lines;
         try {
-            lines = Files.readAllLines(Path.of(file), StandardCharsets.ISO_8859_1);
+            lines = Files.readAllLines(path, StandardCharsets.ISO_8859_1);
         } catch (IOException e) {
             throw new BindOptionException("'" + file + "' : unable to load ssl tickets keys file");
         }

@@ -1,6 +1,7 @@
 package io.fulcrum.tls;
 
 import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.cfg.Source;
 
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -95,6 +96,11 @@ final class TlsGlobals {
     /** A certificate file name as HAProxy finds it: relative ones under {@code crt-base}. */
     Path crt(String name) {
         return under(crtBase, name);
+    }
+
+    /** A certificate file name of the line at {@code where}: then, a name still relative from its default-path. */
+    Path crt(Source where, String name) {
+        return where.path(crt(name).toString());
     }
 
     /** A CA or CRL file name: relative ones under {@code ca-base}. */

@@ -52,7 +52,7 @@ public final class TlsModule implements Module {
         bind.add("strict-sni", (b, l) -> tls(b).strictSni = true);
         bind.add("ca-ignore-err", 1, (b, l) -> tls(b).caIgnoreErr = errorIds(l.arg(1)));
         TicketKeyFiles tickets = TicketKeyFiles.of(registry);
-        bind.add("tls-ticket-keys", 1, (b, l) -> tls(b).ticketKeys = tickets.load(l.arg(1)));
+        bind.add("tls-ticket-keys", 1, (b, l) -> tls(b).ticketKeys = tickets.load(l.arg(1), l.source().path(l.arg(1))));
         bind.add("crt-ignore-err", 1, (b, l) -> tls(b).crtIgnoreErr = errorIds(l.arg(1)));
         certificateOptions(bind, TlsModule::tls);
         versionSwitches(bind, TlsModule::tls);
@@ -122,6 +122,7 @@ public final class TlsModule implements Module {
         });
         registry.check((model, diag) -> Services.of(model).add(TlsGlobals.of(model).connections));
         TlsTuning.register(global);
+        HttpClientTls.register(registry, global);
         global.add("tune.ssl.keylog", (g, l) -> {
             String v = single(l);
             if (!v.equals("on") && !v.equals("off")) {

@@ -54,7 +54,7 @@ final class TlsTuning {
         global.add("ssl-dh-param-file", (g, l) -> {
             Args.noMoreThan(l, 1, l.keyword());
             String file = Args.required(l, 1, l.keyword(), "a file path as an argument");
-            if (!holdsDhParameters(Path.of(file))) {
+            if (!holdsDhParameters(l.source().path(file))) {
                 throw new ConfigException("'" + l.keyword() + "': unable to load DH parameters from file <" + file + ">.");
             }
         });

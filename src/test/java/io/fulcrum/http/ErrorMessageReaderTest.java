@@ -1,6 +1,7 @@
 package io.fulcrum.http;
 
 import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.Source;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,9 @@ import static org.assertj.core.api.Assertions.fail;
  * {@code errorfile} line ({@code haproxy -c}) and the expected message is the one it printed.
  */
 class ErrorMessageReaderTest {
+    /** A line without default-path: file names are the process's. */
+    private static final Source HERE = new Source("t.cfg", 1);
+
 
     private static final Map<String, String> REFUSED = new LinkedHashMap<>();
 
@@ -141,19 +145,19 @@ class ErrorMessageReaderTest {
     void filesAreReadUpToTheBufferSize(@TempDir Path dir) throws IOException {
         Path big = dir.resolve("big.http");
         Files.writeString(big, "HTTP/1.1 403 X\r\n\r\n" + "a".repeat(20000), StandardCharsets.ISO_8859_1);
-        assertThatThrownBy(() -> ErrorMessageReader.file(big.toString()))
+        assertThatThrownBy(() -> ErrorMessageReader.file(HERE, big.toString()))
                 .hasMessage("'" + big + "': unable to add payload into the HTX message");
         Path longHeader = dir.resolve("long.http");
         Files.writeString(longHeader, "HTTP/1.1 403 X\r\nX-Long: " + "b".repeat(16400) + "\r\n\r\n");
-        assertThatThrownBy(() -> ErrorMessageReader.file(longHeader.toString()))
+        assertThatThrownBy(() -> ErrorMessageReader.file(HERE, longHeader.toString()))
                 .hasMessage("'" + longHeader + "': unable to parse headers (error offset: -2)");
     }
 
     @Test
     void filesThatCannotBeRead(@TempDir Path dir) {
-        assertThatThrownBy(() -> ErrorMessageReader.file("/nonexistent"))
+        assertThatThrownBy(() -> ErrorMessageReader.file(HERE, "/nonexistent"))
                 .hasMessage("error opening file '/nonexistent'.");
-        assertThatThrownBy(() -> ErrorMessageReader.file(dir.toString()))
+        assertThatThrownBy(() -> ErrorMessageReader.file(HERE, dir.toString()))
                 .hasMessage("error reading file '" + dir + "'.");
     }
 

@@ -91,12 +91,128 @@ class CliFlagsIT {
     @Test
     void haproxyFlagsNotImplementedSaySo() throws Exception {
         Path dir = tmp();
-        for (String[] args : new String[][] {{"-x", "/tmp/fulcrum-it.sock"}, {"-m", "100"},
-                {"-dr"}, {"-dM"}}) {
+        for (String[] args : new String[][] {{"-dKall"}, {"-dI"}}) {
             FulcrumRun r = FulcrumRun.in(dir, args);
             assertThat(r.exit()).as(r.describe()).isEqualTo(1);
             Expected.of("[ALERT]    (PID) : option '" + args[0] + "' is an HAProxy flag that Fulcrum does not support yet.")
                     .assertIn(r.maskedStderr(), r.describe());
+        }
+    }
+
+    // ---- -dr, -m, -dM, -dL, -x (messages taken from haproxy 2.6) -------------------------------------
+
+    @Test
+    void resolutionFailuresFlagDisablesTheServersInsteadOfFailing() throws Exception {
+        Path dir = tmp();
+        Files.writeString(dir.resolve("r.cfg"), """
+                defaults
+                    mode http
+                    timeout client 1s
+                    timeout server 1s
+                    timeout connect 1s
+                frontend f
+                    bind 127.0.0.1:%d
+                    default_backend b
+                backend b
+                    server s nonexistent.invalid:80
+                    server t 127.0.0.1:80 init-addr libc
+                    server u nonexistent.invalid:80 init-addr libc,none
+                """.formatted(FulcrumProcess.freePort()));
+        FulcrumRun fails = FulcrumRun.in(dir, "-c", "-f", "r.cfg");
+        assertThat(fails.exit()).as(fails.describe()).isEqualTo(1);
+        assertThat(fails.stderr()).contains("'server b/s' : could not resolve address 'nonexistent.invalid'.");
+        FulcrumRun r = FulcrumRun.in(dir, "-c", "-dr", "-f", "r.cfg");
+        assertThat(r.exit()).as(r.describe()).isZero();
+        Expected.of("[WARNING]  (PID) : config : [r.cfg:10] : 'server b/s' : could not resolve address 'nonexistent.invalid', disabling server.",
+                "[WARNING]  (PID) : config : [r.cfg:12] : 'server b/u' : could not resolve address 'nonexistent.invalid', disabling server.")
+                .assertIn(r.maskedStderr(), r.describe());
+    }
+
+    @Test
+    void memoryFlagIsShownAsMemmaxAndCapsTheBuffers() throws Exception {
+        Path sock = tmp().resolve("s.sock");
+        int port = FulcrumProcess.freePort();
+        Path cfg = FulcrumProcess.config("""
+                global
+                    stats socket %s
+                defaults
+                    mode http
+                    timeout client 5s
+                frontend f
+                    bind 127.0.0.1:%d
+                    http-request return status 200
+                """.formatted(sock, port));
+        try (FulcrumProcess p = FulcrumProcess.serve(cfg, port, "-m", "96")) {
+            String info = CliClient.send(sock, "show info");
+            assertThat(info).contains("\nMemmax_MB: 96\n").contains("\nMemmax_bytes: 100663296\n");
+        }
+        FulcrumRun bad = FulcrumRun.in(tmp(), "-m", "lots", "-c", "-f", cfg.toString());
+        assertThat(bad.exit()).as(bad.describe()).isEqualTo(1);
+        Expected.of("[ALERT]    (PID) : option '-m' expects a positive integer, got 'lots'.").assertIn(bad.maskedStderr(), bad.describe());
+    }
+
+    @Test
+    void memoryDebugFlagIsReadAsHaproxyReadsIt() throws Exception {
+        Path dir = tmp();
+        Files.writeString(dir.resolve("t.cfg"), "frontend f\n    bind 127.0.0.1:%d\n    timeout client 1s\n".formatted(FulcrumProcess.freePort()));
+        FulcrumRun help = FulcrumRun.in(dir, "-dMno-tag,global,help");
+        assertThat(help.exit()).as(help.describe()).isZero();
+        // The marks show the settings before the option's words, as HAProxy's help does.
+        assertThat(help.stdout()).contains("'*' marks the current setting")
+                .contains("  * tag            |  no-tag         | add tag at end of allocated objects\n")
+                .contains("    poison         |* no-poison      | poison newly allocated objects\n");
+        if (Files.isExecutable(Path.of("/usr/sbin/haproxy"))) {
+            Process h = new ProcessBuilder("/usr/sbin/haproxy", "-dMno-tag,global,help").redirectErrorStream(true).start();
+            assertThat(help.stdout()).isEqualTo(new String(h.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1));
+        }
+        FulcrumRun bad = FulcrumRun.in(dir, "-dM0x41,no-merge,xyz", "-c", "-f", "t.cfg");
+        assertThat(bad.exit()).as(bad.describe()).isEqualTo(1);
+        Expected.of("[ALERT]    (PID) : -dM: unknown pool debugging feature <xyz>").assertIn(bad.maskedStderr(), bad.describe());
+        FulcrumRun ok = FulcrumRun.in(dir, "-dM0x41,no-merge,cold-first", "-c", "-f", "t.cfg");
+        assertThat(ok.exit()).as(ok.describe()).isZero();
+    }
+
+    @Test
+    void dumpLibsFlagListsTheExecutableTheLibrariesAndTheJar() throws Exception {
+        Path dir = tmp();
+        Files.writeString(dir.resolve("t.cfg"), "frontend f\n    bind 127.0.0.1:%d\n    timeout client 1s\n".formatted(FulcrumProcess.freePort()));
+        FulcrumRun quiet = FulcrumRun.in(dir, "-q", "-c", "-dL", "-f", "t.cfg");
+        assertThat(quiet.exit()).as(quiet.describe()).isZero();
+        java.util.List<String> lines = quiet.stdout().lines().toList();
+        assertThat(lines.get(0)).as(quiet.describe()).endsWith("/bin/java");
+        assertThat(lines).anyMatch(l -> l.endsWith("/libjvm.so")).anyMatch(l -> l.endsWith("/fulcrum.jar"))
+                .allMatch(l -> Files.exists(Path.of(l)));
+        FulcrumRun loud = FulcrumRun.in(dir, "-c", "-dL", "-f", "t.cfg");
+        assertThat(loud.stdout()).startsWith("List of loaded object files:\n" + lines.get(0) + "\n").endsWith("Configuration file is valid\n");
+    }
+
+    @Test
+    void oldSocketFlagNeedsAReachableSocket() throws Exception {
+        Path dir = tmp();
+        Path sock = dir.resolve("old.sock");
+        int port = FulcrumProcess.freePort();
+        Path cfg = FulcrumProcess.config("""
+                global
+                    stats socket %s expose-fd listeners
+                frontend f
+                    bind 127.0.0.1:%d
+                    timeout client 1s
+                """.formatted(sock, port));
+        FulcrumRun none = FulcrumRun.in(dir, "-db", "-x", dir.resolve("none.sock").toString(), "-f", cfg.toString());
+        assertThat(none.exit()).as(none.describe()).isEqualTo(1);
+        Expected.of("[WARNING]  (PID) : Failed to connect to the old process socket '" + dir.resolve("none.sock") + "'",
+                "[ALERT]    (PID) : Failed to get the sockets from the old process!").assertIn(none.maskedStderr(), none.describe());
+        try (FulcrumProcess old = FulcrumProcess.serve(cfg, port)) {
+            Path cfg2 = FulcrumProcess.config("""
+                    frontend f
+                        bind 127.0.0.1:%d
+                        timeout client 1s
+                    """.formatted(port));
+            try (FulcrumProcess next = FulcrumProcess.serve(cfg2, port, "-x", sock.toString(), "-sf", Long.toString(old.pid()))) {
+                next.awaitStderr("Fulcrum does not take the listening sockets of the old process over yet");
+                assertThat(old.awaitExit(Duration.ofSeconds(30))).isZero();
+                assertThat(next.isAlive()).isTrue();
+            }
         }
     }
 

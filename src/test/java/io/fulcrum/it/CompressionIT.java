@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.Inflater;
@@ -182,6 +183,75 @@ class CompressionIT {
             assertThat(CliClient.send(sock, "set rate-limit http-compression global 0")).isEqualTo("\n");
             assertCompressed(c.exchange(get("/", "Accept-Encoding: gzip")), "gzip");
         }
+    }
+
+    /**
+     * {@code maxzlibmem}: each compressing response holds its zlib stream's memory ({@code ZlibMemUsage}) until it
+     * ends; a response that starts while one more stream would go above the limit goes as it is; once the others
+     * ended, responses are compressed again. 1 MB holds three of zlib's streams (about 262 kB each), not four.
+     */
+    @Test
+    void maxzlibmem() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeFalse(HttpKit.haproxy(),
+                "Debian's haproxy compresses with libslz, which has no zlib memory (zlib builds limit it)");
+        Path sock = Files.createTempDirectory("fulcrum-zlibmem").resolve("s.sock");
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        int fe = freePort();
+        String global = "global\n    maxzlibmem 1\n    stats socket " + sock + " level admin\n";
+        // /hold sends its head and a first chunk, then waits for the test before the rest.
+        try (HttpOrigin origin = HttpOrigin.start(x -> {
+                x.readBody();
+                String head = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n";
+                if (x.target().equals("/hold")) {
+                    x.send(head + "Transfer-Encoding: chunked\r\n\r\n" + Integer.toHexString(BODY.length) + "\r\n");
+                    x.out.write(BODY, 0, BODY.length);
+                    x.out.flush();
+                    release.await();
+                    x.send("\r\n0\r\n\r\n");
+                } else {
+                    x.send(head + "Content-Length: " + BODY.length + "\r\n\r\n");
+                    x.send(BODY);
+                }
+            });
+             FulcrumProcess proxy = serve(global + config(fe, origin.port(), "compression algo gzip", ""), fe)) {
+            assertThat(CliClient.send(sock, "show info")).contains("\nZlibMemUsage: 0\n").contains("\nMaxZlibMemUsage: 1048576\n");
+            List<HttpClientConn> held = new java.util.ArrayList<>();
+            List<HttpWire.Head> heads = new java.util.ArrayList<>();
+            try {
+                for (int i = 0; i < 3; i++) {
+                    HttpClientConn c = HttpClientConn.open(fe);
+                    held.add(c);
+                    c.send(get("/hold", "Accept-Encoding: gzip"));
+                    heads.add(c.readHead());
+                    assertThat(heads.get(i).all("content-encoding")).as("stream " + i).containsExactly("gzip");
+                }
+                long used = infoValue(CliClient.send(sock, "show info"), "ZlibMemUsage");
+                assertThat(used).isGreaterThan(3 * 256 * 1024L).isLessThanOrEqualTo(1024 * 1024L);
+                try (HttpClientConn c = HttpClientConn.open(fe)) {
+                    assertUntouched(c.exchange(get("/", "Accept-Encoding: gzip")));
+                }
+                release.countDown();
+                for (int i = 0; i < 3; i++) {
+                    byte[] body = held.get(i).body(heads.get(i), "GET").readAllBody();
+                    assertThat(decode(new GZIPInputStream(new ByteArrayInputStream(body)))).isEqualTo(BODY);
+                }
+            } finally {
+                release.countDown();
+                for (HttpClientConn c : held) {
+                    c.close();
+                }
+            }
+            assertThat(infoValue(CliClient.send(sock, "show info"), "ZlibMemUsage")).isZero();
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                assertCompressed(c.exchange(get("/", "Accept-Encoding: gzip")), "gzip");
+            }
+        }
+    }
+
+    private static long infoValue(String info, String field) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^" + field + ": (\\d+)$").matcher(info);
+        assertThat(m.find()).as(field + " in\n" + info).isTrue();
+        return Long.parseLong(m.group(1));
     }
 
     @Test

@@ -16,6 +16,10 @@ class TicketKeysTest {
     @TempDir
     Path dir;
 
+    private static TicketKeys load(String file) throws BindOptionException {
+        return TicketKeys.load(file, Path.of(file));
+    }
+
     private String file(int... sizes) throws Exception {
         StringBuilder b = new StringBuilder();
         for (int size : sizes) {
@@ -28,8 +32,8 @@ class TicketKeysTest {
 
     @Test
     void keysOfEitherSizeAreTakenAndKeepTheirSize() throws Exception {
-        assertThat(TicketKeys.load(file(48, 48, 48)).size()).isEqualTo(48);
-        TicketKeys aes256 = TicketKeys.load(file(80, 80, 80, 80));
+        assertThat(load(file(48, 48, 48)).size()).isEqualTo(48);
+        TicketKeys aes256 = load(file(80, 80, 80, 80));
         assertThat(aes256.size()).isEqualTo(80);
         assertThat(aes256.base64()).allSatisfy(k -> assertThat(Base64.getDecoder().decode(k)).hasSize(80));
     }
@@ -37,9 +41,9 @@ class TicketKeysTest {
     @Test
     void theFirstKeySetsTheSizeOfAll() throws Exception {
         String mixed = file(80, 48, 48);
-        assertThatThrownBy(() -> TicketKeys.load(mixed)).isInstanceOf(BindOptionException.class)
+        assertThatThrownBy(() -> load(mixed)).isInstanceOf(BindOptionException.class)
                 .hasMessage("'" + mixed + "' : wrong sized key on line 2");
         String odd = file(40, 48, 48);
-        assertThatThrownBy(() -> TicketKeys.load(odd)).hasMessage("'" + odd + "' : wrong sized key on line 1");
+        assertThatThrownBy(() -> load(odd)).hasMessage("'" + odd + "' : wrong sized key on line 1");
     }
 }
