@@ -59,6 +59,10 @@ final class CheckRun {
     private final Consumer<CheckResult> done;
     private final long start = System.nanoTime();
     private Channel channel;
+    /** The bare connect made without a channel ({@link ConnectProbe}), or null. */
+    private ConnectProbe probe;
+    /** The probe's own connect timer, when it fires before the run's. */
+    private ScheduledFuture<?> probeTimer;
     private ByteBuf in = Unpooled.EMPTY_BUFFER;
     private boolean eof;
     private int next;
@@ -110,17 +114,27 @@ final class CheckRun {
     private void connect(Connect c) {
         if (channel != null) {
             channel.close();
+            channel = null;
             release();
             eof = false;
         }
+        closeProbe();
         int port = c.portExpr() == null ? 0 : c.portExpr().applyAsInt(ctx());
         port = port > 0 && port <= 65535 ? port : c.port() != 0 ? c.port() : target.address().getPort();
         InetSocketAddress to = new InetSocketAddress(c.addr() != null ? c.addr() : target.address().getAddress(), port);
         connecting = true;
+        // From the server's (or backend's) source, as HAProxy: a check sees what the traffic sees.
+        // As HAProxy, through the server's socks4 proxy when the rule says via-socks4, or for a default connect
+        // with check-via-socks4.
+        SourceAddress source = SourceAddress.of(target.server(), target.backend().socketOptions().source);
+        boolean socks = c.viaSocks4() || c.byDefault() && target.viaSocks4();
+        if (bare(c) && source == null && !socks && ConnectProbe.usable(loop)) {
+            probe(to);
+            return;
+        }
         Channel ch = loops.newSocketFor(to);
         // Netty's connect timer only when it fires before the run's own, which otherwise bounds the connect (0: none).
-        ch.config().setOption(ChannelOption.CONNECT_TIMEOUT_MILLIS,
-                target.connectTimeout() < target.timeout() ? (int) Math.max(1, target.connectTimeout()) : 0);
+        ch.config().setOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectBound());
         if (bare(c)) {
             // As HAProxy: the handshake's last ACK is delayed and the close resets, so the server's application never
             // sees the check and no TIME_WAIT is left here (thousands a second would make every connect dearer).
@@ -136,16 +150,54 @@ final class CheckRun {
             if (!r.isSuccess()) {
                 connected(c, r);
             } else if (!finished && ch == channel) {
-                // From the server's (or backend's) source, as HAProxy: a check sees what the traffic sees.
-                // As HAProxy, through the server's socks4 proxy when the rule says via-socks4, or for a default connect
-                // with check-via-socks4.
-                boolean socks = c.viaSocks4() || c.byDefault() && target.viaSocks4();
-                Socks4.connect(ch, to, SourceAddress.of(target.server(), target.backend().socketOptions().source),
-                        socks ? Socks4.of(target.server()) : null).addListener((ChannelFuture cf) -> connected(c, cf));
+                Socks4.connect(ch, to, source, socks ? Socks4.of(target.server()) : null).addListener((ChannelFuture cf) -> connected(c, cf));
             } else {
                 ch.close();
             }
         });
+    }
+
+    /** How long a connect may take when that ends before the run's own timer, which otherwise bounds it (0: no bound). */
+    private int connectBound() {
+        return target.connectTimeout() < target.timeout() ? (int) Math.max(1, target.connectTimeout()) : 0;
+    }
+
+    /** A bare connect without a channel; as a channel's connect would, it passes at layer 4 or fails there. */
+    private void probe(InetSocketAddress to) {
+        ConnectProbe p = new ConnectProbe(failure -> {
+            connecting = false;
+            if (probeTimer != null) {
+                probeTimer.cancel(false);
+                probeTimer = null;
+            }
+            if (failure != null) {
+                finish(CheckStatus.L4CON, 0, systemWords(failure));
+            } else {
+                overTls = false;
+                proceed();
+            }
+        });
+        probe = p; // before connecting: the outcome may be told at once, and the run then closes the probe
+        int bound = connectBound();
+        if (bound > 0) {
+            probeTimer = loop.schedule(() -> {
+                if (probe == p && connecting) {
+                    finish(CheckStatus.L4TOUT, 0, "");
+                }
+            }, bound, TimeUnit.MILLISECONDS);
+        }
+        p.connect(loop, to);
+    }
+
+    private void closeProbe() {
+        if (probe != null) {
+            probe.close();
+            probe = null;
+        }
+        if (probeTimer != null) {
+            probeTimer.cancel(false);
+            probeTimer = null;
+        }
     }
 
     private void connected(Connect c, ChannelFuture cf) {
@@ -254,7 +306,9 @@ final class CheckRun {
             }
         }
         if (!finished) {
-            channel.flush();
+            if (channel != null) { // null after a probe
+                channel.flush();
+            }
             if (answer != null) {
                 finish(CheckStatus.L7OK, answer.status(), successInfo);
             } else if (sawExpect) {
@@ -437,6 +491,7 @@ final class CheckRun {
         if (channel != null) {
             channel.close();
         }
+        closeProbe();
         release();
         int nul = info.indexOf('\0'); // HAProxy keeps the info as a C string
         done.accept(new CheckResult(status, code, nul < 0 ? info : info.substring(0, nul), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)));
