@@ -66,6 +66,8 @@ final class CheckRun {
     private ByteBuf in = Unpooled.EMPTY_BUFFER;
     private boolean eof;
     private int next;
+    /** The step in progress, numbered from 1 as HAProxy does (its rule's index + 1); 0 is the implicit first connect. */
+    private int step;
     private Expect waiting;
     private boolean waitingHttp;
     private boolean connecting;
@@ -171,7 +173,7 @@ final class CheckRun {
                 probeTimer = null;
             }
             if (failure != null) {
-                finish(CheckStatus.L4CON, 0, systemWords(failure));
+                finish(CheckStatus.L4CON, 0, systemWords(failure) + where());
             } else {
                 overTls = false;
                 proceed();
@@ -182,7 +184,7 @@ final class CheckRun {
         if (bound > 0) {
             probeTimer = loop.schedule(() -> {
                 if (probe == p && connecting) {
-                    finish(CheckStatus.L4TOUT, 0, "");
+                    finish(CheckStatus.L4TOUT, 0, where());
                 }
             }, bound, TimeUnit.MILLISECONDS);
         }
@@ -207,7 +209,7 @@ final class CheckRun {
         } else if (!cf.isSuccess()) {
             Throwable t = cf.cause();
             finish(t instanceof ConnectTimeoutException ? CheckStatus.L4TOUT : CheckStatus.L4CON, 0,
-                    t instanceof ConnectTimeoutException ? "" : systemWords(t));
+                    (t instanceof ConnectTimeoutException ? "" : systemWords(t)) + where());
         } else {
             if (c.sendProxy() || target.sendProxy() > 0) {
                 Channel ch = cf.channel();
@@ -226,7 +228,7 @@ final class CheckRun {
             // The handshake is part of connecting: HAProxy bounds it by the connect timeout too.
             ScheduledFuture<?> bound = loop.schedule(() -> {
                 if (handshaking && cf.channel() == channel) {
-                    finish(CheckStatus.L6TOUT, 0, "");
+                    finish(CheckStatus.L6TOUT, 0, where());
                 }
             }, Math.max(1, target.connectTimeout()), TimeUnit.MILLISECONDS);
             tls.install(cf.channel(), null).addListener(h -> {
@@ -239,7 +241,7 @@ final class CheckRun {
                     overTls = true;
                     proceed();
                 } else {
-                    finish(CheckStatus.L6RSP, 0, handshakeWords(h.cause()));
+                    finish(CheckStatus.L6RSP, 0, handshakeWords(h.cause()) + where());
                 }
             });
         }
@@ -262,6 +264,7 @@ final class CheckRun {
     private void proceed() {
         while (!finished && next < rules.size()) {
             CheckRule r = rules.get(next++);
+            step = next;
             switch (r) {
                 case Connect c -> {
                     connect(c);
@@ -456,7 +459,7 @@ final class CheckRun {
         // A following expect looks at the same answer (HAProxy's expect rules consume nothing).
         if (next < rules.size() && rules.get(next) instanceof Expect nextExpect && http == nextExpect.kind().http()) {
             waiting = nextExpect;
-            next++;
+            step = ++next;
             evaluate();
             return;
         }
@@ -469,15 +472,47 @@ final class CheckRun {
             return;
         }
         if (connecting || handshaking) {
-            finish(connecting ? CheckStatus.L4TOUT : CheckStatus.L6TOUT, 0, "");
+            finish(connecting ? CheckStatus.L4TOUT : CheckStatus.L6TOUT, 0, where());
             return;
         }
         Expect e = waiting;
-        String info = "";
-        if (e != null && target.explicit()) {
-            info = " at step " + next + " of tcp-check (expect " + e.kind().word + ")" + (e.comment() != null ? " comment: '" + e.comment() + "'" : "");
+        finish(e != null && e.timeout() != null ? e.timeout() : CheckStatus.L7TOUT, 0, where());
+    }
+
+    /**
+     * Where an explicit {@code tcp-check} stood when its connection failed or its time ran out, after the system's words
+     * (HAProxy's chk_report_conn_err()): " at step 2 of tcp-check (expect string '+PONG')"; nothing for other checks.
+     */
+    private String where() {
+        if (!target.explicit()) {
+            return "";
         }
-        finish(e != null && e.timeout() != null ? e.timeout() : CheckStatus.L7TOUT, 0, info);
+        if (step == 0) {
+            return " at initial connection step of tcp-check";
+        }
+        StringBuilder sb = new StringBuilder(" at step ").append(step).append(" of tcp-check");
+        String comment = null;
+        switch (rules.get(step - 1)) {
+            case Connect c -> {
+                sb.append(c.port() != 0 ? " (connect port " + c.port() + ")" : " (connect)");
+                comment = c.comment();
+            }
+            case Expect e -> {
+                sb.append(" (expect ").append(e.kind().word);
+                if (e.kind() == CheckRule.Kind.STRING || e.kind() == CheckRule.Kind.BINARY) {
+                    // HAProxy prints the pattern's bytes (a binary one decoded), as a C string
+                    sb.append(" '").append(new String(e.bytes(), StandardCharsets.ISO_8859_1)).append('\'');
+                }
+                sb.append(')');
+                comment = e.comment();
+            }
+            case Send x -> {
+                sb.append(" (send)");
+                comment = x.comment();
+            }
+            default -> { }
+        }
+        return comment == null ? sb.toString() : sb.append(" comment: '").append(comment).append('\'').toString();
     }
 
     private void finish(CheckStatus status, int code, String info) {
