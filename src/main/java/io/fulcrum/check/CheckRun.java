@@ -102,7 +102,7 @@ final class CheckRun {
         timer = loop.schedule(this::timedOut, target.timeout() > 0 ? target.timeout() : target.connectTimeout(), TimeUnit.MILLISECONDS);
         for (int i = 0; i < rules.size(); i++) {
             CheckRule r = rules.get(i);
-            if (!(r instanceof CheckRule.SetVar || r instanceof CheckRule.UnsetVar)) {
+            if (!(r instanceof CheckRule.SetVar || r instanceof CheckRule.UnsetVar || r instanceof CheckRule.Comment)) {
                 if (r instanceof Connect) {
                     proceed();
                     return;
@@ -257,7 +257,16 @@ final class CheckRun {
     /** A connect nothing is sent on nor read from: the check ends once it is established ({@link #next} follows it). */
     private boolean bare(Connect c) {
         boolean tls = c.ssl() || c.byDefault() && target.tls() != null;
-        return !tls && !c.sendProxy() && target.sendProxy() == 0 && (next >= rules.size() || rules.get(next) instanceof Connect);
+        int n = skipComments(next);
+        return !tls && !c.sendProxy() && target.sendProxy() == 0 && (n >= rules.size() || rules.get(n) instanceof Connect);
+    }
+
+    /** The first rule from {@code i} that is not a comment (comment rules are steps that do nothing). */
+    private int skipComments(int i) {
+        while (i < rules.size() && rules.get(i) instanceof CheckRule.Comment) {
+            i++;
+        }
+        return i;
     }
 
     /** Runs the rules from {@link #next} until one waits for the server or the set ends. */
@@ -289,11 +298,13 @@ final class CheckRun {
                     }
                 }
                 case CheckRule.UnsetVar v -> v.var().unset(ctx());
+                case CheckRule.Comment k -> { }
                 case HttpSend h -> {
                     release();
                     channel.writeAndFlush(Unpooled.wrappedBuffer(HttpCheck.request(h, ctx(), target.stateHeader())));
                     waitingHttp = true;
-                    if (next >= rules.size() || !(rules.get(next) instanceof Expect)) {
+                    int n = skipComments(next);
+                    if (n >= rules.size() || !(rules.get(n) instanceof Expect)) {
                         waiting = null; // the implicit expect: a 2xx or 3xx status
                         evaluate();
                         return;
@@ -457,9 +468,11 @@ final class CheckRun {
         waiting = null;
         boolean http = waitingHttp;
         // A following expect looks at the same answer (HAProxy's expect rules consume nothing).
-        if (next < rules.size() && rules.get(next) instanceof Expect nextExpect && http == nextExpect.kind().http()) {
+        int n = skipComments(next);
+        if (n < rules.size() && rules.get(n) instanceof Expect nextExpect && http == nextExpect.kind().http()) {
             waiting = nextExpect;
-            step = ++next;
+            next = n + 1;
+            step = next;
             evaluate();
             return;
         }

@@ -132,7 +132,8 @@ class HealthCheckIT {
 
     /**
      * An explicit tcp-check's connection failures and timeouts say at which step and in which rule they happened, as
-     * HAProxy's chk_report_conn_err() words them; checks cut by the process stopping are not reported.
+     * HAProxy's chk_report_conn_err() words them (a comment rule is a step, and the next rule takes its text); checks
+     * cut by the process stopping are not reported.
      */
     @Test
     void explicitTcpCheckFailuresSayWhereTheyHappened() throws Exception {
@@ -157,6 +158,7 @@ class HealthCheckIT {
                     backend ports
                         option tcp-check
                         tcp-check connect
+                        tcp-check comment "second connect"
                         tcp-check connect port %d
                         server s1 127.0.0.1:%d check inter 300 rise 1 fall 1
                     frontend fe
@@ -172,7 +174,7 @@ class HealthCheckIT {
                 assertThat(p.stderr()).contains("Health check for server pong/refused failed, reason: Layer4 connection problem, "
                         + "info: \"Connection refused at initial connection step of tcp-check\", check duration: ");
                 assertThat(p.stderr()).contains("Health check for server ports/s1 failed, reason: Layer4 connection problem, "
-                        + "info: \"Connection refused at step 2 of tcp-check (connect port " + refused + ")\", check duration: ");
+                        + "info: \"Connection refused at step 3 of tcp-check (connect port " + refused + ") comment: 'second connect'\", check duration: ");
                 Thread.sleep(1000); // checks of the silent server run most of the time: one is cut by the stop
                 p.signal("TERM");
                 p.awaitExit(Duration.ofSeconds(10));
