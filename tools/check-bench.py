@@ -9,7 +9,7 @@ wall-second (1.0 = one core busy), the connections opened per second (the checks
 --haproxy is given (the proxy under test is bin/fulcrum on the packaged jar unless --proxy says otherwise).
 
     python3 tools/check-bench.py [--servers 1000] [--inter 100] [--warmup 10] [--seconds 20] [--http]
-                                 [--port 21000] [--proxy CMD] [--haproxy] [--repeat N]
+                                 [--port 21000] [--listening] [--proxy CMD] [--haproxy] [--repeat N]
 
 Run it on an otherwise quiet machine: the figure is the proxy's own CPU time, but a busy machine stretches it, and a
 proxy that gets too little CPU checks less often than asked (compare the connections opened per second with the checks
@@ -138,13 +138,15 @@ def main():
     ap.add_argument("--seconds", type=float, default=20, help="measuring window")
     ap.add_argument("--port", type=int, default=21000, help="the check target's port (the proxy listens on the next one)")
     ap.add_argument("--http", action="store_true", help="HTTP checks (option httpchk) instead of TCP connects")
+    ap.add_argument("--listening", action="store_true",
+                    help="a check target of one's own (nginx...) listens on --port already: start none")
     ap.add_argument("--proxy", default=os.path.join(ROOT, "bin/fulcrum"), help="the proxy command")
     ap.add_argument("--haproxy", action="store_true", help="measure haproxy on the same configuration too")
     ap.add_argument("--repeat", type=int, default=1,
                     help="runs of each proxy, interleaved (proxy, haproxy, proxy...): a shared machine's load then weighs on both")
     a = ap.parse_args()
 
-    target = Target(a.port, a.http)
+    target = None if a.listening else Target(a.port, a.http)
     cfg_text = config(a.servers, a.inter, a.port, a.http)
     expected = a.servers * 1000.0 / a.inter
     runs = [("proxy", shlex.split(a.proxy))]
@@ -161,7 +163,8 @@ def main():
                       "%.1f CPU-ms per 1,000 connections" % (name, cores, 100 * cores, 100 * user, 100 * system, rate,
                                                              1e6 * cores / rate if rate else 0), flush=True)
     finally:
-        target.close()
+        if target:
+            target.close()
 
 
 if __name__ == "__main__":

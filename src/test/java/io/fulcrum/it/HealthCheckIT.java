@@ -28,6 +28,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class HealthCheckIT {
+    /** The defaults section of the TCP tests. */
+    private static final String TCP_DEFAULTS = """
+            defaults
+                mode tcp
+                timeout connect 1s
+                timeout client 5s
+                timeout server 5s
+            """;
 
     private static void await(BooleanSupplier cond, String what) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30); // generous: CI boxes are loaded
@@ -97,12 +105,7 @@ class HealthCheckIT {
         try (Origin a = Origin.start(s -> send(s, "a"))) {
             Origin b = Origin.start(port2, s -> send(s, "b"));
             int fe = freePort();
-            String cfg = """
-                    defaults
-                        mode tcp
-                        timeout connect 1s
-                        timeout client 5s
-                        timeout server 5s
+            String cfg = TCP_DEFAULTS + """
                     backend be
                         option log-health-checks
                         server s1 127.0.0.1:%d check inter 100 rise 2 fall 2
@@ -141,12 +144,7 @@ class HealthCheckIT {
         try (Origin silent = Origin.start(s -> readToEof(s, 64)); // never answers
              Origin up = Origin.start(s -> { })) {
             int fe = freePort();
-            String cfg = """
-                    defaults
-                        mode tcp
-                        timeout connect 1s
-                        timeout client 5s
-                        timeout server 5s
+            String cfg = TCP_DEFAULTS + """
                         timeout check 500ms
                         option log-health-checks
                     backend pong
