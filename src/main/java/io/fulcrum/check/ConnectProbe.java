@@ -22,7 +22,9 @@ import java.util.function.Consumer;
  * pipeline, promises and config, the exception its close makes while its connect promise is being completed, and
  * seven system calls the probe does not make (TCP_NODELAY set, SO_SNDBUF and SO_LINGER read, the local and peer
  * addresses, SO_ERROR read after a successful connect, the descriptor removed from epoll before closing it). The
- * probe makes what HAProxy makes: socket, the two options below, connect, one epoll_ctl, close.
+ * probe makes seven: socket, getsockname (Netty's socket asks its family), the two options below, connect, one
+ * epoll_ctl, close; HAProxy makes about as many (it sets TCP_NODELAY and O_NONBLOCK, and connects again to learn
+ * the outcome).
  *
  * <p>As HAProxy, the handshake's last ACK is delayed and the close resets (SO_LINGER 0), so the server's
  * application never sees the check and no TIME_WAIT is left here. It runs on its loop only.
@@ -87,7 +89,7 @@ final class ConnectProbe implements EpollIoHandle {
         }
         int ops = ((EpollIoEvent) event).ops().value();
         if ((ops & TROUBLE) == 0) {
-            tell(null); // writable without error: established (HAProxy's own test)
+            tell(null); // writable without error nor hang-up: established (SO_ERROR would read 0)
             return;
         }
         try {
