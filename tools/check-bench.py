@@ -9,9 +9,12 @@ wall-second (1.0 = one core busy), the connections opened per second (the checks
 --haproxy is given (the proxy under test is bin/fulcrum on the packaged jar unless --proxy says otherwise).
 
     python3 tools/check-bench.py [--servers 1000] [--inter 100] [--warmup 10] [--seconds 20] [--http]
-                                 [--port 21000] [--proxy CMD] [--haproxy]
+                                 [--port 21000] [--listening] [--proxy CMD] [--haproxy] [--repeat N]
 
-Run it on an otherwise quiet machine: the figure is the proxy's own CPU time, but a busy machine stretches it.
+Run it on an otherwise quiet machine: the figure is the proxy's own CPU time, but a busy machine stretches it, and a
+proxy that gets too little CPU checks less often than asked (compare the connections opened per second with the checks
+expected; ActiveOpens counts the whole network namespace, other programs' connections included). --repeat N interleaves
+N runs of each proxy so that a changing load weighs on both.
 """
 
 import argparse
@@ -91,9 +94,10 @@ class Target:
 
 
 def cpu_seconds(pid):
+    """The process's user and system CPU-seconds (utime and stime, fields 14 and 15 of /proc/PID/stat)."""
     with open("/proc/%d/stat" % pid) as f:
         fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime (fields 14 and 15)
+    return int(fields[11]) / TICKS, int(fields[12]) / TICKS
 
 
 def connects():
@@ -112,10 +116,11 @@ def measure(cmd, cfg_text, warmup, seconds):
         time.sleep(warmup)
         if proc.poll() is not None:
             sys.exit("the proxy stopped: " + proc.stderr.read().decode(errors="replace"))
-        c0, a0, t0 = cpu_seconds(proc.pid), connects(), time.monotonic()
+        (u0, s0), a0, t0 = cpu_seconds(proc.pid), connects(), time.monotonic()
         time.sleep(seconds)
-        c1, a1, t1 = cpu_seconds(proc.pid), connects(), time.monotonic()
-        return (c1 - c0) / (t1 - t0), (a1 - a0) / (t1 - t0)
+        (u1, s1), a1, t1 = cpu_seconds(proc.pid), connects(), time.monotonic()
+        wall = t1 - t0
+        return (u1 - u0) / wall, (s1 - s0) / wall, (a1 - a0) / wall
     finally:
         proc.terminate()
         try:
@@ -133,11 +138,15 @@ def main():
     ap.add_argument("--seconds", type=float, default=20, help="measuring window")
     ap.add_argument("--port", type=int, default=21000, help="the check target's port (the proxy listens on the next one)")
     ap.add_argument("--http", action="store_true", help="HTTP checks (option httpchk) instead of TCP connects")
+    ap.add_argument("--listening", action="store_true",
+                    help="a check target of one's own (nginx...) listens on --port already: start none")
     ap.add_argument("--proxy", default=os.path.join(ROOT, "bin/fulcrum"), help="the proxy command")
     ap.add_argument("--haproxy", action="store_true", help="measure haproxy on the same configuration too")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="runs of each proxy, interleaved (proxy, haproxy, proxy...): a shared machine's load then weighs on both")
     a = ap.parse_args()
 
-    target = Target(a.port, a.http)
+    target = None if a.listening else Target(a.port, a.http)
     cfg_text = config(a.servers, a.inter, a.port, a.http)
     expected = a.servers * 1000.0 / a.inter
     runs = [("proxy", shlex.split(a.proxy))]
@@ -145,11 +154,17 @@ def main():
         runs.append(("haproxy", ["haproxy"]))
     print("%d servers, %s checks every %d ms (%.0f checks/s expected)" % (a.servers, "HTTP" if a.http else "TCP", a.inter, expected))
     try:
-        for name, cmd in runs:
-            cores, rate = measure(cmd, cfg_text, a.warmup, a.seconds)
-            print("%-8s %.3f CPU-seconds per second (%.1f%% of one core), %.0f connections opened/s" % (name, cores, 100 * cores, rate))
+        for _ in range(a.repeat):
+            for name, cmd in runs:
+                user, system, rate = measure(cmd, cfg_text, a.warmup, a.seconds)
+                cores = user + system
+                # Per check too: a proxy starved of CPU by a busy machine checks less often than asked and looks cheaper.
+                print("%-8s %.3f CPU-seconds per second (%.1f%% of one core: user %.1f%%, system %.1f%%), %.0f connections opened/s, "
+                      "%.1f CPU-ms per 1,000 connections" % (name, cores, 100 * cores, 100 * user, 100 * system, rate,
+                                                             1e6 * cores / rate if rate else 0), flush=True)
     finally:
-        target.close()
+        if target:
+            target.close()
 
 
 if __name__ == "__main__":

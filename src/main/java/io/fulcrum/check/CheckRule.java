@@ -59,6 +59,10 @@ sealed interface CheckRule {
     record SetVar(ConditionalVar var, Expr expr, LogFormat format) implements CheckRule {
     }
 
+    /** {@code tcp-check|http-check comment <text>}: a step that does nothing (the next rule took its text). */
+    record Comment(String text) implements CheckRule {
+    }
+
     /** {@code tcp-check|http-check unset-var(name)}. */
     record UnsetVar(VarRef var) implements CheckRule {
     }
@@ -130,6 +134,12 @@ sealed interface CheckRule {
         /** The same expect, its match inverted ({@code !}). */
         Expect negated() {
             return new Expect(kind, !negate, text, regex, bytes, lf, minRecv, comment, onSuccess, onError, statusCode, header, judge, protocol, ok,
+                    error, timeout);
+        }
+
+        /** The same expect with {@code text} as its comment (a comment rule before it). */
+        Expect commented(String text) {
+            return new Expect(kind, negate, this.text, regex, bytes, lf, minRecv, text, onSuccess, onError, statusCode, header, judge, protocol, ok,
                     error, timeout);
         }
 

@@ -85,17 +85,17 @@ final class CheckRules {
     private void tcpCheck(ProxyChecks c, ConfigLine l) throws ConfigException {
         String kw = l.arg(1);
         switch (kw) {
-            case "connect" -> c.rules.add(connect(l, "tcp-check"));
+            case "connect" -> add(c, connect(l, "tcp-check"));
             case "send", "send-lf" -> {
                 if (!l.has(2)) {
                     throw new ConfigException("'tcp-check " + kw + "' expects a string as argument.");
                 }
                 if (kw.equals("send")) {
                     byte[] data = l.arg(2).getBytes(StandardCharsets.ISO_8859_1);
-                    c.rules.add(new CheckRule.Send(x -> data, comment(l, 3)));
+                    add(c, new CheckRule.Send(x -> data, comment(l, 3)));
                 } else {
                     CheckRule.Text f = format(l.arg(2), "tcp-check send-lf");
-                    c.rules.add(new CheckRule.Send(x -> f.of(x).getBytes(StandardCharsets.ISO_8859_1), comment(l, 3)));
+                    add(c, new CheckRule.Send(x -> f.of(x).getBytes(StandardCharsets.ISO_8859_1), comment(l, 3)));
                 }
             }
             case "send-binary", "send-binary-lf" -> {
@@ -104,14 +104,14 @@ final class CheckRules {
                 }
                 if (kw.equals("send-binary")) {
                     byte[] data = hex(l.arg(2), "tcp-check " + kw);
-                    c.rules.add(new CheckRule.Send(x -> data, comment(l, 3)));
+                    add(c, new CheckRule.Send(x -> data, comment(l, 3)));
                 } else {
                     CheckRule.Text f = format(l.arg(2), "tcp-check send-binary-lf");
-                    c.rules.add(new CheckRule.Send(x -> hexOrNull(f.of(x)), comment(l, 3)));
+                    add(c, new CheckRule.Send(x -> hexOrNull(f.of(x)), comment(l, 3)));
                 }
             }
-            case "expect" -> c.rules.add(expect(l, "tcp-check", false));
-            case "comment" -> { }
+            case "expect" -> add(c, expect(l, "tcp-check", false));
+            case "comment" -> comment(c, l, "tcp-check");
             default -> {
                 if (!variable(c, l, "tcp-check")) {
                     throw ConfigException.unspaced("'tcp-check' only supports 'comment', 'connect', 'send', 'send-binary', 'expect', "
@@ -127,10 +127,10 @@ final class CheckRules {
         switch (kw) {
             case "disable-on-404" -> c.disableOn404 = true;
             case "send-state" -> c.sendState = true;
-            case "comment" -> { }
-            case "connect" -> c.rules.add(connect(l, "http-check"));
-            case "send" -> c.rules.add(httpSend(c.request, l));
-            case "expect" -> c.rules.add(expect(l, "http-check", true));
+            case "comment" -> comment(c, l, "http-check");
+            case "connect" -> add(c, connect(l, "http-check"));
+            case "send" -> add(c, httpSend(c.request, l));
+            case "expect" -> add(c, expect(l, "http-check", true));
             default -> {
                 if (!variable(c, l, "http-check")) {
                     throw ConfigException.unspaced("'http-check' only supports 'disable-on-404', 'send-state', 'comment', 'connect', 'send', "
@@ -498,6 +498,33 @@ final class CheckRules {
             return null;
         }
         return ByteBufUtil.decodeHexDump(v);
+    }
+
+    /**
+     * {@code tcp-check|http-check comment <text>}: a step of its own (HAProxy numbers it), whose text the rule right
+     * after it takes ({@link #add}).
+     */
+    private static void comment(ProxyChecks c, ConfigLine l, String where) throws ConfigException {
+        if (!l.has(2)) {
+            throw new ConfigException("'" + where + " comment' : expects a string as argument.");
+        }
+        c.rules.add(new CheckRule.Comment(l.arg(2)));
+    }
+
+    /** Adds a rule; a connect, send or expect right after a comment rule takes its text unless it has its own comment, as by HAProxy. */
+    private static void add(ProxyChecks c, CheckRule r) {
+        if (!c.rules.isEmpty() && c.rules.getLast() instanceof CheckRule.Comment k) {
+            r = switch (r) {
+                case CheckRule.Connect x when x.comment() == null -> new CheckRule.Connect(x.port(), x.portExpr(), x.addr(), x.sendProxy(),
+                        x.viaSocks4(), x.byDefault(), x.ssl(), x.sni(), x.alpn(), k.text());
+                case CheckRule.Send x when x.comment() == null -> new CheckRule.Send(x.data(), k.text());
+                case CheckRule.HttpSend x when x.comment() == null -> new CheckRule.HttpSend(x.method(), x.uri(), x.version(), x.headers(), x.body(),
+                        k.text());
+                case CheckRule.Expect x when x.comment() == null -> x.commented(k.text());
+                default -> r;
+            };
+        }
+        c.rules.add(r);
     }
 
     private static String comment(ConfigLine l, int i) {

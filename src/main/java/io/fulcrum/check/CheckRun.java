@@ -59,9 +59,15 @@ final class CheckRun {
     private final Consumer<CheckResult> done;
     private final long start = System.nanoTime();
     private Channel channel;
+    /** The bare connect made without a channel ({@link ConnectProbe}), or null. */
+    private ConnectProbe probe;
+    /** The probe's own connect timer, when it fires before the run's. */
+    private ScheduledFuture<?> probeTimer;
     private ByteBuf in = Unpooled.EMPTY_BUFFER;
     private boolean eof;
     private int next;
+    /** The step in progress, numbered from 1 as HAProxy does (its rule's index + 1); 0 is the implicit first connect. */
+    private int step;
     private Expect waiting;
     private boolean waitingHttp;
     private boolean connecting;
@@ -96,7 +102,7 @@ final class CheckRun {
         timer = loop.schedule(this::timedOut, target.timeout() > 0 ? target.timeout() : target.connectTimeout(), TimeUnit.MILLISECONDS);
         for (int i = 0; i < rules.size(); i++) {
             CheckRule r = rules.get(i);
-            if (!(r instanceof CheckRule.SetVar || r instanceof CheckRule.UnsetVar)) {
+            if (!(r instanceof CheckRule.SetVar || r instanceof CheckRule.UnsetVar || r instanceof CheckRule.Comment)) {
                 if (r instanceof Connect) {
                     proceed();
                     return;
@@ -110,17 +116,27 @@ final class CheckRun {
     private void connect(Connect c) {
         if (channel != null) {
             channel.close();
+            channel = null;
             release();
             eof = false;
         }
+        closeProbe();
         int port = c.portExpr() == null ? 0 : c.portExpr().applyAsInt(ctx());
         port = port > 0 && port <= 65535 ? port : c.port() != 0 ? c.port() : target.address().getPort();
         InetSocketAddress to = new InetSocketAddress(c.addr() != null ? c.addr() : target.address().getAddress(), port);
         connecting = true;
+        // From the server's (or backend's) source, as HAProxy: a check sees what the traffic sees.
+        // As HAProxy, through the server's socks4 proxy when the rule says via-socks4, or for a default connect
+        // with check-via-socks4.
+        SourceAddress source = SourceAddress.of(target.server(), target.backend().socketOptions().source);
+        boolean socks = c.viaSocks4() || c.byDefault() && target.viaSocks4();
+        if (bare(c) && source == null && !socks && ConnectProbe.usable(loop)) {
+            probe(to);
+            return;
+        }
         Channel ch = loops.newSocketFor(to);
         // Netty's connect timer only when it fires before the run's own, which otherwise bounds the connect (0: none).
-        ch.config().setOption(ChannelOption.CONNECT_TIMEOUT_MILLIS,
-                target.connectTimeout() < target.timeout() ? (int) Math.max(1, target.connectTimeout()) : 0);
+        ch.config().setOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectBound());
         if (bare(c)) {
             // As HAProxy: the handshake's last ACK is delayed and the close resets, so the server's application never
             // sees the check and no TIME_WAIT is left here (thousands a second would make every connect dearer).
@@ -136,16 +152,54 @@ final class CheckRun {
             if (!r.isSuccess()) {
                 connected(c, r);
             } else if (!finished && ch == channel) {
-                // From the server's (or backend's) source, as HAProxy: a check sees what the traffic sees.
-                // As HAProxy, through the server's socks4 proxy when the rule says via-socks4, or for a default connect
-                // with check-via-socks4.
-                boolean socks = c.viaSocks4() || c.byDefault() && target.viaSocks4();
-                Socks4.connect(ch, to, SourceAddress.of(target.server(), target.backend().socketOptions().source),
-                        socks ? Socks4.of(target.server()) : null).addListener((ChannelFuture cf) -> connected(c, cf));
+                Socks4.connect(ch, to, source, socks ? Socks4.of(target.server()) : null).addListener((ChannelFuture cf) -> connected(c, cf));
             } else {
                 ch.close();
             }
         });
+    }
+
+    /** How long a connect may take when that ends before the run's own timer, which otherwise bounds it (0: no bound). */
+    private int connectBound() {
+        return target.connectTimeout() < target.timeout() ? (int) Math.max(1, target.connectTimeout()) : 0;
+    }
+
+    /** A bare connect without a channel; as a channel's connect would, it passes at layer 4 or fails there. */
+    private void probe(InetSocketAddress to) {
+        ConnectProbe p = new ConnectProbe(failure -> {
+            connecting = false;
+            if (probeTimer != null) {
+                probeTimer.cancel(false);
+                probeTimer = null;
+            }
+            if (failure != null) {
+                finish(CheckStatus.L4CON, 0, systemWords(failure) + where());
+            } else {
+                overTls = false;
+                proceed();
+            }
+        });
+        probe = p; // before connecting: the outcome may be told at once, and the run then closes the probe
+        int bound = connectBound();
+        if (bound > 0) {
+            probeTimer = loop.schedule(() -> {
+                if (probe == p && connecting) {
+                    finish(CheckStatus.L4TOUT, 0, where());
+                }
+            }, bound, TimeUnit.MILLISECONDS);
+        }
+        p.connect(loop, to);
+    }
+
+    private void closeProbe() {
+        if (probe != null) {
+            probe.close();
+            probe = null;
+        }
+        if (probeTimer != null) {
+            probeTimer.cancel(false);
+            probeTimer = null;
+        }
     }
 
     private void connected(Connect c, ChannelFuture cf) {
@@ -155,7 +209,7 @@ final class CheckRun {
         } else if (!cf.isSuccess()) {
             Throwable t = cf.cause();
             finish(t instanceof ConnectTimeoutException ? CheckStatus.L4TOUT : CheckStatus.L4CON, 0,
-                    t instanceof ConnectTimeoutException ? "" : systemWords(t));
+                    (t instanceof ConnectTimeoutException ? "" : systemWords(t)) + where());
         } else {
             if (c.sendProxy() || target.sendProxy() > 0) {
                 Channel ch = cf.channel();
@@ -174,7 +228,7 @@ final class CheckRun {
             // The handshake is part of connecting: HAProxy bounds it by the connect timeout too.
             ScheduledFuture<?> bound = loop.schedule(() -> {
                 if (handshaking && cf.channel() == channel) {
-                    finish(CheckStatus.L6TOUT, 0, "");
+                    finish(CheckStatus.L6TOUT, 0, where());
                 }
             }, Math.max(1, target.connectTimeout()), TimeUnit.MILLISECONDS);
             tls.install(cf.channel(), null).addListener(h -> {
@@ -187,7 +241,7 @@ final class CheckRun {
                     overTls = true;
                     proceed();
                 } else {
-                    finish(CheckStatus.L6RSP, 0, handshakeWords(h.cause()));
+                    finish(CheckStatus.L6RSP, 0, handshakeWords(h.cause()) + where());
                 }
             });
         }
@@ -203,13 +257,23 @@ final class CheckRun {
     /** A connect nothing is sent on nor read from: the check ends once it is established ({@link #next} follows it). */
     private boolean bare(Connect c) {
         boolean tls = c.ssl() || c.byDefault() && target.tls() != null;
-        return !tls && !c.sendProxy() && target.sendProxy() == 0 && (next >= rules.size() || rules.get(next) instanceof Connect);
+        int n = skipComments(next);
+        return !tls && !c.sendProxy() && target.sendProxy() == 0 && (n >= rules.size() || rules.get(n) instanceof Connect);
+    }
+
+    /** The first rule from {@code i} that is not a comment (comment rules are steps that do nothing). */
+    private int skipComments(int i) {
+        while (i < rules.size() && rules.get(i) instanceof CheckRule.Comment) {
+            i++;
+        }
+        return i;
     }
 
     /** Runs the rules from {@link #next} until one waits for the server or the set ends. */
     private void proceed() {
         while (!finished && next < rules.size()) {
             CheckRule r = rules.get(next++);
+            step = next;
             switch (r) {
                 case Connect c -> {
                     connect(c);
@@ -234,11 +298,13 @@ final class CheckRun {
                     }
                 }
                 case CheckRule.UnsetVar v -> v.var().unset(ctx());
+                case CheckRule.Comment k -> { }
                 case HttpSend h -> {
                     release();
                     channel.writeAndFlush(Unpooled.wrappedBuffer(HttpCheck.request(h, ctx(), target.stateHeader())));
                     waitingHttp = true;
-                    if (next >= rules.size() || !(rules.get(next) instanceof Expect)) {
+                    int n = skipComments(next);
+                    if (n >= rules.size() || !(rules.get(n) instanceof Expect)) {
                         waiting = null; // the implicit expect: a 2xx or 3xx status
                         evaluate();
                         return;
@@ -254,7 +320,9 @@ final class CheckRun {
             }
         }
         if (!finished) {
-            channel.flush();
+            if (channel != null) { // null after a probe
+                channel.flush();
+            }
             if (answer != null) {
                 finish(CheckStatus.L7OK, answer.status(), successInfo);
             } else if (sawExpect) {
@@ -400,9 +468,11 @@ final class CheckRun {
         waiting = null;
         boolean http = waitingHttp;
         // A following expect looks at the same answer (HAProxy's expect rules consume nothing).
-        if (next < rules.size() && rules.get(next) instanceof Expect nextExpect && http == nextExpect.kind().http()) {
+        int n = skipComments(next);
+        if (n < rules.size() && rules.get(n) instanceof Expect nextExpect && http == nextExpect.kind().http()) {
             waiting = nextExpect;
-            next++;
+            next = n + 1;
+            step = next;
             evaluate();
             return;
         }
@@ -415,15 +485,47 @@ final class CheckRun {
             return;
         }
         if (connecting || handshaking) {
-            finish(connecting ? CheckStatus.L4TOUT : CheckStatus.L6TOUT, 0, "");
+            finish(connecting ? CheckStatus.L4TOUT : CheckStatus.L6TOUT, 0, where());
             return;
         }
         Expect e = waiting;
-        String info = "";
-        if (e != null && target.explicit()) {
-            info = " at step " + next + " of tcp-check (expect " + e.kind().word + ")" + (e.comment() != null ? " comment: '" + e.comment() + "'" : "");
+        finish(e != null && e.timeout() != null ? e.timeout() : CheckStatus.L7TOUT, 0, where());
+    }
+
+    /**
+     * Where an explicit {@code tcp-check} stood when its connection failed or its time ran out, after the system's words
+     * (HAProxy's chk_report_conn_err()): " at step 2 of tcp-check (expect string '+PONG')"; nothing for other checks.
+     */
+    private String where() {
+        if (!target.explicit()) {
+            return "";
         }
-        finish(e != null && e.timeout() != null ? e.timeout() : CheckStatus.L7TOUT, 0, info);
+        if (step == 0) {
+            return " at initial connection step of tcp-check";
+        }
+        StringBuilder sb = new StringBuilder(" at step ").append(step).append(" of tcp-check");
+        String comment = null;
+        switch (rules.get(step - 1)) {
+            case Connect c -> {
+                sb.append(c.port() != 0 ? " (connect port " + c.port() + ")" : " (connect)");
+                comment = c.comment();
+            }
+            case Expect e -> {
+                sb.append(" (expect ").append(e.kind().word);
+                if (e.kind() == CheckRule.Kind.STRING || e.kind() == CheckRule.Kind.BINARY) {
+                    // HAProxy prints the pattern's bytes (a binary one decoded), as a C string
+                    sb.append(" '").append(new String(e.bytes(), StandardCharsets.ISO_8859_1)).append('\'');
+                }
+                sb.append(')');
+                comment = e.comment();
+            }
+            case Send x -> {
+                sb.append(" (send)");
+                comment = x.comment();
+            }
+            default -> { }
+        }
+        return comment == null ? sb.toString() : sb.append(" comment: '").append(comment).append('\'').toString();
     }
 
     private void finish(CheckStatus status, int code, String info) {
@@ -437,6 +539,7 @@ final class CheckRun {
         if (channel != null) {
             channel.close();
         }
+        closeProbe();
         release();
         int nul = info.indexOf('\0'); // HAProxy keeps the info as a C string
         done.accept(new CheckResult(status, code, nul < 0 ? info : info.substring(0, nul), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)));

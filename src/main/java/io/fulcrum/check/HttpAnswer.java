@@ -5,11 +5,16 @@ import io.netty.buffer.ByteBuf;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /** An HTTP check's answer: its status line, its headers and where its body lies in the bytes read. */
 record HttpAnswer(int status, String reason, List<String[]> headers, int bodyStart, long contentLength) {
     /** A complete head that is not a valid HTTP response. */
     static final HttpAnswer INVALID = new HttpAnswer(-1, "", List.of(), 0, -1);
+    /** Compiled once: String.matches and a split on a regex compile theirs at each call, thousands of times a second. */
+    private static final Pattern LINES = Pattern.compile("\r?\n");
+    private static final Pattern VERSION = Pattern.compile("HTTP/\\d\\.\\d");
+    private static final Pattern STATUS = Pattern.compile("\\d{3}");
 
     /** The answer once its head is complete ({@link #INVALID} when it is not HTTP), or null while it is not. */
     static HttpAnswer parse(ByteBuf in, boolean eof) {
@@ -28,9 +33,9 @@ record HttpAnswer(int status, String reason, List<String[]> headers, int bodySta
             end = s.length();
             sep = 0;
         }
-        String[] lines = s.substring(0, end).split("\r?\n");
+        String[] lines = LINES.split(s.substring(0, end));
         String[] start = lines[0].split(" ", 3);
-        if (start.length < 2 || !start[0].matches("HTTP/\\d\\.\\d") || !start[1].matches("\\d{3}")) {
+        if (start.length < 2 || !VERSION.matcher(start[0]).matches() || !STATUS.matcher(start[1]).matches()) {
             return INVALID;
         }
         long length = -1;

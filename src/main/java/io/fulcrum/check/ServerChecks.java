@@ -54,7 +54,11 @@ public final class ServerChecks {
     private boolean sawMaintenance;
     private CheckStatus lastStatus = CheckStatus.INI;
     private CheckStatus lastAgentStatus = CheckStatus.INI;
-    private boolean stopped;
+    /**
+     * The process stops: no check starts, and none that ends counts (the loops close their connections as they stop,
+     * which would look like the servers' doing). Set by the stopping thread before the loops are shut down.
+     */
+    private volatile boolean stopped;
     /** The next health check, when none runs (what {@code on-error} brings forward to {@code fastinter}). */
     private ScheduledFuture<?> nextHealth;
     /** {@code observe}: errors of the traffic in a row (written by the streams' loops). */
@@ -140,7 +144,7 @@ public final class ServerChecks {
     }
 
     void stop() {
-        loop.execute(() -> stopped = true);
+        stopped = true;
         if (external != null) {
             external.stop();
         }
@@ -159,6 +163,9 @@ public final class ServerChecks {
         healthRunning = true;
         Consumer<CheckResult> done = r -> {
             healthRunning = false;
+            if (stopped) {
+                return;
+            }
             healthResult(r);
             nextHealth = loop.schedule(this::runHealth, spread(interval()), TimeUnit.MILLISECONDS);
         };
@@ -192,6 +199,9 @@ public final class ServerChecks {
         agentRunning = true;
         new CheckRun(loops, loop, t, agentRules, r -> {
             agentRunning = false;
+            if (stopped) {
+                return;
+            }
             agentResult(r);
             loop.schedule(this::runAgent, spread(spec.agentInter), TimeUnit.MILLISECONDS);
         }).start();
@@ -409,7 +419,9 @@ public final class ServerChecks {
 
     private static CheckView view(int state, CheckResult r, boolean running, int rise, int fall, int health) {
         int result = running || !r.status().finished() ? 0 : r.status() == CheckStatus.L7OKC ? 4 : r.status().passed() ? 3 : 2;
-        return new CheckView(state, r.status(), result, r.code(), r.durationMillis(), r.info() == null ? "" : r.info(), rise, fall, health);
+        // A check that starts clears what the last one found (HAProxy's HCHK_STATUS_START); its status and code stay.
+        String info = running || r.info() == null ? "" : r.info();
+        return new CheckView(state, r.status(), result, r.code(), r.durationMillis(), info, rise, fall, health);
     }
 
     /** {@code set server health up|stopping|down}: the counter set as HAProxy's CLI sets it, before the call returns. */

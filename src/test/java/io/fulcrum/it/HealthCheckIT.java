@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -22,10 +23,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Health checks against real origins: what an HTTP check sends, a server that stops answering taken out of
- * the traffic and put back when it answers again, and the lines logged as haproxy 2.6 words them.
+ * the traffic and put back when it answers again, and the lines logged as haproxy 2.6 words them (the tests pass
+ * against haproxy with -Dit.proxy=haproxy).
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class HealthCheckIT {
+    /** The defaults section of the TCP tests. */
+    private static final String TCP_DEFAULTS = """
+            defaults
+                mode tcp
+                timeout connect 1s
+                timeout client 5s
+                timeout server 5s
+            """;
 
     private static void await(BooleanSupplier cond, String what) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30); // generous: CI boxes are loaded
@@ -95,12 +105,7 @@ class HealthCheckIT {
         try (Origin a = Origin.start(s -> send(s, "a"))) {
             Origin b = Origin.start(port2, s -> send(s, "b"));
             int fe = freePort();
-            String cfg = """
-                    defaults
-                        mode tcp
-                        timeout connect 1s
-                        timeout client 5s
-                        timeout server 5s
+            String cfg = TCP_DEFAULTS + """
                     backend be
                         option log-health-checks
                         server s1 127.0.0.1:%d check inter 100 rise 2 fall 2
@@ -124,6 +129,54 @@ class HealthCheckIT {
                 assertThat(spread(fe, 4)).containsEntry("a", 2).containsEntry("b", 2);
             } finally {
                 b.close();
+            }
+        }
+    }
+
+    /**
+     * An explicit tcp-check's connection failures and timeouts say at which step and in which rule they happened, as
+     * HAProxy's chk_report_conn_err() words them (a comment rule is a step, and the next rule takes its text); checks
+     * cut by the process stopping are not reported.
+     */
+    @Test
+    void explicitTcpCheckFailuresSayWhereTheyHappened() throws Exception {
+        int refused = FulcrumProcess.refusedPort();
+        try (Origin silent = Origin.start(s -> readToEof(s, 64)); // never answers
+             Origin up = Origin.start(s -> { })) {
+            int fe = freePort();
+            String cfg = TCP_DEFAULTS + """
+                        timeout check 500ms
+                        option log-health-checks
+                    backend pong
+                        option tcp-check
+                        tcp-check send PING\\r\\n
+                        tcp-check expect string +PONG comment "pong wanted"
+                        server silent 127.0.0.1:%d check inter 300 rise 1 fall 1
+                        server refused 127.0.0.1:%d check inter 300 rise 1 fall 1
+                    backend ports
+                        option tcp-check
+                        tcp-check connect
+                        tcp-check comment "second connect"
+                        tcp-check connect port %d
+                        server s1 127.0.0.1:%d check inter 300 rise 1 fall 1
+                    frontend fe
+                        bind 127.0.0.1:%d
+                        default_backend pong
+                    """.formatted(silent.port(), refused, refused, up.port(), fe);
+            try (FulcrumProcess p = serve(cfg, fe)) {
+                p.awaitStderr("Health check for server pong/silent failed");
+                p.awaitStderr("Health check for server pong/refused failed");
+                p.awaitStderr("Health check for server ports/s1 failed");
+                assertThat(p.stderr()).contains("Health check for server pong/silent failed, reason: Layer7 timeout, "
+                        + "info: \" at step 2 of tcp-check (expect string '+PONG') comment: 'pong wanted'\", check duration: ");
+                assertThat(p.stderr()).contains("Health check for server pong/refused failed, reason: Layer4 connection problem, "
+                        + "info: \"Connection refused at initial connection step of tcp-check\", check duration: ");
+                assertThat(p.stderr()).contains("Health check for server ports/s1 failed, reason: Layer4 connection problem, "
+                        + "info: \"Connection refused at step 3 of tcp-check (connect port " + refused + ") comment: 'second connect'\", check duration: ");
+                Thread.sleep(1000); // checks of the silent server run most of the time: one is cut by the stop
+                p.signal("TERM");
+                p.awaitExit(Duration.ofSeconds(10));
+                assertThat(p.stderr()).doesNotContain("Layer7 invalid response");
             }
         }
     }
