@@ -5,6 +5,7 @@ import io.fulcrum.check.CheckRule.Expect;
 import io.fulcrum.check.CheckRule.HttpSend;
 import io.fulcrum.check.CheckRule.Send;
 import io.fulcrum.backend.Backend;
+import io.fulcrum.conn.NetNamespace;
 import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.conn.Socks4;
 import io.fulcrum.conn.SourceAddress;
@@ -130,11 +131,13 @@ final class CheckRun {
         // with check-via-socks4.
         SourceAddress source = SourceAddress.of(target.server(), target.backend().socketOptions().source);
         boolean socks = c.viaSocks4() || c.byDefault() && target.viaSocks4();
-        if (bare(c) && source == null && !socks && ConnectProbe.usable(loop)) {
+        // As HAProxy, in the server's network namespace (a probe makes its socket where it is).
+        NetNamespace ns = target.server().spec().namespace;
+        if (bare(c) && source == null && !socks && ns == null && ConnectProbe.usable(loop)) {
             probe(to);
             return;
         }
-        Channel ch = loops.newSocketFor(to);
+        Channel ch = ns == null ? loops.newSocketFor(to) : ns.inside(() -> loops.newSocketFor(to));
         // Netty's connect timer only when it fires before the run's own, which otherwise bounds the connect (0: none).
         ch.config().setOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectBound());
         if (bare(c)) {
