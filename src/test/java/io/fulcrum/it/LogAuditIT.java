@@ -45,7 +45,7 @@ class LogAuditIT {
     private static String config(SyslogListener logs, Path sock, int fe, String format, String backend) {
         String frontend = "log-format \"" + format + "\"\ncapture request header Host len 10\ncapture response header X-R len 10\n"
                 + "http-request deny if { path /deny }";
-        return LogIT.config(logs, "http", fe, frontend, backend + "\ntimeout queue 300ms")
+        return LogIT.config(logs, "http", fe, frontend, backend + "\ntimeout queue 1s")
                 .replaceFirst("global\n", "global\n    stats socket " + sock + " level admin\n");
     }
 
@@ -72,6 +72,13 @@ class LogAuditIT {
 
     private static Map<String, Map<String, String>> stats(Path sock) throws Exception {
         return StatsIT.rows(CliClient.send(sock, "show stat"));
+    }
+
+    /** Waits until s1 serves a request (its one slot taken), so that the next one queues. */
+    private static void awaitBusy(Path sock) throws Exception {
+        for (int i = 0; i < 200 && !stats(sock).get("be/s1").get("scur").equals("1"); i++) {
+            Thread.sleep(5);
+        }
     }
 
     /** HAProxy's transaction holds its response captures from the parsed request on: "{}" and "-" when no response came. */
@@ -116,20 +123,20 @@ class LogAuditIT {
         withProxy("%HU %ST %tsc %sq/%bq", "server s1 ORIGIN maxconn 1", (logs, fe, sock) -> {
             try (HttpClientConn holder = HttpClientConn.open(fe);
                  HttpClientConn waiter = HttpClientConn.open(fe)) {
-                holder.send(get(HOLD + "700"));
-                Thread.sleep(150);
+                holder.send(get(HOLD + "2000"));
+                awaitBusy(sock);
                 assertThat(waiter.exchange(get("/late")).status()).isEqualTo(503);
                 assertThat(logs.next()).isEqualTo("/late 503 sQ-- 0/1\n");
                 assertThat(holder.read().status()).isEqualTo(200);
-                assertThat(logs.next()).isEqualTo(HOLD + "700 200 ---- 0/0\n");
+                assertThat(logs.next()).isEqualTo(HOLD + "2000 200 ---- 0/0\n");
 
-                holder.send(get(HOLD + "100"));
-                Thread.sleep(50);
+                holder.send(get(HOLD + "400"));
+                awaitBusy(sock);
                 try (HttpClientConn next = HttpClientConn.open(fe)) {
                     assertThat(next.exchange(get("/next")).status()).isEqualTo(200); // served once the first ends
                 }
                 assertThat(holder.read().status()).isEqualTo(200);
-                assertThat(logs.next()).isEqualTo(HOLD + "100 200 ---- 0/0\n");
+                assertThat(logs.next()).isEqualTo(HOLD + "400 200 ---- 0/0\n");
                 assertThat(logs.next()).isEqualTo("/next 200 ---- 0/1\n");
 
                 Map<String, Map<String, String>> rows = stats(sock);
