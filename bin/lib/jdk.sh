@@ -50,3 +50,14 @@ fulcrum_jvm_flags() {
         echo --sun-misc-unsafe-memory-access=allow
     fi
 }
+
+# The AOT cache flags for the jar at $1: its cache (written by bin/lib/aot-train.sh at build time) when this JDK
+# has AOT caches and the cache is newer than the jar. A cache the JVM cannot use (other JDK, other flags) is
+# skipped silently: -Xlog keeps the JVM's complaint out of Fulcrum's output.
+fulcrum_aot_flags() {
+    local cache="${1%.jar}.aot"
+    if [ "$FULCRUM_JAVA_FEATURE" -ge 25 ] && [ -f "$cache" ] && [ "$cache" -nt "$1" ]; then
+        echo -XX:AOTCache="$cache"
+        echo -Xlog:aot=off,cds=off
+    fi
+}

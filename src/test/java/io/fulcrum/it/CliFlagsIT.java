@@ -33,6 +33,16 @@ class CliFlagsIT {
         assertThat(r.stderr()).as(r.describe()).isEmpty();
     }
 
+    /** The servers tests start run with the AOT cache the build recorded (a module option would make the JVM refuse it). */
+    @Test
+    void serversStartWithTheBuildsAotCache() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.version().feature() >= 25, "AOT caches need Java 25");
+        String opts = System.getProperty("fulcrum.test.jvm.args", "") + " -Xlog:aot=info:stderr";
+        FulcrumRun r = FulcrumRun.in(tmp(), Map.of("FULCRUM_JAVA_OPTS", opts), "-v");
+        assertThat(r.exit()).as(r.describe()).isZero();
+        assertThat(r.stderr()).as(r.describe()).contains("Using AOT-linked classes: true").doesNotContain("[error]");
+    }
+
     @Test
     void doubleVersionFlagPrintsBuildOptionsFeaturesPollersAndMultiplexers() throws Exception {
         FulcrumRun r = FulcrumRun.in(tmp(), "-vv");
