@@ -19,8 +19,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Replication with haproxy 2.6 across reconnects: the peer session is cut (haproxy's {@code shutdown session}) right
  * after each update, and both sides connect again at once, often colliding. A counter incremented in turn on each side
  * must reach the other every time and never go back (an update sent again over a newer value from the other side),
- * and every key tracked on one side must reach the other. Both push one update at a time
- * ({@code tune.peers.max-updates-at-once 1}).
+ * and every key tracked on one side must reach the other. Fulcrum pushes one update at a time
+ * ({@code tune.peers.max-updates-at-once 1}), so that what a session resends after a cut comes in several rounds;
+ * haproxy pushes as it does by default: with one at a time, haproxy 2.6 now and then stops pushing the second table's
+ * updates after a cut (seen in CI) and never acknowledges a second table's.
  */
 @Timeout(value = 240, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class PeersReconnectIT {
@@ -37,9 +39,10 @@ class PeersReconnectIT {
         int[] peer = {freePort(), freePort()};
         FRONT[0] = freePort();
         FRONT[1] = freePort();
-        hap = PeersKit.haproxy(config("hap.sock", peer, FRONT[0]), "hap");
+        hap = PeersKit.haproxy(config("hap.sock", peer, FRONT[0], ""), "hap");
         TcpProxyKit.awaitListening(hap, "127.0.0.1", FRONT[0], Duration.ofSeconds(20));
-        ful = FulcrumProcess.start(List.of("-db", "-f", config("ful.sock", peer, FRONT[1]).toString(), "-L", "ful"));
+        ful = FulcrumProcess.start(List.of("-db", "-f", config("ful.sock", peer, FRONT[1], "tune.peers.max-updates-at-once 1").toString(),
+                "-L", "ful"));
         TcpProxyKit.awaitListening(ful, "127.0.0.1", FRONT[1], Duration.ofSeconds(20));
         // haproxy 2.6 teaching a resync lesson one update at a time stalls when its session is cut, and it pushes no
         // update while it teaches (two haproxy processes lose updates the same way): the rounds begin once both
@@ -70,11 +73,10 @@ class PeersReconnectIT {
         PeersKit.stop(hap, ful);
     }
 
-    private static Path config(String socket, int[] peer, int front) throws Exception {
+    private static Path config(String socket, int[] peer, int front, String tune) throws Exception {
         return FulcrumProcess.config(PeersKit.head(dir.resolve(socket)) + """
                 global
-                    # one update at a time: what a session resends after a cut comes in several rounds
-                    tune.peers.max-updates-at-once 1
+                    %s
                 peers mesh
                     peer hap 127.0.0.1:%d
                     peer ful 127.0.0.1:%d
@@ -85,7 +87,7 @@ class PeersReconnectIT {
                     http-request track-sc0 req.hdr(x-key)
                     http-request track-sc1 int(7) table mesh/counts
                     http-request return status 200
-                """.formatted(peer[0], peer[1], front));
+                """.formatted(tune, peer[0], peer[1], front));
     }
 
     /** Cuts haproxy's peer session(s): every stream of its {@code show sess} but the CLI's own. */
@@ -118,8 +120,8 @@ class PeersReconnectIT {
      * acknowledgement) equals its {@code localupdate=}. An update still unacknowledged when a session is cut is sent
      * again on the next one, as HAProxy does, with the value it has then: a change the other side makes meanwhile races
      * with it, which the protocol does not decide. The rounds wait for the acknowledgement, so that what they check is
-     * that unacknowledged updates are resent and acknowledged ones never are. (haproxy 2.6 never acknowledges the second
-     * table here, with one update at a time: the keys table is left out.)
+     * that unacknowledged updates are resent and acknowledged ones never are. (Only the counter's table: the keys'
+     * tables are checked at the end.)
      */
     private static void awaitAcknowledged(String socket, String peer) throws Exception {
         Pattern counts = Pattern.compile("update=(\\d+)\n\\s+table:\\S+ id=mesh/counts update=\\d+ localupdate=(\\d+)");
