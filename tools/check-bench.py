@@ -9,7 +9,12 @@ wall-second (1.0 = one core busy), the connections opened per second (the checks
 --haproxy is given (the proxy under test is bin/fulcrum on the packaged jar unless --proxy says otherwise).
 
     python3 tools/check-bench.py [--servers 1000] [--inter 100] [--warmup 10] [--seconds 20] [--http]
-                                 [--port 21000] [--listening] [--proxy CMD] [--haproxy] [--repeat N]
+                                 [--port 21000] [--listening] [--proxy CMD] [--haproxy] [--floor] [--repeat N]
+
+--floor measures the least any program can spend on the same TCP checks: a small C checker that, for each server and
+interval, makes a socket, sets SO_LINGER 0, connects without blocking, waits for the outcome in epoll and closes; no
+scheduling, no state, no logs. What it costs is the kernel's connect and close (the target's half of the handshake runs
+in the checker's system time on loopback): the floor under any proxy's figure.
 
 Run it on an otherwise quiet machine: the figure is the proxy's own CPU time, but a busy machine stretches it, and a
 proxy that gets too little CPU checks less often than asked (compare the connections opened per second with the checks
@@ -76,16 +81,58 @@ int main(int argc, char **argv) {
 """
 
 
+# The floor of a TCP connect check (--floor): argv = port, servers, interval (ms), seconds to run.
+FLOOR_C = r"""
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdlib.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+static long now_ms(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec * 1000L + t.tv_nsec / 1000000; }
+int main(int argc, char **argv) {
+    int n = atoi(argv[2]), inter = atoi(argv[3]), pending = 0, ep = epoll_create1(0);
+    long start = now_ms(), end = start + atol(argv[4]) * 1000L, next = start;
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons(atoi(argv[1]))};
+    inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+    struct epoll_event evs[256];
+    while (now_ms() < end) {
+        if (now_ms() >= next) {
+            for (int i = 0; i < n; i++) {
+                int s = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+                struct linger l = {1, 0};
+                setsockopt(s, SOL_SOCKET, SO_LINGER, &l, sizeof l);
+                if (connect(s, (struct sockaddr *) &a, sizeof a) == 0) { close(s); continue; }
+                struct epoll_event e = {.events = EPOLLOUT, .data.fd = s};
+                epoll_ctl(ep, EPOLL_CTL_ADD, s, &e);
+                pending++;
+            }
+            next += inter;
+        }
+        long wait = next - now_ms();
+        int k = epoll_wait(ep, evs, 256, pending ? 10 : (int) (wait > 0 ? wait : 0));
+        for (int i = 0; i < k; i++) { close(evs[i].data.fd); pending--; }
+    }
+    return 0;
+}
+"""
+
+
+def compile_c(directory, name, source):
+    src, exe = os.path.join(directory, name + ".c"), os.path.join(directory, name)
+    with open(src, "w") as f:
+        f.write(source)
+    subprocess.run(["cc", "-O2", "-o", exe, src], check=True)
+    return exe
+
+
 class Target:
     """The check target, compiled with cc on the fly."""
 
     def __init__(self, port, http):
         self.dir = tempfile.mkdtemp(prefix="check-bench")
-        src, exe = os.path.join(self.dir, "target.c"), os.path.join(self.dir, "target")
-        with open(src, "w") as f:
-            f.write(TARGET_C)
-        subprocess.run(["cc", "-O2", "-o", exe, src], check=True)
-        self.proc = subprocess.Popen([exe, str(port), "http" if http else "tcp"])
+        self.proc = subprocess.Popen([compile_c(self.dir, "target", TARGET_C), str(port), "http" if http else "tcp"])
 
     def close(self):
         self.proc.kill()
@@ -109,9 +156,11 @@ def connects():
 
 
 def measure(cmd, cfg_text, warmup, seconds):
+    """Runs cmd on the configuration (cfg_text None: cmd needs none) and measures it once warm."""
     with tempfile.NamedTemporaryFile("w", suffix=".cfg", delete=False) as f:
-        f.write(cfg_text)
-    proc = subprocess.Popen(cmd + ["-db", "-f", f.name], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        f.write(cfg_text or "")
+    args = cmd if cfg_text is None else cmd + ["-db", "-f", f.name]
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         time.sleep(warmup)
         if proc.poll() is not None:
@@ -142,21 +191,29 @@ def main():
                     help="a check target of one's own (nginx...) listens on --port already: start none")
     ap.add_argument("--proxy", default=os.path.join(ROOT, "bin/fulcrum"), help="the proxy command")
     ap.add_argument("--haproxy", action="store_true", help="measure haproxy on the same configuration too")
+    ap.add_argument("--floor", action="store_true", help="measure the floor of TCP connect checks too (see above)")
     ap.add_argument("--repeat", type=int, default=1,
                     help="runs of each proxy, interleaved (proxy, haproxy, proxy...): a shared machine's load then weighs on both")
     a = ap.parse_args()
+    if a.floor and a.http:
+        sys.exit("--floor measures TCP connect checks: drop --http")
 
     target = None if a.listening else Target(a.port, a.http)
     cfg_text = config(a.servers, a.inter, a.port, a.http)
     expected = a.servers * 1000.0 / a.inter
-    runs = [("proxy", shlex.split(a.proxy))]
+    runs = [("proxy", shlex.split(a.proxy), cfg_text)]
     if a.haproxy:
-        runs.append(("haproxy", ["haproxy"]))
+        runs.append(("haproxy", ["haproxy"], cfg_text))
+    floor_dir = tempfile.mkdtemp(prefix="check-floor") if a.floor else None
+    if floor_dir:
+        duration = int(a.warmup + a.seconds + 5)
+        floor = [compile_c(floor_dir, "floor", FLOOR_C), str(a.port), str(a.servers), str(a.inter), str(duration)]
+        runs.append(("floor", floor, None))
     print("%d servers, %s checks every %d ms (%.0f checks/s expected)" % (a.servers, "HTTP" if a.http else "TCP", a.inter, expected))
     try:
         for _ in range(a.repeat):
-            for name, cmd in runs:
-                user, system, rate = measure(cmd, cfg_text, a.warmup, a.seconds)
+            for name, cmd, cfg in runs:
+                user, system, rate = measure(cmd, cfg, a.warmup, a.seconds)
                 cores = user + system
                 # Per check too: a proxy starved of CPU by a busy machine checks less often than asked and looks cheaper.
                 print("%-8s %.3f CPU-seconds per second (%.1f%% of one core: user %.1f%%, system %.1f%%), %.0f connections opened/s, "
@@ -165,6 +222,8 @@ def main():
     finally:
         if target:
             target.close()
+        if floor_dir:
+            shutil.rmtree(floor_dir)
 
 
 if __name__ == "__main__":
