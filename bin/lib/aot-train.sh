@@ -26,10 +26,10 @@ fi
 rm -f "$cache" "$cache.tmp"
 
 # Ports: a random block of five above 20000 whose ports refuse connections (nothing listens there).
-free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 for _ in 1 2 3 4 5 6 7 8 9 10; do
     base=$((20000 + RANDOM % 40000))
-    if free "$base" && free $((base + 1)) && free $((base + 2)) && free $((base + 3)) && free $((base + 4)); then
+    if port_free "$base" && port_free $((base + 1)) && port_free $((base + 2)) && port_free $((base + 3)) && port_free $((base + 4)); then
         break
     fi
 done
