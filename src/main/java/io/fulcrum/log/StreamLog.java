@@ -140,7 +140,7 @@ public final class StreamLog {
         requestStarted();
         begin();
         if (headNanos == NONE && !badRequest) {
-            logger.requestReceived();
+            logger.requestReceived(true);
         }
         headNanos = LoopClock.nanoTime();
         method = head.method();
@@ -214,7 +214,7 @@ public final class StreamLog {
     /** The request could not be parsed: the line logs as {@code <BADREQ>}. */
     public void badRequest() {
         if (headNanos == NONE && !badRequest) {
-            logger.requestReceived();
+            logger.requestReceived(hasRequest());
         }
         badRequest = true;
     }

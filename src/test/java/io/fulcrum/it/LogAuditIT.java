@@ -194,6 +194,32 @@ class LogAuditIT {
         });
     }
 
+    /**
+     * A frontend's HTTP/1 streams (h1_total_streams) are the requests of which something came: not a connection
+     * closed before its first byte, which req_tot counts; a bad request and each pipelined request count.
+     */
+    @Test
+    void h1StreamsOfAFrontend() throws Exception {
+        withProxy("%HU %ST %tsc", "server s1 ORIGIN", (logs, fe, sock) -> {
+            try (Socket s = TcpProxyKit.connect(fe)) {
+                Thread.sleep(200);
+            }
+            assertThat(logs.next()).isEqualTo("<BADREQ> 400 CR--\n");
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                assertThat(c.exchange("GARBAGE\r\n\r\n").status()).isEqualTo(400);
+            }
+            assertThat(logs.next()).isEqualTo("<BADREQ> 400 PR--\n");
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                c.send(get("/a") + get("/b"));
+                assertThat(c.read().status()).isEqualTo(200);
+                assertThat(c.read().status()).isEqualTo(200);
+            }
+            assertThat(logs.next()).isEqualTo("/a 200 ----\n");
+            assertThat(logs.next()).isEqualTo("/b 200 ----\n");
+            assertThat(stats(sock).get("fe/FRONTEND")).containsEntry("h1_total_streams", "3").containsEntry("req_tot", "4");
+        });
+    }
+
     /** The stream's task fetches: its calls, and 0 for the times HAProxy measures only under "profiling.tasks on". */
     @Test
     void taskFetchesWithoutProfiling() throws Exception {
