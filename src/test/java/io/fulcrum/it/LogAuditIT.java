@@ -23,9 +23,18 @@ class LogAuditIT {
 
     private static final String HOLD = "/hold";
 
-    /** An origin that answers 200 to each request, /hold<ms> ones after that many ms; garbage to /garbage; 5000 bytes to /big. */
+    /**
+     * An origin that answers 200 to each request, /hold<ms> ones after that many ms; garbage to /garbage; 5000 bytes
+     * to /big; a 103 Early Hints before the 200 to /early, a 100 Continue to /continue.
+     */
     private static HttpOrigin origin() throws Exception {
         return HttpOrigin.start(x -> {
+            if (x.target().equals("/early")) {
+                x.send("HTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\n");
+            }
+            if (x.target().equals("/continue")) {
+                x.send("HTTP/1.1 100 Continue\r\n\r\n");
+            }
             if (x.target().equals("/garbage")) {
                 x.send("garbage garbage\r\n\r\n").close();
                 return;
@@ -217,6 +226,33 @@ class LogAuditIT {
             assertThat(logs.next()).isEqualTo("/a 200 ----\n");
             assertThat(logs.next()).isEqualTo("/b 200 ----\n");
             assertThat(stats(sock).get("fe/FRONTEND")).containsEntry("h1_total_streams", "3").containsEntry("req_tot", "4");
+        });
+    }
+
+    /**
+     * A server counts each interim response (100 Continue, 103 Early Hints) as a request and a 1xx response when it
+     * arrives, as HAProxy does; its frontend and backend count the final response only.
+     */
+    @Test
+    void interimResponsesCountAtTheServer() throws Exception {
+        withProxy("%HU %ST", "server s1 ORIGIN", (logs, fe, sock) -> {
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                c.send(get("/early"));
+                assertThat(c.readHead().startLine()).startsWith("HTTP/1.1 103 ");
+                assertThat(c.read().status()).isEqualTo(200);
+                c.send("POST /continue HTTP/1.1\r\nHost: test\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n");
+                assertThat(c.readHead().startLine()).startsWith("HTTP/1.1 100 ");
+                c.send("abc");
+                assertThat(c.read().status()).isEqualTo(200);
+            }
+            assertThat(logs.next()).isEqualTo("/early 200\n");
+            assertThat(logs.next()).isEqualTo("/continue 200\n");
+            Map<String, Map<String, String>> rows = stats(sock);
+            assertThat(rows.get("be/s1")).containsEntry("req_tot", "4").containsEntry("hrsp_1xx", "2").containsEntry("hrsp_2xx", "2");
+            for (String proxy : new String[] {"fe/FRONTEND", "be/BACKEND"}) {
+                assertThat(rows.get(proxy)).as(proxy).containsEntry("hrsp_1xx", "0").containsEntry("hrsp_2xx", "2");
+            }
+            assertThat(rows.get("be/BACKEND")).containsEntry("req_tot", "2");
         });
     }
 
