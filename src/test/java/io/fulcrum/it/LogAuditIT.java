@@ -256,6 +256,47 @@ class LogAuditIT {
         });
     }
 
+    /**
+     * show info's Tasks follows what HAProxy keeps a task for: a client connection, the idle server connection a
+     * request leaves, a transaction in progress with its connections; Run_queue is 0 when nothing is ready to run.
+     */
+    @Test
+    void tasksFollowConnectionsAndStreams() throws Exception {
+        withProxy("%HU", "server s1 ORIGIN", (logs, fe, sock) -> {
+            long base = info(sock, "Tasks");
+            for (long was = -1; was != base; Thread.sleep(100)) { // (once the port probe of the start is gone)
+                was = base;
+                base = info(sock, "Tasks");
+            }
+            assertThat(info(sock, "Run_queue")).isZero();
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                awaitTasks(sock, base + 1);
+                assertThat(c.exchange(get("/")).status()).isEqualTo(200);
+                assertThat(logs.next()).isEqualTo("/\n");
+                awaitTasks(sock, base + 2); // its idle server connection too
+                try (HttpClientConn held = HttpClientConn.open(fe)) {
+                    held.send(get(HOLD + "1000"));
+                    awaitTasks(sock, base + 5); // its connection, its stream, its server connection (a new one)
+                    assertThat(held.read().status()).isEqualTo(200);
+                }
+            }
+        });
+    }
+
+    private static long info(Path sock, String field) throws Exception {
+        String prefix = field + ": ";
+        return Long.parseLong(CliClient.send(sock, "show info").lines().filter(l -> l.startsWith(prefix)).findFirst()
+                .orElseThrow().substring(prefix.length()));
+    }
+
+    /** Waits until show info's Tasks is {@code n} (bounded), then checks it is. */
+    private static void awaitTasks(Path sock, long n) throws Exception {
+        for (int i = 0; i < 100 && info(sock, "Tasks") != n; i++) {
+            Thread.sleep(10);
+        }
+        assertThat(info(sock, "Tasks")).isEqualTo(n);
+    }
+
     /** The stream's task fetches: its calls, and 0 for the times HAProxy measures only under "profiling.tasks on". */
     @Test
     void taskFetchesWithoutProfiling() throws Exception {
