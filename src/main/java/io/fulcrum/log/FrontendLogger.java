@@ -105,10 +105,17 @@ public final class FrontendLogger {
         return log;
     }
 
-    /** A request arrived (or failed to parse): the frontend's req_tot and req_rate count it now, as HAProxy's. */
-    void requestReceived() {
+    /**
+     * A request arrived (or failed to parse): the frontend's req_tot and req_rate count it now, as HAProxy's. Its
+     * HTTP/1 streams ({@code h1_total_streams}) count it only if some of it came ({@code started}): HAProxy's
+     * HTTP/1 multiplexer makes no stream for a connection closed before its first byte, which req_tot counts.
+     */
+    void requestReceived(boolean started) {
         counters.increment(Counters.Count.REQUESTS);
         counters.requestStarted();
+        if (started) {
+            counters.increment(Counters.Count.H1_STREAMS);
+        }
     }
 
     long nextStream() {

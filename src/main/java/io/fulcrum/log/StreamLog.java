@@ -140,7 +140,7 @@ public final class StreamLog {
         requestStarted();
         begin();
         if (headNanos == NONE && !badRequest) {
-            logger.requestReceived();
+            logger.requestReceived(true);
         }
         headNanos = LoopClock.nanoTime();
         method = head.method();
@@ -214,7 +214,7 @@ public final class StreamLog {
     /** The request could not be parsed: the line logs as {@code <BADREQ>}. */
     public void badRequest() {
         if (headNanos == NONE && !badRequest) {
-            logger.requestReceived();
+            logger.requestReceived(hasRequest());
         }
         badRequest = true;
     }
@@ -300,9 +300,20 @@ public final class StreamLog {
         serverLocal = server.localAddress();
     }
 
-    /** The response head arrived (end of Tr); interim responses do not count, a 101 (the last HTTP one) does. */
+    /**
+     * The response head arrived (end of Tr); interim responses do not end Tr, a 101 (the last HTTP one) does. The
+     * server counts each interim response as a request and a 1xx at once, as HAProxy's http_wait_for_response does
+     * (its frontend and backend count the final response only).
+     */
     public void responseHead(ResponseHead head) {
-        if (head.isInterim() && head.status() != 101 || responseNanos != NONE) {
+        if (head.isInterim() && head.status() != 101) {
+            if (server != null) {
+                server.counters().increment(Counters.Count.REQUESTS);
+                server.counters().response(head.status());
+            }
+            return;
+        }
+        if (responseNanos != NONE) {
             return;
         }
         responseNanos = LoopClock.nanoTime();

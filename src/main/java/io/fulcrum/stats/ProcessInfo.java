@@ -8,6 +8,7 @@ import io.fulcrum.compression.CompressionRate;
 import io.fulcrum.compression.ZlibMemory;
 import io.fulcrum.runtime.AcceptRate;
 import io.fulcrum.runtime.Fulcrum;
+import io.fulcrum.server.Server;
 import io.fulcrum.stats.Counters.Count;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.SingleThreadEventExecutor;
@@ -15,7 +16,9 @@ import io.netty.util.internal.PlatformDependent;
 
 import java.lang.management.ManagementFactory;
 import java.util.EnumMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /** The values of {@code show info} for the running process. */
 public final class ProcessInfo {
@@ -78,14 +81,14 @@ public final class ProcessInfo {
         v.put(InfoField.ZLIBMEMUSAGE, ZlibMemory.used());
         // A u32 as in HAProxy, where a limit of 4 GB or more shows cut (and a negative one, which is no limit, too).
         v.put(InfoField.MAXZLIBMEMUSAGE, ZlibMemory.limit() & 0xffffffffL);
-        long tasks = 0;
+        long ready = 0;
         for (EventExecutor e : p.loops().group()) {
             if (e instanceof SingleThreadEventExecutor s) {
-                tasks += s.pendingTasks();
+                ready += s.pendingTasks();
             }
         }
-        v.put(InfoField.TASKS, tasks);
-        v.put(InfoField.RUN_QUEUE, tasks);
+        v.put(InfoField.TASKS, tasks(p) + ready);
+        v.put(InfoField.RUN_QUEUE, ready);
         v.put(InfoField.IDLE_PCT, idlePercent(nbthread));
         v.put(InfoField.NODE, p.global().node != null ? p.global().node : Hostname.name());
         v.put(InfoField.STOPPING, p.stopping() ? 1L : 0L);
@@ -103,6 +106,27 @@ public final class ProcessInfo {
         v.put(InfoField.START_TIME_SEC, p.startMillis() / 1000);
         v.put(InfoField.TAINTED, "0");
         return v;
+    }
+
+    /**
+     * The tasks HAProxy would hold for what the process holds now, sleeping ones too: one per proxy section, per
+     * health check and agent, per connection (the clients', the CLI's, the servers', idle ones too) and per stream
+     * (a transaction between its request and its end, queued ones included). HAProxy's fixed tasks (7, plus 2 per
+     * thread) have no counterpart; the work queued in the loops (Run_queue) is added by the caller.
+     */
+    static long tasks(Fulcrum p) {
+        Set<String> proxies = new HashSet<>(p.backends().keySet()); // (a listen section is a frontend and a backend)
+        long n = p.connections().current() + p.cliConnections().current() + p.checks().sockets();
+        for (Frontend fe : p.frontends()) {
+            proxies.add(fe.name());
+        }
+        for (Backend be : p.backends().values()) {
+            n += be.streams().current();
+            for (Server s : be.servers()) {
+                n += s.currentConnections();
+            }
+        }
+        return n + proxies.size();
     }
 
     /** Bytes the process sent: to its clients and to its servers. */

@@ -81,7 +81,7 @@ final class ProxyRows {
         tls(r);
         h2(r);
         boolean h1 = fe.mode() == Mode.HTTP;
-        h1(r, h1 ? l.current() : 0, h1 ? l.current() : 0, h1 ? l.total() : 0, h1 ? c.get(Count.REQUESTS) : 0,
+        h1(r, h1 ? l.current() : 0, h1 ? l.current() : 0, h1 ? l.total() : 0, h1 ? c.get(Count.H1_STREAMS) : 0,
                 h1 ? c.get(Count.BYTES_IN) : 0, h1 ? c.get(Count.BYTES_OUT) : 0);
         return r;
     }

@@ -808,10 +808,13 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
 
     /**
      * An idle connection to the target this request may use under {@code http-reuse}, or null: the client
-     * connection's own first (private ones), then one of this loop's pool.
+     * connection's own first (private ones, a reuse too in HAProxy's counters), then one of this loop's pool.
      */
     private H1ServerConnection idleConnection() {
         H1ServerConnection own = front.takePrivateServer(target);
+        if (own != null) {
+            target.counters().increment(Counters.Count.REUSES);
+        }
         if (own != null || privateOnly()) {
             return own;
         }

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
@@ -109,6 +110,49 @@ class HttpReuseIT {
             try (HttpClientConn c = HttpClientConn.open(fe)) {
                 assertThat(body(c)).isEqualTo("3#1");
             }
+        }
+    }
+
+    /**
+     * A connection of {@code http-reuse never} is private, as HAProxy's conn_set_private() makes it: never one of the
+     * server's connections in use (used_conn_cur), and the estimated need (need_conn_est) reaches 1 only, from its
+     * creation; a request on the client's own connection counts as a reuse. Under safe, the three connections in
+     * flight together are in use. Fields: used_conn_cur and need_conn_est with three requests in flight, then
+     * connect and reuse after a second request on the first client connection.
+     */
+    @Test
+    void usedConnectionsAndTheNeedOfPrivateConnections() throws Exception {
+        assertThat(countsOfThreeInFlight("http-reuse never")).containsExactly("0", "1", "3", "1");
+        assertThat(countsOfThreeInFlight("http-reuse safe")).containsExactly("3", "3", "3", "1");
+    }
+
+    private static List<String> countsOfThreeInFlight(String backend) throws Exception {
+        int fe = freePort();
+        Path sock = Files.createTempDirectory("fulcrum-reuse").resolve("stats.sock");
+        CountDownLatch go = new CountDownLatch(1);
+        try (HttpOrigin origin = HttpOrigin.start(x -> {
+                 go.await(5, TimeUnit.SECONDS);
+                 x.reply(200, x.connection + "#" + x.index);
+             });
+             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 1\nstats socket " + sock + " level admin", backend), fe)) {
+            List<HttpClientConn> clients = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                HttpClientConn c = HttpClientConn.open(fe);
+                clients.add(c);
+                c.send(get("/"));
+                origin.nextHead(5000);
+            }
+            Map<String, String> during = StatsIT.rows(CliClient.send(sock, "show stat")).get("be/s1");
+            go.countDown();
+            for (HttpClientConn c : clients) {
+                assertThat(c.read().status()).isEqualTo(200);
+            }
+            assertThat(body(clients.get(0))).endsWith("#2"); // (under safe, on any of the idle ones)
+            for (HttpClientConn c : clients) {
+                c.close();
+            }
+            Map<String, String> after = StatsIT.rows(CliClient.send(sock, "show stat")).get("be/s1");
+            return List.of(during.get("used_conn_cur"), during.get("need_conn_est"), after.get("connect"), after.get("reuse"));
         }
     }
 

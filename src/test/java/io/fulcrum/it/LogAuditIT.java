@@ -23,9 +23,18 @@ class LogAuditIT {
 
     private static final String HOLD = "/hold";
 
-    /** An origin that answers 200 to each request, /hold<ms> ones after that many ms; garbage to /garbage; 5000 bytes to /big. */
+    /**
+     * An origin that answers 200 to each request, /hold<ms> ones after that many ms; garbage to /garbage; 5000 bytes
+     * to /big; a 103 Early Hints before the 200 to /early, a 100 Continue to /continue.
+     */
     private static HttpOrigin origin() throws Exception {
         return HttpOrigin.start(x -> {
+            if (x.target().equals("/early")) {
+                x.send("HTTP/1.1 103 Early Hints\r\nLink: </a.css>\r\n\r\n");
+            }
+            if (x.target().equals("/continue")) {
+                x.send("HTTP/1.1 100 Continue\r\n\r\n");
+            }
             if (x.target().equals("/garbage")) {
                 x.send("garbage garbage\r\n\r\n").close();
                 return;
@@ -192,6 +201,100 @@ class LogAuditIT {
             String info = CliClient.send(sock, "show info");
             assertThat(info).contains("\nCurrConns: 0\n");
         });
+    }
+
+    /**
+     * A frontend's HTTP/1 streams (h1_total_streams) are the requests of which something came: not a connection
+     * closed before its first byte, which req_tot counts; a bad request and each pipelined request count.
+     */
+    @Test
+    void h1StreamsOfAFrontend() throws Exception {
+        withProxy("%HU %ST %tsc", "server s1 ORIGIN", (logs, fe, sock) -> {
+            try (Socket s = TcpProxyKit.connect(fe)) {
+                Thread.sleep(200);
+            }
+            assertThat(logs.next()).isEqualTo("<BADREQ> 400 CR--\n");
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                assertThat(c.exchange("GARBAGE\r\n\r\n").status()).isEqualTo(400);
+            }
+            assertThat(logs.next()).isEqualTo("<BADREQ> 400 PR--\n");
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                c.send(get("/a") + get("/b"));
+                assertThat(c.read().status()).isEqualTo(200);
+                assertThat(c.read().status()).isEqualTo(200);
+            }
+            assertThat(logs.next()).isEqualTo("/a 200 ----\n");
+            assertThat(logs.next()).isEqualTo("/b 200 ----\n");
+            assertThat(stats(sock).get("fe/FRONTEND")).containsEntry("h1_total_streams", "3").containsEntry("req_tot", "4");
+        });
+    }
+
+    /**
+     * A server counts each interim response (100 Continue, 103 Early Hints) as a request and a 1xx response when it
+     * arrives, as HAProxy does; its frontend and backend count the final response only.
+     */
+    @Test
+    void interimResponsesCountAtTheServer() throws Exception {
+        withProxy("%HU %ST", "server s1 ORIGIN", (logs, fe, sock) -> {
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                c.send(get("/early"));
+                assertThat(c.readHead().startLine()).startsWith("HTTP/1.1 103 ");
+                assertThat(c.read().status()).isEqualTo(200);
+                c.send("POST /continue HTTP/1.1\r\nHost: test\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n");
+                assertThat(c.readHead().startLine()).startsWith("HTTP/1.1 100 ");
+                c.send("abc");
+                assertThat(c.read().status()).isEqualTo(200);
+            }
+            assertThat(logs.next()).isEqualTo("/early 200\n");
+            assertThat(logs.next()).isEqualTo("/continue 200\n");
+            Map<String, Map<String, String>> rows = stats(sock);
+            assertThat(rows.get("be/s1")).containsEntry("req_tot", "4").containsEntry("hrsp_1xx", "2").containsEntry("hrsp_2xx", "2");
+            for (String proxy : new String[] {"fe/FRONTEND", "be/BACKEND"}) {
+                assertThat(rows.get(proxy)).as(proxy).containsEntry("hrsp_1xx", "0").containsEntry("hrsp_2xx", "2");
+            }
+            assertThat(rows.get("be/BACKEND")).containsEntry("req_tot", "2");
+        });
+    }
+
+    /**
+     * show info's Tasks follows what HAProxy keeps a task for: a client connection, the idle server connection a
+     * request leaves, a transaction in progress with its connections; Run_queue is 0 when nothing is ready to run.
+     */
+    @Test
+    void tasksFollowConnectionsAndStreams() throws Exception {
+        withProxy("%HU", "server s1 ORIGIN", (logs, fe, sock) -> {
+            long base = info(sock, "Tasks");
+            for (long was = -1; was != base; Thread.sleep(100)) { // (once the port probe of the start is gone)
+                was = base;
+                base = info(sock, "Tasks");
+            }
+            assertThat(info(sock, "Run_queue")).isZero();
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                awaitTasks(sock, base + 1);
+                assertThat(c.exchange(get("/")).status()).isEqualTo(200);
+                assertThat(logs.next()).isEqualTo("/\n");
+                awaitTasks(sock, base + 2); // its idle server connection too
+                try (HttpClientConn held = HttpClientConn.open(fe)) {
+                    held.send(get(HOLD + "1000"));
+                    awaitTasks(sock, base + 5); // its connection, its stream, its server connection (a new one)
+                    assertThat(held.read().status()).isEqualTo(200);
+                }
+            }
+        });
+    }
+
+    private static long info(Path sock, String field) throws Exception {
+        String prefix = field + ": ";
+        return Long.parseLong(CliClient.send(sock, "show info").lines().filter(l -> l.startsWith(prefix)).findFirst()
+                .orElseThrow().substring(prefix.length()));
+    }
+
+    /** Waits until show info's Tasks is {@code n} (bounded), then checks it is. */
+    private static void awaitTasks(Path sock, long n) throws Exception {
+        for (int i = 0; i < 100 && info(sock, "Tasks") != n; i++) {
+            Thread.sleep(10);
+        }
+        assertThat(info(sock, "Tasks")).isEqualTo(n);
     }
 
     /** The stream's task fetches: its calls, and 0 for the times HAProxy measures only under "profiling.tasks on". */

@@ -8,6 +8,7 @@ import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.HttpHeaders;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
+import io.fulcrum.pool.ReuseMode;
 import io.fulcrum.pool.ServerIdle;
 import io.fulcrum.pool.ServerPool;
 import io.fulcrum.runtime.EventLoops;
@@ -43,6 +44,11 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
     private boolean inUse;
     /** Bound to its client connection (the server asked for NTLM or Negotiate): never shared. */
     private boolean privateAuth;
+    /**
+     * Private in HAProxy's sense (conn_set_private: {@code http-reuse never}, NTLM): no longer one of the server's
+     * used connections, nor ever again, as HAProxy's used_conn_cur leaves them out.
+     */
+    private boolean uncounted;
     private final ServerIdle serverConns;
     /** The response being read has a chunked body: it ends with HTX's end of trailers (counted in %B). */
     private boolean chunked;
@@ -68,6 +74,9 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
         ch.pipeline().addLast(NAME, conn);
         server.connecting();
         conn.startUse(); // (from now, as HAProxy's conn_new(): an idle one coming back meanwhile is not one too many)
+        if (backend.reuseMode() == ReuseMode.NEVER) {
+            conn.uncount(); // (it counted while created: the estimated need is at least one)
+        }
         return Socks4.connect(client.eventLoop().register(ch).channel(), address, SourceAddress.of(server, opts.source),
                 Socks4.of(server)).addListener(f -> {
             if (f.isSuccess()) {
@@ -106,6 +115,12 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
     /** The server asked for a connection-bound authentication: the connection stays with its client connection. */
     public void makePrivate() {
         privateAuth = true;
+        uncount();
+    }
+
+    private void uncount() {
+        endUse();
+        uncounted = true;
     }
 
     public boolean isPrivate() {
@@ -134,7 +149,7 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
     }
 
     private void startUse() {
-        if (!inUse) {
+        if (!inUse && !uncounted) {
             inUse = true;
             serverConns.used();
         }
