@@ -6,7 +6,8 @@ import io.fulcrum.runtime.Fulcrum;
 
 /**
  * Which rows {@code show stat} prints: {@code <iid|name> <type> <sid>} (-1: any; type a mask of 1 frontends,
- * 2 backends, 4 servers), {@code up} (servers up only), {@code no-maint} (servers not in maintenance).
+ * 2 backends, 4 servers), {@code up} (servers up only), {@code no-maint} (servers not in maintenance). The stats
+ * page's {@code ;up} and {@code ;no-maint} hide the same servers ({@link #hiddenByUp}, {@link #inMaintenance}).
  */
 record StatFilter(int proxyId, int typeMask, int serverId, boolean upOnly, boolean noMaint) {
 
@@ -54,12 +55,22 @@ record StatFilter(int proxyId, int typeMask, int serverId, boolean upOnly, boole
             if (serverId != -1 && row.serverId() != serverId) {
                 return false;
             }
-            Object status = row.get(StatField.STATUS);
-            if (upOnly && !("UP".equals(status) || "no check".equals(status) || String.valueOf(status).startsWith("UP "))) {
-                return false;
-            }
-            return !noMaint || !String.valueOf(status).startsWith("MAINT");
+            return !(upOnly && hiddenByUp(row) || noMaint && inMaintenance(row));
         }
         return true;
+    }
+
+    /** A server row in maintenance (MAINT, MAINT (via b/s), MAINT (resolution)). */
+    static boolean inMaintenance(StatRow server) {
+        return String.valueOf(server.get(StatField.STATUS)).startsWith("MAINT");
+    }
+
+    /**
+     * What {@code up} hides, as haproxy 2.6 does: a server in maintenance and a down one (a DOWN status is the
+     * stopped state), checked or not: one that tracks a down server, or one set down by "set server ... health
+     * down", is hidden too. DRAIN and NOLB servers stay.
+     */
+    static boolean hiddenByUp(StatRow server) {
+        return inMaintenance(server) || String.valueOf(server.get(StatField.STATUS)).startsWith("DOWN");
     }
 }
