@@ -307,6 +307,55 @@ class StatsIT {
         }
     }
 
+    /**
+     * {@code lastchg} counts from entering and from leaving drain; three words after "stat" are a proxy, a type and a
+     * server, read as atoi() reads them: a bad type shows the header alone, a word that is no proxy "No such proxy.".
+     * haproxy 2.6, where installed, answers the same.
+     */
+    @Test
+    void drainRestartsLastchgAndBadFiltersAnswerAsHaproxy() throws Exception {
+        List<String> ours = drainAndFilters(false);
+        assertThat(ours).containsExactly("DRAIN 0", "no check 0", HEADER, HEADER, "No such proxy.", "be/BACKEND");
+        if (Files.isExecutable(Path.of("/usr/sbin/haproxy"))) {
+            assertThat(ours).isEqualTo(drainAndFilters(true));
+        }
+    }
+
+    private static List<String> drainAndFilters(boolean oracle) throws Exception {
+        Path sock = Files.createTempDirectory("fulcrum-stats-drain").resolve("s.sock");
+        int fe = freePort();
+        try (HttpOrigin ok = HttpOrigin.start(x -> x.reply(200, "a"))) {
+            String config = """
+                    global
+                        stats socket %s mode 600 level admin
+                    defaults
+                        mode http
+                        timeout connect 2s
+                        timeout client 10s
+                        timeout server 10s
+                    frontend fe
+                        bind 127.0.0.1:%d
+                        default_backend be
+                    backend be
+                        server s1 127.0.0.1:%d
+                    """.formatted(sock, fe, ok.port());
+            try (FulcrumProcess p = oracle ? oracle(config, fe) : TcpProxyKit.serve(config, fe)) {
+                List<String> answers = new ArrayList<>();
+                for (String state : List.of("drain", "ready")) {
+                    Thread.sleep(1100); // lastchg counts seconds: at least 1 before each change
+                    CliClient.send(sock, "set server be/s1 state " + state);
+                    Map<String, String> s1 = rows(CliClient.send(sock, "show stat")).get("be/s1");
+                    answers.add(s1.get("status") + " " + s1.get("lastchg"));
+                }
+                for (String words : List.of("be x -1", "2 0 -1", "up no-maint json", "be 2x -1")) {
+                    String answer = CliClient.send(sock, "show stat " + words).strip();
+                    answers.add(answer.startsWith("#") && answer.indexOf('\n') > 0 ? String.join(",", rows(answer).keySet()) : answer);
+                }
+                return answers;
+            }
+        }
+    }
+
     /** The "proxy/server" names of the server rows of a CSV answer. */
     private static List<String> servers(String csv) {
         return rows(csv).entrySet().stream().filter(e -> e.getValue().get("type").equals("2")).map(Map.Entry::getKey).toList();
