@@ -21,6 +21,7 @@ class CliIT {
     private static Path dir;
     private static Path admin;
     private static int userPort;
+    private static int v6Port;
     private static FulcrumProcess proxy;
 
     @BeforeAll
@@ -28,15 +29,17 @@ class CliIT {
         dir = Files.createTempDirectory("fulcrum-cli");
         admin = dir.resolve("admin.sock");
         userPort = freePort();
+        v6Port = freePort();
         proxy = TcpProxyKit.serve("""
                 global
                     stats socket %s mode 600 level admin
                     stats socket ipv4@127.0.0.1:%d level user severity-output string
+                    stats socket ipv6@[::1]:%d level operator
                     stats timeout 5s
                     set-var proc.one int(1)
                     set-var proc.two int(3),sub(proc.one)
                     set-var-fmt proc.text "v=%%[var(proc.two)]"
-                """.formatted(admin, userPort), userPort);
+                """.formatted(admin, userPort, v6Port), userPort);
     }
 
     @AfterAll
@@ -137,7 +140,14 @@ class CliIT {
     void showCliSocketsListsEverySocketWithItsLevel() throws Exception {
         assertThat(CliClient.send(admin, "show cli sockets")).isEqualTo("# socket lvl processes\n"
                 + "unix@" + admin + " admin all\n"
-                + "ipv4@127.0.0.1:" + userPort + " user all\n\n");
+                + "ipv4@127.0.0.1:" + userPort + " user all\n"
+                + "ipv6@[::1]:" + v6Port + " operator all\n\n"); // haproxy's compressed IPv6 form (inet_ntop)
+    }
+
+    /** An {@code ipv6@} stats socket answers over IPv6 at its level. */
+    @Test
+    void ipv6SocketAnswersAtItsLevel() throws Exception {
+        assertThat(CliClient.send(new java.net.InetSocketAddress("::1", v6Port), "show cli level")).isEqualTo("operator\n\n");
     }
 
     @Test
