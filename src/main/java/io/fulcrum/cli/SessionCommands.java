@@ -1,6 +1,7 @@
 package io.fulcrum.cli;
 
 import io.fulcrum.conn.Endpoint;
+import io.fulcrum.conn.InetText;
 import io.fulcrum.listener.Listener;
 
 import java.net.Inet6Address;
@@ -85,7 +86,10 @@ final class SessionCommands {
     /** "unix@/path", "ipv4@127.0.0.1:9999", "ipv6@[::1]:9999", as HAProxy names its sockets. */
     private static String socketName(Endpoint e) {
         if (e instanceof Endpoint.Inet inet) {
-            return (inet.host() instanceof Inet6Address ? "ipv6@" : "ipv4@") + inet;
+            // inet_ntop's compressed form ("[::1]"), which Endpoint's Java form ("0:0:0:0:0:0:0:1") is not
+            boolean v6 = inet.host() instanceof Inet6Address;
+            String host = InetText.of(inet.host());
+            return (v6 ? "ipv6@[" + host + "]" : "ipv4@" + host) + ":" + inet.port();
         }
         return e.toString();
     }

@@ -249,7 +249,7 @@ public final class ServerState {
         admin = before | flag;
         boolean maint = (flag & MAINT) != 0 && (before & MAINT) == 0;
         boolean drain = !maint && (flag & DRAIN) != 0 && (before & (DRAIN | MAINT)) == 0;
-        if (maint) {
+        if (maint || drain) { // HAProxy's lastchg counts from entering drain too
             stamp(wasUp);
         }
         recompute();
@@ -282,6 +282,8 @@ public final class ServerState {
         if (leftMaint) {
             // Back from maintenance: the checks start again from a server that is up, as in HAProxy.
             op = tracked != null ? tracked.state().op : server.endpoint() == null ? Op.STOPPED : Op.RUNNING;
+            stamp(wasUp);
+        } else if (leftDrain) {
             stamp(wasUp);
         }
         recompute();

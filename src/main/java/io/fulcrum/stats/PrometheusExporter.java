@@ -76,7 +76,7 @@ final class PrometheusExporter {
         Map<InfoField, Object> info = ProcessInfo.of(process);
         List<StatRow> rows = new ProxyRows(process).all();
         if (q.noMaint()) {
-            rows = rows.stream().filter(r -> r.type() != ObjType.SERVER || !String.valueOf(r.get(StatField.STATUS)).startsWith("MAINT")).toList();
+            rows = rows.stream().filter(r -> r.type() != ObjType.SERVER || !StatFilter.inMaintenance(r)).toList();
         }
         for (PromMetric m : PromMetric.values()) {
             if (!q.scopes().contains(m.scope())) {

@@ -53,14 +53,9 @@ final class StatsView {
         return b.toString();
     }
 
-    /** {@code ;up} hides the servers that are down and not coming back, and those in maintenance; {@code ;no-maint} the latter. */
+    /** {@code ;up} and {@code ;no-maint} hide the servers {@code show stat up} and {@code no-maint} hide. */
     private boolean hidden(StatRow r) {
-        if (r.type() != ObjType.SERVER) {
-            return false;
-        }
-        String status = String.valueOf(r.get(StatField.STATUS));
-        boolean maint = status.startsWith("MAINT");
-        return query.noMaint() && maint
-                || query.hideDown() && (maint || status.equals("DOWN") || status.equals("DOWN (agent)"));
+        return r.type() == ObjType.SERVER
+                && (query.noMaint() && StatFilter.inMaintenance(r) || query.hideDown() && StatFilter.hiddenByUp(r));
     }
 }

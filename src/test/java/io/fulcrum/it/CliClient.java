@@ -31,13 +31,25 @@ final class CliClient implements AutoCloseable {
     }
 
     static CliClient open(int tcpPort) throws IOException {
-        SocketAddress a = new InetSocketAddress("127.0.0.1", tcpPort);
-        return new CliClient(SocketChannel.open(a));
+        return open(new InetSocketAddress("127.0.0.1", tcpPort));
+    }
+
+    static CliClient open(SocketAddress tcp) throws IOException {
+        return new CliClient(SocketChannel.open(tcp));
     }
 
     /** One-shot: {@code line} and a newline, then everything the server answers until it closes. */
     static String send(Path unixSocket, String line) throws IOException {
-        try (CliClient c = open(unixSocket)) {
+        return send(open(unixSocket), line);
+    }
+
+    /** One-shot over TCP ({@code ipv4@}, {@code ipv6@} sockets). */
+    static String send(SocketAddress tcp, String line) throws IOException {
+        return send(open(tcp), line);
+    }
+
+    private static String send(CliClient client, String line) throws IOException {
+        try (CliClient c = client) {
             c.write(line + "\n");
             c.channel.shutdownOutput();
             return c.readAll();

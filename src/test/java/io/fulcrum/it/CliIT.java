@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Timeout;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static io.fulcrum.it.TcpProxyKit.freePort;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -21,6 +22,7 @@ class CliIT {
     private static Path dir;
     private static Path admin;
     private static int userPort;
+    private static int v6Port;
     private static FulcrumProcess proxy;
 
     @BeforeAll
@@ -28,15 +30,17 @@ class CliIT {
         dir = Files.createTempDirectory("fulcrum-cli");
         admin = dir.resolve("admin.sock");
         userPort = freePort();
+        v6Port = freePort();
         proxy = TcpProxyKit.serve("""
                 global
                     stats socket %s mode 600 level admin
                     stats socket ipv4@127.0.0.1:%d level user severity-output string
+                    stats socket ipv6@[::1]:%d level operator
                     stats timeout 5s
                     set-var proc.one int(1)
                     set-var proc.two int(3),sub(proc.one)
                     set-var-fmt proc.text "v=%%[var(proc.two)]"
-                """.formatted(admin, userPort), userPort);
+                """.formatted(admin, userPort, v6Port), userPort);
     }
 
     @AfterAll
@@ -137,7 +141,56 @@ class CliIT {
     void showCliSocketsListsEverySocketWithItsLevel() throws Exception {
         assertThat(CliClient.send(admin, "show cli sockets")).isEqualTo("# socket lvl processes\n"
                 + "unix@" + admin + " admin all\n"
-                + "ipv4@127.0.0.1:" + userPort + " user all\n\n");
+                + "ipv4@127.0.0.1:" + userPort + " user all\n"
+                + "ipv6@[::1]:" + v6Port + " operator all\n\n"); // haproxy's compressed IPv6 form (inet_ntop)
+    }
+
+    /** An {@code ipv6@} stats socket answers over IPv6 at its level. */
+    @Test
+    void ipv6SocketAnswersAtItsLevel() throws Exception {
+        assertThat(CliClient.send(new java.net.InetSocketAddress("::1", v6Port), "show cli level")).isEqualTo("operator\n\n");
+    }
+
+    /**
+     * {@code show version} is the Version of {@code show info}; {@code show info typed} and {@code json} give the
+     * fields, with their tags and types, that haproxy 2.6 gives (where installed), in its order (values aside; the
+     * zlib fields apart).
+     */
+    @Test
+    void showVersionAndTypedAndJsonInfoAreHaproxys() throws Exception {
+        List<String> ours = infoFields(admin);
+        assertThat(ours).hasSizeGreaterThan(60).contains("1.Version.1:POS:str");
+        String typed = CliClient.send(admin, "show info typed");
+        String version = typed.lines().filter(l -> l.startsWith("1.Version.1:")).findFirst().orElseThrow().split(":", 4)[3];
+        assertThat(CliClient.send(admin, "show version")).isEqualTo(version + "\n\n");
+        if (Files.isExecutable(Path.of("/usr/sbin/haproxy"))) {
+            Path sock = Files.createTempDirectory("fulcrum-cli-oracle").resolve("s.sock");
+            int port = freePort();
+            try (FulcrumProcess h = StatsIT.oracle("""
+                    global
+                        stats socket %s mode 600 level admin
+                        stats socket ipv4@127.0.0.1:%d level user
+                    """.formatted(sock, port), port)) {
+                // ZlibMemUsage and MaxZlibMemUsage are HAProxy's zlib build's fields, which Fulcrum is (java.util.zip);
+                // Debian's haproxy is the libslz build, without them
+                assertThat(ours).filteredOn(f -> !f.contains("ZlibMem")).isEqualTo(infoFields(sock));
+                assertThat(CliClient.send(sock, "show version")).matches("2\\.6\\.[^\\n]+\n\n");
+            }
+        }
+    }
+
+    /** "N.Name.1:TAGS:type" of each line of "show info typed", checked to be the fields of "show info json" too. */
+    private static List<String> infoFields(Path sock) throws Exception {
+        List<String> typed = CliClient.send(sock, "show info typed").lines().filter(l -> !l.isEmpty())
+                .map(l -> l.substring(0, l.indexOf(':', l.indexOf(':') + 1) + 4)).toList();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\{\"field\":\\{\"pos\":(\\d+),\"name\":\"([^\"]+)\"\\}")
+                .matcher(CliClient.send(sock, "show info json"));
+        List<String> json = new java.util.ArrayList<>();
+        while (m.find()) {
+            json.add(m.group(1) + "." + m.group(2));
+        }
+        assertThat(json).isEqualTo(typed.stream().map(l -> l.substring(0, l.indexOf(".1:"))).toList());
+        return typed;
     }
 
     @Test

@@ -80,7 +80,9 @@ class PrometheusIT {
         assertThat(m.families.get("haproxy_backend_total_time_seconds").type()).isEqualTo("histogram");
         assertThat(m.value("haproxy_backend_total_time_seconds_count", Map.of("proxy", "be"))).isEqualTo(5);
         assertThat(m.value("haproxy_server_response_time_seconds_count", Map.of("proxy", "be", "server", "s1"))).isEqualTo(5);
-        assertThat(m.families.keySet()).noneMatch(n -> n.startsWith("haproxy_frontend_http") && false);
+        // the HTTP families of a frontend are there, each with a series of the HTTP frontend "fe"
+        assertThat(m.families.values()).filteredOn(f -> f.name().startsWith("haproxy_frontend_http")).hasSizeGreaterThan(5)
+                .allMatch(f -> f.samples().stream().anyMatch(x -> "fe".equals(x.labels().get("proxy"))), "a series of fe");
         PromText fronts = PromText.parse(s.frontendsOnly());
         assertThat(fronts.families.keySet()).allMatch(n -> n.startsWith("haproxy_frontend_"));
     }

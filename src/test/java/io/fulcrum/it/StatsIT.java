@@ -235,6 +235,132 @@ class StatsIT {
         assertThat(diffs).isEmpty();
     }
 
+    /**
+     * {@code show stat up} hides the servers in maintenance and the down ones, a down one that only tracks another
+     * too, and keeps DRAIN, NOLB and unchecked ones; {@code no-maint} hides maintenance only; the
+     * stats page's {@code ;up} and {@code ;no-maint} hide the same. haproxy 2.6, where installed, shows the same rows.
+     */
+    @Test
+    void upAndNoMaintHideTheServersHaproxyHides() throws Exception {
+        Map<String, List<String>> ours = upAndNoMaint(false);
+        assertThat(ours.get("up")).containsExactly("be/up1", "be/drain1", "be/nc1", "nolb/n1");
+        assertThat(ours.get("no-maint")).containsExactly("be/up1", "be/down1", "be/drain1", "be/nc1", "be/trk", "nolb/n1");
+        assertThat(ours.get("page;up")).isEqualTo(ours.get("up"));
+        assertThat(ours.get("page;no-maint")).isEqualTo(ours.get("no-maint"));
+        if (Files.isExecutable(Path.of("/usr/sbin/haproxy"))) {
+            assertThat(ours).isEqualTo(upAndNoMaint(true));
+        }
+    }
+
+    /** The server rows of "show stat up", "show stat no-maint" and the page's ";up;csv" and ";no-maint;csv". */
+    private static Map<String, List<String>> upAndNoMaint(boolean oracle) throws Exception {
+        Path sock = Files.createTempDirectory("fulcrum-stats-up").resolve("s.sock");
+        int page = freePort();
+        int dead = FulcrumProcess.refusedPort();
+        try (HttpOrigin ok = HttpOrigin.start(x -> x.reply(200, "a"));
+             HttpOrigin gone = HttpOrigin.start(x -> x.reply(404, "gone"))) {
+            String config = """
+                    global
+                        stats socket %1$s mode 600 level admin
+                    defaults
+                        mode http
+                        timeout connect 2s
+                        timeout client 10s
+                        timeout server 10s
+                        timeout check 2s
+                    listen stats
+                        bind 127.0.0.1:%2$d
+                        stats uri /stats
+                    backend be
+                        server up1 127.0.0.1:%3$d check inter 100
+                        server down1 127.0.0.1:%4$d check inter 100
+                        server off1 127.0.0.1:%3$d check disabled
+                        server drain1 127.0.0.1:%3$d check inter 100
+                        server nc1 127.0.0.1:%3$d
+                        server trk 127.0.0.1:%3$d track down1
+                    backend nolb
+                        option httpchk
+                        http-check disable-on-404
+                        server n1 127.0.0.1:%5$d check inter 100
+                    """.formatted(sock, page, ok.port(), dead, gone.port());
+            try (FulcrumProcess p = oracle ? oracle(config, page) : TcpProxyKit.serve(config, page)) {
+                CliClient.send(sock, "set server be/drain1 state drain");
+                for (int i = 0; i < 100; i++) {
+                    Map<String, Map<String, String>> all = rows(CliClient.send(sock, "show stat"));
+                    if (all.get("be/down1").get("status").equals("DOWN") && all.get("nolb/n1").get("status").equals("NOLB")
+                            && all.get("be/trk").get("status").equals("DOWN")) {
+                        break;
+                    }
+                    Thread.sleep(50);
+                }
+                // a first check slower than 100 ms (a cold JVM) would take down a server up until its first answer
+                Map<String, List<String>> shown = new LinkedHashMap<>();
+                shown.put("up", servers(CliClient.send(sock, "show stat up")));
+                shown.put("no-maint", servers(CliClient.send(sock, "show stat no-maint")));
+                for (String q : List.of(";up", ";no-maint")) {
+                    try (HttpClientConn c = HttpClientConn.open(page)) {
+                        shown.put("page" + q, servers(c.exchange(get("/stats" + q + ";csv")).bodyText()));
+                    }
+                }
+                return shown;
+            }
+        }
+    }
+
+    /**
+     * {@code lastchg} counts from entering and from leaving drain; three words after "stat" are a proxy, a type and a
+     * server, read as atoi() reads them: a bad type shows the header alone, a word that is no proxy "No such proxy.".
+     * haproxy 2.6, where installed, answers the same.
+     */
+    @Test
+    void drainRestartsLastchgAndBadFiltersAnswerAsHaproxy() throws Exception {
+        List<String> ours = drainAndFilters(false);
+        assertThat(ours).containsExactly("DRAIN 0", "no check 0", HEADER, HEADER, "No such proxy.", "be/BACKEND");
+        if (Files.isExecutable(Path.of("/usr/sbin/haproxy"))) {
+            assertThat(ours).isEqualTo(drainAndFilters(true));
+        }
+    }
+
+    private static List<String> drainAndFilters(boolean oracle) throws Exception {
+        Path sock = Files.createTempDirectory("fulcrum-stats-drain").resolve("s.sock");
+        int fe = freePort();
+        try (HttpOrigin ok = HttpOrigin.start(x -> x.reply(200, "a"))) {
+            String config = """
+                    global
+                        stats socket %s mode 600 level admin
+                    defaults
+                        mode http
+                        timeout connect 2s
+                        timeout client 10s
+                        timeout server 10s
+                    frontend fe
+                        bind 127.0.0.1:%d
+                        default_backend be
+                    backend be
+                        server s1 127.0.0.1:%d
+                    """.formatted(sock, fe, ok.port());
+            try (FulcrumProcess p = oracle ? oracle(config, fe) : TcpProxyKit.serve(config, fe)) {
+                List<String> answers = new ArrayList<>();
+                for (String state : List.of("drain", "ready")) {
+                    Thread.sleep(1100); // lastchg counts seconds: at least 1 before each change
+                    CliClient.send(sock, "set server be/s1 state " + state);
+                    Map<String, String> s1 = rows(CliClient.send(sock, "show stat")).get("be/s1");
+                    answers.add(s1.get("status") + " " + s1.get("lastchg"));
+                }
+                for (String words : List.of("be x -1", "2 0 -1", "up no-maint json", "be 2x -1")) {
+                    String answer = CliClient.send(sock, "show stat " + words).strip();
+                    answers.add(answer.startsWith("#") && answer.indexOf('\n') > 0 ? String.join(",", rows(answer).keySet()) : answer);
+                }
+                return answers;
+            }
+        }
+    }
+
+    /** The "proxy/server" names of the server rows of a CSV answer. */
+    private static List<String> servers(String csv) {
+        return rows(csv).entrySet().stream().filter(e -> e.getValue().get("type").equals("2")).map(Map.Entry::getKey).toList();
+    }
+
     /** Every field of typed output has its position, name, tags and type. */
     @Test
     void typedLinesAreWellFormed() throws Exception {
