@@ -298,8 +298,8 @@ public final class ServerChecks {
             }
         }
         if (log) {
-            server.state().group().events().notice("Health check for server " + server.id() + (failed ? " failed" : " succeeded")
-                    + ", reason: " + r.reason() + ", status: " + status(health, spec.rise, spec.fall) + ".");
+            server.state().group().events().notice(checkFor("Health") + (failed ? " failed"
+                    : r.status() == CheckStatus.L7OKC ? " conditionally succeeded" : " succeeded") + ", reason: " + r.reason() + ", status: " + status(health, spec.rise, spec.fall) + ".");
         }
         String why = proxy.logHealthChecks ? "" : ", reason: " + r.reason();
         if (failed && health == 0) {
@@ -315,7 +315,7 @@ public final class ServerChecks {
         if (!r.status().passed()) {
             lastAgent = r;
             if (proxy.logHealthChecks && r.status() != lastAgentStatus) {
-                st.group().events().notice("Agent check for server " + server.id() + " failed, reason: " + r.reason() + ", status: "
+                st.group().events().notice(checkFor("Agent") + " failed, reason: " + r.reason() + ", status: "
                         + status(agentUp ? 1 : 0, 1, 1) + ".");
             }
             lastAgentStatus = r.status();
@@ -346,7 +346,7 @@ public final class ServerChecks {
         lastAgentStatus = said.status();
         agentUp = up;
         if (log) {
-            st.group().events().notice("Agent check for server " + server.id() + (up ? " succeeded" : " failed") + ", reason: "
+            st.group().events().notice(checkFor("Agent") + (up ? " succeeded" : " failed") + ", reason: "
                     + said.reason() + ", status: " + status(up ? 1 : 0, 1, 1) + ".");
         }
         String why = proxy.logHealthChecks ? "" : ", reason: " + said.reason();
@@ -355,6 +355,11 @@ public final class ServerChecks {
         } else if (!healthEnabled || health >= spec.rise) {
             st.setOp(Op.RUNNING, why);
         }
+    }
+
+    /** "Health check for server be/s1", "Agent check for backup server be/b1": how HAProxy's check lines begin. */
+    private String checkFor(String kind) {
+        return kind + " check for " + (server.spec().backup ? "backup " : "") + "server " + server.id();
     }
 
     /** "2/3 UP", "0/2 DOWN": where the health counter stands, as the log lines show it. */
