@@ -312,6 +312,9 @@ public final class ServerChecks {
     /** An agent's answer: weights and admin states applied at once; "up" and "down" move the server. */
     void agentResult(CheckResult r) {
         ServerState st = server.state();
+        if (r.status() == CheckStatus.L7RSP) {
+            return; // a line without CR or LF: HAProxy ignores the incomplete line and keeps the agent's status
+        }
         if (!r.status().passed()) {
             lastAgent = r;
             if (proxy.logHealthChecks && r.status() != lastAgentStatus) {
@@ -337,6 +340,8 @@ public final class ServerChecks {
             }
         }
         if (a.state() == null) {
+            lastAgent = new CheckResult(CheckStatus.CHECKED, 0, "", r.durationMillis()); // HAProxy: "No status change"
+            lastAgentStatus = CheckStatus.CHECKED;
             return;
         }
         boolean up = a.state().equals("up");
@@ -423,7 +428,7 @@ public final class ServerChecks {
     }
 
     private static CheckView view(int state, CheckResult r, boolean running, int rise, int fall, int health) {
-        int result = running || !r.status().finished() ? 0 : r.status() == CheckStatus.L7OKC ? 4 : r.status().passed() ? 3 : 2;
+        int result = running || !r.status().finished() ? 0 : r.status() == CheckStatus.CHECKED ? 1 : r.status() == CheckStatus.L7OKC ? 4 : r.status().passed() ? 3 : 2;
         // A check that starts clears what the last one found (HAProxy's HCHK_STATUS_START); its status and code stay.
         String info = running || r.info() == null ? "" : r.info();
         return new CheckView(state, r.status(), result, r.code(), r.durationMillis(), info, rise, fall, health);
