@@ -326,9 +326,6 @@ public final class ServerChecks {
         }
         lastAgent = r;
         AgentAnswer a = AgentAnswer.parse(r.info());
-        if (a.weightPercent() >= 0) {
-            st.setWeight((int) Math.min(256, (long) st.initialWeight() * a.weightPercent() / 100));
-        }
         if (a.admin() != null) {
             switch (a.admin()) {
                 case "ready" -> {
@@ -337,6 +334,12 @@ public final class ServerChecks {
                 }
                 case "drain" -> st.setAdmin(ServerState.FDRAIN);
                 default -> st.setAdmin(ServerState.FMAINT);
+            }
+        }
+        if (a.weightPercent() >= 0) {
+            st.setWeight((int) Math.min(256, (long) st.initialWeight() * a.weightPercent() / 100));
+            if ((st.admin() & ServerState.FDRAIN) != 0 && !st.inMaintenance()) {
+                st.group().events().notice(st.named() + " remains in forced drain mode."); // as HAProxy, at each weight
             }
         }
         if (a.state() == null) {

@@ -59,9 +59,14 @@ class AgentCheckIT {
                 awaitStat(cli, STATE, "DRAIN (agent)");
                 p.awaitStderr("Server be/s1 enters drain state.");
                 assertThat(traffic(fe)).isEmpty();
-                answer = "ready\n";
+                answer = "50%\n"; // a weight while in forced drain: said at each answer
+                awaitStat(cli, WEIGHT, "10");
+                p.awaitStderr("Server be/s1 remains in forced drain mode.");
+                assertThat(stat(cli)).containsEntry(STATE, "DRAIN (agent)");
+                answer = "ready 75%\n";
                 awaitStat(cli, STATE, "UP");
                 p.awaitStderr("Server be/s1 is UP (leaving forced drain).");
+                awaitStat(cli, WEIGHT, "15");
                 assertThat(traffic(fe)).isEqualTo("o");
 
                 answer = "down #gone away\n";
