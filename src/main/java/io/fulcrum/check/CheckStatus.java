@@ -4,6 +4,8 @@ package io.fulcrum.check;
 public enum CheckStatus {
     UNK("Unknown"),
     INI("Initializing"),
+    /** An agent's answer that names no state ("75%", "drain"): HAProxy's HCHK_STATUS_CHECKED. */
+    CHECKED("No status change"),
     HANA("Health analyze"),
     SOCKERR("Socket error"),
     L4OK("Layer4 check passed"),
@@ -36,6 +38,7 @@ public enum CheckStatus {
         return switch (this) {
             case UNK -> 0;
             case INI -> 1;
+            case CHECKED -> 3;
             case HANA -> 4;
             case SOCKERR -> 5;
             case L4OK -> 6;

@@ -298,8 +298,8 @@ public final class ServerChecks {
             }
         }
         if (log) {
-            server.state().group().events().notice("Health check for server " + server.id() + (failed ? " failed" : " succeeded")
-                    + ", reason: " + r.reason() + ", status: " + status(health, spec.rise, spec.fall) + ".");
+            server.state().group().events().notice(checkFor("Health") + (failed ? " failed"
+                    : r.status() == CheckStatus.L7OKC ? " conditionally succeeded" : " succeeded") + ", reason: " + r.reason() + ", status: " + status(health, spec.rise, spec.fall) + ".");
         }
         String why = proxy.logHealthChecks ? "" : ", reason: " + r.reason();
         if (failed && health == 0) {
@@ -312,10 +312,13 @@ public final class ServerChecks {
     /** An agent's answer: weights and admin states applied at once; "up" and "down" move the server. */
     void agentResult(CheckResult r) {
         ServerState st = server.state();
+        if (r.status() == CheckStatus.L7RSP) {
+            return; // a line without CR or LF: HAProxy ignores the incomplete line and keeps the agent's status
+        }
         if (!r.status().passed()) {
             lastAgent = r;
             if (proxy.logHealthChecks && r.status() != lastAgentStatus) {
-                st.group().events().notice("Agent check for server " + server.id() + " failed, reason: " + r.reason() + ", status: "
+                st.group().events().notice(checkFor("Agent") + " failed, reason: " + r.reason() + ", status: "
                         + status(agentUp ? 1 : 0, 1, 1) + ".");
             }
             lastAgentStatus = r.status();
@@ -323,9 +326,6 @@ public final class ServerChecks {
         }
         lastAgent = r;
         AgentAnswer a = AgentAnswer.parse(r.info());
-        if (a.weightPercent() >= 0) {
-            st.setWeight((int) Math.min(256, (long) st.initialWeight() * a.weightPercent() / 100));
-        }
         if (a.admin() != null) {
             switch (a.admin()) {
                 case "ready" -> {
@@ -336,7 +336,15 @@ public final class ServerChecks {
                 default -> st.setAdmin(ServerState.FMAINT);
             }
         }
+        if (a.weightPercent() >= 0) {
+            st.setWeight((int) Math.min(256, (long) st.initialWeight() * a.weightPercent() / 100));
+            if ((st.admin() & ServerState.FDRAIN) != 0 && !st.inMaintenance()) {
+                st.group().events().notice(st.named() + " remains in forced drain mode."); // as HAProxy, at each weight
+            }
+        }
         if (a.state() == null) {
+            lastAgent = new CheckResult(CheckStatus.CHECKED, 0, "", r.durationMillis()); // HAProxy: "No status change"
+            lastAgentStatus = CheckStatus.CHECKED;
             return;
         }
         boolean up = a.state().equals("up");
@@ -346,7 +354,7 @@ public final class ServerChecks {
         lastAgentStatus = said.status();
         agentUp = up;
         if (log) {
-            st.group().events().notice("Agent check for server " + server.id() + (up ? " succeeded" : " failed") + ", reason: "
+            st.group().events().notice(checkFor("Agent") + (up ? " succeeded" : " failed") + ", reason: "
                     + said.reason() + ", status: " + status(up ? 1 : 0, 1, 1) + ".");
         }
         String why = proxy.logHealthChecks ? "" : ", reason: " + said.reason();
@@ -355,6 +363,11 @@ public final class ServerChecks {
         } else if (!healthEnabled || health >= spec.rise) {
             st.setOp(Op.RUNNING, why);
         }
+    }
+
+    /** "Health check for server be/s1", "Agent check for backup server be/b1": how HAProxy's check lines begin. */
+    private String checkFor(String kind) {
+        return kind + " check for " + (server.spec().backup ? "backup " : "") + "server " + server.id();
     }
 
     /** "2/3 UP", "0/2 DOWN": where the health counter stands, as the log lines show it. */
@@ -418,7 +431,7 @@ public final class ServerChecks {
     }
 
     private static CheckView view(int state, CheckResult r, boolean running, int rise, int fall, int health) {
-        int result = running || !r.status().finished() ? 0 : r.status() == CheckStatus.L7OKC ? 4 : r.status().passed() ? 3 : 2;
+        int result = running || !r.status().finished() ? 0 : r.status() == CheckStatus.CHECKED ? 1 : r.status() == CheckStatus.L7OKC ? 4 : r.status().passed() ? 3 : 2;
         // A check that starts clears what the last one found (HAProxy's HCHK_STATUS_START); its status and code stay.
         String info = running || r.info() == null ? "" : r.info();
         return new CheckView(state, r.status(), result, r.code(), r.durationMillis(), info, rise, fall, health);

@@ -221,7 +221,7 @@ final class ServerStateFile {
         }
         if ((st.admin() & ServerState.FMAINT) == 0 && (admin & ServerState.FDRAIN) != 0 && (iweight > 0 || st.initialWeight() == 0)) {
             st.restoreAdmin(ServerState.FDRAIN);
-            st.group().events().alert("Server " + s.id() + " remains in forced drain mode.");
+            st.group().events().alert(st.named() + " remains in forced drain mode.");
         }
         st.restoreLastChange(since);
         if (k.hasHealthCheck() && (checkState & CheckView.CONFIGURED) != 0 && (checkState & CheckView.ENABLED) == 0) {

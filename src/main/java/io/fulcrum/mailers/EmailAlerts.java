@@ -34,9 +34,9 @@ public final class EmailAlerts implements ServerEvents {
     @Override
     public void notice(String text) {
         inner.notice(text);
-        if (text.startsWith("Health check for server ") || text.startsWith("Agent check for server ")) {
+        if (text.startsWith("Health check for ") || text.startsWith("Agent check for ")) {
             mail(Syslog.INFO, text);
-        } else if (changeOfState(text) || text.startsWith("Server ") && text.contains(" enters drain state")) {
+        } else if (changeOfState(text) || aboutServer(text) && text.contains(" enters drain state")) {
             mail(Syslog.NOTICE, text);
         }
     }
@@ -64,8 +64,13 @@ public final class EmailAlerts implements ServerEvents {
      * of the maintenance lines ("is going DOWN for maintenance", "is UP (leaving forced drain)"...).
      */
     private static boolean changeOfState(String text) {
-        return text.startsWith("Server ") && !text.contains(" (leaving ")
+        return aboutServer(text) && !text.contains(" (leaving ")
                 && (text.contains(" is UP") || text.contains(" is DOWN") || text.contains(" is stopping"));
+    }
+
+    /** A line on one server's state: "Server be/s1 ...", or "Backup Server be/b1 ..." for a backup server. */
+    private static boolean aboutServer(String text) {
+        return text.startsWith("Server ") || text.startsWith("Backup Server ");
     }
 
     /** Queues the message for each mailer; HAProxy's text drops the line's final period. */

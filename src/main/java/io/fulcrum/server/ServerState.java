@@ -195,7 +195,7 @@ public final class ServerState {
                 case STOPPING -> "stopping";
                 default -> "UP";
             };
-            String line = "Server " + server.id() + " is " + is + why + ". " + (next == Op.STOPPED ? left() : online());
+            String line = named() + " is " + is + why + ". " + (next == Op.STOPPED ? left() : online());
             log(next == Op.STOPPED, line);
         }
         for (Server t : reversedTrackers()) {
@@ -257,13 +257,13 @@ public final class ServerState {
         if (maint) {
             if (op != Op.STOPPED) {
                 checkDowns.incrementAndGet(); // HAProxy counts a running server going to maintenance as a down transition
-                log(true, "Server " + server.id() + " is going DOWN for maintenance" + via + ". " + left());
+                log(true, named() + " is going DOWN for maintenance" + via + ". " + left());
             } else {
-                log(false, "Server " + server.id() + " was DOWN and now enters maintenance" + via + ".");
+                log(false, named() + " was DOWN and now enters maintenance" + via + ".");
             }
             inherit(IMAINT);
         } else if (drain) {
-            log(false, "Server " + server.id() + " enters drain state" + via + ". " + (op == Op.STOPPED ? left() : online()));
+            log(false, named() + " enters drain state" + via + ". " + (op == Op.STOPPED ? left() : online()));
             inherit(IDRAIN);
         }
         group.settled();
@@ -289,15 +289,15 @@ public final class ServerState {
         recompute();
         server.changed(); // before the line, as in changeOp
         if (leftMaint && flags == RMAINT) {
-            log(false, "Server " + server.id() + " ('" + server.fqdn() + "') is " + (op == Op.STOPPED ? "DOWN" : "UP") + "/"
+            log(false, named() + " ('" + server.fqdn() + "') is " + (op == Op.STOPPED ? "DOWN" : "UP") + "/"
                     + (draining() ? "DRAIN" : "READY") + " (resolves again).");
             uninherit();
         } else if (leftMaint) {
-            log(false, "Server " + server.id() + " is " + (op == Op.STOPPED ? "DOWN" : "UP") + "/" + (draining() ? "DRAIN" : "READY")
+            log(false, named() + " is " + (op == Op.STOPPED ? "DOWN" : "UP") + "/" + (draining() ? "DRAIN" : "READY")
                     + " (leaving " + (forced ? "forced " : "") + "maintenance).");
             uninherit();
         } else if (leftDrain) {
-            log(false, "Server " + server.id() + " is " + (op == Op.STOPPED ? "DOWN" : "UP") + " (leaving " + (forced ? "forced " : "") + "drain).");
+            log(false, named() + " is " + (op == Op.STOPPED ? "DOWN" : "UP") + " (leaving " + (forced ? "forced " : "") + "drain).");
             uninherit();
         }
         group.settled();
@@ -353,6 +353,11 @@ public final class ServerState {
     private void recompute() {
         usable = userWeight > 0 && (admin & (MAINT | DRAIN)) == 0 && (op == Op.RUNNING || op == Op.STARTING)
                 && server.endpoint() != null;
+    }
+
+    /** "Server be/s1", or "Backup Server be/b1": how HAProxy's state-change lines name a server. */
+    public String named() {
+        return (server.spec().backup ? "Backup Server " : "Server ") + server.id();
     }
 
     private void log(boolean alert, String line) {

@@ -180,4 +180,54 @@ class HealthCheckIT {
             }
         }
     }
+
+    /**
+     * HAProxy names backup servers in its lines ("Backup Server be/b1 is DOWN", "Health check for backup server") and
+     * says "conditionally succeeded" of a check that found the server going away (404 with disable-on-404).
+     */
+    @Test
+    void backupServersAndConditionalSuccessesAreNamedAsHaproxyWordsThem() throws Exception {
+        int backupPort = freePort();
+        try (Origin gone = Origin.start(s -> {
+            s.getInputStream().read(new byte[4096]);
+            send(s, "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n");
+        })) {
+            Origin b = Origin.start(backupPort, s -> {
+                s.getInputStream().read(new byte[4096]);
+                send(s, "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n");
+            });
+            int fe = freePort();
+            String cfg = """
+                    defaults
+                        mode http
+                        timeout connect 1s
+                        timeout client 5s
+                        timeout server 5s
+                        timeout check 2s
+                    backend be
+                        option log-health-checks
+                        option httpchk GET /
+                        http-check disable-on-404
+                        server s1 127.0.0.1:%d check inter 200 rise 1 fall 1
+                        server b1 127.0.0.1:%d check inter 200 rise 1 fall 1 backup
+                    frontend fe
+                        bind 127.0.0.1:%d
+                        default_backend be
+                    """.formatted(gone.port(), backupPort, fe);
+            try (FulcrumProcess p = serve(cfg, fe)) {
+                p.awaitStderr("Server be/s1 is stopping");
+                assertThat(p.stderr()).contains("Health check for server be/s1 conditionally succeeded, reason: Layer7 check "
+                        + "conditionally passed, code: 404, check duration: ");
+                b.close();
+                p.awaitStderr("Backup Server be/b1 is DOWN.");
+                assertThat(p.stderr()).contains("Health check for backup server be/b1 failed, reason: Layer4 connection problem");
+                assertThat(p.stderr()).doesNotContainPattern("(?<!Backup )Server be/b1").doesNotContain("check for server be/b1");
+                b = Origin.start(backupPort, s -> send(s, "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"));
+                p.awaitStderr("Backup Server be/b1 is UP.");
+                assertThat(p.stderr()).contains("Health check for backup server be/b1 succeeded, reason: Layer7 check passed");
+            } finally {
+                b.close();
+            }
+        }
+    }
 }

@@ -1,0 +1,121 @@
+package io.fulcrum.it;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static io.fulcrum.it.TcpProxyKit.connect;
+import static io.fulcrum.it.TcpProxyKit.freePort;
+import static io.fulcrum.it.TcpProxyKit.readToEof;
+import static io.fulcrum.it.TcpProxyKit.send;
+import static io.fulcrum.it.TcpProxyKit.serve;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A server's agent (a TCP server here answering what the test says) moving its weight and states: what the log says,
+ * the agent_* fields of {@code show stat}, and where the traffic goes, as haproxy 2.6 does (-Dit.proxy=haproxy).
+ */
+@Timeout(value = 90, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class AgentCheckIT {
+    private static final String STATE = "status", WEIGHT = "weight", AGENT = "agent_status";
+
+    private volatile String answer = "up\n";
+
+    @Test
+    void theAgentsAnswersMoveTheServer() throws Exception {
+        Path cli = Files.createTempDirectory("fulcrum-agent").resolve("stats.sock");
+        try (Origin origin = Origin.start(s -> send(s, "o"));
+             Origin agent = Origin.start(s -> send(s, answer))) {
+            int fe = freePort();
+            String cfg = """
+                    global
+                        stats socket %s level admin
+                    defaults
+                        mode tcp
+                        timeout connect 1s
+                        timeout client 5s
+                        timeout server 5s
+                        option log-health-checks
+                    backend be
+                        server s1 127.0.0.1:%d weight 20 check inter 300 rise 1 fall 1 agent-check agent-port %d agent-inter 200
+                    frontend fe
+                        bind 127.0.0.1:%d
+                        default_backend be
+                    """.formatted(cli, origin.port(), agent.port(), fe);
+            try (FulcrumProcess p = serve(cfg, fe)) {
+                awaitStat(cli, AGENT, "L7OK");
+                answer = "75%\n";
+                awaitStat(cli, AGENT, "CHECKED");
+                assertThat(stat(cli)).containsEntry(WEIGHT, "15").containsEntry("agent_desc", "No status change")
+                        .containsEntry("agent_code", "").containsEntry(STATE, "UP");
+                assertThat(traffic(fe)).isEqualTo("o");
+
+                answer = "drain\n";
+                awaitStat(cli, STATE, "DRAIN (agent)");
+                p.awaitStderr("Server be/s1 enters drain state.");
+                assertThat(traffic(fe)).isEmpty();
+                answer = "50%\n"; // a weight while in forced drain: said at each answer
+                awaitStat(cli, WEIGHT, "10");
+                p.awaitStderr("Server be/s1 remains in forced drain mode.");
+                assertThat(stat(cli)).containsEntry(STATE, "DRAIN (agent)");
+                answer = "ready 75%\n";
+                awaitStat(cli, STATE, "UP");
+                p.awaitStderr("Server be/s1 is UP (leaving forced drain).");
+                awaitStat(cli, WEIGHT, "15");
+                assertThat(traffic(fe)).isEqualTo("o");
+
+                answer = "down #gone away\n";
+                awaitStat(cli, STATE, "DOWN (agent)");
+                p.awaitStderr("Agent check for server be/s1 failed, reason: Layer7 wrong status, code: 0, "
+                        + "info: \"via agent : down (gone away)\", check duration: ");
+                assertThat(stat(cli)).containsEntry(AGENT, "L7STS").containsEntry("agent_desc", "Layer7 wrong status");
+                assertThat(traffic(fe)).isEmpty();
+                answer = "up junk\n";
+                awaitStat(cli, STATE, "UP");
+                p.awaitStderr("Agent check for server be/s1 succeeded, reason: Layer7 check passed, code: 0, "
+                        + "info: \"via agent : up (junk)\", check duration: ");
+                assertThat(traffic(fe)).isEqualTo("o");
+
+                answer = "maint\n";
+                awaitStat(cli, STATE, "MAINT");
+                p.awaitStderr("Server be/s1 is going DOWN for maintenance.");
+                assertThat(traffic(fe)).isEmpty();
+                answer = "ready up 50%\n";
+                awaitStat(cli, STATE, "UP");
+                awaitStat(cli, WEIGHT, "10");
+                assertThat(stat(cli)).containsEntry(AGENT, "L7OK");
+
+                answer = "down"; // no CR nor LF: ignored, the server stays up
+                Thread.sleep(1500);
+                assertThat(stat(cli)).containsEntry(STATE, "UP").containsEntry(AGENT, "L7OK");
+                assertThat(p.stderr()).doesNotContain("Layer7 invalid response").doesNotContain("via agent : down\"");
+                assertThat(traffic(fe)).isEqualTo("o");
+            }
+        }
+    }
+
+    private static String traffic(int fe) throws Exception {
+        try (Socket s = connect(fe)) {
+            return readToEof(s, 100);
+        }
+    }
+
+    private static void awaitStat(Path cli, String field, String value) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!value.equals(stat(cli).get(field))) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("be/s1 " + field + " never became " + value + ": " + stat(cli));
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    private static Map<String, String> stat(Path cli) throws Exception {
+        return StatsIT.rows(CliClient.send(cli, "show stat")).get("be/s1");
+    }
+}
