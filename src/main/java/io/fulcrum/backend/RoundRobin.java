@@ -2,135 +2,93 @@ package io.fulcrum.backend;
 
 import io.fulcrum.sample.SampleContext;
 
-import java.util.Comparator;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.PriorityQueue;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * {@code balance roundrobin}: weighted turns with dynamic weights. A plan lays out one window of turns and
- * publishes it; picking walks it with one atomic counter, so a weight change or a server going down re-plans
- * without any lock on the pick path. Full servers are skipped.
+ * {@code balance roundrobin}: weighted turns with dynamic weights. A plan lays out HAProxy's turns and publishes
+ * them; picking walks them with one atomic counter, so a weight change or a server going down re-plans without
+ * any lock on the pick path. Full servers are skipped.
  * <p>
- * The window is the one HAProxy's weighted round robin (lb_fwrr) gives from a fresh start, turn for turn: its
- * length is the sum of the effective weights, and for the weights a configuration gives HAProxy repeats it (it
- * drifts by a turn now and then for some). A window too long to lay out is spread by stride scheduling instead.
+ * The turns are HAProxy's weighted round robin (lb_fwrr, {@link Fwrr}) turn for turn: a plan runs it from where
+ * the turns taken so far left it, so a weight change carries the servers' positions over as HAProxy does, until
+ * its windows repeat; the plan is then the turns up to the repeat and the repeating windows, walked in a loop.
+ * Turns too many to lay out (a total weight beyond {@link #MAX_WINDOW}) are spread by stride scheduling instead.
  */
 final class RoundRobin implements Balancer {
     /** The longest window laid out turn by turn: 4096 servers of weight 1, 16 of weight 256. */
     static final int MAX_WINDOW = 1 << 16;
+    /** The most turns a plan lays out while looking for its windows to repeat (they do within a few for common weights). */
+    private static final int MAX_TURNS = 4 * MAX_WINDOW;
 
-    private volatile Member[] cycle = new Member[0];
+    /**
+     * The turns from pick {@code base} on: {@code turns[0..loop)} once, then {@code turns[loop..]} over and over.
+     * {@code start} and {@code atLoop} are the simulation before the first turn and at the loop's start (null
+     * for stride turns), to find where the turns taken have left it.
+     */
+    private record Plan(Member[] turns, int loop, long base, boolean backups, Fwrr start, Fwrr atLoop) {
+        int at(long pick) {
+            long i = pick - base;
+            return (int) (i < loop ? Math.max(i, 0) : loop + (i - loop) % (turns.length - loop));
+        }
+    }
+
+    private volatile Plan plan = new Plan(new Member[0], 0, 0, false, null, null);
     private final AtomicLong cursor = new AtomicLong();
 
     @Override
     public void plan(Farm farm) {
-        cycle = cycle(farm.members, farm.weights);
+        long base = cursor.get();
+        boolean backups = !farm.isEmpty() && farm.members[0].spec().backup;
+        if (farm.total > MAX_WINDOW || farm.total == 0) {
+            plan = new Plan(strides(farm.members, farm.weights), 0, base, backups, null, null);
+            return;
+        }
+        Fwrr sim = where(plan, base, backups);
+        if (sim == null) {
+            sim = new Fwrr(farm.members, farm.weights);
+        } else {
+            sim.update(farm.members, farm.weights);
+        }
+        plan = lay(sim, base, backups);
     }
 
-    /** One window of turns over {@code members} with their effective ({@link Member#SCALE}d) weights. */
-    static Member[] cycle(Member[] members, int[] weights) {
-        long total = 0;
-        for (int w : weights) {
-            total += w;
+    /** The simulation after the turns taken since {@code p} was laid out, if it ran for the same group of servers. */
+    private static Fwrr where(Plan p, long now, boolean backups) {
+        if (p.start == null || p.backups != backups) {
+            return null;
         }
-        return total <= MAX_WINDOW ? HaproxyWindow.turns(members, weights, (int) total) : strides(members, weights);
+        long taken = Math.max(0, now - p.base);
+        Fwrr sim = taken < p.loop ? p.start.copy() : p.atLoop.copy();
+        for (long t = taken < p.loop ? taken : (taken - p.loop) % (p.turns.length - p.loop); t > 0; t--) {
+            sim.next();
+        }
+        return sim;
     }
 
-    /** HAProxy's lb_fwrr with every server up and free, run for {@code total} turns from its initial state. */
-    private static final class HaproxyWindow {
-        /** HAProxy's SRV_EWGHT_MAX, SRV_UWGHT_RANGE and BE_WEIGHT_SCALE. */
-        private static final long EWGHT_MAX = 4096;
-        private static final long UWGHT_RANGE = 256;
-        private static final long WEIGHT_SCALE = Member.SCALE;
-
-        /** A server's place in a tree: its key, then the order of insertion (ebtree keeps duplicates in that order). */
-        private record Node(long key, long seq, int server) {
-        }
-
-        private final int[] weights;
-        private final long[] npos;
-        private final long[] rweight;
-        private final long total;
-        private long currPos;
-        private long seq;
-        private final PriorityQueue<Node> curr = tree();
-        private PriorityQueue<Node> init = tree();
-        private PriorityQueue<Node> next = tree();
-
-        private HaproxyWindow(int[] weights, long total) {
-            this.weights = weights;
-            this.npos = new long[weights.length];
-            this.rweight = new long[weights.length];
-            this.total = total;
-            this.currPos = total;
-            for (int i = 0; i < weights.length; i++) {
-                if (weights[i] > 0) {
-                    queueByWeight(init, i);
+    /** Runs {@code sim} until the state at a window's end comes back, and lays out the turns up to there. */
+    private static Plan lay(Fwrr sim, long base, boolean backups) {
+        Fwrr start = sim.copy();
+        List<Member> turns = new ArrayList<>();
+        List<Fwrr> ends = new ArrayList<>();
+        List<Integer> endsAt = new ArrayList<>();
+        while (turns.size() < MAX_TURNS) {
+            if (sim.atWindowEnd()) {
+                for (int k = 0; k < ends.size(); k++) {
+                    if (sim.sameCourse(ends.get(k))) {
+                        return new Plan(turns.toArray(new Member[0]), endsAt.get(k), base, backups, start, ends.get(k));
+                    }
                 }
+                ends.add(sim.copy());
+                endsAt.add(turns.size());
             }
+            turns.add(sim.next());
         }
-
-        static Member[] turns(Member[] members, int[] weights, int total) {
-            HaproxyWindow w = new HaproxyWindow(weights, total);
-            Member[] out = new Member[total];
-            for (int t = 0; t < total; t++) {
-                out[t] = members[w.next()];
-            }
-            return out;
-        }
-
-        private static PriorityQueue<Node> tree() {
-            return new PriorityQueue<>(Comparator.comparingLong(Node::key).thenComparingLong(Node::seq));
-        }
-
-        private void queueByWeight(PriorityQueue<Node> tree, int s) {
-            tree.add(new Node(EWGHT_MAX - weights[s], seq++, s));
-        }
-
-        /** fwrr_get_next_server: the weights never change within a window, so curr and next weights are both the total. */
-        private int next() {
-            int s = fromGroup();
-            if (s < 0) { // the current tree is used up: the next one becomes the initial one
-                PriorityQueue<Node> swap = init;
-                init = next;
-                next = swap;
-                currPos = total;
-                s = fromGroup();
-            }
-            if (npos[s] == 0) {
-                npos[s] = currPos;
-            }
-            npos[s] += total / weights[s];
-            rweight[s] += total % weights[s];
-            if (rweight[s] >= weights[s]) {
-                rweight[s] -= weights[s];
-                npos[s]++;
-            }
-            currPos++;
-            if (npos[s] >= 2 * total) {
-                npos[s] -= total;
-                queueByWeight(next, s);
-            } else {
-                curr.add(new Node(UWGHT_RANGE * npos[s] + (EWGHT_MAX + rweight[s] - weights[s]) / WEIGHT_SCALE, seq++, s));
-            }
-            return s;
-        }
-
-        /** The first server of the current tree if its turn has come, else the first not yet placed, else the first. */
-        private int fromGroup() {
-            Node c = curr.peek();
-            if (c != null && npos[c.server()] <= currPos) {
-                return curr.poll().server();
-            }
-            Node i = init.peek();
-            if (i != null) {
-                init.poll();
-                npos[i.server()] = 0;
-                rweight[i.server()] = 0;
-                return i.server();
-            }
-            return c == null ? -1 : curr.poll().server();
-        }
+        // No repeat within reach: the windows seen are walked in a loop (HAProxy would drift from them).
+        int loop = endsAt.isEmpty() ? 0 : endsAt.get(0);
+        return new Plan(turns.toArray(new Member[0]), loop, base, backups, start, ends.isEmpty() ? start : ends.get(0));
     }
 
     /** One cycle of turns: the weights divided by their gcd, each server's turns at even strides. */
@@ -167,12 +125,11 @@ final class RoundRobin implements Balancer {
 
     @Override
     public Member pick(SampleContext ctx, Member avoid) {
-        Member[] c = cycle;
-        int n = c.length;
-        if (n == 0) {
+        Plan p = plan;
+        if (p.turns.length == 0) {
             return null;
         }
-        // A full server's turns are passed; after a cycle's worth of full ones, every server is full.
-        return Balancer.firstFree(c, (int) (cursor.getAndIncrement() % n), avoid);
+        // A full server's turns are passed; after a plan's worth of full ones, every server is full.
+        return Balancer.firstFree(p.turns, p.at(cursor.getAndIncrement()), avoid);
     }
 }

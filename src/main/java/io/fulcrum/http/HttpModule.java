@@ -47,6 +47,7 @@ public final class HttpModule implements Module {
         flag(options, "http-pretend-keepalive", Capability.BE, (h, on) -> h.pretendKeepAlive = on);
         flag(options, "http-no-delay", Capability.ALL, (h, on) -> h.noDelay = on);
         flag(options, "idle-close-on-response", Capability.FE, (h, on) -> h.idleCloseOnResponse = on);
+        flag(options, "disable-h2-upgrade", Capability.FE, (h, on) -> h.noH2Upgrade = on);
         options.add("forwardfor", Capability.ALL | Capability.NO_NEGATION,
                 (o, l) -> of(o.proxy()).forwardFor = AddressHeader.parse(l, "X-Forwarded-For", true));
         options.add("originalto", Capability.ALL | Capability.NO_NEGATION,
@@ -78,6 +79,7 @@ public final class HttpModule implements Module {
             unused(diag, p, "idle-close-on-response", fe && h.idleCloseOnResponse);
             unused(diag, p, "http-pretend-keepalive", be && h.pretendKeepAlive);
             unused(diag, p, "http-no-delay", h.noDelay);
+            unused(diag, p, "disable-h2-upgrade", fe && h.noH2Upgrade);
         }
     }
 

@@ -41,6 +41,11 @@ public final class HttpOptions implements ProxyPart {
     /** {@code option idle-close-on-response}: at a soft stop, idle client connections wait for a last request. */
     public boolean idleCloseOnResponse;
     /**
+     * {@code option disable-h2-upgrade}: HAProxy then answers an HTTP/2 preface on an HTTP/1 connection as a bad
+     * HTTP/1 request, which Fulcrum (no HTTP/2 yet) always does; kept for the mode warning.
+     */
+    public boolean noH2Upgrade;
+    /**
      * {@code option http-use-proxy-header}: a proxied request (its target starts with neither '/' nor '*') is
      * authenticated as a proxy authenticates: Proxy-Authorization, 407 and Proxy-Authenticate.
      */
@@ -83,6 +88,7 @@ public final class HttpOptions implements ProxyPart {
         c.connectionMode = connectionMode;
         c.pretendKeepAlive = pretendKeepAlive;
         c.idleCloseOnResponse = idleCloseOnResponse;
+        c.noH2Upgrade = noH2Upgrade;
         c.noDelay = noDelay;
         c.acceptInvalidRequest = acceptInvalidRequest;
         c.acceptInvalidResponse = acceptInvalidResponse;

@@ -22,6 +22,8 @@ import static io.fulcrum.stats.StatField.*;
  */
 final class StatsHtml {
     private static final String CSS = css();
+    /** The extra modules' fields (those after the "-" column) by module, named by their prefix: ssl, h2, h1. */
+    private static final Map<String, List<StatField>> MODULES = modules();
     /** The admin form's actions, as HAProxy offers them (its "Kill Sessions" is not there: Fulcrum cannot yet). */
     private static final String[][] ACTIONS = {
         {"", ""}, {"ready", "Set state to READY"}, {"drain", "Set state to DRAIN"}, {"maint", "Set state to MAINT"},
@@ -42,6 +44,16 @@ final class StatsHtml {
         this.q = q;
         this.admin = admin;
         this.scope = q.scope().isEmpty() ? "" : "?scope=" + q.scope();
+    }
+
+    private static Map<String, List<StatField>> modules() {
+        Map<String, List<StatField>> modules = new LinkedHashMap<>();
+        for (StatField f : StatField.values()) {
+            if (f.ordinal() > LAST_STATIC.ordinal()) {
+                modules.computeIfAbsent(f.fieldName().substring(0, f.fieldName().indexOf('_')), k -> new ArrayList<>()).add(f);
+            }
+        }
+        return modules;
     }
 
     private static String css() {
@@ -220,13 +232,21 @@ final class StatsHtml {
         }
         b.append("<th rowspan=2></th><th colspan=3>Queue</th><th colspan=3>Session rate</th><th colspan=6>Sessions</th>")
                 .append("<th colspan=2>Bytes</th><th colspan=2>Denied</th><th colspan=3>Errors</th><th colspan=2>Warnings</th>")
-                .append("<th colspan=9>Server</th></tr>\n<tr class=\"titre\">");
+                .append("<th colspan=9>Server</th>");
+        if (page.modules) {
+            b.append("<th colspan=").append(MODULES.size()).append(">Extra modules</th>");
+        }
+        b.append("</tr>\n<tr class=\"titre\">");
         for (String t : new String[] {"Cur", "Max", "Limit", "Cur", "Max", "Limit", "Cur", "Max", "Limit", "Total", "LbTot", "Last",
                 "In", "Out", "Req", "Resp", "Req", "Conn", "Resp", "Retr", "Redis", "Status", "LastChk", "Wght", "Act", "Bck", "Chk",
                 "Dwn", "Dwntme", "Thrtle"}) {
             b.append("<th>").append(t).append("</th>");
         }
-        b.append("\n</tr>");
+        b.append('\n');
+        if (page.modules) {
+            MODULES.keySet().forEach(m -> b.append("<th>").append(m).append("</th>"));
+        }
+        b.append("</tr>");
         for (StatRow r : rows) {
             switch (r.type()) {
                 case FRONTEND -> frontend(r);
@@ -307,7 +327,9 @@ final class StatsHtml {
         bytes(r);
         cell(num(r, DREQ)).cell(num(r, DRESP)).cell(num(r, EREQ));
         b.append("<td></td><td></td><td></td><td></td>");
-        b.append("<td class=ac>").append(html(r.get(STATUS))).append("</td><td class=ac colspan=8></td></tr>");
+        b.append("<td class=ac>").append(html(r.get(STATUS))).append("</td><td class=ac colspan=8></td>");
+        modules(r);
+        b.append("</tr>");
     }
 
     /** A listener's row ({@code option socket-stats}), as HAProxy draws it: sessions, bytes, denials, errors, status. */
@@ -328,7 +350,9 @@ final class StatsHtml {
         b.append("<td>&nbsp;</td><td>&nbsp;</td>");
         cell(num(r, BIN)).cell(num(r, BOUT)).cell(num(r, DREQ)).cell(num(r, DRESP)).cell(num(r, EREQ));
         b.append("<td></td><td></td><td></td><td></td><td class=ac>").append(html(r.get(STATUS)))
-                .append("</td><td class=ac colspan=8></td></tr>");
+                .append("</td><td class=ac colspan=8></td>");
+        modules(r);
+        b.append("</tr>");
     }
 
     private void server(StatRow r) {
@@ -386,7 +410,9 @@ final class StatsHtml {
         } else {
             b.append("<td colspan=3></td>");
         }
-        b.append("<td class=ac>").append(r.get(THROTTLE) != null ? r.get(THROTTLE) + " %" : "-").append("</td></tr>\n");
+        b.append("<td class=ac>").append(r.get(THROTTLE) != null ? r.get(THROTTLE) + " %" : "-").append("</td>");
+        modules(r);
+        b.append("</tr>\n");
     }
 
     /** "IPv4: 127.0.0.1:80, id: 1, cookie: 'a'": shown with {@code stats show-legends}. */
@@ -456,10 +482,33 @@ final class StatsHtml {
                 .append("</td><td class=ac>&nbsp;</td>");
         cell(num(r, CHKDOWN));
         cell(r.get(DOWNTIME) != null ? human(r.get(DOWNTIME)) : "&nbsp;");
-        b.append("<td></td></tr>");
+        b.append("<td></td>");
+        modules(r);
+        b.append("</tr>");
     }
 
     // ---- pieces of rows
+
+    /**
+     * {@code stats show-modules}: a cell per extra module, its counters in a tooltip (their descriptions as labels),
+     * empty where the module counts nothing for the row's kind (h2 and h1 for servers).
+     */
+    private void modules(StatRow r) {
+        if (!page.modules) {
+            return;
+        }
+        MODULES.forEach((name, fields) -> {
+            b.append("<td>");
+            if (fields.getFirst().appliesTo(r.type())) {
+                b.append("<u>").append(name).append("<div class=tips><table class=det>");
+                for (StatField f : fields) {
+                    b.append("<tr><th>").append(f.description()).append("</th><td>").append(num(r, f)).append("</td></tr>");
+                }
+                b.append("</table></div></u>");
+            }
+            b.append("</td>");
+        });
+    }
 
     /** "- HTTP 2xx responses:" and the others; a server's with their share of its requests. */
     private static void responses(Tips t, StatRow r, boolean shares) {

@@ -37,6 +37,7 @@ public final class StatsPage {
     final List<String> scopes;
     final boolean hideVersion;
     final boolean legends;
+    final boolean modules;
     final String node;
     final String description;
 
@@ -50,6 +51,7 @@ public final class StatsPage {
         this.scopes = List.copyOf(s.scopes);
         this.hideVersion = s.hideVersion;
         this.legends = s.legends;
+        this.modules = s.modules;
         this.node = s.node;
         this.description = s.description;
     }

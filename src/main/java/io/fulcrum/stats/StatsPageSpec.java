@@ -42,6 +42,8 @@ final class StatsPageSpec implements ProxyPart {
     final List<String> scopes = new ArrayList<>();
     boolean hideVersion;
     boolean legends;
+    /** {@code stats show-modules}: the extra modules' counters (ssl, h2, h1) in columns of their own. */
+    boolean modules;
     /** {@code stats show-node}: null when not shown, "" for the process's node name. */
     String node;
     /** {@code stats show-desc}: null when not shown. */
@@ -73,6 +75,7 @@ final class StatsPageSpec implements ProxyPart {
         to.scopes.addAll(from.scopes);
         to.hideVersion = from.hideVersion;
         to.legends = from.legends;
+        to.modules = from.modules;
         to.node = from.node;
         to.description = from.description;
         to.inherited = from.inherited;
@@ -129,7 +132,7 @@ final class StatsPageSpec implements ProxyPart {
             case "show-node" -> s.node = nodeName(l.arg(2));
             case "show-desc" -> s.description = l.has(2) ? l.join(2) : "";
             case "" -> throw ConfigException.unspaced("missing keyword in 'stats', " + EXPECTS);
-            case "show-modules" -> throw new ConfigException("'stats show-modules' is an HAProxy keyword that Fulcrum does not support yet.");
+            case "show-modules" -> s.modules = true;
             default -> throw ConfigException.unspaced("unknown stats parameter '" + sub + "', " + EXPECTS);
         }
     }

@@ -1,6 +1,8 @@
 package io.fulcrum.tls;
 
 import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.ConfigLine;
+import io.fulcrum.cfg.Source;
 import io.fulcrum.cli.CliException;
 
 import java.io.IOException;
@@ -12,6 +14,7 @@ import java.security.GeneralSecurityException;
 import java.security.cert.X509CRL;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -49,6 +52,8 @@ final class AuthorityFiles<T> {
     /** The contents by name; null for an empty file ({@code new ssl ca-file}). */
     private final Map<String, List<T>> files = new TreeMap<>();
     private final Transaction<List<T>> tx = new Transaction<>();
+    /** The line that first named each file: HAProxy reads it while it reads that line, from its default-path. */
+    private final Map<String, Source> namedAt = new HashMap<>();
 
     private AuthorityFiles(Kind kind) {
         this.kind = kind;
@@ -60,6 +65,12 @@ final class AuthorityFiles<T> {
 
     static AuthorityFiles<X509CRL> revocations() {
         return new AuthorityFiles<>(Kind.CRL);
+    }
+
+    /** The file name of option line {@code l} ({@code ca-file <name>}), remembering where the line was. */
+    synchronized String named(ConfigLine l) {
+        namedAt.putIfAbsent(l.arg(1), l.source());
+        return l.arg(1);
     }
 
     /**
@@ -76,8 +87,9 @@ final class AuthorityFiles<T> {
     /** As {@link #load(TlsGlobals, String)}, for the option {@code keyword} ({@code ca-verify-file}) in errors. */
     synchronized List<T> load(TlsGlobals globals, String given, String keyword) throws Unloadable {
         boolean system = kind == Kind.CA && given.equals(SystemStore.NAME);
-        Path path = system ? SystemStore.directory() : globals.ca(given);
-        String name = system ? given : path.toString();
+        String name = system ? given : globals.ca(given).toString();
+        Source at = namedAt.get(given);
+        Path path = system ? SystemStore.directory() : at == null ? Path.of(name) : at.path(name);
         if (files.containsKey(name)) {
             return files.get(name);
         }

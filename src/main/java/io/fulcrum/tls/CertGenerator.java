@@ -52,30 +52,44 @@ final class CertGenerator {
      * @param size     the most contexts kept ({@code tune.ssl.ssl-ctx-cache-size})
      */
     CertGenerator(CertKey ca, CertKey template, Recipe recipe, int size) {
-        this.ca = ca;
-        this.template = template;
-        this.recipe = recipe;
-        this.cache = new LinkedHashMap<>(16, 0.75f, true) {
+        this(ca, template, recipe, new LinkedHashMap<>(16, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, SslContext> eldest) {
                 return size() > size;
             }
-        };
+        });
+    }
+
+    private CertGenerator(CertKey ca, CertKey template, Recipe recipe, Map<String, SslContext> cache) {
+        this.ca = ca;
+        this.template = template;
+        this.recipe = recipe;
+        this.cache = cache;
+    }
+
+    /**
+     * The generator once the default certificate is {@code template} ({@code commit ssl cert} of its file): the next
+     * forged certificates take its key. The cache stays, as HAProxy's (keyed by name and CA) does.
+     */
+    CertGenerator withTemplate(CertKey template, Recipe recipe) {
+        return new CertGenerator(ca, template, recipe, cache);
     }
 
     /** The context of a forged certificate for {@code host} (lower case), or null when it cannot be made. */
-    synchronized SslContext context(String host) {
-        SslContext c = cache.get(host);
-        if (c == null) {
-            try {
-                X509Certificate forged = forge(host);
-                c = recipe.build(CertKey.of(host, template.key(), new X509Certificate[] {forged}));
-                cache.put(host, c);
-            } catch (GeneralSecurityException | ContextBuilder.OptionError e) {
-                return null;
+    SslContext context(String host) {
+        synchronized (cache) { // (shared with the generators of later default certificates)
+            SslContext c = cache.get(host);
+            if (c == null) {
+                try {
+                    X509Certificate forged = forge(host);
+                    c = recipe.build(CertKey.of(host, template.key(), new X509Certificate[] {forged}));
+                    cache.put(host, c);
+                } catch (GeneralSecurityException | ContextBuilder.OptionError e) {
+                    return null;
+                }
             }
+            return c;
         }
-        return c;
     }
 
     X509Certificate forge(String host) throws GeneralSecurityException {

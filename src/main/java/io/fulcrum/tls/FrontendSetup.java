@@ -195,7 +195,7 @@ final class FrontendSetup {
         list = new CrtList(name);
         for (int n = 0; n < lines.size(); n++) {
             String where = "'crt-list' : parsing [" + name + ":" + (n + 1) + "]: ";
-            CrtList.Parsed line = CrtList.parse(lines.get(n), where, new Source(name, n + 1), lineOptions);
+            CrtList.Parsed line = CrtList.parse(lines.get(n), where, new Source(name, n + 1, bind.dir()), lineOptions);
             if (line == null) {
                 continue;
             }

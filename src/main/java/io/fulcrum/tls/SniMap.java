@@ -121,7 +121,13 @@ final class SniMap implements Mapping<String, SslContext> {
 
     /** Makes a {@link #prepare prepared} index the one new connections use. */
     synchronized void publish(Object prepared) {
-        index = (Index) prepared;
+        Index next = (Index) prepared;
+        CertGenerator g = generator;
+        // generate-certificates forges with the default certificate's key: a new default certificate is its template.
+        if (g != null && !next.entries().isEmpty() && next.entries().get(0).cert() != index.entries().get(0).cert()) {
+            generator = g.withTemplate(next.entries().get(0).cert(), next.entries().get(0).recipe());
+        }
+        index = next;
     }
 
     /** The context for {@code host} (null when the client sent no name); throws when there is none. */

@@ -54,7 +54,8 @@ public final class TlsModule implements Module {
         TicketKeyFiles tickets = TicketKeyFiles.of(registry);
         bind.add("tls-ticket-keys", 1, (b, l) -> tls(b).ticketKeys = tickets.load(l.arg(1), l.source().path(l.arg(1))));
         bind.add("crt-ignore-err", 1, (b, l) -> tls(b).crtIgnoreErr = errorIds(l.arg(1)));
-        certificateOptions(bind, TlsModule::tls);
+        CertStore store = CertStore.of(registry);
+        certificateOptions(bind, TlsModule::tls, store);
         versionSwitches(bind, TlsModule::tls);
         bind.add("prefer-client-ciphers", (b, l) -> tls(b).preferClientCiphers = true);
         bind.add("generate-certificates", (b, l) -> tls(b).generateCertificates = true);
@@ -62,7 +63,7 @@ public final class TlsModule implements Module {
         bind.add("ca-sign-pass", 1, (b, l) -> tls(b).caSignPass = l.arg(1));
         // What a crt-list line may set between brackets.
         KeywordTable<BindOptions> crtListLine = new KeywordTable<>("crt-list", "");
-        certificateOptions(crtListLine, o -> o);
+        certificateOptions(crtListLine, o -> o, store);
 
         KeywordTable<ServerSpec> server = registry.table(ServerModule.OPTIONS);
         ExprParser exprs = new ExprParser(SampleCatalog.of(registry));
@@ -74,9 +75,8 @@ public final class TlsModule implements Module {
             }
             tls(s).verify = l.arg(1);
         });
-        CertStore store = CertStore.of(registry);
-        server.add("ca-file", 1, (s, l) -> authorityFiles(s, store).caFile = l.arg(1));
-        server.add("crl-file", 1, (s, l) -> authorityFiles(s, store).crlFile = l.arg(1));
+        server.add("ca-file", 1, (s, l) -> authorityFiles(s, store).caFile = store.authorities.named(l));
+        server.add("crl-file", 1, (s, l) -> authorityFiles(s, store).crlFile = store.revocations.named(l));
         server.add("crt", 1, (s, l) -> tls(s).crt = l.arg(1));
         server.add("sni", 1, (s, l) -> {
             tls(s).sni = exprs.parse(l.arg(1));
@@ -159,7 +159,7 @@ public final class TlsModule implements Module {
     }
 
     /** What a bind line and a crt-list line set for their certificates. */
-    private static <C> void certificateOptions(KeywordTable<C> table, ContextOwner<C> owner) {
+    private static <C> void certificateOptions(KeywordTable<C> table, ContextOwner<C> owner, CertStore store) {
         cipherOptions(table, owner);
         versionRange(table, owner);
         table.add("curves", 1, (c, l) -> owner.options(c).curves = l.arg(1)); // (not a server option in HAProxy 2.6)
@@ -171,9 +171,9 @@ public final class TlsModule implements Module {
             }
             bindOptions(owner, c).verify = l.arg(1);
         });
-        table.add("ca-file", 1, (c, l) -> bindOptions(owner, c).caFile = l.arg(1));
-        table.add("crl-file", 1, (c, l) -> bindOptions(owner, c).crlFile = l.arg(1));
-        table.add("ca-verify-file", 1, (c, l) -> bindOptions(owner, c).caVerifyFile = l.arg(1));
+        table.add("ca-file", 1, (c, l) -> bindOptions(owner, c).caFile = store.authorities.named(l));
+        table.add("crl-file", 1, (c, l) -> bindOptions(owner, c).crlFile = store.revocations.named(l));
+        table.add("ca-verify-file", 1, (c, l) -> bindOptions(owner, c).caVerifyFile = store.authorities.named(l));
         table.add("no-ca-names", (c, l) -> bindOptions(owner, c).noCaNames = true);
     }
 

@@ -78,6 +78,25 @@ class BalanceTest {
         assertThat(seq.subList(7, 14)).isEqualTo(seq.subList(0, 7));
     }
 
+    /** A roundrobin backend of servers a, b, c... with the weights {@code weights} (space-separated). */
+    private static Backend roundRobin(String weights) {
+        StringBuilder servers = new StringBuilder("balance roundrobin\n");
+        String[] w = weights.trim().split(" ");
+        for (int i = 0; i < w.length; i++) {
+            servers.append("server ").append((char) ('a' + i)).append(" 127.0.0.1:").append(i + 1).append(" weight ").append(w[i]).append('\n');
+        }
+        return backend(servers.toString());
+    }
+
+    /** The servers of {@code n} picks in a row, as one letter each. */
+    private static String turns(Backend b, int n) {
+        StringBuilder seq = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            seq.append(pick(b, request(b, "/")));
+        }
+        return seq.toString();
+    }
+
     /**
      * The turns of HAProxy's weighted round robin from a fresh start, as haproxy 2.6 gave them (recorded with 3 windows
      * of requests through the real haproxy, one server per weight): the same order, window after window.
@@ -92,17 +111,8 @@ class BalanceTest {
                 "1 2 3 1 5", "ecebecaedcbeecebecaedcbe",
                 "7 5 3", "abacbaabcabaabcabacbaabcabaabc");
         recorded.forEach((weights, turns) -> {
-            StringBuilder servers = new StringBuilder("balance roundrobin\n");
-            String[] w = weights.split(" ");
-            for (int i = 0; i < w.length; i++) {
-                servers.append("server ").append((char) ('a' + i)).append(" 127.0.0.1:").append(i + 1).append(" weight ").append(w[i]).append('\n');
-            }
-            Backend b = backend(servers.toString());
-            StringBuilder seq = new StringBuilder();
-            for (int i = 0; i < turns.length(); i++) {
-                seq.append(pick(b, request(b, "/")));
-            }
-            assertThat(seq).as("weights %s", weights).hasToString(turns);
+            Backend b = roundRobin(weights);
+            assertThat(turns(b, turns.length())).as("weights %s", weights).isEqualTo(turns);
         });
     }
 
@@ -118,6 +128,36 @@ class BalanceTest {
         assertThat(spread(b, 10)).containsExactlyEntriesOf(new TreeMap<>(Map.of("a", 8, "b", 2)));
         ServerChanges.disabled(b.servers().get(0), true);
         assertThat(spread(b, 4)).containsExactlyEntriesOf(Map.of("b", 4));
+    }
+
+    /**
+     * Weight changes between turns carry HAProxy's windows over (lb_fwrr's fwrr_update_server_weight and status
+     * down/up): the turns haproxy 2.6 took around {@code set weight} commands, recorded over real connections.
+     * Each step is {@code turns} (that many picks) or {@code server=weight}.
+     */
+    @Test
+    void roundRobinCarriesHaproxysTurnsOverWeightChanges() {
+        Map<String, String> recorded = Map.of(
+                "1 2 3", "cbca b=5 cbbcbacbbcbbcbacbbcbbcbacbbcbbcba",
+                "1 1 1", "ab a=3 cabaacabaacabaacabaacabaa",
+                "5 1 2", "aac a=1 bcabccabccabccabccab c=4 cccabccccabccccabcccc",
+                "1 2 3 ", "cbcac c=0 bbbbabbab c=3 bcacbcbcacbcbcacbc",
+                "2 3", "b b=7 abbbabbbbabbbabbbbabbbabbbb",
+                "3 1", "aa a=2 b=3 babbababbababba",
+                "1 2 3 1 5", "ecebeca e=2 dcbecbcedcbaecbcedcbaecbcedcba a=4 eacbacdeabcaeacbacdeabcaeacbac");
+        recorded.forEach((weights, script) -> {
+            Backend b = roundRobin(weights);
+            StringBuilder seq = new StringBuilder();
+            for (String step : script.split(" ")) {
+                if (step.contains("=")) {
+                    ServerChanges.weight(b.servers().get(step.charAt(0) - 'a'), Integer.parseInt(step.substring(2)));
+                    seq.append(step).append(' ');
+                    continue;
+                }
+                seq.append(turns(b, step.length())).append(' ');
+            }
+            assertThat(seq.toString().trim()).as("weights %s", weights).isEqualTo(script);
+        });
     }
 
     @Test

@@ -96,6 +96,56 @@ class DefaultPathIT {
         answersFromTheFiles(Files.writeString(root.resolve("h.cfg"), config("origin " + root.resolve("data"), port, "")), port);
     }
 
+    /**
+     * TLS files by relative names: a bind line's crt, ca-file and crl-file and a server's ca-file and crl-file, all
+     * beside the configuration. A client certificate of the CA passes, a revoked one does not; the server line
+     * verifies the TLS frontend with the CA (and its CRL) through the plain one.
+     */
+    @Test
+    void tlsAuthorityFilesAreFoundBesideTheConfiguration() throws Exception {
+        Path dir = Files.createTempDirectory("fulcrum-dp").resolve("tls");
+        Files.createDirectories(dir);
+        TlsKit.authority(dir, "ca");
+        TlsKit.signed(dir, "server", "server.test");
+        TlsKit.signed(dir, "client", "client.test");
+        TlsKit.signed(dir, "revoked", "revoked.test");
+        TlsKit.crl(dir, "revoked");
+        int tls = freePort();
+        int plain = freePort();
+        Path cfg = Files.writeString(dir.resolve("t.cfg"), """
+                global
+                    default-path config
+                defaults
+                    mode http
+                    timeout client 10s
+                    timeout connect 1s
+                    timeout server 10s
+                frontend tls
+                    bind 127.0.0.1:%d ssl crt server.pem ca-file ca.pem crl-file crl.pem verify optional
+                    http-request return status 200 content-type text/plain lf-string "verify=%%[ssl_c_verify] crt=%%[ssl_c_used]"
+                frontend plain
+                    bind 127.0.0.1:%d
+                    default_backend verified
+                backend verified
+                    server s1 127.0.0.1:%d ssl ca-file ca.pem crl-file crl.pem verify required
+                """.formatted(tls, plain, tls));
+        try (FulcrumProcess p = serve(cfg, plain)) {
+            assertThat(curl(dir, tls, "client")).isEqualTo("verify=0 crt=1 code=200");
+            assertThat(curl(dir, tls, "revoked")).endsWith("code=000");
+            try (HttpClientConn c = HttpClientConn.open(plain)) {
+                HttpClientConn.Response r = c.exchange(get("/"));
+                assertThat(r.status()).isEqualTo(200);
+                assertThat(r.bodyText()).isEqualTo("verify=0 crt=0");
+            }
+        }
+    }
+
+    /** curl's answer over TLS with {@code cert}'s certificate and key, then its status code (000 when the handshake failed). */
+    private static String curl(Path dir, int port, String cert) throws Exception {
+        return TlsKit.run(dir, "", "curl", "-sk", "--max-time", "10", "-w", " code=%{http_code}", "--cert", cert + ".crt",
+                "--key", cert + ".key", "https://127.0.0.1:" + port + "/");
+    }
+
     /** "current", the default, leaves the names to the working directory: there, the files are not found. */
     @Test
     void currentLeavesTheNamesToTheWorkingDirectory() throws Exception {

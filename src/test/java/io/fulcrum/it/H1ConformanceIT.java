@@ -75,6 +75,22 @@ class H1ConformanceIT {
                 .containsExactly("CONNECT a:8080 HTTP/1.1\r\nhost: a:8080\r\n\r\n");
     }
 
+    /**
+     * {@code option disable-h2-upgrade}: the HTTP/2 preface is read as an HTTP/1 request and refused with a 400
+     * (haproxy 2.6 without the option would switch to HTTP/2, which Fulcrum does not speak yet). HAProxy refuses the
+     * PRI method in any case and any request, before looking at the version.
+     */
+    @Test
+    void withoutTheH2UpgradeThePrefaceIsABadRequest() throws Exception {
+        for (String request : new String[] {"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "PRI / HTTP/1.1\r\nHost: a\r\n\r\n",
+                "pri / HTTP/1.0\r\n\r\n"}) {
+            Exchange e = exchange(request, OK, false, "option disable-h2-upgrade");
+            assertThat(e.client()).as(request).startsWith("HTTP/1.1 400 Bad request\r\n");
+            assertThat(e.closed()).as(request).isTrue();
+            assertThat(e.server()).as(request).isEmpty();
+        }
+    }
+
     @Test
     void theLogShowsTheVersionAsTheClientSpeltIt() throws Exception {
         Exchange e = exchange(get("/", "Host: a\r\n").replace("HTTP/1.1", "HTTP/1.2"), OK);

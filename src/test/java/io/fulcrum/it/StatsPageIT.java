@@ -341,6 +341,49 @@ class StatsPageIT {
     }
 
     /**
+     * {@code stats show-modules}: a column per extra module (ssl, h2, h1) with its counters in a tooltip, the h1
+     * module counting the page's own connection and request as open; where haproxy is installed, its page has the same tags.
+     */
+    @Test
+    void showModulesAddsTheModulesColumns() throws Exception {
+        String config = """
+                defaults
+                    mode http
+                    timeout connect 2s
+                    timeout client 10s
+                    timeout server 10s
+                listen st
+                    bind 127.0.0.1:%d
+                    stats enable
+                    stats uri /st
+                    stats show-modules
+                    server s1 127.0.0.1:%d
+                """;
+        int port = freePort();
+        String ours;
+        try (FulcrumProcess p = TcpProxyKit.start(config.formatted(port, origin.port()))) {
+            p.awaitPort(port, Duration.ofSeconds(60));
+            ours = get(port, "/st").body();
+        }
+        assertThat(ours).contains("<th colspan=9>Server</th><th colspan=3>Extra modules</th></tr>")
+                .contains("<th>Thrtle</th>\n<th>ssl</th><th>h2</th><th>h1</th></tr>");
+        Map<String, List<String>> rows = htmlRows(ours);
+        List<String> frontend = rows.get("st/Frontend");
+        assertThat(frontend.subList(frontend.size() - 3, frontend.size())).containsExactly("ssl", "h2", "h1");
+        List<String> server = rows.get("st/s1");
+        assertThat(server.subList(server.size() - 3, server.size())).containsExactly("ssl", "", "");
+        String h1 = ours.substring(ours.indexOf("<u>h1<div class=tips>"));
+        assertThat(h1).startsWith("<u>h1<div class=tips><table class=det><tr><th>Count of currently open connections</th><td>1</td></tr>"
+                + "<tr><th>Count of currently open streams</th><td>1</td></tr><tr><th>Total number of connections</th>");
+        if (Files.isExecutable(Path.of("/usr/sbin/haproxy"))) {
+            int other = freePort();
+            try (FulcrumProcess haproxy = StatsIT.oracle(config.formatted(other, origin.port()), other)) {
+                assertThat(tags(ours)).containsExactlyElementsOf(tags(get(other, "/st").body()));
+            }
+        }
+    }
+
+    /**
      * A browser (headless Chromium, which .ci/run installs: Debian's chromium, or chromium-headless-shell) parses the page into
      * the same rows and draws it with the page's colours: the title rows' cyan and the frontend rows' beige.
      */

@@ -6,6 +6,8 @@ import org.junit.jupiter.api.Timeout;
 import java.io.IOException;
 import java.net.BindException;
 import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -105,6 +107,39 @@ class TcpProxyBalanceIT {
              FulcrumProcess proxy = serve(twoServers(fe, "roundrobin", a.port(), "weight 1", b.port(), "weight 2"), fe)) {
             List<String> order = order(fe, 9);
             assertThat(order).containsExactly("b", "b", "a", "b", "b", "a", "b", "b", "a");
+        }
+    }
+
+    /**
+     * A weight changed on the CLI moves the server within HAProxy's running windows, the others keep their places:
+     * the turns before and over three windows after the changes, as haproxy 2.6 takes them.
+     */
+    @Test
+    void roundRobinCarriesTheTurnsOverAWeightChange() throws Exception {
+        Path cli = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
+        int fe = freePort();
+        try (Origin a = named("a"); Origin b = named("b"); Origin c = named("c");
+             FulcrumProcess proxy = serve("""
+                     global
+                         stats socket %s level admin
+                     defaults
+                         mode tcp
+                         timeout connect 5s
+                         timeout client 30s
+                         timeout server 30s
+
+                     listen test
+                         bind 127.0.0.1:%d
+                         balance roundrobin
+                         server a 127.0.0.1:%d weight 5
+                         server b 127.0.0.1:%d weight 1
+                         server c 127.0.0.1:%d weight 2
+                     """.formatted(cli, fe, a.port(), b.port(), c.port()), fe)) {
+            assertThat(String.join("", order(fe, 3))).isEqualTo("aac");
+            assertThat(CliClient.send(cli, "set weight test/a 1")).isEqualTo("\n");
+            assertThat(String.join("", order(fe, 20))).isEqualTo("bcabccabccabccabccab");
+            assertThat(CliClient.send(cli, "set weight test/c 4; disable server test/b")).isEqualTo("\n\n");
+            assertThat(String.join("", order(fe, 15))).isEqualTo("cccaccccaccccac");
         }
     }
 

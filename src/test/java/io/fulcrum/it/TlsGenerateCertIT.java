@@ -76,6 +76,32 @@ class TlsGenerateCertIT {
         }
     }
 
+    /** {@code commit ssl cert} of the default certificate's file: the certificates forged next take its new key (issue 8). */
+    @Test
+    void committedDefaultCertificateIsTheTemplate() throws Exception {
+        TlsKit.authority(dir, "ca");
+        TlsKit.signed(dir, "server", "server.test");
+        TlsKit.signed(dir, "renewed", "server.test");
+        Files.writeString(dir.resolve("sign.pem"), Files.readString(dir.resolve("ca.pem")) + Files.readString(dir.resolve("ca.key")));
+        Path admin = dir.resolve("admin.sock");
+        int port = freePort();
+        String file = dir.resolve("server.pem").toString();
+        try (FulcrumProcess p = serve("global\n    stats socket " + admin + " level admin\n"
+                + config(port, "generate-certificates ca-sign-file " + dir.resolve("sign.pem")), port)) {
+            prime(port, "before.example");
+            assertThat(presented(port, "before.example").getPublicKey()).isEqualTo(presented(port, "server.test").getPublicKey());
+            assertThat(TlsKit.cli(admin, "set ssl cert " + file + " <<\n" + Files.readString(dir.resolve("renewed.pem"))))
+                    .isEqualTo("Transaction created for certificate " + file + "!\n\n");
+            assertThat(TlsKit.cli(admin, "commit ssl cert " + file)).contains("Success!");
+            X509Certificate renewed = presented(port, "server.test");
+            assertThat(renewed.getPublicKey()).isNotEqualTo(presented(port, "before.example").getPublicKey());
+            prime(port, "after.example");
+            X509Certificate after = presented(port, "after.example");
+            assertThat(after.getSubjectAlternativeNames()).containsExactly(List.of(2, "after.example"));
+            assertThat(after.getPublicKey()).isEqualTo(renewed.getPublicKey());
+        }
+    }
+
     @Test
     void refusedConfigurations() throws Exception {
         TlsKit.authority(dir, "ca");

@@ -43,6 +43,11 @@ final class StartLine {
         }
         methodOffset = off;
         methodLength = i - off;
+        if (isPri(b, off, i)) {
+            // HAProxy refuses the method of HTTP/2's preface in any case, whatever follows (option disable-h2-upgrade
+            // or a preface that does not start the connection): a 400, before the version's 505.
+            throw bad("PRI method (HTTP/2 connection preface)", pos);
+        }
         i = skipSpaces(b, i, end);
         if (i == end) {
             throw bad("no request target", pos + i - off);
@@ -164,6 +169,10 @@ final class StartLine {
             throw new H1Exception(status == 400 ? 505 : status, "unsupported HTTP major version " + major, pos);
         }
         return minor == 0 ? 10 : 11;
+    }
+
+    private static boolean isPri(byte[] b, int from, int to) {
+        return to - from == 3 && (b[from] | 0x20) == 'p' && (b[from + 1] | 0x20) == 'r' && (b[from + 2] | 0x20) == 'i';
     }
 
     private static boolean startsWithHttp(byte[] b, int off) {
