@@ -119,7 +119,7 @@ final class Ipv4Ranges {
         private int size;
 
         Builder(int networks) {
-            ranges = new long[Math.min(2 * networks + 1, 1024)];
+            ranges = new long[2 * networks + 1]; // the most there can be: no copy while building
             add(0, -1);
         }
 
@@ -131,9 +131,6 @@ final class Ipv4Ranges {
             if (size > 0 && ranges[size - 1] >>> 32 == start) {
                 ranges[size - 1] = range;
             } else if (size == 0 || (int) ranges[size - 1] != position) {
-                if (size == ranges.length) {
-                    ranges = java.util.Arrays.copyOf(ranges, size * 2);
-                }
                 ranges[size++] = range;
             }
         }
