@@ -24,7 +24,16 @@ public final class MapClearStall {
 
     public static void main(String[] args) throws Exception {
         int entries = args.length > 0 ? Integer.parseInt(args[0]) : 1 << 24;
-        Ipv4MapFile.Loaded map = Ipv4MapFile.load(Ipv4MapFile.of(entries));
+        java.nio.file.Path file = Ipv4MapFile.of(entries);
+        long gcMs = gcMillis();
+        long cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+        long t0 = System.nanoTime();
+        Ipv4MapFile.Loaded map = Ipv4MapFile.load(file);
+        System.out.printf("loaded %d entries in %.1f s (this thread's CPU %.1f s, GC %.1f s)%n", map.patterns().entries().size(),
+                (System.nanoTime() - t0) / 1e9, (ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu) / 1e9,
+                (gcMillis() - gcMs) / 1e3);
+        System.gc();
+        System.out.printf("heap used after a full GC: %d MB%n", ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed() >> 20);
         int[] addresses = Ipv4MapFile.addresses(1 << 20, false, 7);
         Looper looper = new Looper(map, addresses);
         Thread t = new Thread(looper, "lookups");
@@ -51,12 +60,16 @@ public final class MapClearStall {
         long before = looper.count;
         looper.maxGap = 0;
         looper.reset = true;
+        long cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+        long loopCpu = ManagementFactory.getThreadMXBean().getThreadCpuTime(looper.thread);
         long t0 = System.nanoTime();
         step.run();
+        loopCpu = ManagementFactory.getThreadMXBean().getThreadCpuTime(looper.thread) - loopCpu;
         long ns = System.nanoTime() - t0;
+        cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu;
         long lookups = looper.count - before;
-        System.out.printf("%-30s %8.1f ms; lookups meanwhile %,d (%.2f M/s); longest gap between two lookups %.3f ms;"
-                        + " GCs %d (%d ms)%n", what, ns / 1e6, lookups, lookups * 1e3 / ns, looper.maxGap / 1e6,
+        System.out.printf("%-30s %8.1f ms (CPU %.1f ms); lookups meanwhile %,d (%.2f M/s, %.2f M per CPU-second of their thread); longest gap between two lookups %.3f ms;"
+                        + " GCs %d (%d ms)%n", what, ns / 1e6, cpu / 1e6, lookups, lookups * 1e3 / ns, lookups * 1e3 / loopCpu, looper.maxGap / 1e6,
                 gcCount() - gcCount, gcMillis() - gcMs);
     }
 
@@ -78,6 +91,7 @@ public final class MapClearStall {
         volatile boolean reset;
         volatile long count;
         long hits;
+        volatile long thread;
 
         Looper(Ipv4MapFile.Loaded map, int[] addresses) {
             this.map = map;
@@ -86,6 +100,7 @@ public final class MapClearStall {
 
         @Override
         public void run() {
+            thread = Thread.currentThread().threadId();
             Sample smp = new Sample();
             long last = System.nanoTime();
             long n = 0;
