@@ -84,11 +84,11 @@ public enum MatchMethod {
                 }
             }
             case IP -> {
-                List<IpPattern> ips = new ArrayList<>();
+                AddressTable.Builder ips = new AddressTable.Builder(patterns.size());
                 for (PatternValue p : patterns) {
                     ips.add(parse(p, () -> IpPattern.parse(p.text())));
                 }
-                return new AddressTable(ips);
+                return ips.build();
             }
             case BIN -> {
                 for (PatternValue p : patterns) {

@@ -2,7 +2,7 @@ package io.fulcrum.acl;
 
 import io.fulcrum.cfg.ConfigException;
 
-import java.util.ArrayList;
+import java.util.AbstractList;
 import java.util.List;
 
 /**
@@ -20,14 +20,22 @@ public record PatternValue(String text, boolean ignoreCase, String file, int lin
 
     /**
      * The keys of {@code entries} as patterns; those read from {@code file} name their line in messages,
-     * those added at run time do not.
+     * those added at run time do not. A view made as it is read: compiling a map of millions of lines
+     * keeps no pattern object per line.
      */
     public static List<PatternValue> of(List<PatternFile.Entry> entries, boolean ignoreCase, String file) {
-        List<PatternValue> patterns = new ArrayList<>(entries.size());
-        for (PatternFile.Entry e : entries) {
-            patterns.add(new PatternValue(e.key(), ignoreCase, e.line() < 0 ? null : file, e.line()));
-        }
-        return patterns;
+        return new AbstractList<>() {
+            @Override
+            public PatternValue get(int k) {
+                PatternFile.Entry e = entries.get(k);
+                return new PatternValue(e.key(), ignoreCase, e.line() < 0 ? null : file, e.line());
+            }
+
+            @Override
+            public int size() {
+                return entries.size();
+            }
+        };
     }
 
     /** {@code e} with the place of a pattern read from a file, as HAProxy reports it. */

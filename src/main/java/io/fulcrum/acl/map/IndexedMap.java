@@ -7,10 +7,18 @@ import io.fulcrum.acl.PatternValue;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.sample.Sample;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
-/** A map whose keys are patterns of a matching method, each line's value read once as the output type. */
+/**
+ * A map whose keys are patterns of a matching method, each line's value read once as the output type. Lines with
+ * the same value share its sample (read-only: a lookup copies it), the first {@value #SHARED_VALUES} values at
+ * least: a map of millions of addresses usually names a few countries or backends.
+ */
 final class IndexedMap implements MapTable {
+    private static final int SHARED_VALUES = 1 << 16;
+
     private final PatternIndex keys;
     private final Sample[] values;
 
@@ -22,9 +30,16 @@ final class IndexedMap implements MapTable {
     static IndexedMap compile(List<PatternFile.Entry> entries, String file, MatchMethod method, MapOutput output) throws ConfigException {
         List<PatternValue> patterns = keys(entries, file);
         Sample[] values = new Sample[entries.size()];
+        Map<String, Sample> shared = new HashMap<>();
         for (int k = 0; k < values.length; k++) {
             PatternFile.Entry e = entries.get(k);
-            values[k] = output.parse(e.value());
+            values[k] = shared.get(e.value());
+            if (values[k] == null) {
+                values[k] = output.parse(e.value());
+                if (values[k] != null && shared.size() < SHARED_VALUES) {
+                    shared.put(e.value(), values[k]);
+                }
+            }
             if (values[k] == null) {
                 // HAProxy reads a line's value before its key: an invalid key on an earlier line comes first.
                 method.index(patterns.subList(0, k));
