@@ -206,6 +206,37 @@ class AclParserTest {
         assertThat(ctx.text("url_param(x)")).as("the fetch gives the first").isEqualTo("1");
     }
 
+    /**
+     * As haproxy 2.6 (pat_match_meth), run with each request method against these ACLs: a method it knows
+     * (GET...) only matches itself, "-i" or not; another pattern only matches an unknown method, "-i" counting.
+     */
+    @Test
+    void methodsMatchAsHaproxyKnowsThem() throws ConfigException {
+        String[] acls = {"method -i get", "method get", "method -i foo", "method foo", "method GET", "method -i GET",
+                "method -i FOO", "method FOO"};
+        // Which of the ACLs above match, as haproxy answered for each request method.
+        String[][] haproxy = {{"GET", "56"}, {"get", "12"}, {"Get", "1"}, {"FOO", "378"}, {"foo", "347"}, {"Foo", "37"}};
+        for (String[] run : haproxy) {
+            TestContext ctx = new TestContext();
+            ctx.request = new RequestHead(new AsciiString(run[0]), new AsciiString("/"), 11, new HttpHeaders());
+            StringBuilder matched = new StringBuilder();
+            for (int k = 0; k < acls.length; k++) {
+                AclTable t = new AclTable();
+                parser.declare(t, line("acl x " + acls[k]));
+                if (t.get("x").test(ctx)) {
+                    matched.append(k + 1);
+                }
+            }
+            assertThat(matched.toString()).as(run[0]).isEqualTo(run[1]);
+        }
+        // Other expressions of a method need a "-m" (as values of any type do); "-m str" compares the names.
+        assertThatThrownBy(() -> acl("meth(GET) -i get")).hasMessage("error detected while parsing ACL 'x' : matching method must be"
+                + " specified first (using '-m') when using a sample fetch of this type ('meth').");
+        assertThatThrownBy(() -> acl("var(txn.x)")).hasMessageContaining("of this type ('var')");
+        assertThat(acl("meth(GET) -m str -i get")).isTrue();
+        assertThat(acl("meth(PATCH) -m str PATCH")).isTrue();
+    }
+
     @Test
     void patternFilesRespectTheIgnoreCaseInForce(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("p.lst");
