@@ -237,6 +237,34 @@ class AclParserTest {
         assertThat(acl("meth(PATCH) -m str PATCH")).isTrue();
     }
 
+    /**
+     * As haproxy 2.6: an ACL on a cookie (cook, cookie, cook_val) or on a header read as an integer or an address
+     * (hdr_val, hdr_ip) tries every value, of every header line, unless an occurrence is given.
+     */
+    @Test
+    void cookiesAndHeaderValuesAreAllTried() throws ConfigException {
+        HttpHeaders h = new HttpHeaders();
+        h.add("Cookie", "b=1; b=2");
+        h.add("Cookie", "c=x1; c=1x");
+        h.add("X", "5, 7");
+        h.add("X", "9");
+        h.add("Y", "1.2.3.4, 5.6.7.8");
+        TestContext ctx = new TestContext();
+        ctx.request = new RequestHead(new AsciiString("GET"), new AsciiString("/"), 11, h);
+        String[][] cases = {{"req.cook(b) 1", "true"}, {"cook(b) 1", "true"}, {"cookie(b) 1", "true"}, {"req.cook() 2", "true"},
+                {"cook_val(c) 1", "true"}, {"req.cook_val(c) -m int 0", "true"}, {"req.cook(b) 3", "false"},
+                {"hdr_val(x) 5", "true"}, {"req.hdr_val(x) 7", "true"}, {"hdr_val(x) 9", "true"}, {"hdr_val(x,1) 5", "true"},
+                {"hdr_val(x,1) 7", "false"}, {"hdr_ip(y) 1.2.3.4", "true"}, {"req.hdr_ip(y) 5.6.7.8", "true"},
+                {"hdr_ip(y,-1) 1.2.3.4", "false"}};
+        for (String[] c : cases) {
+            AclTable t = new AclTable();
+            parser.declare(t, line("acl x " + c[0]));
+            assertThat(t.get("x").test(ctx)).as(c[0]).isEqualTo(Boolean.parseBoolean(c[1]));
+        }
+        assertThat(ctx.text("req.cook(b)")).as("the fetch gives the last").isEqualTo("2");
+        assertThat(ctx.text("hdr_val(x)")).isEqualTo("9");
+    }
+
     @Test
     void patternFilesRespectTheIgnoreCaseInForce(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("p.lst");
