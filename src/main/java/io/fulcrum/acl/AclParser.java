@@ -8,6 +8,7 @@ import io.fulcrum.sample.ArgResolution;
 import io.fulcrum.sample.Expr;
 import io.fulcrum.sample.ExprParser;
 import io.fulcrum.sample.SampleCatalog;
+import io.fulcrum.sample.SampleType;
 import io.fulcrum.sample.Stage;
 
 import java.util.ArrayList;
@@ -207,7 +208,7 @@ public final class AclParser {
                 case "-f" -> {
                     // Each file is read (and listed by "show acl") where its flag stands, as in HAProxy.
                     String name = i + 1 < words.size() ? words.get(++i) : "";
-                    MatchMethod m = method != null ? method : MatchMethod.defaultFor(expr.outType());
+                    MatchMethod m = method != null ? method : defaultMethod(expr, criterion);
                     boolean dottedFile = method == null && DottedVersion.KEYWORDS.contains(criterion);
                     views.add(new AclUse(m, icase, dottedFile).view(files.load(name, mapFile, false, where)));
                 }
@@ -231,7 +232,7 @@ public final class AclParser {
         }
         boolean dotted = method == null && DottedVersion.KEYWORDS.contains(criterion);
         if (method == null) {
-            method = MatchMethod.defaultFor(expr.outType());
+            method = defaultMethod(expr, criterion);
         }
         // The patterns of the line form a set of their own, which the CLI can change too.
         String keyword = criterion.replaceFirst("\\(.*", "");
@@ -257,6 +258,22 @@ public final class AclParser {
                     + "  If you wanted to force an int to match as a bool, please use '-m bool'.\n");
         }
         return new AclTerm(expr, method, AclUse.matcher(method, views));
+    }
+
+    /**
+     * The method of an ACL without "-m", from the type of its expression. As in HAProxy, only the "method"
+     * ACL keyword has one for a method (its own), and none has one for a value of any type (var()).
+     */
+    private static MatchMethod defaultMethod(Expr expr, String criterion) throws ConfigException {
+        SampleType type = expr.outType();
+        if (type == SampleType.METH && criterion.equals("method")) {
+            return MatchMethod.METH;
+        }
+        if (type == SampleType.METH || type == SampleType.ANY) {
+            throw new ConfigException("matching method must be specified first (using '-m') when using a sample fetch of this type ('"
+                    + expr.fetch().name() + "')");
+        }
+        return MatchMethod.defaultFor(type);
     }
 
     /** The id that "-u" gives the line's patterns on the CLI. */

@@ -7,10 +7,12 @@ import io.fulcrum.sample.SampleType;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 /**
  * The ways an ACL compares a sample with its patterns ({@code -m found|bool|int|ip|bin|len|str|sub|
- * reg|beg|end|dir|dom}): what the sample is cast to, and how patterns are compiled.
+ * reg|beg|end|dir|dom}): what the sample is cast to, and how patterns are compiled. An expression giving a
+ * method with the {@code method} keyword matches its own way, which no "-m" names ({@link #METH}).
  */
 public enum MatchMethod {
     FOUND("found", SampleType.ANY),
@@ -25,7 +27,17 @@ public enum MatchMethod {
     BEG("beg", SampleType.STR),
     END("end", SampleType.STR),
     DIR("dir", SampleType.STR),
-    DOM("dom", SampleType.STR);
+    DOM("dom", SampleType.STR),
+    /**
+     * HAProxy's pat_match_meth, which "get acl" calls "unknown": a method HAProxy knows (GET, POST... in
+     * capitals) only matches the same method, whatever "-i" says; any other pattern only matches a method
+     * HAProxy does not know, as a string ("-i" counts). "method -i get" thus never matches "GET".
+     */
+    METH("unknown", SampleType.METH);
+
+    /** The methods HAProxy numbers (find_http_meth, case-sensitive); any other is HTTP_METH_OTHER. */
+    private static final byte[][] KNOWN_METHODS = Stream.of("OPTIONS", "GET", "HEAD", "POST", "PUT", "DELETE", "TRACE", "CONNECT")
+            .map(m -> m.getBytes(StandardCharsets.ISO_8859_1)).toArray(byte[][]::new);
 
     private final String keyword;
     private final SampleType input;
@@ -46,7 +58,7 @@ public enum MatchMethod {
 
     public static MatchMethod of(String keyword) {
         for (MatchMethod m : values()) {
-            if (m.keyword.equals(keyword)) {
+            if (m.keyword.equals(keyword) && m != METH) {
                 return m;
             }
         }
@@ -105,6 +117,14 @@ public enum MatchMethod {
             case REG -> {
                 return RegexList.compile(patterns);
             }
+            case METH -> {
+                for (PatternValue p : patterns) {
+                    byte[] b = p.text().getBytes(StandardCharsets.ISO_8859_1);
+                    boolean icase = p.ignoreCase() && !knownMethod(b, 0, b.length);
+                    list.add(smp -> smp.length() == b.length && Ascii.regionMatches(smp.bytes(), smp.offset(), b, 0, b.length,
+                            icase && !knownMethod(smp.bytes(), smp.offset(), smp.length())));
+                }
+            }
             case SUB, END, DIR, DOM -> {
                 for (PatternValue p : patterns) {
                     byte[] b = p.text().getBytes(StandardCharsets.ISO_8859_1);
@@ -146,6 +166,15 @@ public enum MatchMethod {
             case DOM -> Ascii.matchWord(s, off, len, p, "/?.:", icase);
             default -> false;
         };
+    }
+
+    private static boolean knownMethod(byte[] s, int off, int len) {
+        for (byte[] m : KNOWN_METHODS) {
+            if (m.length == len && Ascii.regionMatches(s, off, m, 0, len, false)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static byte[] hex(String text) throws ConfigException {

@@ -7,6 +7,9 @@ import io.fulcrum.sample.SampleCatalog;
 import io.fulcrum.sample.SampleContext;
 import io.fulcrum.sample.SampleType;
 
+import java.util.function.BiPredicate;
+import java.util.function.Predicate;
+
 import static io.fulcrum.http.Direction.*;
 import static io.fulcrum.sample.ArgType.STR;
 
@@ -24,13 +27,15 @@ final class CookieFetches {
         for (Direction d : new Direction[] {REQUEST, RESPONSE}) {
             String p = d == REQUEST ? "req." : "res.";
             String old = d == REQUEST ? "cook" : "scook";
-            HeaderFetches.withAlias(c, HeaderFetches.fetch(p + "cook", NAME, SampleType.STR, d, (a, ctx, out) -> value(a, ctx, out, d)), old);
+            HeaderFetches.withAlias(c, HeaderFetches.fetch(p + "cook", NAME, SampleType.STR, d, (a, ctx, out) -> value(a, ctx, out, d))
+                    .withEach((a, ctx, out, visitor) -> each(a, ctx, out, visitor, d, CookieScan::str)), old);
             HeaderFetches.withAlias(c, HeaderFetches.fetch(p + "cook_cnt", NAME, SampleType.SINT, d, (a, ctx, out) -> count(a, ctx, out, d)),
                     old + "_cnt");
-            HeaderFetches.withAlias(c, HeaderFetches.fetch(p + "cook_val", NAME, SampleType.SINT, d, (a, ctx, out) -> integer(a, ctx, out, d)),
-                    old + "_val");
+            HeaderFetches.withAlias(c, HeaderFetches.fetch(p + "cook_val", NAME, SampleType.SINT, d, (a, ctx, out) -> integer(a, ctx, out, d))
+                    .withEach((a, ctx, out, visitor) -> each(a, ctx, out, visitor, d, CookieFetches::integer)), old + "_val");
         }
-        c.fetch(HeaderFetches.fetch("cookie", NAME, SampleType.STR, EITHER, (a, ctx, out) -> value(a, ctx, out, EITHER)));
+        c.fetch(HeaderFetches.fetch("cookie", NAME, SampleType.STR, EITHER, (a, ctx, out) -> value(a, ctx, out, EITHER))
+                .withEach((a, ctx, out, visitor) -> each(a, ctx, out, visitor, EITHER, CookieScan::str)));
     }
 
     /** The cookies of {@code d}'s message: those of its Cookie headers, or of its Set-Cookie headers for a response. */
@@ -51,7 +56,26 @@ final class CookieFetches {
 
     private static boolean integer(Arg[] a, SampleContext ctx, Sample out, Direction d) {
         CookieScan scan = find(a, ctx, d);
-        return scan != null && out.setSint(LaxInt.parse(scan.fieldValue(), scan.valueStart(), scan.valueEnd()));
+        return scan != null && integer(scan, out);
+    }
+
+    private static boolean integer(CookieScan scan, Sample out) {
+        return out.setSint(LaxInt.parse(scan.fieldValue(), scan.valueStart(), scan.valueEnd()));
+    }
+
+    /** For ACLs: every cookie of the name in turn (of any name without one), as HAProxy iterates over them. */
+    private static boolean each(Arg[] a, SampleContext ctx, Sample out, Predicate<Sample> visitor, Direction d,
+                                BiPredicate<CookieScan, Sample> reading) {
+        CookieScan scan = scan(a, ctx, d);
+        if (scan == null) {
+            return false;
+        }
+        while (scan.next()) {
+            if (reading.test(scan, out) && visitor.test(out)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The scan on the cookie {@link #value} returns, or null. */

@@ -90,7 +90,10 @@ final class CookieScan {
      */
     private int find(AsciiString v, int from, int to) {
         int p = from;
-        while (p < to) {
+        // As HAProxy's loop (http_extract_cookie_value): an attribute is only read when more than the name
+        // and its '=' remain from where it starts, blanks included, so "b=" alone or after "a=1;" is no cookie
+        // b, while "a=1; b=" is.
+        while (p + name.length() + 1 < to) {
             int att = p;
             while (att < to && HeaderValues.isBlank(v.charAt(att))) {
                 att++;

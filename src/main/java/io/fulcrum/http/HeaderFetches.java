@@ -37,20 +37,28 @@ final class HeaderFetches {
         for (Direction d : new Direction[] {REQUEST, RESPONSE}) {
             String p = d == REQUEST ? "req." : "res.";
             String old = d == REQUEST ? "" : "s"; // the deprecated names: hdr_cnt (request), shdr_cnt (response)
-            withAlias(c, fetch(p + "hdr", NAME_OCC, SampleType.STR, d, (a, ctx, out) -> value(a, ctx, out, d, true))
-                    .withEach((a, ctx, out, visitor) -> each(a, ctx, out, visitor, d, true)), d == RESPONSE ? "shdr" : null);
-            c.fetch(fetch(p + "fhdr", NAME_OCC, SampleType.STR, d, (a, ctx, out) -> value(a, ctx, out, d, false))
-                    .withEach((a, ctx, out, visitor) -> each(a, ctx, out, visitor, d, false)));
+            withAlias(c, fetch(p + "hdr", NAME_OCC, SampleType.STR, d, (a, ctx, out) -> value(a, ctx, out, d, true, FieldCursor::str))
+                    .withEach((a, ctx, out, visitor) -> each(a, ctx, out, visitor, d, true, FieldCursor::str)), d == RESPONSE ? "shdr" : null);
+            c.fetch(fetch(p + "fhdr", NAME_OCC, SampleType.STR, d, (a, ctx, out) -> value(a, ctx, out, d, false, FieldCursor::str))
+                    .withEach((a, ctx, out, visitor) -> each(a, ctx, out, visitor, d, false, FieldCursor::str)));
             withAlias(c, fetch(p + "hdr_cnt", NAME, SampleType.SINT, d, (a, ctx, out) -> count(a, ctx, out, d, true)), old + "hdr_cnt");
             c.fetch(fetch(p + "fhdr_cnt", NAME, SampleType.SINT, d, (a, ctx, out) -> count(a, ctx, out, d, false)));
-            withAlias(c, fetch(p + "hdr_ip", NAME_OCC, SampleType.IPV4, d, (a, ctx, out) -> ip(a, ctx, out, d)), old + "hdr_ip");
-            withAlias(c, fetch(p + "hdr_val", NAME_OCC, SampleType.SINT, d, (a, ctx, out) -> integer(a, ctx, out, d)), old + "hdr_val");
+            withAlias(c, fetch(p + "hdr_ip", NAME_OCC, SampleType.IPV4, d, (a, ctx, out) -> value(a, ctx, out, d, true, HeaderFetches::ip))
+                    .withEach((a, ctx, out, visitor) -> each(a, ctx, out, visitor, d, true, HeaderFetches::ip)), old + "hdr_ip");
+            withAlias(c, fetch(p + "hdr_val", NAME_OCC, SampleType.SINT, d, (a, ctx, out) -> value(a, ctx, out, d, true, HeaderFetches::integer))
+                    .withEach((a, ctx, out, visitor) -> each(a, ctx, out, visitor, d, true, HeaderFetches::integer)), old + "hdr_val");
             c.fetch(fetch(p + "hdr_names", NAME, SampleType.STR, d, (a, ctx, out) -> names(a, ctx, out, d)));
             c.fetch(fetch(p + "hdrs", ArgSpec.NONE, SampleType.BIN, d, (a, ctx, out) -> block(ctx, out, d, false)));
             c.fetch(fetch(p + "hdrs_bin", ArgSpec.NONE, SampleType.BIN, d, (a, ctx, out) -> block(ctx, out, d, true)));
         }
-        c.fetch(fetch("hdr", NAME_OCC, SampleType.STR, EITHER, (a, ctx, out) -> value(a, ctx, out, EITHER, true))
-                .withEach((a, ctx, out, visitor) -> each(a, ctx, out, visitor, EITHER, true)));
+        c.fetch(fetch("hdr", NAME_OCC, SampleType.STR, EITHER, (a, ctx, out) -> value(a, ctx, out, EITHER, true, FieldCursor::str))
+                .withEach((a, ctx, out, visitor) -> each(a, ctx, out, visitor, EITHER, true, FieldCursor::str)));
+    }
+
+    /** How a fetch reads the header value under a cursor (as a string, an integer, an address). */
+    @FunctionalInterface
+    private interface Reading {
+        boolean read(FieldCursor cursor, Sample out);
     }
 
     /**
@@ -58,9 +66,9 @@ final class HeaderFetches {
      * with one, that value only.
      */
     private static boolean each(Arg[] a, SampleContext ctx, Sample out, java.util.function.Predicate<Sample> visitor, Direction d,
-                                boolean split) {
+                                boolean split, Reading reading) {
         if (a.length > 1) {
-            return value(a, ctx, out, d, split) && visitor.test(out);
+            return value(a, ctx, out, d, split, reading) && visitor.test(out);
         }
         HttpHeaders h = d.headers(ctx);
         if (h == null || a.length == 0) {
@@ -68,7 +76,7 @@ final class HeaderFetches {
         }
         FieldCursor cursor = new FieldCursor(h, a[0].text(), split);
         while (cursor.next()) {
-            if (cursor.str(out) && visitor.test(out)) {
+            if (reading.read(cursor, out) && visitor.test(out)) {
                 return true;
             }
         }
@@ -113,9 +121,9 @@ final class HeaderFetches {
         return cursor.seek(a.length > 1 ? a[1].num() : 0) ? cursor : null;
     }
 
-    private static boolean value(Arg[] a, SampleContext ctx, Sample out, Direction d, boolean split) {
+    private static boolean value(Arg[] a, SampleContext ctx, Sample out, Direction d, boolean split, Reading reading) {
         FieldCursor cursor = occurrence(a, ctx, d, split);
-        return cursor != null && cursor.str(out);
+        return cursor != null && reading.read(cursor, out);
     }
 
     /** The number of values of the header named {@code a[0]}, of all headers without a name. */
@@ -125,20 +133,15 @@ final class HeaderFetches {
     }
 
     /** The value as an integer, read as HAProxy reads it ({@link LaxInt}). */
-    private static boolean integer(Arg[] a, SampleContext ctx, Sample out, Direction d) {
-        FieldCursor cursor = occurrence(a, ctx, d, true);
-        return cursor != null && out.setSint(LaxInt.parse(cursor.fieldValue(), cursor.start(), cursor.end()));
+    private static boolean integer(FieldCursor cursor, Sample out) {
+        return out.setSint(LaxInt.parse(cursor.fieldValue(), cursor.start(), cursor.end()));
     }
 
     /**
      * The value as an address: an IPv4 address, possibly followed by ":port" (dropped), or an IPv6 address
      * (RFC 7239's forms, without the brackets); anything else is no sample.
      */
-    private static boolean ip(Arg[] a, SampleContext ctx, Sample out, Direction d) {
-        FieldCursor cursor = occurrence(a, ctx, d, true);
-        if (cursor == null) {
-            return false;
-        }
+    private static boolean ip(FieldCursor cursor, Sample out) {
         AsciiString v = cursor.fieldValue();
         byte[] b = v.array();
         int from = v.arrayOffset() + cursor.start();

@@ -2,10 +2,12 @@ package io.fulcrum.log;
 
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.sample.ExprParser;
+import io.fulcrum.sample.Source;
 import io.fulcrum.sample.Stage;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Compiles log-format strings with HAProxy's syntax: {@code %%}, {@code %var}, {@code %{flags}var},
@@ -15,19 +17,25 @@ import java.util.List;
 public final class LogFormatParser {
     private final ExprParser exprs;
     private final int ruleFlags;
+    /** Receives the warnings of the formats of HTTP rules, for the line being parsed; null for the others. */
+    private final Consumer<String> warnings;
 
     public LogFormatParser(ExprParser exprs) {
-        this(exprs, 0);
+        this(exprs, 0, null);
     }
 
-    private LogFormatParser(ExprParser exprs, int ruleFlags) {
+    private LogFormatParser(ExprParser exprs, int ruleFlags, Consumer<String> warnings) {
         this.exprs = exprs;
         this.ruleFlags = ruleFlags;
+        this.warnings = warnings;
     }
 
-    /** A parser for the values of HTTP rules, whose samples are encoded as {@link LogVariable#HTTP} says. */
-    public LogFormatParser forHttpRules() {
-        return new LogFormatParser(exprs, LogVariable.HTTP);
+    /**
+     * A parser for the values of HTTP rules, whose samples are encoded as {@link LogVariable#HTTP} says, and whose
+     * layer-6 fetches are reported to {@code warnings} as HAProxy warns about them.
+     */
+    public LogFormatParser forHttpRules(Consumer<String> warnings) {
+        return new LogFormatParser(exprs, LogVariable.HTTP, warnings);
     }
 
     /**
@@ -153,6 +161,11 @@ public final class LogFormatParser {
         if (stage != null && (p.expr().stages() & stage.bit()) == 0) {
             throw new ConfigException("sample fetch <" + text.substring(open + 1) + "> may not be reliably used here because it needs '"
                     + p.expr().fetch().source() + "' which is not available here");
+        }
+        Source source = p.expr().fetch().source();
+        if (warnings != null && (flags & LogVariable.HTTP) != 0 && (source == Source.L6REQ || source == Source.L6RES)) {
+            // HAProxy's words; it still evaluates the fetch (req.len is then the size of the message in its HTX form).
+            warnings.accept("L6 sample fetch <" + text.substring(open + 1) + "> ignored in HTTP log-format string.");
         }
         nodes.add(new LogFormat.SampleNode(p.expr(), mandatory, flags));
         return p.end() + 1;

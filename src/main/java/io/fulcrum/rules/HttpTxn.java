@@ -65,6 +65,12 @@ public interface HttpTxn extends SampleContext {
      */
     Verdict rewriteFailed();
 
+    /**
+     * The rule failed on an error of the proxy's own (a reply that does not fit in a buffer): the transaction fails
+     * with a 500 counted as an internal error ({@code eint}), as HAProxy's {@code return_int_err}; returns DONE.
+     */
+    Verdict internalError();
+
     /** {@code strict-mode off} (true) or {@code on}, until the end of this rule list. */
     void softRewrites(boolean soft);
 

@@ -41,6 +41,14 @@ final class ReplyActions {
     }
 
     private static Verdict reply(HttpTxn txn, Reply r) {
+        // As HAProxy's http_reply_message: a reply that does not fit in a buffer (a large lf-string body) is not
+        // sent. The transaction fails with a 500 instead: still a denial for "deny", an internal error for "return".
+        if (r instanceof Reply.Content c && !txn.fits(c.head(), c.body().length == 0 ? 0 : HttpHead.HTX_BLOCK + c.body().length)) {
+            if (!c.refused()) {
+                return txn.internalError();
+            }
+            r = new Reply.Error(500, null, null, true);
+        }
         txn.reply(r);
         return Verdict.DONE;
     }

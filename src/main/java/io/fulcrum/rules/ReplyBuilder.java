@@ -46,6 +46,8 @@ final class ReplyBuilder {
     private String payload;
     private byte[] body;
     private LogFormat lfBody;
+    /** The text of {@link #lfBody} until the whole line is read. */
+    private String lfText;
     /** The file of {@code errorfile}, or the message of the {@code errorfiles} section once resolved (null if it has none). */
     private ErrorMessage message;
     private String section;
@@ -119,10 +121,10 @@ final class ReplyBuilder {
         }
         payload = w;
         switch (w) {
-            case "string" -> body = a.next("missing string").getBytes(StandardCharsets.ISO_8859_1);
-            case "lf-string" -> lfBody = a.format(a.next("missing lf-string"));
-            case "file" -> body = read(a.source(), a.next("missing file"));
-            case "lf-file" -> lfBody = a.format(new String(read(a.source(), a.next("missing lf-file")), StandardCharsets.ISO_8859_1));
+            case "string" -> body = operand(a, w, "str").getBytes(StandardCharsets.ISO_8859_1);
+            case "lf-string" -> lfText = operand(a, w, "fmt");
+            case "file" -> body = read(a.source(), operand(a, w, "file"));
+            case "lf-file" -> lfText = new String(read(a.source(), operand(a, w, "file")), StandardCharsets.ISO_8859_1);
             case "errorfile" -> message = ErrorMessageReader.file(a.source(), a.next("'errorfile' expects <fmt> as argument"));
             case "errorfiles" -> {
                 section = a.next("'errorfiles' expects <name> as argument");
@@ -134,6 +136,15 @@ final class ReplyBuilder {
                 // default-errorfiles: the proxy's page for the status
             }
         }
+    }
+
+    /** The word after {@code w}, which may be neither missing nor empty. */
+    private static String operand(ActionArgs a, String w, String what) throws ConfigException {
+        String v = a.next();
+        if (v.isEmpty()) {
+            throw new ConfigException("'" + w + "' expects <" + what + "> as argument");
+        }
+        return v;
     }
 
     private ReplyBuilder done(ActionArgs a, boolean onlyStatus) throws ConfigException {
@@ -152,7 +163,13 @@ final class ReplyBuilder {
                 a.warn("hdr parameters ignored by the http reply when used with an erorrfile.");
                 headers.clear();
             }
-        } else if (contentType == null && (body != null && body.length > 0 || lfBody != null)) {
+        } else if (lfText != null) {
+            // As HAProxy, a log-format body is compiled last, after the "hdr" values.
+            if (contentType == null) {
+                throw new ConfigException("a content type must be defined with a log-format payload");
+            }
+            lfBody = a.format(lfText);
+        } else if (contentType == null && body != null && body.length > 0) {
             throw new ConfigException("a content type must be defined when non-empty payload is configured");
         } else if (contentType != null && payload == null) {
             a.warn("content-type '" + contentType + "' ignored by the http reply because neither errorfile nor payload defined.");

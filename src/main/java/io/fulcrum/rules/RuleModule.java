@@ -45,7 +45,12 @@ public final class RuleModule implements Module {
         GlobalVars.register(registry.table(GlobalModule.KEYWORDS), acls.exprs(), formats);
         CaptureActions.register(actions);
         ConnectionActions.register(actions);
-        LogFormatParser httpFormats = formats.forHttpRules();
+        LogFormatParser httpFormats = formats.forHttpRules(w -> {
+            ConfigLine line = registry.parsingLine();
+            if (line != null) {
+                line.warn(w);
+            }
+        });
         for (Phase phase : Phase.values()) {
             registry.table(ProxyModule.KEYWORDS).add(phase.keyword(), Capability.RULES,
                     (p, l) -> parse(phase, p, l, actions, acls, httpFormats));

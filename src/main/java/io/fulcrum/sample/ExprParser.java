@@ -201,6 +201,9 @@ public final class ExprParser {
                     break;
                 }
             }
+            if (i >= text.length() && args.size() < spec.mandatory() && !isProxyType(spec.types().get(args.size()))) {
+                throw missing(args.size(), spec); // as HAProxy, which counts the arguments before it looks for the ')'
+            }
             if (i >= text.length() || text.charAt(i) != ')') {
                 String rest = text.substring(Math.min(i, text.length()));
                 // The argument HAProxy blames: the first when none was read, else the last read but never the first.
@@ -219,12 +222,17 @@ public final class ExprParser {
             got++;
         }
         if (got < spec.mandatory()) {
-            ArgType type = spec.types().get(got);
-            throw new ArgException(got, got == 0
-                    ? "expected type '" + type + "' at position 1, but got nothing"
-                    : "missing arguments (got " + got + "/" + spec.mandatory() + "), type '" + type + "' expected");
+            throw missing(got, spec);
         }
         return new ArgList(args.toArray(new Arg[0]), i);
+    }
+
+    /** Only {@code got} of the mandatory arguments of {@code spec} were given. */
+    private static ArgException missing(int got, ArgSpec spec) {
+        ArgType type = spec.types().get(got);
+        return new ArgException(got, got == 0
+                ? "expected type '" + type + "' at position 1, but got nothing"
+                : "missing arguments (got " + got + "/" + spec.mandatory() + "), type '" + type + "' expected");
     }
 
     private static boolean isProxyType(ArgType t) {

@@ -1462,9 +1462,11 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         if (target != null) {
             target.counters().increment(Counters.Count.FAILED_REWRITES);
         }
-        if (softRewrites) {
-            return Verdict.CONTINUE;
-        }
+        return softRewrites ? Verdict.CONTINUE : internalError();
+    }
+
+    @Override
+    public Verdict internalError() {
         log.internalError();
         if (afterResponse) {
             afterResponseFailed = true; // the rules stop; whoever runs them replaces the response

@@ -206,6 +206,65 @@ class AclParserTest {
         assertThat(ctx.text("url_param(x)")).as("the fetch gives the first").isEqualTo("1");
     }
 
+    /**
+     * As haproxy 2.6 (pat_match_meth), run with each request method against these ACLs: a method it knows
+     * (GET...) only matches itself, "-i" or not; another pattern only matches an unknown method, "-i" counting.
+     */
+    @Test
+    void methodsMatchAsHaproxyKnowsThem() throws ConfigException {
+        String[] acls = {"method -i get", "method get", "method -i foo", "method foo", "method GET", "method -i GET",
+                "method -i FOO", "method FOO"};
+        // Which of the ACLs above match, as haproxy answered for each request method.
+        String[][] haproxy = {{"GET", "56"}, {"get", "12"}, {"Get", "1"}, {"FOO", "378"}, {"foo", "347"}, {"Foo", "37"}};
+        for (String[] run : haproxy) {
+            TestContext ctx = new TestContext();
+            ctx.request = new RequestHead(new AsciiString(run[0]), new AsciiString("/"), 11, new HttpHeaders());
+            StringBuilder matched = new StringBuilder();
+            for (int k = 0; k < acls.length; k++) {
+                AclTable t = new AclTable();
+                parser.declare(t, line("acl x " + acls[k]));
+                if (t.get("x").test(ctx)) {
+                    matched.append(k + 1);
+                }
+            }
+            assertThat(matched.toString()).as(run[0]).isEqualTo(run[1]);
+        }
+        // Other expressions of a method need a "-m" (as values of any type do); "-m str" compares the names.
+        assertThatThrownBy(() -> acl("meth(GET) -i get")).hasMessage("error detected while parsing ACL 'x' : matching method must be"
+                + " specified first (using '-m') when using a sample fetch of this type ('meth').");
+        assertThatThrownBy(() -> acl("var(txn.x)")).hasMessageContaining("of this type ('var')");
+        assertThat(acl("meth(GET) -m str -i get")).isTrue();
+        assertThat(acl("meth(PATCH) -m str PATCH")).isTrue();
+    }
+
+    /**
+     * As haproxy 2.6: an ACL on a cookie (cook, cookie, cook_val) or on a header read as an integer or an address
+     * (hdr_val, hdr_ip) tries every value, of every header line, unless an occurrence is given.
+     */
+    @Test
+    void cookiesAndHeaderValuesAreAllTried() throws ConfigException {
+        HttpHeaders h = new HttpHeaders();
+        h.add("Cookie", "b=1; b=2");
+        h.add("Cookie", "c=x1; c=1x");
+        h.add("X", "5, 7");
+        h.add("X", "9");
+        h.add("Y", "1.2.3.4, 5.6.7.8");
+        TestContext ctx = new TestContext();
+        ctx.request = new RequestHead(new AsciiString("GET"), new AsciiString("/"), 11, h);
+        String[][] cases = {{"req.cook(b) 1", "true"}, {"cook(b) 1", "true"}, {"cookie(b) 1", "true"}, {"req.cook() 2", "true"},
+                {"cook_val(c) 1", "true"}, {"req.cook_val(c) -m int 0", "true"}, {"req.cook(b) 3", "false"},
+                {"hdr_val(x) 5", "true"}, {"req.hdr_val(x) 7", "true"}, {"hdr_val(x) 9", "true"}, {"hdr_val(x,1) 5", "true"},
+                {"hdr_val(x,1) 7", "false"}, {"hdr_ip(y) 1.2.3.4", "true"}, {"req.hdr_ip(y) 5.6.7.8", "true"},
+                {"hdr_ip(y,-1) 1.2.3.4", "false"}};
+        for (String[] c : cases) {
+            AclTable t = new AclTable();
+            parser.declare(t, line("acl x " + c[0]));
+            assertThat(t.get("x").test(ctx)).as(c[0]).isEqualTo(Boolean.parseBoolean(c[1]));
+        }
+        assertThat(ctx.text("req.cook(b)")).as("the fetch gives the last").isEqualTo("2");
+        assertThat(ctx.text("hdr_val(x)")).isEqualTo("9");
+    }
+
     @Test
     void patternFilesRespectTheIgnoreCaseInForce(@TempDir Path dir) throws Exception {
         Path f = dir.resolve("p.lst");

@@ -3,6 +3,8 @@ package io.fulcrum.http;
 import io.fulcrum.sample.TestContext;
 import org.junit.jupiter.api.Test;
 
+import java.util.List;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The cookie fetches; the expected values are what HAProxy 2.6 returned for the same messages. */
@@ -48,6 +50,33 @@ class CookieFetchesTest {
         assertThat(ctx.text("req.cook_val(nosuch)")).isEqualTo("none");
         assertThat(ctx.text("cook_val(a)")).isEqualTo("4");
         assertThat(ctx.text("cook_cnt(a)")).isEqualTo("2");
+    }
+
+    /**
+     * HAProxy only reads an attribute when more than the name and its '=' remain from where the attribute
+     * starts (blanks included): an empty cookie that ends the header is found after "; ", not alone nor after ";".
+     */
+    @Test
+    void anEmptyCookieAtTheEndOfTheHeader() {
+        String[][] cases = {
+                // Cookie header, req.cook(b), req.cook_cnt(b), req.cook_val(b), req.cook_cnt, req.cook(bb), req.cook_cnt(bb)
+                {"a=1; b=", "str:", "1", "0", "2", "none", "0"},
+                {"a=1; b=;", "str:", "1", "0", "2", "none", "0"},
+                {"b= ; a=1", "str:", "1", "0", "2", "none", "0"},
+                {"b=", "none", "0", "none", "1", "none", "0"},
+                {";b=", "none", "0", "none", "1", "none", "0"},
+                {"a=1;b=", "none", "0", "none", "2", "none", "0"},
+                {"a=1; bb=", "none", "0", "none", "2", "str:", "1"},
+                {"a=1;bb=", "none", "0", "none", "2", "none", "0"},
+                {"bb=", "none", "0", "none", "1", "none", "0"},
+                {"a=1; b", "none", "0", "none", "1", "none", "0"},
+        };
+        for (String[] c : cases) {
+            TestContext ctx = request("Cookie: " + c[0] + "\r\n");
+            assertThat(List.of(ctx.eval("req.cook(b)"), ctx.text("req.cook_cnt(b)"), ctx.text("req.cook_val(b)"), ctx.text("req.cook_cnt"),
+                    ctx.eval("req.cook(bb)"), ctx.text("req.cook_cnt(bb)")))
+                    .as(c[0]).containsExactly(c[1], c[2], c[3], c[4], c[5], c[6]);
+        }
     }
 
     @Test

@@ -209,4 +209,45 @@ class StrictRewriteIT {
         assertThat(row.get("wrew")).as("wrew").isEqualTo(wrew);
         assertThat(row.get("eint")).as("eint").isEqualTo(eint);
     }
+
+    /**
+     * A reply whose log-format body does not fit in a buffer beside its head is not sent (HAProxy's http_reply_message):
+     * "return" then fails with a 500 counted as an internal error and not timed (TR -1), "deny" with a 500 still counted
+     * as a denial. Here the head takes 163 bytes (155 for "200 OK") and the body's block 8: 16221 bytes of body fit.
+     */
+    @Test
+    void aReplyMustFitInTheBuffer() throws Exception {
+        int fe = freePort();
+        Path sock = dir.resolve("stats.sock");
+        try (FulcrumProcess proxy = serve("""
+                global
+                    log stdout format raw local0
+                    stats socket %2$s level admin
+                defaults
+                    mode http
+                    log global
+                    option httplog
+                    timeout connect 2s
+                    timeout client 10s
+                    timeout server 10s
+                frontend fe
+                    bind 127.0.0.1:%1$d
+                    http-request deny status 403 content-type text/plain lf-string "%%[req.hdr(x)]%%[req.hdr(x)]%%[req.hdr(z)]" if { path /deny }
+                    http-request return status 200 content-type text/plain lf-string "%%[req.hdr(x)]%%[req.hdr(x)]%%[req.hdr(z)]"
+                """.formatted(fe, sock), fe)) {
+            String x = "X: " + "a".repeat(8000) + "\r\nZ";
+            assertThat(statusLine(fe, "/", x, 221)).isEqualTo("HTTP/1.1 200 OK");
+            assertThat(statusLine(fe, "/", x, 222)).isEqualTo("HTTP/1.1 500 Internal Server Error");
+            assertThat(statusLine(fe, "/deny", x, 214)).isEqualTo("HTTP/1.1 403 Forbidden");
+            assertThat(statusLine(fe, "/deny", x, 215)).isEqualTo("HTTP/1.1 500 Internal Server Error");
+
+            String log = ReplyErrorfileIT.awaitLines(proxy, 4);
+            assertThat(log).containsPattern(" fe fe/<NOSRV> -1/-1/-1/-1/\\d+ 500 208 - - PR-- .* \"GET / HTTP/1.1\"")
+                    .containsPattern(" fe fe/<NOSRV> \\d+/-1/-1/-1/\\d+ 500 208 - - PR-- .* \"GET /deny HTTP/1.1\"");
+            Map<String, String> row = StatsIT.rows(CliClient.send(sock, "show stat")).get("fe/FRONTEND");
+            assertThat(row.get("eint")).isEqualTo("1");
+            assertThat(row.get("dreq")).isEqualTo("2");
+            assertThat(row.get("intercepted")).isEqualTo("1");
+        }
+    }
 }

@@ -119,14 +119,28 @@ class LogLineTest {
         exchange("/", "x");
         String format = "<%[str(a%01b%09c%0Ad%7Fe%C3%A9%25),url_dec]> %{+Q}[str(%0D),url_dec] %{+Q,+E}[str(%22%0D),url_dec] %[str(%0A)]";
         // no quotes there: HAProxy's HTTP encoding ignores +Q (and keeps +E)
-        assertThat(parser.forHttpRules().parse(format, null, false, false).format(t))
+        assertThat(parser.forHttpRules(w -> { }).parse(format, null, false, false).format(t))
                 .isEqualTo("<a%01b\tc%0Ad%7Fe\u00c3\u00a9%> %0D \\\"%0D %0A");
         assertThat(parser.parse(format, null, false, false).format(t))
                 .isEqualTo("<a\u0001b\tc\nd\u007fe\u00c3\u00a9%> \"\r\" \"\\\"\r\" %0A");
         // set-var-fmt: HAProxy parses it without the encoding, in HTTP rules too
-        assertThat(parser.forHttpRules().parseUnencoded(format, null).format(t))
+        assertThat(parser.forHttpRules(w -> { }).parseUnencoded(format, null).format(t))
                 .isEqualTo("<a\u0001b\tc\nd\u007fe\u00c3\u00a9%> \"\r\" \"\\\"\r\" %0A");
         assertThat(line(format)).isEqualTo("<a\u0001b\tc\nd\u007fe\u00c3\u00a9%> \"\r\" \"\\\"\r\" %0A");
+    }
+
+    /** HAProxy 2.6 warns of a layer-6 fetch in the value of an HTTP rule (and still evaluates it), not elsewhere. */
+    @Test
+    void layer6FetchesInHttpRuleValuesAreWarnedOf() throws Exception {
+        java.util.List<String> warnings = new java.util.ArrayList<>();
+        LogFormatParser http = parser.forHttpRules(warnings::add);
+        http.parse("x %[req.len] y %[path] %[req.payload(0,3),hex]", null, false, false);
+        assertThat(warnings).containsExactly("L6 sample fetch <req.len] y %[path] %[req.payload(0,3),hex]> ignored in HTTP log-format string.",
+                "L6 sample fetch <req.payload(0,3),hex]> ignored in HTTP log-format string.");
+        warnings.clear();
+        http.parseUnencoded("%[req.len]", null);
+        http.parse("%[req.hdr(x)]", null, false, false);
+        assertThat(warnings).isEmpty();
     }
 
     /** HAProxy 2.6 (lf_text_len): in log lines an empty sample is "-" as a missing one is, or "" when quoted. */

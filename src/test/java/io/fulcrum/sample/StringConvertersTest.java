@@ -289,6 +289,9 @@ class StringConvertersTest extends ConverterTableTest {
             str(a),word(1,) => invalid args in converter 'word' : Empty separators list
             str(a),regsub => invalid arg 2 in converter 'regsub' : missing arguments (got 1/2), type 'string' expected
             str(a),regsub(a) => invalid arg 2 in converter 'regsub' : missing arguments (got 1/2), type 'string' expected
+            str(a),regsub( => invalid arg 2 in converter 'regsub' : missing arguments (got 1/2), type 'string' expected
+            str(a),regsub(a => invalid arg 2 in converter 'regsub' : missing arguments (got 1/2), type 'string' expected
+            str(a),field(1, => invalid arg 2 in converter 'field' : expected ')'
             str(a),regsub(b,c,x) => invalid args in converter 'regsub' : invalid regex flag 'x', only 'i' and 'g' are supported
             str(a),regsub(b,c,G) => invalid args in converter 'regsub' : invalid regex flag 'G', only 'i' and 'g' are supported
             str(a),ltrim(a,b) => invalid arg 2 in converter 'ltrim' : expected ')' before ',b)'
