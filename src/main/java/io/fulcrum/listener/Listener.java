@@ -12,6 +12,7 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoop;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.ServerChannelRecvByteBufAllocator;
@@ -440,7 +441,9 @@ public final class Listener {
             if (address == null) {
                 return registered;
             }
-            return channel.bind(address).addListener(f -> {
+            // Completes once the socket is tuned: a client that connects once bind() is done finds it so.
+            ChannelPromise ready = channel.newPromise();
+            channel.bind(address).addListener(f -> {
                 if (f.isSuccess() && endpoint instanceof Endpoint.Unix unix && !unix.abstractNamespace()) {
                     unixPermissions(Path.of(unix.path()));
                 }
@@ -448,7 +451,13 @@ public final class Listener {
                 if (f.isSuccess() && delayedAck && endpoint instanceof Endpoint.Inet && loops.isEpoll()) {
                     SocketTuning.delayedAck(channel);
                 }
+                if (f.isSuccess()) {
+                    ready.setSuccess();
+                } else {
+                    ready.setFailure(f.cause());
+                }
             });
+            return ready;
         }
 
         /** Stops reading the socket until a rate limit lets connections in again. */
