@@ -814,9 +814,10 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         H1ServerConnection own = front.takePrivateServer(target);
         if (own != null) {
             target.counters().increment(Counters.Count.REUSES);
-        }
-        if (own != null || privateOnly()) {
             return own;
+        }
+        if (privateOnly()) {
+            return null;
         }
         Channel ch = ServerPool.current().acquire(target, pick());
         return ch == null ? null : (H1ServerConnection) ch.pipeline().get(H1ServerConnection.NAME);
