@@ -164,12 +164,10 @@ final class FrontendSetup {
         Path file = globals.ca(tls.caSignFile);
         CertKey ca;
         try {
-            ca = PemFiles.load(globals, file);
+            ca = PemFiles.load(globals, file, tls.caSignPass);
         } catch (ConfigException e) {
-            String pass = tls.caSignPass != null && e.getMessage().startsWith("unable to load SSL private key")
-                    ? " (ca-sign-pass: Fulcrum does not read encrypted keys)" : "";
             diag.configAlert(where + "Failed to read CA certificate file '" + file + "' at [" + b.source() + "]. Chain loading failed: "
-                    + e.getMessage() + pass + "\n");
+                    + e.getMessage() + "\n");
             return false;
         }
         SniMap.Entry template = map.entries().get(0);

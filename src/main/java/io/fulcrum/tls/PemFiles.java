@@ -28,7 +28,9 @@ import java.util.regex.Pattern;
  * key may also sit in {@code <file>.key}, see {@code ssl-load-extra-files}); keys in PKCS#8, PKCS#1 (RSA) or SEC1 (EC) form. Errors are HAProxy's.
  */
 final class PemFiles {
-    private static final Pattern BLOCK = Pattern.compile("-----BEGIN ([A-Z0-9 ]+)-----\\s*([A-Za-z0-9+/=\\s]*?)-----END \\1-----");
+    /** A PEM block: its type, its RFC 1421 headers (Proc-Type, DEK-Info of a traditional encrypted key), its base64. */
+    private static final Pattern BLOCK = Pattern.compile(
+            "-----BEGIN ([A-Z0-9 ]+)-----\\s*((?:[A-Za-z-]+:[^\\n]*\\n\\s*)*)([A-Za-z0-9+/=\\s]*?)-----END \\1-----");
     /** rsaEncryption and id-ecPublicKey, DER-encoded with their tag and length. */
     private static final byte[] RSA_OID = {0x06, 0x09, 0x2a, (byte) 0x86, 0x48, (byte) 0x86, (byte) 0xf7, 0x0d, 0x01, 0x01, 0x01};
     private static final byte[] EC_OID = {0x06, 0x07, 0x2a, (byte) 0x86, 0x48, (byte) 0xce, 0x3d, 0x02, 0x01};
@@ -38,10 +40,15 @@ final class PemFiles {
 
     /** The certificate, chain and key of a {@code crt} file; the key may be in its side file ({@code ssl-load-extra-files}). */
     static CertKey load(TlsGlobals globals, Path file) throws ConfigException {
+        return load(globals, file, null);
+    }
+
+    /** The same, the key under the pass phrase {@code pass} when it is encrypted ({@code ca-sign-pass}; null: none). */
+    static CertKey load(TlsGlobals globals, Path file, String pass) throws ConfigException {
         String name = file.toString();
         String text = read(file, "unable to stat SSL certificate from file '" + name + "'");
         Path keyFile = globals.side(file, TlsGlobals.ExtraFile.KEY, ".key");
-        CertKey ck = parse(name, text, null, keyFile == null ? globals.sideBase(file) : keyFile.toString(), keyFile);
+        CertKey ck = parse(name, text, null, keyFile == null ? globals.sideBase(file) : keyFile.toString(), keyFile, pass);
         X509Certificate[] chain = globals.completed(ck.chain());
         return chain == ck.chain() ? ck : CertKey.of(name, ck.key(), chain);
     }
@@ -75,25 +82,26 @@ final class PemFiles {
      * {@code knownKey} when there is one (a new certificate for the key in use), else {@code <name>.key}.
      */
     static CertKey parse(String name, String text, PrivateKey knownKey) throws ConfigException {
-        return parse(name, text, knownKey, name + ".key", Path.of(name + ".key"));
+        return parse(name, text, knownKey, name + ".key", Path.of(name + ".key"), null);
     }
 
     /**
      * @param keyFile where the key is when the text has none (null: nowhere else)
      * @param keyName the name the error of a missing key gives: HAProxy's, the side file or the certificate's base name
      */
-    private static CertKey parse(String name, String text, PrivateKey knownKey, String keyName, Path keyFile) throws ConfigException {
+    private static CertKey parse(String name, String text, PrivateKey knownKey, String keyName, Path keyFile, String pass)
+            throws ConfigException {
         List<X509Certificate> certs = certificates(text);
         if (certs.isEmpty()) {
             throw new ConfigException("unable to load certificate from file '" + name + "'.");
         }
-        PrivateKey key = key(text, name);
+        PrivateKey key = key(text, name, pass);
         if (key == null) {
             key = knownKey;
         }
         if (key == null) {
             String noKey = "No Private Key found in '" + keyName + "'.";
-            key = keyFile != null && Files.isReadable(keyFile) ? key(read(keyFile, noKey), keyFile.toString()) : null;
+            key = keyFile != null && Files.isReadable(keyFile) ? key(read(keyFile, noKey), keyFile.toString(), pass) : null;
             if (key == null) {
                 throw new ConfigException(noKey);
             }
@@ -133,29 +141,55 @@ final class PemFiles {
         return certs;
     }
 
-    /** The file's private key, or null when it has none. */
-    private static PrivateKey key(String text, String name) throws ConfigException {
+    /** The file's private key, or null when it has none; an encrypted one needs {@code pass}. */
+    private static PrivateKey key(String text, String name, String pass) throws ConfigException {
         Matcher m = BLOCK.matcher(text);
         while (m.find()) {
             String type = m.group(1);
             if (type.endsWith("PRIVATE KEY")) {
                 try {
+                    byte[] der = der(m);
+                    String dekInfo = header(m.group(2), "DEK-Info");
+                    if (dekInfo != null) {
+                        der = EncryptedKeys.traditional(der, dekInfo, passPhrase(pass));
+                    }
                     return switch (type) {
-                        case "PRIVATE KEY" -> pkcs8(der(m));
-                        case "RSA PRIVATE KEY" -> pkcs8(wrap(RSA_OID, new byte[] {0x05, 0x00}, der(m)));
-                        case "EC PRIVATE KEY" -> pkcs8(wrap(EC_OID, curve(der(m)), der(m)));
-                        default -> throw new GeneralSecurityException(type); // encrypted keys need a pass phrase
+                        case "PRIVATE KEY" -> pkcs8(der);
+                        case "ENCRYPTED PRIVATE KEY" -> pkcs8(EncryptedKeys.pkcs8(der, passPhrase(pass)));
+                        case "RSA PRIVATE KEY" -> pkcs8(wrap(RSA_OID, new byte[] {0x05, 0x00}, der));
+                        case "EC PRIVATE KEY" -> pkcs8(wrap(EC_OID, curve(der), der));
+                        default -> throw new GeneralSecurityException(type);
                     };
                 } catch (GeneralSecurityException | IllegalArgumentException | IndexOutOfBoundsException e) {
-                    throw new ConfigException("unable to load SSL private key from PEM file '" + name + "'.");
+                    throw new ConfigException("unable to load SSL private key from PEM file '" + name + "'"
+                            + (pass != null ? " (wrong pass phrase?)." : "."));
                 }
             }
         }
         return null;
     }
 
+    /** An encrypted key without a pass phrase: HAProxy would ask one on the terminal; Fulcrum refuses it. */
+    private static String passPhrase(String pass) throws GeneralSecurityException {
+        if (pass == null) {
+            throw new GeneralSecurityException("encrypted key without a pass phrase");
+        }
+        return pass;
+    }
+
+    /** The value of the RFC 1421 header {@code name} in a block's headers, or null. */
+    private static String header(String headers, String name) {
+        for (String line : headers.split("\n")) {
+            int colon = line.indexOf(':');
+            if (colon > 0 && line.substring(0, colon).trim().equalsIgnoreCase(name)) {
+                return line.substring(colon + 1).trim();
+            }
+        }
+        return null;
+    }
+
     private static byte[] der(Matcher m) {
-        return Base64.getMimeDecoder().decode(m.group(2));
+        return Base64.getMimeDecoder().decode(m.group(3));
     }
 
     private static PrivateKey pkcs8(byte[] der) throws GeneralSecurityException {

@@ -102,6 +102,28 @@ class TlsGenerateCertIT {
         }
     }
 
+    /**
+     * {@code ca-sign-pass}: the CA's key under a pass phrase signs the certificates made. HAProxy 2.6 reads the CA file
+     * without the pass phrase (OpenSSL asks for one on the terminal) and cannot use such a key (differences.md).
+     */
+    @Test
+    void encryptedCaKeyWithItsPassPhrase() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeFalse(TcpProxyKit.haproxy(), "HAProxy 2.6 does not read encrypted CA keys");
+        TlsKit.authority(dir, "ca");
+        TlsKit.signed(dir, "server", "server.test");
+        TlsKit.run(dir, "", "openssl", "pkcs8", "-topk8", "-in", "ca.key", "-v2", "aes256", "-passout", "pass:s3cret", "-out", "ca.enc");
+        Files.writeString(dir.resolve("sign.pem"), Files.readString(dir.resolve("ca.pem")) + Files.readString(dir.resolve("ca.enc")));
+        String sign = "generate-certificates ca-sign-file " + dir.resolve("sign.pem");
+        int port = freePort();
+        try (FulcrumProcess p = serve(config(port, sign + " ca-sign-pass s3cret"), port)) {
+            assertThat(curl(port, "new.example")).isEqualTo("s=/CN=ca test CA/CN=new.example i=/CN=ca test CA code=200");
+        }
+        Files.writeString(dir.resolve("t.cfg"), config(8443, sign + " ca-sign-pass wrong"));
+        assertThat(FulcrumRun.in(dir, "-c", "-f", "t.cfg").maskedStderr()).contains("[ALERT]    (PID) : config : Proxy 'f': Failed to"
+                + " read CA certificate file '" + dir.resolve("sign.pem") + "' at [t.cfg:7]. Chain loading failed: unable to load SSL"
+                + " private key from PEM file '" + dir.resolve("sign.pem") + "' (wrong pass phrase?).\n");
+    }
+
     @Test
     void refusedConfigurations() throws Exception {
         TlsKit.authority(dir, "ca");

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.PrivateKey;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -58,6 +59,33 @@ class PemFilesTest {
         Path pem = bundle("ec.pem", "ecparam", "-genkey", "-name", "prime256v1", "-out", "key.pem");
         assertThat(Files.readString(pem)).contains("BEGIN EC PRIVATE KEY");
         assertThat(PemFiles.load(new TlsGlobals(), pem).key().getAlgorithm()).isEqualTo("EC");
+    }
+
+    /**
+     * {@code ca-sign-pass}: a key under a pass phrase, in PKCS#8 (PBES2 with AES-256 and PBES1 with 3DES) and OpenSSL's
+     * traditional form (AES and 3DES DEK-Info), also in the side file; no or a wrong pass phrase is refused.
+     */
+    @Test
+    void encryptedKeys() throws Exception {
+        bundle("plain.pem", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", "key.pem");
+        PrivateKey plain = PemFiles.load(new TlsGlobals(), dir.resolve("plain.pem")).key();
+        openssl("pkcs8", "-topk8", "-in", "key.pem", "-v2", "aes256", "-passout", "pass:s3cret", "-out", "pbes2.key");
+        openssl("pkcs8", "-topk8", "-in", "key.pem", "-v1", "PBE-SHA1-3DES", "-passout", "pass:s3cret", "-out", "pbes1.key");
+        openssl("rsa", "-in", "key.pem", "-aes128", "-traditional", "-passout", "pass:s3cret", "-out", "aes.key");
+        openssl("rsa", "-in", "key.pem", "-des3", "-traditional", "-passout", "pass:s3cret", "-out", "des3.key");
+        for (String k : new String[] {"pbes2.key", "pbes1.key", "aes.key", "des3.key"}) {
+            Path pem = dir.resolve(k + ".pem");
+            Files.writeString(pem, Files.readString(dir.resolve("crt.pem")) + Files.readString(dir.resolve(k)));
+            assertThat(PemFiles.load(new TlsGlobals(), pem, "s3cret").key()).as(k).isEqualTo(plain);
+            assertThatThrownBy(() -> PemFiles.load(new TlsGlobals(), pem, "wrong")).as(k).isInstanceOf(ConfigException.class)
+                    .hasMessage("unable to load SSL private key from PEM file '" + pem + "' (wrong pass phrase?).");
+            assertThatThrownBy(() -> PemFiles.load(new TlsGlobals(), pem)).as(k).isInstanceOf(ConfigException.class)
+                    .hasMessage("unable to load SSL private key from PEM file '" + pem + "'.");
+        }
+        assertThat(Files.readString(dir.resolve("aes.key"))).contains("Proc-Type: 4,ENCRYPTED").contains("DEK-Info: AES-128-CBC,");
+        Path crt = Files.copy(dir.resolve("crt.pem"), dir.resolve("side.pem"));
+        Files.copy(dir.resolve("pbes2.key"), dir.resolve("side.pem.key"));
+        assertThat(PemFiles.load(new TlsGlobals(), crt, "s3cret").key()).isEqualTo(plain);
     }
 
     @Test
