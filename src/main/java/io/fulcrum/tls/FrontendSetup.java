@@ -248,10 +248,27 @@ final class FrontendSetup {
         if (ck == null) {
             ck = stapled(PemFiles.load(globals, file), file);
             scts(file);
+            outOfDate(ck, file);
             loaded.put(file.toString(), ck);
             store.loaded(ck);
         }
         return ck;
+    }
+
+    /**
+     * A certificate out of its validity dates is served all the same (HAProxy says nothing): the warning tells the
+     * operator before the clients do.
+     */
+    private void outOfDate(CertKey ck, Path file) {
+        java.util.Date now = new java.util.Date();
+        X509Certificate leaf = ck.leaf();
+        if (leaf.getNotAfter().before(now)) {
+            diag.configWarning("Loading '" + file + "': the certificate expired on " + CertCommands.time(leaf.getNotAfter())
+                    + "; it is served all the same.");
+        } else if (leaf.getNotBefore().after(now)) {
+            diag.configWarning("Loading '" + file + "': the certificate is not valid before " + CertCommands.time(leaf.getNotBefore())
+                    + "; it is served all the same.");
+        }
     }
 
     /**

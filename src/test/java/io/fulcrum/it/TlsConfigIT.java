@@ -53,6 +53,41 @@ class TlsConfigIT {
         assertThat(check(":8445 ssl crt nokey.pem").exit()).isZero();
     }
 
+    /** A certificate out of its dates is loaded with a warning (HAProxy 2.6 says nothing; issue 8 asks for one). */
+    @Test
+    void expiredCertificateWarns() throws Exception {
+        TlsKit.authority(dir, "ca");
+        Files.writeString(dir.resolve("index.txt"), "");
+        Files.writeString(dir.resolve("serial"), "1000\n");
+        Files.writeString(dir.resolve("dates.cnf"), """
+                [ca]
+                default_ca = test
+                [test]
+                database = index.txt
+                serial = serial
+                new_certs_dir = .
+                default_md = sha256
+                policy = any
+                [any]
+                commonName = supplied
+                """);
+        for (String[] c : new String[][] {{"old", "20200101000000Z", "20200131000000Z"}, {"future", "20990101000000Z", "20991231000000Z"}}) {
+            TlsKit.run(dir, "", "openssl", "req", "-newkey", "rsa:2048", "-nodes", "-keyout", c[0] + ".key", "-subj", "/CN=" + c[0] + ".test",
+                    "-out", c[0] + ".csr");
+            TlsKit.run(dir, "", "openssl", "ca", "-batch", "-notext", "-config", "dates.cnf", "-keyfile", "ca.key", "-cert", "ca.pem",
+                    "-in", c[0] + ".csr", "-out", c[0] + ".crt", "-startdate", c[1], "-enddate", c[2]);
+            Files.writeString(dir.resolve(c[0] + ".pem"), Files.readString(dir.resolve(c[0] + ".crt")) + Files.readString(dir.resolve(c[0] + ".key")));
+        }
+        FulcrumRun r = check(":8443 ssl crt old.pem", ":8444 ssl crt future.pem");
+        assertThat(r.exit()).isZero();
+        assertThat(r.maskedStderr()).contains(
+                "[WARNING]  (PID) : config : Loading 'old.pem': the certificate expired on Jan 31 00:00:00 2020 GMT; it is served all the same.\n",
+                "[WARNING]  (PID) : config : Loading 'future.pem': the certificate is not valid before Jan  1 00:00:00 2099 GMT; it is served"
+                        + " all the same.\n");
+        TlsKit.selfSigned(dir, "good", "good.test");
+        assertThat(check(":8443 ssl crt good.pem").maskedStderr()).doesNotContain("Loading");
+    }
+
     /** npn (bind, server, crt-list line) is refused with a message naming alpn. */
     @Test
     void npnIsRefused() throws Exception {
