@@ -39,25 +39,13 @@ class CheckOutcomeIT {
              Origin bad = answering("HTTP/1.1 200 OK\r\nContent-Length: 3\r\nConnection: close\r\n\r\nbad")) {
             int fe = freePort();
             String server = "    server s1 127.0.0.1:%d check inter 500ms\n";
-            String cfg = """
-                    global
-                        stats socket %s level admin
-                    defaults
-                        mode http
-                        timeout connect 5s
-                        timeout client 5s
-                        timeout server 5s
-                        timeout check 5s
-                        option log-health-checks
-                    frontend fe
-                        bind 127.0.0.1:%d
-                        default_backend d404
+            String cfg = CheckKit.config("stats socket " + cli + " level admin", "http", fe, "d404") + """
                     backend d404
                         option httpchk
                         http-check disable-on-404
                         http-check expect status 200 on-success "not said"
                         http-check expect string ok
-                    """.formatted(cli, fe) + server.formatted(notFound.port()) + """
+                    """ + server.formatted(notFound.port()) + """
                     backend d404down
                         option httpchk
                         http-check disable-on-404
