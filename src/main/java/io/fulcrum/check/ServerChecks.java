@@ -235,8 +235,8 @@ public final class ServerChecks {
             return;
         }
         analysisFailures++; // whatever on-error does, fastinter included, as HAProxy counts it
-        CheckResult r = new CheckResult(CheckStatus.HANA, 0, "Detected " + errors + " consecutive errors, last one was: " + last.words,
-                lastHealth.durationMillis());
+        // No duration: HAProxy's lines then say none, and show stat none (haproxy 2.6 prints -1 as an unsigned 64-bit number)
+        CheckResult r = new CheckResult(CheckStatus.HANA, 0, "Detected " + errors + " consecutive errors, last one was: " + last.words, -1);
         switch (spec.onError) {
             case FASTINTER -> { }
             case SUDDEN_DEATH -> {
