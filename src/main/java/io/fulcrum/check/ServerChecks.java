@@ -193,7 +193,8 @@ public final class ServerChecks {
             loop.schedule(this::runAgent, spread(spec.agentInter), TimeUnit.MILLISECONDS);
             return;
         }
-        InetAddress host = spec.agentAddr != null ? spec.agentAddr : inet.host();
+        // As HAProxy: agent-addr, else the checks' addr, else the server's address (whichever of the two keywords came first).
+        InetAddress host = spec.agentAddr != null ? spec.agentAddr : spec.addr != null ? spec.addr : inet.host();
         CheckRun.Target t = new CheckRun.Target(backend, server, new InetSocketAddress(host, spec.agentPort), 0, false, false, spec.agentInter, spec.agentInter,
                 false, false, null, null, Map.of());
         List<CheckRule> agentRules = spec.agentSend == null ? List.of(AgentAnswer.READ)
