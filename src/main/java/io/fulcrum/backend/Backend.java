@@ -248,6 +248,18 @@ public final class Backend {
         return new Farm(in, weights);
     }
 
+    /**
+     * The weight of the servers in use: the usable active ones, else the backup(s) in use (HAProxy's lbprm.tot_weight, which
+     * {@code http-check send-state} tells).
+     */
+    public int usedWeight() {
+        int total = 0;
+        for (Member m : farm.members) {
+            total += m.server.weight();
+        }
+        return total;
+    }
+
     /** Sets the backend load at which servers reach their maxconn, as computed from its frontends when not set. */
     public void computedFullconn(int value) {
         if (balance.fullconn == 0) {

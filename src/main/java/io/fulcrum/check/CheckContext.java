@@ -1,6 +1,7 @@
 package io.fulcrum.check;
 
 import io.fulcrum.backend.Backend;
+import io.fulcrum.http.ResponseHead;
 import io.fulcrum.sample.ProcessContext;
 import io.fulcrum.sample.VarScope;
 import io.fulcrum.sample.Vars;
@@ -11,7 +12,7 @@ import java.util.function.Supplier;
 
 /**
  * What the expressions of one check run see (HAProxy's check session): the backend and the server, the answer read
- * so far ({@code res.payload}...) and its HTTP status, and the variables of the scopes a check has ({@code proc}, and
+ * so far ({@code res.payload}...) and an HTTP check's response, and the variables of the scopes a check has ({@code proc}, and
  * {@code sess} and {@code check}, which live as long as the run). No client, no request: the rest is the process's.
  */
 final class CheckContext extends ProcessContext {
@@ -19,6 +20,9 @@ final class CheckContext extends ProcessContext {
     private final Server server;
     private final Supplier<ByteBuf> answer;
     private final Supplier<HttpAnswer> http;
+    /** The answer {@link #head} was made from. */
+    private HttpAnswer headOf;
+    private ResponseHead head;
     private Vars session;
     private Vars check;
 
@@ -44,10 +48,27 @@ final class CheckContext extends ProcessContext {
         return true;
     }
 
+    /**
+     * The answer of an HTTP check, as HAProxy's HTTP fetches read a check's response ({@code status}, {@code res.hdr},
+     * {@code res.body}... in {@code on-success}/{@code on-error} and the rules after an expect); made once per answer.
+     */
     @Override
-    public int status() {
+    public ResponseHead response() {
         HttpAnswer a = http.get();
-        return a == null || a == HttpAnswer.INVALID ? -1 : a.status();
+        if (a == null || a == HttpAnswer.INVALID) {
+            return null;
+        }
+        if (a != headOf) {
+            head = a.head();
+            headOf = a;
+        }
+        return head;
+    }
+
+    @Override
+    public ByteBuf responseBody() {
+        HttpAnswer a = http.get();
+        return a == null || a == HttpAnswer.INVALID ? null : a.bodyBytes(answer.get());
     }
 
     @Override

@@ -1,6 +1,9 @@
 package io.fulcrum.check;
 
-/** The outcome of one check: its status, the code (HTTP status, or 0), what it found, how long it took. */
+/**
+ * The outcome of one check: its status, the code (HTTP status, or 0), what it found, how long it took (-1: not a check
+ * that ran, a health analysis of the traffic).
+ */
 record CheckResult(CheckStatus status, int code, String info, long durationMillis) {
     /** Before the first check ends. */
     static final CheckResult NONE = new CheckResult(CheckStatus.INI, 0, "", 0);
@@ -14,6 +17,9 @@ record CheckResult(CheckStatus status, int code, String info, long durationMilli
         if (info != null && !info.isEmpty()) {
             sb.append(", info: \"").append(info).append('"');
         }
-        return sb.append(", check duration: ").append(durationMillis).append("ms").toString();
+        if (durationMillis >= 0) { // HAProxy's "check->duration >= 0"
+            sb.append(", check duration: ").append(durationMillis).append("ms");
+        }
+        return sb.toString();
     }
 }

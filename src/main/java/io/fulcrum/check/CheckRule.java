@@ -21,9 +21,14 @@ sealed interface CheckRule {
      */
     record Connect(int port, ToIntFunction<CheckContext> portExpr, InetAddress addr, boolean sendProxy, boolean viaSocks4, boolean byDefault, boolean ssl,
                    String sni, List<String> alpn, String comment) implements CheckRule {
-        /** The connect a rule set starts with when it has none, and the one of the protocol checks. */
+        private static final Connect IMPLICIT = new Connect(0, null, null, false, false, true, false, null, null, null);
+
+        /**
+         * The connect a rule set starts with when it has none, and the one of the protocol checks: one instance, told from
+         * a written {@code connect default} by identity (a success there says no "(tcp-check)").
+         */
         static Connect implicit() {
-            return new Connect(0, null, null, false, false, true, false, null, null, null);
+            return IMPLICIT;
         }
     }
 

@@ -76,11 +76,13 @@ final class CheckRun {
     private boolean handshaking;
     /** The connection runs over TLS: a check that only connects passes at layer 6. */
     private boolean overTls;
-    private boolean sawExpect;
-    private String successInfo = "";
-    /** The status and code the last passed expect gives a success ({@code ok-status}, {@code status-code}). */
-    private CheckStatus successStatus;
-    private int successCode;
+    /**
+     * The last connect, send or expect that ran (HAProxy's current step): when the rules end, it says the success
+     * (an expect's {@code ok-status}, {@code on-success} and {@code status-code}, else "(tcp-check)"...).
+     */
+    private CheckRule last;
+    /** What a protocol's judge said of the expect that passed last, or null. */
+    private String judged;
     private HttpAnswer answer;
     private ScheduledFuture<?> timer;
     private boolean finished;
@@ -111,6 +113,7 @@ final class CheckRun {
                 break;
             }
         }
+        last = Connect.implicit();
         connect(Connect.implicit());
     }
 
@@ -277,6 +280,9 @@ final class CheckRun {
         while (!finished && next < rules.size()) {
             CheckRule r = rules.get(next++);
             step = next;
+            if (r instanceof Connect || r instanceof Send || r instanceof HttpSend || r instanceof Expect) {
+                last = r;
+            }
             switch (r) {
                 case Connect c -> {
                     connect(c);
@@ -316,7 +322,6 @@ final class CheckRun {
                 case Expect e -> {
                     channel.flush();
                     waiting = e;
-                    sawExpect = true;
                     evaluate();
                     return;
                 }
@@ -326,15 +331,29 @@ final class CheckRun {
             if (channel != null) { // null after a probe
                 channel.flush();
             }
-            if (answer != null) {
-                finish(CheckStatus.L7OK, answer.status(), successInfo);
-            } else if (sawExpect) {
-                finish(successStatus != null ? successStatus : CheckStatus.L7OK, successCode,
-                        successInfo.isEmpty() && target.explicit() ? "(tcp-check)" : successInfo);
-            } else {
-                finish(overTls ? CheckStatus.L6OK : CheckStatus.L4OK, 0, "");
-            }
+            succeeded();
         }
+    }
+
+    /** The rules ended without a failure: the success the last step gives (HAProxy's end of tcpcheck_main()). */
+    private void succeeded() {
+        switch (last) {
+            case Expect e -> {
+                if (answer != null && on404()) {
+                    finish(CheckStatus.L7OKC, answer.status(), ""); // disable-on-404: the server drains
+                    return;
+                }
+                String info = e.onSuccess() != null ? e.onSuccess().of(ctx()) : judged != null ? judged : target.explicit() ? "(tcp-check)" : "";
+                finish(e.ok() != null ? e.ok() : CheckStatus.L7OK, code(e, answer != null ? answer.status() : 0), info);
+            }
+            case Connect c -> finish(overTls ? CheckStatus.L6OK : CheckStatus.L4OK, 0, c == Connect.implicit() ? "" : "(tcp-check)");
+            case null, default -> finish(CheckStatus.L7OK, 0, "(tcp-check)");
+        }
+    }
+
+    /** An HTTP check's 404 under {@code http-check disable-on-404} while the server is not down: expects let it through. */
+    private boolean on404() {
+        return target.disableOn404() && answer.status() == 404;
     }
 
     /** Decides the rule being waited for with what has arrived, or keeps waiting. */
@@ -361,7 +380,7 @@ final class CheckRun {
         if (e.kind() == CheckRule.Kind.CUSTOM) {
             CheckRule.Verdict v = e.judge().judge(in, eof);
             if (v != null && v.passed()) {
-                passed(e, v.info());
+                passed(v.info());
             } else if (v != null) {
                 finish(v.status(), v.code(), v.info() + comment(e));
             }
@@ -382,7 +401,7 @@ final class CheckRun {
             return; // more may come
         }
         if (match != e.negate()) {
-            passed(e, null);
+            passed(null);
             return;
         }
         String info;
@@ -425,13 +444,17 @@ final class CheckRun {
         Expect e = waiting;
         if (e == null) {
             int s = answer.status();
-            if (s == 404 && target.disableOn404()) {
+            if (on404()) {
                 finish(CheckStatus.L7OKC, s, "");
             } else if (s >= 200 && s < 400) {
                 finish(CheckStatus.L7OK, s, "");
             } else {
                 finish(CheckStatus.L7STS, s, answer.reason());
             }
+            return;
+        }
+        if (on404()) {
+            passed(null); // the rule is not evaluated; the success then says L7OKC
             return;
         }
         boolean status = e.kind() == CheckRule.Kind.STATUS || e.kind() == CheckRule.Kind.RSTATUS || e.kind() == CheckRule.Kind.HEADER;
@@ -446,7 +469,7 @@ final class CheckRun {
             }
             String body = answer.body(in);
             if (body.isEmpty()) {
-                finish(CheckStatus.L7RSP, 0, "HTTP content check could not find a response body" + comment(e));
+                failed(e, CheckStatus.L7RSP, 0, "HTTP content check could not find a response body");
                 return;
             }
             match = switch (e.kind()) {
@@ -456,24 +479,37 @@ final class CheckRun {
             };
         }
         if (match != e.negate()) {
-            passed(e, null);
+            passed(null);
             return;
         }
-        String info = e.onError() != null ? e.onError().of(ctx()) : status ? answer.reason() : "HTTP content check did not match";
-        finish(e.error() != null ? e.error() : status ? CheckStatus.L7STS : CheckStatus.L7RSP, status ? answer.status() : 0, info + comment(e));
+        if (status) {
+            failed(e, CheckStatus.L7STS, answer.status(), answer.reason());
+        } else {
+            failed(e, CheckStatus.L7RSP, 0, e.negate() ? "HTTP check matched unwanted content" : "HTTP content check did not match");
+        }
     }
 
-    /** An expect passed: its success info ({@code judged}: what a protocol's judge said), then the next rule. */
-    private void passed(Expect e, String judged) {
-        successInfo = e.onSuccess() != null ? e.onSuccess().of(ctx()) : judged != null ? judged : "";
-        successStatus = e.ok();
-        successCode = code(e, 0);
+    /**
+     * An HTTP expect failed: its {@code error-status} or {@code status}, its {@code status-code} or {@code code}, its
+     * {@code on-error} or {@code info}, then its comment (HAProxy's tcpcheck_expect_onerror_message()).
+     */
+    private void failed(Expect e, CheckStatus status, int code, String info) {
+        finish(e.error() != null ? e.error() : status, code(e, code), (e.onError() != null ? e.onError().of(ctx()) : info) + comment(e));
+    }
+
+    /**
+     * An expect passed ({@code judged}: what a protocol's judge said), then the next rule; its success info is made
+     * when the rules end, if it is the last step (as HAProxy).
+     */
+    private void passed(String judged) {
+        this.judged = judged;
         waiting = null;
         boolean http = waitingHttp;
         // A following expect looks at the same answer (HAProxy's expect rules consume nothing).
         int n = skipComments(next);
         if (n < rules.size() && rules.get(n) instanceof Expect nextExpect && http == nextExpect.kind().http()) {
             waiting = nextExpect;
+            last = nextExpect;
             next = n + 1;
             step = next;
             evaluate();

@@ -2,9 +2,11 @@ package io.fulcrum.check;
 
 import io.fulcrum.backend.Backend;
 import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.log.Hostname;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.runtime.EventLoops;
+import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.server.Server;
 import io.fulcrum.server.ServerList;
 import io.fulcrum.server.ServerSpec;
@@ -25,6 +27,7 @@ public final class HealthChecks {
     public HealthChecks(ConfigModel model, Map<String, Backend> backends, EventLoops loops) {
         this.settings = CheckModule.settings(model);
         ProxyTable table = ProxyTable.of(model);
+        String node = GlobalModule.settings(model).node != null ? GlobalModule.settings(model).node : Hostname.name();
         for (ProxySpec p : table.proxies()) {
             Backend b = backends.get(p.name());
             ServerList list = p.partOrNull(ServerList.class);
@@ -45,7 +48,7 @@ public final class HealthChecks {
                 // Every server has its health counter, which the CLI sets even where no check runs.
                 ExternalCheck external = proxy.type == ProxyChecks.Type.EXTERNAL ? new ExternalCheck(p, proxy, b, server) : null;
                 checks.put(server, new ServerChecks(b, server, spec, proxy, rules, external, loops, b.timeouts().connect, settings.spreadPercent,
-                        settings.pp2NeverSendLocal));
+                        settings.pp2NeverSendLocal, node));
                 MarkedActions.watch(server, b, spec, loops);
             }
         }

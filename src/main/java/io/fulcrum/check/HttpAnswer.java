@@ -1,16 +1,24 @@
 package io.fulcrum.check;
 
+import io.fulcrum.http.HttpHead;
+import io.fulcrum.http.HttpHeaders;
+import io.fulcrum.http.ResponseHead;
+import io.fulcrum.mux.h1.HopByHop;
 import io.netty.buffer.ByteBuf;
+import io.netty.util.AsciiString;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 
-/** An HTTP check's answer: its status line, its headers and where its body lies in the bytes read. */
-record HttpAnswer(int status, String reason, List<String[]> headers, int bodyStart, long contentLength) {
+/**
+ * An HTTP check's answer: its status line ({@code version} 11 for HTTP/1.1), its headers and where its body lies in the
+ * bytes read.
+ */
+record HttpAnswer(int version, int status, String reason, List<String[]> headers, int bodyStart, long contentLength) {
     /** A complete head that is not a valid HTTP response. */
-    static final HttpAnswer INVALID = new HttpAnswer(-1, "", List.of(), 0, -1);
+    static final HttpAnswer INVALID = new HttpAnswer(0, -1, "", List.of(), 0, -1);
     /** Compiled once: String.matches and a split on a regex compile theirs at each call, thousands of times a second. */
     private static final Pattern LINES = Pattern.compile("\r?\n");
     private static final Pattern VERSION = Pattern.compile("HTTP/\\d\\.\\d");
@@ -53,7 +61,8 @@ record HttpAnswer(int status, String reason, List<String[]> headers, int bodySta
                 }
             }
         }
-        return new HttpAnswer(Integer.parseInt(start[1]), start.length > 2 ? start[2] : "", headers, end + sep, length);
+        int version = (start[0].charAt(5) - '0') * 10 + start[0].charAt(7) - '0';
+        return new HttpAnswer(version, Integer.parseInt(start[1]), start.length > 2 ? start[2] : "", headers, end + sep, length);
     }
 
     /** Whether the whole body has arrived (by its length; without one, only the close tells). */
@@ -62,10 +71,27 @@ record HttpAnswer(int status, String reason, List<String[]> headers, int bodySta
     }
 
     String body(ByteBuf in) {
+        return bodyBytes(in).toString(StandardCharsets.ISO_8859_1);
+    }
+
+    /** The body bytes read so far, as a view of {@code in}. */
+    ByteBuf bodyBytes(ByteBuf in) {
         int len = Math.max(0, in.readableBytes() - bodyStart);
         if (contentLength >= 0) {
             len = (int) Math.min(len, contentLength);
         }
-        return in.toString(in.readerIndex() + bodyStart, len, StandardCharsets.ISO_8859_1);
+        return in.slice(in.readerIndex() + Math.min(bodyStart, in.readableBytes()), len);
+    }
+
+    /** The answer as the HTTP sample fetches read a response ({@code status}, {@code res.hdr}...). */
+    ResponseHead head() {
+        HttpHeaders h = new HttpHeaders();
+        for (String[] f : headers) {
+            h.add(f[0], f[1]);
+        }
+        ResponseHead head = new ResponseHead(version, status, new AsciiString(reason), h);
+        head.bodyLength(contentLength >= 0 ? contentLength : HttpHead.UNTIL_CLOSE);
+        HopByHop.clean(head); // as HAProxy's HTTP/1 mux leaves a check's response: no close nor keep-alive token
+        return head;
     }
 }

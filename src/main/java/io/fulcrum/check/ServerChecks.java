@@ -2,7 +2,6 @@ package io.fulcrum.check;
 
 import io.fulcrum.backend.Backend;
 import io.fulcrum.conn.Endpoint;
-import io.fulcrum.log.Hostname;
 import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.server.Server;
 import io.fulcrum.server.ServerState;
@@ -27,6 +26,8 @@ import java.util.function.Consumer;
  */
 public final class ServerChecks {
     private final Backend backend;
+    /** The process's node name ({@code node}, else the host's), which {@code http-check send-state} tells. */
+    private final String node;
     private final Server server;
     private final ServerCheckSpec spec;
     private final ProxyChecks proxy;
@@ -67,8 +68,9 @@ public final class ServerChecks {
     private volatile long analysisFailures;
 
     ServerChecks(Backend backend, Server server, ServerCheckSpec spec, ProxyChecks proxy, List<CheckRule> rules, ExternalCheck external,
-                 EventLoops loops, long connectTimeout, int spreadPercent, boolean pp2NeverSendLocal) {
+                 EventLoops loops, long connectTimeout, int spreadPercent, boolean pp2NeverSendLocal, String node) {
         this.backend = backend;
+        this.node = node;
         this.server = server;
         this.spec = spec;
         this.proxy = proxy;
@@ -191,7 +193,8 @@ public final class ServerChecks {
             loop.schedule(this::runAgent, spread(spec.agentInter), TimeUnit.MILLISECONDS);
             return;
         }
-        InetAddress host = spec.agentAddr != null ? spec.agentAddr : inet.host();
+        // As HAProxy: agent-addr, else the checks' addr, else the server's address (whichever of the two keywords came first).
+        InetAddress host = spec.agentAddr != null ? spec.agentAddr : spec.addr != null ? spec.addr : inet.host();
         CheckRun.Target t = new CheckRun.Target(backend, server, new InetSocketAddress(host, spec.agentPort), 0, false, false, spec.agentInter, spec.agentInter,
                 false, false, null, null, Map.of());
         List<CheckRule> agentRules = spec.agentSend == null ? List.of(AgentAnswer.READ)
@@ -233,8 +236,8 @@ public final class ServerChecks {
             return;
         }
         analysisFailures++; // whatever on-error does, fastinter included, as HAProxy counts it
-        CheckResult r = new CheckResult(CheckStatus.HANA, 0, "Detected " + errors + " consecutive errors, last one was: " + last.words,
-                lastHealth.durationMillis());
+        // No duration: HAProxy's lines then say none, and show stat none (haproxy 2.6 prints -1 as an unsigned 64-bit number)
+        CheckResult r = new CheckResult(CheckStatus.HANA, 0, "Detected " + errors + " consecutive errors, last one was: " + last.words, -1);
         switch (spec.onError) {
             case FASTINTER -> { }
             case SUDDEN_DEATH -> {
@@ -380,17 +383,31 @@ public final class ServerChecks {
         return (h - rise + 1) + "/" + fall + " " + word;
     }
 
-    /** The {@code x-haproxy-server-state} value of {@code http-check send-state}. */
+    /**
+     * The {@code x-haproxy-server-state} value of {@code http-check send-state}, as HAProxy's httpchk_build_status_header():
+     * "UP", "UP 1/2" (going down), "NOLB", "NOLB 1/2", "DOWN", "DOWN 1/2" (going up); the server's own address and port;
+     * its weight and the weight of the servers in use; its streams and the backend's not queued; its queue.
+     */
     private String stateHeader() {
         ServerState st = server.state();
-        String s = status(health, spec.rise, spec.fall);
-        int total = 0;
-        for (Server o : st.group().servers()) {
-            total += o.weight();
+        StringBuilder sb = new StringBuilder();
+        if (st.op() != Op.STOPPED) {
+            sb.append(st.op() == Op.STOPPING ? "NOLB" : "UP");
+            if (health != max()) {
+                sb.append(' ').append(health - spec.rise + 1).append('/').append(spec.fall);
+            }
+        } else {
+            sb.append("DOWN");
+            if (health > 0) {
+                sb.append(' ').append(health).append('/').append(spec.rise);
+            }
         }
         InetAddress a = server.endpoint() instanceof Endpoint.Inet i ? i.host() : null;
-        return s + "; address=" + (a == null ? "" : a.getHostAddress()) + "; port=" + port() + "; name=" + server.id() + "; node="
-                + Hostname.NAME + "; weight=" + st.weight() + "/" + total + "; scur=" + server.streams().current() + "/0; qcur=0";
+        sb.append("; address=").append(a == null ? "" : a.getHostAddress()).append("; port=").append(a == null ? "" : server.address().port())
+                .append("; name=").append(server.id()).append("; node=").append(node).append("; weight=").append(st.weight()).append('/')
+                .append(backend.usedWeight()).append("; scur=").append(server.streams().current()).append('/')
+                .append(backend.streams().current() - backend.queued()).append("; qcur=").append(backend.queued(server));
+        return sb.toString();
     }
 
     /** The port checks connect to. */

@@ -30,7 +30,7 @@ final class ServerHealthFields {
             if (v.status().hasCode()) {
                 r.put(code, v.code());
             }
-            if (v.finished()) {
+            if (v.finished() && v.durationMillis() >= 0) {
                 r.put(duration, v.durationMillis());
             }
             r.put(last, v.info()).put(desc, v.status().description());

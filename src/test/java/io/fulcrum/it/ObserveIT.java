@@ -73,8 +73,9 @@ class ObserveIT {
                 Thread.sleep(500);
                 assertThat(p.stderr()).doesNotContain("is DOWN");
                 assertThat(get(fe, "/a")).isEqualTo("HTTP/1.1 503 Service Unavailable");
+                // No check duration: no check ran (haproxy 2.6 says none)
                 p.awaitStderr("Server be/s1 is DOWN, reason: Health analyze, info: \"Detected 3 consecutive errors, last one was: "
-                        + "Wrong http response\"");
+                        + "Wrong http response\". 0 active and 0 backup servers left.");
                 assertThat(get(fe, "/fine")).isEqualTo("HTTP/1.1 503 Service Unavailable"); // haproxy's own: no server left
             }
         }

@@ -1,0 +1,26 @@
+package io.fulcrum.it;
+
+/** What the check ITs' configurations start with. */
+final class CheckKit {
+    private CheckKit() {
+    }
+
+    /**
+     * The {@code global} lines (may be empty), a {@code defaults} section in {@code mode} with 5 s timeouts (check
+     * included) logging every check's result, and a frontend on 127.0.0.1:{@code fe} to {@code backend}.
+     */
+    static String config(String global, String mode, int fe, String backend) {
+        return (global.isEmpty() ? "" : "global\n" + global.indent(4)) + """
+                defaults
+                    mode %s
+                    timeout connect 5s
+                    timeout client 5s
+                    timeout server 5s
+                    timeout check 5s
+                    option log-health-checks
+                frontend fe
+                    bind 127.0.0.1:%d
+                    default_backend %s
+                """.formatted(mode, fe, backend);
+    }
+}
