@@ -88,6 +88,11 @@ public final class Listener {
         this.onAccept = onAccept;
     }
 
+    /** The address its (first) socket is bound to, or null before it is: an inherited socket's ({@code fd@}) tells it. */
+    public SocketAddress localAddress() {
+        return sockets.isEmpty() ? null : sockets.get(0).channel.localAddress();
+    }
+
     public Endpoint endpoint() {
         return endpoint;
     }

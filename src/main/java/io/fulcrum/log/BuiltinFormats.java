@@ -12,12 +12,9 @@ final class BuiltinFormats {
     static final String CLF = "%{+Q}o %{-Q}ci - - [%trg] %r %ST %B \"\" \"\" %cp %ms %ft %b %s %TR %Tw %Tc %Tr %Ta %tsc %ac %fc %bc "
             + "%sc %rc %sq %bq %CC %CS %hrl %hsl";
 
-    /**
-     * httplog and the TLS fields. The error fields (fc_err, ssl_fc_err, ssl_c_err, ssl_c_ca_err) are what HAProxy logs
-     * for a connection without error (a failed handshake is logged on its own line), and the session is logged as
-     * not resumed: those fetches come with client certificates.
-     */
-    static final String HTTPSLOG = HTTPLOG + " 0/-/-/-/0 %[ssl_fc_sni]/%sslv/%sslc";
+    /** httplog and the TLS fields, HAProxy's text: its fetches answer on a connection without TLS too (the errors, not resumed). */
+    static final String HTTPSLOG = HTTPLOG + " %[fc_err]/%[ssl_fc_err,hex]/%[ssl_c_err]/%[ssl_c_ca_err]/%[ssl_fc_is_resumed] "
+            + "%[ssl_fc_sni]/%sslv/%sslc";
 
     static String of(ProxyLog.Kind kind) {
         return switch (kind) {

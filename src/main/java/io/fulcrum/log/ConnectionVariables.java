@@ -19,8 +19,8 @@ final class ConnectionVariables {
         address(r, "si", "sp", ctx -> ifLogged(ctx, StreamLog::serverAddress), false);
         address(r, "bi", "bp", ctx -> ifLogged(ctx, StreamLog::serverLocal), false);
         r.add("f", false, (ctx, out, f) -> LogVariable.text(out, ctx.frontend().name(), f));
-        // '~' would follow the name of a frontend that terminated TLS.
-        r.add("ft", false, (ctx, out, f) -> LogVariable.text(out, ctx.frontend().name(), f));
+        // As HAProxy, '~' follows the name when the connection came through a bind line with "ssl".
+        r.add("ft", false, (ctx, out, f) -> LogVariable.text(out, tlsBind(ctx) ? ctx.frontend().name() + "~" : ctx.frontend().name(), f));
         r.add("b", false, (ctx, out, f) -> LogVariable.text(out, ctx.backend() != null ? ctx.backend().name() : ctx.frontend().name(), f));
         r.add("s", false, (ctx, out, f) -> LogVariable.text(out, serverName(ctx), f));
         r.add("H", false, (ctx, out, f) -> LogVariable.text(out, Hostname.NAME, f));
@@ -54,6 +54,10 @@ final class ConnectionVariables {
             TlsInfo tls = TlsInfo.of(ctx.frontChannel());
             LogVariable.text(out, tls == null ? null : tls.protocol(), f);
         });
+    }
+
+    private static boolean tlsBind(SampleContext ctx) {
+        return ctx.listener() != null && ctx.listener().bindSpec().transport != null;
     }
 
     /** The server, or the service that answered instead ({@code <STATS>}), or {@code <NOSRV>}. */

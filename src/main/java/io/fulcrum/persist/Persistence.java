@@ -115,6 +115,11 @@ public final class Persistence {
         return spec.active();
     }
 
+    /** The name of the persistence cookie ({@code cookie <name>}), or null. */
+    public String cookieName() {
+        return spec.name;
+    }
+
     /** The cookie value that designates {@code s}, or null. */
     public String cookieOf(Server s) {
         for (int i = 0; i < servers.length; i++) {

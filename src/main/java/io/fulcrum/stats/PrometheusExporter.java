@@ -35,6 +35,9 @@ final class PrometheusExporter {
 
     static Reply serve(HttpTxn txn) {
         Query q = Query.of(txn.request().uri().toString());
+        if (q == null) {
+            return new Reply.Error(400); // as HAProxy: the proxy's 400 error page
+        }
         byte[] body = render(txn.frontend().process(), q).getBytes(StandardCharsets.UTF_8);
         HttpHeaders h = new HttpHeaders();
         h.add("cache-control", "no-cache");
@@ -45,29 +48,72 @@ final class PrometheusExporter {
         return new Reply.Content(head, body);
     }
 
-    /** The scopes asked for ({@code scope=...}, several allowed; none: all), and {@code no-maint}. */
+    /** The metric scopes {@code scope=*} asks for. */
+    private static final Set<String> ALL_SCOPES = Set.of("process", "frontend", "backend", "server");
+
+    /**
+     * The scopes asked for and {@code no-maint}, read as HAProxy 2.6's exporter does: keys and values are URL-decoded;
+     * {@code scope=} names global (the process), frontend, backend, server, listener, sticktable or {@code *} (all),
+     * several add up, an empty one clears the ones before it, and without any every scope is shown; {@code no-maint}
+     * counts with any value; other keys are ignored.
+     */
     record Query(Set<String> scopes, boolean noMaint) {
+        /** The query of {@code uri}, or null when HAProxy answers 400: a bad escape, a scope without value or unknown. */
         static Query of(String uri) {
             int qm = uri.indexOf('?');
             Set<String> scopes = new java.util.HashSet<>();
             boolean any = false;
             boolean noMaint = false;
-            if (qm >= 0) {
-                for (String p : uri.substring(qm + 1).split("&")) {
-                    if (p.startsWith("scope=")) {
-                        any = true;
-                        String s = p.substring(6);
-                        if (s.equals("*")) {
-                            scopes.addAll(List.of("process", "frontend", "backend", "server"));
-                        } else {
-                            scopes.add(s);
+            for (String p : qm < 0 ? new String[0] : uri.substring(qm + 1).split("&")) {
+                if (p.isEmpty()) {
+                    continue;
+                }
+                int eq = p.indexOf('=');
+                String key = decode(eq < 0 ? p : p.substring(0, eq));
+                String value = eq < 0 ? null : decode(p.substring(eq + 1));
+                if (key == null || eq >= 0 && value == null) {
+                    return null;
+                }
+                if (key.equals("no-maint")) {
+                    noMaint = true;
+                } else if (key.equals("scope")) {
+                    any = true;
+                    switch (value == null ? "?" : value) {
+                        case "" -> scopes.clear();
+                        case "*" -> scopes.addAll(ALL_SCOPES);
+                        case "global" -> scopes.add("process");
+                        case "frontend", "backend", "server" -> scopes.add(value);
+                        case "listener", "sticktable" -> { } // no metric of Fulcrum's has these scopes (differences.md)
+                        default -> {
+                            return null;
                         }
-                    } else if (p.equals("no-maint")) {
-                        noMaint = true;
                     }
                 }
             }
-            return new Query(any ? scopes : Set.of("process", "frontend", "backend", "server"), noMaint);
+            return new Query(any ? scopes : ALL_SCOPES, noMaint);
+        }
+
+        /** {@code s} with its %XX escapes decoded and '+' as a space, or null for a bad escape. */
+        private static String decode(String s) {
+            if (s.indexOf('%') < 0 && s.indexOf('+') < 0) {
+                return s;
+            }
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(s.length());
+            for (int i = 0; i < s.length(); i++) {
+                char c = s.charAt(i);
+                if (c == '%') {
+                    int hi = i + 2 < s.length() ? Character.digit(s.charAt(i + 1), 16) : -1;
+                    int lo = hi < 0 ? -1 : Character.digit(s.charAt(i + 2), 16);
+                    if (lo < 0) {
+                        return null;
+                    }
+                    out.write(hi << 4 | lo);
+                    i += 2;
+                } else {
+                    out.write(c == '+' ? ' ' : c);
+                }
+            }
+            return out.toString(StandardCharsets.ISO_8859_1);
         }
     }
 

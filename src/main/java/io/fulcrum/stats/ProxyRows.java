@@ -3,6 +3,7 @@ package io.fulcrum.stats;
 import io.fulcrum.backend.Backend;
 import io.fulcrum.conn.Endpoint;
 import io.fulcrum.listener.Listener;
+import io.fulcrum.persist.Persistence;
 import io.fulcrum.pool.ServerIdle;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.proxy.Mode;
@@ -133,6 +134,11 @@ final class ProxyRows {
             r.put(REQ_TOT, c.get(Count.REQUESTS));
         }
         r.put(ADDR, address(s.endpoint(), s.address().port()));
+        Persistence persistence = be.persistence();
+        String cookie = persistence != null ? persistence.cookieOf(s) : s.spec().cookie;
+        if (cookie != null) {
+            r.put(COOKIE, cookie);
+        }
         r.put(MODE, be.mode().keyword());
         r.put(CONNECT, c.get(Count.CONNECTS)).put(REUSE, c.get(Count.REUSES));
         ServerIdle idle = ServerIdle.of(s);
@@ -169,6 +175,9 @@ final class ProxyRows {
         r.put(RATE, c.sessionRate().rate()).put(RATE_MAX, c.sessionRate().max());
         compression(r);
         r.put(MODE, be.mode().keyword()).put(ALGO, be.algorithm().keyword());
+        if (be.persistence() != null && be.persistence().cookieName() != null) {
+            r.put(COOKIE, be.persistence().cookieName());
+        }
         r.put(CONNECT, be.servers().stream().mapToLong(s -> s.counters().get(Count.CONNECTS)).sum());
         r.put(REUSE, be.servers().stream().mapToLong(s -> s.counters().get(Count.REUSES)).sum());
         r.put(AGG_SERVER_STATUS, 0).put(AGG_SERVER_CHECK_STATUS, 0).put(AGG_CHECK_STATUS, 0);

@@ -42,6 +42,17 @@ public final class StatRow {
         return this;
     }
 
+    /**
+     * Empties the fields HAProxy shows only with {@code stats show-legends} on the page, or at level operator and
+     * above on the CLI: the address, the cookie and the balancing algorithm.
+     */
+    StatRow withoutLegends() {
+        values[StatField.ADDR.ordinal()] = null;
+        values[StatField.COOKIE.ordinal()] = null;
+        values[StatField.ALGO.ordinal()] = null;
+        return this;
+    }
+
     /** The value of {@code f}: a Long, a String, or null when empty. */
     public Object get(StatField f) {
         return values[f.ordinal()];

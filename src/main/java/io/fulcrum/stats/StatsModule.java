@@ -109,7 +109,9 @@ public final class StatsModule implements Module {
 
     private static void showStat(CliRequest r) throws CliException {
         StatFilter filter = StatFilter.parse(r, r.process());
-        List<StatRow> rows = new ProxyRows(r.process()).all().stream().filter(filter::accepts).toList();
+        boolean legends = r.level().allows(CliLevel.OPERATOR);
+        List<StatRow> rows = new ProxyRows(r.process()).all().stream().filter(filter::accepts)
+                .map(row -> legends ? row : row.withoutLegends()).toList();
         List<String> opts = r.args();
         StringBuilder b = new StringBuilder();
         if (opts.contains("json")) {

@@ -30,7 +30,8 @@ final class StatsView {
         List<StatRow> shown = new ArrayList<>();
         for (StatRow r : all) {
             if (page.shows(String.valueOf(r.get(StatField.PXNAME)), query.scope()) && !hidden(r)) {
-                shown.add(r);
+                // the HTML page shows them in its tooltips, with stats show-legends only
+                shown.add(page.legends || query.format() == StatsQuery.Format.HTML ? r : r.withoutLegends());
             }
         }
         StringBuilder b = new StringBuilder(64 * 1024);

@@ -28,7 +28,11 @@ final class TlsFetches {
             side.fetch(c, "cipher", SampleType.STR, (t, out) -> out.setStr(t.cipher));
             side.fetch(c, "alpn", SampleType.STR, (t, out) -> t.alpn != null && out.setStr(t.alpn));
             side.fetch(c, "session_id", SampleType.BIN, (t, out) -> t.sessionId != null && t.sessionId.length > 0 && out.setBin(t.sessionId));
-            side.fetch(c, "is_resumed", SampleType.BOOL, (t, out) -> out.setBool(t.resumed));
+            // HAProxy answers false on a connection without TLS too (httpslog logs it on plain connections).
+            c.fetch(new Fetch(side.prefix + "is_resumed", ArgSpec.NONE, SampleType.BOOL, side.source, (a, ctx, out) -> {
+                TlsConnection t = TlsConnection.of(side.channel.apply(ctx));
+                return out.setBool(t != null && t.completed() && t.resumed);
+            }));
             // Both sizes are the symmetric cipher's key: the ciphers BoringSSL offers use all of their key.
             side.fetch(c, "use_keysize", SampleType.SINT, (t, out) -> out.setSint(t.keyBits()));
             side.fetch(c, "alg_keysize", SampleType.SINT, (t, out) -> out.setSint(t.keyBits()));

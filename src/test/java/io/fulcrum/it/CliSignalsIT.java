@@ -33,18 +33,6 @@ class CliSignalsIT {
             + "os.execv(sys.argv[1], sys.argv[1:])\n";
 
     /** Creates a listening socket on 127.0.0.1:argv[1] at fd argv[2], inheritable, then execs argv[3:]. */
-    private static final String PASS_SOCKET = "import os, signal, socket, sys\n"
-            + "signal.signal(signal.SIGPIPE, signal.SIG_DFL)\n"
-            + "port, fd = int(sys.argv[1]), int(sys.argv[2])\n"
-            + "s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)\n"
-            + "s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\n"
-            + "s.bind(('127.0.0.1', port))\n"
-            + "s.listen(128)\n"
-            + "os.dup2(s.fileno(), fd)\n"
-            + "os.set_inheritable(fd, True)\n"
-            + "s.close()\n"
-            + "os.execv(sys.argv[3], sys.argv[3:])\n";
-
     private static String fulcrum() {
         return FulcrumProcess.home().resolve("bin/fulcrum").toString();
     }
@@ -339,7 +327,8 @@ class CliSignalsIT {
             int fd = 5;
             String cfgText = config("", port, origin.port()).replace("bind 127.0.0.1:" + port, "bind fd@" + fd);
             Path cfg = FulcrumProcess.config(cfgText);
-            List<String> prefix = List.of("python3", "-c", PASS_SOCKET, Integer.toString(port), Integer.toString(fd), fulcrum());
+            List<String> prefix = new ArrayList<>(FulcrumProcess.passingListener(port, fd));
+            prefix.add(fulcrum());
             try (FulcrumProcess p = FulcrumProcess.start(prefix, List.of("-db", "-f", cfg.toString()))) {
                 p.awaitPort(port, Duration.ofSeconds(20));
                 settle(origin);

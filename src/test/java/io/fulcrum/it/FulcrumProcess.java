@@ -52,6 +52,27 @@ public final class FulcrumProcess implements AutoCloseable {
         return new FulcrumProcess(pb.start(), out, err);
     }
 
+    /** Binds a TCP socket on 127.0.0.1:argv[1], listening, as fd argv[2], then executes argv[3] with the arguments after it. */
+    private static final String PASS_SOCKET = "import os, signal, socket, sys\n"
+            + "signal.signal(signal.SIGPIPE, signal.SIG_DFL)\n"
+            + "port, fd = int(sys.argv[1]), int(sys.argv[2])\n"
+            + "s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)\n"
+            + "s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)\n"
+            + "s.bind(('127.0.0.1', port))\n"
+            + "s.listen(128)\n"
+            + "os.dup2(s.fileno(), fd)\n"
+            + "os.set_inheritable(fd, True)\n"
+            + "s.close()\n"
+            + "os.execv(sys.argv[3], sys.argv[3:])\n";
+
+    /**
+     * The prefix of a command ({@link #start(List, List)}; the program to run comes next) that starts it with a socket
+     * listening on 127.0.0.1:{@code port} as its file descriptor {@code fd}, for {@code fd@<fd>} addresses.
+     */
+    public static List<String> passingListener(int port, int fd) {
+        return List.of("python3", "-c", PASS_SOCKET, Integer.toString(port), Integer.toString(fd));
+    }
+
     /** Starts Fulcrum in the foreground on {@code config} and waits until {@code port} accepts connections. */
     public static FulcrumProcess serve(Path config, int port, String... extraArgs) throws IOException {
         List<String> args = new ArrayList<>(List.of("-db", "-f", config.toString()));

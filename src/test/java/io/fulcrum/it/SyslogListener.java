@@ -10,7 +10,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-/** A syslog server for tests: a UDP socket on 127.0.0.1 that keeps each datagram it receives, in order. */
+/** A syslog server for tests: a UDP socket on 127.0.0.1 (or another address) that keeps each datagram it receives, in order. */
 final class SyslogListener implements AutoCloseable {
     private final DatagramSocket socket;
     private final BlockingQueue<String> messages = new LinkedBlockingQueue<>();
@@ -21,7 +21,12 @@ final class SyslogListener implements AutoCloseable {
     }
 
     static SyslogListener open() throws IOException {
-        return new SyslogListener(new DatagramSocket(0, InetAddress.getLoopbackAddress()));
+        return open(InetAddress.getLoopbackAddress());
+    }
+
+    /** A listener on {@code address} (::1 for an IPv6 target). */
+    static SyslogListener open(InetAddress address) throws IOException {
+        return new SyslogListener(new DatagramSocket(0, address));
     }
 
     int port() {
