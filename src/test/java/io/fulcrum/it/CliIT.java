@@ -139,6 +139,7 @@ class CliIT {
             List<String> theirs = new ArrayList<>(haproxy.get("normal"));
             if (mode.contains("expert")) {
                 theirs.addAll(haproxy.get("expert"));
+                theirs.add(MEMSTATS_HELP);
             }
             if (mode.contains("experimental")) {
                 theirs.addAll(haproxy.get("experimental"));
@@ -154,6 +155,9 @@ class CliIT {
         assertThat(CliClient.send(new java.net.InetSocketAddress("::1", v6Port), "expert-mode on;help"))
                 .isEqualTo("Permission denied\n\n" + admins);
     }
+
+    /** HAProxy's line for the command its builds with DEBUG_MEM_STATS have (Debian's has not): from its source. */
+    private static final String MEMSTATS_HELP = "  debug dev memstats [reset|all]          : dump/reset memory statistics";
 
     /** The {@code help} lines of haproxy 2.6's commands by the mode that shows them. */
     private static Map<String, List<String>> haproxyHelp() throws Exception {
