@@ -1,6 +1,7 @@
 package io.fulcrum.check;
 
 import io.fulcrum.check.CheckRule.Connect;
+import io.fulcrum.runtime.BufferOwner;
 import io.fulcrum.check.CheckRule.Expect;
 import io.fulcrum.check.CheckRule.HttpSend;
 import io.fulcrum.check.CheckRule.Send;
@@ -141,6 +142,7 @@ final class CheckRun {
             return;
         }
         Channel ch = ns == null ? loops.newSocketFor(to) : ns.inside(() -> loops.newSocketFor(to));
+        ch.config().setAllocator(BufferOwner.CHECK);
         // Netty's connect timer only when it fires before the run's own, which otherwise bounds the connect (0: none).
         ch.config().setOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectBound());
         if (bare(c)) {

@@ -5,11 +5,16 @@ import io.fulcrum.cfg.Registry;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Predicate;
 
 /** Every runtime command, registered by the subsystem that owns it (a registry component). */
 public final class CliCommands {
-    /** Listed last by {@code help}, as HAProxy does. */
-    private static final List<String> SESSION_COMMANDS = List.of("help", "prompt", "quit");
+    /** Ends every list {@code help} prints: the session's own commands, which have no synopsis of their own. */
+    private static final String SESSION_LINES = CliCommand.line("help [<command>]", "list matching or all commands")
+            + CliCommand.line("prompt", "toggle interactive mode with prompt")
+            + CliCommand.line("quit", "disconnect");
+    /** HAProxy's CLI_MAX_MATCHES: the most near misses an unknown command is answered with. */
+    private static final int MAX_MATCHES = 5;
 
     private final List<CliCommand> commands = new ArrayList<>();
 
@@ -24,11 +29,21 @@ public final class CliCommands {
      * @param usage its synopsis for {@code help}
      */
     public void add(String words, String usage, String help, CliLevel level, CliHandler handler) {
-        CliCommand c = new CliCommand(List.of(words.split(" ")), usage, help, level, handler);
+        add(words, usage, help, level, CliCommand.Mode.NORMAL, handler);
+    }
+
+    /** Adds a command that only a session in {@code mode} sees and may run. */
+    public void add(String words, String usage, String help, CliLevel level, CliCommand.Mode mode, CliHandler handler) {
+        CliCommand c = new CliCommand(List.of(words.split(" ")), usage, help, level, mode, handler);
         if (commands.stream().anyMatch(o -> o.words().equals(c.words()))) {
             throw new IllegalStateException("CLI command '" + words + "' registered twice");
         }
         commands.add(c);
+    }
+
+    /** Adds a command {@code help} never lists. */
+    void addUnlisted(String words, CliLevel level, CliHandler handler) {
+        add(words, null, null, level, handler);
     }
 
     /** The command with the most words matching the request's first ones, or null. */
@@ -43,61 +58,65 @@ public final class CliCommands {
     }
 
     /**
-     * The commands {@code help} lists, in its order: by usage, the session's own last. As in HAProxy, the
-     * list does not depend on the level: a command the level does not allow answers "Permission denied".
+     * What {@code help [words]} (help true, with the words after "help") or an unknown command (help false)
+     * answers, as HAProxy 2.6 builds it (cli_gen_usage_msg): the commands the session's modes show that match
+     * the most leading words of {@code args}; when words remain after those, only the ones whose next words look
+     * most like them. The list is sorted by synopsis and ends with the session's own commands.
+     *
+     * @param shown the modes the session has switched on
      */
-    List<CliCommand> visible() {
-        return commands.stream()
-                .sorted(Comparator.comparing((CliCommand c) -> SESSION_COMMANDS.indexOf(c.words().get(0)))
-                        .thenComparing(CliCommand::usage))
-                .toList();
-    }
-
-    /** What {@code help} prints: every command. */
-    String help() {
-        StringBuilder b = new StringBuilder("The following commands are valid at this level:\n");
-        visible().forEach(c -> b.append(c.helpLine()));
-        return b.toString();
-    }
-
-    /** What {@code help <words>} prints: the commands starting with those words, else the nearest ones. */
-    String helpFor(List<String> words) {
-        List<CliCommand> matching = visible().stream().filter(c -> startsWith(c, words)).toList();
-        if (matching.isEmpty()) {
-            matching = CommandSimilarity.closest(words, visible(), 5);
+    String usage(List<String> args, boolean help, Predicate<CliCommand.Mode> shown) {
+        List<CliCommand> visible = commands.stream().filter(c -> shown.test(c.mode())).toList();
+        int length = 0;
+        for (CliCommand c : visible) {
+            length = Math.max(length, c.matchingWords(args));
         }
-        StringBuilder b = new StringBuilder("The following commands are valid at this level:\n");
-        matching.forEach(c -> b.append(c.helpLine()));
-        sessionCommands(matching).forEach(c -> b.append(c.helpLine()));
-        return b.toString();
-    }
-
-    private static boolean startsWith(CliCommand c, List<String> words) {
-        for (int i = 0; i < words.size(); i++) {
-            if (i >= c.words().size() || !c.words().get(i).equals(words.get(i))) {
-                return false;
-            }
+        int matched = length;
+        List<CliCommand> candidates = visible.stream()
+                .filter(c -> c.usage() != null && c.words().size() >= matched && c.matchingWords(args) == matched).toList();
+        List<CliCommand> entries = args.size() > length ? nearest(args, length, candidates) : List.of();
+        if (entries.isEmpty()) {
+            entries = candidates;
         }
-        return true;
-    }
-
-    /** help, prompt and quit, which close every suggestion list, unless the list has them already. */
-    private List<CliCommand> sessionCommands(List<CliCommand> listed) {
-        return visible().stream().filter(c -> SESSION_COMMANDS.contains(c.words().get(0)) && !listed.contains(c)).toList();
+        StringBuilder b = new StringBuilder(help ? "The following commands are valid at this level:\n"
+                : "Unknown command, but maybe one of the following ones is a better match:\n");
+        entries.stream().sorted(Comparator.comparing(CliCommand::usage)).forEach(c -> b.append(c.helpLine()));
+        return b.append(SESSION_LINES).toString();
     }
 
     /**
-     * What an unknown command gets: the commands whose words look most like it (the session's own
-     * commands always), else the whole list.
+     * The candidates whose words after the {@code length} matching ones look most like the request's: up to
+     * {@link #MAX_MATCHES} of them, the nearest first (the first registered among equals), none farther than
+     * two and a half times the nearest, and none whose distance reaches two and a half times both texts' length.
      */
-    String unknown(List<String> args) {
-        List<CliCommand> close = CommandSimilarity.closest(args, visible(), 5);
-        if (close.isEmpty()) {
-            return "Unknown command. Please enter one of the following commands only :\n" + help().substring(help().indexOf('\n') + 1);
+    private static List<CliCommand> nearest(List<String> args, int length, List<CliCommand> candidates) {
+        record Scored(CliCommand command, int distance) {
         }
-        StringBuilder b = new StringBuilder("Unknown command, but maybe one of the following ones is a better match:\n");
-        close.forEach(c -> b.append(c.helpLine()));
-        sessionCommands(close).forEach(c -> b.append(c.helpLine()));
-        return b.toString();
+        WordFingerprint typed = WordFingerprint.of(args.subList(length, args.size()));
+        List<Scored> best = new ArrayList<>();
+        for (CliCommand c : candidates) {
+            WordFingerprint known = WordFingerprint.of(c.words().subList(length, c.words().size()));
+            int d = typed.distance(known);
+            if (d < 5 * (typed.length() + known.length()) / 2) {
+                int at = best.size();
+                while (at > 0 && best.get(at - 1).distance() > d) {
+                    at--;
+                }
+                if (at < MAX_MATCHES) {
+                    best.add(at, new Scored(c, d));
+                    if (best.size() > MAX_MATCHES) {
+                        best.removeLast();
+                    }
+                }
+            }
+        }
+        List<CliCommand> out = new ArrayList<>();
+        for (Scored s : best) {
+            if (s.distance() > 5 * best.getFirst().distance() / 2) {
+                break;
+            }
+            out.add(s.command());
+        }
+        return out;
     }
 }

@@ -58,11 +58,6 @@ public final class CliRequest {
         return session.level();
     }
 
-    /** {@code experimental-mode on} was entered in this session. */
-    public boolean experimental() {
-        return session.experimental();
-    }
-
     /** The index of the event loop serving the CLI's connection: HAProxy's thread running the command. */
     public int thread() {
         return process().loops().indexOf(session.channel().eventLoop());

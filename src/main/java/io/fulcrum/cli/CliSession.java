@@ -107,6 +107,15 @@ final class CliSession extends ChannelInboundHandlerAdapter {
         return expert;
     }
 
+    /** The session sees the commands of {@code mode}: it is on (HAProxy's expert and experimental modes). */
+    boolean shows(CliCommand.Mode mode) {
+        return switch (mode) {
+            case NORMAL -> true;
+            case EXPERT -> expert;
+            case EXPERIMENTAL -> experimental;
+        };
+    }
+
     void expert(boolean on) {
         expert = on;
     }
@@ -320,10 +329,14 @@ final class CliSession extends ChannelInboundHandlerAdapter {
     String execute(List<String> words, String body) {
         CliRequest req = new CliRequest(words, body, this);
         CliCommand command = commands.find(words);
-        if (command == null) {
-            return commands.unknown(words);
-        }
         try {
+            if (command == null) {
+                req.feedback(Severity.INFO, commands.usage(words, false, this::shows));
+                return req.output();
+            }
+            if (!shows(command.mode())) {
+                throw new CliException(command.mode().refusal); // checked before the level, as HAProxy does
+            }
             req.require(command.level());
             command.handler().run(req);
         } catch (CliException e) {

@@ -16,10 +16,11 @@ final class SessionCommands {
     }
 
     static void register(CliCommands c) {
-        c.add("help", "help [<command>]", "list matching or all commands", CliLevel.USER,
-                r -> r.print(r.size() == 1 ? c.help() : c.helpFor(r.args().subList(1, r.size()))));
-        c.add("prompt", "prompt", "toggle interactive mode with prompt", CliLevel.USER, r -> r.session().togglePrompt());
-        c.add("quit", "quit", "disconnect", CliLevel.USER, r -> r.session().quit());
+        // help, prompt, quit and the modes have no line of their own in help (which always ends with the first three)
+        c.addUnlisted("help", CliLevel.USER,
+                r -> r.feedback(Severity.INFO, c.usage(r.args().subList(1, r.size()), true, r.session()::shows)));
+        c.addUnlisted("prompt", CliLevel.USER, r -> r.session().togglePrompt());
+        c.addUnlisted("quit", CliLevel.USER, r -> r.session().quit());
         c.add("user", "user", "lower the level of the current CLI session to user", CliLevel.USER, r -> lower(r, CliLevel.USER));
         c.add("operator", "operator", "lower the level of the current CLI session to operator", CliLevel.USER,
                 r -> lower(r, CliLevel.OPERATOR));
@@ -34,10 +35,9 @@ final class SessionCommands {
                     }
                     r.session().severityOutput(s);
                 });
-        c.add("experimental-mode", "experimental-mode [on|off]", "toggle experimental mode", CliLevel.ADMIN,
+        c.addUnlisted("experimental-mode", CliLevel.ADMIN,
                 r -> mode(r, "experimental-mode", r.session()::experimental, r.session().experimental()));
-        c.add("expert-mode", "expert-mode [on|off]", "toggle expert mode", CliLevel.ADMIN,
-                r -> mode(r, "expert-mode", r.session()::expert, r.session().expert()));
+        c.addUnlisted("expert-mode", CliLevel.ADMIN, r -> mode(r, "expert-mode", r.session()::expert, r.session().expert()));
         c.add("set timeout", "set timeout [cli] <delay>", "change a timeout setting", CliLevel.USER, SessionCommands::timeout);
     }
 

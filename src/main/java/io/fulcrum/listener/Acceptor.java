@@ -1,6 +1,7 @@
 package io.fulcrum.listener;
 
 import io.fulcrum.conn.ConnError;
+import io.fulcrum.runtime.BufferOwner;
 import io.fulcrum.conn.NetScalerCip;
 import io.fulcrum.conn.DualStack;
 import io.fulcrum.sample.Endpoints;
@@ -8,6 +9,7 @@ import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.log.ConnectionContext;
 import io.fulcrum.log.StreamLog;
 import io.fulcrum.proxy.Frontend;
+import io.fulcrum.proxy.Mode;
 import io.fulcrum.log.TransactionWatcher;
 import io.fulcrum.rules.TcpRules;
 import io.fulcrum.runtime.EventLoops;
@@ -56,6 +58,7 @@ public final class Acceptor implements Consumer<Channel> {
         // Both sides close their directions separately, as HAProxy does (a client may send its request
         // and shut its side at once: the response still goes back).
         child.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
+        child.config().setAllocator(frontend.mode() == Mode.HTTP ? BufferOwner.FRONTEND_HTTP : BufferOwner.FRONTEND_TCP);
         opts.applyTo(child, true);
         Runnable start;
         boolean header = bind.acceptProxy || bind.netscalerCipMagic != 0;

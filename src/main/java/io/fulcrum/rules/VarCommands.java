@@ -1,6 +1,7 @@
 package io.fulcrum.rules;
 
 import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cli.CliCommand;
 import io.fulcrum.cli.CliCommands;
 import io.fulcrum.cli.CliException;
 import io.fulcrum.cli.CliLevel;
@@ -31,8 +32,8 @@ final class VarCommands {
             // As HAProxy, the line has no end of line of its own: the command's closing one ends it.
             r.print(r.arg(2) + ": type=" + s.type() + " value=<" + s.asText() + ">");
         });
-        c.add("set var", "set var <var> [<expr>|<fmt>]", "set a process-wide variable", CliLevel.OPERATOR,
-                r -> set(r, exprs, formats));
+        c.add("set var", "set var <name> [fmt|expr] {<fmt>|<expr>}", "set variable from an expression or a format", CliLevel.OPERATOR,
+                CliCommand.Mode.EXPERIMENTAL, r -> set(r, exprs, formats));
     }
 
     private static Sample proc(String name) {
@@ -45,9 +46,6 @@ final class VarCommands {
     }
 
     private static void set(CliRequest r, ExprParser exprs, LogFormatParser formats) throws CliException {
-        if (!r.experimental()) {
-            throw new CliException("This command is restricted to experimental mode only.\n");
-        }
         String name = r.arg(2);
         VarRef var;
         try {

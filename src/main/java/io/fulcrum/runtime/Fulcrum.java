@@ -181,6 +181,7 @@ public final class Fulcrum {
                         ch -> {
                             // A client may send its commands and shut its side at once: the answers still go back.
                             ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
+                            ch.config().setAllocator(BufferOwner.CLI);
                             ch.pipeline().addLast("cli", cli.session(this, b, h1Limits.bufsize()));
                             loops.next().register(ch);
                         });

@@ -43,6 +43,7 @@ public final class GlobalModule implements Module {
         ProcessCommands.register(CliCommands.of(registry));
         ActivityCommands.register(CliCommands.of(registry));
         PoolsCommand.register(CliCommands.of(registry));
+        MemStatsCommand.register(CliCommands.of(registry));
         FdCommand.register(CliCommands.of(registry));
         RateLimitCommand.register(CliCommands.of(registry));
         registry.section("global", (header, model) -> {

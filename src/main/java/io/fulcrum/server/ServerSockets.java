@@ -1,6 +1,7 @@
 package io.fulcrum.server;
 
 import io.fulcrum.conn.SocketTuning;
+import io.fulcrum.runtime.BufferOwner;
 import io.fulcrum.runtime.EventLoops;
 import io.netty.channel.Channel;
 import io.netty.channel.socket.SocketChannel;
@@ -19,7 +20,9 @@ public final class ServerSockets {
 
     /** A new, unregistered socket for a connection to {@code server} at {@code address}, in the server's namespace. */
     public static Channel open(EventLoops loops, SocketAddress address, ServerSpec server) {
-        return server.namespace == null ? loops.newSocketFor(address) : server.namespace.inside(() -> loops.newSocketFor(address));
+        Channel ch = server.namespace == null ? loops.newSocketFor(address) : server.namespace.inside(() -> loops.newSocketFor(address));
+        ch.config().setAllocator(BufferOwner.SERVER);
+        return ch;
     }
 
     /** Sets {@code server}'s options on {@code ch}, a new socket; as HAProxy, an option the system refuses is left to it. */

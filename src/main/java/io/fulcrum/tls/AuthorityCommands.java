@@ -39,7 +39,9 @@ final class AuthorityCommands<T> {
         String what = kind.file();
         String name = "<" + k.replace("-", "") + ">";
         c.add("show ssl " + k, "show ssl " + k + " " + showArgs, showHelp, CliLevel.ADMIN, this::show);
-        c.add("new ssl " + k, "new ssl " + k + " " + name, "create a new " + what + " to be used in a crt-list", CliLevel.ADMIN, this::create);
+        // HAProxy 2.6's synopsis of "new ssl crl-file" says "crlfile"
+        c.add("new ssl " + k, "new ssl " + k.replace("crl-", "crl") + " " + name, "create a new " + what + " to be used in a crt-list",
+                CliLevel.ADMIN, this::create);
         c.add("set ssl " + k, "set ssl " + k + " " + name + " <payload>", "replace a " + what, CliLevel.ADMIN, this::set);
         c.add("commit ssl " + k, "commit ssl " + k + " " + name, "commit a " + what, CliLevel.ADMIN, this::commit);
         c.add("abort ssl " + k, "abort ssl " + k + " " + name, "abort a transaction for a " + what, CliLevel.ADMIN, this::abort);

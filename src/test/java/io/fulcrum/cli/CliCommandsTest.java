@@ -11,9 +11,11 @@ class CliCommandsTest {
     private final CliCommands commands = new CliCommands();
 
     CliCommandsTest() {
-        for (String w : List.of("show stat", "show info", "show servers state", "show servers conn", "set server", "help", "prompt", "quit")) {
+        for (String w : List.of("show stat", "show info", "show servers state", "show servers conn", "set server")) {
             commands.add(w, w + " [args]", "does " + w, CliLevel.USER, r -> { });
         }
+        commands.add("debug dev fd", "debug dev fd", "scans", CliLevel.ADMIN, CliCommand.Mode.EXPERT, r -> { });
+        commands.addUnlisted("help", CliLevel.USER, r -> { });
     }
 
     @Test
@@ -31,21 +33,10 @@ class CliCommandsTest {
     }
 
     @Test
-    void helpIsSortedByUsageWithTheSessionCommandsLast() {
-        assertThat(commands.help().lines().skip(1).map(l -> l.substring(2, l.indexOf(' ', 2)))).containsExactly(
+    void helpIsSortedByUsageEndsWithTheSessionCommandsAndShowsOnlyTheModesSwitchedOn() {
+        String normal = commands.usage(List.of(), true, m -> m == CliCommand.Mode.NORMAL);
+        assertThat(normal.lines().skip(1).map(l -> l.substring(2, l.indexOf(' ', 2)))).containsExactly(
                 "set", "show", "show", "show", "show", "help", "prompt", "quit");
-    }
-
-    @Test
-    void aTypoIsAnsweredWithTheNearestCommands() {
-        String answer = commands.unknown(List.of("shwo", "stat"));
-        assertThat(answer).startsWith("Unknown command, but maybe one of the following ones is a better match:\n"
-                + "  show stat [args]").endsWith("  quit [args]                             : does quit\n");
-    }
-
-    @Test
-    void nothingCloseGivesTheWholeList() {
-        assertThat(commands.unknown(List.of("zzzzzzzzzzzz"))).startsWith("Unknown command. Please enter one of the following commands only :\n")
-                .contains("  show info [args]");
+        assertThat(commands.usage(List.of(), true, m -> true)).contains("  debug dev fd                            : scans\n");
     }
 }

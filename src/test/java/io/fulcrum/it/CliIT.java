@@ -7,7 +7,11 @@ import org.junit.jupiter.api.Timeout;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import static io.fulcrum.it.TcpProxyKit.freePort;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -121,6 +125,63 @@ class CliIT {
                         + "  quit                                    : disconnect\n\n");
     }
 
+    /**
+     * {@code help} at every level and in each mode is haproxy 2.6's list (as tools/gen-haproxy-cli-help.py recorded
+     * it) less the commands Fulcrum lacks: each line word for word, in its order; the level changes nothing, expert
+     * and experimental mode add their commands. Against haproxy (-Dit.proxy=haproxy) the lists are its own.
+     */
+    @Test
+    void helpIsHaproxysListInEveryLevelAndMode() throws Exception {
+        Map<String, List<String>> haproxy = haproxyHelp();
+        String[] modes = {"", "expert-mode on;", "experimental-mode on;", "expert-mode on;experimental-mode on;"};
+        for (String mode : modes) {
+            List<String> ours = helpLines(CliClient.send(admin, mode + "help"));
+            List<String> theirs = new ArrayList<>(haproxy.get("normal"));
+            if (mode.contains("expert")) {
+                theirs.addAll(haproxy.get("expert"));
+                theirs.add(MEMSTATS_HELP);
+            }
+            if (mode.contains("experimental")) {
+                theirs.addAll(haproxy.get("experimental"));
+            }
+            assertThat(ours).as(mode).isSortedAccordingTo(Comparator.naturalOrder()).isSubsetOf(theirs)
+                    .contains("  show stat [desc|json|no-maint|typed|up]*: report counters for each proxy and server");
+            assertThat(ours.stream().anyMatch(l -> l.startsWith("  set var "))).as(mode).isEqualTo(mode.contains("experimental"));
+        }
+        // user and operator may not switch the modes on, and see the same list
+        String admins = CliClient.send(admin, "help");
+        assertThat(CliClient.send(new java.net.InetSocketAddress("127.0.0.1", userPort), "help")).isEqualTo("[info]: " + admins);
+        assertThat(CliClient.send(new java.net.InetSocketAddress("::1", v6Port), "help")).isEqualTo(admins);
+        assertThat(CliClient.send(new java.net.InetSocketAddress("::1", v6Port), "expert-mode on;help"))
+                .isEqualTo("Permission denied\n\n" + admins);
+    }
+
+    /** HAProxy's line for the command its builds with DEBUG_MEM_STATS have (Debian's has not): from its source. */
+    private static final String MEMSTATS_HELP = "  debug dev memstats [reset|all]          : dump/reset memory statistics";
+
+    /** The {@code help} lines of haproxy 2.6's commands by the mode that shows them. */
+    private static Map<String, List<String>> haproxyHelp() throws Exception {
+        Map<String, List<String>> byMode = new HashMap<>();
+        String table;
+        try (var in = CliIT.class.getResourceAsStream("/io/fulcrum/cli/haproxy-cli-help.txt")) {
+            table = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\n%%\n")[0];
+        }
+        for (String row : table.split("\n")) {
+            String[] f = row.split("\t");
+            if (!f[1].equals("-")) {
+                byMode.computeIfAbsent(f[3], k -> new ArrayList<>()).add(String.format("  %-40s: %s", f[1], f[2]));
+            }
+        }
+        return byMode;
+    }
+
+    /** The command lines of a help answer (after the modes' empty answers), without its heading and last three lines. */
+    private static List<String> helpLines(String help) {
+        List<String> lines = help.replaceFirst("^\n+", "").lines().toList();
+        assertThat(lines.getFirst()).isEqualTo("The following commands are valid at this level:");
+        return lines.subList(1, lines.size() - 4);
+    }
+
     @Test
     void helpWithWordsListsTheMatchingCommands() throws Exception {
         assertThat(CliClient.send(admin, "help show stat")).isEqualTo("The following commands are valid at this level:\n"
@@ -130,11 +191,19 @@ class CliIT {
                 + "  quit                                    : disconnect\n\n");
     }
 
+    /** A typo gets HAProxy's nearest commands (their choice is CliUsageTest's), with the severity of an information. */
     @Test
-    void anUnknownCommandGetsTheUsage() throws Exception {
-        assertThat(CliClient.send(admin, "shwo stat")).startsWith("Unknown command")
-                .contains("  show stat [desc|json|no-maint|typed|up]*: report counters for each proxy and server\n")
-                .endsWith("  quit                                    : disconnect\n\n");
+    void anUnknownCommandGetsTheNearestCommands() throws Exception {
+        String near = "Unknown command, but maybe one of the following ones is a better match:\n"
+                + "  show stat [desc|json|no-maint|typed|up]*: report counters for each proxy and server\n"
+                + "  help [<command>]                        : list matching or all commands\n"
+                + "  prompt                                  : toggle interactive mode with prompt\n"
+                + "  quit                                    : disconnect\n\n";
+        assertThat(CliClient.send(admin, "shwo stat")).isEqualTo(near);
+        assertThat(CliClient.send(admin, "set severity-output number;show stats")).isEqualTo("\n[6]: " + near);
+        assertThat(CliClient.send(admin, "set maxconn")).startsWith("Unknown command, but maybe one of the following ones is a better match:\n"
+                + "  set maxconn frontend <frontend> <value> : change a frontend's maxconn setting\n"
+                + "  set maxconn global <value>              : change the per-process maxconn setting\n");
     }
 
     @Test
