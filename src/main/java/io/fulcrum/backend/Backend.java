@@ -277,6 +277,23 @@ public final class Backend {
         return dynamicWeights;
     }
 
+    /** The scale of effective weights: a server at full speed has its weight times this. */
+    public static final int WEIGHT_SCALE = Member.SCALE;
+
+    /**
+     * The effective weight of {@code s} during a slow start, as the last step set it ({@link Member#SCALE}d,
+     * HAProxy's cur_eweight), or -1 when it is in none (at full speed, or out of the servers in use).
+     */
+    public int slowStartWeight(Server s) {
+        Member m = member(s);
+        if (m == null || m.rampStart == 0) {
+            return -1;
+        }
+        Farm f = farm;
+        int i = f.indexOf(m);
+        return i < 0 ? -1 : f.weights[i];
+    }
+
     // --- choosing a server: on the stream's event loop ---------------------------------------------
 
     /**

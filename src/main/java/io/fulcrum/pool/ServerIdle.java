@@ -167,10 +167,11 @@ public final class ServerIdle {
     }
 
     /**
-     * Every {@code pool-purge-delay} (srv_cleanup_idle_conns): half of the connections above the need go, taken
-     * from each loop in proportion to its idle ones (rounded up), none when none exceeds; the need becomes the
-     * mean of the estimate and the most used during the period, never less than the latter. Returns how many
-     * the loops are asked to close.
+     * Every {@code pool-purge-delay} (srv_cleanup_idle_conns): half of the connections above the need (rounded up)
+     * go, none when none exceeds, taken from each loop in proportion to its idle ones plus one, uncapped as
+     * HAProxy's (so a small excess goes at once: 5 idle above a need of 2 all go); the need becomes the mean of
+     * the estimate and the most used during the period, never less than the latter. Returns how many the loops
+     * are asked to close.
      */
     int purgeOnce() {
         int current = idleCount();
@@ -182,17 +183,19 @@ public final class ServerIdle {
         int exceed = used + current - Math.max(most, estimate);
         estimate = Math.max((estimate + most) / 2, most);
         maxUsed = used;
+        if (exceed <= 0) {
+            return 0;
+        }
         int toKill = exceed / 2 + (exceed & 1);
-        int left = toKill;
-        // (HAProxy adds one to each thread's share, which closes more than half when several have some)
-        for (int i = 0, w = cells.width(); i < w && left > 0; i++) {
+        int asked = 0;
+        for (int i = 0, w = cells.width(); i < w; i++) {
             int here = idleIn(i);
             if (here > 0) {
-                int n = Math.min(left, toKill * here / current + 1);
+                int n = toKill * here / current + 1;
                 ServerPool.closeIdle(i, server, n);
-                left -= n;
+                asked += n;
             }
         }
-        return Math.max(0, toKill);
+        return asked;
     }
 }

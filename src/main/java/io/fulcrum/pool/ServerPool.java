@@ -147,7 +147,10 @@ public final class ServerPool {
         });
     }
 
-    /** Takes the first open connection {@code pick} allows, the most recent of a list first; counts it out. */
+    /**
+     * Takes the first open connection {@code pick} allows, the oldest of a list first, as HAProxy's tree of idle
+     * connections gives those of one hash in the order they came in; counts it out.
+     */
     private Channel poll(Lists l, Pick pick) {
         ArrayDeque<Channel> first = pick == Pick.SAFE || pick == Pick.SAFE_FIRST ? l.safe : l.idle;
         ArrayDeque<Channel> second = pick == Pick.SAFE ? null : first == l.safe ? l.idle : l.safe;
@@ -157,7 +160,7 @@ public final class ServerPool {
 
     private Channel pollOpen(Lists l, ArrayDeque<Channel> q) {
         Channel ch;
-        while ((ch = q.pollLast()) != null) {
+        while ((ch = q.pollFirst()) != null) {
             ServerIdle.leave(l.cell, q == l.safe);
             if (ch.isActive()) {
                 return ch;

@@ -125,6 +125,11 @@ final class ProxyRows {
         r.put(DRESP, c.get(Count.DENIED_RESP));
         serverSide(r, c);
         ServerHealthFields.fill(r, s, process.checks());
+        int ramp = be.slowStartWeight(s);
+        if (ramp >= 0 && s.weight() > 0) { // (HAProxy: cur_eweight rounded up and server_throttle_rate(), starting, not draining)
+            r.put(WEIGHT, (ramp + Backend.WEIGHT_SCALE - 1) / Backend.WEIGHT_SCALE);
+            r.put(THROTTLE, (100L * ramp + Backend.WEIGHT_SCALE - 1) / ((long) Backend.WEIGHT_SCALE * s.weight()));
+        }
         r.put(ACT, s.spec().backup ? 0 : 1).put(BCK, s.spec().backup ? 1 : 0);
         ids(r, ObjType.SERVER);
         r.put(LBTOT, c.get(Count.SELECTED));
@@ -162,7 +167,11 @@ final class ProxyRows {
         List<Server> active = usable.stream().filter(s -> !s.spec().backup).toList();
         boolean none = be.servers().isEmpty(); // a backend without servers is UP and never down, as in HAProxy
         r.put(STATUS, usable.isEmpty() && !none ? "DOWN" : "UP");
-        r.put(WEIGHT, active.stream().mapToLong(Server::weight).sum());
+        long scaled = active.stream().mapToLong(s -> { // (HAProxy's tot_weight: the effective weights, slow starts too)
+            int ramp = be.slowStartWeight(s);
+            return ramp >= 0 ? ramp : (long) s.weight() * Backend.WEIGHT_SCALE;
+        }).sum();
+        r.put(WEIGHT, (scaled + Backend.WEIGHT_SCALE - 1) / Backend.WEIGHT_SCALE);
         r.put(UWEIGHT, active.stream().mapToLong(Server::weight).sum());
         r.put(ACT, active.size()).put(BCK, usable.size() - active.size());
         ServerGroup g = be.serverGroup();

@@ -63,6 +63,47 @@ class HttpReuseIT {
         }
     }
 
+    /**
+     * A request takes the oldest idle connection, as HAProxy's: a b b a gives b's second request a's connection
+     * and a's second b's. pool-low-conn keeps every connection idle.
+     */
+    @Test
+    void oldestIdleConnectionFirst() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin origin = origin();
+             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 1", "http-reuse safe\ndefault-server pool-low-conn 10"), fe);
+             HttpClientConn a = HttpClientConn.open(fe);
+             HttpClientConn b = HttpClientConn.open(fe)) {
+            assertThat(body(a)).isEqualTo("1#1");
+            assertThat(body(b)).isEqualTo("2#1");
+            assertThat(body(b)).isEqualTo("1#2");
+            assertThat(body(a)).isEqualTo("2#2");
+        }
+    }
+
+    /**
+     * The safe list too gives its oldest first: with a a b b c c each client's second request made its connection
+     * safe, in that order; the third requests a b c then go on connections 1, 2, 3 (each goes back last).
+     */
+    @Test
+    void oldestSafeConnectionFirst() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin origin = origin();
+             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 1", "http-reuse safe\ndefault-server pool-low-conn 10"), fe);
+             HttpClientConn a = HttpClientConn.open(fe);
+             HttpClientConn b = HttpClientConn.open(fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            List<HttpClientConn> clients = List.of(a, b, c);
+            for (int i = 0; i < clients.size(); i++) {
+                assertThat(body(clients.get(i))).isEqualTo((i + 1) + "#1");
+                assertThat(body(clients.get(i))).isEqualTo((i + 1) + "#2");
+            }
+            for (int i = 0; i < clients.size(); i++) {
+                assertThat(body(clients.get(i))).isEqualTo((i + 1) + "#3");
+            }
+        }
+    }
+
     /** aggressive: a first request takes only a connection that already carried more than one request. */
     @Test
     void aggressiveGivesFirstRequestsSafeConnectionsOnly() throws Exception {
@@ -281,10 +322,29 @@ class HttpReuseIT {
 
     /**
      * Idle connections above the need are closed by halves every pool-purge-delay: after a burst of 8 concurrent
-     * requests, the 8 connections kept idle go, and the estimate of the need falls back.
+     * requests on two threads, the 8 connections kept idle go, and the estimate of the need falls back.
      */
     @Test
     void purgeClosesIdleConnectionsAboveTheNeed() throws Exception {
+        List<Integer> seen = idleAfterBurst("nbthread 2");
+        assertThat(seen).as("closed by halves, not at once").hasSizeGreaterThan(2).isSortedAccordingTo((x, y) -> y - x);
+    }
+
+    /**
+     * The exact counts of one thread's purge, as HAProxy's: the need is 8, then 4, 2, 1; each period half the excess
+     * plus one goes (none while the need covers them): 8, 8, 5, 2, 0.
+     */
+    @Test
+    void purgeClosesHalfTheExcessPlusOne() throws Exception {
+        assertThat(idleAfterBurst("nbthread 1")).containsExactly(8, 5, 2, 0);
+    }
+
+    /**
+     * Sends 8 requests at once, the origin answering them together, closes the clients, then reads the idle count
+     * (show servers conn's idle_cur) until it falls to 0: each count seen, in order; checks that the origin sees
+     * every connection closed.
+     */
+    private static List<Integer> idleAfterBurst(String threads) throws Exception {
         int fe = freePort();
         Path sock = Files.createTempDirectory("fulcrum-reuse").resolve("stats.sock");
         CountDownLatch all = new CountDownLatch(8);
@@ -293,7 +353,7 @@ class HttpReuseIT {
                  all.await(5, TimeUnit.SECONDS); // the 8 requests are in flight together
                  x.reply(200, x.connection + "#" + x.index);
              });
-             FulcrumProcess proxy = serve(config(fe, origin.port(), "nbthread 2\nstats socket " + sock + " level admin",
+             FulcrumProcess proxy = serve(config(fe, origin.port(), threads + "\nstats socket " + sock + " level admin",
                      "default-server pool-purge-delay 300 pool-low-conn 100"), fe)) {
             List<HttpClientConn> clients = new ArrayList<>();
             for (int i = 0; i < 8; i++) {
@@ -322,11 +382,11 @@ class HttpReuseIT {
                 Thread.sleep(20);
             }
             assertThat(seen).as(out).endsWith(0);
-            assertThat(seen).as("closed by halves, not at once").hasSizeGreaterThan(2).isSortedAccordingTo((x, y) -> y - x);
             while (origin.open() > 0 && System.nanoTime() < deadline) {
                 Thread.sleep(20);
             }
             assertThat(origin.open()).isZero();
+            return seen;
         }
     }
 

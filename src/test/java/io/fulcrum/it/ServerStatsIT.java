@@ -31,24 +31,13 @@ class ServerStatsIT {
         int closed = FulcrumProcess.refusedPort();
         int fe = freePort();
         try (Origin up = Origin.start(s -> { });
-             FulcrumProcess p = serve("""
-                     global
-                         stats socket %s level admin
-                     defaults
-                         mode tcp
-                         timeout connect 1s
-                         timeout client 5s
-                         timeout server 5s
-                     backend be
-                         server s1 127.0.0.1:%d check inter 10s rise 2 fall 3
-                         server s2 127.0.0.1:%d check inter 200 downinter 20s rise 1 fall 1
-                         server s3 127.0.0.1:%d disabled
-                         server s4 127.0.0.1:%d track be/s1
-                         server s5 127.0.0.1:%d weight 5
-                     frontend fe
-                         bind 127.0.0.1:%d
-                         default_backend be
-                     """.formatted(cli, up.port(), closed, up.port(), up.port(), up.port(), fe), fe)) {
+             FulcrumProcess p = serve(config(cli, """
+                     server s1 127.0.0.1:%d check inter 10s rise 2 fall 3
+                     server s2 127.0.0.1:%d check inter 200 downinter 20s rise 1 fall 1
+                     server s3 127.0.0.1:%d disabled
+                     server s4 127.0.0.1:%d track be/s1
+                     server s5 127.0.0.1:%d weight 5
+                     """.formatted(up.port(), closed, up.port(), up.port(), up.port()), fe), fe)) {
             String u = "127.0.0.1:" + up.port();
             String c = "127.0.0.1:" + closed;
             awaitStat(cli, "s1", "status", "UP");
@@ -81,6 +70,54 @@ class ServerStatsIT {
             expect(rows, "s4", "UP 1/3|1|1|1|0|||0||||||||||be/s1|||||" + u);
             expect(rows, "BACKEND", "UP|3|3|3|0||1|0|0||||||||||||||");
         }
+    }
+
+    /**
+     * During a slow start the server's row shows its effective weight (rounded up) and its throttle, and the
+     * backend's weight adds the effective weights, as HAProxy 2.6's: with slowstart 10s and weight 10, the
+     * effective weight is 10/16 at first, then 20/16 a second later (throttle 6 %, then 12 %).
+     */
+    @Test
+    void slowStartShowsTheRampingWeightAndThrottle() throws Exception {
+        Path cli = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
+        int fe = freePort();
+        try (Origin up = Origin.start(s -> { });
+             FulcrumProcess p = serve(config(cli, """
+                     balance roundrobin
+                     server s1 127.0.0.1:%d weight 10 slowstart 10s
+                     server s2 127.0.0.1:%d weight 10
+                     """.formatted(up.port(), up.port()), fe), fe)) {
+            Map<String, Map<String, String>> rows = stat(cli);
+            assertThat(rows.get("s1")).containsEntry("weight", "10").containsEntry("throttle", "");
+            assertThat(rows.get("BACKEND")).containsEntry("weight", "20");
+            assertThat(CliClient.send(cli, "disable server be/s1")).isEqualTo("\n");
+            assertThat(CliClient.send(cli, "enable server be/s1")).isEqualTo("\n");
+            rows = stat(cli);
+            assertThat(rows.get("s1")).containsEntry("weight", "1").containsEntry("uweight", "10").containsEntry("throttle", "6");
+            assertThat(rows.get("s2")).containsEntry("weight", "10").containsEntry("throttle", "");
+            assertThat(rows.get("BACKEND")).containsEntry("weight", "11").containsEntry("throttle", "");
+            awaitStat(cli, "s1", "throttle", "12");
+            rows = stat(cli);
+            assertThat(rows.get("s1")).containsEntry("weight", "2");
+            assertThat(rows.get("BACKEND")).containsEntry("weight", "12");
+        }
+    }
+
+    /** A TCP frontend on {@code fe} to backend "be" made of {@code backend}'s lines, and an admin socket on {@code cli}. */
+    private static String config(Path cli, String backend, int fe) {
+        return """
+                global
+                    stats socket %s level admin
+                defaults
+                    mode tcp
+                    timeout connect 1s
+                    timeout client 5s
+                    timeout server 5s
+                backend be
+                %sfrontend fe
+                    bind 127.0.0.1:%d
+                    default_backend be
+                """.formatted(cli, backend.indent(4), fe);
     }
 
     private static void expect(Map<String, Map<String, String>> rows, String sv, String expected) {
