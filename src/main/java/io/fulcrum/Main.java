@@ -18,6 +18,7 @@ import io.fulcrum.runtime.Daemon;
 import io.fulcrum.runtime.Fulcrum;
 import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.runtime.GlobalSettings;
+import io.fulcrum.runtime.KeywordDump;
 import io.fulcrum.runtime.LoadedObjects;
 import io.fulcrum.runtime.MemoryDebug;
 import io.fulcrum.runtime.MemoryLimit;
@@ -120,6 +121,10 @@ public final class Main {
             }
             LoadedObjects.list().forEach(out::println);
         }
+        if (cl.dumpKeywords != null && cl.masterChannels == null) {
+            // As HAProxy: once the configuration is read, and then the process goes on (-q -c stops it).
+            KeywordDump.print(cl.dumpKeywords, loaded.registry(), out);
+        }
         if (cl.check) {
             if (diag.warnings() > 0 && !diag.quiet()) {
                 out.println("Warnings were found.");
@@ -148,7 +153,7 @@ public final class Main {
     }
 
     /** A configuration read, or the exit status of a failed read (its errors reported). */
-    private record Loaded(ConfigModel model, int status) {
+    private record Loaded(ConfigModel model, Registry registry, int status) {
     }
 
     /** Reads the configuration the command line names, as at start and at each reload of a master. */
@@ -158,14 +163,14 @@ public final class Main {
         for (String name : cl.configs) {
             if (!expand(name, cl.directory, files)) {
                 diag.configAlert("Cannot open configuration file/directory " + name + " : No such file or directory");
-                return new Loaded(null, 1);
+                return new Loaded(null, null, 1);
             }
         }
         if (files.isEmpty()) {
             // Only empty directories: HAProxy then has no configuration and prints its usage (exit 1).
             diag.configAlert("No configuration file found in " + String.join(", ", cl.configs) + " (a directory's *.cfg files are loaded).");
             err.print(CommandLine.usage());
-            return new Loaded(null, 1);
+            return new Loaded(null, null, 1);
         }
         env.set("HAPROXY_CFGFILES", String.join(";", files.stream().map(ConfigFile::name).toList()));
 
@@ -179,15 +184,15 @@ public final class Main {
         }
         ConfigModel model = loader.load(files);
         if (diag.alerts() > 0) {
-            return new Loaded(null, 1);
+            return new Loaded(null, null, 1);
         }
         GlobalSettings global = GlobalModule.settings(model);
         applyOverrides(cl, global);
         if (global.zeroWarning && diag.warnings() > 0) {
             diag.configAlert("Some warnings were found and 'zero-warning' is set. Aborting.");
-            return new Loaded(null, 1);
+            return new Loaded(null, null, 1);
         }
-        return new Loaded(model, 0);
+        return new Loaded(model, registry, 0);
     }
 
     private static Environment environment(CommandLine cl) {

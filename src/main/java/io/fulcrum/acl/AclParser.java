@@ -289,6 +289,24 @@ public final class AclParser {
         throw new ConfigException("the argument of -u must be a positive integer (got '" + word + "')");
     }
 
+    /** A keyword that only ACLs know: a fetch with a matching method ({@code path_beg} is {@code path -m beg}). */
+    public record Keyword(String name, String fetch, String method) {
+    }
+
+    /** The derived keywords ({@code path_beg}...), sorted by name: what HAProxy's {@code -dKacl} lists. */
+    public List<Keyword> keywords() {
+        List<Keyword> all = new ArrayList<>();
+        for (String base : DERIVABLE) {
+            for (String method : DERIVED_METHODS) {
+                if (derived(base + "_" + method) != null) {
+                    all.add(new Keyword(base + "_" + method, base, method));
+                }
+            }
+        }
+        all.sort(java.util.Comparator.comparing(Keyword::name));
+        return all;
+    }
+
     /** For a derived keyword ("hdr_beg(host)"), the base fetch ("hdr"); else null. */
     private String derived(String criterion) {
         int paren = criterion.indexOf('(');

@@ -46,6 +46,11 @@ public final class CliCommands {
         add(words, null, null, level, handler);
     }
 
+    /** Every command's words ("show stat"), sorted. */
+    public List<String> names() {
+        return commands.stream().map(c -> String.join(" ", c.words())).sorted().toList();
+    }
+
     /** The command with the most words matching the request's first ones, or null. */
     CliCommand find(List<String> args) {
         CliCommand best = null;

@@ -100,6 +100,12 @@ public final class CompressionModule implements Module {
      * must come after a cache's); {@code filter cache} is the cache's; the other filters of HAProxy 2.6 are refused
      * by name.
      */
+    /** The filters {@code filter} takes, as HAProxy's {@code -dKflt} lists them: "cache [CACHE]". */
+    public static java.util.List<String> filters() {
+        return java.util.stream.Stream.of(FILTERS).filter(f -> f[1].equals("cache") || f[1].equals("compression"))
+                .map(f -> f[1] + " [" + f[0].strip() + "]").toList();
+    }
+
     private static void filter(ProxySpec p, ConfigLine l) throws ConfigException {
         String at = "parsing [" + l.source() + "] : ";
         if (p.kind() == ProxyKind.DEFAULTS) {

@@ -34,7 +34,12 @@ final class PayloadFetches {
         Function<SampleContext, ByteBuf> response = SampleContext::responseContent;
         Function<SampleContext, ByteBuf> either = ctx -> ctx.responseSide() ? ctx.responseContent() : ctx.requestContent();
         for (String name : new String[] {"req.len", "req_len"}) {
-            c.fetch(new Fetch(name, ArgSpec.NONE, SampleType.SINT, Source.L6REQ, (a, ctx, out) -> length(ctx, request.apply(ctx), out)));
+            c.fetch(new Fetch(name, ArgSpec.NONE, SampleType.SINT, Source.L6REQ, (a, ctx, out) -> {
+                ByteBuf content = request.apply(ctx);
+                // In HTTP mode, HAProxy's buffer holds the request in its internal form (HTX), whose size it gives.
+                long htx = content == null ? ctx.requestHtxData() : -1;
+                return htx >= 0 ? out.setSint(htx) : length(ctx, content, out);
+            }));
         }
         c.fetch(new Fetch("res.len", ArgSpec.NONE, SampleType.SINT, Source.L6RES, (a, ctx, out) -> length(ctx, response.apply(ctx), out)));
         c.fetch(new Fetch("req.payload", BLOCK, SampleType.BIN, Source.L6REQ, (a, ctx, out) -> missing(ctx, block(a, request.apply(ctx), out))));

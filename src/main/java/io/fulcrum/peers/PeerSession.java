@@ -31,19 +31,6 @@ final class PeerSession extends ByteToMessageDecoder {
 
     private enum State { HELLO_VERSION, HELLO_HOST, HELLO_PEER, ADMITTING, STATUS, READY, CLOSED }
 
-    /** Where this session stands with one shared table. */
-    static final class Cursor {
-        long lastPushed;
-        long lastGet;
-        long lastAcked;
-        /** The last update id when a resync lesson began: the peer's confirmation acknowledges everything up to it. */
-        long teachingOrigin;
-        /** The peer's id of this table, from its definition (0: none yet). */
-        long remoteId;
-        /** The data types the peer's definition announced. */
-        long remoteTypes;
-    }
-
     /** A table the peer defined: ours of that name, and what its updates carry. */
     private record Defined(int index, TableCodec.Remote remote) {
     }
@@ -54,7 +41,8 @@ final class PeerSession extends ByteToMessageDecoder {
     private volatile State state; // read by show info's count from another thread
     private ChannelHandlerContext ctx;
     private int minor;
-    private Cursor[] cursors;
+    /** The link's cursors, once the handshake is over. */
+    private PeerLink.Cursor[] cursors;
     private final Map<Long, Defined> defined = new HashMap<>();
     private Defined current;
     private int lastLocalTable = -1;
@@ -80,7 +68,7 @@ final class PeerSession extends ByteToMessageDecoder {
     }
 
     /** Where the session stands with table {@code i} (null before the handshake ends). */
-    Cursor cursor(int i) {
+    PeerLink.Cursor cursor(int i) {
         return cursors == null ? null : cursors[i];
     }
 
@@ -334,10 +322,9 @@ final class PeerSession extends ByteToMessageDecoder {
         link.lastHandshake = section.now();
         link.notUpToDate = false; // each session may be asked for a resync again, as in HAProxy
         lastRead = lastWrite = section.now();
-        cursors = new Cursor[section.tables.size()];
+        cursors = link.cursors;
         for (int i = 0; i < cursors.length; i++) {
-            cursors[i] = new Cursor();
-            cursors[i].lastPushed = link.acked[i];
+            cursors[i].begin(link.acked[i]);
         }
         section.established(this);
         if (outgoing && link.local) {
@@ -459,7 +446,7 @@ final class PeerSession extends ByteToMessageDecoder {
         if (current == null) {
             return;
         }
-        Cursor c = cursors[current.index()];
+        PeerLink.Cursor c = cursors[current.index()];
         boolean withId = type == Wire.UPDATE || type == Wire.UPDATE_TIMED;
         boolean timed = type == Wire.UPDATE_TIMED || type == Wire.INC_UPDATE_TIMED;
         if (body.readableBytes() < (withId ? 4 : 0) + (timed ? 4 : 0)) {
@@ -478,7 +465,7 @@ final class PeerSession extends ByteToMessageDecoder {
     /** Acknowledges what was learned since the last acknowledgement, table by table. */
     private void acknowledge() {
         for (int i = 0; i < cursors.length; i++) {
-            Cursor c = cursors[i];
+            PeerLink.Cursor c = cursors[i];
             if (c.lastGet != c.lastAcked && c.remoteId != 0) {
                 VarInt.write(scratch, c.remoteId);
                 scratch.writeInt((int) c.lastGet);
@@ -500,7 +487,7 @@ final class PeerSession extends ByteToMessageDecoder {
         int budget = section.maxUpdatesAtOnce;
         for (int i = 0; i < cursors.length; i++) {
             SharedTable st = section.tables.get(i);
-            Cursor c = cursors[i];
+            PeerLink.Cursor c = cursors[i];
             boolean first = true;
             for (Map.Entry<Long, Entry> u : st.after(c.lastPushed).entrySet()) {
                 if (!ctx.channel().isWritable()) {

@@ -117,14 +117,13 @@ final class ShowPeers {
         b.append(INDENT).append("shared tables:\n");
         for (int i = p.tables.size() - 1; i >= 0; i--) {
             SharedTable st = p.tables.get(i);
-            PeerSession.Cursor c = s == null ? null : s.cursor(i);
+            PeerLink.Cursor c = l.cursors[i]; // (the last session's once it is gone, as HAProxy's)
             b.append("          ").append(id(st)).append(" local_id=").append(st.id).append(" remote_id=")
-                    .append(c == null ? 0 : c.remoteId).append(" flags=0x").append(s != null && s.teaching() ? TEACH_STAGES : 0)
-                    .append(" remote_data=0x")
-                    .append(Long.toHexString(c == null ? 0 : c.remoteTypes)).append('\n');
-            b.append("              last_acked=").append(c == null ? 0 : c.lastAcked).append(" last_pushed=")
-                    .append(c == null ? 0 : c.lastPushed).append(" last_get=").append(c == null ? 0 : c.lastGet)
-                    .append(" teaching_origin=").append(c == null ? 0 : c.teachingOrigin).append(" update=").append(l.acked[i]).append('\n');
+                    .append(c.remoteId).append(" flags=0x").append(s != null && s.teaching() ? TEACH_STAGES : 0)
+                    .append(" remote_data=0x").append(Long.toHexString(c.remoteTypes)).append('\n');
+            b.append("              last_acked=").append(c.lastAcked).append(" last_pushed=").append(c.lastPushed)
+                    .append(" last_get=").append(c.lastGet).append(" teaching_origin=").append(c.teachingOrigin)
+                    .append(" update=").append(l.acked[i]).append('\n');
             b.append("              table:").append(id(st.table)).append(" id=").append(st.table.name()).append(" update=")
                     .append(st.update()).append(" localupdate=").append(st.localUpdate()).append(" commitupdate=")
                     .append(st.localUpdate()).append(" refcnt=1\n");
@@ -177,7 +176,7 @@ final class ShowPeers {
             return;
         }
         SharedTable st = p.tables.get(index);
-        PeerSession.Cursor c = s.cursor(index);
+        PeerLink.Cursor c = s.cursor(index);
         b.append(INDENT).append(what).append(':').append(id(st)).append(" id=").append(st.table.name()).append(" local_id=")
                 .append(st.id).append(" remote_id=").append(c.remoteId).append('\n');
     }

@@ -54,6 +54,11 @@ public final class HttpActions {
         }
     }
 
+    /** The keywords of a phase's actions, sorted ("set-var(*)" for those with a parameter). */
+    public java.util.Set<String> keywords(Phase phase) {
+        return java.util.Collections.unmodifiableSet(parsers.get(phase).keySet());
+    }
+
     Parser find(Phase phase, String keyword) {
         return parsers.get(phase).get(keyword);
     }

@@ -30,6 +30,11 @@ public final class Services {
         }
     }
 
+    /** The services' names, sorted. */
+    public java.util.Set<String> names() {
+        return java.util.Collections.unmodifiableSet(services.keySet());
+    }
+
     /** {@code use-service <name>}: the request is answered by the service, no backend is used. */
     static void register(HttpActions actions, Services services) {
         actions.add("use-service", a -> {

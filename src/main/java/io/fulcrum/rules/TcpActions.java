@@ -42,6 +42,14 @@ public final class TcpActions {
         }
     }
 
+    /**
+     * The keywords registered for tcp-request rules (each of connection, session and content takes them) or for
+     * tcp-response content rules ({@code response}), sorted; the rules' own actions (accept, reject...) are not here.
+     */
+    public java.util.Set<String> keywords(boolean response) {
+        return java.util.Collections.unmodifiableSet((response ? responseParsers : parsers).keySet());
+    }
+
     Parser find(String keyword, boolean response) {
         return (response ? responseParsers : parsers).get(keyword);
     }

@@ -36,6 +36,8 @@ public final class CommandLine {
     public String memoryDebug;
     /** {@code -dL}: list the loaded object files once the configuration is processed ({@link LoadedObjects}). */
     public boolean dumpLibs;
+    /** {@code -dK<class>[,<class>...]}: the keyword classes to list once the configuration is read ({@link KeywordDump}), or null. */
+    public String dumpKeywords;
     /** {@code -x <socket>}: the old process's CLI socket to take the listening sockets from, or null. */
     public String oldSocket;
     /** {@code -dr}: "none" ends every server's init-addr methods, so that no resolution failure stops the start. */
@@ -64,7 +66,7 @@ public final class CommandLine {
 
     /** HAProxy flags Fulcrum knows but does not implement yet; they get a precise message. */
     private static final List<String> NOT_YET = List.of(
-            "-dK", "-dI",
+            "-dI",
             "-dF", "-dZ", "-dC", "-dt");
 
     public static CommandLine parse(String[] args) throws UsageException {
@@ -133,6 +135,10 @@ public final class CommandLine {
                         c.memoryDebug = a.substring(3);
                         continue;
                     }
+                    if (a.startsWith("-dK")) {
+                        c.dumpKeywords = a.substring(3);
+                        continue;
+                    }
                     String base = a.length() > 3 && a.startsWith("-d") ? a.substring(0, 3) : a;
                     if (NOT_YET.contains(a) || NOT_YET.contains(base)) {
                         throw new UsageException("option '" + a + "' is an HAProxy flag that Fulcrum does not support yet.");
@@ -192,6 +198,7 @@ public final class CommandLine {
                         -dG disables getaddrinfo() usage (Fulcrum resolves with the JDK)
                         -dM[<byte>,help,...] debug memory (accepted, no effect: Netty's allocator)
                         -dL dumps loaded object files after config checks
+                        -dK{class[,...]} dump registered keywords (use 'help' for list)
                         -dr ignores server address resolution failures
                         -dV disables SSL verify on the server side
                         -dW fails if any warning is emitted

@@ -17,4 +17,24 @@ public record ArgSpec(int mandatory, List<ArgType> types) {
     public int max() {
         return types.size();
     }
+
+    /**
+     * The arguments as HAProxy's keyword listing ({@code -dKsmp}, {@code -dKcnv}) writes them, the optional ones
+     * between brackets: "string[,integer]", "[string]"; empty without arguments.
+     */
+    public String listing() {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < types.size(); i++) {
+            if (i == mandatory) {
+                b.append(i == 0 ? "[" : "[,");
+            } else if (i > 0) {
+                b.append(',');
+            }
+            b.append(types.get(i)); // (a variable's name is a "string" to HAProxy, which checks it afterwards)
+        }
+        if (mandatory < types.size()) {
+            b.append(']');
+        }
+        return b.toString();
+    }
 }

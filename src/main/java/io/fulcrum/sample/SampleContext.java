@@ -187,6 +187,15 @@ public interface SampleContext {
         return null;
     }
 
+    /**
+     * The size of the HTTP request as HAProxy's request buffer holds it in HTTP mode ({@code req.len}): its head's HTX
+     * data (start line, fields, end of headers) and the body held so far, with the end of a chunked body and its
+     * trailers once in; -1 when the stream holds no HTTP request.
+     */
+    default long requestHtxData() {
+        return -1;
+    }
+
     /** The response body received so far, as {@link #requestBody()}. */
     default ByteBuf responseBody() {
         return null;

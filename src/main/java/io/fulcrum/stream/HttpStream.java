@@ -471,6 +471,23 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         return held == null ? null : held.body();
     }
 
+    /**
+     * As HAProxy's buffer at the request rules: the head as the HTTP/1 mux made it (Connection fields cleaned), as the
+     * rules left it, and the body bytes a wait-for-body rule holds. A body no rule waits for goes on as it arrives: the
+     * part of it HAProxy would still hold, having read it along with the head, is not counted (docs/differences.md).
+     */
+    @Override
+    public long requestHtxData() {
+        long n = HopByHop.receivedData(request);
+        if (held != null) {
+            n += held.bytes();
+            if (held.ended() && request.bodyLength() == HttpHead.CHUNKED) {
+                n += HttpHead.HTX_END + (held.trailers() == null ? 0 : held.trailers().htxData());
+            }
+        }
+        return n;
+    }
+
     @Override
     public ByteBuf responseBody() {
         return heldResponse == null ? null : heldResponse.body();

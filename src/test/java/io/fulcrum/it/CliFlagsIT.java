@@ -101,7 +101,7 @@ class CliFlagsIT {
     @Test
     void haproxyFlagsNotImplementedSaySo() throws Exception {
         Path dir = tmp();
-        for (String[] args : new String[][] {{"-dKall"}, {"-dI"}}) {
+        for (String[] args : new String[][] {{"-dI"}}) {
             FulcrumRun r = FulcrumRun.in(dir, args);
             assertThat(r.exit()).as(r.describe()).isEqualTo(1);
             Expected.of("[ALERT]    (PID) : option '" + args[0] + "' is an HAProxy flag that Fulcrum does not support yet.")
@@ -194,6 +194,52 @@ class CliFlagsIT {
                 .allMatch(l -> Files.exists(Path.of(l)));
         FulcrumRun loud = FulcrumRun.in(dir, "-c", "-dL", "-f", "t.cfg");
         assertThat(loud.stdout()).startsWith("List of loaded object files:\n" + lines.get(0) + "\n").endsWith("Configuration file is valid\n");
+    }
+
+    /**
+     * -dK lists the registered keywords once the configuration is read, in haproxy's format, so that the two lists
+     * can be compared: lines of keywords both have are the same lines, the classes come in the order asked, an
+     * unknown class prints nothing, and the check goes on as without the flag.
+     */
+    @Test
+    void keywordDumpFlagListsKeywordsInHaproxysFormat() throws Exception {
+        Path dir = tmp();
+        Files.writeString(dir.resolve("t.cfg"), "frontend f\n    bind 127.0.0.1:%d\n    timeout client 1s\n".formatted(FulcrumProcess.freePort()));
+        String[] args = {"-dKhelp,svc,bogus,cfg,smp,cnv,cli,acl,flt", "-q", "-c", "-f", "t.cfg"};
+        FulcrumRun r = FulcrumRun.in(dir, args);
+        assertThat(r.exit()).as(r.describe()).isZero();
+        java.util.List<String> lines = r.stdout().lines().toList();
+        java.util.List<String> shared = java.util.List.of(
+                "# List of supported keyword classes:", "smp: sample fetch functions", "svc: service names",
+                "prometheus-exporter", "global", "\tnbthread", "listen", "\tbind <addr> accept-proxy", "\tbind <addr> maxconn +1",
+                "\tserver <name> <addr> inter +1", "\tserver <name> <addr> backup", "\toption dontlognull [ FE ]",
+                "\toption allbackups [ BE ]", "\thttp-request set-header", "\thttp-request set-var*", "\thttp-response set-status",
+                "\thttp-after-response set-header",
+                "#                       _.---------------------- frontend tcp-request connection rule",
+                "# | | | | | | | | | | | | | | | | | | | | | | ",
+                "[ . . Y Y Y Y Y Y Y Y Y . . . . . . . . . . . ] base: str",
+                "[ Y Y Y Y Y Y Y Y Y Y Y Y Y Y Y Y Y Y Y Y . Y ] be_conn(backend): sint",
+                "[ . . Y Y Y Y Y Y Y Y Y . . . . . . . . . . . ] urlp_val([string,string]): sint",
+                "map_str(string[,string]): str => str", "crc32([integer]): sint => bin", "b64dec: bin => str",
+                "show stat [WORKER] ", "add map [WORKER] ", "path_beg = path -m beg", "url_sub = url -m sub", "compression [COMP]");
+        assertThat(lines).as(r.describe()).containsAll(shared);
+        java.util.List<String> headers = lines.stream().filter(l -> l.startsWith("# List")).toList();
+        if (Files.isExecutable(Path.of("/usr/sbin/haproxy"))) {
+            java.util.List<String> command = new java.util.ArrayList<>(java.util.List.of("/usr/sbin/haproxy"));
+            command.addAll(java.util.List.of(args));
+            Process h = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
+            java.util.List<String> haproxy = new String(h.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1).lines().toList();
+            assertThat(h.waitFor()).isZero();
+            assertThat(haproxy).containsAll(shared);
+            assertThat(headers).isEqualTo(haproxy.stream().filter(l -> l.startsWith("# List")).toList());
+        }
+        assertThat(headers).containsExactly("# List of supported keyword classes:", "# List of registered service names:",
+                "# List of registered configuration keywords:", "# List of registered sample fetch functions:",
+                "# List of registered sample converter functions:", "# List of registered CLI keywords:",
+                "# List of registered ACL keywords:", "# List of registered filter names:");
+        FulcrumRun unknown = FulcrumRun.in(dir, "-dKbogus", "-c", "-f", "t.cfg");
+        assertThat(unknown.exit()).as(unknown.describe()).isZero();
+        assertThat(unknown.stdout()).isEqualTo("Configuration file is valid\n");
     }
 
     @Test

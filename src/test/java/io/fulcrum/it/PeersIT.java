@@ -220,14 +220,36 @@ class PeersIT {
         return Long.parseLong(m.group(1));
     }
 
+    /**
+     * The peer's table lines as haproxy keeps them from one session to the next: the table id and data types of the
+     * peer's last definition, and until a new session begins the counts of updates received and acknowledged.
+     */
+    private static final String KEPT_DEFINITION = "remote_id=[1-9]\\d* flags=0x0 remote_data=0x643\n              ";
+
     @Test
     @Order(4)
     void restartedHaproxyLearnsFromFulcrum() throws Exception {
         hap.close();
+        // haproxy's two updates were received and acknowledged: still shown once its session is gone.
+        assertThat(CliClient.send(dir.resolve("ful.sock"), "show peers"))
+                .containsPattern(KEPT_DEFINITION + "last_acked=[1-9]\\d* last_pushed=\\d+ last_get=[1-9]\\d* ");
         hap = startHaproxy();
         await("hap.sock", "fe", "key=from-ful use=0 exp=\\d+ .*http_req_cnt=1 ");
         await("hap.sock", "fe", "key=from-hap use=0 exp=\\d+ .*http_req_cnt=2 ");
         learnedWithoutLocalUpdates("hap.sock");
+        // The restarted haproxy has nothing to push, so defines no table: its last definition stays, the counts restart.
+        assertNewSessionKeptDefinition("ful.sock", "hap");
+    }
+
+    /** On {@code socket}, the session with {@code peer} is established and shows the definition kept, with counts at 0. */
+    private static void assertNewSessionKeptDefinition(String socket, String peer) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        String peers;
+        do {
+            peers = CliClient.send(dir.resolve(socket), "show peers");
+        } while (!peers.contains("id=" + peer + "(remote,active)") && System.nanoTime() < deadline);
+        assertThat(peers).containsPattern("id=" + peer + "\\(remote,active\\) [^\n]* last_status=ESTA ")
+                .containsPattern(KEPT_DEFINITION + "last_acked=0 last_pushed=\\d+ last_get=0 ");
     }
 
     @Test
@@ -239,6 +261,7 @@ class PeersIT {
         assertThat(Long.parseLong(m.group(1))).isLessThan(60_000L); // the remaining expiry haproxy sent, not a fresh one
         await("ful.sock", "fe", "key=from-ful use=0 exp=\\d+ .*http_req_cnt=1 ");
         learnedWithoutLocalUpdates("ful.sock");
+        assertNewSessionKeptDefinition("hap.sock", "ful"); // haproxy, the survivor this time, as Fulcrum above
         // And the session goes on: a new entry on either side reaches the other.
         track(fulFront, "after-restart");
         await("hap.sock", "fe", "key=after-restart use=0 ");

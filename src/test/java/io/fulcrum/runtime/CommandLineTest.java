@@ -16,6 +16,7 @@ class CommandLineTest {
         assertThat(c.memmaxMb).isEqualTo(512);
         assertThat(c.oldSocket).isEqualTo("/run/old.sock");
         assertThat(CommandLine.parse(new String[] {"-dM"}).memoryDebug).isEmpty();
+        assertThat(CommandLine.parse(new String[] {"-dKcfg,smp"}).dumpKeywords).isEqualTo("cfg,smp");
     }
 
     @Test
@@ -24,8 +25,8 @@ class CommandLineTest {
         assertThatThrownBy(() -> CommandLine.parse(new String[] {"-x"})).hasMessage("option '-x' expects an argument.");
         assertThatThrownBy(() -> CommandLine.parse(new String[] {"-m", "-5"}))
                 .hasMessage("option '-m' expects a positive integer, got '-5'.");
-        assertThatThrownBy(() -> CommandLine.parse(new String[] {"-dKall"}))
-                .hasMessage("option '-dKall' is an HAProxy flag that Fulcrum does not support yet.");
+        assertThatThrownBy(() -> CommandLine.parse(new String[] {"-dI"}))
+                .hasMessage("option '-dI' is an HAProxy flag that Fulcrum does not support yet.");
     }
 
     @Test

@@ -39,26 +39,12 @@ class FetchSignatureTest {
 
     /** A fetch as HAProxy's listing would show it. */
     private static Signature of(Fetch f) {
-        StringBuilder args = new StringBuilder();
-        List<ArgType> types = f.args().types();
-        for (int i = 0; i < types.size(); i++) {
-            if (i == f.args().mandatory()) {
-                args.append(i == 0 ? "[" : "[,");
-            } else if (i > 0) {
-                args.append(',');
-            }
-            // HAProxy takes a variable's name as a string and checks it afterwards.
-            args.append(types.get(i) == ArgType.VAR ? "string" : types.get(i).toString());
-        }
-        if (f.args().mandatory() < types.size()) {
-            args.append(']');
-        }
         StringBuilder stages = new StringBuilder();
         for (Stage s : Stage.values()) {
             stages.append((f.stages() & s.bit()) != 0 ? 'Y' : '.');
         }
         String sources = f.source() == Source.CONST ? "-" : f.sourcesText();
-        return new Signature(args.toString(), f.out().toString(), stages.toString(), sources);
+        return new Signature(f.args().listing(), f.out().toString(), stages.toString(), sources);
     }
 
     @Test
