@@ -6,8 +6,8 @@ import java.util.function.IntPredicate;
 
 /**
  * The entries of a pattern set by key, so that "del map", "set map" and the set-map action find theirs without a scan
- * of millions: an open-addressing table of slot numbers (4 bytes a slot, half full at most), the key read from the
- * slot's entry. A removed slot stays in the table until it is rebuilt (it then reads as no entry).
+ * of millions: an open-addressing table of slot numbers (4 bytes a slot, two thirds full at most), the key read from
+ * the slot's entry. A removed slot stays in the table until it is rebuilt (it then reads as no entry).
  */
 final class KeySlots {
     private static final int FREE = -1;
@@ -24,14 +24,14 @@ final class KeySlots {
 
     /** Forgets every slot, for {@code expected} of them to come. */
     void clear(int expected) {
-        table = new int[Math.max(16, Integer.highestOneBit(Math.max(1, expected)) << 2)];
+        table = new int[Math.max(16, Integer.highestOneBit(Math.max(1, expected + (expected >> 1))) << 1)];
         Arrays.fill(table, FREE);
         used = 0;
     }
 
-    /** Records that {@code slot} holds an entry of key {@code key}; the table grows from {@code slots} when half full. */
+    /** Records that {@code slot} holds an entry of key {@code key}; the table grows from {@code slots} when 2/3 full. */
     void add(int slot, String key, int slots) {
-        if (2 * (used + 1) > table.length) {
+        if (3L * (used + 1) > 2L * table.length) {
             int[] old = table;
             table = new int[old.length * 2];
             Arrays.fill(table, FREE);

@@ -128,9 +128,9 @@ public final class PatternFile {
         this.twoColumns = twoColumns;
         this.display = new StringBuilder(display);
         this.id = id;
-        slots = entries.toArray(new Entry[0]);
+        size = entries.size();
+        slots = entries.toArray(new Entry[capacity(size)]);
         refs = new long[slots.length];
-        size = slots.length;
         live = size;
         baseSize = size;
         baseHoles = new Holes(size);
@@ -498,7 +498,16 @@ public final class PatternFile {
 
     /** The most entries of the added indexes: a rebuild folds them into the base beyond it. */
     private int addedBound() {
-        return Math.clamp(baseSize >> 6, 256, 4096);
+        return bound(baseSize);
+    }
+
+    private static int bound(int entries) {
+        return Math.clamp(entries >> 6, 256, 4096);
+    }
+
+    /** Slots for {@code entries} and those added before the next rebuild: an addition never copies millions. */
+    private static int capacity(int entries) {
+        return entries + bound(entries) + 16;
     }
 
     /** Recompiles each use's index of the current entries added since the last rebuild, or rebuilds everything. */
@@ -543,7 +552,7 @@ public final class PatternFile {
      * current version's first.
      */
     private void rebuild() throws ConfigException {
-        Entry[] ordered = new Entry[Math.max(16, live)];
+        Entry[] ordered = new Entry[capacity(live)];
         long[] orderedRefs = new long[ordered.length];
         // The two runs of slots, each in order, merged: the current entries first, then the others.
         int n = 0;
