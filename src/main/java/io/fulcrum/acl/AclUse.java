@@ -15,14 +15,32 @@ record AclUse(MatchMethod method, boolean ignoreCase, boolean dotted) implements
         this(method, ignoreCase, false);
     }
 
+    /** The index of "found" and "bool", which look at the sample, not at patterns. */
+    private static final PatternIndex NOTHING = new PatternIndex() {
+        @Override
+        public int find(io.fulcrum.sample.Sample smp) {
+            return -1;
+        }
+
+        @Override
+        public long findLive(io.fulcrum.sample.Sample smp, Holes holes) {
+            return -1;
+        }
+
+        @Override
+        public boolean skipsHoles() {
+            return true;
+        }
+    };
+
     /** The set's compiled form for this use, following every change made to it. */
     PatternFile.View<PatternIndex> view(PatternFile file) throws ConfigException {
-        return file.view(this, PatternIndex.class, entries -> compile(entries, file.name()));
+        return file.view(this, PatternIndex.class, entries -> compile(entries, file.name()), LayeredIndex::of);
     }
 
     private PatternIndex compile(List<PatternFile.Entry> entries, String file) throws ConfigException {
         if (method.patternless()) {
-            return smp -> -1; // "found" and "bool" look at the sample, not at patterns
+            return NOTHING; // "found" and "bool" look at the sample, not at patterns
         }
         List<PatternValue> patterns = PatternValue.of(entries, ignoreCase, file);
         return method.index(dotted ? DottedVersion.values(patterns) : patterns);

@@ -14,14 +14,21 @@ import java.util.List;
  * sample among the IPv6 networks, then, when it carries an IPv4 address, among the IPv4 ones.
  */
 final class AddressTable implements PatternIndex {
+    /** Ranks of hits ({@link PatternIndex#findLive}): a network of the sample's family, then one of the other family. */
+    private static final int SAME_FAMILY = 512;
+    private static final int OTHER_FAMILY = 256;
+
     private final Ipv4Ranges v4;
     private final PrefixTable v6;
-    private final PatternIndex others;
+    /** The patterns whose mask is not a prefix, and their positions. */
+    private final PatternList others;
+    private final int[] otherPositions;
 
-    private AddressTable(Ipv4Ranges v4, PrefixTable v6, PatternIndex others) {
+    private AddressTable(Ipv4Ranges v4, PrefixTable v6, PatternList others, int[] otherPositions) {
         this.v4 = v4;
         this.v6 = v6;
         this.others = others;
+        this.otherPositions = otherPositions;
     }
 
     /**
@@ -66,31 +73,45 @@ final class AddressTable implements PatternIndex {
         }
 
         AddressTable build() {
-            PatternList list = new PatternList(masked.toArray(new PatternMatcher[0]));
-            int[] positions = maskedPositions.stream().mapToInt(Integer::intValue).toArray();
-            return new AddressTable(new Ipv4Ranges(v4s, v4Lengths, v4Positions, v4Count), new PrefixTable(v6s), smp -> {
-                int i = list.find(smp);
-                return i < 0 ? -1 : positions[i];
-            });
+            return new AddressTable(new Ipv4Ranges(v4s, v4Lengths, v4Positions, v4Count), new PrefixTable(v6s),
+                    new PatternList(masked.toArray(new PatternMatcher[0])), maskedPositions.stream().mapToInt(Integer::intValue).toArray());
         }
     }
 
     /** {@code smp} is an IPv4 or IPv6 sample. */
     @Override
     public int find(Sample smp) {
-        int k;
+        return (int) findLive(smp, Holes.NONE);
+    }
+
+    @Override
+    public long findLive(Sample smp, Holes holes) {
+        long k;
         if (smp.type() == SampleType.IPV4) {
-            k = v4.find((int) smp.num());
+            k = v4.findLive((int) smp.num(), holes, SAME_FAMILY);
             if (k < 0) {
-                k = v6.find(0, 0xffff00000000L | smp.num());
+                k = v6.findLive(0, 0xffff00000000L | smp.num(), holes, OTHER_FAMILY);
             }
         } else {
-            k = v6.find(PrefixTable.half(smp.bytes(), smp.offset()), PrefixTable.half(smp.bytes(), smp.offset() + 8));
+            k = v6.findLive(PrefixTable.half(smp.bytes(), smp.offset()), PrefixTable.half(smp.bytes(), smp.offset() + 8), holes, SAME_FAMILY);
             long carried = k < 0 ? IpPattern.carriedV4(smp.bytes(), smp.offset()) : -1;
             if (carried >= 0) {
-                k = v4.find((int) carried);
+                k = v4.findLive((int) carried, holes, OTHER_FAMILY);
             }
         }
-        return k >= 0 ? k : others.find(smp);
+        if (k >= 0) {
+            return k;
+        }
+        for (int i = 0; i < otherPositions.length; i++) { // rank 0: in order
+            if (!holes.has(otherPositions[i]) && others.patterns()[i].matches(smp)) {
+                return otherPositions[i];
+            }
+        }
+        return -1;
+    }
+
+    @Override
+    public boolean skipsHoles() {
+        return true;
     }
 }

@@ -5,11 +5,17 @@ package io.fulcrum.acl;
  * disjoint, so they cut the address space into ranges that each have one longest network holding them (or none).
  * The ranges are kept sorted by their first address, each with its network's position, in one array; a table of
  * the top bits of an address gives the few ranges where it can fall, searched by bisection. A lookup takes no
- * lock and allocates nothing; 16M networks take about 8 bytes for each of their at most 2n + 1 ranges.
+ * lock and allocates nothing; 16M networks take about 8 bytes for each of their at most 2n + 1 ranges, and 9 for
+ * each network: its position, its length, and the next network holding it, for when one is removed at run time
+ * ({@link Holes}): the next one is then an equal network given later, or else the enclosing one.
  */
 final class Ipv4Ranges {
-    /** Each range: its first address (unsigned) in the high half, its network's position or -1 in the low half. */
+    /** Each range: its first address (unsigned) in the high half, its network's index or -1 in the low half. */
     private final long[] ranges;
+    private final int[] positions;
+    private final byte[] lengths;
+    /** For each network (by index), the next network holding it: an equal one given later, or the enclosing one; or -1. */
+    private final int[] parents;
     /** For each value of an address's top bits, the index of the range holding the first address with them. */
     private final int[] buckets;
     private final int shift;
@@ -21,30 +27,40 @@ final class Ipv4Ranges {
      * @param count     how many of the arrays' first elements are networks
      */
     Ipv4Ranges(int[] networks, int[] lengths, int[] positions, int count) {
+        this.positions = positions;
+        this.lengths = new byte[count];
+        this.parents = new int[count];
         long[] sorted = sort(networks, lengths, count);
         Builder b = new Builder(count);
         long[] ends = new long[33];
         int[] open = new int[33];
         int depth = 0;
         long previous = -1;
+        int last = -1;
         for (int i = 0; i < count; i++) {
             long key = sorted[2 * i];
-            if (key == previous) {
-                continue; // an equal network given later
+            int k = (int) sorted[2 * i + 1];
+            this.lengths[k] = (byte) lengths[k];
+            if (key == previous) { // an equal network given later: next after the last equal one
+                parents[k] = parents[last];
+                parents[last] = k;
+                last = k;
+                continue;
             }
             previous = key;
+            last = k;
             long start = key >>> 6;
-            int k = (int) sorted[2 * i + 1];
             while (depth > 0 && ends[depth - 1] < start) {
                 depth--;
-                b.add(ends[depth] + 1, depth > 0 ? positions[open[depth - 1]] : -1);
+                b.add(ends[depth] + 1, depth > 0 ? open[depth - 1] : -1);
             }
-            b.add(start, positions[k]);
+            parents[k] = depth > 0 ? open[depth - 1] : -1;
+            b.add(start, k);
             ends[depth] = start + (1L << (32 - (key & 63))) - 1;
             open[depth++] = k;
         }
         while (depth-- > 0) {
-            b.add(ends[depth] + 1, depth > 0 ? positions[open[depth - 1]] : -1);
+            b.add(ends[depth] + 1, depth > 0 ? open[depth - 1] : -1);
         }
         ranges = b.ranges();
         int bits = Math.max(0, Math.min(22, 31 - Integer.numberOfLeadingZeros(ranges.length)));
@@ -63,6 +79,24 @@ final class Ipv4Ranges {
 
     /** The position of the longest network holding {@code address}, or -1. */
     int find(int address) {
+        int k = network(address);
+        return k < 0 ? -1 : positions[k];
+    }
+
+    /**
+     * The longest network holding {@code address} whose position is not in {@code holes}: its position, ranked
+     * {@code rank} plus its length ({@link PatternIndex#findLive}); or -1.
+     */
+    long findLive(int address, Holes holes, int rank) {
+        int k = network(address);
+        while (k >= 0 && holes.has(positions[k])) {
+            k = parents[k];
+        }
+        return k < 0 ? -1 : PatternIndex.ranked(rank + lengths[k], positions[k]);
+    }
+
+    /** The index of the longest network holding {@code address}, or -1. */
+    private int network(int address) {
         long a = address & 0xffffffffL;
         int top = (int) (a >>> shift);
         int lo = buckets[top];

@@ -151,10 +151,14 @@ public enum MatchMethod {
         T parse() throws ConfigException;
     }
 
-    /** The index of patterns without "-i", then (when there are some) of those with it. */
+    /** The index of patterns without "-i", then (when there are some) of those with it; one index when all are alike. */
     private static PatternIndex bothCases(List<PatternValue> patterns, java.util.function.Function<Boolean, PatternIndex> index) {
+        boolean folded = patterns.stream().anyMatch(PatternValue::ignoreCase);
+        if (folded && patterns.stream().allMatch(PatternValue::ignoreCase)) {
+            return index.apply(true);
+        }
         PatternIndex exact = index.apply(false);
-        return patterns.stream().anyMatch(PatternValue::ignoreCase) ? exact.or(index.apply(true)) : exact;
+        return folded ? exact.or(index.apply(true)) : exact;
     }
 
     private boolean matchOne(byte[] s, int off, int len, byte[] p, boolean icase) {

@@ -9,7 +9,6 @@ import io.fulcrum.cli.Severity;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Predicate;
 
 /**
  * The CLI's map and ACL commands (management.txt 9.3): show, get, add, del, set, clear, prepare and
@@ -226,16 +225,15 @@ final class PatternCommands {
     }
 
     /** The entries "<key>" or "#<ref>" designates (a reference that is not a number designates none). */
-    private static Predicate<PatternFile.Entry> selector(String word) {
+    private static PatternFile.Selector selector(String word) {
         if (!word.startsWith("#")) {
             return PatternFile.keyed(word);
         }
         String hex = word.startsWith("#0x") || word.startsWith("#0X") ? word.substring(3) : word.substring(1);
         try {
-            long ref = Long.parseUnsignedLong(hex, 16);
-            return e -> e.ref() == ref;
+            return PatternFile.referenced(Long.parseUnsignedLong(hex, 16));
         } catch (NumberFormatException notHex) {
-            return e -> false;
+            return PatternFile.referenced(0); // no entry has reference 0
         }
     }
 

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Predicate;
 
 /**
  * A set of patterns that ACLs and map converters look up, and that the CLI lists and changes (HAProxy's
@@ -19,10 +18,21 @@ import java.util.function.Predicate;
  * written on one ACL line (anonymous). A file is loaded once and shared by all that name it.
  *
  * <p>Entries carry a version: those of the current version are matched; "prepare" allocates a next one
- * that the CLI fills and "commit" makes current. The entries and what each use compiled from the current
- * ones form one immutable snapshot, replaced whole by one volatile write: lookups on the event loops
- * never lock and see a change entirely or not at all. Changes are serialized by this object's monitor and
- * compiled by the thread that makes them (the CLI's, never a loop).
+ * that the CLI fills and "commit" makes current. Changes are serialized by this object's monitor and made by the
+ * thread that asks for them (the CLI's, or a loop running a set-map action); lookups on the event loops never lock.
+ *
+ * <p>A map may hold millions of entries, and rebuilding its indexes for one "add map" cost seconds of CPU and
+ * gigabytes of garbage (full GCs stopping every loop). So a change costs what it changes, each use's index being
+ * layered ({@link LayeredIndex}): the base, compiled from the current entries at the last rebuild, where a removed
+ * entry becomes a hole (one bit) and a new value replaces the old one in place; and a small index of the entries
+ * added since, recompiled whole at each addition (at most {@link #addedBound} entries: past that, everything is
+ * rebuilt, so an addition costs O(bound) and, amortized, O(n / bound)). A lookup sees each entry old or new; the
+ * changes are published by a volatile write. Uses whose index cannot skip holes (regex lists with back-references,
+ * "-i" string tables) are rebuilt at every change, as before.
+ *
+ * <p>The entries are kept in slots, in order (their references grow with it): after a rebuild, the current version's
+ * entries first (slot = position in the base), then the other versions', then those added since; a removed
+ * entry leaves a null slot until the next rebuild. {@link KeySlots} finds a key's slots.
  */
 public final class PatternFile {
 
@@ -43,7 +53,16 @@ public final class PatternFile {
         T compile(List<Entry> entries) throws ConfigException;
     }
 
-    /** A use's compiled form, always taken from the current snapshot. */
+    /**
+     * What lookups of one use read: its index of the entries compiled at the last rebuild (positions from 0, some
+     * removed since) and, when entries were added since, its index of those (positions from {@code baseSize}).
+     */
+    @FunctionalInterface
+    public interface Layering<T extends PatternIndex> {
+        T layer(T base, Holes baseHoles, T added, Holes addedHoles, int baseSize);
+    }
+
+    /** A use's compiled form, always the current one. */
     public static final class View<T> {
         private final PatternFile file;
         private final int slot;
@@ -56,7 +75,7 @@ public final class PatternFile {
         }
 
         public T current() {
-            return type.cast(file.snapshot.compiled()[slot]);
+            return type.cast(file.compiled[slot]);
         }
     }
 
@@ -64,10 +83,9 @@ public final class PatternFile {
     public record Match(PatternUse use, Entry entry) {
     }
 
-    /** @param current the entries of {@code currVer}, in order: what {@code compiled} was built from */
-    private record Snapshot(List<Entry> entries, List<Entry> current, int currVer, int nextVer, Object[] compiled) {
+    /** The entries a command designates: those of a key, or the one of a reference ({@code #<ref>}). */
+    public record Selector(String key, long ref) {
     }
-
     /** Entry references look like addresses, as HAProxy's do, and are never reused. */
     private static final AtomicLong REFS = new AtomicLong(0x5a0000001000L);
 
@@ -80,14 +98,47 @@ public final class PatternFile {
     int id;
     private final List<PatternUse> uses = new ArrayList<>();
     private final List<Compiler<?>> compilers = new ArrayList<>();
-    private volatile Snapshot snapshot;
+    private final List<Layering<?>> layerings = new ArrayList<>();
+    /** What lookups read: each use's layered index. Written last by every change (the volatile write that publishes it). */
+    private volatile Object[] compiled = new Object[0];
+
+    private Entry[] slots;
+    /** Each slot's reference, kept when the entry is removed: sorted within [0, baseSize) and [baseSize, size). */
+    private long[] refs;
+    private int size;
+    private int live;
+    private final KeySlots keys;
+    private int currVer;
+    private int nextVer;
+    /** Slots [0, baseSize) are the current version's entries that each use's base index was compiled from. */
+    private int baseSize;
+    private Holes baseHoles;
+    private Object[] bases = new Object[0];
+    /** The slots of the entries of each use's added index, in order; empty when there are none. */
+    private int[] addedSlots = new int[0];
+    private Holes addedHoles = Holes.NONE;
+    private Object[] addeds = new Object[0];
+    /** Every use's index skips holes: changes are made in place. */
+    private boolean inPlace = true;
+    /** The current entries changed since the last rebuild. */
+    private boolean changed;
 
     private PatternFile(String name, boolean twoColumns, String display, int id, List<Entry> entries) {
         this.name = name;
         this.twoColumns = twoColumns;
         this.display = new StringBuilder(display);
         this.id = id;
-        this.snapshot = new Snapshot(List.copyOf(entries), List.copyOf(entries), 0, 0, new Object[0]);
+        size = entries.size();
+        slots = entries.toArray(new Entry[capacity(size)]);
+        refs = new long[slots.length];
+        live = size;
+        baseSize = size;
+        baseHoles = new Holes(size);
+        keys = new KeySlots(s -> slots[s], size);
+        for (int s = 0; s < size; s++) {
+            refs[s] = slots[s].ref();
+            keys.add(s, slots[s].key(), s);
+        }
     }
 
     /** Reads {@code name}, found at {@code path}, as a map file (two columns) or a pattern file. */
@@ -201,62 +252,73 @@ public final class PatternFile {
 
     /** The line of "show map"/"show acl" that describes the file, without its end of line. */
     public synchronized String describe() {
-        Snapshot s = snapshot;
-        return id + " (" + (name == null ? "" : name) + ") " + display + ". curr_ver=" + Integer.toUnsignedString(s.currVer())
-                + " next_ver=" + Integer.toUnsignedString(s.nextVer()) + " entry_cnt=" + s.entries().size();
+        return id + " (" + (name == null ? "" : name) + ") " + display + ". curr_ver=" + Integer.toUnsignedString(currVer)
+                + " next_ver=" + Integer.toUnsignedString(nextVer) + " entry_cnt=" + live;
     }
 
     /** The entries of the current version, in order. */
-    public List<Entry> entries() {
-        return snapshot.current();
+    public synchronized List<Entry> entries() {
+        return entries(currVer);
     }
 
     /** The entries of {@code version}, in order. */
-    public List<Entry> entries(int version) {
-        Snapshot s = snapshot;
-        return version == s.currVer() ? s.current() : s.entries().stream().filter(e -> e.version() == version).toList();
+    public synchronized List<Entry> entries(int version) {
+        List<Entry> out = new ArrayList<>(version == currVer ? live : 16);
+        for (int s = 0; s < size; s++) {
+            if (slots[s] != null && slots[s].version() == version) {
+                out.add(slots[s]);
+            }
+        }
+        return out;
     }
 
-    public int currentVersion() {
-        return snapshot.currVer();
+    public synchronized int currentVersion() {
+        return currVer;
     }
 
     /**
      * The compiled form of {@code use} (a matching method and output...), compiled from the entries by
      * {@code compiler} unless an earlier user registered the same use. Configuration time only.
      */
-    public synchronized <T extends PatternIndex> View<T> view(PatternUse use, Class<T> type, Compiler<T> compiler) throws ConfigException {
+    public synchronized <T extends PatternIndex> View<T> view(PatternUse use, Class<T> type, Compiler<T> compiler, Layering<T> layering)
+            throws ConfigException {
         int slot = uses.indexOf(use);
         if (slot < 0) {
-            Snapshot s = snapshot;
-            Object[] all = Arrays.copyOf(s.compiled(), s.compiled().length + 1);
-            all[all.length - 1] = compiler.compile(s.current());
             uses.add(use);
             compilers.add(compiler);
-            slot = all.length - 1;
-            snapshot = new Snapshot(s.entries(), s.current(), s.currVer(), s.nextVer(), all);
+            layerings.add(layering);
+            slot = uses.size() - 1;
+            if (changed) {
+                rebuild();
+            } else { // only the new use to compile (a map of millions is compiled once for each use)
+                PatternIndex index = compiler.compile(Arrays.asList(slots).subList(0, baseSize));
+                inPlace &= index.skipsHoles();
+                bases = Arrays.copyOf(bases, uses.size());
+                bases[slot] = index;
+                addeds = Arrays.copyOf(addeds, uses.size());
+                publish();
+            }
         }
         return new View<>(this, slot, type);
     }
 
     /** What each use finds for {@code value} (given as a string, cast to the use's input type). */
-    public List<Match> lookup(String value) {
-        Snapshot s = snapshot;
+    public synchronized List<Match> lookup(String value) {
         List<Match> out = new ArrayList<>();
-        for (int i = 0; i < s.compiled().length; i++) {
+        Object[] all = compiled;
+        for (int i = 0; i < all.length; i++) {
             PatternUse use = uses.get(i);
             Sample smp = new Sample();
             smp.setStr(value.getBytes(StandardCharsets.ISO_8859_1));
-            int k = smp.cast(use.method().input()) ? ((PatternIndex) s.compiled()[i]).find(smp) : -1;
-            out.add(new Match(use, k < 0 ? null : s.current().get(k)));
+            int k = smp.cast(use.method().input()) ? ((PatternIndex) all[i]).find(smp) : -1;
+            out.add(new Match(use, k < 0 ? null : slots[k < baseSize ? k : addedSlots[k - baseSize]]));
         }
         return out;
     }
 
     /** True when entries may be added to {@code version}: from the current one to the last prepared one. */
-    public boolean accepts(int version) {
-        Snapshot s = snapshot;
-        return Integer.compareUnsigned(version - s.currVer(), s.nextVer() - s.currVer()) <= 0;
+    public synchronized boolean accepts(int version) {
+        return Integer.compareUnsigned(version - currVer, nextVer - currVer) <= 0;
     }
 
     /**
@@ -264,22 +326,32 @@ public final class PatternFile {
      * every use first. When one is invalid, those before it stay added (as in HAProxy) and the error says why.
      */
     public synchronized void add(int version, List<String[]> pairs) throws ConfigException {
-        Snapshot s = snapshot;
-        List<Entry> added = new ArrayList<>(pairs.size());
+        boolean current = false;
         try {
             for (String[] p : pairs) {
                 Entry e = entry(p[0], p[1], -1, version);
                 check(e);
-                added.add(e);
+                append(e);
+                current |= version == currVer;
             }
         } finally {
-            if (!added.isEmpty()) {
-                List<Entry> all = new ArrayList<>(s.entries().size() + added.size());
-                all.addAll(s.entries());
-                all.addAll(added);
-                publish(all, s.currVer(), s.nextVer(), version == s.currVer());
+            if (current) {
+                compileAdded();
             }
         }
+    }
+
+    private void append(Entry e) {
+        if (size == slots.length) {
+            int n = Math.max(16, size + (size >> 1));
+            slots = Arrays.copyOf(slots, n);
+            refs = Arrays.copyOf(refs, n);
+        }
+        slots[size] = e;
+        refs[size] = e.ref();
+        keys.add(size, e.key(), size);
+        size++;
+        live++;
     }
 
     /** Fails as the file's uses would on {@code e}. */
@@ -290,8 +362,36 @@ public final class PatternFile {
     }
 
     /** Selects the entries whose key is {@code key}. */
-    public static Predicate<Entry> keyed(String key) {
-        return e -> e.key().equals(key);
+    public static Selector keyed(String key) {
+        return new Selector(key, 0);
+    }
+
+    /** Selects the entry whose reference is {@code ref} (none when there is no such entry). */
+    public static Selector referenced(long ref) {
+        return new Selector(null, ref);
+    }
+
+    /** The slots {@code which} designates, in order. */
+    private int[] select(Selector which) {
+        if (which.key() == null) {
+            int s = Arrays.binarySearch(refs, 0, baseSize, which.ref());
+            if (s < 0) {
+                s = Arrays.binarySearch(refs, baseSize, size, which.ref());
+            }
+            return s >= 0 && slots[s] != null ? new int[] {s} : new int[0];
+        }
+        int[][] found = {new int[4]};
+        int[] count = {0};
+        keys.forEach(which.key(), s -> {
+            if (count[0] == found[0].length) {
+                found[0] = Arrays.copyOf(found[0], count[0] * 2);
+            }
+            found[0][count[0]++] = s;
+            return true;
+        });
+        int[] out = Arrays.copyOf(found[0], count[0]);
+        Arrays.sort(out);
+        return out;
     }
 
     /**
@@ -300,56 +400,80 @@ public final class PatternFile {
      * set-map and add-acl actions do, at once for other threads.
      */
     public synchronized void put(String key, String value, boolean replace) throws ConfigException {
-        Predicate<Entry> same = keyed(key);
-        if (snapshot.entries().stream().noneMatch(same)) {
-            add(currentVersion(), List.<String[]>of(new String[] {key, value}));
+        Selector same = keyed(key);
+        if (select(same).length == 0) {
+            add(currVer, List.<String[]>of(new String[] {key, value}));
         } else if (replace) {
             setValue(same, value);
         }
     }
 
-    /** Removes the entries {@code which} selects; returns how many. */
-    public synchronized int remove(Predicate<Entry> which) throws ConfigException {
-        Snapshot s = snapshot;
-        List<Entry> kept = s.entries().stream().filter(which.negate()).toList();
-        int removed = s.entries().size() - kept.size();
-        if (removed > 0) {
-            publish(kept, s.currVer(), s.nextVer(), true);
+    /** Removes the entries {@code which} designates; returns how many. */
+    public synchronized int remove(Selector which) throws ConfigException {
+        int[] found = select(which);
+        boolean current = false;
+        for (int s : found) {
+            current |= slots[s].version() == currVer;
+            if (inPlace && slots[s].version() == currVer) {
+                if (s < baseSize) {
+                    baseHoles.add(s);
+                } else {
+                    addedHoles.add(Arrays.binarySearch(addedSlots, s));
+                }
+            }
+            slots[s] = null;
+            live--;
         }
-        return removed;
+        if (current) {
+            changed = true;
+            published();
+        }
+        return found.length;
     }
 
-    /** Gives the entries {@code which} selects the value {@code value}, checked by every use; returns how many. */
-    public synchronized int setValue(Predicate<Entry> which, String value) throws ConfigException {
-        Snapshot s = snapshot;
-        List<Entry> all = new ArrayList<>(s.entries());
-        int changed = 0;
-        for (int i = 0; i < all.size(); i++) {
-            Entry e = all.get(i);
-            if (which.test(e)) {
-                Entry n = new Entry(e.ref(), e.key(), value, e.line(), e.version());
-                if (changed++ == 0) {
-                    check(n);
+    /** Gives the entries {@code which} designates the value {@code value}, checked by every use; returns how many. */
+    public synchronized int setValue(Selector which, String value) throws ConfigException {
+        int[] found = select(which);
+        boolean current = false;
+        for (int s : found) {
+            Entry e = slots[s];
+            Entry n = new Entry(e.ref(), e.key(), value, e.line(), e.version());
+            if (!current && e.version() == currVer) {
+                check(n);
+                current = true;
+            }
+            slots[s] = n;
+            if (inPlace && e.version() == currVer) {
+                Object[] in = s < baseSize ? bases : addeds;
+                int position = s < baseSize ? s : Arrays.binarySearch(addedSlots, s);
+                for (Object index : in) {
+                    ((PatternIndex) index).revalue(position, value);
                 }
-                all.set(i, n);
             }
         }
-        if (changed > 0) {
-            publish(all, s.currVer(), s.nextVer(), true);
+        if (current) {
+            changed = true;
+            published();
         }
-        return changed;
+        return found.length;
     }
 
     /** Removes every entry of {@code version}. */
-    public void clear(int version) throws ConfigException {
-        remove(e -> e.version() == version);
+    public synchronized void clear(int version) throws ConfigException {
+        for (int s = 0; s < size; s++) {
+            if (slots[s] != null && slots[s].version() == version) {
+                slots[s] = null;
+                live--;
+            }
+        }
+        if (version == currVer) {
+            rebuild();
+        }
     }
 
     /** Allocates the next version; returns it. */
-    public synchronized int prepare() throws ConfigException {
-        Snapshot s = snapshot;
-        publish(s.entries(), s.currVer(), s.nextVer() + 1, false);
-        return s.nextVer() + 1;
+    public synchronized int prepare() {
+        return ++nextVer;
     }
 
     /**
@@ -357,28 +481,136 @@ public final class PatternFile {
      * after the current one and no later than the last prepared one.
      */
     public synchronized boolean commit(int version) throws ConfigException {
-        Snapshot s = snapshot;
-        if (version == s.currVer() || Integer.compareUnsigned(version - s.currVer(), s.nextVer() - s.currVer()) > 0) {
+        if (version == currVer || Integer.compareUnsigned(version - currVer, nextVer - currVer) > 0) {
             return false;
         }
-        int span = s.nextVer() - version;
-        List<Entry> kept = s.entries().stream().filter(e -> Integer.compareUnsigned(e.version() - version, span) <= 0).toList();
-        publish(kept, version, s.nextVer(), true);
+        int span = nextVer - version;
+        for (int s = 0; s < size; s++) {
+            if (slots[s] != null && Integer.compareUnsigned(slots[s].version() - version, span) > 0) {
+                slots[s] = null;
+                live--;
+            }
+        }
+        currVer = version;
+        rebuild();
         return true;
     }
 
-    /** Publishes new entries, with every use recompiled when the current version's entries changed. */
-    private void publish(List<Entry> all, int currVer, int nextVer, boolean recompile) throws ConfigException {
-        Snapshot s = snapshot;
-        if (!recompile) {
-            snapshot = new Snapshot(List.copyOf(all), s.current(), currVer, nextVer, s.compiled());
+    /** The most entries of the added indexes: a rebuild folds them into the base beyond it. */
+    private int addedBound() {
+        return bound(baseSize);
+    }
+
+    private static int bound(int entries) {
+        return Math.clamp(entries >> 6, 256, 4096);
+    }
+
+    /** Slots for {@code entries} and those added before the next rebuild: an addition never copies millions. */
+    private static int capacity(int entries) {
+        return entries + bound(entries) + 16;
+    }
+
+    /** Recompiles each use's index of the current entries added since the last rebuild, or rebuilds everything. */
+    private void compileAdded() throws ConfigException {
+        int[] added = new int[16];
+        int count = 0;
+        for (int s = baseSize; s < size; s++) {
+            if (slots[s] != null && slots[s].version() == currVer) {
+                if (count == added.length) {
+                    added = Arrays.copyOf(added, count * 2);
+                }
+                added[count++] = s;
+            }
+        }
+        if (!inPlace || count > addedBound()) {
+            rebuild();
             return;
         }
-        List<Entry> current = all.stream().filter(e -> e.version() == currVer).toList();
-        Object[] compiled = new Object[compilers.size()];
-        for (int i = 0; i < compiled.length; i++) {
-            compiled[i] = compilers.get(i).compile(current);
+        changed = true;
+        int[] addedAt = Arrays.copyOf(added, count);
+        List<Entry> entries = new ArrayList<>(count);
+        for (int s : addedAt) {
+            entries.add(slots[s]);
         }
-        snapshot = new Snapshot(List.copyOf(all), current, currVer, nextVer, compiled);
+        Object[] indexes = new Object[compilers.size()];
+        for (int i = 0; i < indexes.length; i++) {
+            PatternIndex index = compilers.get(i).compile(entries);
+            if (!index.skipsHoles()) { // a kind of index that the base's patterns did not need
+                rebuild();
+                return;
+            }
+            indexes[i] = index;
+        }
+        addedSlots = addedAt;
+        addeds = indexes;
+        addedHoles = new Holes(count);
+        publish();
+    }
+
+    /**
+     * Compiles every use from the current entries: the slots are put in order again without the removed ones, the
+     * current version's first.
+     */
+    private void rebuild() throws ConfigException {
+        Entry[] ordered = new Entry[capacity(live)];
+        long[] orderedRefs = new long[ordered.length];
+        // The two runs of slots, each in order, merged: the current entries first, then the others.
+        int n = 0;
+        for (int pass = 0; pass < 2; pass++) {
+            for (int i = 0, j = baseSize; i < baseSize || j < size; ) {
+                int s = j >= size || i < baseSize && refs[i] < refs[j] ? i++ : j++;
+                Entry e = slots[s];
+                if (e != null && (e.version() == currVer) == (pass == 0)) {
+                    ordered[n] = e;
+                    orderedRefs[n++] = e.ref();
+                }
+            }
+            if (pass == 0) {
+                baseSize = n;
+            }
+        }
+        slots = ordered;
+        refs = orderedRefs;
+        size = n;
+        keys.clear(n);
+        for (int s = 0; s < n; s++) {
+            keys.add(s, slots[s].key(), s);
+        }
+        List<Entry> current = Arrays.asList(slots).subList(0, baseSize);
+        Object[] indexes = new Object[compilers.size()];
+        boolean holes = true;
+        for (int i = 0; i < indexes.length; i++) {
+            PatternIndex index = compilers.get(i).compile(current);
+            holes &= index.skipsHoles();
+            indexes[i] = index;
+        }
+        bases = indexes;
+        baseHoles = new Holes(baseSize);
+        inPlace = holes;
+        addedSlots = new int[0];
+        addeds = new Object[indexes.length];
+        addedHoles = Holes.NONE;
+        changed = false;
+        publish();
+    }
+
+    /** Publishes each use's layers (a new array: lookups take one or the other). */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private void publish() {
+        Object[] all = new Object[bases.length];
+        for (int i = 0; i < all.length; i++) {
+            Object added = addedSlots.length == 0 ? null : addeds[i];
+            all[i] = ((Layering) layerings.get(i)).layer((PatternIndex) bases[i], baseHoles, (PatternIndex) added, addedHoles, baseSize);
+        }
+        compiled = all;
+    }
+
+    /** Makes the holes and values written in place visible to the lookups that start after it. */
+    private void published() throws ConfigException {
+        if (inPlace) {
+            compiled = compiled;
+        } else {
+            rebuild();
+        }
     }
 }

@@ -7,11 +7,21 @@ record PatternList(PatternMatcher[] patterns) implements PatternIndex {
 
     @Override
     public int find(Sample smp) {
+        return (int) findLive(smp, Holes.NONE);
+    }
+
+    @Override
+    public long findLive(Sample smp, Holes holes) {
         for (int k = 0; k < patterns.length; k++) {
-            if (patterns[k].matches(smp)) {
+            if (!holes.has(k) && patterns[k].matches(smp)) {
                 return k;
             }
         }
         return -1;
+    }
+
+    @Override
+    public boolean skipsHoles() {
+        return true;
     }
 }

@@ -7,7 +7,8 @@ import java.util.TreeMap;
 
 /**
  * Networks of 128-bit addresses for a longest-prefix lookup without allocating: per prefix length,
- * longest first, the networks sorted and searched by bisection. Of equal networks the first given wins.
+ * longest first, the networks sorted and searched by bisection. Of equal networks the first given wins; they are all
+ * kept, in order, for when it is removed at run time ({@link Holes}).
  */
 final class PrefixTable {
     private final int[] lengths;
@@ -32,18 +33,12 @@ final class PrefixTable {
         int i = 0;
         for (var e : byLength.entrySet()) {
             List<Network> sorted = new ArrayList<>(e.getValue());
-            // Stable: among equal networks the first given stays first, and is the one kept.
+            // Stable: among equal networks the first given stays first.
             sorted.sort(PrefixTable::compare);
-            List<Network> unique = new ArrayList<>();
-            for (Network n : sorted) {
-                if (unique.isEmpty() || compare(unique.get(unique.size() - 1), n) != 0) {
-                    unique.add(n);
-                }
-            }
             lengths[i] = e.getKey();
-            highs[i] = unique.stream().mapToLong(Network::high).toArray();
-            lows[i] = unique.stream().mapToLong(Network::low).toArray();
-            positions[i] = unique.stream().mapToInt(Network::position).toArray();
+            highs[i] = sorted.stream().mapToLong(Network::high).toArray();
+            lows[i] = sorted.stream().mapToLong(Network::low).toArray();
+            positions[i] = sorted.stream().mapToInt(Network::position).toArray();
             i++;
         }
     }
@@ -53,38 +48,42 @@ final class PrefixTable {
         return c != 0 ? c : Long.compareUnsigned(a.low(), b.low());
     }
 
-    /** The position of the longest network holding the address, or -1. */
-    int find(long high, long low) {
+    /**
+     * The longest network holding the address whose position is not in {@code holes}: its position, ranked
+     * {@code rank} plus its length ({@link PatternIndex#findLive}); or -1.
+     */
+    long findLive(long high, long low, Holes holes, int rank) {
         for (int i = 0; i < lengths.length; i++) {
             long h = high & highMask(lengths[i]);
             long l = low & lowMask(lengths[i]);
-            int k = search(highs[i], lows[i], h, l);
-            if (k >= 0) {
-                return positions[i][k];
+            long[] hs = highs[i];
+            long[] ls = lows[i];
+            for (int k = first(hs, ls, h, l); k < hs.length && hs[k] == h && ls[k] == l; k++) {
+                if (!holes.has(positions[i][k])) {
+                    return PatternIndex.ranked(rank + lengths[i], positions[i][k]);
+                }
             }
         }
         return -1;
     }
 
-    private static int search(long[] hs, long[] ls, long h, long l) {
+    /** The index of the first network at or after (h, l). */
+    private static int first(long[] hs, long[] ls, long h, long l) {
         int lo = 0;
-        int hi = hs.length - 1;
-        while (lo <= hi) {
+        int hi = hs.length;
+        while (lo < hi) {
             int mid = (lo + hi) >>> 1;
             int c = Long.compareUnsigned(hs[mid], h);
             if (c == 0) {
                 c = Long.compareUnsigned(ls[mid], l);
             }
-            if (c == 0) {
-                return mid;
-            }
             if (c < 0) {
                 lo = mid + 1;
             } else {
-                hi = mid - 1;
+                hi = mid;
             }
         }
-        return -1;
+        return lo;
     }
 
     static long highMask(int bits) {

@@ -35,13 +35,23 @@ public final class RegexList implements PatternIndex {
 
     @Override
     public int find(Sample smp) {
+        return (int) findLive(smp, Holes.NONE);
+    }
+
+    @Override
+    public long findLive(Sample smp, Holes holes) {
         String text = smp.text();
         for (int k = 0; k < regexes.length; k++) {
-            if (regexes[k].matcher(text).find()) {
+            if (!holes.has(k) && regexes[k].matcher(text).find()) {
                 return k;
             }
         }
         return -1;
+    }
+
+    @Override
+    public boolean skipsHoles() {
+        return true;
     }
 
     /** The first regex's match in {@code text}, with its groups and position, or null when none matches. */

@@ -9,14 +9,17 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * What the CLI's {@code add map} and {@code clear map} on the 16M-prefix map of {@link MapBenchmark} cost the
- * streams looking it up meanwhile: a thread looks up random addresses in a loop and records the longest time
- * between two lookups (a stall: a lock, a safepoint, a GC pause), while this thread adds one entry then clears
- * the map as those commands do ({@link PatternFile#add}, {@link PatternFile#clear}). Prints each command's
+ * What the CLI's {@code add map}, {@code set map}, {@code del map} and {@code clear map} on the 16M-prefix map of
+ * {@link MapBenchmark} cost, and what they cost the streams looking it up meanwhile: a thread looks up random
+ * addresses in a loop and records the longest time between two lookups (a stall: a lock, a safepoint, a GC pause),
+ * while this thread adds one entry, sets one, deletes two, adds and deletes one a thousand times, sets one a
+ * thousand times, adds 10,000 one at a time (folding them into the base
+ * more than once), then clears the map as those commands do ({@link PatternFile#add}, {@link PatternFile#setValue},
+ * {@link PatternFile#remove}, {@link PatternFile#clear}). Prints each command's
  * duration and the longest gap during it (and in the 3 s after, when the old snapshot's garbage is collected),
  * with the GC pauses. A plain harness beside JMH: JMH measures rates, not the worst single operation. Run it
- * as docs/DEVELOPING.md says (main class io.fulcrum.bench.MapClearStall, {@code -Xmx6g}; argument: the number
- * of entries, 16777216 by default).
+ * as docs/DEVELOPING.md says (main class io.fulcrum.bench.MapClearStall, {@code -Xmx6g}; arguments: the number
+ * of entries, 16777216 by default, and of entries added one by one, 10000 by default).
  */
 public final class MapClearStall {
     private MapClearStall() {
@@ -24,6 +27,7 @@ public final class MapClearStall {
 
     public static void main(String[] args) throws Exception {
         int entries = args.length > 0 ? Integer.parseInt(args[0]) : 1 << 24;
+        int adds = args.length > 1 ? Integer.parseInt(args[1]) : 10000;
         java.nio.file.Path file = Ipv4MapFile.of(entries);
         long gcMs = gcMillis();
         long cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
@@ -41,7 +45,30 @@ public final class MapClearStall {
         Thread.sleep(5000); // the loop compiled and running
         PatternFile f = map.patterns();
         report("baseline (5 s, nothing else)", looper, () -> Thread.sleep(5000));
+        String key = f.entries().get(entries / 3).key();
+        String other = f.entries().get(entries / 2).key();
         report("add map (one entry)", looper, () -> f.add(f.currentVersion(), List.<String[]>of(new String[] {"240.0.0.0/8", "added"})));
+        report("set map (one entry)", looper, () -> f.setValue(PatternFile.keyed(key), "changed"));
+        report("del map (one entry)", looper, () -> f.remove(PatternFile.keyed(other)));
+        report("del map (the added entry)", looper, () -> f.remove(PatternFile.keyed("240.0.0.0/8")));
+        report("add + del map x 1000 (warm)", looper, () -> {
+            for (int i = 0; i < 1000; i++) {
+                String k = "242." + (i & 255) + ".0.0/16";
+                f.add(f.currentVersion(), List.<String[]>of(new String[] {k, "w"}));
+                f.remove(PatternFile.keyed(k));
+            }
+        });
+        report("set map x 1000 (warm)", looper, () -> {
+            for (int i = 0; i < 1000; i++) {
+                f.setValue(PatternFile.keyed(key), "v" + i);
+            }
+        });
+        report("add map x " + adds + " (one by one)", looper, () -> {
+            for (int i = 0; i < adds; i++) {
+                f.add(f.currentVersion(), List.<String[]>of(new String[] {"241." + (i >> 8) + "." + (i & 255) + ".0/24", "n" + i}));
+            }
+        });
+        report("after the adds (3 s)", looper, () -> Thread.sleep(3000));
         report("clear map", looper, () -> f.clear(f.currentVersion()));
         report("after clear map (3 s)", looper, () -> Thread.sleep(3000));
         looper.stop.set(true);
@@ -68,7 +95,7 @@ public final class MapClearStall {
         long ns = System.nanoTime() - t0;
         cpu = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime() - cpu;
         long lookups = looper.count - before;
-        System.out.printf("%-30s %8.1f ms (CPU %.1f ms); lookups meanwhile %,d (%.2f M/s, %.2f M per CPU-second of their thread); longest gap between two lookups %.3f ms;"
+        System.out.printf("%-30s %10.3f ms (CPU %.1f ms); lookups meanwhile %,d (%.2f M/s, %.2f M per CPU-second of their thread); longest gap between two lookups %.3f ms;"
                         + " GCs %d (%d ms)%n", what, ns / 1e6, cpu / 1e6, lookups, lookups * 1e3 / ns, lookups * 1e3 / loopCpu, looper.maxGap / 1e6,
                 gcCount() - gcCount, gcMillis() - gcMs);
     }

@@ -31,6 +31,7 @@ class MapCliIT {
     private static Path hosts;
     private static Path blocked;
     private static Path tags;
+    private static Path nets;
     private static int fe;
     private static HttpOrigin a;
     private static HttpOrigin b;
@@ -44,6 +45,8 @@ class MapCliIT {
         hosts = dir.resolve("hosts.map");
         blocked = dir.resolve("blocked.acl");
         tags = dir.resolve("tags.map");
+        nets = dir.resolve("nets.map");
+        Files.writeString(nets, "10.0.0.0/8 be_a\n10.1.0.0/16 be_b\n");
         Files.writeString(hosts, "a.example be_a\n# comment\nold.example be_b\n");
         Files.writeString(blocked, "/blocked\n");
         Files.writeString(tags, "/img img\n/api api\n");
@@ -68,6 +71,7 @@ class MapCliIT {
                     acl blocked path_beg -f %s
                     http-request deny if blocked
                     http-request set-header x-tag %%[path,map_beg(%s,none)]
+                    use_backend %%[req.hdr(x-ip),map_ip(%s)] if { req.hdr(x-ip) -m found }
                     use_backend %%[req.hdr(host),lower,map(%s)]
                     default_backend web
                 backend be_a
@@ -76,7 +80,7 @@ class MapCliIT {
                     server s1 127.0.0.1:%d
                 backend web
                     server s1 127.0.0.1:%d
-                """.formatted(admin, fe, blocked, tags, hosts, a.port(), b.port(), web.port()), fe);
+                """.formatted(admin, fe, blocked, tags, nets, hosts, a.port(), b.port(), web.port()), fe);
     }
 
     @AfterAll
@@ -122,6 +126,37 @@ class MapCliIT {
             assertThat(route(c, "a.example", "/secret/x")).isEqualTo("a");
             assertThat(route(c, "a.example", "/blocked")).isEqualTo("403");
         }
+    }
+
+    /** The longest network holding the address routes: changes inside, around and to the networks of the file. */
+    @Test
+    void anIpMapChangedOnTheCliRoutesByTheLongestNetwork() throws Exception {
+        String map = nets.toString();
+        try (HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(byIp(c, "10.1.2.3")).isEqualTo("b");
+            assertThat(byIp(c, "10.2.2.3")).isEqualTo("a");
+            assertThat(cli("add map " + map + " 10.1.2.0/24 be_a")).isEqualTo("\n");
+            assertThat(byIp(c, "10.1.2.3")).isEqualTo("a");
+            assertThat(byIp(c, "10.1.3.3")).isEqualTo("b");
+            assertThat(cli("set map " + map + " 10.1.0.0/16 be_a")).isEqualTo("\n");
+            assertThat(byIp(c, "10.1.3.3")).isEqualTo("a");
+            assertThat(cli("del map " + map + " 10.1.2.0/24")).isEqualTo("\n");
+            assertThat(cli("set map " + map + " 10.1.0.0/16 be_b")).isEqualTo("\n");
+            assertThat(byIp(c, "10.1.2.3")).isEqualTo("b"); // the /16 again
+            String ref = cli("show map " + map).lines().filter(l -> l.endsWith(" 10.1.0.0/16 be_b")).findFirst().orElseThrow();
+            assertThat(cli("del map " + map + " #" + ref.substring(0, ref.indexOf(' ')))).isEqualTo("\n");
+            assertThat(byIp(c, "10.1.2.3")).isEqualTo("a"); // the enclosing /8
+            assertThat(cli("del map " + map + " 10.0.0.0/8")).isEqualTo("\n");
+            assertThat(byIp(c, "10.1.2.3")).isEqualTo("web"); // no network: the next rules, then the default backend
+            assertThat(cli("add map " + map + " <<\n10.0.0.0/8 be_a\n10.1.0.0/16 be_b\n")).isEqualTo("\n");
+            assertThat(byIp(c, "10.1.2.3")).isEqualTo("b");
+            assertThat(cli("show map " + map)).matches("0x[0-9a-f]+ 10\\.0\\.0\\.0/8 be_a\n0x[0-9a-f]+ 10\\.1\\.0\\.0/16 be_b\n\n");
+        }
+    }
+
+    private static String byIp(HttpClientConn c, String ip) throws Exception {
+        HttpClientConn.Response r = c.exchange("GET / HTTP/1.1\r\nHost: nowhere\r\nx-ip: " + ip + "\r\n\r\n");
+        return r.status() == 200 ? r.bodyText() : String.valueOf(r.status());
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.fulcrum.acl.map;
 
 import io.fulcrum.acl.MatchMethod;
+import io.fulcrum.acl.Holes;
 import io.fulcrum.acl.PatternFile;
 import io.fulcrum.acl.PatternIndex;
 import io.fulcrum.acl.PatternValue;
@@ -20,11 +21,14 @@ final class IndexedMap implements MapTable {
     private static final int SHARED_VALUES = 1 << 16;
 
     private final PatternIndex keys;
+    /** Replaced in place by "set map" (a reference written whole: a lookup copies the old value or the new one). */
     private final Sample[] values;
+    private final MapOutput output;
 
-    private IndexedMap(PatternIndex keys, Sample[] values) {
+    private IndexedMap(PatternIndex keys, Sample[] values, MapOutput output) {
         this.keys = keys;
         this.values = values;
+        this.output = output;
     }
 
     static IndexedMap compile(List<PatternFile.Entry> entries, String file, MatchMethod method, MapOutput output) throws ConfigException {
@@ -46,7 +50,7 @@ final class IndexedMap implements MapTable {
                 throw new ConfigException("unable to parse '" + e.value() + "'" + (e.line() < 0 ? "" : " at line " + e.line() + " of file '" + file + "'"));
             }
         }
-        return new IndexedMap(method.index(patterns), values);
+        return new IndexedMap(method.index(patterns), values, output);
     }
 
     /** The keys of the entries as patterns (maps have no "-i"), with their place for error messages. */
@@ -60,9 +64,28 @@ final class IndexedMap implements MapTable {
     }
 
     @Override
+    public long findLive(Sample smp, Holes holes) {
+        return keys.findLive(smp, holes);
+    }
+
+    @Override
+    public boolean skipsHoles() {
+        return keys.skipsHoles();
+    }
+
+    @Override
+    public void revalue(int position, String value) {
+        values[position] = output.parse(value);
+    }
+
+    @Override
     public boolean convert(Sample smp, Sample fallback) {
-        int k = keys.find(smp);
-        Sample v = k >= 0 ? values[k] : fallback;
+        return copy(keys.find(smp), smp, fallback);
+    }
+
+    /** Replaces {@code smp} by the value at {@code position}, or by {@code fallback} when it is -1; false when none. */
+    boolean copy(int position, Sample smp, Sample fallback) {
+        Sample v = position >= 0 ? values[position] : fallback;
         if (v == null) {
             return false;
         }

@@ -71,7 +71,8 @@ public final class MapConverters {
                 (a, smp, ctx) -> a[0].as(BoundMap.class).convert(smp),
                 args -> {
                     PatternFile file = files.load(args[0].text(), true, true, where.get());
-                    PatternFile.View<MapTable> table = file.view(kind, MapTable.class, entries -> kind.compile(entries, file.name()));
+                    PatternFile.View<MapTable> table = file.view(kind, MapTable.class, entries -> kind.compile(entries, file.name()),
+                            LayeredMap::of);
                     args[0] = new Arg(ArgType.MAP, args[0].text(), 0, new BoundMap(table, args.length > 1 ? fallback(out, args[1]) : null));
                 }));
     }

@@ -325,7 +325,7 @@ class MapConvertersTest {
         assertThat(str.eval(null, s) && s.asText().equals("7")).isTrue();
         assertThat(num.eval(null, s) && s.num() == 7).isTrue();
         assertThatThrownBy(() -> file.add(0, List.<String[]>of(new String[] {"c", "nine"}))).hasMessage("unable to parse 'nine'");
-        assertThatThrownBy(() -> file.setValue(e -> e.key().equals("a"), "ten")).hasMessage("unable to parse 'ten'");
+        assertThatThrownBy(() -> file.setValue(PatternFile.keyed("a"), "ten")).hasMessage("unable to parse 'ten'");
         assertThat(num.eval(null, s) && s.num() == 7).isTrue();
         assertThat(file.entries()).extracting(PatternFile.Entry::key).containsExactly("a", "b");
     }
