@@ -33,7 +33,10 @@ final class ServerCheckSpec implements ServerSpec.ServerPart, Cloneable {
     boolean viaSocks4;
     InitState initState = InitState.UP;
     boolean agent;
+    /** {@code agent-port}; else {@code port}'s (HAProxy's SRV_F_AGENTPORT says which). */
     int agentPort;
+    /** {@code agent-port} was given: {@code port} no longer sets {@link #agentPort}. */
+    boolean agentPortSet;
     InetAddress agentAddr;
     long agentInter = 2000;
     String agentSend;
