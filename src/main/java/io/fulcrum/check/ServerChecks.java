@@ -97,18 +97,8 @@ public final class ServerChecks {
         if (server.spec().disabled) {
             this.health = 0; // HAProxy starts a disabled server's health at 0, checked or not
             this.sawMaintenance = true;
-        } else if (!spec.check) {
-            this.health = spec.rise;
         } else {
-            this.health = switch (spec.initState) {
-                case FULLY_UP -> max();
-                case UP -> spec.rise;
-                case DOWN -> spec.rise - 1;
-                case FULLY_DOWN -> 0;
-            };
-            if (health < spec.rise) {
-                server.state().initially(Op.STOPPED);
-            }
+            this.health = spec.rise; // HAProxy 2.6: "just up", so that the first failed check takes the server down
         }
         server.onChange(() -> loop.execute(this::followAdmin));
         if (spec.check && spec.observe != ServerCheckSpec.Observe.NONE) {
