@@ -20,10 +20,10 @@ sealed interface CheckRule {
      * {@code byDefault} takes TLS from the server's check settings ({@code check-ssl}...).
      */
     record Connect(int port, ToIntFunction<CheckContext> portExpr, InetAddress addr, boolean sendProxy, boolean viaSocks4, boolean byDefault, boolean ssl,
-                   String sni, List<String> alpn, String comment) implements CheckRule {
+                   String sni, List<String> alpn, String comment, boolean linger) implements CheckRule {
         /** The connect a rule set starts with when it has none, and the one of the protocol checks. */
         static Connect implicit() {
-            return new Connect(0, null, null, false, false, true, false, null, null, null);
+            return new Connect(0, null, null, false, false, true, false, null, null, null, false);
         }
     }
 
