@@ -4,7 +4,6 @@ import io.fulcrum.cli.CliCommands;
 import io.fulcrum.cli.CliException;
 import io.fulcrum.cli.CliLevel;
 import io.fulcrum.cli.CliRequest;
-import io.fulcrum.cli.Severity;
 import io.fulcrum.server.Server;
 import io.fulcrum.server.ServerLookup;
 import io.fulcrum.server.ServerState.Op;
@@ -12,8 +11,8 @@ import io.fulcrum.server.SetServer;
 
 /**
  * The CLI commands on health and agent checks (management.txt 9.3): enable/disable health|agent, the
- * {@code health}, {@code agent} and {@code check-port} sub-commands of {@code set server}, and
- * {@code show servers state}. Answers and their
+ * {@code health} and {@code agent} sub-commands of {@code set server} (where the checks go: {@link CheckTargetCommands}),
+ * and {@code show servers state}. Answers and their
  * severities are HAProxy 2.6's.
  */
 final class CheckCommands {
@@ -60,30 +59,9 @@ final class CheckCommands {
                 default -> throw new CliException("'set server <srv> agent' expects 'up' or 'down'.\n");
             }
         });
-        set.add("check-port", CheckCommands::checkPort);
+        CheckTargetCommands.register(set);
         c.add("show servers state", "show servers state [<backend>]", "dump volatile server information (all or for a single backend)",
                 CliLevel.USER, ServerStateDump::run);
-    }
-
-    /** {@code set server <b>/<s> check-port <port>}: HAProxy warns (rather than errs) and changes nothing on a bad port. */
-    private static void checkPort(CliRequest r, ServerLookup.Target t) throws CliException {
-        String text = r.arg(4);
-        if (text.isEmpty()) {
-            throw new CliException("set server <b>/<s> check-port requires a port.\n");
-        }
-        ServerChecks k = checks(r, t.server());
-        String warning;
-        if (!k.healthEnabled()) {
-            warning = "health checks are not enabled on this server";
-        } else if (!text.matches("-?[0-9]+")) {
-            warning = "provided port is not an integer";
-        } else if (text.length() > 6 || Integer.parseInt(text) < 0 || Integer.parseInt(text) > 65535) {
-            warning = "provided port is invalid";
-        } else {
-            k.checkPort(Integer.parseInt(text));
-            return;
-        }
-        r.feedback(Severity.WARNING, warning);
     }
 
     /** The checks of the server the command's third word names. */

@@ -108,8 +108,18 @@ public final class CheckModule implements Module {
         o.add("agent-inter", 1, (s, l) -> of(s).agentInter = delay(s, l, "agent-inter"));
         o.add("rise", 1, (s, l) -> of(s).rise = positive(l, "rise"));
         o.add("fall", 1, (s, l) -> of(s).fall = positive(l, "fall"));
-        o.add("port", 1, (s, l) -> of(s).port = port(l.arg(1), "port"));
-        o.add("agent-port", 1, (s, l) -> of(s).agentPort = port(l.arg(1), "agent-port"));
+        o.add("port", 1, (s, l) -> {
+            ServerCheckSpec c = of(s);
+            c.port = port(l.arg(1), "port");
+            if (!c.agentPortSet) {
+                c.agentPort = c.port; // HAProxy: the agent's port too, unless agent-port was given
+            }
+        });
+        o.add("agent-port", 1, (s, l) -> {
+            ServerCheckSpec c = of(s);
+            c.agentPort = port(l.arg(1), "agent-port");
+            c.agentPortSet = true;
+        });
         o.add("addr", 1, (s, l) -> of(s).addr = address(l.arg(1), "addr"));
         o.add("agent-addr", 1, (s, l) -> of(s).agentAddr = address(l.arg(1), "agent-addr"));
         o.add("agent-send", 1, (s, l) -> of(s).agentSend = l.arg(1));
@@ -119,13 +129,6 @@ public final class CheckModule implements Module {
         o.add("no-check-send-proxy", (s, l) -> of(s).sendProxy = false);
         o.add("check-via-socks4", (s, l) -> of(s).viaSocks4 = true);
         o.add("track", 1, (s, l) -> of(s).track = l.arg(1));
-        o.add("init-state", 1, (s, l) -> of(s).initState = switch (l.arg(1)) {
-            case "fully-up" -> ServerCheckSpec.InitState.FULLY_UP;
-            case "up" -> ServerCheckSpec.InitState.UP;
-            case "down" -> ServerCheckSpec.InitState.DOWN;
-            case "fully-down" -> ServerCheckSpec.InitState.FULLY_DOWN;
-            default -> throw new ConfigException("'init-state' expects one of 'fully-up', 'up', 'down' or 'fully-down' but got '" + l.arg(1) + "'.");
-        });
         o.add("check-ssl", (s, l) -> of(s).ssl = true);
         o.add("no-check-ssl", (s, l) -> of(s).ssl = false);
         o.add("check-sni", 1, (s, l) -> of(s).sni = l.arg(1));
@@ -252,7 +255,7 @@ public final class CheckModule implements Module {
                     diag.configAlert(where + "unable to enable checks and tracking at the same time!");
                 }
                 if (c.agent && c.agentPort == 0) {
-                    diag.configWarning(where + "server " + s.name + " does not have agent port. Agent check has been disabled.");
+                    diag.configAlert(where + "server " + s.name + " does not have agent port. Agent check has been disabled.");
                     c.agent = false;
                 }
                 if (c.check && c.port == 0 && s.portMode != ServerSpec.PortMode.FIXED) {

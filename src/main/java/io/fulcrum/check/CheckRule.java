@@ -20,8 +20,8 @@ sealed interface CheckRule {
      * {@code byDefault} takes TLS from the server's check settings ({@code check-ssl}...).
      */
     record Connect(int port, ToIntFunction<CheckContext> portExpr, InetAddress addr, boolean sendProxy, boolean viaSocks4, boolean byDefault, boolean ssl,
-                   String sni, List<String> alpn, String comment) implements CheckRule {
-        private static final Connect IMPLICIT = new Connect(0, null, null, false, false, true, false, null, null, null);
+                   String sni, List<String> alpn, String comment, boolean linger) implements CheckRule {
+        private static final Connect IMPLICIT = new Connect(0, null, null, false, false, true, false, null, null, null, false);
 
         /**
          * The connect a rule set starts with when it has none, and the one of the protocol checks: one instance, told from

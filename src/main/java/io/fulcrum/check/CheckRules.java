@@ -214,6 +214,7 @@ final class CheckRules {
         boolean sendProxy = false;
         boolean viaSocks4 = false;
         boolean byDefault = false;
+        boolean linger = false;
         boolean ssl = false;
         String sni = null;
         List<String> alpn = null;
@@ -232,7 +233,7 @@ final class CheckRules {
                 case "addr" -> addr = CheckModule.address(value(l, ++i, kw + " connect", w), "addr");
                 case "send-proxy" -> sendProxy = true;
                 case "default" -> byDefault = true;
-                case "linger" -> { }
+                case "linger" -> linger = true;
                 case "ssl" -> ssl = true;
                 case "sni" -> sni = value(l, ++i, kw + " connect", w);
                 case "alpn" -> alpn = CheckModule.alpn(l.has(i + 1) ? l.arg(++i) : "", "'" + kw + " connect' : 'alpn'");
@@ -243,7 +244,7 @@ final class CheckRules {
                         + "'ssl', 'sni', 'alpn', 'proto', 'linger' or 'default' but got '" + w + "' as argument.");
             }
         }
-        return new CheckRule.Connect(port, portExpr, addr, sendProxy, viaSocks4, byDefault, ssl, sni, alpn, comment);
+        return new CheckRule.Connect(port, portExpr, addr, sendProxy, viaSocks4, byDefault, ssl, sni, alpn, comment, linger);
     }
 
     /** {@code http-check send}: what it gives overrides {@code option httpchk}'s request. */
@@ -516,7 +517,7 @@ final class CheckRules {
         if (!c.rules.isEmpty() && c.rules.getLast() instanceof CheckRule.Comment k) {
             r = switch (r) {
                 case CheckRule.Connect x when x.comment() == null -> new CheckRule.Connect(x.port(), x.portExpr(), x.addr(), x.sendProxy(),
-                        x.viaSocks4(), x.byDefault(), x.ssl(), x.sni(), x.alpn(), k.text());
+                        x.viaSocks4(), x.byDefault(), x.ssl(), x.sni(), x.alpn(), k.text(), x.linger());
                 case CheckRule.Send x when x.comment() == null -> new CheckRule.Send(x.data(), k.text());
                 case CheckRule.HttpSend x when x.comment() == null -> new CheckRule.HttpSend(x.method(), x.uri(), x.version(), x.headers(), x.body(),
                         k.text());

@@ -62,6 +62,8 @@ final class CheckRun {
     private final long start = System.nanoTime();
     private Channel channel;
     /** The bare connect made without a channel ({@link ConnectProbe}), or null. */
+    /** The connect rule of the current connection said {@code linger}: it closes with a FIN, not a reset. */
+    private boolean linger;
     private ConnectProbe probe;
     /** The probe's own connect timer, when it fires before the run's. */
     private ScheduledFuture<?> probeTimer;
@@ -120,12 +122,13 @@ final class CheckRun {
 
     private void connect(Connect c) {
         if (channel != null) {
-            channel.close();
+            close(channel);
             channel = null;
             release();
             eof = false;
         }
         closeProbe();
+        linger = c.linger();
         int port = c.portExpr() == null ? 0 : c.portExpr().applyAsInt(ctx());
         port = port > 0 && port <= 65535 ? port : c.port() != 0 ? c.port() : target.address().getPort();
         InetSocketAddress to = new InetSocketAddress(c.addr() != null ? c.addr() : target.address().getAddress(), port);
@@ -137,7 +140,7 @@ final class CheckRun {
         boolean socks = c.viaSocks4() || c.byDefault() && target.viaSocks4();
         // As HAProxy, in the server's network namespace (a probe makes its socket where it is).
         NetNamespace ns = target.server().spec().namespace;
-        if (bare(c) && source == null && !socks && ns == null && ConnectProbe.usable(loop)) {
+        if (bare(c) && !linger && source == null && !socks && ns == null && ConnectProbe.usable(loop)) {
             probe(to);
             return;
         }
@@ -148,7 +151,9 @@ final class CheckRun {
         if (bare(c)) {
             // As HAProxy: the handshake's last ACK is delayed and the close resets, so the server's application never
             // sees the check and no TIME_WAIT is left here (thousands a second would make every connect dearer).
-            ch.config().setOption(ChannelOption.SO_LINGER, 0);
+            if (!linger) {
+                ch.config().setOption(ChannelOption.SO_LINGER, 0);
+            }
             if (ch instanceof EpollSocketChannel) {
                 ch.config().setOption(EpollChannelOption.TCP_QUICKACK, false);
             }
@@ -578,12 +583,23 @@ final class CheckRun {
             timer.cancel(false);
         }
         if (channel != null) {
-            channel.close();
+            close(channel);
         }
         closeProbe();
         release();
         int nul = info.indexOf('\0'); // HAProxy keeps the info as a C string
         done.accept(new CheckResult(status, code, nul < 0 ? info : info.substring(0, nul), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)));
+    }
+
+    /**
+     * Closes a connection of the check as HAProxy does: with a reset (SO_LINGER 0, no TIME_WAIT left here) unless its
+     * connect rule says {@code linger} or the server closed first (the channel is then closed already, with a FIN).
+     */
+    private void close(Channel ch) {
+        if (!linger && ch.isActive()) {
+            ch.config().setOption(ChannelOption.SO_LINGER, 0);
+        }
+        ch.close();
     }
 
     private void release() {

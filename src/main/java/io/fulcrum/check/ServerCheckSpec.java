@@ -16,9 +16,6 @@ final class ServerCheckSpec implements ServerSpec.ServerPart, Cloneable {
     /** {@code on-error}: what enough consecutive errors of the traffic do. */
     enum OnError { FASTINTER, FAIL_CHECK, SUDDEN_DEATH, MARK_DOWN }
 
-    /** {@code init-state}: how healthy a checked server is thought to be before its first check. */
-    enum InitState { FULLY_UP, UP, DOWN, FULLY_DOWN }
-
     boolean check;
     long inter = 2000;
     long fastinter;
@@ -31,9 +28,11 @@ final class ServerCheckSpec implements ServerSpec.ServerPart, Cloneable {
     boolean sendProxy;
     /** {@code check-via-socks4}: the default connect of the checks goes through the server's {@code socks4} proxy. */
     boolean viaSocks4;
-    InitState initState = InitState.UP;
     boolean agent;
+    /** {@code agent-port}; else {@code port}'s (HAProxy's SRV_F_AGENTPORT says which). */
     int agentPort;
+    /** {@code agent-port} was given: {@code port} no longer sets {@link #agentPort}. */
+    boolean agentPortSet;
     InetAddress agentAddr;
     long agentInter = 2000;
     String agentSend;

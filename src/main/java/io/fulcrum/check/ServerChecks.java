@@ -42,6 +42,14 @@ public final class ServerChecks {
     private volatile boolean agentEnabled;
     /** {@code port} or {@code set server check-port}; 0 follows the server's port. */
     private volatile int checkPort;
+    /** {@code addr} or {@code set server check-addr}; null follows the server's address. */
+    private volatile InetAddress checkAddr;
+    /** {@code agent-addr} or {@code set server agent-addr}; null follows the server's address. */
+    private volatile InetAddress agentAddr;
+    /** {@code agent-port} or {@code set server agent-port}. */
+    private volatile int agentPort;
+    /** {@code agent-send} or {@code set server agent-send}; null or empty sends nothing. */
+    private volatile String agentSend;
     /** {@code pp2-never-send-local}. */
     private final boolean pp2NeverSendLocal;
     /** HAProxy's health: 0..rise-1 is down, rise..rise+fall-1 up. Written on the loop, read by the CLI and stats. */
@@ -84,6 +92,12 @@ public final class ServerChecks {
         this.healthEnabled = spec.check;
         this.agentEnabled = spec.agent;
         this.checkPort = spec.port;
+        this.checkAddr = spec.addr;
+        // As HAProxy: agent-addr, else the checks' addr (whichever keyword came first), else the server's address;
+        // set server check-addr later moves the checks only.
+        this.agentAddr = spec.agentAddr != null ? spec.agentAddr : spec.addr;
+        this.agentPort = spec.agentPort;
+        this.agentSend = spec.agentSend;
         if (server.spec().disabled) {
             this.health = 0; // HAProxy starts a disabled server's health at 0, checked or not
             this.sawMaintenance = true;
@@ -176,7 +190,8 @@ public final class ServerChecks {
             external.start(Math.min(spec.inter, connect), loop, done);
             return;
         }
-        InetAddress host = spec.addr != null ? spec.addr : ((Endpoint.Inet) server.endpoint()).host();
+        InetAddress addr = checkAddr;
+        InetAddress host = addr != null ? addr : ((Endpoint.Inet) server.endpoint()).host();
         boolean on404 = proxy.disableOn404 && health >= spec.rise;
         CheckRun.Target t = new CheckRun.Target(backend, server, new InetSocketAddress(host, port()), proxyVersion(), !pp2NeverSendLocal, spec.viaSocks4,
                 connect, timeout,
@@ -193,12 +208,13 @@ public final class ServerChecks {
             loop.schedule(this::runAgent, spread(spec.agentInter), TimeUnit.MILLISECONDS);
             return;
         }
-        // As HAProxy: agent-addr, else the checks' addr, else the server's address (whichever of the two keywords came first).
-        InetAddress host = spec.agentAddr != null ? spec.agentAddr : spec.addr != null ? spec.addr : inet.host();
-        CheckRun.Target t = new CheckRun.Target(backend, server, new InetSocketAddress(host, spec.agentPort), 0, false, false, spec.agentInter, spec.agentInter,
+        InetAddress addr = agentAddr;
+        InetAddress host = addr != null ? addr : inet.host();
+        CheckRun.Target t = new CheckRun.Target(backend, server, new InetSocketAddress(host, agentPort), 0, false, false, spec.agentInter, spec.agentInter,
                 false, false, null, null, Map.of());
-        List<CheckRule> agentRules = spec.agentSend == null ? List.of(AgentAnswer.READ)
-                : List.of(CheckRule.Send.of(spec.agentSend.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)), AgentAnswer.READ);
+        String send = agentSend;
+        List<CheckRule> agentRules = send == null || send.isEmpty() ? List.of(AgentAnswer.READ)
+                : List.of(CheckRule.Send.of(send.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)), AgentAnswer.READ);
         agentRunning = true;
         new CheckRun(loops, loop, t, agentRules, r -> {
             agentRunning = false;
@@ -558,22 +574,50 @@ public final class ServerChecks {
         return checkPort;
     }
 
-    public void checkPort(int port) {
-        checkPort = port;
+    /**
+     * {@code set server check-addr|check-port}: the address (null: unchanged) and the port (negative: unchanged) of
+     * the next health checks, both set on the checks' loop so that no check starts with half of the change.
+     */
+    void moveHealth(InetAddress addr, int port) {
+        onLoop(() -> {
+            if (addr != null) {
+                checkAddr = addr;
+            }
+            if (port >= 0) {
+                checkPort = port;
+            }
+        });
     }
 
-    /** The checks' own {@code addr}, or null. */
+    /** {@code set server agent-addr|agent-port}: the same for the agent check. */
+    void moveAgent(InetAddress addr, int port) {
+        onLoop(() -> {
+            if (addr != null) {
+                agentAddr = addr;
+            }
+            if (port >= 0) {
+                agentPort = port;
+            }
+        });
+    }
+
+    /** {@code set server agent-send}: what the next agent checks send (empty: nothing). */
+    void agentSend(String text) {
+        agentSend = text;
+    }
+
+    /** The checks' own address ({@code addr}, {@code set server check-addr}), or null. */
     public InetAddress checkAddr() {
-        return spec.addr;
+        return checkAddr;
     }
 
-    /** The agent's own {@code agent-addr}, or null. */
+    /** The agent's own address ({@code agent-addr}, {@code set server agent-addr}), or null. */
     public InetAddress agentAddr() {
-        return spec.agentAddr;
+        return agentAddr;
     }
 
-    /** {@code agent-port}, 0 without an agent. */
+    /** The agent's port ({@code agent-port}, {@code set server agent-port}), 0 without an agent. */
     public int agentPort() {
-        return spec.agentPort;
+        return agentPort;
     }
 }

@@ -8,6 +8,7 @@ import java.net.Inet6Address;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.net.UnknownHostException;
 
 /**
  * IP addresses written as HAProxy writes them (inet_ntop): IPv4 dotted, IPv6 in the canonical form of RFC 5952.
@@ -19,6 +20,17 @@ public final class InetText {
 
     public static String of(InetAddress a) {
         return a instanceof Inet6Address ? IpText.format6(a.getAddress(), 0) : a.getHostAddress();
+    }
+
+    /** A literal IPv4 or IPv6 address, read as inet_pton() reads it (no name is resolved), or null. */
+    public static InetAddress literal(String text) {
+        long v4 = IpText.parse4(text);
+        byte[] bytes = v4 >= 0 ? new byte[] {(byte) (v4 >>> 24), (byte) (v4 >>> 16), (byte) (v4 >>> 8), (byte) v4} : IpText.parse6(text);
+        try {
+            return bytes == null ? null : InetAddress.getByAddress(bytes);
+        } catch (UnknownHostException e) {
+            return null;
+        }
     }
 
     /** An address with its port as HAProxy's CLI prints it ({@code show sess}, {@code show errors}): ip:port, IPv6 without brackets. */

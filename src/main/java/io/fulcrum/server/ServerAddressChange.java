@@ -5,10 +5,8 @@ import io.fulcrum.cli.CliRequest;
 import io.fulcrum.cli.Severity;
 import io.fulcrum.conn.Endpoint;
 import io.fulcrum.conn.InetText;
-import io.fulcrum.sample.IpText;
 
 import java.net.InetAddress;
-import java.net.UnknownHostException;
 
 /**
  * {@code set server <b>/<s> addr <ip> [port <port>]}: moves a server. New connections and health checks
@@ -29,7 +27,7 @@ final class ServerAddressChange {
         }
         Server s = t.server();
         Server.Address now = s.address();
-        InetAddress ip = literal(text);
+        InetAddress ip = InetText.literal(text);
         if (ip == null) {
             r.feedback(Severity.WARNING, "Invalid addr '" + text + "'" + BY);
             return;
@@ -63,17 +61,6 @@ final class ServerAddressChange {
         s.moveTo(new Server.Address(new Endpoint.Inet(ip, now.portMode() == ServerSpec.PortMode.FIXED ? port : 0, family),
                 now.portMode(), port));
         r.feedback(Severity.WARNING, msg + BY);
-    }
-
-    /** A literal IPv4 or IPv6 address, read as inet_pton() reads it (no name is resolved), or null. */
-    private static InetAddress literal(String text) {
-        long v4 = IpText.parse4(text);
-        byte[] bytes = v4 >= 0 ? new byte[] {(byte) (v4 >>> 24), (byte) (v4 >>> 16), (byte) (v4 >>> 8), (byte) v4} : IpText.parse6(text);
-        try {
-            return bytes == null ? null : InetAddress.getByAddress(bytes);
-        } catch (UnknownHostException e) {
-            return null;
-        }
     }
 
     /** 1..65535; HAProxy would wrap a larger number or take a port map here: refused, nothing applied. */
