@@ -129,6 +129,13 @@ public final class CheckModule implements Module {
         o.add("no-check-send-proxy", (s, l) -> of(s).sendProxy = false);
         o.add("check-via-socks4", (s, l) -> of(s).viaSocks4 = true);
         o.add("track", 1, (s, l) -> of(s).track = l.arg(1));
+        o.add("init-state", 1, (s, l) -> of(s).initState = switch (l.arg(1)) {
+            case "fully-up" -> ServerCheckSpec.InitState.FULLY_UP;
+            case "up" -> ServerCheckSpec.InitState.UP;
+            case "down" -> ServerCheckSpec.InitState.DOWN;
+            case "fully-down" -> ServerCheckSpec.InitState.FULLY_DOWN;
+            default -> throw new ConfigException("'init-state' expects one of 'fully-up', 'up', 'down' or 'fully-down' but got '" + l.arg(1) + "'.");
+        });
         o.add("check-ssl", (s, l) -> of(s).ssl = true);
         o.add("no-check-ssl", (s, l) -> of(s).ssl = false);
         o.add("check-sni", 1, (s, l) -> of(s).sni = l.arg(1));

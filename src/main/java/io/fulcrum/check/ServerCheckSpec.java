@@ -16,6 +16,9 @@ final class ServerCheckSpec implements ServerSpec.ServerPart, Cloneable {
     /** {@code on-error}: what enough consecutive errors of the traffic do. */
     enum OnError { FASTINTER, FAIL_CHECK, SUDDEN_DEATH, MARK_DOWN }
 
+    /** {@code init-state}: how healthy a checked server is thought to be before its first check. */
+    enum InitState { FULLY_UP, UP, DOWN, FULLY_DOWN }
+
     boolean check;
     long inter = 2000;
     long fastinter;
@@ -28,6 +31,7 @@ final class ServerCheckSpec implements ServerSpec.ServerPart, Cloneable {
     boolean sendProxy;
     /** {@code check-via-socks4}: the default connect of the checks goes through the server's {@code socks4} proxy. */
     boolean viaSocks4;
+    InitState initState = InitState.UP;
     boolean agent;
     /** {@code agent-port}; else {@code port}'s (HAProxy's SRV_F_AGENTPORT says which). */
     int agentPort;

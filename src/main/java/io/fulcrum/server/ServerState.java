@@ -133,6 +133,15 @@ public final class ServerState {
         checkFailures.incrementAndGet();
     }
 
+    /** The state the server starts in, before any traffic ({@code init-state}): not logged. */
+    public void initially(Op start) {
+        synchronized (LOCK) {
+            op = start;
+            recompute();
+            group.recount();
+        }
+    }
+
     /** The server this one tracks ({@code track}), or null. */
     public Server tracked() {
         return tracked;
