@@ -134,6 +134,39 @@ class HealthCheckIT {
     }
 
     /**
+     * {@code init-state} (HAProxy 3.1's option; 2.6 refuses it): {@code down} starts a checked server one success short
+     * of up, {@code fully-down} with no health at all, {@code fully-up} with all of it; the start itself is not logged.
+     */
+    @Test
+    void initStateSetsTheHealthTheChecksStartFrom() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeFalse(TcpProxyKit.haproxy(), "HAProxy 2.6 does not know init-state");
+        try (Origin a = Origin.start(s -> send(s, "a"))) {
+            int fe = freePort();
+            String cfg = TCP_DEFAULTS + """
+                    backend be
+                        option log-health-checks
+                        server s1 127.0.0.1:%1$d check inter 300 rise 3 fall 2 init-state down
+                        server s2 127.0.0.1:%1$d check inter 300 rise 3 fall 2 init-state fully-down
+                        server s3 127.0.0.1:%1$d check inter 300 rise 3 fall 2 init-state fully-up
+                    frontend fe
+                        bind 127.0.0.1:%2$d
+                        default_backend be
+                    """.formatted(a.port(), fe);
+            try (FulcrumProcess p = serve(cfg, fe)) {
+                await(() -> p.stderr().contains("Server be/s2 is UP."), "s2 up");
+                String err = p.stderr();
+                // One success takes s1 up (its status counts then against fall, as HAProxy's); s2 needs three.
+                assertThat(err).containsPattern("Health check for server be/s1 succeeded, reason: Layer4 check passed, check duration: \\d+ms,"
+                        + " status: 2/2 UP.\n.*Server be/s1 is UP.");
+                assertThat(err.indexOf("be/s2 succeeded")).isLessThan(err.indexOf("status: 1/3 DOWN."));
+                assertThat(err.indexOf("status: 1/3 DOWN.")).isLessThan(err.indexOf("status: 2/3 DOWN."));
+                assertThat(err).doesNotContain("Server be/s3 is UP.", "Server be/s1 is DOWN", "Server be/s2 is DOWN");
+                assertThat(err.indexOf("Server be/s1 is UP.")).isLessThan(err.indexOf("Server be/s2 is UP."));
+            }
+        }
+    }
+
+    /**
      * An explicit tcp-check's connection failures and timeouts say at which step and in which rule they happened, as
      * HAProxy's chk_report_conn_err() words them (a comment rule is a step, and the next rule takes its text); checks
      * cut by the process stopping are not reported.
