@@ -1,6 +1,7 @@
 package io.fulcrum.log;
 
 import io.fulcrum.conn.TlsInfo;
+import io.fulcrum.listener.Listener;
 import io.fulcrum.sample.SampleContext;
 
 import java.net.InetSocketAddress;
@@ -19,8 +20,8 @@ final class ConnectionVariables {
         address(r, "si", "sp", ctx -> ifLogged(ctx, StreamLog::serverAddress), false);
         address(r, "bi", "bp", ctx -> ifLogged(ctx, StreamLog::serverLocal), false);
         r.add("f", false, (ctx, out, f) -> LogVariable.text(out, ctx.frontend().name(), f));
-        // '~' would follow the name of a frontend that terminated TLS.
-        r.add("ft", false, (ctx, out, f) -> LogVariable.text(out, ctx.frontend().name(), f));
+        // HAProxy marks a frontend whose bind line speaks TLS with a '~' after its name (inside the quotes).
+        r.add("ft", false, (ctx, out, f) -> LogVariable.text(out, tlsBind(ctx) ? ctx.frontend().name() + "~" : ctx.frontend().name(), f));
         r.add("b", false, (ctx, out, f) -> LogVariable.text(out, ctx.backend() != null ? ctx.backend().name() : ctx.frontend().name(), f));
         r.add("s", false, (ctx, out, f) -> LogVariable.text(out, serverName(ctx), f));
         r.add("H", false, (ctx, out, f) -> LogVariable.text(out, Hostname.NAME, f));
@@ -54,6 +55,12 @@ final class ConnectionVariables {
             TlsInfo tls = TlsInfo.of(ctx.frontChannel());
             LogVariable.text(out, tls == null ? null : tls.protocol(), f);
         });
+    }
+
+    /** The client connected to a bind line with a TLS layer ({@code ssl}), whether or not its handshake completed. */
+    private static boolean tlsBind(SampleContext ctx) {
+        Listener l = ctx.listener();
+        return l != null && l.bindSpec().transport != null;
     }
 
     /** The server, or the service that answered instead ({@code <STATS>}), or {@code <NOSRV>}. */
