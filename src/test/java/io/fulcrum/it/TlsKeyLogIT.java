@@ -57,15 +57,25 @@ class TlsKeyLogIT {
                 "-keylogfile", keys.toString());
         Set<String> client = Files.readAllLines(keys).stream().filter(l -> !l.startsWith("#")).map(l -> l.toLowerCase(Locale.ROOT))
                 .collect(Collectors.toCollection(TreeSet::new));
-        long end = System.currentTimeMillis() + 5000;
-        while (!p.stdout().substring(before).contains("CLIENT_RANDOM") && System.currentTimeMillis() < end) {
-            Thread.sleep(50);
-        }
-        Set<String> logged = p.stdout().substring(before).lines().filter(l -> !l.endsWith(" -")).map(l -> l.toLowerCase(Locale.ROOT))
+        Set<String> logged = loggedSince(p, before).lines().filter(l -> !l.endsWith(" -")).map(l -> l.toLowerCase(Locale.ROOT))
                 .collect(Collectors.toCollection(TreeSet::new));
         @SuppressWarnings("unchecked")
         Set<String>[] both = new Set[] {client, logged};
         return both;
+    }
+
+    /** What the proxy logged after {@code before}, once the connection's line (ending with CLIENT_RANDOM) is there. */
+    private static String loggedSince(FulcrumProcess p, int before) throws InterruptedException {
+        long end = System.currentTimeMillis() + 5000;
+        while (!p.stdout().substring(before).contains("CLIENT_RANDOM") && System.currentTimeMillis() < end) {
+            Thread.sleep(50);
+        }
+        return p.stdout().substring(before);
+    }
+
+    /** An NSS key log file of the logged lines ({@code LABEL client_random secret}). */
+    private static void writeKeyLog(Path file, String logged) throws java.io.IOException {
+        Files.write(file, logged.lines().filter(l -> l.split(" ").length == 3).toList());
     }
 
     @Test
@@ -100,11 +110,7 @@ class TlsKeyLogIT {
             String random = Tls13Records.clientRandom(relay.clientBytes());
             List<Tls13Records.Rec> records = Tls13Records.split(relay.serverBytes());
             Path keyLog = dir.resolve("fulcrum.keys");
-            long end = System.currentTimeMillis() + 5000;
-            while (!p.stdout().substring(before).contains("CLIENT_RANDOM") && System.currentTimeMillis() < end) {
-                Thread.sleep(50);
-            }
-            Files.write(keyLog, p.stdout().substring(before).lines().filter(l -> l.split(" ").length == 3).toList());
+            writeKeyLog(keyLog, loggedSince(p, before));
             Map<String, String> secrets = new HashMap<>();
             for (String l : Files.readAllLines(keyLog)) {
                 String[] w = l.split(" ");
@@ -164,11 +170,7 @@ class TlsKeyLogIT {
                 Thread.sleep(500); // "Capturing on" is printed as the capture starts
                 int before = p.stdout().length();
                 TlsKit.run(dir, "GET / HTTP/1.0\r\n\r\n", "openssl", "s_client", "-tls1_3", "-ign_eof", "-connect", "127.0.0.1:" + port);
-                long logged = System.currentTimeMillis() + 5000;
-                while (!p.stdout().substring(before).contains("CLIENT_RANDOM") && System.currentTimeMillis() < logged) {
-                    Thread.sleep(50);
-                }
-                Files.write(dir.resolve("fulcrum.keys"), p.stdout().substring(before).lines().filter(l -> l.split(" ").length == 3).toList());
+                writeKeyLog(dir.resolve("fulcrum.keys"), loggedSince(p, before));
                 Thread.sleep(1000);
             } finally {
                 tshark.destroy();
