@@ -1,6 +1,7 @@
 package io.fulcrum.log;
 
 import io.fulcrum.conn.TlsInfo;
+import io.fulcrum.listener.Listener;
 import io.fulcrum.sample.SampleContext;
 
 import java.net.InetSocketAddress;
@@ -19,7 +20,7 @@ final class ConnectionVariables {
         address(r, "si", "sp", ctx -> ifLogged(ctx, StreamLog::serverAddress), false);
         address(r, "bi", "bp", ctx -> ifLogged(ctx, StreamLog::serverLocal), false);
         r.add("f", false, (ctx, out, f) -> LogVariable.text(out, ctx.frontend().name(), f));
-        // As HAProxy, '~' follows the name when the connection came through a bind line with "ssl".
+        // HAProxy marks a frontend whose bind line speaks TLS with a '~' after its name (inside the quotes).
         r.add("ft", false, (ctx, out, f) -> LogVariable.text(out, tlsBind(ctx) ? ctx.frontend().name() + "~" : ctx.frontend().name(), f));
         r.add("b", false, (ctx, out, f) -> LogVariable.text(out, ctx.backend() != null ? ctx.backend().name() : ctx.frontend().name(), f));
         r.add("s", false, (ctx, out, f) -> LogVariable.text(out, serverName(ctx), f));
@@ -56,8 +57,10 @@ final class ConnectionVariables {
         });
     }
 
+    /** The client connected to a bind line with a TLS layer ({@code ssl}), whether or not its handshake completed. */
     private static boolean tlsBind(SampleContext ctx) {
-        return ctx.listener() != null && ctx.listener().bindSpec().transport != null;
+        Listener l = ctx.listener();
+        return l != null && l.bindSpec().transport != null;
     }
 
     /** The server, or the service that answered instead ({@code <STATS>}), or {@code <NOSRV>}. */

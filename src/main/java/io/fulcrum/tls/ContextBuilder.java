@@ -101,9 +101,8 @@ final class ContextBuilder {
         if (o.preferClientCiphers) {
             NativeContext.preferClientCiphers(ctx);
         }
-        if (o.noTickets) {
-            NativeContext.noTickets(ctx);
-        }
+        // Netty's contexts refuse tickets unless told (a JDK property): HAProxy's binds and servers use them by default.
+        NativeContext.tickets(ctx, !o.noTickets);
         return context;
     }
 

@@ -1,10 +1,12 @@
 package io.fulcrum.tls;
 
 import io.netty.handler.ssl.ReferenceCountedOpenSslContext;
+import io.netty.handler.ssl.ReferenceCountedOpenSslEngine;
 import io.netty.handler.ssl.SslContext;
 import io.netty.internal.tcnative.SSL;
 import io.netty.internal.tcnative.SSLContext;
 
+import javax.net.ssl.SSLEngine;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -55,7 +57,24 @@ final class NativeContext {
         SSLContext.clearOptions(ctx, SSL.SSL_OP_CIPHER_SERVER_PREFERENCE);
     }
 
-    static void noTickets(long ctx) {
-        SSLContext.setOptions(ctx, SSL.SSL_OP_NO_TICKET);
+    /** {@code no-tls-tickets} or not: kept on the context, where {@link #keepTicketChoice} finds it for each engine. */
+    static void tickets(long ctx, boolean on) {
+        if (on) {
+            SSLContext.clearOptions(ctx, SSL.SSL_OP_NO_TICKET);
+        } else {
+            SSLContext.setOptions(ctx, SSL.SSL_OP_NO_TICKET);
+        }
+    }
+
+    /**
+     * Gives a new engine of {@code context} the context's choice about tickets. Netty's engine turns tickets on for
+     * itself whenever it may speak TLS 1.3, and BoringSSL reads the switch per connection for every version: without
+     * this, no-tls-tickets would still send tickets (TLS 1.2 ones as well).
+     */
+    static void keepTicketChoice(SslContext context, SSLEngine engine) {
+        long ctx = handle(context);
+        if (ctx != 0 && (SSLContext.getOptions(ctx) & SSL.SSL_OP_NO_TICKET) != 0 && engine instanceof ReferenceCountedOpenSslEngine e) {
+            SSL.setOptions(e.sslPointer(), SSL.SSL_OP_NO_TICKET);
+        }
     }
 }

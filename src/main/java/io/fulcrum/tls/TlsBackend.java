@@ -69,6 +69,7 @@ final class TlsBackend implements ServerTransport {
             }
             engine.setSSLParameters(p);
         }
+        NativeContext.keepTicketChoice(context, engine);
         SslHandler handler = new SslHandler(engine);
         handler.setHandshakeTimeoutMillis(handshakeTimeoutMillis);
         String sent = name;

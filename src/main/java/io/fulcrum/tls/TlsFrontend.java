@@ -127,6 +127,7 @@ final class TlsFrontend implements Transport {
         protected SslHandler newSslHandler(SslContext context, ByteBufAllocator allocator) {
             SslHandler handler = super.newSslHandler(context, allocator);
             engine = handler.engine();
+            NativeContext.keepTicketChoice(context, engine);
             if (recordLimit > 0) {
                 handler.setWrapDataSize(recordLimit);
             }

@@ -91,6 +91,49 @@ class TlsClientCertIT {
         }
     }
 
+    /**
+     * The fields of the client's and the frontend's certificates, as openssl x509 reads them from the same files:
+     * serial, validity (ASN.1 UTCTime), SHA-1 of the DER, DER. Over TLS 1.3 HAProxy's {@code ssl_fc_session_id} is 32
+     * bytes (OpenSSL's); BoringSSL gives TLS 1.3 sessions no id (docs/differences.md).
+     */
+    @Test
+    void certificateFields() throws Exception {
+        int port = freePort();
+        String fields = "%[ssl_c_serial,hex] %[ssl_c_notbefore] %[ssl_c_notafter] %[ssl_c_sha1,hex] %[ssl_c_der,hex]"
+                + " %[ssl_f_serial,hex] %[ssl_f_notbefore] %[ssl_f_notafter] %[ssl_f_sha1,hex] %[ssl_f_der,hex]"
+                + " sid=%[ssl_fc_session_id,hex]";
+        String cfg = config(port, "verify required ca-file " + dir.resolve("ca.pem"))
+                .replace(FETCHES, "http-request return status 200 content-type text/plain lf-string \"" + fields + "\"");
+        String expected = x509("client.crt") + " " + x509("server.crt");
+        try (FulcrumProcess p = serve(cfg, port)) {
+            String tls12 = curl(port, "client", "--tlsv1.2", "--tls-max", "1.2");
+            assertThat(tls12).startsWith(expected + " sid=").matches(".* sid=[0-9A-F]{64} code=200");
+            String tls13 = curl(port, "client", "--tlsv1.3");
+            assertThat(tls13).startsWith(expected + " sid=").endsWith("code=200");
+            assertThat(tls13.replaceAll(".* sid=(\\S*) code=200", "$1")).hasSize(TcpProxyKit.haproxy() ? 64 : 0);
+        }
+    }
+
+    /** What the ssl_x_ fetches give of a certificate file, by openssl x509: serial, validity, SHA-1, DER (hex). */
+    private String x509(String file) throws Exception {
+        String out = TlsKit.run(dir, "", "openssl", "x509", "-in", file, "-noout", "-serial", "-startdate", "-enddate",
+                "-dateopt", "iso_8601", "-fingerprint", "-sha1");
+        TlsKit.run(dir, "", "openssl", "x509", "-in", file, "-outform", "der", "-out", file + ".der");
+        String der = java.util.HexFormat.of().withUpperCase().formatHex(Files.readAllBytes(dir.resolve(file + ".der")));
+        return field(out, "serial") + " " + utcTime(field(out, "notBefore")) + " " + utcTime(field(out, "notAfter")) + " "
+                + field(out, "sha1 Fingerprint").replace(":", "") + " " + der;
+    }
+
+    private static String field(String out, String name) {
+        return out.lines().filter(l -> l.startsWith(name + "=")).findFirst().orElseThrow().substring(name.length() + 1);
+    }
+
+    /** "2026-12-01 16:00:00Z" as ASN.1's UTCTime, "261201160000Z". */
+    private static String utcTime(String iso) {
+        return iso.substring(2, 4) + iso.substring(5, 7) + iso.substring(8, 10) + iso.substring(11, 13) + iso.substring(14, 16)
+                + iso.substring(17, 19) + "Z";
+    }
+
     /** An error on the client's own certificate that crt-ignore-err lets pass is still told by the fetches. */
     @Test
     void ignoredErrors() throws Exception {

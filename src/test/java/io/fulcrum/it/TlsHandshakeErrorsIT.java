@@ -29,6 +29,7 @@ class TlsHandshakeErrorsIT {
     private static int cipher;
     private static int verify;
     private static int open;
+    private static int plain;
 
     @BeforeAll
     static void start() throws Exception {
@@ -42,6 +43,7 @@ class TlsHandshakeErrorsIT {
         cipher = freePort();
         verify = freePort();
         open = freePort();
+        plain = freePort();
         int ready = freePort();
         proxy = TcpProxyKit.serve("""
                 global
@@ -50,16 +52,20 @@ class TlsHandshakeErrorsIT {
                     mode http
                     log global
                     timeout client 5s
+                    log-format "ft=%%ft %%{+Q}ft"
                     error-log-format "fc_err=%%[fc_err] ssl_fc_err=%%[ssl_fc_err] str=%%[ssl_fc_err_str] c_err=%%[ssl_c_err] ca_err=%%[ssl_c_ca_err] verify=%%[ssl_c_verify] ssl_fc=%%[ssl_fc]"
                 frontend fe
                     bind 127.0.0.1:%d ssl crt %s ciphers ECDHE-RSA-AES128-GCM-SHA256 ssl-max-ver TLSv1.2
                     bind 127.0.0.1:%d ssl crt %s ca-file %s verify required
                     bind 127.0.0.1:%d ssl crt %s
                     http-request return status 200
+                frontend plain
+                    bind 127.0.0.1:%d
+                    http-request return status 200
                 frontend ready
                     no log
                     bind 127.0.0.1:%d
-                """.formatted(logs.port(), cipher, crt, verify, crt, ca, open, crt, ready), ready);
+                """.formatted(logs.port(), cipher, crt, verify, crt, ca, open, crt, plain, ready), ready);
     }
 
     @AfterAll
@@ -74,6 +80,18 @@ class TlsHandshakeErrorsIT {
 
     private static String line() throws InterruptedException {
         return logs.next().trim();
+    }
+
+    @Test
+    void frontendTransportMarksTls() throws Exception {
+        // %ft: the frontend's name, with a '~' when its bind line speaks TLS (inside the quotes of +Q).
+        assertThat(TlsKit.sClient(dir, open, "GET / HTTP/1.0\r\n\r\n")).contains("HTTP/1.1 200");
+        assertThat(line()).isEqualTo("ft=fe~ \"fe~\"");
+        try (Socket s = TcpProxyKit.connect(plain)) {
+            s.getOutputStream().write("GET / HTTP/1.0\r\n\r\n".getBytes());
+            TcpProxyKit.readToEof(s, 100_000);
+        }
+        assertThat(line()).isEqualTo("ft=plain \"plain\"");
     }
 
     @Test
