@@ -168,6 +168,7 @@ final class TlsFrontend implements Transport {
                     TlsConnection.completed(ctx.channel(), ctx.pipeline().get(SslHandler.class), selector.host, selector.secrets,
                             selector.hello == null ? null : selector.hello.capture);
                     ctx.pipeline().remove(this);
+                    ackFinished(ctx.channel());
                     ready.run();
                 } else {
                     fail(ctx, e.cause());
@@ -183,6 +184,17 @@ final class TlsFrontend implements Transport {
                 return;
             }
             ctx.fireUserEventTriggered(evt);
+        }
+
+        /**
+         * Acknowledges the client's Finished now. BoringSSL sends its session tickets with the first response, not
+         * after the handshake as OpenSSL does, so nothing carries that ACK: with delayed ACKs (tcp-smart-accept) a
+         * client without TCP_NODELAY (ab, Python) then holds its request back (Nagle) for the kernel's 40 ms.
+         */
+        private static void ackFinished(io.netty.channel.Channel ch) {
+            if (ch instanceof io.netty.channel.epoll.EpollSocketChannel s) {
+                s.config().setTcpQuickAck(true);
+            }
         }
 
         @Override
