@@ -28,11 +28,22 @@ import static io.fulcrum.it.TcpProxyKit.text;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Which server a connection goes to ({@code balance roundrobin|static-rr}, weights, {@code disabled},
+ * Which server a connection goes to ({@code balance roundrobin|static-rr|leastconn|source}, weights, {@code disabled},
+ * backups with and without {@code option allbackups},
  * ports taken from the client's destination) and what happens when connecting fails ({@code retries}).
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class TcpProxyBalanceIT {
+
+    /** The defaults section of the tests that build their listen section. */
+    private static final String DEFAULTS = """
+            defaults
+                mode tcp
+                timeout connect 5s
+                timeout client 30s
+                timeout server 30s
+
+            """;
 
     /** An origin that answers each connection with its name, then closes. */
     private static Origin named(String name) throws IOException {
@@ -62,13 +73,7 @@ class TcpProxyBalanceIT {
     }
 
     private static String twoServers(int fe, String balance, int a, String aOpts, int b, String bOpts) {
-        return """
-                defaults
-                    mode tcp
-                    timeout connect 5s
-                    timeout client 30s
-                    timeout server 30s
-
+        return DEFAULTS + """
                 listen test
                     bind 127.0.0.1:%d
                     balance %s
@@ -172,6 +177,128 @@ class TcpProxyBalanceIT {
                      """.formatted(fe, a.port(), b.port(), c.port()), fe)) {
             assertThat(spread(fe, 8)).containsExactlyEntriesOf(new TreeMap<>(Map.of("a", 4, "c", 4)));
             assertThat(b.accepted()).isZero();
+        }
+    }
+
+    /** Four servers a to d behind {@code balance}, with {@code more} lines in the proxy. */
+    private static String fourServers(int fe, String balance, String more, Origin... o) {
+        return DEFAULTS + """
+                listen test
+                    bind 127.0.0.1:%d
+                    balance %s
+                %s
+                    server a 127.0.0.1:%d
+                    server b 127.0.0.1:%d
+                    server c 127.0.0.1:%d backup
+                    server d 127.0.0.1:%d backup
+                """.formatted(fe, balance, more, o[0].port(), o[1].port(), o[2].port(), o[3].port());
+    }
+
+    /** Which server answers a connection from {@code source} (a loopback address). */
+    private static String from(String source, int fe) throws IOException {
+        try (Socket s = new Socket()) {
+            s.bind(new java.net.InetSocketAddress(source, 0));
+            s.connect(new java.net.InetSocketAddress("127.0.0.1", fe), 5000);
+            s.setSoTimeout(10_000);
+            return readToEof(s, 100);
+        }
+    }
+
+    /**
+     * {@code balance source}: each client address keeps its server, and which one is HAProxy's map-based hash of the
+     * address (the expected servers were recorded from haproxy 2.6; the test passes against it).
+     */
+    @Test
+    void sourceHashKeepsEachClientOnHaproxysServer() throws Exception {
+        int fe = freePort();
+        try (Origin a = named("a"); Origin b = named("b"); Origin c = named("c"); Origin d = named("d");
+             FulcrumProcess proxy = serve(fourServers(fe, "source", "", a, b, c, d).replace(" backup", ""), fe)) {
+            StringBuilder got = new StringBuilder();
+            for (String source : SOURCES) {
+                String server = from(source, fe);
+                assertThat(from(source, fe)).as("%s again", source).isEqualTo(server);
+                got.append(server);
+            }
+            assertThat(got).hasToString(SOURCE_SERVERS);
+        }
+    }
+
+    private static final String[] SOURCES = {"127.0.0.1", "127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5", "127.0.0.6", "127.0.0.7",
+        "127.0.0.8", "127.1.2.3", "127.9.8.7", "127.200.1.33", "127.45.67.89", "127.255.0.254", "127.3.0.0", "127.17.42.5", "127.128.64.32"};
+    /** The servers of {@link #SOURCES} under {@code balance source} over a, b, c and d, as haproxy 2.6 chose them. */
+    private static final String SOURCE_SERVERS = "bcdabcdaddbbcaba";
+
+    /** An origin that answers each connection with its name, keeps it until the proxy closes it, then counts it in {@code closed}. */
+    private static Origin holding(String name, java.util.concurrent.atomic.AtomicInteger closed) throws IOException {
+        return Origin.start(s -> {
+            send(s, name);
+            s.getInputStream().transferTo(java.io.OutputStream.nullOutputStream());
+            closed.incrementAndGet();
+        });
+    }
+
+    /** Opens a connection that stays open: the name of the server that answered it. */
+    private static String open(int fe, List<Socket> kept) throws IOException {
+        Socket s = connect(fe);
+        kept.add(s);
+        return new String(s.getInputStream().readNBytes(1), java.nio.charset.StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * {@code balance leastconn}: once the second server's connection is closed, the next connection goes back to it
+     * (round robin would give the first server its turn).
+     */
+    @Test
+    void leastConnGoesWhereTheFewestConnectionsAre() throws Exception {
+        int fe = freePort();
+        List<Socket> kept = new ArrayList<>();
+        java.util.concurrent.atomic.AtomicInteger closed = new java.util.concurrent.atomic.AtomicInteger();
+        try (Origin a = holding("a", closed); Origin b = holding("b", closed);
+             FulcrumProcess proxy = serve(twoServers(fe, "leastconn", a.port(), "", b.port(), ""), fe)) {
+            String first = open(fe, kept);
+            String second = open(fe, kept);
+            assertThat(second).isNotEqualTo(first);
+            kept.remove(1).close();
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+            while (closed.get() == 0) { // the proxy closed the server side: the session is over
+                assertThat(System.nanoTime()).as("the proxy closes the second server's connection").isLessThan(deadline);
+                Thread.sleep(10);
+            }
+            Thread.sleep(100);
+            assertThat(open(fe, kept)).isEqualTo(second);
+        } finally {
+            for (Socket s : kept) {
+                s.close();
+            }
+        }
+    }
+
+    /**
+     * With every active server gone, the first backup takes all the traffic; with {@code option allbackups}, every
+     * backup shares it.
+     */
+    @Test
+    void backupsTakeOverOneOrAll() throws Exception {
+        int fe = freePort();
+        int dead = freePort();
+        try (Origin c = named("c"); Origin d = named("d")) {
+            Origin a = Origin.start(dead, s -> send(s, "a"));
+            Origin b = named("b");
+            a.close();
+            b.close();
+            for (String more : new String[] {"", "    option allbackups"}) {
+                try (FulcrumProcess proxy = serve(fourServers(fe, "roundrobin", more, a, b, c, d)
+                        .replace("server a 127.0.0.1:" + a.port(), "server a 127.0.0.1:" + a.port() + " check inter 200 fall 1")
+                        .replace("server b 127.0.0.1:" + b.port(), "server b 127.0.0.1:" + b.port() + " check inter 200 fall 1"), fe)) {
+                    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+                    while (!(proxy.stderr().contains("Server test/a is DOWN") && proxy.stderr().contains("Server test/b is DOWN"))) {
+                        assertThat(System.nanoTime()).as("a and b taken down by their checks").isLessThan(deadline);
+                        Thread.sleep(50);
+                    }
+                    Map<String, Integer> seen = spread(fe, 4);
+                    assertThat(seen).as(more).containsExactlyEntriesOf(new TreeMap<>(more.isEmpty() ? Map.of("c", 4) : Map.of("c", 2, "d", 2)));
+                }
+            }
         }
     }
 
