@@ -168,7 +168,10 @@ class MasterWorkerIT {
                 clients.close();
                 assertThat(clients.failed.get()).as("failed requests among %d", clients.ok.get()).isZero();
             }
-            assertThat(m.stderr()).contains("Reloading Fulcrum", "Former worker (" + w1 + ") exited with code 0 (Exit)");
+            // The master writes the line once it has reaped the worker, a moment after the worker is gone.
+            await("the master tells the old worker's exit", Duration.ofSeconds(30),
+                    () -> m.stderr().contains("Former worker (" + w1 + ") exited with code 0 (Exit)"));
+            assertThat(m.stderr()).contains("Reloading Fulcrum");
             List<Long> second = workers(cli);
             assertThat(second).hasSize(1).doesNotContain(w1);
             assertThat(CliClient.send(cli, "show proc")).containsPattern("master +1 \\[failed: 0\\]");
