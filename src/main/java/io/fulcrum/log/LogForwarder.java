@@ -24,6 +24,8 @@ import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -37,6 +39,7 @@ final class LogForwarder implements Services.Service {
     private final Diagnostics diag;
     private final List<Channel> channels = new ArrayList<>();
     private final AtomicInteger connections = new AtomicInteger();
+    private final Queue<Channel> parked = new ConcurrentLinkedQueue<>();
     private ProcessLog log;
     private LogTarget[] targets;
 
@@ -84,21 +87,38 @@ final class LogForwarder implements Services.Service {
 
     /**
      * A stream connection, closed after {@code timeout client} of silence. At maxconn the listener stops accepting
-     * (new connections wait in the backlog, as in HAProxy) until one closes; one accepted in the same batch is closed.
+     * (new connections wait in the backlog, as in HAProxy) until one closes; one the listener had already taken in
+     * the same accept batch waits unread among the parked ones and is admitted, oldest first, when a slot frees.
      */
     private void accept(Channel ch) {
         Channel listener = ch.parent();
-        int open = connections.incrementAndGet();
-        if (open > spec.maxconn) {
-            connections.decrementAndGet();
-            ch.close();
+        if (!claimSlot()) {
+            ch.config().setAutoRead(false);
+            parked.add(ch);
+            ch.closeFuture().addListener(f -> parked.remove(ch));
+            admitParked(listener); // a slot may have freed between the claim and the parking
             return;
         }
-        if (open == spec.maxconn) {
+        admit(ch, listener);
+    }
+
+    private boolean claimSlot() {
+        for (int open = connections.get(); open < spec.maxconn; open = connections.get()) {
+            if (connections.compareAndSet(open, open + 1)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void admit(Channel ch, Channel listener) {
+        if (connections.get() >= spec.maxconn) {
             listener.config().setAutoRead(false);
         }
         ch.closeFuture().addListener(f -> {
-            if (connections.getAndDecrement() == spec.maxconn) {
+            connections.decrementAndGet();
+            admitParked(listener);
+            if (connections.get() < spec.maxconn && parked.isEmpty()) {
                 listener.config().setAutoRead(true);
             }
         });
@@ -112,6 +132,19 @@ final class LogForwarder implements Services.Service {
                 ctx.close(); // a timeout or a reset ends the connection, as HAProxy closes it
             }
         });
+        ch.config().setAutoRead(true);
+    }
+
+    /** Admits parked connections while slots are free; a slot claimed for a vanished one is given back. */
+    private void admitParked(Channel listener) {
+        while (!parked.isEmpty() && claimSlot()) {
+            Channel next = parked.poll();
+            if (next == null || !next.isActive()) {
+                connections.decrementAndGet();
+                continue;
+            }
+            admit(next, listener);
+        }
     }
 
     private void bound(ChannelFuture f, InetSocketAddress a) {
