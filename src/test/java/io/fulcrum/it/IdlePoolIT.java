@@ -165,6 +165,27 @@ class IdlePoolIT {
         }
     }
 
+    /** An origin answering "connection#request", holding its first two requests until both came: two connections. */
+    private static HttpOrigin pairing() throws Exception {
+        CountDownLatch both = new CountDownLatch(2);
+        return HttpOrigin.start(x -> {
+            both.countDown();
+            both.await(5, TimeUnit.SECONDS);
+            x.reply(200, x.connection + "#" + x.index);
+        });
+    }
+
+    /** First requests on {@code a} and {@code b} together: the numbers of the two server connections they got. */
+    private static String[] pair(HttpClientConn a, HttpClientConn b, Path sock) throws Exception {
+        a.send(get("/"));
+        b.send(get("/"));
+        String x = a.read().bodyText().split("#")[0];
+        String y = b.read().bodyText().split("#")[0];
+        assertThat(x).isNotEqualTo(y);
+        awaitIdle(sock);
+        return new String[]{x, y};
+    }
+
     /**
      * A takeover looks at the threads from the one after the thread that last gave a connection, its own included
      * (HAProxy's next_takeover, set whenever a connection is found): connections X on thread 0 and Y on thread 1;
@@ -175,22 +196,14 @@ class IdlePoolIT {
     void takeoversStartAfterTheThreadThatGaveTheLastConnection() throws Exception {
         int[] fe = ports(3);
         Path sock = socket();
-        CountDownLatch both = new CountDownLatch(2);
-        try (HttpOrigin origin = HttpOrigin.start(x -> {
-                 both.countDown();
-                 both.await(5, TimeUnit.SECONDS); // the first two are in flight together: two connections
-                 x.reply(200, x.connection + "#" + x.index);
-             });
+        try (HttpOrigin origin = pairing();
              FulcrumProcess proxy = start(config(3, sock, fe, true,
                      "http-reuse always\ndefault-server pool-purge-delay 1m", origin.port()), fe);
              HttpClientConn a = HttpClientConn.open(fe[0]);
              HttpClientConn b = HttpClientConn.open(fe[1])) {
-            a.send(get("/"));
-            b.send(get("/"));
-            String x = a.read().bodyText().split("#")[0];
-            String y = b.read().bodyText().split("#")[0];
-            assertThat(x).isNotEqualTo(y);
-            awaitIdle(sock);
+            String[] xy = pair(a, b, sock);
+            String x = xy[0];
+            String y = xy[1];
             // Each carries a second request (from its own thread), so both are safe: any request may take either.
             assertThat(a.exchange(get("/")).bodyText()).isEqualTo(x + "#2");
             awaitIdle(sock);
@@ -201,6 +214,29 @@ class IdlePoolIT {
             assertThat(request(fe[2], 2, sock)).isEqualTo(y + "#3");
             assertThat(request(fe[1], 1, sock)).isEqualTo(y + "#4");
             assertThat(fdTakeover(sock)).isEqualTo(2);
+            assertThat(origin.accepted()).isEqualTo(2);
+        }
+    }
+
+    /**
+     * aggressive: a first request takes a safe connection only, from another thread too, passing over a thread whose
+     * idle connections carried one request each: X on thread 0 (one request), Y on thread 1 (two); a first request on
+     * thread 2 looks at thread 0 first (after thread 1, where Y was last found), passes X over and takes Y.
+     */
+    @Test
+    void aggressiveTakesOverSafeConnectionsOnly() throws Exception {
+        int[] fe = ports(3);
+        Path sock = socket();
+        try (HttpOrigin origin = pairing();
+             FulcrumProcess proxy = start(config(3, sock, fe, true,
+                     "http-reuse aggressive\ndefault-server pool-purge-delay 1m", origin.port()), fe);
+             HttpClientConn a = HttpClientConn.open(fe[0]);
+             HttpClientConn b = HttpClientConn.open(fe[1])) {
+            String[] xy = pair(a, b, sock);
+            assertThat(b.exchange(get("/")).bodyText()).isEqualTo(xy[1] + "#2");
+            awaitIdle(sock);
+            assertThat(request(fe[2], 2, sock)).isEqualTo(xy[1] + "#3");
+            assertThat(fdTakeover(sock)).isEqualTo(1);
             assertThat(origin.accepted()).isEqualTo(2);
         }
     }
