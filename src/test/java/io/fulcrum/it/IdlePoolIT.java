@@ -165,25 +165,42 @@ class IdlePoolIT {
         }
     }
 
-    /** An origin answering "connection#request", holding its first two requests until both came: two connections. */
-    private static HttpOrigin pairing() throws Exception {
+    /**
+     * Three threads, bind line i on thread i, {@code http-reuse reuse}: server connections X and Y, made by first
+     * requests on client connections a (thread 0) and b (thread 1) together, are idle in threads 0 and 1 when
+     * {@code steps} run; no other connection is opened meanwhile.
+     */
+    private static void twoConnectionsOnThreeThreads(String reuse, Steps steps) throws Exception {
+        int[] fe = ports(3);
+        Path sock = socket();
         CountDownLatch both = new CountDownLatch(2);
-        return HttpOrigin.start(x -> {
-            both.countDown();
-            both.await(5, TimeUnit.SECONDS);
-            x.reply(200, x.connection + "#" + x.index);
-        });
+        try (HttpOrigin origin = HttpOrigin.start(x -> {
+                 both.countDown();
+                 both.await(5, TimeUnit.SECONDS); // the first two are in flight together: two connections
+                 x.reply(200, x.connection + "#" + x.index);
+             });
+             FulcrumProcess proxy = start(config(3, sock, fe, true,
+                     "http-reuse " + reuse + "\ndefault-server pool-purge-delay 1m", origin.port()), fe);
+             HttpClientConn a = HttpClientConn.open(fe[0]);
+             HttpClientConn b = HttpClientConn.open(fe[1])) {
+            a.send(get("/"));
+            b.send(get("/"));
+            String x = a.read().bodyText().split("#")[0];
+            String y = b.read().bodyText().split("#")[0];
+            assertThat(x).isNotEqualTo(y);
+            awaitIdle(sock);
+            steps.run(new Pair(fe, sock, a, b, x, y));
+            assertThat(origin.accepted()).isEqualTo(2);
+        }
     }
 
-    /** First requests on {@code a} and {@code b} together: the numbers of the two server connections they got. */
-    private static String[] pair(HttpClientConn a, HttpClientConn b, Path sock) throws Exception {
-        a.send(get("/"));
-        b.send(get("/"));
-        String x = a.read().bodyText().split("#")[0];
-        String y = b.read().bodyText().split("#")[0];
-        assertThat(x).isNotEqualTo(y);
-        awaitIdle(sock);
-        return new String[]{x, y};
+    /** The ports of the three bind lines, the stats socket, the two client connections and X's and Y's numbers. */
+    private record Pair(int[] fe, Path sock, HttpClientConn a, HttpClientConn b, String x, String y) {
+    }
+
+    @FunctionalInterface
+    private interface Steps {
+        void run(Pair p) throws Exception;
     }
 
     /**
@@ -194,28 +211,18 @@ class IdlePoolIT {
      */
     @Test
     void takeoversStartAfterTheThreadThatGaveTheLastConnection() throws Exception {
-        int[] fe = ports(3);
-        Path sock = socket();
-        try (HttpOrigin origin = pairing();
-             FulcrumProcess proxy = start(config(3, sock, fe, true,
-                     "http-reuse always\ndefault-server pool-purge-delay 1m", origin.port()), fe);
-             HttpClientConn a = HttpClientConn.open(fe[0]);
-             HttpClientConn b = HttpClientConn.open(fe[1])) {
-            String[] xy = pair(a, b, sock);
-            String x = xy[0];
-            String y = xy[1];
+        twoConnectionsOnThreeThreads("always", p -> {
             // Each carries a second request (from its own thread), so both are safe: any request may take either.
-            assertThat(a.exchange(get("/")).bodyText()).isEqualTo(x + "#2");
-            awaitIdle(sock);
-            assertThat(b.exchange(get("/")).bodyText()).isEqualTo(y + "#2");
-            awaitIdle(sock);
-            assertThat(request(fe[0], 0, sock)).isEqualTo(x + "#3");
-            assertThat(fdTakeover(sock)).isZero();
-            assertThat(request(fe[2], 2, sock)).isEqualTo(y + "#3");
-            assertThat(request(fe[1], 1, sock)).isEqualTo(y + "#4");
-            assertThat(fdTakeover(sock)).isEqualTo(2);
-            assertThat(origin.accepted()).isEqualTo(2);
-        }
+            assertThat(p.a().exchange(get("/")).bodyText()).isEqualTo(p.x() + "#2");
+            awaitIdle(p.sock());
+            assertThat(p.b().exchange(get("/")).bodyText()).isEqualTo(p.y() + "#2");
+            awaitIdle(p.sock());
+            assertThat(request(p.fe()[0], 0, p.sock())).isEqualTo(p.x() + "#3");
+            assertThat(fdTakeover(p.sock())).isZero();
+            assertThat(request(p.fe()[2], 2, p.sock())).isEqualTo(p.y() + "#3");
+            assertThat(request(p.fe()[1], 1, p.sock())).isEqualTo(p.y() + "#4");
+            assertThat(fdTakeover(p.sock())).isEqualTo(2);
+        });
     }
 
     /**
@@ -225,19 +232,11 @@ class IdlePoolIT {
      */
     @Test
     void aggressiveTakesOverSafeConnectionsOnly() throws Exception {
-        int[] fe = ports(3);
-        Path sock = socket();
-        try (HttpOrigin origin = pairing();
-             FulcrumProcess proxy = start(config(3, sock, fe, true,
-                     "http-reuse aggressive\ndefault-server pool-purge-delay 1m", origin.port()), fe);
-             HttpClientConn a = HttpClientConn.open(fe[0]);
-             HttpClientConn b = HttpClientConn.open(fe[1])) {
-            String[] xy = pair(a, b, sock);
-            assertThat(b.exchange(get("/")).bodyText()).isEqualTo(xy[1] + "#2");
-            awaitIdle(sock);
-            assertThat(request(fe[2], 2, sock)).isEqualTo(xy[1] + "#3");
-            assertThat(fdTakeover(sock)).isEqualTo(1);
-            assertThat(origin.accepted()).isEqualTo(2);
-        }
+        twoConnectionsOnThreeThreads("aggressive", p -> {
+            assertThat(p.b().exchange(get("/")).bodyText()).isEqualTo(p.y() + "#2");
+            awaitIdle(p.sock());
+            assertThat(request(p.fe()[2], 2, p.sock())).isEqualTo(p.y() + "#3");
+            assertThat(fdTakeover(p.sock())).isEqualTo(1);
+        });
     }
 }
