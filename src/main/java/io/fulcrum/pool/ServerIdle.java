@@ -31,7 +31,7 @@ public final class ServerIdle {
     final Server server;
     final PoolSettings settings;
     final PerLoop<AtomicIntegerArray> cells = new PerLoop<>(() -> new AtomicIntegerArray(CELL_INTS));
-    /** The loop a takeover looks at first, so that no loop is always drained first (next_takeover). */
+    /** The loop a takeover looks at first: the one after the loop a connection was last found in (next_takeover). */
     volatile int nextTakeover;
     /** The most connections in use at once since the last purge (max_used_conns); not exact under a race, as HAProxy's. */
     private volatile int maxUsed;
@@ -97,6 +97,22 @@ public final class ServerIdle {
     public int idleIn(int loop) {
         AtomicIntegerArray c = cells.at(loop);
         return c == null ? 0 : c.get(IDLE);
+    }
+
+    /** Safe idle connections in the loop of thread index {@code loop}. */
+    public int safeIn(int loop) {
+        AtomicIntegerArray c = cells.at(loop);
+        return c == null ? 0 : c.get(SAFE);
+    }
+
+    /**
+     * A connection was found in the loop of thread index {@code loop}: the next takeover looks at the loop after it
+     * first (written only when it changes: a loop reusing its own connections writes nothing shared).
+     */
+    void foundIn(int loop) {
+        if (nextTakeover != loop + 1) {
+            nextTakeover = loop + 1;
+        }
     }
 
     private int sum(int count) {

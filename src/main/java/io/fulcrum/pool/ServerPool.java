@@ -74,11 +74,29 @@ public final class ServerPool {
         return l;
     }
 
-    /** An idle, still open connection to {@code server} of this loop that {@code pick} allows, or null. */
+    /**
+     * An idle, still open connection to {@code server} of this loop that {@code pick} allows, or null. A first
+     * request under {@code http-reuse always} takes one of this loop's idle (not safe) connections only when no other
+     * loop could hand it a safe one: HAProxy looks for a safe connection in every thread before it looks for an idle
+     * one. A connection found here makes the next takeover start at the loop after this one, as in HAProxy.
+     */
     public Channel acquire(Server server, Pick pick) {
-        Channel ch = pick == Pick.NONE ? null : poll(lists(server), pick);
+        if (pick == Pick.NONE) {
+            return null;
+        }
+        Lists l = lists(server);
+        Channel ch;
+        if (pick == Pick.SAFE_FIRST) {
+            ch = pollOpen(l, l.safe);
+            if (ch == null && (!mayTakeOver(l.shared) || lender(l.shared, true) < 0)) {
+                ch = pollOpen(l, l.idle);
+            }
+        } else {
+            ch = poll(l, pick);
+        }
         if (ch != null) {
             server.counters().increment(Counters.Count.REUSES);
+            l.shared.foundIn(index);
         }
         return ch;
     }
@@ -86,30 +104,57 @@ public final class ServerPool {
     /**
      * When this loop has none, asks another loop for an idle connection to {@code server} (conn_backend_get):
      * unless {@code tune.idle-pool.shared} is off, only while the server has at least {@code pool-low-conn} idle
-     * ones, looking first at the loop after the last one taken from. {@code done} runs on this loop with the
-     * channel, registered here, or, when the other loop had none left by then, with one of this loop's that came
-     * back meanwhile, or null. False when no loop was asked ({@code done} will not run).
+     * ones, looking first at the loop after the last one a connection was found in. A first request under
+     * {@code aggressive} or {@code always} looks for a safe one first (only, under aggressive), then for any, as
+     * HAProxy's two lookups. {@code done} runs on this loop with the channel, registered here, or, when the other
+     * loop had none left by then, with one of this loop's that came back meanwhile, or null. False when no loop was
+     * asked ({@code done} will not run).
      */
     public boolean takeOver(Server server, Pick pick, Consumer<Channel> done) {
-        if (!shareIdle || pick == Pick.NONE || loop == null) {
-            return false;
-        }
         ServerIdle counts = lists(server).shared;
-        int total = counts.idleCount();
-        if (total == 0 || total < counts.settings.lowConn) {
+        if (pick == Pick.NONE || !mayTakeOver(counts)) {
             return false;
         }
+        Pick handed = pick == Pick.ANY ? Pick.ANY : Pick.SAFE;
+        int from = lender(counts, handed == Pick.SAFE);
+        if (from < 0 && pick == Pick.SAFE_FIRST) {
+            handed = Pick.ANY;
+            from = lender(counts, false);
+        }
+        if (from < 0) {
+            return false;
+        }
+        counts.foundIn(from);
+        ServerPool other = LOOPS.get(from);
+        Pick p = handed;
+        other.loop.execute(() -> other.handOver(server, p, this, done));
+        return true;
+    }
+
+    /** Loops share their idle connections, and the server has at least {@code pool-low-conn} of them. */
+    private boolean mayTakeOver(ServerIdle counts) {
+        if (!shareIdle || loop == null) {
+            return false;
+        }
+        int total = counts.idleCount();
+        return total > 0 && total >= counts.settings.lowConn;
+    }
+
+    /**
+     * The first other loop, from the server's next takeover on, that has safe ({@code safe}) or any idle
+     * connections to it, or -1. (A start beyond the loops that have any goes round to 0, as HAProxy's.)
+     */
+    private int lender(ServerIdle counts, boolean safe) {
+        int w = counts.cells.width();
         int start = counts.nextTakeover;
-        for (int k = 0, w = counts.cells.width(); k < w; k++) {
+        start = start >= w ? 0 : start;
+        for (int k = 0; k < w; k++) {
             int i = (start + k) % w;
-            ServerPool other = LOOPS.get(i);
-            if (i != index && other != null && counts.idleIn(i) > 0) {
-                counts.nextTakeover = i + 1;
-                other.loop.execute(() -> other.handOver(server, pick, this, done));
-                return true;
+            if (i != index && LOOPS.get(i) != null && (safe ? counts.safeIn(i) : counts.idleIn(i)) > 0) {
+                return i;
             }
         }
-        return false;
+        return -1;
     }
 
     /**

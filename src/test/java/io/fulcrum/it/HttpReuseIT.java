@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class HttpReuseIT {
 
-    private static HttpOrigin origin() throws Exception {
+    static HttpOrigin origin() throws Exception {
         return HttpOrigin.start(x -> x.reply(200, x.connection + "#" + x.index));
     }
 
@@ -304,7 +304,7 @@ class HttpReuseIT {
     }
 
     /** Waits until no connection to be/s1 is in use (show servers conn's used_cur): it went back to its pool. */
-    private static void awaitIdle(Path sock) throws Exception {
+    static void awaitIdle(Path sock) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         String out = CliClient.send(sock, "show servers conn be");
         while (!columns(out)[6].equals("0") && System.nanoTime() < deadline) {
@@ -315,7 +315,7 @@ class HttpReuseIT {
     }
 
     /** The total of fd_takeover in show activity. */
-    private static long fdTakeover(Path sock) throws Exception {
+    static long fdTakeover(Path sock) throws Exception {
         String out = CliClient.send(sock, "show activity");
         return Long.parseLong(out.lines().filter(l -> l.startsWith("fd_takeover: ")).findFirst().orElseThrow().split(" ")[1]);
     }
@@ -391,7 +391,7 @@ class HttpReuseIT {
     }
 
     /** The fields of the server line of {@code show servers conn}. */
-    private static String[] columns(String out) {
+    static String[] columns(String out) {
         return out.lines().filter(l -> l.startsWith("be/s1 ")).findFirst().orElseThrow().split(" ");
     }
 }
