@@ -31,6 +31,10 @@ public final class Services {
         default long info(InfoField field) {
             return 0;
         }
+
+        /** {@code clear counters}: forgets the highest rates it reports in {@code show info}. */
+        default void clearMax() {
+        }
     }
 
     private final List<Service> services = new ArrayList<>();
@@ -54,6 +58,11 @@ public final class Services {
             sum += s.info(field);
         }
         return sum;
+    }
+
+    /** {@code clear counters}: the services' highest rates. */
+    public void clearMax() {
+        services.forEach(Service::clearMax);
     }
 
     /** Completes when every service lets the soft-stopping process exit. */

@@ -53,13 +53,13 @@ public final class ProcessInfo {
         v.put(InfoField.CUMCONNS, p.connections().total() + p.cliConnections().total() + p.services().info(InfoField.CUMCONNS));
         v.put(InfoField.CUMREQ, p.logging().streams() + p.services().info(InfoField.CUMREQ));
         v.put(InfoField.CUMRECVLOGS, p.logging().receivedLogs());
-        for (InfoField f : new InfoField[] {InfoField.MAXSSLCONNS, InfoField.CURRSSLCONNS, InfoField.CUMSSLCONNS}) {
+        for (InfoField f : new InfoField[] {InfoField.MAXSSLCONNS, InfoField.CURRSSLCONNS, InfoField.CUMSSLCONNS,
+                InfoField.SSLFRONTENDKEYRATE, InfoField.SSLFRONTENDMAXKEYRATE, InfoField.SSLBACKENDKEYRATE,
+                InfoField.SSLBACKENDMAXKEYRATE, InfoField.SSLCACHELOOKUPS, InfoField.SSLCACHEMISSES}) {
             v.put(f, p.services().info(f)); // the TLS subsystem's
         }
         for (InfoField f : new InfoField[] {InfoField.MAXPIPES,
-                InfoField.PIPESUSED, InfoField.PIPESFREE, InfoField.SSLFRONTENDKEYRATE, InfoField.SSLFRONTENDMAXKEYRATE,
-                InfoField.SSLFRONTENDSESSIONREUSE_PCT, InfoField.SSLBACKENDKEYRATE, InfoField.SSLBACKENDMAXKEYRATE,
-                InfoField.SSLCACHELOOKUPS, InfoField.SSLCACHEMISSES, InfoField.UNSTOPPABLE_JOBS,
+                InfoField.PIPESUSED, InfoField.PIPESFREE, InfoField.UNSTOPPABLE_JOBS,
                 InfoField.BUSYPOLLING, InfoField.FAILEDRESOLUTIONS, InfoField.TOTALSPLICDEDBYTESOUT,
                 InfoField.DEBUGCOMMANDSISSUED}) {
             v.put(f, 0L);
@@ -75,6 +75,7 @@ public final class ProcessInfo {
         v.put(InfoField.SSLRATE, rates.tls().rate());
         v.put(InfoField.SSLRATELIMIT, (long) rates.tlsLimit());
         v.put(InfoField.MAXSSLRATE, rates.tls().max());
+        v.put(InfoField.SSLFRONTENDSESSIONREUSE_PCT, reusePercent(rates.tls().rate(), (Long) v.get(InfoField.SSLFRONTENDKEYRATE)));
         v.put(InfoField.COMPRESSBPSIN, CompressionRate.in().rate());
         v.put(InfoField.COMPRESSBPSOUT, CompressionRate.out().rate());
         v.put(InfoField.COMPRESSBPSRATELIM, CompressionRate.limit());
@@ -106,6 +107,14 @@ public final class ProcessInfo {
         v.put(InfoField.START_TIME_SEC, p.startMillis() / 1000);
         v.put(InfoField.TAINTED, "0");
         return v;
+    }
+
+    /**
+     * SslFrontendSessionReuse_pct as HAProxy computes it: the share of the TLS connections accepted over the last
+     * second that made no new key, rounded, 0 when as many keys as connections (or more) were made.
+     */
+    static long reusePercent(long connectionRate, long keyRate) {
+        return keyRate < connectionRate ? 100 - (100 * keyRate + (connectionRate - 1) / 2) / connectionRate : 0;
     }
 
     /**

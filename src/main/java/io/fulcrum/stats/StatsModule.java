@@ -148,6 +148,9 @@ public final class StatsModule implements Module {
             }
         }
         clear(p.counters(), all);
+        // As HAProxy, either form forgets the process's highest TLS rates (MaxSslRate, Ssl*MaxKeyRate).
+        p.acceptRate().tls().resetMax();
+        p.services().clearMax();
         p.loops().clearActivity();
     }
 

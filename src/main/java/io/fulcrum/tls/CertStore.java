@@ -3,6 +3,7 @@ package io.fulcrum.tls;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.Registry;
 import io.fulcrum.cli.CliException;
+import io.netty.handler.ssl.SslContext;
 
 import javax.net.ssl.X509ExtendedTrustManager;
 import java.security.GeneralSecurityException;
@@ -19,17 +20,20 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * The certificates of the bind lines, by file, and the crt-lists, shared by the bind lines (a registry component),
- * and what the CLI changes in them (management.txt 9.3): a certificate is replaced through one transaction at a time
- * ({@code set ssl cert} then {@code commit ssl cert}); a commit makes new contexts with each bind line's options and
- * publishes them at once, so new handshakes use them while open connections keep theirs. The CA and CRL files of the
- * server lines are here too: a commit gives their verifiers the new content.
+ * The certificates of the bind lines and of the server lines ({@code crt}, the client certificate), by file, and the
+ * crt-lists, shared by the bind lines (a registry component), and what the CLI changes in them (management.txt 9.3): a
+ * certificate is replaced through one transaction at a time ({@code set ssl cert} then {@code commit ssl cert}); a
+ * commit makes new contexts with each bind line's and server line's options and publishes them at once, so new
+ * handshakes use them while open connections keep theirs. The CA and CRL files of the server lines are here too: a
+ * commit gives their verifiers the new content.
  */
 final class CertStore {
     /** The certificates by file name, in the configuration's order; a null value: an empty one ({@code new ssl cert}). */
     private final Map<String, CertKey> certs = new LinkedHashMap<>();
     private final Map<String, CrtList> lists = new LinkedHashMap<>();
     private final List<BindSite> sites = new ArrayList<>();
+    /** The TLS layers of the server lines (and of their checks) presenting a client certificate. */
+    private final List<ServerCert> servers = new ArrayList<>();
     /** The CA files and the CRL files of the bind lines (and of the CLI). */
     final AuthorityFiles<X509Certificate> authorities = AuthorityFiles.authorities();
     final AuthorityFiles<X509CRL> revocations = AuthorityFiles.revocations();
@@ -56,8 +60,20 @@ final class CertStore {
         lists.putIfAbsent(list.name(), list);
     }
 
+    /** The server line's (or its checks') TLS layer presenting {@code cert}'s file; the file joins the store. */
+    synchronized void server(ServerCert server, CertKey cert) {
+        certs.putIfAbsent(cert.file(), cert);
+        servers.add(server);
+    }
+
+    /** The certificate a server line loads: the store's when a line already loaded the file, so that all share it. */
+    synchronized CertKey known(String file) {
+        return certs.get(file);
+    }
+
+    /** The file names in HAProxy's order (its tree of certificates: by name). */
     synchronized List<String> files() {
-        return List.copyOf(certs.keySet());
+        return List.copyOf(new TreeMap<>(certs).keySet());
     }
 
     synchronized List<String> listNames() {
@@ -91,9 +107,16 @@ final class CertStore {
         return tx.content();
     }
 
-    /** How many certificate entries of the bind lines present {@code file} (HAProxy's instances). */
+    /**
+     * How many certificate entries of the bind lines and server lines present {@code file} (HAProxy's instances: one
+     * per server line, whose checks share its context).
+     */
     synchronized int uses(String file) {
-        return sites.stream().mapToInt(s -> s.map().uses(file)).sum();
+        return sites.stream().mapToInt(s -> s.map().uses(file)).sum() + (int) servers(file).filter(ServerCert::line).count();
+    }
+
+    private java.util.stream.Stream<ServerCert> servers(String file) {
+        return servers.stream().filter(s -> s.file().equals(file));
     }
 
     /** {@code new ssl cert}: an empty certificate to fill with a transaction. */
@@ -143,7 +166,16 @@ final class CertStore {
         tx.checkCommit(file);
         CertKey txCert = tx.content();
         int uses = uses(file);
+        Map<ServerCert, SslContext> prepared = new LinkedHashMap<>();
+        try {
+            for (ServerCert s : servers(file).toList()) {
+                prepared.put(s, s.prepare(txCert));
+            }
+        } catch (ContextBuilder.OptionError e) {
+            throw new CliException("Committing " + file + "\n" + e.getMessage() + "\nFailed!\n");
+        }
         remake(file, s -> s.map().prepare(txCert));
+        prepared.forEach(ServerCert::publish);
         certs.put(file, txCert);
         tx.close();
         return uses;

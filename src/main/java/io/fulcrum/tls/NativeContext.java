@@ -70,11 +70,15 @@ final class NativeContext {
      * Gives a new engine of {@code context} the context's choice about tickets. Netty's engine turns tickets on for
      * itself whenever it may speak TLS 1.3, and BoringSSL reads the switch per connection for every version: without
      * this, no-tls-tickets would still send tickets (TLS 1.2 ones as well).
+     *
+     * @return true when the context refuses tickets
      */
-    static void keepTicketChoice(SslContext context, SSLEngine engine) {
+    static boolean keepTicketChoice(SslContext context, SSLEngine engine) {
         long ctx = handle(context);
-        if (ctx != 0 && (SSLContext.getOptions(ctx) & SSL.SSL_OP_NO_TICKET) != 0 && engine instanceof ReferenceCountedOpenSslEngine e) {
+        boolean off = ctx != 0 && (SSLContext.getOptions(ctx) & SSL.SSL_OP_NO_TICKET) != 0;
+        if (off && engine instanceof ReferenceCountedOpenSslEngine e) {
             SSL.setOptions(e.sslPointer(), SSL.SSL_OP_NO_TICKET);
         }
+        return off;
     }
 }

@@ -85,16 +85,32 @@ final class ServerSetup {
             throw new ConfigException("unable to use the ca-file '" + tls.caFile + "' (" + e.getMessage() + ").");
         }
         try {
-            if (tls.crt != null) {
-                b.keyManager(ContextBuilder.keyManager(PemFiles.load(globals, globals.crt(tls.crt))));
-            }
-            SslContext context = ContextBuilder.build(b, o);
+            CertKey cert = tls.crt == null ? null : certificate(tls, globals);
+            ServerCert.Factory factory = ck -> {
+                if (ck != null) {
+                    b.keyManager(ContextBuilder.keyManager(ck));
+                }
+                return ContextBuilder.build(b, o);
+            };
+            SslContext context = factory.build(cert);
             if (verifier != null) {
                 verifier.sessions(context.sessionContext());
             }
-            return new TlsBackend(context, check ? null : tls.sni, checkSni, !tls.noReuse, verifying, p.timeouts.connect, globals.connections);
+            TlsBackend backend = new TlsBackend(context, check ? null : tls.sni, checkSni, !tls.noReuse, verifying, p.timeouts.connect,
+                    globals.connections);
+            if (cert != null) {
+                tls.store.server(new ServerCert(cert.file(), !check, backend, verifier, factory), cert);
+            }
+            return backend;
         } catch (ContextBuilder.OptionError e) {
             throw new ConfigException(e.getMessage() + ".");
         }
+    }
+
+    /** The client certificate of a line: the store's when a bind line or another server line loaded the file. */
+    private static CertKey certificate(ServerTls tls, TlsGlobals globals) throws ConfigException {
+        java.nio.file.Path file = globals.crt(tls.crt);
+        CertKey known = tls.store.known(file.toString());
+        return known != null ? known : PemFiles.load(globals, file);
     }
 }

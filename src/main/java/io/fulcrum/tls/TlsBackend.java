@@ -21,10 +21,12 @@ import java.util.List;
 /**
  * TLS on the connections to a server: an SslHandler at the head of the pipeline, with the name of {@code sni} when
  * the line has one. Unless {@code no-ssl-reuse}, the engine is made for the server's address (or the SNI name) and
- * port, so that the context's client session cache offers the last session again.
+ * port, so that the context's client session cache offers the last session again. A commit of the line's client
+ * certificate ({@code commit ssl cert}) replaces the context.
  */
 final class TlsBackend implements ServerTransport {
-    private final SslContext context;
+    /** Read once per connection; replaced by a commit of the client certificate. */
+    private volatile SslContext context;
     private final Expr sni;
     /** A fixed name to send (a health check's {@code check-sni}), or null. */
     private final String fixedSni;
@@ -45,6 +47,11 @@ final class TlsBackend implements ServerTransport {
         this.handshakeTimeoutMillis = handshakeTimeoutMillis;
     }
 
+    /** The context of the next connections (those open keep theirs). */
+    void context(SslContext context) {
+        this.context = context;
+    }
+
     @Override
     public Future<Channel> install(Channel ch, SampleContext stream) {
         if (!connections.open(ch)) {
@@ -59,6 +66,7 @@ final class TlsBackend implements ServerTransport {
             name = sni.eval(stream, s, SampleType.STR) && s.length() > 0 ? s.asText() : null;
         }
         InetSocketAddress peer = ch.remoteAddress() instanceof InetSocketAddress a ? a : null;
+        SslContext context = this.context;
         SSLEngine engine = !reuse || peer == null ? context.newEngine(ch.alloc())
                 : context.newEngine(ch.alloc(), name != null ? name : peer.getAddress().getHostAddress(), peer.getPort());
         if (name != null) {
@@ -76,7 +84,7 @@ final class TlsBackend implements ServerTransport {
         handler.handshakeFuture().addListener(f -> {
             if (f.isSuccess()) {
                 // The randoms and master key (ssl_bc_client_random...): HAProxy reads them without tune.ssl.keylog.
-                TlsConnection.completed(ch, handler, sent, new KeyLog.Secrets(), null);
+                connections.handshakes.backend(TlsConnection.completed(ch, handler, sent, new KeyLog.Secrets(), null));
             } else {
                 (f.cause() instanceof SslHandshakeTimeoutException ? ConnError.SSL_TIMEOUT : ConnError.SSL_HANDSHAKE).setOn(ch);
             }

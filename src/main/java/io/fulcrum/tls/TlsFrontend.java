@@ -17,6 +17,7 @@ import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
 import io.netty.handler.ssl.SslHandshakeTimeoutException;
 import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.Future;
 
 import javax.net.ssl.SSLEngine;
 import java.nio.charset.StandardCharsets;
@@ -61,7 +62,7 @@ final class TlsFrontend implements Transport {
         }
         Selector selector = new Selector(this);
         ch.pipeline().addFirst("tls", selector);
-        ch.pipeline().addAfter("tls", "tls-handshake", new Handshake(selector, ready, failed));
+        ch.pipeline().addAfter("tls", "tls-handshake", new Handshake(selector, connections.handshakes, ready, failed));
     }
 
     /** Closes a connection over maxsslconn once registered (install runs before), reading nothing of it. */
@@ -95,6 +96,10 @@ final class TlsFrontend implements Transport {
         SSLEngine engine;
         /** What the client sent first (5 bytes at most), to name what is not TLS as BoringSSL does. */
         String head = "";
+        /** What the ClientHello offered to resume with ({@link HandshakeCounts#offer}). */
+        int offer;
+        /** The chosen context refuses tickets. */
+        boolean ticketsOff;
 
         Selector(TlsFrontend f) {
             super(f.certificates, 0, f.handshakeTimeoutMillis);
@@ -127,7 +132,7 @@ final class TlsFrontend implements Transport {
         protected SslHandler newSslHandler(SslContext context, ByteBufAllocator allocator) {
             SslHandler handler = super.newSslHandler(context, allocator);
             engine = handler.engine();
-            NativeContext.keepTicketChoice(context, engine);
+            ticketsOff = NativeContext.keepTicketChoice(context, engine);
             if (recordLimit > 0) {
                 handler.setWrapDataSize(recordLimit);
             }
@@ -135,6 +140,12 @@ final class TlsFrontend implements Transport {
                 secrets = KeyLog.track(channel, handler.engine()); // before the handshake reads the ClientHello
             }
             return handler;
+        }
+
+        @Override
+        protected Future<SslContext> lookup(ChannelHandlerContext ctx, ByteBuf clientHello) throws Exception {
+            offer = HandshakeCounts.offer(clientHello);
+            return super.lookup(ctx, clientHello);
         }
 
         @Override
@@ -152,10 +163,12 @@ final class TlsFrontend implements Transport {
         private final Selector selector;
         private final Runnable ready;
         private final Failure failed;
+        private final HandshakeCounts handshakes;
         private boolean done;
 
-        Handshake(Selector selector, Runnable ready, Failure failed) {
+        Handshake(Selector selector, HandshakeCounts handshakes, Runnable ready, Failure failed) {
             this.selector = selector;
+            this.handshakes = handshakes;
             this.ready = ready;
             this.failed = failed;
         }
@@ -165,8 +178,9 @@ final class TlsFrontend implements Transport {
             if (evt instanceof SslHandshakeCompletionEvent e && !done) {
                 if (e.isSuccess()) {
                     done = true;
-                    TlsConnection.completed(ctx.channel(), ctx.pipeline().get(SslHandler.class), selector.host, selector.secrets,
-                            selector.hello == null ? null : selector.hello.capture);
+                    TlsConnection t = TlsConnection.completed(ctx.channel(), ctx.pipeline().get(SslHandler.class), selector.host,
+                            selector.secrets, selector.hello == null ? null : selector.hello.capture);
+                    handshakes.frontend(t, selector.offer, selector.ticketsOff);
                     ctx.pipeline().remove(this);
                     ackFinished(ctx.channel());
                     ready.run();

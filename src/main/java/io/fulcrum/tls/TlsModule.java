@@ -77,7 +77,7 @@ public final class TlsModule implements Module {
         });
         server.add("ca-file", 1, (s, l) -> authorityFiles(s, store).caFile = store.authorities.named(l));
         server.add("crl-file", 1, (s, l) -> authorityFiles(s, store).crlFile = store.revocations.named(l));
-        server.add("crt", 1, (s, l) -> tls(s).crt = l.arg(1));
+        server.add("crt", 1, (s, l) -> authorityFiles(s, store).crt = l.arg(1)); // the store lists it for the CLI
         server.add("sni", 1, (s, l) -> {
             tls(s).sni = exprs.parse(l.arg(1));
             tls(s).sniText = l.arg(1);
@@ -146,7 +146,7 @@ public final class TlsModule implements Module {
         return s.part(ServerTls.class, ServerTls::new);
     }
 
-    /** The TLS part of a line naming a CA or CRL file, which the store keeps. */
+    /** The TLS part of a line naming a file the store keeps: a CA or CRL file, a client certificate. */
     private static ServerTls authorityFiles(ServerSpec s, CertStore store) {
         ServerTls tls = tls(s);
         tls.store = store;

@@ -106,6 +106,42 @@ class TlsServerIT {
         }
     }
 
+    /**
+     * A server line's client certificate is in the certificate store: {@code show ssl cert} lists it (in name order,
+     * with the bind lines'), {@code set/commit ssl cert} replaces it in every server line presenting it (one dot each),
+     * and the next connection presents the new certificate in a full handshake (the sessions made with the old one
+     * are not resumed: HAProxy flushes them).
+     */
+    @Test
+    void aCommittedClientCertificateIsPresentedByTheNextConnections() throws Exception {
+        TlsKit.signed(dir, "client2", "client2.test");
+        TlsKit.selfSigned(dir, "z-front", "front.test");
+        Path admin = dir.resolve("admin.sock");
+        String crt = dir.resolve("client.pem").toString();
+        String front = dir.resolve("z-front.pem").toString();
+        int port = freePort();
+        String cfg = config(port, "http", "verify none crt " + crt).replace("global\n", "global\n    stats socket " + admin + " level admin\n")
+                + "frontend tls\n    bind 127.0.0.1:" + freePort() + " ssl crt " + front + "\n"
+                + "backend other\n    server o 127.0.0.1:" + tlsPort + " ssl verify none crt " + crt + "\n";
+        try (NginxOrigin origin = nginx(); FulcrumProcess p = serve(cfg, port)) {
+            assertThat(get(port)).endsWith("reused=. client=CN=client.test");
+            assertThat(get(port)).endsWith("reused=r client=CN=client.test");
+            assertThat(CliClient.send(admin, "show ssl cert")).isEqualTo("# filename\n" + crt + "\n" + front + "\n\n");
+            assertThat(CliClient.send(admin, "show ssl cert " + crt)).startsWith("Filename: " + crt + "\nStatus: Used\n")
+                    .contains("Subject: /CN=client.test\nIssuer: /CN=ca test CA\n");
+            assertThat(CliClient.send(admin, "set ssl cert " + crt + " <<\n" + Files.readString(dir.resolve("client2.pem"))))
+                    .isEqualTo("Transaction created for certificate " + crt + "!\n\n");
+            assertThat(get(port)).endsWith("client=CN=client.test"); // not before the commit
+            assertThat(CliClient.send(admin, "commit ssl cert " + crt)).isEqualTo("Committing " + crt + "..\nSuccess!\n\n");
+            assertThat(get(port)).endsWith("reused=. client=CN=client2.test");
+            assertThat(get(port)).endsWith("reused=r client=CN=client2.test");
+            assertThat(CliClient.send(admin, "show ssl cert " + crt)).startsWith("Filename: " + crt + "\nStatus: Used\n")
+                    .contains("Subject: /CN=client2.test\n");
+            assertThat(CliClient.send(admin, "del ssl cert " + crt))
+                    .isEqualTo("Can't remove the certificate: certificate '" + crt + "' in use, can't be deleted!\n\n\n");
+        }
+    }
+
     /** A server whose certificate the CA file does not vouch for, or not for the SNI name: a failed connection (503). */
     @Test
     void verificationFailures() throws Exception {
