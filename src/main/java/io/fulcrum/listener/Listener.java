@@ -343,6 +343,44 @@ public final class Listener {
         return null;
     }
 
+    /**
+     * {@code disable frontend}: stops accepting, and an IP socket also stops listening, so that connects are refused,
+     * as HAProxy's pause does (the socket stays bound, for {@link #enable()}). A Unix socket keeps listening: its
+     * connections wait in the backlog, as in HAProxy. Done when the sockets are: off the loops. Null when they all
+     * stopped, else what kept one listening.
+     */
+    public Throwable disable() {
+        paused = true;
+        return onEachLoop(s -> s::stopListening);
+    }
+
+    /** {@code enable frontend}: listens and accepts again. Null when it does, else what kept a socket from listening. */
+    public Throwable enable() {
+        Throwable failure = onEachLoop(s -> s::listenAgain);
+        return failure != null ? failure : resume();
+    }
+
+    /** A socket's step that may fail. */
+    private interface Step {
+        void run() throws IOException;
+    }
+
+    /** Runs each socket's step on its loop and waits for them: the first failure, or null. Off the loops. */
+    private Throwable onEachLoop(java.util.function.Function<Socket, Step> step) {
+        Throwable failure = null;
+        for (Socket s : sockets) {
+            Step st = step.apply(s);
+            var f = s.channel.eventLoop().submit(() -> {
+                st.run();
+                return null;
+            }).awaitUninterruptibly();
+            if (!f.isSuccess() && failure == null) {
+                failure = f.cause();
+            }
+        }
+        return failure;
+    }
+
     /** Closes the sockets (those of a failed bind...), so that {@link #bind()} may be tried again. Off the loops. */
     public void unbind() {
         for (Socket s : sockets) {
@@ -434,6 +472,8 @@ public final class Listener {
         final ServerChannel channel;
         /** Connections accepted but waiting for a free slot. Touched only on the socket's loop. */
         final ArrayDeque<Channel> waiting = new ArrayDeque<>();
+        /** Bound but not listening ({@link #disable()}). Touched only on the socket's loop. */
+        boolean unlistened;
 
         Socket(ServerChannel channel) {
             this.channel = channel;
@@ -463,6 +503,23 @@ public final class Listener {
                 }
             });
             return ready;
+        }
+
+        /** Stops accepting; a TCP socket stops listening ({@link #disable()}). On the socket's loop. */
+        void stopListening() throws IOException {
+            channel.config().setAutoRead(false);
+            if (!unlistened && channel.localAddress() instanceof InetSocketAddress && loops.isEpoll()) {
+                SocketTuning.stopListening(channel);
+                unlistened = true;
+            }
+        }
+
+        /** Listens again after {@link #stopListening()}. On the socket's loop. */
+        void listenAgain() throws IOException {
+            if (unlistened) {
+                SocketTuning.listenAgain(channel, backlog());
+                unlistened = false;
+            }
         }
 
         /** Stops reading the socket until a rate limit lets connections in again. */
