@@ -319,8 +319,9 @@ public final class Listener {
     }
 
     /**
-     * Accepts again (SIGTTIN); a socket the pause closed is bound again, and waited for: off the loops. Null when it
-     * accepts, else the exception that kept a socket from being bound.
+     * Accepts again (SIGTTIN, {@code enable frontend}); a socket the pause closed is bound again, one that
+     * {@link #disable()} stopped listens again, and waited for: off the loops. Null when it accepts, else the exception
+     * that kept a socket from being bound or listening.
      */
     public Throwable resume() {
         paused = false;
@@ -337,27 +338,21 @@ public final class Listener {
             }
             return null;
         }
-        for (Socket s : sockets) {
-            s.channel.eventLoop().execute(s::drainWaiting);
-        }
-        return null;
+        return onEachLoop(s -> () -> {
+            s.listenAgain();
+            s.drainWaiting();
+        });
     }
 
     /**
      * {@code disable frontend}: stops accepting, and an IP socket also stops listening, so that connects are refused,
-     * as HAProxy's pause does (the socket stays bound, for {@link #enable()}). A Unix socket keeps listening: its
+     * as HAProxy's pause does (the socket stays bound, for {@link #resume()}). A Unix socket keeps listening: its
      * connections wait in the backlog, as in HAProxy. Done when the sockets are: off the loops. Null when they all
      * stopped, else what kept one listening.
      */
     public Throwable disable() {
         paused = true;
         return onEachLoop(s -> s::stopListening);
-    }
-
-    /** {@code enable frontend}: listens and accepts again. Null when it does, else what kept a socket from listening. */
-    public Throwable enable() {
-        Throwable failure = onEachLoop(s -> s::listenAgain);
-        return failure != null ? failure : resume();
     }
 
     /** A socket's step that may fail. */
@@ -514,7 +509,7 @@ public final class Listener {
             }
         }
 
-        /** Listens again after {@link #stopListening()}. On the socket's loop. */
+        /** Listens again after {@link #stopListening()}, if it stopped. On the socket's loop. */
         void listenAgain() throws IOException {
             if (unlistened) {
                 SocketTuning.listenAgain(channel, backlog());

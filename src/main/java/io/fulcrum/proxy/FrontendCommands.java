@@ -99,7 +99,7 @@ final class FrontendCommands {
         boolean failed = false;
         for (Listener l : process.listeners()) {
             if (l.owner().equals(fe.name())) {
-                failed |= (pause ? l.disable() : l.enable()) != null;
+                failed |= (pause ? l.disable() : l.resume()) != null;
             }
         }
         if (failed) {
