@@ -110,6 +110,7 @@ CASES = [
     case("version-10-fields", get("/x?q", version="HTTP/1.0", fields=""), opts=[LF]),
     case("version-lowercase-fields-air", get("/x", version="http/1.1"), opts=[AIR, LF]),
     case("leading-crlf", b"\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n"),
+    case("leading-lf", b"\n\r\n\nGET / HTTP/1.1\r\nHost: a\r\n\r\n"),
     case("high-bytes-uri", b"GET /\xc3\xa9 HTTP/1.1\r\nHost: a\r\n\r\n"),
     case("high-bytes-uri-air", b"GET /\xc3\xa9 HTTP/1.1\r\nHost: a\r\n\r\n", opts=[AIR]),
     # header fields

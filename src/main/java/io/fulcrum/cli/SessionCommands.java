@@ -1,5 +1,7 @@
 package io.fulcrum.cli;
 
+import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.Units;
 import io.fulcrum.conn.Endpoint;
 import io.fulcrum.conn.InetText;
 import io.fulcrum.listener.Listener;
@@ -9,6 +11,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /** The commands that act on the CLI session itself: help, prompt, quit, levels, severity, timeout. */
 final class SessionCommands {
@@ -65,12 +68,12 @@ final class SessionCommands {
             throw new CliException("Expects an integer value.\n");
         }
         long seconds;
-        try {
-            seconds = Long.parseLong(v);
-        } catch (NumberFormatException e) {
+        try { // a time with HAProxy's units, seconds by default; a fraction of a second counts as one
+            seconds = Units.time(v, "set timeout cli", TimeUnit.SECONDS);
+        } catch (ConfigException e) {
             throw new CliException("Invalid timeout value.\n");
         }
-        if (seconds < 0 || seconds > Integer.MAX_VALUE / 1000) {
+        if (seconds < 1) {
             throw new CliException("Invalid timeout value.\n");
         }
         r.session().timeout(seconds * 1000);

@@ -84,6 +84,21 @@ public final class SocketTuning {
         }
     }
 
+    /**
+     * Stops a listening TCP socket listening, keeping it bound: connects to it are refused (its queued connections are
+     * reset) until {@link #listenAgain}. HAProxy's pause does it with shutdown(SHUT_RD); Netty's shutdown would mark
+     * its socket shut for good, so this takes the equivalent connect(AF_UNSPEC), which Linux answers the same way
+     * (both are tcp_disconnect on a listening socket).
+     */
+    public static void stopListening(Channel ch) throws IOException {
+        socket(ch, "disable frontend").disconnect();
+    }
+
+    /** Listens again on a socket {@link #stopListening} stopped. */
+    public static void listenAgain(Channel ch, int backlog) throws IOException {
+        socket(ch, "enable frontend").listen(backlog);
+    }
+
     /** A TCP-level option's value (TCP_MAXSEG, TCP_USER_TIMEOUT...), for tests and diagnostics. */
     public static int tcpOption(Channel ch, int option) throws IOException {
         return socket(ch, "getsockopt").getIntOpt(IPPROTO_TCP, option);

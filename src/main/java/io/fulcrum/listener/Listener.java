@@ -319,8 +319,9 @@ public final class Listener {
     }
 
     /**
-     * Accepts again (SIGTTIN); a socket the pause closed is bound again, and waited for: off the loops. Null when it
-     * accepts, else the exception that kept a socket from being bound.
+     * Accepts again (SIGTTIN, {@code enable frontend}); a socket the pause closed is bound again, one that
+     * {@link #disable()} stopped listens again, and waited for: off the loops. Null when it accepts, else the exception
+     * that kept a socket from being bound or listening.
      */
     public Throwable resume() {
         paused = false;
@@ -337,10 +338,42 @@ public final class Listener {
             }
             return null;
         }
+        return onEachLoop(s -> () -> {
+            s.listenAgain();
+            s.drainWaiting();
+        });
+    }
+
+    /**
+     * {@code disable frontend}: stops accepting, and an IP socket also stops listening, so that connects are refused,
+     * as HAProxy's pause does (the socket stays bound, for {@link #resume()}). A Unix socket keeps listening: its
+     * connections wait in the backlog, as in HAProxy. Done when the sockets are: off the loops. Null when they all
+     * stopped, else what kept one listening.
+     */
+    public Throwable disable() {
+        paused = true;
+        return onEachLoop(s -> s::stopListening);
+    }
+
+    /** A socket's step that may fail. */
+    private interface Step {
+        void run() throws IOException;
+    }
+
+    /** Runs each socket's step on its loop and waits for them: the first failure, or null. Off the loops. */
+    private Throwable onEachLoop(java.util.function.Function<Socket, Step> step) {
+        Throwable failure = null;
         for (Socket s : sockets) {
-            s.channel.eventLoop().execute(s::drainWaiting);
+            Step st = step.apply(s);
+            var f = s.channel.eventLoop().submit(() -> {
+                st.run();
+                return null;
+            }).awaitUninterruptibly();
+            if (!f.isSuccess() && failure == null) {
+                failure = f.cause();
+            }
         }
-        return null;
+        return failure;
     }
 
     /** Closes the sockets (those of a failed bind...), so that {@link #bind()} may be tried again. Off the loops. */
@@ -434,6 +467,8 @@ public final class Listener {
         final ServerChannel channel;
         /** Connections accepted but waiting for a free slot. Touched only on the socket's loop. */
         final ArrayDeque<Channel> waiting = new ArrayDeque<>();
+        /** Bound but not listening ({@link #disable()}). Touched only on the socket's loop. */
+        boolean unlistened;
 
         Socket(ServerChannel channel) {
             this.channel = channel;
@@ -463,6 +498,23 @@ public final class Listener {
                 }
             });
             return ready;
+        }
+
+        /** Stops accepting; a TCP socket stops listening ({@link #disable()}). On the socket's loop. */
+        void stopListening() throws IOException {
+            channel.config().setAutoRead(false);
+            if (!unlistened && channel.localAddress() instanceof InetSocketAddress && loops.isEpoll()) {
+                SocketTuning.stopListening(channel);
+                unlistened = true;
+            }
+        }
+
+        /** Listens again after {@link #stopListening()}, if it stopped. On the socket's loop. */
+        void listenAgain() throws IOException {
+            if (unlistened) {
+                SocketTuning.listenAgain(channel, backlog());
+                unlistened = false;
+            }
         }
 
         /** Stops reading the socket until a rate limit lets connections in again. */

@@ -693,8 +693,15 @@ public final class StreamLog {
         return Math.max(0, tt() - Math.max(0, ti()));
     }
 
-    /** Td = Tt - (Th + Ti + TR + Tw + Tc + Tr), the timers that did not happen left out. */
+    /**
+     * Td = Tt - (Th + Ti + TR + Tw + Tc + Tr), the timers that did not happen left out; -1, as HAProxy's, when there
+     * was no data phase: no response head from a server (HTTP: a deny, a {@code return}, an error), no server
+     * connection (TCP).
+     */
     long td() {
+        if (connectedNanos == NONE || http && responseNanos == NONE) { // (HAProxy: Tr, or for TCP Tc, is -1)
+            return -1;
+        }
         long d = tt() - th();
         for (long t : http ? new long[] {ti(), tR(), tw(), tc(), tr()} : new long[] {tw(), tc()}) {
             d -= Math.max(0, t);

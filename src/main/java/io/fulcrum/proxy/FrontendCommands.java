@@ -63,8 +63,8 @@ final class FrontendCommands {
                     if (v < 0) {
                         throw new CliException("Value out of range.\n");
                     }
-                    // 0: as without maxconn, the global limit
-                    fe.limit().max(v == 0 ? r.process().connections().max() : v);
+                    // 0 admits no connection (new ones wait in the backlog) and show stat says slim 0, as HAProxy
+                    fe.limit().limitTo(v);
                 });
         c.add("set maxconn global", "set maxconn global <value>", "change the per-process maxconn setting", CliLevel.ADMIN, r -> {
             if (r.arg(3).isEmpty()) {
@@ -91,20 +91,19 @@ final class FrontendCommands {
                 .orElseThrow(() -> new CliException("No such frontend.\n"));
     }
 
-    /** Pauses or resumes the frontend's listeners; a socket that cannot be bound again fails the command, as HAProxy's. */
+    /**
+     * Disables or enables the frontend's listeners (a disabled IP socket refuses connections, as HAProxy's); a socket
+     * that cannot be paused or listen again fails the command, with HAProxy's answer.
+     */
     private static void listeners(Fulcrum process, Frontend fe, boolean pause) throws CliException {
         boolean failed = false;
         for (Listener l : process.listeners()) {
             if (l.owner().equals(fe.name())) {
-                if (pause) {
-                    l.pause();
-                } else {
-                    failed |= l.resume() != null;
-                }
+                failed |= (pause ? l.disable() : l.resume()) != null;
             }
         }
         if (failed) {
-            throw new CliException("Failed to resume frontend, check logs for precise cause.\n");
+            throw new CliException("Failed to " + (pause ? "pause" : "resume") + " frontend, check logs for precise cause.\n");
         }
     }
 }

@@ -52,11 +52,18 @@ public final class ConnLimit {
     }
 
     /**
-     * Changes the limit at run time ({@code set maxconn}); 0 or less means none. A raised limit wakes the
-     * listeners waiting for a slot.
+     * Changes the limit at run time ({@code set maxconn}); 0 or less means none (see {@link #limitTo}).
      */
     public void max(int max) {
-        this.max = max <= 0 ? Integer.MAX_VALUE : max;
+        limitTo(max <= 0 ? Integer.MAX_VALUE : max);
+    }
+
+    /**
+     * Changes the limit at run time to {@code max} itself: 0 admits nothing until the limit is raised, as HAProxy's
+     * {@code set maxconn frontend <fe> 0}. A raised limit wakes the listeners waiting for a slot.
+     */
+    public void limitTo(int max) {
+        this.max = Math.max(0, max);
         Runnable w;
         while (current.get() < this.max && (w = waiters.poll()) != null) {
             w.run();
@@ -65,12 +72,15 @@ public final class ConnLimit {
 
     /** Takes a slot, or returns false when the limit is reached. */
     public boolean tryAcquire() {
-        return tryAcquire(max);
+        return acquireBelow(max); // (its own max may be 0: nothing admitted)
     }
 
     /** Takes a slot if fewer than {@code limit} are taken, a limit that may change at each call (0: none). */
     public boolean tryAcquire(int limit) {
-        int max = limit <= 0 ? Integer.MAX_VALUE : limit;
+        return acquireBelow(limit <= 0 ? Integer.MAX_VALUE : limit);
+    }
+
+    private boolean acquireBelow(int max) {
         for (;;) {
             int c = current.get();
             if (c >= max) {

@@ -7,6 +7,24 @@ final class StatFormats {
     private StatFormats() {
     }
 
+    /** The output formats of {@code show info} and {@code show stat}. */
+    enum Format {
+        PLAIN, TYPED, JSON;
+
+        /** The last of the words "typed" and "json" decides, as in HAProxy ({@code show info json typed} is typed). */
+        static Format of(List<String> words) {
+            Format f = PLAIN;
+            for (String w : words) {
+                if (w.equals("typed")) {
+                    f = TYPED;
+                } else if (w.equals("json")) {
+                    f = JSON;
+                }
+            }
+            return f;
+        }
+    }
+
     /** The CSV header line: "# pxname,svname,...,agg_check_status,-,ssl_sess,...," */
     static void csvHeader(StringBuilder b) {
         b.append("# ");

@@ -73,7 +73,8 @@ public final class StatsModule implements Module {
         List<String> opts = r.args().subList(2, r.size());
         Map<InfoField, Object> values = ProcessInfo.of(r.process());
         StringBuilder b = new StringBuilder();
-        if (opts.contains("json")) {
+        StatFormats.Format format = StatFormats.Format.of(opts);
+        if (format == StatFormats.Format.JSON) {
             b.append('[');
             boolean first = true;
             for (InfoField f : InfoField.values()) {
@@ -89,7 +90,7 @@ public final class StatsModule implements Module {
                 b.append("}}");
             }
             b.append("]\n");
-        } else if (opts.contains("typed")) {
+        } else if (format == StatFormats.Format.TYPED) {
             boolean desc = opts.contains("desc");
             for (InfoField f : InfoField.values()) {
                 b.append(f.pos()).append('.').append(f.fieldName()).append(".1:").append(f.tags()).append(':')
@@ -114,9 +115,10 @@ public final class StatsModule implements Module {
                 .map(row -> legends ? row : row.withoutLegends()).toList();
         List<String> opts = r.args();
         StringBuilder b = new StringBuilder();
-        if (opts.contains("json")) {
+        StatFormats.Format format = StatFormats.Format.of(opts);
+        if (format == StatFormats.Format.JSON) {
             StatFormats.json(b, rows);
-        } else if (opts.contains("typed")) {
+        } else if (format == StatFormats.Format.TYPED) {
             boolean desc = opts.contains("desc");
             rows.forEach(row -> StatFormats.typed(b, row, desc));
         } else {

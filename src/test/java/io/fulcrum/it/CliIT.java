@@ -100,11 +100,11 @@ class CliIT {
         try (CliClient c = CliClient.open(admin)) {
             c.write("prompt\n");
             c.readUntil("> ");
-            c.write("set timeout cli 1\n");
+            c.write("set timeout cli 1500ms\n"); // rounded up to whole seconds, as haproxy's
             assertThat(c.readUntil("> ")).isEqualTo("\n");
             long start = System.nanoTime();
             assertThat(c.readAll()).isEmpty();
-            assertThat((System.nanoTime() - start) / 1_000_000).isLessThan(4_500); // the socket's 5 s were replaced by 1 s
+            assertThat((System.nanoTime() - start) / 1_000_000).isBetween(1_900L, 4_500L); // the socket's 5 s were replaced by 2 s
         }
     }
 
@@ -112,6 +112,17 @@ class CliIT {
     void setTimeoutRefusesWhatItDoesNotKnow() throws Exception {
         assertThat(CliClient.send(admin, "set timeout client 5;set timeout cli;set timeout cli 5x"))
                 .isEqualTo("'set timeout' only supports 'cli'.\n\nExpects an integer value.\n\nInvalid timeout value.\n\n");
+    }
+
+    @Test
+    void setTimeoutCliTakesTimeUnitsSecondsByDefaultAndRefusesZero() throws Exception {
+        String invalid = "Invalid timeout value.\n\n";
+        assertThat(CliClient.send(admin, "set timeout cli 5s;set timeout cli 1m;set timeout cli 500ms;set timeout cli 2147483647"))
+                .isEqualTo("\n\n\n\n");
+        assertThat(CliClient.send(admin, "set timeout cli 0;set timeout cli 0s;set timeout cli x;set timeout cli -1"))
+                .isEqualTo(invalid.repeat(4));
+        assertThat(CliClient.send(admin, "set timeout cli 2147483648;set timeout cli 24856d;set timeout cli 5S"))
+                .isEqualTo(invalid.repeat(3));
     }
 
     @Test
@@ -246,6 +257,18 @@ class CliIT {
                 assertThat(CliClient.send(sock, "show version")).matches("2\\.6\\.[^\\n]+\n\n");
             }
         }
+    }
+
+    /** Of "typed" and "json", the last word given decides, as in haproxy: "json typed" is typed, "typed json" json. */
+    @Test
+    void theLastFormatWordOfShowInfoAndShowStatWins() throws Exception {
+        assertThat(CliClient.send(admin, "show info json typed")).startsWith("0.Name.1:POS:str:");
+        assertThat(CliClient.send(admin, "show info typed json")).startsWith("[{\"field\":{\"pos\":0,\"name\":\"Name\"}");
+        assertThat(CliClient.send(admin, "show info json typed desc")).contains(":\"Product name\"\n");
+        assertThat(CliClient.send(admin, "show stat json typed")).isEqualTo(CliClient.send(admin, "show stat typed"))
+                .doesNotStartWith("# pxname");
+        assertThat(CliClient.send(admin, "show stat typed json")).isEqualTo(CliClient.send(admin, "show stat json"))
+                .startsWith("[");
     }
 
     /** "N.Name.1:TAGS:type" of each line of "show info typed", checked to be the fields of "show info json" too. */

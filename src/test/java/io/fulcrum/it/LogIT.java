@@ -360,6 +360,145 @@ class LogIT {
         }
     }
 
+    /** The whole httplog line of a denied request: no server, no connection (-1 timers), 403, PR--. */
+    @Test
+    void httplogOfADeniedRequest() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.ok("ok");
+             FulcrumProcess proxy = HttpKit.serve(config(logs, "http", fe, "option httplog\nhttp-request deny if { path /d }",
+                     server(origin.port())), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(c.exchange(get("/d?x=1")).status()).isEqualTo(403);
+            assertThat(logs.next()).matches(like("127.0.0.1:{N} [{DATE}] fe fe/<NOSRV> {N}/-1/-1/-1/{N} 403 {N} - - PR-- 1/1/0/0/0 0/0 "
+                    + "\"GET /d?x=1 HTTP/1.1\"\n"));
+        }
+    }
+
+    /**
+     * %Td is -1 without a data phase: a denied request, one the proxy answers itself ({@code http-request return}), a
+     * TCP connection without a server; else Tt less the timers before it. With the other timers and dates of the line.
+     */
+    @Test
+    void dataTimeOfServedDeniedReturnedAndTcpStreams() throws Exception {
+        int fe = freePort();
+        int tcp = freePort();
+        String format = "log-format \"%Td %Tu %Ts %Tl %T %f %ms\"";
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.ok("hello");
+             FulcrumProcess proxy = HttpKit.serve(config(logs, "http", fe, format + """
+
+                     http-request deny if { path /d }
+                     http-request return status 200 content-type text/plain string ok if { path /r }""", server(origin.port()))
+                     + """
+                     frontend tcp
+                         mode tcp
+                         bind 127.0.0.1:%d
+                         %s
+                         default_backend none
+                     backend none
+                         mode tcp
+                     """.formatted(tcp, format), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            String date = "(\\d{2}/[A-Z][a-z]{2}/\\d{4}:\\d{2}:\\d{2}:\\d{2}) [+-]\\d{4}";
+            Pattern line = Pattern.compile("(-1|\\d+) \\d+ (\\d{10}) " + date + " " + date + " (fe|tcp) \\d{3}\n");
+            assertThat(c.exchange(get("/")).status()).isEqualTo(200);
+            assertThat(dataTime(line, logs.next(), "fe")).isGreaterThanOrEqualTo(0);
+            assertThat(c.exchange(get("/d")).status()).isEqualTo(403);
+            assertThat(dataTime(line, logs.next(), "fe")).isEqualTo(-1);
+            try (HttpClientConn r = HttpClientConn.open(fe)) {
+                assertThat(r.exchange(get("/r")).status()).isEqualTo(200);
+            }
+            assertThat(dataTime(line, logs.next(), "fe")).isEqualTo(-1);
+            try (Socket s = TcpProxyKit.connect(tcp)) {
+                TcpProxyKit.awaitClosed(s, 3000);
+            }
+            assertThat(dataTime(line, logs.next(), "tcp")).isEqualTo(-1);
+        }
+    }
+
+    /** %Td of a line of {@code line}'s form from frontend {@code fe}, whose %T is %Ts as a GMT date. */
+    private static long dataTime(Pattern line, String logged, String fe) {
+        Matcher m = line.matcher(logged);
+        assertThat(m.matches()).as(logged).isTrue();
+        assertThat(m.group(5)).isEqualTo(fe);
+        assertThat(m.group(4)).isEqualTo(java.time.format.DateTimeFormatter.ofPattern("dd/MMM/yyyy:HH:mm:ss", java.util.Locale.ROOT)
+                .withZone(java.time.ZoneOffset.UTC).format(java.time.Instant.ofEpochSecond(Long.parseLong(m.group(2)))));
+        return Long.parseLong(m.group(1));
+    }
+
+    /** A proxy's own log-tag replaces the global one in its lines' syslog header; the others keep the global one. */
+    @Test
+    void aProxysLogTagOverridesTheGlobalOne() throws Exception {
+        int fe = freePort();
+        int other = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.ok("ok")) {
+            String config = """
+                    global
+                        log-tag globaltag
+                        log 127.0.0.1:%d local0
+                    defaults
+                        mode http
+                        log global
+                        log-format "%%f %%ST"
+                        timeout connect 2s
+                        timeout client 10s
+                        timeout server 10s
+                    frontend fe
+                        bind 127.0.0.1:%d
+                        log-tag fetag
+                        default_backend be
+                    frontend other
+                        bind 127.0.0.1:%d
+                        default_backend be
+                    backend be
+                        server s1 127.0.0.1:%d
+                    """.formatted(logs.port(), fe, other, origin.port());
+            try (FulcrumProcess proxy = HttpKit.serve(config, fe)) {
+                String date = "<134>[A-Z][a-z]{2} [ 1-3]\\d \\d{2}:\\d{2}:\\d{2} ";
+                try (HttpClientConn c = HttpClientConn.open(fe)) {
+                    assertThat(c.exchange(get("/")).status()).isEqualTo(200);
+                }
+                assertThat(logs.next()).matches(date + "fetag\\[\\d+\\]: fe 200\n");
+                try (HttpClientConn c = HttpClientConn.open(other)) {
+                    assertThat(c.exchange(get("/")).status()).isEqualTo(200);
+                }
+                assertThat(logs.next()).matches(date + "globaltag\\[\\d+\\]: other 200\n");
+            }
+        }
+    }
+
+    /**
+     * Empty lines before a request are skipped, a lone LF too (RFC 9112 2.2): an {@code echo | nc} probe waits for its
+     * request like an idle connection, 408 cR-- at timeout http-request, and is no parsing error ({@code show errors}).
+     */
+    @Test
+    void aLoneLfBeforeARequestWaitsForTheRequest() throws Exception {
+        int fe = freePort();
+        java.nio.file.Path sock = java.nio.file.Files.createTempDirectory("fulcrum-log").resolve("s.sock");
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.ok("hello");
+             FulcrumProcess proxy = HttpKit.serve(config(logs, "http", fe, "option httplog\ntimeout http-request 500ms",
+                     server(origin.port())).replaceFirst("global\n", "global\n    stats socket " + sock + " level admin\n"), fe)) {
+            for (String probe : new String[] {"\n", "\r\n"}) {
+                try (HttpClientConn c = HttpClientConn.open(fe)) {
+                    c.send(probe);
+                    c.assertSilent(200, "a probe before timeout http-request");
+                    assertThat(c.read().status()).isEqualTo(408);
+                }
+                assertThat(logs.next()).matches(like("127.0.0.1:{N} [{DATE}] fe fe/<NOSRV> -1/-1/-1/-1/{N} 408 0 - - cR-- 1/1/0/0/0 0/0 "
+                        + "\"<BADREQ>\"\n"));
+            }
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                assertThat(c.exchange("\n\r\n\nGET /after HTTP/1.1\r\nHost: a\r\n\r\n").status()).isEqualTo(200);
+            }
+            assertThat(logs.next()).matches(like("127.0.0.1:{N} [{DATE}] fe be/s1 {N}/{N}/{N}/{N}/{N} 200 {N} - - ---- 1/1/0/0/0 0/0 "
+                    + "\"GET /after HTTP/1.1\"\n"));
+            assertThat(CliClient.send(sock, "show errors")).matches("Total events captured on \\[[^]]+\\] : 0\n\n");
+        }
+    }
+
     /** An upgraded connection is one transaction, logged when its tunnel ends, with the bytes of both. */
     @Test
     void upgradeIsLoggedWhenTheTunnelEnds() throws Exception {

@@ -42,6 +42,21 @@ class ConnLimitTest {
     }
 
     @Test
+    void aLimitOfZeroSetAtRunTimeAdmitsNothingUntilRaised() {
+        ConnLimit l = new ConnLimit(5);
+        l.limitTo(0);
+        assertThat(l.max()).isZero();
+        assertThat(l.tryAcquire()).isFalse();
+        AtomicInteger woken = new AtomicInteger();
+        l.await(woken::incrementAndGet);
+        assertThat(woken).hasValue(0);
+        l.limitTo(1);
+        assertThat(woken).hasValue(1);
+        assertThat(l.tryAcquire()).isTrue();
+        assertThat(l.tryAcquire()).isFalse();
+    }
+
+    @Test
     void whenEmptyRunsOnceAtTheLastRelease() {
         ConnLimit l = new ConnLimit(10);
         l.tryAcquire();

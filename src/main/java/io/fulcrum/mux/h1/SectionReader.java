@@ -292,10 +292,7 @@ final class SectionReader {
             byte c = in.getByte(p);
             int len;
             if (c == '\n') {
-                if (!lenientLf) {
-                    throw error("bare LF", position(0));
-                }
-                len = 1;
+                len = 1; // a lone LF too, as HAProxy (RFC 9112 2.2): the bare-LF rule is for the lines of a message
             } else if (c == '\r' && p + 1 < w && in.getByte(p + 1) == '\n') {
                 len = 2;
             } else {
