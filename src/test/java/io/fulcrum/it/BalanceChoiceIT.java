@@ -369,6 +369,31 @@ class BalanceChoiceIT {
         return now;
     }
 
+    /** A stats socket at {@code cli}, and a listen section on {@code fe} with fullconn 20 and the server s1 with {@code options}. */
+    /** What a test does with the stats socket {@code cli} of a proxy on {@code fe} whose server s1 holds its requests. */
+    private interface HeldScenario {
+        void run(Path cli, int fe, Held s1, List<HttpClientConn> clients) throws Exception;
+    }
+
+    /**
+     * Runs {@code scenario} on a proxy with a stats socket and a listen section with fullconn 20 and the server s1 with
+     * {@code options}; the client connections it adds to the list are closed at the end.
+     */
+    private static void withFullconn20(String options, HeldScenario scenario) throws Exception {
+        Path cli = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
+        int fe = freePort();
+        List<HttpClientConn> clients = new ArrayList<>();
+        try (Held s1 = Held.start("s1");
+             FulcrumProcess proxy = HttpKit.serve("global\n    stats socket " + cli + " level admin\n"
+                     + listen(fe, "fullconn 20\nserver s1 127.0.0.1:" + s1.origin.port() + " " + options), fe)) {
+            scenario.run(cli, fe, s1, clients);
+        } finally {
+            for (HttpClientConn c : clients) {
+                c.close();
+            }
+        }
+    }
+
     /**
      * {@code minconn 2 maxconn 10} with {@code fullconn 20}: the server's limit is max(minconn, maxconn * backend
      * streams / fullconn), the backend's streams counting the queued ones and, when a slot is freed, the stream that
@@ -379,36 +404,15 @@ class BalanceChoiceIT {
      */
     @Test
     void minconnFollowsTheBackendsLoad() throws Exception {
-        Path cli = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
-        int fe = freePort();
-        List<HttpClientConn> clients = new ArrayList<>();
-        try (Held s1 = Held.start("s1");
-             FulcrumProcess proxy = HttpKit.serve("""
-                     global
-                         stats socket %s level admin
-                     defaults
-                         mode http
-                         timeout connect 2s
-                         timeout client 30s
-                         timeout server 30s
-                         timeout queue 30s
-                     frontend fe
-                         bind 127.0.0.1:%d
-                         default_backend be
-                     backend be
-                         fullconn 20
-                         server s1 127.0.0.1:%d minconn 2 maxconn 10
-                     """.formatted(cli, fe, s1.origin.port()), fe)) {
+        withFullconn20("minconn 2 maxconn 10", (cli, fe, s1, clients) -> {
             String[] f = {"scur", "qcur", "slim"};
             List<String> seen = new ArrayList<>();
             for (int i = 1; i <= 20; i++) {
-                HttpClientConn c = HttpClientConn.open(fe);
-                clients.add(c);
-                c.send(HttpKit.get("/" + i));
+                clients.add(HttpClientConn.open(fe).send(HttpKit.get("/" + i)));
                 String be = "scur=" + i + " qcur=" + Math.max(0, i - 2) + " slim=20";
-                assertThat(awaitStat(cli, "be/BACKEND", be, f)).as("request " + i).isEqualTo(be);
+                assertThat(awaitStat(cli, "l/BACKEND", be, f)).as("request " + i).isEqualTo(be);
                 if (i == 3 || i == 10 || i == 20) {
-                    seen.add(i + ": " + fields(stat(cli, "be/s1"), f) + " / " + fields(stat(cli, "be/BACKEND"), f));
+                    seen.add(i + ": " + fields(stat(cli, "l/s1"), f) + " / " + fields(stat(cli, "l/BACKEND"), f));
                 }
             }
             int[] served = {10, 9, 9, 8, 8, 7};
@@ -416,8 +420,8 @@ class BalanceChoiceIT {
             for (int r = 0; r < served.length; r++) {
                 s1.gate.release();
                 String be = "scur=" + (19 - r) + " qcur=" + queued[r] + " slim=20";
-                assertThat(awaitStat(cli, "be/BACKEND", be, f)).as("after %d ended", r + 1).isEqualTo(be);
-                seen.add("-" + (r + 1) + ": " + awaitStat(cli, "be/s1", "scur=" + served[r] + " qcur=0 slim=10", f));
+                assertThat(awaitStat(cli, "l/BACKEND", be, f)).as("after %d ended", r + 1).isEqualTo(be);
+                seen.add("-" + (r + 1) + ": " + awaitStat(cli, "l/s1", "scur=" + served[r] + " qcur=0 slim=10", f));
             }
             assertThat(seen).containsExactly(
                     "3: scur=2 qcur=0 slim=10 / scur=3 qcur=1 slim=20",
@@ -425,11 +429,23 @@ class BalanceChoiceIT {
                     "20: scur=2 qcur=0 slim=10 / scur=20 qcur=18 slim=20",
                     "-1: scur=10 qcur=0 slim=10", "-2: scur=9 qcur=0 slim=10", "-3: scur=9 qcur=0 slim=10",
                     "-4: scur=8 qcur=0 slim=10", "-5: scur=8 qcur=0 slim=10", "-6: scur=7 qcur=0 slim=10");
-        } finally {
-            for (HttpClientConn c : clients) {
-                c.close();
+        });
+    }
+
+    /**
+     * A {@code minconn} without {@code maxconn} (or above it) is the server's maxconn, a static limit, as haproxy
+     * settles it: with fullconn 20, five requests are three at the server and two in the queue, and slim shows 3.
+     */
+    @Test
+    void minconnAloneIsTheLimit() throws Exception {
+        withFullconn20("minconn 3", (cli, fe, s1, clients) -> {
+            for (int i = 0; i < 5; i++) {
+                clients.add(HttpClientConn.open(fe).send(HttpKit.get("/" + i)));
             }
-        }
+            String[] f = {"scur", "qcur", "slim"};
+            assertThat(awaitStat(cli, "l/BACKEND", "scur=5 qcur=2 slim=20", f)).isEqualTo("scur=5 qcur=2 slim=20");
+            assertThat(fields(stat(cli, "l/s1"), f)).isEqualTo("scur=3 qcur=0 slim=3");
+        });
     }
 
     /**
