@@ -41,6 +41,15 @@ public enum Algorithm {
     }
 
     /**
+     * A waiter in the backend's queue means every server is full: a new stream queues behind it without asking the
+     * algorithm (HAProxy's assign_server(), for {@code roundrobin}, {@code static-rr} and {@code first}), so a
+     * server whose dynamic maxconn ({@code minconn}) grew takes the queued streams first.
+     */
+    public boolean queuesBehindWaiters() {
+        return this == ROUNDROBIN || this == STATIC_RR || this == FIRST;
+    }
+
+    /**
      * Weights may change at run time (slow start, {@code set weight}); the hashed algorithms are dynamic with
      * {@code hash-type consistent} only.
      */

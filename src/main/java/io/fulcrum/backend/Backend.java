@@ -68,6 +68,12 @@ public final class Backend {
     private volatile Farm farm = Farm.EMPTY;
     private final PendingQueue queue = new PendingQueue();
     private final AtomicLong arrivals = new AtomicLong();
+    /**
+     * Slots given back so far. A stream that queues looks at the queues again only when one was given back since it
+     * found its server full (that slot may have gone back unseen): otherwise its wait ends at the next release, as in
+     * HAProxy, even when a dynamic maxconn grew meanwhile.
+     */
+    private final AtomicLong releases = new AtomicLong();
     private volatile int fullconn;
     private boolean rampScheduled;
     private final int retries;
@@ -312,24 +318,36 @@ public final class Backend {
      * @param avoid the server a retry leaves (another is preferred), or null
      */
     public Outcome assign(SampleContext ctx, Ticket ticket, Server avoid) {
+        long seen = releases.get();
         if (dispatch != null) {
-            return take(ticket, dispatch);
+            return take(ticket, dispatch, seen);
         }
         if (farm.isEmpty()) {
             return Outcome.NO_SERVER;
         }
         Member m = avoid == null ? persisted(ctx) : null;
-        if (m == null) {
+        if (m == null && !waitBehindQueue()) {
             m = balancer.pick(ctx, member(avoid));
         }
         if (m == null) {
             ticket.enqueue(queue, null, arrivals.getAndIncrement());
-            for (Member each : farm.members) {
-                drain(each);
+            if (releases.get() != seen) {
+                for (Member each : farm.members) {
+                    drain(each);
+                }
             }
             return Outcome.QUEUED;
         }
-        return take(ticket, m);
+        return take(ticket, m, seen);
+    }
+
+    /**
+     * Whether the stream queues behind the backend's waiters without a pick ({@link Algorithm#queuesBehindWaiters}):
+     * not when every stream of the backend waits there (this one counts in it already), as in HAProxy.
+     */
+    private boolean waitBehindQueue() {
+        int waiting = queue.size();
+        return waiting > 0 && algorithm.queuesBehindWaiters() && waiting != streams.current();
     }
 
     /** The server a stick rule gives the transaction, when it is in use; null for the algorithm to choose. */
@@ -352,6 +370,7 @@ public final class Backend {
      * algorithm chooses instead.
      */
     public Outcome assignPreferred(Ticket ticket, Server server, boolean bound) {
+        long seen = releases.get();
         Member m = member(server);
         if (m == null || !m.inFarm) {
             return null;
@@ -361,7 +380,7 @@ public final class Backend {
         if (!bound && limit >= 0 && !room && m.queue.size() >= limit) {
             return null;
         }
-        return take(ticket, m);
+        return take(ticket, m, seen);
     }
 
     /**
@@ -369,11 +388,14 @@ public final class Backend {
      * it; the algorithm is not consulted.
      */
     public Outcome assignTo(Ticket ticket, Server server) {
-        return take(ticket, member(server));
+        return take(ticket, member(server), releases.get());
     }
 
-    /** A slot of {@code m} for {@code ticket}, else a place in its queue unless that is full. */
-    private Outcome take(Ticket ticket, Member m) {
+    /**
+     * A slot of {@code m} for {@code ticket}, else a place in its queue unless that is full; {@code seen}: the
+     * {@link #releases} before the stream found the server full.
+     */
+    private Outcome take(Ticket ticket, Member m, long seen) {
         if (m.tryTake()) {
             ticket.hold(m);
             return Outcome.ASSIGNED;
@@ -383,7 +405,9 @@ public final class Backend {
             return Outcome.QUEUE_FULL;
         }
         ticket.enqueue(m.queue, m, arrivals.getAndIncrement());
-        drain(m);
+        if (releases.get() != seen) {
+            drain(m);
+        }
         return Outcome.QUEUED;
     }
 
@@ -402,6 +426,7 @@ public final class Backend {
     /** A slot of {@code m} was given back: the next waiter gets it. */
     void released(Member m) {
         m.server.streams().release();
+        releases.incrementAndGet();
         drain(m);
     }
 

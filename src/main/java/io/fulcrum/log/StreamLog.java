@@ -435,11 +435,13 @@ public final class StreamLog {
             return false;
         }
         endNanos = LoopClock.nanoTime();
-        if (backendStreams != null) {
-            backendStreams.release();
-        }
+        // The server slot first: the waiters it wakes are counted against a backend load that still includes this
+        // stream (the dynamic maxconn of minconn), as HAProxy dequeues before it decrements beconn.
         if (ticket != null) {
             ticket.release();
+        }
+        if (backendStreams != null) {
+            backendStreams.release();
         }
         return true;
     }

@@ -123,6 +123,27 @@ public final class ServerModule implements Module {
 
         registry.check(ServerModule::checkTimeouts);
         registry.check(ServerModule::checkProtos);
+        registry.check(ServerModule::settleMinconn);
+    }
+
+    /**
+     * As HAProxy's check_config_validity(): a {@code minconn} above {@code maxconn} (or without it) becomes the
+     * server's maxconn, a static limit; a maxconn without minconn is its own minconn.
+     */
+    private static void settleMinconn(ConfigModel model, Diagnostics diag) {
+        for (ProxySpec p : ProxyTable.of(model).proxies()) {
+            ServerList list = p.partOrNull(ServerList.class);
+            if (list == null) {
+                continue;
+            }
+            for (ServerSpec s : list.servers) {
+                if (s.minconn > s.maxconn) {
+                    s.maxconn = s.minconn;
+                } else if (s.minconn == 0) {
+                    s.minconn = s.maxconn;
+                }
+            }
+        }
     }
 
     /** {@code proto <name>}: h1 (HTTP backends) or none (TCP ones) only; h2 and fcgi wait for those muxes. */
