@@ -144,19 +144,23 @@ public final class ServerChecks {
         return spec.rise + spec.fall - 1;
     }
 
-    /** The interval the first checks are spread over. */
-    long firstInterval() {
-        return spec.check ? spec.inter : spec.agentInter;
+    /** The interval the health check starts with (HAProxy's srv_getinter() of the starting health). */
+    long healthInterval() {
+        return interval();
     }
 
-    /** Starts both checks after {@code delay} ms (spread over the first interval). */
-    void start(long delay) {
-        if (spec.check) {
-            loop.execute(() -> nextHealth = loop.schedule(this::runHealth, delay, TimeUnit.MILLISECONDS));
-        }
-        if (spec.agent) {
-            loop.schedule(this::runAgent, delay, TimeUnit.MILLISECONDS);
-        }
+    long agentInterval() {
+        return spec.agentInter;
+    }
+
+    /** Starts the health check after {@code delay} ms. */
+    void startHealth(long delay) {
+        loop.execute(() -> nextHealth = loop.schedule(this::runHealth, delay, TimeUnit.MILLISECONDS));
+    }
+
+    /** Starts the agent check after {@code delay} ms. */
+    void startAgent(long delay) {
+        loop.schedule(this::runAgent, delay, TimeUnit.MILLISECONDS);
     }
 
     void stop() {
@@ -285,11 +289,16 @@ public final class ServerChecks {
 
     /** {@code spread-checks}: up to that percentage of noise either way. */
     private long spread(long interval) {
+        return interval + noise(interval);
+    }
+
+    /** The {@code spread-checks} noise of {@code interval}: a random amount within that percentage of it, either way. */
+    long noise(long interval) {
         if (spreadPercent == 0) {
-            return interval;
+            return 0;
         }
         long range = interval * spreadPercent / 100;
-        return interval + ThreadLocalRandom.current().nextLong(-range, range + 1);
+        return ThreadLocalRandom.current().nextLong(-range, range + 1);
     }
 
     /** A health check's result: the health counter, the log line, the server's new state (HAProxy's check.c). */
