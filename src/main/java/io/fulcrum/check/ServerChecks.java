@@ -247,11 +247,14 @@ public final class ServerChecks {
         int n = consecutiveErrors.incrementAndGet();
         if (n == spec.errorLimit) {
             consecutiveErrors.set(0);
-            loop.execute(() -> analysed(n, o));
+            // HAProxy's verdict and its DOWN line come while the stream that saw the error still counts on the server.
+            int active = server.streams().current();
+            loop.execute(() -> analysed(n, o, active));
         }
     }
 
-    private void analysed(int errors, Observation last) {
+    /** {@code error-limit} errors in a row; {@code active}: the server's streams when the last one was seen. */
+    private void analysed(int errors, Observation last, int active) {
         if (stopped) {
             return;
         }
@@ -262,12 +265,12 @@ public final class ServerChecks {
             case FASTINTER -> { }
             case SUDDEN_DEATH -> {
                 health = Math.min(health, spec.rise + 1); // one more failure takes it down
-                healthResult(r);
+                healthResult(r, active);
             }
-            case FAIL_CHECK -> healthResult(r);
+            case FAIL_CHECK -> healthResult(r, active);
             case MARK_DOWN -> {
                 health = Math.min(health, spec.rise);
-                healthResult(r);
+                healthResult(r, active);
             }
         }
         if (spec.fastinter > 0 && !healthRunning && nextHealth != null && nextHealth.getDelay(TimeUnit.MILLISECONDS) > spec.fastinter) {
@@ -303,6 +306,11 @@ public final class ServerChecks {
 
     /** A health check's result: the health counter, the log line, the server's new state (HAProxy's check.c). */
     void healthResult(CheckResult r) {
+        healthResult(r, -1);
+    }
+
+    /** The same, a DOWN line telling {@code active} sessions (negative: the server's now). */
+    private void healthResult(CheckResult r, int active) {
         ServerState st = server.state();
         if (st.op() != Op.STOPPED && health < spec.rise) {
             health = spec.rise; // back from maintenance or set up by the CLI: one failure takes it down again
@@ -331,7 +339,7 @@ public final class ServerChecks {
         }
         String why = proxy.logHealthChecks ? "" : ", reason: " + r.reason();
         if (failed && health == 0) {
-            st.setOp(Op.STOPPED, why);
+            st.setOp(Op.STOPPED, why, active);
         } else if (!failed && health >= spec.rise && (agentUp || !agentEnabled)) {
             st.setOp(r.status() == CheckStatus.L7OKC ? Op.STOPPING : Op.RUNNING, why);
         }
