@@ -178,8 +178,8 @@ public final class ServerChecks {
             nextHealth = loop.schedule(this::runHealth, spread(spec.inter), TimeUnit.MILLISECONDS);
             return;
         }
-        long timeout = proxy.timeout > 0 ? proxy.timeout : spec.inter;
-        long connect = proxy.timeout > 0 && connectTimeout > 0 ? connectTimeout : spec.inter;
+        long timeout = runBound(spec.inter);
+        long connect = connectBound(spec.inter);
         healthRunning = true;
         Consumer<CheckResult> done = r -> {
             healthRunning = false;
@@ -191,7 +191,7 @@ public final class ServerChecks {
         };
         if (external != null) {
             // HAProxy bounds an external check by inter, or by the connect timeout when 'timeout check' is set too.
-            external.start(Math.min(spec.inter, connect), loop, done);
+            external.start(connect, loop, done);
             return;
         }
         InetAddress addr = checkAddr;
@@ -214,8 +214,8 @@ public final class ServerChecks {
         }
         InetAddress addr = agentAddr;
         InetAddress host = addr != null ? addr : inet.host();
-        CheckRun.Target t = new CheckRun.Target(backend, server, new InetSocketAddress(host, agentPort), 0, false, false, spec.agentInter, spec.agentInter,
-                false, false, null, null, Map.of());
+        CheckRun.Target t = new CheckRun.Target(backend, server, new InetSocketAddress(host, agentPort), 0, false, false,
+                connectBound(spec.agentInter), runBound(spec.agentInter), false, false, null, null, Map.of());
         String send = agentSend;
         List<CheckRule> agentRules = send == null || send.isEmpty() ? List.of(AgentAnswer.READ)
                 : List.of(CheckRule.Send.of(send.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)), AgentAnswer.READ);
@@ -277,6 +277,19 @@ public final class ServerChecks {
             nextHealth.cancel(false);
             nextHealth = loop.schedule(this::runHealth, spec.fastinter, TimeUnit.MILLISECONDS);
         }
+    }
+
+    /**
+     * How long a check run every {@code inter} may take: {@code timeout check} when set (after the connection, which
+     * HAProxy bounds by the connect timeout), else its interval, the health check's as the agent's.
+     */
+    private long runBound(long inter) {
+        return proxy.timeout > 0 ? proxy.timeout : inter;
+    }
+
+    /** How long its connect may take: the shorter of the interval and {@code timeout connect} when {@code timeout check} is set. */
+    private long connectBound(long inter) {
+        return proxy.timeout > 0 && connectTimeout > 0 ? Math.min(connectTimeout, inter) : inter;
     }
 
     /** HAProxy's srv_getinter(): downinter while down, fastinter while changing, else inter. */
