@@ -432,7 +432,8 @@ public final class ServerChecks {
     /**
      * The {@code x-haproxy-server-state} value of {@code http-check send-state}, as HAProxy's httpchk_build_status_header():
      * "UP", "UP 1/2" (going down), "NOLB", "NOLB 1/2", "DOWN", "DOWN 1/2" (going up); the server's own address and port;
-     * its weight and the weight of the servers in use; its streams and the backend's not queued; its queue.
+     * its weight and the weight of the servers in use; its streams and the backend's not queued; its queue; during a
+     * slow start, how far it has come.
      */
     private String stateHeader() {
         ServerState st = server.state();
@@ -453,6 +454,10 @@ public final class ServerChecks {
                 .append("; name=").append(server.id()).append("; node=").append(node).append("; weight=").append(st.weight()).append('/')
                 .append(backend.usedWeight()).append("; scur=").append(server.streams().current()).append('/')
                 .append(backend.streams().current() - backend.queued()).append("; qcur=").append(backend.queued(server));
+        int throttle = backend.slowStartPercent(server);
+        if (throttle >= 0) {
+            sb.append("; throttle=").append(throttle).append('%');
+        }
         return sb.toString();
     }
 
