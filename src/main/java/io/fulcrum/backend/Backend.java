@@ -287,6 +287,21 @@ public final class Backend {
     public static final int WEIGHT_SCALE = Member.SCALE;
 
     /**
+     * How far the slow start of {@code s} has come, in percent: the whole seconds since it began over slowstart's, at
+     * least 1 (HAProxy's "throttle=" of {@code http-check send-state}); -1 when it is not in one.
+     */
+    public int slowStartPercent(Server s) {
+        Member m = member(s);
+        long start = m == null ? 0 : m.rampStart;
+        long seconds = m == null ? 0 : m.slowstartSeconds();
+        if (start == 0 || seconds == 0) {
+            return -1;
+        }
+        long elapsed = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+        return elapsed >= seconds ? -1 : (int) Math.max(1, 100 * elapsed / seconds);
+    }
+
+    /**
      * The effective weight of {@code s} during a slow start, as the last step set it ({@link Member#SCALE}d,
      * HAProxy's cur_eweight), or -1 when it is in none (at full speed, or out of the servers in use).
      */

@@ -18,7 +18,7 @@ import java.util.Map;
 
 /**
  * The process's checks: wires {@code track}, builds each checked server's {@link ServerChecks} and starts
- * them spread over their first interval (HAProxy spreads the first checks of all servers evenly).
+ * them spread over their first interval (HAProxy spreads the first checks of all servers evenly, {@link #start}).
  */
 public final class HealthChecks {
     private final Map<Server, ServerChecks> checks = new LinkedHashMap<>();
@@ -85,17 +85,42 @@ public final class HealthChecks {
         return n;
     }
 
-    /** Starts every check, the n-th of N after n/N of its interval (bounded by {@code max-spread-checks}). */
+    /** HAProxy's SRV_CHK_INTER_THRES: the checks run more often than this do not set the interval the others spread over. */
+    private static final long SPREAD_THRESHOLD = 1000;
+
+    /** A check to start: a server's health check or its agent, and the interval it starts with. */
+    private record First(ServerChecks checks, boolean agent, long inter) {
+    }
+
+    /**
+     * Starts every check as HAProxy's start_checks() does: the health checks and the agents of all servers in the
+     * order of the configuration, the k-th of n after k/n of an interval, that interval being the check's own or the
+     * shortest of all from one second up, whichever is longer, with its {@code spread-checks} noise and at most
+     * {@code max-spread-checks}. So the first checks do not all leave at once, and each then keeps its place.
+     */
     public void start() {
-        List<ServerChecks> running = checks.values().stream().filter(c -> c.hasHealthCheck() || c.hasAgent()).toList();
-        int n = 0;
-        for (ServerChecks c : running) {
-            long inter = c.firstInterval();
-            long delay = inter * n++ / Math.max(1, running.size());
-            if (settings.maxSpread > 0) {
-                delay = Math.min(delay, settings.maxSpread);
+        List<First> firsts = new ArrayList<>();
+        for (ServerChecks c : checks.values()) {
+            if (c.hasHealthCheck()) {
+                firsts.add(new First(c, false, c.healthInterval()));
             }
-            c.start(delay);
+            if (c.hasAgent()) {
+                firsts.add(new First(c, true, c.agentInterval()));
+            }
+        }
+        long shortest = firsts.stream().mapToLong(First::inter).filter(i -> i >= SPREAD_THRESHOLD).min().orElse(0);
+        for (int k = 0; k < firsts.size(); k++) {
+            First f = firsts.get(k);
+            long over = Math.max(shortest, f.inter()) + f.checks().noise(f.inter());
+            if (settings.maxSpread > 0) {
+                over = Math.min(over, settings.maxSpread);
+            }
+            long delay = over * k / firsts.size();
+            if (f.agent()) {
+                f.checks().startAgent(delay);
+            } else {
+                f.checks().startHealth(delay);
+            }
         }
     }
 

@@ -144,19 +144,23 @@ public final class ServerChecks {
         return spec.rise + spec.fall - 1;
     }
 
-    /** The interval the first checks are spread over. */
-    long firstInterval() {
-        return spec.check ? spec.inter : spec.agentInter;
+    /** The interval the health check starts with (HAProxy's srv_getinter() of the starting health). */
+    long healthInterval() {
+        return interval();
     }
 
-    /** Starts both checks after {@code delay} ms (spread over the first interval). */
-    void start(long delay) {
-        if (spec.check) {
-            loop.execute(() -> nextHealth = loop.schedule(this::runHealth, delay, TimeUnit.MILLISECONDS));
-        }
-        if (spec.agent) {
-            loop.schedule(this::runAgent, delay, TimeUnit.MILLISECONDS);
-        }
+    long agentInterval() {
+        return spec.agentInter;
+    }
+
+    /** Starts the health check after {@code delay} ms. */
+    void startHealth(long delay) {
+        loop.execute(() -> nextHealth = loop.schedule(this::runHealth, delay, TimeUnit.MILLISECONDS));
+    }
+
+    /** Starts the agent check after {@code delay} ms. */
+    void startAgent(long delay) {
+        loop.schedule(this::runAgent, delay, TimeUnit.MILLISECONDS);
     }
 
     void stop() {
@@ -174,8 +178,8 @@ public final class ServerChecks {
             nextHealth = loop.schedule(this::runHealth, spread(spec.inter), TimeUnit.MILLISECONDS);
             return;
         }
-        long timeout = proxy.timeout > 0 ? proxy.timeout : spec.inter;
-        long connect = proxy.timeout > 0 && connectTimeout > 0 ? connectTimeout : spec.inter;
+        long timeout = runBound(spec.inter);
+        long connect = connectBound(spec.inter);
         healthRunning = true;
         Consumer<CheckResult> done = r -> {
             healthRunning = false;
@@ -187,7 +191,7 @@ public final class ServerChecks {
         };
         if (external != null) {
             // HAProxy bounds an external check by inter, or by the connect timeout when 'timeout check' is set too.
-            external.start(Math.min(spec.inter, connect), loop, done);
+            external.start(connect, loop, done);
             return;
         }
         InetAddress addr = checkAddr;
@@ -210,8 +214,8 @@ public final class ServerChecks {
         }
         InetAddress addr = agentAddr;
         InetAddress host = addr != null ? addr : inet.host();
-        CheckRun.Target t = new CheckRun.Target(backend, server, new InetSocketAddress(host, agentPort), 0, false, false, spec.agentInter, spec.agentInter,
-                false, false, null, null, Map.of());
+        CheckRun.Target t = new CheckRun.Target(backend, server, new InetSocketAddress(host, agentPort), 0, false, false,
+                connectBound(spec.agentInter), runBound(spec.agentInter), false, false, null, null, Map.of());
         String send = agentSend;
         List<CheckRule> agentRules = send == null || send.isEmpty() ? List.of(AgentAnswer.READ)
                 : List.of(CheckRule.Send.of(send.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)), AgentAnswer.READ);
@@ -243,11 +247,14 @@ public final class ServerChecks {
         int n = consecutiveErrors.incrementAndGet();
         if (n == spec.errorLimit) {
             consecutiveErrors.set(0);
-            loop.execute(() -> analysed(n, o));
+            // HAProxy's verdict and its DOWN line come while the stream that saw the error still counts on the server.
+            int active = server.streams().current();
+            loop.execute(() -> analysed(n, o, active));
         }
     }
 
-    private void analysed(int errors, Observation last) {
+    /** {@code error-limit} errors in a row; {@code active}: the server's streams when the last one was seen. */
+    private void analysed(int errors, Observation last, int active) {
         if (stopped) {
             return;
         }
@@ -258,18 +265,31 @@ public final class ServerChecks {
             case FASTINTER -> { }
             case SUDDEN_DEATH -> {
                 health = Math.min(health, spec.rise + 1); // one more failure takes it down
-                healthResult(r);
+                healthResult(r, active);
             }
-            case FAIL_CHECK -> healthResult(r);
+            case FAIL_CHECK -> healthResult(r, active);
             case MARK_DOWN -> {
                 health = Math.min(health, spec.rise);
-                healthResult(r);
+                healthResult(r, active);
             }
         }
         if (spec.fastinter > 0 && !healthRunning && nextHealth != null && nextHealth.getDelay(TimeUnit.MILLISECONDS) > spec.fastinter) {
             nextHealth.cancel(false);
             nextHealth = loop.schedule(this::runHealth, spec.fastinter, TimeUnit.MILLISECONDS);
         }
+    }
+
+    /**
+     * How long a check run every {@code inter} may take: {@code timeout check} when set (after the connection, which
+     * HAProxy bounds by the connect timeout), else its interval, the health check's as the agent's.
+     */
+    private long runBound(long inter) {
+        return proxy.timeout > 0 ? proxy.timeout : inter;
+    }
+
+    /** How long its connect may take: the shorter of the interval and {@code timeout connect} when {@code timeout check} is set. */
+    private long connectBound(long inter) {
+        return proxy.timeout > 0 && connectTimeout > 0 ? Math.min(connectTimeout, inter) : inter;
     }
 
     /** HAProxy's srv_getinter(): downinter while down, fastinter while changing, else inter. */
@@ -285,15 +305,25 @@ public final class ServerChecks {
 
     /** {@code spread-checks}: up to that percentage of noise either way. */
     private long spread(long interval) {
+        return interval + noise(interval);
+    }
+
+    /** The {@code spread-checks} noise of {@code interval}: a random amount within that percentage of it, either way. */
+    long noise(long interval) {
         if (spreadPercent == 0) {
-            return interval;
+            return 0;
         }
         long range = interval * spreadPercent / 100;
-        return interval + ThreadLocalRandom.current().nextLong(-range, range + 1);
+        return ThreadLocalRandom.current().nextLong(-range, range + 1);
     }
 
     /** A health check's result: the health counter, the log line, the server's new state (HAProxy's check.c). */
     void healthResult(CheckResult r) {
+        healthResult(r, -1);
+    }
+
+    /** The same, a DOWN line telling {@code active} sessions (negative: the server's now). */
+    private void healthResult(CheckResult r, int active) {
         ServerState st = server.state();
         if (st.op() != Op.STOPPED && health < spec.rise) {
             health = spec.rise; // back from maintenance or set up by the CLI: one failure takes it down again
@@ -322,7 +352,7 @@ public final class ServerChecks {
         }
         String why = proxy.logHealthChecks ? "" : ", reason: " + r.reason();
         if (failed && health == 0) {
-            st.setOp(Op.STOPPED, why);
+            st.setOp(Op.STOPPED, why, active);
         } else if (!failed && health >= spec.rise && (agentUp || !agentEnabled)) {
             st.setOp(r.status() == CheckStatus.L7OKC ? Op.STOPPING : Op.RUNNING, why);
         }
@@ -402,7 +432,8 @@ public final class ServerChecks {
     /**
      * The {@code x-haproxy-server-state} value of {@code http-check send-state}, as HAProxy's httpchk_build_status_header():
      * "UP", "UP 1/2" (going down), "NOLB", "NOLB 1/2", "DOWN", "DOWN 1/2" (going up); the server's own address and port;
-     * its weight and the weight of the servers in use; its streams and the backend's not queued; its queue.
+     * its weight and the weight of the servers in use; its streams and the backend's not queued; its queue; during a
+     * slow start, how far it has come.
      */
     private String stateHeader() {
         ServerState st = server.state();
@@ -423,6 +454,10 @@ public final class ServerChecks {
                 .append("; name=").append(server.id()).append("; node=").append(node).append("; weight=").append(st.weight()).append('/')
                 .append(backend.usedWeight()).append("; scur=").append(server.streams().current()).append('/')
                 .append(backend.streams().current() - backend.queued()).append("; qcur=").append(backend.queued(server));
+        int throttle = backend.slowStartPercent(server);
+        if (throttle >= 0) {
+            sb.append("; throttle=").append(throttle).append('%');
+        }
         return sb.toString();
     }
 

@@ -7,6 +7,7 @@ import io.fulcrum.http.ResponseHead;
 import io.fulcrum.runtime.ConnLimit;
 import io.fulcrum.runtime.LoopClock;
 import io.fulcrum.sample.SampleContext;
+import io.fulcrum.server.Observation;
 import io.fulcrum.server.Server;
 import io.fulcrum.stats.Counters;
 import io.netty.channel.Channel;
@@ -284,11 +285,14 @@ public final class StreamLog {
         return applet;
     }
 
-    /** The server connection is established (end of Tc). */
+    /** The server connection is established (end of Tc); {@code observe layer4} counts it, as HAProxy's back_establish(). */
     public void connected(Channel server) {
         connectedNanos = LoopClock.nanoTime();
         serverAddress = server.remoteAddress();
         serverLocal = server.localAddress();
+        if (this.server != null) {
+            this.server.observe(Observation.L4_OK);
+        }
     }
 
     /**
@@ -298,6 +302,9 @@ public final class StreamLog {
     public void connectFailed(Channel server, SocketAddress to) {
         serverAddress = to;
         serverLocal = server.localAddress();
+        if (this.server != null) {
+            this.server.observe(Observation.L4_ERROR); // each attempt, retries included, as HAProxy's back_handle_st_cer()
+        }
     }
 
     /**
@@ -317,6 +324,9 @@ public final class StreamLog {
             return;
         }
         responseNanos = LoopClock.nanoTime();
+        if (server != null) {
+            server.observe(Observation.ofStatus(head.status())); // observe layer7, as the head arrives
+        }
         responseCaptures = logger.captures().response(head, responseCaptures);
         responseCookie = logger.captures().responseCookie(head);
     }

@@ -65,26 +65,18 @@ final class TransactionCounts {
                 c.increment(Count.DENIED_RESP);
             }
             serverSide(c, l);
-            observe(srv, l, status);
+            observe(srv, l);
         }
     }
 
-    /** What the transaction tells of its server's health ({@code observe}), as HAProxy's health_adjust() calls. */
-    private static void observe(Server srv, StreamLog l, int status) {
-        if (!srv.observed()) {
-            return; // no 'observe' on the server: nothing to judge
-        }
+    /**
+     * What the end of the transaction tells of its server's health ({@code observe layer7}): a read error or timeout
+     * before the response head, as HAProxy's http_wait_for_response() sees them. Connections and responses were
+     * observed as they came (StreamLog).
+     */
+    private static void observe(Server srv, StreamLog l) {
         boolean byServer = l.cause() == 'S' || l.cause() == 's';
-        if (byServer && l.state() == 'C') {
-            srv.observe(Observation.L4_ERROR);
-            return;
-        }
-        if (l.serverConnected()) {
-            srv.observe(Observation.L4_OK);
-        }
-        if (status > 0 && l.serverResponded()) {
-            srv.observe(Observation.ofStatus(status));
-        } else if (l.http() && byServer && (l.state() == 'H' || l.state() == 'D')) {
+        if (srv.observed() && l.http() && byServer && !l.serverResponded() && (l.state() == 'H' || l.state() == 'D')) {
             srv.observe(l.cause() == 's' ? Observation.HTTP_READ_TIMEOUT : Observation.HTTP_READ_ERROR);
         }
     }

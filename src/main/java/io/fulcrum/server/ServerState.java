@@ -169,12 +169,20 @@ public final class ServerState {
      *            "" when the check's own line said it
      */
     public void setOp(Op next, String why) {
+        setOp(next, why, -1);
+    }
+
+    /**
+     * The same, the DOWN line telling {@code active} sessions (negative: the server's now): those it had when the
+     * verdict was made, as HAProxy's line, written in the same breath.
+     */
+    public void setOp(Op next, String why, int active) {
         synchronized (LOCK) {
-            changeOp(next, why);
+            changeOp(next, why, active);
         }
     }
 
-    private void changeOp(Op next, String why) {
+    private void changeOp(Op next, String why, int active) {
         if (next == op) {
             return;
         }
@@ -195,11 +203,11 @@ public final class ServerState {
                 case STOPPING -> "stopping";
                 default -> "UP";
             };
-            String line = named() + " is " + is + why + ". " + (next == Op.STOPPED ? left() : online());
+            String line = named() + " is " + is + why + ". " + (next == Op.STOPPED ? left(active) : online());
             log(next == Op.STOPPED, line);
         }
         for (Server t : reversedTrackers()) {
-            t.state().changeOp(next, " via " + server.id());
+            t.state().changeOp(next, " via " + server.id(), -1);
         }
         group.settled();
     }
@@ -369,7 +377,11 @@ public final class ServerState {
     }
 
     private String left() {
-        return servers("left") + " " + server.streams().current() + " sessions active, 0 requeued, 0 remaining in queue.";
+        return left(-1);
+    }
+
+    private String left(int active) {
+        return servers("left") + " " + (active >= 0 ? active : server.streams().current()) + " sessions active, 0 requeued, 0 remaining in queue.";
     }
 
     private String online() {

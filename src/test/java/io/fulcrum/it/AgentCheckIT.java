@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 import static io.fulcrum.it.TcpProxyKit.connect;
 import static io.fulcrum.it.TcpProxyKit.freePort;
@@ -94,6 +95,58 @@ class AgentCheckIT {
                 Thread.sleep(1500);
                 assertThat(stat(cli)).containsEntry(STATE, "UP").containsEntry(AGENT, "L7OK");
                 assertThat(p.stderr()).doesNotContain("Layer7 invalid response").doesNotContain("via agent : down\"");
+                assertThat(traffic(fe)).isEqualTo("o");
+            }
+        }
+    }
+
+    /**
+     * An agent that accepts and never answers: the check gives up after {@code timeout check} when the backend sets it,
+     * else after {@code agent-inter}, as HAProxy's (a layer-7 timeout, logged once; an agent that fails leaves the
+     * server up).
+     */
+    @Test
+    void aSilentAgentTimesOutAfterTimeoutCheckElseAgentInter() throws Exception {
+        Path cli = Files.createTempDirectory("fulcrum-agent").resolve("stats.sock");
+        try (Origin origin = Origin.start(s -> send(s, "o"));
+             Origin silent = Origin.start(s -> s.getInputStream().transferTo(java.io.OutputStream.nullOutputStream()))) {
+            int fe = freePort();
+            String cfg = """
+                    global
+                        stats socket %s level admin
+                    defaults
+                        mode tcp
+                        timeout connect 5s
+                        timeout client 5s
+                        timeout server 5s
+                        option log-health-checks
+                    backend a
+                        server s1 127.0.0.1:%d agent-check agent-port %d agent-inter 1500
+                    backend b
+                        timeout check 500
+                        server s2 127.0.0.1:%2$d agent-check agent-port %3$d agent-inter 6s
+                    frontend fe
+                        bind 127.0.0.1:%d
+                        default_backend a
+                    """.formatted(cli, origin.port(), silent.port(), fe);
+            try (FulcrumProcess p = serve(cfg, fe)) {
+                String line = " failed, reason: Layer7 timeout, check duration: \\d+ms, status: 1/1 UP.\n";
+                Pattern a = Pattern.compile("Agent check for server a/s1" + line);
+                Pattern b = Pattern.compile("Agent check for server b/s2" + line);
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (!(a.matcher(p.stderr()).find() && b.matcher(p.stderr()).find()) && System.nanoTime() < deadline) {
+                    Thread.sleep(50);
+                }
+                assertThat(a.matcher(p.stderr()).find() && b.matcher(p.stderr()).find()).as("both agents timed out: %s", p.stderr()).isTrue();
+                // The durations of the next checks (haproxy 2.6 counts its first ones from its start-up): agent-inter
+                // without timeout check, timeout check with it, well before agent-inter 6s.
+                Thread.sleep(8000);
+                Map<String, Map<String, String>> rows = StatsIT.rows(CliClient.send(cli, "show stat"));
+                assertThat(Long.parseLong(rows.get("a/s1").get("agent_duration"))).isBetween(1400L, 5000L);
+                Map<String, String> s2 = rows.get("b/s2");
+                assertThat(Long.parseLong(s2.get("agent_duration"))).isBetween(400L, 3000L);
+                assertThat(s2.get(AGENT)).endsWith("L7TOUT");
+                assertThat(s2).containsEntry("agent_desc", "Layer7 timeout").containsEntry(STATE, "no check");
                 assertThat(traffic(fe)).isEqualTo("o");
             }
         }

@@ -82,6 +82,82 @@ class ObserveIT {
     }
 
     /**
+     * The DOWN line of a health analysis counts the stream that saw the last error among the server's sessions, as
+     * HAProxy's, whose verdict comes while that stream is on the server (the origin keeps its connection open after
+     * each 503, so that haproxy's count does not depend on when it sees the close).
+     */
+    @Test
+    void theDownLineCountsTheStreamThatSawTheLastError() throws Exception {
+        try (Origin origin = Origin.start(s -> {
+            InputStream in = s.getInputStream();
+            byte[] b = new byte[4096];
+            int n;
+            while ((n = in.read(b)) > 0) {
+                String req = new String(b, 0, n, StandardCharsets.ISO_8859_1);
+                send(s, req.startsWith("GET /health") ? "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n"
+                        : "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n");
+            }
+        })) {
+            int fe = freePort();
+            String cfg = """
+                    defaults
+                        mode http
+                        timeout connect 5s
+                        timeout client 5s
+                        timeout server 5s
+                        timeout check 5s
+                    frontend fe
+                        bind 127.0.0.1:%d
+                        default_backend be
+                    backend be
+                        option httpchk GET /health
+                        server s1 127.0.0.1:%d check inter 30s observe layer7 error-limit 2 on-error mark-down
+                    """.formatted(fe, origin.port());
+            try (FulcrumProcess p = serve(cfg, fe)) {
+                assertThat(get(fe, "/a")).isEqualTo("HTTP/1.1 503 Service Unavailable");
+                assertThat(get(fe, "/a")).isEqualTo("HTTP/1.1 503 Service Unavailable");
+                p.awaitStderr("Server be/s1 is DOWN, reason: Health analyze, info: \"Detected 2 consecutive errors, last one was: "
+                        + "Wrong http response\". 0 active and 0 backup servers left. 1 sessions active, 0 requeued, 0 remaining in queue.\n");
+            }
+        }
+    }
+
+    /**
+     * {@code observe layer4} counts each failed connection attempt, retries included, as HAProxy's: with {@code retries 3},
+     * one client's four refused attempts reach {@code error-limit 4}; the stream still counts on the server then.
+     */
+    @Test
+    void eachRefusedAttemptCountsRetriesIncluded() throws Exception {
+        int refused = FulcrumProcess.refusedPort();
+        try (Origin checked = Origin.start(s -> { })) {
+            int fe = freePort();
+            String cfg = """
+                    defaults
+                        mode tcp
+                        retries 3
+                        timeout connect 200ms
+                        timeout client 5s
+                        timeout server 5s
+                    frontend fe
+                        bind 127.0.0.1:%d
+                        default_backend be
+                    backend be
+                        server s1 127.0.0.1:%d check port %d inter 30s observe layer4 error-limit 4 on-error mark-down
+                    """.formatted(fe, refused, checked.port());
+            try (FulcrumProcess p = serve(cfg, fe)) {
+                try (Socket s = connect(fe)) {
+                    send(s, "x");
+                    readToEof(s, 10_000);
+                } catch (SocketException reset) {
+                    // the server refused: the proxy closes the client's connection, reset or not
+                }
+                p.awaitStderr("Server be/s1 is DOWN, reason: Health analyze, info: \"Detected 4 consecutive errors, last one was: "
+                        + "L4 unsuccessful connection\". 0 active and 0 backup servers left. 1 sessions active, 0 requeued, 0 remaining in queue.\n");
+            }
+        }
+    }
+
+    /**
      * {@code hanafail} counts each time {@code error-limit} errors in a row were seen, whatever {@code on-error} does;
      * {@code show stat} shows it for servers that observe (checked or not) and for those tracking one, empty elsewhere.
      */

@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Timeout;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Predicate;
@@ -61,6 +62,43 @@ class SendStateIT {
                 Files.createFile(cli.resolveSibling("s3-up"));
                 await(seen, "DOWN 1/2" + tail.formatted("s3", "1/10"));
                 await(seen, "UP" + tail.formatted("s3", "1/11"));
+            }
+        }
+    }
+
+    /**
+     * During a slow start the header tells how far it has come ("; throttle=N%": the whole seconds since the server
+     * came up over slowstart's, at least 1), and no more once it is over.
+     */
+    @Test
+    void aSlowStartAddsTheThrottle() throws Exception {
+        Path up = Files.createTempDirectory("fulcrum-send-state").resolve("up");
+        Queue<String> seen = new ConcurrentLinkedQueue<>();
+        try (Origin origin = Origin.start(s -> {
+            byte[] b = new byte[4096];
+            int n = s.getInputStream().read(b);
+            String req = new String(b, 0, Math.max(0, n), StandardCharsets.ISO_8859_1);
+            int at = req.indexOf("x-haproxy-server-state: ");
+            seen.add(at < 0 ? "" : req.substring(at + 24, req.indexOf("\r\n", at)));
+            send(s, Files.exists(up) ? "HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                    : "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+        })) {
+            int fe = freePort();
+            String cfg = CheckKit.config("", "http", fe, "be") + """
+                    backend be
+                        option httpchk GET /state
+                        http-check send-state
+                        server s1 127.0.0.1:%d check inter 300ms rise 1 fall 1 slowstart 4s
+                    """.formatted(origin.port());
+            try (FulcrumProcess p = serve(cfg, fe)) {
+                await(seen, h -> h.startsWith("DOWN;"));
+                assertThat(seen).noneMatch(h -> h.contains("throttle"));
+                Files.createFile(up);
+                await(seen, h -> h.matches("UP; .*; throttle=(25|50|75)%"));
+                await(seen, h -> h.matches("UP; .*; qcur=0") && seen.stream().anyMatch(t -> t.contains("throttle")));
+                List<Integer> throttles = seen.stream().filter(h -> h.contains("throttle="))
+                        .map(h -> Integer.parseInt(h.replaceAll(".*; throttle=(\\d+)%$", "$1"))).toList();
+                assertThat(throttles).as("%s", seen).isSorted().allMatch(t -> t == 1 || t == 25 || t == 50 || t == 75);
             }
         }
     }
