@@ -225,8 +225,8 @@ public final class CheckModule implements Module {
     }
 
     /**
-     * A check's MUX protocol ({@code check-proto}, {@code connect ... proto}): "none" for TCP checks, "h1" for HTTP
-     * ones; HAProxy's others (h2, fcgi) wait for their check clients.
+     * A check's MUX protocol ({@code check-proto}; {@code connect ... proto} once its kind is known): "none" for TCP
+     * checks, "h1" for HTTP ones; HAProxy's others (h2, fcgi) wait for their check clients.
      */
     static void proto(String v, String where) throws ConfigException {
         switch (v) {

@@ -175,7 +175,8 @@ public final class ServerChecks {
             return;
         }
         long timeout = proxy.timeout > 0 ? proxy.timeout : spec.inter;
-        long connect = proxy.timeout > 0 && connectTimeout > 0 ? connectTimeout : spec.inter;
+        // HAProxy: with 'timeout check', a connect takes at most the smaller of the connect timeout and inter.
+        long connect = proxy.timeout > 0 && connectTimeout > 0 ? Math.min(connectTimeout, spec.inter) : spec.inter;
         healthRunning = true;
         Consumer<CheckResult> done = r -> {
             healthRunning = false;
