@@ -38,19 +38,7 @@ class CheckTimeoutsIT {
                  readToEof(s, 1 << 16);
              })) {
             int fe = freePort();
-            String cfg = """
-                    global
-                        stats socket %s level admin
-                    defaults
-                        mode tcp
-                        timeout connect 5s
-                        timeout client 5s
-                        timeout server 5s
-                        timeout check 3s
-                        option log-health-checks
-                    frontend fe
-                        bind 127.0.0.1:%d
-                        default_backend l4
+            String cfg = CheckKit.config("stats socket " + cli + " level admin", "tcp", fe, "l4") + """
                     backend l4
                         server s1 127.0.0.1:%d check inter 500 rise 1 fall 1
                     backend l6
@@ -58,12 +46,12 @@ class CheckTimeoutsIT {
                     backend l7
                         option httpchk
                         server s1 127.0.0.1:%d check inter 500 rise 1 fall 1
-                    """.formatted(cli, fe, hole.port(), silent.port(), half.port());
+                    """.formatted(hole.port(), silent.port(), half.port());
             try (FulcrumProcess p = serve(cfg, fe)) {
                 p.awaitStderr("Health check for server l4/s1 failed, reason: Layer4 timeout, check duration: ");
                 Matcher l4 = Pattern.compile("server l4/s1 failed, reason: Layer4 timeout, check duration: (\\d+)ms").matcher(p.stderr());
                 assertThat(l4.find()).isTrue();
-                // the connect takes at most the smaller of timeout connect and inter (500 ms), not timeout check
+                // the connect takes at most the smaller of timeout connect and inter (500 ms), not timeout check (5 s)
                 assertThat(Integer.parseInt(l4.group(1))).isLessThan(2500);
                 p.awaitStderr("Health check for server l6/s1 failed, reason: Layer6 timeout, check duration: ");
                 p.awaitStderr("Health check for server l7/s1 failed, reason: Layer7 timeout, check duration: ");
