@@ -46,7 +46,9 @@ final class CheckRules {
             ProxyChecks c = CheckModule.of(o.proxy());
             c.type = ProxyChecks.Type.TCP;
             c.rules = new ArrayList<>();
+            c.ownRules = 0;
             c.explicit = true;
+            c.tcpCheckOption = true;
         });
         ProtocolChecks.register(options);
         keywords.add("tcp-check", Capability.BE, (p, l) -> r.tcpCheck(CheckModule.of(p), l));
@@ -58,6 +60,7 @@ final class CheckRules {
         c.type = ProxyChecks.Type.HTTP;
         c.explicit = false;
         c.rules = new ArrayList<>();
+        c.ownRules = 0;
         String method = "OPTIONS";
         String uri = "/";
         String version = "HTTP/1.0";
@@ -84,6 +87,7 @@ final class CheckRules {
 
     private void tcpCheck(ProxyChecks c, ConfigLine l) throws ConfigException {
         String kw = l.arg(1);
+        c.ruleKeyword = "tcp-check";
         switch (kw) {
             case "connect" -> add(c, connect(l, "tcp-check"));
             case "send", "send-lf" -> {
@@ -124,6 +128,9 @@ final class CheckRules {
 
     private void httpCheck(ProxyChecks c, ConfigLine l) throws ConfigException {
         String kw = l.arg(1);
+        if (!kw.equals("disable-on-404") && !kw.equals("send-state")) {
+            c.ruleKeyword = "http-check";
+        }
         switch (kw) {
             case "disable-on-404" -> c.disableOn404 = true;
             case "send-state" -> c.sendState = true;

@@ -24,7 +24,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Check rules against real check servers, as haproxy 2.6 runs them: {@code http-check expect rstatus}, {@code min-recv}
  * (an answer shorter than it is a timeout, a longer one matches), tcp-check {@code expect rstring}, {@code rbinary}
  * and their negated forms, and the PROXY header a check server receives from {@code check-send-proxy} and the
- * {@code send-proxy} of a {@code tcp-check connect} / {@code http-check connect} (v1 and v2). The log lines word for
+ * {@code send-proxy} of a {@code tcp-check connect} / {@code http-check connect} (v1 and v2); rules of the other kind
+ * than the check's option, ignored with a warning. The log lines word for
  * word and {@code show stat}. Passes against haproxy too ({@code -Dit.proxy=haproxy}).
  */
 @Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
@@ -133,6 +134,30 @@ class CheckRulesIT {
                         .containsEntry("check_code", "201");
                 assertThat(rows.get("tcpminrecv/s1").get("check_status")).isIn("L7TOUT", "* L7TOUT"); // "* ": checking again
                 assertThat(rows.get("notrbinary/s1")).containsEntry("check_status", "L7RSP");
+            }
+        }
+    }
+
+    @Test
+    void rulesOfAnotherKindAreIgnored() throws Exception {
+        try (Origin ok = answering(OK)) {
+            int fe = freePort();
+            String cfg = CheckKit.config("", "tcp", fe, "tcp") + """
+                    backend tcp
+                        option tcp-check
+                        http-check expect status 201
+                        server s1 127.0.0.1:%1$d check inter 300ms
+                    backend http
+                        option httpchk
+                        tcp-check expect string nothing-like-it
+                        server s1 127.0.0.1:%1$d check inter 300ms
+                    """.formatted(ok.port());
+            try (FulcrumProcess p = serve(cfg, fe)) {
+                p.awaitStderr("Health check for server tcp/s1 succeeded, reason: Layer4 check passed, check duration: ");
+                p.awaitStderr("Health check for server http/s1 succeeded, reason: Layer7 check passed, code: 200, check duration: ");
+                assertThat(p.stderr()).contains(
+                        "config : backend 'tcp' uses http-check rules without 'option httpchk', so the rules are ignored.",
+                        "config : backend 'http' uses tcp-check rules without 'option tcp-check', so the rules are ignored.");
             }
         }
     }
