@@ -94,6 +94,7 @@ public final class CheckModule implements Module {
                 "a delay"), "max-spread-checks"));
         ExternalCheckConfig.register(global, options, keywords);
         registry.check(CheckModule::checkServers);
+        registry.check(CheckModule::checkRuleKinds);
         registry.check(ExternalCheckConfig::check);
         ServerStateFile.register(registry);
         CheckCommands.register(CliCommands.of(registry), SetServer.of(registry));
@@ -225,8 +226,8 @@ public final class CheckModule implements Module {
     }
 
     /**
-     * A check's MUX protocol ({@code check-proto}, {@code connect ... proto}): "none" for TCP checks, "h1" for HTTP
-     * ones; HAProxy's others (h2, fcgi) wait for their check clients.
+     * A check's MUX protocol ({@code check-proto}; {@code connect ... proto} once its kind is known): "none" for TCP
+     * checks, "h1" for HTTP ones; HAProxy's others (h2, fcgi) wait for their check clients.
      */
     static void proto(String v, String where) throws ConfigException {
         switch (v) {
@@ -241,6 +242,26 @@ public final class CheckModule implements Module {
             return InetAddress.getByName(v);
         } catch (UnknownHostException e) {
             throw new ConfigException("'" + name + "' : invalid address: '" + v + "' in '" + v + "'.");
+        }
+    }
+
+    /**
+     * tcp-check rules in a backend without {@code option tcp-check}, http-check rules without {@code option httpchk}:
+     * ignored with HAProxy's warning (they would otherwise run in a check of another kind).
+     */
+    private static void checkRuleKinds(ConfigModel model, Diagnostics diag) {
+        for (ProxySpec p : ProxyTable.of(model).proxies()) {
+            ProxyChecks c = p.partOrNull(ProxyChecks.class);
+            if (c == null || !p.kind().isBackend() || c.ruleKeyword == null || c.rules.size() <= c.ownRules) {
+                continue;
+            }
+            boolean http = c.ruleKeyword.equals("http-check");
+            if (http ? c.type != ProxyChecks.Type.HTTP : c.type != ProxyChecks.Type.TCP || !c.tcpCheckOption) {
+                diag.configWarning(p.describe() + " uses " + c.ruleKeyword + " rules without 'option " + (http ? "httpchk" : "tcp-check")
+                        + "', so the rules are ignored.");
+                c.rules.subList(c.ownRules, c.rules.size()).clear();
+                c.explicit = false;
+            }
         }
     }
 

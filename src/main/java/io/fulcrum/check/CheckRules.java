@@ -46,7 +46,9 @@ final class CheckRules {
             ProxyChecks c = CheckModule.of(o.proxy());
             c.type = ProxyChecks.Type.TCP;
             c.rules = new ArrayList<>();
+            c.ownRules = 0;
             c.explicit = true;
+            c.tcpCheckOption = true;
         });
         ProtocolChecks.register(options);
         keywords.add("tcp-check", Capability.BE, (p, l) -> r.tcpCheck(CheckModule.of(p), l));
@@ -58,6 +60,7 @@ final class CheckRules {
         c.type = ProxyChecks.Type.HTTP;
         c.explicit = false;
         c.rules = new ArrayList<>();
+        c.ownRules = 0;
         String method = "OPTIONS";
         String uri = "/";
         String version = "HTTP/1.0";
@@ -84,6 +87,7 @@ final class CheckRules {
 
     private void tcpCheck(ProxyChecks c, ConfigLine l) throws ConfigException {
         String kw = l.arg(1);
+        c.ruleKeyword = "tcp-check";
         switch (kw) {
             case "connect" -> add(c, connect(l, "tcp-check"));
             case "send", "send-lf" -> {
@@ -124,6 +128,9 @@ final class CheckRules {
 
     private void httpCheck(ProxyChecks c, ConfigLine l) throws ConfigException {
         String kw = l.arg(1);
+        if (!kw.equals("disable-on-404") && !kw.equals("send-state")) {
+            c.ruleKeyword = "http-check";
+        }
         switch (kw) {
             case "disable-on-404" -> c.disableOn404 = true;
             case "send-state" -> c.sendState = true;
@@ -237,7 +244,7 @@ final class CheckRules {
                 case "ssl" -> ssl = true;
                 case "sni" -> sni = value(l, ++i, kw + " connect", w);
                 case "alpn" -> alpn = CheckModule.alpn(l.has(i + 1) ? l.arg(++i) : "", "'" + kw + " connect' : 'alpn'");
-                case "proto" -> CheckModule.proto(l.has(i + 1) ? l.arg(++i) : "", "'" + kw + " connect' : 'proto'");
+                case "proto" -> connectProto(l.has(i + 1) ? l.arg(++i) : null, kw);
                 case "comment" -> comment = value(l, ++i, kw + " connect", w);
                 case "via-socks4" -> viaSocks4 = true;
                 default -> throw new ConfigException("'" + kw + " connect' : expects 'comment', 'port', 'addr', 'send-proxy', 'via-socks4', "
@@ -245,6 +252,27 @@ final class CheckRules {
             }
         }
         return new CheckRule.Connect(port, portExpr, addr, sendProxy, viaSocks4, byDefault, ssl, sni, alpn, comment, linger);
+    }
+
+    /**
+     * The {@code proto} of a {@code tcp-check connect} (only "none", a TCP check's protocol) or an {@code http-check
+     * connect} (an HTTP protocol), with HAProxy's words (their doubled full stops included).
+     */
+    private static void connectProto(String v, String kw) throws ConfigException {
+        String where = "'" + kw + " connect' : 'proto'";
+        if (v == null) {
+            throw new ConfigException(where + " expects a MUX protocol as argument..");
+        }
+        boolean tcp = kw.equals("tcp-check");
+        switch (v) {
+            case "none", "h1", "h2", "fcgi" -> {
+                if (tcp != v.equals("none")) {
+                    throw new ConfigException(where + " : invalid MUX protocol '" + v + "' for " + kw + ".");
+                }
+                CheckModule.proto(v, where);
+            }
+            default -> throw new ConfigException(where + " : unknown MUX protocol '" + v + "'..");
+        }
     }
 
     /** {@code http-check send}: what it gives overrides {@code option httpchk}'s request. */

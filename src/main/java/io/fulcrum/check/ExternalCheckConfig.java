@@ -38,6 +38,7 @@ final class ExternalCheckConfig {
             ProxyChecks c = CheckModule.of(o.proxy());
             c.type = ProxyChecks.Type.EXTERNAL;
             c.rules = new ArrayList<>();
+            c.ownRules = 0;
             c.explicit = false;
         });
         keywords.add("external-check", Capability.BE, (p, l) -> {

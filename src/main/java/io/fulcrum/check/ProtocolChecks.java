@@ -145,6 +145,7 @@ final class ProtocolChecks {
         ProxyChecks c = CheckModule.of(p);
         c.type = ProxyChecks.Type.PROTOCOL;
         c.rules = new ArrayList<>(rules);
+        c.ownRules = rules.size();
         c.explicit = false;
     }
 

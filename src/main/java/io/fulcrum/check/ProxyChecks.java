@@ -20,6 +20,12 @@ final class ProxyChecks implements ProxyPart {
     List<CheckRule> rules = new ArrayList<>();
     /** Whether the rules were written by the user (messages then say at which step a rule failed). */
     boolean explicit;
+    /** How many of the rules the check option put itself (a protocol check's); the user's rules follow them. */
+    int ownRules;
+    /** The keyword of the user's rule lines ({@code tcp-check} or {@code http-check}), null when none. */
+    String ruleKeyword;
+    /** {@code option tcp-check} was given: the type TCP of a backend without any check option takes no tcp-check rules. */
+    boolean tcpCheckOption;
     /** The request of {@code option httpchk <method> <uri> <version>}, completed by {@code http-check send}. */
     CheckRule.HttpSend request = new CheckRule.HttpSend("OPTIONS", CheckRule.Text.fixed("/"), "HTTP/1.0", List.of(), null, null);
     boolean disableOn404;
@@ -37,6 +43,9 @@ final class ProxyChecks implements ProxyPart {
         c.type = type;
         c.rules = new ArrayList<>(rules);
         c.explicit = explicit;
+        c.ownRules = ownRules;
+        c.ruleKeyword = ruleKeyword;
+        c.tcpCheckOption = tcpCheckOption;
         c.request = request;
         c.disableOn404 = disableOn404;
         c.sendState = sendState;

@@ -53,7 +53,7 @@ public final class ServerGroup {
         return events;
     }
 
-    /** Servers usable for traffic now: HAProxy's "active" count (backup servers are not told apart yet). */
+    /** Servers usable for traffic now, active and backup ones together (whether the backend has any server left). */
     int usableCount() {
         return usableCount(false) + usableCount(true);
     }

@@ -1,6 +1,9 @@
 package io.fulcrum.it;
 
-/** What the check ITs' configurations start with. */
+import java.io.IOException;
+import java.io.InputStream;
+
+/** What the check ITs' configurations start with, and how their check servers read a request. */
 final class CheckKit {
     private CheckKit() {
     }
@@ -22,5 +25,15 @@ final class CheckKit {
                     bind 127.0.0.1:%d
                     default_backend %s
                 """.formatted(mode, fe, backend);
+    }
+
+    /** An HTTP request's head (up to its empty line), "" when the connection ends before sending anything. */
+    static String readHead(InputStream in) throws IOException {
+        StringBuilder b = new StringBuilder();
+        int c;
+        while (b.indexOf("\r\n\r\n") < 0 && (c = in.read()) >= 0) {
+            b.append((char) c);
+        }
+        return b.toString();
     }
 }

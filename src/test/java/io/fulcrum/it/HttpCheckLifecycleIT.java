@@ -4,7 +4,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -115,7 +114,7 @@ class HttpCheckLifecycleIT {
 
     /** A check server: the health check ({@code /health}) gets {@code health}, any other request the server's name. */
     private static void answer(Socket s, String name, String health) throws IOException {
-        String head = readHead(s.getInputStream());
+        String head = CheckKit.readHead(s.getInputStream());
         if (!head.startsWith("GET /health ")) {
             send(s, "HTTP/1.1 200 OK\r\nContent-Length: " + name.length() + "\r\nConnection: close\r\n\r\n" + name);
         } else if (health.isEmpty()) {
@@ -123,15 +122,6 @@ class HttpCheckLifecycleIT {
         } else {
             send(s, health);
         }
-    }
-
-    private static String readHead(InputStream in) throws IOException {
-        StringBuilder b = new StringBuilder();
-        int c;
-        while (b.indexOf("\r\n\r\n") < 0 && (c = in.read()) >= 0) {
-            b.append((char) c);
-        }
-        return b.toString();
     }
 
     /** A client's request through the frontend: the status code and the body when it is a server's name. */

@@ -1,0 +1,248 @@
+package io.fulcrum.it;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static io.fulcrum.it.TcpProxyKit.freePort;
+import static io.fulcrum.it.TcpProxyKit.readToEof;
+import static io.fulcrum.it.TcpProxyKit.send;
+import static io.fulcrum.it.TcpProxyKit.serve;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Check rules against real check servers, as haproxy 2.6 runs them: {@code http-check expect rstatus}, {@code min-recv}
+ * (an answer shorter than it is a timeout, a longer one matches), tcp-check {@code expect rstring}, {@code rbinary}
+ * and their negated forms, and the PROXY header a check server receives from {@code check-send-proxy} and the
+ * {@code send-proxy} of a {@code tcp-check connect} / {@code http-check connect} (v1 and v2); rules of the other kind
+ * than the check's option, ignored with a warning. The log lines word for
+ * word and {@code show stat}. Passes against haproxy too ({@code -Dit.proxy=haproxy}).
+ */
+@Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class CheckRulesIT {
+    private static final String OK = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok";
+
+    /** A check server that reads what comes, writes {@code answer} and keeps the connection until the check closes it. */
+    private static Origin answering(String answer) throws IOException {
+        return Origin.start(s -> {
+            s.getInputStream().read(new byte[4096]);
+            send(s, answer);
+            readToEof(s, 1 << 16);
+        });
+    }
+
+    @Test
+    void expectRules() throws Exception {
+        Path cli = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
+        try (Origin ok = answering(OK);
+             Origin created = answering("HTTP/1.1 201 Created\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok");
+             Origin pong = answering("+PONG\r\n");
+             Origin binary = answering("\u0001\u0002\u00ff\u0004")) {
+            int fe = freePort();
+            String server = "    server s1 127.0.0.1:%d check inter 300ms\n";
+            String cfg = CheckKit.config("stats socket " + cli + " level admin", "tcp", fe, "rstatus") + """
+                    backend rstatus
+                        option httpchk
+                        http-check expect rstatus ^2[0-9][0-9]$
+                    """ + server.formatted(created.port()) + """
+                    backend rstatusko
+                        option httpchk
+                        http-check expect rstatus ^3
+                    """ + server.formatted(created.port()) + """
+                    backend httpminrecv
+                        option httpchk
+                        http-check expect min-recv 10000 string ok
+                    """ + server.formatted(ok.port()) + """
+                    backend httpminrecvok
+                        option httpchk
+                        http-check expect min-recv 40 string ok
+                    """ + server.formatted(ok.port()) + """
+                    backend tcpminrecv
+                        option tcp-check
+                        tcp-check send PING\\r\\n
+                        tcp-check expect min-recv 10 string PONG
+                    """ + server.formatted(pong.port()) + """
+                    backend tcpminrecvok
+                        option tcp-check
+                        tcp-check send PING\\r\\n
+                        tcp-check expect min-recv 7 string PONG
+                    """ + server.formatted(pong.port()) + """
+                    backend rstring
+                        option tcp-check
+                        tcp-check send PING\\r\\n
+                        tcp-check expect rstring ^\\+P.NG
+                    """ + server.formatted(pong.port()) + """
+                    backend notrstring
+                        option tcp-check
+                        tcp-check send PING\\r\\n
+                        tcp-check expect ! rstring P.NG
+                    """ + server.formatted(pong.port()) + """
+                    backend notstring
+                        option tcp-check
+                        tcp-check send PING\\r\\n
+                        tcp-check expect ! string PONG
+                    """ + server.formatted(pong.port()) + """
+                    backend rbinary
+                        option tcp-check
+                        tcp-check send PING\\r\\n
+                        tcp-check expect rbinary ^0102..04
+                    """ + server.formatted(binary.port()) + """
+                    backend notrbinary
+                        option tcp-check
+                        tcp-check send PING\\r\\n
+                        tcp-check expect ! rbinary 02FF
+                    """ + server.formatted(binary.port()) + """
+                    backend rbinaryko
+                        option tcp-check
+                        tcp-check send PING\\r\\n
+                        tcp-check expect rbinary ^02
+                    """ + server.formatted(binary.port());
+            try (FulcrumProcess p = serve(cfg, fe)) {
+                String passed = "Health check for server %s/s1 succeeded, reason: Layer7 check passed, ";
+                String failed = "Health check for server %s/s1 failed, reason: %s, check duration: ";
+                p.awaitStderr(passed.formatted("rstatus") + "code: 201, check duration: ");
+                p.awaitStderr("Health check for server rstatusko/s1 failed, reason: Layer7 wrong status, code: 201, info: \"Created\", "
+                        + "check duration: ");
+                p.awaitStderr(passed.formatted("httpminrecv") + "code: 200, check duration: "); // a complete response ends the wait
+                p.awaitStderr(passed.formatted("httpminrecvok") + "code: 200, check duration: ");
+                p.awaitStderr("Health check for server tcpminrecv/s1 failed, reason: Layer7 timeout, info: \" at step 2 of tcp-check (expect string 'PONG')\", check duration: ");
+                p.awaitStderr(passed.formatted("tcpminrecvok") + "code: 0, info: \"(tcp-check)\", check duration: ");
+                p.awaitStderr(passed.formatted("rstring") + "code: 0, info: \"(tcp-check)\", check duration: ");
+                p.awaitStderr("Health check for server notrstring/s1 failed, reason: Layer7 invalid response, "
+                        + "info: \"TCPCHK matched unwanted content (regex) at step 2\", check duration: ");
+                p.awaitStderr("Health check for server notstring/s1 failed, reason: Layer7 invalid response, "
+                        + "info: \"TCPCHK matched unwanted content 'PONG' at step 2\", check duration: ");
+                p.awaitStderr(passed.formatted("rbinary") + "code: 0, info: \"(tcp-check)\", check duration: ");
+                p.awaitStderr("Health check for server notrbinary/s1 failed, reason: Layer7 invalid response, "
+                        + "info: \"TCPCHK matched unwanted content (binary regex) at step 2\", check duration: ");
+                // no match yet: the check waits for more until its timeout
+                p.awaitStderr("Health check for server rbinaryko/s1 failed, reason: Layer7 timeout, "
+                        + "info: \" at step 2 of tcp-check (expect binary regex)\", check duration: ");
+
+                Map<String, Map<String, String>> rows = StatsIT.rows(CliClient.send(cli, "show stat"));
+                assertThat(rows.get("rstatus/s1")).containsEntry("status", "UP").containsEntry("check_status", "L7OK")
+                        .containsEntry("check_code", "201");
+                assertThat(rows.get("tcpminrecv/s1").get("check_status")).isIn("L7TOUT", "* L7TOUT"); // "* ": checking again
+                assertThat(rows.get("notrbinary/s1")).containsEntry("check_status", "L7RSP");
+            }
+        }
+    }
+
+    @Test
+    void rulesOfAnotherKindAreIgnored() throws Exception {
+        try (Origin ok = answering(OK)) {
+            int fe = freePort();
+            String cfg = CheckKit.config("", "tcp", fe, "tcp") + """
+                    backend tcp
+                        option tcp-check
+                        http-check expect status 201
+                        server s1 127.0.0.1:%1$d check inter 300ms
+                    backend http
+                        option httpchk
+                        tcp-check expect string nothing-like-it
+                        server s1 127.0.0.1:%1$d check inter 300ms
+                    """.formatted(ok.port());
+            try (FulcrumProcess p = serve(cfg, fe)) {
+                p.awaitStderr("Health check for server tcp/s1 succeeded, reason: Layer4 check passed, check duration: ");
+                p.awaitStderr("Health check for server http/s1 succeeded, reason: Layer7 check passed, code: 200, check duration: ");
+                assertThat(p.stderr()).contains(
+                        "config : backend 'tcp' uses http-check rules without 'option httpchk', so the rules are ignored.",
+                        "config : backend 'http' uses tcp-check rules without 'option tcp-check', so the rules are ignored.");
+            }
+        }
+    }
+
+    @Test
+    void proxyHeadersOfChecks() throws Exception {
+        List<String> v1 = new CopyOnWriteArrayList<>();
+        List<String> v2 = new CopyOnWriteArrayList<>();
+        List<String> tcpV1 = new CopyOnWriteArrayList<>();
+        List<String> httpV2 = new CopyOnWriteArrayList<>();
+        try (Origin a = recording(v1);
+             Origin b = recording(v2);
+             Origin c = recording(tcpV1);
+             Origin d = recording(httpV2)) {
+            int fe = freePort();
+            String cfg = CheckKit.config("", "tcp", fe, "v1") + """
+                    backend v1
+                        server s1 127.0.0.1:%d check inter 300ms check-send-proxy
+                    backend v2
+                        server s1 127.0.0.1:%d check inter 300ms check-send-proxy send-proxy-v2
+                    backend tcpv1
+                        option tcp-check
+                        tcp-check connect send-proxy
+                        tcp-check send PING\\r\\n
+                        server s1 127.0.0.1:%d check inter 300ms
+                    backend httpv2
+                        option httpchk
+                        http-check connect send-proxy
+                        server s1 127.0.0.1:%d check inter 300ms send-proxy-v2
+                    """.formatted(a.port(), b.port(), c.port(), d.port());
+            try (FulcrumProcess p = serve(cfg, fe)) {
+                awaitOne(v1, p);
+                awaitOne(v2, p);
+                awaitOne(tcpV1, p);
+                awaitOne(httpV2, p);
+                // v1 gives the check connection's own addresses, v2 a LOCAL command without any
+                String local = "0d0a0d0a000d0a515549540a20000000 ";
+                String tcp4 = "PROXY TCP4 127.0.0.1 127.0.0.1 SRC DST\r\n";
+                assertThat(List.of(v1.get(0), v2.get(0), tcpV1.get(0), httpV2.get(0))).containsExactly(tcp4, local, tcp4, local);
+            }
+        }
+    }
+
+    private static void awaitOne(List<String> seen, FulcrumProcess p) throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (seen.isEmpty()) {
+            assertThat(System.nanoTime()).as("no check arrived\n" + p.stderr()).isLessThan(deadline);
+            Thread.sleep(50);
+        }
+    }
+
+    /** A check server that records the PROXY header it receives: a v1 line as it is, a v2 header in hex. */
+    private static Origin recording(List<String> seen) throws IOException {
+        return Origin.start(s -> {
+            seen.add(proxyHeader(s).replace(" " + s.getPort() + " " + s.getLocalPort() + "\r\n", " SRC DST\r\n")
+                    .replace(String.format("%04x%04x", s.getPort(), s.getLocalPort()), "SRC.DST."));
+            s.setSoTimeout(1000);
+            try {
+                s.getInputStream().read(new byte[4096]);
+            } catch (IOException ignored) {
+                // the check's request, if any, is not the test's concern
+            }
+            send(s, OK);
+        });
+    }
+
+    private static String proxyHeader(Socket s) throws IOException {
+        InputStream in = s.getInputStream();
+        int first = in.read();
+        if (first == 'P') {
+            StringBuilder b = new StringBuilder("P");
+            int c;
+            while (!b.toString().endsWith("\r\n") && (c = in.read()) >= 0 && b.length() < 200) {
+                b.append((char) c);
+            }
+            return b.toString();
+        }
+        if (first < 0) {
+            return "EOF";
+        }
+        byte[] head = new byte[16];
+        head[0] = (byte) first;
+        new DataInputStream(in).readFully(head, 1, 15);
+        byte[] rest = new byte[((head[14] & 0xff) << 8) | (head[15] & 0xff)];
+        new DataInputStream(in).readFully(rest);
+        return HexFormat.of().formatHex(head) + " " + HexFormat.of().formatHex(rest);
+    }
+}

@@ -1,0 +1,140 @@
+package io.fulcrum.it;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static io.fulcrum.it.TcpProxyKit.freePort;
+import static io.fulcrum.it.TcpProxyKit.readToEof;
+import static io.fulcrum.it.TcpProxyKit.send;
+import static io.fulcrum.it.TcpProxyKit.serve;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The timeouts of a check at each layer, as haproxy 2.6 reports them: a connect that never completes (a listener whose
+ * accept queue is full: L4TOUT, at inter when that is shorter than timeout connect), a TLS check against a server that accepts and stays silent (L6TOUT), an HTTP check
+ * answered by half a response (L7TOUT); and the check protocols ({@code check-proto}, {@code http-check connect
+ * proto}, {@code tcp-check connect proto}): the accepted values check their servers, the others are refused with
+ * haproxy's alerts. Passes against haproxy too ({@code -Dit.proxy=haproxy}).
+ */
+@Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class CheckTimeoutsIT {
+
+    @Test
+    void eachLayerTimesOut() throws Exception {
+        Path cli = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
+        try (TcpProxyKit.Blackhole hole = new TcpProxyKit.Blackhole();
+             Origin silent = Origin.start(s -> readToEof(s, 1 << 16));
+             Origin half = Origin.start(s -> {
+                 s.getInputStream().read(new byte[4096]);
+                 send(s, "HTTP/1.1 200 OK\r\nContent-Le");
+                 readToEof(s, 1 << 16);
+             })) {
+            int fe = freePort();
+            String cfg = CheckKit.config("stats socket " + cli + " level admin", "tcp", fe, "l4") + """
+                    backend l4
+                        server s1 127.0.0.1:%d check inter 500 rise 1 fall 1
+                    backend l6
+                        server s1 127.0.0.1:%d check inter 500 rise 1 fall 1 check-ssl verify none
+                    backend l7
+                        option httpchk
+                        server s1 127.0.0.1:%d check inter 500 rise 1 fall 1
+                    """.formatted(hole.port(), silent.port(), half.port());
+            try (FulcrumProcess p = serve(cfg, fe)) {
+                p.awaitStderr("Health check for server l4/s1 failed, reason: Layer4 timeout, check duration: ");
+                Matcher l4 = Pattern.compile("server l4/s1 failed, reason: Layer4 timeout, check duration: (\\d+)ms").matcher(p.stderr());
+                assertThat(l4.find()).isTrue();
+                // the connect takes at most the smaller of timeout connect and inter (500 ms), not timeout check (5 s)
+                assertThat(Integer.parseInt(l4.group(1))).isLessThan(2500);
+                p.awaitStderr("Health check for server l6/s1 failed, reason: Layer6 timeout, check duration: ");
+                p.awaitStderr("Health check for server l7/s1 failed, reason: Layer7 timeout, check duration: ");
+                Map<String, Map<String, String>> rows = StatsIT.rows(CliClient.send(cli, "show stat"));
+                for (String layer : List.of("4", "6", "7")) { // "* ": the next check is running
+                    Map<String, String> row = rows.get("l" + layer + "/s1");
+                    assertThat(row).containsEntry("status", "DOWN");
+                    assertThat(row.get("check_status")).isIn("L" + layer + "TOUT", "* L" + layer + "TOUT");
+                }
+                for (String be : List.of("l4", "l6", "l7")) { // option log-health-checks: the reason is in the line above
+                    assertThat(p.stderr()).contains("Server " + be + "/s1 is DOWN. 0 active and 0 backup servers left.");
+                }
+            }
+        }
+    }
+
+    @Test
+    void checkProtocols() throws Exception {
+        String ok = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+        try (Origin http = Origin.start(s -> {
+            s.getInputStream().read(new byte[4096]);
+            send(s, ok);
+        })) {
+            int fe = freePort();
+            String cfg = CheckKit.config("", "http", fe, "h1") + """
+                    backend h1
+                        option httpchk
+                        server s1 127.0.0.1:%1$d check inter 500 check-proto h1
+                    backend connecth1
+                        option httpchk
+                        http-check connect proto h1
+                        server s1 127.0.0.1:%1$d check inter 500
+                    backend none
+                        option tcp-check
+                        tcp-check connect proto none
+                        tcp-check send "GET / HTTP/1.0\\r\\n\\r\\n"
+                        tcp-check expect string 200
+                        server s1 127.0.0.1:%1$d check inter 500 check-proto none
+                    """.formatted(http.port());
+            try (FulcrumProcess p = serve(cfg, fe)) {
+                p.awaitStderr("Health check for server h1/s1 succeeded, reason: Layer7 check passed, code: 200, check duration: ");
+                p.awaitStderr("Health check for server connecth1/s1 succeeded, reason: Layer7 check passed, code: 200, check duration: ");
+                p.awaitStderr("Health check for server none/s1 succeeded, reason: Layer7 check passed, code: 0, info: \"(tcp-check)\", check duration: ");
+            }
+        }
+        String backend = """
+                defaults
+                    mode http
+                    timeout connect 1s
+                    timeout client 1s
+                    timeout server 1s
+                backend b
+                    %s
+                    %s
+                    server s 127.0.0.1:1 check %s
+                """;
+        String incompatible = "config : config: backend 'b': server 's' uses an incompatible MUX protocol for the selected check type";
+        assertThat(refusal(backend.formatted("option tcp-check", "", "check-proto h1"))).contains(incompatible);
+        assertThat(refusal(backend.formatted("option httpchk", "", "check-proto none"))).contains(incompatible);
+        assertThat(refusal(backend.formatted("option httpchk", "http-check connect proto none", "")))
+                .contains("parsing [%s:8] : 'http-check connect' : 'proto' : invalid MUX protocol 'none' for http-check.");
+        assertThat(refusal(backend.formatted("option tcp-check", "tcp-check connect proto h1", "")))
+                .contains("parsing [%s:8] : 'tcp-check connect' : 'proto' : invalid MUX protocol 'h1' for tcp-check.");
+        assertThat(refusal(backend.formatted("option tcp-check", "tcp-check connect proto bogus", "")))
+                .contains("parsing [%s:8] : 'tcp-check connect' : 'proto' : unknown MUX protocol 'bogus'..");
+        assertThat(refusal(backend.formatted("option httpchk", "http-check connect proto", "")))
+                .contains("parsing [%s:8] : 'http-check connect' : 'proto' expects a MUX protocol as argument..");
+        assertThat(refusal(backend.formatted("option httpchk", "", "check-proto bogus")))
+                .contains("[%s:9] : 'server b/s' : 'check-proto' :  unknown MUX protocol 'bogus'.");
+    }
+
+    /** What {@code -c} says of a configuration it refuses, the file's name written {@code %s}. */
+    private static String refusal(String cfg) throws Exception {
+        Path file = FulcrumProcess.config(cfg);
+        FulcrumProcess p = haproxyOrFulcrum(file);
+        assertThat(p.awaitExit(Duration.ofSeconds(60))).as(p.stderr()).isNotZero();
+        return p.stderr().replace(file.toString(), "%s");
+    }
+
+    private static FulcrumProcess haproxyOrFulcrum(Path file) throws Exception {
+        List<String> args = List.of("-c", "-f", file.toString());
+        return TcpProxyKit.haproxy()
+                ? FulcrumProcess.start(List.of(System.getProperty("it.haproxy", "/usr/sbin/haproxy")), args)
+                : FulcrumProcess.start(args);
+    }
+}
