@@ -183,7 +183,11 @@ public final class Fulcrum {
                             ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
                             ch.config().setAllocator(BufferOwner.CLI);
                             ch.pipeline().addLast("cli", cli.session(this, b, h1Limits.bufsize()));
-                            loops.next().register(ch);
+                            loops.next().register(ch).addListener(f -> {
+                                if (loops.all().size() > 1 && loops.multiQueue()) {
+                                    LoopActivity.pushed(); // the loop chosen, as HAProxy's stats sockets' accept queues
+                                }
+                            });
                         });
                 if (global.noReusePort) {
                     l.withoutReusePort();

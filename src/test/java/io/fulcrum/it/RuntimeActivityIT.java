@@ -67,6 +67,10 @@ class RuntimeActivityIT {
             Map<String, long[]> counters = counters(lines);
             assertThat(counters.get("accepted")[0]).isGreaterThanOrEqualTo(3); // two clients and this CLI connection
             assertThat(counters.get("accepted")[0]).isEqualTo(counters.get("accepted")[1] + counters.get("accepted")[2]);
+            // with two threads, every connection is handed to a thread chosen for it (HAProxy: its accept queue),
+            // counted by that thread; the clients and this CLI connection at least
+            assertThat(counters.get("accq_pushed")[0]).isGreaterThanOrEqualTo(3)
+                    .isEqualTo(counters.get("accq_pushed")[1] + counters.get("accq_pushed")[2]);
             assertThat(counters.get("loops")[0]).isPositive();
             assertThat(counters.get("poll_io")[0]).isPositive();
 
