@@ -172,7 +172,6 @@ public final class Main {
             err.print(CommandLine.usage());
             return new Loaded(null, null, 1);
         }
-        env.set("HAPROXY_CFGFILES", String.join(";", files.stream().map(ConfigFile::name).toList()));
 
         Registry registry = Registry.of(Modules.ALL);
         if (cl.resolutionNeverFails) {
@@ -183,6 +182,8 @@ public final class Main {
             TlsModule.noServerVerify(loader.model()); // before the files, as HAProxy: ssl-server-verify may set it back
         }
         ConfigModel model = loader.load(files);
+        // As HAProxy: defined once the files are read (the configuration itself does not see it).
+        env.set("HAPROXY_CFGFILES", String.join(";", files.stream().map(ConfigFile::name).toList()));
         if (diag.alerts() > 0) {
             return new Loaded(null, null, 1);
         }
@@ -197,6 +198,10 @@ public final class Main {
 
     private static Environment environment(CommandLine cl) {
         Environment env = Environment.ofProcess();
+        // HAProxy's "setenv(..., 0)": a reloaded master's workers keep the version the master started with.
+        if (!env.defined("HAPROXY_STARTUP_VERSION")) {
+            env.set("HAPROXY_STARTUP_VERSION", Version.FULCRUM);
+        }
         if (cl.localPeer != null) {
             env.setFixed("HAPROXY_LOCALPEER", cl.localPeer);
         } else {

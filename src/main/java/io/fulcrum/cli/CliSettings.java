@@ -1,10 +1,16 @@
 package io.fulcrum.cli;
 
 import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.conn.Endpoint;
+import io.fulcrum.conn.InetText;
 import io.fulcrum.listener.BindSpec;
+import io.fulcrum.listener.Listener;
 import io.fulcrum.runtime.Fulcrum;
 import io.netty.channel.ChannelHandler;
 
+import java.net.Inet6Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -49,5 +55,23 @@ public final class CliSettings {
      */
     public ChannelHandler session(Fulcrum process, BindSpec socket, int maxLine) {
         return new CliSession(commands, process, CliSocketOptions.of(socket), timeoutMs, maxLine, live);
+    }
+
+    /**
+     * "unix@/path", "ipv4@127.0.0.1:9999", "ipv6@[::1]:9999", as HAProxy names its sockets; an inherited one
+     * ({@code fd@N}) by the address it is bound to, as HAProxy does for an IP socket.
+     */
+    public static String socketName(Listener l) {
+        Endpoint e = l.endpoint();
+        if (e instanceof Endpoint.Fd && l.localAddress() instanceof InetSocketAddress a) {
+            return inetName(a.getAddress(), a.getPort());
+        }
+        return e instanceof Endpoint.Inet inet ? inetName(inet.host(), inet.port()) : e.toString();
+    }
+
+    private static String inetName(InetAddress host, int port) {
+        // inet_ntop's compressed form ("[::1]"), which Endpoint's Java form ("0:0:0:0:0:0:0:1") is not
+        String text = InetText.of(host);
+        return (host instanceof Inet6Address ? "ipv6@[" + text + "]" : "ipv4@" + text) + ":" + port;
     }
 }

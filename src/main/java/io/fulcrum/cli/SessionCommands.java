@@ -2,13 +2,7 @@ package io.fulcrum.cli;
 
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.Units;
-import io.fulcrum.conn.Endpoint;
-import io.fulcrum.conn.InetText;
 import io.fulcrum.listener.Listener;
-
-import java.net.Inet6Address;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -83,26 +77,8 @@ final class SessionCommands {
         StringBuilder b = new StringBuilder("# socket lvl processes\n");
         List<Listener> cli = r.process().listeners().stream().filter(l -> l.owner().equals(CliSettings.OWNER)).toList();
         for (Listener l : cli) {
-            b.append(socketName(l)).append(' ').append(CliSocketOptions.of(l.bindSpec()).level.keyword()).append(" all\n");
+            b.append(CliSettings.socketName(l)).append(' ').append(CliSocketOptions.of(l.bindSpec()).level.keyword()).append(" all\n");
         }
         r.print(b);
-    }
-
-    /**
-     * "unix@/path", "ipv4@127.0.0.1:9999", "ipv6@[::1]:9999", as HAProxy names its sockets; an inherited one
-     * ({@code fd@N}) by the address it is bound to, as HAProxy does for an IP socket.
-     */
-    private static String socketName(Listener l) {
-        Endpoint e = l.endpoint();
-        if (e instanceof Endpoint.Fd && l.localAddress() instanceof InetSocketAddress a) {
-            return inetName(a.getAddress(), a.getPort());
-        }
-        return e instanceof Endpoint.Inet inet ? inetName(inet.host(), inet.port()) : e.toString();
-    }
-
-    private static String inetName(InetAddress host, int port) {
-        // inet_ntop's compressed form ("[::1]"), which Endpoint's Java form ("0:0:0:0:0:0:0:1") is not
-        String text = InetText.of(host);
-        return (host instanceof Inet6Address ? "ipv6@[" + text + "]" : "ipv4@" + text) + ":" + port;
     }
 }

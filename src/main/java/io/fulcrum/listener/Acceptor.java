@@ -13,6 +13,7 @@ import io.fulcrum.proxy.Mode;
 import io.fulcrum.log.TransactionWatcher;
 import io.fulcrum.rules.TcpRules;
 import io.fulcrum.runtime.EventLoops;
+import io.fulcrum.runtime.LoopActivity;
 import io.fulcrum.sample.Vars;
 import io.fulcrum.stats.Counters;
 import io.netty.buffer.ByteBuf;
@@ -99,7 +100,12 @@ public final class Acceptor implements Consumer<Channel> {
         // The listener is in place before the registration completes, so that the connection rules run before the
         // loop reads anything (a listener added later may run after the first bytes were handled).
         ChannelPromise registered = child.newPromise();
+        Listener listener = Listener.of(child);
+        boolean pushed = listener.spreads();
         registered.addListener(f -> {
+            if (pushed) {
+                LoopActivity.pushed(); // on the chosen loop
+            }
             TcpRules rules = frontend.tcpRules();
             if (!f.isSuccess()) {
                 reset(child);
@@ -111,7 +117,7 @@ public final class Acceptor implements Consumer<Channel> {
                 reset(child);
             }
         });
-        Listener.of(child).loopFor(child).register(registered);
+        listener.loopFor(child).register(registered);
     }
 
     /** Closes a rejected connection at once with a reset, as HAProxy does: nothing lingers. */

@@ -447,6 +447,15 @@ public final class Listener {
         return allowed.get(turn);
     }
 
+    /**
+     * Whether it chooses a loop for each connection among several, as HAProxy's listeners push theirs to a thread's
+     * accept queue (multi-queue on, bound to two threads or more; not with one socket per loop, which accepts locally).
+     */
+    public boolean spreads() {
+        List<EventLoop> on = allowed;
+        return sockets.size() == 1 && on != null && on.size() > 1 && loops.multiQueue();
+    }
+
     /** The loops of the bind line's {@code thread} set (thread N is the N-th loop), or all of them. */
     private List<EventLoop> allowedLoops() {
         List<EventLoop> all = loops.all();

@@ -4,6 +4,7 @@ import io.netty.util.internal.PlatformDependent;
 
 import java.io.IOException;
 import java.lang.invoke.VarHandle;
+import java.nio.charset.StandardCharsets;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Queue;
@@ -96,26 +97,53 @@ public final class LogSender implements AutoCloseable {
             if (level < 0 || t.sampling() != null && !t.sampling().takes(sampled.computeIfAbsent(t, k -> new long[1])[0]++)) {
                 continue;
             }
-            header.setLength(0);
-            int from = 0;
-            if (received == null) {
-                SyslogHeader.append(header, t.format(), t.facility(), level, m.epochMicros(), host, m.tag(), pid, m.sd());
-            } else {
-                from = received.header(header, t.format(), received.facility >= 0 ? received.facility : t.facility(), level,
-                        m.epochMicros(), host);
-            }
+            int facility = received == null || received.facility < 0 ? t.facility() : received.facility;
             // As HAProxy: a line to a datagram socket is cut at len, then gets its newline; one to stdout or
             // stderr has the newline within len.
             int max = t.destination() instanceof LogDestination.Stream ? t.maxLength() - 1 : t.maxLength();
+            Ring ring = t.destination() instanceof LogDestination.Ring r ? writers.ring(r) : null;
+            if (ring != null && !announceDropped(ring, t, facility, m, max)) {
+                continue; // as HAProxy: the message is dropped too, after the count, so that the announcement stays in order
+            }
+            header.setLength(0);
+            int from = 0;
+            if (received == null) {
+                SyslogHeader.append(header, t.format(), facility, level, m.epochMicros(), host, m.tag(), pid, m.sd());
+            } else {
+                from = received.header(header, t.format(), facility, level, m.epochMicros(), host);
+            }
             int length = frame(header, m.text(), from, max);
             try {
-                if (!writers.write(t.destination(), frame, length)) {
+                // A ring counts what it drops itself (show events), as HAProxy's sinks: not in DroppedLogs.
+                if (!writers.write(t.destination(), frame, length) && ring == null) {
                     dropped.increment();
                 }
             } catch (IOException | RuntimeException e) {
                 dropped.increment();
             }
         }
+    }
+
+    /**
+     * Writes "N event(s) dropped" (at level notice, in the ring's format) when the ring dropped messages since the
+     * last announcement, as HAProxy's sink_announce_dropped. False when it could not (the ring is still full): the
+     * current message is then dropped and counted too.
+     */
+    private boolean announceDropped(Ring ring, LogTarget t, int facility, LogMessage m, int max) {
+        long lost = ring.dropped();
+        if (lost == 0) {
+            return true;
+        }
+        header.setLength(0);
+        SyslogHeader.append(header, t.format(), facility, Syslog.NOTICE, m.epochMicros(), host, m.tag(), pid, null);
+        byte[] text = (lost + (lost == 1 ? " event dropped" : " events dropped")).getBytes(StandardCharsets.US_ASCII);
+        int length = frame(header, text, 0, max);
+        if (!ring.write(frame, length - 1)) { // a ring keeps messages without their newline
+            ring.drop();
+            return false;
+        }
+        ring.announced(lost);
+        return true;
     }
 
     /** Puts header and text from {@code from}, cut to {@code max} bytes, then a newline in {@link #frame}; returns the length. */

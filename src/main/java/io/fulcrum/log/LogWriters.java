@@ -69,6 +69,11 @@ final class LogWriters implements AutoCloseable {
         }
     }
 
+    /** The ring of a {@code ring@} (or {@code tcp@}) target, or null. */
+    Ring ring(LogDestination.Ring r) {
+        return sinks.ring(r.name());
+    }
+
     /** One write per message, as HAProxy's writev(): a message is never cut by another one (up to PIPE_BUF). */
     private boolean fd(int n, byte[] data, int length) throws IOException {
         if (!Epoll.isAvailable()) {

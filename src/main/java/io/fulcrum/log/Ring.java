@@ -8,7 +8,8 @@ import java.util.List;
  * {@code buf0}): at most {@code size} bytes, the oldest messages making room for new ones. Written by the log
  * sender thread only (never by an event loop), read by {@code show events} and by the forwarders of the ring's
  * servers. A connected forwarder pins what it has not sent yet: when that fills the ring, new messages are dropped
- * and counted, as HAProxy's ring does when a server does not keep up.
+ * and counted, as HAProxy's ring does when a server does not keep up; the writer then announces the count in the ring
+ * once there is room again ("N events dropped", {@link #announced}), as HAProxy's sink does.
  */
 final class Ring {
     /** What each message costs besides its bytes, as in HAProxy's ring (a length prefix and a reader count). */
@@ -24,6 +25,7 @@ final class Ring {
     /** Sequence number of the oldest message kept. */
     private long first;
     private long used;
+    /** Messages dropped and not announced yet. */
     private long dropped;
     private final List<Cursor> pins = new ArrayList<>();
     /** The {@code backing-file} that keeps a copy of the messages, or null. */
@@ -104,8 +106,19 @@ final class Ring {
         return first + count;
     }
 
+    /** The messages dropped since the last announcement (the count {@code show events} gives, as HAProxy's). */
     synchronized long dropped() {
         return dropped;
+    }
+
+    /** A message announcing {@code n} dropped ones was written: they are no longer pending. */
+    synchronized void announced(long n) {
+        dropped -= n;
+    }
+
+    /** Counts a message dropped without trying to store it (its announcement could not be stored first). */
+    synchronized void drop() {
+        dropped++;
     }
 
     /** A reader at the oldest message ({@code fromEnd}: after the newest one). */

@@ -74,6 +74,9 @@ public final class ResolversModule implements Module {
         }
         for (DoResolve.Ref ref : config.doResolve) {
             ref.runtime = config.running.stream().filter(r -> r.spec.name.equals(ref.section)).findFirst().orElse(null);
+            if (ref.runtime != null) {
+                ref.runtime.usedByRules();
+            }
             if (!config.sections.containsKey(ref.section)) {
                 diag.configAlert("Proxy '" + ref.proxy + "': Can't find resolvers section '" + ref.section + "' for do-resolve action.");
             }

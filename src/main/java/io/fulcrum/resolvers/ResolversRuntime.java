@@ -39,10 +39,20 @@ final class ResolversRuntime implements Services.Service {
     /** The section's loop, set at start (the CLI reads the counters there). */
     volatile EventLoop loop;
     private boolean stopped;
+    private EventLoops loops;
+    /** A do-resolve rule names the section. */
+    private boolean usedByRules;
+    /** What waits for the name servers' sockets to open; null once they are (used on the section's loop only). */
+    private List<Runnable> waiting = new ArrayList<>();
 
     ResolversRuntime(ResolversSpec spec) {
         this.spec = spec;
         spec.nameservers.forEach(ns -> nameservers.add(NameserverLink.of(ns)));
+    }
+
+    /** A do-resolve rule names this section: its sockets open at start. */
+    void usedByRules() {
+        usedByRules = true;
     }
 
     @Override
@@ -70,20 +80,44 @@ final class ResolversRuntime implements Services.Service {
                 }
             }
         }
-        EventLoops loops = process.loops();
+        this.loops = process.loops();
         EventLoop l = loops.next();
         loop = l;
-        l.execute(() -> {
-            // The first queries go once every socket is bound (a write before that fails).
-            int[] binding = {nameservers.size()};
-            for (NameserverLink ns : nameservers) {
-                ns.open(loops, l, this).addListener(f -> {
-                    if (--binding[0] == 0) {
-                        List.copyOf(resolutions).forEach(Resolution::start);
+        if (!resolutions.isEmpty() || usedByRules) {
+            l.execute(() -> whenOpen(() -> List.copyOf(resolutions).forEach(Resolution::start)));
+        }
+    }
+
+    /**
+     * Runs {@code then} on the section's loop once the name servers' sockets are open. A section that servers or
+     * do-resolve rules use opens them at start (the first rule then does not wait for it); one that nothing uses (the
+     * implicit "default" one) holds no socket until a query needs it, as HAProxy connects a name server at its first
+     * query.
+     */
+    private void whenOpen(Runnable then) {
+        if (waiting == null) {
+            then.run();
+            return;
+        }
+        waiting.add(then);
+        if (waiting.size() > 1) {
+            return; // opening already
+        }
+        // The first queries go once every socket is bound (a write before that fails).
+        int[] binding = {nameservers.size()};
+        for (NameserverLink ns : nameservers) {
+            ns.open(loops, loop, this).addListener(f -> {
+                if (--binding[0] == 0) {
+                    List<Runnable> ready = waiting;
+                    waiting = null;
+                    if (stopped) {
+                        nameservers.forEach(NameserverLink::close); // stopped while they opened
+                    } else {
+                        ready.forEach(Runnable::run);
                     }
-                });
-            }
-        });
+                }
+            });
+        }
     }
 
     @Override
@@ -93,7 +127,9 @@ final class ResolversRuntime implements Services.Service {
             l.execute(() -> {
                 stopped = true;
                 List.copyOf(resolutions).forEach(Resolution::stop);
-                nameservers.forEach(NameserverLink::close);
+                if (waiting == null) {
+                    nameservers.forEach(NameserverLink::close);
+                }
             });
         }
     }
@@ -119,7 +155,7 @@ final class ResolversRuntime implements Services.Service {
         return lookups.computeIfAbsent(key, k -> {
             Lookup lookup = new Lookup(k);
             lookup.whenComplete((ip, e) -> lookups.remove(k, lookup));
-            l.execute(() -> new Resolution(this, name, ipv4, lookup).start());
+            l.execute(() -> whenOpen(() -> new Resolution(this, name, ipv4, lookup).start()));
             return lookup;
         });
     }

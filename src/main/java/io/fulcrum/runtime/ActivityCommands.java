@@ -31,7 +31,7 @@ final class ActivityCommands {
             new Line("pool_fail", null), new Line("buf_wait", null), new Line("cpust_ms_tot", null),
             new Line("cpust_ms_1s", null), new Line("cpust_ms_15s", null));
     private static final List<Line> ACCEPT_LINES = List.of(
-            new Line("accepted", a -> a.accepted), new Line("accq_pushed", null), new Line("accq_full", null),
+            new Line("accepted", a -> a.accepted), new Line("accq_pushed", a -> a.pushed), new Line("accq_full", null),
             new Line("accq_ring", null), new Line("fd_takeover", a -> a.takeovers));
 
     static void register(CliCommands c) {

@@ -242,6 +242,11 @@ public final class EventLoops {
         return here < 0 || here <= least + ACCEPT_SLACK ? chosen : leastLoop;
     }
 
+    /** {@code tune.listener.multi-queue}. */
+    public boolean multiQueue() {
+        return multiQueue;
+    }
+
     /** How many more sockets than the least busy loop the chosen loop may serve and still take a connection. */
     private static final int ACCEPT_SLACK = 4;
 

@@ -36,7 +36,9 @@ final class FdCommand {
     }
 
     private static void show(CliRequest r) {
-        int only = r.arg(2).isEmpty() ? -1 : r.atoi(2);
+        // As HAProxy: a number shows that descriptor only, so a negative one (or a word, atoi's 0) shows none.
+        boolean one = !r.arg(2).isEmpty();
+        int only = one ? r.atoi(2) : -1;
         Fulcrum p = r.process();
         TreeMap<Integer, String> lines = new TreeMap<>();
         for (LoopActivity a : p.loops().activities()) {
@@ -48,7 +50,7 @@ final class FdCommand {
             submit(a.loop, () -> h.eachChannel(channels::add));
             for (Channel ch : channels) {
                 int fd = ch instanceof UnixChannel u && u.fd().isOpen() ? u.fd().intValue() : -1;
-                if (fd >= 0 && (only < 0 || fd == only)) {
+                if (fd >= 0 && (!one || fd == only)) {
                     lines.put(fd, line(fd, ch, Math.max(0, a.index), p));
                 }
             }

@@ -84,7 +84,6 @@ public final class Fulcrum {
 
     public Fulcrum(ConfigModel model, Diagnostics diag, int defaultMaxconn) {
         this.global = GlobalModule.settings(model);
-        this.environment = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(model.env().asMap()));
         this.diag = diag;
         this.loops = new EventLoops(global.effectiveNbthread(), global.multiQueue, global.cpuMap,
                 new EventLoops.Poller(global.noEpoll, global.busyPolling, global.maxPollEvents));
@@ -110,6 +109,7 @@ public final class Fulcrum {
         this.checks = new HealthChecks(model, backends, loops);
         this.services = Services.of(model);
         statsSockets(model);
+        this.environment = withCli(model.env().asMap());
         this.fds = new FdBudget(global, configSockets(proxies), Math.max(FdLimit.bootCurrent(), FdLimit.bootMax()));
         connections.max(fds.maxconn());
         Map<String, Long> frontendConns = new HashMap<>();
@@ -183,7 +183,11 @@ public final class Fulcrum {
                             ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
                             ch.config().setAllocator(BufferOwner.CLI);
                             ch.pipeline().addLast("cli", cli.session(this, b, h1Limits.bufsize()));
-                            loops.next().register(ch);
+                            loops.next().register(ch).addListener(f -> {
+                                if (loops.all().size() > 1 && loops.multiQueue()) {
+                                    LoopActivity.pushed(); // the loop chosen, as HAProxy's stats sockets' accept queues
+                                }
+                            });
                         });
                 if (global.noReusePort) {
                     l.withoutReusePort();
@@ -191,6 +195,16 @@ public final class Fulcrum {
                 listeners.add(l);
             }
         }
+    }
+
+    /** {@code env} and HAPROXY_CLI, the stats sockets' addresses as HAProxy defines it once they are configured. */
+    private Map<String, String> withCli(Map<String, String> env) {
+        Map<String, String> all = new java.util.LinkedHashMap<>(env);
+        List<String> names = listeners.stream().filter(l -> l.owner().equals(CliSettings.OWNER)).map(CliSettings::socketName).toList();
+        if (!names.isEmpty()) {
+            all.put("HAPROXY_CLI", String.join(";", names));
+        }
+        return java.util.Collections.unmodifiableMap(all);
     }
 
     /**

@@ -26,6 +26,8 @@ public final class LoopActivity {
     long wakeTasks;
     /** Connections accepted by a listener of this loop. */
     long accepted;
+    /** Connections handed to this loop by a listener that spreads them over several loops (accq_pushed). */
+    long pushed;
     /** Idle server connections this loop took over from another loop (fd_takeover). */
     long takeovers;
     /** True while the thread waits in (or runs) its poll: it holds nothing another thread might wait for. */
@@ -71,6 +73,17 @@ public final class LoopActivity {
         }
     }
 
+    /**
+     * Counts a connection given to the calling loop by a listener that chose it among several: HAProxy's accq_pushed,
+     * which counts every connection its multi-queue listeners push to a thread's accept queue, its own included.
+     */
+    public static void pushed() {
+        LoopActivity a = EventLoops.currentActivity();
+        if (a != null) {
+            a.pushed++;
+        }
+    }
+
     /** Counts an idle server connection the calling loop took over from another loop. */
     public static void tookOver() {
         LoopActivity a = EventLoops.currentActivity();
@@ -86,6 +99,7 @@ public final class LoopActivity {
         pollExp = 0;
         wakeTasks = 0;
         accepted = 0;
+        pushed = 0;
         takeovers = 0;
     }
 

@@ -67,6 +67,10 @@ class RuntimeActivityIT {
             Map<String, long[]> counters = counters(lines);
             assertThat(counters.get("accepted")[0]).isGreaterThanOrEqualTo(3); // two clients and this CLI connection
             assertThat(counters.get("accepted")[0]).isEqualTo(counters.get("accepted")[1] + counters.get("accepted")[2]);
+            // with two threads, every connection is handed to a thread chosen for it (HAProxy: its accept queue),
+            // counted by that thread; the clients and this CLI connection at least
+            assertThat(counters.get("accq_pushed")[0]).isGreaterThanOrEqualTo(3)
+                    .isEqualTo(counters.get("accq_pushed")[1] + counters.get("accq_pushed")[2]);
             assertThat(counters.get("loops")[0]).isPositive();
             assertThat(counters.get("poll_io")[0]).isPositive();
 
@@ -93,6 +97,9 @@ class RuntimeActivityIT {
             assertThat(client).contains("(sock_conn_iocb) back=0 ").contains(" fam=ipv4 lport=" + fe + " ").contains(" xprt=RAW");
             String fd = client.substring(0, client.indexOf(':')).strip();
             assertThat(CliClient.send(sock, "show fd " + fd)).isEqualTo(client + "\n\n");
+            assertThat(CliClient.send(sock, "show fd -1")).isEqualTo("\n"); // one descriptor only, and none is -1
+            // the implicit "default" resolvers section, unused, holds no socket (HAProxy connects a name server at its first query)
+            assertThat(udpSockets(p.pid())).as("UDP sockets of the proxy").isZero();
             assertThat(CliClient.send(sock, "user; show fd")).isEqualTo("\nPermission denied\n\n");
             assertThat(CliClient.send(sock, "user; show activity")).contains("accepted: ");
         }
@@ -174,6 +181,24 @@ class RuntimeActivityIT {
 
             assertThat(CliClient.send(sock, "set rate-limit connections global none;set rate-limit sessions global 0")).isEqualTo("\n\n");
             assertThat(info(CliClient.send(sock, "show info"))).containsEntry("ConnRateLimit", "0").containsEntry("SessRateLimit", "0");
+        }
+    }
+
+    /** How many of the process's descriptors are UDP sockets (their inodes in /proc/net/udp or udp6). */
+    private static long udpSockets(long pid) throws Exception {
+        java.util.Set<String> udp = new java.util.HashSet<>();
+        for (String table : List.of("/proc/net/udp", "/proc/net/udp6")) {
+            Files.readAllLines(Path.of(table)).stream().skip(1).map(l -> l.trim().split("\\s+")).filter(f -> f.length > 9)
+                    .forEach(f -> udp.add(f[9]));
+        }
+        try (var fds = Files.list(Path.of("/proc/" + pid + "/fd"))) {
+            return fds.map(fd -> {
+                try {
+                    return Files.readSymbolicLink(fd).toString();
+                } catch (java.io.IOException e) {
+                    return ""; // closed meanwhile
+                }
+            }).filter(link -> link.startsWith("socket:[") && udp.contains(link.substring(8, link.length() - 1))).count();
         }
     }
 
