@@ -50,6 +50,8 @@ public final class ServerChecks {
     private volatile int agentPort;
     /** {@code agent-send} or {@code set server agent-send}; null or empty sends nothing. */
     private volatile String agentSend;
+    /** {@code agent-inter} or {@code set server agent-inter}, in ms. */
+    private volatile long agentInter;
     /** {@code pp2-never-send-local}. */
     private final boolean pp2NeverSendLocal;
     /** HAProxy's health: 0..rise-1 is down, rise..rise+fall-1 up. Written on the loop, read by the CLI and stats. */
@@ -92,6 +94,7 @@ public final class ServerChecks {
         this.healthEnabled = spec.check;
         this.agentEnabled = spec.agent;
         this.checkPort = spec.port;
+        this.agentInter = spec.agentInter;
         this.checkAddr = spec.addr;
         // As HAProxy: agent-addr, else the checks' addr (whichever keyword came first), else the server's address;
         // set server check-addr later moves the checks only.
@@ -150,7 +153,7 @@ public final class ServerChecks {
     }
 
     long agentInterval() {
-        return spec.agentInter;
+        return agentInter;
     }
 
     /** Starts the health check after {@code delay} ms. */
@@ -209,13 +212,13 @@ public final class ServerChecks {
         }
         // The agent runs in maintenance too: its "ready" is what may end it.
         if (!agentEnabled || !(server.endpoint() instanceof Endpoint.Inet inet)) {
-            loop.schedule(this::runAgent, spread(spec.agentInter), TimeUnit.MILLISECONDS);
+            loop.schedule(this::runAgent, spread(agentInter), TimeUnit.MILLISECONDS);
             return;
         }
         InetAddress addr = agentAddr;
         InetAddress host = addr != null ? addr : inet.host();
         CheckRun.Target t = new CheckRun.Target(backend, server, new InetSocketAddress(host, agentPort), 0, false, false,
-                connectBound(spec.agentInter), runBound(spec.agentInter), false, false, null, null, Map.of());
+                connectBound(agentInter), runBound(agentInter), false, false, null, null, Map.of());
         String send = agentSend;
         List<CheckRule> agentRules = send == null || send.isEmpty() ? List.of(AgentAnswer.READ)
                 : List.of(CheckRule.Send.of(send.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)), AgentAnswer.READ);
@@ -226,7 +229,7 @@ public final class ServerChecks {
                 return;
             }
             agentResult(r);
-            loop.schedule(this::runAgent, spread(spec.agentInter), TimeUnit.MILLISECONDS);
+            loop.schedule(this::runAgent, spread(agentInter), TimeUnit.MILLISECONDS);
         }).start();
     }
 
@@ -634,6 +637,11 @@ public final class ServerChecks {
                 agentPort = port;
             }
         });
+    }
+
+    /** {@code set server agent-inter}: the interval of the agent checks from the next one on. */
+    void agentInter(long ms) {
+        agentInter = ms;
     }
 
     /** {@code set server agent-send}: what the next agent checks send (empty: nothing). */

@@ -1,6 +1,7 @@
 package io.fulcrum.it;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -165,6 +166,26 @@ class CheckTargetCommandsIT {
         expect("set server be/s1 check-port -0", "\n");
         expect("set server be/s4 check-port 007", "\n");
         assertThat(row("s4")).endsWith(" 7 - - " + origin.port()); // HAProxy: without agent-port, "port" is the agent's too
+    }
+
+    /** Fulcrum only (the issue asks for it; HAProxy 2.6 has no such command): the agent's interval from the next check on. */
+    @Test
+    void agentInterSetsTheAgentsInterval() throws Exception {
+        Assumptions.assumeFalse(TcpProxyKit.haproxy(), "'set server agent-inter' is not an haproxy 2.6 command");
+        expect("set server be/s1 agent-inter", "set server <b>/<s> agent-inter requires a delay.\n\n");
+        expect("set server be/s1 agent-inter 0", "invalid delay '0'\n");
+        expect("set server be/s1 agent-inter 5x", "invalid delay '5x'\n");
+        expect("set server be/s2 agent-inter 1s", "agent checks are not enabled on this server\n");
+        expect("set server be/s1 agent-addr 127.0.0.1 port " + agent.port(), "\n");
+        awaitAccepted(agent);
+        int before = agent.accepted();
+        Thread.sleep(1000);
+        assertThat(agent.accepted()).as("asked every 150 ms").isGreaterThan(before + 1);
+        expect("set server be/s1 agent-inter 1h", "\n");
+        Thread.sleep(1000); // the check already planned still comes
+        int settled = agent.accepted();
+        Thread.sleep(1500);
+        assertThat(agent.accepted()).as("no check before an hour").isEqualTo(settled);
     }
 
     /**
