@@ -24,11 +24,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>A map may hold millions of entries, and rebuilding its indexes for one "add map" cost seconds of CPU and
  * gigabytes of garbage (full GCs stopping every loop). So a change costs what it changes, each use's index being
  * layered ({@link LayeredIndex}): the base, compiled from the current entries at the last rebuild, where a removed
- * entry becomes a hole (one bit) and a new value replaces the old one in place; and a small index of the entries
- * added since, recompiled whole at each addition (at most {@link #addedBound} entries: past that, everything is
- * rebuilt, so an addition costs O(bound) and, amortized, O(n / bound)). A lookup sees each entry old or new; the
- * changes are published by a volatile write. Uses whose index cannot skip holes (regex lists with back-references,
- * "-i" string tables) are rebuilt at every change, as before.
+ * entry becomes a hole (one bit) and a new value replaces the old one in place; and the tiers of the entries added
+ * since ({@link Tiering}): the newest, small, is recompiled at each addition and merged into the one before when full,
+ * each tier holding {@link Tiering#ratio} times its successor's entries, and everything is rebuilt only when the
+ * tiers hold a share of the base. An entry is so compiled a few times per tier, and the whole map once per share
+ * added: on a map of millions, an addition costs microseconds instead of a rebuild of seconds every few thousands. A
+ * lookup consults each tier (a few), and sees each entry old or new; the changes are published by a volatile write.
+ * Uses whose index cannot skip holes (regex lists with back-references, "-i" string tables) are rebuilt at every
+ * change, as before.
  *
  * <p>The entries are kept in slots, in order (their references grow with it): after a rebuild, the current version's
  * entries first (slot = position in the base), then the other versions', then those added since; a removed
@@ -55,11 +58,51 @@ public final class PatternFile {
 
     /**
      * What lookups of one use read: its index of the entries compiled at the last rebuild (positions from 0, some
-     * removed since) and, when entries were added since, its index of those (positions from {@code baseSize}).
+     * removed since), then its index of each tier of entries added since, oldest first, each with its removed
+     * positions and its first position.
      */
     @FunctionalInterface
     public interface Layering<T extends PatternIndex> {
-        T layer(T base, Holes baseHoles, T added, Holes addedHoles, int baseSize);
+        T layer(PatternIndex[] layers, Holes[] holes, int[] starts);
+    }
+
+    /**
+     * The sizes of the tiers of added entries: the newest holds at most {@code small} entries, each tier before it
+     * {@code ratio} times as many as the one after, and their entries are folded into the base (a rebuild) once
+     * they are more than the base's entries divided by {@code share}, or than {@code minFold}.
+     */
+    public record Tiering(int small, int ratio, int share, int minFold) {
+        /**
+         * A 16M-entry map takes 2M additions before a rebuild, in tiers of 128, 2K, 32K, 512K and 2M entries: each
+         * addition recompiles the small tier (64 entries on average), each entry is recompiled about 8 times in each
+         * larger one, and a lookup consults at most 5 tiers.
+         */
+        public static final Tiering DEFAULT = new Tiering(128, 16, 8, 256);
+
+        /** The most entries of a tier at {@code level} (0 for the newest, which takes the additions). */
+        long capacity(int level) {
+            long c = small;
+            for (int i = 0; i < level && c < Integer.MAX_VALUE; i++) {
+                c *= ratio;
+            }
+            return c;
+        }
+
+        /** The most entries added since a rebuild to a base of {@code entries}. */
+        int foldBound(int entries) {
+            return Math.max(minFold, entries / share);
+        }
+    }
+
+    /**
+     * Entries added since the last rebuild, compiled together for each use.
+     *
+     * @param level   its size class (see {@link Tiering}): the tiers are kept oldest first, of decreasing levels
+     * @param slots   its entries' slots, in order
+     * @param holes   the positions in {@code slots} of the entries removed since it was compiled
+     * @param indexes each use's index of those entries
+     */
+    private record Tier(int level, int[] slots, Holes holes, Object[] indexes) {
     }
 
     /** A use's compiled form, always the current one. */
@@ -114,10 +157,9 @@ public final class PatternFile {
     private int baseSize;
     private Holes baseHoles;
     private Object[] bases = new Object[0];
-    /** The slots of the entries of each use's added index, in order; empty when there are none. */
-    private int[] addedSlots = new int[0];
-    private Holes addedHoles = Holes.NONE;
-    private Object[] addeds = new Object[0];
+    /** The tiers of the current entries added since the last rebuild, oldest first. */
+    private Tier[] tiers = new Tier[0];
+    private Tiering tiering = Tiering.DEFAULT;
     /** Every use's index skips holes: changes are made in place. */
     private boolean inPlace = true;
     /** The current entries changed since the last rebuild. */
@@ -129,7 +171,7 @@ public final class PatternFile {
         this.display = new StringBuilder(display);
         this.id = id;
         size = entries.size();
-        slots = entries.toArray(new Entry[capacity(size)]);
+        slots = entries.toArray(new Entry[capacity(tiering, size)]);
         refs = new long[slots.length];
         live = size;
         baseSize = size;
@@ -295,7 +337,6 @@ public final class PatternFile {
                 inPlace &= index.skipsHoles();
                 bases = Arrays.copyOf(bases, uses.size());
                 bases[slot] = index;
-                addeds = Arrays.copyOf(addeds, uses.size());
                 publish();
             }
         }
@@ -311,7 +352,7 @@ public final class PatternFile {
             Sample smp = new Sample();
             smp.setStr(value.getBytes(StandardCharsets.ISO_8859_1));
             int k = smp.cast(use.method().input()) ? ((PatternIndex) all[i]).find(smp) : -1;
-            out.add(new Match(use, k < 0 ? null : slots[k < baseSize ? k : addedSlots[k - baseSize]]));
+            out.add(new Match(use, k < 0 ? null : slots[slotAt(k)]));
         }
         return out;
     }
@@ -326,17 +367,16 @@ public final class PatternFile {
      * every use first. When one is invalid, those before it stay added (as in HAProxy) and the error says why.
      */
     public synchronized void add(int version, List<String[]> pairs) throws ConfigException {
-        boolean current = false;
+        int from = size;
         try {
             for (String[] p : pairs) {
                 Entry e = entry(p[0], p[1], -1, version);
                 check(e);
                 append(e);
-                current |= version == currVer;
             }
         } finally {
-            if (current) {
-                compileAdded();
+            if (version == currVer && size > from) {
+                compileAdded(from);
             }
         }
     }
@@ -418,7 +458,8 @@ public final class PatternFile {
                 if (s < baseSize) {
                     baseHoles.add(s);
                 } else {
-                    addedHoles.add(Arrays.binarySearch(addedSlots, s));
+                    Tier t = tierOf(s);
+                    t.holes().add(Arrays.binarySearch(t.slots(), s));
                 }
             }
             slots[s] = null;
@@ -444,8 +485,9 @@ public final class PatternFile {
             }
             slots[s] = n;
             if (inPlace && e.version() == currVer) {
-                Object[] in = s < baseSize ? bases : addeds;
-                int position = s < baseSize ? s : Arrays.binarySearch(addedSlots, s);
+                Tier t = s < baseSize ? null : tierOf(s);
+                Object[] in = t == null ? bases : t.indexes();
+                int position = t == null ? s : Arrays.binarySearch(t.slots(), s);
                 for (Object index : in) {
                     ((PatternIndex) index).revalue(position, value);
                 }
@@ -496,55 +538,96 @@ public final class PatternFile {
         return true;
     }
 
-    /** The most entries of the added indexes: a rebuild folds them into the base beyond it. */
-    private int addedBound() {
-        return bound(baseSize);
-    }
-
-    private static int bound(int entries) {
-        return Math.clamp(entries >> 6, 256, 4096);
-    }
-
     /** Slots for {@code entries} and those added before the next rebuild: an addition never copies millions. */
-    private static int capacity(int entries) {
-        return entries + bound(entries) + 16;
+    private static int capacity(Tiering tiering, int entries) {
+        return entries + tiering.foldBound(entries) + 16;
     }
 
-    /** Recompiles each use's index of the current entries added since the last rebuild, or rebuilds everything. */
-    private void compileAdded() throws ConfigException {
-        int[] added = new int[16];
-        int count = 0;
-        for (int s = baseSize; s < size; s++) {
-            if (slots[s] != null && slots[s].version() == currVer) {
-                if (count == added.length) {
-                    added = Arrays.copyOf(added, count * 2);
-                }
-                added[count++] = s;
+    /** For tests: tiers of other sizes, from the next change on. */
+    public synchronized void tiering(Tiering t) {
+        tiering = t;
+    }
+
+    /** For tests: the level and the number of entries (removed ones included) of each tier, oldest first. */
+    public synchronized List<int[]> tiers() {
+        return Arrays.stream(tiers).map(t -> new int[] {t.level(), t.slots().length}).toList();
+    }
+
+    /** The tier holding slot {@code s} (past the base, of a current entry added since the last rebuild). */
+    private Tier tierOf(int s) {
+        for (int i = tiers.length - 1; ; i--) {
+            if (tiers[i].slots()[0] <= s) {
+                return tiers[i];
             }
         }
-        if (!inPlace || count > addedBound()) {
+    }
+
+    /** The slot of the entry at position {@code k} of a lookup: in the base, or in the tiers that follow it. */
+    private int slotAt(int k) {
+        int start = baseSize;
+        for (int t = 0; k >= start; start += tiers[t++].slots().length) {
+            if (k < start + tiers[t].slots().length) {
+                return tiers[t].slots()[k - start];
+            }
+        }
+        return k;
+    }
+
+    /**
+     * Puts the current entries appended from slot {@code from} into the newest tier, merging each full tier into the
+     * one before it; rebuilds everything when the tiers grow past their share of the base.
+     */
+    private void compileAdded(int from) throws ConfigException {
+        int total = size - from;
+        for (Tier t : tiers) {
+            total += t.slots().length;
+        }
+        if (!inPlace || total > tiering.foldBound(baseSize)) {
             rebuild();
             return;
         }
+        List<Tier> next = new ArrayList<>(Arrays.asList(tiers));
+        int[] fresh = new int[size - from];
+        Arrays.setAll(fresh, i -> from + i);
+        Tier newest = next.isEmpty() ? null : next.getLast();
+        Tier t = newest != null && newest.level() == 0 ? compileTier(0, next.removeLast().slots(), fresh) : compileTier(0, fresh);
+        while (t != null && t.slots().length > tiering.capacity(t.level())) {
+            Tier before = next.isEmpty() ? null : next.getLast();
+            t = before != null && before.level() == t.level() + 1
+                    ? compileTier(before.level(), next.removeLast().slots(), t.slots())
+                    : new Tier(t.level() + 1, t.slots(), t.holes(), t.indexes()); // nothing to merge with: it moves up
+        }
+        if (t == null) { // a kind of index that the base's patterns did not need
+            rebuild();
+            return;
+        }
+        next.add(t);
         changed = true;
-        int[] addedAt = Arrays.copyOf(added, count);
-        List<Entry> entries = new ArrayList<>(count);
-        for (int s : addedAt) {
-            entries.add(slots[s]);
+        tiers = next.toArray(new Tier[0]);
+        publish();
+    }
+
+    /** Compiles each use's index of the entries still in the slots of {@code runs}, in order; null when one cannot skip holes. */
+    private Tier compileTier(int level, int[]... runs) throws ConfigException {
+        int[] at = new int[Arrays.stream(runs).mapToInt(r -> r.length).sum()];
+        List<Entry> entries = new ArrayList<>(at.length);
+        for (int[] run : runs) {
+            for (int s : run) {
+                if (slots[s] != null) {
+                    at[entries.size()] = s;
+                    entries.add(slots[s]);
+                }
+            }
         }
         Object[] indexes = new Object[compilers.size()];
         for (int i = 0; i < indexes.length; i++) {
             PatternIndex index = compilers.get(i).compile(entries);
-            if (!index.skipsHoles()) { // a kind of index that the base's patterns did not need
-                rebuild();
-                return;
+            if (!index.skipsHoles()) {
+                return null;
             }
             indexes[i] = index;
         }
-        addedSlots = addedAt;
-        addeds = indexes;
-        addedHoles = new Holes(count);
-        publish();
+        return new Tier(level, Arrays.copyOf(at, entries.size()), new Holes(entries.size()), indexes);
     }
 
     /**
@@ -552,7 +635,7 @@ public final class PatternFile {
      * current version's first.
      */
     private void rebuild() throws ConfigException {
-        Entry[] ordered = new Entry[capacity(live)];
+        Entry[] ordered = new Entry[capacity(tiering, live)];
         long[] orderedRefs = new long[ordered.length];
         // The two runs of slots, each in order, merged: the current entries first, then the others.
         int n = 0;
@@ -587,20 +670,29 @@ public final class PatternFile {
         bases = indexes;
         baseHoles = new Holes(baseSize);
         inPlace = holes;
-        addedSlots = new int[0];
-        addeds = new Object[indexes.length];
-        addedHoles = Holes.NONE;
+        tiers = new Tier[0];
         changed = false;
         publish();
     }
 
     /** Publishes each use's layers (a new array: lookups take one or the other). */
-    @SuppressWarnings({"unchecked", "rawtypes"})
     private void publish() {
+        int n = 1 + tiers.length;
+        Holes[] holes = new Holes[n];
+        int[] starts = new int[n];
+        holes[0] = baseHoles;
+        for (int t = 0, start = baseSize; t < tiers.length; start += tiers[t++].slots().length) {
+            holes[t + 1] = tiers[t].holes();
+            starts[t + 1] = start;
+        }
         Object[] all = new Object[bases.length];
         for (int i = 0; i < all.length; i++) {
-            Object added = addedSlots.length == 0 ? null : addeds[i];
-            all[i] = ((Layering) layerings.get(i)).layer((PatternIndex) bases[i], baseHoles, (PatternIndex) added, addedHoles, baseSize);
+            PatternIndex[] layers = new PatternIndex[n];
+            layers[0] = (PatternIndex) bases[i];
+            for (int t = 0; t < tiers.length; t++) {
+                layers[t + 1] = (PatternIndex) tiers[t].indexes()[i];
+            }
+            all[i] = layerings.get(i).layer(layers, holes, starts);
         }
         compiled = all;
     }

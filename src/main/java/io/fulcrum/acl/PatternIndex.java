@@ -8,7 +8,7 @@ import io.fulcrum.sample.Sample;
  * matching method's: the first in order for lists, the longest prefix for "beg" and "ip".
  *
  * <p>An index that can also skip removed positions ({@link #findLive}) is changed in place at run time: a removed
- * entry becomes a hole, an added one goes to a small index of its own that lookups consult too ({@link LayeredIndex}).
+ * entry becomes a hole, an added one goes to the tiers of added entries, small indexes that lookups consult too ({@link LayeredIndex}).
  */
 @FunctionalInterface
 public interface PatternIndex {

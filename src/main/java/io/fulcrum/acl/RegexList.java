@@ -27,7 +27,7 @@ public final class RegexList implements PatternIndex {
             try {
                 regexes[k] = PcreRegex.compile(p.text(), p.ignoreCase());
             } catch (PatternSyntaxException e) {
-                throw p.locate(new ConfigException("regex '" + p.text() + "' is invalid"));
+                throw p.locate(new ConfigException("regex '" + p.text() + "' is invalid" + PcreRegex.reason(e)));
             }
         }
         return new RegexList(regexes);

@@ -82,7 +82,7 @@ final class HeaderActions {
             case "end" -> n -> n.length() >= lower.length() && n.regionMatches(true, n.length() - lower.length(), lower, 0, lower.length());
             case "sub" -> n -> n.toLowerCase().contains(lower);
             case "reg" -> {
-                Pattern p = regex(name);
+                Pattern p = regex(name, "");
                 yield n -> p.matcher(n).find();
             }
             default -> throw new ConfigException("-m with unsupported matching method '" + method + "'");
@@ -107,7 +107,7 @@ final class HeaderActions {
             throw new ConfigException("expects exactly 3 arguments");
         }
         String name = a.next().toLowerCase(Locale.ROOT);
-        Pattern regex = regex(a.next());
+        Pattern regex = regex(a.next(), "");
         Replacement r = new Replacement(regex, a.format(a.next()));
         return (txn, msg) -> {
             HttpHeaders h = msg.headers();
@@ -143,11 +143,12 @@ final class HeaderActions {
         };
     }
 
-    static Pattern regex(String text) throws ConfigException {
+    /** A rule's regex; {@code failed} is what HAProxy's message says first ("failed to parse the regex : "), or empty. */
+    static Pattern regex(String text, String failed) throws ConfigException {
         try {
             return PcreRegex.compile(text, false);
         } catch (PatternSyntaxException e) {
-            throw new ConfigException("regex '" + text + "' is invalid: " + e.getDescription());
+            throw new ConfigException(failed + "regex '" + text + "' is invalid" + PcreRegex.reason(e));
         }
     }
 }

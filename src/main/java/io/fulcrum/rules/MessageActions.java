@@ -93,7 +93,7 @@ final class MessageActions {
             if (a.remaining() != 2) {
                 throw new ConfigException("expects exactly 2 arguments <match-regex> and <replace-format>");
             }
-            Replacement r = new Replacement(HeaderActions.regex(a.next()), a.format(a.next()));
+            Replacement r = new Replacement(HeaderActions.regex(a.next(), "failed to parse the regex : "), a.format(a.next()));
             return (txn, msg) -> {
                 RequestHead req = (RequestHead) msg;
                 Uri u = Uri.of(req.uri());

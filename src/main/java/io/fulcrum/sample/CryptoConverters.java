@@ -69,7 +69,7 @@ final class CryptoConverters {
                 }));
         c.converter(new Converter("aes_gcm_dec", ArgSpec.of(4, SINT, STR, STR, STR), SampleType.BIN, SampleType.BIN,
                 CryptoConverters::aesGcmDecrypt, CryptoConverters::checkAesGcm));
-        c.converter(new Converter("jwt_verify", ArgSpec.of(2, STR, STR), SampleType.STR, SampleType.SINT, Jwt::verify, Jwt::check));
+        c.converter(new Converter("jwt_verify", ArgSpec.of(2, STR, STR), SampleType.BIN, SampleType.SINT, Jwt::verify, Jwt::check));
     }
 
     // --- digests -------------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ final class EncodingConverters {
         c.converter(new Converter("hex2i", ArgSpec.NONE, SampleType.STR, SampleType.SINT, EncodingConverters::hex2i));
         c.converter(new Converter("be2dec", ArgSpec.of(1, STR, SINT, SINT), SampleType.BIN, SampleType.STR,
                 (a, smp, ctx) -> chunks(a, smp, true), EncodingConverters::checkBe2dec));
-        c.converter(new Converter("be2hex", ArgSpec.of(0, STR, SINT, SINT), SampleType.BIN, SampleType.STR,
+        c.converter(new Converter("be2hex", ArgSpec.of(1, STR, SINT, SINT), SampleType.BIN, SampleType.STR,
                 (a, smp, ctx) -> chunks(a, smp, false), EncodingConverters::checkBe2hex));
         c.converter(new Converter("htonl", ArgSpec.NONE, SampleType.SINT, SampleType.BIN, (a, smp, ctx) -> {
             long v = smp.num();
@@ -49,13 +49,14 @@ final class EncodingConverters {
             return out != null && smp.setBin(out);
         }));
         c.converter(new Converter("url_dec", ArgSpec.of(0, SINT), SampleType.STR, SampleType.STR, EncodingConverters::urlDecode));
-        c.converter(new Converter("url_enc", ArgSpec.of(0, STR), SampleType.STR, SampleType.STR, EncodingConverters::urlEncode,
+        c.converter(new Converter("url_enc", ArgSpec.of(1, STR), SampleType.STR, SampleType.STR, EncodingConverters::urlEncode,
                 a -> {
                     if (a.length > 0 && !a[0].text().isEmpty() && !a[0].text().equals("query")) {
                         throw new ConfigException("Unexpected encode type. Allowed value is 'query'");
                     }
                 }));
-        c.converter(new Converter("ipmask", ArgSpec.of(1, MSK4, MSK6), SampleType.ADDR, SampleType.ADDR, EncodingConverters::ipmask));
+        // Declared IPv4 as HAProxy does (its type checks of the next converter follow that); an IPv6 address stays IPv6.
+        c.converter(new Converter("ipmask", ArgSpec.of(1, MSK4, MSK6), SampleType.ADDR, SampleType.IPV4, EncodingConverters::ipmask));
     }
 
     /** Hexadecimal digits to an integer, wrapping past 64 bits; no result on any other character. */

@@ -310,7 +310,10 @@ public final class ExprParser {
                 case REG -> new Arg(type, w, 0, w.isEmpty() ? null : PcreRegex.compile(w, false));
                 default -> Arg.of(type, w, 0);
             };
-        } catch (NumberFormatException | ConfigException | PatternSyntaxException e) {
+        } catch (PatternSyntaxException e) {
+            // HAProxy compiles it once the configuration is read, with this reason (docs/differences.md).
+            throw new ArgException(pos, "regex '" + w + "' is invalid" + PcreRegex.reason(e));
+        } catch (NumberFormatException | ConfigException e) {
             throw new ArgException(pos, "failed to parse '" + w + "' as type '" + type + "' at position " + (pos + 1));
         }
     }

@@ -23,16 +23,16 @@ final class JsonConverters {
     }
 
     static void register(SampleCatalog c) {
-        c.converter(new Converter("json", ArgSpec.of(0, STR), SampleType.STR, SampleType.STR, JsonConverters::escape, a -> {
+        c.converter(new Converter("json", ArgSpec.of(1, STR), SampleType.STR, SampleType.STR, JsonConverters::escape, a -> {
             if (a.length > 0 && !a[0].text().isEmpty() && Utf8Mode.of(a[0].text()) == null) {
                 throw new ConfigException("Unexpected input code type. Allowed value are 'ascii', 'utf8', 'utf8s', 'utf8p' and 'utf8ps'");
             }
         }));
         c.converter(new Converter("json_query", ArgSpec.of(1, STR, STR), SampleType.STR, SampleType.ANY,
                 (a, smp, ctx) -> query(a, smp, smp.bytes(), smp.offset(), smp.length()), JsonConverters::checkQuery));
-        c.converter(new Converter("jwt_header_query", ArgSpec.of(0, STR, STR), SampleType.STR, SampleType.ANY,
+        c.converter(new Converter("jwt_header_query", ArgSpec.of(0, STR, STR), SampleType.BIN, SampleType.ANY,
                 (a, smp, ctx) -> jwtPart(a, smp, 0), JsonConverters::checkJwtQuery));
-        c.converter(new Converter("jwt_payload_query", ArgSpec.of(0, STR, STR), SampleType.STR, SampleType.ANY,
+        c.converter(new Converter("jwt_payload_query", ArgSpec.of(0, STR, STR), SampleType.BIN, SampleType.ANY,
                 (a, smp, ctx) -> jwtPart(a, smp, 1), JsonConverters::checkJwtQuery));
     }
 

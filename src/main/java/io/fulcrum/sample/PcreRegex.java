@@ -20,8 +20,22 @@ public final class PcreRegex {
     private PcreRegex() {
     }
 
+    /**
+     * Compiles {@code regex}; when it is invalid, the exception has PCRE2's reason and offset when {@link PcreErrors}
+     * finds them (also for what Java's engine would accept but PCRE2 refuses: "[[:foo:]]", "\\8"), else Java's.
+     */
     public static Pattern compile(String regex, boolean ignoreCase) throws PatternSyntaxException {
+        PcreErrors.Error e = PcreErrors.of(regex);
+        if (e != null) {
+            throw new PatternSyntaxException(e.message(), regex, e.offset());
+        }
         return Pattern.compile(translate(regex), Pattern.UNIX_LINES | (ignoreCase ? Pattern.CASE_INSENSITIVE : 0));
+    }
+
+    /** " (error=..., erroffset=N)": why {@code regex} is invalid, as HAProxy says it after "regex '...' is invalid". */
+    public static String reason(PatternSyntaxException e) {
+        String regex = e.getPattern() == null ? "" : e.getPattern();
+        return " (error=" + e.getDescription() + ", erroffset=" + Math.max(0, Math.min(e.getIndex(), regex.length())) + ")";
     }
 
     /** The regex in Java's syntax; what Java would read differently inside brackets is escaped. */
@@ -36,9 +50,15 @@ public final class PcreRegex {
                     end = end < 0 ? re.length() : end + 2;
                     out.append(re, i, end);
                     i = end - 1;
+                } else if (PcreErrors.bracedEscape(re, i) && re.indexOf('}', i + 3) > 0) {
+                    int end = re.indexOf('}', i + 3) + 1;
+                    out.append(re, i, end);
+                    i = end - 1;
                 } else {
                     out.append(c).append(re.charAt(++i));
                 }
+            } else if (!inClass && c == '{' && PcreErrors.quantifierEnd(re, i) < 0) {
+                out.append("\\{"); // PCRE2 reads a '{' that starts no quantifier ("a{2", "{x}") as itself
             } else if (!inClass) {
                 out.append(c);
                 if (c == '[') {

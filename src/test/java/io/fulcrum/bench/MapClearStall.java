@@ -13,8 +13,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link MapBenchmark} cost, and what they cost the streams looking it up meanwhile: a thread looks up random
  * addresses in a loop and records the longest time between two lookups (a stall: a lock, a safepoint, a GC pause),
  * while this thread adds one entry, sets one, deletes two, adds and deletes one a thousand times, sets one a
- * thousand times, adds 10,000 one at a time (folding them into the base
- * more than once), then clears the map as those commands do ({@link PatternFile#add}, {@link PatternFile#setValue},
+ * thousand times, adds 10,000 one at a time (through the tiers of added entries; on a map of fewer than 80,000 entries
+ * they are also folded into the base), then clears the map as those commands do ({@link PatternFile#add}, {@link PatternFile#setValue},
  * {@link PatternFile#remove}, {@link PatternFile#clear}). Prints each command's
  * duration and the longest gap during it (and in the 3 s after, when the old snapshot's garbage is collected),
  * with the GC pauses. A plain harness beside JMH: JMH measures rates, not the worst single operation. Run it

@@ -242,6 +242,55 @@ class CliFlagsIT {
         assertThat(unknown.stdout()).isEqualTo("Configuration file is valid\n");
     }
 
+    /**
+     * Every converter and fetch Fulcrum lists has haproxy's line (arguments, which are optional, input and output
+     * types, rules where usable), so that their arguments are read and refused alike; those Fulcrum lacks are the
+     * ones docs/differences.md lists ("Sample fetches and converters Fulcrum does not have").
+     */
+    @Test
+    void convertersAndFetchesAreListedAsHaproxyListsThem() throws Exception {
+        Path haproxy = Path.of("/usr/sbin/haproxy");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(haproxy), "haproxy is not installed");
+        Path dir = tmp();
+        Files.writeString(dir.resolve("t.cfg"), "frontend f\n    bind 127.0.0.1:%d\n    timeout client 1s\n".formatted(FulcrumProcess.freePort()));
+        FulcrumRun r = FulcrumRun.in(dir, "-dKcnv,smp", "-q", "-c", "-f", "t.cfg");
+        assertThat(r.exit()).as(r.describe()).isZero();
+        Process h = new ProcessBuilder(haproxy.toString(), "-dKcnv,smp", "-q", "-c", "-f", "t.cfg").directory(dir.toFile())
+                .redirectErrorStream(true).start();
+        String theirs = new String(h.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1);
+        assertThat(h.waitFor()).isZero();
+        Map<String, String> ours = keywordLines(r.stdout());
+        Map<String, String> expected = keywordLines(theirs);
+        java.util.List<String> differing = ours.entrySet().stream().filter(e -> !e.getValue().equals(expected.get(e.getKey())))
+                .map(e -> e.getValue() + "   (haproxy: " + expected.get(e.getKey()) + ")").toList();
+        assertThat(differing).as("lines that differ from haproxy's").isEmpty();
+        java.util.Set<String> lacking = new java.util.TreeSet<>(expected.keySet());
+        lacking.removeAll(ours.keySet());
+        assertThat(lacking).containsExactly("fetch fcgi.docroot", "fetch fcgi.index", "fetch internal.htx.data",
+                "fetch internal.htx.free", "fetch internal.htx.free_data", "fetch internal.htx.has_eom",
+                "fetch internal.htx.nbblks", "fetch internal.htx.size", "fetch internal.htx.used",
+                "fetch internal.htx_blk.data", "fetch internal.htx_blk.hdrname", "fetch internal.htx_blk.hdrval",
+                "fetch internal.htx_blk.size", "fetch internal.htx_blk.start_line", "fetch internal.htx_blk.type",
+                "fetch internal.strm.is_htx", "fetch sc1_clr_gpc", "fetch ssl_bc_npn", "fetch ssl_fc_npn");
+    }
+
+    /** The converter ("conv name") and fetch ("fetch name") lines of a -dKcnv,smp listing, by keyword. */
+    private static Map<String, String> keywordLines(String listing) {
+        Map<String, String> lines = new java.util.HashMap<>();
+        String kind = null;
+        for (String line : listing.lines().toList()) {
+            if (line.startsWith("# List of registered sample converter")) {
+                kind = "conv ";
+            } else if (line.startsWith("# List of registered sample fetch")) {
+                kind = "fetch ";
+            } else if (kind != null && !line.startsWith("#") && !line.isBlank()) {
+                String word = kind.equals("fetch ") ? line.substring(line.indexOf("] ") + 2) : line;
+                lines.put(kind + word.split("[(:]", 2)[0], line);
+            }
+        }
+        return lines;
+    }
+
     @Test
     void oldSocketFlagNeedsAReachableSocket() throws Exception {
         Path dir = tmp();

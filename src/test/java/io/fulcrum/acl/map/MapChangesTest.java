@@ -30,6 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * longest prefix then the first of equals for "beg" and "ip"). Random adds, sets and deletes (by key and by reference)
  * on keys drawn from a small set, so that keys repeat and prefixes nest; now and then a clear, or a prepared version
  * committed; after each change, lookups through the converter and through the CLI's "get map" agree with the model.
+ * With tiny tiers of added entries, the same changes go through every level of tiers, merged and folded into the base.
  */
 class MapChangesTest {
     private record Line(String key, String value) {
@@ -48,10 +49,22 @@ class MapChangesTest {
     /** Each kind of map (jqwik draws the kinds evenly), its initial file's size and the seed of its changes. */
     @Property(tries = 100)
     void aMapChangedInPlaceFollowsTheModel(@ForAll Kind kind, @ForAll long seed, @ForAll @IntRange(max = 300) int initial) throws Exception {
-        run(kind, seed, kind == Kind.INT || kind == Kind.REG ? initial / 3 : initial);
+        int deepest = run(kind, seed, kind == Kind.INT || kind == Kind.REG ? initial / 3 : initial, PatternFile.Tiering.DEFAULT);
+        assertThat(deepest).isLessThanOrEqualTo(1); // 256 additions at most before a rebuild: tiers of 128 and 2048
     }
 
-    private static void run(Kind kind, long seed, int initial) throws Exception {
+    /**
+     * Tiers of 2, 4, 8... entries folded into the base past 40 or half its entries: the additions go through five
+     * levels of tiers between rebuilds, each tier no bigger than its level allows, the older tiers of higher levels.
+     */
+    @Property(tries = 60)
+    void aMapWithTinyTiersFollowsTheModel(@ForAll Kind kind, @ForAll long seed, @ForAll @IntRange(max = 120) int initial) throws Exception {
+        int deepest = run(kind, seed, kind == Kind.INT || kind == Kind.REG ? initial / 3 : initial, new PatternFile.Tiering(2, 2, 2, 40));
+        assertThat(deepest).isGreaterThanOrEqualTo(3);
+    }
+
+    /** Runs the changes; returns the highest level of tiers seen. */
+    private static int run(Kind kind, long seed, int initial, PatternFile.Tiering tiering) throws Exception {
         SplittableRandom rnd = new SplittableRandom(seed);
         List<Line> model = new ArrayList<>();
         StringBuilder file = new StringBuilder();
@@ -69,8 +82,11 @@ class MapChangesTest {
             Expr.Step map = parser.parse(kind.fetch + ",map_" + method + "(" + p + ",none)").steps().get(0);
             Expr.Step ints = parser.parse(kind.fetch + ",map_" + method + "_int(" + p + ",-1)").steps().get(0);
             PatternFile f = PatternFiles.of(registry).get(p.toString());
+            f.tiering(tiering);
+            int deepest = -1;
             for (int step = 0; step < 700; step++) {
                 change(kind, rnd, f, model);
+                deepest = Math.max(deepest, checkTiers(f.tiers(), tiering));
                 assertThat(f.entries()).extracting(e -> new Line(e.key(), e.value())).as("step %d", step).containsExactlyElementsOf(model);
                 for (int i = 0; i < 12; i++) {
                     String probe = probe(kind, rnd);
@@ -82,9 +98,22 @@ class MapChangesTest {
                     }
                 }
             }
+            return deepest;
         } finally {
             Files.delete(p);
         }
+    }
+
+    /** The tiers, oldest first, are of decreasing levels, none holding more than its level allows; returns the highest level. */
+    private static int checkTiers(List<int[]> tiers, PatternFile.Tiering tiering) {
+        int previous = Integer.MAX_VALUE;
+        for (int[] t : tiers) {
+            assertThat(t[0]).isLessThan(previous);
+            long capacity = tiering.small() * (long) Math.pow(tiering.ratio(), t[0]);
+            assertThat(t[1]).isPositive().isLessThanOrEqualTo((int) capacity);
+            previous = t[0];
+        }
+        return tiers.isEmpty() ? -1 : tiers.getFirst()[0];
     }
 
     /** One random change, made to the file and to the model. */
