@@ -8,6 +8,7 @@ import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.HttpModule;
 import io.fulcrum.http.HttpOptions;
 import io.fulcrum.http.RequestHead;
+import io.fulcrum.persist.PersistSpec;
 import io.fulcrum.persist.Persistence;
 import io.fulcrum.pool.PoolModule;
 import io.fulcrum.pool.ReuseMode;
@@ -76,6 +77,11 @@ public final class Backend {
     private final AtomicLong releases = new AtomicLong();
     private volatile int fullconn;
     private boolean rampScheduled;
+    /**
+     * HAProxy's pendconn_redistribute(): the streams waiting for a server that goes down choose again only with
+     * {@code option redispatch} and without {@code option persist}; otherwise they wait on (until {@code timeout queue}).
+     */
+    private final boolean requeueOnDown;
     private final int retries;
     private final Timeouts timeouts;
     private final SocketOptions socket;
@@ -111,6 +117,8 @@ public final class Backend {
         this.balancer = balancer(balance);
         this.dynamicWeights = balance.algorithm.dynamic(balance.consistent);
         this.fullconn = balance.fullconn > 0 ? balance.fullconn : 1;
+        PersistSpec persist = spec.partOrNull(PersistSpec.class);
+        this.requeueOnDown = balance.redispatch != 0 && (persist == null || !persist.persistDown);
         this.members = servers.stream().map(s -> new Member(this, s)).toArray(Member[]::new);
         // Apart from the servers (in no stats, never checked), without limit: it takes every transaction.
         this.dispatch = balance.dispatch == null ? null : new Member(this, new Server(new ServerGroup(name), balance.dispatch, 0));
@@ -179,13 +187,17 @@ public final class Backend {
      */
     private void plan() {
         List<Member> redistribute = new ArrayList<>();
+        List<Member> cameUp = new ArrayList<>();
         synchronized (this) {
             long now = System.nanoTime();
             boolean ramping = false;
             for (Member m : members) {
                 boolean usable = m.server.usable();
-                if (usable && !m.wasUsable && m.spec().slowstart > 0) {
-                    m.rampStart = now;
+                if (usable && !m.wasUsable) {
+                    cameUp.add(m);
+                    if (m.spec().slowstart > 0) {
+                        m.rampStart = now;
+                    }
                 } else if (!usable) {
                     m.rampStart = 0;
                     if (m.wasUsable) {
@@ -206,13 +218,20 @@ public final class Backend {
             }
         }
         for (Member m : redistribute) {
+            int moved = 0;
             Ticket t;
-            while ((t = m.queue.poll()) != null) {
-                t.redistribute();
+            while (requeueOnDown && (t = m.queue.poll()) != null) {
+                if (t.redistribute()) {
+                    moved++;
+                }
             }
+            m.server.requeued(moved, m.queue.size());
         }
         for (Member m : farm.members) {
-            drain(m);
+            int fromBackend = drain(m);
+            if (cameUp.contains(m)) {
+                m.server.requeued(fromBackend, m.queue.size());
+            }
         }
     }
 
@@ -450,18 +469,22 @@ public final class Backend {
      * slot is taken first, then a waiter; when none is left the slot goes back and the queues are looked at
      * again, so that a waiter that came meanwhile (and found no slot) is not forgotten.
      */
-    private void drain(Member m) {
+    /** Gives the server's free slots to the waiters; returns how many came from the backend's queue. */
+    private int drain(Member m) {
+        int fromBackend = 0;
         // (A server out of the farm still serves its own queue: persistence may send requests to it.)
         while (m.queue.size() > 0 || m.inFarm && queue.size() > 0) {
             if (!m.tryTakeForQueue()) {
-                return;
+                return fromBackend;
             }
             Ticket t = m.inFarm ? oldest(m) : m.queue.poll();
             if (t != null && t.grant(m)) {
+                fromBackend += t.fromBackendQueue() ? 1 : 0;
                 continue;
             }
             m.server.streams().release(); // no waiter took it (or it gave up): the slot goes back
         }
+        return fromBackend;
     }
 
     /** The first of the server's and the backend's waiters, by priority then arrival. */

@@ -107,6 +107,11 @@ public final class Ticket {
         q.add(this);
     }
 
+    /** It waited in the backend's queue (not a server's). */
+    boolean fromBackendQueue() {
+        return inBackendQueue;
+    }
+
     /** Called by a loop that took this ticket out of its queue with a slot of {@code m}: false if it gave up. */
     boolean grant(Member m) {
         if (!STATE.compareAndSet(this, QUEUED, GRANTED)) {

@@ -28,6 +28,9 @@ public final class Server {
     private volatile String fqdn;
     /** Told after each change of {@link #usable()} or {@link #weight()}: load balancers rebuild from it. */
     private final List<Runnable> watchers = new CopyOnWriteArrayList<>();
+    /** What its last change did to the queues, for the state-change line: streams moved, streams still waiting. */
+    private volatile int requeued;
+    private volatile int waiting;
 
     /**
      * @param group     its backend's servers, which it joins
@@ -215,6 +218,25 @@ public final class Server {
      */
     public void onChange(Runnable watcher) {
         watchers.add(watcher);
+    }
+
+    /**
+     * Called by its backend while it handles a change of this server: the waiting streams it sent elsewhere (down,
+     * with {@code option redispatch}) or gave this server (up), and those left in this server's queue.
+     */
+    public void requeued(int moved, int left) {
+        requeued = moved;
+        waiting = left;
+    }
+
+    /** The streams the last change moved (HAProxy's "N requeued"). */
+    public int requeued() {
+        return requeued;
+    }
+
+    /** The streams left in this server's queue after the last change. */
+    public int waiting() {
+        return waiting;
     }
 
     /** Tells the watchers; state transitions call it once they are visible. */

@@ -381,11 +381,12 @@ public final class ServerState {
     }
 
     private String left(int active) {
-        return servers("left") + " " + (active >= 0 ? active : server.streams().current()) + " sessions active, 0 requeued, 0 remaining in queue.";
+        return servers("left") + " " + (active >= 0 ? active : server.streams().current()) + " sessions active, "
+                + server.requeued() + " requeued, " + server.waiting() + " remaining in queue.";
     }
 
     private String online() {
-        return servers("online") + " 0 sessions requeued, 0 total in queue.";
+        return servers("online") + " " + server.requeued() + " sessions requeued, " + server.waiting() + " total in queue.";
     }
 
     /** "N active and M backup servers left." as HAProxy counts them, and its note when only backups remain. */

@@ -52,6 +52,57 @@ class BalanceQueueIT {
         return out;
     }
 
+    /**
+     * A server going down hands the streams in its own queue (balance source queues there) to the others only with
+     * {@code option redispatch}; without it they wait on until {@code timeout queue}. The state lines count them as haproxy.
+     */
+    @Test
+    void aServerGoingDownRequeuesItsWaitersOnlyWithRedispatch() throws Exception {
+        for (boolean redispatch : new boolean[] {true, false}) {
+            int fe = freePort();
+            Path sock = Files.createTempDirectory("fulcrum-requeue").resolve("s.sock");
+            AtomicInteger now = new AtomicInteger();
+            try (HttpOrigin origin = slow(1500, now, new AtomicInteger());
+                 FulcrumProcess proxy = HttpKit.serve("""
+                         global
+                             stats socket %s level admin
+                         defaults
+                             mode http
+                             timeout client 10s
+                             timeout server 10s
+                             timeout connect 5s
+                             timeout queue 1s
+                             %s
+                         frontend fe
+                             bind 127.0.0.1:%d
+                             default_backend be
+                         backend be
+                             balance source
+                             server s1 127.0.0.1:%d maxconn 1 check inter 1h
+                         """.formatted(sock, redispatch ? "option redispatch" : "", fe, origin.port()), fe)) {
+                HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+                List<CompletableFuture<HttpResponse<String>>> r = send(client, fe, 1);
+                holding(now, 1);
+                r.addAll(send(client, fe, 2));
+                long end = System.nanoTime() + 5_000_000_000L;
+                while (!StatsIT.rows(CliClient.send(sock, "show stat")).get("be/s1").get("qcur").equals("2")) {
+                    assertThat(System.nanoTime()).as("two requests wait in s1's queue").isLessThan(end);
+                    Thread.sleep(20);
+                }
+                CliClient.send(sock, "set server be/s1 health down");
+                proxy.awaitStderr("Server be/s1 is DOWN, changed from CLI. 0 active and 0 backup servers left. 1 sessions active, "
+                        + (redispatch ? "2 requeued, 0 remaining in queue." : "0 requeued, 2 remaining in queue."));
+                CliClient.send(sock, "set server be/s1 health up");
+                proxy.awaitStderr("Server be/s1 is UP, changed from CLI. 1 active and 0 backup servers online. 0 sessions requeued, "
+                        + (redispatch ? "0" : "2") + " total in queue.");
+                assertThat(r.get(0).get().statusCode()).isEqualTo(200);
+                // Requeued: no other server, 503 at once; kept: 503 at timeout queue (the first holds s1 longer).
+                assertThat(r.get(1).get().statusCode()).isEqualTo(503);
+                assertThat(r.get(2).get().statusCode()).isEqualTo(503);
+            }
+        }
+    }
+
     @Test
     void requestsOverMaxconnWaitTheirTurn() throws Exception {
         int fe = freePort();
