@@ -164,7 +164,7 @@ final class PrometheusExporter {
             case BUILD -> b.append(name).append("{version=\"").append(escape(String.valueOf(info.get(InfoField.VERSION)))).append("\"} 1\n");
             case NAN -> b.append(name).append(" NaN\n");
             default -> {
-                Object v = info.get(InfoField.valueOf(m.field()));
+                Object v = info.get(m.info());
                 b.append(name).append(' ').append(v == null ? "NaN" : v).append('\n');
             }
         }
@@ -190,7 +190,7 @@ final class PrometheusExporter {
             }
             case STATE -> states(b, m, r, rows, labels);
             default -> {
-                StatField f = StatField.valueOf(m.field());
+                StatField f = m.stat();
                 Object v = r.get(f);
                 if (v == null) {
                     if (r.type() == ObjType.SERVER && SERVER_NAN.contains(f)) {
