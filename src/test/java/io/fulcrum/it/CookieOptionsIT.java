@@ -148,7 +148,8 @@ class CookieOptionsIT {
             // What each cookie sent does: the server, the log's cookie characters, and the first date the new
             // cookie keeps (null: the response's date, a new persistence).
             long t0 = now();
-            String fresh = date(t0);
+            // Four seconds back: a last date equal to now (t0 a multiple of 4, same second) would need no refresh.
+            String fresh = date(t0 - 4);
             String[][] cases = {
                     {null, "s1", "--NI", null, "a"},
                     {"SRV=b|" + fresh + "|" + fresh, "s2", "--VU", fresh, "b"},

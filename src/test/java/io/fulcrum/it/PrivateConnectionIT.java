@@ -75,7 +75,9 @@ class PrivateConnectionIT {
     void aSuccessfulResponseAskingForNegotiateStaysShared() throws Exception {
         int fe = freePort();
         try (HttpOrigin s1 = origin("s1");
-             FulcrumProcess proxy = serve(HttpKit.config("127.0.0.1:" + fe, "", "http-reuse always", s1.port()), fe);
+             // One thread: b's request must find a's connection idle, not race its takeover from another loop.
+             FulcrumProcess proxy = serve("global\n    nbthread 1\n"
+                     + HttpKit.config("127.0.0.1:" + fe, "", "http-reuse always", s1.port()), fe);
              HttpClientConn a = HttpClientConn.open(fe);
              HttpClientConn b = HttpClientConn.open(fe)) {
             assertThat(body(a, "/ok-negotiate")).isEqualTo("s1 1#1");
