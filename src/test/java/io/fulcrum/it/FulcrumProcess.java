@@ -167,17 +167,24 @@ public final class FulcrumProcess implements AutoCloseable {
 
     /** The first port of the kernel's ephemeral range (where outgoing connections take their source ports). */
     private static final int EPHEMERAL = ephemeralStart();
-    /** Ports below {@link #EPHEMERAL} handed out in turn from a random start, each once in a run. */
-    private static final int LOW = 20000;
+    /** The ports failsafe's forks share out below {@link #EPHEMERAL}. */
+    private static final int SHARED_LOW = 20000;
+    private static final int FORKS = Math.max(1, Integer.getInteger("fulcrum.it.forks", 1));
+    /** This JVM's number among the forks, from 1 (failsafe's surefire.forkNumber). */
+    private static final int FORK = Math.floorMod(Integer.getInteger("fulcrum.it.fork", 1) - 1, FORKS);
+    /** This fork's slice of the shared ports: two forks never hand out the same port. */
+    private static final int LOW = SHARED_LOW + FORK * Math.max(0, EPHEMERAL - SHARED_LOW) / FORKS;
+    private static final int HIGH = SHARED_LOW + (FORK + 1) * Math.max(0, EPHEMERAL - SHARED_LOW) / FORKS;
+    /** Ports of this fork's slice handed out in turn from a random start, each once in a run. */
     private static final java.util.concurrent.atomic.AtomicInteger NEXT =
-            new java.util.concurrent.atomic.AtomicInteger(new java.util.Random().nextInt(Math.max(1, EPHEMERAL - LOW)));
+            new java.util.concurrent.atomic.AtomicInteger(new java.util.Random().nextInt(Math.max(1, HIGH - LOW)));
 
     /**
      * A TCP port free on 127.0.0.1 at the time of the call, below the ephemeral range: a port found free inside it
      * may become the source port of any outgoing connection (a pool's, a check's) before the proxy binds it.
      */
     public static int freePort() throws IOException {
-        int span = EPHEMERAL - LOW;
+        int span = HIGH - LOW;
         for (int i = 0; span > 0 && i < span; i++) {
             int port = LOW + Math.floorMod(NEXT.getAndIncrement(), span);
             try (ServerSocket s = new ServerSocket()) {
