@@ -120,7 +120,7 @@ class ResponseWaitIT {
                 long start = System.nanoTime();
                 HttpClientConn.Response r = c.exchange(HttpKit.get("/stall"));
                 assertThat(r.status()).isEqualTo(504);
-                assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(400_000_000L).isLessThan(2_500_000_000L);
+                assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(400_000_000L).isLessThan(5_000_000_000L); // well before timeout server (10 s)
             }
             assertThat(TcpResponseIT.logLines(proxy, "be ", 1)).containsExactly("be 504 sR");
         }
