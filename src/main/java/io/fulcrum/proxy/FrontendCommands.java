@@ -72,10 +72,11 @@ final class FrontendCommands {
             }
             int v = r.atoi(3);
             int hard = r.process().fds().maxconn();
-            if (v < 0 || v > hard) {
+            if (v > hard) {
                 throw new CliException("Value out of range.\n");
             }
-            r.process().connections().max(v == 0 ? hard : v);
+            // 0 or less: no limit but the one at start, as HAProxy ("unlimited values")
+            r.process().connections().max(v <= 0 ? hard : v);
         });
     }
 

@@ -6,6 +6,7 @@ import io.netty.channel.IoHandler;
 import io.netty.channel.IoHandlerContext;
 import io.netty.channel.IoOps;
 import io.netty.channel.IoRegistration;
+import io.netty.channel.epoll.EpollIoHandle;
 import io.netty.channel.epoll.EpollIoOps;
 import io.netty.util.concurrent.ThreadAwareExecutor;
 
@@ -13,13 +14,14 @@ import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
 import java.util.Arrays;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.function.Consumer;
+import java.util.function.ObjLongConsumer;
 
 /**
  * Wraps a loop's I/O handler to see what HAProxy's poller loop counts ({@code show activity}) and which sockets
  * the loop serves ({@code show fd}). Why here: every poll and every socket registration of a loop passes through
  * its handler, so the counters cost two clock reads per poll and the socket list costs nothing per connection
- * (its links are fields of the registration wrapper that is made anyway).
+ * (its links are fields of the registration wrapper that is made anyway). Each epoll socket is registered through
+ * a {@link CountingEpollHandle}, which counts the events the loop hands to it (one increment per event).
  *
  * <p>It also holds back the changes of a socket's epoll interest set until the loop polls again, as HAProxy's
  * fd update list does: a loop pass often changes a socket's set several times (a new connection is added, then
@@ -83,7 +85,9 @@ final class ActivityIoHandler implements IoHandler {
 
     @Override
     public IoRegistration register(IoHandle handle) throws Exception {
-        Registration r = new Registration(delegate.register(handle), handle);
+        // An epoll socket's events are counted for show fd; the NIO selector's sockets have no descriptor to show.
+        CountingEpollHandle counted = handle instanceof EpollIoHandle e ? new CountingEpollHandle(e) : null;
+        Registration r = new Registration(delegate.register(counted != null ? counted : handle), handle, counted);
         r.next = head;
         if (head != null) {
             head.prev = r;
@@ -106,12 +110,15 @@ final class ActivityIoHandler implements IoHandler {
         return delegate.isCompatible(handleType);
     }
 
-    /** Gives the channel of each live registration to {@code action}; on the loop. */
-    void eachChannel(Consumer<Channel> action) {
+    /**
+     * Gives the channel of each live registration to {@code action}, with the I/O events the loop handed to it (-1
+     * when not counted); on the loop.
+     */
+    void eachChannel(ObjLongConsumer<Channel> action) {
         for (Registration r = head; r != null; r = r.next) {
             Channel ch = r.isValid() ? channel(r.handle) : null;
             if (ch != null) {
-                action.accept(ch);
+                action.accept(ch, r.counted == null ? -1 : r.counted.events());
             }
         }
     }
@@ -178,7 +185,9 @@ final class ActivityIoHandler implements IoHandler {
 
     private final class Registration implements IoRegistration {
         private final IoRegistration delegate;
+        /** The channel's own handle, and the wrapper registered in its place when its events are counted (or null). */
         private final IoHandle handle;
+        private final CountingEpollHandle counted;
         private Registration prev;
         private Registration next;
         /** The epoll interest set to submit before the next poll, or null; on the loop only. */
@@ -186,9 +195,10 @@ final class ActivityIoHandler implements IoHandler {
         /** The epoll interest set last submitted, -1 when none or unknown. */
         private int submitted = -1;
 
-        Registration(IoRegistration delegate, IoHandle handle) {
+        Registration(IoRegistration delegate, IoHandle handle, CountingEpollHandle counted) {
             this.delegate = delegate;
             this.handle = handle;
+            this.counted = counted;
         }
 
         @Override

@@ -178,7 +178,7 @@ public final class EventLoops {
         for (LoopActivity a : activities) {
             ActivityIoHandler h = a.handler;
             if (h != null) {
-                a.loop.execute(() -> h.eachChannel(action));
+                a.loop.execute(() -> h.eachChannel((ch, events) -> action.accept(ch)));
             }
         }
     }

@@ -25,7 +25,8 @@ import java.util.concurrent.Executor;
  * {@code show fd [<fd>]} (management.txt 9.3): every socket the event loops poll, as HAProxy 2.6 lays it out. The
  * list is each loop's own ({@link ActivityIoHandler}), read on the loop; the state letters are the channel's:
  * reading enabled ({@code R:A}), writable ({@code W:R}), shut directions ({@code S}). Owners and callbacks are
- * identity hashes: there are no pointers to show.
+ * identity hashes: there are no pointers to show. Each line ends with what HAProxy 2.6 does not show: {@code evts},
+ * the I/O events the loop handed to the socket since it was registered ({@link CountingEpollHandle}).
  */
 final class FdCommand {
     private FdCommand() {
@@ -46,18 +47,22 @@ final class FdCommand {
             if (h == null) {
                 continue;
             }
-            List<Channel> channels = new ArrayList<>();
-            submit(a.loop, () -> h.eachChannel(channels::add));
-            for (Channel ch : channels) {
-                int fd = ch instanceof UnixChannel u && u.fd().isOpen() ? u.fd().intValue() : -1;
+            List<Socket> sockets = new ArrayList<>();
+            submit(a.loop, () -> h.eachChannel((ch, events) -> sockets.add(new Socket(ch, events))));
+            for (Socket s : sockets) {
+                int fd = s.channel instanceof UnixChannel u && u.fd().isOpen() ? u.fd().intValue() : -1;
                 if (fd >= 0 && (!one || fd == only)) {
-                    lines.put(fd, line(fd, ch, Math.max(0, a.index), p));
+                    lines.put(fd, line(fd, s, Math.max(0, a.index), p));
                 }
             }
         }
         StringBuilder b = new StringBuilder();
         lines.values().forEach(b::append);
         r.print(b);
+    }
+
+    /** A socket of a loop and the I/O events the loop handed to it so far. */
+    private record Socket(Channel channel, long events) {
     }
 
     /** Runs {@code task} on {@code loop} and waits for it (the CLI runs beside the loops). */
@@ -73,7 +78,12 @@ final class FdCommand {
         }
     }
 
-    static String line(int fd, Channel ch, int thread, Fulcrum p) {
+    private static String line(int fd, Socket s, int thread, Fulcrum p) {
+        return body(fd, s.channel, thread, p) + " evts=" + s.events + '\n';
+    }
+
+    /** The line of HAProxy 2.6's layout, without its end. */
+    private static String body(int fd, Channel ch, int thread, Fulcrum p) {
         boolean reading = ch.config().isAutoRead();
         boolean writable = ch.isWritable();
         boolean inShut = ch instanceof DuplexChannel d && d.isInputShutdown();
@@ -90,7 +100,7 @@ final class FdCommand {
             b.append(" iocb=0x").append(Integer.toHexString(System.identityHashCode(ServerChannel.class))).append("(sock_accept_iocb)")
                     .append(" l.st=").append(reading ? "RDY" : "PAU").append(" fe=").append(l == null ? "?" : l.owner());
             family(b, ch.localAddress(), null);
-            return b.append('\n').toString();
+            return b.toString();
         }
         boolean back = ch.parent() == null;
         b.append(" iocb=0x").append(Integer.toHexString(System.identityHashCode(Channel.class))).append("(sock_conn_iocb) back=")
@@ -107,7 +117,7 @@ final class FdCommand {
         b.append(" mux=").append(ch.pipeline().get("h1") != null || ch.pipeline().get("h1-server") != null ? "H1" : "PASS")
                 .append(" ctx=0x").append(Integer.toHexString(System.identityHashCode(first)))
                 .append(" xprt=").append(ch.pipeline().get(SslHandler.class) != null ? "SSL" : "RAW");
-        return b.append('\n').toString();
+        return b.toString();
     }
 
     private static void family(StringBuilder b, SocketAddress local, SocketAddress remote) {

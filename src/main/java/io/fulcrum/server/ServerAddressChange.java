@@ -40,6 +40,13 @@ final class ServerAddressChange {
         int port = now.port();
         if (portText != null) {
             port = port(portText);
+            if (port < 0) {
+                // A warning, as all of HAProxy's answers here; it tells the address part first, and has then applied a
+                // new address: Fulcrum applies nothing, so only the same address is told.
+                r.feedback(Severity.WARNING, (ip.equals(inet.host()) ? "no need to change the addr, " : "")
+                        + "problem converting port '" + portText + "' to an int" + BY);
+                return;
+            }
             if (now.portMode() != ServerSpec.PortMode.FIXED) {
                 throw new CliException("can't set a port on a server whose port follows the client's" + BY);
             }
@@ -63,14 +70,14 @@ final class ServerAddressChange {
         r.feedback(Severity.WARNING, msg + BY);
     }
 
-    /** 1..65535; HAProxy would wrap a larger number or take a port map here: refused, nothing applied. */
-    private static int port(String text) throws CliException {
+    /** 1..65535, else -1; HAProxy would wrap a larger number or take a port map here: refused, nothing applied. */
+    private static int port(String text) {
         if (text.matches("[0-9]{1,5}")) {
             int p = Integer.parseInt(text);
             if (p >= 1 && p <= 65535) {
                 return p;
             }
         }
-        throw new CliException("problem converting port '" + text + "' to an int" + BY);
+        return -1;
     }
 }

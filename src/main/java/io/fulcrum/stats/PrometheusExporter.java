@@ -213,7 +213,8 @@ final class PrometheusExporter {
         String name = m.metricName();
         if (m == PromMetric.FRONTEND_STATUS || m == PromMetric.BACKEND_STATUS) {
             String s = String.valueOf(r.get(StatField.STATUS));
-            boolean up = s.equals("OPEN") || s.equals("FULL") || s.startsWith("UP");
+            // As HAProxy's exporter: a frontend is up unless stopped (a paused one too), a backend while UP
+            boolean up = m == PromMetric.FRONTEND_STATUS ? !s.equals("STOP") : s.startsWith("UP");
             b.append(name).append('{').append(labels).append(",state=\"DOWN\"} ").append(up ? 0 : 1).append('\n');
             b.append(name).append('{').append(labels).append(",state=\"UP\"} ").append(up ? 1 : 0).append('\n');
             return;

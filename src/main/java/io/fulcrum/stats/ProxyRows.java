@@ -66,7 +66,8 @@ final class ProxyRows {
         sessions(r, l, l.max() == Integer.MAX_VALUE ? 0 : l.max());
         traffic(r, c);
         r.put(DREQ, c.get(Count.DENIED_REQ)).put(DRESP, c.get(Count.DENIED_RESP)).put(EREQ, c.get(Count.ERR_REQ));
-        r.put(STATUS, process.closing() || fe.shutDown() ? "STOP" : fe.paused() ? "PAUSED" : l.current() >= l.max() ? "FULL" : "OPEN");
+        // A frontend at its maxconn is still OPEN, as in HAProxy 2.6 (its listeners say FULL)
+        r.put(STATUS, process.closing() || fe.shutDown() ? "STOP" : fe.paused() ? "PAUSED" : "OPEN");
         ids(r, ObjType.FRONTEND);
         r.put(RATE, c.sessionRate().rate()).put(RATE_LIM, fe.sessionRateLimit()).put(RATE_MAX, c.sessionRate().max());
         r.put(REQ_RATE, c.requestRate().rate()).put(REQ_RATE_MAX, c.requestRate().max()).put(REQ_TOT, c.get(Count.REQUESTS));

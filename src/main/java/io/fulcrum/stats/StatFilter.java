@@ -4,6 +4,10 @@ import io.fulcrum.cli.CliException;
 import io.fulcrum.cli.CliRequest;
 import io.fulcrum.runtime.Fulcrum;
 
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
 /**
  * Which rows {@code show stat} prints: {@code <iid|name> <type> <sid>} (-1: any; type a mask of 1 frontends,
  * 2 backends, 4 servers), {@code up} (servers up only), {@code no-maint} (servers not in maintenance). The stats
@@ -56,6 +60,29 @@ record StatFilter(int proxyId, int typeMask, int serverId, boolean upOnly, boole
             return !(upOnly && hiddenByUp(row) || noMaint && inMaintenance(row));
         }
         return true;
+    }
+
+    /**
+     * With {@code up} or {@code no-maint} (the page's {@code ;up}, {@code ;no-maint}), HAProxy 2.6 follows each
+     * backend's status with how many of its servers are not stopped out of all of them, {@code UP (1/2)}, in every
+     * format: counted over all the backend's servers, those the options hide too. A stopped server is one
+     * {@code up} hides (in maintenance, or down).
+     */
+    static void countServers(List<StatRow> all) {
+        Map<Integer, int[]> counts = new HashMap<>();
+        for (StatRow r : all) {
+            if (r.type() == ObjType.SERVER) {
+                int[] c = counts.computeIfAbsent(r.proxyId(), id -> new int[2]);
+                c[0] += hiddenByUp(r) ? 0 : 1;
+                c[1]++;
+            }
+        }
+        for (StatRow r : all) {
+            if (r.type() == ObjType.BACKEND) {
+                int[] c = counts.getOrDefault(r.proxyId(), new int[2]);
+                r.put(StatField.STATUS, r.get(StatField.STATUS) + " (" + c[0] + "/" + c[1] + ")");
+            }
+        }
     }
 
     /** A server row in maintenance (MAINT, MAINT (via b/s), MAINT (resolution)). */

@@ -111,7 +111,11 @@ public final class StatsModule implements Module {
     private static void showStat(CliRequest r) throws CliException {
         StatFilter filter = StatFilter.parse(r, r.process());
         boolean legends = r.level().allows(CliLevel.OPERATOR);
-        List<StatRow> rows = new ProxyRows(r.process()).all().stream().filter(filter::accepts)
+        List<StatRow> all = new ProxyRows(r.process()).all();
+        if (filter.upOnly() || filter.noMaint()) {
+            StatFilter.countServers(all);
+        }
+        List<StatRow> rows = all.stream().filter(filter::accepts)
                 .map(row -> legends ? row : row.withoutLegends()).toList();
         List<String> opts = r.args();
         StringBuilder b = new StringBuilder();

@@ -27,6 +27,9 @@ final class StatsView {
 
     String render() {
         List<StatRow> all = new ProxyRows(process).all();
+        if (query.hideDown() || query.noMaint()) {
+            StatFilter.countServers(all);
+        }
         List<StatRow> shown = new ArrayList<>();
         for (StatRow r : all) {
             if (page.shows(String.valueOf(r.get(StatField.PXNAME)), query.scope()) && !hidden(r)) {

@@ -38,6 +38,10 @@ class FrontendCommandsIT {
             assertThat(StatsIT.rows(CliClient.send(sock, "show stat")).get("fe/FRONTEND")).containsEntry("slim", "7");
             assertThat(CliClient.send(sock, "set maxconn global 99999999;set maxconn global"))
                     .isEqualTo("Value out of range.\n\nExpects an integer value.\n\n");
+            // 0 or a negative value: the limit at start (HAProxy's "unlimited")
+            String hard = info(CliClient.send(sock, "show info"), "Hard_maxconn");
+            assertThat(CliClient.send(sock, "set maxconn global 50;set maxconn global -1")).isEqualTo("\n\n");
+            assertThat(info(CliClient.send(sock, "show info"), "Maxconn")).isEqualTo(hard);
             assertThat(CliClient.send(sock, "shutdown frontend fe;shutdown frontend fe;enable frontend fe"))
                     .isEqualTo("\nFrontend was already shut down.\n\nFrontend was previously shut down, cannot enable.\n\n");
             assertThat(StatsIT.rows(CliClient.send(sock, "show stat")).get("fe/FRONTEND")).containsEntry("status", "STOP");
@@ -65,6 +69,49 @@ class FrontendCommandsIT {
         }
     }
 
+    /**
+     * A frontend at its maxconn, or paused, is still up as HAProxy 2.6 reports it: show stat says OPEN (then PAUSED),
+     * never FULL (a listener's status), and the exporter says UP for both.
+     */
+    @Test
+    void aFullOrPausedFrontendIsStillUp() throws Exception {
+        Path sock = Files.createTempDirectory("fulcrum-fe").resolve("s.sock");
+        int fe = freePort();
+        int metrics = freePort();
+        try (FulcrumProcess p = TcpProxyKit.serve("""
+                global
+                    stats socket %s level admin
+                defaults
+                    mode http
+                    timeout client 10s
+                frontend fe
+                    bind 127.0.0.1:%d
+                    maxconn 1
+                    http-request return status 200 content-type text/plain string ok
+                frontend metrics
+                    bind 127.0.0.1:%d
+                    http-request use-service prometheus-exporter
+                """.formatted(sock, fe, metrics), fe);
+             HttpClientConn held = HttpClientConn.open(fe);
+             HttpClientConn scraper = HttpClientConn.open(metrics)) {
+            assertThat(held.exchange(get("/")).status()).isEqualTo(200); // kept alive: it holds fe's one slot
+            assertThat(StatsIT.rows(CliClient.send(sock, "show stat")).get("fe/FRONTEND")).containsEntry("scur", "1")
+                    .containsEntry("slim", "1").containsEntry("status", "OPEN");
+            assertThat(up(scraper)).isEqualTo(1);
+            assertThat(CliClient.send(sock, "disable frontend fe")).isEqualTo("\n");
+            assertThat(StatsIT.rows(CliClient.send(sock, "show stat")).get("fe/FRONTEND")).containsEntry("status", "PAUSED");
+            assertThat(up(scraper)).isEqualTo(1);
+            assertThat(CliClient.send(sock, "shutdown frontend fe")).isEqualTo("\n");
+            assertThat(up(scraper)).isEqualTo(0);
+        }
+    }
+
+    /** haproxy_frontend_status{proxy="fe",state="UP"} of a scrape. */
+    private static double up(HttpClientConn scraper) throws Exception {
+        PromText m = PromText.parse(scraper.exchange(get("/metrics")).bodyText());
+        return m.value("haproxy_frontend_status", java.util.Map.of("proxy", "fe", "state", "UP"));
+    }
+
     /** A frontend "fe" on {@code port} that answers 200 itself, and an admin stats socket. */
     private static FulcrumProcess serve(Path sock, int port) throws Exception {
         return TcpProxyKit.serve("""
@@ -77,6 +124,10 @@ class FrontendCommandsIT {
                     bind 127.0.0.1:%d
                     http-request return status 200 content-type text/plain string ok
                 """.formatted(sock, port), port);
+    }
+
+    private static String info(String showInfo, String field) {
+        return showInfo.lines().filter(l -> l.startsWith(field + ": ")).findFirst().orElseThrow().substring(field.length() + 2);
     }
 
     private static void connectWithin(int port) throws IOException, InterruptedException {

@@ -98,6 +98,17 @@ class RuntimeActivityIT {
             String fd = client.substring(0, client.indexOf(':')).strip();
             assertThat(CliClient.send(sock, "show fd " + fd)).isEqualTo(client + "\n\n");
             assertThat(CliClient.send(sock, "show fd -1")).isEqualTo("\n"); // one descriptor only, and none is -1
+            if (!TcpProxyKit.haproxy()) {
+                // What HAProxy 2.6 does not show: the I/O events the loop handed to each socket. The listener was woken
+                // to accept (several connections may come in one event); each request on a connection is one at least.
+                assertThat(evts(listener)).isGreaterThanOrEqualTo(1);
+                long before = evts(client);
+                assertThat(before).isGreaterThanOrEqualTo(1);
+                for (int i = 0; i < 5; i++) {
+                    assertThat(held.send(get("/")).read().status()).isEqualTo(200);
+                }
+                assertThat(evts(CliClient.send(sock, "show fd " + fd))).isGreaterThanOrEqualTo(before + 5);
+            }
             // the implicit "default" resolvers section, unused, holds no socket (HAProxy connects a name server at its first query)
             assertThat(udpSockets(p.pid())).as("UDP sockets of the proxy").isZero();
             assertThat(CliClient.send(sock, "user; show fd")).isEqualTo("\nPermission denied\n\n");
@@ -205,6 +216,13 @@ class RuntimeActivityIT {
     private static String line(String text, String part) {
         return text.lines().filter(l -> l.contains(part)).findFirst()
                 .orElseThrow(() -> new AssertionError("no line with '" + part + "' in:\n" + text));
+    }
+
+    /** The event counter that ends a show fd line of Fulcrum's. */
+    private static long evts(String line) {
+        Matcher m = Pattern.compile(" evts=(\\d+)$").matcher(line.strip());
+        assertThat(m.find()).as(line).isTrue();
+        return Long.parseLong(m.group(1));
     }
 
     /** Each line's total and per-thread values. */

@@ -65,6 +65,9 @@ class ServerAddressIT {
             assertThat(CliClient.send(cli, "set severity-output string; set server be/s1 addr ::1; set server be/s1 addr 127.0.0.1"))
                     .isEqualTo("\n[warning]: IP changed from '127.0.0.1' to '::1' by 'stats socket command'\n\n"
                             + "[warning]: IP changed from '::1' to '127.0.0.1' by 'stats socket command'\n\n");
+            // a bad port with the same address changes nothing, a warning as every answer of the command
+            assertThat(CliClient.send(cli, "set severity-output number; set server be/s1 addr 127.0.0.1 port x"))
+                    .isEqualTo("\n[4]: no need to change the addr, problem converting port 'x' to an int by 'stats socket command'\n\n");
             if (!haproxy()) {
                 // HAProxy would move the server to port 34463 here; Fulcrum refuses and changes nothing.
                 assertThat(CliClient.send(cli, "set server be/s1 addr 127.0.0.2 port 99999"))

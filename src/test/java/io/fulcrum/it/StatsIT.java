@@ -247,6 +247,13 @@ class StatsIT {
         assertThat(ours.get("no-maint")).containsExactly("be/up1", "be/down1", "be/drain1", "be/nc1", "be/trk", "nolb/n1");
         assertThat(ours.get("page;up")).isEqualTo(ours.get("up"));
         assertThat(ours.get("page;no-maint")).isEqualTo(ours.get("no-maint"));
+        // with either option a backend's status tells its servers not stopped out of all (drain, NOLB and unchecked
+        // ones are not stopped; down, tracking a down one, maintenance are), in every format
+        List<String> counted = List.of("stats UP (0/0)", "be UP (3/6)", "nolb DOWN (1/1)"); // NOLB: up, weight 0
+        assertThat(ours.get("backends")).containsExactly("stats UP", "be UP", "nolb DOWN");
+        for (String q : List.of("backends up", "backends no-maint", "backends page;up", "backends typed up", "backends json no-maint")) {
+            assertThat(ours.get(q)).as(q).isEqualTo(counted);
+        }
         if (Files.isExecutable(Path.of("/usr/sbin/haproxy"))) {
             assertThat(ours).isEqualTo(upAndNoMaint(true));
         }
@@ -295,11 +302,20 @@ class StatsIT {
                 }
                 // a first check slower than 100 ms (a cold JVM) would take down a server up until its first answer
                 Map<String, List<String>> shown = new LinkedHashMap<>();
-                shown.put("up", servers(CliClient.send(sock, "show stat up")));
-                shown.put("no-maint", servers(CliClient.send(sock, "show stat no-maint")));
+                String up = CliClient.send(sock, "show stat up");
+                String noMaint = CliClient.send(sock, "show stat no-maint");
+                shown.put("up", servers(up));
+                shown.put("no-maint", servers(noMaint));
+                shown.put("backends", backends(CliClient.send(sock, "show stat")));
+                shown.put("backends up", backends(up));
+                shown.put("backends no-maint", backends(noMaint));
+                shown.put("backends typed up", typedBackends(CliClient.send(sock, "show stat typed up")));
+                shown.put("backends json no-maint", jsonBackends(CliClient.send(sock, "show stat json no-maint")));
                 for (String q : List.of(";up", ";no-maint")) {
                     try (HttpClientConn c = HttpClientConn.open(page)) {
-                        shown.put("page" + q, servers(c.exchange(get("/stats" + q + ";csv")).bodyText()));
+                        String csv = c.exchange(get("/stats" + q + ";csv")).bodyText();
+                        shown.put("page" + q, servers(csv));
+                        shown.put("backends page" + q, backends(csv));
                     }
                 }
                 return shown;
@@ -357,6 +373,42 @@ class StatsIT {
     }
 
     /** The "proxy/server" names of the server rows of a CSV answer. */
+    /** Each backend row's proxy and status. */
+    private static List<String> backends(String csv) {
+        return rows(csv).values().stream().filter(r -> r.get("type").equals("1")).map(r -> r.get("pxname") + " " + r.get("status")).toList();
+    }
+
+    /** The same from typed output: {@code B.<iid>.0.17.status.1:SGP:str:UP (3/6)}, named by the proxy's pxname line. */
+    private static List<String> typedBackends(String typed) {
+        Map<String, String> names = new LinkedHashMap<>();
+        List<String> out = new ArrayList<>();
+        for (String l : typed.split("\n")) {
+            String[] f = l.split(":", 4);
+            if (l.startsWith("B.") && f[0].endsWith(".pxname.1")) {
+                names.put(f[0].substring(0, f[0].indexOf(".0.")), f[3]);
+            } else if (l.startsWith("B.") && f[0].endsWith(".status.1")) {
+                out.add(names.get(f[0].substring(0, f[0].indexOf(".0."))) + " " + f[3]);
+            }
+        }
+        return out;
+    }
+
+    /** The same from JSON output: each backend's status value, after its pxname. */
+    private static List<String> jsonBackends(String json) {
+        Matcher m = Pattern.compile("\\{\"objType\":\"Backend\",[^{]*\\{\"pos\":(0|17),\"name\":\"(pxname|status)\"\\}.*?\"value\":\\{\"type\":\"str\",\"value\":\"([^\"]*)\"\\}")
+                .matcher(json);
+        List<String> out = new ArrayList<>();
+        String name = null;
+        while (m.find()) {
+            if (m.group(2).equals("pxname")) {
+                name = m.group(3);
+            } else {
+                out.add(name + " " + m.group(3));
+            }
+        }
+        return out;
+    }
+
     private static List<String> servers(String csv) {
         return rows(csv).entrySet().stream().filter(e -> e.getValue().get("type").equals("2")).map(Map.Entry::getKey).toList();
     }
