@@ -1,27 +1,47 @@
 package io.fulcrum.sample;
 
+import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigLine;
 import io.fulcrum.cfg.ConfigModel;
 import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.cfg.Registry;
 import io.fulcrum.cfg.Source;
+import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
- * The expressions whose arguments name a frontend, a backend or a server, noted where they are written and
- * checked once every proxy is known, as HAProxy resolves them after parsing: each proxy's unresolved arguments
- * are reported together, with HAProxy's words, and fail the load.
+ * The expressions whose arguments name a frontend, a backend or a server, or are regexes, noted where they are
+ * written and checked once every proxy is known, as HAProxy resolves them after parsing: each proxy's unresolved
+ * arguments are reported together, with HAProxy's words, and fail the load. A proxy running the rules of a defaults
+ * section has that section's reported first (once, in the section's name); a defaults section no proxy takes rules
+ * from is not checked. Expressions written outside proxies (the global section) or typed on the CLI are resolved at
+ * once, in HAProxy's pseudo-proxies 'CFG' and 'CLI'.
  */
 public final class ArgResolution {
-    /** Receives each expression parsed with proxy or server arguments. */
+    /** Receives each expression parsed; may refuse it at once. */
     @FunctionalInterface
     public interface Sink {
-        void referenced(Expr expr);
+        void referenced(Expr expr) throws ConfigException;
     }
+
+    /**
+     * An expression refused at once, in HAProxy's words whole ("parsing [CLI:0]: error in regex ..."): those who
+     * parse it pass the message on as it is.
+     */
+    public static final class Unresolved extends ConfigException {
+        Unresolved(String message) {
+            super(message);
+        }
+    }
+
+    private static final Set<String> PROXY_SECTIONS = Set.of("defaults", "frontend", "backend", "listen");
+    private static final ProxySpec CLI = new ProxySpec("CLI", ProxyKind.DEFAULTS, null);
 
     /**
      * @param acl     the expression is an ACL's criterion ("ACL keyword" in the messages)
@@ -36,6 +56,8 @@ public final class ArgResolution {
     private Source section;
     private String context;
     private boolean resolved;
+    /** Once the configuration is checked: its proxies, for the expressions of the CLI. */
+    private ProxyTable proxies;
 
     private ArgResolution(Registry registry) {
         this.registry = registry;
@@ -71,35 +93,61 @@ public final class ArgResolution {
         context = null;
     }
 
-    private void note(Expr e, boolean acl) {
-        if (resolved || !refersToProxies(e)) {
-            return; // expressions typed on the CLI after the load are not configuration
+    private void note(Expr e, boolean acl) throws ConfigException {
+        if (!unresolved(e)) {
+            return;
+        }
+        if (resolved) { // typed on the CLI after the load
+            refuse(ProxyArgs.check(e, acl, proxies, CLI, where(acl, "CLI expression", CLI.name())), "CLI:0");
+            return;
         }
         if (line != null) {
             refs.add(new Ref(e, acl, context, line, section));
             return;
         }
         ConfigLine l = registry.parsingLine();
-        if (l != null && registry.parsingSection() != null) {
+        if (l != null && PROXY_SECTIONS.contains(registry.parsingSectionKeyword())) {
             refs.add(new Ref(e, acl, context(l), l.source(), registry.parsingSection()));
+            return;
+        }
+        // Outside proxies (the global section's set-var): at once, the regexes only (no proxy is known yet).
+        refuse(ProxyArgs.check(e, acl, null, null, where(acl, "configuration expression", "CFG")), l == null ? "CFG" : l.source().toString());
+    }
+
+    private static String where(boolean acl, String context, String proxy) {
+        return acl ? "proxy '" + proxy + "'" : context + " in proxy '" + proxy + "'";
+    }
+
+    /** Refuses an expression resolved at once with its errors, as HAProxy's CLI prints them: several ones indented. */
+    private static void refuse(List<String> errors, String at) throws Unresolved {
+        if (errors.size() == 1) {
+            throw new Unresolved("parsing [" + at + "]: " + errors.get(0));
+        }
+        if (!errors.isEmpty()) {
+            StringBuilder b = new StringBuilder();
+            for (String error : errors) {
+                b.append("\n  parsing [").append(at).append("]: ").append(error);
+            }
+            throw new Unresolved(b.toString());
         }
     }
 
-    private static boolean refersToProxies(Expr e) {
-        if (proxyArg(e.args())) {
+    /** Whether {@code e} has arguments to resolve: proxies, servers or regexes. */
+    private static boolean unresolved(Expr e) {
+        if (unresolved(e.args())) {
             return true;
         }
         for (Expr.Step s : e.steps()) {
-            if (proxyArg(s.args())) {
+            if (unresolved(s.args())) {
                 return true;
             }
         }
         return false;
     }
 
-    private static boolean proxyArg(Arg[] args) {
+    private static boolean unresolved(Arg[] args) {
         for (Arg a : args) {
-            if (a.type() == ArgType.FE || a.type() == ArgType.BE || a.type() == ArgType.SRV) {
+            if (a.type() == ArgType.FE || a.type() == ArgType.BE || a.type() == ArgType.SRV || a.type() == ArgType.REG) {
                 return true;
             }
         }
@@ -115,30 +163,38 @@ public final class ArgResolution {
             case "balance", "use-server" -> "use-server or balance expression";
             case "log-format", "error-log-format" -> "log-format string";
             case "unique-id-format" -> "unique-id-format string";
-            case "http-check", "tcp-check" -> "server directive";
+            case "http-check", "tcp-check", "server", "default-server" -> "server directive";
             default -> l.keyword() + " expression";
         };
     }
 
     private void check(ConfigModel model, Diagnostics diag) {
         resolved = true;
-        ProxyTable proxies = ProxyTable.of(model);
+        proxies = ProxyTable.of(model);
+        Set<ProxySpec> defaults = new HashSet<>();
         for (ProxySpec p : proxies.proxies()) {
-            List<String> errors = new ArrayList<>();
-            for (Ref r : refs) {
-                if (r.section().equals(p.source())) {
-                    String where = r.acl() ? "proxy '" + p.name() + "'" : r.context() + " in proxy '" + p.name() + "'";
-                    for (String e : ProxyArgs.check(r.expr(), r.acl(), proxies, p, where)) {
-                        errors.add("parsing [" + r.line() + "]: " + e);
-                    }
-                }
+            if (p.rulesFrom() != null && defaults.add(p.rulesFrom())) {
+                report(p.rulesFrom(), diag);
             }
-            if (errors.size() == 1) {
-                diag.configAlert(errors.get(0));
-            } else if (!errors.isEmpty()) {
-                diag.configAlert("multiple argument resolution errors:\n        " + String.join("\n        ", errors));
-            }
+            report(p, diag);
         }
         refs.clear();
+    }
+
+    /** The errors of the expressions written in {@code p}'s section, together. */
+    private void report(ProxySpec p, Diagnostics diag) {
+        List<String> errors = new ArrayList<>();
+        for (Ref r : refs) {
+            if (r.section().equals(p.source())) {
+                for (String e : ProxyArgs.check(r.expr(), r.acl(), proxies, p, where(r.acl(), r.context(), p.name()))) {
+                    errors.add("parsing [" + r.line() + "]: " + e);
+                }
+            }
+        }
+        if (errors.size() == 1) {
+            diag.configAlert(errors.get(0));
+        } else if (!errors.isEmpty()) {
+            diag.configAlert("multiple argument resolution errors:\n        " + String.join("\n        ", errors));
+        }
     }
 }
