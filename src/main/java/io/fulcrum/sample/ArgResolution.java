@@ -11,8 +11,10 @@ import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -40,6 +42,15 @@ public final class ArgResolution {
         }
     }
 
+    /**
+     * Resolves the arguments of a type another subsystem owns (a userlist, a table...), written in {@code where}:
+     * HAProxy's words for a name that resolves to nothing ("unable to find userlist 'x'"), or null.
+     */
+    @FunctionalInterface
+    public interface Resolver {
+        String unresolved(String name, ProxySpec where, ConfigModel model);
+    }
+
     private static final Set<String> PROXY_SECTIONS = Set.of("defaults", "frontend", "backend", "listen");
     private static final ProxySpec CLI = new ProxySpec("CLI", ProxyKind.DEFAULTS, null);
 
@@ -51,12 +62,14 @@ public final class ArgResolution {
     }
 
     private final Registry registry;
+    private final Map<ArgType, Resolver> resolvers = new EnumMap<>(ArgType.class);
     private final List<Ref> refs = new ArrayList<>();
     private Source line;
     private Source section;
     private String context;
     private boolean resolved;
-    /** Once the configuration is checked: its proxies, for the expressions of the CLI. */
+    /** Once the configuration is checked: it and its proxies, for the expressions of the CLI. */
+    private ConfigModel model;
     private ProxyTable proxies;
 
     private ArgResolution(Registry registry) {
@@ -70,6 +83,11 @@ public final class ArgResolution {
             registry.checkLast(r::check);
             return r;
         });
+    }
+
+    /** Has the arguments of {@code type} resolved by {@code resolver}, reported with the others. */
+    public void resolver(ArgType type, Resolver resolver) {
+        resolvers.put(type, resolver);
     }
 
     /** The sink of ACL criteria ({@code acl} is true) or of other expressions. */
@@ -98,7 +116,7 @@ public final class ArgResolution {
             return;
         }
         if (resolved) { // typed on the CLI after the load
-            refuse(ProxyArgs.check(e, acl, proxies, CLI, where(acl, "CLI expression", CLI.name())), "CLI:0");
+            refuse(ProxyArgs.check(e, acl, proxies, CLI, where(acl, "CLI expression", CLI.name()), (a, w) -> otherError(a, w)), "CLI:0");
             return;
         }
         if (line != null) {
@@ -110,8 +128,12 @@ public final class ArgResolution {
             refs.add(new Ref(e, acl, context(l), l.source(), registry.parsingSection()));
             return;
         }
-        // Outside proxies (the global section's set-var): at once, the regexes only (no proxy is known yet).
-        refuse(ProxyArgs.check(e, acl, null, null, where(acl, "configuration expression", "CFG")), l == null ? "CFG" : l.source().toString());
+        // Outside proxies (the global section's set-var): at once, the regexes only (no proxy is known yet), once the
+        // fetch is known usable there (else its keyword refuses it, as HAProxy's before it resolves anything).
+        if ((e.stages() & Stage.CFG_PARSER.bit()) == 0) {
+            return;
+        }
+        refuse(ProxyArgs.check(e, acl, null, null, where(acl, "configuration expression", "CFG"), null), l == null ? "CFG" : l.source().toString());
     }
 
     private static String where(boolean acl, String context, String proxy) {
@@ -132,8 +154,14 @@ public final class ArgResolution {
         }
     }
 
-    /** Whether {@code e} has arguments to resolve: proxies, servers or regexes. */
-    private static boolean unresolved(Expr e) {
+    /** What another subsystem says of the argument {@code a} written in {@code where}: HAProxy's words when it resolves to nothing, or null. */
+    private String otherError(Arg a, ProxySpec where) {
+        Resolver r = resolvers.get(a.type());
+        return r == null ? null : r.unresolved(a.text(), where, model);
+    }
+
+    /** Whether {@code e} has arguments to resolve: proxies, servers, regexes or another subsystem's. */
+    private boolean unresolved(Expr e) {
         if (unresolved(e.args())) {
             return true;
         }
@@ -145,9 +173,10 @@ public final class ArgResolution {
         return false;
     }
 
-    private static boolean unresolved(Arg[] args) {
+    private boolean unresolved(Arg[] args) {
         for (Arg a : args) {
-            if (a.type() == ArgType.FE || a.type() == ArgType.BE || a.type() == ArgType.SRV || a.type() == ArgType.REG) {
+            if (a.type() == ArgType.FE || a.type() == ArgType.BE || a.type() == ArgType.SRV || a.type() == ArgType.REG
+                    || resolvers.containsKey(a.type())) {
                 return true;
             }
         }
@@ -170,6 +199,7 @@ public final class ArgResolution {
 
     private void check(ConfigModel model, Diagnostics diag) {
         resolved = true;
+        this.model = model;
         proxies = ProxyTable.of(model);
         Set<ProxySpec> defaults = new HashSet<>();
         for (ProxySpec p : proxies.proxies()) {
@@ -186,7 +216,7 @@ public final class ArgResolution {
         List<String> errors = new ArrayList<>();
         for (Ref r : refs) {
             if (r.section().equals(p.source())) {
-                for (String e : ProxyArgs.check(r.expr(), r.acl(), proxies, p, where(r.acl(), r.context(), p.name()))) {
+                for (String e : ProxyArgs.check(r.expr(), r.acl(), proxies, p, where(r.acl(), r.context(), p.name()), (a, w) -> otherError(a, w))) {
                     errors.add("parsing [" + r.line() + "]: " + e);
                 }
             }

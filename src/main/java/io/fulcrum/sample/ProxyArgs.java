@@ -6,6 +6,7 @@ import io.fulcrum.server.ServerList;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 
 /**
  * The check of the frontend, backend, server and regex arguments of an expression, once every proxy is known, as
@@ -26,25 +27,28 @@ public final class ProxyArgs {
      * @param proxies every proxy, or null to check the regexes only (no proxy is known there)
      * @param context where the expression is, as HAProxy says it: "http-request expression in proxy 'f'"; null
      *                when unknown
+     * @param others  what other subsystems say of the arguments they own (userlists...), with {@code proxies}
      */
-    static List<String> check(Expr expr, boolean acl, ProxyTable proxies, ProxySpec where, String context) {
+    static List<String> check(Expr expr, boolean acl, ProxyTable proxies, ProxySpec where, String context,
+                              BiFunction<Arg, ProxySpec, String> others) {
         List<String> errors = new ArrayList<>();
         String fetch = (acl ? "ACL keyword '" : "sample fetch keyword '") + expr.fetch().name() + "'";
         String in = context == null ? "" : " in " + context;
-        check(expr.args(), fetch + in, proxies, where, errors);
+        check(expr.args(), fetch + in, proxies, where, others, errors);
         for (Expr.Step s : expr.steps()) {
-            check(s.args(), "conversion keyword '" + s.converter().name() + "' for " + fetch + in, proxies, where, errors);
+            check(s.args(), "conversion keyword '" + s.converter().name() + "' for " + fetch + in, proxies, where, others, errors);
         }
         return errors;
     }
 
     /** The first message about a regex argument of {@code expr}, said without where the expression is, or null. */
     static String firstRegexError(Expr expr) {
-        List<String> errors = check(expr, false, null, null, null);
+        List<String> errors = check(expr, false, null, null, null, null);
         return errors.isEmpty() ? null : errors.get(0);
     }
 
-    private static void check(Arg[] args, String keyword, ProxyTable proxies, ProxySpec where, List<String> errors) {
+    private static void check(Arg[] args, String keyword, ProxyTable proxies, ProxySpec where, BiFunction<Arg, ProxySpec, String> others,
+                              List<String> errors) {
         for (int i = 0; i < args.length; i++) {
             String ref = "arg " + (i + 1) + " of " + keyword;
             String name = args[i].text();
@@ -56,6 +60,10 @@ public final class ProxyArgs {
                     case BE -> proxy(name, false, ref, proxies, where, errors);
                     case SRV -> server(name, ref, proxies, where, errors);
                     default -> {
+                        String error = others.apply(args[i], where);
+                        if (error != null) {
+                            errors.add(error + " referenced in " + ref + ".");
+                        }
                     }
                 }
             }

@@ -176,4 +176,25 @@ class ArgResolutionTest {
                 [ALERT]    (1) : config : Fatal errors found in configuration.
                 """);
     }
+
+    @Test
+    void tablesAndUserlistsAreResolvedWithTheOthers() {
+        assertThat(LoadedConfig.load(dir, LoadedConfig.HTTP_DEFAULTS + """
+                frontend f
+                    bind 127.0.0.1:18001
+                    http-request set-var(txn.x) src,table_gpc0(nosuch)
+                    http-request set-var(txn.y) src,table_gpc0()
+                    acl u http_auth(nouser)
+                    http-request deny if u
+                    default_backend b
+                backend b
+                    server s 127.0.0.1:18002
+                """).messages()).isEqualTo("""
+                [ALERT]    (1) : config : multiple argument resolution errors:
+                        parsing [t.cfg:8]: unable to find table 'nosuch' referenced in arg 1 of conversion keyword 'table_gpc0' for sample fetch keyword 'src' in http-request expression in proxy 'f'.
+                        parsing [t.cfg:9]: unable to find table 'f' referenced in arg 1 of conversion keyword 'table_gpc0' for sample fetch keyword 'src' in http-request expression in proxy 'f'.
+                        parsing [t.cfg:10]: unable to find userlist 'nouser' referenced in arg 1 of ACL keyword 'http_auth' in proxy 'f'.
+                [ALERT]    (1) : config : Fatal errors found in configuration.
+                """);
+    }
 }
