@@ -11,6 +11,7 @@ import io.fulcrum.cfg.Registry;
 import io.fulcrum.cfg.Registry.TableKey;
 import io.fulcrum.cfg.SectionParser;
 import io.fulcrum.sample.Arg;
+import io.fulcrum.sample.ArgResolution;
 import io.fulcrum.sample.ArgSpec;
 import io.fulcrum.sample.ArgType;
 import io.fulcrum.sample.Fetch;
@@ -44,26 +45,24 @@ public final class AuthModule implements Module {
         List<UserlistRef> pending = new ArrayList<>();
         SampleCatalog c = SampleCatalog.of(registry);
         c.fetch(new Fetch("http_auth", ArgSpec.of(1, ArgType.USR), SampleType.BOOL, Source.HRQHV,
-                (a, ctx, out) -> out.setBool(authenticated(a, ctx) != null), a -> bind(a, "http_auth", pending)));
+                (a, ctx, out) -> out.setBool(authenticated(a, ctx) != null), a -> bind(a, pending)));
         c.fetch(new Fetch("http_auth_group", ArgSpec.of(1, ArgType.USR), SampleType.STR, Source.HRQHV, (a, ctx, out) -> {
             String user = authenticated(a, ctx);
             return user != null && out.setStr(user);
-        }, a -> bind(a, "http_auth_group", pending)).withEach(AuthModule::eachGroup));
+        }, a -> bind(a, pending)).withEach(AuthModule::eachGroup));
+        // A userlist that does not exist is reported with the other argument resolution errors, where it is named.
+        ArgResolution.of(registry).resolver(ArgType.USR,
+                (name, where, model) -> UserlistTable.of(model).lists.containsKey(name) ? null : "unable to find userlist '" + name + "'");
         registry.check((model, diag) -> {
             for (UserlistRef r : pending) {
-                Userlist list = UserlistTable.of(model).lists.get(r.name);
-                if (list == null) {
-                    diag.configAlert("unable to find userlist '" + r.name + "' referenced in arg 1 of ACL keyword '" + r.keyword + "'.");
-                } else {
-                    r.bind(list);
-                }
+                r.bind(UserlistTable.of(model).lists.get(r.name));
             }
             pending.clear();
         });
     }
 
-    private static void bind(Arg[] a, String keyword, List<UserlistRef> pending) {
-        UserlistRef ref = new UserlistRef(a[0].text(), keyword);
+    private static void bind(Arg[] a, List<UserlistRef> pending) {
+        UserlistRef ref = new UserlistRef(a[0].text());
         pending.add(ref);
         a[0] = new Arg(ArgType.USR, a[0].text(), 0, ref);
     }

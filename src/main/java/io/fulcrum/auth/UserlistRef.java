@@ -6,12 +6,10 @@ package io.fulcrum.auth;
  */
 final class UserlistRef {
     final String name;
-    final String keyword;
     private volatile Userlist target;
 
-    UserlistRef(String name, String keyword) {
+    UserlistRef(String name) {
         this.name = name;
-        this.keyword = keyword;
     }
 
     void bind(Userlist list) {

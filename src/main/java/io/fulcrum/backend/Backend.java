@@ -321,6 +321,15 @@ public final class Backend {
     }
 
     /**
+     * HAProxy's effective weight of {@code s} rounded up from its scale, as {@code srv_weight} and the stats' weight
+     * give it: the user weight, or during a slow start the step it reached.
+     */
+    public int effectiveWeight(Server s) {
+        int ramp = slowStartWeight(s);
+        return ramp >= 0 && s.weight() > 0 ? (ramp + WEIGHT_SCALE - 1) / WEIGHT_SCALE : s.weight();
+    }
+
+    /**
      * The effective weight of {@code s} during a slow start, as the last step set it ({@link Member#SCALE}d,
      * HAProxy's cur_eweight), or -1 when it is in none (at full speed, or out of the servers in use).
      */

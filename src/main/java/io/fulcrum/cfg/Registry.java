@@ -17,7 +17,7 @@ public final class Registry {
     private final List<ConfigCheck> lastChecks = new ArrayList<>();
     private final Map<Class<?>, Object> components = new LinkedHashMap<>();
     private ConfigLine parsing;
-    private Source section;
+    private ConfigLine section;
 
     /**
      * Identifies a keyword table and the type it configures.
@@ -84,13 +84,18 @@ public final class Registry {
 
     /** The header line of the section being parsed, or null outside a section. */
     public Source parsingSection() {
-        return section;
+        return section == null ? null : section.source();
+    }
+
+    /** The keyword of the section being parsed ("global", "frontend"...), or null outside a section. */
+    public String parsingSectionKeyword() {
+        return section == null ? null : section.keyword();
     }
 
     void parsing(ConfigLine line, boolean header) {
         parsing = line;
         if (header) {
-            section = line.source();
+            section = line;
         }
     }
 

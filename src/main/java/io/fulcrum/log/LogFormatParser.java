@@ -1,6 +1,7 @@
 package io.fulcrum.log;
 
 import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.sample.ArgResolution;
 import io.fulcrum.sample.ExprParser;
 import io.fulcrum.sample.Source;
 import io.fulcrum.sample.Stage;
@@ -149,6 +150,8 @@ public final class LogFormatParser {
         ExprParser.Parsed p;
         try {
             p = exprs.parse(text, open + 1, true);
+        } catch (ArgResolution.Unresolved e) {
+            throw e; // HAProxy's whole message, said apart from the format's
         } catch (ConfigException e) {
             throw new ConfigException("failed to parse sample expression <" + text.substring(open + 1) + "> : " + e.getMessage());
         }

@@ -23,7 +23,9 @@ import io.fulcrum.sample.SampleCatalog;
 import io.fulcrum.runtime.GlobalModule.GlobalContext;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.BiConsumer;
 
 /**
@@ -109,7 +111,9 @@ public final class LogModule implements Module {
         flag(options, "logasap", (p, on) -> p.logasap = on);
         flag(options, "contstats", (p, on) -> p.contstats = on);
 
-        RingSection.register(registry);
+        Set<String> rings = new HashSet<>();
+        RingSection.register(registry, rings);
+        DebugConverter.register(registry, rings);
         LogForwardSection.register(registry);
         EventsCommand.register(CliCommands.of(registry));
 

@@ -44,6 +44,7 @@ public final class ProcessLog implements AutoCloseable {
         this.connections = connections;
         Map<String, RingSpec> rings = RingSpec.of(model);
         this.sinks = new Sinks(rings.values());
+        DebugConverter.bind(sinks);
         this.sender = new LogSender(global.sendHostname, sinks);
         int longest = LogTarget.DEFAULT_LENGTH;
         for (LogTarget t : global.targets) {

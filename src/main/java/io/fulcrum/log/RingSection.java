@@ -16,6 +16,7 @@ import io.fulcrum.server.ServerModule;
 
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code ring <name>} sections (configuration.txt 3.9): {@code description}, {@code format}, {@code maxlen},
@@ -28,7 +29,8 @@ final class RingSection {
 
     static final TableKey<RingSpec> KEYWORDS = new TableKey<>("ring");
 
-    static void register(Registry registry) {
+    /** @param declared receives the name of each ring section as it is read (the debug converter names them) */
+    static void register(Registry registry, Set<String> declared) {
         KeywordTable<RingSpec> keywords = registry.table(KEYWORDS);
         // As HAProxy, a proxy's server may name its log protocol, which only a ring's servers use: checked, no effect.
         registry.table(ServerModule.OPTIONS).add("log-proto", 1, (s, l) -> octetCount(l.arg(1)));
@@ -64,7 +66,11 @@ final class RingSection {
         });
         keywords.add("timeout", RingSection::timeout);
         keywords.add("server", RingSection::server);
-        registry.section("ring", (header, model) -> open(header, model, keywords));
+        registry.section("ring", (header, model) -> {
+            SectionParser parser = open(header, model, keywords);
+            declared.add(header.arg(1));
+            return parser;
+        });
         registry.check(RingSection::check);
     }
 

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,10 +21,13 @@ final class Sinks implements AutoCloseable {
     private static final long BUF0_SIZE = 1 << 20;
 
     private final Map<String, Ring> rings = new LinkedHashMap<>();
+    /** Each ring's format; buf0's is HAProxy's "timed". */
+    private final Map<String, SyslogFormat> formats = new HashMap<>();
     private final List<RingForwarder> forwarders = new ArrayList<>();
 
     Sinks(Collection<RingSpec> specs) {
         rings.put("buf0", new Ring("buf0", "in-memory ring buffer", BUF0_SIZE));
+        formats.put("buf0", SyslogFormat.TIMED);
         specs.forEach(this::add);
     }
 
@@ -37,6 +41,7 @@ final class Sinks implements AutoCloseable {
             throw new UncheckedIOException("cannot map backing-file '" + spec.backingFile + "' of ring '" + spec.name + "'", e);
         }
         rings.put(spec.name, ring);
+        formats.put(spec.name, spec.format);
         for (RingSpec.Server s : spec.servers) {
             forwarders.add(new RingForwarder(ring, s, spec.timeoutConnect, spec.timeoutServer));
         }
@@ -46,6 +51,11 @@ final class Sinks implements AutoCloseable {
     /** The ring named {@code name}, or null. */
     Ring ring(String name) {
         return rings.get(name);
+    }
+
+    /** The format of the ring named {@code name}. */
+    SyslogFormat format(String name) {
+        return formats.get(name);
     }
 
     /** How many rings were made for {@code tcp@} targets so far. */

@@ -10,7 +10,8 @@ final class SyslogHeader {
 
     /**
      * @param host the {@code log-send-hostname} name, or null when it is not set
-     * @param tag  the program name or {@code log-tag}
+     * @param tag  the program name or {@code log-tag}; null for a message without metadata (the debug converter's):
+     *             no tag, no pid
      * @param sd   the structured data of an rfc5424 header, or null for none
      */
     static void append(StringBuilder out, SyslogFormat format, int facility, int level, long epochMicros, String host, String tag,
@@ -23,13 +24,16 @@ final class SyslogHeader {
                 if (format == SyslogFormat.RFC3164) {
                     out.append(host != null ? host : "localhost").append(' ');
                 }
-                out.append(tag).append('[').append(pid).append("]: ");
+                if (tag != null) {
+                    out.append(tag).append('[').append(pid).append("]: ");
+                }
             }
             case RFC5424 -> {
                 pri(out, facility, level);
                 out.append("1 ");
                 LogDates.iso(out, epochMicros);
-                out.append(' ').append(host != null ? host : "-").append(' ').append(tag).append(' ').append(pid).append(" - ")
+                out.append(' ').append(host != null ? host : "-").append(' ').append(tag != null ? tag : "-").append(' ')
+                        .append(tag != null ? String.valueOf(pid) : "-").append(" - ")
                         .append(sd != null ? sd : "-").append(' ');
             }
             case PRIORITY -> pri(out, facility, level);

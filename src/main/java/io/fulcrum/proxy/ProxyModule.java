@@ -216,8 +216,8 @@ public final class ProxyModule implements Module {
                     + "referenced by another proxy and implicitly used here. To avoid any ambiguity don't mix both usage. Add a last "
                     + "defaults section not explicitly used or always use explicit references.");
         }
-        if (inherited != null) {
-            inherited.lendRules(kind); // (after the section is known: its users then see no second error)
+        if (inherited != null && inherited.lendRules(kind)) { // (after the section is known: its users then see no second error)
+            spec.rulesFrom = inherited;
         }
         return line -> dispatch(spec, line, keywords, options);
     }

@@ -42,6 +42,8 @@ public final class ProxySpec {
     /** For a defaults section: whether a section named it with 'from', and whether a proxy took it as the last one. */
     private boolean usedExplicitly;
     private boolean usedImplicitly;
+    /** For a proxy: the defaults section whose TCP/HTTP rules it runs, or null. */
+    ProxySpec rulesFrom;
 
     public ProxySpec(String name, ProxyKind kind, Source source) {
         this.name = name;
@@ -76,11 +78,11 @@ public final class ProxySpec {
 
     /**
      * Checks that a new section of kind {@code kind} may inherit this defaults section's rules, with HAProxy 2.6's
-     * messages: never a defaults or listen section, and only frontends or only backends.
+     * messages: never a defaults or listen section, and only frontends or only backends. Returns whether it holds rules.
      */
-    void lendRules(ProxyKind kind) throws ConfigException {
+    boolean lendRules(ProxyKind kind) throws ConfigException {
         if (parts.values().stream().noneMatch(ProxyPart::holdsRules)) {
-            return;
+            return false;
         }
         String at = " (defaults section at " + source + ").";
         if (kind == ProxyKind.DEFAULTS) {
@@ -104,6 +106,15 @@ public final class ProxySpec {
             }
         }
         rulesUser = kind;
+        return true;
+    }
+
+    /**
+     * The defaults section whose TCP/HTTP rules this proxy runs, or null: HAProxy resolves that section's arguments
+     * (and reports their errors in its name) before the proxy's own.
+     */
+    public ProxySpec rulesFrom() {
+        return rulesFrom;
     }
 
     public String name() {

@@ -1,5 +1,6 @@
 package io.fulcrum.rules;
 
+import io.fulcrum.backend.Backend;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cli.CliCommand;
 import io.fulcrum.cli.CliCommands;
@@ -7,6 +8,8 @@ import io.fulcrum.cli.CliException;
 import io.fulcrum.cli.CliLevel;
 import io.fulcrum.cli.CliRequest;
 import io.fulcrum.log.LogFormatParser;
+import io.fulcrum.proxy.Frontend;
+import io.fulcrum.runtime.Fulcrum;
 import io.fulcrum.sample.Expr;
 import io.fulcrum.sample.ExprParser;
 import io.fulcrum.sample.ProcessContext;
@@ -64,7 +67,7 @@ final class VarCommands {
         Sample value = new Sample();
         try {
             if (kind.equals("fmt")) {
-                value.setStr(formats.parse(text, Stage.CLI_PARSER, false, false).format(ProcessContext.INSTANCE));
+                value.setStr(formats.parse(text, Stage.CLI_PARSER, false, false).format(context(r.process())));
             } else {
                 Expr e = exprs.parse(text);
                 if ((e.stages() & Stage.CLI_PARSER.bit()) == 0) {
@@ -72,7 +75,7 @@ final class VarCommands {
                     throw new CliException("fetch method 'set-var(" + name + ")' extracts information from '" + e.fetch().source()
                             + "', none of which is available here");
                 }
-                if (!e.eval(ProcessContext.INSTANCE, value)) {
+                if (!e.eval(context(r.process()), value)) {
                     return; // no sample: the variable is left as it was, as a set-var action does
                 }
             }
@@ -80,5 +83,23 @@ final class VarCommands {
             throw new CliException(e.getMessage());
         }
         var.set(ProcessContext.INSTANCE, value.copy());
+    }
+
+    /**
+     * What the CLI's expressions see: no connection, the process-wide variables, and the process's proxies for the
+     * fetches that name one ({@code srv_weight(b/s)}, {@code fe_conn(f)}...), as HAProxy's.
+     */
+    private static ProcessContext context(Fulcrum process) {
+        return new ProcessContext() {
+            @Override
+            public Backend backend(String name) {
+                return process.backends().get(name);
+            }
+
+            @Override
+            public Frontend frontend(String name) {
+                return process.frontends().stream().filter(f -> f.name().equals(name)).findFirst().orElse(null);
+            }
+        };
     }
 }

@@ -4,7 +4,7 @@ import io.fulcrum.cfg.ConfigException;
 
 import static io.fulcrum.sample.ArgType.*;
 
-/** General converters: case, length, storing into variables, and debug (configuration.txt 7.3.1). */
+/** General converters: case, length, storing into variables (configuration.txt 7.3.1; debug is the log module's). */
 final class BasicConverters {
     private BasicConverters() {
     }
@@ -19,8 +19,6 @@ final class BasicConverters {
             a[0].as(VarRef.class).unset(ctx);
             return true;
         }));
-        c.converter(new Converter("debug", ArgSpec.of(0, STR, STR), SampleType.ANY, SampleType.SAME, BasicConverters::debug,
-                BasicConverters::checkSink));
     }
 
     private static void checkConditions(Arg[] a) throws ConfigException {
@@ -39,35 +37,6 @@ final class BasicConverters {
             }
         }
         ref.set(ctx, smp);
-        return true;
-    }
-
-    /**
-     * The event sinks debug can write to: stdout and stderr. Fulcrum has no ring buffers yet, so what goes
-     * to buf0 (the default, read with "show events") is dropped.
-     */
-    private static void checkSink(Arg[] a) throws ConfigException {
-        String sink = a.length > 1 && !a[1].text().isEmpty() ? a[1].text() : "buf0";
-        if (!sink.equals("buf0") && !sink.equals("stdout") && !sink.equals("stderr")) {
-            throw new ConfigException("No such sink '" + sink + "'");
-        }
-    }
-
-    /** Writes "[debug] prefix: type=str <value>" (unprintable bytes as dots) and passes the sample on. */
-    private static boolean debug(Arg[] a, Sample smp, SampleContext ctx) {
-        String sink = a.length > 1 ? a[1].text() : "";
-        if (!sink.equals("stdout") && !sink.equals("stderr")) {
-            return true;
-        }
-        StringBuilder line = new StringBuilder("[debug] ").append(a.length > 0 ? a[0].text() : "").append(": type=")
-                .append(smp.type()).append(" <");
-        String value = smp.asText(); // as a string: binary data stops at its first NUL
-        for (int i = 0; i < value.length(); i++) {
-            char ch = value.charAt(i);
-            line.append(ch >= 0x20 && ch < 0x7f ? ch : '.');
-        }
-        line.append(">\n");
-        (sink.equals("stdout") ? System.out : System.err).print(line);
         return true;
     }
 

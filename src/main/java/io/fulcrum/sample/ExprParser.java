@@ -17,15 +17,26 @@ public final class ExprParser {
     private final SampleCatalog catalog;
     private final ArgResolution.Sink references;
 
-    /** @param references receives the expressions naming proxies or servers, to be resolved after parsing */
+    /**
+     * @param references receives each expression parsed, to resolve its proxy, server and regex arguments after
+     *                   parsing (or at once, refusing it)
+     */
     public ExprParser(SampleCatalog catalog, ArgResolution.Sink references) {
         this.catalog = catalog;
         this.references = references;
     }
 
-    /** A parser of expressions whose proxy and server names are looked up when they run only. */
+    /**
+     * A parser of expressions whose proxy and server names are looked up when they run only, and whose regex
+     * arguments must compile at once.
+     */
     public ExprParser(SampleCatalog catalog) {
-        this(catalog, e -> { });
+        this(catalog, e -> {
+            String error = ProxyArgs.firstRegexError(e);
+            if (error != null) {
+                throw new ConfigException(error);
+            }
+        });
     }
 
     /** The result of parsing an expression that ends before the end of its text. */
@@ -307,14 +318,26 @@ public final class ExprParser {
                 }
                 case MSK6 -> new Arg(type, w, 0, mask6(w));
                 case PBUF_FNUM -> new Arg(type, w, 0, fieldPath(w));
-                case REG -> new Arg(type, w, 0, w.isEmpty() ? null : PcreRegex.compile(w, false));
+                case REG -> new Arg(type, w, 0, regex(w));
                 default -> Arg.of(type, w, 0);
             };
-        } catch (PatternSyntaxException e) {
-            // HAProxy compiles it once the configuration is read, with this reason (docs/differences.md).
-            throw new ArgException(pos, "regex '" + w + "' is invalid" + PcreRegex.reason(e));
         } catch (NumberFormatException | ConfigException e) {
             throw new ArgException(pos, "failed to parse '" + w + "' as type '" + type + "' at position " + (pos + 1));
+        }
+    }
+
+    /**
+     * A regex argument compiled, or why it does not compile; null when empty. HAProxy reports both among the argument
+     * resolution errors, once the configuration is read ({@link ArgResolution}), so they do not fail the parse.
+     */
+    private static Object regex(String w) {
+        if (w.isEmpty()) {
+            return null;
+        }
+        try {
+            return PcreRegex.compile(w, false);
+        } catch (PatternSyntaxException e) {
+            return new InvalidRegex("regex '" + w + "' is invalid" + PcreRegex.reason(e));
         }
     }
 

@@ -358,10 +358,8 @@ final class StringConverters {
                 throw new ConfigException("invalid regex flag '" + f + "', only 'i' and 'g' are supported");
             }
         }
-        if (a[0].text().isEmpty()) {
-            throw new ConfigException("missing regex");
-        }
-        if (ci) {
+        // A missing or invalid regex is reported once the configuration is read, as HAProxy (ArgResolution).
+        if (ci && a[0].value() instanceof Pattern) {
             a[0] = new Arg(REG, a[0].text(), 0, PcreRegex.compile(a[0].text(), true));
         }
     }
@@ -371,8 +369,11 @@ final class StringConverters {
      * copies the next byte, so that the search moves on.
      */
     private static boolean regsub(Arg[] a, Sample smp, SampleContext ctx) {
+        if (!(a[0].value() instanceof Pattern regex)) {
+            return false; // never compiled: in a defaults section whose rules no proxy runs, as HAProxy leaves it
+        }
         String in = smp.text();
-        Matcher m = a[0].as(Pattern.class).matcher(in);
+        Matcher m = regex.matcher(in);
         boolean global = a.length > 2 && a[2].text().indexOf('g') >= 0;
         StringBuilder out = new StringBuilder(in.length() + 16);
         int from = 0;

@@ -48,10 +48,9 @@ final class ServerFetches {
             return s != null && smp.setSint(b.queued(s));
         }));
         named(c, "srv_is_up", SampleType.BOOL, s -> s.up() ? 1 : 0);
-        // No slow start yet: the effective weight is the user weight.
         named(c, "srv_iweight", SampleType.SINT, s -> s.state().initialWeight());
         named(c, "srv_uweight", SampleType.SINT, Server::weight);
-        named(c, "srv_weight", SampleType.SINT, Server::weight);
+        namedIn(c, "srv_weight", Backend::effectiveWeight); // (follows a slow start's steps)
     }
 
     private static void named(SampleCatalog c, String name, SampleType type, ToLongFunction<Server> value) {

@@ -69,7 +69,7 @@ public final class ServerState {
         return usable;
     }
 
-    /** The effective weight (HAProxy's eweight: the user weight, no slow start yet). */
+    /** The user weight (during a slow start, the effective one is Backend.effectiveWeight). */
     public int weight() {
         return userWeight;
     }

@@ -128,7 +128,7 @@ final class ProxyRows {
         ServerHealthFields.fill(r, s, process.checks());
         int ramp = be.slowStartWeight(s);
         if (ramp >= 0 && s.weight() > 0) { // (HAProxy: cur_eweight rounded up and server_throttle_rate(), starting, not draining)
-            r.put(WEIGHT, (ramp + Backend.WEIGHT_SCALE - 1) / Backend.WEIGHT_SCALE);
+            r.put(WEIGHT, be.effectiveWeight(s));
             r.put(THROTTLE, (100L * ramp + Backend.WEIGHT_SCALE - 1) / ((long) Backend.WEIGHT_SCALE * s.weight()));
         }
         r.put(ACT, s.spec().backup ? 0 : 1).put(BCK, s.spec().backup ? 1 : 0);

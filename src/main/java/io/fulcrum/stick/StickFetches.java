@@ -2,6 +2,7 @@ package io.fulcrum.stick;
 
 import io.fulcrum.cfg.Registry;
 import io.fulcrum.sample.Arg;
+import io.fulcrum.sample.ArgResolution;
 import io.fulcrum.sample.ArgSpec;
 import io.fulcrum.sample.ArgType;
 import io.fulcrum.sample.Converter;
@@ -32,6 +33,12 @@ final class StickFetches {
 
     static void register(Registry registry, StickTables tables) {
         new StickFetches(registry, tables).register();
+        // A table that does not exist is reported with the other argument resolution errors; a left-out one is the
+        // proxy's where the expression is.
+        ArgResolution.of(registry).resolver(ArgType.TAB, (name, where, model) -> {
+            String table = name.isEmpty() ? where.name() : name;
+            return tables.get(table) != null ? null : "unable to find table '" + table + "'";
+        });
     }
 
     private void register() {

@@ -62,8 +62,9 @@ public final class StickTables {
     }
 
     /**
-     * Resolves every reference; those naming no table are reported. The tables of stick rules store the servers
-     * (server_id and server_key) whatever their {@code store} says, as HAProxy's do.
+     * Resolves every reference; those of rules naming no table are reported (those of expressions are with the other
+     * argument resolution errors, ArgResolution). The tables of stick rules store the servers (server_id and
+     * server_key) whatever their {@code store} says, as HAProxy's do.
      */
     void resolve(ConfigModel model, Diagnostics diag) {
         List<ProxySpec> proxies = ProxyTable.of(model).proxies();
@@ -71,8 +72,6 @@ public final class StickTables {
             String error = r.resolve(this, proxies);
             if (error != null && r.usedAt() == null) {
                 diag.configAlert(error);
-            } else if (error != null) {
-                diag.parseAlert(r.usedAt(), error);
             }
         }
         for (ProxySpec p : proxies) {

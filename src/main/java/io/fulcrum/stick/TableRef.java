@@ -36,7 +36,7 @@ final class TableRef {
 
     /**
      * Finds the table among {@code tables}; a left-out name is the proxy whose section holds the line. Returns
-     * HAProxy's error, or null.
+     * HAProxy's error for an action's or a stick rule's reference (an expression's is ArgResolution's), or null.
      */
     String resolve(StickTables tables, List<ProxySpec> proxies) {
         if (proxy == null) {
@@ -53,8 +53,7 @@ final class TableRef {
         if (what == null) { // a stick rule's
             return "Proxy '" + proxy + "': unable to find stick-table '" + name + "'.";
         }
-        return usedAt == null ? "Proxy '" + proxy + "': unable to find table '" + name + "' referenced " + what + "."
-                : "unable to find table '" + name + "' referenced " + what + " in proxy '" + proxy + "'.";
+        return "Proxy '" + proxy + "': unable to find table '" + name + "' referenced " + what + "."; // (an action's)
     }
 
     Source usedAt() {

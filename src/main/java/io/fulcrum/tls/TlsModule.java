@@ -14,6 +14,7 @@ import io.fulcrum.listener.ListenerModule;
 import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.runtime.GlobalModule.GlobalContext;
 import io.fulcrum.runtime.Services;
+import io.fulcrum.sample.ArgResolution;
 import io.fulcrum.sample.ExprParser;
 import io.fulcrum.sample.SampleCatalog;
 import io.fulcrum.server.ServerModule;
@@ -66,7 +67,7 @@ public final class TlsModule implements Module {
         certificateOptions(crtListLine, o -> o, store);
 
         KeywordTable<ServerSpec> server = registry.table(ServerModule.OPTIONS);
-        ExprParser exprs = new ExprParser(SampleCatalog.of(registry));
+        ExprParser exprs = new ExprParser(SampleCatalog.of(registry), ArgResolution.of(registry).sink(false));
         server.add("ssl", (s, l) -> tls(s).ssl = true);
         server.add("no-ssl", (s, l) -> tls(s).ssl = false);
         server.add("verify", 1, (s, l) -> {

@@ -319,4 +319,30 @@ class CliIT {
             assertThat(c.readAll()).isEqualTo("[err]: Permission denied\n\n");
         }
     }
+
+    @Test
+    void processVariableExpressionsHaveTheirArgumentsResolvedInProxyCli() throws Exception {
+        String cli = " in CLI expression in proxy 'CLI'";
+        assertThat(CliClient.send(admin, "experimental-mode on;set var proc.r expr str(abc),regsub((a,b);set var proc.r fmt %[str(a),regsub(,b)];"
+                + "set var proc.r expr str(a),regsub((a,b),regsub(**,c);set var proc.r expr nbsrv(nosuch);"
+                + "set var proc.r expr str(a),table_gpc0(nosuch);set var proc.r expr str(a),table_gpc0();set var proc.r expr be_conn;"
+                + "set var proc.r expr str(abc),regsub(B,z,i);get var proc.r"))
+                .isEqualTo("\n"
+                        + "parsing [CLI:0]: error in regex '(a' in arg 1 of conversion keyword 'regsub' for sample fetch keyword 'str'" + cli
+                        + " : regex '(a' is invalid (error=missing closing parenthesis, erroffset=2).\n"
+                        + "parsing [CLI:0]: missing regex in arg 1 of conversion keyword 'regsub' for sample fetch keyword 'str'" + cli + ".\n"
+                        + "\n"
+                        + "  parsing [CLI:0]: error in regex '(a' in arg 1 of conversion keyword 'regsub' for sample fetch keyword 'str'" + cli
+                        + " : regex '(a' is invalid (error=missing closing parenthesis, erroffset=2).\n"
+                        + "  parsing [CLI:0]: error in regex '**' in arg 1 of conversion keyword 'regsub' for sample fetch keyword 'str'" + cli
+                        + " : regex '**' is invalid (error=quantifier does not follow a repeatable item, erroffset=0).\n"
+                        + "parsing [CLI:0]: unable to find backend 'nosuch' referenced in arg 1 of sample fetch keyword 'nbsrv'" + cli + ".\n"
+                        + "parsing [CLI:0]: unable to find table 'nosuch' referenced in arg 1 of conversion keyword 'table_gpc0' for sample fetch keyword 'str'"
+                        + cli + ".\n"
+                        + "parsing [CLI:0]: unable to find table 'CLI' referenced in arg 1 of conversion keyword 'table_gpc0' for sample fetch keyword 'str'"
+                        + cli + ".\n"
+                        + "parsing [CLI:0]: proxy 'CLI', referenced in arg 1 of sample fetch keyword 'be_conn'" + cli + ", has not backend capability.\n"
+                        + "\n"
+                        + "proc.r: type=str value=<azc>\n");
+    }
 }

@@ -251,4 +251,41 @@ class RingIT {
         assertThat(new String(b.array(), 72 + (int) b.getLong(24), (int) (b.getLong(32) - b.getLong(24)), StandardCharsets.US_ASCII))
                 .isEqualTo("GET /a 200\nGET /b 200\n");
     }
+
+    /** debug writes to buf0 (its default) and to ring sections, after the header their format puts before a bare message. */
+    @Test
+    void debugWritesToBuf0AndToRingsInTheirFormat() throws Exception {
+        int fe = freePort();
+        String date = "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{6}[+-]\\d\\d:\\d\\d";
+        try (FulcrumProcess p = TcpProxyKit.serve("""
+                global
+                    stats socket %s level admin
+                ring r1
+                    format rfc5424
+                ring r2
+                    format iso
+                ring r3
+                    format short
+                ring r4
+                    format rfc3164
+                ring r5
+                defaults
+                    mode http
+                    timeout client 5s
+                    timeout server 5s
+                    timeout connect 5s
+                frontend fe
+                    bind 127.0.0.1:%d
+                    http-request set-var(txn.y) bin(41ff42),debug(p1,r1),debug(p2,r2),debug(p3,r3),debug(p4,r4),debug(p5,r5),debug(p6)
+                    http-request return status 200
+                """.formatted(dir.resolve("admin.sock"), fe), fe)) {
+            get(fe, "/");
+            assertThat(events("r1", "").get(0)).matches("<0>1 " + date + " - - - - - \\[debug\\] p1: type=bin <A\\.B>");
+            assertThat(events("r2", "").get(0)).matches(date + " \\[debug\\] p2: type=bin <A\\.B>");
+            assertThat(events("r3", "")).containsExactly("<0>[debug] p3: type=bin <A.B>");
+            assertThat(events("r4", "").get(0)).matches("<0>[A-Z][a-z]{2} [ \\d]\\d \\d\\d:\\d\\d:\\d\\d localhost \\[debug\\] p4: type=bin <A\\.B>");
+            assertThat(events("r5", "")).containsExactly("[debug] p5: type=bin <A.B>");
+            assertThat(events("buf0", "").get(0)).matches("<0>" + date + " \\[debug\\] p6: type=bin <A\\.B>");
+        }
+    }
 }

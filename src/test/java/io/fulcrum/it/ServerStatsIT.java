@@ -75,7 +75,7 @@ class ServerStatsIT {
     /**
      * During a slow start the server's row shows its effective weight (rounded up) and its throttle, and the
      * backend's weight adds the effective weights, as HAProxy 2.6's: with slowstart 10s and weight 10, the
-     * effective weight is 10/16 at first, then 20/16 a second later (throttle 6 %, then 12 %).
+     * effective weight is 10/16 at first, then 20/16 a second later (throttle 6 %, then 12 %); srv_weight follows it.
      */
     @Test
     void slowStartShowsTheRampingWeightAndThrottle() throws Exception {
@@ -96,10 +96,14 @@ class ServerStatsIT {
             assertThat(rows.get("s1")).containsEntry("weight", "1").containsEntry("uweight", "10").containsEntry("throttle", "6");
             assertThat(rows.get("s2")).containsEntry("weight", "10").containsEntry("throttle", "");
             assertThat(rows.get("BACKEND")).containsEntry("weight", "11").containsEntry("throttle", "");
+            String weights = "experimental-mode on;set var proc.w expr srv_weight(be/s1);set var proc.u expr srv_uweight(be/s1);get var proc.w;"
+                    + "get var proc.u";
+            assertThat(CliClient.send(cli, weights)).isEqualTo("\n\n\nproc.w: type=sint value=<1>\nproc.u: type=sint value=<10>\n");
             awaitStat(cli, "s1", "throttle", "12");
             rows = stat(cli);
             assertThat(rows.get("s1")).containsEntry("weight", "2");
             assertThat(rows.get("BACKEND")).containsEntry("weight", "12");
+            assertThat(CliClient.send(cli, weights)).isEqualTo("\n\n\nproc.w: type=sint value=<2>\nproc.u: type=sint value=<10>\n");
         }
     }
 

@@ -54,6 +54,22 @@ class RingConfigTest {
                 """);
     }
 
+    /** HAProxy finds the sink when it parses the line, so a ring declared later is not one yet (it stops there, Fulcrum goes on). */
+    @Test
+    void debugNamesARingDeclaredBefore() {
+        assertThat(LoadedConfig.load(dir, "ring early\n" + LoadedConfig.HTTP_DEFAULTS + """
+                frontend f
+                    bind :18011
+                    http-request set-var(txn.y) path,debug(p,early),debug(q,buf0),debug(r,stderr)
+                    http-request set-var(txn.z) path,debug(p,late)
+                    http-request return status 200
+                ring late
+                """).messages()).startsWith("""
+                [ALERT]    (1) : config : parsing [t.cfg:10] : error detected in frontend 'f' while parsing 'http-request set-var(txn.z)' rule : invalid args in converter 'debug' : No such sink 'late'.
+                [ALERT]    (1) : config : Error(s) found in configuration file : t.cfg
+                """);
+    }
+
     @Test
     void targetsNameExistingRingsAndMessagesFitTheRing() {
         assertThat(LoadedConfig.load(dir, """

@@ -66,4 +66,18 @@ class SyslogHeaderTest {
         LogDates.withZone(sb, millis, false);
         assertThat(sb).hasToString(local("dd/MMM/yyyy:HH:mm:ss xx"));
     }
+
+    /** A message without metadata (the debug converter's), as haproxy 2.6.12 put it in rings of each format. */
+    @Test
+    void withoutMetadata() {
+        String rfc3164 = local("MMM ppd HH:mm:ss");
+        String iso = local("yyyy-MM-dd'T'HH:mm:ss.SSSSSSxxx");
+        String[] expected = {"<0>" + rfc3164 + " ", "<0>" + rfc3164 + " localhost ", "<0>1 " + iso + " - - - - - ", "<0>", "<0>",
+            "<0>" + iso + " ", iso + " ", ""};
+        for (SyslogFormat f : SyslogFormat.values()) {
+            StringBuilder sb = new StringBuilder();
+            SyslogHeader.append(sb, f, 0, 0, MICROS, null, null, 0, null);
+            assertThat(sb).as(f.toString()).hasToString(expected[f.ordinal()]);
+        }
+    }
 }

@@ -23,7 +23,7 @@ class ProxyArgsTest {
 
     private List<String> check(String expr, String proxy) {
         ProxyTable proxies = proxies();
-        return ProxyArgs.check(TestContext.parse(expr), false, proxies, proxies.find(proxy), "http-request expression in proxy '" + proxy + "'");
+        return ProxyArgs.check(TestContext.parse(expr), false, proxies, proxies.find(proxy), "http-request expression in proxy '" + proxy + "'", (a, w) -> null);
     }
 
     @Test

@@ -312,8 +312,10 @@ class StringConvertersTest extends ConverterTableTest {
             str(a),lower(x,y) => invalid arg 1 in converter 'lower' : expected ')' before 'x,y)'
             str(a),concat(a,b,c,d,e) => invalid arg 3 in converter 'concat' : expected ')' before ',d,e)'
             str(a),iif(a,b,c) => invalid arg 2 in converter 'iif' : expected ')' before ',c)'
-            # haproxy 2.6.12 reports a missing regex later, in words of its own: "missing regex in arg 1 of conversion keyword 'regsub' ...".
-            str(a),regsub(,c) => invalid args in converter 'regsub' : missing regex
+            # haproxy 2.6.12 reports these once the configuration is read (ArgResolutionTest), here without where the expression is.
+            str(a),regsub(,c) => missing regex in arg 1 of conversion keyword 'regsub' for sample fetch keyword 'str'.
+            str(a),regsub((b,c) => error in regex '(b' in arg 1 of conversion keyword 'regsub' for sample fetch keyword 'str' : regex '(b' is invalid (error=missing closing parenthesis, erroffset=2).
+            str(a),regsub(*b,c,x) => invalid args in converter 'regsub' : invalid regex flag 'x', only 'i' and 'g' are supported
             """;
     }
 }

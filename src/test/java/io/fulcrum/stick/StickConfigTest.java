@@ -92,7 +92,7 @@ class StickConfigTest {
                 """);
     }
 
-    /** Tables are found once every proxy is known; HAProxy groups the expressions' errors under one alert, Fulcrum gives one each. */
+    /** Tables are found once every proxy is known; the expressions' errors are grouped under one alert, as HAProxy's (2.6.12's output). */
     @Test
     void missingTables() {
         assertThat(LoadedConfig.load(dir, HEAD + """
@@ -108,9 +108,10 @@ class StickConfigTest {
                     http-request set-var(txn.y) src,in_table(b)
                 """).messages()).isEqualTo("""
                 [ALERT]    (1) : config : Proxy 'f': unable to find table 'nope' referenced by track-sc2.
-                [ALERT]    (1) : config : parsing [t.cfg:9] : unable to find table 'nope' referenced in arg 2 of sample fetch keyword 'sc_conn_cnt' in proxy 'f'.
-                [ALERT]    (1) : config : parsing [t.cfg:10] : unable to find table 'f' referenced in arg 1 of sample fetch keyword 'src_conn_cnt' in proxy 'f'.
-                [ALERT]    (1) : config : parsing [t.cfg:11] : unable to find table 'nope2' referenced in arg 1 of conversion keyword 'table_conn_cnt' in proxy 'f'.
+                [ALERT]    (1) : config : multiple argument resolution errors:
+                        parsing [t.cfg:9]: unable to find table 'nope' referenced in arg 2 of ACL keyword 'sc_conn_cnt' in proxy 'f'.
+                        parsing [t.cfg:10]: unable to find table 'f' referenced in arg 1 of ACL keyword 'src_conn_cnt' in proxy 'f'.
+                        parsing [t.cfg:11]: unable to find table 'nope2' referenced in arg 1 of conversion keyword 'table_conn_cnt' for sample fetch keyword 'src' in http-request expression in proxy 'f'.
                 [ALERT]    (1) : config : Fatal errors found in configuration.
                 """);
     }
