@@ -12,6 +12,7 @@ import io.fulcrum.cfg.Units;
 import io.fulcrum.acl.AclParser;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.Mode;
+import io.fulcrum.proxy.ModeWarnings;
 import io.fulcrum.proxy.OptionContext;
 import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxyModule;
@@ -85,7 +86,7 @@ public final class BackendModule implements Module {
             int interval = l.has(1) ? (int) Units.integer(l.arg(1), "option redispatch", Integer.MIN_VALUE, Integer.MAX_VALUE) : -1;
             spec(o.proxy()).redispatch = o.enabled() ? interval : 0;
         });
-        registry.check(BackendModule::layer7InTcp);
+        ModeWarnings.of(registry).add(ModeWarnings.Step.LAYER7_HASH, BackendModule::layer7InTcp);
         registry.check(BackendModule::dispatchInBalanceMode);
         registry.check(BackendModule::checkFastOpenRetries);
     }
@@ -286,14 +287,15 @@ public final class BackendModule implements Module {
         b.avalanche = l.has(3);
     }
 
-    /** HAProxy's warning for an HTTP-keyed algorithm in a TCP backend, which then uses roundrobin. */
-    private static void layer7InTcp(ConfigModel model, Diagnostics diag) {
-        for (ProxySpec p : ProxyTable.of(model).proxies()) {
-            BalanceSpec b = p.partOrNull(BalanceSpec.class);
-            if (b != null && p.kind().isBackend() && !p.disabled && p.mode == Mode.TCP && b.algorithm.layer7()) {
-                diag.configWarning("Layer 7 hash not possible for " + p.describe() + " (needs 'mode http'). Falling back to round robin.");
-                b.algorithm = Algorithm.ROUNDROBIN;
-            }
+    /**
+     * HAProxy's warning for an HTTP-keyed algorithm in a TCP backend, which then uses roundrobin (dynamic, whatever
+     * its hash-type).
+     */
+    private static void layer7InTcp(ProxySpec p, ConfigModel model, Diagnostics diag) {
+        BalanceSpec b = p.partOrNull(BalanceSpec.class);
+        if (b != null && p.kind().isBackend() && !p.disabled && p.mode == Mode.TCP && b.algorithm.layer7()) {
+            diag.configWarning("Layer 7 hash not possible for " + p.describe() + " (needs 'mode http'). Falling back to round robin.");
+            b.algorithm = Algorithm.ROUNDROBIN;
         }
     }
 

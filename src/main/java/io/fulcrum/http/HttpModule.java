@@ -12,10 +12,10 @@ import io.fulcrum.cfg.Registry;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.OptionContext;
 import io.fulcrum.proxy.Mode;
+import io.fulcrum.proxy.ModeWarnings;
 import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
-import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.sample.SampleCatalog;
 import io.fulcrum.sample.Stage;
 
@@ -54,33 +54,37 @@ public final class HttpModule implements Module {
                 (o, l) -> of(o.proxy()).originalTo = AddressHeader.parse(l, "X-Original-To", false));
         options.add("http-restrict-req-hdr-names", Capability.ALL | Capability.NO_NEGATION,
                 (o, l) -> of(o.proxy()).headerNames = HeaderNamePolicy.parse(l));
-        registry.check(HttpModule::warnTcpProxies);
+        ModeWarnings.of(registry).add(ModeWarnings.Step.MONITOR_URI, HttpModule::monitorUriInTcp);
+        ModeWarnings.of(registry).add(ModeWarnings.Step.HTTP_OPTIONS, HttpModule::optionsInTcp);
     }
 
-    /** HAProxy's warnings, in its order, for the settings a proxy in mode tcp has but cannot use. */
-    private static void warnTcpProxies(ConfigModel model, Diagnostics diag) {
-        for (ProxySpec p : ProxyTable.of(model).proxies()) {
-            HttpOptions h = p.partOrNull(HttpOptions.class);
-            if (p.mode != Mode.TCP || h == null) {
-                continue;
-            }
-            boolean fe = p.kind().isFrontend();
-            boolean be = p.kind().isBackend();
-            if (fe && h.monitorUri != null) {
-                diag.configWarning("monitor-uri will be ignored for " + p.describe() + " (needs 'mode http').");
-            }
-            unused(diag, p, "forwardfor", h.forwardFor != null);
-            unused(diag, p, "originalto", h.originalTo != null);
-            unused(diag, p, "http-buffer-request", h.bufferRequest);
-            unused(diag, p, "http-ignore-probes", fe && h.ignoreProbes);
-            unused(diag, p, "accept-invalid-http-request", fe && h.acceptInvalidRequest);
-            unused(diag, p, "accept-invalid-http-response", be && h.acceptInvalidResponse);
-            unused(diag, p, "checkcache", be && h.checkCache);
-            unused(diag, p, "idle-close-on-response", fe && h.idleCloseOnResponse);
-            unused(diag, p, "http-pretend-keepalive", be && h.pretendKeepAlive);
-            unused(diag, p, "http-no-delay", h.noDelay);
-            unused(diag, p, "disable-h2-upgrade", fe && h.noH2Upgrade);
+    /** HAProxy's warning for a monitor-uri in a TCP frontend. */
+    private static void monitorUriInTcp(ProxySpec p, ConfigModel model, Diagnostics diag) {
+        HttpOptions h = p.partOrNull(HttpOptions.class);
+        if (p.mode == Mode.TCP && h != null && p.kind().isFrontend() && h.monitorUri != null) {
+            diag.configWarning("monitor-uri will be ignored for " + p.describe() + " (needs 'mode http').");
         }
+    }
+
+    /** HAProxy's warnings, in its order, for the HTTP options a proxy in mode tcp has but cannot use. */
+    private static void optionsInTcp(ProxySpec p, ConfigModel model, Diagnostics diag) {
+        HttpOptions h = p.partOrNull(HttpOptions.class);
+        if (p.mode != Mode.TCP || h == null) {
+            return;
+        }
+        boolean fe = p.kind().isFrontend();
+        boolean be = p.kind().isBackend();
+        unused(diag, p, "forwardfor", h.forwardFor != null);
+        unused(diag, p, "originalto", h.originalTo != null);
+        unused(diag, p, "http-buffer-request", h.bufferRequest);
+        unused(diag, p, "http-ignore-probes", fe && h.ignoreProbes);
+        unused(diag, p, "accept-invalid-http-request", fe && h.acceptInvalidRequest);
+        unused(diag, p, "accept-invalid-http-response", be && h.acceptInvalidResponse);
+        unused(diag, p, "checkcache", be && h.checkCache);
+        unused(diag, p, "idle-close-on-response", fe && h.idleCloseOnResponse);
+        unused(diag, p, "http-pretend-keepalive", be && h.pretendKeepAlive);
+        unused(diag, p, "http-no-delay", h.noDelay);
+        unused(diag, p, "disable-h2-upgrade", fe && h.noH2Upgrade);
     }
 
     private static void unused(Diagnostics diag, ProxySpec p, String option, boolean set) {

@@ -13,6 +13,7 @@ import io.fulcrum.cfg.Registry;
 import io.fulcrum.sample.ArgResolution;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.Mode;
+import io.fulcrum.proxy.ModeWarnings;
 import io.fulcrum.proxy.OptionContext;
 import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxyModule;
@@ -119,7 +120,9 @@ public final class LogModule implements Module {
 
         LogFormatParser formats = new LogFormatParser(AclParser.of(registry).exprs());
         ArgResolution resolution = ArgResolution.of(registry);
-        registry.check((model, diag) -> compile(model, diag, formats, resolution));
+        ModeWarnings warnings = ModeWarnings.of(registry);
+        warnings.add(ModeWarnings.Step.LOG_FORMAT, (p, model, diag) -> compile(p, model, diag, formats, resolution));
+        registry.check(warnings::run); // (here, where the formats are compiled: their fetches are known by now)
         registry.check(LogModule::checkCaptureSlots);
         registry.check(LogModule::cutCookieCaptures);
     }
@@ -222,27 +225,29 @@ public final class LogModule implements Module {
         }
     }
 
-    /** Compiles each frontend's formats, now that its mode is known. */
-    private static void compile(ConfigModel model, Diagnostics diag, LogFormatParser formats, ArgResolution resolution) {
-        for (ProxySpec p : ProxyTable.of(model).proxies()) {
-            ProxyLog log = p.partOrNull(ProxyLog.class);
-            if (log == null || !p.kind().isFrontend()) {
-                continue;
-            }
-            boolean http = p.mode == Mode.HTTP;
-            ProxyLog.Format f = log.format;
-            if (f != null && f.kind() != ProxyLog.Kind.CUSTOM && f.kind() != ProxyLog.Kind.TCPLOG && !http) {
-                diag.parseWarning(f.source(), "'option " + f.kind().option + "' not usable with " + p.describe()
-                        + " (needs 'mode http'). Falling back to 'option tcplog'.");
-                f = new ProxyLog.Format(ProxyLog.Kind.TCPLOG, null, f.source());
-            }
-            if (f != null && noTarget(log, model)) {
-                diag.configWarning("log format ignored for " + p.describe() + " since it has no log address.");
-            }
-            log.compiled = compile(formats, f, "log-format", http, diag, resolution, p);
-            log.compiledError = compile(formats, log.errorFormat, "error-log-format", http, diag, resolution, p);
-            log.compiledUniqueId = compile(formats, log.uniqueIdFormat, "unique-id", http, diag, resolution, p);
-            log.compiledSd = compile(formats, log.sdFormat, "log-format-sd", http, diag, resolution, p);
+    /**
+     * A frontend's log formats, in HAProxy's order: an HTTP format in a TCP frontend becomes tcplog (with HAProxy's
+     * warning), the formats are compiled now that the mode is known (log-format, its structured data, unique-id,
+     * error-log-format), then a log format without a log target is said to be ignored.
+     */
+    private static void compile(ProxySpec p, ConfigModel model, Diagnostics diag, LogFormatParser formats, ArgResolution resolution) {
+        ProxyLog log = p.partOrNull(ProxyLog.class);
+        if (log == null || !p.kind().isFrontend()) {
+            return;
+        }
+        boolean http = p.mode == Mode.HTTP;
+        ProxyLog.Format f = log.format;
+        if (f != null && f.kind() != ProxyLog.Kind.CUSTOM && f.kind() != ProxyLog.Kind.TCPLOG && !http) {
+            diag.parseWarning(f.source(), "'option " + f.kind().option + "' not usable with " + p.describe()
+                    + " (needs 'mode http'). Falling back to 'option tcplog'.");
+            f = new ProxyLog.Format(ProxyLog.Kind.TCPLOG, null, f.source());
+        }
+        log.compiled = compile(formats, f, "log-format", http, diag, resolution, p);
+        log.compiledSd = compile(formats, log.sdFormat, "log-format-sd", http, diag, resolution, p);
+        log.compiledUniqueId = compile(formats, log.uniqueIdFormat, "unique-id", http, diag, resolution, p);
+        log.compiledError = compile(formats, log.errorFormat, "error-log-format", http, diag, resolution, p);
+        if (f != null && noTarget(log, model)) {
+            diag.configWarning("log format ignored for " + p.describe() + " since it has no log address.");
         }
     }
 

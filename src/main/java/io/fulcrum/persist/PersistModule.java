@@ -15,6 +15,7 @@ import io.fulcrum.log.LogFormat;
 import io.fulcrum.log.LogFormatParser;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.Mode;
+import io.fulcrum.proxy.ModeWarnings;
 import io.fulcrum.proxy.OptionContext;
 import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxyModule;
@@ -106,7 +107,8 @@ public final class PersistModule implements Module {
             Args.noMoreThan(l, 0, "option persist");
             of(o.proxy()).persistDown = o.enabled();
         });
-        registry.check(PersistModule::httpOnly);
+        ModeWarnings.of(registry).add(ModeWarnings.Step.COOKIE, PersistModule::cookieInTcp);
+        ModeWarnings.of(registry).add(ModeWarnings.Step.SERVER_COOKIES, PersistModule::serverCookiesInTcp);
     }
 
     /** The servers that {@code use-server} rules name outright exist, as HAProxy checks once the sections are read. */
@@ -191,25 +193,30 @@ public final class PersistModule implements Module {
         c.attrs = c.attrs == null ? v : c.attrs + "; " + v;
     }
 
-    /** HAProxy's warnings for cookies in a TCP backend, where they are ignored. */
-    private static void httpOnly(ConfigModel model, Diagnostics diag) {
-        for (ProxySpec p : ProxyTable.of(model).proxies()) {
-            PersistSpec c = p.partOrNull(PersistSpec.class);
-            if (!p.kind().isBackend() || p.disabled || p.mode != Mode.TCP) {
-                continue;
-            }
-            if (c != null && c.name != null) {
-                diag.configWarning("cookie will be ignored for " + p.describe() + " (needs 'mode http').");
-                c.name = null;
-            }
-            ServerList servers = p.partOrNull(ServerList.class);
-            if (servers != null) {
-                for (ServerSpec s : servers.servers) {
-                    if (s.cookie != null) {
-                        diag.configWarning(p.describe() + " : ignoring cookie for server '" + s.name + "' as HTTP mode is disabled.");
-                        s.cookie = null;
-                    }
-                }
+    /** A TCP backend, where cookies are ignored. */
+    private static boolean tcpBackend(ProxySpec p) {
+        return p.kind().isBackend() && !p.disabled && p.mode == Mode.TCP;
+    }
+
+    /** HAProxy's warning for a cookie in a TCP backend, where it is ignored. */
+    private static void cookieInTcp(ProxySpec p, ConfigModel model, Diagnostics diag) {
+        PersistSpec c = p.partOrNull(PersistSpec.class);
+        if (tcpBackend(p) && c != null && c.name != null) {
+            diag.configWarning("cookie will be ignored for " + p.describe() + " (needs 'mode http').");
+            c.name = null;
+        }
+    }
+
+    /** HAProxy's warnings for the servers' cookies in a TCP backend, where they are ignored. */
+    private static void serverCookiesInTcp(ProxySpec p, ConfigModel model, Diagnostics diag) {
+        ServerList servers = p.partOrNull(ServerList.class);
+        if (!tcpBackend(p) || servers == null) {
+            return;
+        }
+        for (ServerSpec s : servers.servers) {
+            if (s.cookie != null) {
+                diag.configWarning(p.describe() + " : ignoring cookie for server '" + s.name + "' as HTTP mode is disabled.");
+                s.cookie = null;
             }
         }
     }

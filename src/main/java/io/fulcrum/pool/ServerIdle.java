@@ -7,7 +7,7 @@ import io.netty.util.concurrent.EventExecutor;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * What all loops know of one server's connections (each loop's idle lists are its own, in {@link ServerPool}):
@@ -15,24 +15,31 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * need, and where the next takeover looks first. The counts are kept in a cell per loop, which only that loop
  * updates (HAProxy's server counters are atomics all threads update: several contended updates per request);
  * readers add the cells up. A connection may be counted in on one loop and out on another (a takeover moves
- * it), so a cell alone may be negative: only the sum means something.
+ * it), so a cell alone may be negative: only the sum means something. Where the next takeover looks first is
+ * kept the same way: each loop dates in its cell the last connection found in it, and a takeover starts after
+ * the loop with the latest date (HAProxy's next_takeover is one field that every thread finding a connection
+ * writes: with two threads each reusing its own connections, a shared line written on each request).
  */
 public final class ServerIdle {
     /** HAProxy's and Fulcrum's most threads ({@code nbthread}). */
     static final int MAX_LOOPS = PerLoop.SLOTS;
     private static final ConcurrentHashMap<Server, ServerIdle> ALL = new ConcurrentHashMap<>();
-    /** A cell's counts: idle connections (curr_idle_thr), the safe ones among them, connections in use. */
+    /**
+     * A cell's counts: idle connections (curr_idle_thr), the safe ones among them, connections in use; and when a
+     * connection was last found in its loop ({@link #stamp}, 0: never).
+     */
     static final int IDLE = 0;
     static final int SAFE = 1;
     static final int USED = 2;
+    static final int FOUND = 3;
     /** A cell spans a cache line, so that no collector moving objects together puts two loops' counts on one line. */
-    private static final int CELL_INTS = 16;
+    private static final int CELL_LONGS = 8;
+    /** The origin of the found dates, so that every date is positive (System.nanoTime()'s own origin is any). */
+    private static final long EPOCH = System.nanoTime() - 1;
 
     final Server server;
     final PoolSettings settings;
-    final PerLoop<AtomicIntegerArray> cells = new PerLoop<>(() -> new AtomicIntegerArray(CELL_INTS));
-    /** The loop a takeover looks at first: the one after the loop a connection was last found in (next_takeover). */
-    volatile int nextTakeover;
+    final PerLoop<AtomicLongArray> cells = new PerLoop<>(() -> new AtomicLongArray(CELL_LONGS));
     /** The most connections in use at once since the last purge (max_used_conns); not exact under a race, as HAProxy's. */
     private volatile int maxUsed;
     /** The estimate of the connections needed (est_need_conns). */
@@ -59,7 +66,7 @@ public final class ServerIdle {
      */
     public void used() {
         cells.mine().getAndIncrement(USED);
-        int u = sum(USED);
+        int u = usedCount();
         if (u > maxUsed) {
             maxUsed = u;
         }
@@ -74,7 +81,7 @@ public final class ServerIdle {
     }
 
     public int usedCount() {
-        return sum(USED);
+        return (int) sum(USED);
     }
 
     public int maxUsed() {
@@ -86,39 +93,56 @@ public final class ServerIdle {
     }
 
     public int idleCount() {
-        return sum(IDLE);
+        return (int) sum(IDLE);
     }
 
     public int safeCount() {
-        return sum(SAFE);
+        return (int) sum(SAFE);
     }
 
     /** Idle connections in the loop of thread index {@code loop}. */
     public int idleIn(int loop) {
-        AtomicIntegerArray c = cells.at(loop);
-        return c == null ? 0 : c.get(IDLE);
+        AtomicLongArray c = cells.at(loop);
+        return c == null ? 0 : (int) c.get(IDLE);
     }
 
     /** Safe idle connections in the loop of thread index {@code loop}. */
     public int safeIn(int loop) {
-        AtomicIntegerArray c = cells.at(loop);
-        return c == null ? 0 : c.get(SAFE);
+        AtomicLongArray c = cells.at(loop);
+        return c == null ? 0 : (int) c.get(SAFE);
     }
 
     /**
-     * A connection was found in the loop of thread index {@code loop}: the next takeover looks at the loop after it
-     * first (written only when it changes: a loop reusing its own connections writes nothing shared).
+     * A connection was found in the loop whose cell is {@code mine}, on that loop: dated there, so that the next
+     * takeover looks at the loop after it first. The date is the monotonic clock's, not the loop pass's: a takeover
+     * asked by another loop after its own find runs on this loop in a pass that may have begun before.
      */
-    void foundIn(int loop) {
-        if (nextTakeover != loop + 1) {
-            nextTakeover = loop + 1;
-        }
+    static void foundIn(AtomicLongArray mine) {
+        mine.setRelease(FOUND, System.nanoTime() - EPOCH);
     }
 
-    private int sum(int count) {
-        int n = 0;
+    /**
+     * The thread index a takeover looks at first (next_takeover): the one after the loop a connection was last found
+     * in, 0 when none was ever found.
+     */
+    int nextTakeover() {
+        int last = -1;
+        long latest = 0;
         for (int i = 0, w = cells.width(); i < w; i++) {
-            AtomicIntegerArray c = cells.at(i);
+            AtomicLongArray c = cells.at(i);
+            long at = c == null ? 0 : c.getAcquire(FOUND);
+            if (at > latest) {
+                latest = at;
+                last = i;
+            }
+        }
+        return last + 1;
+    }
+
+    private long sum(int count) {
+        long n = 0;
+        for (int i = 0, w = cells.width(); i < w; i++) {
+            AtomicLongArray c = cells.at(i);
             if (c != null) {
                 n += c.get(count);
             }
@@ -132,16 +156,16 @@ public final class ServerIdle {
      * never above {@code pool-max-conn}, nor with a purge delay of 0. Counts it in {@code mine}, this loop's
      * cell, when kept.
      */
-    boolean admit(AtomicIntegerArray mine, boolean isSafe, boolean loopHasSafe, boolean loopHasIdle) {
+    boolean admit(AtomicLongArray mine, boolean isSafe, boolean loopHasSafe, boolean loopHasIdle) {
         if (settings.purgeDelay == 0) {
             return false;
         }
         boolean loopsFirst = !loopHasSafe && (isSafe || !loopHasIdle);
         if (!loopsFirst || settings.maxConn >= 0) { // (the other loops' cells are read only when needed)
-            int used = 0;
-            int idle = 0;
+            long used = 0;
+            long idle = 0;
             for (int i = 0, w = cells.width(); i < w; i++) {
-                AtomicIntegerArray c = cells.at(i);
+                AtomicLongArray c = cells.at(i);
                 if (c != null) {
                     used += c.get(USED);
                     idle += c.get(IDLE);
@@ -160,7 +184,7 @@ public final class ServerIdle {
     }
 
     /** An idle connection counted in {@code mine}, this loop's cell, left its list (reused, taken over, closed). */
-    static void leave(AtomicIntegerArray mine, boolean isSafe) {
+    static void leave(AtomicLongArray mine, boolean isSafe) {
         mine.getAndDecrement(IDLE);
         if (isSafe) {
             mine.getAndDecrement(SAFE);

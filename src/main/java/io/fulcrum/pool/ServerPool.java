@@ -12,7 +12,7 @@ import io.netty.util.internal.ThreadExecutorMap;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Consumer;
 
@@ -45,7 +45,7 @@ public final class ServerPool {
     private static final class Lists {
         final ServerIdle shared;
         /** This loop's counts in {@link #shared} (made here, so this loop's own). */
-        final AtomicIntegerArray cell;
+        final AtomicLongArray cell;
         final ArrayDeque<Channel> idle = new ArrayDeque<>();
         final ArrayDeque<Channel> safe = new ArrayDeque<>();
 
@@ -96,7 +96,7 @@ public final class ServerPool {
         }
         if (ch != null) {
             server.counters().increment(Counters.Count.REUSES);
-            l.shared.foundIn(index);
+            ServerIdle.foundIn(l.cell);
         }
         return ch;
     }
@@ -106,11 +106,16 @@ public final class ServerPool {
      * unless {@code tune.idle-pool.shared} is off, only while the server has at least {@code pool-low-conn} idle
      * ones, looking first at the loop after the last one a connection was found in. A first request under
      * {@code aggressive} or {@code always} looks for a safe one first (only, under aggressive), then for any, as
-     * HAProxy's two lookups. {@code done} runs on this loop with the channel, registered here, or, when the other
-     * loop had none left by then, with one of this loop's that came back meanwhile, or null. False when no loop was
-     * asked ({@code done} will not run).
+     * HAProxy's two lookups. {@code done} runs on this loop with the channel, registered here, or null when none
+     * could be had (see {@link #lookAgain}). False when no loop was asked ({@code done} will not run).
      */
     public boolean takeOver(Server server, Pick pick, Consumer<Channel> done) {
+        // HAProxy's lookups visit each other thread once for a safe connection, then once for any.
+        return ask(server, pick, 2 * lists(server).shared.cells.width(), done);
+    }
+
+    /** {@link #takeOver}, which may look again {@code tries} more times when a loop asked had none left. */
+    private boolean ask(Server server, Pick pick, int tries, Consumer<Channel> done) {
         ServerIdle counts = lists(server).shared;
         if (pick == Pick.NONE || !mayTakeOver(counts)) {
             return false;
@@ -124,11 +129,28 @@ public final class ServerPool {
         if (from < 0) {
             return false;
         }
-        counts.foundIn(from);
         ServerPool other = LOOPS.get(from);
         Pick p = handed;
-        other.loop.execute(() -> other.handOver(server, p, this, done));
+        other.loop.execute(() -> other.handOver(server, p, new Asked(this, pick, tries, done)));
         return true;
+    }
+
+    /** A loop's request for an idle connection: that loop's pool, what the request may take, and what to do with it. */
+    private record Asked(ServerPool by, Pick pick, int tries, Consumer<Channel> done) {
+    }
+
+    /**
+     * On the asking loop: the loop asked had no connection left by the time it was asked (its own request took it,
+     * a purge closed it), or the move failed. As HAProxy's lookup, which goes on to the next threads and then from
+     * safe connections to idle ones, this loop does not open one at once: it looks at its own lists again (one may
+     * have come back meanwhile), then asks the next loop that has one, while tries are left. {@code done} gets what
+     * is found, or null.
+     */
+    private void lookAgain(Server server, Asked a) {
+        Channel ch = acquire(server, a.pick);
+        if (ch != null || a.tries <= 0 || !ask(server, a.pick, a.tries - 1, a.done)) {
+            a.done.accept(ch);
+        }
     }
 
     /** Loops share their idle connections, and the server has at least {@code pool-low-conn} of them. */
@@ -146,7 +168,7 @@ public final class ServerPool {
      */
     private int lender(ServerIdle counts, boolean safe) {
         int w = counts.cells.width();
-        int start = counts.nextTakeover;
+        int start = counts.nextTakeover();
         start = start >= w ? 0 : start;
         for (int k = 0; k < w; k++) {
             int i = (start + k) % w;
@@ -158,24 +180,26 @@ public final class ServerPool {
     }
 
     /**
-     * On the loop holding it: gives one of its idle connections to {@code to}'s loop. The connection counts as
-     * used from here on, as HAProxy counts it when it takes it: in between it is in neither list, and a
-     * connection coming back meanwhile must not be closed as one too many.
+     * On the loop holding it: gives one of its idle connections that {@code pick} allows to the asking loop. The
+     * connection counts as used from here on, as HAProxy counts it when it takes it: in between it is in neither
+     * list, and a connection coming back meanwhile must not be closed as one too many.
      */
-    private void handOver(Server server, Pick pick, ServerPool to, Consumer<Channel> done) {
+    private void handOver(Server server, Pick pick, Asked a) {
         Lists l = lists(server);
+        ServerPool to = a.by;
         Channel ch = poll(l, pick);
         if (ch == null) {
-            to.loop.execute(() -> done.accept(to.acquire(server, pick)));
+            to.loop.execute(() -> to.lookAgain(server, a));
             return;
         }
+        ServerIdle.foundIn(l.cell);
         l.shared.used();
         ch.config().setAutoRead(false);
         ch.deregister().addListener(d -> {
             if (!d.isSuccess()) {
                 l.shared.unused();
                 ch.close();
-                to.loop.execute(() -> done.accept(to.acquire(server, pick)));
+                to.loop.execute(() -> to.lookAgain(server, a));
                 return;
             }
             to.loop.register(ch).addListener(r -> { // (runs on the new loop)
@@ -183,10 +207,10 @@ public final class ServerPool {
                 if (r.isSuccess()) {
                     LoopActivity.tookOver();
                     server.counters().increment(Counters.Count.REUSES);
-                    done.accept(ch);
+                    a.done.accept(ch);
                 } else {
                     ch.close();
-                    done.accept(to.acquire(server, pick));
+                    to.lookAgain(server, a);
                 }
             });
         });
@@ -251,7 +275,7 @@ public final class ServerPool {
     /** Closes up to {@code n} idle connections to {@code server} of the loop of thread index {@code loop}, unsafe ones first. */
     static void closeIdle(int loop, Server server, int n) {
         ServerPool p = LOOPS.get(loop);
-        if (p != null) {
+        if (p != null && !p.loop.isShuttingDown()) { // (a purge racing the loops' shutdown)
             p.loop.execute(() -> p.close(server, n));
         }
     }

@@ -1117,8 +1117,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             finishCompression();
             client.write(H1Encoder.lastChunk(null, client.alloc()), client.voidPromise());
         }
-        client.flush();
-        maybeComplete();
+        if (!maybeComplete()) {
+            client.flush();
+        }
     }
 
     /**
@@ -1227,16 +1228,23 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
 
     // --- end of the transaction ----------------------------------------------------------------
 
-    private void maybeComplete() {
+    /**
+     * Ends the transaction once both messages have ended: the server connection goes back to the pool (or is closed),
+     * then the end of the response is flushed to the client, then the stream is logged and the client connection
+     * waits for its next request. The pool first: a client that sends its next request on another connection as
+     * soon as it has the response, served by another loop, must find the server connection idle there to take it
+     * over, not in use. True when it ended (the client was flushed).
+     */
+    private boolean maybeComplete() {
         if (finished || !responseEnded) {
-            return;
+            return false;
         }
         if (!requestEnded) {
             // The server answered before the request body was complete (an upload refused at once): as
             // HAProxy does, the rest of the body still goes to the server, then the transaction ends as
             // any other (requestEnd() comes back here). Closing now would reset a client still sending,
             // which can destroy the response before it is read. timeout client bounds the wait.
-            return;
+            return false;
         }
         finished = true;
         cancelTimer();
@@ -1253,7 +1261,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
                 conn.detach(reusable, target, null);
             }
         }
+        client.flush();
         front.streamDone(this, keep);
+        return true;
     }
 
     /**

@@ -13,6 +13,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static io.fulcrum.it.HttpKit.get;
+import static io.fulcrum.it.HttpKit.haproxy;
 import static io.fulcrum.it.HttpKit.serve;
 import static io.fulcrum.it.HttpReuseIT.awaitIdle;
 import static io.fulcrum.it.HttpReuseIT.columns;
@@ -162,6 +163,35 @@ class IdlePoolIT {
             }
             out.add(String.valueOf(fdTakeover(sock)));
             return out;
+        }
+    }
+
+    /**
+     * 50 requests one after the other, each on a new client connection, on threads 0 and 1 in turn, under always:
+     * each finds the server connection the one before left idle on the other thread and takes it over. HAProxy opens
+     * a second one at times (a request racing the previous one's connection back to its idle list: the client had
+     * the response first), never a third, as with two connections one is always idle. Fulcrum puts the connection
+     * back before the end of the response goes to the client: one connection, taken over 49 times.
+     */
+    @Test
+    void requestsAlternatingBetweenThreadsShareOneConnection() throws Exception {
+        int[] fe = ports(2);
+        Path sock = socket();
+        try (HttpOrigin origin = HttpReuseIT.origin();
+             FulcrumProcess proxy = start(config(2, sock, fe, true,
+                     "http-reuse always\ndefault-server pool-purge-delay 1m", origin.port()), fe)) {
+            for (int i = 0; i < 50; i++) {
+                try (HttpClientConn c = HttpClientConn.open(fe[i % 2])) {
+                    Response r = c.exchange(get("/"));
+                    assertThat(r.status()).isEqualTo(200);
+                    assertThat(r.head().get("x-thread")).isEqualTo(String.valueOf(i % 2));
+                }
+            }
+            assertThat(origin.accepted()).isBetween(1, 2);
+            if (!haproxy()) {
+                assertThat(origin.accepted()).isEqualTo(1);
+                assertThat(fdTakeover(sock)).isEqualTo(49);
+            }
         }
     }
 

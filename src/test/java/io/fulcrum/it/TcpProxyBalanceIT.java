@@ -116,6 +116,23 @@ class TcpProxyBalanceIT {
     }
 
     /**
+     * An algorithm hashing a part of the HTTP request in a TCP backend falls back to roundrobin with HAProxy's warning:
+     * the weighted turns of roundrobin, even under hash-type consistent (checked against haproxy 2.6).
+     */
+    @Test
+    void layer7HashInTcpTakesRoundRobinTurns() throws Exception {
+        for (String balance : new String[] {"uri whole\n    hash-type consistent", "hdr(host)", "url_param x check_post"}) {
+            int fe = freePort();
+            try (Origin a = named("a"); Origin b = named("b");
+                 FulcrumProcess proxy = serve(twoServers(fe, balance, a.port(), "weight 1", b.port(), "weight 2"), fe)) {
+                assertThat(order(fe, 9)).as(balance).containsExactly("b", "b", "a", "b", "b", "a", "b", "b", "a");
+                assertThat(proxy.stderr()).as(balance).contains("Layer 7 hash not possible for proxy 'test' (needs 'mode http')."
+                        + " Falling back to round robin.");
+            }
+        }
+    }
+
+    /**
      * A weight changed on the CLI moves the server within HAProxy's running windows, the others keep their places:
      * the turns before and over three windows after the changes, as haproxy 2.6 takes them.
      */

@@ -107,7 +107,7 @@ class LogConfigTest {
                 """);
     }
 
-    /** Formats are compiled once each frontend's mode is known, as HAProxy does after parsing. */
+    /** Formats are compiled once each frontend's mode is known, as HAProxy does after parsing, in its order (checked against haproxy 2.6). */
     @Test
     void formatErrorsAndFallbacks() {
         assertThat(LoadedConfig.load(dir, """
@@ -134,11 +134,11 @@ class LogConfigTest {
                     log-format "%[str(x)"
                 """).messages()).isEqualTo("""
                 [ALERT]    (1) : config : Parsing [t.cfg:9]: failed to parse log-format : format variable 'r' is reserved for HTTP mode.
-                [ALERT]    (1) : config : Parsing [t.cfg:10]: failed to parse error-log-format : format variable 'Ti' is reserved for HTTP mode.
                 [ALERT]    (1) : config : Parsing [t.cfg:11]: failed to parse unique-id : no such format variable 'Zz'. If you wanted to emit the '%' character verbatim, you need to use '%%'.
+                [ALERT]    (1) : config : Parsing [t.cfg:10]: failed to parse error-log-format : format variable 'Ti' is reserved for HTTP mode.
                 [WARNING]  (1) : config : parsing [t.cfg:16] : 'option httplog' not usable with frontend 'u' (needs 'mode http'). Falling back to 'option tcplog'.
-                [WARNING]  (1) : config : log format ignored for frontend 'h' since it has no log address.
                 [ALERT]    (1) : config : Parsing [t.cfg:21]: failed to parse log-format : missing ']' after 'str(x)'.
+                [WARNING]  (1) : config : log format ignored for frontend 'h' since it has no log address.
                 [ALERT]    (1) : config : Fatal errors found in configuration.
                 """);
     }

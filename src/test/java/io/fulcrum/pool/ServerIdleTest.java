@@ -6,7 +6,7 @@ import io.fulcrum.server.ServerSpec;
 import org.junit.jupiter.api.Test;
 
 import java.net.InetAddress;
-import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -103,7 +103,7 @@ class ServerIdleTest {
     @Test
     void countsAreKeptInTheLoopsCell() {
         ServerIdle idle = idle(p -> { });
-        AtomicIntegerArray mine = idle.cells.mine();
+        AtomicLongArray mine = idle.cells.mine();
         idle.used();
         assertThat(mine.get(ServerIdle.USED)).isEqualTo(1);
         assertThat(release(idle, true, false, false)).isTrue();
