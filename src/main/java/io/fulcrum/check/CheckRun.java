@@ -370,6 +370,12 @@ final class CheckRun {
         }
         if (waitingHttp) {
             evaluateHttp();
+        } else if (waiting != null && waiting.kind().http()) {
+            // An HTTP rule set without a request (a backend's expects replacing its defaults' rules): what the server
+            // says answers no request, HAProxy's "invalid response"
+            if (in.isReadable() || eof) {
+                finish(CheckStatus.L7RSP, 0, "");
+            }
         } else if (waiting != null) {
             evaluateTcp(waiting);
         }

@@ -202,7 +202,7 @@ public final class ServerChecks {
         boolean on404 = proxy.disableOn404 && health >= spec.rise;
         CheckRun.Target t = new CheckRun.Target(backend, server, new InetSocketAddress(host, port()), proxyVersion(), !pp2NeverSendLocal, spec.viaSocks4,
                 connect, timeout,
-                proxy.explicit, on404, proxy.sendState ? this::stateHeader : null, spec.tls, spec.ruleTls);
+                proxy.explicit(), on404, proxy.sendState ? this::stateHeader : null, spec.tls, spec.ruleTls);
         new CheckRun(loops, loop, t, rules, done).start();
     }
 

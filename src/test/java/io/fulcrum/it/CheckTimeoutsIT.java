@@ -5,7 +5,6 @@ import org.junit.jupiter.api.Timeout;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -109,32 +108,17 @@ class CheckTimeoutsIT {
                     server s 127.0.0.1:1 check %s
                 """;
         String incompatible = "config : config: backend 'b': server 's' uses an incompatible MUX protocol for the selected check type";
-        assertThat(refusal(backend.formatted("option tcp-check", "", "check-proto h1"))).contains(incompatible);
-        assertThat(refusal(backend.formatted("option httpchk", "", "check-proto none"))).contains(incompatible);
-        assertThat(refusal(backend.formatted("option httpchk", "http-check connect proto none", "")))
+        assertThat(CheckKit.refusal(backend.formatted("option tcp-check", "", "check-proto h1"))).contains(incompatible);
+        assertThat(CheckKit.refusal(backend.formatted("option httpchk", "", "check-proto none"))).contains(incompatible);
+        assertThat(CheckKit.refusal(backend.formatted("option httpchk", "http-check connect proto none", "")))
                 .contains("parsing [%s:8] : 'http-check connect' : 'proto' : invalid MUX protocol 'none' for http-check.");
-        assertThat(refusal(backend.formatted("option tcp-check", "tcp-check connect proto h1", "")))
+        assertThat(CheckKit.refusal(backend.formatted("option tcp-check", "tcp-check connect proto h1", "")))
                 .contains("parsing [%s:8] : 'tcp-check connect' : 'proto' : invalid MUX protocol 'h1' for tcp-check.");
-        assertThat(refusal(backend.formatted("option tcp-check", "tcp-check connect proto bogus", "")))
+        assertThat(CheckKit.refusal(backend.formatted("option tcp-check", "tcp-check connect proto bogus", "")))
                 .contains("parsing [%s:8] : 'tcp-check connect' : 'proto' : unknown MUX protocol 'bogus'..");
-        assertThat(refusal(backend.formatted("option httpchk", "http-check connect proto", "")))
+        assertThat(CheckKit.refusal(backend.formatted("option httpchk", "http-check connect proto", "")))
                 .contains("parsing [%s:8] : 'http-check connect' : 'proto' expects a MUX protocol as argument..");
-        assertThat(refusal(backend.formatted("option httpchk", "", "check-proto bogus")))
+        assertThat(CheckKit.refusal(backend.formatted("option httpchk", "", "check-proto bogus")))
                 .contains("[%s:9] : 'server b/s' : 'check-proto' :  unknown MUX protocol 'bogus'.");
-    }
-
-    /** What {@code -c} says of a configuration it refuses, the file's name written {@code %s}. */
-    private static String refusal(String cfg) throws Exception {
-        Path file = FulcrumProcess.config(cfg);
-        FulcrumProcess p = haproxyOrFulcrum(file);
-        assertThat(p.awaitExit(Duration.ofSeconds(60))).as(p.stderr()).isNotZero();
-        return p.stderr().replace(file.toString(), "%s");
-    }
-
-    private static FulcrumProcess haproxyOrFulcrum(Path file) throws Exception {
-        List<String> args = List.of("-c", "-f", file.toString());
-        return TcpProxyKit.haproxy()
-                ? FulcrumProcess.start(List.of(System.getProperty("it.haproxy", "/usr/sbin/haproxy")), args)
-                : FulcrumProcess.start(args);
     }
 }
