@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Timeout;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -19,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The timeouts of a check at each layer, as haproxy 2.6 reports them: a connect that never completes (a listener whose
  * accept queue is full: L4TOUT, at inter when that is shorter than timeout connect), a TLS check against a server that accepts and stays silent (L6TOUT), an HTTP check
- * answered by half a response (L7TOUT); and the check protocols ({@code check-proto}, {@code http-check connect
+ * answered by half a response (L7TOUT); {@code timeout check} counted from the connection on, the connect bounded by
+ * its own timeout, as haproxy's documentation describes it; and the check protocols ({@code check-proto}, {@code http-check connect
  * proto}, {@code tcp-check connect proto}): the accepted values check their servers, the others are refused with
  * haproxy's alerts. Passes against haproxy too ({@code -Dit.proxy=haproxy}).
  */
@@ -63,6 +65,56 @@ class CheckTimeoutsIT {
                 for (String be : List.of("l4", "l6", "l7")) { // option log-health-checks: the reason is in the line above
                     assertThat(p.stderr()).contains("Server " + be + "/s1 is DOWN. 0 active and 0 backup servers left.");
                 }
+            }
+        }
+    }
+
+    /**
+     * A check whose connect waits for a SYN retransmission (a listener with a full accept queue, drained 2.5 s after it
+     * served the previous check, which with inter 2 s leaves the next check's first SYN dropped) passes in more than its
+     * {@code timeout check}: the connect has its own bound (timeout connect, 4 s), timeout check
+     * counts from the connection ("an additional read timeout"). An answer later than timeout check after an immediate
+     * connect is a layer-7 timeout about timeout check after the start.
+     */
+    @Test
+    void timeoutCheckCountsFromTheConnection() throws Exception {
+        Path cli = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
+        Origin.Handler ok = s -> {
+            s.getInputStream().read(new byte[4096]);
+            send(s, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok");
+        };
+        try (TcpProxyKit.SlowAccept slow = new TcpProxyKit.SlowAccept(Duration.ofMillis(2500), ok);
+             Origin late = Origin.start(s -> {
+                 Thread.sleep(1500);
+                 ok.handle(s);
+             })) {
+            int fe = freePort();
+            String cfg = CheckKit.config("stats socket " + cli + " level admin", "tcp", fe, "slow") + """
+                    backend slow
+                        timeout connect 4s
+                        timeout check 500ms
+                        option httpchk
+                        server s1 127.0.0.1:%d check inter 2s
+                    backend late
+                        timeout check 500ms
+                        option httpchk
+                        server s1 127.0.0.1:%d check inter 2s rise 1 fall 1
+                    """.formatted(slow.port(), late.port());
+            try (FulcrumProcess p = serve(cfg, fe)) {
+                long deadline = System.nanoTime() + 45_000_000_000L;
+                int longest = 0;
+                while (longest < 700 && System.nanoTime() < deadline) {
+                    Map<String, String> row = StatsIT.rows(CliClient.send(cli, "show stat")).get("slow/s1");
+                    if (row.get("check_status").endsWith("L7OK") && !row.get("check_duration").isEmpty()) {
+                        longest = Math.max(longest, Integer.parseInt(row.get("check_duration")));
+                    }
+                    Thread.sleep(100);
+                }
+                assertThat(longest).as("the longest passed check (ms)\n" + p.stderr()).isBetween(700, 4000);
+                p.awaitStderr("Health check for server late/s1 failed, reason: Layer7 timeout, check duration: ");
+                Matcher l7 = Pattern.compile("server late/s1 failed, reason: Layer7 timeout, check duration: (\\d+)ms").matcher(p.stderr());
+                assertThat(l7.find()).isTrue();
+                assertThat(Integer.parseInt(l7.group(1))).isBetween(450, 1400);
             }
         }
     }
