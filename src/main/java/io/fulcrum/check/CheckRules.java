@@ -346,6 +346,7 @@ final class CheckRules {
         String version = null;
         List<CheckRule.Header> headers = new ArrayList<>();
         CheckRule.Text body = null;
+        String host = null;
         String comment = null;
         for (int i = 2; i < l.size(); i++) {
             String w = l.arg(i);
@@ -359,7 +360,17 @@ final class CheckRules {
                 case "comment" -> comment = value(l, ++i, "http-check send", w);
                 case "hdr" -> {
                     String name = value(l, ++i, "http-check send", w);
-                    headers.add(new CheckRule.Header(name, format(value(l, ++i, "http-check send", w), "http-check send")));
+                    String text = value(l, ++i, "http-check send", w);
+                    if (name.equalsIgnoreCase("host") && host != null) {
+                        throw new ConfigException("'http-check send' : '" + name + "' header already defined (previous value is '" + host + "').");
+                    }
+                    if (name.equalsIgnoreCase("host")) {
+                        host = text;
+                    }
+                    // HAProxy drops them: the check writes its own content-length, and sends no chunks
+                    if (!name.equalsIgnoreCase("content-length") && !name.equalsIgnoreCase("transfer-encoding")) {
+                        headers.add(new CheckRule.Header(name, format(text, "http-check send")));
+                    }
                 }
                 default -> throw new ConfigException("'http-check send' : expects 'comment', 'meth', 'uri', 'uri-lf', 'ver', 'hdr', 'body' or "
                         + "'body-lf' but got '" + w + "' as argument.");

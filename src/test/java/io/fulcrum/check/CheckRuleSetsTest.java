@@ -58,6 +58,21 @@ class CheckRuleSetsTest {
                 """, "b")).isEqualTo("send HEAD /e6b HTTP/1.0\r\n\r\n");
     }
 
+    /** content-length and transfer-encoding given as headers are dropped; a second Host is refused. */
+    @Test
+    void headersASendDropsOrRefuses(@TempDir Path dir) {
+        assertThat(rules(dir, """
+                backend b
+                    option httpchk
+                    http-check send uri /a hdr content-length 5 hdr x y hdr Transfer-Encoding chunked
+                """, "b")).isEqualTo("send OPTIONS /a HTTP/1.0\r\nx: y\r\n\r\n");
+        assertThat(LoadedConfig.load(dir, LoadedConfig.HTTP_DEFAULTS + """
+                backend b
+                    option httpchk
+                    http-check send hdr host a hdr Host b
+                """).messages()).contains("parsing [t.cfg:8] : 'http-check send' : 'Host' header already defined (previous value is 'a').");
+    }
+
     @Test
     void theOptionsRequestTakesItsPlace(@TempDir Path dir) {
         // after a first connect written before it
