@@ -44,6 +44,13 @@ public record ConfigLine(Source source, String raw, List<Token> tokens, Diagnost
         }
     }
 
+    /** Reports a warning HAProxy words {@code parsing [FILE:LINE]: MESSAGE}, without a space before the colon; parsing goes on. */
+    public void warnUnspaced(String message) {
+        if (diag != null) {
+            diag.report(this, ConfigException.unspacedWarning(message));
+        }
+    }
+
     /** Reports on this line an alert that HAProxy counts as a warning (see Diagnostics); parsing goes on. */
     public void alertNotCounted(String message) {
         if (diag != null) {

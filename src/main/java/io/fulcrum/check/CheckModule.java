@@ -246,21 +246,20 @@ public final class CheckModule implements Module {
     }
 
     /**
-     * tcp-check rules in a backend without {@code option tcp-check}, http-check rules without {@code option httpchk}:
-     * ignored with HAProxy's warning (they would otherwise run in a check of another kind).
+     * tcp-check rules in a backend its check option does not run, http-check rules likewise: ignored with HAProxy's
+     * warnings (rules written before a check option that took their place are ignored without one, as by HAProxy).
      */
     private static void checkRuleKinds(ConfigModel model, Diagnostics diag) {
         for (ProxySpec p : ProxyTable.of(model).proxies()) {
             ProxyChecks c = p.partOrNull(ProxyChecks.class);
-            if (c == null || !p.kind().isBackend() || c.ruleKeyword == null || c.rules.size() <= c.ownRules) {
+            if (c == null || !p.kind().isBackend()) {
                 continue;
             }
-            boolean http = c.ruleKeyword.equals("http-check");
-            if (http ? c.type != ProxyChecks.Type.HTTP : c.type != ProxyChecks.Type.TCP || !c.tcpCheckOption) {
-                diag.configWarning(p.describe() + " uses " + c.ruleKeyword + " rules without 'option " + (http ? "httpchk" : "tcp-check")
-                        + "', so the rules are ignored.");
-                c.rules.subList(c.ownRules, c.rules.size()).clear();
-                c.explicit = false;
+            if (c.unusedHttp) {
+                diag.configWarning(p.describe() + " uses http-check rules without 'option httpchk', so the rules are ignored.");
+            }
+            if (c.unusedTcp) {
+                diag.configWarning(p.describe() + " uses tcp-check rules without 'option tcp-check', so the rules are ignored.");
             }
         }
     }

@@ -90,8 +90,29 @@ sealed interface CheckRule {
         }
     }
 
-    /** {@code http-check send} or {@code option httpchk}: the request, completed when sent. */
-    record HttpSend(String method, Text uri, String version, List<Header> headers, Text body, String comment) implements CheckRule {
+    /**
+     * {@code http-check send} or {@code option httpchk} ({@code fromOption}): the request, completed when sent. A null
+     * method, URI, version or body is one the line did not give: another send may give it ({@link #over}), else
+     * {@link #complete} puts HAProxy's defaults.
+     */
+    record HttpSend(String method, Text uri, String version, List<Header> headers, Text body, String comment, boolean fromOption)
+            implements CheckRule {
+
+        /**
+         * This request with what {@code newer} gives over it (HAProxy's tcpcheck_overwrite_send_http_rule(): its headers
+         * replace these when it has some), no longer the option's: the merge of an option and an explicit send is explicit.
+         */
+        HttpSend over(HttpSend newer) {
+            return new HttpSend(newer.method != null ? newer.method : method, newer.uri != null ? newer.uri : uri,
+                    newer.version != null ? newer.version : version, newer.headers.isEmpty() ? headers : newer.headers,
+                    newer.body != null ? newer.body : body, comment, false);
+        }
+
+        /** With HAProxy's defaults for what no line gave: {@code OPTIONS / HTTP/1.0}. */
+        HttpSend complete() {
+            return new HttpSend(method != null ? method : "OPTIONS", uri != null ? uri : Text.fixed("/"), version != null ? version : "HTTP/1.0",
+                    headers, body, comment, fromOption);
+        }
     }
 
     /** A header of an HTTP check's request, its value made when the request is. */

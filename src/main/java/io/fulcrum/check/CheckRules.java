@@ -45,61 +45,88 @@ final class CheckRules {
         options.add("tcp-check", Capability.BE | Capability.NO_NEGATION, (o, l) -> {
             ProxyChecks c = CheckModule.of(o.proxy());
             c.type = ProxyChecks.Type.TCP;
-            c.rules = new ArrayList<>();
-            c.ownRules = 0;
-            c.explicit = true;
             c.tcpCheckOption = true;
+            // HAProxy keeps tcp-check rules already in use (its defaults section's); otherwise the section's own
+            if (c.ruleKind != ProxyChecks.Type.TCP) {
+                c.use(ProxyChecks.Type.TCP, c.tcpRules);
+            }
         });
         ProtocolChecks.register(options);
-        keywords.add("tcp-check", Capability.BE, (p, l) -> r.tcpCheck(CheckModule.of(p), l));
-        keywords.add("http-check", Capability.BE, (p, l) -> r.httpCheck(CheckModule.of(p), l));
+        // A refused line drops the section's rule set of its kind, as HAProxy frees it: the next lines start a new one
+        keywords.add("tcp-check", Capability.BE, (p, l) -> {
+            ProxyChecks c = CheckModule.of(p);
+            try {
+                r.tcpCheck(c, l);
+            } catch (ConfigException e) {
+                c.tcpRules = new ArrayList<>();
+                throw e;
+            }
+        });
+        keywords.add("http-check", Capability.BE, (p, l) -> {
+            ProxyChecks c = CheckModule.of(p);
+            try {
+                r.httpCheck(c, l);
+            } catch (ConfigException e) {
+                c.httpRules = new HttpRuleSet();
+                throw e;
+            }
+        });
     }
 
-    /** {@code option httpchk [<method>] [<uri>] [<version>]}; headers may follow the version after "\r\n". */
-    private static void httpchk(ProxyChecks c, ConfigLine l) {
-        c.type = ProxyChecks.Type.HTTP;
-        c.explicit = false;
-        c.rules = new ArrayList<>();
-        c.ownRules = 0;
-        String method = "OPTIONS";
-        String uri = "/";
-        String version = "HTTP/1.0";
-        if (l.has(3)) {
-            method = l.arg(1);
-            uri = l.arg(2);
-            version = l.arg(3);
-        } else if (l.has(2)) {
-            method = l.arg(1);
-            uri = l.arg(2);
-        } else if (l.has(1)) {
-            uri = l.arg(1);
-        }
+    /**
+     * {@code option httpchk [<method>] [<uri>] [<version>]}; headers and a body may follow the version after "\r\n"
+     * (deprecated, with HAProxy's warning). Its request is merged with the section's first {@code http-check send}.
+     */
+    private static void httpchk(ProxyChecks c, ConfigLine l) throws ConfigException {
+        Args.noMoreThan(l, 3, "option httpchk");
+        String method = l.has(2) ? l.arg(1) : null;
+        String uri = l.has(2) ? l.arg(2) : l.has(1) ? l.arg(1) : null;
+        String version = l.has(3) ? l.arg(3) : null;
         List<CheckRule.Header> headers = new ArrayList<>();
-        String[] parts = version.split("\r\n");
-        for (int i = 1; i < parts.length; i++) {
-            int colon = parts[i].indexOf(':');
-            if (colon > 0) {
-                headers.add(new CheckRule.Header(parts[i].substring(0, colon).trim(), CheckRule.Text.fixed(parts[i].substring(colon + 1).trim())));
+        CheckRule.Text body = null;
+        if (version != null) {
+            int head = version.indexOf("\r\n");
+            int end = version.indexOf("\r\n\r\n");
+            if (end >= 0) {
+                body = CheckRule.Text.fixed(version.substring(end + 4));
+            }
+            if (head >= 0 && head != end) {
+                String fields = version.substring(head + 2, end >= 0 ? end : version.length());
+                for (String h : fields.split("\r\n")) {
+                    int colon = h.indexOf(':');
+                    if (colon <= 0) {
+                        throw new ConfigException("'option httpchk' : unable to parse the request '" + fields + "\r\n\r\n'..");
+                    }
+                    headers.add(new CheckRule.Header(h.substring(0, colon).trim(), CheckRule.Text.fixed(h.substring(colon + 1).trim())));
+                }
+            }
+            if (head >= 0) {
+                l.warnUnspaced("'option httpchk' : hiding headers or body at the end of the version string is deprecated. "
+                        + "Please, consider to use 'http-check send' directive instead.");
+                version = version.substring(0, head);
             }
         }
-        c.request = new CheckRule.HttpSend(method, CheckRule.Text.fixed(uri), parts[0], headers, null, null);
+        c.type = ProxyChecks.Type.HTTP;
+        c.use(ProxyChecks.Type.HTTP, c.httpRules.rules);
+        c.httpRules.addOption(new CheckRule.HttpSend(method, uri == null ? null : CheckRule.Text.fixed(uri), version, headers, body,
+                null, true));
     }
 
     private void tcpCheck(ProxyChecks c, ConfigLine l) throws ConfigException {
         String kw = l.arg(1);
-        c.ruleKeyword = "tcp-check";
+        List<CheckRule> set = c.tcpRules;
         switch (kw) {
-            case "connect" -> add(c, connect(l, "tcp-check"));
+            case "connect" -> add(set, connect(set, l, "tcp-check"));
             case "send", "send-lf" -> {
                 if (!l.has(2)) {
                     throw new ConfigException("'tcp-check " + kw + "' expects a string as argument.");
                 }
                 if (kw.equals("send")) {
                     byte[] data = l.arg(2).getBytes(StandardCharsets.ISO_8859_1);
-                    add(c, new CheckRule.Send(x -> data, comment(l, 3)));
+                    add(set, new CheckRule.Send(x -> data, comment(l, 3)));
                 } else {
                     CheckRule.Text f = format(l.arg(2), "tcp-check send-lf");
-                    add(c, new CheckRule.Send(x -> f.of(x).getBytes(StandardCharsets.ISO_8859_1), comment(l, 3)));
+                    add(set, new CheckRule.Send(x -> f.of(x).getBytes(StandardCharsets.ISO_8859_1), comment(l, 3)));
                 }
             }
             case "send-binary", "send-binary-lf" -> {
@@ -108,52 +135,78 @@ final class CheckRules {
                 }
                 if (kw.equals("send-binary")) {
                     byte[] data = hex(l.arg(2), "tcp-check " + kw);
-                    add(c, new CheckRule.Send(x -> data, comment(l, 3)));
+                    add(set, new CheckRule.Send(x -> data, comment(l, 3)));
                 } else {
                     CheckRule.Text f = format(l.arg(2), "tcp-check send-binary-lf");
-                    add(c, new CheckRule.Send(x -> hexOrNull(f.of(x)), comment(l, 3)));
+                    add(set, new CheckRule.Send(x -> hexOrNull(f.of(x)), comment(l, 3)));
                 }
             }
-            case "expect" -> add(c, expect(l, "tcp-check", false));
-            case "comment" -> comment(c, l, "tcp-check");
+            case "expect" -> add(set, expect(l, "tcp-check", false));
+            case "comment" -> set.add(comment(l, "tcp-check"));
             default -> {
-                if (!variable(c, l, "tcp-check")) {
+                CheckRule v = variable(l, "tcp-check");
+                if (v == null) {
                     throw ConfigException.unspaced("'tcp-check' only supports 'comment', 'connect', 'send', 'send-binary', 'expect', "
                             + "'set-var-fmt(*)', 'set-var(*)', 'unset-var(*)'. but got '" + kw + "'");
                 }
+                set.add(v);
             }
         }
-        c.explicit = true;
+        // HAProxy: the section's tcp-check rules are the ones in use once option tcp-check is, or marked unused until then
+        if (c.explicit()) {
+            c.rules = set;
+            c.unusedTcp = false;
+        } else {
+            c.unusedTcp = true;
+        }
     }
 
     private void httpCheck(ProxyChecks c, ConfigLine l) throws ConfigException {
         String kw = l.arg(1);
-        if (!kw.equals("disable-on-404") && !kw.equals("send-state")) {
-            c.ruleKeyword = "http-check";
-        }
-        switch (kw) {
-            case "disable-on-404" -> c.disableOn404 = true;
-            case "send-state" -> c.sendState = true;
-            case "comment" -> comment(c, l, "http-check");
-            case "connect" -> add(c, connect(l, "http-check"));
-            case "send" -> add(c, httpSend(c.request, l));
-            case "expect" -> add(c, expect(l, "http-check", true));
+        HttpRuleSet set = c.httpRules;
+        CheckRule rule = switch (kw) {
+            case "disable-on-404" -> {
+                c.disableOn404 = true;
+                yield null;
+            }
+            case "send-state" -> {
+                c.sendState = true;
+                yield null;
+            }
+            case "comment" -> comment(l, "http-check");
+            case "connect" -> connect(set.rules, l, "http-check");
+            case "send" -> httpSend(l);
+            case "expect" -> expect(l, "http-check", true);
             default -> {
-                if (!variable(c, l, "http-check")) {
+                CheckRule v = variable(l, "http-check");
+                if (v == null) {
                     throw ConfigException.unspaced("'http-check' only supports 'disable-on-404', 'send-state', 'comment', 'connect', 'send', "
                             + "'expect', 'set-var-fmt(*)', 'set-var(*)', 'unset-var(*)'. but got '" + kw + "'");
                 }
+                yield v;
             }
+        };
+        if (rule == null) {
+            return;
+        }
+        if (c.type == ProxyChecks.Type.HTTP) {
+            // HAProxy: added to the rule set in use, in an order it checks; before option httpchk, as written
+            c.rules = set.rules;
+            c.unusedHttp = false;
+            set.add(rule, kw);
+        } else {
+            c.unusedHttp = true;
+            set.append(rule);
         }
     }
 
-    /** {@code set-var(name) <expr>}, {@code set-var-fmt(name) <fmt>}, {@code unset-var(name)}; false for another word. */
-    private boolean variable(ProxyChecks c, ConfigLine l, String kw) throws ConfigException {
+    /** {@code set-var(name) <expr>}, {@code set-var-fmt(name) <fmt>}, {@code unset-var(name)}; null for another word. */
+    private CheckRule variable(ConfigLine l, String kw) throws ConfigException {
         String word = l.arg(1);
         int paren = word.indexOf('(');
         String action = paren < 0 ? word : word.substring(0, paren);
         if (paren < 0 || !word.endsWith(")") || !List.of("set-var", "set-var-fmt", "unset-var").contains(action)) {
-            return false;
+            return null;
         }
         String where = "'" + kw + " " + word + "' : '" + action + "' : ";
         String name = word.substring(paren + 1, word.length() - 1);
@@ -169,13 +222,15 @@ final class CheckRules {
             l.warn("'" + kw + " " + word + "' : '" + l.join(rest) + "' is ignored: check rules take no condition, the rule always applies.");
         }
         switch (action) {
-            case "unset-var" -> c.rules.add(new CheckRule.UnsetVar(var.var()));
+            case "unset-var" -> {
+                return new CheckRule.UnsetVar(var.var());
+            }
             case "set-var-fmt" -> {
                 if (!l.has(2)) {
                     throw new ConfigException(where + "missing log-format.");
                 }
                 try {
-                    c.rules.add(new CheckRule.SetVar(var, null, formats.parse(l.arg(2), Stage.BE_CHK_RUL, false, false)));
+                    return new CheckRule.SetVar(var, null, formats.parse(l.arg(2), Stage.BE_CHK_RUL, false, false));
                 } catch (ConfigException e) {
                     throw new ConfigException(where + e.getMessage() + ".");
                 }
@@ -184,10 +239,9 @@ final class CheckRules {
                 if (!l.has(2)) {
                     throw new ConfigException(where + "missing fetch method.");
                 }
-                c.rules.add(new CheckRule.SetVar(var, expr(l.arg(2), where, "set-var(" + var + ")"), null));
+                return new CheckRule.SetVar(var, expr(l.arg(2), where, "set-var(" + var + ")"), null);
             }
         }
-        return true;
     }
 
     /** A sample expression usable in checks; {@code named} is what HAProxy names in its "not available here" message. */
@@ -214,7 +268,17 @@ final class CheckRules {
         }
     }
 
-    private CheckRule.Connect connect(ConfigLine l, String kw) throws ConfigException {
+    /** A connect rule to add to {@code set}, which must hold none but set-var, unset-var, comment or an option's send before its first connect. */
+    private CheckRule.Connect connect(List<CheckRule> set, ConfigLine l, String kw) throws ConfigException {
+        for (CheckRule r : set) {
+            if (r instanceof CheckRule.Connect) {
+                break;
+            }
+            if (!HttpRuleSet.passive(r) && !(r instanceof CheckRule.HttpSend h && h.fromOption())) {
+                throw new ConfigException("'" + kw + " connect' : first step MUST also be a 'connect', optionally preceded by a 'set-var', an "
+                        + "'unset-var' or a 'comment', when there is a 'connect' step in the tcp-check ruleset.");
+            }
+        }
         int port = 0;
         ToIntFunction<CheckContext> portExpr = null;
         InetAddress addr = null;
@@ -275,13 +339,14 @@ final class CheckRules {
         }
     }
 
-    /** {@code http-check send}: what it gives overrides {@code option httpchk}'s request. */
-    private CheckRule.HttpSend httpSend(CheckRule.HttpSend base, ConfigLine l) throws ConfigException {
-        String method = base.method();
-        CheckRule.Text uri = base.uri();
-        String version = base.version();
-        List<CheckRule.Header> headers = new ArrayList<>(base.headers());
-        CheckRule.Text body = base.body();
+    /** {@code http-check send}: what it does not give is null, for the option's request or HAProxy's defaults. */
+    private CheckRule.HttpSend httpSend(ConfigLine l) throws ConfigException {
+        String method = null;
+        CheckRule.Text uri = null;
+        String version = null;
+        List<CheckRule.Header> headers = new ArrayList<>();
+        CheckRule.Text body = null;
+        String host = null;
         String comment = null;
         for (int i = 2; i < l.size(); i++) {
             String w = l.arg(i);
@@ -295,13 +360,23 @@ final class CheckRules {
                 case "comment" -> comment = value(l, ++i, "http-check send", w);
                 case "hdr" -> {
                     String name = value(l, ++i, "http-check send", w);
-                    headers.add(new CheckRule.Header(name, format(value(l, ++i, "http-check send", w), "http-check send")));
+                    String text = value(l, ++i, "http-check send", w);
+                    if (name.equalsIgnoreCase("host") && host != null) {
+                        throw new ConfigException("'http-check send' : '" + name + "' header already defined (previous value is '" + host + "').");
+                    }
+                    if (name.equalsIgnoreCase("host")) {
+                        host = text;
+                    }
+                    // HAProxy drops them: the check writes its own content-length, and sends no chunks
+                    if (!name.equalsIgnoreCase("content-length") && !name.equalsIgnoreCase("transfer-encoding")) {
+                        headers.add(new CheckRule.Header(name, format(text, "http-check send")));
+                    }
                 }
                 default -> throw new ConfigException("'http-check send' : expects 'comment', 'meth', 'uri', 'uri-lf', 'ver', 'hdr', 'body' or "
                         + "'body-lf' but got '" + w + "' as argument.");
             }
         }
-        return new CheckRule.HttpSend(method, uri, version, headers, body, comment);
+        return new CheckRule.HttpSend(method, uri, version, headers, body, comment, false);
     }
 
     /** The options of an expect rule, written before or after its pattern. */
@@ -533,27 +608,27 @@ final class CheckRules {
      * {@code tcp-check|http-check comment <text>}: a step of its own (HAProxy numbers it), whose text the rule right
      * after it takes ({@link #add}).
      */
-    private static void comment(ProxyChecks c, ConfigLine l, String where) throws ConfigException {
+    private static CheckRule.Comment comment(ConfigLine l, String where) throws ConfigException {
         if (!l.has(2)) {
             throw new ConfigException("'" + where + " comment' : expects a string as argument.");
         }
-        c.rules.add(new CheckRule.Comment(l.arg(2)));
+        return new CheckRule.Comment(l.arg(2));
     }
 
-    /** Adds a rule; a connect, send or expect right after a comment rule takes its text unless it has its own comment, as by HAProxy. */
-    private static void add(ProxyChecks c, CheckRule r) {
-        if (!c.rules.isEmpty() && c.rules.getLast() instanceof CheckRule.Comment k) {
+    /** Adds a rule to {@code set}; a connect, send or expect right after a comment rule takes its text unless it has its own comment, as by HAProxy. */
+    static void add(List<CheckRule> set, CheckRule r) {
+        if (!set.isEmpty() && set.getLast() instanceof CheckRule.Comment k) {
             r = switch (r) {
                 case CheckRule.Connect x when x.comment() == null -> new CheckRule.Connect(x.port(), x.portExpr(), x.addr(), x.sendProxy(),
                         x.viaSocks4(), x.byDefault(), x.ssl(), x.sni(), x.alpn(), k.text(), x.linger());
                 case CheckRule.Send x when x.comment() == null -> new CheckRule.Send(x.data(), k.text());
                 case CheckRule.HttpSend x when x.comment() == null -> new CheckRule.HttpSend(x.method(), x.uri(), x.version(), x.headers(), x.body(),
-                        k.text());
+                        k.text(), x.fromOption());
                 case CheckRule.Expect x when x.comment() == null -> x.commented(k.text());
                 default -> r;
             };
         }
-        c.rules.add(r);
+        set.add(r);
     }
 
     private static String comment(ConfigLine l, int i) {

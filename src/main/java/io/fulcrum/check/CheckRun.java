@@ -49,6 +49,9 @@ final class CheckRun {
      *
      * @param sendProxy     the PROXY protocol version the check connections send (0: none)
      * @param proxyV2Local  a v2 header is a LOCAL command (without addresses), unless {@code pp2-never-send-local}
+     * @param connectTimeout each connect's bound (its TLS handshake included): inter, or the shorter of inter and
+     *                      timeout connect when timeout check is set; without timeout check it bounds the rest too
+     * @param timeout       {@code timeout check}, which bounds the check from its connection on; 0 when not set
      */
     record Target(Backend backend, Server server, InetSocketAddress address, int sendProxy, boolean proxyV2Local, boolean viaSocks4, long connectTimeout, long timeout,
                   boolean explicit, boolean disableOn404, Supplier<String> stateHeader, ServerTransport tls, Map<Connect, ServerTransport> ruleTls) {
@@ -65,8 +68,6 @@ final class CheckRun {
     /** The connect rule of the current connection said {@code linger}: it closes with a FIN, not a reset. */
     private boolean linger;
     private ConnectProbe probe;
-    /** The probe's own connect timer, when it fires before the run's. */
-    private ScheduledFuture<?> probeTimer;
     private ByteBuf in = Unpooled.EMPTY_BUFFER;
     private boolean eof;
     private int next;
@@ -105,7 +106,6 @@ final class CheckRun {
      * (HAProxy's implicit connect: variables set before an explicit connect are set before it).
      */
     void start() {
-        timer = loop.schedule(this::timedOut, target.timeout() > 0 ? target.timeout() : target.connectTimeout(), TimeUnit.MILLISECONDS);
         for (int i = 0; i < rules.size(); i++) {
             CheckRule r = rules.get(i);
             if (!(r instanceof CheckRule.SetVar || r instanceof CheckRule.UnsetVar || r instanceof CheckRule.Comment)) {
@@ -128,6 +128,9 @@ final class CheckRun {
             eof = false;
         }
         closeProbe();
+        // As HAProxy's tcpcheck_eval_connect(): each connect has its bound (inter, or the shorter of it and timeout
+        // connect when timeout check is set); without timeout check it bounds the rest of the check too.
+        arm(target.connectTimeout());
         linger = c.linger();
         int port = c.portExpr() == null ? 0 : c.portExpr().applyAsInt(ctx());
         port = port > 0 && port <= 65535 ? port : c.port() != 0 ? c.port() : target.address().getPort();
@@ -146,8 +149,7 @@ final class CheckRun {
         }
         Channel ch = ns == null ? loops.newSocketFor(to) : ns.inside(() -> loops.newSocketFor(to));
         ch.config().setAllocator(BufferOwner.CHECK);
-        // Netty's connect timer only when it fires before the run's own, which otherwise bounds the connect (0: none).
-        ch.config().setOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, connectBound());
+        ch.config().setOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, 0); // the run's timer bounds the connect
         if (bare(c)) {
             // As HAProxy: the handshake's last ACK is delayed and the close resets, so the server's application never
             // sees the check and no TIME_WAIT is left here (thousands a second would make every connect dearer).
@@ -172,35 +174,37 @@ final class CheckRun {
         });
     }
 
-    /** How long a connect may take when that ends before the run's own timer, which otherwise bounds it (0: no bound). */
-    private int connectBound() {
-        return target.connectTimeout() < target.timeout() ? (int) Math.max(1, target.connectTimeout()) : 0;
+    /** (Re)starts the run's timer: {@code ms} from now. */
+    private void arm(long ms) {
+        if (timer != null) {
+            timer.cancel(false);
+        }
+        timer = loop.schedule(this::timedOut, Math.max(1, ms), TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * The connection is established (its TLS handshake and PROXY header included): from now on {@code timeout check},
+     * when set, bounds the check, as HAProxy arms it once the connection is up ("an additional read timeout").
+     */
+    private void established() {
+        if (target.timeout() > 0) {
+            arm(target.timeout());
+        }
+        proceed();
     }
 
     /** A bare connect without a channel; as a channel's connect would, it passes at layer 4 or fails there. */
     private void probe(InetSocketAddress to) {
         ConnectProbe p = new ConnectProbe(failure -> {
             connecting = false;
-            if (probeTimer != null) {
-                probeTimer.cancel(false);
-                probeTimer = null;
-            }
             if (failure != null) {
                 finish(CheckStatus.L4CON, 0, systemWords(failure) + where());
             } else {
                 overTls = false;
-                proceed();
+                proceed(); // nothing is read nor sent on it: no timeout check to arm
             }
         });
         probe = p; // before connecting: the outcome may be told at once, and the run then closes the probe
-        int bound = connectBound();
-        if (bound > 0) {
-            probeTimer = loop.schedule(() -> {
-                if (probe == p && connecting) {
-                    finish(CheckStatus.L4TOUT, 0, where());
-                }
-            }, bound, TimeUnit.MILLISECONDS);
-        }
         p.connect(loop, to);
     }
 
@@ -208,10 +212,6 @@ final class CheckRun {
         if (probe != null) {
             probe.close();
             probe = null;
-        }
-        if (probeTimer != null) {
-            probeTimer.cancel(false);
-            probeTimer = null;
         }
     }
 
@@ -234,25 +234,19 @@ final class CheckRun {
             ServerTransport tls = c.ssl() ? target.ruleTls().get(c) : c.byDefault() ? target.tls() : null;
             if (tls == null) {
                 overTls = false;
-                proceed();
+                established();
                 return;
             }
+            // The handshake is part of connecting: the connect's bound covers it (L6TOUT), as HAProxy's.
             handshaking = true;
-            // The handshake is part of connecting: HAProxy bounds it by the connect timeout too.
-            ScheduledFuture<?> bound = loop.schedule(() -> {
-                if (handshaking && cf.channel() == channel) {
-                    finish(CheckStatus.L6TOUT, 0, where());
-                }
-            }, Math.max(1, target.connectTimeout()), TimeUnit.MILLISECONDS);
             tls.install(cf.channel(), null).addListener(h -> {
                 handshaking = false;
-                bound.cancel(false);
                 if (finished || cf.channel() != channel) {
                     return;
                 }
                 if (h.isSuccess()) {
                     overTls = true;
-                    proceed();
+                    established();
                 } else {
                     finish(CheckStatus.L6RSP, 0, handshakeWords(h.cause()) + where());
                 }
@@ -370,6 +364,12 @@ final class CheckRun {
         }
         if (waitingHttp) {
             evaluateHttp();
+        } else if (waiting != null && waiting.kind().http()) {
+            // An HTTP rule set without a request (a backend's expects replacing its defaults' rules): what the server
+            // says answers no request, HAProxy's "invalid response"
+            if (in.isReadable() || eof) {
+                finish(CheckStatus.L7RSP, 0, "");
+            }
         } else if (waiting != null) {
             evaluateTcp(waiting);
         }

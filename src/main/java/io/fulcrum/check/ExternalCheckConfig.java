@@ -12,7 +12,6 @@ import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.runtime.GlobalModule;
 
-import java.util.ArrayList;
 
 /**
  * The keywords of external checks (configuration.txt 3.1 {@code external-check} and {@code insecure-fork-wanted},
@@ -36,10 +35,7 @@ final class ExternalCheckConfig {
         options.add("external-check", Capability.BE | Capability.NO_NEGATION, (o, l) -> {
             Args.noMoreThan(l, 0, "option external-check");
             ProxyChecks c = CheckModule.of(o.proxy());
-            c.type = ProxyChecks.Type.EXTERNAL;
-            c.rules = new ArrayList<>();
-            c.ownRules = 0;
-            c.explicit = false;
+            c.type = ProxyChecks.Type.EXTERNAL; // HAProxy leaves the rules in use: a later option tcp-check finds them
         });
         keywords.add("external-check", Capability.BE, (p, l) -> {
             String what = l.arg(1);

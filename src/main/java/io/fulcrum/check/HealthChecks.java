@@ -55,14 +55,17 @@ public final class HealthChecks {
         ServerStateFile.apply(model, backends, this);
     }
 
-    /** The rules a proxy's servers run: an HTTP check's request goes first unless an {@code http-check send} says it. */
-    private static List<CheckRule> rules(ProxyChecks p) {
-        List<CheckRule> rules = new ArrayList<>(p.rules);
-        if (p.type == ProxyChecks.Type.HTTP && rules.stream().noneMatch(r -> r instanceof CheckRule.HttpSend)) {
-            int at = !rules.isEmpty() && rules.getFirst() instanceof CheckRule.Connect ? 1 : 0;
-            rules.add(at, p.request);
-        }
-        return List.copyOf(rules);
+    /**
+     * The rules a proxy's servers run: those its check option chose (none for a plain connect or an external check),
+     * an HTTP check's completed as HAProxy does once the section is read.
+     */
+    static List<CheckRule> rules(ProxyChecks p) {
+        return switch (p.type) {
+            case TCP -> p.tcpCheckOption ? List.copyOf(p.rules) : List.of();
+            case HTTP -> HttpRuleSet.finish(p.rules);
+            case PROTOCOL -> List.copyOf(p.rules);
+            case EXTERNAL -> List.of();
+        };
     }
 
     private static Server serverOf(Map<String, Backend> backends, ProxyTable table, ServerSpec target) {

@@ -144,9 +144,7 @@ final class ProtocolChecks {
     private static void use(ProxySpec p, List<CheckRule> rules) {
         ProxyChecks c = CheckModule.of(p);
         c.type = ProxyChecks.Type.PROTOCOL;
-        c.rules = new ArrayList<>(rules);
-        c.ownRules = rules.size();
-        c.explicit = false;
+        c.use(ProxyChecks.Type.PROTOCOL, List.copyOf(rules));
     }
 
     /** An expect of a protocol check, its texts and code read from the answer alone. */

@@ -181,7 +181,6 @@ public final class ServerChecks {
             nextHealth = loop.schedule(this::runHealth, spread(spec.inter), TimeUnit.MILLISECONDS);
             return;
         }
-        long timeout = runBound(spec.inter);
         long connect = connectBound(spec.inter);
         healthRunning = true;
         Consumer<CheckResult> done = r -> {
@@ -201,8 +200,8 @@ public final class ServerChecks {
         InetAddress host = addr != null ? addr : ((Endpoint.Inet) server.endpoint()).host();
         boolean on404 = proxy.disableOn404 && health >= spec.rise;
         CheckRun.Target t = new CheckRun.Target(backend, server, new InetSocketAddress(host, port()), proxyVersion(), !pp2NeverSendLocal, spec.viaSocks4,
-                connect, timeout,
-                proxy.explicit, on404, proxy.sendState ? this::stateHeader : null, spec.tls, spec.ruleTls);
+                connect, proxy.timeout,
+                proxy.explicit(), on404, proxy.sendState ? this::stateHeader : null, spec.tls, spec.ruleTls);
         new CheckRun(loops, loop, t, rules, done).start();
     }
 
@@ -218,7 +217,7 @@ public final class ServerChecks {
         InetAddress addr = agentAddr;
         InetAddress host = addr != null ? addr : inet.host();
         CheckRun.Target t = new CheckRun.Target(backend, server, new InetSocketAddress(host, agentPort), 0, false, false,
-                connectBound(agentInter), runBound(agentInter), false, false, null, null, Map.of());
+                connectBound(agentInter), proxy.timeout, false, false, null, null, Map.of());
         String send = agentSend;
         List<CheckRule> agentRules = send == null || send.isEmpty() ? List.of(AgentAnswer.READ)
                 : List.of(CheckRule.Send.of(send.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)), AgentAnswer.READ);
@@ -280,14 +279,6 @@ public final class ServerChecks {
             nextHealth.cancel(false);
             nextHealth = loop.schedule(this::runHealth, spec.fastinter, TimeUnit.MILLISECONDS);
         }
-    }
-
-    /**
-     * How long a check run every {@code inter} may take: {@code timeout check} when set (after the connection, which
-     * HAProxy bounds by the connect timeout), else its interval, the health check's as the agent's.
-     */
-    private long runBound(long inter) {
-        return proxy.timeout > 0 ? proxy.timeout : inter;
     }
 
     /** How long its connect may take: the shorter of the interval and {@code timeout connect} when {@code timeout check} is set. */

@@ -2,6 +2,11 @@ package io.fulcrum.it;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** What the check ITs' configurations start with, and how their check servers read a request. */
 final class CheckKit {
@@ -35,5 +40,16 @@ final class CheckKit {
             b.append((char) c);
         }
         return b.toString();
+    }
+
+    /** What {@code -c} says of a configuration it refuses (haproxy's with {@code -Dit.proxy=haproxy}), the file's name written {@code %s}. */
+    static String refusal(String cfg) throws Exception {
+        Path file = FulcrumProcess.config(cfg);
+        List<String> args = List.of("-c", "-f", file.toString());
+        FulcrumProcess p = TcpProxyKit.haproxy()
+                ? FulcrumProcess.start(List.of(System.getProperty("it.haproxy", "/usr/sbin/haproxy")), args)
+                : FulcrumProcess.start(args);
+        assertThat(p.awaitExit(Duration.ofSeconds(60))).as(p.stderr()).isNotZero();
+        return p.stderr().replace(file.toString(), "%s");
     }
 }

@@ -25,8 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * (an answer shorter than it is a timeout, a longer one matches), tcp-check {@code expect rstring}, {@code rbinary}
  * and their negated forms, and the PROXY header a check server receives from {@code check-send-proxy} and the
  * {@code send-proxy} of a {@code tcp-check connect} / {@code http-check connect} (v1 and v2); rules of the other kind
- * than the check's option, ignored with a warning. The log lines word for
- * word and {@code show stat}. Passes against haproxy too ({@code -Dit.proxy=haproxy}).
+ * than the check's option, ignored with a warning; rules written before their option, a section's rules replacing its
+ * defaults', option httpchk's request merged with an http-check send; the order haproxy demands of http-check rules.
+ * The log lines word for word and {@code show stat}. Passes against haproxy too ({@code -Dit.proxy=haproxy}).
  */
 @Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class CheckRulesIT {
@@ -162,6 +163,154 @@ class CheckRulesIT {
         }
     }
 
+    /**
+     * What each check sends, as haproxy 2.6 builds its rules: tcp-check and http-check lines written before their
+     * option apply; a section that writes rules of its own runs them instead of its defaults' (and an http-check send
+     * there does not take the defaults' option request); option httpchk and an http-check send merge, whichever comes
+     * first (the later one's method, URI, version, headers and body over the earlier's); rules of the other kind are
+     * ignored, with a warning unless a later check option took their place.
+     */
+    private static final String TIMEOUTS = "    timeout connect 5s\n    timeout client 5s\n    timeout server 5s\n    timeout check 5s\n";
+
+    @Test
+    void rulesBeforeTheirOptionAndOfTheOtherKind() throws Exception {
+        Map<String, String> sections = new java.util.LinkedHashMap<>();
+        sections.put("t1", "tcp-check send T1\\r\\n\ntcp-check expect string HTTP\noption tcp-check");
+        sections.put("h2", "http-check send hdr x-h2 yes\noption httpchk GET /h2");
+        sections.put("h3", "http-check send meth PUT uri /h3 ver HTTP/1.1 hdr a 1 body B\noption httpchk");
+        sections.put("h4", "option httpchk GET /h4 HTTP/1.0\\r\\nb:\\ 2\nhttp-check send hdr a 1");
+        sections.put("m3", "tcp-check send M3\\r\\n\noption httpchk GET /m3");
+        sections.put("m5", "option tcp-check\nhttp-check send uri /m5\ntcp-check send M5\\r\\n\ntcp-check expect string HTTP");
+        sections.put("m6", "option httpchk\ntcp-check send M6\\r\\n\nhttp-check send uri /m6");
+        sections.put("t3", "tcp-check send B3\\r\\n\ntcp-check expect string HTTP");
+        sections.put("t4", "option tcp-check");
+        sections.put("h10", "http-check send uri /h10");
+        sections.put("h7", "");
+        // every check waits for the answer: a check that ends once it sent resets its connection, and the reset may
+        // discard its bytes before the origin reads them
+        Map<String, List<String>> seen = new java.util.concurrent.ConcurrentHashMap<>();
+        Map<String, Origin> origins = new java.util.LinkedHashMap<>();
+        try {
+            for (String name : sections.keySet()) {
+                List<String> got = new CopyOnWriteArrayList<>();
+                seen.put(name, got);
+                origins.put(name, Origin.start(s -> {
+                    got.add(received(s));
+                    send(s, OK);
+                }));
+            }
+            int fe = freePort();
+            StringBuilder cfg = new StringBuilder(CheckKit.config("", "tcp", fe, "t1"));
+            for (Map.Entry<String, String> e : sections.entrySet()) {
+                if (e.getKey().equals("t3")) {
+                    cfg.append("defaults\n    mode tcp\n" + TIMEOUTS + "    option tcp-check\n    tcp-check send D3\\r\\n\n    tcp-check expect string HTTP\n");
+                } else if (e.getKey().equals("h10")) {
+                    cfg.append("defaults\n    mode tcp\n" + TIMEOUTS + "    option httpchk GET /d4\n"
+                            + "    http-check send hdr x-d4 yes\n");
+                }
+                cfg.append("backend ").append(e.getKey()).append('\n').append(e.getValue().indent(4))
+                        .append("    server s1 127.0.0.1:").append(origins.get(e.getKey()).port()).append(" check inter 300ms\n");
+            }
+            try (FulcrumProcess p = serve(cfg.toString(), fe)) {
+                for (Map.Entry<String, List<String>> e : seen.entrySet()) {
+                    awaitOne(e.getValue(), p, e.getKey());
+                }
+                Map<String, String> first = new java.util.TreeMap<>();
+                seen.forEach((name, got) -> first.put(name, got.getFirst()));
+                assertThat(first).containsExactlyInAnyOrderEntriesOf(Map.ofEntries(
+                        Map.entry("t1", "T1\r\n"),
+                        Map.entry("h2", "GET /h2 HTTP/1.0\r\nx-h2: yes\r\n\r\n"),
+                        Map.entry("h3", "PUT /h3 HTTP/1.1\r\na: 1\r\ncontent-length: 1\r\nconnection: close\r\n\r\nB"),
+                        Map.entry("h4", "GET /h4 HTTP/1.0\r\na: 1\r\n\r\n"),
+                        Map.entry("m3", "GET /m3 HTTP/1.0\r\n\r\n"),
+                        Map.entry("m5", "M5\r\n"),
+                        Map.entry("m6", "OPTIONS /m6 HTTP/1.0\r\n\r\n"),
+                        Map.entry("t3", "B3\r\n"),
+                        Map.entry("t4", "D3\r\n"),
+                        Map.entry("h10", "OPTIONS /h10 HTTP/1.0\r\n\r\n"),
+                        Map.entry("h7", "GET /d4 HTTP/1.0\r\nx-d4: yes\r\n\r\n")));
+                assertThat(p.stderr()).contains(
+                        "config : backend 'm5' uses http-check rules without 'option httpchk', so the rules are ignored.",
+                        "config : backend 'm6' uses tcp-check rules without 'option tcp-check', so the rules are ignored.",
+                        "]: 'option httpchk' : hiding headers or body at the end of the version string is deprecated. Please, consider to use "
+                                + "'http-check send' directive instead.");
+                assertThat(p.stderr()).doesNotContain("backend 'm3' uses", "backend 't1' uses", "backend 't3' uses", "backend 'h10' uses");
+            }
+        } finally {
+            for (Origin o : origins.values()) {
+                o.close();
+            }
+        }
+    }
+
+    /** What a check sent on its connection: the bytes that came before it went quiet (a first check may be slow to send). */
+    private static String received(Socket s) throws IOException {
+        s.setSoTimeout(5000);
+        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+        byte[] buf = new byte[4096];
+        try {
+            for (int n; (n = s.getInputStream().read(buf)) > 0; ) {
+                b.write(buf, 0, n);
+                s.setSoTimeout(300);
+            }
+        } catch (java.net.SocketTimeoutException quiet) {
+            // all of it came
+        }
+        return b.toString(java.nio.charset.StandardCharsets.ISO_8859_1);
+    }
+
+    /**
+     * The order haproxy demands of the http-check rules of a rule set in use, with its alerts and its step numbers (the
+     * request of option httpchk and the send it merged with count as one step, numbered as the option's), and a
+     * connect that does not come first.
+     */
+    @Test
+    void ruleOrderRefusals() throws Exception {
+        String backend = """
+                defaults
+                    mode http
+                    timeout connect 1s
+                backend b
+                %s
+                    server s 127.0.0.1:1 check
+                """;
+        assertThat(CheckKit.refusal(backend.formatted("""
+                    http-check send uri /a
+                    option httpchk POST
+                    http-check send hdr x y
+                """))).contains("parsing [%s:7] : 'http-check send' : unable to add http-check send rule at step 2 (missing connect rule)..");
+        assertThat(CheckKit.refusal(backend.formatted("""
+                    option httpchk
+                    http-check connect
+                    http-check expect status 200
+                """))).contains("parsing [%s:7] : 'http-check expect' : unable to add http-check expect rule at step 2 (missing send rule)..");
+        assertThat(CheckKit.refusal(backend.formatted("""
+                    option httpchk
+                    http-check connect
+                    http-check send uri /x
+                    http-check connect
+                """))).contains("parsing [%s:8] : 'http-check connect' : unable to add http-check connect rule at step 2 (missing expect rule)..");
+        assertThat(CheckKit.refusal(backend.formatted("""
+                    option httpchk
+                    http-check comment c1
+                    http-check send uri /a
+                    http-check comment c2
+                    http-check send uri /b
+                """))).contains("parsing [%s:9] : 'http-check send' : unable to add http-check send rule at step 3 (missing connect rule)..");
+        String notFirst = "'%s connect' : first step MUST also be a 'connect', optionally preceded by a 'set-var', an 'unset-var' or a "
+                + "'comment', when there is a 'connect' step in the tcp-check ruleset.";
+        assertThat(CheckKit.refusal(backend.formatted("""
+                    option httpchk
+                    http-check send uri /a
+                    http-check connect
+                """))).contains("parsing [%s:7] : " + notFirst.formatted("http-check"));
+        assertThat(CheckKit.refusal(backend.formatted("""
+                    tcp-check send A
+                    tcp-check connect
+                    option tcp-check
+                """))).contains("parsing [%s:6] : " + notFirst.formatted("tcp-check"));
+    }
+
     @Test
     void proxyHeadersOfChecks() throws Exception {
         List<String> v1 = new CopyOnWriteArrayList<>();
@@ -189,10 +338,10 @@ class CheckRulesIT {
                         server s1 127.0.0.1:%d check inter 300ms send-proxy-v2
                     """.formatted(a.port(), b.port(), c.port(), d.port());
             try (FulcrumProcess p = serve(cfg, fe)) {
-                awaitOne(v1, p);
-                awaitOne(v2, p);
-                awaitOne(tcpV1, p);
-                awaitOne(httpV2, p);
+                awaitOne(v1, p, "v1");
+                awaitOne(v2, p, "v2");
+                awaitOne(tcpV1, p, "tcpV1");
+                awaitOne(httpV2, p, "httpV2");
                 // v1 gives the check connection's own addresses, v2 a LOCAL command without any
                 String local = "0d0a0d0a000d0a515549540a20000000 ";
                 String tcp4 = "PROXY TCP4 127.0.0.1 127.0.0.1 SRC DST\r\n";
@@ -201,10 +350,10 @@ class CheckRulesIT {
         }
     }
 
-    private static void awaitOne(List<String> seen, FulcrumProcess p) throws InterruptedException {
+    private static void awaitOne(List<String> seen, FulcrumProcess p, String server) throws InterruptedException {
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (seen.isEmpty()) {
-            assertThat(System.nanoTime()).as("no check arrived\n" + p.stderr()).isLessThan(deadline);
+            assertThat(System.nanoTime()).as("no check arrived at " + server + "\n" + p.stderr()).isLessThan(deadline);
             Thread.sleep(50);
         }
     }

@@ -20,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The timeouts of a check at each layer, as haproxy 2.6 reports them: a connect that never completes (a listener whose
  * accept queue is full: L4TOUT, at inter when that is shorter than timeout connect), a TLS check against a server that accepts and stays silent (L6TOUT), an HTTP check
- * answered by half a response (L7TOUT); and the check protocols ({@code check-proto}, {@code http-check connect
+ * answered by half a response (L7TOUT); {@code timeout check} counted from the connection on, the connect bounded by
+ * its own timeout, as haproxy's documentation describes it; and the check protocols ({@code check-proto}, {@code http-check connect
  * proto}, {@code tcp-check connect proto}): the accepted values check their servers, the others are refused with
  * haproxy's alerts. Passes against haproxy too ({@code -Dit.proxy=haproxy}).
  */
@@ -68,6 +69,56 @@ class CheckTimeoutsIT {
         }
     }
 
+    /**
+     * A check whose connect waits for a SYN retransmission (a listener with a full accept queue, drained 2.5 s after it
+     * served the previous check, which with inter 2 s leaves the next check's first SYN dropped) passes in more than its
+     * {@code timeout check}: the connect has its own bound (timeout connect, 4 s), timeout check
+     * counts from the connection ("an additional read timeout"). An answer later than timeout check after an immediate
+     * connect is a layer-7 timeout about timeout check after the start.
+     */
+    @Test
+    void timeoutCheckCountsFromTheConnection() throws Exception {
+        Path cli = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
+        Origin.Handler ok = s -> {
+            s.getInputStream().read(new byte[4096]);
+            send(s, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok");
+        };
+        try (TcpProxyKit.SlowAccept slow = new TcpProxyKit.SlowAccept(Duration.ofMillis(2500), ok);
+             Origin late = Origin.start(s -> {
+                 Thread.sleep(1500);
+                 ok.handle(s);
+             })) {
+            int fe = freePort();
+            String cfg = CheckKit.config("stats socket " + cli + " level admin", "tcp", fe, "slow") + """
+                    backend slow
+                        timeout connect 4s
+                        timeout check 500ms
+                        option httpchk
+                        server s1 127.0.0.1:%d check inter 2s
+                    backend late
+                        timeout check 500ms
+                        option httpchk
+                        server s1 127.0.0.1:%d check inter 2s rise 1 fall 1
+                    """.formatted(slow.port(), late.port());
+            try (FulcrumProcess p = serve(cfg, fe)) {
+                long deadline = System.nanoTime() + 45_000_000_000L;
+                int longest = 0;
+                while (longest < 700 && System.nanoTime() < deadline) {
+                    Map<String, String> row = StatsIT.rows(CliClient.send(cli, "show stat")).get("slow/s1");
+                    if (row.get("check_status").endsWith("L7OK") && !row.get("check_duration").isEmpty()) {
+                        longest = Math.max(longest, Integer.parseInt(row.get("check_duration")));
+                    }
+                    Thread.sleep(100);
+                }
+                assertThat(longest).as("the longest passed check (ms)\n" + p.stderr()).isBetween(700, 4000);
+                p.awaitStderr("Health check for server late/s1 failed, reason: Layer7 timeout, check duration: ");
+                Matcher l7 = Pattern.compile("server late/s1 failed, reason: Layer7 timeout, check duration: (\\d+)ms").matcher(p.stderr());
+                assertThat(l7.find()).isTrue();
+                assertThat(Integer.parseInt(l7.group(1))).isBetween(450, 1400);
+            }
+        }
+    }
+
     @Test
     void checkProtocols() throws Exception {
         String ok = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
@@ -109,32 +160,17 @@ class CheckTimeoutsIT {
                     server s 127.0.0.1:1 check %s
                 """;
         String incompatible = "config : config: backend 'b': server 's' uses an incompatible MUX protocol for the selected check type";
-        assertThat(refusal(backend.formatted("option tcp-check", "", "check-proto h1"))).contains(incompatible);
-        assertThat(refusal(backend.formatted("option httpchk", "", "check-proto none"))).contains(incompatible);
-        assertThat(refusal(backend.formatted("option httpchk", "http-check connect proto none", "")))
+        assertThat(CheckKit.refusal(backend.formatted("option tcp-check", "", "check-proto h1"))).contains(incompatible);
+        assertThat(CheckKit.refusal(backend.formatted("option httpchk", "", "check-proto none"))).contains(incompatible);
+        assertThat(CheckKit.refusal(backend.formatted("option httpchk", "http-check connect proto none", "")))
                 .contains("parsing [%s:8] : 'http-check connect' : 'proto' : invalid MUX protocol 'none' for http-check.");
-        assertThat(refusal(backend.formatted("option tcp-check", "tcp-check connect proto h1", "")))
+        assertThat(CheckKit.refusal(backend.formatted("option tcp-check", "tcp-check connect proto h1", "")))
                 .contains("parsing [%s:8] : 'tcp-check connect' : 'proto' : invalid MUX protocol 'h1' for tcp-check.");
-        assertThat(refusal(backend.formatted("option tcp-check", "tcp-check connect proto bogus", "")))
+        assertThat(CheckKit.refusal(backend.formatted("option tcp-check", "tcp-check connect proto bogus", "")))
                 .contains("parsing [%s:8] : 'tcp-check connect' : 'proto' : unknown MUX protocol 'bogus'..");
-        assertThat(refusal(backend.formatted("option httpchk", "http-check connect proto", "")))
+        assertThat(CheckKit.refusal(backend.formatted("option httpchk", "http-check connect proto", "")))
                 .contains("parsing [%s:8] : 'http-check connect' : 'proto' expects a MUX protocol as argument..");
-        assertThat(refusal(backend.formatted("option httpchk", "", "check-proto bogus")))
+        assertThat(CheckKit.refusal(backend.formatted("option httpchk", "", "check-proto bogus")))
                 .contains("[%s:9] : 'server b/s' : 'check-proto' :  unknown MUX protocol 'bogus'.");
-    }
-
-    /** What {@code -c} says of a configuration it refuses, the file's name written {@code %s}. */
-    private static String refusal(String cfg) throws Exception {
-        Path file = FulcrumProcess.config(cfg);
-        FulcrumProcess p = haproxyOrFulcrum(file);
-        assertThat(p.awaitExit(Duration.ofSeconds(60))).as(p.stderr()).isNotZero();
-        return p.stderr().replace(file.toString(), "%s");
-    }
-
-    private static FulcrumProcess haproxyOrFulcrum(Path file) throws Exception {
-        List<String> args = List.of("-c", "-f", file.toString());
-        return TcpProxyKit.haproxy()
-                ? FulcrumProcess.start(List.of(System.getProperty("it.haproxy", "/usr/sbin/haproxy")), args)
-                : FulcrumProcess.start(args);
     }
 }

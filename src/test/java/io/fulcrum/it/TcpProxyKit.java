@@ -248,37 +248,59 @@ final class TcpProxyKit {
     }
 
     /**
+     * Fills the accept queue of {@code server} (backlog 1) with connections it does not accept: once one cannot complete,
+     * Linux drops every further SYN until the queue has room again. The connections, their client ends.
+     */
+    static List<SocketChannel> fillQueue(ServerSocketChannel server) throws IOException, InterruptedException {
+        InetSocketAddress at = (InetSocketAddress) server.getLocalAddress();
+        List<SocketChannel> fillers = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            SocketChannel c = SocketChannel.open();
+            c.configureBlocking(false);
+            c.connect(new InetSocketAddress(LOCALHOST, at.getPort()));
+            long deadline = System.nanoTime() + 300_000_000L;
+            boolean done = false;
+            while (!done && System.nanoTime() < deadline) {
+                done = c.finishConnect();
+                if (!done) {
+                    Thread.sleep(5);
+                }
+            }
+            if (!done) {
+                c.close();
+                return fillers; // the queue is full: SYNs are dropped from now on
+            }
+            fillers.add(c);
+        }
+        fillers.forEach(TcpProxyKit::closeQuietly);
+        throw new IllegalStateException("could not fill the accept queue of a backlog-1 socket");
+    }
+
+    private static void closeQuietly(SocketChannel c) {
+        try {
+            c.close();
+        } catch (IOException ignored) {
+            // closing a client end of ours
+        }
+    }
+
+    /**
      * A listening socket on 127.0.0.1 that never completes a handshake: its accept queue (backlog 1) is
      * filled and never accepted, so Linux drops every further SYN and connects hang until they time out.
      */
     static final class Blackhole implements AutoCloseable {
         private final ServerSocketChannel server;
-        private final List<SocketChannel> fillers = new ArrayList<>();
+        private final List<SocketChannel> fillers;
 
         Blackhole() throws IOException, InterruptedException {
             server = ServerSocketChannel.open();
             server.bind(new InetSocketAddress(LOCALHOST, 0), 1);
-            int port = port();
-            for (int i = 0; i < 16; i++) {
-                SocketChannel c = SocketChannel.open();
-                c.configureBlocking(false);
-                c.connect(new InetSocketAddress(LOCALHOST, port));
-                long deadline = System.nanoTime() + 300_000_000L;
-                boolean done = false;
-                while (!done && System.nanoTime() < deadline) {
-                    done = c.finishConnect();
-                    if (!done) {
-                        Thread.sleep(5);
-                    }
-                }
-                if (!done) {
-                    c.close();
-                    return; // the queue is full: SYNs are dropped from now on
-                }
-                fillers.add(c);
+            try {
+                fillers = fillQueue(server);
+            } catch (IllegalStateException e) {
+                server.close();
+                throw e;
             }
-            close();
-            throw new IllegalStateException("could not fill the accept queue of a backlog-1 socket");
         }
 
         int port() throws IOException {
@@ -291,6 +313,55 @@ final class TcpProxyKit {
                 c.close();
             }
             server.close();
+        }
+    }
+
+    /**
+     * A listening socket on 127.0.0.1 whose connects are slow: its accept queue (backlog 1) is kept full, then drained
+     * every {@code cycle}, so that a connect whose SYN was dropped meanwhile completes at its retransmission (a second
+     * or more after it began); the connection that then comes is given to {@code handler}, and the queue filled again.
+     */
+    static final class SlowAccept implements AutoCloseable {
+        private final ServerSocketChannel server;
+        private final Thread thread;
+
+        SlowAccept(Duration cycle, Origin.Handler handler) throws IOException {
+            server = ServerSocketChannel.open();
+            server.bind(new InetSocketAddress(LOCALHOST, 0), 1);
+            thread = Thread.ofPlatform().daemon().start(() -> {
+                try {
+                    while (server.isOpen()) {
+                        List<SocketChannel> fillers = fillQueue(server);
+                        List<Object> ours = new ArrayList<>();
+                        for (SocketChannel f : fillers) {
+                            ours.add(f.getLocalAddress());
+                        }
+                        Thread.sleep(cycle.toMillis());
+                        SocketChannel c;
+                        while (ours.contains((c = server.accept()).getRemoteAddress())) {
+                            c.close();
+                        }
+                        try (Socket s = c.socket()) {
+                            handler.handle(s);
+                        } catch (Exception e) {
+                            // the check went away: the next one is served
+                        }
+                        fillers.forEach(TcpProxyKit::closeQuietly);
+                    }
+                } catch (IOException | InterruptedException e) {
+                    // closed
+                }
+            });
+        }
+
+        int port() throws IOException {
+            return ((InetSocketAddress) server.getLocalAddress()).getPort();
+        }
+
+        @Override
+        public void close() throws IOException {
+            server.close();
+            thread.interrupt();
         }
     }
 }
