@@ -35,7 +35,8 @@ final class ServerFetches {
                 (a, ctx, out) -> ctx.server() != null && out.setSint(ctx.server().numericId())));
         c.fetch(new Fetch("srv_name", ArgSpec.NONE, SampleType.STR, Source.SERVR,
                 (a, ctx, out) -> ctx.server() != null && out.setStr(ctx.server().name())));
-        named(c, "srv_conn", SampleType.SINT, Server::currentConnections);
+        // The streams the server serves (HAProxy's cur_sess), not its open connections: idle pooled ones do not count.
+        named(c, "srv_conn", SampleType.SINT, s -> s.streams().current());
         // -1 for a server without maxconn, as HAProxy: its free slots are unlimited.
         namedIn(c, "srv_conn_free", (b, s) -> s.spec().maxconn == 0 ? -1 : Math.max(0, b.maxconnNow(s) - s.streams().current()));
         namedIn(c, "srv_queue", Backend::queued);

@@ -70,6 +70,36 @@ class ProxyFetchesIT {
         }
     }
 
+    /**
+     * srv_conn counts the streams a server serves (HAProxy's cur_sess): the response of a request it serves sees 1,
+     * a request answered by the proxy after it sees 0 though the server's connection stays open in the idle pool.
+     */
+    @Test
+    void srvConnCountsStreamsNotIdleConnections() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin origin = HttpOrigin.ok("origin");
+             FulcrumProcess p = TcpProxyKit.serve("""
+                defaults
+                    mode http
+                    timeout connect 1s
+                    timeout client 5s
+                    timeout server 5s
+                frontend fe
+                    bind 127.0.0.1:%d
+                    http-request return status 200 content-type text/plain lf-string "%%[srv_conn(b/s1)]" if { path /probe }
+                    default_backend b
+                backend b
+                    http-response set-header x-conn %%[srv_conn(b/s1)]
+                    server s1 127.0.0.1:%d
+                """.formatted(fe, origin.port()), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(c.exchange(get("/")).head().get("x-conn")).isEqualTo("1");
+            assertThat(origin.open()).as("the server connection stays open").isEqualTo(1);
+            assertThat(c.exchange(get("/probe")).bodyText()).isEqualTo("0");
+            assertThat(c.exchange(get("/")).head().get("x-conn")).isEqualTo("1");
+        }
+    }
+
     private static String request(String path, String headers) {
         return "GET " + path + " HTTP/1.1\r\nHost: x\r\n" + headers + "\r\n";
     }

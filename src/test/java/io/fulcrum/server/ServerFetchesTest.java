@@ -23,8 +23,11 @@ class ServerFetchesTest {
         assertThat(ctx.eval("srv_conn(s1)")).isEqualTo("sint:0");
         assertThat(ctx.eval("srv_conn(nosuch)")).isEqualTo("none");
         assertThat(ctx.eval("srv_conn(nosuch/s1)")).isEqualTo("none");
-        proxies.backends.get("c").servers().get(1).connectionOpened();
-        assertThat(ctx.eval("srv_conn(c/s1)")).isEqualTo("sint:1");
+        Server s1 = proxies.backends.get("c").servers().get(1);
+        s1.connectionOpened();
+        assertThat(ctx.eval("srv_conn(c/s1)")).as("an open connection serving no stream (idle)").isEqualTo("sint:0");
+        assertThat(s1.streams().tryAcquire()).isTrue();
+        assertThat(ctx.eval("srv_conn(c/s1)")).as("a stream served").isEqualTo("sint:1");
     }
 
     @Test
