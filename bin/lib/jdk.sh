@@ -53,11 +53,16 @@ fulcrum_jvm_flags() {
 
 # The AOT cache flags for the jar at $1: its cache (written by bin/lib/aot-train.sh at build time) when this JDK
 # has AOT caches and the cache is newer than the jar. A cache the JVM cannot use (other JDK, other flags) is
-# skipped silently: -Xlog keeps the JVM's complaint out of Fulcrum's output.
+# skipped silently: -Xlog keeps the JVM's complaint out of Fulcrum's output. The cache's classes are used, not the
+# method profiles of the training run (-AOTReplayTraining): the JIT compiled the data path from a handful of curl
+# requests' profiles and stayed there, 7 to 10% fewer requests/s and more CPU per request (bench h1-keepalive,
+# 2026-12-02); startup is as fast without them.
 fulcrum_aot_flags() {
     local cache="${1%.jar}.aot"
     if [ "$FULCRUM_JAVA_FEATURE" -ge 25 ] && [ -f "$cache" ] && [ "$cache" -nt "$1" ]; then
         echo -XX:AOTCache="$cache"
+        echo -XX:+UnlockDiagnosticVMOptions
+        echo -XX:-AOTReplayTraining
         echo -Xlog:aot=off,cds=off
     fi
 }
