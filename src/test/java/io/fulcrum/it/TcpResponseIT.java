@@ -104,6 +104,43 @@ class TcpResponseIT {
         }
     }
 
+    /**
+     * cur_server_timeout and cur_tunnel_timeout in mode tcp: 0 while the request rules run (no server connection
+     * yet), the backend's timeouts once the server connection is up (response rules, the log line).
+     */
+    @Test
+    void currentTimeoutsFollowTheServerConnection() throws Exception {
+        int fe = freePort();
+        try (Origin echo = Origin.start(Origin.ECHO);
+             FulcrumProcess proxy = serve("""
+                     global
+                         log stdout format raw local0
+                     defaults
+                         mode tcp
+                         log global
+                         log-format "%%f %%ts %%B %%[var(txn.before)] %%[var(txn.before_tunnel)] %%[var(txn.after)] %%[var(txn.after_tunnel)] %%[cur_server_timeout] %%[cur_tunnel_timeout]"
+                         timeout connect 2s
+                         timeout client 10s
+                         timeout server 10s
+                     frontend px
+                         bind 127.0.0.1:%d
+                         default_backend be
+                     backend be
+                         timeout tunnel 7s
+                         tcp-request content set-var(txn.before) cur_server_timeout
+                         tcp-request content set-var(txn.before_tunnel) cur_tunnel_timeout
+                         tcp-response content set-var(txn.after) cur_server_timeout
+                         tcp-response content set-var(txn.after_tunnel) cur_tunnel_timeout
+                         server s1 127.0.0.1:%d
+                     """.formatted(fe, echo.port()), fe)) {
+            try (Socket s = connect(fe)) {
+                assertThat(echo(s, "ping")).isEqualTo("ping");
+            }
+            assertThat(logLines(proxy, 1)).as("the tunnel timeout replaced the server one")
+                    .containsExactly("px -- 4 0 0 10000 7000 7000 7000");
+        }
+    }
+
     /** The client's bytes go to the server while the response is held: here the server's answer is their echo. */
     @Test
     void requestFlowsWhileTheResponseIsInspected() throws Exception {

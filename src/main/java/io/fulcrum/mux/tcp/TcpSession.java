@@ -730,6 +730,19 @@ public final class TcpSession extends LiveStream implements ResponseControl {
         return side == Side.CLIENT ? fe.client : be.server;
     }
 
+    /**
+     * cur_server_timeout / cur_tunnel_timeout as HAProxy's stream holds them: none (0) before the server connection,
+     * then the backend's; the tunnel timeout replaces the server one once the response rules are done.
+     */
+    @Override
+    public long currentTimeout(boolean tunnel) {
+        if (!connected || backend == null) {
+            return 0;
+        }
+        long t = tunnelTimeout > 0 ? tunnelTimeout : backend.timeouts().tunnel;
+        return tunnel || !inspectingResponse && !responseSide && t > 0 ? t : backend.timeouts().server;
+    }
+
     /** {@code option independent-streams} on the frontend (the client side) or the backend (the server side). */
     private boolean independent(Side side) {
         Timeouts t = side == Side.CLIENT ? frontend.timeouts() : backend == null ? null : backend.timeouts();
