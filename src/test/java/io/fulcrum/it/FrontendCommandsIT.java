@@ -93,7 +93,7 @@ class FrontendCommandsIT {
                     http-request use-service prometheus-exporter
                 """.formatted(sock, fe, metrics), fe);
              HttpClientConn held = HttpClientConn.open(fe);
-             HttpClientConn scraper = HttpClientConn.open(metrics)) {
+             HttpClientConn scraper = openWhenListening(p, metrics)) {
             assertThat(held.exchange(get("/")).status()).isEqualTo(200); // kept alive: it holds fe's one slot
             assertThat(StatsIT.rows(CliClient.send(sock, "show stat")).get("fe/FRONTEND")).containsEntry("scur", "1")
                     .containsEntry("slim", "1").containsEntry("status", "OPEN");
@@ -104,6 +104,12 @@ class FrontendCommandsIT {
             assertThat(CliClient.send(sock, "shutdown frontend fe")).isEqualTo("\n");
             assertThat(up(scraper)).isEqualTo(0);
         }
+    }
+
+    /** A connection to the process's second frontend: serve() waited for the first one's port only. */
+    private static HttpClientConn openWhenListening(FulcrumProcess p, int port) throws Exception {
+        TcpProxyKit.awaitListening(p, "127.0.0.1", port, java.time.Duration.ofSeconds(20));
+        return HttpClientConn.open(port);
     }
 
     /** haproxy_frontend_status{proxy="fe",state="UP"} of a scrape. */
