@@ -15,12 +15,7 @@ class ProxyFetchesIT {
     void aRuleReadsTheStateOfABackendItDoesNotUse() throws Exception {
         int fe = freePort();
         int dead = FulcrumProcess.refusedPort();
-        try (FulcrumProcess p = TcpProxyKit.serve("""
-                defaults
-                    mode http
-                    timeout connect 1s
-                    timeout client 5s
-                    timeout server 5s
+        try (FulcrumProcess p = serve("""
                 frontend fe
                     bind 127.0.0.1:%d
                     http-request return status 200 content-type text/plain lf-string "%%[nbsrv(other)] %%[be_conn(other)] %%[srv_is_up(other/s1)] %%[srv_is_up(other/s2)] %%[fe_conn(side)]"
@@ -45,12 +40,7 @@ class ProxyFetchesIT {
     void ratesAndConvertersOfDynamicNames() throws Exception {
         int fe = freePort();
         try (HttpOrigin origin = HttpOrigin.ok("origin");
-             FulcrumProcess p = TcpProxyKit.serve("""
-                defaults
-                    mode http
-                    timeout connect 1s
-                    timeout client 5s
-                    timeout server 5s
+             FulcrumProcess p = serve("""
                 frontend fe
                     bind 127.0.0.1:%d
                     http-request return status 200 content-type text/plain lf-string "%%[fe_req_rate] %%[fe_sess_rate] %%[be_sess_rate(b)] %%[srv_sess_rate(b/s1)] %%[req.hdr(x-be),nbsrv] %%[req.hdr(x-srv),srv_queue]" if { path /rates }
@@ -78,12 +68,7 @@ class ProxyFetchesIT {
     void srvConnCountsStreamsNotIdleConnections() throws Exception {
         int fe = freePort();
         try (HttpOrigin origin = HttpOrigin.ok("origin");
-             FulcrumProcess p = TcpProxyKit.serve("""
-                defaults
-                    mode http
-                    timeout connect 1s
-                    timeout client 5s
-                    timeout server 5s
+             FulcrumProcess p = serve("""
                 frontend fe
                     bind 127.0.0.1:%d
                     http-request return status 200 content-type text/plain lf-string "%%[srv_conn(b/s1)]" if { path /probe }
@@ -98,6 +83,17 @@ class ProxyFetchesIT {
             assertThat(c.exchange(get("/probe")).bodyText()).isEqualTo("0");
             assertThat(c.exchange(get("/")).head().get("x-conn")).isEqualTo("1");
         }
+    }
+
+    /** The proxy on {@code sections}, after the defaults every test here shares, once {@code fe} listens. */
+    private static FulcrumProcess serve(String sections, int fe) throws Exception {
+        return TcpProxyKit.serve("""
+                defaults
+                    mode http
+                    timeout connect 1s
+                    timeout client 5s
+                    timeout server 5s
+                """ + sections, fe);
     }
 
     private static String request(String path, String headers) {
