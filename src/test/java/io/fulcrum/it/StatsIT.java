@@ -61,6 +61,12 @@ class StatsIT {
         return rows;
     }
 
+    /** A row's check_status without the "* " that marks a check in progress (a short inter starts the next often). */
+    static String lastCheck(Map<String, String> row) {
+        String status = row.get("check_status");
+        return status.startsWith("* ") ? status.substring(2) : status;
+    }
+
     private record Run(Map<String, Map<String, String>> rows, String info, String typed, String json, String filtered,
                        Map<String, Map<String, String>> cleared) {
     }
