@@ -21,6 +21,7 @@ import java.util.function.Supplier;
 public final class ConfigReader {
     /** HAProxy refuses the 100th nested {@code .if} and says "max is 100". */
     private static final int MAX_NESTING = 100;
+    private static final int MAX_FATAL_LINES = 50;
 
     private final Environment env;
     private final Diagnostics diag;
@@ -97,6 +98,7 @@ public final class ConfigReader {
         private final Consumer<ConfigLine> sink;
         private final Deque<Block> blocks = new ArrayDeque<>();
         private int lineNo;
+        private int fatalLines;
 
         Pass(String file, Consumer<ConfigLine> sink) {
             this.file = file;
@@ -112,8 +114,18 @@ public final class ConfigReader {
                 String raw = text.substring(start, end);
                 start = end + 1;
                 lineNo++;
+                if (fatalLines >= MAX_FATAL_LINES) {
+                    // As HAProxy: past 50 lines in error, the rest would mostly repeat the same mistake.
+                    alert("too many fatal errors (" + fatalLines + "), stopping now.");
+                    next = Next.STOP;
+                    break;
+                }
                 int nul = raw.indexOf('\0');
+                int alertsBefore = diag.alerts();
                 next = line(nul < 0 ? raw : raw.substring(0, nul));
+                if (diag.alerts() > alertsBefore) {
+                    fatalLines++;
+                }
                 if (next == Next.CONTINUE && nul >= 0) {
                     alert("Stray NUL character at position " + (nul + 1) + ".");
                     next = Next.STOP;

@@ -2,43 +2,64 @@ package io.fulcrum.cfg;
 
 import java.util.Collection;
 
-/** "Did you mean": the known word closest to a misspelt one, or null when none is close enough. */
+/**
+ * "Did you mean": the known word closest to a misspelt one, or null when none is close enough, measured as
+ * HAProxy measures it so that both suggest the same word: each word's fingerprint counts its character
+ * transitions (letters, "digit", "other", with the word's start and end as "other"), the distance of two words
+ * is the sum of their fingerprints' differences, and a candidate further than twice the length of either word
+ * is no suggestion. The first of equally close candidates wins.
+ */
 public final class Suggestions {
+    private static final int OTHER = 28;
+
     private Suggestions() {
     }
 
     public static String closest(String word, Collection<String> known) {
+        int[] target = fingerprint(word);
         String best = null;
         int bestDistance = Integer.MAX_VALUE;
         for (String candidate : known) {
-            int d = distance(word, candidate);
+            int d = distance(target, fingerprint(candidate));
             if (d < bestDistance) {
                 bestDistance = d;
                 best = candidate;
             }
         }
-        // Accept up to a third of the word's length in edits (at least one), as a typo, not a rewrite.
-        return best != null && bestDistance <= Math.max(1, word.length() / 3) ? best : null;
+        return best != null && bestDistance <= 2 * word.length() && bestDistance <= 2 * best.length() ? best : null;
     }
 
-    /** Damerau-Levenshtein distance (optimal string alignment): a swap of two letters counts as one edit. */
     static int distance(String a, String b) {
-        int[][] d = new int[a.length() + 1][b.length() + 1];
-        for (int i = 0; i <= a.length(); i++) {
-            d[i][0] = i;
+        return distance(fingerprint(a), fingerprint(b));
+    }
+
+    /** Counts of transitions, indexed 32 * from + to; row 0 marks the classes present. */
+    private static int[] fingerprint(String word) {
+        int[] fp = new int[1024];
+        int from = OTHER;
+        for (int i = 0; i < word.length(); i++) {
+            int to = charClass(word.charAt(i));
+            fp[to] = 1;
+            fp[32 * from + to]++;
+            from = to;
         }
-        for (int j = 0; j <= b.length(); j++) {
-            d[0][j] = j;
+        fp[32 * from + OTHER]++;
+        return fp;
+    }
+
+    private static int charClass(char c) {
+        char l = Character.toLowerCase(c);
+        if (l >= 'a' && l <= 'z') {
+            return l - 'a' + 1;
         }
-        for (int i = 1; i <= a.length(); i++) {
-            for (int j = 1; j <= b.length(); j++) {
-                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-                d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
-                if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
-                    d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-                }
-            }
+        return c >= '0' && c <= '9' ? 27 : OTHER;
+    }
+
+    private static int distance(int[] a, int[] b) {
+        int d = 0;
+        for (int i = 0; i < a.length; i++) {
+            d += Math.abs(a[i] - b[i]);
         }
-        return d[a.length()][b.length()];
+        return d;
     }
 }
