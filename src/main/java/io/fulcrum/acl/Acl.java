@@ -1,6 +1,7 @@
 package io.fulcrum.acl;
 
 import io.fulcrum.sample.SampleContext;
+import io.fulcrum.sample.Source;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +39,17 @@ public final class Acl {
             s |= t.stages();
         }
         return s;
+    }
+
+    /** True when one of its lines looks at the raw request or response buffer (HAProxy's L6 fetches). */
+    boolean usesBufferContents() {
+        for (AclTerm t : terms) {
+            List<Source> sources = t.expr().fetch().sources();
+            if (sources.contains(Source.L6REQ) || sources.contains(Source.L6RES)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The fetch keyword of its first line, for messages about anonymous ACLs. */

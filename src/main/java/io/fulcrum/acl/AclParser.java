@@ -33,17 +33,20 @@ public final class AclParser {
     private final ExprParser criteria;
     private final PatternFiles files;
     private final Map<String, Acl> predefined = new HashMap<>();
+    /** Where the conditions parsed are noted for the configuration's checks, or null. */
+    private final BufferConditions noted;
 
-    private AclParser(SampleCatalog catalog, PatternFiles files, ExprParser exprs, ExprParser criteria) {
+    private AclParser(SampleCatalog catalog, PatternFiles files, ExprParser exprs, ExprParser criteria, BufferConditions noted) {
         this.catalog = catalog;
         this.exprs = exprs;
         this.criteria = criteria;
         this.files = files;
+        this.noted = noted;
     }
 
     /** A parser whose proxy and server names are looked up when the expressions run only. */
     public AclParser(SampleCatalog catalog, PatternFiles files) {
-        this(catalog, files, new ExprParser(catalog), new ExprParser(catalog));
+        this(catalog, files, new ExprParser(catalog), new ExprParser(catalog), null);
     }
 
     public AclParser(SampleCatalog catalog) {
@@ -59,7 +62,7 @@ public final class AclParser {
             SampleCatalog catalog = SampleCatalog.of(registry);
             ArgResolution resolution = ArgResolution.of(registry);
             return new AclParser(catalog, PatternFiles.of(registry), new ExprParser(catalog, resolution.sink(false)),
-                    new ExprParser(catalog, resolution.sink(true)));
+                    new ExprParser(catalog, resolution.sink(true)), BufferConditions.of(registry));
         });
     }
 
@@ -152,7 +155,11 @@ public final class AclParser {
         if (!suite.isEmpty()) {
             alternatives.add(suite);
         }
-        return new Condition(kw.equals("unless"), alternatives);
+        Condition c = new Condition(kw.equals("unless"), alternatives);
+        if (noted != null) {
+            noted.parsed(c);
+        }
+        return c;
     }
 
     private Acl find(AclTable table, String name) throws ConfigException {

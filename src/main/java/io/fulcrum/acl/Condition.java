@@ -23,6 +23,18 @@ public final class Condition {
         this.alternatives = alternatives.stream().map(l -> l.toArray(new Term[0])).toArray(Term[][]::new);
     }
 
+    /** True when one of its ACLs looks at the raw request or response buffer (HAProxy's L6 fetches). */
+    boolean usesBufferContents() {
+        for (Term[] suite : alternatives) {
+            for (Term t : suite) {
+                if (t.acl().usesBufferContents()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     public boolean test(SampleContext ctx) {
         return inspect(this, ctx, NEVER_MISSING) == PASS;
     }

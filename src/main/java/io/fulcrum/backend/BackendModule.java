@@ -40,7 +40,7 @@ public final class BackendModule implements Module {
         PriorityActions.register(TcpActions.of(registry), HttpActions.of(registry));
         KeywordTable<ProxySpec> keywords = registry.table(ProxyModule.KEYWORDS);
         ExprParser exprs = AclParser.of(registry).exprs();
-        keywords.add("balance", Capability.BE, (p, l) -> balance(spec(p), l, exprs));
+        keywords.add("balance", Capability.BE, (p, l) -> balance(spec(p), l));
         keywords.add("hash-type", Capability.BE, (p, l) -> hashType(spec(p), l));
         keywords.add("dispatch", Capability.BE, (p, l) -> {
             if (p.kind() == ProxyKind.DEFAULTS) {
@@ -88,6 +88,7 @@ public final class BackendModule implements Module {
         });
         ModeWarnings.of(registry).add(ModeWarnings.Step.LAYER7_HASH, BackendModule::layer7InTcp);
         registry.check(BackendModule::dispatchInBalanceMode);
+        registry.check((model, diag) -> parseHashExpressions(model, diag, exprs));
         registry.check(BackendModule::checkFastOpenRetries);
     }
 
@@ -121,6 +122,25 @@ public final class BackendModule implements Module {
         }
     }
 
+    /**
+     * Parses the expression of each backend's final {@code balance hash} (its own or its defaults'), as HAProxy: an
+     * error names the backend where it is declared, an expression a later {@code balance} replaced is never parsed.
+     */
+    private static void parseHashExpressions(ConfigModel model, Diagnostics diag, ExprParser exprs) {
+        for (ProxySpec p : ProxyTable.of(model).proxies()) {
+            BalanceSpec b = p.partOrNull(BalanceSpec.class);
+            if (b == null || b.algorithm != Algorithm.HASH || !p.kind().isBackend()) {
+                continue;
+            }
+            try {
+                b.hashExpr = exprs.parse(b.hashText);
+            } catch (ConfigException e) {
+                diag.configAlert(p.describe() + " [" + p.source() + "]: failed to parse 'balance hash' expression '" + b.hashText
+                        + "' in : " + e.getMessage() + ".");
+            }
+        }
+    }
+
     private static void flag(KeywordTable<OptionContext> options, String name, BiConsumer<BalanceSpec, Boolean> set) {
         options.add(name, Capability.BE, (o, l) -> {
             Args.noMoreThan(l, 0, "option " + name);
@@ -129,7 +149,7 @@ public final class BackendModule implements Module {
     }
 
     /** {@code balance <algorithm> [<arguments>]}, with the wording of HAProxy's backend_parse_balance(). */
-    private static void balance(BalanceSpec b, ConfigLine l, ExprParser exprs) throws ConfigException {
+    private static void balance(BalanceSpec b, ConfigLine l) throws ConfigException {
         String name = Args.required(l, 1, "balance", "an algorithm name");
         b.algorithmSet = true;
         if (!name.equals("uri") && !name.equals("url_param") && !name.startsWith("hdr(") && !name.startsWith("rdp-cookie")
@@ -154,7 +174,7 @@ public final class BackendModule implements Module {
                 b.param = l.arg(2);
                 b.checkPost = l.has(3); // a <max_wait> after it is ignored, as in HAProxy
             }
-            case "hash" -> hash(b, l, exprs);
+            case "hash" -> hash(b, l);
             default -> {
                 if (name.startsWith("random")) {
                     random(b, name);
@@ -185,18 +205,14 @@ public final class BackendModule implements Module {
     }
 
     /** {@code hash <expr>}: a sample expression, whose binary form is hashed. */
-    private static void hash(BalanceSpec b, ConfigLine l, ExprParser exprs) throws ConfigException {
+    private static void hash(BalanceSpec b, ConfigLine l) throws ConfigException {
         if (!l.has(2)) {
             throw new ConfigException("balance hash requires a sample expression.");
         }
         if (l.has(3)) {
             throw new ConfigException("balance hash takes no other argument (got '" + l.arg(3) + "').");
         }
-        try {
-            b.hashExpr = exprs.parse(l.arg(2));
-        } catch (ConfigException e) {
-            throw new ConfigException("failed to parse 'balance hash' expression '" + l.arg(2) + "' in : " + e.getMessage() + ".");
-        }
+        b.hashText = l.arg(2);
         b.algorithm = Algorithm.HASH;
     }
 

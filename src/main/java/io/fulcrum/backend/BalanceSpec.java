@@ -26,7 +26,9 @@ public final class BalanceSpec implements ProxyPart, Cloneable {
     public boolean uriWhole;
     /** {@code uri path-only}: the scheme and authority of an absolute URI are left out. */
     public boolean uriPathOnly;
-    /** The expression of {@code balance hash}, or null. */
+    /** The expression of {@code balance hash} as written: parsed once the configuration is read (HAProxy's order). */
+    public String hashText;
+    /** The expression of {@code balance hash} of a backend, or null. */
     public io.fulcrum.sample.Expr hashExpr;
     /** {@code url_param ... check_post}. */
     public boolean checkPost;

@@ -53,11 +53,12 @@ public final class AddressParser {
                     return;
                 }
                 case "fd" -> {
-                    out.add(new Endpoint.Fd(fd(rest)));
+                    out.add(new Endpoint.Fd(fd(rest, text)));
                     return;
                 }
-                case "udp", "udp4", "udp6", "uxdg", "quic4", "quic6" ->
-                        throw new ConfigException("dgram-type address not acceptable in '" + text + "'");
+                case "quic4", "quic6" -> throw new ConfigException("unsupported stream protocol for datagram family "
+                        + (prefix.equals("quic4") ? 2 : 10) + " address '" + text + "'; QUIC is not compiled in if this is what you were looking for.");
+                case "udp", "udp4", "udp6", "uxdg" -> throw new ConfigException("dgram-type address not acceptable in '" + text + "'");
                 case "sockpair" -> throw new ConfigException("'sockpair@' addresses are not supported by Fulcrum yet in '" + text + "'");
                 default -> throw new ConfigException("unknown address family '" + prefix + "' in '" + text + "'");
             }
@@ -126,9 +127,9 @@ public final class AddressParser {
     }
 
     /** An inherited socket: must be an open socket descriptor of this process. */
-    private static int fd(String text) throws ConfigException {
+    private static int fd(String text, String address) throws ConfigException {
         if (text.isEmpty() || !text.chars().allMatch(Character::isDigit) || text.length() > 9) {
-            throw new ConfigException("invalid file descriptor '" + text + "'");
+            throw new ConfigException("file descriptor '" + text + "' is not a valid integer in '" + address + "'");
         }
         int fd = Integer.parseInt(text);
         try {

@@ -16,6 +16,7 @@ import io.fulcrum.proxy.ModeWarnings;
 import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.proxy.RuleOrder;
 import io.fulcrum.sample.SampleCatalog;
 import io.fulcrum.sample.Stage;
 
@@ -117,6 +118,7 @@ public final class HttpModule implements Module {
             }
             try {
                 of(p).monitorFail.add(acls.condition(l, 2, p.partOrNull(AclTable.class), Stage.FE_HRQ_HDR));
+                RuleOrder.placed(p, RuleOrder.Kind.MONITOR_FAIL, "monitor fail", l);
             } catch (ConfigException e) {
                 throw new ConfigException("error detected while parsing a 'monitor fail' condition : " + e.getMessage() + ".");
             }

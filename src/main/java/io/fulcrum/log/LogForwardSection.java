@@ -4,6 +4,9 @@ import io.fulcrum.cfg.Args;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigLine;
 import io.fulcrum.cfg.ConfigModel;
+import io.fulcrum.cfg.Source;
+import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.cfg.KeywordTable;
 import io.fulcrum.cfg.Registry;
 import io.fulcrum.cfg.Registry.TableKey;
@@ -23,7 +26,7 @@ import java.util.Map;
  * {@code maxconn}, {@code backlog} and {@code timeout client}, with HAProxy 2.6's messages. Each section becomes a
  * {@link LogForwarder} the process runs.
  */
-final class LogForwardSection {
+public final class LogForwardSection {
     private LogForwardSection() {
     }
 
@@ -68,6 +71,12 @@ final class LogForwardSection {
         });
     }
 
+    /** Where the log-forward section {@code name} is declared, or null when there is none. */
+    public static Source declared(ConfigModel model, String name) {
+        LogForwardSpec spec = LogForwardSpec.of(model).get(name);
+        return spec == null ? null : spec.source;
+    }
+
     private static SectionParser open(ConfigLine header, ConfigModel model, KeywordTable<LogForwardSpec> keywords)
             throws ConfigException {
         String name = header.arg(1);
@@ -76,12 +85,18 @@ final class LogForwardSection {
         }
         Map<String, LogForwardSpec> sections = LogForwardSpec.of(model);
         LogForwardSpec other = sections.get(name);
+        // As HAProxy, a name taken is an alert and the section is parsed all the same (the first one serves).
         if (other != null) {
-            throw new ConfigException("log-forward section '" + name + "' has the same name as another log-forward section "
-                    + "declared at " + other.source.file() + ":" + other.source.line() + ".");
+            header.diag().configAlert("Parsing [" + header.source() + "]: log-forward section '" + name + "' has the same name as "
+                    + "another log-forward section declared at " + other.source + ".");
+        }
+        ProxySpec proxy = ProxyTable.of(model).find(name);
+        if (proxy != null) {
+            header.diag().configAlert("Parsing [" + header.source() + "]: log forward section '" + name + "' has the same name as "
+                    + proxy.describe() + " declared at " + proxy.source() + ".");
         }
         LogForwardSpec spec = new LogForwardSpec(name, header.source());
-        sections.put(name, spec);
+        sections.putIfAbsent(name, spec);
         return line -> {
             KeywordTable.Entry<LogForwardSpec> e = keywords.find(line.keyword());
             if (e == null) {

@@ -246,7 +246,7 @@ public final class LogModule implements Module {
         log.compiledSd = compile(formats, log.sdFormat, "log-format-sd", http, diag, resolution, p);
         log.compiledUniqueId = compile(formats, log.uniqueIdFormat, "unique-id", http, diag, resolution, p);
         log.compiledError = compile(formats, log.errorFormat, "error-log-format", http, diag, resolution, p);
-        if (f != null && noTarget(log, model)) {
+        if ((f != null || log.sdFormat != null) && noTarget(log, model)) {
             diag.configWarning("log format ignored for " + p.describe() + " since it has no log address.");
         }
     }

@@ -21,6 +21,7 @@ import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
+import io.fulcrum.proxy.RuleOrder;
 import io.fulcrum.sample.SampleCatalog;
 import io.fulcrum.sample.Stage;
 import io.fulcrum.server.ServerList;
@@ -100,6 +101,7 @@ public final class PersistModule implements Module {
                 throw new ConfigException("error detected while parsing switching rule : " + e.getMessage() + ".");
             }
             of(p).useServers.add(new PersistSpec.UseServer(name, format, cond, l.source()));
+            RuleOrder.placed(p, RuleOrder.Kind.USE_SERVER, "use-server", l);
         });
         registry.check(PersistModule::useServerNames);
         KeywordTable<OptionContext> options = registry.table(ProxyModule.OPTIONS);

@@ -16,7 +16,9 @@ import io.fulcrum.cfg.Registry;
 import io.fulcrum.cli.CliCommands;
 import io.fulcrum.log.LogFormat;
 import io.fulcrum.log.LogFormatParser;
+import io.fulcrum.log.LogForwardSection;
 import io.fulcrum.cfg.SectionParser;
+import io.fulcrum.cfg.Source;
 import io.fulcrum.cfg.Units;
 import io.fulcrum.sample.Stage;
 import io.fulcrum.sample.SampleCatalog;
@@ -94,6 +96,7 @@ public final class ProxyModule implements Module {
                 throw new ConfigException("error detected while parsing switching rule : " + e.getMessage() + ".");
             }
             p.useBackends.add(new BackendRef(name, l.source(), cond, dynamic));
+            RuleOrder.placed(p, RuleOrder.Kind.USE_BACKEND, "use_backend", l);
         });
         keywords.add("disabled", Capability.ALL, (p, l) -> {
             Args.noMoreThan(l, 0, "disabled");
@@ -209,7 +212,12 @@ public final class ProxyModule implements Module {
         if (kind == ProxyKind.DEFAULTS) {
             table.addDefaults(spec);
         } else {
-            table.add(spec);
+            table.add(spec, header);
+            Source logForward = LogForwardSection.declared(model, name);
+            if (logForward != null && header.diag() != null) {
+                header.diag().configAlert("Parsing [" + header.source() + "]: " + kind.typeName() + " '" + name
+                        + "' has the same name as log forward section '" + name + "' declared at " + logForward + ".");
+            }
         }
         if (inherited != null && inherited.use(from != null)) {
             header.alertNotCounted("defaults section '" + inherited.name() + "' (declared at " + inherited.source() + ") is explicitly "
@@ -285,8 +293,8 @@ public final class ProxyModule implements Module {
     }
 
     private static void checkReference(ProxyTable table, ProxySpec fe, BackendRef ref, String keyword, String role, Diagnostics diag) {
-        ProxySpec be = table.find(ref.name());
-        if (be == null || !be.kind().isBackend()) {
+        ProxySpec be = table.backend(ref.name());
+        if (be == null) {
             diag.parseAlert(ref.source(), "Proxy '" + fe.name() + "': unable to find required " + keyword + ": '" + ref.name() + "'.");
         } else if (fe.mode == Mode.HTTP && be.mode == Mode.TCP) {
             diag.parseAlert(ref.source(), "http " + fe.describe() + " (" + fe.source() + ") tries to use incompatible tcp "

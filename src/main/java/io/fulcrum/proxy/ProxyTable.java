@@ -1,6 +1,7 @@
 package io.fulcrum.proxy;
 
 import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cfg.ConfigLine;
 import io.fulcrum.cfg.ConfigModel;
 import io.fulcrum.cfg.Diagnostics;
 
@@ -10,11 +11,18 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Every proxy section of a configuration, in declaration order, and the defaults sections by name. */
+/**
+ * Every proxy section of a configuration, in declaration order, and the defaults sections by name. As in HAProxy,
+ * names are unique per capability: a frontend and a backend may share one (a listen section counts as a frontend
+ * when declared, so it only conflicts with an earlier frontend or listen), and several defaults sections may share
+ * one as long as no proxy names it in {@code from}.
+ */
 public final class ProxyTable {
     private final List<ProxySpec> proxies = new ArrayList<>();
-    private final Map<String, ProxySpec> byName = new HashMap<>();
-    private final Map<String, ProxySpec> namedDefaults = new HashMap<>();
+    private final Map<String, ProxySpec> frontends = new HashMap<>();
+    private final Map<String, ProxySpec> backends = new HashMap<>();
+    private final Map<String, ProxySpec> firstNamed = new HashMap<>();
+    private final Map<String, List<ProxySpec>> namedDefaults = new HashMap<>();
     private ProxySpec lastDefaults;
     private boolean globalProxy;
 
@@ -27,8 +35,19 @@ public final class ProxyTable {
         return Collections.unmodifiableList(proxies);
     }
 
+    /** The first proxy declared under {@code name}, whatever its capabilities, or null. */
     public ProxySpec find(String name) {
-        return byName.get(name);
+        return firstNamed.get(name);
+    }
+
+    /** The frontend or listen section named {@code name} (the first declared), or null. */
+    public ProxySpec frontend(String name) {
+        return frontends.get(name);
+    }
+
+    /** The backend or listen section named {@code name} (the first declared), or null. */
+    public ProxySpec backend(String name) {
+        return backends.get(name);
     }
 
     /** The defaults section a new proxy inherits from: the named one, or the last one declared. */
@@ -36,35 +55,38 @@ public final class ProxyTable {
         if (from == null) {
             return lastDefaults;
         }
-        ProxySpec d = namedDefaults.get(from);
-        if (d == null) {
+        List<ProxySpec> named = namedDefaults.get(from);
+        if (named == null) {
             throw new ConfigException("defaults section '" + from + "' not found for " + user + ".");
         }
-        return d;
+        if (named.size() > 1) {
+            throw new ConfigException("ambiguous defaults section name '" + from + "' referenced by " + user + " exists at least at "
+                    + named.get(0).source() + " and " + named.get(1).source() + ".");
+        }
+        return named.get(0);
     }
 
-    void addDefaults(ProxySpec d) throws ConfigException {
+    void addDefaults(ProxySpec d) {
         if (!d.name().isEmpty()) {
-            ProxySpec prev = namedDefaults.get(d.name());
-            if (prev != null) {
-                throw new ConfigException("defaults section '" + d.name() + "' has the same name as another defaults section declared at " + prev.source() + ".");
-            }
-            namedDefaults.put(d.name(), d);
+            namedDefaults.computeIfAbsent(d.name(), n -> new ArrayList<>()).add(d);
         }
         lastDefaults = d;
     }
 
-    void add(ProxySpec p) throws ConfigException {
-        ProxySpec prev = byName.get(p.name());
-        if (prev != null) {
-            throw new ConfigException(p.kind().keyword() + " '" + p.name() + "' has the same name as " + prev.describe()
-                    + " declared at " + prev.source() + ".");
+    /** Adds {@code p}, declared by {@code header}; a name already taken is an alert, and the section is parsed all the same. */
+    void add(ProxySpec p, ConfigLine header) {
+        ProxySpec prev = (p.kind().isFrontend() ? frontends : backends).get(p.name());
+        if (prev != null && header.diag() != null) {
+            header.diag().configAlert("Parsing [" + header.source() + "]: " + p.kind().typeName() + " '" + p.name() + "' has the same name as "
+                    + prev.describe() + " declared at " + prev.source() + ".");
         }
-        ProxySpec d = namedDefaults.get(p.name());
-        if (d != null) {
-            throw new ConfigException(p.kind().keyword() + " '" + p.name() + "' has the same name as defaults section declared at " + d.source() + ".");
+        firstNamed.putIfAbsent(p.name(), p);
+        if (p.kind().isFrontend()) {
+            frontends.putIfAbsent(p.name(), p);
         }
-        byName.put(p.name(), p);
+        if (p.kind().isBackend()) {
+            backends.putIfAbsent(p.name(), p);
+        }
         proxies.add(p);
     }
 

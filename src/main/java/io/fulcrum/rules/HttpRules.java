@@ -2,9 +2,11 @@ package io.fulcrum.rules;
 
 import io.fulcrum.cfg.Source;
 import io.fulcrum.proxy.ProxyPart;
+import io.fulcrum.rules.HttpActions.Phase;
 import io.fulcrum.proxy.ProxySpec;
 
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 
 /**
@@ -21,6 +23,8 @@ public final class HttpRules implements ProxyPart {
     final List<HttpRule> afterResponse = new ArrayList<>();
     /** {@code redirect} directives: they run after all the section's http-request rules. */
     final List<HttpRule> redirects = new ArrayList<>();
+    /** The phases whose last rule so far is a final action without condition: the rules after it never run. */
+    final EnumSet<Phase> closed = EnumSet.noneOf(Phase.class);
     /** Rules of experimental actions, refused without {@code expose-experimental-directives}. */
     final List<Experimental> experimental = new ArrayList<>();
 

@@ -18,17 +18,21 @@ import io.fulcrum.proxy.Mode;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
+import io.fulcrum.proxy.RuleOrder;
 import io.fulcrum.rules.HttpActions.Phase;
 import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.sample.Stage;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * The {@code http-request}, {@code http-response} and {@code http-after-response} keywords: each line
  * is an action, its arguments, and an optional condition.
  */
 public final class RuleModule implements Module {
+    /** The actions HAProxy marks final: a rule after one of them without condition never runs (a warning says so). */
+    private static final Set<String> FINAL_ACTIONS = Set.of("allow", "deny", "tarpit", "auth", "redirect", "return");
 
     @Override
     public void register(Registry registry) {
@@ -113,6 +117,10 @@ public final class RuleModule implements Module {
 
     private static void parse(Phase phase, ProxySpec p, ConfigLine l, HttpActions actions, AclParser acls, LogFormatParser formats)
             throws ConfigException {
+        HttpRules rules = p.part(HttpRules.class, HttpRules::new);
+        if (rules.closed.contains(phase)) {
+            l.warnUnspaced("previous '" + phase.keyword() + "' action is final and has no condition attached, further entries are NOOP.");
+        }
         String word = l.arg(1);
         int paren = word.indexOf('(');
         String keyword = paren < 0 ? word : word.substring(0, paren) + "(*)";
@@ -143,9 +151,20 @@ public final class RuleModule implements Module {
         try {
             cond = acls.condition(l, pos, p.partOrNull(AclTable.class), stage);
         } catch (ConfigException e) {
-            throw new ConfigException("error detected while parsing an '" + rule + "' condition : " + e.getMessage() + ".");
+            // HAProxy's redirect action reads its condition itself, hence its own words.
+            throw new ConfigException(keyword.equals("redirect")
+                    ? "error detected in " + p.describe() + " while parsing '" + rule + "' rule : error in condition: " + e.getMessage() + "."
+                    : "error detected while parsing an '" + rule + "' condition : " + e.getMessage() + ".");
         }
-        rulesOf(p.part(HttpRules.class, HttpRules::new), phase).add(new HttpRule(action, cond, l.source()));
+        rulesOf(rules, phase).add(new HttpRule(action, cond, l.source()));
+        if (phase == Phase.REQUEST) {
+            RuleOrder.placed(p, RuleOrder.Kind.HTTP_REQUEST, "http-request", l);
+        }
+        if (cond == null && FINAL_ACTIONS.contains(keyword)) {
+            rules.closed.add(phase);
+        } else {
+            rules.closed.remove(phase);
+        }
     }
 
     private static void redirect(ProxySpec p, ConfigLine l, HttpActions actions, AclParser acls, LogFormatParser formats)
@@ -162,9 +181,11 @@ public final class RuleModule implements Module {
         try {
             cond = acls.condition(l, args.position(), p.partOrNull(AclTable.class), stage);
         } catch (ConfigException e) {
-            throw new ConfigException("error detected while parsing redirect rule condition : " + e.getMessage() + ".");
+            throw new ConfigException("error detected in " + p.describe() + " while parsing redirect rule : error in condition: "
+                    + e.getMessage() + ".");
         }
         p.part(HttpRules.class, HttpRules::new).redirects.add(new HttpRule(action, cond, l.source()));
+        RuleOrder.placed(p, RuleOrder.Kind.REDIRECT, "redirect", l);
     }
 
     /** Where the rules of {@code phase} run in proxy {@code p}: its frontend side when it has one. */

@@ -19,6 +19,7 @@ import io.fulcrum.proxy.ProxyKind;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
+import io.fulcrum.proxy.RuleOrder;
 import io.fulcrum.sample.ConditionalVar;
 import io.fulcrum.sample.Expr;
 import io.fulcrum.sample.Sample;
@@ -119,7 +120,12 @@ public final class TcpRuleModule implements Module {
         }
         switch (kind) {
             case "inspect-delay" -> {
-                rules.inspectDelay = inspectDelay("tcp-request", l, where);
+                long delay = inspectDelay("tcp-request", l, where);
+                if (rules.inspectDelay != 0) {
+                    l.warn("ignoring tcp-request inspect-delay (was already defined) in " + where); // the first one stays
+                } else {
+                    rules.inspectDelay = delay;
+                }
                 return;
             }
             case "connection", "session" -> {
@@ -140,6 +146,11 @@ public final class TcpRuleModule implements Module {
             default -> rules.content;
         };
         list.add(rule(false, kind, stage, p, l, acls, formats, rules, owned));
+        RuleOrder.placed(p, switch (kind) {
+            case "connection" -> RuleOrder.Kind.TCP_CONNECTION;
+            case "session" -> RuleOrder.Kind.TCP_SESSION;
+            default -> RuleOrder.Kind.TCP_CONTENT;
+        }, "tcp-request", l);
     }
 
     /** {@code tcp-response inspect-delay <time>} and {@code tcp-response content <action> [{if|unless} <condition>]}. */
@@ -154,7 +165,14 @@ public final class TcpRuleModule implements Module {
         }
         TcpRules rules = p.part(TcpRules.class, TcpRules::new);
         switch (l.arg(1)) {
-            case "inspect-delay" -> rules.responseInspectDelay = inspectDelay("tcp-response", l, where);
+            case "inspect-delay" -> {
+                long delay = inspectDelay("tcp-response", l, where);
+                if (rules.responseInspectDelay != 0) {
+                    l.warn("ignoring tcp-response inspect-delay (was already defined) in " + where);
+                } else {
+                    rules.responseInspectDelay = delay;
+                }
+            }
             case "content" -> rules.response.add(rule(true, "content", Stage.BE_RES_CNT, p, l, acls, formats, rules, owned));
             default -> throw new ConfigException("'tcp-response' expects 'inspect-delay' or 'content' in " + where + " (got '" + l.arg(1) + "')");
         }

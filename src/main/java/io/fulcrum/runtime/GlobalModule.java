@@ -104,6 +104,10 @@ public final class GlobalModule implements Module {
         kw.add("maxsessrate", (g, l) -> g.settings().maxsessrate = rate(l));
         kw.add("maxsslrate", (g, l) -> g.settings().maxsslrate = rate(l));
         kw.add("nbthread", (g, l) -> g.settings().nbthread = (int) positive(l, 1, 64));
+        kw.add("nbproc", (g, l) -> {
+            throw new ConfigException("nbproc is not supported any more since HAProxy 2.5. Threads will automatically be used on "
+                    + "multi-processor machines if available.");
+        });
         kw.add("daemon", (g, l) -> {
             Args.noMoreThan(l, 0, "daemon");
             g.settings().daemon = true;

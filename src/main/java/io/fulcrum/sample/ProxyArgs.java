@@ -84,7 +84,7 @@ public final class ProxyArgs {
             if (!capable(where, frontend)) {
                 errors.add("proxy '" + where.name() + "', referenced in " + ref + ", has not " + what + " capability.");
             }
-        } else if (!capable(proxies.find(name), frontend)) {
+        } else if ((frontend ? proxies.frontend(name) : proxies.backend(name)) == null) {
             errors.add("unable to find " + what + " '" + name + "' referenced in " + ref + ".");
         }
     }
@@ -97,8 +97,8 @@ public final class ProxyArgs {
         int slash = name.indexOf('/');
         ProxySpec backend = where;
         if (slash >= 0) {
-            backend = proxies.find(name.substring(0, slash));
-            if (!capable(backend, false)) {
+            backend = proxies.backend(name.substring(0, slash));
+            if (backend == null) {
                 errors.add("unable to find proxy '" + name.substring(0, slash) + "' referenced in " + ref + ".");
                 return;
             }

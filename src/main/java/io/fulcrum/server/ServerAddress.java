@@ -112,8 +112,11 @@ final class ServerAddress {
             throw new ConfigException("invalid port '" + p + "' in '" + text + "'");
         }
         int v = Integer.parseInt(digits);
-        if (v > 65535 || mode == ServerSpec.PortMode.FIXED && v == 0) {
+        if (v > 65535) {
             throw new ConfigException("invalid port '" + p + "' in '" + text + "'");
+        }
+        if (mode == ServerSpec.PortMode.FIXED && v == 0) {
+            mode = ServerSpec.PortMode.CLIENT; // as HAProxy: port 0 is no port, the client's is used
         }
         s.portMode = mode;
         s.port = p.startsWith("-") ? -v : v;

@@ -43,14 +43,14 @@ class ReplyErrorfileConfigTest {
     void everyFormIsAccepted() {
         String f = dir.resolve("403.http").toString();
         assertThat(LoadedConfig.load(dir, head + """
-                    http-request return errorfile %1$s
-                    http-request return status 299 errorfile %1$s
-                    http-request return status 403 errorfiles site
-                    http-request deny errorfile %1$s
-                    http-request deny errorfiles site
-                    http-request tarpit status 403 errorfiles site
-                    http-response return status 403 errorfile %1$s
-                    http-response deny status 403 errorfiles site
+                    http-request return errorfile %1$s if TRUE
+                    http-request return status 299 errorfile %1$s if TRUE
+                    http-request return status 403 errorfiles site if TRUE
+                    http-request deny errorfile %1$s if TRUE
+                    http-request deny errorfiles site if TRUE
+                    http-request tarpit status 403 errorfiles site if TRUE
+                    http-response return status 403 errorfile %1$s if TRUE
+                    http-response deny status 403 errorfiles site if TRUE
                 """.formatted(f) + section()).messages()).isBlank();
     }
 
@@ -85,7 +85,7 @@ class ReplyErrorfileConfigTest {
     @Test
     void unknownSectionsAndStatusesAreFoundOnceAllSectionsAreRead() {
         assertThat(LoadedConfig.load(dir, head + """
-                    http-request return status 404 errorfiles site
+                    http-request return status 404 errorfiles site if TRUE
                     http-response deny errorfiles site
                     http-request deny errorfiles nosuch
                 """ + section()).messages()).isEqualTo("""
@@ -104,6 +104,7 @@ class ReplyErrorfileConfigTest {
                 """).messages()).isEqualTo("""
                 [WARNING]  (1) : config : parsing [t.cfg:8] : content-type 'x/y' ignored by the http reply when used with an erorrfile.
                 [WARNING]  (1) : config : parsing [t.cfg:8] : hdr parameters ignored by the http reply when used with an erorrfile.
+                [WARNING]  (1) : config : parsing [t.cfg:9]: previous 'http-request' action is final and has no condition attached, further entries are NOOP.
                 [WARNING]  (1) : config : parsing [t.cfg:9] : hdr parameters ignored by the http reply when used with an erorrfile.
                 """);
     }
