@@ -10,6 +10,7 @@ import io.fulcrum.sample.ExprParser;
 import io.fulcrum.sample.SampleCatalog;
 import io.fulcrum.sample.SampleType;
 import io.fulcrum.sample.Stage;
+import io.fulcrum.sample.StageSet;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -92,9 +93,18 @@ public final class AclParser {
      * The condition starting at word {@code from} ("if" or "unless"), or null when the line ends before
      * it. Other words there are an error naming {@code rule}.
      *
-     * @param stage where the rule runs, for the warning about ACLs that can never match there
+     * @param stage where the rule runs, for the warning about ACLs that can never match there; null for none
      */
     public Condition condition(ConfigLine line, int from, AclTable table, Stage stage) throws ConfigException {
+        return condition(line, from, table, stage == null ? null : StageSet.of(stage), null);
+    }
+
+    /**
+     * As {@link #condition(ConfigLine, int, AclTable, Stage)}, for a rule that runs at any of the stages {@code where}.
+     *
+     * @param ruleSet the rule set its warnings name ("tcp-request content", as HAProxy's tcp rules say), or null
+     */
+    public Condition condition(ConfigLine line, int from, AclTable table, StageSet where, String ruleSet) throws ConfigException {
         if (!line.has(from)) {
             return null;
         }
@@ -135,16 +145,8 @@ public final class AclParser {
                 acl = new Acl("");
                 acl.add(term(words(line, i + 1, end), line));
                 i = end;
-                if (stage != null && (acl.stages() & stage.bit()) == 0) {
-                    line.warn("anonymous acl will never match because it uses keyword '" + acl.keyword()
-                            + "' which is incompatible with '" + stage + "'");
-                }
             } else {
                 acl = find(table, w);
-                if (stage != null && (acl.stages() & stage.bit()) == 0) {
-                    line.warn("acl '" + w + "' will never match because it only involves keywords that are incompatible with '"
-                            + stage + "'");
-                }
             }
             suite.add(new Condition.Term(acl, negate));
             negate = false;
@@ -152,7 +154,43 @@ public final class AclParser {
         if (!suite.isEmpty()) {
             alternatives.add(suite);
         }
+        if (where != null) {
+            warnConflicts(line, alternatives, where, ruleSet);
+        }
         return new Condition(kw.equals("unless"), alternatives);
+    }
+
+    /**
+     * HAProxy's one warning about a condition's ACLs that cannot work where the rule runs: the first ACL none of
+     * whose keywords is usable there (it never matches), else the first ACL with such a keyword.
+     */
+    private static void warnConflicts(ConfigLine line, List<List<Condition.Term>> alternatives, StageSet where, String ruleSet) {
+        String in = ruleSet == null ? "" : " in '" + ruleSet + "'";
+        for (List<Condition.Term> suite : alternatives) {
+            for (Condition.Term t : suite) {
+                Acl acl = t.acl();
+                if (!where.allows(acl.stages())) {
+                    line.warn(acl.name().isEmpty()
+                            ? "anonymous acl will never match" + in + " because it uses keyword '" + acl.keyword()
+                                    + "' which is incompatible with '" + where + "'"
+                            : "acl '" + acl.name() + "' will never match" + in
+                                    + " because it only involves keywords that are incompatible with '" + where + "'");
+                    return;
+                }
+            }
+        }
+        for (List<Condition.Term> suite : alternatives) {
+            for (Condition.Term t : suite) {
+                String kw = t.acl().keywordOutside(where);
+                if (kw != null) {
+                    // (HAProxy's plural for a named ACL of an HTTP rule, its singular in tcp rules)
+                    line.warn((t.acl().name().isEmpty() ? "anonymous acl involves keyword '"
+                            : "acl '" + t.acl().name() + "' involves keyword" + (ruleSet == null ? "s" : "") + " '")
+                            + kw + "' which is incompatible with '" + where + "'");
+                    return;
+                }
+            }
+        }
     }
 
     private Acl find(AclTable table, String name) throws ConfigException {
@@ -257,7 +295,7 @@ public final class AclParser {
                     + "  If you intended to match only for existence, please use '-m found'.\n"
                     + "  If you wanted to force an int to match as a bool, please use '-m bool'.\n");
         }
-        return new AclTerm(expr, method, AclUse.matcher(method, views));
+        return new AclTerm(keyword, expr, method, AclUse.matcher(method, views));
     }
 
     /**
