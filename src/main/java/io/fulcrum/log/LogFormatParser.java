@@ -67,7 +67,12 @@ public final class LogFormatParser {
      * unless {@code http}.
      */
     public LogFormat parseLogLine(String text, boolean http) throws ConfigException {
-        return parse(text, StageSet.of(Stage.FE_LOG_END), true, true, http, 0);
+        return parseLogLine(text, http, StageSet.of(Stage.FE_LOG_END));
+    }
+
+    /** As {@link #parseLogLine(String, boolean)}, evaluated at {@code where} ({@code unique-id-format}: with the request's headers). */
+    public LogFormat parseLogLine(String text, boolean http, StageSet where) throws ConfigException {
+        return parse(text, where, true, true, http, 0);
     }
 
     private LogFormat parse(String text, StageSet where, boolean mergeSpaces, boolean mandatory, Boolean http, int sampleFlags)

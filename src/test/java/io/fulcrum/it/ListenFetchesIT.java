@@ -50,6 +50,13 @@ class ListenFetchesIT {
                     "WARNING anonymous acl will never match because it uses keyword 'req.hdr' which is incompatible with 'backend http-response header rule'"),
             new Case("listen", "tcp-response content set-var(txn.x) req.hdr(x)",
                     "ALERT fetch method 'set-var(txn.x)' extracts information from 'HTTP request headers', none of which is available here"),
+            // sc-set-gpt is checked at one stage per rule set (the frontend's for requests), set-timeout nowhere
+            new Case("listen", "http-request sc-set-gpt0(0) be_name",
+                    "ALERT error detected in proxy 'p' while parsing 'http-request sc-set-gpt0(0)' rule : fetch method 'be_name' extracts information from 'backend', none of which is available here."),
+            new Case("listen", "http-request set-timeout server srv_name"),
+            new Case("listen", "unique-id-format %[be_name]"),
+            new Case("listen", "unique-id-format %[srv_name]",
+                    "ALERT Parsing [t.cfg:16]: failed to parse unique-id : sample fetch <srv_name]> may not be reliably used here because it needs 'server' which is not available here."),
             new Case("defaults", "http-request set-var(txn.x) be_name"),
             new Case("defaults", "tcp-request content set-var-fmt(txn.x) %[be_name]"),
             new Case("frontend", "http-request set-header X %[be_name]",
@@ -112,7 +119,8 @@ class ListenFetchesIT {
             for (String l : p.stderr().split("\n")) {
                 String level = l.startsWith("[ALERT]") ? "ALERT " : l.startsWith("[WARNING]") ? "WARNING " : null;
                 if (level != null && !l.contains("Error(s) found") && !l.contains("Fatal errors")) {
-                    messages.add(level + (l.contains(at) ? l.substring(l.indexOf(at) + at.length()) : l));
+                    messages.add(level + (l.contains(at) ? l.substring(l.indexOf(at) + at.length())
+                            : l.substring(l.indexOf("config : ") + "config : ".length()).replace(file.toString(), "t.cfg")));
                 }
             }
             assertThat(exit).as(p.stderr()).isEqualTo(messages.stream().anyMatch(m -> m.startsWith("ALERT")) ? 1 : 0);
