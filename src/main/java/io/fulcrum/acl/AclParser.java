@@ -24,10 +24,14 @@ import java.util.Set;
  * {@code hdr_sub(host)}...), predefined ACLs and messages.
  */
 public final class AclParser {
-    /** Fetches that have "_beg", "_sub"... derivatives selecting the matching method. */
-    private static final Set<String> DERIVABLE = Set.of("base", "cook", "req.cook", "scook", "res.cook", "hdr", "req.hdr",
-            "shdr", "res.hdr", "path", "url", "urlp", "url_param", "ssl_fc_sni", "req.ssl_sni");
     private static final Set<String> DERIVED_METHODS = Set.of("beg", "dir", "dom", "end", "len", "reg", "sub");
+    /**
+     * The fetches that have "_beg", "_sub"... derivatives selecting the matching method, with those they have: HAProxy
+     * 2.6's (-dKacl), so req.hdr_beg or url_param_beg are unknown fetches there too.
+     */
+    private static final Map<String, Set<String>> DERIVABLE = Map.of("base", DERIVED_METHODS, "cook", DERIVED_METHODS,
+            "hdr", DERIVED_METHODS, "path", DERIVED_METHODS, "scook", DERIVED_METHODS, "shdr", DERIVED_METHODS, "url", DERIVED_METHODS,
+            "urlp", DERIVED_METHODS, "ssl_fc_sni", Set.of("end", "reg"));
 
     private final SampleCatalog catalog;
     private final ExprParser exprs;
@@ -334,8 +338,8 @@ public final class AclParser {
     /** The derived keywords ({@code path_beg}...), sorted by name: what HAProxy's {@code -dKacl} lists. */
     public List<Keyword> keywords() {
         List<Keyword> all = new ArrayList<>();
-        for (String base : DERIVABLE) {
-            for (String method : DERIVED_METHODS) {
+        for (String base : DERIVABLE.keySet()) {
+            for (String method : DERIVABLE.get(base)) {
                 if (derived(base + "_" + method) != null) {
                     all.add(new Keyword(base + "_" + method, base, method));
                 }
@@ -354,7 +358,8 @@ public final class AclParser {
             return null;
         }
         String base = kw.substring(0, us);
-        return DERIVABLE.contains(base) && DERIVED_METHODS.contains(kw.substring(us + 1)) && catalog.fetch(base) != null ? base : null;
+        Set<String> methods = DERIVABLE.get(base);
+        return methods != null && methods.contains(kw.substring(us + 1)) && catalog.fetch(base) != null ? base : null;
     }
 
     /** The predefined ACL {@code name} (TRUE, METH_GET, LOCALHOST...), or null. */
