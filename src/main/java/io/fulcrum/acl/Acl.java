@@ -2,6 +2,7 @@ package io.fulcrum.acl;
 
 import io.fulcrum.sample.SampleContext;
 import io.fulcrum.sample.Source;
+import io.fulcrum.sample.StageSet;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -52,8 +53,18 @@ public final class Acl {
         return false;
     }
 
-    /** The fetch keyword of its first line, for messages about anonymous ACLs. */
+        /** The keyword of its first line, for messages about anonymous ACLs. */
     String keyword() {
-        return terms.isEmpty() ? "" : terms.get(0).expr().fetch().name();
+        return terms.isEmpty() ? "" : terms.get(0).keyword();
+    }
+
+    /** The keyword of its first line that cannot be evaluated at any of {@code where}, or null. */
+    String keywordOutside(StageSet where) {
+        for (AclTerm t : terms) {
+            if (!where.allows(t.stages())) {
+                return t.keyword();
+            }
+        }
+        return null;
     }
 }

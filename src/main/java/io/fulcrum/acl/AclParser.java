@@ -10,6 +10,7 @@ import io.fulcrum.sample.ExprParser;
 import io.fulcrum.sample.SampleCatalog;
 import io.fulcrum.sample.SampleType;
 import io.fulcrum.sample.Stage;
+import io.fulcrum.sample.StageSet;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,10 +24,14 @@ import java.util.Set;
  * {@code hdr_sub(host)}...), predefined ACLs and messages.
  */
 public final class AclParser {
-    /** Fetches that have "_beg", "_sub"... derivatives selecting the matching method. */
-    private static final Set<String> DERIVABLE = Set.of("base", "cook", "req.cook", "scook", "res.cook", "hdr", "req.hdr",
-            "shdr", "res.hdr", "path", "url", "urlp", "url_param", "ssl_fc_sni", "req.ssl_sni");
     private static final Set<String> DERIVED_METHODS = Set.of("beg", "dir", "dom", "end", "len", "reg", "sub");
+    /**
+     * The fetches that have "_beg", "_sub"... derivatives selecting the matching method, with those they have: HAProxy
+     * 2.6's (-dKacl), so req.hdr_beg or url_param_beg are unknown fetches there too.
+     */
+    private static final Map<String, Set<String>> DERIVABLE = Map.of("base", DERIVED_METHODS, "cook", DERIVED_METHODS,
+            "hdr", DERIVED_METHODS, "path", DERIVED_METHODS, "scook", DERIVED_METHODS, "shdr", DERIVED_METHODS, "url", DERIVED_METHODS,
+            "urlp", DERIVED_METHODS, "ssl_fc_sni", Set.of("end", "reg"));
 
     private final SampleCatalog catalog;
     private final ExprParser exprs;
@@ -95,9 +100,18 @@ public final class AclParser {
      * The condition starting at word {@code from} ("if" or "unless"), or null when the line ends before
      * it. Other words there are an error naming {@code rule}.
      *
-     * @param stage where the rule runs, for the warning about ACLs that can never match there
+     * @param stage where the rule runs, for the warning about ACLs that can never match there; null for none
      */
     public Condition condition(ConfigLine line, int from, AclTable table, Stage stage) throws ConfigException {
+        return condition(line, from, table, stage == null ? null : StageSet.of(stage), null);
+    }
+
+    /**
+     * As {@link #condition(ConfigLine, int, AclTable, Stage)}, for a rule that runs at any of the stages {@code where}.
+     *
+     * @param ruleSet the rule set its warnings name ("tcp-request content", as HAProxy's tcp rules say), or null
+     */
+    public Condition condition(ConfigLine line, int from, AclTable table, StageSet where, String ruleSet) throws ConfigException {
         if (!line.has(from)) {
             return null;
         }
@@ -138,16 +152,8 @@ public final class AclParser {
                 acl = new Acl("");
                 acl.add(term(words(line, i + 1, end), line));
                 i = end;
-                if (stage != null && (acl.stages() & stage.bit()) == 0) {
-                    line.warn("anonymous acl will never match because it uses keyword '" + acl.keyword()
-                            + "' which is incompatible with '" + stage + "'");
-                }
             } else {
                 acl = find(table, w);
-                if (stage != null && (acl.stages() & stage.bit()) == 0) {
-                    line.warn("acl '" + w + "' will never match because it only involves keywords that are incompatible with '"
-                            + stage + "'");
-                }
             }
             suite.add(new Condition.Term(acl, negate));
             negate = false;
@@ -155,11 +161,47 @@ public final class AclParser {
         if (!suite.isEmpty()) {
             alternatives.add(suite);
         }
+        if (where != null) {
+            warnConflicts(line, alternatives, where, ruleSet);
+        }
         Condition c = new Condition(kw.equals("unless"), alternatives);
         if (noted != null) {
             noted.parsed(c);
         }
         return c;
+    }
+
+    /**
+     * HAProxy's one warning about a condition's ACLs that cannot work where the rule runs: the first ACL none of
+     * whose keywords is usable there (it never matches), else the first ACL with such a keyword.
+     */
+    private static void warnConflicts(ConfigLine line, List<List<Condition.Term>> alternatives, StageSet where, String ruleSet) {
+        String in = ruleSet == null ? "" : " in '" + ruleSet + "'";
+        for (List<Condition.Term> suite : alternatives) {
+            for (Condition.Term t : suite) {
+                Acl acl = t.acl();
+                if (!where.allows(acl.stages())) {
+                    line.warn(acl.name().isEmpty()
+                            ? "anonymous acl will never match" + in + " because it uses keyword '" + acl.keyword()
+                                    + "' which is incompatible with '" + where + "'"
+                            : "acl '" + acl.name() + "' will never match" + in
+                                    + " because it only involves keywords that are incompatible with '" + where + "'");
+                    return;
+                }
+            }
+        }
+        for (List<Condition.Term> suite : alternatives) {
+            for (Condition.Term t : suite) {
+                String kw = t.acl().keywordOutside(where);
+                if (kw != null) {
+                    // (HAProxy's plural for a named ACL of an HTTP rule, its singular in tcp rules)
+                    line.warn((t.acl().name().isEmpty() ? "anonymous acl involves keyword '"
+                            : "acl '" + t.acl().name() + "' involves keyword" + (ruleSet == null ? "s" : "") + " '")
+                            + kw + "' which is incompatible with '" + where + "'");
+                    return;
+                }
+            }
+        }
     }
 
     private Acl find(AclTable table, String name) throws ConfigException {
@@ -264,7 +306,7 @@ public final class AclParser {
                     + "  If you intended to match only for existence, please use '-m found'.\n"
                     + "  If you wanted to force an int to match as a bool, please use '-m bool'.\n");
         }
-        return new AclTerm(expr, method, AclUse.matcher(method, views));
+        return new AclTerm(keyword, expr, method, AclUse.matcher(method, views));
     }
 
     /**
@@ -303,8 +345,8 @@ public final class AclParser {
     /** The derived keywords ({@code path_beg}...), sorted by name: what HAProxy's {@code -dKacl} lists. */
     public List<Keyword> keywords() {
         List<Keyword> all = new ArrayList<>();
-        for (String base : DERIVABLE) {
-            for (String method : DERIVED_METHODS) {
+        for (String base : DERIVABLE.keySet()) {
+            for (String method : DERIVABLE.get(base)) {
                 if (derived(base + "_" + method) != null) {
                     all.add(new Keyword(base + "_" + method, base, method));
                 }
@@ -323,7 +365,8 @@ public final class AclParser {
             return null;
         }
         String base = kw.substring(0, us);
-        return DERIVABLE.contains(base) && DERIVED_METHODS.contains(kw.substring(us + 1)) && catalog.fetch(base) != null ? base : null;
+        Set<String> methods = DERIVABLE.get(base);
+        return methods != null && methods.contains(kw.substring(us + 1)) && catalog.fetch(base) != null ? base : null;
     }
 
     /** The predefined ACL {@code name} (TRUE, METH_GET, LOCALHOST...), or null. */

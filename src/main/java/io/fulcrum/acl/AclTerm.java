@@ -7,8 +7,10 @@ import io.fulcrum.sample.SampleContext;
 /**
  * One ACL line (or an anonymous ACL): an expression, a matching method and its patterns. It matches
  * when any value of the expression matches any pattern.
+ *
+ * @param keyword the ACL keyword as written, without its arguments ({@code hdr_beg}), which HAProxy's messages name
  */
-public record AclTerm(Expr expr, MatchMethod method, PatternMatcher matcher) {
+public record AclTerm(String keyword, Expr expr, MatchMethod method, PatternMatcher matcher) {
 
     public boolean test(SampleContext ctx) {
         Sample smp = new Sample();

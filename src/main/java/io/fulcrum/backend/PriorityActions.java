@@ -40,7 +40,7 @@ final class PriorityActions {
         if (a.stage() == Stage.FE_CON_ACC || a.stage() == Stage.FE_SES_ACC) {
             throw new ConfigException("'" + name + "' is only allowed in 'tcp-request content' rules");
         }
-        Expr e = a.expr(a.next("missing fetch method"));
+        Expr e = a.expr(a.next("missing fetch method"), name); // (HAProxy's message names the action)
         return ctx -> {
             Sample s = new Sample();
             if (e.eval(ctx, s, SampleType.SINT)) {

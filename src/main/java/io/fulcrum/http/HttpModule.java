@@ -18,7 +18,6 @@ import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.RuleOrder;
 import io.fulcrum.sample.SampleCatalog;
-import io.fulcrum.sample.Stage;
 
 import java.util.function.BiConsumer;
 
@@ -117,7 +116,8 @@ public final class HttpModule implements Module {
                 throw new ConfigException("'monitor fail' requires either 'if' or 'unless' followed by a condition.");
             }
             try {
-                of(p).monitorFail.add(acls.condition(l, 2, p.partOrNull(AclTable.class), Stage.FE_HRQ_HDR));
+                // No stage: HAProxy does not warn about monitor-fail ACLs that cannot match.
+                of(p).monitorFail.add(acls.condition(l, 2, p.partOrNull(AclTable.class), null));
                 RuleOrder.placed(p, RuleOrder.Kind.MONITOR_FAIL, "monitor fail", l);
             } catch (ConfigException e) {
                 throw new ConfigException("error detected while parsing a 'monitor fail' condition : " + e.getMessage() + ".");

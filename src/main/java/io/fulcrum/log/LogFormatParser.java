@@ -5,6 +5,7 @@ import io.fulcrum.sample.ArgResolution;
 import io.fulcrum.sample.ExprParser;
 import io.fulcrum.sample.Source;
 import io.fulcrum.sample.Stage;
+import io.fulcrum.sample.StageSet;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -47,12 +48,17 @@ public final class LogFormatParser {
      * @param mandatory   a missing sample is written "-" (log lines) instead of nothing (rule values)
      */
     public LogFormat parse(String text, Stage stage, boolean mergeSpaces, boolean mandatory) throws ConfigException {
-        return parse(text, stage, mergeSpaces, mandatory, null, ruleFlags);
+        return parse(text, stage == null ? null : StageSet.of(stage), mergeSpaces, mandatory);
+    }
+
+    /** As {@link #parse(String, Stage, boolean, boolean)}, for a value evaluated at any of the stages {@code where}. */
+    public LogFormat parse(String text, StageSet where, boolean mergeSpaces, boolean mandatory) throws ConfigException {
+        return parse(text, where, mergeSpaces, mandatory, null, ruleFlags);
     }
 
     /** A rule value whose samples are never encoded for HTTP: HAProxy's {@code set-var-fmt}, in HTTP rules too. */
-    public LogFormat parseUnencoded(String text, Stage stage) throws ConfigException {
-        return parse(text, stage, false, false, null, 0);
+    public LogFormat parseUnencoded(String text, StageSet where) throws ConfigException {
+        return parse(text, where, false, false, null, 0);
     }
 
     /**
@@ -61,10 +67,15 @@ public final class LogFormatParser {
      * unless {@code http}.
      */
     public LogFormat parseLogLine(String text, boolean http) throws ConfigException {
-        return parse(text, Stage.FE_LOG_END, true, true, http, 0);
+        return parseLogLine(text, http, StageSet.of(Stage.FE_LOG_END));
     }
 
-    private LogFormat parse(String text, Stage stage, boolean mergeSpaces, boolean mandatory, Boolean http, int sampleFlags)
+    /** As {@link #parseLogLine(String, boolean)}, evaluated at {@code where} ({@code unique-id-format}: with the request's headers). */
+    public LogFormat parseLogLine(String text, boolean http, StageSet where) throws ConfigException {
+        return parse(text, where, true, true, http, 0);
+    }
+
+    private LogFormat parse(String text, StageSet where, boolean mergeSpaces, boolean mandatory, Boolean http, int sampleFlags)
             throws ConfigException {
         List<LogFormat.Node> nodes = new ArrayList<>();
         StringBuilder lit = new StringBuilder();
@@ -109,7 +120,7 @@ public final class LogFormatParser {
             if (i < text.length() && text.charAt(i) == '[') {
                 flush(lit, nodes);
                 // HAProxy's HTTP encoding (lf_encode_chunk) writes no quotes: +Q is dropped there, +E is kept
-                i = sample(text, i, stage, mandatory, sampleFlags != 0 ? flags & ~LogVariable.QUOTE | sampleFlags : flags, nodes);
+                i = sample(text, i, where, mandatory, sampleFlags != 0 ? flags & ~LogVariable.QUOTE | sampleFlags : flags, nodes);
                 continue;
             }
             int start = i;
@@ -146,7 +157,7 @@ public final class LogFormatParser {
     }
 
     /** Parses {@code %[expr]} starting at the '[' at {@code open}; returns the index after the ']'. */
-    private int sample(String text, int open, Stage stage, boolean mandatory, int flags, List<LogFormat.Node> nodes) throws ConfigException {
+    private int sample(String text, int open, StageSet where, boolean mandatory, int flags, List<LogFormat.Node> nodes) throws ConfigException {
         ExprParser.Parsed p;
         try {
             p = exprs.parse(text, open + 1, true);
@@ -161,7 +172,7 @@ public final class LogFormatParser {
         if (text.charAt(p.end()) != ']') {
             throw new ConfigException("expected ']' after '" + text.substring(open + 1, p.end()) + "', but found '" + text.charAt(p.end()) + "'");
         }
-        if (stage != null && (p.expr().stages() & stage.bit()) == 0) {
+        if (where != null && !where.allows(p.expr().stages())) {
             throw new ConfigException("sample fetch <" + text.substring(open + 1) + "> may not be reliably used here because it needs '"
                     + p.expr().fetch().source() + "' which is not available here");
         }

@@ -21,6 +21,8 @@ import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.sample.SampleCatalog;
+import io.fulcrum.sample.Stage;
+import io.fulcrum.sample.StageSet;
 import io.fulcrum.runtime.GlobalModule.GlobalContext;
 
 import java.util.ArrayList;
@@ -294,7 +296,9 @@ public final class LogModule implements Module {
         String text = f.kind() == ProxyLog.Kind.CUSTOM ? f.text() : BuiltinFormats.of(f.kind());
         resolution.locate(f.source(), p, what.equals("unique-id") ? "unique-id-format string" : "log-format string");
         try {
-            return formats.parseLogLine(text, http);
+            // HAProxy builds the unique ID when the request's headers are in: its fetches are checked there.
+            return formats.parseLogLine(text, http, what.equals("unique-id") ? p.kind().stages(Stage.FE_HRQ_HDR, Stage.BE_HRQ_HDR)
+                    : StageSet.of(Stage.FE_LOG_END));
         } catch (ConfigException e) {
             diag.configAlert("Parsing [" + f.source() + "]: failed to parse " + what + " : " + e.getMessage() + ".");
             return null;

@@ -96,7 +96,7 @@ public final class PersistModule implements Module {
             LogFormat format = name.indexOf('%') >= 0 ? formats.parse(name, Stage.BE_REQ_CNT, false, false) : null;
             Condition cond;
             try {
-                cond = acls.condition(l, 2, p.partOrNull(AclTable.class), Stage.BE_REQ_CNT);
+                cond = acls.condition(l, 2, p.partOrNull(AclTable.class), Stage.BE_SET_SRV);
             } catch (ConfigException e) {
                 throw new ConfigException("error detected while parsing switching rule : " + e.getMessage() + ".");
             }

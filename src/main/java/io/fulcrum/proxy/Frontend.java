@@ -33,6 +33,7 @@ public final class Frontend {
     private final ConnLimit limit;
     private final List<SwitchingRule> switching;
     private final Backend backend;
+    private final Backend self;
     private final Mode mode;
     private final HttpOptions http;
     private final Compression compression;
@@ -67,6 +68,11 @@ public final class Frontend {
      * @param logging   the process's logging, which builds this frontend's logger
      */
     public Frontend(ProxySpec spec, int maxconn, List<SwitchingRule> switching, Backend backend, ProcessLog logging) {
+        this(spec, maxconn, switching, backend, null, logging);
+    }
+
+    /** @param self the proxy's own backend half (a listen section's), or null: see {@link #self()} */
+    public Frontend(ProxySpec spec, int maxconn, List<SwitchingRule> switching, Backend backend, Backend self, ProcessLog logging) {
         this.name = spec.name();
         this.id = spec.id;
         this.description = spec.description;
@@ -77,6 +83,7 @@ public final class Frontend {
         this.limit = new ConnLimit(maxconn);
         this.switching = List.copyOf(switching);
         this.backend = backend;
+        this.self = self;
         this.mode = spec.mode;
         this.http = HttpModule.of(spec);
         this.compression = CompressionModule.of(spec);
@@ -156,6 +163,15 @@ public final class Frontend {
     /** The backend named by {@code default_backend}, or null. */
     public String defaultBackendName() {
         return defaultBackend;
+    }
+
+    /**
+     * A listen section's own backend half, or null. It is a stream's backend from its start until the switching rules
+     * chose one (HAProxy's stream starts with its frontend as backend), so that the frontend-side rules and the log of
+     * a listen read their backend ({@code be_name}, {@code be_server_timeout}...) as the config check allows them to.
+     */
+    public Backend self() {
+        return self;
     }
 
     /** The backend its connections go to when no {@code use_backend} rule applies, or null. */

@@ -1,5 +1,8 @@
 package io.fulcrum.proxy;
 
+import io.fulcrum.sample.Stage;
+import io.fulcrum.sample.StageSet;
+
 /** The four proxy sections and the capabilities each has. */
 public enum ProxyKind {
     DEFAULTS("defaults", Capability.DEFAULTS),
@@ -40,6 +43,14 @@ public enum ProxyKind {
     /** True for rules parsed on the backend side (a defaults section's too). */
     public boolean rulesOnBackend() {
         return this == DEFAULTS || isBackend();
+    }
+
+    /**
+     * Where a rule of this kind of section runs: at {@code fe} on a frontend side, at {@code be} on a backend side, at
+     * either in a listen or defaults section (HAProxy checks the fetches of a rule against its proxy's capabilities).
+     */
+    public StageSet stages(Stage fe, Stage be) {
+        return StageSet.of(rulesOnFrontend(), fe, rulesOnBackend(), be);
     }
 
     /** True when a keyword with capability flags {@code flags} applies to this kind of section. */

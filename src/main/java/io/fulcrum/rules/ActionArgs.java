@@ -9,6 +9,7 @@ import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.sample.Expr;
 import io.fulcrum.sample.ExprParser;
 import io.fulcrum.sample.Stage;
+import io.fulcrum.sample.StageSet;
 
 /**
  * The words of a rule after its action keyword, read in order by the action's parser up to the
@@ -19,19 +20,19 @@ public final class ActionArgs {
     private final String parameter;
     private final HttpActions.Phase phase;
     private final ProxySpec proxy;
-    private final Stage stage;
+    private final StageSet where;
     private final ExprParser exprs;
     private final LogFormatParser formats;
     private int pos;
 
-    ActionArgs(ConfigLine line, int pos, String parameter, HttpActions.Phase phase, ProxySpec proxy, Stage stage, ExprParser exprs,
+    ActionArgs(ConfigLine line, int pos, String parameter, HttpActions.Phase phase, ProxySpec proxy, StageSet where, ExprParser exprs,
                LogFormatParser formats) {
         this.line = line;
         this.pos = pos;
         this.parameter = parameter;
         this.phase = phase;
         this.proxy = proxy;
-        this.stage = stage;
+        this.where = where;
         this.exprs = exprs;
         this.formats = formats;
     }
@@ -55,9 +56,17 @@ public final class ActionArgs {
         return proxy;
     }
 
-    /** Where the rule runs; null where nothing is checked ({@code http-error}). */
+    /**
+     * The rule set the rule is in, as the first stage where it runs ({@code FE_CON_ACC} for a tcp-request connection
+     * rule...); null where nothing is checked ({@code http-error}).
+     */
     public Stage stage() {
-        return stage;
+        return where == null ? null : where.first();
+    }
+
+    /** Where the rule runs: the frontend's stage, the backend's, or both in a listen or defaults section. */
+    public StageSet where() {
+        return where;
     }
 
     /** True while words remain before the condition. */
@@ -117,12 +126,12 @@ public final class ActionArgs {
     }
 
     public LogFormat format(String text) throws ConfigException {
-        return formats.parse(text, stage, false, false);
+        return formats.parse(text, where, false, false);
     }
 
     /** A format whose samples keep their control characters, whatever the rule ({@code set-var-fmt}). */
     public LogFormat unencodedFormat(String text) throws ConfigException {
-        return formats.parseUnencoded(text, stage);
+        return formats.parseUnencoded(text, where);
     }
 
     /** A sample expression usable where the rule runs. */
@@ -131,13 +140,18 @@ public final class ActionArgs {
     }
 
     /**
-     * As {@link #expr(String)}, an expression unusable there being reported under {@code named} instead of its fetch's
-     * name (HAProxy's set-var names the action, "fetch method 'set-var(txn.x)' extracts...").
+     * As {@link #expr(String)}, an expression unusable there being reported under {@code named} instead of the
+     * expression as written (HAProxy's set-var names the action, "fetch method 'set-var(txn.x)' extracts...").
      */
     public Expr expr(String text, String named) throws ConfigException {
+        return expr(text, named, where);
+    }
+
+    /** An expression usable at {@code at}, which is not where the rule runs (http-request capture: its frontend only). */
+    public Expr expr(String text, String named, StageSet at) throws ConfigException {
         Expr e = exprs.parse(text);
-        if ((e.stages() & stage.bit()) == 0) {
-            throw new ConfigException("fetch method '" + (named != null ? named : e.fetch().name()) + "' extracts information from '"
+        if (at != null && !at.allows(e.stages())) {
+            throw new ConfigException("fetch method '" + (named != null ? named : text) + "' extracts information from '"
                     + e.fetch().source() + "', none of which is available here");
         }
         return e;

@@ -8,6 +8,8 @@ import io.fulcrum.sample.Expr;
 import io.fulcrum.sample.Sample;
 import io.fulcrum.sample.SampleContext;
 import io.fulcrum.sample.SampleType;
+import io.fulcrum.sample.Stage;
+import io.fulcrum.sample.StageSet;
 
 /**
  * {@code http-request capture <sample> len <length> | id <slot>} and {@code http-response capture <sample> id <slot>}
@@ -27,7 +29,8 @@ final class CaptureActions {
         if (a.remaining() < 3) {
             throw new ConfigException("expects <expression> [ 'len' <length> | id <idx> ]");
         }
-        Expr expr = a.expr(a.next());
+        // checked at the frontend's stage alone, in a listen section too, as HAProxy does
+        Expr expr = a.expr(a.next(), null, StageSet.of(Stage.FE_HRQ_HDR));
         String kind = a.next();
         int slot;
         if (kind.equals("len")) {

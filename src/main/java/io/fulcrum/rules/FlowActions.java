@@ -116,7 +116,7 @@ final class FlowActions {
             ms = Units.time(value, "set-timeout");
         } catch (ConfigException notATime) {
             try {
-                expr = a.expr(value);
+                expr = a.expr(value, null, null); // HAProxy checks not where its data exists (srv_name is accepted)
             } catch (ConfigException notAnExpr) {
                 int bad = 0;
                 while (bad < value.length() - 1 && Character.isDigit(value.charAt(bad))) {

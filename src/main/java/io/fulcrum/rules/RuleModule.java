@@ -22,6 +22,7 @@ import io.fulcrum.proxy.RuleOrder;
 import io.fulcrum.rules.HttpActions.Phase;
 import io.fulcrum.runtime.GlobalModule;
 import io.fulcrum.sample.Stage;
+import io.fulcrum.sample.StageSet;
 
 import java.util.List;
 import java.util.Set;
@@ -134,8 +135,8 @@ public final class RuleModule implements Module {
             throw ConfigException.unspaced("'" + phase.keyword() + "' expects " + actions.list(phase) + "but got '" + word + "'"
                     + (word.isEmpty() ? " (missing argument)." : "."));
         }
-        Stage stage = stage(phase, p);
-        ActionArgs args = new ActionArgs(l, 2, parameter, phase, p, stage, acls.exprs(), formats);
+        StageSet where = where(phase, p);
+        ActionArgs args = new ActionArgs(l, 2, parameter, phase, p, where, acls.exprs(), formats);
         HttpAction action;
         try {
             action = parser.parse(args);
@@ -149,7 +150,7 @@ public final class RuleModule implements Module {
         }
         Condition cond;
         try {
-            cond = acls.condition(l, pos, p.partOrNull(AclTable.class), stage);
+            cond = acls.condition(l, pos, p.partOrNull(AclTable.class), where, null);
         } catch (ConfigException e) {
             // HAProxy's redirect action reads its condition itself, hence its own words.
             throw new ConfigException(keyword.equals("redirect")
@@ -169,8 +170,8 @@ public final class RuleModule implements Module {
 
     private static void redirect(ProxySpec p, ConfigLine l, HttpActions actions, AclParser acls, LogFormatParser formats)
             throws ConfigException {
-        Stage stage = stage(Phase.REQUEST, p);
-        ActionArgs args = new ActionArgs(l, 1, null, Phase.REQUEST, p, stage, acls.exprs(), formats);
+        StageSet where = where(Phase.REQUEST, p);
+        ActionArgs args = new ActionArgs(l, 1, null, Phase.REQUEST, p, where, acls.exprs(), formats);
         HttpAction action;
         try {
             action = actions.find(Phase.REQUEST, "redirect").parse(args);
@@ -179,7 +180,7 @@ public final class RuleModule implements Module {
         }
         Condition cond;
         try {
-            cond = acls.condition(l, args.position(), p.partOrNull(AclTable.class), stage);
+            cond = acls.condition(l, args.position(), p.partOrNull(AclTable.class), where, null);
         } catch (ConfigException e) {
             throw new ConfigException("error detected in " + p.describe() + " while parsing redirect rule : error in condition: "
                     + e.getMessage() + ".");
@@ -188,12 +189,11 @@ public final class RuleModule implements Module {
         RuleOrder.placed(p, RuleOrder.Kind.REDIRECT, "redirect", l);
     }
 
-    /** Where the rules of {@code phase} run in proxy {@code p}: its frontend side when it has one. */
-    static Stage stage(Phase phase, ProxySpec p) {
-        boolean fe = p.kind().rulesOnFrontend();
+    /** Where the rules of {@code phase} run in proxy {@code p}: its frontend side, its backend side, or both (listen). */
+    static StageSet where(Phase phase, ProxySpec p) {
         return switch (phase) {
-            case REQUEST -> fe ? Stage.FE_HRQ_HDR : Stage.BE_HRQ_HDR;
-            case RESPONSE, AFTER_RESPONSE -> fe ? Stage.FE_HRS_HDR : Stage.BE_HRS_HDR;
+            case REQUEST -> p.kind().stages(Stage.FE_HRQ_HDR, Stage.BE_HRQ_HDR);
+            case RESPONSE, AFTER_RESPONSE -> p.kind().stages(Stage.FE_HRS_HDR, Stage.BE_HRS_HDR);
         };
     }
 }

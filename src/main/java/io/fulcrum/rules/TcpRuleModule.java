@@ -24,6 +24,7 @@ import io.fulcrum.sample.ConditionalVar;
 import io.fulcrum.sample.Expr;
 import io.fulcrum.sample.Sample;
 import io.fulcrum.sample.Stage;
+import io.fulcrum.sample.StageSet;
 import io.fulcrum.sample.VarRef;
 
 import java.util.List;
@@ -56,7 +57,8 @@ public final class TcpRuleModule implements Module {
      * {@code tcp-request content capture <sample> len <length>}: a new request capture slot of the frontend
      * (log.HeaderCaptures), filled with the sample as a string.
      */
-    private static TcpRules.TcpAction capture(ProxySpec p, ConfigLine l, int pos, AclParser acls, TcpRules rules) throws ConfigException {
+    private static TcpRules.TcpAction capture(ProxySpec p, ConfigLine l, int pos, StageSet where, AclParser acls, TcpRules rules)
+            throws ConfigException {
         String rule = "'tcp-request content capture' : ";
         if (!p.kind().rulesOnFrontend()) { // a named defaults section's slots go to its frontends
             throw new ConfigException(rule + "proxy '" + p.name() + "' has no frontend capability");
@@ -67,7 +69,7 @@ public final class TcpRuleModule implements Module {
         Expr e;
         try {
             e = acls.exprs().parse(l.arg(pos));
-            if ((e.stages() & Stage.FE_REQ_CNT.bit()) == 0) {
+            if (!where.allows(e.stages())) {
                 throw new ConfigException("fetch method '" + l.arg(pos) + "' extracts information from '" + e.fetch().source()
                         + "', none of which is available here");
             }
@@ -130,22 +132,23 @@ public final class TcpRuleModule implements Module {
             }
             case "connection", "session" -> {
                 if (!p.kind().rulesOnFrontend()) {
-                    throw new ConfigException("'tcp-request " + kind + "' is not allowed in " + where + " which has no frontend capability");
+                    throw new ConfigException("tcp-request " + kind + " is not allowed because " + p.kind().typeName() + " " + p.name()
+                            + " is not a frontend");
                 }
             }
             default -> { }
         }
-        Stage stage = switch (kind) {
-            case "connection" -> Stage.FE_CON_ACC;
-            case "session" -> Stage.FE_SES_ACC;
-            default -> p.kind().rulesOnFrontend() ? Stage.FE_REQ_CNT : Stage.BE_REQ_CNT;
+        StageSet stages = switch (kind) {
+            case "connection" -> StageSet.of(Stage.FE_CON_ACC);
+            case "session" -> StageSet.of(Stage.FE_SES_ACC);
+            default -> p.kind().stages(Stage.FE_REQ_CNT, Stage.BE_REQ_CNT);
         };
         List<TcpRules.Rule> list = switch (kind) {
             case "connection" -> rules.connection;
             case "session" -> rules.session;
             default -> rules.content;
         };
-        list.add(rule(false, kind, stage, p, l, acls, formats, rules, owned));
+        list.add(rule(false, kind, stages, p, l, acls, formats, rules, owned));
         RuleOrder.placed(p, switch (kind) {
             case "connection" -> RuleOrder.Kind.TCP_CONNECTION;
             case "session" -> RuleOrder.Kind.TCP_SESSION;
@@ -173,7 +176,8 @@ public final class TcpRuleModule implements Module {
                     rules.responseInspectDelay = delay;
                 }
             }
-            case "content" -> rules.response.add(rule(true, "content", Stage.BE_RES_CNT, p, l, acls, formats, rules, owned));
+            case "content" -> rules.response.add(rule(true, "content", p.kind().stages(Stage.FE_RES_CNT, Stage.BE_RES_CNT), p, l, acls,
+                    formats, rules, owned));
             default -> throw new ConfigException("'tcp-response' expects 'inspect-delay' or 'content' in " + where + " (got '" + l.arg(1) + "')");
         }
     }
@@ -205,7 +209,7 @@ public final class TcpRuleModule implements Module {
      *
      * @param owned the actions of other subsystems
      */
-    private static TcpRules.Rule rule(boolean response, String kind, Stage stage, ProxySpec p, ConfigLine l, AclParser acls,
+    private static TcpRules.Rule rule(boolean response, String kind, StageSet stages, ProxySpec p, ConfigLine l, AclParser acls,
                                       LogFormatParser formats, TcpRules rules, TcpActions owned) throws ConfigException {
         String where = p.describe();
         String directive = response ? "tcp-response" : "tcp-request";
@@ -230,7 +234,7 @@ public final class TcpRuleModule implements Module {
                 } catch (ConfigException ex) {
                     throw new ConfigException("'" + rule + "' : " + ex.getMessage());
                 }
-                if ((e.stages() & stage.bit()) == 0) {
+                if (!stages.allows(e.stages())) {
                     // (HAProxy names the action where it means the fetch)
                     throw new ConfigException("fetch method '" + word + "' extracts information from '" + e.fetch().source()
                             + "', none of which is available here");
@@ -245,7 +249,7 @@ public final class TcpRuleModule implements Module {
             }
             case "set-var-fmt" -> {
                 ConditionalVar var = ConditionalVar.parse(param);
-                LogFormat f = formats.parse(l.arg(pos++), stage, false, false);
+                LogFormat f = formats.parse(l.arg(pos++), stages, false, false);
                 act = ctx -> {
                     Sample s = new Sample();
                     s.setStr(f.format(ctx));
@@ -267,11 +271,11 @@ public final class TcpRuleModule implements Module {
                 if (!kind.equals("content")) {
                     throw new ConfigException("'capture " + l.arg(pos) + "' is not allowed in 'tcp-request " + kind + "' rules in " + where);
                 }
-                act = capture(p, l, pos, acls, rules);
+                act = capture(p, l, pos, stages, acls, rules);
                 pos += 3;
             }
             default -> {
-                ActionArgs args = new ActionArgs(l, pos, param, null, p, stage, acls.exprs(), formats);
+                ActionArgs args = new ActionArgs(l, pos, param, null, p, stages, acls.exprs(), formats);
                 act = response ? responseAction(action, args) : requestAction(action, kind, args);
                 TcpActions.Parser other = act != null ? null : owned.find(param == null ? action : action + "(*)", response);
                 if (other != null) {
@@ -288,7 +292,7 @@ public final class TcpRuleModule implements Module {
         }
         Condition cond;
         try {
-            cond = acls.condition(l, pos, p.partOrNull(AclTable.class), stage);
+            cond = acls.condition(l, pos, p.partOrNull(AclTable.class), stages, directive + " " + kind);
         } catch (ConfigException e) {
             throw new ConfigException("'" + rule + "' : error detected in " + where + " while parsing '" + l.arg(pos) + "' condition : "
                     + e.getMessage());

@@ -119,7 +119,8 @@ public final class Fulcrum {
             }
             int maxconn = p.maxconn > 0 ? p.maxconn : defaultMaxconn > 0 ? defaultMaxconn : connections.max();
             feedsBackends(p, maxconn, frontendConns);
-            Frontend fe = new Frontend(p, maxconn, switching(p), defaultBackend(p), logging);
+            Frontend fe = new Frontend(p, maxconn, switching(p), defaultBackend(p), p.kind().isBackend() ? backends.get(p.name()) : null,
+                    logging);
             fe.process(this);
             frontends.add(fe);
             BindList binds = p.partOrNull(BindList.class);

@@ -37,9 +37,9 @@ final class StickRuleParser {
         } catch (ConfigException e) {
             throw new ConfigException("'stick': " + e.getMessage() + ".");
         }
-        if ((key.stages() & stage.bit()) == 0) {
-            throw new ConfigException("'stick': fetch method '" + l.arg(2) + "' extracts information from '" + key.fetch().source()
-                    + "', none of which is available for '" + stage + "'.");
+        if ((key.stages() & stage.bit()) == 0) { // (HAProxy names the fetch keyword there, without its arguments)
+            throw new ConfigException("'stick': fetch method '" + key.fetch().name() + "' extracts information from '" + key.fetch().source()
+                    + "', none of which is available " + (stage == Stage.BE_STO_RUL ? "for 'store-response'." : "during request."));
         }
         int pos = 3;
         String table = null;

@@ -13,6 +13,7 @@ import io.fulcrum.sample.Sample;
 import io.fulcrum.sample.SampleContext;
 import io.fulcrum.sample.SampleType;
 import io.fulcrum.sample.Stage;
+import io.fulcrum.sample.StageSet;
 
 /**
  * The rule actions on stick counters, in tcp-request, http-request and http-response rules (the counters' also in
@@ -156,6 +157,21 @@ final class TrackActions {
         return Integer.parseInt(t);
     }
 
+    /**
+     * Where HAProxy checks sc-set-gpt's expression: at one stage per rule set, whatever the section (a frontend's for
+     * requests, a backend's for responses), so that a listen's http-request sc-set-gpt0 refuses be_name.
+     */
+    private static StageSet gptStage(ActionArgs a) {
+        if (a.phase() != null) {
+            return StageSet.of(a.phase() == Phase.REQUEST ? Stage.FE_HRQ_HDR : Stage.BE_HRS_HDR);
+        }
+        return StageSet.of(switch (a.stage()) {
+            case FE_CON_ACC, FE_SES_ACC -> a.stage();
+            case FE_REQ_CNT, BE_REQ_CNT -> Stage.FE_REQ_CNT;
+            default -> Stage.BE_RES_CNT;
+        });
+    }
+
     private static TcpAction incGpc(int sc, DataType count, DataType rate, int idx) {
         return ctx -> {
             Trackers.Tracked tr = tracked(ctx, sc);
@@ -176,7 +192,7 @@ final class TrackActions {
             try {
                 constant = Long.parseLong(v);
             } catch (NumberFormatException e) {
-                expr = a.expr(v);
+                expr = a.expr(v, null, gptStage(a));
             }
         }
         Expr e = expr;

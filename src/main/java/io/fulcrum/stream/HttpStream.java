@@ -1892,7 +1892,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
 
     @Override
     public Backend backend() {
-        return backend;
+        return backend != null ? backend : frontend.self(); // (a listen's own until the switching rules ran)
     }
 
     @Override

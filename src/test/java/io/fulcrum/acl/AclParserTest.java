@@ -325,6 +325,21 @@ class AclParserTest {
                 .hasMessage("character '@' is not permitted in acl name '1@a'.");
     }
 
+    /** Only HAProxy 2.6's derived keywords (its -dKacl): req.hdr_beg is no ACL keyword there, nor ssl_fc_sni_beg. */
+    @Test
+    void derivedKeywordsAreHaproxys() throws ConfigException {
+        for (String kw : new String[] {"hdr_beg(host)", "urlp_sub(q)", "ssl_fc_sni_end"}) {
+            parser.declare(new AclTable(), line("acl x " + kw + " a"));
+        }
+        for (String kw : new String[] {"req.hdr_beg(x)", "res.cook_sub(x)", "url_param_beg(x)", "req.ssl_sni_end", "ssl_fc_sni_beg"}) {
+            // Message from haproxy 2.6.
+            assertThatThrownBy(() -> acl(kw + " a")).hasMessage("error detected while parsing ACL 'x' : unknown fetch method '"
+                    + kw.replaceFirst("\\(.*", "") + "' in ACL expression '" + kw + "'.");
+        }
+        assertThat(parser.keywords()).extracting(AclParser.Keyword::name).contains("base_beg", "urlp_sub", "ssl_fc_sni_reg")
+                .doesNotContain("req.hdr_beg", "ssl_fc_sni_beg").hasSize(58);
+    }
+
     @Test
     void conditionsCombineNamedAnonymousAndPredefinedAcls() throws ConfigException {
         parser.declare(table, line("acl yes always_true"));

@@ -58,4 +58,51 @@ class AclWarningsConfigTest {
 
                 """);
     }
+
+    /**
+     * One warning per rule, about the first ACL that can never match where the rule runs, else the first ACL with a
+     * keyword that cannot (HAProxy's plural "keywords" for HTTP rules, "in 'tcp-request content'" for tcp rules); the
+     * keyword as written (shdr_beg). A listen section's rules run in its frontend and its backend: backend fetches are
+     * fine there, and the stage named is the first (its backend's for response rules).
+     */
+    @Test
+    void rulesWarnOfTheFirstAclThatCannotMatchWhereTheyRun() {
+        assertThat(LoadedConfig.load(dir, LoadedConfig.HTTP_DEFAULTS + """
+                frontend f
+                    bind :18001
+                    tcp-request inspect-delay 1s
+                    acl a res.hdr(x) y
+                    acl a src 1.2.3.4
+                    acl b res.hdr(x) y
+                    tcp-request content reject if a
+                    tcp-request content reject if { be_name x } b
+                    http-request deny if { shdr_beg(x) y }
+                    http-request deny if a b
+                    http-request deny if a
+                    default_backend l
+                listen l
+                    bind :18002
+                    tcp-request inspect-delay 1s
+                    tcp-response inspect-delay 1s
+                    acl c res.hdr(x) y
+                    acl c be_name y
+                    tcp-request content reject if { be_name x } || { res.hdr(y) z }
+                    tcp-response content reject if { req.hdr(x) y }
+                    http-request deny if { be_name x } || { srv_name x }
+                    http-request deny if c
+                    http-response deny if { req.hdr(x) y }
+                    server s 127.0.0.1:1
+                """).messages()).isEqualTo("""
+                [WARNING]  (1) : config : parsing [t.cfg:12] : acl 'a' involves keyword 'res.hdr' which is incompatible with 'frontend tcp-request content rule'
+                [WARNING]  (1) : config : parsing [t.cfg:13] : anonymous acl will never match in 'tcp-request content' because it uses keyword 'be_name' which is incompatible with 'frontend tcp-request content rule'
+                [WARNING]  (1) : config : parsing [t.cfg:14] : anonymous acl will never match because it uses keyword 'shdr_beg' which is incompatible with 'frontend http-request header rule'
+                [WARNING]  (1) : config : parsing [t.cfg:15] : acl 'b' will never match because it only involves keywords that are incompatible with 'frontend http-request header rule'
+                [WARNING]  (1) : config : parsing [t.cfg:16] : acl 'a' involves keywords 'res.hdr' which is incompatible with 'frontend http-request header rule'
+                [WARNING]  (1) : config : parsing [t.cfg:24] : anonymous acl will never match in 'tcp-request content' because it uses keyword 'res.hdr' which is incompatible with 'frontend tcp-request content rule'
+                [WARNING]  (1) : config : parsing [t.cfg:25] : anonymous acl will never match in 'tcp-response content' because it uses keyword 'req.hdr' which is incompatible with 'backend tcp-response content rule'
+                [WARNING]  (1) : config : parsing [t.cfg:26] : anonymous acl will never match because it uses keyword 'srv_name' which is incompatible with 'frontend http-request header rule'
+                [WARNING]  (1) : config : parsing [t.cfg:27] : acl 'c' involves keywords 'res.hdr' which is incompatible with 'frontend http-request header rule'
+                [WARNING]  (1) : config : parsing [t.cfg:28] : anonymous acl will never match because it uses keyword 'req.hdr' which is incompatible with 'backend http-response header rule'
+                """);
+    }
 }

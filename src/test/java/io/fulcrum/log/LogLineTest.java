@@ -8,6 +8,7 @@ import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
 import io.fulcrum.sample.ExprParser;
 import io.fulcrum.sample.SampleCatalog;
+import io.fulcrum.sample.StageSet;
 import io.netty.util.AsciiString;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -119,9 +120,9 @@ class LogLineTest {
         exchange("/", "x");
         String format = "<%[str(a%01b%09c%0Ad%7Fe%C3%A9%25),url_dec]> %{+Q}[str(%0D),url_dec] %{+Q,+E}[str(%22%0D),url_dec] %[str(%0A)]";
         // no quotes there: HAProxy's HTTP encoding ignores +Q (and keeps +E)
-        assertThat(parser.forHttpRules(w -> { }).parse(format, null, false, false).format(t))
+        assertThat(parser.forHttpRules(w -> { }).parse(format, (StageSet) null, false, false).format(t))
                 .isEqualTo("<a%01b\tc%0Ad%7Fe\u00c3\u00a9%> %0D \\\"%0D %0A");
-        assertThat(parser.parse(format, null, false, false).format(t))
+        assertThat(parser.parse(format, (StageSet) null, false, false).format(t))
                 .isEqualTo("<a\u0001b\tc\nd\u007fe\u00c3\u00a9%> \"\r\" \"\\\"\r\" %0A");
         // set-var-fmt: HAProxy parses it without the encoding, in HTTP rules too
         assertThat(parser.forHttpRules(w -> { }).parseUnencoded(format, null).format(t))
@@ -134,12 +135,12 @@ class LogLineTest {
     void layer6FetchesInHttpRuleValuesAreWarnedOf() throws Exception {
         java.util.List<String> warnings = new java.util.ArrayList<>();
         LogFormatParser http = parser.forHttpRules(warnings::add);
-        http.parse("x %[req.len] y %[path] %[req.payload(0,3),hex]", null, false, false);
+        http.parse("x %[req.len] y %[path] %[req.payload(0,3),hex]", (StageSet) null, false, false);
         assertThat(warnings).containsExactly("L6 sample fetch <req.len] y %[path] %[req.payload(0,3),hex]> ignored in HTTP log-format string.",
                 "L6 sample fetch <req.payload(0,3),hex]> ignored in HTTP log-format string.");
         warnings.clear();
         http.parseUnencoded("%[req.len]", null);
-        http.parse("%[req.hdr(x)]", null, false, false);
+        http.parse("%[req.hdr(x)]", (StageSet) null, false, false);
         assertThat(warnings).isEmpty();
     }
 
@@ -148,7 +149,7 @@ class LogLineTest {
     void emptySamplesAreDashes() throws Exception {
         exchange("/", "x");
         assertThat(line("a%[str(),bytes(0)]b %[var(txn.none)] %{+Q}[str(),bytes(0)] %[str(x),bytes(1)]")).isEqualTo("a-b - \"\" -");
-        assertThat(parser.parse("a%[str(),bytes(0)]b %{+Q}[str(),bytes(0)] %{+Q}[var(txn.none)] %[var(txn.none)].", null, false, false)
+        assertThat(parser.parse("a%[str(),bytes(0)]b %{+Q}[str(),bytes(0)] %{+Q}[var(txn.none)] %[var(txn.none)].", (StageSet) null, false, false)
                 .format(t)).isEqualTo("ab \"\" \"\" .");
     }
 

@@ -94,7 +94,7 @@ class TcpResponseConfigTest {
                     tcp-response content reject if { req.len gt 0 }
                     server s 127.0.0.1:1
                 """).messages()).isEqualTo("""
-                [WARNING]  (1) : config : parsing [t.cfg:19] : anonymous acl will never match because it uses keyword 'req.len' which is incompatible with 'backend tcp-response content rule'
+                [WARNING]  (1) : config : parsing [t.cfg:19] : anonymous acl will never match in 'tcp-response content' because it uses keyword 'req.len' which is incompatible with 'backend tcp-response content rule'
                 """);
     }
 }

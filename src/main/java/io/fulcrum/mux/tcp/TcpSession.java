@@ -974,7 +974,7 @@ public final class TcpSession extends LiveStream implements ResponseControl {
 
     @Override
     public Backend backend() {
-        return backend;
+        return backend != null ? backend : frontend.self(); // (a listen's own until the switching rules ran)
     }
 
     @Override
