@@ -64,7 +64,7 @@ sealed interface CheckRule {
     record SetVar(ConditionalVar var, Expr expr, LogFormat format) implements CheckRule {
     }
 
-    /** {@code tcp-check|http-check comment <text>}: a step that does nothing (the next rule took its text). */
+    /** {@code tcp-check|http-check comment <text>}: a step that does nothing (the rules after it took its text: {@code CheckRules.add}). */
     record Comment(String text) implements CheckRule {
     }
 

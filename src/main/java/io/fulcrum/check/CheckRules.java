@@ -605,8 +605,8 @@ final class CheckRules {
     }
 
     /**
-     * {@code tcp-check|http-check comment <text>}: a step of its own (HAProxy numbers it), whose text the rule right
-     * after it takes ({@link #add}).
+     * {@code tcp-check|http-check comment <text>}: a step of its own (HAProxy numbers it), whose text the rules after
+     * it take ({@link #add}).
      */
     private static CheckRule.Comment comment(ConfigLine l, String where) throws ConfigException {
         if (!l.has(2)) {
@@ -615,20 +615,44 @@ final class CheckRules {
         return new CheckRule.Comment(l.arg(2));
     }
 
-    /** Adds a rule to {@code set}; a connect, send or expect right after a comment rule takes its text unless it has its own comment, as by HAProxy. */
+    /**
+     * Adds a rule to {@code set}; a connect, send or expect without a comment of its own takes the text of the comment
+     * rule before it, a send or an expect also over the sends or expects in between (HAProxy's check_proxy_tcpcheck()
+     * hands a comment on until the kind of rule changes; a connect takes it and ends it).
+     */
     static void add(List<CheckRule> set, CheckRule r) {
-        if (!set.isEmpty() && set.getLast() instanceof CheckRule.Comment k) {
+        String k = stepComment(set, r);
+        if (k != null) {
             r = switch (r) {
                 case CheckRule.Connect x when x.comment() == null -> new CheckRule.Connect(x.port(), x.portExpr(), x.addr(), x.sendProxy(),
-                        x.viaSocks4(), x.byDefault(), x.ssl(), x.sni(), x.alpn(), k.text(), x.linger());
-                case CheckRule.Send x when x.comment() == null -> new CheckRule.Send(x.data(), k.text());
+                        x.viaSocks4(), x.byDefault(), x.ssl(), x.sni(), x.alpn(), k, x.linger());
+                case CheckRule.Send x when x.comment() == null -> new CheckRule.Send(x.data(), k);
                 case CheckRule.HttpSend x when x.comment() == null -> new CheckRule.HttpSend(x.method(), x.uri(), x.version(), x.headers(), x.body(),
-                        k.text(), x.fromOption());
-                case CheckRule.Expect x when x.comment() == null -> x.commented(k.text());
+                        k, x.fromOption());
+                case CheckRule.Expect x when x.comment() == null -> x.commented(k);
                 default -> r;
             };
         }
         set.add(r);
+    }
+
+    /** The text of the comment rule whose comment {@code r} added to {@code set} takes, null when none. */
+    private static String stepComment(List<CheckRule> set, CheckRule r) {
+        for (int i = set.size() - 1; i >= 0; i--) {
+            CheckRule before = set.get(i);
+            if (before instanceof CheckRule.Comment k) {
+                return k.text();
+            }
+            boolean sends = isSend(before) && isSend(r);
+            if (!sends && !(before instanceof CheckRule.Expect && r instanceof CheckRule.Expect)) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    private static boolean isSend(CheckRule r) {
+        return r instanceof CheckRule.Send || r instanceof CheckRule.HttpSend;
     }
 
     private static String comment(ConfigLine l, int i) {
