@@ -410,6 +410,34 @@ class CheckRulesIT {
         }
     }
 
+    /**
+     * {@code tcp-check connect addr <ip>:<port>}: the check connects to that port when the rule names none, its own
+     * {@code port} otherwise (haproxy 2.6's tcpcheck_eval_connect()).
+     */
+    @Test
+    void connectAddrWithAPort() throws Exception {
+        try (Origin ok = answering("+PONG\r\n")) {
+            int fe = freePort();
+            int refused = FulcrumProcess.refusedPort();
+            String cfg = CheckKit.config("", "tcp", fe, "addrport") + """
+                    backend addrport
+                        option tcp-check
+                        tcp-check connect addr 127.0.0.1:%1$d
+                        server s1 127.0.0.1:%2$d check inter 300ms
+                    backend portwins
+                        option tcp-check
+                        tcp-check connect addr 127.0.0.1:%1$d port %2$d
+                        server s1 127.0.0.1:%1$d check inter 300ms
+                    """.formatted(ok.port(), refused);
+            try (FulcrumProcess p = serve(cfg, fe)) {
+                p.awaitStderr("Health check for server addrport/s1 succeeded, reason: Layer4 check passed, ");
+                p.awaitStderr("Health check for server portwins/s1 failed, reason: Layer4 connection problem, info: \"Connection refused at step 1 "
+                        + "of tcp-check (connect port " + refused + ")\", check duration: ");
+                assertThat(p.stderr()).doesNotContain("Health check for server addrport/s1 failed");
+            }
+        }
+    }
+
     @Test
     void proxyHeadersOfChecks() throws Exception {
         List<String> v1 = new CopyOnWriteArrayList<>();
