@@ -7,6 +7,7 @@ import io.fulcrum.sample.VarRef;
 import io.netty.buffer.ByteBuf;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.function.ToIntFunction;
 import java.util.regex.Pattern;
@@ -15,11 +16,11 @@ import java.util.regex.Pattern;
 sealed interface CheckRule {
 
     /**
-     * {@code connect [default] [port N|<expr>] [addr A] [send-proxy] [via-socks4] [ssl] [sni S] [alpn A]}: port 0 and a null address are
-     * the server's check ones; {@code portExpr}, when set, gives the port at each run (0 or no sample: {@code port}...);
+     * {@code connect [default] [port N|<expr>] [addr A[:P]] [send-proxy] [via-socks4] [ssl] [sni S] [alpn A]}: port 0 and a null address
+     * are the server's check ones (the address's port, 0 when it has none, comes after {@code port} and {@code portExpr}); {@code portExpr}, when set, gives the port at each run (0 or no sample: {@code port}...);
      * {@code byDefault} takes TLS from the server's check settings ({@code check-ssl}...).
      */
-    record Connect(int port, ToIntFunction<CheckContext> portExpr, InetAddress addr, boolean sendProxy, boolean viaSocks4, boolean byDefault, boolean ssl,
+    record Connect(int port, ToIntFunction<CheckContext> portExpr, InetSocketAddress addr, boolean sendProxy, boolean viaSocks4, boolean byDefault, boolean ssl,
                    String sni, List<String> alpn, String comment, boolean linger) implements CheckRule {
         private static final Connect IMPLICIT = new Connect(0, null, null, false, false, true, false, null, null, null, false);
 
@@ -64,7 +65,7 @@ sealed interface CheckRule {
     record SetVar(ConditionalVar var, Expr expr, LogFormat format) implements CheckRule {
     }
 
-    /** {@code tcp-check|http-check comment <text>}: a step that does nothing (the next rule took its text). */
+    /** {@code tcp-check|http-check comment <text>}: a step that does nothing (the rules after it took its text: {@code CheckRules.add}). */
     record Comment(String text) implements CheckRule {
     }
 
@@ -171,15 +172,51 @@ sealed interface CheckRule {
 
         /** Whether an HTTP status matches a {@code status} list ("200", "200-399", "200,301"). */
         boolean statusMatches(int status) {
-            for (String part : text.split(",")) {
-                int dash = part.indexOf('-');
-                int lo = Integer.parseInt(part.substring(0, dash < 0 ? part.length() : dash));
-                int hi = dash < 0 ? lo : Integer.parseInt(part.substring(dash + 1));
-                if (status >= lo && status <= hi) {
+            int[] codes = statusCodes(text, IllegalStateException::new); // checked when the configuration was read
+            for (int i = 0; i < codes.length; i += 2) {
+                if (status >= codes[i] && status <= codes[i + 1]) {
                     return true;
                 }
             }
             return false;
+        }
+
+        /**
+         * The ranges of a status list, low and high of each in turn, read as HAProxy reads them (a missing number is 0,
+         * so "200,,300" holds 0); {@code refused} makes the exception for HAProxy's reason otherwise.
+         */
+        static <E extends Exception> int[] statusCodes(String list, java.util.function.Function<String, E> refused) throws E {
+            java.util.List<Integer> codes = new java.util.ArrayList<>();
+            int[] at = {0};
+            while (true) {
+                int low = readUint(list, at);
+                int high = low;
+                if (at[0] < list.length() && list.charAt(at[0]) == '-') {
+                    at[0]++;
+                    high = readUint(list, at);
+                }
+                if (low > high) {
+                    throw refused.apply("invalid range of status codes '" + list + "'");
+                }
+                codes.add(low);
+                codes.add(high);
+                if (at[0] == list.length()) {
+                    return codes.stream().mapToInt(Integer::intValue).toArray();
+                }
+                if (list.charAt(at[0]) != ',') {
+                    throw refused.apply("invalid character '" + list.charAt(at[0]) + "' in the list of status codes");
+                }
+                at[0]++;
+            }
+        }
+
+        /** The digits from {@code at[0]} as a number (0 without any), {@code at[0]} left after them (HAProxy's read_uint()). */
+        private static int readUint(String s, int[] at) {
+            long v = 0;
+            while (at[0] < s.length() && s.charAt(at[0]) >= '0' && s.charAt(at[0]) <= '9') {
+                v = Math.min(Integer.MAX_VALUE, v * 10 + s.charAt(at[0]++) - '0');
+            }
+            return (int) v;
         }
     }
 }

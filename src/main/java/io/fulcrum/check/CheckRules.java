@@ -11,6 +11,7 @@ import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.sample.ConditionalVar;
 import io.fulcrum.sample.Expr;
 import io.fulcrum.sample.ExprParser;
+import io.fulcrum.sample.PcreRegex;
 import io.fulcrum.sample.Sample;
 import io.fulcrum.sample.SampleType;
 import io.fulcrum.sample.Stage;
@@ -18,6 +19,8 @@ import io.fulcrum.sample.VarRef;
 import io.netty.buffer.ByteBufUtil;
 
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -117,36 +120,13 @@ final class CheckRules {
         List<CheckRule> set = c.tcpRules;
         switch (kw) {
             case "connect" -> add(set, connect(set, l, "tcp-check"));
-            case "send", "send-lf" -> {
-                if (!l.has(2)) {
-                    throw new ConfigException("'tcp-check " + kw + "' expects a string as argument.");
-                }
-                if (kw.equals("send")) {
-                    byte[] data = l.arg(2).getBytes(StandardCharsets.ISO_8859_1);
-                    add(set, new CheckRule.Send(x -> data, comment(l, 3)));
-                } else {
-                    CheckRule.Text f = format(l.arg(2), "tcp-check send-lf");
-                    add(set, new CheckRule.Send(x -> f.of(x).getBytes(StandardCharsets.ISO_8859_1), comment(l, 3)));
-                }
-            }
-            case "send-binary", "send-binary-lf" -> {
-                if (!l.has(2)) {
-                    throw new ConfigException("'tcp-check " + kw + "' expects a binary string as argument.");
-                }
-                if (kw.equals("send-binary")) {
-                    byte[] data = hex(l.arg(2), "tcp-check " + kw);
-                    add(set, new CheckRule.Send(x -> data, comment(l, 3)));
-                } else {
-                    CheckRule.Text f = format(l.arg(2), "tcp-check send-binary-lf");
-                    add(set, new CheckRule.Send(x -> hexOrNull(f.of(x)), comment(l, 3)));
-                }
-            }
+            case "send", "send-lf", "send-binary", "send-binary-lf" -> add(set, send(l, kw));
             case "expect" -> add(set, expect(l, "tcp-check", false));
             case "comment" -> set.add(comment(l, "tcp-check"));
             default -> {
                 CheckRule v = variable(l, "tcp-check");
                 if (v == null) {
-                    throw ConfigException.unspaced("'tcp-check' only supports 'comment', 'connect', 'send', 'send-binary', 'expect', "
+                    throw new ConfigException("'tcp-check' only supports 'comment', 'connect', 'send', 'send-binary', 'expect', "
                             + "'set-var-fmt(*)', 'set-var(*)', 'unset-var(*)'. but got '" + kw + "'");
                 }
                 set.add(v);
@@ -166,10 +146,12 @@ final class CheckRules {
         HttpRuleSet set = c.httpRules;
         CheckRule rule = switch (kw) {
             case "disable-on-404" -> {
+                noMore(l);
                 c.disableOn404 = true;
                 yield null;
             }
             case "send-state" -> {
+                noMore(l);
                 c.sendState = true;
                 yield null;
             }
@@ -180,7 +162,7 @@ final class CheckRules {
             default -> {
                 CheckRule v = variable(l, "http-check");
                 if (v == null) {
-                    throw ConfigException.unspaced("'http-check' only supports 'disable-on-404', 'send-state', 'comment', 'connect', 'send', "
+                    throw new ConfigException("'http-check' only supports 'disable-on-404', 'send-state', 'comment', 'connect', 'send', "
                             + "'expect', 'set-var-fmt(*)', 'set-var(*)', 'unset-var(*)'. but got '" + kw + "'");
                 }
                 yield v;
@@ -200,11 +182,72 @@ final class CheckRules {
         }
     }
 
+    /** {@code tcp-check send|send-lf|send-binary|send-binary-lf <data> [comment <text>]}, with HAProxy's words. */
+    private CheckRule.Send send(ConfigLine l, String kw) throws ConfigException {
+        // HAProxy's own message swaps its two words: "'string' expects a send as argument"
+        String data = value(l, 2, "'" + (kw.equals("send-binary") ? "binary string" : "string") + "' expects a " + kw + " as argument");
+        String comment = null;
+        for (int i = 3; has(l, i); i++) {
+            if (!l.arg(i).equals("comment")) {
+                throw fail(l, "expects 'comment' but got '" + l.arg(i) + "' as argument.");
+            }
+            comment = value(l, ++i, "'comment' expects a string as argument.");
+        }
+        CheckRule.Payload payload = switch (kw) {
+            case "send" -> {
+                byte[] b = data.getBytes(StandardCharsets.ISO_8859_1);
+                yield x -> b;
+            }
+            case "send-binary" -> {
+                byte[] b = hex(l, data, "'" + data + "' invalid binary string (%s).\n");
+                yield x -> b;
+            }
+            case "send-lf" -> {
+                CheckRule.Text f = format(l, data, data);
+                yield x -> f.of(x).getBytes(StandardCharsets.ISO_8859_1);
+            }
+            default -> {
+                CheckRule.Text f = format(l, data, data);
+                yield x -> hexOrNull(f.of(x));
+            }
+        };
+        return new CheckRule.Send(payload, comment);
+    }
+
+    /** HAProxy's refusal of words after {@code http-check disable-on-404} or {@code send-state}. */
+    private static void noMore(ConfigLine l) throws ConfigException {
+        if (has(l, 2)) {
+            throw new ConfigException("'" + l.arg(0) + "' cannot handle unexpected argument '" + l.arg(2) + "'.");
+        }
+    }
+
+    /** A refused {@code tcp-check|http-check <rule>} line: HAProxy's "'tcp-check send' : <why>." */
+    private static ConfigException fail(ConfigLine l, String why) {
+        return new ConfigException("'" + l.arg(0) + " " + l.arg(1) + "' : " + why + ".");
+    }
+
+    /** Whether word {@code i} is there: an empty word ends a rule's words, as in HAProxy. */
+    private static boolean has(ConfigLine l, int i) {
+        return l.has(i) && !l.arg(i).isEmpty();
+    }
+
+    /** Word {@code i}, else a refusal saying {@code missing}. */
+    private static String value(ConfigLine l, int i, String missing) throws ConfigException {
+        if (!has(l, i)) {
+            throw fail(l, missing);
+        }
+        return l.arg(i);
+    }
+
     /** {@code set-var(name) <expr>}, {@code set-var-fmt(name) <fmt>}, {@code unset-var(name)}; null for another word. */
     private CheckRule variable(ConfigLine l, String kw) throws ConfigException {
         String word = l.arg(1);
         int paren = word.indexOf('(');
         String action = paren < 0 ? word : word.substring(0, paren);
+        if (paren < 0 && List.of("set-var", "set-var-fmt", "unset-var").contains(word)) {
+            throw fail(l, "'" + word + "' : invalid or incomplete action '" + word + "'. Expects 'set-var(<var-name>)', "
+                    + "'set-var-fmt(<var-name>)' or 'unset-var(<var-name>)'");
+        }
         if (paren < 0 || !word.endsWith(")") || !List.of("set-var", "set-var-fmt", "unset-var").contains(action)) {
             return null;
         }
@@ -226,11 +269,9 @@ final class CheckRules {
                 return new CheckRule.UnsetVar(var.var());
             }
             case "set-var-fmt" -> {
-                if (!l.has(2)) {
-                    throw new ConfigException(where + "missing log-format.");
-                }
                 try {
-                    return new CheckRule.SetVar(var, null, formats.parse(l.arg(2), Stage.BE_CHK_RUL, false, false));
+                    // without a format, HAProxy sets the variable to an empty string
+                    return new CheckRule.SetVar(var, null, formats.parse(l.has(2) ? l.arg(2) : "", Stage.BE_CHK_RUL, false, false));
                 } catch (ConfigException e) {
                     throw new ConfigException(where + e.getMessage() + ".");
                 }
@@ -259,12 +300,12 @@ final class CheckRules {
         return e;
     }
 
-    /** A log-format text of a check rule, with HAProxy's words when it does not compile. */
-    private CheckRule.Text format(String text, String where) throws ConfigException {
+    /** A log-format text of a check rule; when it does not compile, HAProxy's words (which name {@code named}, and end a line). */
+    private CheckRule.Text format(ConfigLine l, String text, String named) throws ConfigException {
         try {
             return CheckRule.Text.of(formats.parse(text, Stage.BE_CHK_RUL, false, false));
         } catch (ConfigException e) {
-            throw new ConfigException("'" + where + "' : '" + text + "' invalid log-format string (" + e.getMessage() + ").");
+            throw fail(l, "'" + named + "' invalid log-format string (" + e.getMessage() + ").\n");
         }
     }
 
@@ -281,7 +322,7 @@ final class CheckRules {
         }
         int port = 0;
         ToIntFunction<CheckContext> portExpr = null;
-        InetAddress addr = null;
+        InetSocketAddress addr = null;
         boolean sendProxy = false;
         boolean viaSocks4 = false;
         boolean byDefault = false;
@@ -290,32 +331,48 @@ final class CheckRules {
         String sni = null;
         List<String> alpn = null;
         String comment = null;
-        for (int i = 2; i < l.size(); i++) {
+        for (int i = 2; has(l, i); i++) {
             String w = l.arg(i);
             switch (w) {
                 case "port" -> {
-                    String v = value(l, ++i, kw + " connect", w);
+                    String v = value(l, ++i, "'port' expects a port number or a sample expression as argument.");
                     if (v.matches("\\d+")) {
-                        port = CheckModule.port(v, "port");
+                        port = v.length() > 5 ? 0 : Integer.parseInt(v);
+                        if (port < 1 || port > 65535) {
+                            throw fail(l, "expects a valid TCP port (from range 1 to 65535) or a sample expression, got " + v + ".");
+                        }
                     } else {
                         portExpr = intExpr(v, "'" + kw + " connect' : error detected while parsing port expression : ");
                     }
                 }
-                case "addr" -> addr = CheckModule.address(value(l, ++i, kw + " connect", w), "addr");
+                case "addr" -> addr = connectAddr(l, value(l, ++i, "'addr' expects <ipv4|ipv6> as argument."));
                 case "send-proxy" -> sendProxy = true;
                 case "default" -> byDefault = true;
                 case "linger" -> linger = true;
                 case "ssl" -> ssl = true;
-                case "sni" -> sni = value(l, ++i, kw + " connect", w);
+                case "sni" -> sni = value(l, ++i, "'sni' expects a string as argument.");
                 case "alpn" -> alpn = CheckModule.alpn(l.has(i + 1) ? l.arg(++i) : "", "'" + kw + " connect' : 'alpn'");
                 case "proto" -> connectProto(l.has(i + 1) ? l.arg(++i) : null, kw);
-                case "comment" -> comment = value(l, ++i, kw + " connect", w);
+                case "comment" -> comment = value(l, ++i, "'comment' expects a string as argument.");
                 case "via-socks4" -> viaSocks4 = true;
-                default -> throw new ConfigException("'" + kw + " connect' : expects 'comment', 'port', 'addr', 'send-proxy', 'via-socks4', "
-                        + "'ssl', 'sni', 'alpn', 'proto', 'linger' or 'default' but got '" + w + "' as argument.");
+                default -> throw fail(l, "expects 'comment', 'port', 'addr', 'send-proxy', 'ssl', 'sni', 'alpn' or 'via-socks4', 'linger', "
+                        + "'default' but got '" + w + "' as argument.");
             }
         }
         return new CheckRule.Connect(port, portExpr, addr, sendProxy, viaSocks4, byDefault, ssl, sni, alpn, comment, linger);
+    }
+
+    /** A connect's {@code addr}: an IPv4 or IPv6 address or a name, resolved now, and an IPv4 address's or a name's port if any (else 0). */
+    private static InetSocketAddress connectAddr(ConfigLine l, String v) throws ConfigException {
+        int colon = v.lastIndexOf(':');
+        boolean withPort = colon > 0 && v.indexOf(':') == colon && v.substring(colon + 1).matches("\\d{1,5}")
+                && Integer.parseInt(v.substring(colon + 1)) <= 65535;
+        try {
+            return new InetSocketAddress(InetAddress.getByName(withPort ? v.substring(0, colon) : v),
+                    withPort ? Integer.parseInt(v.substring(colon + 1)) : 0);
+        } catch (UnknownHostException e) {
+            throw fail(l, "'addr' : invalid address: '" + v + "' in '" + v + "'\n.");
+        }
     }
 
     /**
@@ -348,32 +405,40 @@ final class CheckRules {
         CheckRule.Text body = null;
         String host = null;
         String comment = null;
-        for (int i = 2; i < l.size(); i++) {
+        for (int i = 2; has(l, i); i++) {
             String w = l.arg(i);
+            String missing = "'" + w + "' expects a string as argument.";
             switch (w) {
-                case "meth" -> method = value(l, ++i, "http-check send", w);
-                case "uri" -> uri = CheckRule.Text.fixed(value(l, ++i, "http-check send", w));
-                case "uri-lf" -> uri = format(value(l, ++i, "http-check send", w), "http-check send");
-                case "ver" -> version = value(l, ++i, "http-check send", w);
-                case "body" -> body = CheckRule.Text.fixed(value(l, ++i, "http-check send", w));
-                case "body-lf" -> body = format(value(l, ++i, "http-check send", w), "http-check send");
-                case "comment" -> comment = value(l, ++i, "http-check send", w);
+                case "meth" -> method = value(l, ++i, missing);
+                case "uri" -> uri = CheckRule.Text.fixed(value(l, ++i, missing));
+                case "uri-lf" -> uri = format(l, value(l, ++i, missing), l.arg(i));
+                case "ver" -> version = value(l, ++i, missing);
+                case "body" -> body = CheckRule.Text.fixed(value(l, ++i, missing));
+                case "body-lf" -> body = format(l, value(l, ++i, missing), l.arg(i));
+                case "comment" -> comment = value(l, ++i, missing);
                 case "hdr" -> {
-                    String name = value(l, ++i, "http-check send", w);
-                    String text = value(l, ++i, "http-check send", w);
+                    if (!has(l, i + 1) || !has(l, i + 2)) {
+                        throw fail(l, "'hdr' expects <name> and <value> as arguments");
+                    }
+                    String name = l.arg(++i);
+                    String text = l.arg(++i);
                     if (name.equalsIgnoreCase("host") && host != null) {
-                        throw new ConfigException("'http-check send' : '" + name + "' header already defined (previous value is '" + host + "').");
+                        throw fail(l, "'" + name + "' header already defined (previous value is '" + host + "')");
                     }
                     if (name.equalsIgnoreCase("host")) {
                         host = text;
                     }
                     // HAProxy drops them: the check writes its own content-length, and sends no chunks
                     if (!name.equalsIgnoreCase("content-length") && !name.equalsIgnoreCase("transfer-encoding")) {
-                        headers.add(new CheckRule.Header(name, format(text, "http-check send")));
+                        try {
+                            headers.add(new CheckRule.Header(name, CheckRule.Text.of(formats.parse(text, Stage.BE_CHK_RUL, false, false))));
+                        } catch (ConfigException e) {
+                            throw fail(l, e.getMessage()); // without the words of the other log-format texts, as HAProxy
+                        }
                     }
                 }
-                default -> throw new ConfigException("'http-check send' : expects 'comment', 'meth', 'uri', 'uri-lf', 'ver', 'hdr', 'body' or "
-                        + "'body-lf' but got '" + w + "' as argument.");
+                default -> throw fail(l, "expects 'comment', 'meth', 'uri', 'uri-lf', 'ver', 'hdr', 'body' or 'body-lf' but got '" + w
+                        + "' as argument.");
             }
         }
         return new CheckRule.HttpSend(method, uri, version, headers, body, comment, false);
@@ -391,90 +456,119 @@ final class CheckRules {
         CheckStatus tout;
     }
 
+    /**
+     * {@code expect}: its pattern and options in any order, read as HAProxy 2.6's parse_tcpcheck_expect() reads them
+     * (and refused with its words); the pattern is compiled once the line is read.
+     */
     private CheckRule.Expect expect(ConfigLine l, String kw, boolean http) throws ConfigException {
-        String where = kw + " expect";
+        if (!has(l, 2)) {
+            throw fail(l, "expects at least a matching pattern as arguments");
+        }
         ExpectOptions o = new ExpectOptions();
         boolean negate = false;
-        for (int i = 2; i < l.size(); i++) {
+        CheckRule.Kind kind = null;
+        String pattern = null;
+        HeaderWords hdr = null;
+        for (int i = 2; has(l, i); i++) {
             String w = l.arg(i);
+            boolean inPattern = false;
+            while (w.startsWith("!")) {
+                inPattern = true;
+                int n = 0;
+                while (n < w.length() && w.charAt(n) == '!') {
+                    n++;
+                }
+                negate ^= n % 2 == 1;
+                w = w.substring(n);
+                if (w.isEmpty()) {
+                    w = l.has(++i) ? l.arg(i) : "";
+                }
+            }
+            CheckRule.Kind k = kind(w, http);
+            if (k != null) {
+                if (kind != null) {
+                    throw fail(l, "only on pattern expected");
+                }
+                kind = k;
+                if (k == CheckRule.Kind.HEADER) {
+                    hdr = headerWords(l, i, w);
+                    i = hdr.last;
+                } else {
+                    pattern = value(l, ++i, "'" + w + "' expects a <pattern> as argument");
+                }
+                continue;
+            }
+            if (w.equals("custom") && !inPattern) {
+                // haproxy 2.6 takes it and would run a rule without its function: the protocol checks' own kind of expect
+                throw fail(l, "'custom' is the expect of HAProxy's protocol checks, a rule cannot use it");
+            }
+            if (inPattern && OPTIONS.contains(w)) {
+                throw fail(l, "[!] not supported with '" + w + "'");
+            }
             if (w.equals("min-recv")) {
-                o.minRecv = (int) Args.atol(value(l, ++i, where, w)); // as HAProxy: "12abc" is 12, "abc" 0
-                continue;
-            }
-            int next = option(l, i, where, o);
-            if (next > i) {
-                i = next;
-                continue;
-            }
-            if (w.equals("!")) {
-                negate = true;
-                continue;
-            }
-            String match = w.startsWith("!") ? w.substring(1) : w;
-            negate |= w.startsWith("!") && w.length() > 1;
-            CheckRule.Kind kind = kind(match, http, where);
-            if (kind == CheckRule.Kind.HEADER) {
-                int[] at = {i + 1};
-                HeaderMatch h = header(l, at, match.equals("fhdr"), where);
-                rest(l, at[0], where, o);
-                return new CheckRule.Expect(kind, negate, match, null, null, null, o.minRecv, o.comment, o.onSuccess, o.onError, o.statusCode, h,
-                        null, false, o.ok, o.error, o.tout);
-            }
-            String pattern = value(l, ++i, where, match);
-            Pattern regex = null;
-            byte[] bytes = null;
-            CheckRule.Text lf = null;
-            switch (kind) {
-                case RSTRING, RBINARY, RSTATUS, RBODY -> {
-                    try {
-                        regex = Pattern.compile(pattern);
-                    } catch (PatternSyntaxException e) {
-                        throw new ConfigException("'" + where + "' : regex '" + pattern + "' is invalid (" + e.getDescription() + ").");
-                    }
+                long n = Args.atol(value(l, ++i, "'min-recv' expects a integer as argument")); // as HAProxy: "12abc" is 12, "abc" 0
+                if (n < -1 || n > Integer.MAX_VALUE) {
+                    throw fail(l, "'min-recv' expects -1 or an integer from 0 to INT_MAX");
                 }
-                case BINARY -> bytes = hex(pattern, where);
-                case STATUS -> {
-                    if (!pattern.matches("\\d{3}(-\\d{3})?(,\\d{3}(-\\d{3})?)*")) {
-                        throw new ConfigException("'" + where + "' : invalid status list '" + pattern + "'.");
-                    }
-                }
-                case STRING_LF, BINARY_LF, BODY_LF -> lf = format(pattern, where);
-                default -> bytes = pattern.getBytes(StandardCharsets.ISO_8859_1);
+                o.minRecv = (int) n;
+                continue;
             }
-            rest(l, i + 1, where, o);
-            return new CheckRule.Expect(kind, negate, pattern, regex, bytes, lf, o.minRecv, o.comment, o.onSuccess, o.onError, o.statusCode,
-                    null, null, false, o.ok, o.error, o.tout);
-        }
-        throw new ConfigException("'" + where + "' : expects a pattern.");
-    }
-
-    /** Options written after the pattern ({@code comment}, {@code on-error}...). */
-    private void rest(ConfigLine l, int from, String where, ExpectOptions o) throws ConfigException {
-        for (int i = from; i < l.size(); i++) {
-            int next = option(l, i, where, o);
+            int next = option(l, i, o);
             if (next == i) {
-                throw new ConfigException("'" + where + "' : unexpected argument '" + l.arg(i) + "'.");
+                throw fail(l, http ? "'only supports min-recv, [!]string', '[!]rstring', '[!]string-lf', '[!]status', '[!]rstatus', "
+                        + "[!]hdr, [!]fhdr or comment but got '" + w + "' as argument."
+                        : "'only supports min-recv, '[!]binary', '[!]string', '[!]rstring', '[!]string-lf''[!]rbinary', '[!]binary-lf' "
+                        + "or comment but got '" + w + "' as argument.");
             }
             i = next;
+        }
+        if (kind == null) {
+            throw fail(l, "pattern not found");
+        }
+        if (kind == CheckRule.Kind.HEADER) {
+            return new CheckRule.Expect(kind, negate, hdr.word, null, null, null, o.minRecv, o.comment, o.onSuccess, o.onError, o.statusCode,
+                    header(l, hdr), null, false, o.ok, o.error, o.tout);
+        }
+        Pattern regex = null;
+        byte[] bytes = null;
+        CheckRule.Text lf = null;
+        switch (kind) {
+            case RSTRING, RBINARY, RSTATUS, RBODY -> regex = regex(l, pattern, false);
+            case BINARY -> bytes = hex(l, pattern, "invalid binary string (%s)");
+            case STATUS -> CheckRule.Expect.statusCodes(pattern, why -> fail(l, why));
+            case STRING_LF, BINARY_LF, BODY_LF -> lf = format(l, pattern, pattern);
+            default -> bytes = pattern.getBytes(StandardCharsets.ISO_8859_1);
+        }
+        return new CheckRule.Expect(kind, negate, pattern, regex, bytes, lf, o.minRecv, o.comment, o.onSuccess, o.onError, o.statusCode,
+                null, null, false, o.ok, o.error, o.tout);
+    }
+
+    /** The expect options a {@code !} may not come before. */
+    private static final List<String> OPTIONS = List.of("min-recv", "custom", "comment", "on-success", "on-error", "ok-status", "error-status",
+            "status-code", "tout-status");
+
+    /** A regex of a check rule, refused with PCRE2's words as HAProxy says them. */
+    private static Pattern regex(ConfigLine l, String text, boolean ignoreCase) throws ConfigException {
+        try {
+            return PcreRegex.compile(text, ignoreCase);
+        } catch (PatternSyntaxException e) {
+            throw fail(l, "regex '" + text + "' is invalid" + PcreRegex.reason(e));
         }
     }
 
     /** Reads the option at {@code i} into {@code o}; the index of its last word, or {@code i} when it is no option. */
-    private int option(ConfigLine l, int i, String where, ExpectOptions o) throws ConfigException {
+    private int option(ConfigLine l, int i, ExpectOptions o) throws ConfigException {
         String w = l.arg(i);
+        String missing = "'" + w + "' expects a string as argument";
         switch (w) {
-            case "comment" -> o.comment = value(l, i + 1, where, w);
-            case "on-success" -> o.onSuccess = format(value(l, i + 1, where, w), where);
-            case "on-error" -> o.onError = format(value(l, i + 1, where, w), where);
-            case "ok-status" -> o.ok = status(value(l, i + 1, where, w), where, w, "'L4OK', 'L6OK', 'L7OK' or 'L7OKC'", "");
-            case "error-status" -> o.error = status(value(l, i + 1, where, w), where, w, "'L4CON', 'L6RSP', 'L7RSP' or 'L7STS'", "L7OKC");
-            case "tout-status" -> o.tout = status(value(l, i + 1, where, w), where, w, "'L4TOUT', 'L6TOUT' or 'L7TOUT'", "");
-            case "status-code" -> {
-                if (!l.has(i + 1)) {
-                    throw new ConfigException("'" + where + "' : 'status-code' expects an expression as argument.");
-                }
-                o.statusCode = intExpr(l.arg(i + 1), "'" + where + "' : error detected while parsing status-code expression : ");
-            }
+            case "comment" -> o.comment = value(l, i + 1, missing);
+            case "on-success" -> o.onSuccess = format(l, value(l, i + 1, missing), l.arg(i + 1));
+            case "on-error" -> o.onError = format(l, value(l, i + 1, missing), l.arg(i + 1));
+            case "ok-status" -> o.ok = status(l, value(l, i + 1, missing), w, "'L4OK', 'L6OK', 'L7OK' or 'L7OKC'", "");
+            case "error-status" -> o.error = status(l, value(l, i + 1, missing), w, "'L4CON', 'L6RSP', 'L7RSP' or 'L7STS'", "L7OKC");
+            case "tout-status" -> o.tout = status(l, value(l, i + 1, missing), w, "'L4TOUT', 'L6TOUT' or 'L7TOUT'", "");
+            case "status-code" -> o.statusCode = intExpr(value(l, i + 1, "'status-code' expects an expression as argument"),
+                    "'" + l.arg(0) + " " + l.arg(1) + "' : error detected while parsing status-code expression : ");
             default -> {
                 return i;
             }
@@ -496,47 +590,66 @@ final class CheckRules {
         };
     }
 
-    /** {@code name [-m meth] <name> [value [-m meth] <value>]} from {@code at[0]}, which is left after it. */
-    private HeaderMatch header(ConfigLine l, int[] at, boolean full, String where) throws ConfigException {
-        HeaderMatch.Match name = null;
-        HeaderMatch.Match value = null;
-        while (at[0] < l.size() && List.of("name", "value", "name-lf", "value-lf").contains(l.arg(at[0]))) {
-            String part = l.arg(at[0]++);
-            String method = "str";
-            if (at[0] < l.size() && l.arg(at[0]).equals("-m")) {
-                method = value(l, at[0] + 1, where, "-m");
-                if (!List.of("str", "beg", "end", "sub", "reg").contains(method)) {
-                    throw new ConfigException("'" + where + "' : '" + method + "' only supports 'str', 'beg', 'end', 'sub' or 'reg'.");
-                }
-                at[0] += 2;
-            }
-            String text = value(l, at[0]++, where, part);
-            boolean lf = part.endsWith("-lf");
-            Pattern regex = null;
-            if (method.equals("reg")) {
-                if (lf) {
-                    throw new ConfigException("'" + where + "' : 'hdr': log-format string is not supported with a regex matching method.");
-                }
-                try {
-                    regex = Pattern.compile(text, part.equals("name") ? Pattern.CASE_INSENSITIVE : 0);
-                } catch (PatternSyntaxException e) {
-                    throw new ConfigException("'" + where + "' : regex '" + text + "' is invalid (" + e.getDescription() + ").");
-                }
-            }
-            HeaderMatch.Match m = new HeaderMatch.Match(method, text, regex, lf ? format(text, where) : null);
-            if (part.startsWith("name")) {
-                name = m;
-            } else {
-                value = m;
-            }
-        }
-        if (name == null) {
-            throw new ConfigException("'" + where + "' : 'hdr' expects 'name' followed by a pattern.");
-        }
-        return new HeaderMatch(name, value, full);
+    /** The words of {@code hdr|fhdr name [-m meth] <name> [value [-m meth] <value>]}; {@code last} is the index of the last one. */
+    private record HeaderWords(String word, boolean nameLf, String nameMethod, String name, boolean valueLf, String valueMethod,
+                               String value, int last) {
     }
 
-    private static CheckRule.Kind kind(String match, boolean http, String where) throws ConfigException {
+    /** The header words from {@code at} (the {@code hdr} word), checked as HAProxy does while it reads the line. */
+    private static HeaderWords headerWords(ConfigLine l, int at, String word) throws ConfigException {
+        int i = at;
+        if (!has(l, i + 1) || !has(l, i + 2) || !List.of("name", "name-lf").contains(l.arg(i + 1))) {
+            throw fail(l, "'" + word + "' expects at the name keyword as first argument followed by a pattern");
+        }
+        boolean nameLf = l.arg(i + 1).equals("name-lf");
+        i += 2;
+        String nameMethod = "str";
+        if (l.arg(i).equals("-m")) {
+            nameMethod = method(l, i, word, nameLf);
+            i += 2;
+        }
+        String name = l.has(i) ? l.arg(i) : "";
+        if (!has(l, i + 1) || !List.of("value", "value-lf").contains(l.arg(i + 1))) {
+            return new HeaderWords(word, nameLf, nameMethod, name, false, null, null, i);
+        }
+        boolean valueLf = l.arg(i + 1).equals("value-lf");
+        String valueMethod = "str";
+        if (l.has(i + 2) && l.arg(i + 2).equals("-m")) {
+            i += 2;
+            valueMethod = method(l, i, word, valueLf);
+        }
+        if (!has(l, i + 2)) {
+            throw fail(l, "'" + word + "' expect a pattern with the value keyword");
+        }
+        return new HeaderWords(word, nameLf, nameMethod, name, valueLf, valueMethod, l.arg(i + 2), i + 2);
+    }
+
+    /** The matching method after the {@code -m} at {@code i}. */
+    private static String method(ConfigLine l, int i, String word, boolean lf) throws ConfigException {
+        if (!has(l, i + 1)) {
+            throw fail(l, "'" + word + "' : '-m' expects at a matching pattern ('str', 'beg', 'end', 'sub' or 'reg')");
+        }
+        String m = l.arg(i + 1);
+        if (m.equals("reg") && lf) {
+            throw fail(l, "'" + word + "': log-format string is not supported with a regex matching method");
+        }
+        if (!List.of("str", "beg", "end", "sub", "reg").contains(m)) {
+            throw fail(l, "'" + word + "' : '-m' only supports 'str', 'beg', 'end', 'sub' or 'reg' (got '" + m + "')");
+        }
+        return m;
+    }
+
+    /** What a header expect looks for, its patterns compiled (a regex name matches in any case, as HAProxy's). */
+    private HeaderMatch header(ConfigLine l, HeaderWords w) throws ConfigException {
+        HeaderMatch.Match name = new HeaderMatch.Match(w.nameMethod, w.name, w.nameMethod.equals("reg") ? regex(l, w.name, true) : null,
+                w.nameLf ? format(l, w.name, w.name) : null);
+        HeaderMatch.Match value = w.value == null ? null : new HeaderMatch.Match(w.valueMethod, w.value,
+                w.valueMethod.equals("reg") ? regex(l, w.value, false) : null, w.valueLf ? format(l, w.value, w.name) : null);
+        return new HeaderMatch(name, value, w.word.equals("fhdr"));
+    }
+
+    /** The pattern kind {@code match} names, null when it names none (for this kind of check). */
+    private static CheckRule.Kind kind(String match, boolean http) {
         if (http) {
             return switch (match) {
                 case "status" -> CheckRule.Kind.STATUS;
@@ -545,8 +658,7 @@ final class CheckRules {
                 case "rstring" -> CheckRule.Kind.RBODY;
                 case "hdr", "fhdr" -> CheckRule.Kind.HEADER;
                 case "string-lf" -> CheckRule.Kind.BODY_LF;
-                default -> throw new ConfigException("'" + where + "' : 'only supports min-recv, [!]string', '[!]rstring', '[!]string-lf', "
-                        + "'[!]status', '[!]rstatus', [!]hdr, [!]fhdr or comment but got '" + match + "' as argument.");
+                default -> null;
             };
         }
         return switch (match) {
@@ -556,44 +668,33 @@ final class CheckRules {
             case "rbinary" -> CheckRule.Kind.RBINARY;
             case "string-lf" -> CheckRule.Kind.STRING_LF;
             case "binary-lf" -> CheckRule.Kind.BINARY_LF;
-            default -> throw new ConfigException("'" + where + "' : 'only supports min-recv, 'error-status', 'ok-status', 'tout-status', "
-                    + "[!] followed by 'string', 'rstring', 'binary' or 'rbinary' but got '" + match + "' as argument.");
+            default -> null;
         };
-    }
-
-    private static String value(ConfigLine l, int i, String where, String w) throws ConfigException {
-        if (!l.has(i)) {
-            throw new ConfigException("'" + where + "' : '" + w + "' expects " + (w.equals("meth") || w.equals("uri") || w.equals("ver")
-                    ? "a string as argument." : "a <pattern> as argument"));
-        }
-        return l.arg(i);
     }
 
     /**
      * The status an {@code ok-status}, {@code error-status} or {@code tout-status} names, one of {@code listed} (as
      * HAProxy words them) or {@code unlisted} (one HAProxy 2.6 accepts without saying it).
      */
-    private static CheckStatus status(String name, String where, String option, String listed, String unlisted) throws ConfigException {
-        if (!listed.contains("'" + name + "'") && !name.equals(unlisted)) {
-            throw new ConfigException("'" + where + "' : '" + option + "' only supports " + listed + " status (got '" + name + "')..");
+    private static CheckStatus status(ConfigLine l, String name, String option, String listed, String unlisted) throws ConfigException {
+        String upper = name.toUpperCase(java.util.Locale.ROOT); // HAProxy compares them in any case
+        if (!listed.contains("'" + upper + "'") && !upper.equals(unlisted)) {
+            throw fail(l, "'" + option + "' only supports " + listed + " status (got '" + name + "').");
         }
-        return CheckStatus.named(name);
+        return CheckStatus.named(upper);
     }
 
-    private static byte[] hex(String v, String where) throws ConfigException {
+    /** The bytes of hex string {@code v}; when it is not one, HAProxy's reason in {@code refusal}'s %s. */
+    private static byte[] hex(ConfigLine l, String v, String refusal) throws ConfigException {
         if (v.length() % 2 != 0) {
-            throw new ConfigException("'" + where + "' : '" + v + "' invalid binary string (an even number of hex digits is expected).");
+            throw fail(l, refusal.formatted("an even number of hex digit is expected"));
         }
-        byte[] out = new byte[v.length() / 2];
         for (int i = 0; i < v.length(); i++) {
             if (Character.digit(v.charAt(i), 16) < 0) {
-                throw new ConfigException("'" + where + "' : '" + v + "' invalid binary string (an hex digit is expected (found '" + v.charAt(i) + "')).");
+                throw fail(l, refusal.formatted("an hex digit is expected (found '" + v.charAt(i) + "')"));
             }
         }
-        for (int i = 0; i < out.length; i++) {
-            out[i] = (byte) Integer.parseInt(v.substring(2 * i, 2 * i + 2), 16);
-        }
-        return out;
+        return ByteBufUtil.decodeHexDump(v);
     }
 
     /** The bytes of a hex string made at run time ({@code send-binary-lf}, {@code binary-lf}), or null when it is not one. */
@@ -605,8 +706,8 @@ final class CheckRules {
     }
 
     /**
-     * {@code tcp-check|http-check comment <text>}: a step of its own (HAProxy numbers it), whose text the rule right
-     * after it takes ({@link #add}).
+     * {@code tcp-check|http-check comment <text>}: a step of its own (HAProxy numbers it), whose text the rules after
+     * it take ({@link #add}).
      */
     private static CheckRule.Comment comment(ConfigLine l, String where) throws ConfigException {
         if (!l.has(2)) {
@@ -615,23 +716,43 @@ final class CheckRules {
         return new CheckRule.Comment(l.arg(2));
     }
 
-    /** Adds a rule to {@code set}; a connect, send or expect right after a comment rule takes its text unless it has its own comment, as by HAProxy. */
+    /**
+     * Adds a rule to {@code set}; a connect, send or expect without a comment of its own takes the text of the comment
+     * rule before it, a send or an expect also over the sends or expects in between (HAProxy's check_proxy_tcpcheck()
+     * hands a comment on until the kind of rule changes; a connect takes it and ends it).
+     */
     static void add(List<CheckRule> set, CheckRule r) {
-        if (!set.isEmpty() && set.getLast() instanceof CheckRule.Comment k) {
+        String k = stepComment(set, r);
+        if (k != null) {
             r = switch (r) {
                 case CheckRule.Connect x when x.comment() == null -> new CheckRule.Connect(x.port(), x.portExpr(), x.addr(), x.sendProxy(),
-                        x.viaSocks4(), x.byDefault(), x.ssl(), x.sni(), x.alpn(), k.text(), x.linger());
-                case CheckRule.Send x when x.comment() == null -> new CheckRule.Send(x.data(), k.text());
+                        x.viaSocks4(), x.byDefault(), x.ssl(), x.sni(), x.alpn(), k, x.linger());
+                case CheckRule.Send x when x.comment() == null -> new CheckRule.Send(x.data(), k);
                 case CheckRule.HttpSend x when x.comment() == null -> new CheckRule.HttpSend(x.method(), x.uri(), x.version(), x.headers(), x.body(),
-                        k.text(), x.fromOption());
-                case CheckRule.Expect x when x.comment() == null -> x.commented(k.text());
+                        k, x.fromOption());
+                case CheckRule.Expect x when x.comment() == null -> x.commented(k);
                 default -> r;
             };
         }
         set.add(r);
     }
 
-    private static String comment(ConfigLine l, int i) {
-        return l.has(i + 1) && l.arg(i).equals("comment") ? l.arg(i + 1) : null;
+    /** The text of the comment rule whose comment {@code r} added to {@code set} takes, null when none. */
+    private static String stepComment(List<CheckRule> set, CheckRule r) {
+        for (int i = set.size() - 1; i >= 0; i--) {
+            CheckRule before = set.get(i);
+            if (before instanceof CheckRule.Comment k) {
+                return k.text();
+            }
+            boolean sends = isSend(before) && isSend(r);
+            if (!sends && !(before instanceof CheckRule.Expect && r instanceof CheckRule.Expect)) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    private static boolean isSend(CheckRule r) {
+        return r instanceof CheckRule.Send || r instanceof CheckRule.HttpSend;
     }
 }

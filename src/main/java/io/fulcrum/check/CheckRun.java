@@ -133,8 +133,10 @@ final class CheckRun {
         arm(target.connectTimeout());
         linger = c.linger();
         int port = c.portExpr() == null ? 0 : c.portExpr().applyAsInt(ctx());
-        port = port > 0 && port <= 65535 ? port : c.port() != 0 ? c.port() : target.address().getPort();
-        InetSocketAddress to = new InetSocketAddress(c.addr() != null ? c.addr() : target.address().getAddress(), port);
+        // as HAProxy's tcpcheck_eval_connect(): the rule's port, its expression, its address's port, then the server's check port
+        port = port > 0 && port <= 65535 ? port : c.port() != 0 ? c.port() : c.addr() != null && c.addr().getPort() != 0 ? c.addr().getPort()
+                : target.address().getPort();
+        InetSocketAddress to = new InetSocketAddress(c.addr() != null ? c.addr().getAddress() : target.address().getAddress(), port);
         connecting = true;
         // From the server's (or backend's) source, as HAProxy: a check sees what the traffic sees.
         // As HAProxy, through the server's socks4 proxy when the rule says via-socks4, or for a default connect

@@ -31,6 +31,65 @@ class CheckRuleSetsTest {
         }).collect(Collectors.joining(" | "));
     }
 
+    /** The comment each rule of {@code backend} reports its failures with ("-" for none), comment rules left out. */
+    private static String comments(Path dir, String text, String backend) {
+        LoadedConfig c = LoadedConfig.load(dir, LoadedConfig.HTTP_DEFAULTS + text);
+        ProxyChecks checks = CheckModule.of(ProxyTable.of(c.model()).find(backend));
+        return HealthChecks.rules(checks).stream().map(r -> switch (r) {
+            case CheckRule.Connect x -> "connect:" + x.comment();
+            case CheckRule.HttpSend h -> "send:" + h.comment();
+            case CheckRule.Send x -> "send:" + x.comment();
+            case CheckRule.Expect e -> "expect:" + e.comment();
+            default -> null;
+        }).filter(java.util.Objects::nonNull).map(t -> t.replace(":null", ":-")).collect(Collectors.joining(" "));
+    }
+
+    /**
+     * A comment rule's text goes to the rules after it until the kind of rule changes (HAProxy's check_proxy_tcpcheck()):
+     * several sends or several expects in a row; a connect takes it and ends it, a set-var ends it, a rule's own comment
+     * is its own without ending it; the nearest of two comment rules wins.
+     */
+    @Test
+    void commentRulesReachTheRulesOfTheKindAfterThem(@TempDir Path dir) {
+        assertThat(comments(dir, """
+                backend b
+                    option tcp-check
+                    tcp-check comment c1
+                    tcp-check send A
+                    tcp-check send B comment own
+                    tcp-check send C
+                    tcp-check expect string A
+                    tcp-check comment c2
+                    tcp-check comment c3
+                    tcp-check expect string B
+                    tcp-check expect string C comment own
+                    tcp-check expect string D
+                    tcp-check set-var(check.x) str(a)
+                    tcp-check expect string E
+                """, "b")).isEqualTo("send:c1 send:own send:c1 expect:- expect:c3 expect:own expect:c3 expect:-");
+        assertThat(comments(dir, """
+                backend b
+                    option tcp-check
+                    tcp-check comment c1
+                    tcp-check connect
+                    tcp-check send A
+                    tcp-check comment c2
+                    tcp-check expect string A
+                    tcp-check connect port 80
+                """, "b")).isEqualTo("connect:c1 send:- expect:c2 connect:-");
+        assertThat(comments(dir, """
+                backend b
+                    option httpchk
+                    http-check comment c1
+                    http-check connect
+                    http-check send uri /
+                    http-check comment c2
+                    http-check expect status 200
+                    http-check expect status 201
+                    http-check connect port 80
+                """, "b")).isEqualTo("connect:c1 send:- expect:c2 expect:c2 connect:-");
+    }
+
     @Test
     void optionHttpchkAndHttpCheckSendMerge(@TempDir Path dir) {
         // the later one's method, URI, version, headers (when it has some) and body over the earlier one's

@@ -311,6 +311,133 @@ class CheckRulesIT {
                 """))).contains("parsing [%s:6] : " + notFirst.formatted("tcp-check"));
     }
 
+    /**
+     * Which failing rule a {@code comment} rule's text is reported for, as haproxy 2.6 does: the rule right after it,
+     * and the rules of the same kind that follow (an expect's own comment does not end a chain of expects; a rule of
+     * another kind, a set-var or a connect does); in an expect's info and in the words of a timeout or a refused
+     * connect.
+     */
+    @Test
+    void commentsReachTheRulesOfTheirKindAfterThem() throws Exception {
+        try (Origin closing = Origin.start(s -> {
+            s.getInputStream().read(new byte[4096]);
+            send(s, "+PONG\r\n");
+        });
+             Origin holding = answering("+PONG\r\n");
+             Origin http = answering(OK)) {
+            int fe = freePort();
+            int refused = FulcrumProcess.refusedPort();
+            String server = "    server s1 127.0.0.1:%d check inter 300ms\n";
+            String cfg = CheckKit.config("", "tcp", fe, "chain") + """
+                    backend chain
+                        option tcp-check
+                        tcp-check send PING\\r\\n
+                        tcp-check comment "pong wanted"
+                        tcp-check expect string PONG
+                        tcp-check expect rstring P.NG comment own
+                        tcp-check expect string nope
+                    """ + server.formatted(closing.port()) + """
+                    backend nearest
+                        option tcp-check
+                        tcp-check send PING\\r\\n
+                        tcp-check comment first
+                        tcp-check comment second
+                        tcp-check expect string nope
+                    """ + server.formatted(closing.port()) + """
+                    backend aftersend
+                        option tcp-check
+                        tcp-check comment "ping sent"
+                        tcp-check send PING\\r\\n
+                        tcp-check expect string nope
+                    """ + server.formatted(closing.port()) + """
+                    backend aftervar
+                        option tcp-check
+                        tcp-check send PING\\r\\n
+                        tcp-check comment "pong wanted"
+                        tcp-check expect string PONG
+                        tcp-check set-var(check.x) str(a)
+                        tcp-check expect string nope
+                    """ + server.formatted(closing.port()) + """
+                    backend timedout
+                        option tcp-check
+                        tcp-check send PING\\r\\n
+                        tcp-check comment "pong wanted"
+                        tcp-check expect string PONG
+                        tcp-check expect string nope
+                    """ + server.formatted(holding.port()) + """
+                    backend connect
+                        option tcp-check
+                        tcp-check comment "second port"
+                        tcp-check connect port %d
+                    """.formatted(refused) + server.formatted(closing.port()) + """
+                    backend connectafter
+                        option tcp-check
+                        tcp-check connect
+                        tcp-check send PING\\r\\n
+                        tcp-check comment "pong wanted"
+                        tcp-check expect string PONG
+                        tcp-check connect port %d
+                    """.formatted(refused) + server.formatted(closing.port()) + """
+                    backend http
+                        option httpchk
+                        http-check send meth GET uri /
+                        http-check comment "200 wanted"
+                        http-check expect status 200
+                        http-check expect hdr name content-length
+                        http-check expect status 500
+                    """ + server.formatted(http.port()) + """
+                    backend httpaftersend
+                        option httpchk
+                        http-check comment "get sent"
+                        http-check send meth GET uri /
+                        http-check expect status 500
+                    """ + server.formatted(http.port());
+            try (FulcrumProcess p = serve(cfg, fe)) {
+                String failed = "Health check for server %s/s1 failed, reason: %s, info: \"%s\", check duration: ";
+                String content = "TCPCHK did not match content 'nope' at step %d";
+                p.awaitStderr(failed.formatted("chain", "Layer7 invalid response", content.formatted(5) + " comment: pong wanted"));
+                p.awaitStderr(failed.formatted("nearest", "Layer7 invalid response", content.formatted(4) + " comment: second"));
+                p.awaitStderr(failed.formatted("aftersend", "Layer7 invalid response", content.formatted(3)));
+                p.awaitStderr(failed.formatted("aftervar", "Layer7 invalid response", content.formatted(5)));
+                p.awaitStderr(failed.formatted("timedout", "Layer7 timeout", " at step 4 of tcp-check (expect string 'nope') comment: 'pong wanted'"));
+                p.awaitStderr(failed.formatted("connect", "Layer4 connection problem",
+                        "Connection refused at step 2 of tcp-check (connect port %d) comment: 'second port'".formatted(refused)));
+                p.awaitStderr(failed.formatted("connectafter", "Layer4 connection problem",
+                        "Connection refused at step 5 of tcp-check (connect port %d)".formatted(refused)));
+                p.awaitStderr(failed.formatted("http", "Layer7 wrong status, code: 200", "OK comment: 200 wanted"));
+                p.awaitStderr(failed.formatted("httpaftersend", "Layer7 wrong status, code: 200", "OK"));
+            }
+        }
+    }
+
+    /**
+     * {@code tcp-check connect addr <ip>:<port>}: the check connects to that port when the rule names none, its own
+     * {@code port} otherwise (haproxy 2.6's tcpcheck_eval_connect()).
+     */
+    @Test
+    void connectAddrWithAPort() throws Exception {
+        try (Origin ok = answering("+PONG\r\n")) {
+            int fe = freePort();
+            int refused = FulcrumProcess.refusedPort();
+            String cfg = CheckKit.config("", "tcp", fe, "addrport") + """
+                    backend addrport
+                        option tcp-check
+                        tcp-check connect addr 127.0.0.1:%1$d
+                        server s1 127.0.0.1:%2$d check inter 300ms
+                    backend portwins
+                        option tcp-check
+                        tcp-check connect addr 127.0.0.1:%1$d port %2$d
+                        server s1 127.0.0.1:%1$d check inter 300ms
+                    """.formatted(ok.port(), refused);
+            try (FulcrumProcess p = serve(cfg, fe)) {
+                p.awaitStderr("Health check for server addrport/s1 succeeded, reason: Layer4 check passed, ");
+                p.awaitStderr("Health check for server portwins/s1 failed, reason: Layer4 connection problem, info: \"Connection refused at step 1 "
+                        + "of tcp-check (connect port " + refused + ")\", check duration: ");
+                assertThat(p.stderr()).doesNotContain("Health check for server addrport/s1 failed");
+            }
+        }
+    }
+
     @Test
     void proxyHeadersOfChecks() throws Exception {
         List<String> v1 = new CopyOnWriteArrayList<>();
