@@ -265,6 +265,9 @@ public final class ListenerModule implements Module {
         try {
             return (int) Units.time(text, "tcp-ut");
         } catch (ConfigException e) {
+            if (e.getMessage().startsWith("timer overflow")) {
+                throw e;
+            }
             throw new ConfigException("'tcp-ut' : expects a positive delay in milliseconds");
         }
     }

@@ -108,12 +108,17 @@ final class ServerAddress {
             mode = ServerSpec.PortMode.OFFSET;
             digits = p.substring(1);
         }
-        if (digits.isEmpty() || digits.length() > 5 || !digits.chars().allMatch(Character::isDigit)) {
+        for (char c : digits.toCharArray()) {
+            if (!Character.isDigit(c)) {
+                throw new ConfigException("invalid character '" + c + "' in port number '" + p + "' in '" + text + "'");
+            }
+        }
+        if (digits.isEmpty() || mode == ServerSpec.PortMode.FIXED && Integer.parseInt(digits) == 0) {
             throw new ConfigException("invalid port '" + p + "' in '" + text + "'");
         }
-        int v = Integer.parseInt(digits);
-        if (v > 65535 || mode == ServerSpec.PortMode.FIXED && v == 0) {
-            throw new ConfigException("invalid port '" + p + "' in '" + text + "'");
+        int v = digits.length() > 5 ? Integer.MAX_VALUE : Integer.parseInt(digits);
+        if (v > 65535) {
+            throw new ConfigException("invalid port '" + p + "'"); // HAProxy's words, without the address this time
         }
         s.portMode = mode;
         s.port = p.startsWith("-") ? -v : v;
@@ -158,6 +163,12 @@ final class ServerAddress {
     }
 
     /** True when {@code text} is a literal IPv4 or IPv6 address (no name lookup). */
+    /** An IP address as inet_pton() reads one: four decimal bytes, or IPv6 (a word with colons). */
+    static boolean isStrictIp(String text) {
+        return text.matches("((25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])")
+                || text.contains(":") && isIp(text);
+    }
+
     static boolean isIp(String text) {
         return text.matches("[0-9.]+") || text.contains(":") && text.matches("[0-9a-fA-F:.]+");
     }
