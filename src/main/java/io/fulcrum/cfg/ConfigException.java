@@ -60,11 +60,6 @@ public class ConfigException extends Exception {
         return new ConfigException(message, -1, false, false, true);
     }
 
-    /** {@code e}'s kind of report with another message (a caller that adds words before it keeps its flavour). */
-    public static ConfigException like(ConfigException e, String message) {
-        return new ConfigException(message, e.column, e.warning, e.unspaced, e.located);
-    }
-
     public boolean isLocated() {
         return located;
     }

@@ -51,7 +51,7 @@ public final class ServerModule implements Module {
                 parseOptions(defaults, l, 1, null, options);
             } catch (ConfigException e) {
                 // HAProxy's hint, as its unknown keywords of a default-server line are first tried as an address
-                throw e.getMessage().startsWith("unknown keyword ") && e.getMessage().endsWith(".") || e.getMessage().contains("maybe ?")
+                throw e.getMessage().startsWith("unknown keyword ")
                         ? ConfigException.located(e.getMessage() + " Hint: no address was expected for this server.") : e;
             } finally {
                 defaults.name = null;
@@ -272,14 +272,14 @@ public final class ServerModule implements Module {
     private static void template(ProxySpec p, ConfigLine l, KeywordTable<ServerSpec> options, Resolution resolution)
             throws ConfigException {
         if (!l.has(3)) {
-            throw new ConfigException("'server-template' expects <prefix> <nb | range> <addr>[:<port>] as arguments.");
+            throw ConfigException.located("'server-template' expects <prefix> <nb | range> <addr>[:<port>] as arguments.");
         }
         String range = l.arg(2);
         int dash = range.indexOf('-');
         long low = dash < 0 ? 1 : templateNumber(range.substring(0, dash), range);
         long high = templateNumber(dash < 0 ? range : range.substring(dash + 1), range);
         if (low < 1 || high < low) {
-            throw new ConfigException("Wrong server-template number or range arg '" + range + "'.");
+            throw ConfigException.located("Wrong server-template number or range arg '" + range + "'.");
         }
         for (long n = low; n <= high; n++) {
             add(p, l.arg(1) + n, l.arg(3), l, 4, options, resolution);
@@ -288,7 +288,7 @@ public final class ServerModule implements Module {
 
     private static long templateNumber(String digits, String range) throws ConfigException {
         if (digits.isEmpty() || digits.length() > 9 || !digits.chars().allMatch(Character::isDigit)) {
-            throw new ConfigException("Wrong server-template number or range arg '" + range + "'.");
+            throw ConfigException.located("Wrong server-template number or range arg '" + range + "'.");
         }
         return Long.parseLong(digits);
     }

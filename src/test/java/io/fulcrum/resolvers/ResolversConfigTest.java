@@ -102,7 +102,7 @@ class ResolversConfigTest {
                     nameserver ns5 tcp@127.0.0.1
                     nameserver ns6 127.0.0.1:57 maxconn 2
                 """)).isEqualTo("""
-                [ALERT]    (1) : config : [t.cfg:9] : 'server dns/ns3' : unknown keyword 'foo'.
+                [ALERT]    (1) : config : [t.cfg:9] : 'server dns/ns3' : unknown keyword 'foo'; did you mean 'tfo' maybe ?
                 [ALERT]    (1) : config : parsing [t.cfg:10] : 'nameserver ns4' : server parameter 'ssl' is not supported on nameservers by Fulcrum yet (only 'maxconn' is).
                 [ALERT]    (1) : config : parsing [t.cfg:11] : 'nameserver ns5' : missing port specification in 'tcp@127.0.0.1'
                 [WARNING]  (1) : config : parsing [t.cfg:12] : 'nameserver ns6' : server parameters apply to stream (tcp@) nameservers only: 'maxconn' and what follows are ignored.
