@@ -20,7 +20,10 @@ public final class Args {
         return line.arg(index);
     }
 
-    /** C's atol: the leading decimal number, 0 when there is none ("3x" is 3). */
+    /**
+     * C's atol: the leading decimal number, 0 when there is none ("3x" is 3), saturated as glibc's. HAProxy often keeps
+     * it in an int: {@code (int) atol(...)} then wraps as it does (99999999999 is 1215752191).
+     */
     public static long atol(String text) {
         int i = 0;
         boolean negative = false;
@@ -28,8 +31,9 @@ public final class Args {
             negative = text.charAt(i++) == '-';
         }
         long n = 0;
-        while (i < text.length() && Character.isDigit(text.charAt(i)) && n < Integer.MAX_VALUE) {
-            n = n * 10 + text.charAt(i++) - '0';
+        while (i < text.length() && Character.isDigit(text.charAt(i))) {
+            int d = text.charAt(i++) - '0';
+            n = n > (Long.MAX_VALUE - d) / 10 ? Long.MAX_VALUE : n * 10 + d;
         }
         return negative ? -n : n;
     }

@@ -19,21 +19,24 @@ public class ConfigException extends Exception {
     private final boolean warning;
     /** Reported without the space HAProxy usually writes before the colon after the location. */
     private final boolean unspaced;
+    /** Reported as {@code [FILE:LINE] : MESSAGE}, without the word "parsing". */
+    private final boolean located;
 
     public ConfigException(String message, int column) {
-        this(message, column, false, false);
+        this(message, column, false, false, false);
     }
 
-    private ConfigException(String message, int column, boolean warning, boolean unspaced) {
+    private ConfigException(String message, int column, boolean warning, boolean unspaced, boolean located) {
         super(message, null, false, false);
         this.column = column;
         this.warning = warning;
         this.unspaced = unspaced;
+        this.located = located;
     }
 
     /** A line HAProxy ignores with a warning (e.g. a frontend keyword in a backend). */
     public static ConfigException warning(String message) {
-        return new ConfigException(message, -1, true, false);
+        return new ConfigException(message, -1, true, false, false);
     }
 
     /**
@@ -41,12 +44,24 @@ public class ConfigException extends Exception {
      * (as the messages of its proxy section parser about {@code no option}, and the rule keywords' own).
      */
     public static ConfigException unspaced(String message) {
-        return new ConfigException(message, -1, false, true);
+        return new ConfigException(message, -1, false, true, false);
     }
 
     /** A warning HAProxy words {@code parsing [FILE:LINE]: MESSAGE}, without a space before the colon. */
     public static ConfigException unspacedWarning(String message) {
-        return new ConfigException(message, -1, true, true);
+        return new ConfigException(message, -1, true, true, false);
+    }
+
+    /**
+     * An error that HAProxy reports as {@code config : [FILE:LINE] : MESSAGE}, without "parsing": the errors of its
+     * server line parser ({@code server}, {@code default-server}, {@code server-template}).
+     */
+    public static ConfigException located(String message) {
+        return new ConfigException(message, -1, false, false, true);
+    }
+
+    public boolean isLocated() {
+        return located;
     }
 
     public boolean isWarning() {

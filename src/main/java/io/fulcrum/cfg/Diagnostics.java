@@ -168,6 +168,8 @@ public final class Diagnostics {
             parseAlert(line.source(), line.raw(), e.column(), e.getMessage());
         } else if (e.isUnspaced()) {
             alert("config : parsing [" + line.source() + "]: " + LinePrinter.shorten(e.getMessage()));
+        } else if (e.isLocated()) {
+            alert("config : [" + line.source() + "] : " + LinePrinter.shorten(e.getMessage()));
         } else {
             parseAlert(line.source(), e.getMessage());
         }

@@ -122,7 +122,13 @@ public final class CheckModule implements Module {
             c.agentPortSet = true;
         });
         o.add("addr", 1, (s, l) -> of(s).addr = address(l.arg(1), "addr"));
-        o.add("agent-addr", 1, (s, l) -> of(s).agentAddr = address(l.arg(1), "agent-addr"));
+        o.add("agent-addr", 1, (s, l) -> {
+            try {
+                of(s).agentAddr = address(l.arg(1), "agent-addr");
+            } catch (ConfigException e) {
+                throw new ConfigException("parsing agent-addr failed. Check if '" + l.arg(1) + "' is correct address..");
+            }
+        });
         o.add("agent-send", 1, (s, l) -> of(s).agentSend = l.arg(1));
         o.add("agent-check", (s, l) -> of(s).agent = true);
         o.add("no-agent-check", (s, l) -> of(s).agent = false);
@@ -152,10 +158,11 @@ public final class CheckModule implements Module {
             default -> throw new ConfigException("'observe' expects one of 'none', 'layer4', 'layer7' but got '" + l.arg(1) + "'.");
         });
         o.add("error-limit", 1, (s, l) -> {
-            if (!l.arg(1).matches("\\d{1,9}") || Integer.parseInt(l.arg(1)) <= 0) {
-                throw new ConfigException("error-limit has to be > 0.");
+            int limit = (int) Args.atol(l.arg(1));
+            if (limit <= 0) {
+                throw new ConfigException("error-limit has to be > 0..");
             }
-            of(s).errorLimit = Integer.parseInt(l.arg(1));
+            of(s).errorLimit = limit;
         });
         o.add("on-error", 1, (s, l) -> of(s).onError = switch (l.arg(1)) {
             case "fastinter" -> ServerCheckSpec.OnError.FASTINTER;
@@ -183,11 +190,15 @@ public final class CheckModule implements Module {
         try {
             ms = Units.time(v, name);
         } catch (ConfigException e) {
+            if (e.getMessage().startsWith("timer overflow")) {
+                throw new ConfigException("timer overflow in argument <" + v + "> to <" + name + "> of server " + s.name
+                        + ", maximum value is 2147483647 ms (~24.8 days)..");
+            }
             // HAProxy 2.6 names 'agent-inter' here, whichever delay it was.
-            throw new ConfigException("unexpected character '" + firstBad(v) + "' in 'agent-inter' argument of server " + s.name + ".");
+            throw new ConfigException("unexpected character '" + firstBad(v) + "' in 'agent-inter' argument of server " + s.name + "..");
         }
         if (ms <= 0) {
-            throw new ConfigException("invalid value " + v + " for argument '" + name + "' of server " + s.name + ".");
+            throw new ConfigException("invalid value " + v + " for argument '" + name + "' of server " + s.name + "..");
         }
         return ms;
     }
@@ -201,12 +212,13 @@ public final class CheckModule implements Module {
         return '?';
     }
 
+    /** {@code rise}, {@code fall}: read as HAProxy's atol() (a word that is no number is 0, so refused). */
     private static int positive(ConfigLine l, String name) throws ConfigException {
-        String v = l.arg(1);
-        if (!v.matches("\\d{1,9}") || Integer.parseInt(v) <= 0) {
-            throw new ConfigException("'" + name + "' has to be > 0.");
+        int v = (int) Args.atol(l.arg(1));
+        if (v <= 0) {
+            throw new ConfigException("'" + name + "' has to be > 0..");
         }
-        return Integer.parseInt(v);
+        return v;
     }
 
     static int port(String v, String name) throws ConfigException {

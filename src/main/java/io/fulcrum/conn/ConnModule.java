@@ -82,14 +82,16 @@ public final class ConnModule implements Module {
             of(p).source = SourceAddress.parse(l.arg(1), false);
         });
         KeywordTable<ServerSpec> server = registry.table(ServerModule.OPTIONS);
-        server.add("source", 1, (s, l) -> s.part(SourceAddress.OnServer.class, SourceAddress.OnServer::new).address =
-                SourceAddress.parse(l.arg(1), true));
+        server.add("source", 1, (s, l) -> {
+            if (l.arg(2).equals("usesrc") || l.arg(2).equals("interface")) {
+                throw SourceAddress.unsupported(l.arg(2)); // what follows a source address is parsed with it, as by HAProxy
+            }
+            s.part(SourceAddress.OnServer.class, SourceAddress.OnServer::new).address = SourceAddress.parse(l.arg(1), true);
+        });
         server.add("socks4", 1, (s, l) -> s.part(Socks4.OnServer.class, Socks4.OnServer::new).proxy = Socks4.parse(l.arg(1)));
-        for (String option : new String[] {"usesrc", "interface"}) {
-            server.add(option, 1, (s, l) -> {
-                throw SourceAddress.unsupported(option);
-            });
-        }
+        server.add("usesrc", 1, (s, l) -> {
+            throw new ConfigException("'usesrc' only allowed after a 'source' statement..");
+        });
     }
 
     /** A keepalive count (an integer, HAProxy's messages), or delay (a time in seconds). */

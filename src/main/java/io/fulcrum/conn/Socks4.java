@@ -46,6 +46,9 @@ public final class Socks4 {
     /** Parses {@code socks4 <addr>:<port>} (port mandatory, IPv4 as SOCKS4 needs). */
     static InetSocketAddress parse(String text) throws ConfigException {
         String where = "'socks4 " + text + "' : ";
+        if (text.lastIndexOf(':') < 0) {
+            throw new ConfigException(where + "missing port specification in '" + text + "'.");
+        }
         ServerSpec s;
         try {
             s = ServerSpec.fixedAddress("socks4", text);

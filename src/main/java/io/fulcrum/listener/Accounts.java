@@ -23,11 +23,11 @@ public final class Accounts {
     }
 
     static int uid(String name) throws ConfigException {
-        return user(name).orElseThrow(() -> new ConfigException("unknown user '" + name + "'"));
+        return user(name).orElseThrow(() -> new ConfigException("unknown user name '" + name + "'"));
     }
 
     static int gid(String name) throws ConfigException {
-        return group(name).orElseThrow(() -> new ConfigException("unknown group '" + name + "'"));
+        return group(name).orElseThrow(() -> new ConfigException("unknown group name '" + name + "'"));
     }
 
     private static OptionalInt lookup(Path file, String name) {

@@ -265,6 +265,9 @@ public final class ListenerModule implements Module {
         try {
             return (int) Units.time(text, "tcp-ut");
         } catch (ConfigException e) {
+            if (e.getMessage().startsWith("timer overflow")) {
+                throw new BindOptionException(e.getMessage()); // HAProxy's words, without the option's name
+            }
             throw new ConfigException("'tcp-ut' : expects a positive delay in milliseconds");
         }
     }
@@ -275,7 +278,7 @@ public final class ListenerModule implements Module {
      * says so.
      */
     private static void nice(BindSpec b, ConfigLine l) throws ConfigException {
-        long nice = Args.atol(value(l));
+        int nice = (int) Args.atol(value(l)); // an int in HAProxy: 99999999999 is 1215752191
         if (nice < -1024 || nice > 1024) {
             throw new ConfigException("'nice' : invalid value " + nice + ", allowed range is -1024..1024");
         }
@@ -338,8 +341,38 @@ public final class ListenerModule implements Module {
     }
 
     /** HAProxy's words for some options' missing value, "missing value" for the others. */
-    private static final java.util.Map<String, String> MISSING = java.util.Map.of("mss", "missing MSS value",
-            "tcp-ut", "missing TCP User Timeout value");
+    private static final java.util.Map<String, String> MISSING = java.util.Map.ofEntries(
+            java.util.Map.entry("alpn", "missing the comma-delimited ALPN protocol suite"),
+            java.util.Map.entry("ca-file", "missing CAfile path"),
+            java.util.Map.entry("ca-ignore-err", "missing error IDs list"),
+            java.util.Map.entry("ca-sign-file", "missing CAfile path"),
+            java.util.Map.entry("ca-sign-pass", "missing CAkey password"),
+            java.util.Map.entry("ca-verify-file", "missing CAfile path"),
+            java.util.Map.entry("ciphers", "missing cipher suite"),
+            java.util.Map.entry("ciphersuites", "missing cipher suite"),
+            java.util.Map.entry("crl-file", "missing CRLfile path"),
+            java.util.Map.entry("crt", "missing certificate location"),
+            java.util.Map.entry("crt-ignore-err", "missing error IDs list"),
+            java.util.Map.entry("crt-list", "missing certificate location"),
+            java.util.Map.entry("curves", "missing curve suite"),
+            java.util.Map.entry("ecdhe", "missing named curve"),
+            java.util.Map.entry("expose-fd", "missing fd type"),
+            java.util.Map.entry("group", "missing group name"),
+            java.util.Map.entry("id", "expects an integer argument"),
+            java.util.Map.entry("interface", "missing interface name"),
+            java.util.Map.entry("level", "missing level"),
+            java.util.Map.entry("mode", "missing or invalid mode '' (octal integer expected)"),
+            java.util.Map.entry("mss", "missing MSS value"),
+            java.util.Map.entry("name", "missing name"),
+            java.util.Map.entry("namespace", "missing namespace id"),
+            java.util.Map.entry("npn", "missing the comma-delimited NPN protocol suite"),
+            java.util.Map.entry("severity-output", "missing severity format"),
+            java.util.Map.entry("ssl-max-ver", "missing the ssl/tls version"),
+            java.util.Map.entry("ssl-min-ver", "missing the ssl/tls version"),
+            java.util.Map.entry("tcp-ut", "missing TCP User Timeout value"),
+            java.util.Map.entry("tls-ticket-keys", "missing TLS ticket keys file path"),
+            java.util.Map.entry("user", "missing user name"),
+            java.util.Map.entry("verify", "missing verify method"));
 
     private static String value(ConfigLine l) {
         return l.arg(1);
@@ -349,7 +382,7 @@ public final class ListenerModule implements Module {
         try {
             return Integer.parseInt(s, 8);
         } catch (NumberFormatException e) {
-            throw new ConfigException("'" + s + "' is not an octal file mode");
+            throw new ConfigException("missing or invalid mode '" + s + "' (octal integer expected)");
         }
     }
 

@@ -150,7 +150,8 @@ final class PeersSection {
         ServerSpec server = p.servers.defaults.copy();
         server.name = name;
         server.source = l.source();
-        serverOptions(server, l, options, "'server " + p.name + "/" + name + "'", o);
+        // HAProxy names no proxy there: its peers section's server is parsed before it belongs to one
+        serverOptions(server, l, options, "'server (null)/" + name + "'", o);
         p.servers.servers.add(server);
         if (local && address != null) {
             p.listener(listener(p, l, l.arg(2), options, "'peer " + name + "'", o));

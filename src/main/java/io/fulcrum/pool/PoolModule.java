@@ -55,7 +55,13 @@ public final class PoolModule implements Module {
                 Integer.MIN_VALUE, Integer.MAX_VALUE));
         options.add("max-reuse", 1, (s, l) -> settings(s).maxReuse = (int) Units.integer(l.arg(1), "max-reuse",
                 Integer.MIN_VALUE, Integer.MAX_VALUE));
-        options.add("pool-purge-delay", 1, (s, l) -> settings(s).purgeDelay = Units.time(l.arg(1), "pool-purge-delay"));
+        options.add("pool-purge-delay", 1, (s, l) -> {
+            try {
+                settings(s).purgeDelay = Units.timeArgument(l.arg(1), "pool-purge-delay");
+            } catch (ConfigException e) {
+                throw new ConfigException(e.getMessage() + "."); // as HAProxy's server options
+            }
+        });
         registry.table(GlobalModule.KEYWORDS).add("tune.idle-pool.shared", (g, l) -> {
             Args.noMoreThan(l, 1, "tune.idle-pool.shared");
             String v = l.arg(1);

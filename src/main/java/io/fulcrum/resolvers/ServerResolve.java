@@ -34,7 +34,7 @@ final class ServerResolve implements ServerSpec.ServerPart {
             }
         });
         options.add("resolve-opts", 1, (s, l) -> {
-            for (String opt : l.arg(1).split(",", -1)) {
+            for (String opt : l.arg(1).isEmpty() ? new String[0] : l.arg(1).split(",", -1)) { // HAProxy takes an empty list
                 switch (opt) {
                     case "allow-dup-ip" -> of(s).allowDupIp = true;
                     case "prevent-dup-ip" -> of(s).allowDupIp = false;

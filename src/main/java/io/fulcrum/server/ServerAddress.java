@@ -94,6 +94,9 @@ final class ServerAddress {
             String host = text.substring(at, colon < at ? text.length() : colon);
             throw new ConfigException("invalid address: '" + host + "' in '" + text + "'");
         }
+        if (s.endpoint instanceof Endpoint.Inet && s.portMode == ServerSpec.PortMode.CLIENT && !port.isEmpty()) {
+            throw new ConfigException("invalid port '" + port + "'");
+        }
         if (s.endpoint instanceof Endpoint.Inet && s.portMode != ServerSpec.PortMode.FIXED) {
             throw new ConfigException(s.portMode == ServerSpec.PortMode.CLIENT ? "missing port specification in '" + text + "'"
                     : "port offset not permitted here in '" + text + "'");
@@ -108,15 +111,17 @@ final class ServerAddress {
             mode = ServerSpec.PortMode.OFFSET;
             digits = p.substring(1);
         }
-        if (digits.isEmpty() || digits.length() > 5 || !digits.chars().allMatch(Character::isDigit)) {
-            throw new ConfigException("invalid port '" + p + "' in '" + text + "'");
+        for (char c : digits.toCharArray()) {
+            if (!Character.isDigit(c)) {
+                throw new ConfigException("invalid character '" + c + "' in port number '" + p + "' in '" + text + "'");
+            }
         }
-        int v = Integer.parseInt(digits);
+        int v = digits.isEmpty() ? 0 : digits.length() > 5 ? Integer.MAX_VALUE : Integer.parseInt(digits);
         if (v > 65535) {
-            throw new ConfigException("invalid port '" + p + "' in '" + text + "'");
+            throw new ConfigException("invalid port '" + p + "'"); // HAProxy's words, without the address this time
         }
         if (mode == ServerSpec.PortMode.FIXED && v == 0) {
-            mode = ServerSpec.PortMode.CLIENT; // as HAProxy: port 0 is no port, the client's is used
+            mode = ServerSpec.PortMode.CLIENT; // as HAProxy: an empty port or 0 is no port, the client's is used
         }
         s.portMode = mode;
         s.port = p.startsWith("-") ? -v : v;
@@ -161,6 +166,12 @@ final class ServerAddress {
     }
 
     /** True when {@code text} is a literal IPv4 or IPv6 address (no name lookup). */
+    /** An IP address as inet_pton() reads one: four decimal bytes, or IPv6 (a word with colons). */
+    static boolean isStrictIp(String text) {
+        return text.matches("((25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])")
+                || text.contains(":") && isIp(text);
+    }
+
     static boolean isIp(String text) {
         return text.matches("[0-9.]+") || text.contains(":") && text.matches("[0-9a-fA-F:.]+");
     }

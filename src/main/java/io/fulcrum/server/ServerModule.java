@@ -1,5 +1,6 @@
 package io.fulcrum.server;
 
+import io.fulcrum.cfg.Args;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigLine;
 import io.fulcrum.cfg.ConfigModel;
@@ -21,6 +22,8 @@ import io.fulcrum.sample.SampleCatalog;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /** The {@code server} and {@code default-server} keywords and the server options (configuration.txt 5.2). */
 public final class ServerModule implements Module {
@@ -42,15 +45,25 @@ public final class ServerModule implements Module {
         keywords.add("server-template", Capability.BACKEND | Capability.STRICT, (p, l) -> template(p, l, options, resolution));
         keywords.add("default-server", Capability.BE | Capability.STRICT, (p, l) -> {
             ServerList list = p.part(ServerList.class, ServerList::new);
-            parseOptions(list.defaults, l, 1, "'default-server'", options);
+            ServerSpec defaults = list.defaults;
+            defaults.name = DEFAULTS_NAME;
+            try {
+                parseOptions(defaults, l, 1, null, options);
+            } catch (ConfigException e) {
+                // HAProxy's hint, as its unknown keywords of a default-server line are first tried as an address
+                throw e.getMessage().startsWith("unknown keyword ")
+                        ? ConfigException.located(e.getMessage() + " Hint: no address was expected for this server.") : e;
+            } finally {
+                defaults.name = null;
+            }
         });
 
         options.add("weight", 1, (s, l) -> {
-            long w = Units.integer(l.arg(1), "weight");
+            int w = atol(l.arg(1), "weight");
             if (w < 0 || w > 256) {
-                throw new ConfigException("weight of server " + s.name + " is not within 0 and 256 (" + l.arg(1) + ").");
+                throw new ConfigException("weight of server " + s.name + " is not within 0 and 256 (" + w + ")..");
             }
-            s.weight = (int) w;
+            s.weight = w;
         });
         options.add("maxconn", 1, (s, l) -> s.maxconn = count(l, "maxconn"));
         options.add("minconn", 1, (s, l) -> s.minconn = count(l, "minconn"));
@@ -59,20 +72,17 @@ public final class ServerModule implements Module {
             try {
                 s.slowstart = Units.time(l.arg(1), "slowstart");
             } catch (ConfigException e) {
-                throw new ConfigException(e.getMessage() + " argument of server " + s.name + ".");
+                throw new ConfigException(e.getMessage().startsWith("timer overflow")
+                        ? "overflow in argument <" + l.arg(1) + "> to <slowstart> of server " + s.name + ", maximum value is 2147483647 ms (~24.8 days).."
+                        : e.getMessage() + " argument of server " + s.name + "..");
             }
         });
         options.add("id", 1, (s, l) -> {
-            long id;
-            try {
-                id = Units.integer(l.arg(1), "id");
-            } catch (ConfigException e) {
-                id = 0;
-            }
-            if (id <= 0 || id > Integer.MAX_VALUE) {
+            int id = (int) Args.atol(l.arg(1));
+            if (id <= 0) {
                 throw new ConfigException("'id' : custom id has to be > 0.");
             }
-            s.id = (int) id;
+            s.id = id;
         });
         options.add("backup", (s, l) -> s.backup = true);
         options.add("no-backup", (s, l) -> s.backup = false);
@@ -113,9 +123,13 @@ public final class ServerModule implements Module {
         options.add("proto", 1, ServerModule::proto);
         options.add("ws", 1, ServerModule::ws);
         options.add("init-addr", 1, (s, l) -> {
+            if (l.arg(1).isEmpty()) {
+                return; // as HAProxy: no method named, the default ones stay
+            }
             for (String method : l.arg(1).split(",", -1)) {
-                if (!method.equals("last") && !method.equals("libc") && !method.equals("none") && !ServerAddress.isIp(method)) {
-                    throw new ConfigException("'init-addr' : unknown method '" + method + "'; expects 'last', 'libc', 'none' or an IP address.");
+                if (!method.equals("last") && !method.equals("libc") && !method.equals("none") && !ServerAddress.isStrictIp(method)) {
+                    throw new ConfigException("'init-addr' : unknown init-addr method '" + method
+                            + "', supported methods are 'libc', 'last', 'none'..");
                 }
             }
             s.initAddr = l.arg(1);
@@ -190,9 +204,14 @@ public final class ServerModule implements Module {
         s.proxyV2Options &= ~tlvs;
     }
 
-    /** A non-negative count ({@code maxconn}, {@code minconn}, {@code maxqueue}). */
+    /** A non-negative count ({@code maxconn}, {@code minconn}, {@code maxqueue}); an empty one is 0, as HAProxy's atol(). */
     private static int count(ConfigLine l, String keyword) throws ConfigException {
-        return (int) Units.integer(l.arg(1), keyword, 0, Integer.MAX_VALUE);
+        return l.arg(1).isEmpty() ? 0 : (int) Units.integer(l.arg(1), keyword, 0, Integer.MAX_VALUE);
+    }
+
+    /** A weight as HAProxy's atol() reads a number (none is 0, a huge one wraps); a word that is no number stays an error. */
+    private static int atol(String text, String keyword) throws ConfigException {
+        return text.isEmpty() || text.matches("[-+]?[0-9]+") ? (int) Args.atol(text) : (int) Units.integer(text, keyword);
     }
 
     /**
@@ -244,7 +263,7 @@ public final class ServerModule implements Module {
     private static void server(ProxySpec p, ConfigLine l, KeywordTable<ServerSpec> options, Resolution resolution)
             throws ConfigException {
         if (!l.has(2)) {
-            throw new ConfigException("'server' expects <name> and <addr>[:<port>] as arguments.");
+            throw ConfigException.located("'server' expects <name> and <addr>[:<port>] as arguments.");
         }
         add(p, l.arg(1), l.arg(2), l, 3, options, resolution);
     }
@@ -253,14 +272,14 @@ public final class ServerModule implements Module {
     private static void template(ProxySpec p, ConfigLine l, KeywordTable<ServerSpec> options, Resolution resolution)
             throws ConfigException {
         if (!l.has(3)) {
-            throw new ConfigException("'server-template' expects <prefix> <nb | range> <addr>[:<port>] as arguments.");
+            throw ConfigException.located("'server-template' expects <prefix> <nb | range> <addr>[:<port>] as arguments.");
         }
         String range = l.arg(2);
         int dash = range.indexOf('-');
         long low = dash < 0 ? 1 : templateNumber(range.substring(0, dash), range);
         long high = templateNumber(dash < 0 ? range : range.substring(dash + 1), range);
         if (low < 1 || high < low) {
-            throw new ConfigException("Wrong server-template number or range arg '" + range + "'.");
+            throw ConfigException.located("Wrong server-template number or range arg '" + range + "'.");
         }
         for (long n = low; n <= high; n++) {
             add(p, l.arg(1) + n, l.arg(3), l, 4, options, resolution);
@@ -269,7 +288,7 @@ public final class ServerModule implements Module {
 
     private static long templateNumber(String digits, String range) throws ConfigException {
         if (digits.isEmpty() || digits.length() > 9 || !digits.chars().allMatch(Character::isDigit)) {
-            throw new ConfigException("Wrong server-template number or range arg '" + range + "'.");
+            throw ConfigException.located("Wrong server-template number or range arg '" + range + "'.");
         }
         return Long.parseLong(digits);
     }
@@ -287,11 +306,16 @@ public final class ServerModule implements Module {
                         + other.source.line() + ", please use distinct names.");
             }
         }
+        // HAProxy parses a template's options before it names its servers: its messages say "(null)"
+        boolean template = l.keyword().equals("server-template");
+        String parsedAs = template ? "(null)" : s.name;
+        s.name = parsedAs;
+        parseOptions(s, l, from, "'server " + p.name() + "/" + parsedAs + "'", options);
+        s.name = name;
         String where = "'server " + p.name() + "/" + s.name + "'";
-        parseOptions(s, l, from, where, options);
         for (ServerSpec other : list.servers) {
             if (s.id != 0 && other.id == s.id) {
-                throw new ConfigException(where + " : 'id' : custom id " + s.id + " already used at " + other.source
+                throw ConfigException.located(where + " : 'id' : custom id " + s.id + " already used at " + other.source
                         + " ('server " + other.name + "').");
             }
         }
@@ -301,7 +325,7 @@ public final class ServerModule implements Module {
         try {
             ServerAddress.parse(s, address);
         } catch (ConfigException e) {
-            throw new ConfigException(where + " : " + e.getMessage());
+            throw ConfigException.located(where + " : " + e.getMessage());
         }
         String tried = s.initAddr.split("(^|,)none(,|$)", 2)[0];
         if (s.endpoint == null && s.fqdn != null && List.of(tried.split(",")).contains("libc") && l.diag() != null) {
@@ -312,24 +336,92 @@ public final class ServerModule implements Module {
         list.servers.add(s);
     }
 
-    /** Parses the server options of {@code l} from word {@code from} into {@code s}; errors start with {@code where}. */
+    /** What a {@code default-server} line's messages call the server, as HAProxy's. */
+    private static final String DEFAULTS_NAME = "default-server";
+
+    /**
+     * HAProxy's message for an option given no value (or an empty one), where it is not the one the option's parser
+     * says of a bad value. The options that are not here take the empty value: the ones HAProxy reads with atol()
+     * ({@code weight}, {@code maxconn}...) then count it as 0.
+     */
+    private static final Map<String, String> MISSING = Map.ofEntries(
+            Map.entry("addr", "'addr' expects <ipv4|ipv6> as argument.."),
+            Map.entry("agent-addr", "'agent-addr' expects an address as argument.."),
+            Map.entry("agent-inter", "'agent-inter' expects a delay as argument.."),
+            Map.entry("agent-port", "'agent-port' expects a port number as argument.."),
+            Map.entry("agent-send", "'agent-send' expects a string as argument.."),
+            Map.entry("alpn", "'alpn' : missing the comma-delimited ALPN protocol suite."),
+            Map.entry("ca-file", "'ca-file' : missing CAfile path."),
+            Map.entry("check-alpn", "'check-alpn' : missing the comma-delimited ALPN protocol suite."),
+            Map.entry("check-proto", "'check-proto' : missing value."),
+            Map.entry("check-sni", "'check-sni' : missing SNI."),
+            Map.entry("ciphers", "'ciphers' : missing cipher suite."),
+            Map.entry("ciphersuites", "'ciphersuites' : missing cipher suite."),
+            Map.entry("cookie", "'cookie' expects <value> as argument.."),
+            Map.entry("crl-file", "'crl-file' : missing CRLfile path."),
+            Map.entry("crt", "'crt' : missing certificate file path."),
+            Map.entry("downinter", "'downinter' expects a delay as argument.."),
+            Map.entry("error-limit", "'error-limit' expects an integer argument.."),
+            Map.entry("fall", "'fall' expects an integer argument.."),
+            Map.entry("fastinter", "'fastinter' expects a delay as argument.."),
+            Map.entry("id", "'id' : expects an integer argument."),
+            Map.entry("inter", "'inter' expects a delay as argument.."),
+            Map.entry("max-reuse", "'max-reuse' expects <value> as argument.."),
+            Map.entry("namespace", "'namespace' : expects <name> as argument."),
+            Map.entry("npn", "'npn' : missing the comma-delimited NPN protocol suite."),
+            Map.entry("observe", "'observe' expects <mode> as argument.."),
+            Map.entry("pool-low-conn", "'pool-low-conn' expects <value> as argument.."),
+            Map.entry("pool-max-conn", "'pool-max-conn' expects <value> as argument.."),
+            Map.entry("pool-purge-delay", "'pool-purge-delay' expects <value> as argument.."),
+            Map.entry("port", "'port' expects a port number as argument.."),
+            Map.entry("proto", "'proto' : missing value."),
+            Map.entry("redir", "'redir' expects <prefix> as argument.."),
+            Map.entry("resolve-net", "'resolve-net' expects a list of networks.."),
+            Map.entry("resolve-prefer", "'resolve-prefer' expects either ipv4 or ipv6 as argument.."),
+            Map.entry("rise", "'rise' expects an integer argument.."),
+            // HAProxy's message quotes the NUL character that ends the empty word, which cuts it there
+            Map.entry("slowstart", "unexpected character '."),
+            Map.entry("sni", "'sni' : missing sni expression."),
+            Map.entry("socks4", "'socks4' expects <addr>:<port> as argument.."),
+            Map.entry("source", "'source' expects <addr>[:<port>[-<port>]], and optionally 'usesrc' <addr>, and 'interface' <name> "
+                    + "as argument.."),
+            Map.entry("ssl-max-ver", "'ssl-max-ver' : missing the ssl/tls version."),
+            Map.entry("ssl-min-ver", "'ssl-min-ver' : missing the ssl/tls version."),
+            Map.entry("tcp-ut", "'tcp-ut' : missing TCP User Timeout value."),
+            Map.entry("track", "'track' expects [<proxy>/]<server> as argument.."),
+            Map.entry("verify", "'verify' : missing verify method."),
+            Map.entry("verifyhost", "'verifyhost' : missing hostname to verify against."),
+            Map.entry("ws", "'ws' has to be 'auto', 'h1' or 'h2'."));
+
+    /** The options HAProxy refuses on a default-server line: they make sense for one server only, or not at all there. */
+    private static final Set<String> NOT_IN_DEFAULTS = Set.of("id", "no-sslv3", "no-tlsv10", "no-tlsv11", "no-tlsv12", "no-tlsv13");
+
+    /**
+     * Parses the server options of {@code l} from word {@code from} into {@code s}; errors start with {@code where}
+     * (none on a default-server line) and are located as HAProxy's server parser reports them ({@code [FILE:LINE] :}).
+     */
     public static void parseOptions(ServerSpec s, ConfigLine l, int from, String where, KeywordTable<ServerSpec> options)
             throws ConfigException {
+        String prefix = where == null ? "" : where + " : ";
         int i = from;
         while (i < l.size()) {
             String opt = l.arg(i);
             KeywordTable.Entry<ServerSpec> e = options.find(opt);
             if (e == null) {
-                ConfigException u = options.unknown(opt, where + " : unknown keyword '" + opt + "'");
-                throw new ConfigException(u.getMessage().startsWith(where) ? u.getMessage() : where + " : " + u.getMessage());
+                String plain = "unknown keyword '" + opt + "'";
+                String m = options.unknown(opt, plain).getMessage();
+                throw ConfigException.located(prefix + (m.equals(plain) ? plain + "." : m));
             }
-            if (e.flags() > 0 && !l.has(i + 1)) {
-                throw new ConfigException(where + " : '" + opt + "' expects an argument.");
+            if (where == null && NOT_IN_DEFAULTS.contains(opt)) {
+                throw ConfigException.located("'" + opt + "' option is not accepted in default-server sections");
+            }
+            if (e.flags() > 0 && l.arg(i + 1).isEmpty() && MISSING.containsKey(opt)) {
+                throw ConfigException.located(prefix + MISSING.get(opt));
             }
             try {
                 e.parser().parse(s, l.shift(i));
             } catch (ConfigException ex) {
-                throw new ConfigException(where + " : " + ex.getMessage());
+                throw ConfigException.located(prefix + ex.getMessage());
             }
             i += 1 + e.flags();
         }

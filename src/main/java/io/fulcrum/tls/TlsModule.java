@@ -72,7 +72,7 @@ public final class TlsModule implements Module {
         server.add("no-ssl", (s, l) -> tls(s).ssl = false);
         server.add("verify", 1, (s, l) -> {
             if (!l.arg(1).equals("none") && !l.arg(1).equals("required")) {
-                throw new ConfigException("'verify' : unknown verify method '" + l.arg(1) + "', only 'none' and 'required' are supported");
+                throw new ConfigException("'verify' : unknown verify method '" + l.arg(1) + "', only 'none' and 'required' are supported.");
             }
             tls(s).verify = l.arg(1);
         });
@@ -80,7 +80,11 @@ public final class TlsModule implements Module {
         server.add("crl-file", 1, (s, l) -> authorityFiles(s, store).crlFile = store.revocations.named(l));
         server.add("crt", 1, (s, l) -> authorityFiles(s, store).crt = l.arg(1)); // the store lists it for the CLI
         server.add("sni", 1, (s, l) -> {
-            tls(s).sni = exprs.parse(l.arg(1));
+            try {
+                tls(s).sni = exprs.parse(l.arg(1));
+            } catch (ConfigException e) {
+                throw new ConfigException("error detected while parsing sni expression : " + e.getMessage());
+            }
             tls(s).sniText = l.arg(1);
         });
         server.add("verifyhost", 1, (s, l) -> tls(s).verifyHost = l.arg(1));
@@ -89,7 +93,7 @@ public final class TlsModule implements Module {
         server.add("ssl-reuse", (s, l) -> tls(s).noReuse = false);
         server.add("allow-0rtt", (s, l) -> tls(s).allow0rtt = true); // accepted: no early data is ever sent
         cipherOptions(server, TlsModule::tls);
-        versionRange(server, TlsModule::tls);
+        versionRange(server, TlsModule::tls, "."); // HAProxy's server lines end its message with a period, its bind lines do not
         versionSwitches(server, TlsModule::tls);
         // The reset of a default-server's no-tls-tickets (a global ssl-default-server-options one still applies).
         server.add("tls-tickets", (s, l) -> tls(s).noTickets = false);
@@ -162,7 +166,7 @@ public final class TlsModule implements Module {
     /** What a bind line and a crt-list line set for their certificates. */
     private static <C> void certificateOptions(KeywordTable<C> table, ContextOwner<C> owner, CertStore store) {
         cipherOptions(table, owner);
-        versionRange(table, owner);
+        versionRange(table, owner, "");
         table.add("curves", 1, (c, l) -> owner.options(c).curves = l.arg(1)); // (not a server option in HAProxy 2.6)
         table.add("ecdhe", 1, (c, l) -> owner.options(c).ecdhe = l.arg(1));
         table.add("allow-0rtt", (c, l) -> owner.options(c).allow0rtt = true);
@@ -193,9 +197,17 @@ public final class TlsModule implements Module {
         table.add("ciphersuites", 1, (c, l) -> owner.options(c).ciphersuites = l.arg(1));
     }
 
-    private static <C> void versionRange(KeywordTable<C> table, ContextOwner<C> owner) {
-        table.add("ssl-min-ver", 1, (c, l) -> owner.options(c).minVersion = TlsVersion.parse(l.arg(1)));
-        table.add("ssl-max-ver", 1, (c, l) -> owner.options(c).maxVersion = TlsVersion.parse(l.arg(1)));
+    private static <C> void versionRange(KeywordTable<C> table, ContextOwner<C> owner, String end) {
+        table.add("ssl-min-ver", 1, (c, l) -> owner.options(c).minVersion = version(l, end));
+        table.add("ssl-max-ver", 1, (c, l) -> owner.options(c).maxVersion = version(l, end));
+    }
+
+    private static TlsVersion version(ConfigLine l, String end) throws BindOptionException {
+        try {
+            return TlsVersion.parse(l.arg(1));
+        } catch (BindOptionException e) {
+            throw new BindOptionException(e.getMessage() + end);
+        }
     }
 
     /** Tickets and single versions on or off: bind lines, servers and the ssl-default-*-options globals. */
@@ -274,7 +286,7 @@ public final class TlsModule implements Module {
             setting(global, prefix + "curves", (o, v) -> o.curves = v, of); // (HAProxy 2.6 has no server twin)
         }
         KeywordTable<TlsOptions> options = new KeywordTable<>(prefix + "options", "");
-        versionRange(options, o -> o);
+        versionRange(options, o -> o, "");
         versionSwitches(options, o -> o);
         if (prefix.contains("bind")) {
             options.add("prefer-client-ciphers", (o, l) -> o.preferClientCiphers = true);

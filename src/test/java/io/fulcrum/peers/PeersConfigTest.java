@@ -180,10 +180,10 @@ class PeersConfigTest {
                     peer other 127.0.0.1:23011 ssl verify nope
                     log stdout bogus
                 """)).isEqualTo("""
-                [ALERT]    (1) : config : parsing [t.cfg:9] : 'server p/me' : 'maxconn' is not supported in peers sections by Fulcrum (only the TLS options are).
+                [ALERT]    (1) : config : parsing [t.cfg:9] : 'server (null)/me' : 'maxconn' is not supported in peers sections by Fulcrum (only the TLS options are).
                 [ALERT]    (1) : config : parsing [t.cfg:10] : 'default-server' : 'check' is not supported in peers sections by Fulcrum (only the TLS options are).
                 [ALERT]    (1) : config : parsing [t.cfg:11] : 'default-bind' : 'backlog' is not supported in peers sections by Fulcrum (only the TLS options are).
-                [ALERT]    (1) : config : parsing [t.cfg:12] : 'server p/other' : 'verify' : unknown verify method 'nope', only 'none' and 'required' are supported
+                [ALERT]    (1) : config : [t.cfg:12] : 'server (null)/other' : 'verify' : unknown verify method 'nope', only 'none' and 'required' are supported.
                 [ALERT]    (1) : config : parsing [t.cfg:13] : log : unknown log facility 'bogus'
                 [ALERT]    (1) : config : Error(s) found in configuration file : t.cfg
                 [ALERT]    (1) : config : Fatal errors found in configuration.

@@ -93,7 +93,6 @@ class ResolversConfigTest {
 
     @Test
     void streamNameserversTakeServerParameters() {
-        // HAProxy 2.6.12 says "[t.cfg:8] : 'server dns/ns3' : unknown keyword..." without "parsing" (docs/differences.md).
         assertThat(messages("""
                 resolvers dns
                     nameserver ns1 tcp@127.0.0.1:53 maxconn 2
@@ -103,7 +102,7 @@ class ResolversConfigTest {
                     nameserver ns5 tcp@127.0.0.1
                     nameserver ns6 127.0.0.1:57 maxconn 2
                 """)).isEqualTo("""
-                [ALERT]    (1) : config : parsing [t.cfg:9] : 'server dns/ns3' : unknown keyword 'foo'; did you mean 'tfo' maybe ?
+                [ALERT]    (1) : config : [t.cfg:9] : 'server dns/ns3' : unknown keyword 'foo'; did you mean 'tfo' maybe ?
                 [ALERT]    (1) : config : parsing [t.cfg:10] : 'nameserver ns4' : server parameter 'ssl' is not supported on nameservers by Fulcrum yet (only 'maxconn' is).
                 [ALERT]    (1) : config : parsing [t.cfg:11] : 'nameserver ns5' : missing port specification in 'tcp@127.0.0.1'
                 [WARNING]  (1) : config : parsing [t.cfg:12] : 'nameserver ns6' : server parameters apply to stream (tcp@) nameservers only: 'maxconn' and what follows are ignored.
@@ -197,9 +196,9 @@ class ResolversConfigTest {
                     server s3 app.test:80 resolvers dns resolve-net 1.2.3.4/99 init-addr none
                     server s4 app.test:80 resolvers dns resolve-opts foo init-addr none
                 """)).isEqualTo("""
-                [ALERT]    (1) : config : parsing [t.cfg:11] : 'server b/s2' : 'resolve-prefer' expects either ipv4 or ipv6 as argument..
-                [ALERT]    (1) : config : parsing [t.cfg:12] : 'server b/s3' : 'resolve-net' invalid network '1.2.3.4/99'..
-                [ALERT]    (1) : config : parsing [t.cfg:13] : 'server b/s4' : 'resolve-opts' : unknown resolve-opts option 'foo', supported methods are 'allow-dup-ip', 'ignore-weight', and 'prevent-dup-ip'..
+                [ALERT]    (1) : config : [t.cfg:11] : 'server b/s2' : 'resolve-prefer' expects either ipv4 or ipv6 as argument..
+                [ALERT]    (1) : config : [t.cfg:12] : 'server b/s3' : 'resolve-net' invalid network '1.2.3.4/99'..
+                [ALERT]    (1) : config : [t.cfg:13] : 'server b/s4' : 'resolve-opts' : unknown resolve-opts option 'foo', supported methods are 'allow-dup-ip', 'ignore-weight', and 'prevent-dup-ip'..
                 [ALERT]    (1) : config : Error(s) found in configuration file : t.cfg
                 [ALERT]    (1) : config : Fatal errors found in configuration.
                 """);
