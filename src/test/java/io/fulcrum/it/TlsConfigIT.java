@@ -95,7 +95,7 @@ class TlsConfigIT {
         Files.writeString(dir.resolve("t.cfg"), "defaults\n    mode http\n    timeout client 1s\nbackend b\n"
                 + "    server s 127.0.0.1:1 ssl verify none npn http/1.1\nfrontend f\n    bind :8443 ssl crt good.pem npn http/1.1\n");
         assertThat(FulcrumRun.in(dir, "-c", "-f", "t.cfg").maskedStderr()).contains(
-                "parsing [t.cfg:5] : 'server b/s' : 'npn' : Fulcrum does not offer NPN (replaced by ALPN); use 'alpn' instead\n",
+                "config : [t.cfg:5] : 'server b/s' : 'npn' : Fulcrum does not offer NPN (replaced by ALPN); use 'alpn' instead\n",
                 "parsing [t.cfg:7] : 'bind :8443' in section 'frontend' : 'npn' : Fulcrum does not offer NPN (replaced by ALPN);"
                         + " use 'alpn' instead\n");
     }
