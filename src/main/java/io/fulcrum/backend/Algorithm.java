@@ -56,4 +56,12 @@ public enum Algorithm {
     public boolean dynamic(boolean consistent) {
         return dynamic || hashed() && consistent;
     }
+
+    /**
+     * {@code add server} takes a backend whose algorithm places servers at run time (HAProxy's BE_LB_PROP_DYN): all but
+     * {@code static-rr} and the map-based hashes ({@code first} included, whose weights are static).
+     */
+    public boolean takesDynamicServers(boolean consistent) {
+        return this != STATIC_RR && (!hashed() || consistent);
+    }
 }

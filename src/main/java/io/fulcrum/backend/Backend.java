@@ -29,6 +29,7 @@ import io.fulcrum.server.ServerSpec;
 import io.netty.util.concurrent.GlobalEventExecutor;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -61,8 +62,12 @@ public final class Backend {
 
     private final String name;
     private final ServerGroup group;
-    private final List<Server> servers;
-    private final Member[] members;
+    /**
+     * Its servers and their members, replaced whole under the backend's lock when a server is added or deleted at run
+     * time ({@code add server}, {@code del server}): readers (the pick path, stats, the CLI) take one snapshot and
+     * need no lock.
+     */
+    private volatile Roster roster;
     private final BalanceSpec balance;
     private final Balancer balancer;
     private final boolean dynamicWeights;
@@ -112,17 +117,17 @@ public final class Backend {
         this.description = spec.description;
         ServerList list = spec.partOrNull(ServerList.class);
         this.group = new ServerGroup(spec.name());
-        this.servers = list == null ? List.of() : servers(group, list.servers);
+        List<Server> servers = list == null ? List.of() : servers(group, list.servers);
         this.balance = spec.part(BalanceSpec.class, BalanceSpec::new);
         this.balancer = balancer(balance);
         this.dynamicWeights = balance.algorithm.dynamic(balance.consistent);
         this.fullconn = balance.fullconn > 0 ? balance.fullconn : 1;
         PersistSpec persist = spec.partOrNull(PersistSpec.class);
         this.requeueOnDown = balance.redispatch != 0 && (persist == null || !persist.persistDown);
-        this.members = servers.stream().map(s -> new Member(this, s)).toArray(Member[]::new);
+        this.roster = new Roster(servers, servers.stream().map(s -> new Member(this, s)).toArray(Member[]::new));
         // Apart from the servers (in no stats, never checked), without limit: it takes every transaction.
         this.dispatch = balance.dispatch == null ? null : new Member(this, new Server(new ServerGroup(name), balance.dispatch, 0));
-        for (Member m : members) {
+        for (Member m : roster.members) {
             m.wasUsable = m.server.usable();
             m.server.onChange(this::plan);
         }
@@ -167,6 +172,92 @@ public final class Backend {
         return List.copyOf(out);
     }
 
+    /** A backend's servers in order, and the member of each at the same index. */
+    record Roster(List<Server> servers, Member[] members) {
+        Roster {
+            servers = List.copyOf(servers);
+        }
+
+        /** This roster and {@code m} last. */
+        Roster with(Member m) {
+            List<Server> s = new ArrayList<>(servers);
+            s.add(m.server);
+            Member[] ms = Arrays.copyOf(members, members.length + 1);
+            ms[members.length] = m;
+            return new Roster(s, ms);
+        }
+
+        /** This roster without {@code m}. */
+        Roster without(Member m) {
+            List<Server> s = new ArrayList<>(servers);
+            s.remove(m.server);
+            return new Roster(s, Arrays.stream(members).filter(x -> x != m).toArray(Member[]::new));
+        }
+    }
+
+    /**
+     * The id {@code add server} gives a server without {@code id}: the first one no server of the backend has (HAProxy's
+     * get_next_id()), which may be the id of a server deleted before.
+     */
+    public int nextServerId() {
+        Set<Integer> taken = new HashSet<>();
+        roster.servers.forEach(s -> taken.add(s.numericId()));
+        int id = 1;
+        while (taken.contains(id)) {
+            id++;
+        }
+        return id;
+    }
+
+    /**
+     * Adds {@code server} after the others ({@code add server}): it joins the plan, and so the pick path, when it
+     * becomes usable. The caller checked its name and id under {@link #rosterLock()}.
+     */
+    public void add(Server server) {
+        Member m = new Member(this, server);
+        synchronized (this) {
+            m.wasUsable = false; // (so that a server added usable comes up as one that was not: its slow start runs)
+            roster = roster.with(m);
+            if (persistence != null) {
+                persistence.servers(roster.servers);
+            }
+        }
+        server.onChange(this::plan);
+        plan();
+    }
+
+    /**
+     * Deletes {@code server} ({@code del server}): why it cannot be deleted, in HAProxy's words, or null once it is gone
+     * from every view. It must be in maintenance (so out of the plan), without a transaction and without a waiter;
+     * under the backend's lock, so that no plan puts it back meanwhile.
+     */
+    public String remove(Server server) {
+        synchronized (this) {
+            Member m = member(server);
+            if (m == null) {
+                return "No such server.";
+            }
+            if (!server.state().inMaintenance()) {
+                return "Only servers in maintenance mode can be deleted.";
+            }
+            // (Its idle pooled connections do not count: they are closed once it is gone, as HAProxy's maintenance closes them.)
+            if (m.served() > 0 || m.queue.size() > 0) {
+                return "Server still has connections attached to it, cannot remove it.";
+            }
+            roster = roster.without(m);
+            if (persistence != null) {
+                persistence.servers(roster.servers);
+            }
+        }
+        group.remove(server);
+        return null;
+    }
+
+    /** The lock under which the servers of this backend change: a name or id checked free stays free while it is held. */
+    public Object rosterLock() {
+        return this;
+    }
+
     private static Balancer balancer(BalanceSpec b) {
         return switch (b.algorithm) {
             case ROUNDROBIN -> new RoundRobin();
@@ -191,7 +282,7 @@ public final class Backend {
         synchronized (this) {
             long now = System.nanoTime();
             boolean ramping = false;
-            for (Member m : members) {
+            for (Member m : roster.members) {
                 boolean usable = m.server.usable();
                 if (usable && !m.wasUsable) {
                     cameUp.add(m);
@@ -245,7 +336,7 @@ public final class Backend {
 
     private long rampInterval() {
         long slowest = 0;
-        for (Member m : members) {
+        for (Member m : roster.members) {
             slowest = Math.max(slowest, m.spec().slowstart);
         }
         return Math.max(1000, slowest / 20);
@@ -255,6 +346,7 @@ public final class Backend {
     private Farm farm(long now) {
         List<Member> active = new ArrayList<>();
         List<Member> backups = new ArrayList<>();
+        Member[] members = roster.members;
         for (Member m : members) {
             if (m.server.usable()) {
                 (m.spec().backup ? backups : active).add(m);
@@ -431,7 +523,8 @@ public final class Backend {
      * it; the algorithm is not consulted.
      */
     public Outcome assignTo(Ticket ticket, Server server) {
-        return take(ticket, member(server), releases.get());
+        Member m = member(server);
+        return m == null ? Outcome.NO_SERVER : take(ticket, m, releases.get()); // (deleted meanwhile)
     }
 
     /**
@@ -458,7 +551,7 @@ public final class Backend {
         if (s == null) {
             return null;
         }
-        for (Member m : members) {
+        for (Member m : roster.members) {
             if (m.server == s) {
                 return m;
             }
@@ -540,7 +633,7 @@ public final class Backend {
     /** Slots held on its servers now (HAProxy's px->served): summed when asked, for hash-balance-factor only. */
     int served() {
         int n = 0;
-        for (Member m : members) {
+        for (Member m : roster.members) {
             n += m.served();
         }
         return n;
@@ -549,7 +642,7 @@ public final class Backend {
     /** Streams waiting in its queue and its servers' (HAProxy's totpend, the {@code queue} fetch). */
     public int queued() {
         int n = queue.size();
-        for (Member m : members) {
+        for (Member m : roster.members) {
             n += m.queue.size();
         }
         return n;
@@ -575,7 +668,7 @@ public final class Backend {
     /** {@code clear counters}: the queues' peaks come down to their lengths now. */
     public void resetQueuePeaks() {
         queue.resetPeak();
-        for (Member m : members) {
+        for (Member m : roster.members) {
             m.queue.resetPeak();
         }
     }
@@ -660,8 +753,9 @@ public final class Backend {
         return group;
     }
 
+    /** Its servers now, in order (the configured ones, then those added at run time): a snapshot. */
     public List<Server> servers() {
-        return servers;
+        return roster.servers;
     }
 
     /** The transactions using this backend now. */

@@ -17,6 +17,7 @@ import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.runtime.GlobalModule;
+import io.fulcrum.server.DynamicServers;
 import io.fulcrum.server.ServerList;
 import io.fulcrum.server.ServerModule;
 import io.fulcrum.server.ServerSpec;
@@ -64,6 +65,7 @@ public final class CheckModule implements Module {
     @Override
     public void register(Registry registry) {
         serverOptions(registry.table(ServerModule.OPTIONS));
+        DynamicServers.hook(registry, new DynamicChecks());
         KeywordTable<OptionContext> options = registry.table(ProxyModule.OPTIONS);
         KeywordTable<ProxySpec> keywords = registry.table(ProxyModule.KEYWORDS);
         CheckRules.register(options, keywords, AclParser.of(registry).exprs());

@@ -12,6 +12,8 @@ import io.fulcrum.server.ServerList;
 import io.fulcrum.server.ServerSpec;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,13 +23,23 @@ import java.util.Map;
  * them spread over their first interval (HAProxy spreads the first checks of all servers evenly, {@link #start}).
  */
 public final class HealthChecks {
-    private final Map<Server, ServerChecks> checks = new LinkedHashMap<>();
+    /** In the order of the configuration, then of {@code add server} (guarded by itself: the CLI adds and deletes). */
+    private final Map<Server, ServerChecks> checks = Collections.synchronizedMap(new LinkedHashMap<>());
     private final CheckModule.Settings settings;
+    /** What the checks of a server added to a backend at run time are built from, by backend name. */
+    private final Map<String, Kit> kits = new HashMap<>();
+    private final EventLoops loops;
+    private final String node;
+
+    /** A backend's check settings and rules, as its configured servers got them. */
+    record Kit(ProxySpec proxySpec, ProxyChecks proxy, List<CheckRule> rules) {
+    }
 
     public HealthChecks(ConfigModel model, Map<String, Backend> backends, EventLoops loops) {
         this.settings = CheckModule.settings(model);
+        this.loops = loops;
         ProxyTable table = ProxyTable.of(model);
-        String node = GlobalModule.settings(model).node != null ? GlobalModule.settings(model).node : Hostname.name();
+        this.node = GlobalModule.settings(model).node != null ? GlobalModule.settings(model).node : Hostname.name();
         for (ProxySpec p : table.proxies()) {
             Backend b = backends.get(p.name());
             ServerList list = p.partOrNull(ServerList.class);
@@ -35,7 +47,8 @@ public final class HealthChecks {
                 continue;
             }
             ProxyChecks proxy = p.partOrNull(ProxyChecks.class) == null ? new ProxyChecks() : CheckModule.of(p);
-            List<CheckRule> rules = rules(proxy);
+            Kit kit = new Kit(p, proxy, rules(proxy));
+            kits.put(p.name(), kit);
             for (int i = 0; i < list.servers.size(); i++) {
                 ServerSpec s = list.servers.get(i);
                 ServerCheckSpec c = s.partOrNull(ServerCheckSpec.class);
@@ -44,15 +57,51 @@ public final class HealthChecks {
                     ServerSpec target = CheckModule.find(table, p, c.track);
                     server.state().track(serverOf(backends, table, target));
                 }
-                ServerCheckSpec spec = c == null ? new ServerCheckSpec() : c;
-                // Every server has its health counter, which the CLI sets even where no check runs.
-                ExternalCheck external = proxy.type == ProxyChecks.Type.EXTERNAL ? new ExternalCheck(p, proxy, b, server) : null;
-                checks.put(server, new ServerChecks(b, server, spec, proxy, rules, external, loops, b.timeouts().connect, settings.spreadPercent,
-                        settings.pp2NeverSendLocal, node));
-                MarkedActions.watch(server, b, spec, loops);
+                build(b, server, kit);
             }
         }
         ServerStateFile.apply(model, backends, this);
+    }
+
+    /** The checks of {@code server} (every server has them: the CLI sets its health even where no check runs). */
+    private ServerChecks build(Backend b, Server server, Kit kit) {
+        ServerCheckSpec c = server.spec().partOrNull(ServerCheckSpec.class);
+        ServerCheckSpec spec = c == null ? new ServerCheckSpec() : c;
+        ExternalCheck external = kit.proxy.type == ProxyChecks.Type.EXTERNAL ? new ExternalCheck(kit.proxySpec, kit.proxy, b, server) : null;
+        ServerChecks k = new ServerChecks(b, server, spec, kit.proxy, kit.rules, external, loops, b.timeouts().connect,
+                settings.spreadPercent, settings.pp2NeverSendLocal, node);
+        checks.put(server, k);
+        MarkedActions.watch(server, b, spec, loops);
+        return k;
+    }
+
+    /** The check settings of backend {@code b}'s servers. */
+    Kit kit(Backend b) {
+        return kits.get(b.name());
+    }
+
+    /**
+     * The checks of a server added at run time ({@code add server}): configured as its line says, but the health check and
+     * the agent stay disabled until {@code enable health} and {@code enable agent}, as in HAProxy.
+     */
+    void added(Backend b, Server server) {
+        ServerChecks k = build(b, server, kits.get(b.name()));
+        k.healthEnabled(false);
+        k.agentEnabled(false);
+        if (k.hasHealthCheck()) {
+            k.startHealth(k.healthInterval());
+        }
+        if (k.hasAgent()) {
+            k.startAgent(k.agentInterval());
+        }
+    }
+
+    /** A server deleted at run time: its checks stop. */
+    void deleted(Server server) {
+        ServerChecks k = checks.remove(server);
+        if (k != null) {
+            k.stop();
+        }
     }
 
     /**
@@ -82,7 +131,7 @@ public final class HealthChecks {
     /** The sockets the checks may hold at once: one per server's health check, one per agent. */
     public int sockets() {
         int n = 0;
-        for (ServerChecks c : checks.values()) {
+        for (ServerChecks c : all()) {
             n += (c.hasHealthCheck() ? 1 : 0) + (c.hasAgent() ? 1 : 0);
         }
         return n;
@@ -103,7 +152,7 @@ public final class HealthChecks {
      */
     public void start() {
         List<First> firsts = new ArrayList<>();
-        for (ServerChecks c : checks.values()) {
+        for (ServerChecks c : all()) {
             if (c.hasHealthCheck()) {
                 firsts.add(new First(c, false, c.healthInterval()));
             }
@@ -128,7 +177,13 @@ public final class HealthChecks {
     }
 
     public void stop() {
-        checks.values().forEach(ServerChecks::stop);
+        all().forEach(ServerChecks::stop);
+    }
+
+    private List<ServerChecks> all() {
+        synchronized (checks) {
+            return List.copyOf(checks.values());
+        }
     }
 
     /** The checks of {@code server} (every server of a backend has them, even where none runs), or null. */

@@ -121,6 +121,8 @@ public final class PersistModule implements Module {
             for (PersistSpec.UseServer r : spec == null ? List.<PersistSpec.UseServer>of() : spec.useServers) {
                 if (r.format() == null && (list == null || list.servers.stream().noneMatch(s -> s.name.equals(r.name())))) {
                     diag.configAlert(p.describe() + " : unable to find server '" + r.name() + "' referenced in a 'use-server' rule.");
+                } else if (r.format() == null) {
+                    list.servers.stream().filter(s -> s.name.equals(r.name())).forEach(s -> s.referenced = true); // (del server refuses it)
                 }
             }
         }

@@ -33,17 +33,26 @@ public final class Persistence {
     private static final long FUTURE_SLACK = 86_400;
 
     private final PersistSpec spec;
-    private final Server[] servers;
-    /** Each server's cookie value (its own, or the dynamic one), or null. */
-    private final String[] values;
+    /** The backend's servers and their cookies, replaced whole when a server is added or deleted at run time. */
+    private volatile Roster roster;
+
+    /** The servers, and each one's cookie value (its own, or the dynamic one) or null. */
+    private record Roster(Server[] servers, String[] values) {
+    }
 
     private Persistence(PersistSpec spec, List<Server> servers) {
         this.spec = spec;
-        this.servers = servers.toArray(new Server[0]);
-        this.values = new String[this.servers.length];
+        servers(servers);
+    }
+
+    /** The backend's servers now (after {@code add server} or {@code del server}). */
+    public void servers(List<Server> list) {
+        Server[] servers = list.toArray(new Server[0]);
+        String[] values = new String[servers.length];
         for (int i = 0; i < values.length; i++) {
-            values[i] = valueOf(spec, this.servers[i]);
+            values[i] = valueOf(spec, servers[i]);
         }
+        roster = new Roster(servers, values);
     }
 
     /** The persistence of a backend, or null when it has no cookie and no persist rule. */
@@ -101,7 +110,7 @@ public final class Persistence {
         }
         byte[] ip = {(byte) addr, (byte) (addr >> 8), (byte) (addr >> 16), (byte) (addr >> 24)};
         int hostPort = (port & 0xff) << 8 | (port >> 8) & 0xff;
-        for (Server s : servers) {
+        for (Server s : roster.servers) {
             if (s.endpoint() instanceof Endpoint.Inet inet && java.util.Arrays.equals(inet.host().getAddress(), ip)
                     && s.address().port() == hostPort && (s.up() || spec.persistDown)) {
                 return s;
@@ -122,9 +131,10 @@ public final class Persistence {
 
     /** The cookie value that designates {@code s}, or null. */
     public String cookieOf(Server s) {
-        for (int i = 0; i < servers.length; i++) {
-            if (servers[i] == s) {
-                return values[i];
+        Roster r = roster;
+        for (int i = 0; i < r.servers.length; i++) {
+            if (r.servers[i] == s) {
+                return r.values[i];
             }
         }
         return null;
@@ -172,7 +182,7 @@ public final class Persistence {
                 continue;
             }
             String name = r.format() == null ? r.name() : r.format().format(ctx);
-            for (Server s : servers) {
+            for (Server s : roster.servers) {
                 if (s.name().equals(name) && (s.up() || spec.persistDown || force)) {
                     return s;
                 }
@@ -300,10 +310,11 @@ public final class Persistence {
         }
         boolean skip = delim == start || t.ignore || t.direct != null;
         boolean found = false;
-        for (int i = 0; !skip && !found && i < servers.length; i++) {
-            String c = values[i];
+        Roster r = roster;
+        for (int i = 0; !skip && !found && i < r.servers.length; i++) {
+            String c = r.values[i];
             if (c != null && c.length() == delim - start && v.startsWith(c, start)) {
-                Server s = servers[i];
+                Server s = r.servers[i];
                 if (s.up() || spec.persistDown || t.force) {
                     t.request = s.up() ? 'V' : 'D';
                     t.direct = s;

@@ -49,7 +49,8 @@ final class PoolCommands {
                         .append(idle.usedCount()).append(' ').append(idle.maxUsed()).append(' ').append(idle.estimate())
                         .append(' ').append(idle.idleCount() - idle.safeCount()).append(' ').append(idle.safeCount())
                         .append(' ').append(p.maxConn).append(' ').append(idle.idleCount());
-                for (int i = 0; i < loops; i++) {
+                // (HAProxy has no per-thread idle lists for a server that keeps none: pool-max-conn 0, a dynamic server's default)
+                for (int i = 0; p.maxConn != 0 && i < loops; i++) {
                     out.append(' ').append(idle.idleIn(i));
                 }
                 out.append('\n');

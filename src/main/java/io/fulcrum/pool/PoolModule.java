@@ -1,5 +1,6 @@
 package io.fulcrum.pool;
 
+import io.fulcrum.backend.Backend;
 import io.fulcrum.cfg.Args;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.KeywordTable;
@@ -11,7 +12,10 @@ import io.fulcrum.http.HttpModule;
 import io.fulcrum.proxy.Capability;
 import io.fulcrum.proxy.ProxyModule;
 import io.fulcrum.proxy.ProxySpec;
+import io.fulcrum.runtime.Fulcrum;
 import io.fulcrum.runtime.GlobalModule;
+import io.fulcrum.server.DynamicServers;
+import io.fulcrum.server.Server;
 import io.fulcrum.server.ServerModule;
 import io.fulcrum.server.ServerSpec;
 
@@ -73,6 +77,12 @@ public final class PoolModule implements Module {
         // Each configuration loaded sets how the process's loops share their idle connections.
         registry.check((model, diag) -> ServerPool.shareBetweenLoops(PoolGlobals.of(model).shared));
         PoolCommands.register(CliCommands.of(registry));
+        DynamicServers.hook(registry, new DynamicServers.Hook() {
+            @Override
+            public void deleted(Fulcrum process, Backend b, Server s) {
+                ServerPool.forget(s);
+            }
+        });
     }
 
     public static ReuseSpec of(ProxySpec p) {

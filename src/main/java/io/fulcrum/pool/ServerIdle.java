@@ -60,6 +60,11 @@ public final class ServerIdle {
         return ALL.computeIfAbsent(server, ServerIdle::new);
     }
 
+    /** A server deleted at run time: its counts go. */
+    static void forget(Server server) {
+        ALL.remove(server);
+    }
+
     /**
      * A connection starts being used, from its creation (HAProxy counts it in conn_new()) or from its leaving an
      * idle list: the need is at least what is in use (srv_use_conn). Only the peaks write the shared values.

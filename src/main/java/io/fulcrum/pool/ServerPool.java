@@ -272,6 +272,23 @@ public final class ServerPool {
         shareIdle = on;
     }
 
+    /** A server deleted at run time: each loop closes its idle connections to it and forgets it. */
+    static void forget(Server server) {
+        for (int i = 0; i < LOOPS.length(); i++) {
+            ServerPool p = LOOPS.get(i);
+            if (p != null && !p.loop.isShuttingDown()) {
+                p.loop.execute(() -> {
+                    Lists l = p.lists.remove(server);
+                    if (l != null) {
+                        l.idle.forEach(Channel::close);
+                        l.safe.forEach(Channel::close);
+                    }
+                });
+            }
+        }
+        ServerIdle.forget(server);
+    }
+
     /** Closes up to {@code n} idle connections to {@code server} of the loop of thread index {@code loop}, unsafe ones first. */
     static void closeIdle(int loop, Server server, int n) {
         ServerPool p = LOOPS.get(loop);

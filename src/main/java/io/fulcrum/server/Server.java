@@ -31,6 +31,7 @@ public final class Server {
     /** What its last change did to the queues, for the state-change line: streams moved, streams still waiting. */
     private volatile int requeued;
     private volatile int waiting;
+    private volatile boolean referenced;
 
     /**
      * @param group     its backend's servers, which it joins
@@ -178,6 +179,20 @@ public final class Server {
         if (ob != null) {
             ob.observed(o);
         }
+    }
+
+    /**
+     * Other configuration elements point to it (HAProxy's SRV_F_NON_PURGEABLE): a {@code use-server} rule, servers
+     * tracking it, or a dynamic server that tracked it once (HAProxy never clears the mark). {@code del server} refuses
+     * to delete it.
+     */
+    public boolean referenced() {
+        return referenced || spec.referenced || state.hasTrackers();
+    }
+
+    /** A dynamic server tracks it: from now on it cannot be deleted. */
+    public void markReferenced() {
+        referenced = true;
     }
 
     /** What {@code show stat} reports of it. */

@@ -133,16 +133,17 @@ final class ServerAddress {
         for (String method : s.initAddr.split(",")) {
             switch (method) {
                 case "last" -> { } // no server-state file yet: nothing to reuse
-                case "libc" -> {
+                case "libc", "none" -> {
+                    if (method.equals("none") && s.hostname) {
+                        return null;
+                    }
+                    // (an IP address needs no resolution: init-addr none is for names)
                     try {
                         InetAddress a = family == Endpoint.Family.ANY ? InetAddress.getByName(host) : pick(host, family);
                         return new Endpoint.Inet(a, port, family);
                     } catch (UnknownHostException e) {
                         // try the next method
                     }
-                }
-                case "none" -> {
-                    return null;
                 }
                 default -> {
                     try {

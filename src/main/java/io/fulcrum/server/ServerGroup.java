@@ -1,7 +1,7 @@
 package io.fulcrum.server;
 
-import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A backend's servers as their state changes see them: the counts the log lines report, and the backend
@@ -9,7 +9,8 @@ import java.util.List;
  */
 public final class ServerGroup {
     private final String backend;
-    private final List<Server> servers = new ArrayList<>();
+    /** Copied on write: servers come and go at run time ({@code add server}, {@code del server}) while others iterate. */
+    private final List<Server> servers = new CopyOnWriteArrayList<>();
     private volatile ServerEvents events = ServerEvents.NONE;
     /** Usable servers after the last transition, to tell when the last one goes. */
     private volatile int lastUsable;
@@ -30,6 +31,14 @@ public final class ServerGroup {
     void add(Server s) {
         synchronized (ServerState.LOCK) {
             servers.add(s);
+            recount();
+        }
+    }
+
+    /** A server deleted at run time leaves (in maintenance, so the usable counts do not change). */
+    public void remove(Server s) {
+        synchronized (ServerState.LOCK) {
+            servers.remove(s);
             recount();
         }
     }

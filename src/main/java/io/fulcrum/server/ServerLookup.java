@@ -26,13 +26,21 @@ public final class ServerLookup {
         if (b == null) {
             throw new CliException("No such backend.\n");
         }
-        String name = arg.substring(slash + 1);
+        Server s = server(b, arg.substring(slash + 1));
+        if (s == null) {
+            throw new CliException("No such server.\n");
+        }
+        return new Target(b, s);
+    }
+
+    /** The server of {@code b} named {@code name} or "#&lt;numeric id&gt;", or null. */
+    public static Server server(Backend b, String name) {
         for (Server s : b.servers()) {
             if (name.equals(s.name()) || name.equals("#" + s.numericId())) {
-                return new Target(b, s);
+                return s;
             }
         }
-        throw new CliException("No such server.\n");
+        return null;
     }
 
     /** The backend named {@code name} or "#&lt;id&gt;", or null. */

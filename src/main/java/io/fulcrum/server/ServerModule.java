@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /** The {@code server} and {@code default-server} keywords and the server options (configuration.txt 5.2). */
 public final class ServerModule implements Module {
@@ -39,6 +40,7 @@ public final class ServerModule implements Module {
         ServerFetches.register(SampleCatalog.of(registry));
         ServerCommands.register(CliCommands.of(registry), SetServer.of(registry));
         KeywordTable<ServerSpec> options = registry.table(OPTIONS);
+        DynamicServers.register(registry, options);
         KeywordTable<ProxySpec> keywords = registry.table(ProxyModule.KEYWORDS);
         Resolution resolution = registry.component(Resolution.class, Resolution::new);
         keywords.add("server", Capability.BACKEND | Capability.STRICT, (p, l) -> server(p, l, options, resolution));
@@ -87,8 +89,14 @@ public final class ServerModule implements Module {
         options.add("backup", (s, l) -> s.backup = true);
         options.add("no-backup", (s, l) -> s.backup = false);
         options.add("cookie", 1, (s, l) -> s.cookie = l.arg(1));
-        options.add("disabled", (s, l) -> s.disabled = true);
-        options.add("enabled", (s, l) -> s.disabled = false);
+        options.add("disabled", (s, l) -> {
+            s.disabled = true;
+            s.enabled = false;
+        });
+        options.add("enabled", (s, l) -> {
+            s.disabled = false;
+            s.enabled = true;
+        });
         options.add("send-proxy", (s, l) -> s.sendProxy = 1);
         options.add("send-proxy-v2", (s, l) -> s.sendProxy = 2);
         options.add("no-send-proxy", (s, l) -> s.sendProxy = 0);
@@ -150,13 +158,16 @@ public final class ServerModule implements Module {
             if (list == null) {
                 continue;
             }
-            for (ServerSpec s : list.servers) {
-                if (s.minconn > s.maxconn) {
-                    s.maxconn = s.minconn;
-                } else if (s.minconn == 0) {
-                    s.minconn = s.maxconn;
-                }
-            }
+            list.servers.forEach(ServerModule::settleMinconn);
+        }
+    }
+
+    /** The connection limits of one server, settled as HAProxy's check_config_validity() does (dynamic servers too). */
+    static void settleMinconn(ServerSpec s) {
+        if (s.minconn > s.maxconn) {
+            s.maxconn = s.minconn;
+        } else if (s.minconn == 0) {
+            s.minconn = s.maxconn;
         }
     }
 
@@ -402,7 +413,21 @@ public final class ServerModule implements Module {
      */
     public static void parseOptions(ServerSpec s, ConfigLine l, int from, String where, KeywordTable<ServerSpec> options)
             throws ConfigException {
-        String prefix = where == null ? "" : where + " : ";
+        parseOptions(s, l, from, where == null ? "" : where + " : ", where == null, options, k -> null);
+    }
+
+    /**
+     * As {@link #parseOptions(ServerSpec, ConfigLine, int, String, KeywordTable)} for {@code add server}: no prefix, and
+     * a known keyword that {@code refusal} gives a message for is refused with it.
+     */
+    static void parseOptions(ServerSpec s, ConfigLine l, int from, KeywordTable<ServerSpec> options,
+                             Function<String, String> refusal) throws ConfigException {
+        parseOptions(s, l, from, "", false, options, refusal);
+    }
+
+    private static void parseOptions(ServerSpec s, ConfigLine l, int from, String prefix, boolean defaults,
+                                     KeywordTable<ServerSpec> options, Function<String, String> refusal)
+            throws ConfigException {
         int i = from;
         while (i < l.size()) {
             String opt = l.arg(i);
@@ -412,8 +437,12 @@ public final class ServerModule implements Module {
                 String m = options.unknown(opt, plain).getMessage();
                 throw ConfigException.located(prefix + (m.equals(plain) ? plain + "." : m));
             }
-            if (where == null && NOT_IN_DEFAULTS.contains(opt)) {
+            if (defaults && NOT_IN_DEFAULTS.contains(opt)) {
                 throw ConfigException.located("'" + opt + "' option is not accepted in default-server sections");
+            }
+            String refused = refusal.apply(opt);
+            if (refused != null) {
+                throw ConfigException.located(refused);
             }
             if (e.flags() > 0 && l.arg(i + 1).isEmpty() && MISSING.containsKey(opt)) {
                 throw ConfigException.located(prefix + MISSING.get(opt));

@@ -75,6 +75,12 @@ public final class ServerSpec implements Cloneable {
     public String initAddr = "last,libc";
     /** The layer between the connection and the mux (TLS), set by the subsystem providing it; null for none. */
     public ServerTransport transport;
+    /** Added at run time ({@code add server}): it starts in forced maintenance, and no other server may track it. */
+    public boolean dynamic;
+    /** The line says {@code enabled} (after any {@code disabled}): a dynamic server starts ready. */
+    public boolean enabled;
+    /** Named by another element of the configuration ({@code use-server}): {@code del server} refuses to delete it. */
+    public boolean referenced;
     /** What other subsystems keep per server (the checks' settings, the TLS options...), by type. */
     private Map<Class<?>, ServerPart> parts = new HashMap<>();
 

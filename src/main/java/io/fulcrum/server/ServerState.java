@@ -60,7 +60,9 @@ public final class ServerState {
         this.userWeight = spec.weight;
         // A name that did not resolve and init-addr none: in resolution maintenance until resolvers find it, as HAProxy.
         boolean resolved = spec.fqdn != null || spec.srvRecord != null;
-        this.admin = (spec.disabled ? CMAINT | FMAINT : 0) | (spec.endpoint == null && resolved ? RMAINT : 0);
+        // A server added at run time starts in forced maintenance (HAProxy's add server), without resolution maintenance.
+        this.admin = (spec.disabled ? CMAINT | FMAINT : 0) | (spec.dynamic && !spec.enabled ? FMAINT : 0)
+                | (spec.endpoint == null && resolved && !spec.dynamic ? RMAINT : 0);
         this.op = spec.endpoint == null ? Op.STOPPED : Op.RUNNING;
         recompute();
     }
@@ -139,6 +141,23 @@ public final class ServerState {
             op = start;
             recompute();
             group.recount();
+        }
+    }
+
+    /** A server deleted at run time stops tracking: the tracked server no longer tells it its states. */
+    public void untrack() {
+        synchronized (LOCK) {
+            if (tracked != null) {
+                tracked.state().trackers.remove(server);
+                tracked = null;
+            }
+        }
+    }
+
+    /** Other servers track this one. */
+    public boolean hasTrackers() {
+        synchronized (LOCK) {
+            return !trackers.isEmpty();
         }
     }
 
