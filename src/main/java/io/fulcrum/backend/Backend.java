@@ -68,6 +68,7 @@ public final class Backend {
      * need no lock.
      */
     private volatile Roster roster;
+    private final Object rosterLock = new Object();
     private final BalanceSpec balance;
     private final Balancer balancer;
     private final boolean dynamicWeights;
@@ -253,9 +254,13 @@ public final class Backend {
         return null;
     }
 
-    /** The lock under which the servers of this backend change: a name or id checked free stays free while it is held. */
+    /**
+     * The lock under which servers are added to this backend: a name or id checked free stays free while it is held. Not
+     * the plan's lock: a server's constructor and {@code track} take the servers' state lock, under which state changes
+     * then plan (that order only).
+     */
     public Object rosterLock() {
-        return this;
+        return rosterLock;
     }
 
     private static Balancer balancer(BalanceSpec b) {

@@ -107,6 +107,8 @@ public final class ProxyArgs {
         ServerList list = backend.partOrNull(ServerList.class);
         if (list == null || list.servers.stream().map(s -> s.name).noneMatch(server::equals)) {
             errors.add("unable to find server '" + server + "' in proxy '" + backend.name() + "', referenced in " + ref + ".");
+        } else {
+            list.servers.stream().filter(s -> s.name.equals(server)).forEach(s -> s.referenced = true); // (del server refuses it)
         }
     }
 

@@ -182,7 +182,7 @@ public final class Server {
     }
 
     /**
-     * Other configuration elements point to it (HAProxy's SRV_F_NON_PURGEABLE): a {@code use-server} rule, servers
+     * Other configuration elements point to it (HAProxy's SRV_F_NON_PURGEABLE): a {@code use-server} rule, a fetch, servers
      * tracking it, or a dynamic server that tracked it once (HAProxy never clears the mark). {@code del server} refuses
      * to delete it.
      */

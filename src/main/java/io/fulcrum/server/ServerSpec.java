@@ -79,7 +79,7 @@ public final class ServerSpec implements Cloneable {
     public boolean dynamic;
     /** The line says {@code enabled} (after any {@code disabled}): a dynamic server starts ready. */
     public boolean enabled;
-    /** Named by another element of the configuration ({@code use-server}): {@code del server} refuses to delete it. */
+    /** Named by another element of the configuration ({@code use-server}, a fetch's argument): {@code del server} refuses it. */
     public boolean referenced;
     /** What other subsystems keep per server (the checks' settings, the TLS options...), by type. */
     private Map<Class<?>, ServerPart> parts = new HashMap<>();

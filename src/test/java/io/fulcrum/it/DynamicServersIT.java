@@ -81,8 +81,10 @@ class DynamicServersIT {
                 backend chk
                     server c1 127.0.0.1:%d check inter 10s
                     server c2 127.0.0.1:%d
+                    server c3 127.0.0.1:%d
                     use-server c2 if { path /never }
-                """.formatted(admin, operator, fe, a.port(), c.port(), a.port(), a.port(), a.port(), a.port(), a.port(), a.port()), fe);
+                    http-request set-var(txn.up) srv_is_up(chk/c3)
+                """.formatted(admin, operator, fe, a.port(), c.port(), a.port(), a.port(), a.port(), a.port(), a.port(), a.port(), a.port()), fe);
     }
 
     @AfterEach
@@ -254,6 +256,8 @@ class DynamicServersIT {
         expect("del server be/s1", "Only servers in maintenance mode can be deleted.\n");
         expect("set server chk/c2 state maint", "\n");
         expect("del server chk/c2", "This server cannot be removed at runtime due to other configuration elements pointing to it.\n");
+        expect("set server chk/c3 state maint", "\n");
+        expect("del server chk/c3", "This server cannot be removed at runtime due to other configuration elements pointing to it.\n");
         // A configured server may go too, from maintenance: by name or by #id.
         expect("disable server be/s3", "\n");
         expect("del server be/#3", "Server deleted.\n");
