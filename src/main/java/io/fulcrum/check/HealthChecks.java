@@ -43,13 +43,13 @@ public final class HealthChecks {
         for (ProxySpec p : table.proxies()) {
             Backend b = backends.get(p.name());
             ServerList list = p.partOrNull(ServerList.class);
-            if (b == null || list == null || !p.kind().isBackend()) {
+            if (b == null || !p.kind().isBackend()) {
                 continue;
             }
             ProxyChecks proxy = p.partOrNull(ProxyChecks.class) == null ? new ProxyChecks() : CheckModule.of(p);
             Kit kit = new Kit(p, proxy, rules(proxy));
-            kits.put(p.name(), kit);
-            for (int i = 0; i < list.servers.size(); i++) {
+            kits.put(p.name(), kit); // (a backend without servers too: add server fills it)
+            for (int i = 0; list != null && i < list.servers.size(); i++) {
                 ServerSpec s = list.servers.get(i);
                 ServerCheckSpec c = s.partOrNull(ServerCheckSpec.class);
                 Server server = b.servers().get(i);

@@ -75,6 +75,7 @@ class DynamicServersIT {
                 backend st
                     balance static-rr
                     server t1 127.0.0.1:%d
+                backend empty
                 backend srch
                     balance source
                     server h1 127.0.0.1:%d
@@ -263,6 +264,15 @@ class DynamicServersIT {
         expect("del server be/#3", "Server deleted.\n");
         expect("del server be/d", "Server deleted.\n");
         assertThat(statRows("be")).isEqualTo("s1 no check 1 1 127.0.0.1:" + a.port() + "\nBACKEND UP 1 0 ");
+    }
+
+    @Test
+    void aBackendWithoutServersTakesOne() throws Exception {
+        expect("add server empty/e1 127.0.0.1:" + b.port() + " check inter 200", "New server registered.\n\n");
+        assertThat(stateLines("empty")).isEqualTo("empty 1 e1 127.0.0.1 0 1 1 1 T 1 0 0 2 0 0 0 - " + b.port() + " - 0 0 - - 0");
+        assertThat(statRows("empty")).isEqualTo("e1 MAINT 1 1 127.0.0.1:" + b.port() + "\nBACKEND DOWN 0 0 ");
+        expect("enable server empty/e1", "\n");
+        assertThat(statRows("empty")).isEqualTo("e1 no check 1 1 127.0.0.1:" + b.port() + "\nBACKEND UP 1 0 ");
     }
 
     @Test
