@@ -6,6 +6,7 @@ import io.fulcrum.check.CheckRule.Expect;
 import io.fulcrum.check.CheckRule.HttpSend;
 import io.fulcrum.check.CheckRule.Send;
 import io.fulcrum.backend.Backend;
+import io.fulcrum.conn.NativeOptions;
 import io.fulcrum.conn.NetNamespace;
 import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.conn.Socks4;
@@ -24,8 +25,6 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ConnectTimeoutException;
 import io.netty.channel.EventLoop;
-import io.netty.channel.epoll.EpollChannelOption;
-import io.netty.channel.epoll.EpollSocketChannel;
 import io.netty.util.concurrent.ScheduledFuture;
 
 import java.net.InetSocketAddress;
@@ -158,9 +157,7 @@ final class CheckRun {
             if (!linger) {
                 ch.config().setOption(ChannelOption.SO_LINGER, 0);
             }
-            if (ch instanceof EpollSocketChannel) {
-                ch.config().setOption(EpollChannelOption.TCP_QUICKACK, false);
-            }
+            NativeOptions.quickAck(ch, false);
         }
         ch.pipeline().addLast(new Reader());
         channel = ch;

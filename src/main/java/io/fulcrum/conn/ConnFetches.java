@@ -11,8 +11,6 @@ import io.fulcrum.sample.SampleContext;
 import io.fulcrum.sample.SampleType;
 import io.fulcrum.sample.Source;
 import io.netty.channel.Channel;
-import io.netty.channel.epoll.EpollSocketChannel;
-import io.netty.channel.epoll.EpollTcpInfo;
 import io.netty.channel.unix.DomainSocketAddress;
 
 import java.io.IOException;
@@ -61,17 +59,17 @@ final class ConnFetches {
         proxyTlv(c, "fc_pp_unique_id", Endpoints::proxyUniqueId);
         c.fetch(new Fetch("fc_rcvd_proxy", ArgSpec.NONE, SampleType.BOOL, Source.L4CLI, (a, ctx, out) -> out.setBool(ctx.proxyHeaderReceived())));
         ArgSpec unit = ArgSpec.of(0, STR);
-        c.fetch(new Fetch("fc_rtt", unit, SampleType.SINT, Source.L4CLI, (a, ctx, out) -> time(a, ctx, out, EpollTcpInfo::rtt),
+        c.fetch(new Fetch("fc_rtt", unit, SampleType.SINT, Source.L4CLI, (a, ctx, out) -> time(a, ctx, out, TcpInfo::rtt),
                 ConnFetches::checkUnit));
-        c.fetch(new Fetch("fc_rttvar", unit, SampleType.SINT, Source.L4CLI, (a, ctx, out) -> time(a, ctx, out, EpollTcpInfo::rttvar),
+        c.fetch(new Fetch("fc_rttvar", unit, SampleType.SINT, Source.L4CLI, (a, ctx, out) -> time(a, ctx, out, TcpInfo::rttvar),
                 ConnFetches::checkUnit));
         // The counters take the same argument, and ignore it.
-        counter(c, "fc_unacked", EpollTcpInfo::unacked);
-        counter(c, "fc_sacked", EpollTcpInfo::sacked);
-        counter(c, "fc_retrans", EpollTcpInfo::retrans);
-        counter(c, "fc_fackets", EpollTcpInfo::fackets);
-        counter(c, "fc_lost", EpollTcpInfo::lost);
-        counter(c, "fc_reordering", EpollTcpInfo::reordering);
+        counter(c, "fc_unacked", TcpInfo::unacked);
+        counter(c, "fc_sacked", TcpInfo::sacked);
+        counter(c, "fc_retrans", TcpInfo::retrans);
+        counter(c, "fc_fackets", TcpInfo::fackets);
+        counter(c, "fc_lost", TcpInfo::lost);
+        counter(c, "fc_reordering", TcpInfo::reordering);
     }
 
     /** {@code name} (the address), {@code name_port} and {@code name_is_local} of the address {@code of} gives. */
@@ -136,8 +134,8 @@ final class ConnFetches {
     }
 
     /** A time the kernel measures in microseconds, in the unit asked (milliseconds by default). */
-    private static boolean time(Arg[] a, SampleContext ctx, Sample out, ToLongFunction<EpollTcpInfo> field) {
-        EpollTcpInfo info = tcpInfo(ctx.frontChannel());
+    private static boolean time(Arg[] a, SampleContext ctx, Sample out, ToLongFunction<TcpInfo> field) {
+        TcpInfo info = TcpInfo.of(ctx.frontChannel());
         if (info == null) {
             return false;
         }
@@ -145,22 +143,10 @@ final class ConnFetches {
         return out.setSint(a.length > 0 && a[0].text().equals("us") ? us : us / 1000);
     }
 
-    private static void counter(SampleCatalog c, String name, ToLongFunction<EpollTcpInfo> field) {
+    private static void counter(SampleCatalog c, String name, ToLongFunction<TcpInfo> field) {
         c.fetch(new Fetch(name, ArgSpec.of(0, STR), SampleType.SINT, Source.L4CLI, (a, ctx, out) -> {
-            EpollTcpInfo info = tcpInfo(ctx.frontChannel());
+            TcpInfo info = TcpInfo.of(ctx.frontChannel());
             return info != null && out.setSint(field.applyAsLong(info));
         }));
-    }
-
-    /** The kernel's TCP_INFO of a TCP connection on native epoll, or null (NIO, unix socket, closed). */
-    private static EpollTcpInfo tcpInfo(Channel ch) {
-        if (ch instanceof EpollSocketChannel tcp && tcp.isOpen()) {
-            try {
-                return tcp.tcpInfo();
-            } catch (RuntimeException e) {
-                return null; // closed meanwhile
-            }
-        }
-        return null;
     }
 }

@@ -3,7 +3,6 @@ package io.fulcrum.conn;
 import io.fulcrum.proxy.ProxyPart;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.socket.SocketChannel;
 
 import java.util.List;
@@ -79,21 +78,21 @@ public final class SocketOptions implements ProxyPart {
             }
             // As HAProxy: no immediate ACK, so that it goes with the request (tcp-smart-accept is set on the listener).
             if (!client && smartConnect) {
-                ch.config().setOption(EpollChannelOption.TCP_QUICKACK, false);
+                NativeOptions.quickAck(ch, false);
             }
         }
     }
 
-    /** As HAProxy, only the values that were given, each silently left to the system when it refuses them. */
+    /**
+     * As HAProxy, only the values that were given, each silently left to the system when it refuses them (in the
+     * order of {@link #clientKeepAliveTuning}'s places).
+     */
     private static void keepAliveTuning(Channel ch, int[] t) {
+        NativeOptions o = NativeOptions.of(ch);
         for (int i = 0; i < 3; i++) {
-            if (t[i] > 0) {
-                ch.config().setOption(KEEPALIVE_TUNING.get(i), t[i]);
+            if (t[i] > 0 && o != null) {
+                ch.config().setOption(o.keepAliveTuning().get(i), t[i]);
             }
         }
     }
-
-    /** The options of {@link #clientKeepAliveTuning}'s places. */
-    private static final List<ChannelOption<Integer>> KEEPALIVE_TUNING = List.of(EpollChannelOption.TCP_KEEPCNT,
-            EpollChannelOption.TCP_KEEPIDLE, EpollChannelOption.TCP_KEEPINTVL);
 }

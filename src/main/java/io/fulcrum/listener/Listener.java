@@ -1,6 +1,7 @@
 package io.fulcrum.listener;
 
 import io.fulcrum.conn.Endpoint;
+import io.fulcrum.conn.NativeOptions;
 import io.fulcrum.conn.SocketTuning;
 import io.fulcrum.runtime.AcceptRate;
 import io.fulcrum.runtime.ConnLimit;
@@ -16,7 +17,6 @@ import io.netty.channel.ChannelPromise;
 import io.netty.channel.EventLoop;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.ServerChannelRecvByteBufAllocator;
-import io.netty.channel.epoll.EpollChannelOption;
 import io.netty.channel.socket.SocketProtocolFamily;
 import io.netty.channel.unix.UnixChannelOption;
 import io.netty.util.AttributeKey;
@@ -189,7 +189,7 @@ public final class Listener {
      */
     public List<ChannelFuture> bind() throws IOException {
         List<EventLoop> all = allowed = allowedLoops();
-        int count = endpoint instanceof Endpoint.Inet && loops.isEpoll() && reusePort
+        int count = endpoint instanceof Endpoint.Inet && loops.isNative() && reusePort
                 ? (bind.shards == BindSpec.BY_THREAD ? all.size() : Math.min(bind.shards, all.size())) : 1;
         SocketAddress address = address();
         List<ChannelFuture> bound = new ArrayList<>(count);
@@ -220,13 +220,14 @@ public final class Listener {
                 if (v6 && (bind.v6only || bind.v4v6)) {
                     SocketTuning.v6only(channel, bind.v6only);
                 }
-                if (loops.isEpoll()) {
+                if (loops.isNative()) {
                     channel.config().setOption(UnixChannelOption.SO_REUSEPORT, reusePort);
+                    NativeOptions tcp = NativeOptions.of(channel);
                     if (bind.deferAccept) {
-                        channel.config().setOption(EpollChannelOption.TCP_DEFER_ACCEPT, 1);
+                        channel.config().setOption(tcp.deferAccept(), 1);
                     }
                     if (bind.tfo) {
-                        channel.config().setOption(EpollChannelOption.TCP_FASTOPEN, backlog());
+                        channel.config().setOption(tcp.fastOpen(), backlog());
                     }
                 }
                 if (bind.iface != null) {
@@ -497,7 +498,7 @@ public final class Listener {
                     unixPermissions(Path.of(unix.path()));
                 }
                 // After listen(), which resets the state, and before the first accept (the loop reads after this).
-                if (f.isSuccess() && delayedAck && endpoint instanceof Endpoint.Inet && loops.isEpoll()) {
+                if (f.isSuccess() && delayedAck && endpoint instanceof Endpoint.Inet && loops.isNative()) {
                     SocketTuning.delayedAck(channel);
                 }
                 if (f.isSuccess()) {
@@ -512,7 +513,7 @@ public final class Listener {
         /** Stops accepting; a TCP socket stops listening ({@link #disable()}). On the socket's loop. */
         void stopListening() throws IOException {
             channel.config().setAutoRead(false);
-            if (!unlistened && channel.localAddress() instanceof InetSocketAddress && loops.isEpoll()) {
+            if (!unlistened && channel.localAddress() instanceof InetSocketAddress && loops.isNative()) {
                 SocketTuning.stopListening(channel);
                 unlistened = true;
             }

@@ -194,7 +194,7 @@ final class PeersRuntime implements Services.Service {
                 .group(loop, loop)
                 .channelFactory(() -> loops.newServerSocket(family))
                 .option(ChannelOption.SO_REUSEADDR, true);
-        if (loops.isEpoll()) {
+        if (loops.isNative()) {
             b.option(UnixChannelOption.SO_REUSEPORT, true); // a reloading process binds while the old one stops
         }
         Transport tls = spec.listener.transport;

@@ -15,6 +15,13 @@ import io.netty.channel.epoll.EpollDatagramChannel;
 import io.netty.channel.epoll.EpollDomainSocketChannel;
 import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.uring.IoUring;
+import io.netty.channel.uring.IoUringDatagramChannel;
+import io.netty.channel.uring.IoUringDomainSocketChannel;
+import io.netty.channel.uring.IoUringIoHandler;
+import io.netty.channel.uring.IoUringServerDomainSocketChannel;
+import io.netty.channel.uring.IoUringServerSocketChannel;
+import io.netty.channel.uring.IoUringSocketChannel;
 import io.netty.channel.DefaultSelectStrategyFactory;
 import io.netty.channel.SelectStrategy;
 import io.netty.channel.SelectStrategyFactory;
@@ -34,21 +41,45 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The event loops: one per {@code nbthread}, each one HAProxy "thread". Native epoll when available,
- * NIO otherwise (then unix sockets and inherited descriptors are unavailable).
+ * The event loops: one per {@code nbthread}, each one HAProxy "thread". Native epoll when available, io_uring when
+ * asked for ({@code io-uring}), NIO otherwise (then unix sockets and inherited descriptors are unavailable).
  */
 public final class EventLoops {
     /**
-     * How the loops poll: {@code noepoll} (or {@code -de}) takes the JDK's NIO selector, {@code busy-polling} never
-     * sleeps, {@code tune.maxpollevents} caps the events taken per poll (0: Netty's own).
+     * How the loops poll: {@code noepoll} (or {@code -de}) takes the JDK's NIO selector, {@code io-uring} Linux's
+     * io_uring, {@code busy-polling} never sleeps (epoll only), {@code tune.maxpollevents} caps the events taken per
+     * poll (epoll only; 0: Netty's own).
      */
-    public record Poller(boolean noEpoll, boolean busy, int maxEvents) {
+    public record Poller(boolean noEpoll, boolean ioUring, boolean busy, int maxEvents) {
         /** Native epoll, sleeping, Netty's event array. */
-        public static final Poller DEFAULT = new Poller(false, false, 0);
+        public static final Poller DEFAULT = new Poller(false, false, false, 0);
+    }
+
+    /** The I/O engine under the loops. */
+    public enum Engine {
+        EPOLL("epoll"), IO_URING("io_uring"), NIO("poll");
+
+        /** As {@code -vv} names it. */
+        public final String label;
+
+        Engine(String label) {
+            this.label = label;
+        }
+
+        /** The engine {@code poller} asks for, else the best one this system has. */
+        static Engine of(Poller poller) {
+            if (poller.ioUring() && !poller.noEpoll()) {
+                if (!IoUring.isAvailable()) {
+                    throw new UnsupportedOperationException("io-uring: io_uring is unavailable here: " + IoUring.unavailabilityCause());
+                }
+                return IO_URING;
+            }
+            return !poller.noEpoll() && Epoll.isAvailable() ? EPOLL : NIO;
+        }
     }
 
     private final EventLoopGroup group;
-    private final boolean epoll;
+    private final Engine engine;
     private volatile List<EventLoop> loopList;
     private final boolean multiQueue;
     /** Each loop's activity counters. */
@@ -61,14 +92,18 @@ public final class EventLoops {
      * @param poller     how the loops poll
      */
     public EventLoops(int threads, boolean multiQueue, CpuMap cpus, Poller poller) {
-        this.epoll = !poller.noEpoll() && Epoll.isAvailable();
+        this.engine = Engine.of(poller);
         this.multiQueue = multiQueue;
         // Busy polling: a loop with nothing to run polls again at once instead of sleeping in epoll_wait (as HAProxy,
         // the NIO selector ignores it). maxEvents 0 is Netty's array sized to the load.
         SelectStrategyFactory strategy = poller.busy()
                 ? () -> (selectNow, hasTasks) -> hasTasks ? selectNow.get() : SelectStrategy.BUSY_WAIT
                 : DefaultSelectStrategyFactory.INSTANCE;
-        IoHandlerFactory io = epoll ? EpollIoHandler.newFactory(Math.max(0, poller.maxEvents()), strategy) : NioIoHandler.newFactory();
+        IoHandlerFactory io = switch (engine) {
+            case EPOLL -> EpollIoHandler.newFactory(Math.max(0, poller.maxEvents()), strategy);
+            case IO_URING -> IoUringIoHandler.newFactory();
+            case NIO -> NioIoHandler.newFactory();
+        };
         IoHandlerFactory counted = new IoHandlerFactory() {
             @Override
             public IoHandler newHandler(ThreadAwareExecutor executor) {
@@ -255,38 +290,65 @@ public final class EventLoops {
         return group.next();
     }
 
-    public boolean isEpoll() {
-        return epoll;
+    /**
+     * Whether the loops run on a native engine (epoll or io_uring), whose sockets take Linux's own options
+     * ({@link NativeOptions}) and have descriptors.
+     */
+    public boolean isNative() {
+        return engine != Engine.NIO;
+    }
+
+    public Engine engine() {
+        return engine;
     }
 
     /** The poller's name as {@code -vv} and {@code show info} print it. */
     public String pollerName() {
-        return epoll ? "epoll" : "poll";
+        return engine.label;
     }
 
+    /**
+     * A new listening TCP socket. io_uring's sockets are IPv6 ones (Netty takes no family for them), which take IPv4
+     * addresses as IPv4-mapped ones: connections still show IPv4 addresses.
+     */
     public ServerChannel newServerSocket(SocketProtocolFamily family) {
-        return epoll ? new EpollServerSocketChannel(family) : new NioServerSocketChannel(SelectorProvider.provider(), family);
+        return switch (engine) {
+            case EPOLL -> new EpollServerSocketChannel(family);
+            case IO_URING -> new IoUringServerSocketChannel();
+            case NIO -> new NioServerSocketChannel(SelectorProvider.provider(), family);
+        };
     }
 
     /** A listening socket inherited from the parent process. */
     public ServerChannel adoptServerSocket(int fd) {
-        requireEpoll("inherited file descriptors");
+        if (engine != Engine.EPOLL) {
+            throw new UnsupportedOperationException("inherited file descriptors need the native epoll transport, which "
+                    + (engine == Engine.IO_URING ? "io-uring replaces" : unavailable()));
+        }
         return new EpollServerSocketChannel(fd);
     }
 
     public ServerChannel newUnixServerSocket() {
-        requireEpoll("unix sockets");
-        return new EpollServerDomainSocketChannel();
+        requireNative("unix sockets");
+        return engine == Engine.IO_URING ? new IoUringServerDomainSocketChannel() : new EpollServerDomainSocketChannel();
     }
 
+    /** A new TCP connection (on io_uring an IPv6 socket, as {@link #newServerSocket}). */
     public Channel newSocket(SocketProtocolFamily family) {
-        return epoll ? new EpollSocketChannel(family) : new NioSocketChannel(SelectorProvider.provider(), family);
+        return switch (engine) {
+            case EPOLL -> new EpollSocketChannel(family);
+            case IO_URING -> new IoUringSocketChannel();
+            case NIO -> new NioSocketChannel(SelectorProvider.provider(), family);
+        };
     }
 
     /** A new, unregistered UDP socket of {@code family} (the resolvers' queries). */
     public Channel newDatagram(SocketProtocolFamily family) {
-        return epoll ? new EpollDatagramChannel(family)
-                : new NioDatagramChannel(family);
+        return switch (engine) {
+            case EPOLL -> new EpollDatagramChannel(family);
+            case IO_URING -> new IoUringDatagramChannel(family);
+            case NIO -> new NioDatagramChannel(family);
+        };
     }
 
     /** A new, unregistered connection of the right kind for {@code address} (IPv4, IPv6 or unix). */
@@ -298,15 +360,18 @@ public final class EventLoops {
     }
 
     public Channel newUnixSocket() {
-        requireEpoll("unix sockets");
-        return new EpollDomainSocketChannel();
+        requireNative("unix sockets");
+        return engine == Engine.IO_URING ? new IoUringDomainSocketChannel() : new EpollDomainSocketChannel();
     }
 
-    private void requireEpoll(String what) {
-        if (!epoll) {
-            throw new UnsupportedOperationException(what + " need the native epoll transport, which "
-                    + (Epoll.isAvailable() ? "noepoll (or -de) disables" : "is unavailable here: " + Epoll.unavailabilityCause()));
+    private void requireNative(String what) {
+        if (engine == Engine.NIO) {
+            throw new UnsupportedOperationException(what + " need the native epoll transport, which " + unavailable());
         }
+    }
+
+    private static String unavailable() {
+        return Epoll.isAvailable() ? "noepoll (or -de) disables" : "is unavailable here: " + Epoll.unavailabilityCause();
     }
 
     public void shutdown() {

@@ -86,7 +86,7 @@ public final class Fulcrum {
         this.global = GlobalModule.settings(model);
         this.diag = diag;
         this.loops = new EventLoops(global.effectiveNbthread(), global.multiQueue, global.cpuMap,
-                new EventLoops.Poller(global.noEpoll, global.busyPolling, global.maxPollEvents));
+                new EventLoops.Poller(global.noEpoll, global.ioUring, global.busyPolling, global.maxPollEvents));
         this.closeSpread = new CloseSpread(global.closeSpreadTime);
         this.connections = new ConnLimit(0); // its limit once the descriptors the configuration takes are known
         acceptRate.connLimit(global.maxconnrate);

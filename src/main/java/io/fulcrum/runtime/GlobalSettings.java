@@ -35,6 +35,11 @@ public final class GlobalSettings {
     /** {@code noepoll} (or {@code -de}): the JDK's NIO selector instead of Netty's native epoll. */
     public boolean noEpoll;
     /**
+     * {@code io-uring}: the loops run on io_uring instead of epoll (Fulcrum's own keyword). The JVM property
+     * {@code fulcrum.io-uring} sets its default, to run the test suite on io_uring.
+     */
+    public boolean ioUring = Boolean.getBoolean("fulcrum.io-uring");
+    /**
      * {@code -m}: the megabytes the process may allocate, 0 for no limit (show info's Memmax_MB). HAProxy sets its
      * address-space limit; a JVM reserves far more address space than it uses, so Fulcrum caps Netty's direct memory
      * instead, where the data path's buffers are ({@link MemoryLimit}).

@@ -1,15 +1,19 @@
 package io.fulcrum.runtime;
 
 import io.fulcrum.cfg.Args;
+import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.KeywordTable;
 import io.fulcrum.runtime.GlobalModule.GlobalContext;
+
+import io.netty.channel.uring.IoUring;
 
 import java.util.List;
 
 /**
- * The keywords of the poller, applied by {@link EventLoops}: {@code busy-polling}, {@code tune.maxpollevents} and
- * {@code noepoll}. Fulcrum's only other poller is the JDK's NIO selector: the keywords that disable HAProxy's
- * poll, kqueue and evports pollers leave nothing to disable.
+ * The keywords of the poller, applied by {@link EventLoops}: {@code busy-polling}, {@code tune.maxpollevents},
+ * {@code noepoll} and Fulcrum's own {@code io-uring}. Fulcrum's other pollers are Linux's io_uring (when asked for)
+ * and the JDK's NIO selector: the keywords that disable HAProxy's poll, kqueue and evports pollers leave nothing to
+ * disable.
  */
 final class PollerKeywords {
     private PollerKeywords() {
@@ -24,6 +28,15 @@ final class PollerKeywords {
             if (GlobalModule.once(l, g.settings().maxPollEvents)) {
                 g.settings().maxPollEvents = (int) Args.atol(l.arg(1));
             }
+        });
+        kw.add("io-uring", negatable, (g, l) -> {
+            Args.noMoreThan(InternalsKeywords.positive(l), 0, "io-uring");
+            boolean on = !l.keyword().equals("no");
+            if (on && !IoUring.isAvailable()) {
+                throw new ConfigException("'io-uring' : io_uring is unavailable on this system ("
+                        + IoUring.unavailabilityCause().getMessage() + ").");
+            }
+            g.settings().ioUring = on;
         });
         kw.add("noepoll", (g, l) -> {
             Args.noMoreThan(l, 0, "noepoll");

@@ -1,6 +1,7 @@
 package io.fulcrum.tls;
 
 import io.fulcrum.conn.ConnError;
+import io.fulcrum.conn.NativeOptions;
 import io.fulcrum.listener.Transport;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -206,9 +207,7 @@ final class TlsFrontend implements Transport {
          * client without TCP_NODELAY (ab, Python) then holds its request back (Nagle) for the kernel's 40 ms.
          */
         private static void ackFinished(io.netty.channel.Channel ch) {
-            if (ch instanceof io.netty.channel.epoll.EpollSocketChannel s) {
-                s.config().setTcpQuickAck(true);
-            }
+            NativeOptions.quickAck(ch, true);
         }
 
         @Override

@@ -84,32 +84,45 @@ final class TcpProxyKit {
     /**
      * Waits until the proxy has a socket listening on {@code host:port}, read from /proc/net/tcp rather
      * than by connecting: a probe connection would itself go through the proxy to a server, and count in
-     * what the tests measure (which server was picked, how many connections a server got).
+     * what the tests measure (which server was picked, how many connections a server got). An IPv4 address is also
+     * looked for as an IPv4-mapped one in /proc/net/tcp6 (io_uring's sockets are IPv6 ones).
      */
     static void awaitListening(FulcrumProcess p, String host, int port, Duration timeout) throws Exception {
         byte[] ip = InetAddress.getByName(host).getAddress();
-        // /proc/net/tcp{,6} print the address as 32-bit words in host (little-endian) order.
-        StringBuilder local = new StringBuilder();
-        for (int w = 0; w < ip.length; w += 4) {
-            local.append(String.format("%02X%02X%02X%02X", ip[w + 3], ip[w + 2], ip[w + 1], ip[w]));
+        List<String> wanted = new ArrayList<>(List.of(procAddress(ip, port)));
+        if (ip.length == 4) {
+            byte[] mapped = new byte[16];
+            mapped[10] = (byte) 0xff;
+            mapped[11] = (byte) 0xff;
+            System.arraycopy(ip, 0, mapped, 12, 4);
+            wanted.add(procAddress(mapped, port));
         }
-        local.append(String.format(":%04X", port));
-        Path table = Path.of(ip.length == 4 ? "/proc/net/tcp" : "/proc/net/tcp6");
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             if (!p.isAlive()) {
                 throw new AssertionError("proxy exited with " + p.exitValue() + " before listening on " + host + ":" + port
                         + "\nstderr:\n" + p.stderr());
             }
-            for (String line : Files.readAllLines(table)) {
-                String[] f = line.trim().split("\\s+");
-                if (f.length > 3 && f[1].equals(local.toString()) && f[3].equals("0A")) { // 0A: LISTEN
-                    return;
+            for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+                for (String line : Files.readAllLines(Path.of(table))) {
+                    String[] f = line.trim().split("\\s+");
+                    if (f.length > 3 && wanted.contains(f[1]) && f[3].equals("0A")) { // 0A: LISTEN
+                        return;
+                    }
                 }
             }
             Thread.sleep(50);
         }
         throw new AssertionError("proxy not listening on " + host + ":" + port + " after " + timeout + "\nstderr:\n" + p.stderr());
+    }
+
+    /** An address as /proc/net/tcp{,6} print it: 32-bit words in host (little-endian) order, then the port. */
+    private static String procAddress(byte[] ip, int port) {
+        StringBuilder local = new StringBuilder();
+        for (int w = 0; w < ip.length; w += 4) {
+            local.append(String.format("%02X%02X%02X%02X", ip[w + 3], ip[w + 2], ip[w + 1], ip[w]));
+        }
+        return local.append(String.format(":%04X", port)).toString();
     }
 
     /** A client connection to 127.0.0.1:{@code port}; reads give up after 10 s. */

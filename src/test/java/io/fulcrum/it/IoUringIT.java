@@ -1,0 +1,120 @@
+package io.fulcrum.it;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static io.fulcrum.it.HttpKit.get;
+import static io.fulcrum.it.TcpProxyKit.freePort;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
+
+/**
+ * {@code io-uring} (Fulcrum's own global keyword): the loops on Linux's io_uring carry HTTP and TCP traffic, IPv4
+ * clients keep their IPv4 addresses (io_uring's sockets are IPv6 ones), socket options and TCP_INFO fetches work,
+ * and the stats socket answers an interactive session. Fulcrum only.
+ */
+@Timeout(value = 90, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class IoUringIT {
+
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void fulcrumOnly() {
+        assumeFalse(TcpProxyKit.haproxy(), "io-uring is Fulcrum's own keyword");
+    }
+
+    @Test
+    void httpAndTcpTrafficAndTheCliRunOnIoUring() throws Exception {
+        int http = freePort();
+        int tcp = freePort();
+        Path sock = dir.resolve("admin.sock");
+        try (Origin echo = Origin.start(Origin.ECHO); HttpOrigin web = HttpOrigin.ok("from the origin")) {
+            String config = """
+                    global
+                        io-uring
+                        nbthread 2
+                        stats socket %s level admin
+                    defaults
+                        timeout connect 2s
+                        timeout client 10s
+                        timeout server 10s
+                    frontend fe
+                        mode http
+                        bind 127.0.0.1:%d
+                        option tcp-smart-accept
+                        http-request return status 200 content-type text/plain lf-string "%%[src] %%[dst] %%[fc_rtt(us)]" if { path /who }
+                        default_backend web
+                    backend web
+                        mode http
+                        option tcpka
+                        server s1 127.0.0.1:%d
+                    listen echo
+                        mode tcp
+                        bind 127.0.0.1:%d
+                        server e1 127.0.0.1:%d
+                    """.formatted(sock, http, web.port(), tcp, echo.port());
+            try (FulcrumProcess p = TcpProxyKit.serve(config, http)) {
+                assertThat(listensOnIpv6Socket(http)).as("io_uring's listener is an IPv6 socket").isTrue();
+                try (HttpClientConn c = HttpClientConn.open(http)) {
+                    var who = c.exchange(get("/who"));
+                    assertThat(who.status()).isEqualTo(200);
+                    // IPv4 addresses, and a round-trip time the kernel measured (a number, on loopback tiny)
+                    assertThat(who.bodyText()).matches("127\\.0\\.0\\.1 127\\.0\\.0\\.1 \\d+");
+                    for (int i = 0; i < 20; i++) {
+                        assertThat(c.exchange(get("/x" + i)).bodyText()).isEqualTo("from the origin");
+                    }
+                }
+                assertThat(web.requests()).hasSize(20);
+                TcpProxyKit.awaitListening(p, TcpProxyKit.LOCALHOST, tcp, java.time.Duration.ofSeconds(10));
+                try (Socket s = TcpProxyKit.connect(tcp)) {
+                    assertThat(TcpProxyKit.echo(s, "hello over io_uring")).isEqualTo("hello over io_uring");
+                }
+                try (CliClient cli = CliClient.open(sock)) {
+                    cli.write("prompt\n");
+                    assertThat(cli.readUntil("> ")).isEqualTo("\n");
+                    cli.write("show servers state web\n");
+                    assertThat(cli.readUntil("> ")).contains("web 1 s1 127.0.0.1 2");
+                    cli.write("quit\n");
+                }
+            }
+        }
+    }
+
+    /** {@code no io-uring} after {@code io-uring}: back on epoll, whose IPv4 listener is an IPv4 socket. */
+    @Test
+    void noIoUringTakesEpollBack() throws Exception {
+        int http = freePort();
+        String config = """
+                global
+                    io-uring
+                    no io-uring
+                defaults
+                    mode http
+                    timeout connect 2s
+                    timeout client 10s
+                    timeout server 10s
+                frontend fe
+                    bind 127.0.0.1:%d
+                    http-request return status 200
+                """.formatted(http);
+        try (FulcrumProcess p = TcpProxyKit.serve(config, http); HttpClientConn c = HttpClientConn.open(http)) {
+            assertThat(c.exchange(get("/")).status()).isEqualTo(200);
+            assertThat(listensOnIpv6Socket(http)).isFalse();
+        }
+    }
+
+    /** Whether 127.0.0.1:{@code port} listens as an IPv4-mapped address of an IPv6 socket (/proc/net/tcp6). */
+    private static boolean listensOnIpv6Socket(int port) throws Exception {
+        String mapped = String.format("0000000000000000FFFF00000100007F:%04X", port);
+        return Files.readAllLines(Path.of("/proc/net/tcp6")).stream()
+                .map(l -> l.trim().split("\\s+"))
+                .anyMatch(f -> f.length > 3 && f[1].equals(mapped) && f[3].equals("0A"));
+    }
+}
