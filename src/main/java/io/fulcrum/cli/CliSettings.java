@@ -70,8 +70,6 @@ public final class CliSettings {
     }
 
     private static String inetName(InetAddress host, int port) {
-        // inet_ntop's compressed form ("[::1]"), which Endpoint's Java form ("0:0:0:0:0:0:0:1") is not
-        String text = InetText.of(host);
-        return (host instanceof Inet6Address ? "ipv6@[" + text + "]" : "ipv4@" + text) + ":" + port;
+        return (host instanceof Inet6Address ? "ipv6@" : "ipv4@") + InetText.bracketed(host) + ":" + port;
     }
 }

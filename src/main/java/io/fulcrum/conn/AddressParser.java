@@ -43,7 +43,7 @@ public final class AddressParser {
             switch (prefix) {
                 case "ipv4", "tcp4" -> family = Endpoint.Family.IPV4;
                 case "ipv6", "tcp6" -> family = Endpoint.Family.IPV6;
-                case "tcp" -> family = Endpoint.Family.ANY;
+                case "ip", "tcp" -> family = Endpoint.Family.ANY;
                 case "unix" -> {
                     out.add(new Endpoint.Unix(rest, false));
                     return;

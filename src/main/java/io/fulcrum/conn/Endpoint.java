@@ -19,8 +19,7 @@ public sealed interface Endpoint {
 
         @Override
         public String toString() {
-            String h = host.getHostAddress();
-            return (h.indexOf(':') >= 0 ? "[" + h + "]" : h) + ":" + port;
+            return InetText.bracketed(host) + ":" + port;
         }
     }
 

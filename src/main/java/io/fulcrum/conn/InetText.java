@@ -22,12 +22,21 @@ public final class InetText {
         return a instanceof Inet6Address ? IpText.format6(a.getAddress(), 0) : a.getHostAddress();
     }
 
+    /** As {@link #of}, an IPv6 address in brackets: the host part of "[::1]:80". */
+    public static String bracketed(InetAddress a) {
+        return a instanceof Inet6Address ? "[" + of(a) + "]" : of(a);
+    }
+
     /** A literal IPv4 or IPv6 address, read as inet_pton() reads it (no name is resolved), or null. */
     public static InetAddress literal(String text) {
         long v4 = IpText.parse4(text);
-        byte[] bytes = v4 >= 0 ? new byte[] {(byte) (v4 >>> 24), (byte) (v4 >>> 16), (byte) (v4 >>> 8), (byte) v4} : IpText.parse6(text);
         try {
-            return bytes == null ? null : InetAddress.getByAddress(bytes);
+            if (v4 >= 0) {
+                return InetAddress.getByAddress(new byte[] {(byte) (v4 >>> 24), (byte) (v4 >>> 16), (byte) (v4 >>> 8), (byte) v4});
+            }
+            byte[] bytes = IpText.parse6(text);
+            // Inet6Address, not InetAddress: an IPv4-mapped address (::ffff:127.0.0.1) stays IPv6, as inet_pton() keeps it.
+            return bytes == null ? null : Inet6Address.getByAddress(null, bytes, -1);
         } catch (UnknownHostException e) {
             return null;
         }

@@ -2,12 +2,14 @@ package io.fulcrum.server;
 
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.conn.Endpoint;
+import io.fulcrum.conn.InetText;
 
+import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 
 /**
- * A server's address: {@code [ipv4@|ipv6@|unix@]host[:port|:+N|:-N]} or a unix path. Host names are
+ * A server's address: {@code [ip@|ipv4@|ipv6@|unix@]host[:port|:+N|:-N]} or a unix path. Host names are
  * resolved now, following the server's {@code init-addr} methods.
  */
 final class ServerAddress {
@@ -25,7 +27,7 @@ final class ServerAddress {
             switch (prefix) {
                 case "ipv4", "tcp4" -> family = Endpoint.Family.IPV4;
                 case "ipv6", "tcp6" -> family = Endpoint.Family.IPV6;
-                case "tcp" -> { }
+                case "ip", "tcp" -> { }
                 case "unix" -> {
                     s.endpoint = new Endpoint.Unix(rest, false);
                     return;
@@ -42,20 +44,26 @@ final class ServerAddress {
         }
         String host = rest;
         int colon = rest.lastIndexOf(':');
-        // An IPv6 address without brackets and without port has several colons: a port follows only a ']' or a
-        // host with a single colon.
-        boolean hasPort = colon >= 0 && (rest.startsWith("[") ? rest.lastIndexOf(']') < colon : rest.indexOf(':') == colon);
-        if (hasPort) {
+        // As HAProxy's str2sa_range(): the last colon separates the port unless a ']' follows it. "::1:80" is ::1 port 80,
+        // and a bare "::1" is host ':' port 1, which does not resolve: an IPv6 address without a port needs brackets.
+        if (colon >= 0 && rest.lastIndexOf(']') < colon) {
             host = rest.substring(0, colon);
             port(s, rest.substring(colon + 1), text);
         } else {
             s.portMode = ServerSpec.PortMode.CLIENT;
             s.port = 0;
         }
-        if (host.startsWith("[") && host.endsWith("]")) {
+        String written = host; // as errors quote it
+        if (host.isEmpty() || host.equals("*")) {
+            // No host is the family's any-address, as str2ip2() reads it: 0.0.0.0, or :: after ipv6@.
+            host = family == Endpoint.Family.IPV6 ? "::" : "0.0.0.0";
+        } else if (host.length() > 2 && host.startsWith("[") && host.endsWith("]")) {
             host = host.substring(1, host.length() - 1);
         }
-        s.hostname = !isIp(host);
+        // A name is anything inet_pton() does not read, as in HAProxy: "127.1" resolves and shows as an fqdn, and
+        // ':' (from "ipv6@::1") is a name which add server keeps unresolved.
+        InetAddress literal = InetText.literal(host);
+        s.hostname = literal == null;
         if (host.startsWith("_")) {
             // An SRV record: its targets come at run time (init-addr does not apply, as in HAProxy).
             s.srvRecord = host;
@@ -65,7 +73,7 @@ final class ServerAddress {
         }
         s.srvRecord = null;
         s.fqdn = s.hostname ? host : null;
-        s.endpoint = resolve(s, host, family);
+        s.endpoint = resolve(s, host, literal, written, family);
     }
 
     /**
@@ -128,7 +136,8 @@ final class ServerAddress {
     }
 
     /** Follows {@code init-addr}: "libc" resolves, "none" accepts no address, an IP address is used as is. */
-    private static Endpoint resolve(ServerSpec s, String host, Endpoint.Family family) throws ConfigException {
+    private static Endpoint resolve(ServerSpec s, String host, InetAddress literal, String written, Endpoint.Family family)
+            throws ConfigException {
         int port = s.portMode == ServerSpec.PortMode.FIXED ? s.port : 0;
         for (String method : s.initAddr.split(",")) {
             switch (method) {
@@ -138,8 +147,14 @@ final class ServerAddress {
                         return null;
                     }
                     // (an IP address needs no resolution: init-addr none is for names)
+                    // A literal is taken as inet_pton() reads it (::ffff:127.0.0.1 stays IPv6), and only in its own family.
+                    if (literal != null && family != Endpoint.Family.ANY
+                            && (literal instanceof Inet4Address) != (family == Endpoint.Family.IPV4)) {
+                        continue;
+                    }
                     try {
-                        InetAddress a = family == Endpoint.Family.ANY ? InetAddress.getByName(host) : pick(host, family);
+                        InetAddress a = literal != null ? literal
+                                : family == Endpoint.Family.ANY ? InetAddress.getByName(host) : pick(host, family);
                         return new Endpoint.Inet(a, port, family);
                     } catch (UnknownHostException e) {
                         // try the next method
@@ -154,12 +169,12 @@ final class ServerAddress {
                 }
             }
         }
-        throw new ConfigException("could not resolve address '" + host + "'.");
+        throw new ConfigException("could not resolve address '" + written + "'.");
     }
 
     private static InetAddress pick(String host, Endpoint.Family family) throws UnknownHostException {
         for (InetAddress a : InetAddress.getAllByName(host)) {
-            if ((a instanceof java.net.Inet4Address) == (family == Endpoint.Family.IPV4)) {
+            if ((a instanceof Inet4Address) == (family == Endpoint.Family.IPV4)) {
                 return a;
             }
         }

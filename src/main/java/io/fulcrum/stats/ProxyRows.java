@@ -2,6 +2,7 @@ package io.fulcrum.stats;
 
 import io.fulcrum.backend.Backend;
 import io.fulcrum.conn.Endpoint;
+import io.fulcrum.conn.InetText;
 import io.fulcrum.listener.Listener;
 import io.fulcrum.persist.Persistence;
 import io.fulcrum.pool.ServerIdle;
@@ -274,8 +275,7 @@ final class ProxyRows {
     /** "127.0.0.1:8080", "[::1]:8080", "unix". */
     private static String address(Endpoint e, int port) {
         if (e instanceof Endpoint.Inet inet) {
-            String h = inet.host().getHostAddress();
-            return (h.indexOf(':') >= 0 ? "[" + h + "]" : h) + ":" + port;
+            return InetText.bracketed(inet.host()) + ":" + port;
         }
         return e == null ? null : "unix";
     }

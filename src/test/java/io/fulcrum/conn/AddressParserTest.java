@@ -28,7 +28,7 @@ class AddressParserTest {
     void ipv6FormsAreAccepted() throws Exception {
         assertThat(AddressParser.listeners(":::8080")).containsExactly(new Endpoint.Inet(InetAddress.getByName("::"), 8080,
                 Endpoint.Family.ANY));
-        assertThat(AddressParser.listeners("[::1]:8080").get(0).toString()).isEqualTo("[0:0:0:0:0:0:0:1]:8080");
+        assertThat(AddressParser.listeners("[::1]:8080").get(0).toString()).isEqualTo("[::1]:8080");
         assertThat(AddressParser.listeners("ipv6@:8080").get(0)).isEqualTo(new Endpoint.Inet(InetAddress.getByName("::"), 8080,
                 Endpoint.Family.IPV6));
     }

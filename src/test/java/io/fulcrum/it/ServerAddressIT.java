@@ -80,6 +80,66 @@ class ServerAddressIT {
         }
     }
 
+    /**
+     * Every address form of configuration.txt section 11 on a server line and on {@code add server}: what
+     * {@code show servers state} and {@code show stat} give for it. No host is 0.0.0.0 (:: after ipv6@), and without
+     * brackets the last colon is the port's. Nothing connects: the addresses are only shown.
+     */
+    @Test
+    void addressFormsAsHaproxyReadsThem() throws Exception {
+        Path cli = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
+        int fe = freePort();
+        try (FulcrumProcess p = serve("""
+                global
+                    stats socket %s level admin
+                defaults
+                    mode tcp
+                    timeout connect 1s
+                    timeout client 5s
+                    timeout server 5s
+                backend be
+                    server s0 :80
+                    server s1 ipv6@::1:81
+                    server s2 ipv6@[::1]:82
+                    server s3 ipv4@127.0.0.1:83
+                    server s4 ip@127.0.0.2:84
+                    server s5 ::1:85
+                    server s6 ipv6@:86
+                    server s7 [::1]
+                    server s8 ipv6@::ffff:127.0.0.1:88
+                frontend fe
+                    bind 127.0.0.1:%d
+                    default_backend be
+                """.formatted(cli, fe), fe)) {
+            assertThat(CliClient.send(cli, "add server be/d0 :90")).isEqualTo("New server registered.\n\n");
+            assertThat(CliClient.send(cli, "add server be/d1 ipv6@::1:91")).isEqualTo("New server registered.\n\n");
+            assertThat(CliClient.send(cli, "add server be/d2 ipv4@127.0.0.1:92")).isEqualTo("New server registered.\n\n");
+            assertThat(CliClient.send(cli, "add server be/d3 ip@[::1]:93")).isEqualTo("New server registered.\n\n");
+            String state = CliClient.send(cli, "show servers state be");
+            String[][] expected = {
+                    {"s0", "0.0.0.0", "80"}, {"s1", "::1", "81"}, {"s2", "::1", "82"}, {"s3", "127.0.0.1", "83"},
+                    {"s4", "127.0.0.2", "84"}, {"s5", "::1", "85"}, {"s6", "::", "86"}, {"s7", "::1", "0"},
+                    {"s8", "::ffff:127.0.0.1", "88"}, {"d0", "0.0.0.0", "90"}, {"d1", "::1", "91"}, {"d2", "127.0.0.1", "92"},
+                    {"d3", "::1", "93"}};
+            for (String[] e : expected) {
+                // srv_name srv_addr ..., then srv_fqdn (none: a literal) and srv_port
+                assertThat(state).containsPattern("\\n\\d+ be \\d+ " + e[0] + " " + java.util.regex.Pattern.quote(e[1])
+                        + " (\\S+ ){12}- " + e[2] + " ");
+            }
+            String stat = CliClient.send(cli, "show stat");
+            assertThat(stat).contains(",s0,").containsPattern("\\nbe,s0,.*,0\\.0\\.0\\.0:80,")
+                    .containsPattern("\\nbe,s1,.*,\\[::1\\]:81,").containsPattern("\\nbe,s6,.*,\\[::\\]:86,")
+                    .containsPattern("\\nbe,s8,.*,\\[::ffff:127\\.0\\.0\\.1\\]:88,").containsPattern("\\nbe,d0,.*,0\\.0\\.0\\.0:90,");
+            // an IPv6 address without brackets and without a port is the name ':' and port 1, kept unresolved by add server
+            // (HAProxy shows its srv_addr as ::, the family's any-address: docs/differences.md)
+            assertThat(CliClient.send(cli, "add server be/d4 ipv6@::1")).isEqualTo("New server registered.\n\n");
+            assertThat(CliClient.send(cli, "add server be/d5 []:80")).isEqualTo("New server registered.\n\n");
+            state = CliClient.send(cli, "show servers state be");
+            assertThat(state).containsPattern("\\n\\d+ be \\d+ d4 \\S+ (\\S+ ){12}: 1 ")
+                    .containsPattern("\\n\\d+ be \\d+ d5 - (\\S+ ){12}\\[\\] 80 ");
+        }
+    }
+
     private static String fetch(int fe) throws Exception {
         try (Socket s = connect(fe)) {
             return readToEof(s, 100);
