@@ -199,11 +199,11 @@ public final class ProxyModule implements Module {
         }
         String from = null;
         if (header.has(next)) {
+            Args.noMoreThan(header, next + 1, kind.keyword());
             if (!header.arg(next).equals("from") || header.arg(next + 1).isEmpty()) {
-                throw new ConfigException("'" + kind.keyword() + " " + name + "' expects 'from' and a defaults section name, got '" + header.arg(next) + "'.");
+                return refusedHeader(kind, name, header, next);
             }
             from = header.arg(next + 1);
-            Args.noMoreThan(header, next + 1, kind.keyword());
         }
         // A defaults section starts afresh unless it names another with 'from', as in HAProxy 2.6.
         ProxySpec inherited = kind == ProxyKind.DEFAULTS && from == null ? null
@@ -228,6 +228,22 @@ public final class ProxyModule implements Module {
             spec.rulesFrom = inherited;
         }
         return line -> dispatch(spec, line, keywords, options);
+    }
+
+    /**
+     * A proxy header with an address or without the defaults section's name after 'from' (HAProxy 1.x's
+     * {@code listen name addr:port}): HAProxy creates no proxy, and each line of the body is an error of its own.
+     * A backend's header has HAProxy's silence replaced by a message.
+     */
+    private static SectionParser refusedHeader(ProxyKind kind, String name, ConfigLine header, int next) {
+        String message = kind.isFrontend() ? "please use the 'bind' keyword for listening addresses."
+                : "'" + kind.keyword() + " " + name + "' expects 'from' and a defaults section name, got '" + header.arg(next) + "'.";
+        if (header.diag() != null) {
+            header.diag().report(header, new ConfigException(message));
+        }
+        return line -> {
+            throw new ConfigException("'listen' or 'defaults' expected.");
+        };
     }
 
     private static void dispatch(ProxySpec spec, ConfigLine line, KeywordTable<ProxySpec> keywords,
