@@ -62,17 +62,21 @@ public final class ProxyModule implements Module {
             p.maxconn = (int) Units.integer(Args.required(l, 1, "maxconn", "an integer argument"), "maxconn", 0, Integer.MAX_VALUE);
         });
         keywords.add("id", Capability.FRONTEND | Capability.BACKEND, (p, l) -> {
-            String v = Args.required(l, 1, "id", "an integer argument");
-            long id = v.matches("-?[0-9]{1,10}") ? Long.parseLong(v) : 0; // HAProxy's atol: a word is 0
-            if (id <= 0 || id > Integer.MAX_VALUE) {
-                throw new ConfigException("custom id has to be > 0.");
+            if (!l.has(1)) {
+                throw ConfigException.unspaced("'id' expects an integer argument.");
             }
-            p.customId = (int) id;
+            String v = l.arg(1);
+            // HAProxy's atol, stored in an int: a word is 0, a larger number keeps its low 32 bits
+            int id = v.matches("-?[0-9]{1,18}") ? (int) Long.parseLong(v) : 0;
+            if (id <= 0) {
+                throw ConfigException.unspaced("custom id has to be > 0.");
+            }
+            p.customId = id;
             p.customIdSource = l.source();
         });
         keywords.add("description", Capability.FRONTEND | Capability.BACKEND, (p, l) -> {
             if (!l.has(1)) {
-                throw new ConfigException("'description' expects a string argument.");
+                throw ConfigException.unspaced("'description' expects a string argument.");
             }
             p.description = l.join(1);
         });
