@@ -321,7 +321,15 @@ public final class CheckModule implements Module {
                     c.agent = false;
                 }
                 if (c.check && c.port == 0 && s.portMode != ServerSpec.PortMode.FIXED) {
-                    diag.configAlert(where + "server " + s.name + " has neither service port nor check port. Check has been disabled.");
+                    // HAProxy's init_srv_check: a first 'connect' rule may give the port; else it is named in the message
+                    // (HTTP checks start with an implicit one)
+                    List<CheckRule> rules = of(p).rules;
+                    CheckRule.Connect first = !rules.isEmpty() && rules.get(0) instanceof CheckRule.Connect k ? k : null;
+                    if (first == null || first.port() == 0 && first.portExpr() == null) {
+                        boolean connect = first != null || of(p).type == ProxyChecks.Type.HTTP;
+                        diag.configAlert("config: " + p.describe() + ": server '" + s.name + "' has neither service port nor check port"
+                                + (connect ? " nor tcp_check rule 'connect' with port information" : "") + ".");
+                    }
                 }
                 if (c.track != null) {
                     checkTrack(table, p, s, c, where, diag);
