@@ -99,22 +99,8 @@ public final class TlsModule implements Module {
         server.add("tls-tickets", (s, l) -> tls(s).noTickets = false);
 
         KeywordTable<GlobalContext> global = registry.table(GlobalModule.KEYWORDS);
-        global.add("crt-base", (g, l) -> {
-            String dir = statement(l, "a directory path as an argument");
-            TlsGlobals t = TlsGlobals.of(g.model());
-            if (t.crtBase != null) {
-                throw new ConfigException("'crt-base' already specified.");
-            }
-            t.crtBase = dir;
-        });
-        global.add("ca-base", (g, l) -> {
-            String dir = statement(l, "a directory path as an argument");
-            TlsGlobals t = TlsGlobals.of(g.model());
-            if (t.caBase != null) {
-                throw new ConfigException("'ca-base' already specified.");
-            }
-            t.caBase = dir;
-        });
+        base(global, "crt-base", t -> t.crtBase, (t, dir) -> t.crtBase = dir);
+        base(global, "ca-base", t -> t.caBase, (t, dir) -> t.caBase = dir);
         defaults(global, "ssl-default-bind-", t -> t.bindDefaults);
         defaults(global, "ssl-default-server-", t -> t.serverDefaults);
         global.add("ssl-server-verify", (g, l) -> {
@@ -340,6 +326,19 @@ public final class TlsModule implements Module {
     private static void setting(KeywordTable<GlobalContext> global, String name, String what, BiConsumer<TlsOptions, String> set,
                                 Function<TlsGlobals, TlsOptions> of) {
         global.add(name, (g, l) -> set.accept(of.apply(TlsGlobals.of(g.model())), statement(l, what)));
+    }
+
+    /** {@code crt-base}/{@code ca-base <dir>}: once only, as HAProxy. */
+    private static void base(KeywordTable<GlobalContext> global, String name, Function<TlsGlobals, String> get,
+                             BiConsumer<TlsGlobals, String> set) {
+        global.add(name, (g, l) -> {
+            String dir = statement(l, "a directory path as an argument");
+            TlsGlobals t = TlsGlobals.of(g.model());
+            if (get.apply(t) != null) {
+                throw new ConfigException("'" + name + "' already specified.");
+            }
+            set.accept(t, dir);
+        });
     }
 
     /** The one word of a global TLS statement; HAProxy's "global statement 'X' expects WHAT." when it is missing. */
