@@ -43,13 +43,13 @@ public final class Features {
         FEATURES.put("EVPORTS", false);
         FEATURES.put("OT", false);
         FEATURES.put("QUIC", false);
-        FEATURES.put("PROMEX", false);
+        FEATURES.put("PROMEX", true); // the prometheus-exporter service
         FEATURES.put("MEMORY_PROFILING", false);
-        FEATURES.put("LIBCRYPT", false);
+        FEATURES.put("LIBCRYPT", true); // userlist passwords in crypt(3) hashes
         FEATURES.put("CRYPT_H", false);
         FEATURES.put("ENGINE", false);
         FEATURES.put("GETADDRINFO", true);
-        FEATURES.put("OPENSSL", false);
+        FEATURES.put("OPENSSL", true); // TLS (ssl on bind and server lines), a BoringSSL build
         FEATURES.put("LUA", false);
         FEATURES.put("ACCEPT4", true);
         FEATURES.put("CLOSEFROM", false);

@@ -33,6 +33,14 @@ public final class AclParser {
             "hdr", DERIVED_METHODS, "path", DERIVED_METHODS, "scook", DERIVED_METHODS, "shdr", DERIVED_METHODS, "url", DERIVED_METHODS,
             "urlp", DERIVED_METHODS, "ssl_fc_sni", Set.of("end", "reg"));
 
+    /**
+     * HAProxy 2.6's ACL keywords that are not derived ones (-dKacl): their arguments and converters are parsed by the
+     * ACL code, whose messages name the keyword ("ACL keyword 'hdr' : unknown converter 'x'.").
+     */
+    private static final Set<String> ACL_KEYWORDS = Set.of("base", "cook", "hdr", "http_auth_group", "method", "path", "payload",
+            "payload_lv", "req.ssl_ver", "req_rdp_cookie", "req_ssl_sni", "req_ssl_ver", "req_ver", "resp_ver", "scook", "shdr", "url",
+            "urlp");
+
     private final SampleCatalog catalog;
     private final ExprParser exprs;
     private final ExprParser criteria;
@@ -239,7 +247,15 @@ public final class AclParser {
                 expr = criteria.parse(criterion);
             }
         } catch (ConfigException e) {
-            throw new ConfigException(e.getMessage() + " in ACL expression '" + criterion + "'");
+            if (!aclKeyword(criterion)) {
+                throw new ConfigException(e.getMessage() + " in ACL expression '" + criterion + "'");
+            }
+            // HAProxy's words for an ACL keyword: its converters' errors end with a dot of their own, its arguments' do not
+            String kw = keyword(criterion);
+            String base = derived(kw);
+            String fetchArgs = "fetch method '" + (base == null ? kw : base) + "' : ";
+            String m = e.getMessage();
+            throw new ConfigException("ACL keyword '" + kw + "' : " + (m.startsWith(fetchArgs) ? m.substring(fetchArgs.length()) : m + "."));
         }
         boolean icase = false;
         boolean mapFile = false;
@@ -354,6 +370,22 @@ public final class AclParser {
         }
         all.sort(java.util.Comparator.comparing(Keyword::name));
         return all;
+    }
+
+    /** The keyword of a criterion: its first word before any argument or converter. */
+    private static String keyword(String criterion) {
+        int end = criterion.length();
+        for (char c : new char[] {'(', ','}) {
+            int i = criterion.indexOf(c);
+            end = i >= 0 ? Math.min(end, i) : end;
+        }
+        return criterion.substring(0, end);
+    }
+
+    /** Whether the criterion starts with one of HAProxy's ACL keywords (whose own code then words the errors). */
+    private boolean aclKeyword(String criterion) {
+        String kw = keyword(criterion);
+        return ACL_KEYWORDS.contains(kw) || derived(kw) != null;
     }
 
     /** For a derived keyword ("hdr_beg(host)"), the base fetch ("hdr"); else null. */

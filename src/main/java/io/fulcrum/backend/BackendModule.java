@@ -56,8 +56,8 @@ public final class BackendModule implements Module {
         keywords.add("hash-balance-factor", Capability.BE, (p, l) -> {
             Args.noMoreThan(l, 1, "hash-balance-factor");
             int f = (int) Units.integer(Args.required(l, 1, "hash-balance-factor", "an integer argument"), "hash-balance-factor",
-                    0, Integer.MAX_VALUE);
-            if (f != 0 && f <= 100) {
+                    Integer.MIN_VALUE, Integer.MAX_VALUE);
+            if (f != 0 && f <= 100) { // (a negative one too, as HAProxy)
                 throw new ConfigException("'hash-balance-factor' must be 0 or greater than 100.");
             }
             spec(p).balanceFactor = f;
@@ -70,7 +70,8 @@ public final class BackendModule implements Module {
         keywords.add("max-keep-alive-queue", Capability.ALL, BackendModule::maxKeepAliveQueue);
         keywords.add("retries", Capability.BE, (p, l) -> {
             Args.noMoreThan(l, 1, "retries");
-            spec(p).retries = (int) Units.integer(Args.required(l, 1, "retries", "an integer argument"), "retries", 0, 100_000);
+            spec(p).retries = (int) Units.integer(Args.required(l, 1, "retries", "an integer argument (dispatch counts for one)"),
+                    "retries", 0, 100_000);
         });
         keywords.add("retry-on", Capability.ALL, (p, l) -> {
             if (p.kind() == ProxyKind.FRONTEND) {
@@ -150,8 +151,12 @@ public final class BackendModule implements Module {
 
     /** {@code balance <algorithm> [<arguments>]}, with the wording of HAProxy's backend_parse_balance(). */
     private static void balance(BalanceSpec b, ConfigLine l) throws ConfigException {
-        String name = Args.required(l, 1, "balance", "an algorithm name");
         b.algorithmSet = true;
+        if (!l.has(1)) { // HAProxy: "balance" alone is round robin
+            b.algorithm = Algorithm.ROUNDROBIN;
+            return;
+        }
+        String name = l.arg(1);
         if (!name.equals("uri") && !name.equals("url_param") && !name.startsWith("hdr(") && !name.startsWith("rdp-cookie")
                 && !name.equals("hash")) {
             Args.noMoreThan(l, 1, "balance " + name);

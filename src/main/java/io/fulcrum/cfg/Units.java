@@ -46,6 +46,11 @@ public final class Units {
      * that a non-zero time never becomes 0, which often means "never". At most 2^31-1 units.
      */
     public static long time(String text, String keyword, TimeUnit unit) throws ConfigException {
+        return time(text, keyword, unit, TIME_MAX);
+    }
+
+    /** As {@link #time(String, String, TimeUnit)}, with another largest value (the caller's own overflow message). */
+    public static long time(String text, String keyword, TimeUnit unit, long max) throws ConfigException {
         if (text.isEmpty()) {
             throw new ConfigException("'" + keyword + "' expects an integer value (in " + unit.name().toLowerCase() + ")");
         }
@@ -70,7 +75,7 @@ public final class Units {
         long result = nanos >= per
                 ? saturatedMultiply(value, nanos / per)
                 : value / (per / nanos) + (value % (per / nanos) == 0 ? 0 : 1);
-        if (result > TIME_MAX) {
+        if (result > max) {
             throw new ConfigException("timer overflow in argument '" + text + "' to '" + keyword
                     + "' (maximum value is " + TIME_MAX + " " + abbreviation(unit) + ")");
         }

@@ -86,20 +86,43 @@ public final class CheckModule implements Module {
             settings(g.model()).pp2NeverSendLocal = true;
         });
         global.add("spread-checks", (g, l) -> {
-            long v = l.has(1) && l.arg(1).matches("\\d+") ? Long.parseLong(l.arg(1)) : -1;
+            if (!l.has(1)) {
+                throw ConfigException.unspaced("'spread-checks' expects an integer argument (0..50).");
+            }
+            int v = (int) Args.atol(l.arg(1)); // HAProxy's atol in an int: a word is 0
             if (v < 0 || v > 50) {
                 throw ConfigException.unspaced("'spread-checks' needs a positive value in range 0..50.");
             }
-            settings(g.model()).spreadPercent = (int) v;
+            settings(g.model()).spreadPercent = v;
         });
-        global.add("max-spread-checks", (g, l) -> settings(g.model()).maxSpread = Units.time(Args.required(l, 1, "max-spread-checks",
-                "a delay"), "max-spread-checks"));
+        global.add("max-spread-checks", (g, l) -> settings(g.model()).maxSpread = maxSpread(l));
         ExternalCheckConfig.register(global, options, keywords);
         registry.check(CheckModule::checkServers);
         registry.check(CheckModule::checkRuleKinds);
         registry.check(ExternalCheckConfig::check);
         ServerStateFile.register(registry);
         CheckCommands.register(CliCommands.of(registry), SetServer.of(registry));
+    }
+
+    /** {@code max-spread-checks <delay>} in milliseconds, with HAProxy's (unspaced) messages. */
+    private static long maxSpread(ConfigLine l) throws ConfigException {
+        String v = l.arg(1);
+        if (v.isEmpty()) {
+            throw ConfigException.unspaced("'max-spread-checks' expects an integer argument (0..50).");
+        }
+        if (!Character.isDigit(v.charAt(0))) {
+            throw ConfigException.unspaced("unsupported character '" + v.charAt(0) + "' in 'max-spread-checks' (wants an integer delay).");
+        }
+        try {
+            return Units.time(v, "max-spread-checks");
+        } catch (ConfigException e) {
+            if (e.getMessage().startsWith("timer overflow")) {
+                throw ConfigException.unspaced("timer overflow in argument <" + v + "> to <max-spread-checks>, maximum value is "
+                        + "2147483647 ms (~24.8 days).");
+            }
+            throw ConfigException.unspaced(e.getMessage().replace("unexpected character", "unsupported character")
+                    .replaceFirst("'max-spread-checks'$", "'max-spread-checks' (wants an integer delay)."));
+        }
     }
 
     private static void serverOptions(KeywordTable<ServerSpec> o) {
@@ -300,7 +323,15 @@ public final class CheckModule implements Module {
                     c.agent = false;
                 }
                 if (c.check && c.port == 0 && s.portMode != ServerSpec.PortMode.FIXED) {
-                    diag.configAlert(where + "server " + s.name + " has neither service port nor check port. Check has been disabled.");
+                    // HAProxy's init_srv_check: a first 'connect' rule may give the port; else it is named in the message
+                    // (HTTP checks start with an implicit one)
+                    List<CheckRule> rules = of(p).rules;
+                    CheckRule.Connect first = !rules.isEmpty() && rules.get(0) instanceof CheckRule.Connect k ? k : null;
+                    if (first == null || first.port() == 0 && first.portExpr() == null) {
+                        boolean connect = first != null || of(p).type == ProxyChecks.Type.HTTP;
+                        diag.configAlert("config: " + p.describe() + ": server '" + s.name + "' has neither service port nor check port"
+                                + (connect ? " nor tcp_check rule 'connect' with port information" : "") + ".");
+                    }
                 }
                 if (c.track != null) {
                     checkTrack(table, p, s, c, where, diag);

@@ -46,6 +46,7 @@ final class CheckRules {
         CheckRules r = new CheckRules(exprs);
         options.add("httpchk", Capability.BE | Capability.NO_NEGATION, (o, l) -> httpchk(CheckModule.of(o.proxy()), l));
         options.add("tcp-check", Capability.BE | Capability.NO_NEGATION, (o, l) -> {
+            Args.noMoreThan(l, 0, "option tcp-check");
             ProxyChecks c = CheckModule.of(o.proxy());
             c.type = ProxyChecks.Type.TCP;
             c.tcpCheckOption = true;

@@ -39,6 +39,9 @@ final class ExternalCheckConfig {
         });
         keywords.add("external-check", Capability.BE, (p, l) -> {
             String what = l.arg(1);
+            if (what.isEmpty()) {
+                throw new ConfigException("missing argument after 'external-check'.");
+            }
             if (!what.equals("command") && !what.equals("path")) {
                 throw new ConfigException("'external-check' only supports 'command' and 'path'. but got '" + what + "'.");
             }

@@ -32,7 +32,7 @@ public final class ConnModule implements Module {
         PayloadFetches.register(SampleCatalog.of(registry));
         DistccFetches.register(SampleCatalog.of(registry));
         KeywordTable<OptionContext> options = registry.table(ProxyModule.OPTIONS);
-        flag(options, "tcpka", Capability.ALL, (s, on) -> {
+        flag(options, "tcpka", Capability.ALL | Capability.NO_NEGATION, (s, on) -> { // HAProxy has no "no option tcpka"
             s.clientKeepAlive = on;
             s.serverKeepAlive = on;
         });
@@ -104,7 +104,12 @@ public final class ConnModule implements Module {
             if (!Character.isDigit(v.charAt(0))) {
                 throw new ConfigException("unexpected character '" + v.charAt(0) + "' in argument to <" + keyword + ">.");
             }
-            return (int) Units.time(v, keyword, TimeUnit.SECONDS);
+            long seconds = Units.time(v, keyword, TimeUnit.SECONDS, Long.MAX_VALUE);
+            if (seconds > Integer.MAX_VALUE) { // (HAProxy's message says ms where it counts seconds)
+                throw new ConfigException("timer overflow in argument '" + v + "' to '" + keyword
+                        + "' (maximum value is 2147483647 ms or ~24.8 days)");
+            }
+            return (int) seconds;
         }
         int start = v.startsWith("-") ? 1 : 0;
         int i = start;

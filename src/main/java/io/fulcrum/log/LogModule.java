@@ -90,11 +90,11 @@ public final class LogModule implements Module {
         CaptureFetches.register(SampleCatalog.of(registry));
 
         KeywordTable<OptionContext> options = registry.table(ProxyModule.OPTIONS);
-        options.add("tcplog", Capability.ALL, (o, l) -> {
+        options.add("tcplog", Capability.ALL | Capability.NO_NEGATION, (o, l) -> {
             Args.noMoreThan(l, 0, "option tcplog");
             choose(o, ProxyLog.Kind.TCPLOG, l);
         });
-        options.add("httplog", Capability.ALL, (o, l) -> {
+        options.add("httplog", Capability.ALL | Capability.NO_NEGATION, (o, l) -> {
             if (l.has(1) && !l.arg(1).equals("clf")) {
                 throw new ConfigException("keyword 'httplog' only supports option 'clf'.");
             }
@@ -102,7 +102,7 @@ public final class LogModule implements Module {
                 choose(o, l.has(1) ? ProxyLog.Kind.CLF : ProxyLog.Kind.HTTPLOG, l);
             }
         });
-        options.add("httpslog", Capability.ALL, (o, l) -> {
+        options.add("httpslog", Capability.ALL | Capability.NO_NEGATION, (o, l) -> {
             Args.noMoreThan(l, 0, "option httpslog");
             if (frontendOnly(o.proxy(), l)) {
                 choose(o, ProxyLog.Kind.HTTPSLOG, l);
@@ -219,12 +219,8 @@ public final class LogModule implements Module {
 
     /** {@code option X} makes X the format; {@code no option X} forgets it if it is the current one. */
     private static void choose(OptionContext o, ProxyLog.Kind kind, ConfigLine l) {
-        ProxyLog log = of(o.proxy());
-        if (o.enabled()) {
-            log.format = new ProxyLog.Format(kind, null, l.source());
-        } else if (log.format != null && log.format.kind() == kind) {
-            log.format = null;
-        }
+        // (never negated: "negation/default is not supported for option 'httplog'.", as HAProxy)
+        of(o.proxy()).format = new ProxyLog.Format(kind, null, l.source());
     }
 
     /**

@@ -81,7 +81,7 @@ final class PeersSection {
     /** {@code localpeer <name>}: ignored after a peers section, or when {@code -L} named the local peer. */
     private static void localPeer(GlobalModule.GlobalContext g, ConfigLine l, PeersConfig config) throws ConfigException {
         Args.noMoreThan(l, 1, "localpeer");
-        String name = Args.required(l, 1, "localpeer", "a name");
+        String name = Args.required(l, 1, "localpeer", "a name as an argument");
         if (g.env().fixed(LOCAL_PEER)) {
             l.warn("'localpeer' ignored since it is already set by using the '-L' command line argument.");
         } else if (!config.sections.isEmpty()) {

@@ -19,6 +19,7 @@ import io.fulcrum.server.Server;
 import io.fulcrum.server.ServerModule;
 import io.fulcrum.server.ServerSpec;
 
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -32,12 +33,11 @@ public final class PoolModule implements Module {
     public void register(Registry registry) {
         registry.table(ProxyModule.KEYWORDS).add("http-reuse", Capability.BE, (p, l) -> {
             Args.noMoreThan(l, 1, "http-reuse");
-            String mode = Args.required(l, 1, "http-reuse", "one of 'never', 'safe', 'aggressive', 'always'");
-            try {
-                of(p).mode = ReuseMode.valueOf(mode.toUpperCase(Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                throw new ConfigException("'http-reuse' expects one of 'never', 'safe', 'aggressive', 'always' but got '" + mode + "'.");
+            String mode = l.arg(1);
+            if (!List.of("never", "safe", "aggressive", "always").contains(mode)) {
+                throw new ConfigException("'http-reuse' only supports 'never', 'safe', 'aggressive', 'always'.");
             }
+            of(p).mode = ReuseMode.valueOf(mode.toUpperCase(Locale.ROOT));
         });
         registry.table(ProxyModule.KEYWORDS).add("max-session-srv-conns", Capability.FE, (p, l) -> {
             if (!l.has(1)) {

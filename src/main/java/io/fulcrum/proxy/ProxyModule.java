@@ -62,17 +62,21 @@ public final class ProxyModule implements Module {
             p.maxconn = (int) Units.integer(Args.required(l, 1, "maxconn", "an integer argument"), "maxconn", 0, Integer.MAX_VALUE);
         });
         keywords.add("id", Capability.FRONTEND | Capability.BACKEND, (p, l) -> {
-            String v = Args.required(l, 1, "id", "an integer argument");
-            long id = v.matches("-?[0-9]{1,10}") ? Long.parseLong(v) : 0; // HAProxy's atol: a word is 0
-            if (id <= 0 || id > Integer.MAX_VALUE) {
-                throw new ConfigException("custom id has to be > 0.");
+            if (!l.has(1)) {
+                throw ConfigException.unspaced("'id' expects an integer argument.");
             }
-            p.customId = (int) id;
+            String v = l.arg(1);
+            // HAProxy's atol, stored in an int: a word is 0, a larger number keeps its low 32 bits
+            int id = v.matches("-?[0-9]{1,18}") ? (int) Long.parseLong(v) : 0;
+            if (id <= 0) {
+                throw ConfigException.unspaced("custom id has to be > 0.");
+            }
+            p.customId = id;
             p.customIdSource = l.source();
         });
         keywords.add("description", Capability.FRONTEND | Capability.BACKEND, (p, l) -> {
             if (!l.has(1)) {
-                throw new ConfigException("'description' expects a string argument.");
+                throw ConfigException.unspaced("'description' expects a string argument.");
             }
             p.description = l.join(1);
         });
@@ -199,11 +203,11 @@ public final class ProxyModule implements Module {
         }
         String from = null;
         if (header.has(next)) {
+            Args.noMoreThan(header, next + 1, kind.keyword());
             if (!header.arg(next).equals("from") || header.arg(next + 1).isEmpty()) {
-                throw new ConfigException("'" + kind.keyword() + " " + name + "' expects 'from' and a defaults section name, got '" + header.arg(next) + "'.");
+                return refusedHeader(kind, name, header, next);
             }
             from = header.arg(next + 1);
-            Args.noMoreThan(header, next + 1, kind.keyword());
         }
         // A defaults section starts afresh unless it names another with 'from', as in HAProxy 2.6.
         ProxySpec inherited = kind == ProxyKind.DEFAULTS && from == null ? null
@@ -228,6 +232,22 @@ public final class ProxyModule implements Module {
             spec.rulesFrom = inherited;
         }
         return line -> dispatch(spec, line, keywords, options);
+    }
+
+    /**
+     * A proxy header with an address or without the defaults section's name after 'from' (HAProxy 1.x's
+     * {@code listen name addr:port}): HAProxy creates no proxy, and each line of the body is an error of its own.
+     * A backend's header has HAProxy's silence replaced by a message.
+     */
+    private static SectionParser refusedHeader(ProxyKind kind, String name, ConfigLine header, int next) {
+        String message = kind.isFrontend() ? "please use the 'bind' keyword for listening addresses."
+                : "'" + kind.keyword() + " " + name + "' expects 'from' and a defaults section name, got '" + header.arg(next) + "'.";
+        if (header.diag() != null) {
+            header.diag().report(header, new ConfigException(message));
+        }
+        return line -> {
+            throw new ConfigException("'listen' or 'defaults' expected.");
+        };
     }
 
     private static void dispatch(ProxySpec spec, ConfigLine line, KeywordTable<ProxySpec> keywords,

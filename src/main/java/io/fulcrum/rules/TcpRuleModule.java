@@ -225,15 +225,8 @@ public final class TcpRuleModule implements Module {
             case "reject" -> act = ctx -> Verdict.DONE;
             case "set-var" -> {
                 ConditionalVar var = ConditionalVar.parse(param);
-                if (!l.has(pos) || l.arg(pos).equals("if") || l.arg(pos).equals("unless")) {
-                    throw new ConfigException("missing fetch method");
-                }
-                Expr e;
-                try {
-                    e = acls.exprs().parse(l.arg(pos++));
-                } catch (ConfigException ex) {
-                    throw new ConfigException("'" + rule + "' : " + ex.getMessage());
-                }
+                // HAProxy's words alone, and "if" taken as a fetch's name (unknown fetch method 'if')
+                Expr e = acls.exprs().parse(l.arg(pos++));
                 if (!stages.allows(e.stages())) {
                     // (HAProxy names the action where it means the fetch)
                     throw new ConfigException("fetch method '" + word + "' extracts information from '" + e.fetch().source()

@@ -103,7 +103,12 @@ public final class GlobalModule implements Module {
         kw.add("maxconnrate", (g, l) -> g.settings().maxconnrate = rate(l));
         kw.add("maxsessrate", (g, l) -> g.settings().maxsessrate = rate(l));
         kw.add("maxsslrate", (g, l) -> g.settings().maxsslrate = rate(l));
-        kw.add("nbthread", (g, l) -> g.settings().nbthread = (int) positive(l, 1, 64));
+        kw.add("nbthread", (g, l) -> {
+            if (!l.arg(1).matches("-?[0-9]+")) {
+                throw new ConfigException("'nbthread' passed a missing or unparsable integer value in '" + l.arg(1) + "'");
+            }
+            g.settings().nbthread = (int) positive(l, 1, 64);
+        });
         kw.add("nbproc", (g, l) -> {
             throw new ConfigException("nbproc is not supported any more since HAProxy 2.5. Threads will automatically be used on "
                     + "multi-processor machines if available.");
@@ -114,11 +119,15 @@ public final class GlobalModule implements Module {
         });
         kw.add("pidfile", (g, l) -> {
             Args.noMoreThan(l, 1, "pidfile");
-            g.settings().pidfile = Path.of(Args.required(l, 1, "pidfile", "a file name"));
+            g.settings().pidfile = Path.of(Args.required(l, 1, "pidfile", "a file name as an argument"));
         });
         kw.add("hard-stop-after", (g, l) -> {
             Args.noMoreThan(l, 1, "hard-stop-after");
-            g.settings().hardStopAfter = Units.time(Args.required(l, 1, "hard-stop-after", "a timeout"), "hard-stop-after");
+            String v = Args.required(l, 1, "hard-stop-after", "<time> as argument");
+            if (!Character.isDigit(v.charAt(0))) { // (HAProxy's words for it)
+                throw new ConfigException("unexpected character '" + v.charAt(0) + "' in argument to <hard-stop-after>.");
+            }
+            g.settings().hardStopAfter = Units.time(v, "hard-stop-after");
         });
         kw.add("tune.listener.multi-queue", (g, l) -> {
             Args.noMoreThan(l, 1, l.keyword());
@@ -198,7 +207,7 @@ public final class GlobalModule implements Module {
     private static void setenv(GlobalContext g, ConfigLine l, boolean overwrite) throws ConfigException {
         Args.noMoreThan(l, 2, l.keyword());
         if (!l.has(2)) {
-            throw new ConfigException("'" + l.keyword() + "' expects a name and a value.");
+            throw ConfigException.unspaced("'" + l.keyword() + "' expects a name and a value.");
         }
         if (overwrite || !g.env().defined(l.arg(1))) {
             g.env().set(l.arg(1), l.arg(2));

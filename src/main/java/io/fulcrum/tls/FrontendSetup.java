@@ -42,9 +42,12 @@ final class FrontendSetup {
     /** The certificates loaded, by file name. */
     private final Map<String, CertKey> loaded = new HashMap<>();
     private final CertStore store;
+    private final TlsSections sections;
 
-    private FrontendSetup(CertStore store, TlsGlobals globals, Diagnostics diag, KeywordTable<BindOptions> lineOptions) {
+    private FrontendSetup(CertStore store, TlsGlobals globals, TlsSections sections, Diagnostics diag,
+                          KeywordTable<BindOptions> lineOptions) {
         this.store = store;
+        this.sections = sections;
         this.globals = globals;
         this.diag = diag;
         this.lineOptions = lineOptions;
@@ -52,7 +55,7 @@ final class FrontendSetup {
 
     /** @param lineOptions the options a crt-list line may set between brackets */
     static void check(ConfigModel model, Diagnostics diag, KeywordTable<BindOptions> lineOptions, CertStore store) {
-        FrontendSetup setup = new FrontendSetup(store, TlsGlobals.of(model), diag, lineOptions);
+        FrontendSetup setup = new FrontendSetup(store, TlsGlobals.of(model), TlsSections.of(model), diag, lineOptions);
         TlsGlobals.of(model).issuerWarnings.forEach(diag::configWarning);
         for (ProxySpec p : TlsSections.withProxies(model)) {
             BindList binds = p.partOrNull(BindList.class);
@@ -81,7 +84,7 @@ final class FrontendSetup {
     private void bind(ProxySpec p, BindSpec b, BindTls tls) {
         List<Entry> entries = new ArrayList<>();
         List<CrtList> lists = new ArrayList<>();
-        String where = "'bind " + b.text() + "' in section '" + p.kind().keyword() + "'";
+        String where = "'bind " + b.text() + "' in section '" + sections.section(p) + "'";
         try {
             for (BindTls.CertSource source : tls.crts) {
                 if (source.list()) {

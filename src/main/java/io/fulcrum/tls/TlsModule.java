@@ -99,14 +99,15 @@ public final class TlsModule implements Module {
         server.add("tls-tickets", (s, l) -> tls(s).noTickets = false);
 
         KeywordTable<GlobalContext> global = registry.table(GlobalModule.KEYWORDS);
-        global.add("crt-base", (g, l) -> TlsGlobals.of(g.model()).crtBase = single(l));
-        global.add("ca-base", (g, l) -> TlsGlobals.of(g.model()).caBase = single(l));
+        base(global, "crt-base", t -> t.crtBase, (t, dir) -> t.crtBase = dir);
+        base(global, "ca-base", t -> t.caBase, (t, dir) -> t.caBase = dir);
         defaults(global, "ssl-default-bind-", t -> t.bindDefaults);
         defaults(global, "ssl-default-server-", t -> t.serverDefaults);
         global.add("ssl-server-verify", (g, l) -> {
-            String v = single(l);
+            Args.noMoreThan(l, 1, l.keyword());
+            String v = Args.required(l, 1, "ssl-server-verify", "an integer argument"); // (sic, HAProxy's words)
             if (!v.equals("none") && !v.equals("required")) {
-                throw new ConfigException("'ssl-server-verify' : unknown value '" + v + "', expects 'none' or 'required'.");
+                throw new ConfigException("'ssl-server-verify' expects 'none' or 'required' as argument.");
             }
             TlsGlobals.of(g.model()).serverVerify = v;
         });
@@ -123,7 +124,11 @@ public final class TlsModule implements Module {
         global.add("ssl-load-extra-del-ext", (g, l) -> TlsGlobals.of(g.model()).delExt = true);
         global.add("maxsslconn", (g, l) -> {
             Args.noMoreThan(l, 1, l.keyword());
-            TlsGlobals.of(g.model()).connections.max = (int) Math.max(0, Args.atol(Args.required(l, 1, l.keyword(), "an integer argument")));
+            long max = Args.atol(Args.required(l, 1, l.keyword(), "an integer argument"));
+            if (max < 0) {
+                throw new ConfigException("'maxsslconn' expects a positive numeric value.");
+            }
+            TlsGlobals.of(g.model()).connections.max = (int) max;
         });
         registry.check((model, diag) -> Services.of(model).add(TlsGlobals.of(model).connections));
         TlsTuning.register(global);
@@ -280,10 +285,10 @@ public final class TlsModule implements Module {
 
     /** {@code <prefix>ciphers}, {@code ciphersuites}, {@code curves} and {@code options}. */
     private static void defaults(KeywordTable<GlobalContext> global, String prefix, Function<TlsGlobals, TlsOptions> of) {
-        setting(global, prefix + "ciphers", (o, v) -> o.ciphers = v, of);
-        setting(global, prefix + "ciphersuites", (o, v) -> o.ciphersuites = v, of);
+        setting(global, prefix + "ciphers", "a cipher suite as an argument", (o, v) -> o.ciphers = v, of);
+        setting(global, prefix + "ciphersuites", "a cipher suite as an argument", (o, v) -> o.ciphersuites = v, of);
         if (prefix.contains("bind")) {
-            setting(global, prefix + "curves", (o, v) -> o.curves = v, of); // (HAProxy 2.6 has no server twin)
+            setting(global, prefix + "curves", "a curves suite as an arguments", (o, v) -> o.curves = v, of); // (HAProxy 2.6 has no server twin)
         }
         KeywordTable<TlsOptions> options = new KeywordTable<>(prefix + "options", "");
         versionRange(options, o -> o, "");
@@ -292,11 +297,17 @@ public final class TlsModule implements Module {
             options.add("prefer-client-ciphers", (o, l) -> o.preferClientCiphers = true);
         }
         global.add(prefix + "options", (g, l) -> {
+            if (!l.has(1)) {
+                throw new ConfigException("global statement '" + l.keyword() + "' expects an option as an argument.");
+            }
             TlsOptions o = of.apply(TlsGlobals.of(g.model()));
             int i = 1;
             while (i < l.size()) {
                 KeywordTable.Entry<TlsOptions> e = options.find(l.arg(i));
-                if (e == null) {
+                if (e == null && !io.fulcrum.cfg.HaproxyKeywords.knows(prefix.contains("bind") ? "bind" : "server", l.arg(i))) {
+                    throw new ConfigException("unknown option '" + l.arg(i) + "' on global statement '" + l.keyword() + "'.");
+                }
+                if (e == null) { // one of HAProxy's that Fulcrum does not take here
                     throw new ConfigException("'" + l.keyword() + "' : unknown or unsupported option '" + l.arg(i) + "'.");
                 }
                 if (e.flags() > 0 && !l.has(i + 1)) {
@@ -312,9 +323,31 @@ public final class TlsModule implements Module {
         });
     }
 
-    private static void setting(KeywordTable<GlobalContext> global, String name, BiConsumer<TlsOptions, String> set,
+    private static void setting(KeywordTable<GlobalContext> global, String name, String what, BiConsumer<TlsOptions, String> set,
                                 Function<TlsGlobals, TlsOptions> of) {
-        global.add(name, (g, l) -> set.accept(of.apply(TlsGlobals.of(g.model())), single(l)));
+        global.add(name, (g, l) -> set.accept(of.apply(TlsGlobals.of(g.model())), statement(l, what)));
+    }
+
+    /** {@code crt-base}/{@code ca-base <dir>}: once only, as HAProxy. */
+    private static void base(KeywordTable<GlobalContext> global, String name, Function<TlsGlobals, String> get,
+                             BiConsumer<TlsGlobals, String> set) {
+        global.add(name, (g, l) -> {
+            String dir = statement(l, "a directory path as an argument");
+            TlsGlobals t = TlsGlobals.of(g.model());
+            if (get.apply(t) != null) {
+                throw new ConfigException("'" + name + "' already specified.");
+            }
+            set.accept(t, dir);
+        });
+    }
+
+    /** The one word of a global TLS statement; HAProxy's "global statement 'X' expects WHAT." when it is missing. */
+    private static String statement(ConfigLine l, String what) throws ConfigException {
+        Args.noMoreThan(l, 1, l.keyword());
+        if (!l.has(1)) {
+            throw new ConfigException("global statement '" + l.keyword() + "' expects " + what + ".");
+        }
+        return l.arg(1);
     }
 
     private static String single(ConfigLine l) throws ConfigException {

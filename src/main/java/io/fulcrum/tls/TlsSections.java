@@ -22,6 +22,11 @@ public final class TlsSections {
         proxies.add(p);
     }
 
+    /** The section keyword messages name {@code p} by: "peers" for these, else the proxy's kind. */
+    String section(ProxySpec p) {
+        return proxies.contains(p) ? "peers" : p.kind().keyword();
+    }
+
     /** The proxy table's proxies, then these. */
     static List<ProxySpec> withProxies(ConfigModel model) {
         List<ProxySpec> all = new ArrayList<>(ProxyTable.of(model).proxies());

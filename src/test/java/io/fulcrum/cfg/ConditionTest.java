@@ -74,6 +74,8 @@ class ConditionTest {
         assertThat(eval("defined")).isFalse();
         assertThat(eval("defined( FOO )")).isFalse();
         assertThat(eval("feature(EPOLL) && !feature(KQUEUE) && !feature(epoll) && !feature(EPOL)")).isTrue();
+        // TLS is built in, as in the usual haproxy packages (configuration.txt's ".if !feature(OPENSSL)" example).
+        assertThat(eval("feature(OPENSSL) && feature(PROMEX)")).isTrue();
         // HAProxy 2.6 finds an empty feature name.
         assertThat(eval("feature()")).isTrue();
         assertThat(eval("feature")).isTrue();
