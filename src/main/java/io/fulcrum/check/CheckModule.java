@@ -387,7 +387,7 @@ public final class CheckModule implements Module {
             return;
         }
         ServerList tl = target.partOrNull(ServerList.class);
-        ServerSpec t = tl == null ? null : tl.servers.stream().filter(x -> x.name.equals(name)).findFirst().orElse(null);
+        ServerSpec t = tl == null ? null : tl.named(name);
         if (t == null) {
             diag.configAlert(where + "unable to find required server '" + name + "' for tracking.");
             return;
@@ -411,7 +411,7 @@ public final class CheckModule implements Module {
         for (ProxySpec x : table.proxies()) {
             ServerList l = x.partOrNull(ServerList.class);
             if (x.name().equals(backend) && x.kind().isBackend() && l != null) {
-                return l.servers.stream().filter(v -> v.name.equals(name)).findFirst().orElse(null);
+                return l.named(name);
             }
         }
         return null;

@@ -119,10 +119,14 @@ public final class PersistModule implements Module {
             PersistSpec spec = p.partOrNull(PersistSpec.class);
             ServerList list = p.partOrNull(ServerList.class);
             for (PersistSpec.UseServer r : spec == null ? List.<PersistSpec.UseServer>of() : spec.useServers) {
-                if (r.format() == null && (list == null || list.servers.stream().noneMatch(s -> s.name.equals(r.name())))) {
+                if (r.format() != null) {
+                    continue;
+                }
+                ServerSpec named = list == null ? null : list.named(r.name());
+                if (named == null) {
                     diag.configAlert(p.describe() + " : unable to find server '" + r.name() + "' referenced in a 'use-server' rule.");
-                } else if (r.format() == null) {
-                    list.servers.stream().filter(s -> s.name.equals(r.name())).forEach(s -> s.referenced = true); // (del server refuses it)
+                } else {
+                    named.referenced = true; // (del server refuses it)
                 }
             }
         }

@@ -3,6 +3,7 @@ package io.fulcrum.sample;
 import io.fulcrum.proxy.ProxySpec;
 import io.fulcrum.proxy.ProxyTable;
 import io.fulcrum.server.ServerList;
+import io.fulcrum.server.ServerSpec;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -105,10 +106,11 @@ public final class ProxyArgs {
         }
         String server = name.substring(slash + 1);
         ServerList list = backend.partOrNull(ServerList.class);
-        if (list == null || list.servers.stream().map(s -> s.name).noneMatch(server::equals)) {
+        ServerSpec named = list == null ? null : list.named(server);
+        if (named == null) {
             errors.add("unable to find server '" + server + "' in proxy '" + backend.name() + "', referenced in " + ref + ".");
         } else {
-            list.servers.stream().filter(s -> s.name.equals(server)).forEach(s -> s.referenced = true); // (del server refuses it)
+            named.referenced = true; // (del server refuses it)
         }
     }
 

@@ -81,11 +81,8 @@ public final class DynamicServers {
     }
 
     private void add(CliRequest r, KeywordTable<ServerSpec> options) throws CliException {
-        String[] names = split(r.arg(2));
-        Backend b = ServerLookup.backend(r.process(), names[0]);
-        if (b == null) {
-            throw new CliException("No such backend.");
-        }
+        String[] names = ServerLookup.names(r.arg(2), "");
+        Backend b = ServerLookup.backend(r.process(), names[0], "");
         if (!b.algorithm().takesDynamicServers(b.balance().consistent)) {
             throw new CliException("Backend must use a dynamic load balancing to support dynamic servers.");
         }
@@ -114,15 +111,6 @@ public final class DynamicServers {
             b.add(server);
         }
         r.feedback(Severity.INFO, "New server registered.\n");
-    }
-
-    /** The backend and server names of {@code bk/srv}, with HAProxy's answer when either is missing. */
-    private static String[] split(String arg) throws CliException {
-        int slash = arg.indexOf('/');
-        if (slash <= 0 || slash == arg.length() - 1) {
-            throw new CliException("Require 'backend/server'.");
-        }
-        return new String[] {arg.substring(0, slash), arg.substring(slash + 1)};
     }
 
     /**
@@ -166,11 +154,8 @@ public final class DynamicServers {
     }
 
     private void delete(CliRequest r) throws CliException {
-        String[] names = split(r.arg(2));
-        Backend b = ServerLookup.backend(r.process(), names[0]);
-        if (b == null) {
-            throw new CliException("No such backend.");
-        }
+        String[] names = ServerLookup.names(r.arg(2), "");
+        Backend b = ServerLookup.backend(r.process(), names[0], "");
         Server s = ServerLookup.server(b, names[1]);
         if (s == null) {
             throw new CliException("No such server.");

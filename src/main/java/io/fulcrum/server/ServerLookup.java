@@ -18,19 +18,34 @@ public final class ServerLookup {
      * (HAProxy's cli_find_server()).
      */
     public static Target server(Fulcrum process, String arg) throws CliException {
-        int slash = arg.indexOf('/');
-        if (slash <= 0 || slash == arg.length() - 1) {
-            throw new CliException("Require 'backend/server'.\n");
-        }
-        Backend b = backend(process, arg.substring(0, slash));
-        if (b == null) {
-            throw new CliException("No such backend.\n");
-        }
-        Server s = server(b, arg.substring(slash + 1));
+        String[] names = names(arg, "\n");
+        Backend b = backend(process, names[0], "\n");
+        Server s = server(b, names[1]);
         if (s == null) {
             throw new CliException("No such server.\n");
         }
         return new Target(b, s);
+    }
+
+    /**
+     * The backend and server parts of "backend/server", else HAProxy's answer ending with {@code end} (the commands
+     * differ in the blank line after it: {@code add server} and {@code del server} have none).
+     */
+    static String[] names(String arg, String end) throws CliException {
+        int slash = arg.indexOf('/');
+        if (slash <= 0 || slash == arg.length() - 1) {
+            throw new CliException("Require 'backend/server'." + end);
+        }
+        return new String[] {arg.substring(0, slash), arg.substring(slash + 1)};
+    }
+
+    /** The backend named {@code name} or "#&lt;id&gt;", else HAProxy's answer ending with {@code end}. */
+    static Backend backend(Fulcrum process, String name, String end) throws CliException {
+        Backend b = backend(process, name);
+        if (b == null) {
+            throw new CliException("No such backend." + end);
+        }
+        return b;
     }
 
     /** The server of {@code b} named {@code name} or "#&lt;numeric id&gt;", or null. */

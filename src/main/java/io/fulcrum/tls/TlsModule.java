@@ -4,6 +4,7 @@ import io.fulcrum.cfg.Args;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigModel;
 import io.fulcrum.cfg.ConfigLine;
+import io.fulcrum.cfg.HaproxyKeywords;
 import io.fulcrum.cfg.KeywordTable;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
@@ -304,7 +305,7 @@ public final class TlsModule implements Module {
             int i = 1;
             while (i < l.size()) {
                 KeywordTable.Entry<TlsOptions> e = options.find(l.arg(i));
-                if (e == null && !io.fulcrum.cfg.HaproxyKeywords.knows(prefix.contains("bind") ? "bind" : "server", l.arg(i))) {
+                if (e == null && !HaproxyKeywords.knows(prefix.contains("bind") ? "bind" : "server", l.arg(i))) {
                     throw new ConfigException("unknown option '" + l.arg(i) + "' on global statement '" + l.keyword() + "'.");
                 }
                 if (e == null) { // one of HAProxy's that Fulcrum does not take here
