@@ -457,10 +457,13 @@ public final class Listener {
         return sockets.size() == 1 && on != null && on.size() > 1 && loops.multiQueue();
     }
 
-    /** The loops of the bind line's {@code thread} set (thread N is the N-th loop), or all of them. */
+    /**
+     * The loops of the bind line's {@code thread} set (thread N is the N-th loop), or all of them (also for a stats
+     * socket on a loop of its own, {@link EventLoops#forUnixCli()}, which no thread set names).
+     */
     private List<EventLoop> allowedLoops() {
         List<EventLoop> all = loops.all();
-        if (bind.threads == 0) {
+        if (bind.threads == 0 || all.size() == 1) {
             return all;
         }
         List<EventLoop> set = new ArrayList<>();

@@ -83,6 +83,8 @@ public final class EventLoops {
 
     private final EventLoopGroup group;
     private final Engine engine;
+    /** The loop of the stats sockets on unix paths, when it is not one of these ({@link #forUnixCli()}); made once asked. */
+    private EventLoops unixCli;
     private volatile List<EventLoop> loopList;
     private final boolean multiQueue;
     /** Each loop's activity counters. */
@@ -95,6 +97,10 @@ public final class EventLoops {
      * @param poller     how the loops poll
      */
     public EventLoops(int threads, boolean multiQueue, CpuMap cpus, Poller poller) {
+        this(threads, multiQueue, new LoopThreads(cpus), poller);
+    }
+
+    private EventLoops(int threads, boolean multiQueue, java.util.concurrent.ThreadFactory factory, Poller poller) {
         this.engine = Engine.of(poller);
         this.multiQueue = multiQueue;
         // Busy polling: a loop with nothing to run polls again at once instead of sleeping in epoll_wait (as HAProxy,
@@ -120,7 +126,7 @@ public final class EventLoops {
                 return io.isChangingThreadSupported();
             }
         };
-        this.group = new MultiThreadIoEventLoopGroup(threads, new LoopThreads(cpus), counted);
+        this.group = new MultiThreadIoEventLoopGroup(threads, factory, counted);
         // Each loop's thread starts now, in the group's order, so that thread N (cpu-map, a bind line's
         // 'thread', the 'thread' fetch) is the N-th loop of all(): threads otherwise start with their loop's first task.
         for (EventLoop loop : all()) {
@@ -203,9 +209,37 @@ public final class EventLoops {
         }
     }
 
+    /**
+     * The loops of the stats sockets on unix paths: these, or on io_uring one epoll loop of their own. Why: Netty
+     * 4.2.18's io_uring channels honour half-closure only for TCP, so a unix socket closes at the client's shutdown,
+     * and a CLI client ({@code echo cmd | socat - /path}) shuts its side once it has sent its commands, before their
+     * answers. Its thread is not one of the process's ({@code thread} 0 as off the loops); its sockets are in
+     * {@code show fd}, not in {@code show activity}.
+     */
+    public synchronized EventLoops forUnixCli() {
+        if (engine != Engine.IO_URING) {
+            return this;
+        }
+        if (unixCli == null) {
+            unixCli = new EventLoops(1, false, new DefaultThreadFactory("fulcrum-cli", true), Poller.DEFAULT);
+        }
+        return unixCli;
+    }
+
     /** The loops' activity counters, in the order of their threads' indexes (loops not started yet last). */
     public List<LoopActivity> activities() {
         return activities.stream().sorted(Comparator.comparingInt(a -> a.index < 0 ? Integer.MAX_VALUE : a.index)).toList();
+    }
+
+    /** {@link #activities()} and, after them, those of the unix stats sockets' own loop if any ({@code show fd}). */
+    public List<LoopActivity> activitiesWithCli() {
+        EventLoops cli = unixCli;
+        if (cli == null) {
+            return activities();
+        }
+        List<LoopActivity> all = new java.util.ArrayList<>(activities());
+        all.addAll(cli.activities());
+        return all;
     }
 
     /**
@@ -213,6 +247,10 @@ public final class EventLoops {
      * map updated by every loop at each connection's start and end; each loop knows its channels already.
      */
     public void eachChannel(java.util.function.Consumer<io.netty.channel.Channel> action) {
+        EventLoops cli = unixCli;
+        if (cli != null) {
+            cli.eachChannel(action);
+        }
         for (LoopActivity a : activities) {
             ActivityIoHandler h = a.handler;
             if (h != null) {
@@ -378,6 +416,10 @@ public final class EventLoops {
     }
 
     public void shutdown() {
+        EventLoops cli = unixCli;
+        if (cli != null) {
+            cli.shutdown();
+        }
         group.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 }

@@ -42,7 +42,7 @@ final class FdCommand {
         int only = one ? r.atoi(2) : -1;
         Fulcrum p = r.process();
         TreeMap<Integer, String> lines = new TreeMap<>();
-        for (LoopActivity a : p.loops().activities()) {
+        for (LoopActivity a : p.loops().activitiesWithCli()) {
             ActivityIoHandler h = a.handler;
             if (h == null) {
                 continue;

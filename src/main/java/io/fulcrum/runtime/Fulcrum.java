@@ -178,14 +178,15 @@ public final class Fulcrum {
         ConnLimit limit = new ConnLimit(cli.maxconn);
         for (BindSpec b : cli.sockets) {
             for (Endpoint e : b.endpoints()) {
-                Listener l = new Listener(b, e, CliSettings.OWNER, limit, loops, cliConnections,
+                EventLoops on = e instanceof Endpoint.Unix ? loops.forUnixCli() : loops;
+                Listener l = new Listener(b, e, CliSettings.OWNER, limit, on, cliConnections,
                         ch -> {
                             // A client may send its commands and shut its side at once: the answers still go back.
                             ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
                             ch.config().setAllocator(BufferOwner.CLI);
                             ch.pipeline().addLast("cli", cli.session(this, b, h1Limits.bufsize()));
-                            loops.next().register(ch).addListener(f -> {
-                                if (loops.all().size() > 1 && loops.multiQueue()) {
+                            on.next().register(ch).addListener(f -> {
+                                if (on.all().size() > 1 && on.multiQueue()) {
                                     LoopActivity.pushed(); // the loop chosen, as HAProxy's stats sockets' accept queues
                                 }
                             });

@@ -17,7 +17,8 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 /**
  * {@code io-uring} (Fulcrum's own global keyword): the loops on Linux's io_uring carry HTTP and TCP traffic, IPv4
  * clients keep their IPv4 addresses (io_uring's sockets are IPv6 ones), socket options and TCP_INFO fetches work,
- * and the stats socket answers an interactive session. Fulcrum only.
+ * and the stats socket answers an interactive session and one-shot commands (the client's shutdown before the answer:
+ * the unix stats sockets run on an epoll loop of their own). Fulcrum only.
  */
 @Timeout(value = 90, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class IoUringIT {
@@ -83,6 +84,9 @@ class IoUringIT {
                     assertThat(cli.readUntil("> ")).contains("web 1 s1 127.0.0.1 2");
                     cli.write("quit\n");
                 }
+                // A one-shot command: the client shuts its side once it has sent it, the answer still comes back.
+                assertThat(CliClient.send(sock, "show servers state web")).contains("web 1 s1 127.0.0.1 2");
+                assertThat(CliClient.send(sock, "show fd")).contains("fe=GLOBAL fam=unix");
             }
         }
     }
