@@ -20,6 +20,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.fulcrum.conn.IoUringHalfClose;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelPromise;
 import io.netty.channel.socket.ChannelInputShutdownEvent;
@@ -59,6 +60,7 @@ public final class Acceptor implements Consumer<Channel> {
         // Both sides close their directions separately, as HAProxy does (a client may send its request
         // and shut its side at once: the response still goes back).
         child.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
+        IoUringHalfClose.watch(child);
         child.config().setAllocator(frontend.mode() == Mode.HTTP ? BufferOwner.FRONTEND_HTTP : BufferOwner.FRONTEND_TCP);
         opts.applyTo(child, true);
         Runnable start;

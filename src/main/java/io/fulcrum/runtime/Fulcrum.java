@@ -531,9 +531,13 @@ public final class Fulcrum {
         if (global.grace > 0) {
             // grace: the stopping fetch and show info say so at once; the listeners keep accepting until it ends.
             diag.notice("Scheduling a soft-stop in " + global.grace + " ms.");
+            // The stop proper runs off the loops: it waits for the listening sockets to close (io_uring closes them
+            // asynchronously, on their loops).
             loops.next().schedule(() -> {
                 diag.notice("Grace period expired, proceeding with soft-stop now.");
-                stopListening();
+                Thread t = new Thread(this::stopListening, "soft-stop");
+                t.setDaemon(true);
+                t.start();
             }, global.grace, TimeUnit.MILLISECONDS);
         } else {
             stopListening();

@@ -41,6 +41,9 @@ public final class LibC {
         /** Moves the calling thread into the namespace of {@code fd} ({@code nstype}: which kind, 0 for any). */
         int setns(int fd, int nstype) throws LastErrorException;
 
+        /** {@code cmd} F_GETFL (3) or F_SETFL (4). */
+        int fcntl(int fd, int cmd, int arg) throws LastErrorException;
+
         /** {@code pid} 0: the calling thread; {@code mask}: the CPUs' bits, 64 a word. */
         int sched_setaffinity(int pid, long size, long[] mask) throws LastErrorException;
     }
@@ -89,6 +92,17 @@ public final class LibC {
             calls().sched_setaffinity(0, (long) mask.length * Long.BYTES, mask);
         } catch (LastErrorException e) {
             System.err.println("cpu-map: cannot bind thread " + Thread.currentThread().getName() + ": " + e.getMessage());
+        }
+    }
+
+    /** Makes descriptor {@code fd} blocking (clears O_NONBLOCK); false when the system refused. */
+    public static boolean makeBlocking(int fd) {
+        try {
+            int flags = calls().fcntl(fd, 3, 0);
+            calls().fcntl(fd, 4, flags & ~04000);
+            return true;
+        } catch (LastErrorException e) {
+            return false;
         }
     }
 

@@ -91,6 +91,49 @@ class IoUringIT {
         }
     }
 
+    /**
+     * The server half-closes, then the client uploads far more than the socket buffers hold to a server slow to read:
+     * the proxy's writes to the server wait for room after the server's FIN (Netty 4.2.18's io_uring channels stall
+     * there on their own: {@code IoUringHalfClose}). Every byte arrives.
+     */
+    @Test
+    void uploadAfterTheServersFinArrivesWhole() throws Exception {
+        long size = 32L << 20;
+        int fe = freePort();
+        java.util.concurrent.CompletableFuture<Long> atServer = new java.util.concurrent.CompletableFuture<>();
+        try (Origin origin = Origin.start(s -> {
+                 if (!TcpProxyKit.readHello(s)) {
+                     return;
+                 }
+                 s.shutdownOutput();
+                 Thread.sleep(1200); // the upload fills every buffer on the way before the server reads
+                 atServer.complete(s.getInputStream().transferTo(java.io.OutputStream.nullOutputStream()));
+             })) {
+            String config = """
+                    global
+                        io-uring
+                    defaults
+                        mode tcp
+                        timeout connect 5s
+                        timeout client 60s
+                        timeout server 60s
+                    listen up
+                        bind 127.0.0.1:%d
+                        server s1 127.0.0.1:%d
+                    """.formatted(fe, origin.port());
+            try (FulcrumProcess p = TcpProxyKit.serve(config, fe); Socket s = TcpProxyKit.connect(fe)) {
+                TcpProxyKit.send(s, TcpProxyKit.HELLO);
+                assertThat(TcpProxyKit.readToEof(s, 100)).isEmpty();
+                byte[] chunk = new byte[64 * 1024];
+                for (long sent = 0; sent < size; sent += chunk.length) {
+                    s.getOutputStream().write(chunk);
+                }
+                s.shutdownOutput();
+                assertThat(atServer.get(30, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(size);
+            }
+        }
+    }
+
     /** {@code no io-uring} after {@code io-uring}: back on epoll, whose IPv4 listener is an IPv4 socket. */
     @Test
     void noIoUringTakesEpollBack() throws Exception {

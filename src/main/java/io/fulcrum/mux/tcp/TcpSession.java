@@ -33,6 +33,7 @@ import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import io.fulcrum.conn.IoUringHalfClose;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.socket.DuplexChannel;
@@ -451,6 +452,7 @@ public final class TcpSession extends LiveStream implements ResponseControl {
         SocketOptions opts = backend.socketOptions();
         ch.config().setAutoRead(false);
         ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
+        IoUringHalfClose.watch(ch);
         opts.applyTo(ch, false);
         ServerSockets.apply(ch, target.spec());
         long connectTimeout = backend.timeouts().connect;
