@@ -3,6 +3,7 @@ package io.fulcrum.runtime;
 import io.fulcrum.Features;
 import io.fulcrum.Version;
 import io.netty.channel.epoll.Epoll;
+import io.netty.channel.uring.IoUring;
 
 /** What {@code -v} and {@code -vv} print, in HAProxy's layout. */
 public final class VersionReport {
@@ -31,9 +32,12 @@ public final class VersionReport {
         sb.append("Built with multi-threading support (MAX_THREADS=64, default=")
                 .append(Runtime.getRuntime().availableProcessors()).append(").\n\n");
         sb.append("Available polling systems :\n");
+        // io_uring is listed below epoll: the loops take it only when the configuration asks (global io-uring).
         sb.append("      epoll : pref=300,  test result ").append(Epoll.isAvailable() ? "OK" : "FAILED").append('\n');
+        sb.append("   io_uring : pref=250,  test result ").append(IoUring.isAvailable() ? "OK" : "FAILED").append('\n');
         sb.append("        nio : pref=200,  test result OK\n");
-        sb.append("Total: 2 (").append(Epoll.isAvailable() ? 2 : 1).append(" usable), will use ")
+        int usable = 1 + (Epoll.isAvailable() ? 1 : 0) + (IoUring.isAvailable() ? 1 : 0);
+        sb.append("Total: 3 (").append(usable).append(" usable), will use ")
                 .append(Epoll.isAvailable() ? "epoll" : "nio").append(".\n\n");
         sb.append("Available multiplexer protocols :\n");
         sb.append("(protocols marked as <default> cannot be specified using 'proto' keyword)\n");

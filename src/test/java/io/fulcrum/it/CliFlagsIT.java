@@ -54,6 +54,7 @@ class CliFlagsIT {
                 .contains("+EPOLL")
                 .contains("Available polling systems :")
                 .contains("epoll : pref=300,  test result OK")
+                .containsPattern("io_uring : pref=250,  test result (OK|FAILED)")
                 .contains("will use epoll.")
                 .contains("Available multiplexer protocols :")
                 .contains("mode=TCP");
