@@ -297,11 +297,12 @@ public final class StreamLog {
 
     /**
      * A connection to {@code to} failed: HAProxy's %si/%sp still name the server it tried, and %bi/%bp the
-     * address the socket had (Netty keeps it once the connect began).
+     * address the socket had (Netty keeps it once the connect began on epoll; the ring's connect on io_uring leaves
+     * none: then the source address the system routes {@code to} from, port 0).
      */
     public void connectFailed(Channel server, SocketAddress to) {
         serverAddress = to;
-        serverLocal = server.localAddress();
+        serverLocal = server.localAddress() != null ? server.localAddress() : routedSource(to);
         if (this.server != null) {
             this.server.observe(Observation.L4_ERROR); // each attempt, retries included, as HAProxy's back_handle_st_cer()
         }
@@ -642,6 +643,19 @@ public final class StreamLog {
 
     SocketAddress serverAddress() {
         return serverAddress;
+    }
+
+    /** The local address the system would connect to {@code to} from (a UDP socket's connect: no packet), or null. */
+    private static SocketAddress routedSource(SocketAddress to) {
+        if (!(to instanceof java.net.InetSocketAddress inet) || inet.isUnresolved()) {
+            return null;
+        }
+        try (java.nio.channels.DatagramChannel udp = java.nio.channels.DatagramChannel.open()) {
+            udp.connect(inet);
+            return new java.net.InetSocketAddress(((java.net.InetSocketAddress) udp.getLocalAddress()).getAddress(), 0);
+        } catch (java.io.IOException | RuntimeException e) {
+            return null;
+        }
     }
 
     SocketAddress serverLocal() {

@@ -41,8 +41,8 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The event loops: one per {@code nbthread}, each one HAProxy "thread". Native epoll when available, io_uring when
- * asked for ({@code io-uring}), NIO otherwise (then unix sockets and inherited descriptors are unavailable).
+ * The event loops: one per {@code nbthread}, each one HAProxy "thread". Native io_uring or epoll ({@link PollerChoice}),
+ * NIO without either or with {@code noepoll} (then unix sockets and inherited descriptors are unavailable).
  */
 public final class EventLoops {
     /**

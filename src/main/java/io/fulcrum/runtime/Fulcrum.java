@@ -85,8 +85,6 @@ public final class Fulcrum {
     public Fulcrum(ConfigModel model, Diagnostics diag, int defaultMaxconn) {
         this.global = GlobalModule.settings(model);
         this.diag = diag;
-        this.loops = new EventLoops(global.effectiveNbthread(), global.multiQueue, global.cpuMap,
-                new EventLoops.Poller(global.noEpoll, global.ioUring, global.busyPolling, global.maxPollEvents));
         this.closeSpread = new CloseSpread(global.closeSpreadTime);
         this.connections = new ConnLimit(0); // its limit once the descriptors the configuration takes are known
         acceptRate.connLimit(global.maxconnrate);
@@ -106,6 +104,9 @@ public final class Fulcrum {
                 backends.put(p.name(), b);
             }
         }
+        boolean ioUring = PollerChoice.ioUring(global, proxies, backends.values(), CliSettings.of(model));
+        this.loops = new EventLoops(global.effectiveNbthread(), global.multiQueue, global.cpuMap,
+                new EventLoops.Poller(global.noEpoll, ioUring, global.busyPolling, global.maxPollEvents));
         this.checks = new HealthChecks(model, backends, loops);
         this.services = Services.of(model);
         statsSockets(model);

@@ -35,10 +35,11 @@ public final class GlobalSettings {
     /** {@code noepoll} (or {@code -de}): the JDK's NIO selector instead of Netty's native epoll. */
     public boolean noEpoll;
     /**
-     * {@code io-uring}: the loops run on io_uring instead of epoll (Fulcrum's own keyword). The JVM property
-     * {@code fulcrum.io-uring} sets its default, to run the test suite on io_uring.
+     * {@code io-uring} (TRUE) or {@code no io-uring} (FALSE), Fulcrum's own keyword: the loops on io_uring or on epoll;
+     * null lets {@link PollerChoice} choose. The JVM property {@code fulcrum.io-uring} (true or false) stands for the
+     * keyword when the configuration has none (the test suite runs on either poller with it).
      */
-    public boolean ioUring = Boolean.getBoolean("fulcrum.io-uring");
+    public Boolean ioUring = System.getProperty("fulcrum.io-uring") == null ? null : Boolean.getBoolean("fulcrum.io-uring");
     /**
      * {@code -m}: the megabytes the process may allocate, 0 for no limit (show info's Memmax_MB). HAProxy sets its
      * address-space limit; a JVM reserves far more address space than it uses, so Fulcrum caps Netty's direct memory

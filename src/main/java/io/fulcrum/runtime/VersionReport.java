@@ -32,13 +32,13 @@ public final class VersionReport {
         sb.append("Built with multi-threading support (MAX_THREADS=64, default=")
                 .append(Runtime.getRuntime().availableProcessors()).append(").\n\n");
         sb.append("Available polling systems :\n");
-        // io_uring is listed below epoll: the loops take it only when the configuration asks (global io-uring).
+        // io_uring first: the loops take it unless the configuration has what is epoll's (PollerChoice).
+        sb.append("   io_uring : pref=350,  test result ").append(IoUring.isAvailable() ? "OK" : "FAILED").append('\n');
         sb.append("      epoll : pref=300,  test result ").append(Epoll.isAvailable() ? "OK" : "FAILED").append('\n');
-        sb.append("   io_uring : pref=250,  test result ").append(IoUring.isAvailable() ? "OK" : "FAILED").append('\n');
         sb.append("        nio : pref=200,  test result OK\n");
         int usable = 1 + (Epoll.isAvailable() ? 1 : 0) + (IoUring.isAvailable() ? 1 : 0);
         sb.append("Total: 3 (").append(usable).append(" usable), will use ")
-                .append(Epoll.isAvailable() ? "epoll" : "nio").append(".\n\n");
+                .append(IoUring.isAvailable() ? "io_uring" : Epoll.isAvailable() ? "epoll" : "nio").append(".\n\n");
         sb.append("Available multiplexer protocols :\n");
         sb.append("(protocols marked as <default> cannot be specified using 'proto' keyword)\n");
         sb.append("  <default> : mode=TCP   side=FE|BE  mux=PASS  flags=\n");

@@ -54,8 +54,8 @@ class CliFlagsIT {
                 .contains("+EPOLL")
                 .contains("Available polling systems :")
                 .contains("epoll : pref=300,  test result OK")
-                .containsPattern("io_uring : pref=250,  test result (OK|FAILED)")
-                .contains("will use epoll.")
+                .containsPattern("io_uring : pref=350,  test result (OK|FAILED)")
+                .containsPattern("will use (io_uring|epoll)\\.")
                 .contains("Available multiplexer protocols :")
                 .contains("mode=TCP");
     }
