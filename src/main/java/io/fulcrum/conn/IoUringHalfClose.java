@@ -24,7 +24,9 @@ import java.lang.invoke.VarHandle;
 @ChannelHandler.Sharable
 public final class IoUringHalfClose extends ChannelInboundHandlerAdapter {
     public static final IoUringHalfClose INSTANCE = new IoUringHalfClose();
-    /** Netty's {@code AbstractIoUringChannel.ioState}, or null when this Netty has no such field. */
+    /** Netty's {@code AbstractIoUringChannel}, or null when this Netty has none. */
+    private static final Class<?> URING_CHANNEL = uringChannel();
+    /** Its {@code ioState}, or null when it has no such field. */
     private static final VarHandle IO_STATE = ioState();
     /** Its POLL_OUT_SCHEDULED bit. */
     private static final byte POLL_OUT_SCHEDULED = 4;
@@ -34,7 +36,7 @@ public final class IoUringHalfClose extends ChannelInboundHandlerAdapter {
 
     /** Puts it first on {@code ch}'s pipeline when {@code ch} is an io_uring channel of a Netty it knows. */
     public static void watch(Channel ch) {
-        if (IO_STATE != null && IO_STATE.varType() == byte.class && ch.getClass().getName().startsWith("io.netty.channel.uring.")) {
+        if (IO_STATE != null && URING_CHANNEL.isInstance(ch)) {
             ch.pipeline().addFirst(INSTANCE);
         }
     }
@@ -53,11 +55,19 @@ public final class IoUringHalfClose extends ChannelInboundHandlerAdapter {
         ctx.fireUserEventTriggered(evt);
     }
 
+    private static Class<?> uringChannel() {
+        try {
+            return Class.forName("io.netty.channel.uring.AbstractIoUringChannel");
+        } catch (ReflectiveOperationException | LinkageError e) {
+            return null;
+        }
+    }
+
     private static VarHandle ioState() {
         try {
-            Class<?> c = Class.forName("io.netty.channel.uring.AbstractIoUringChannel");
-            return MethodHandles.privateLookupIn(c, MethodHandles.lookup()).findVarHandle(c, "ioState", byte.class);
-        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            return URING_CHANNEL == null ? null
+                    : MethodHandles.privateLookupIn(URING_CHANNEL, MethodHandles.lookup()).findVarHandle(URING_CHANNEL, "ioState", byte.class);
+        } catch (ReflectiveOperationException | RuntimeException e) {
             return null;
         }
     }

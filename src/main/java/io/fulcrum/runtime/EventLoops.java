@@ -84,7 +84,7 @@ public final class EventLoops {
     private final EventLoopGroup group;
     private final Engine engine;
     /** The loop of the stats sockets on unix paths, when it is not one of these ({@link #forUnixCli()}); made once asked. */
-    private EventLoops unixCli;
+    private volatile EventLoops unixCli;
     private volatile List<EventLoop> loopList;
     private final boolean multiQueue;
     /** Each loop's activity counters. */

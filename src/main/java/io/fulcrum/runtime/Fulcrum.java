@@ -536,9 +536,7 @@ public final class Fulcrum {
             // asynchronously, on their loops).
             loops.next().schedule(() -> {
                 diag.notice("Grace period expired, proceeding with soft-stop now.");
-                Thread t = new Thread(this::stopListening, "soft-stop");
-                t.setDaemon(true);
-                t.start();
+                offTheLoops("soft-stop", this::stopListening);
             }, global.grace, TimeUnit.MILLISECONDS);
         } else {
             stopListening();
@@ -560,7 +558,7 @@ public final class Fulcrum {
         listeners.forEach(Listener::close);
         CompletableFuture<Void> servicesDone = services.softStop();
         if (global.hardStopAfter > 0) {
-            Thread t = new Thread(() -> {
+            offTheLoops("hard-stop-after", () -> {
                 try {
                     if (!stopped.await(global.hardStopAfter, TimeUnit.MILLISECONDS)) {
                         diag.warning("soft-stop running for too long, performing a hard-stop.");
@@ -569,9 +567,7 @@ public final class Fulcrum {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
-            }, "hard-stop-after");
-            t.setDaemon(true);
-            t.start();
+            });
         }
         // Idle HTTP connections close now, busy ones after their current response.
         // (A connection accepted before the listeners closed is registered before these tasks run on its loop.)
@@ -580,11 +576,14 @@ public final class Fulcrum {
                 ch.pipeline().fireUserEventTriggered(SoftStop.INSTANCE);
             }
         });
-        servicesDone.thenRun(() -> connections.whenEmpty(() -> {
-            Thread t = new Thread(this::hardStop, "soft-stop"); // not on an event loop: it waits for them
-            t.setDaemon(true);
-            t.start();
-        }));
+        servicesDone.thenRun(() -> connections.whenEmpty(() -> offTheLoops("soft-stop", this::hardStop)));
+    }
+
+    /** Runs {@code step} of a stop on a daemon thread of its own: it waits for the loops, so it must not run on one. */
+    private static void offTheLoops(String name, Runnable step) {
+        Thread t = new Thread(step, name);
+        t.setDaemon(true);
+        t.start();
     }
 
     /** SIGTERM/SIGINT, or the end of a soft stop: close everything now. */
