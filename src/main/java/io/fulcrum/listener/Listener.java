@@ -66,8 +66,10 @@ public final class Listener {
     private AcceptRate rate;
     /** The loops its sockets are on and its connections live on ({@link #allowedLoops()}), set by {@link #bind()}. */
     private volatile List<EventLoop> allowed;
-    /** The last of the {@code thread} set's loops given a connection of the single socket. */
+    /** The last of the loops given a connection of the single socket without multi-queue. */
     private int turn;
+    /** How its connections are spread over {@link #allowed} with multi-queue; made by the first {@link #bind()}. */
+    private AcceptBalance balance;
     /** Its own counters ({@code option socket-stats}), or null. */
     private Counters counters;
     /** TCP_QUICKACK off on its TCP sockets ({@code option tcp-smart-accept}). */
@@ -188,7 +190,11 @@ public final class Listener {
      * one's port). A single socket goes to the next loop in turn, so that several listeners share the accepting.
      */
     public List<ChannelFuture> bind() throws IOException {
-        List<EventLoop> all = allowed = allowedLoops();
+        List<EventLoop> all = allowedLoops();
+        if (balance == null && all.size() > 1) {
+            balance = new AcceptBalance(all.size());
+        }
+        allowed = all; // (published after the balance: the loops read this first)
         int count = endpoint instanceof Endpoint.Inet && loops.isNative() && reusePort
                 ? (bind.shards == BindSpec.BY_THREAD ? all.size() : Math.min(bind.shards, all.size())) : 1;
         SocketAddress address = address();
@@ -434,18 +440,24 @@ public final class Listener {
     }
 
     /**
-     * The loop a connection accepted by this listener lives on: see {@link EventLoops#forAccepted}. With a
-     * {@code thread} set, one of its loops: the socket's own when each has one, else the set's in turn.
+     * The loop a connection accepted by this listener lives on, one of its {@code thread} set's (all loops without
+     * one). With {@code tune.listener.multi-queue}, the one {@link AcceptBalance} chooses; without, the socket's own
+     * when each loop has one, else the loops in turn.
      */
     public EventLoop loopFor(Channel child) {
-        if (bind.threads == 0) {
-            return loops.forAccepted(child.parent().eventLoop(), sockets.size() == 1);
+        List<EventLoop> on = allowed;
+        if (on.size() == 1) {
+            return on.get(0);
+        }
+        EventLoop local = child.parent().eventLoop();
+        if (loops.multiQueue()) {
+            return on.get(sockets.size() > 1 ? balance.chooseFor(child, on.indexOf(local)) : balance.chooseFor(child));
         }
         if (sockets.size() > 1) {
-            return child.parent().eventLoop();
+            return local;
         }
-        turn = (turn + 1) % allowed.size(); // (on the single socket's loop only)
-        return allowed.get(turn);
+        turn = (turn + 1) % on.size(); // (on the single socket's loop only)
+        return on.get(turn);
     }
 
     /**

@@ -34,8 +34,6 @@ final class ActivityIoHandler implements IoHandler {
     private final LoopActivity activity;
     /** The loop's live registrations, most recent first; touched on the loop only. */
     private Registration head;
-    /** How many registrations the loop has: written on the loop, read racily by the others ({@link EventLoops#forAccepted}). */
-    private int sockets;
     /** Registrations with an interest set to submit before the next poll; touched on the loop only. */
     private Registration[] changed = new Registration[64];
     private int changedCount;
@@ -93,7 +91,6 @@ final class ActivityIoHandler implements IoHandler {
             head.prev = r;
         }
         head = r;
-        sockets++;
         return r;
     }
 
@@ -165,12 +162,7 @@ final class ActivityIoHandler implements IoHandler {
         changedCount = 0;
     }
 
-    int sockets() {
-        return sockets;
-    }
-
     private void unlink(Registration r) {
-        sockets--;
         if (r.prev != null) {
             r.prev.next = r.next;
         } else if (head == r) {

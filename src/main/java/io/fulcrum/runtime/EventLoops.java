@@ -289,42 +289,10 @@ public final class EventLoops {
         return all;
     }
 
-    /**
-     * Where a connection accepted on {@code local} lives for its whole life. A sharded socket's loop keeps its own
-     * connections; a {@code single} socket's loop accepts for every loop, which take them in turn. Either way,
-     * with {@code tune.listener.multi-queue}, the least busy loop takes it instead when that one serves clearly
-     * fewer sockets, as HAProxy's multi-queue accept balances its threads (the kernel's spreading over shards is
-     * uneven with few connections). The loops' counts are read racily: an estimate is enough.
-     */
-    public EventLoop forAccepted(EventLoop local, boolean single) {
-        EventLoop chosen = single ? next() : local;
-        if (!multiQueue) {
-            return chosen;
-        }
-        int here = -1;
-        int least = Integer.MAX_VALUE;
-        EventLoop leastLoop = chosen;
-        for (LoopActivity a : activities) {
-            ActivityIoHandler h = a.handler;
-            int n = h == null ? 0 : h.sockets();
-            if (a.loop == chosen) {
-                here = n;
-            }
-            if (n < least) {
-                least = n;
-                leastLoop = (EventLoop) a.loop;
-            }
-        }
-        return here < 0 || here <= least + ACCEPT_SLACK ? chosen : leastLoop;
-    }
-
     /** {@code tune.listener.multi-queue}. */
     public boolean multiQueue() {
         return multiQueue;
     }
-
-    /** How many more sockets than the least busy loop the chosen loop may serve and still take a connection. */
-    private static final int ACCEPT_SLACK = 4;
 
     /** The next loop, round robin: where a new connection lives for its whole life. */
     public EventLoop next() {

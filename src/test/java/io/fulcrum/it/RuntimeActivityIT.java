@@ -118,6 +118,36 @@ class RuntimeActivityIT {
         }
     }
 
+    /**
+     * A burst of connections to one listener is split evenly over the two threads (HAProxy's multi-queue accept
+     * counts the listener's connections per thread), on both pollers.
+     */
+    @Test
+    void aBurstOfConnectionsIsSpreadEvenlyOverTheThreads() throws Exception {
+        Path sock = Files.createTempDirectory("fulcrum-mq").resolve("s.sock");
+        int fe = freePort();
+        for (String poller : TcpProxyKit.haproxy() ? List.of("") : List.of("    no io-uring", "    io-uring")) {
+            String cfg = config(sock, fe).replace("    no io-uring\n", "").replace("    nbthread 2\n", "    nbthread 2\n" + poller + "\n");
+            List<HttpClientConn> held = new java.util.ArrayList<>();
+            try (FulcrumProcess p = TcpProxyKit.serve(cfg, fe)) {
+                for (int i = 0; i < 40; i++) {
+                    held.add(HttpClientConn.open(fe));
+                }
+                for (HttpClientConn c : held) {
+                    assertThat(c.send(get("/")).read().status()).isEqualTo(200);
+                }
+                Map<String, Long> perThread = CliClient.send(sock, "show fd").lines().filter(l -> l.contains(" lport=" + fe + " rport="))
+                        .collect(Collectors.groupingBy(l -> l.replaceAll(".* tmask=(0x[0-9a-f]+) .*", "$1"), Collectors.counting()));
+                assertThat(perThread).as(poller).containsOnlyKeys("0x1", "0x2");
+                assertThat(perThread.get("0x1")).as(poller).isBetween(19L, 21L);
+            } finally {
+                for (HttpClientConn c : held) {
+                    c.close();
+                }
+            }
+        }
+    }
+
     /** maxconnrate, maxsessrate and maxsslrate are where set rate-limit starts from; the lower of the first two holds. */
     @Test
     void globalRateLimitsAreTheStartingValues() throws Exception {
