@@ -11,9 +11,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * Events per second over the last second, as HAProxy's frequency counters read: the current second's count
  * plus the previous second's, weighted by the part of it still within the last 1000 ms. Also keeps the highest
  * rate seen and when the last event came. Each event loop counts in its own cell ({@link PerLoop}); the rate
- * is the sum of the cells'. The highest rate is HAProxy's: the most events one second counted, compared at each
- * event (the cells of this second added up: a read of the other loops' cells, no write). Lock-free; a rotation racing
- * an increment may lose that one event, which a rate tolerates.
+ * is the sum of the cells'. The highest rate is HAProxy's: the most events one second counted. Why it is not
+ * compared at each event, as HAProxy does: adding up the cells of the second reads the other loops' cells, whose
+ * lines the other cores keep writing, and raising a shared maximum is a contended write; both cost more than the
+ * count itself. A second's count joins the maximum when a cell leaves that second (once a second at most), and a
+ * read adds the seconds not left yet. Lock-free; a rotation racing an increment may lose that one event, which a
+ * rate tolerates.
  */
 public final class RateCounter {
     private static final VarHandle CURRENT = VarHandles.field(MethodHandles.lookup(), Cell.class, "current", long.class);
@@ -31,6 +34,9 @@ public final class RateCounter {
 
     private final PerLoop<Cell> cells = new PerLoop<>(Cell::new);
     private final AtomicLong max = new AtomicLong();
+    /** The second of the last {@link #resetMax()} and its count then: not a maximum until it grows. */
+    private volatile long resetSecond = Long.MIN_VALUE;
+    private volatile long resetCount;
 
     /** Counts one event now. */
     public void add() {
@@ -46,6 +52,10 @@ public final class RateCounter {
         if (sec != s) {
             synchronized (c) { // once a second at most
                 if (c.second == s) {
+                    long left = countOf(s);
+                    if (left > max.get()) {
+                        max.accumulateAndGet(left, Math::max);
+                    }
                     c.previous = sec == s + 1 ? c.current : 0;
                     c.current = 0;
                     c.second = sec;
@@ -56,25 +66,22 @@ public final class RateCounter {
         if (c.last != now) {
             c.last = now;
         }
-        long r = thisSecond(sec);
-        if (r > max.get()) {
-            max.accumulateAndGet(r, Math::max);
-        }
     }
 
     /**
-     * The events of second {@code sec}, all loops together: the highest rate is HAProxy's, the most events
-     * update_freq_ctr() counted in one period (the previous period's share left out, unlike the rate read).
+     * The events of second {@code sec}, all loops together (the cells still in it, and the previous count of those
+     * one second past it), or 0 when they were counted before the last {@link #resetMax()} and none came since.
      */
-    private long thisSecond(long sec) {
+    private long countOf(long sec) {
         long sum = 0;
         for (int i = 0, n = cells.width(); i < n; i++) {
             Cell c = cells.at(i);
-            if (c != null && c.second == sec) {
-                sum += c.current;
+            if (c != null) {
+                long s = c.second;
+                sum += s == sec ? c.current : s == sec + 1 ? c.previous : 0;
             }
         }
-        return sum;
+        return sec < resetSecond || sec == resetSecond && sum <= resetCount ? 0 : sum;
     }
 
     /** Events per second now. */
@@ -116,12 +123,27 @@ public final class RateCounter {
         return sum[0] >= limit;
     }
 
-    /** The highest rate seen. */
+    /** The highest rate seen: the seconds left by the cells, and those they are in. */
     public long max() {
-        return max.get();
+        long m = max.get();
+        for (int i = 0, n = cells.width(); i < n; i++) {
+            Cell c = cells.at(i);
+            if (c != null) {
+                m = Math.max(m, countOf(c.second));
+            }
+        }
+        return m;
     }
 
-    public void resetMax() {
+    /**
+     * Forgets the highest rate ({@code clear counters}). The events of this second so far are forgotten with it
+     * until another one comes, when they count again, as HAProxy's next update compares its whole period's count.
+     */
+    public synchronized void resetMax() {
+        long sec = System.currentTimeMillis() / 1000;
+        resetSecond = Long.MIN_VALUE;
+        resetCount = countOf(sec);
+        resetSecond = sec;
         max.set(0);
     }
 

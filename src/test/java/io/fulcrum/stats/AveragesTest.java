@@ -69,6 +69,32 @@ class AveragesTest {
         throw new AssertionError("no attempt fitted in one second");
     }
 
+    /** A busier second than the current one stays the highest rate once left; a reset forgets it. */
+    @Test
+    void theHighestRateOutlivesItsSecond() throws InterruptedException {
+        for (int attempt = 0; attempt < 5; attempt++) {
+            RateCounter r = new RateCounter();
+            long before = System.currentTimeMillis();
+            for (int i = 0; i < 50; i++) {
+                r.add();
+            }
+            if (System.currentTimeMillis() / 1000 != before / 1000) {
+                continue; // a second ended amid them: again
+            }
+            Thread.sleep(1000 - System.currentTimeMillis() % 1000 + 5);
+            for (int i = 0; i < 3; i++) {
+                r.add();
+            }
+            assertThat(r.max()).isEqualTo(50);
+            r.resetMax();
+            assertThat(r.max()).as("the 3 of this second, counted before the reset").isZero();
+            r.add();
+            assertThat(r.max()).as("the whole second's count, at its next event").isEqualTo(4);
+            return;
+        }
+        throw new AssertionError("no attempt fitted in one second");
+    }
+
     @Test
     void responsesAreCountedByClass() {
         Counters c = new Counters();
