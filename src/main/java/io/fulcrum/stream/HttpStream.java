@@ -653,11 +653,11 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             if (ch != null) {
                 // The client went away meanwhile: the connection, idle still, goes to this loop's pool (or closes).
                 EventLoops.resumeReading(ch);
-                ((H1ServerConnection) ch.pipeline().get(H1ServerConnection.NAME)).detach(true, target, null);
+                (H1ServerConnection.of(ch)).detach(true, target, null);
             }
         } else if (ch != null && ch.isActive()) {
             reused = true;
-            attach((H1ServerConnection) ch.pipeline().get(H1ServerConnection.NAME));
+            attach(H1ServerConnection.of(ch));
         } else {
             if (ch != null) {
                 ch.close();
@@ -674,7 +674,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         log.retries(attempts - 1);
         SocketAddress address = target.target(client.localAddress());
         H1ServerConnection.connect(client, front.loops(), target, backend, address, front.limits()).addListener((ChannelFutureListener) f -> {
-            H1ServerConnection conn = (H1ServerConnection) f.channel().pipeline().get(H1ServerConnection.NAME);
+            H1ServerConnection conn = H1ServerConnection.of(f.channel());
             if (finished) {
                 f.channel().close();
             } else if (f.isSuccess()) {
@@ -837,7 +837,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             return null;
         }
         Channel ch = ServerPool.current().acquire(target, pick());
-        return ch == null ? null : (H1ServerConnection) ch.pipeline().get(H1ServerConnection.NAME);
+        return ch == null ? null : H1ServerConnection.of(ch);
     }
 
     /**

@@ -59,6 +59,14 @@ public final class H1ServerConnection extends ChannelInboundHandlerAdapter imple
         this.parser = new H1Parser(H1Parser.Kind.RESPONSE, limits, acceptInvalid);
     }
 
+    /**
+     * The handler of a channel {@link #connect} opened. Its pipeline's last one, asked first: a lookup by name
+     * compares the name of each handler before it, once per request that reuses a connection.
+     */
+    public static H1ServerConnection of(Channel ch) {
+        return ch.pipeline().last() instanceof H1ServerConnection c ? c : (H1ServerConnection) ch.pipeline().get(NAME);
+    }
+
     /** Opens a connection to {@code server} on the client's loop; the future's channel carries this handler. */
     public static ChannelFuture connect(Channel client, EventLoops loops, Server server, Backend backend, SocketAddress address,
                                         H1Limits limits) {
