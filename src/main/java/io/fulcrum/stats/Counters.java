@@ -5,9 +5,10 @@ import java.lang.invoke.VarHandle;
 
 /**
  * The activity counters of a frontend, backend, server or listener, as {@code show stat} reports them.
- * Each event loop counts in its own array ({@link PerLoop}): an ended transaction adds to a dozen counts, all in
- * the few cache lines of its loop's array (a striped adder per count touched a line of its own for each);
- * reading sums the loops' arrays.
+ * Each event loop counts in its own array ({@link PerLoop}): the counts, then the windows of the average times and
+ * the histograms. An ended transaction adds to a dozen counts and seven times, all in the adjacent cache lines of
+ * its loop's array: a striped adder per count and an object per average touched a line of their own each, cold
+ * ones with many servers. Reading sums the loops' arrays.
  */
 public final class Counters {
 
@@ -26,17 +27,22 @@ public final class Counters {
     private static final int COUNTS = Count.values().length;
     private static final VarHandle COUNT = MethodHandles.arrayElementVarHandle(long[].class);
 
-    private final PerLoop<long[]> counts = new PerLoop<>(() -> new long[COUNTS]);
+    /** Each loop's array: the counts, four averages' windows, three histograms. */
+    private static final int LENGTH = COUNTS + 4 * SlidingAverage.WIDTH + 3 * LatencyHistogram.WIDTH;
+
+    private final PerLoop<long[]> counts = new PerLoop<>(() -> new long[LENGTH]);
     private final RateCounter sessionRate = new RateCounter();
     private final RateCounter requestRate = new RateCounter();
     private final RateCounter connectionRate = new RateCounter();
-    private final SlidingAverage queueTime = new SlidingAverage();
-    private final SlidingAverage connectTime = new SlidingAverage();
-    private final SlidingAverage responseTime = new SlidingAverage();
-    private final SlidingAverage totalTime = new SlidingAverage();
-    private final LatencyHistogram connectHistogram = new LatencyHistogram();
-    private final LatencyHistogram responseHistogram = new LatencyHistogram();
-    private final LatencyHistogram totalHistogram = new LatencyHistogram();
+    private final SlidingAverage queueTime = new SlidingAverage(counts, COUNTS);
+    private final SlidingAverage connectTime = new SlidingAverage(counts, COUNTS + SlidingAverage.WIDTH);
+    private final SlidingAverage responseTime = new SlidingAverage(counts, COUNTS + 2 * SlidingAverage.WIDTH);
+    private final SlidingAverage totalTime = new SlidingAverage(counts, COUNTS + 3 * SlidingAverage.WIDTH);
+    private final LatencyHistogram connectHistogram = new LatencyHistogram(counts, COUNTS + 4 * SlidingAverage.WIDTH);
+    private final LatencyHistogram responseHistogram =
+            new LatencyHistogram(counts, COUNTS + 4 * SlidingAverage.WIDTH + LatencyHistogram.WIDTH);
+    private final LatencyHistogram totalHistogram =
+            new LatencyHistogram(counts, COUNTS + 4 * SlidingAverage.WIDTH + 2 * LatencyHistogram.WIDTH);
 
     public void add(Count c, long n) {
         COUNT.getAndAdd(counts.mine(), c.ordinal(), n); // (atomic: threads off the loops share a loop's array)
@@ -77,13 +83,14 @@ public final class Counters {
 
     /** The times of an ended transaction, in ms: queue, connect, response, total (negative: did not happen). */
     public void times(long queue, long connect, long response, long total) {
-        queueTime.add(queue);
-        connectTime.add(connect);
-        responseTime.add(response);
-        totalTime.add(total);
-        connectHistogram.add(connect);
-        responseHistogram.add(response);
-        totalHistogram.add(total);
+        long[] cell = counts.mine();
+        queueTime.add(cell, queue);
+        connectTime.add(cell, connect);
+        responseTime.add(cell, response);
+        totalTime.add(cell, total);
+        connectHistogram.add(cell, connect);
+        responseHistogram.add(cell, response);
+        totalHistogram.add(cell, total);
     }
 
     /** Connect times (Tc), for the Prometheus histograms HAProxy lacks. */
@@ -149,7 +156,7 @@ public final class Counters {
     public void clearAll() {
         clearMax();
         counts.forEach(a -> {
-            for (int i = 0; i < a.length; i++) {
+            for (int i = 0; i < COUNTS; i++) {
                 COUNT.setOpaque(a, i, 0L);
             }
         });
