@@ -1,6 +1,7 @@
 package io.fulcrum.runtime;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
 import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandler;
@@ -36,6 +37,7 @@ import io.netty.util.concurrent.ThreadAwareExecutor;
 import java.nio.channels.spi.SelectorProvider;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -381,6 +383,38 @@ public final class EventLoops {
 
     private static String unavailable() {
         return Epoll.isAvailable() ? "noepoll (or -de) disables" : "is unavailable here: " + Epoll.unavailabilityCause();
+    }
+
+    /**
+     * Closes every channel of the loops (the unix CLI's too), each on its loop, and waits for the closes, {@code millis}
+     * at most. Why before {@link #shutdown()}: io_uring ends a close on the loop once the socket's pending operations
+     * are cancelled, and a channel a loop still holds when it ends is closed by the loop's cleanup, too late for that
+     * step (Netty logs the rejected task with its stack trace).
+     */
+    public void closeAll(long millis) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        List<ChannelFuture> closes = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        List<io.netty.util.concurrent.Future<?>> passes = new java.util.ArrayList<>();
+        for (LoopActivity a : activitiesWithCli()) {
+            ActivityIoHandler h = a.handler;
+            if (h != null && a.loop instanceof EventLoop loop && !loop.isShuttingDown()) {
+                passes.add(loop.submit(() -> {
+                    List<Channel> open = new java.util.ArrayList<>();
+                    h.eachChannel((ch, events) -> open.add(ch)); // (collected first: a close unlinks its registration)
+                    open.forEach(ch -> closes.add(ch.close()));
+                }));
+            }
+        }
+        for (io.netty.util.concurrent.Future<?> f : passes) {
+            f.awaitUninterruptibly(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
+        List<ChannelFuture> all;
+        synchronized (closes) {
+            all = List.copyOf(closes);
+        }
+        for (ChannelFuture f : all) {
+            f.awaitUninterruptibly(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
     }
 
     public void shutdown() {

@@ -593,6 +593,7 @@ public final class Fulcrum {
         checks.stop();
         services.stop();
         listeners.forEach(Listener::close);
+        loops.closeAll(2000);
         loops.shutdown();
         loops.group().terminationFuture().awaitUninterruptibly(5, TimeUnit.SECONDS);
         logging.close(); // after the loops: the lines of the connections they closed are sent too
