@@ -31,10 +31,12 @@ import io.netty.channel.socket.nio.NioDatagramChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.Future;
 import io.netty.util.concurrent.FastThreadLocalThread;
 import io.netty.util.concurrent.ThreadAwareExecutor;
 
 import java.nio.channels.spi.SelectorProvider;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -239,7 +241,7 @@ public final class EventLoops {
         if (cli == null) {
             return activities();
         }
-        List<LoopActivity> all = new java.util.ArrayList<>(activities());
+        List<LoopActivity> all = new ArrayList<>(activities());
         all.addAll(cli.activities());
         return all;
     }
@@ -284,7 +286,7 @@ public final class EventLoops {
     public List<EventLoop> all() {
         List<EventLoop> all = loopList;
         if (all == null) {
-            List<EventLoop> l = new java.util.ArrayList<>();
+            List<EventLoop> l = new ArrayList<>();
             group.forEach(e -> l.add((EventLoop) e));
             loopList = all = List.copyOf(l);
         }
@@ -393,28 +395,26 @@ public final class EventLoops {
      */
     public void closeAll(long millis) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        List<ChannelFuture> closes = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
-        List<io.netty.util.concurrent.Future<?>> passes = new java.util.ArrayList<>();
+        List<Future<List<ChannelFuture>>> passes = new ArrayList<>();
         for (LoopActivity a : activitiesWithCli()) {
             ActivityIoHandler h = a.handler;
             if (h != null && a.loop instanceof EventLoop loop && !loop.isShuttingDown()) {
                 passes.add(loop.submit(() -> {
-                    List<Channel> open = new java.util.ArrayList<>();
+                    List<Channel> open = new ArrayList<>();
                     h.eachChannel((ch, events) -> open.add(ch)); // (collected first: a close unlinks its registration)
-                    open.forEach(ch -> closes.add(ch.close()));
+                    return open.stream().map(Channel::close).toList();
                 }));
             }
         }
-        for (io.netty.util.concurrent.Future<?> f : passes) {
-            f.awaitUninterruptibly(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        for (Future<List<ChannelFuture>> pass : passes) {
+            if (pass.awaitUninterruptibly(remaining(deadline), TimeUnit.NANOSECONDS) && pass.isSuccess()) {
+                pass.getNow().forEach(f -> f.awaitUninterruptibly(remaining(deadline), TimeUnit.NANOSECONDS));
+            }
         }
-        List<ChannelFuture> all;
-        synchronized (closes) {
-            all = List.copyOf(closes);
-        }
-        for (ChannelFuture f : all) {
-            f.awaitUninterruptibly(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        }
+    }
+
+    private static long remaining(long deadline) {
+        return Math.max(0, deadline - System.nanoTime());
     }
 
     public void shutdown() {

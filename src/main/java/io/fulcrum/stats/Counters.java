@@ -45,7 +45,11 @@ public final class Counters {
             new LatencyHistogram(counts, COUNTS + 4 * SlidingAverage.WIDTH + 2 * LatencyHistogram.WIDTH);
 
     public void add(Count c, long n) {
-        COUNT.getAndAdd(counts.mine(), c.ordinal(), n); // (atomic: threads off the loops share a loop's array)
+        add(c.ordinal(), n);
+    }
+
+    private void add(int i, long n) {
+        COUNT.getAndAdd(counts.mine(), i, n); // (atomic: threads off the loops share a loop's array)
     }
 
     public void increment(Count c) {
@@ -63,7 +67,7 @@ public final class Counters {
     public void response(int status) {
         // Indexed, not through Count.values(), which copies its array at each call.
         int i = status >= 100 && status < 600 ? Count.HRSP_1XX.ordinal() + status / 100 - 1 : Count.HRSP_OTHER.ordinal();
-        COUNT.getAndAdd(counts.mine(), i, 1L);
+        add(i, 1);
     }
 
     /** A session started here (a frontend's accept, a backend's or server's assignment): rate and last date. */

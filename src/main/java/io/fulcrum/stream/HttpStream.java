@@ -653,7 +653,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             if (ch != null) {
                 // The client went away meanwhile: the connection, idle still, goes to this loop's pool (or closes).
                 EventLoops.resumeReading(ch);
-                (H1ServerConnection.of(ch)).detach(true, target, null);
+                H1ServerConnection.of(ch).detach(true, target, null);
             }
         } else if (ch != null && ch.isActive()) {
             reused = true;
