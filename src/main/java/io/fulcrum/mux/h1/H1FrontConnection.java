@@ -1,6 +1,7 @@
 package io.fulcrum.mux.h1;
 
 import io.fulcrum.backend.Backend;
+import io.fulcrum.conn.CloseAfterFlush;
 import io.fulcrum.http.ErrorPages;
 import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.HttpHeaders;
@@ -16,7 +17,6 @@ import io.fulcrum.sample.Vars;
 import io.fulcrum.server.Server;
 import io.fulcrum.stream.HttpStream;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelFutureListener;
@@ -320,7 +320,7 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
     public void closeAfterFlush() {
         closing = true;
         cancelHeadTimer();
-        channel.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
+        CloseAfterFlush.close(channel);
     }
 
     /** Keeps the request for {@code show errors}: its head just read ({@code head}), or where the parser failed. */

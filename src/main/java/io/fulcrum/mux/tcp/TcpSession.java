@@ -3,6 +3,9 @@ package io.fulcrum.mux.tcp;
 import io.fulcrum.backend.Backend;
 import io.fulcrum.backend.QueuePriority;
 import io.fulcrum.backend.Ticket;
+import io.fulcrum.conn.CloseAfterFlush;
+import io.fulcrum.conn.IoUringHalfClose;
+import io.fulcrum.conn.SilentDrop;
 import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.conn.Socks4;
 import io.fulcrum.conn.SourceAddress;
@@ -11,12 +14,10 @@ import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
 import io.fulcrum.log.LogContext;
 import io.fulcrum.log.RunningCounts;
-import io.fulcrum.stream.LiveStream;
 import io.fulcrum.log.StreamLog;
+import io.fulcrum.persist.Persistence;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.proxy.Timeouts;
-import io.fulcrum.conn.SilentDrop;
-import io.fulcrum.conn.IoUringHalfClose;
 import io.fulcrum.rules.ResponseControl;
 import io.fulcrum.rules.TcpRules;
 import io.fulcrum.rules.Verdict;
@@ -26,9 +27,9 @@ import io.fulcrum.sample.Endpoints;
 import io.fulcrum.sample.Resumption;
 import io.fulcrum.sample.VarScope;
 import io.fulcrum.sample.Vars;
-import io.fulcrum.persist.Persistence;
 import io.fulcrum.server.Server;
 import io.fulcrum.server.ServerSockets;
+import io.fulcrum.stream.LiveStream;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
@@ -644,8 +645,8 @@ public final class TcpSession extends LiveStream implements ResponseControl {
             return; // passed on when the server connection is established
         }
         if (inputShut[0] && inputShut[1]) {
-            closeAfterFlush(client);
-            closeAfterFlush(server);
+            CloseAfterFlush.close(client);
+            CloseAfterFlush.close(server);
             finished = true;
             return;
         }
@@ -674,7 +675,7 @@ public final class TcpSession extends LiveStream implements ResponseControl {
         releaseEarly();
         Channel peer = side == Side.CLIENT ? server : client;
         if (peer != null) {
-            closeAfterFlush(peer);
+            CloseAfterFlush.close(peer);
         }
     }
 
@@ -699,14 +700,6 @@ public final class TcpSession extends LiveStream implements ResponseControl {
                 ((DuplexChannel) ch).shutdownOutput();
             }
         });
-    }
-
-    private static void closeAfterFlush(Channel ch) {
-        if (ch.isActive()) {
-            ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE);
-        } else {
-            ch.close();
-        }
     }
 
     // --- timeouts -------------------------------------------------------------------------------
