@@ -8,6 +8,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 
 import static io.fulcrum.it.HttpKit.get;
 import static io.fulcrum.it.TcpProxyKit.freePort;
@@ -82,7 +83,7 @@ class IoUringIT {
                     }
                 }
                 assertThat(web.requests()).hasSize(20);
-                TcpProxyKit.awaitListening(p, TcpProxyKit.LOCALHOST, tcp, java.time.Duration.ofSeconds(10));
+                TcpProxyKit.awaitListening(p, TcpProxyKit.LOCALHOST, tcp, Duration.ofSeconds(10));
                 try (Socket s = TcpProxyKit.connect(tcp)) {
                     assertThat(TcpProxyKit.echo(s, "hello over io_uring")).isEqualTo("hello over io_uring");
                 }
@@ -104,7 +105,7 @@ class IoUringIT {
                     assertThat(open.exchange(get("/last")).bodyText()).isEqualTo("from the origin");
                     assertThat(open.exchange(get("/self")).bodyText()).isEqualTo("from this process");
                     p.signal("TERM");
-                    assertThat(p.awaitExit(java.time.Duration.ofSeconds(10))).isZero();
+                    assertThat(p.awaitExit(Duration.ofSeconds(10))).isZero();
                 }
                 assertThat(p.stderr()).doesNotContain("Exception").doesNotContain("\tat ");
             }
