@@ -170,8 +170,8 @@ public final class FulcrumProcess implements AutoCloseable {
     /** The ports failsafe's forks share out below {@link #EPHEMERAL}. */
     private static final int SHARED_LOW = 20000;
     private static final int FORKS = Math.max(1, Integer.getInteger("fulcrum.it.forks", 1));
-    /** This JVM's number among the forks, from 1 (failsafe's surefire.forkNumber). */
-    private static final int FORK = Math.floorMod(Integer.getInteger("fulcrum.it.fork", 1) - 1, FORKS);
+    /** This JVM's index among the forks, from 0. */
+    private static final int FORK = forkIndex();
     /** This fork's slice of the shared ports: two forks never hand out the same port. */
     private static final int LOW = SHARED_LOW + FORK * Math.max(0, EPHEMERAL - SHARED_LOW) / FORKS;
     private static final int HIGH = SHARED_LOW + (FORK + 1) * Math.max(0, EPHEMERAL - SHARED_LOW) / FORKS;
@@ -196,6 +196,19 @@ public final class FulcrumProcess implements AutoCloseable {
         }
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
+        }
+    }
+
+    /**
+     * From failsafe's surefire.forkNumber (1, 2...). Without it every fork would hand out the same slice and two
+     * servers could share a port through SO_REUSEPORT, each answering the other's test: fail instead.
+     */
+    private static int forkIndex() {
+        String n = System.getProperty("fulcrum.it.fork", "1").trim();
+        try {
+            return Math.floorMod(Integer.parseInt(n) - 1, FORKS);
+        } catch (NumberFormatException e) {
+            throw new IllegalStateException("system property fulcrum.it.fork is '" + n + "', not a fork number");
         }
     }
 
