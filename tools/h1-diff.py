@@ -336,11 +336,13 @@ def wait_listening(port, proc, timeout=30):
     while time.time() < deadline:
         if proc.poll() is not None:
             raise RuntimeError("proxy exited: %s" % proc.returncode)
-        with open("/proc/net/tcp") as f:
-            for line in f:
-                p = line.split()
-                if len(p) > 3 and p[1].endswith(want) and p[3] == "0A":
-                    return
+        # (io_uring listens on an IPv6 socket, 127.0.0.1 mapped: /proc/net/tcp6)
+        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+            with open(table) as f:
+                for line in f:
+                    p = line.split()
+                    if len(p) > 3 and p[1].endswith(want) and p[3] == "0A":
+                        return
         time.sleep(0.05)
     raise RuntimeError("proxy not listening on %d" % port)
 
@@ -437,7 +439,14 @@ backend be
 """)
         self.out = open(os.path.join(tmp, name + ".out"), "w")
         self.proc = subprocess.Popen(cmd + ["-db", "-f", cfg], stdout=self.out, stderr=subprocess.STDOUT)
-        wait_listening(self.fe, self.proc)
+        try:
+            wait_listening(self.fe, self.proc)
+            deadline = time.time() + 10
+            while not os.path.exists(self.admin) and time.time() < deadline:
+                time.sleep(0.05)  # (the stats socket may come after the listeners)
+        except BaseException:
+            self.stop()  # (a proxy left running would share the next run's port through SO_REUSEPORT)
+            raise
 
     def errors(self):
         s = socket.socket(socket.AF_UNIX)
