@@ -13,6 +13,7 @@ import io.fulcrum.master.MasterCli;
 import io.fulcrum.master.MasterSettings;
 import io.fulcrum.master.SystemdNotify;
 import io.fulcrum.master.WorkerChannel;
+import io.fulcrum.runtime.BufferPoolDefaults;
 import io.fulcrum.runtime.CommandLine;
 import io.fulcrum.runtime.Daemon;
 import io.fulcrum.runtime.Fulcrum;
@@ -65,6 +66,7 @@ public final class Main {
             return 1;
         }
         MemoryLimit.apply(cl.memmaxMb); // before Netty's first buffer
+        BufferPoolDefaults.apply();
         if (cl.memoryDebug != null) {
             try {
                 String help = MemoryDebug.parse(cl.memoryDebug);
