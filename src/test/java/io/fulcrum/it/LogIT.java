@@ -4,6 +4,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -94,22 +96,42 @@ class LogIT {
     @Test
     void dontlognull() throws Exception {
         int fe = freePort();
+        Path cli = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
         try (SyslogListener logs = SyslogListener.open();
              Origin origin = Origin.start(Origin.ECHO);
              FulcrumProcess proxy = TcpProxyKit.serve(config(logs, "tcp", fe, "option tcplog\noption dontlognull",
-                     server(origin.port())), fe)) {
+                     server(origin.port())).replaceFirst("^global\n", Matcher.quoteReplacement("global\n    stats socket " + cli + " level admin\n")), fe)) {
             try (Socket s = TcpProxyKit.connect(fe)) {
                 Thread.sleep(100);
             }
-            Thread.sleep(300);
+            // The empty connection's end goes through the origin's half-close: the next one starts once it is gone,
+            // so that the counters of its line are its own only.
+            assertThat(awaitCurrConns(cli, 0)).isZero();
             try (Socket s = TcpProxyKit.connect(fe)) {
                 assertThat(TcpProxyKit.echo(s, "data")).isEqualTo("data");
             }
-            // The counters may still hold the first connection: its end goes through the origin's half-close,
-            // which a loaded box can stretch past the pause above.
-            assertThat(logs.next()).matches(like("127.0.0.1:{N} [{DATE}] fe be/s1 {N}/{N}/{N} 4 -- {N}/{N}/{N}/{N}/0 0/0\n"));
+            assertThat(logs.next()).matches(like("127.0.0.1:{N} [{DATE}] fe be/s1 {N}/{N}/{N} 4 -- 1/1/0/0/0 0/0\n"));
             logs.assertNone(500);
         }
+    }
+
+    /** Polls {@code show info} until CurrConns is {@code n} (10 s at most); returns the last value read. */
+    private static long awaitCurrConns(Path cli, long n) throws Exception {
+        long end = System.nanoTime() + 10_000_000_000L;
+        long now;
+        while ((now = currConns(CliClient.send(cli, "show info"))) != n && System.nanoTime() < end) {
+            Thread.sleep(20);
+        }
+        return now;
+    }
+
+    private static long currConns(String info) {
+        for (String line : info.split("\n")) {
+            if (line.startsWith("CurrConns: ")) {
+                return Long.parseLong(line.substring("CurrConns: ".length()).trim());
+            }
+        }
+        throw new AssertionError("no CurrConns in show info:\n" + info);
     }
 
     /** The client resets the connection: C, in the data phase. */
