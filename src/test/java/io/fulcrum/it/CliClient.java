@@ -10,6 +10,8 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.regex.Pattern;
 
 /**
  * A client of a stats socket, as scripts use one: {@link #send} writes a line, shuts its side and reads the
@@ -46,6 +48,23 @@ final class CliClient implements AutoCloseable {
     /** One-shot over TCP ({@code ipv4@}, {@code ipv6@} sockets). */
     static String send(SocketAddress tcp, String line) throws IOException {
         return send(open(tcp), line);
+    }
+
+    /**
+     * Sends {@code line} again every 100 ms (20 s at most) until the answer has a match of {@code p}; returns that
+     * answer, or fails with the last one.
+     */
+    static String await(Path unixSocket, String line, Pattern p) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        String last;
+        do {
+            last = send(unixSocket, line);
+            if (p.matcher(last).find()) {
+                return last;
+            }
+            Thread.sleep(100);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("no match of " + p + " in " + unixSocket.getFileName() + "'s " + line + ":\n" + last);
     }
 
     private static String send(CliClient client, String line) throws IOException {

@@ -106,32 +106,13 @@ class LogIT {
             }
             // The empty connection's end goes through the origin's half-close: the next one starts once it is gone,
             // so that the counters of its line are its own only.
-            assertThat(awaitCurrConns(cli, 0)).isZero();
+            CliClient.await(cli, "show info", Pattern.compile("(?m)^CurrConns: 0$"));
             try (Socket s = TcpProxyKit.connect(fe)) {
                 assertThat(TcpProxyKit.echo(s, "data")).isEqualTo("data");
             }
             assertThat(logs.next()).matches(like("127.0.0.1:{N} [{DATE}] fe be/s1 {N}/{N}/{N} 4 -- 1/1/0/0/0 0/0\n"));
             logs.assertNone(500);
         }
-    }
-
-    /** Polls {@code show info} until CurrConns is {@code n} (10 s at most); returns the last value read. */
-    private static long awaitCurrConns(Path cli, long n) throws Exception {
-        long end = System.nanoTime() + 10_000_000_000L;
-        long now;
-        while ((now = currConns(CliClient.send(cli, "show info"))) != n && System.nanoTime() < end) {
-            Thread.sleep(20);
-        }
-        return now;
-    }
-
-    private static long currConns(String info) {
-        for (String line : info.split("\n")) {
-            if (line.startsWith("CurrConns: ")) {
-                return Long.parseLong(line.substring("CurrConns: ".length()).trim());
-            }
-        }
-        throw new AssertionError("no CurrConns in show info:\n" + info);
     }
 
     /** The client resets the connection: C, in the data phase. */

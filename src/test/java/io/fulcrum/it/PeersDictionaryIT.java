@@ -57,9 +57,9 @@ class PeersDictionaryIT {
                 // Polled: the two peers connect to each other at start, and when both connections meet (a collision,
                 // HAProxy's coll) one is closed and its session begins again, its caches empty until the entries are
                 // taught again.
-                String sent = PeersKit.awaitCli(dir.resolve("ful.sock"), "show peers dict", Pattern.compile("id=hap\\(remote,active\\).*"
+                String sent = CliClient.await(dir.resolve("ful.sock"), "show peers dict", Pattern.compile("id=hap\\(remote,active\\).*"
                         + "\n        TX dictionary cache:\n            0 -> s1\n        RX dictionary cache:\n", Pattern.DOTALL));
-                PeersKit.awaitCli(dir.resolve("hap.sock"), "show peers dict", Pattern.compile("id=ful\\(remote,active\\).*"
+                CliClient.await(dir.resolve("hap.sock"), "show peers dict", Pattern.compile("id=ful\\(remote,active\\).*"
                         + "\n        RX dictionary cache:\n            0 -> s1    1 -> -    2 -> -    3 -> -\n", Pattern.DOTALL));
                 // 32 lines of four slots, the last one ending the dump.
                 assertThat(sent).contains("\n          124 -> -  125 -> -  126 -> -  127 -> -\n");

@@ -65,22 +65,8 @@ final class PeersKit {
     /** Waits (20 s at most) until {@code show table} on {@code socket} has a line matching {@code line}; returns it. */
     static Matcher await(Path socket, String table, String line) throws Exception {
         Pattern p = Pattern.compile(line);
-        Matcher m = p.matcher(awaitCli(socket, "show table " + table, p));
+        Matcher m = p.matcher(CliClient.await(socket, "show table " + table, p));
         m.find();
         return m;
-    }
-
-    /** Waits (20 s at most) until the answer to {@code command} on {@code socket} has a match of {@code p}; returns the answer. */
-    static String awaitCli(Path socket, String command, Pattern p) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        String last;
-        do {
-            last = CliClient.send(socket, command);
-            if (p.matcher(last).find()) {
-                return last;
-            }
-            Thread.sleep(100);
-        } while (System.nanoTime() < deadline);
-        throw new AssertionError("no match of " + p + " in " + socket.getFileName() + "'s " + command + ":\n" + last);
     }
 }
