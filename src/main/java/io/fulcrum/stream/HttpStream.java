@@ -83,6 +83,11 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     private final Channel client;
     private final Frontend frontend;
     private final RequestHead request;
+    /**
+     * The client asked with HEAD: its response has no body whatever the request became (http-request set-method),
+     * as HAProxy's client side frames it by the method it parsed.
+     */
+    private final boolean clientHead;
     private boolean clientWantsClose;
     /** The client asked to switch protocols (Connection: upgrade + Upgrade). */
     private final boolean upgradeRequested;
@@ -141,6 +146,8 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     private boolean closeDelimitedToClient;
     /** The response body goes to the client in chunks (the server's are re-framed). */
     private boolean chunkedToClient;
+    /** The response's body does not go to the client (see {@link #clientHead}). */
+    private boolean bodyDropped;
     private boolean keepClient;
     private boolean trailersSent;
     /** The algorithm the request's Accept-Encoding selected, or null. */
@@ -199,6 +206,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         this.client = front.channel();
         this.frontend = frontend;
         this.request = request;
+        this.clientHead = request.isHead();
         HopByHop.Tokens conn = HopByHop.clean(request);
         this.upgradeRequested = conn.upgrade() && request.headers().contains("upgrade");
         this.clientWantsClose = conn.close() || request.version() < 11 && !conn.keepAlive() || request.closeAfter();
@@ -997,11 +1005,15 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     /** The response head goes to the client, framed for it. */
     private void sendResponseHead(ResponseHead head) {
         long serverLength = head.bodyLength();
-        chunkedToClient = serverLength == HttpHead.CHUNKED;
+        if (clientHead && !request.isHead()) {
+            // The server answered another method with a body the client does not expect: only the head goes.
+            bodyDropped = true;
+        }
+        chunkedToClient = serverLength == HttpHead.CHUNKED && !bodyDropped;
         // The rules are done: hop-by-hop fields go; a Connection field they set saying close ends the client's connection.
         boolean closeAsked = HopByHop.strip(head).close();
         boolean keepClient = !closeAsked && !clientWantsClose && frontend.keepAlive(backend) && !front.stopping();
-        if (head.bodyLength() == HttpHead.UNTIL_CLOSE || head.bodyLength() == HttpHead.CHUNKED && request.version() < 11) {
+        if (!bodyDropped && (head.bodyLength() == HttpHead.UNTIL_CLOSE || head.bodyLength() == HttpHead.CHUNKED && request.version() < 11)) {
             closeDelimitedToClient = head.bodyLength() == HttpHead.UNTIL_CLOSE || request.version() < 11;
             keepClient = keepClient && !closeDelimitedToClient;
             if (closeDelimitedToClient && head.bodyLength() == HttpHead.CHUNKED) {
@@ -1012,7 +1024,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             }
         }
         this.keepClient = keepClient;
-        if (compressed != null) {
+        if (compressed != null && !bodyDropped) {
             Negotiation.rewrite(head, compressed);
             encoder = Encoder.of(compressed, Compression.level(frontend.compression(), backend.compression()));
             head.bodyLength(HttpHead.CHUNKED);
@@ -1049,6 +1061,10 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         }
         if (cache != null) {
             cache.responseData(data, client.alloc());
+        }
+        if (bodyDropped) {
+            data.release();
+            return;
         }
         if (encoder != null) {
             data = encoder.encode(data, client.alloc());
@@ -1325,7 +1341,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
                 ? (m.version11() && request.version() >= 11 ? ErrorMessage.Connection.NONE : ErrorMessage.Connection.KEEP_ALIVE)
                 : (m.version11() ? ErrorMessage.Connection.CLOSE : ErrorMessage.Connection.NONE);
         ByteBuf wire = front.clientNames().adjusted(m.wire(form), client.alloc());
-        if (request.isHead()) {
+        if (clientHead) {
             wire = wire.slice(0, wire.readableBytes() - m.bodyLength());
         }
         log.bytesOut(m.htxData(request.isHead()));
@@ -1375,7 +1391,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         }
         ByteBuf out = client.alloc().buffer(128 + head.headers().encodedLength() + body.length);
         H1Encoder.writeHead(head, out);
-        if (!request.isHead()) {
+        if (!clientHead) {
             out.writeBytes(body);
         }
         client.write(out, client.voidPromise());

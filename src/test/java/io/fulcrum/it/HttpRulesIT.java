@@ -93,6 +93,29 @@ class HttpRulesIT {
         }
     }
 
+    /** A HEAD the rules turn into a GET: the server's body is not the client's (HAProxy's http_bodyless_response). */
+    @Test
+    void aHeadTurnedIntoAGetGetsNoBody() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin origin = HttpOrigin.ok("skipped data");
+             FulcrumProcess proxy = serve(config(fe, """
+                     http-request set-method GET if METH_HEAD
+                     http-request return status 200 content-type text/plain string "own answer" if { path /ret }
+                     default_backend be
+                     """, backend("be", origin.port(), "")), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            Response head = c.exchange("HEAD /req1 HTTP/1.1\r\nHost: test\r\n\r\n");
+            assertThat(origin.nextRequest(5000).head().startLine()).isEqualTo("GET /req1 HTTP/1.1");
+            assertThat(head.status()).isEqualTo(200);
+            assertThat(head.get("content-length")).isEqualTo("12");
+            assertThat(c.exchange("HEAD /ret HTTP/1.1\r\nHost: test\r\n\r\n").get("content-length")).isEqualTo("10");
+            // Had a body followed either head, this response would start with it.
+            Response get = c.exchange(get("/req2"));
+            assertThat(get.status()).isEqualTo(200);
+            assertThat(get.bodyText()).isEqualTo("skipped data");
+        }
+    }
+
     @Test
     void denyReturnRedirectAndAuthAnswerWithoutTheServer() throws Exception {
         int fe = freePort();
