@@ -136,9 +136,12 @@ public final class Frontend {
         return be == null ? http.connectionMode : HttpOptions.combine(http.connectionMode, be.httpOptions().connectionMode);
     }
 
-    /** Client connections may carry several transactions through {@code be} (not {@code option httpclose}). */
-    public boolean keepAlive(Backend be) {
-        return connectionMode(be) != HttpOptions.ConnectionMode.CLOSE;
+    /**
+     * Client connections may carry several transactions: the frontend has no {@code option httpclose}. As HAProxy
+     * documents it, only the frontend counts for client connections; a backend's option closes its server side.
+     */
+    public boolean keepAlive() {
+        return http.connectionMode != HttpOptions.ConnectionMode.CLOSE;
     }
 
     /** Server connections of {@code be} may carry several transactions (neither httpclose nor http-server-close). */

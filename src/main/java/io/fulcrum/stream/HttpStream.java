@@ -1012,7 +1012,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         chunkedToClient = serverLength == HttpHead.CHUNKED && !bodyDropped;
         // The rules are done: hop-by-hop fields go; a Connection field they set saying close ends the client's connection.
         boolean closeAsked = HopByHop.strip(head).close();
-        boolean keepClient = !closeAsked && !clientWantsClose && frontend.keepAlive(backend) && !front.stopping();
+        boolean keepClient = !closeAsked && !clientWantsClose && frontend.keepAlive() && !front.stopping();
         if (!bodyDropped && (head.bodyLength() == HttpHead.UNTIL_CLOSE || head.bodyLength() == HttpHead.CHUNKED && request.version() < 11)) {
             closeDelimitedToClient = head.bodyLength() == HttpHead.UNTIL_CLOSE || request.version() < 11;
             keepClient = keepClient && !closeDelimitedToClient;
@@ -1336,7 +1336,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             return;
         }
         boolean requestRead = requestRead();
-        boolean keep = requestRead && !clientWantsClose && frontend.keepAlive(backend) && m.lengthKnown() && !m.asksClose();
+        boolean keep = requestRead && !clientWantsClose && frontend.keepAlive() && m.lengthKnown() && !m.asksClose();
         ErrorMessage.Connection form = keep
                 ? (m.version11() && request.version() >= 11 ? ErrorMessage.Connection.NONE : ErrorMessage.Connection.KEEP_ALIVE)
                 : (m.version11() ? ErrorMessage.Connection.CLOSE : ErrorMessage.Connection.NONE);
@@ -1383,7 +1383,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         log.bytesOut(head.htxData() + dropped + (request.isHead() ? 0 : body.length));
         boolean requestRead = requestRead();
         boolean closeAsked = HopByHop.strip(head).close();
-        boolean keep = delimited && !closeAsked && requestRead && !clientWantsClose && frontend.keepAlive(backend) && !front.stopping();
+        boolean keep = delimited && !closeAsked && requestRead && !clientWantsClose && frontend.keepAlive() && !front.stopping();
         if (!keep) {
             head.headers().add("connection", "close");
         } else if (request.version() < 11) {
@@ -1661,7 +1661,8 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
      * The client closed its side before the end of the exchange. A request it had not finished is given up: both
      * connections close without an answer (an early response goes on to its end first), as in HAProxy. A complete
      * request still waiting for its response is answered as usual, unless the backend has
-     * {@code option abortonclose}: then it is abandoned with a 400, as HAProxy does when it sees the close.
+     * {@code option abortonclose}: then it is abandoned, as HAProxy does when it sees the close: in a queue or while
+     * connecting without an answer, waiting for the response head with a 400.
      */
     public void clientShut() {
         if (finished || response != null && requestEnded) {
@@ -1682,7 +1683,12 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             maybeComplete();
         } else if (backend.httpOptions().abortOnClose) {
             clientWantsClose = true;
-            fail(400);
+            log.error('C'); // CQ in a queue, CC while connecting, CH waiting for the response head
+            if (server == null) {
+                abort(); // nothing was asked of a server yet: HAProxy sends nothing (status -1)
+            } else {
+                fail(400);
+            }
         }
     }
 

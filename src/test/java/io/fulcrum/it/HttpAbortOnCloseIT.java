@@ -18,7 +18,8 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 /**
  * A client that closes its side before the end of the exchange. A request it had not finished sending is given
  * up: both connections close without an answer, as in HAProxy. A complete request still gets its response, unless
- * the backend has {@code option abortonclose}: then it is abandoned at once, with HAProxy's 400 and the close.
+ * the backend has {@code option abortonclose}: then it is abandoned at once, with HAProxy's 400 and the close when
+ * the server has it, with the close alone while the connection to the server is still being made.
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class HttpAbortOnCloseIT {
@@ -66,32 +67,47 @@ class HttpAbortOnCloseIT {
         assumeFalse(haproxy(), "HAProxy 2.6 notices the close only when it comes in the same read as the request");
         int fe = freePort();
         CountDownLatch release = new CountDownLatch(1);
-        try (HttpOrigin origin = HttpOrigin.start(x -> {
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.start(x -> {
                  release.await(20, TimeUnit.SECONDS);
                  x.reply(200, "late");
              });
-             FulcrumProcess proxy = serve(config(fe, origin.port(), "option abortonclose"), fe);
+             FulcrumProcess proxy = serve(config(fe, origin.port(), "option abortonclose" + logged(logs)), fe);
              HttpClientConn c = HttpClientConn.open(fe)) {
             c.send(get("/"));
             origin.nextHead(5000);
             assertAbandonedOnClose(c);
+            assertThat(logs.next()).contains(" be/s1 ").contains(" 400 ").contains(" CH-- ");
         } finally {
             release.countDown();
         }
     }
 
-    /** A connection still being established is abandoned too, instead of waiting for timeout connect. */
+    /**
+     * A connection still being established is abandoned too, instead of waiting for timeout connect, and without an
+     * answer: nothing was asked of the server yet (HAProxy logs it -1, CC; its http_abortonclose.vtc).
+     */
     @Test
     void abortOnCloseWhileConnecting() throws Exception {
         assumeFalse(haproxy(), "HAProxy 2.6 waits for the connection attempt to end");
         int fe = freePort();
-        try (TcpProxyKit.Blackhole hole = new TcpProxyKit.Blackhole();
-             FulcrumProcess proxy = serve(config(fe, hole.port(), "option abortonclose\ntimeout connect 20s"), fe);
+        try (SyslogListener logs = SyslogListener.open();
+             TcpProxyKit.Blackhole hole = new TcpProxyKit.Blackhole();
+             FulcrumProcess proxy = serve(config(fe, hole.port(), "option abortonclose\ntimeout connect 20s" + logged(logs)), fe);
              HttpClientConn c = HttpClientConn.open(fe)) {
             c.send(get("/"));
             Thread.sleep(300);
-            assertAbandonedOnClose(c);
+            long t0 = System.nanoTime();
+            c.socket.shutdownOutput();
+            assertThat(c.in().readAllBytes()).isEmpty();
+            assertThat(millisSince(t0, System.nanoTime())).isLessThan(5000);
+            assertThat(logs.next()).contains(" be/s1 ").contains(" -1 0 ").contains(" CC-- ");
         }
+    }
+
+    /** The defaults' lines that log each transaction (httplog) to {@code logs}. */
+    private static String logged(SyslogListener logs) {
+        return "\noption httplog\nlog 127.0.0.1:" + logs.port() + " format raw local0";
     }
 
     /** Half-closes {@code c}: the 400 and the close come at once, not when the server would have answered. */

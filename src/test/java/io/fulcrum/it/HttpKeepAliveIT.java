@@ -184,6 +184,27 @@ class HttpKeepAliveIT {
         }
     }
 
+    /**
+     * option httpclose in the backend only closes the server side: only the frontend counts for client
+     * connections (configuration.txt, option httpclose; HAProxy's httpclose.vtc).
+     */
+    @Test
+    void httpCloseInTheBackendOnly() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin origin = origin();
+             FulcrumProcess proxy = serve(config(fe, origin.port()).replace("    server s1",
+                     "    option httpclose\n    server s1"), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            for (int i = 1; i <= 2; i++) {
+                Response r = c.exchange(get("/" + i));
+                assertThat(r.bodyText()).isEqualTo(i + "#1 /" + i);
+                assertThat(r.get("connection")).as(r.head().raw()).isNull();
+            }
+            assertThat(origin.accepted()).isEqualTo(2);
+            assertThat(origin.requests(1).get(0).head().connectionHas("close")).isTrue();
+        }
+    }
+
     /** The backend's option applies too: the most closing mode of frontend and backend wins. */
     @Test
     void httpServerCloseInTheBackendOnly() throws Exception {
