@@ -350,7 +350,9 @@ final class HeadRules {
             defaultPort = Authority.defaultPort(b, t, colon);
         }
         int v = host < 0 ? -1 : s.valueOffset(host);
-        if (v >= 0 && !Authority.same(b, authority, authorityEnd, v, v + s.valueLength(host), defaultPort)) {
+        // A CONNECT's Host without a port names the target's port when that is 80 or 443 (as haproxy 2.6 judges it).
+        if (v >= 0 && !Authority.same(b, authority, authorityEnd, v, v + s.valueLength(host), defaultPort)
+                && !(connect && Authority.same(b, authority, authorityEnd, v, v + s.valueLength(host), 80))) {
             throw s.error("Host differs from the request target", s.position(v));
         }
         if (!connect && defaultPort < 0) {

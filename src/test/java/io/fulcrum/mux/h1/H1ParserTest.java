@@ -88,6 +88,19 @@ class H1ParserTest {
         assertThat(r.ends).isEqualTo(4);
     }
 
+    /** As haproxy 2.6 (its h1_host_normalization.vtc): a CONNECT's Host without a port fits a target on 80 or 443. */
+    @Test
+    void connectHostWithoutAPortFitsTheWebPorts() throws H1Exception {
+        for (String ok : List.of("CONNECT a:80 HTTP/1.1\r\nHost: a\r\n\r\n", "CONNECT a:443 HTTP/1.1\r\nHost: a\r\n\r\n",
+                "CONNECT a:80 HTTP/1.1\r\nHost: a:\r\n\r\n", "CONNECT a:80 HTTP/1.1\r\nHost: a:80\r\n\r\n")) {
+            assertThat(Feed.all(requests(), ok).heads).as(ok).hasSize(1);
+        }
+        for (String bad : List.of("CONNECT a:8080 HTTP/1.1\r\nHost: a\r\n\r\n", "CONNECT a:80 HTTP/1.1\r\nHost: a:443\r\n\r\n",
+                "CONNECT a:443 HTTP/1.1\r\nHost: a:80\r\n\r\n", "CONNECT a:80 HTTP/1.1\r\nHost: b\r\n\r\n")) {
+            assertThatThrownBy(() -> Feed.all(requests(), bad)).as(bad).isInstanceOf(H1Exception.class);
+        }
+    }
+
     @Test
     void aProbeInTheHeadFindsTheBadChunkThatCameWithItAndMovesNothing() throws H1Exception {
         String head = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n";
