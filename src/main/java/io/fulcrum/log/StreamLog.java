@@ -77,6 +77,9 @@ public final class StreamLog {
     /** The bytes already in the counters ({@code option contstats}): the end adds the rest. */
     long countedIn;
     long countedOut;
+    /** The transaction's http_err, then its http_fail, went to the trackers ({@link TransactionCounts#errors}). */
+    boolean errorTold;
+    boolean failureTold;
     /** The level set by {@code set-log-level}, else {@link #NO_LEVEL}. */
     private int level = NO_LEVEL;
 
@@ -473,6 +476,17 @@ public final class StreamLog {
     }
 
     /** The status logged: the one the proxy set, else the response's (-1 when none, 0 in TCP). */
+    /**
+     * The response about to be sent ({@code ctx}'s status): its HTTP error or failure, if any, counts in the
+     * connection's stick-table trackers now, before the response rules run (HAProxy's http_err_cnt, http_fail_cnt).
+     */
+    public void responseKnown(LogContext ctx) {
+        TransactionWatcher w = TransactionWatcher.of(ctx.frontChannel());
+        if (w != null) {
+            TransactionCounts.errors(w, this, status(ctx));
+        }
+    }
+
     int status(SampleContext ctx) {
         return status >= 0 ? status : ctx.status();
     }

@@ -84,14 +84,29 @@ final class TransactionCounts {
     /** Tells the connection's watcher (stick-table trackers), if any, what the transaction did. */
     private static void watcher(LogContext ctx, StreamLog l, int status, long in, long out) {
         TransactionWatcher w = TransactionWatcher.of(ctx.frontChannel());
-        if (w == null) {
-            return;
+        if (w != null) {
+            errors(w, l, status);
+            w.ended(ctx, in, out);
         }
+    }
+
+    /**
+     * Tells the connection's watcher the transaction's HTTP error (http_err) and failure (http_fail) the record shows
+     * with {@code status}, those not told yet: the stream tells them as soon as they are known (before its response
+     * rules, as HAProxy counts them), the end what came after (a response cut short).
+     */
+    static void errors(TransactionWatcher w, StreamLog l, int status) {
         boolean denied = l.cause() == 'P' && l.state() == 'R';
-        boolean clientError = l.http() && (l.isBadRequest() || denied || status >= 400 && status < 500 && l.serverResponded());
+        boolean clientError = !l.errorTold && l.http()
+                && (l.isBadRequest() || denied || status >= 400 && status < 500 && l.serverResponded());
         boolean invalidResponse = (l.cause() == 'S' || l.cause() == 's') && (l.state() == 'H' || l.state() == 'D');
-        boolean serverFailure = l.http() && (invalidResponse || l.serverResponded() && status >= 500 && status != 501 && status != 505);
-        w.ended(ctx, in, out, clientError, serverFailure);
+        boolean serverFailure = !l.failureTold && l.http()
+                && (invalidResponse || l.serverResponded() && status >= 500 && status != 501 && status != 505);
+        if (clientError || serverFailure) {
+            l.errorTold |= clientError;
+            l.failureTold |= serverFailure;
+            w.errors(clientError, serverFailure);
+        }
     }
 
     /**

@@ -22,13 +22,17 @@ public interface TransactionWatcher {
     void transferred(long bytesIn, long bytesOut);
 
     /**
-     * A transaction ended.
+     * The transaction's HTTP error or failure is known (once each): counted then, as HAProxy does, so that the rules
+     * of its response already see it.
      *
      * @param clientError   an HTTP request error induced by the client: invalid, denied, tarpitted, or answered 4xx by
      *                      the server (HAProxy's http_err)
      * @param serverFailure an HTTP response failure: invalid or truncated, or a 5xx other than 501 and 505 (http_fail)
      */
-    void ended(SampleContext ctx, long bytesIn, long bytesOut, boolean clientError, boolean serverFailure);
+    void errors(boolean clientError, boolean serverFailure);
+
+    /** A transaction ended. */
+    void ended(SampleContext ctx, long bytesIn, long bytesOut);
 
     /** The watcher of {@code ch}, or null (without allocating an attribute). */
     static TransactionWatcher of(Channel ch) {

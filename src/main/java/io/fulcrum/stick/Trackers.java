@@ -105,10 +105,18 @@ public final class Trackers implements TransactionWatcher {
     }
 
     @Override
-    public void ended(SampleContext ctx, long bytesIn, long bytesOut, boolean clientError, boolean serverFailure) {
+    public void errors(boolean clientError, boolean serverFailure) {
         for (int i = 0; i < COUNTERS; i++) {
-            ended(session[i], bytesIn, bytesOut, clientError, serverFailure);
-            ended(stream[i], bytesIn, bytesOut, clientError, serverFailure);
+            errors(session[i], clientError, serverFailure);
+            errors(stream[i], clientError, serverFailure);
+        }
+    }
+
+    @Override
+    public void ended(SampleContext ctx, long bytesIn, long bytesOut) {
+        for (int i = 0; i < COUNTERS; i++) {
+            bytes(session[i], bytesIn, bytesOut);
+            bytes(stream[i], bytesIn, bytesOut);
         }
         release(stream);
         java.util.Arrays.fill(stream, null);
@@ -127,8 +135,7 @@ public final class Trackers implements TransactionWatcher {
         each(tr, DataType.BYTES_OUT_CNT, DataType.BYTES_OUT_RATE, bytesOut);
     }
 
-    private static void ended(Tracked tr, long bytesIn, long bytesOut, boolean clientError, boolean serverFailure) {
-        bytes(tr, bytesIn, bytesOut);
+    private static void errors(Tracked tr, boolean clientError, boolean serverFailure) {
         each(tr, DataType.HTTP_ERR_CNT, DataType.HTTP_ERR_RATE, clientError ? 1 : 0);
         each(tr, DataType.HTTP_FAIL_CNT, DataType.HTTP_FAIL_RATE, serverFailure ? 1 : 0);
     }

@@ -1587,6 +1587,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     private boolean responseRulesDone(ResponseHead head) {
         HttpRules be = backend.rules();
         HttpRules fe = frontend.rules();
+        log.responseKnown(this);
         responseSide = true;
         try {
             if (!backendResponseRulesDone) {
@@ -1626,6 +1627,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     private boolean afterResponseRulesPass(ResponseHead head) {
         HttpRules fe = frontend.rules();
         HttpRules be = backend == null ? fe : backend.rules();
+        log.responseKnown(this);
         responseSide = true;
         afterResponse = true;
         try {
