@@ -82,6 +82,16 @@ final class ClientVerifier extends X509ExtendedTrustManager {
         }
     }
 
+    /**
+     * The verification of a resumed session's client certificate. BoringSSL keeps the peer's chain in the session
+     * (and in its ticket) but not our verifier's outcome, which lives in the Java session of the first handshake
+     * only (a ticket carries no server state to key it by); the chain is verified again, where HAProxy's OpenSSL
+     * keeps the result in the session.
+     */
+    int[] resumed(java.security.cert.Certificate[] peers) {
+        return error(Arrays.stream(peers).map(X509Certificate.class::cast).toArray(X509Certificate[]::new));
+    }
+
     private boolean ignored(int[] error) {
         Set<Integer> ignore = error[1] == 0 ? crtIgnore : caIgnore;
         return ignore != null && (ignore.isEmpty() || ignore.contains(error[0]));

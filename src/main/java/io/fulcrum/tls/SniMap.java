@@ -92,6 +92,12 @@ final class SniMap implements Mapping<String, SslContext> {
         return index.entries();
     }
 
+    /** The client certificate verifier of the entry whose context is {@code context}, or null. */
+    ClientVerifier verifier(SslContext context) {
+        return index.entries().stream().filter(e -> e.context() == context).map(e -> e.recipe().verifier()).filter(v -> v != null)
+                .findFirst().orElse(null);
+    }
+
     /** How {@link #prepare} remakes an entry: the new one, or null to keep it. */
     interface Rebuild {
         Entry apply(Entry e) throws ConfigException, ContextBuilder.OptionError;

@@ -84,7 +84,7 @@ final class TlsBackend implements ServerTransport {
         handler.handshakeFuture().addListener(f -> {
             if (f.isSuccess()) {
                 // The randoms and master key (ssl_bc_client_random...): HAProxy reads them without tune.ssl.keylog.
-                connections.handshakes.backend(TlsConnection.completed(ch, handler, sent, new KeyLog.Secrets(), null));
+                connections.handshakes.backend(TlsConnection.completed(ch, handler, sent, null, new KeyLog.Secrets(), null));
             } else {
                 (f.cause() instanceof SslHandshakeTimeoutException ? ConnError.SSL_TIMEOUT : ConnError.SSL_HANDSHAKE).setOn(ch);
             }

@@ -43,7 +43,7 @@ final class TlsConnection implements TlsInfo {
     /** Null once the handshake completed; else why it failed. */
     final HandshakeError error;
 
-    private TlsConnection(String sni, SSLEngine engine, KeyLog.Secrets secrets, HelloCapture hello) {
+    private TlsConnection(String sni, SSLEngine engine, ClientVerifier verifier, KeyLog.Secrets secrets, HelloCapture hello) {
         SSLSession s = engine.getSession();
         this.sni = sni;
         if (engine instanceof ReferenceCountedOpenSslEngine e) {
@@ -65,7 +65,8 @@ final class TlsConnection implements TlsInfo {
         this.peer = first(peers);
         this.peerChain = peers;
         this.local = first(s.getLocalCertificates());
-        this.verify = s.getValue(ClientVerifier.RESULT) instanceof int[] v ? v : new int[] {0, 0};
+        this.verify = s.getValue(ClientVerifier.RESULT) instanceof int[] v ? v
+                : resumed && verifier != null && peers != null ? verifier.resumed(peers) : new int[] {0, 0};
         this.secrets = secrets;
         this.hello = hello;
         this.error = null;
@@ -112,11 +113,13 @@ final class TlsConnection implements TlsInfo {
     /**
      * Records the state of a connection whose handshake just completed.
      *
-     * @param secrets where its key log went, or null
-     * @param hello   what was captured of its ClientHello, or null
+     * @param verifier what verified the client's certificate, or null
+     * @param secrets  where its key log went, or null
+     * @param hello    what was captured of its ClientHello, or null
      */
-    static TlsConnection completed(Channel ch, SslHandler handler, String sni, KeyLog.Secrets secrets, HelloCapture hello) {
-        TlsConnection c = new TlsConnection(sni, handler.engine(), secrets, hello);
+    static TlsConnection completed(Channel ch, SslHandler handler, String sni, ClientVerifier verifier, KeyLog.Secrets secrets,
+                                   HelloCapture hello) {
+        TlsConnection c = new TlsConnection(sni, handler.engine(), verifier, secrets, hello);
         ch.attr(KEY).set(c);
         return c;
     }

@@ -84,6 +84,7 @@ final class TlsFrontend implements Transport {
 
     /** Picks the certificate by SNI, then becomes the connection's SslHandler. Counts the bytes until then. */
     private static final class Selector extends SniHandler {
+        private final SniMap certificates;
         private final boolean keylog;
         private final int recordLimit;
         /** With tune.ssl.capture-buffer-size: gathers the ClientHello. */
@@ -101,9 +102,12 @@ final class TlsFrontend implements Transport {
         int offer;
         /** The chosen context refuses tickets. */
         boolean ticketsOff;
+        /** The chosen context's verifier of client certificates, or null. */
+        ClientVerifier verifier;
 
         Selector(TlsFrontend f) {
             super(f.certificates, 0, f.handshakeTimeoutMillis);
+            this.certificates = f.certificates;
             this.keylog = f.keylog;
             this.recordLimit = f.recordLimit;
             this.hello = f.captureSize > 0 ? new HelloCapture.Collector(f.captureSize) : null;
@@ -152,6 +156,7 @@ final class TlsFrontend implements Transport {
         @Override
         protected void replaceHandler(ChannelHandlerContext ctx, String hostname, SslContext sslContext) throws Exception {
             host = hostname;
+            verifier = certificates.verifier(sslContext);
             super.replaceHandler(ctx, hostname, sslContext);
         }
     }
@@ -180,7 +185,7 @@ final class TlsFrontend implements Transport {
                 if (e.isSuccess()) {
                     done = true;
                     TlsConnection t = TlsConnection.completed(ctx.channel(), ctx.pipeline().get(SslHandler.class), selector.host,
-                            selector.secrets, selector.hello == null ? null : selector.hello.capture);
+                            selector.verifier, selector.secrets, selector.hello == null ? null : selector.hello.capture);
                     handshakes.frontend(t, selector.offer, selector.ticketsOff);
                     ctx.pipeline().remove(this);
                     ackFinished(ctx.channel());

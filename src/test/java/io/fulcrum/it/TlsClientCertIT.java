@@ -191,6 +191,23 @@ class TlsClientCertIT {
         }
     }
 
+    /** A resumed session keeps its client certificate's verification (with a ticket or from the cache, TLS 1.2 and 1.3). */
+    @Test
+    void resumedVerification() throws Exception {
+        TlsKit.crl(dir, "revoked");
+        int port = freePort();
+        String verify = "verify optional ca-file " + dir.resolve("ca.pem") + " crl-file " + dir.resolve("crl.pem") + " crt-ignore-err all";
+        try (FulcrumProcess p = serve(config(port, verify).replace("verify=%[ssl_c_verify]", "resumed=%[ssl_fc_is_resumed] verify=%[ssl_c_verify]"), port)) {
+            String request = "GET / HTTP/1.0\r\n\r\n";
+            for (String v : new String[] {"-tls1_2", "-tls1_3"}) {
+                for (String args : new String[] {"-sess_out", "-sess_in"}) {
+                    String out = TlsKit.sClient(dir, port, request, v, "-cert", "revoked.crt", "-key", "revoked.key", args, "sess" + v);
+                    assertThat(out).as(v + args).contains("resumed=" + (args.equals("-sess_in") ? 1 : 0) + " verify=23 err=23 ");
+                }
+            }
+        }
+    }
+
     /** crt-list: SNI filters replace a certificate's names (wildcards, negative filters), options per line. */
     @Test
     void crtList() throws Exception {
