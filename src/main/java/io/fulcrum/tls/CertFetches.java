@@ -34,7 +34,6 @@ import static io.fulcrum.sample.ArgType.STR;
  */
 final class CertFetches {
     private static final DateTimeFormatter UTC_TIME = DateTimeFormatter.ofPattern("yyMMddHHmmss'Z'");
-    private static final DateTimeFormatter GENERALIZED_TIME = DateTimeFormatter.ofPattern("yyyyMMddHHmmss'Z'");
     /** OpenSSL's short names of the usual signature algorithms, by OID. */
     private static final Map<String, String> SIGNATURES = Map.of(
             "1.2.840.113549.1.1.5", "RSA-SHA1", "1.2.840.113549.1.1.11", "RSA-SHA256", "1.2.840.113549.1.1.12", "RSA-SHA384",
@@ -111,8 +110,8 @@ final class CertFetches {
         fetch(c, prefix + "s_dn", dn, SampleType.STR, channel, of, (x, a, out) -> dn(x.getSubjectX500Principal(), a, out));
         fetch(c, prefix + "i_dn", dn, SampleType.STR, channel, of, (x, a, out) -> dn(x.getIssuerX500Principal(), a, out));
         fetch(c, prefix + "serial", ArgSpec.NONE, SampleType.BIN, channel, of, (x, a, out) -> out.setBin(unsigned(x.getSerialNumber())));
-        fetch(c, prefix + "notbefore", ArgSpec.NONE, SampleType.STR, channel, of, (x, a, out) -> out.setStr(time(x.getNotBefore())));
-        fetch(c, prefix + "notafter", ArgSpec.NONE, SampleType.STR, channel, of, (x, a, out) -> out.setStr(time(x.getNotAfter())));
+        fetch(c, prefix + "notbefore", ArgSpec.NONE, SampleType.STR, channel, of, (x, a, out) -> time(x.getNotBefore(), out));
+        fetch(c, prefix + "notafter", ArgSpec.NONE, SampleType.STR, channel, of, (x, a, out) -> time(x.getNotAfter(), out));
         fetch(c, prefix + "sha1", ArgSpec.NONE, SampleType.BIN, channel, of,
                 (x, a, out) -> out.setBin(MessageDigest.getInstance("SHA-1").digest(x.getEncoded())));
         fetch(c, prefix + "der", ArgSpec.NONE, SampleType.BIN, channel, of, (x, a, out) -> out.setBin(x.getEncoded()));
@@ -213,10 +212,17 @@ final class CertFetches {
         return b.length > 1 && b[0] == 0 ? java.util.Arrays.copyOfRange(b, 1, b.length) : b;
     }
 
-    /** As the certificate encodes it: UTCTime until 2049, GeneralizedTime after. */
-    private static String time(java.util.Date d) {
+    /**
+     * As HAProxy's ssl_sock_get_time(): a UTCTime (years 1950 to 2049) as encoded, a GeneralizedTime (after 2049)
+     * without its century, and no sample unless it is "20" (YYMMDDhhmmssZ either way).
+     */
+    static boolean time(java.util.Date d, Sample out) {
         ZonedDateTime t = d.toInstant().atZone(ZoneOffset.UTC);
-        return (t.getYear() < 2050 ? UTC_TIME : GENERALIZED_TIME).format(t);
+        if (t.getYear() < 1950 || t.getYear() > 2099) {
+            return false;
+        }
+        out.setStr(UTC_TIME.format(t));
+        return true;
     }
 
 }
