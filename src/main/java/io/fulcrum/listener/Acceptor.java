@@ -7,6 +7,7 @@ import io.fulcrum.conn.DualStack;
 import io.fulcrum.sample.Endpoints;
 import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.conn.IoUringHalfClose;
+import io.fulcrum.conn.ProxyV2Tlvs;
 import io.fulcrum.log.ConnectionContext;
 import io.fulcrum.log.StreamLog;
 import io.fulcrum.proxy.Frontend;
@@ -64,13 +65,16 @@ public final class Acceptor implements Consumer<Channel> {
         child.config().setAllocator(frontend.mode() == Mode.HTTP ? BufferOwner.FRONTEND_HTTP : BufferOwner.FRONTEND_TCP);
         opts.applyTo(child, true);
         Runnable start;
+        SocketAddress source = DualStack.asSeen(child, child.remoteAddress());
+        SocketAddress destination = DualStack.asSeen(child, child.localAddress());
+        Endpoints.attach(child, source, destination);
         boolean header = bind.acceptProxy || bind.netscalerCipMagic != 0;
         if (header || bind.transport != null) {
             // Th counts from here: the header's wait and the TLS handshake are the connection's handshake.
             child.attr(StreamLog.ACCEPTED).set(new long[] {System.nanoTime(), System.currentTimeMillis()});
         }
         if (header) {
-            ByteCounter counter = new ByteCounter();
+            ByteCounter counter = new ByteCounter(bind.acceptProxy ? new ProxyV2Tlvs() : null);
             HeaderReader reader = new HeaderReader(counter);
             child.pipeline().addLast("proxy-bytes", counter);
             // As HAProxy, a PROXY header comes first when both are expected, then the NetScaler one.
@@ -83,9 +87,6 @@ public final class Acceptor implements Consumer<Channel> {
             child.pipeline().addLast("proxy-header", reader);
             start = () -> armHeaderTimeout(child, reader);
         } else {
-            SocketAddress source = DualStack.asSeen(child, child.remoteAddress());
-            SocketAddress destination = DualStack.asSeen(child, child.localAddress());
-            Endpoints.attach(child, source, destination, false);
             if (bind.transport != null) {
                 // Installed before the registration too: the ClientHello may be read at once.
                 start = secure(child, source, destination, null);
@@ -192,14 +193,25 @@ public final class Acceptor implements Consumer<Channel> {
         }
     }
 
-    /** Counts the bytes before the PROXY header is decoded, to tell a truncated header from none for the log. */
+    /**
+     * Counts the bytes before the PROXY header is decoded, to tell a truncated header from none for the log, and keeps
+     * a v2 header's for the check of its TLVs.
+     */
     private static final class ByteCounter extends ChannelInboundHandlerAdapter {
+        private final ProxyV2Tlvs tlvs;
         private long bytes;
+
+        ByteCounter(ProxyV2Tlvs tlvs) {
+            this.tlvs = tlvs;
+        }
 
         @Override
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             if (msg instanceof ByteBuf b) {
                 bytes += b.readableBytes();
+                if (tlvs != null) {
+                    tlvs.read(b);
+                }
             }
             ctx.fireChannelRead(msg);
         }
@@ -213,8 +225,7 @@ public final class Acceptor implements Consumer<Channel> {
         private static final int PP2_TYPE_AUTHORITY = 0x02;
         private static final int PP2_TYPE_UNIQUE_ID = 0x05;
         private final ByteCounter counter;
-        private SocketAddress source;
-        private SocketAddress destination;
+        private boolean read;
         private String authority;
         private String uniqueId;
         private ByteBuf early;
@@ -243,19 +254,24 @@ public final class Acceptor implements Consumer<Channel> {
         public void channelRead(ChannelHandlerContext ctx, Object msg) {
             if (msg instanceof HAProxyMessage header) {
                 try {
-                    source = header.sourceAddress() == null ? ctx.channel().remoteAddress()
-                            : new InetSocketAddress(header.sourceAddress(), header.sourcePort());
-                    destination = header.destinationAddress() == null ? ctx.channel().localAddress()
-                            : new InetSocketAddress(header.destinationAddress(), header.destinationPort());
+                    Endpoints.of(ctx.channel()).fromProxyHeader(
+                            header.sourceAddress() == null ? null : new InetSocketAddress(header.sourceAddress(), header.sourcePort()),
+                            header.destinationAddress() == null ? null
+                                    : new InetSocketAddress(header.destinationAddress(), header.destinationPort()));
                     authority = tlv(header, PP2_TYPE_AUTHORITY);
                     uniqueId = tlv(header, PP2_TYPE_UNIQUE_ID);
                 } finally {
                     header.release();
                 }
+                if (!counter.tlvs.wellFormed()) {
+                    // Logged with the header's addresses, as HAProxy which reads them before the TLVs.
+                    failed(ctx.channel(), ConnError.PRX_BAD_HDR);
+                    reset(ctx.channel());
+                    return;
+                }
                 headerRead(ctx);
             } else if (msg instanceof NetScalerCip.Header header) {
-                source = header.source();
-                destination = header.destination();
+                Endpoints.of(ctx.channel()).fromProxyHeader(header.source(), header.destination());
                 headerRead(ctx);
             } else if (msg instanceof ByteBuf data) {
                 // What the client sent right after the header, in the same segment.
@@ -264,6 +280,7 @@ public final class Acceptor implements Consumer<Channel> {
         }
 
         private void headerRead(ChannelHandlerContext ctx) {
+            read = true;
             if (--awaited == 0) {
                 ctx.channel().config().setAutoRead(false);
             }
@@ -281,13 +298,15 @@ public final class Acceptor implements Consumer<Channel> {
 
         @Override
         public void channelReadComplete(ChannelHandlerContext ctx) {
-            if (awaited == 0 && source != null) {
+            if (awaited == 0 && read) {
                 ctx.pipeline().remove(this);
                 ctx.pipeline().remove(counter);
                 ByteBuf data = early;
                 early = null;
-                Endpoints.attach(ctx.channel(), source, destination, true);
-                Endpoints.of(ctx.channel()).proxyTlvs(authority, uniqueId);
+                Endpoints endpoints = Endpoints.of(ctx.channel());
+                SocketAddress source = endpoints.source();
+                SocketAddress destination = endpoints.destination();
+                endpoints.proxyTlvs(authority, uniqueId);
                 if (bind.transport != null) {
                     secure(ctx.channel(), source, destination, data).run(); // the connection rules ran at the accept
                     ctx.channel().config().setAutoRead(true);

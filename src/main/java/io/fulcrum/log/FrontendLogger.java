@@ -263,7 +263,7 @@ public final class FrontendLogger {
             l.id();
             errorFormat.append(ctx, sb);
         } else {
-            address(sb, client.remoteAddress());
+            address(sb, ctx.endpoints().source()); // a PROXY header's once read, even one then found invalid
             sb.append(" [");
             LogDates.accept(sb, l.acceptMillis);
             sb.append("] ").append(frontend).append('/').append(bind).append(": ").append(reason.message());

@@ -33,7 +33,7 @@ public final class Endpoints {
         this.connectionDestination = this.destination = destination;
     }
 
-    /** The session's addresses: set by the acceptor (with those of the PROXY header, if any), else the socket's. */
+    /** The session's addresses: set by the acceptor (then those of the PROXY header, if any), else the socket's. */
     public static Endpoints of(Channel client) {
         Endpoints e = client.attr(SESSION).get();
         if (e == null) {
@@ -43,11 +43,24 @@ public final class Endpoints {
         return e;
     }
 
-    /** Gives {@code client} these addresses: the socket's, or ({@code fromProxyHeader}) the PROXY header's. */
-    public static void attach(Channel client, SocketAddress source, SocketAddress destination, boolean fromProxyHeader) {
-        Endpoints e = new Endpoints(source, destination);
-        e.fromProxyHeader = fromProxyHeader;
-        client.attr(SESSION).set(e);
+    /** Gives {@code client} its socket's addresses, as seen by the listener. */
+    public static void attach(Channel client, SocketAddress source, SocketAddress destination) {
+        client.attr(SESSION).set(new Endpoints(source, destination));
+    }
+
+    /**
+     * The addresses of a PROXY (or NetScaler) header, each null to keep the connection's (a LOCAL header): they are the
+     * client's ({@code src}, {@code dst}, the log's) while the connection's own ({@code fc_src}, {@code fc_dst}) stay the
+     * socket's, as the {@code tcp-request connection} rules left them (they run before the header is read), as in HAProxy 2.6.
+     */
+    public void fromProxyHeader(SocketAddress source, SocketAddress destination) {
+        fromProxyHeader = true;
+        if (source != null) {
+            this.source = source;
+        }
+        if (destination != null) {
+            this.destination = destination;
+        }
     }
 
     /** True when the connection started with a PROXY protocol header ({@code fc_rcvd_proxy}). */

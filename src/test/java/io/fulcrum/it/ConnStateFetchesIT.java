@@ -145,6 +145,11 @@ class ConnStateFetchesIT {
             assertThat(logs.next().trim()).isEqualTo("ERR 15 Received something which does not look like a PROXY protocol header");
             rawThenClose(pp, "PROXY TCP4 1.2.3.4");
             assertThat(logs.next().trim()).isEqualTo("ERR 14 Truncated PROXY protocol header received");
+            // A v2 header whose length ends one byte past its last TLV (the 'G' of the request): invalid, not forwarded.
+            rawThenClose(pp, new String(HexFormat.of().parseHex(
+                    "0d0a0d0a000d0a515549540a211100147f0000017f000001002a053902000431323334"), StandardCharsets.ISO_8859_1)
+                    + "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+            assertThat(logs.next().trim()).isEqualTo("ERR 16 Received an invalid PROXY protocol header");
             rawThenClose(tls, get("/"));
             assertThat(logs.next().trim()).isEqualTo("ERR 34 SSL handshake failure");
         }

@@ -40,6 +40,41 @@ class SessionFetchesIT {
         }
     }
 
+    /**
+     * After a PROXY header the client's addresses are the header's, the connection's own ({@code fc_*}) the socket's as the
+     * {@code tcp-request connection} rules left them: they run at the accept, before the header (HAProxy 2.6).
+     */
+    @Test
+    void theConnectionAddressesAreTheSocketsNotTheHeaders() throws Exception {
+        int plain = freePort();
+        int rewritten = freePort();
+        String addresses = "%[fc_src] %[fc_dst]:%[fc_dst_port] %[src]:%[src_port] %[dst]:%[dst_port]";
+        try (FulcrumProcess p = TcpProxyKit.serve("""
+                defaults
+                    mode http
+                    timeout connect 1s
+                    timeout client 5s
+                    timeout server 5s
+                frontend fe
+                    bind 127.0.0.1:%d accept-proxy
+                    http-request return status 200 content-type text/plain lf-string "%s"
+                frontend rewritten
+                    bind 127.0.0.1:%d accept-proxy
+                    tcp-request connection set-src ipv4(10.1.0.1)
+                    tcp-request connection set-dst ipv4(10.1.0.2)
+                    http-request return status 200 content-type text/plain lf-string "%s"
+                """.formatted(plain, addresses, rewritten, addresses), plain);
+             HttpClientConn a = HttpClientConn.open(plain);
+             HttpClientConn b = HttpClientConn.open(rewritten)) {
+            a.send("PROXY TCP4 192.168.0.1 192.168.0.2 1234 80\r\n");
+            assertThat(a.exchange(get("/")).bodyText())
+                    .isEqualTo("127.0.0.1 127.0.0.1:" + plain + " 192.168.0.1:1234 192.168.0.2:80");
+            b.send("PROXY TCP4 192.168.0.1 192.168.0.2 1234 80\r\n");
+            assertThat(b.exchange(get("/")).bodyText())
+                    .isEqualTo("10.1.0.1 10.1.0.2:" + rewritten + " 192.168.0.1:1234 192.168.0.2:80");
+        }
+    }
+
     @Test
     void theFirstRequestOfAConnectionAndTheUniqueId() throws Exception {
         int port = freePort();
