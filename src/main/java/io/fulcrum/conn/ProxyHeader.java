@@ -71,7 +71,7 @@ public final class ProxyHeader {
      * The header, a v2 one with the TLVs {@code tlvs} asks for, in HAProxy's order, filled from the client connection.
      *
      * @param tls      the client connection's TLS layer, or null
-     * @param uniqueId the stream's unique ID ({@code unique-id-format}), or null
+     * @param uniqueId the stream's unique ID ({@code unique-id-format}, empty without one), or null for no stream
      */
     public static ByteBuf encode(int version, int tlvs, SocketAddress src, SocketAddress dst, TlsInfo tls, CharSequence uniqueId,
                                  ByteBufAllocator alloc) {
@@ -95,7 +95,7 @@ public final class ProxyHeader {
             tlv(b, PP2_TYPE_AUTHORITY, tls.sni());
         }
         if ((tlvs & TLV_UNIQUE_ID) != 0 && uniqueId != null) {
-            tlv(b, PP2_TYPE_UNIQUE_ID, uniqueId.toString());
+            tlv(b, PP2_TYPE_UNIQUE_ID, uniqueId.toString().getBytes(StandardCharsets.UTF_8)); // even empty, as HAProxy
         }
         if ((tlvs & TLV_SSL) != 0) {
             int start = b.writerIndex();

@@ -12,6 +12,8 @@ import io.fulcrum.runtime.LoopClock;
 import io.fulcrum.server.Server;
 import io.netty.channel.Channel;
 
+import java.util.Objects;
+
 /**
  * A stream as the CLI sees it ({@code show sess}, {@code shutdown session}): an HTTP transaction or a TCP
  * session, listed in its event loop's {@link LiveStreams} from its start to its end. The list's links live
@@ -68,7 +70,7 @@ public abstract class LiveStream implements LogContext {
             return;
         }
         int tlvs = target.spec().proxyV2Options;
-        CharSequence uniqueId = (tlvs & ProxyHeader.TLV_UNIQUE_ID) != 0 ? uniqueId() : null;
+        CharSequence uniqueId = (tlvs & ProxyHeader.TLV_UNIQUE_ID) == 0 ? null : Objects.requireNonNullElse(uniqueId(), "");
         ch.write(ProxyHeader.encode(version, tlvs, source(), destination(), TlsInfo.of(frontChannel()), uniqueId, ch.alloc()),
                 ch.voidPromise());
     }

@@ -184,6 +184,22 @@ class TcpProxyProtocolIT {
         }
     }
 
+    /** Without unique-id-format the unique ID TLV is sent all the same, empty (HAProxy 2.6 sends the stream's ID, even empty). */
+    @Test
+    void proxyV2UniqueIdWithoutFormatIsEmpty() throws Exception {
+        int fe = freePort();
+        CompletableFuture<Received> got = new CompletableFuture<>();
+        try (Origin origin = capturing(got);
+             FulcrumProcess proxy = serve(config(fe, "", origin.port(), "send-proxy-v2 proxy-v2-options crc32c,unique-id,ssl"), fe);
+             Socket s = connect(fe)) {
+            sendAndFinish(s, bytes("hello"));
+            byte[] h = got.get(10, TimeUnit.SECONDS).header();
+            assertV2(h, "127.0.0.1", "127.0.0.1", s.getLocalPort(), fe);
+            assertThat(HexFormat.of().formatHex(Arrays.copyOfRange(h, 35, h.length))).as("after the CRC32C: the unique ID, the SSL TLV")
+                    .isEqualTo("050000" + "2000050000000000");
+        }
+    }
+
     /** send-proxy-v2-ssl-cn and more options over TLS: the version, the cipher, the SNI, the bind certificate's key and signature. */
     @Test
     void sendProxyV2SslOverTls(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
