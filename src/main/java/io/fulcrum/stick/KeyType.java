@@ -6,6 +6,7 @@ import io.fulcrum.sample.SampleType;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HexFormat;
 
 /**
@@ -102,6 +103,19 @@ public enum KeyType {
                 return null;
             }
         }
+    }
+
+    /**
+     * The order of HAProxy's trees of keys, which {@code show table} walks: addresses and binaries by their bytes,
+     * integers as unsigned numbers, strings by their bytes (a prefix first).
+     */
+    Comparator<Object> order() {
+        return switch (this) {
+            case IP -> (a, b) -> Integer.compareUnsigned((Integer) a, (Integer) b);
+            case INTEGER -> (a, b) -> Long.compareUnsigned((Long) a, (Long) b);
+            case STRING -> (a, b) -> ((String) a).compareTo((String) b); // ISO-8859-1: one char per byte
+            case IPV6, BINARY -> (a, b) -> Arrays.compareUnsigned(((Bytes) a).b(), ((Bytes) b).b());
+        };
     }
 
     /** The key as {@code show table} prints it. */

@@ -6,6 +6,7 @@ import io.fulcrum.cli.CliLevel;
 import io.fulcrum.cli.CliRequest;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -63,6 +64,8 @@ final class TableCommands {
                     l.add(e);
                 }
             }
+            // Sorted here rather than kept sorted: the data path's lookups stay hash lookups.
+            l.sort(Comparator.comparing(Entry::key, t.type().order()));
             return l;
         }
     }

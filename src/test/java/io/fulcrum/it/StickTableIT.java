@@ -68,6 +68,14 @@ class StickTableIT {
                     stick-table type ip size 10 store gpc0,conn_cnt
                 backend app
                     server s1 127.0.0.1:%d
+                backend by_ip
+                    stick-table type ip size 10 store gpc0
+                backend by_ipv6
+                    stick-table type ipv6 size 10 store gpc0
+                backend by_int
+                    stick-table type integer size 10 store gpc0
+                backend by_str
+                    stick-table type string size 10 store gpc0
                 """.formatted(admin, limit, counters, tcp, echo.port(), app.port()), limit);
     }
 
@@ -169,7 +177,9 @@ class StickTableIT {
 
     @Test
     void theCliAnswersAsHaproxy() throws Exception {
-        assertThat(cli("show table")).matches("# table: cli, type: ip, size:10, used:\\d+\n# table: tcp_limit, type: ip, size:10, used:\\d+\n# table: conns, type: ip, size:10, used:\\d+\n# table: limit, type: ip, size:100, used:\\d+\n\n");
+        assertThat(cli("show table")).matches("# table: by_str, type: string, size:10, used:\\d+\n# table: by_int, type: integer, size:10, used:\\d+\n"
+                + "# table: by_ipv6, type: ipv6, size:10, used:\\d+\n# table: by_ip, type: ip, size:10, used:\\d+\n"
+                + "# table: cli, type: ip, size:10, used:\\d+\n# table: tcp_limit, type: ip, size:10, used:\\d+\n# table: conns, type: ip, size:10, used:\\d+\n# table: limit, type: ip, size:100, used:\\d+\n\n");
         assertThat(cli("show table nope")).isEqualTo("No such table\n\n");
         assertThat(cli("show table conns data.foo gt 1")).isEqualTo("Filter entry #1: Unknown data type\n\n");
         assertThat(cli("show table conns data.gpc1 gt 1")).isEqualTo("Filter entry #1: Data type not stored in this table\n\n");
@@ -185,5 +195,25 @@ class StickTableIT {
         assertThat(show("cli key 10.0.0.9")).endsWith("0x: key=10.0.0.9 use=0 exp=E gpc0=7 conn_cnt=3\n\n");
         assertThat(cli("clear table cli data.gpc0 eq 7")).isEqualTo("\n");
         assertThat(cli("show table cli key 10.0.0.9")).doesNotContain("key=10.0.0.9");
+    }
+
+    /** {@code show table} walks HAProxy's tree of keys, whatever order the keys came in. */
+    @Test
+    void entriesAreListedInTheOrderOfTheirKeys() throws Exception {
+        assertThat(keysListed("by_ip", "192.168.1.101", "10.0.0.1", "192.168.1.0", "1.2.3.4", "255.0.0.1"))
+                .isEqualTo("1.2.3.4 10.0.0.1 192.168.1.0 192.168.1.101 255.0.0.1");
+        assertThat(keysListed("by_ipv6", "2001:db8:c001:c01a::", "::ffff:192.168.1.101", "::ffff:192.168.1.0", "::1", "fe80::1"))
+                .isEqualTo("::1 ::ffff:192.168.1.0 ::ffff:192.168.1.101 2001:db8:c001:c01a:: fe80::1");
+        assertThat(keysListed("by_int", "100", "3", "20", "0", "2147483647")).isEqualTo("0 3 20 100 2147483647");
+        assertThat(keysListed("by_str", "b", "abc", "Z", "a", "ab", "zz")).isEqualTo("Z a ab abc b zz");
+    }
+
+    /** Sets the keys in this order, then gives the keys {@code show table} lists, space-separated. */
+    private static String keysListed(String table, String... keys) throws Exception {
+        for (String k : keys) {
+            assertThat(cli("set table " + table + " key " + k + " data.gpc0 1")).isEqualTo("\n");
+        }
+        return String.join(" ", cli("show table " + table).lines().filter(l -> l.startsWith("0x"))
+                .map(l -> l.replaceAll(".* key=(\\S+) .*", "$1")).toList());
     }
 }
