@@ -257,7 +257,10 @@ final class ReplyBuilder {
         byte[] bytes = lfBody != null ? lfBody.format(txn).getBytes(StandardCharsets.ISO_8859_1) : body != null ? body : new byte[0];
         HttpHeaders h = new HttpHeaders();
         for (Header x : headers) {
-            h.add(x.name, x.value.format(txn));
+            String v = x.value.format(txn);
+            if (!v.isEmpty()) { // HAProxy's http_reply_to_htx() leaves out a header whose value came out empty
+                h.add(x.name, v);
+            }
         }
         h.add("content-length", Integer.toString(bytes.length));
         if (contentType != null) {

@@ -93,6 +93,20 @@ class HttpRulesIT {
         }
     }
 
+    /** A reply's hdr whose log-format comes out empty is left out (HAProxy's http_reply_to_htx), in return and deny alike. */
+    @Test
+    void replyHeadersWithAnEmptyValueAreLeftOut() throws Exception {
+        int fe = freePort();
+        try (FulcrumProcess proxy = serve(config(fe, """
+                     http-request deny hdr x-empty "%[req.hdr(x-none)]" hdr x-full v if { path /deny }
+                     http-request return status 200 hdr x-empty "%[req.hdr(x-none)]" hdr x-full v
+                     """, ""), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(c.exchange(get("/")).head().raw()).isEqualTo("HTTP/1.1 200 OK\r\nx-full: v\r\ncontent-length: 0\r\n\r\n");
+            assertThat(c.exchange(get("/deny")).head().raw()).isEqualTo("HTTP/1.1 403 Forbidden\r\nx-full: v\r\ncontent-length: 0\r\n\r\n");
+        }
+    }
+
     /** A HEAD the rules turn into a GET: the server's body is not the client's (HAProxy's http_bodyless_response). */
     @Test
     void aHeadTurnedIntoAGetGetsNoBody() throws Exception {
