@@ -99,8 +99,9 @@ final class HeaderActions {
     }
 
     /**
-     * replace-header: each field's whole value; replace-value: each comma-separated value of each
-     * field, the field then rebuilt with bare commas as HAProxy does.
+     * replace-header: each field's whole value; replace-value: each comma-separated value of each field, matched
+     * without the spaces around it. As HAProxy, a replaced value takes the place of those spaces too, the others
+     * keep theirs ("a , no-cache ,b" gives "a ,stale,b").
      */
     private static HttpAction replace(ActionArgs a, boolean eachValue) throws ConfigException {
         if (a.remaining() != 3) {
@@ -126,10 +127,9 @@ final class HeaderActions {
                 List<String> parts = new ArrayList<>();
                 boolean changed = false;
                 for (String part : value.toString().split(",", -1)) {
-                    String p = part.strip();
-                    String v = r.apply(p, txn);
-                    changed |= v != null || !p.equals(part);
-                    parts.add(v != null ? v : p);
+                    String v = r.apply(part.strip(), txn);
+                    changed |= v != null;
+                    parts.add(v != null ? v : part);
                 }
                 if (changed) {
                     String v = String.join(",", parts);

@@ -93,6 +93,24 @@ class HttpRulesIT {
         }
     }
 
+    /** replace-value keeps the spaces around the values it does not replace. */
+    @Test
+    void replaceValueKeepsTheSpacesOfTheOtherValues() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin origin = HttpOrigin.start(x -> x.send("HTTP/1.1 200 OK\r\nX-Rc: no-cache, no-store\r\nContent-Length: 2\r\n\r\nok"));
+             FulcrumProcess proxy = serve(config(fe, """
+                     http-request replace-value X-Cache no-cache stale
+                     http-response replace-value X-Rc no-cache stale
+                     default_backend be
+                     """, backend("be", origin.port(), "")), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            Response r = c.exchange("GET / HTTP/1.1\r\nHost: test\r\nX-Cache: no-cache, no-store\r\nX-Cache: a , no-cache ,b\r\n"
+                    + "X-Cache: a ,  b,c\r\n\r\n");
+            assertThat(origin.nextRequest(5000).head().all("x-cache")).containsExactly("stale, no-store", "a ,stale,b", "a ,  b,c");
+            assertThat(r.get("x-rc")).isEqualTo("stale, no-store");
+        }
+    }
+
     /** A reply's hdr whose log-format comes out empty is left out (HAProxy's http_reply_to_htx), in return and deny alike. */
     @Test
     void replyHeadersWithAnEmptyValueAreLeftOut() throws Exception {
