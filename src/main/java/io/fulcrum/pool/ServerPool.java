@@ -9,8 +9,10 @@ import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.netty.util.internal.ThreadExecutorMap;
 
+import java.net.SocketAddress;
 import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -78,21 +80,22 @@ public final class ServerPool {
      * An idle, still open connection to {@code server} of this loop that {@code pick} allows, or null. A first
      * request under {@code http-reuse always} takes one of this loop's idle (not safe) connections only when no other
      * loop could hand it a safe one: HAProxy looks for a safe connection in every thread before it looks for an idle
-     * one. A connection found here makes the next takeover start at the loop after this one, as in HAProxy.
+     * one. A connection found here makes the next takeover start at the loop after this one, as in HAProxy. Unless
+     * {@code to} is null, only a connection opened to {@code to} will do (HAProxy's connection hash).
      */
-    public Channel acquire(Server server, Pick pick) {
+    public Channel acquire(Server server, Pick pick, SocketAddress to) {
         if (pick == Pick.NONE) {
             return null;
         }
         Lists l = lists(server);
         Channel ch;
         if (pick == Pick.SAFE_FIRST) {
-            ch = pollOpen(l, l.safe);
+            ch = pollOpen(l, l.safe, to);
             if (ch == null && (!mayTakeOver(l.shared) || lender(l.shared, true) < 0)) {
-                ch = pollOpen(l, l.idle);
+                ch = pollOpen(l, l.idle, to);
             }
         } else {
-            ch = poll(l, pick);
+            ch = poll(l, pick, to);
         }
         if (ch != null) {
             server.counters().increment(Counters.Count.REUSES);
@@ -107,15 +110,17 @@ public final class ServerPool {
      * ones, looking first at the loop after the last one a connection was found in. A first request under
      * {@code aggressive} or {@code always} looks for a safe one first (only, under aggressive), then for any, as
      * HAProxy's two lookups. {@code done} runs on this loop with the channel, registered here, or null when none
-     * could be had (see {@link #lookAgain}). False when no loop was asked ({@code done} will not run).
+     * could be had (see {@link #lookAgain}). False when no loop was asked ({@code done} will not run). {@code to}: as
+     * {@link #acquire}'s.
      */
-    public boolean takeOver(Server server, Pick pick, Consumer<Channel> done) {
+    public boolean takeOver(Server server, Pick pick, SocketAddress to, Consumer<Channel> done) {
         // HAProxy's lookups visit each other thread once for a safe connection, then once for any.
-        return ask(server, pick, 2 * lists(server).shared.cells.width(), done);
+        return ask(server, new Asked(this, pick, to, 2 * lists(server).shared.cells.width(), done));
     }
 
-    /** {@link #takeOver}, which may look again {@code tries} more times when a loop asked had none left. */
-    private boolean ask(Server server, Pick pick, int tries, Consumer<Channel> done) {
+    /** {@link #takeOver}, which may look again {@code a.tries} more times when a loop asked had none left. */
+    private boolean ask(Server server, Asked a) {
+        Pick pick = a.pick;
         ServerIdle counts = lists(server).shared;
         if (pick == Pick.NONE || !mayTakeOver(counts)) {
             return false;
@@ -131,12 +136,18 @@ public final class ServerPool {
         }
         ServerPool other = LOOPS.get(from);
         Pick p = handed;
-        other.loop.execute(() -> other.handOver(server, p, new Asked(this, pick, tries, done)));
+        other.loop.execute(() -> other.handOver(server, p, a));
         return true;
     }
 
-    /** A loop's request for an idle connection: that loop's pool, what the request may take, and what to do with it. */
-    private record Asked(ServerPool by, Pick pick, int tries, Consumer<Channel> done) {
+    /**
+     * A loop's request for an idle connection: that loop's pool, what the request may take, the destination it must
+     * have (null: any), the lookups left and what to do with it.
+     */
+    private record Asked(ServerPool by, Pick pick, SocketAddress to, int tries, Consumer<Channel> done) {
+        Asked again() {
+            return new Asked(by, pick, to, tries - 1, done);
+        }
     }
 
     /**
@@ -147,8 +158,8 @@ public final class ServerPool {
      * is found, or null.
      */
     private void lookAgain(Server server, Asked a) {
-        Channel ch = acquire(server, a.pick);
-        if (ch != null || a.tries <= 0 || !ask(server, a.pick, a.tries - 1, a.done)) {
+        Channel ch = acquire(server, a.pick, a.to);
+        if (ch != null || a.tries <= 0 || !ask(server, a.again())) {
             a.done.accept(ch);
         }
     }
@@ -187,7 +198,7 @@ public final class ServerPool {
     private void handOver(Server server, Pick pick, Asked a) {
         Lists l = lists(server);
         ServerPool to = a.by;
-        Channel ch = poll(l, pick);
+        Channel ch = poll(l, pick, a.to);
         if (ch == null) {
             to.loop.execute(() -> to.lookAgain(server, a));
             return;
@@ -218,21 +229,26 @@ public final class ServerPool {
 
     /**
      * Takes the first open connection {@code pick} allows, the oldest of a list first, as HAProxy's tree of idle
-     * connections gives those of one hash in the order they came in; counts it out.
+     * connections gives those of one hash in the order they came in; counts it out. {@code to}: as {@link #acquire}'s.
      */
-    private Channel poll(Lists l, Pick pick) {
+    private Channel poll(Lists l, Pick pick, SocketAddress to) {
         ArrayDeque<Channel> first = pick == Pick.SAFE || pick == Pick.SAFE_FIRST ? l.safe : l.idle;
         ArrayDeque<Channel> second = pick == Pick.SAFE ? null : first == l.safe ? l.idle : l.safe;
-        Channel ch = pollOpen(l, first);
-        return ch != null || second == null ? ch : pollOpen(l, second);
+        Channel ch = pollOpen(l, first, to);
+        return ch != null || second == null ? ch : pollOpen(l, second, to);
     }
 
-    private Channel pollOpen(Lists l, ArrayDeque<Channel> q) {
-        Channel ch;
-        while ((ch = q.pollFirst()) != null) {
-            ServerIdle.leave(l.cell, q == l.safe);
-            if (ch.isActive()) {
-                return ch;
+    /** The oldest open connection of {@code q} opened to {@code to} (null: any), taken out; closed ones met go too. */
+    private Channel pollOpen(Lists l, ArrayDeque<Channel> q, SocketAddress to) {
+        for (Iterator<Channel> it = q.iterator(); it.hasNext(); ) {
+            Channel ch = it.next();
+            boolean open = ch.isActive();
+            if (!open || to == null || to.equals(ch.remoteAddress())) {
+                it.remove();
+                ServerIdle.leave(l.cell, q == l.safe);
+                if (open) {
+                    return ch;
+                }
             }
         }
         return null;

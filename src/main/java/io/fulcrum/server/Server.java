@@ -4,6 +4,7 @@ import io.fulcrum.conn.Endpoint;
 import io.fulcrum.runtime.ConnLimit;
 import io.fulcrum.stats.Counters;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.util.List;
@@ -136,21 +137,37 @@ public final class Server {
         return address.endpoint();
     }
 
-    /** Where to connect for a client that connected to {@code clientDst} (the port may follow the client's). */
-    public SocketAddress target(SocketAddress clientDst) {
+    /**
+     * Where to connect for a stream whose destination is {@code dst} (the client's, or what {@code set-dst} and
+     * {@code set-dst-port} made of it): as HAProxy's alloc_dst_address(), an address 0.0.0.0 or :: is the destination's
+     * address, and a port absent, 0 or an offset follows the destination's port (wrapping as HAProxy's 16-bit port).
+     */
+    public SocketAddress target(SocketAddress dst) {
         Address a = address;
         if (a.endpoint() instanceof Endpoint.Inet inet) {
             int port = switch (a.portMode()) {
                 case FIXED -> a.port();
-                case CLIENT -> portOf(clientDst);
-                case OFFSET -> portOf(clientDst) + a.port();
+                case CLIENT -> portOf(dst);
+                case OFFSET -> (portOf(dst) + a.port()) & 0xffff;
             };
-            return new InetSocketAddress(inet.host(), port);
+            InetAddress host = inet.host().isAnyLocalAddress() && dst instanceof InetSocketAddress d && d.getAddress() != null
+                    ? d.getAddress() : inet.host();
+            return new InetSocketAddress(host, port);
         }
         if (a.endpoint() instanceof Endpoint.Unix unix) {
             return unix.socketAddress();
         }
         throw new IllegalStateException("server " + id() + " has no address");
+    }
+
+    /**
+     * Its address or port comes from the stream's destination (see {@link #target}): HAProxy's transparent servers, whose
+     * idle connections serve only requests going to the same destination.
+     */
+    public boolean followsDestination() {
+        Address a = address;
+        return a.endpoint() instanceof Endpoint.Inet inet
+                && (inet.host().isAnyLocalAddress() || a.portMode() != ServerSpec.PortMode.FIXED);
     }
 
     private static int portOf(SocketAddress a) {

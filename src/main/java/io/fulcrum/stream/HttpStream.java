@@ -191,6 +191,8 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     private int replyBodyHtx;
     /** The stream's own copy of the client's addresses once a rule rewrites them (set-src...), else null. */
     private Endpoints endpoints;
+    /** Where the target is reached for this stream ({@link Server#target}), set as it is chosen. */
+    private SocketAddress targetAddress;
     private Vars txnVars;
     private Vars reqVars;
     private Vars resVars;
@@ -620,6 +622,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             return;
         }
         log.connecting();
+        targetAddress = target.target(destination());
         if (!retriedOnNew) {
             H1ServerConnection idle = idleConnection();
             if (idle != null) {
@@ -627,7 +630,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
                 attach(idle);
                 return;
             }
-            if (!privateOnly() && ServerPool.current().takeOver(target, pick(), this::takenOver)) {
+            if (!privateOnly() && ServerPool.current().takeOver(target, pick(), reuseKey(), this::takenOver)) {
                 return;
             }
         }
@@ -680,7 +683,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         lastServerChannel = null;
         attempts++;
         log.retries(attempts - 1);
-        SocketAddress address = target.target(client.localAddress());
+        SocketAddress address = targetAddress;
         H1ServerConnection.connect(client, front.loops(), target, backend, address, front.limits()).addListener((ChannelFutureListener) f -> {
             H1ServerConnection conn = H1ServerConnection.of(f.channel());
             if (finished) {
@@ -836,7 +839,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
      * connection's own first (private ones, a reuse too in HAProxy's counters), then one of this loop's pool.
      */
     private H1ServerConnection idleConnection() {
-        H1ServerConnection own = front.takePrivateServer(target);
+        H1ServerConnection own = front.takePrivateServer(target, reuseKey());
         if (own != null) {
             target.counters().increment(Counters.Count.REUSES);
             return own;
@@ -844,8 +847,16 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         if (privateOnly()) {
             return null;
         }
-        Channel ch = ServerPool.current().acquire(target, pick());
+        Channel ch = ServerPool.current().acquire(target, pick(), reuseKey());
         return ch == null ? null : H1ServerConnection.of(ch);
+    }
+
+    /**
+     * The destination an idle connection must have been opened to for this request, or null (any of the target's):
+     * HAProxy keys the connections of a server that follows the destination by that address (its conn hash).
+     */
+    private SocketAddress reuseKey() {
+        return target.followsDestination() ? targetAddress : null;
     }
 
     /**

@@ -84,9 +84,9 @@ class ServerPoolTest {
             }
         });
         CompletableFuture<Channel> own = new CompletableFuture<>();
-        loop.get(0).execute(() -> own.complete(ServerPool.current().acquire(server, pick)));
+        loop.get(0).execute(() -> own.complete(ServerPool.current().acquire(server, pick, null)));
         CompletableFuture<Channel> taken = new CompletableFuture<>();
-        assertThat(on(loop.get(asker), () -> ServerPool.current().takeOver(server, pick, taken::complete))).isTrue();
+        assertThat(on(loop.get(asker), () -> ServerPool.current().takeOver(server, pick, null, taken::complete))).isTrue();
         hold.countDown();
         assertThat(own.get(5, TimeUnit.SECONDS)).isSameAs(x);
         return taken.get(5, TimeUnit.SECONDS);

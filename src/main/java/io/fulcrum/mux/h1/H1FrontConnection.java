@@ -476,9 +476,12 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
         return lastServer != null && ownServers.boundTo(lastServer);
     }
 
-    /** This connection's own idle server connection to {@code target}, or null; those to other servers stay kept. */
-    public H1ServerConnection takePrivateServer(Server target) {
-        return ownServers.take(target);
+    /**
+     * This connection's own idle server connection to {@code target}, opened to {@code to} unless null, or null; the
+     * others stay kept.
+     */
+    public H1ServerConnection takePrivateServer(Server target, SocketAddress to) {
+        return ownServers.take(target, to);
     }
 
     /** Inside the parser: what it found so far of the current input is not all it will pass. */

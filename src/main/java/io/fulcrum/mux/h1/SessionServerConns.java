@@ -2,6 +2,8 @@ package io.fulcrum.mux.h1;
 
 import io.fulcrum.server.Server;
 
+import java.net.SocketAddress;
+
 /**
  * The idle server connections a client connection keeps for itself between its requests (those that may not be
  * shared: {@code http-reuse never}, send-proxy, NTLM), at most {@code max-session-srv-conns} of them, as HAProxy's
@@ -30,11 +32,11 @@ final class SessionServerConns {
         conns[size++] = conn;
     }
 
-    /** Takes the kept live connection to {@code target}, or null; the others stay kept. */
-    H1ServerConnection take(Server target) {
+    /** Takes the kept live connection to {@code target}, opened to {@code to} unless null, or null; the others stay kept. */
+    H1ServerConnection take(Server target, SocketAddress to) {
         dropClosed();
         for (int i = 0; i < size; i++) {
-            if (targets[i] == target) {
+            if (targets[i] == target && (to == null || to.equals(conns[i].channel().remoteAddress()))) {
                 H1ServerConnection c = conns[i];
                 remove(i);
                 return c;
