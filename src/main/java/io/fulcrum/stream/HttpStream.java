@@ -10,6 +10,7 @@ import io.fulcrum.compression.Algo;
 import io.fulcrum.compression.Compression;
 import io.fulcrum.compression.Encoder;
 import io.fulcrum.compression.Negotiation;
+import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.conn.SilentDrop;
 import io.fulcrum.http.CacheableCookie;
 import io.fulcrum.http.ErrorMessage;
@@ -867,6 +868,11 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         return backend.reuseMode() == ReuseMode.NEVER || target.sendProxy() > 0;
     }
 
+    /** The target's PROXY v2 header carries the request's unique ID: what it says holds for this request only. */
+    private boolean uniqueIdInProxyHeader() {
+        return target.sendProxy() == 2 && (target.spec().proxyV2Options & ProxyHeader.TLV_UNIQUE_ID) != 0;
+    }
+
     /** Which idle connections this request may take: a request the client or retry-on could send again, any. */
     private Pick pick() {
         int retrySafe = RetryOn.CONN_FAILURE | RetryOn.EMPTY_RESPONSE | RetryOn.RESPONSE_TIMEOUT;
@@ -1282,8 +1288,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         if (conn != null) {
             boolean reusable = serverReusable && !serverCloseAsked && frontend.keepAliveServer(backend);
             if (privateOnly() || conn.isPrivate()) {
-                // Never shared: the connection stays with this client connection for its next requests.
-                conn.detach(false, target, reusable && keep ? front : null);
+                // Never shared: the connection stays with this client connection for its next requests, unless its
+                // PROXY header carries this request's unique ID (HAProxy opens a connection per request then).
+                conn.detach(false, target, reusable && keep && !uniqueIdInProxyHeader() ? front : null);
             } else {
                 conn.detach(reusable, target, null);
             }

@@ -149,6 +149,37 @@ class HttpMixedIT {
      * client's idle server connection is not given to another client (one event loop, so that both clients
      * share its pool of idle connections).
      */
+    /**
+     * A PROXY v2 header carrying the request's unique ID holds for that request only: the next request of the
+     * client gets a connection of its own (HAProxy's proxy_protocol_send_unique_id.vtc).
+     */
+    @Test
+    void aUniqueIdInTheProxyHeaderIsTheRequestsOwn() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin origin = HttpOrigin.withProxyProtocol(x -> x.reply(200, x.connection + "#" + x.index));
+             FulcrumProcess proxy = serve("""
+                     defaults
+                         mode http
+                         timeout connect 2s
+                         timeout client 10s
+                         timeout server 10s
+                     frontend fe
+                         bind 127.0.0.1:%d
+                         unique-id-format TEST-%%[req.hdr(in)]
+                         default_backend be
+                     backend be
+                         server s1 127.0.0.1:%d send-proxy-v2 proxy-v2-options unique-id
+                     """.formatted(fe, origin.port()), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(c.exchange("GET / HTTP/1.1\r\nHost: a\r\nin: foo\r\n\r\n").bodyText()).isEqualTo("1#1");
+            assertThat(c.exchange("GET / HTTP/1.1\r\nHost: a\r\nin: bar\r\n\r\n").bodyText()).isEqualTo("2#1");
+            String hex = java.util.HexFormat.of().formatHex("TEST-".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            assertThat(origin.proxyLines()).hasSize(2);
+            assertThat(origin.proxyLines().get(0)).endsWith("050008" + hex + "666f6f");
+            assertThat(origin.proxyLines().get(1)).endsWith("050008" + hex + "626172");
+        }
+    }
+
     @Test
     void sendProxyConnectionsAreNotShared() throws Exception {
         int fe = freePort();

@@ -138,12 +138,28 @@ final class HttpOrigin implements AutoCloseable {
         return new HttpOrigin(port, responder, false);
     }
 
-    /** An origin whose connections start with a PROXY protocol v1 line ({@link #proxyLines()}). */
+    /** An origin whose connections start with a PROXY protocol header, v1 or v2 ({@link #proxyLines()}). */
     static HttpOrigin withProxyProtocol(Responder responder) throws IOException {
         return new HttpOrigin(0, responder, true);
     }
 
-    /** The PROXY lines received, one per connection, in the order of the connections' numbers. */
+    /** A v1 PROXY line, or a v2 header in hexadecimal; null at the end of the stream. */
+    private static String proxyHeader(InputStream in) throws IOException {
+        in.mark(1);
+        if (in.read() != '\r') {
+            in.reset();
+            return HttpWire.readLine(in, new java.io.ByteArrayOutputStream());
+        }
+        in.reset();
+        byte[] fixed = in.readNBytes(16);
+        if (fixed.length < 16) {
+            return null;
+        }
+        byte[] rest = in.readNBytes(((fixed[14] & 0xff) << 8) | (fixed[15] & 0xff));
+        return java.util.HexFormat.of().formatHex(fixed) + java.util.HexFormat.of().formatHex(rest);
+    }
+
+    /** The PROXY lines received (v2 headers in hexadecimal), one per connection, in the order of the connections' numbers. */
     List<String> proxyLines() {
         return proxyLines;
     }
@@ -232,7 +248,7 @@ final class HttpOrigin implements AutoCloseable {
         s.setSoTimeout(60_000);
         InputStream in = new BufferedInputStream(s.getInputStream(), 64 * 1024);
         if (proxyProtocol) {
-            String line = HttpWire.readLine(in, new java.io.ByteArrayOutputStream());
+            String line = proxyHeader(in);
             if (line == null) {
                 return;
             }
