@@ -74,6 +74,13 @@ final class CheckRun {
     private int step;
     private Expect waiting;
     private boolean waitingHttp;
+    /** An HTTP request went out on this connection: every HTTP expect up to the next send reads its answer. */
+    private boolean requested;
+    /**
+     * A set-var, unset-var or comment ran after the last step: HAProxy zeroes the check's code before each rule, so
+     * the success then says code 0.
+     */
+    private boolean afterStep;
     private boolean connecting;
     /** In a TLS handshake: a timeout now is a layer-6 one. */
     private boolean handshaking;
@@ -126,6 +133,7 @@ final class CheckRun {
             release();
             eof = false;
         }
+        requested = false;
         closeProbe();
         // As HAProxy's tcpcheck_eval_connect(): each connect has its bound (inter, or the shorter of it and timeout
         // connect when timeout check is set); without timeout check it bounds the rest of the check too.
@@ -280,7 +288,8 @@ final class CheckRun {
         while (!finished && next < rules.size()) {
             CheckRule r = rules.get(next++);
             step = next;
-            if (r instanceof Connect || r instanceof Send || r instanceof HttpSend || r instanceof Expect) {
+            afterStep = !(r instanceof Connect || r instanceof Send || r instanceof HttpSend || r instanceof Expect);
+            if (!afterStep) {
                 last = r;
             }
             switch (r) {
@@ -312,6 +321,7 @@ final class CheckRun {
                     release();
                     channel.writeAndFlush(Unpooled.wrappedBuffer(HttpCheck.request(h, ctx(), target.stateHeader())));
                     waitingHttp = true;
+                    requested = true;
                     int n = skipComments(next);
                     if (n >= rules.size() || !(rules.get(n) instanceof Expect)) {
                         waiting = null; // the implicit expect: a 2xx or 3xx status
@@ -322,6 +332,7 @@ final class CheckRun {
                 case Expect e -> {
                     channel.flush();
                     waiting = e;
+                    waitingHttp = requested && e.kind().http(); // after a set-var, still the answer of the request
                     evaluate();
                     return;
                 }
@@ -339,12 +350,12 @@ final class CheckRun {
     private void succeeded() {
         switch (last) {
             case Expect e -> {
-                if (answer != null && on404()) {
+                if (answer != null && !afterStep && on404()) {
                     finish(CheckStatus.L7OKC, answer.status(), ""); // disable-on-404: the server drains
                     return;
                 }
                 String info = e.onSuccess() != null ? e.onSuccess().of(ctx()) : judged != null ? judged : target.explicit() ? "(tcp-check)" : "";
-                finish(e.ok() != null ? e.ok() : CheckStatus.L7OK, code(e, answer != null ? answer.status() : 0), info);
+                finish(e.ok() != null ? e.ok() : CheckStatus.L7OK, code(e, answer != null && !afterStep ? answer.status() : 0), info);
             }
             case Connect c -> finish(overTls ? CheckStatus.L6OK : CheckStatus.L4OK, 0, c == Connect.implicit() ? "" : "(tcp-check)");
             case null, default -> finish(CheckStatus.L7OK, 0, "(tcp-check)");

@@ -8,9 +8,9 @@ import static io.fulcrum.it.TcpProxyKit.send;
 import static io.fulcrum.it.TcpProxyKit.serve;
 
 /**
- * {@code http-check expect hdr|fhdr} (names, values, matching methods, negation) and the comment HAProxy adds to a
- * failure's info, against a real origin; the log lines as haproxy 2.6 words them. Passes against haproxy too
- * ({@code -Dit.proxy=haproxy}).
+ * {@code http-check expect hdr|fhdr} (names, values, matching methods, negation), expects around a set-var and the
+ * comment HAProxy adds to a failure's info, against a real origin; the log lines as haproxy 2.6 words them. Passes
+ * against haproxy too ({@code -Dit.proxy=haproxy}).
  */
 @Timeout(value = 120, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class HttpCheckExpectIT {
@@ -35,16 +35,22 @@ class HttpCheckExpectIT {
                         default_backend value
                     """.formatted(fe));
             String[][] cases = {
-                    {"value", "hdr name x-ver value 3.4"},
-                    {"full", "fhdr name x-ver value 3.4"},
-                    {"missing", "hdr name x-missing"},
-                    {"methods", "hdr name -m beg x- value -m reg '^1\\.[0-9]$'"},
-                    {"negated", "! hdr name server value -m sub nginx comment nonginx"},
-                    {"status", "status 201 comment want-201"},
+                    {"value", "expect hdr name x-ver value 3.4"},
+                    {"full", "expect fhdr name x-ver value 3.4"},
+                    {"missing", "expect hdr name x-missing"},
+                    {"methods", "expect hdr name -m beg x- value -m reg '^1\\.[0-9]$'"},
+                    {"negated", "expect ! hdr name server value -m sub nginx comment nonginx"},
+                    {"status", "expect status 201 comment want-201"},
+                    // an expect after a set-var still reads the answer; a set-var last zeroes the code (haproxy's check->code)
+                    {"varbetween", "expect status 200-399", "set-var(check.x) res.fhdr(x-ver)", "expect hdr name x-ver"},
+                    {"varlast", "expect status 200-399", "set-var(check.x) str(x)"},
             };
             for (String[] c : cases) {
-                cfg.append("backend ").append(c[0]).append("\n    option httpchk\n    http-check expect ").append(c[1])
-                        .append("\n    server s1 127.0.0.1:").append(origin.port()).append(" check inter 1s rise 1 fall 1\n");
+                cfg.append("backend ").append(c[0]).append("\n    option httpchk\n");
+                for (int i = 1; i < c.length; i++) {
+                    cfg.append("    http-check ").append(c[i]).append('\n');
+                }
+                cfg.append("    server s1 127.0.0.1:").append(origin.port()).append(" check inter 1s rise 1 fall 1\n");
             }
             try (FulcrumProcess p = serve(cfg.toString(), fe)) {
                 String ok = "Health check for server %s/s1 succeeded, reason: Layer7 check passed, code: 200, check duration: ";
@@ -55,6 +61,8 @@ class HttpCheckExpectIT {
                 p.awaitStderr(ok.formatted("methods"));
                 p.awaitStderr(failed.formatted("negated", "OK comment: nonginx"));
                 p.awaitStderr(failed.formatted("status", "OK comment: want-201"));
+                p.awaitStderr(ok.formatted("varbetween"));
+                p.awaitStderr(ok.replace("200", "0").formatted("varlast"));
             }
         }
     }
