@@ -268,11 +268,13 @@ final class CheckRun {
         return ctx;
     }
 
-    /** A connect nothing is sent on nor read from: the check ends once it is established ({@link #next} follows it). */
+    /**
+     * The last rule, a connect nothing is sent on nor read from: the check ends once it is established ({@link #next}
+     * follows it). A connect before another one is a whole connection, as HAProxy delays the ACK only for the last rule.
+     */
     private boolean bare(Connect c) {
         boolean tls = c.ssl() || c.byDefault() && target.tls() != null;
-        int n = skipComments(next);
-        return !tls && !c.sendProxy() && target.sendProxy() == 0 && (n >= rules.size() || rules.get(n) instanceof Connect);
+        return !tls && !c.sendProxy() && target.sendProxy() == 0 && skipComments(next) >= rules.size();
     }
 
     /** The first rule from {@code i} that is not a comment (comment rules are steps that do nothing). */

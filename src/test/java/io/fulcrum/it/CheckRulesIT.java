@@ -438,6 +438,25 @@ class CheckRulesIT {
         }
     }
 
+    /** A connect followed by another is a whole connection the server accepts; only the last one is a bare probe. */
+    @Test
+    void connectThenConnect() throws Exception {
+        try (Origin a = answering("A"); Origin b = answering("B")) {
+            int fe = freePort();
+            String cfg = CheckKit.config("", "tcp", fe, "twice") + """
+                    backend twice
+                        option tcp-check
+                        tcp-check connect port %d
+                        tcp-check connect port %d
+                        server s1 127.0.0.1:%d check inter 300ms
+                    """.formatted(a.port(), b.port(), FulcrumProcess.refusedPort());
+            try (FulcrumProcess p = serve(cfg, fe)) {
+                p.awaitStderr("Health check for server twice/s1 succeeded, reason: Layer4 check passed, ");
+                assertThat(a.accepted()).isPositive();
+            }
+        }
+    }
+
     @Test
     void proxyHeadersOfChecks() throws Exception {
         List<String> v1 = new CopyOnWriteArrayList<>();
