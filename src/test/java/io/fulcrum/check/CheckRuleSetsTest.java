@@ -117,6 +117,25 @@ class CheckRuleSetsTest {
                 """, "b")).isEqualTo("send HEAD /e6b HTTP/1.0\r\n\r\n");
     }
 
+    /**
+     * A connection header of the rules replaces HAProxy's {@code connection: close}; a Host header becomes an absolute
+     * URI's authority (as haproxy 2.6.12 sent them).
+     */
+    @Test
+    void connectionAndHostHeaders(@TempDir Path dir) {
+        assertThat(rules(dir, """
+                backend b
+                    option httpchk
+                    http-check send meth GET uri / ver HTTP/1.1 hdr host ws-host hdr connection upgrade hdr upgrade raw-proto
+                """, "b")).isEqualTo("send GET / HTTP/1.1\r\nhost: ws-host\r\nconnection: upgrade\r\nupgrade: raw-proto\r\n\r\n");
+        assertThat(rules(dir, """
+                backend b
+                    option httpchk
+                    http-check send meth POST uri http://a/chk ver HTTP/1.1 hdr host a-much-longer-host-name.example.org body "hello"
+                """, "b")).isEqualTo("send POST http://a-much-longer-host-name.example.org/chk HTTP/1.1\r\nhost: a-much-longer-host-name.example.org"
+                + "\r\ncontent-length: 5\r\nconnection: close\r\n\r\nhello");
+    }
+
     /** content-length and transfer-encoding given as headers are dropped; a second Host is refused. */
     @Test
     void headersASendDropsOrRefuses(@TempDir Path dir) {

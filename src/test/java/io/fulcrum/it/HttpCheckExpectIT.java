@@ -3,7 +3,12 @@ package io.fulcrum.it;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
 import static io.fulcrum.it.TcpProxyKit.freePort;
+import static org.assertj.core.api.Assertions.assertThat;
 import static io.fulcrum.it.TcpProxyKit.send;
 import static io.fulcrum.it.TcpProxyKit.serve;
 
@@ -17,8 +22,11 @@ class HttpCheckExpectIT {
 
     @Test
     void headerExpectsAndComments() throws Exception {
+        List<String> requests = new CopyOnWriteArrayList<>();
         try (Origin origin = Origin.start(s -> {
-            s.getInputStream().read(new byte[4096]);
+            byte[] b = new byte[4096];
+            int n = s.getInputStream().read(b);
+            requests.add(new String(b, 0, Math.max(0, n), StandardCharsets.ISO_8859_1));
             send(s, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-Ver: 1.2, 3.4\r\nServer: nginx/1.25\r\n\r\nok");
         })) {
             int fe = freePort();
@@ -44,6 +52,8 @@ class HttpCheckExpectIT {
                     // an expect after a set-var still reads the answer; a set-var last zeroes the code (haproxy's check->code)
                     {"varbetween", "expect status 200-399", "set-var(check.x) res.fhdr(x-ver)", "expect hdr name x-ver"},
                     {"varlast", "expect status 200-399", "set-var(check.x) str(x)"},
+                    // a URI the rules made empty goes out as "/"
+                    {"emptyuri", "unset-var(check.path)", "send meth GET uri-lf \"%[var(check.path)]\"", "expect status 200"},
             };
             for (String[] c : cases) {
                 cfg.append("backend ").append(c[0]).append("\n    option httpchk\n");
@@ -63,6 +73,8 @@ class HttpCheckExpectIT {
                 p.awaitStderr(failed.formatted("status", "OK comment: want-201"));
                 p.awaitStderr(ok.formatted("varbetween"));
                 p.awaitStderr(ok.replace("200", "0").formatted("varlast"));
+                p.awaitStderr(ok.formatted("emptyuri"));
+                assertThat(requests).anyMatch(r -> r.startsWith("GET / HTTP/1.0\r\n"));
             }
         }
     }
