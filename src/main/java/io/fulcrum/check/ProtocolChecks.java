@@ -108,7 +108,7 @@ final class ProtocolChecks {
                     CheckRule.Connect.implicit(),
                     CheckRule.Send.of(pgsqlStartup(l.arg(2))),
                     expect(Kind.RSTRING, null, Pattern.compile("^E"), 5, CheckStatus.L7RSP, a -> from(a, 6), null, null).negated(),
-                    expect(Kind.RBINARY, null, Pattern.compile("^52000000(08|0A|0C)000000(00|02|03|04|05|06)"), 9, CheckStatus.L7STS,
+                    expect(Kind.RBINARY, null, Pattern.compile("^52000000[A-Z0-9]{2}000000(00|02|03|04|05|06|07|09|0A)"), 9, CheckStatus.L7STS,
                             a -> "PostgreSQL unknown error", a -> "PostgreSQL server is ok", null)));
         });
         options.add("mysql-check", Capability.BE | Capability.NO_NEGATION, (o, l) -> {

@@ -124,10 +124,10 @@ class ProtocolChecksIT {
                 readExactly(s, 50);
                 write(s, mysqlPacket(2, concat(hex("ff1504"), bytes("#28000Access denied for user 'fulcrum'"))));
             });
-            // pgsql-check: AuthenticationOk, or an ErrorResponse.
+            // pgsql-check: an AuthenticationSASL request (any authentication request will do), or an ErrorResponse.
             Origin pgOk = start(origins, s -> {
                 received.putIfAbsent("pgsql", readExactly(s, 22));
-                write(s, hex("520000000800000000"));
+                write(s, hex("52000000170000000A534352414D2D5348412D3235360000"));
             });
             Origin pgBad = start(origins, s -> {
                 readExactly(s, 22);
