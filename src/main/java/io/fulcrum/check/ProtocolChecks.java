@@ -262,34 +262,55 @@ final class ProtocolChecks {
         return Verdict.pass(from(a, 5));
     }
 
-    /** An LDAPv3 BindResponse (RFC 4511 4.2.2): its resultCode must be 0 (success). */
+    /**
+     * An LDAPv3 BindResponse (RFC 4511 4.2.2): its resultCode must be 0 (success). The message's length may take the
+     * long form on 2 or 4 bytes (Active Directory's); as HAProxy 2.6, a message not all in yet is waited for.
+     */
     private static Verdict ldapBindResponse(ByteBuf a, boolean eof) {
         Verdict notLdap = new Verdict(CheckStatus.L7RSP, 0, "Not LDAPv3 protocol");
-        if (a.readableBytes() < 14) {
-            return notLdap;
-        }
+        Verdict tooShort = eof ? new Verdict(CheckStatus.L7RSP, 0, "") : null;
         int r = a.readerIndex();
-        int len = (a.getByte(r + 1) & 0x80) != 0 ? a.getByte(r + 1) & 0x7f : 0;
-        if (len > 2 || !at(a, 2 + len, 0x02, 0x01, 0x01, 0x61)) {
+        int size = a.getUnsignedByte(r + 1);
+        int lengthBytes = (size & 0x80) != 0 ? size & 0x7f : 0;
+        if (a.readableBytes() < 2 + lengthBytes) {
+            return tooShort;
+        }
+        long length = switch (lengthBytes) {
+            case 0 -> size;
+            case 2 -> a.getUnsignedShort(r + 2);
+            case 4 -> a.getUnsignedInt(r + 2);
+            default -> -1;
+        };
+        if (length < 0) {
             return notLdap;
         }
-        len += (a.getByte(r + len + 6) & 0x80) != 0 ? a.getByte(r + len + 6) & 0x7f : 0;
-        if (len > 4 || !at(a, 7 + len, 0x0a, 0x01)) {
+        if (a.readableBytes() < 2 + lengthBytes + length) {
+            return tooShort;
+        }
+        int p = 2 + lengthBytes;
+        if (!at(a, p, 0x02, 0x01, 0x01, 0x61)) {
             return notLdap;
         }
-        int code = a.getUnsignedByte(r + len + 9);
+        p += 4;
+        int opSize = a.getUnsignedByte(r + p);
+        p += 1 + ((opSize & 0x80) != 0 ? opSize & 0x7f : 0); // the bindResponse's length, skipped
+        if (!at(a, p, 0x0a, 0x01, -1)) {
+            return notLdap;
+        }
+        int code = a.getUnsignedByte(r + p + 2);
         if (code != 0) {
             return new Verdict(CheckStatus.L7STS, code, "See RFC: http://tools.ietf.org/html/rfc4511#section-4.1.9");
         }
         return Verdict.pass("Success");
     }
 
+    /** The answer holds {@code bytes} at {@code offset}; a negative one stands for any byte. */
     private static boolean at(ByteBuf a, int offset, int... bytes) {
         if (a.readableBytes() < offset + bytes.length) {
             return false;
         }
         for (int i = 0; i < bytes.length; i++) {
-            if (a.getUnsignedByte(a.readerIndex() + offset + i) != bytes[i]) {
+            if (bytes[i] >= 0 && a.getUnsignedByte(a.readerIndex() + offset + i) != bytes[i]) {
                 return false;
             }
         }

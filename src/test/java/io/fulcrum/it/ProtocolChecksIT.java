@@ -143,10 +143,13 @@ class ProtocolChecksIT {
                 readExactly(s, 14);
                 write(s, bytes("-NOAUTH Authentication required.\r\n"));
             });
-            // ldap-check: a bindResponse with success, or with invalidCredentials (49).
+            // ldap-check: a bindResponse with success (lengths in the long form, as Active Directory's, sent in two
+            // parts), or with invalidCredentials (49).
             Origin ldapOk = start(origins, s -> {
                 received.putIfAbsent("ldap", readExactly(s, 14));
-                write(s, hex("300c02010161070a010004000400"));
+                write(s, hex("308400000010020101618400000007"));
+                Thread.sleep(200);
+                write(s, hex("0a010004000400"));
             });
             Origin ldapBad = start(origins, s -> {
                 readExactly(s, 14);
