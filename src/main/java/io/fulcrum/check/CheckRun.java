@@ -28,6 +28,7 @@ import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.ScheduledFuture;
 
 import java.net.InetSocketAddress;
+import java.net.NoRouteToHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
@@ -623,14 +624,21 @@ final class CheckRun {
         }
     }
 
-    /** The system's words for a failed connect ("Connection refused"), as HAProxy reports them. */
+    /**
+     * HAProxy's words for a failed connect (chk_report_conn_err()): the system's ("Connection refused") for an error
+     * the connection reported later, "General socket error (...)" for one connect() itself returned (its CO_ER_SOCK_ERR).
+     */
     private static String systemWords(Throwable t) {
+        if (t instanceof NoRouteToHostException && t.getMessage() == null) {
+            return "General socket error (Network is unreachable)"; // Netty's exception for connect()'s ENETUNREACH
+        }
         String m = t.getMessage();
         if (m == null) {
             return t.getClass().getSimpleName();
         }
         m = m.replaceFirst(": /\\S*$", ""); // Netty adds the address: "Connection refused: /127.0.0.1:80"
-        return m.contains(": ") ? m.substring(m.lastIndexOf(": ") + 2) : m;
+        String words = m.contains(": ") ? m.substring(m.lastIndexOf(": ") + 2) : m;
+        return m.startsWith("connect(..) failed") ? "General socket error (" + words + ")" : words;
     }
 
     /** HAProxy's words for a failed handshake (conn_err_code_str): the peer's close, or a protocol error. */

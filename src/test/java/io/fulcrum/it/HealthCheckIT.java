@@ -187,6 +187,7 @@ class HealthCheckIT {
                         tcp-check expect string +PONG comment "pong wanted"
                         server silent 127.0.0.1:%d check inter 300 rise 1 fall 1
                         server refused 127.0.0.1:%d check inter 300 rise 1 fall 1
+                        server unreachable 255.255.255.255:11111 check inter 300 rise 1 fall 1
                     backend ports
                         option tcp-check
                         tcp-check connect
@@ -200,6 +201,8 @@ class HealthCheckIT {
             try (FulcrumProcess p = serve(cfg, fe)) {
                 p.awaitStderr("Health check for server pong/silent failed");
                 p.awaitStderr("Health check for server pong/refused failed");
+                p.awaitStderr("Health check for server pong/unreachable failed, reason: Layer4 connection problem, "
+                        + "info: \"General socket error (Network is unreachable) at initial connection step of tcp-check\", check duration: ");
                 p.awaitStderr("Health check for server ports/s1 failed");
                 assertThat(p.stderr()).contains("Health check for server pong/silent failed, reason: Layer7 timeout, "
                         + "info: \" at step 2 of tcp-check (expect string '+PONG') comment: 'pong wanted'\", check duration: ");
