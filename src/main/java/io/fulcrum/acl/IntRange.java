@@ -5,7 +5,8 @@ import io.fulcrum.cfg.ConfigException;
 /**
  * An integer pattern: a value or an inclusive range, possibly open ("10:", ":99"). As in HAProxy, whose integer
  * matching "only applies to positive values", '-' separates a range's bounds as ':' does: "1-5", "5-", and "-5"
- * (after "--" or an operator) is ":5".
+ * (after "--" or an operator) is ":5". Only a bound after the separator can be negative (":-1", which is what
+ * "lt 0" becomes).
  */
 record IntRange(long min, long max) {
 
@@ -68,10 +69,16 @@ record IntRange(long min, long max) {
         return -1;
     }
 
-    /** A decimal integer without a sign: '-' is a separator, and HAProxy refuses '+'. */
+    /**
+     * A decimal integer as HAProxy's strl2llrc() reads it: an optional '-' (a lone "-" is 0), never '+'. Only a
+     * range's second bound can hold the '-': anywhere else, it is the separator.
+     */
     private static long number(String text) throws ConfigException {
+        if (text.equals("-")) {
+            return 0;
+        }
         try {
-            if (text.startsWith("+") || text.startsWith("-")) {
+            if (text.startsWith("+")) {
                 throw new NumberFormatException();
             }
             return Long.parseLong(text);

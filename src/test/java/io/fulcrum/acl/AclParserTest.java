@@ -159,6 +159,23 @@ class AclParserTest {
         assertThat(acl("int(9) -- -8")).isFalse();
     }
 
+    /** As haproxy 2.6: the bound after the separator may be negative, which "lt 0" needs (":-1"). */
+    @Test
+    void theSecondBoundMayBeNegative() throws ConfigException {
+        assertThat(acl("int(-1) lt 0")).isTrue();
+        assertThat(acl("int(0) lt 0")).isFalse();
+        assertThat(acl("int(-1) -m int lt 0")).isTrue();
+        assertThat(acl("int(-5) :-5")).isTrue();
+        assertThat(acl("int(-4) :-5")).isFalse();
+        assertThat(acl("int(0) 0:-")).isTrue();
+        assertThat(acl("int(-9223372036854775808) :-9223372036854775808")).isTrue();
+        assertThatThrownBy(() -> acl("int(8) 0:-1")).hasMessage("error detected while parsing ACL 'x' : '0:-1' is not a valid number range.");
+        assertThatThrownBy(() -> acl("int(8) :--1")).hasMessage("error detected while parsing ACL 'x' : ':--1' is not a valid number range.");
+        assertThatThrownBy(() -> acl("int(8) :+1")).hasMessage("error detected while parsing ACL 'x' : ':+1' is not a valid number range.");
+        assertThatThrownBy(() -> acl("int(8) gt 9223372036854775807"))
+                .hasMessage("error detected while parsing ACL 'x' : '-9223372036854775808:' is not a valid number range.");
+    }
+
     @Test
     void addressesWithMasksAcrossFamilies() throws ConfigException {
         assertThat(acl("ipv4(10.1.2.3) 10.0.0.0/8")).isTrue();
