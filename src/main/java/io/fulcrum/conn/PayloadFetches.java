@@ -42,9 +42,9 @@ final class PayloadFetches {
             }));
         }
         c.fetch(new Fetch("res.len", ArgSpec.NONE, SampleType.SINT, Source.L6RES, (a, ctx, out) -> length(ctx, response.apply(ctx), out)));
-        c.fetch(new Fetch("req.payload", BLOCK, SampleType.BIN, Source.L6REQ, (a, ctx, out) -> missing(ctx, block(a, request.apply(ctx), out))));
-        c.fetch(new Fetch("res.payload", BLOCK, SampleType.BIN, Source.L6RES, (a, ctx, out) -> missing(ctx, block(a, response.apply(ctx), out))));
-        c.fetch(new Fetch("payload", BLOCK, SampleType.BIN, Source.L6REQ, (a, ctx, out) -> missing(ctx, block(a, either.apply(ctx), out)),
+        c.fetch(new Fetch("req.payload", BLOCK, SampleType.BIN, Source.L6REQ, (a, ctx, out) -> block(a, ctx, request.apply(ctx), out)));
+        c.fetch(new Fetch("res.payload", BLOCK, SampleType.BIN, Source.L6RES, (a, ctx, out) -> block(a, ctx, response.apply(ctx), out)));
+        c.fetch(new Fetch("payload", BLOCK, SampleType.BIN, Source.L6REQ, (a, ctx, out) -> block(a, ctx, either.apply(ctx), out),
                 null, Source.L6RES, null));
         c.fetch(new Fetch("req.payload_lv", LENGTH_VALUE, SampleType.BIN, Source.L6REQ,
                 (a, ctx, out) -> missing(ctx, lengthValue(a, request.apply(ctx), out)), PayloadFetches::checkLengthValue));
@@ -70,14 +70,22 @@ final class PayloadFetches {
         return content != null && out.setSint(content.readableBytes());
     }
 
-    /** {@code payload(offset,length)}: the bytes there; with a length of 0, all the bytes from the offset. */
-    private static boolean block(Arg[] a, ByteBuf content, Sample out) {
+    /**
+     * {@code payload(offset,length)}: the bytes there; with a length of 0, all the bytes from the offset, a block
+     * that "may change" while content rules can still wait for more (HAProxy's smp_fetch_payload), so that a
+     * condition it does not meet yet waits instead of failing.
+     */
+    private static boolean block(Arg[] a, SampleContext ctx, ByteBuf content, Sample out) {
         if (content == null) {
-            return false;
+            return missing(ctx, false);
         }
         long offset = a[0].num();
-        long length = a[1].num() == 0 ? content.readableBytes() - offset : a[1].num();
-        return copy(content, offset, length, out);
+        boolean toEnd = a[1].num() == 0;
+        boolean found = copy(content, offset, toEnd ? content.readableBytes() - offset : a[1].num(), out);
+        if (found && toEnd && ctx.awaitingContent()) {
+            ctx.contentMissing();
+        }
+        return missing(ctx, found);
     }
 
     /**

@@ -15,25 +15,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class DistccFetchesTest {
     private static final String MESSAGE = "DIST00000001ARGC00000002ARGV00000003gccARGV00000002-cDOTI00000005hello";
 
-    /** A context holding {@code bytes}; {@code waiting}: the content rules may still wait for more. */
-    private static TestContext holding(String bytes, boolean waiting, boolean[] missing) {
-        TestContext ctx = new TestContext() {
-            @Override
-            public boolean awaitingContent() {
-                return waiting;
-            }
-
-            @Override
-            public void contentMissing() {
-                missing[0] = true;
-            }
-        };
-        ctx.requestContent = Unpooled.copiedBuffer(bytes, StandardCharsets.ISO_8859_1);
-        return ctx;
-    }
-
     private static TestContext holding(String bytes) {
-        return holding(bytes, false, new boolean[1]);
+        return HeldBytes.holding(bytes, false, new boolean[1]);
     }
 
     @Test
@@ -75,13 +58,13 @@ class DistccFetchesTest {
         assertThat(holding("DIST00000001ARG").eval("distcc_param(DIST)")).isEqualTo("sint:1");
         assertThat(holding("DIST00000001ARG").eval("distcc_param(ARGV)")).isEqualTo("none");
         boolean[] missing = new boolean[1];
-        assertThat(holding("DOTI00000005hel", true, missing).eval("distcc_body(DOTI)")).isEqualTo("none");
+        assertThat(HeldBytes.holding("DOTI00000005hel", true, missing).eval("distcc_body(DOTI)")).isEqualTo("none");
         assertThat(missing[0]).as("the rule waits for the rest of the body").isTrue();
         missing[0] = false;
-        assertThat(holding("DIST00000001AR", true, missing).eval("distcc_param(ARGV)")).isEqualTo("none");
+        assertThat(HeldBytes.holding("DIST00000001AR", true, missing).eval("distcc_param(ARGV)")).isEqualTo("none");
         assertThat(missing[0]).isTrue();
         missing[0] = false;
-        assertThat(holding("DIST0000000Z", true, missing).eval("distcc_param(ARGV)")).isEqualTo("none");
+        assertThat(HeldBytes.holding("DIST0000000Z", true, missing).eval("distcc_param(ARGV)")).isEqualTo("none");
         assertThat(missing[0]).as("bad digits: nothing to wait for").isFalse();
     }
 

@@ -34,6 +34,19 @@ class PayloadFetchesTest {
         assertThat(ctx.eval("res.len")).as("no response held").isEqualTo("none");
     }
 
+    /** As haproxy 2.6: the block up to the end grows while more can come, so a condition it fails waits for more. */
+    @Test
+    void aBlockToTheEndMayChangeWhileMoreCanCome() {
+        for (String fetch : new String[] {"req.payload(0,0)", "payload(0,0)", "req.payload(0,3)"}) {
+            for (boolean waiting : new boolean[] {true, false}) {
+                boolean[] missing = {false};
+                TestContext ctx = HeldBytes.holding("8=FIX", waiting, missing);
+                assertThat(ctx.eval(fetch)).isNotEqualTo("none");
+                assertThat(missing[0]).as(fetch + (waiting ? " waiting" : " at the end")).isEqualTo(waiting && fetch.endsWith(",0)"));
+            }
+        }
+    }
+
     @Test
     void lengthThenValue() {
         TestContext ctx = holding("\0\3abcXYZ");
