@@ -97,12 +97,11 @@ final class TransactionVariables {
             return q < 0 ? "" : uri.substring(q);
         }
         String p = q < 0 ? uri : uri.substring(0, q);
-        if (pathOnly) {
+        if (pathOnly && !p.startsWith("/")) {
+            // HAProxy's http_parse_path: an absolute URI's path after its authority, none for "*" or an authority
             int scheme = p.indexOf("://");
-            if (scheme >= 0 && p.indexOf('/') > scheme) {
-                int slash = p.indexOf('/', scheme + 3);
-                p = slash < 0 ? "" : p.substring(slash);
-            }
+            int slash = scheme < 0 ? -1 : p.indexOf('/', scheme + 3);
+            p = slash < 0 ? "" : p.substring(slash);
         }
         return p;
     }

@@ -90,6 +90,21 @@ class LogLineTest {
         assertThat(line("a %hs %hs b")).isEqualTo("a {ab|} {ab|} b");
     }
 
+    /** As haproxy 2.6: %HPO is the path of an origin form or of an absolute URI, nothing for "*" or any other form. */
+    @Test
+    void thePathOnlyOfEachFormOfUri() throws Exception {
+        String[][] cases = {
+            {"*", "HP=* HPO= HQ= HU=*"},
+            {"http://h", "HP=http://h HPO= HQ= HU=http://h"},
+            {"http://h/p/q?x=1", "HP=http://h/p/q HPO=/p/q HQ=?x=1 HU=http://h/p/q?x=1"},
+            {"h/x", "HP=h/x HPO= HQ= HU=h/x"},
+        };
+        for (String[] c : cases) {
+            exchange(c[0], "Mozil");
+            assertThat(line("HP=%HP HPO=%HPO HQ=%HQ HU=%HU")).as(c[0]).isEqualTo(c[1]);
+        }
+    }
+
     @Test
     void httpVariablesAsHaproxyWritesThem() throws Exception {
         exchange("/a/b?c=1", "Mozil");
