@@ -475,7 +475,6 @@ public final class StreamLog {
         return logNumber;
     }
 
-    /** The status logged: the one the proxy set, else the response's (-1 when none, 0 in TCP). */
     /**
      * The response about to be sent ({@code ctx}'s status): its HTTP error or failure, if any, counts in the
      * connection's stick-table trackers now, before the response rules run (HAProxy's http_err_cnt, http_fail_cnt).
@@ -487,6 +486,7 @@ public final class StreamLog {
         }
     }
 
+    /** The status logged: the one the proxy set, else the response's (-1 when none, 0 in TCP). */
     int status(SampleContext ctx) {
         return status >= 0 ? status : ctx.status();
     }

@@ -192,7 +192,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     private int replyBodyHtx;
     /** The stream's own copy of the client's addresses once a rule rewrites them (set-src...), else null. */
     private Endpoints endpoints;
-    /** Where the target is reached for this stream ({@link Server#target}), set as it is chosen. */
+    /** Where the target is reached for this stream ({@link Server#target}), once asked; null again at each attempt. */
     private SocketAddress targetAddress;
     private Vars txnVars;
     private Vars reqVars;
@@ -623,7 +623,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             return;
         }
         log.connecting();
-        targetAddress = target.target(destination());
+        targetAddress = null;
         if (!retriedOnNew) {
             H1ServerConnection idle = idleConnection();
             if (idle != null) {
@@ -684,7 +684,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         lastServerChannel = null;
         attempts++;
         log.retries(attempts - 1);
-        SocketAddress address = targetAddress;
+        SocketAddress address = targetAddress();
         H1ServerConnection.connect(client, front.loops(), target, backend, address, front.limits()).addListener((ChannelFutureListener) f -> {
             H1ServerConnection conn = H1ServerConnection.of(f.channel());
             if (finished) {
@@ -857,7 +857,15 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
      * HAProxy keys the connections of a server that follows the destination by that address (its conn hash).
      */
     private SocketAddress reuseKey() {
-        return target.followsDestination() ? targetAddress : null;
+        return target.followsDestination() ? targetAddress() : null;
+    }
+
+    /** Where the target is reached for this stream: made when first asked (a reused connection needs none). */
+    private SocketAddress targetAddress() {
+        if (targetAddress == null) {
+            targetAddress = target.target(destination());
+        }
+        return targetAddress;
     }
 
     /**
@@ -1022,10 +1030,8 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     /** The response head goes to the client, framed for it. */
     private void sendResponseHead(ResponseHead head) {
         long serverLength = head.bodyLength();
-        if (clientHead && !request.isHead()) {
-            // The server answered another method with a body the client does not expect: only the head goes.
-            bodyDropped = true;
-        }
+        // The server answered another method with a body the client does not expect: only the head goes.
+        bodyDropped = clientHead && !request.isHead();
         chunkedToClient = serverLength == HttpHead.CHUNKED && !bodyDropped;
         // The rules are done: hop-by-hop fields go; a Connection field they set saying close ends the client's connection.
         boolean closeAsked = HopByHop.strip(head).close();

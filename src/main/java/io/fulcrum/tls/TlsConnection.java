@@ -14,6 +14,7 @@ import java.security.cert.X509Certificate;
 import java.security.interfaces.DSAPublicKey;
 import java.security.interfaces.ECPublicKey;
 import java.security.interfaces.RSAPublicKey;
+import java.util.function.Supplier;
 
 /**
  * What the {@code ssl_fc_*}/{@code ssl_bc_*} fetches and the log read of a TLS connection, taken once when its
@@ -43,7 +44,7 @@ final class TlsConnection implements TlsInfo {
     /** Null once the handshake completed; else why it failed. */
     final HandshakeError error;
 
-    private TlsConnection(String sni, SSLEngine engine, ClientVerifier verifier, KeyLog.Secrets secrets, HelloCapture hello) {
+    private TlsConnection(String sni, SSLEngine engine, Supplier<ClientVerifier> verifier, KeyLog.Secrets secrets, HelloCapture hello) {
         SSLSession s = engine.getSession();
         this.sni = sni;
         if (engine instanceof ReferenceCountedOpenSslEngine e) {
@@ -65,8 +66,7 @@ final class TlsConnection implements TlsInfo {
         this.peer = first(peers);
         this.peerChain = peers;
         this.local = first(s.getLocalCertificates());
-        this.verify = s.getValue(ClientVerifier.RESULT) instanceof int[] v ? v
-                : resumed && verifier != null && peers != null ? verifier.resumed(peers) : new int[] {0, 0};
+        this.verify = s.getValue(ClientVerifier.RESULT) instanceof int[] v ? v : verifyResumed(verifier, peers);
         this.secrets = secrets;
         this.hello = hello;
         this.error = null;
@@ -111,13 +111,22 @@ final class TlsConnection implements TlsInfo {
     }
 
     /**
+     * The verification of a resumed session, whose result the session does not keep: the chosen context's verifier
+     * checks the chain again ({@link ClientVerifier#resumed}); none without a client certificate.
+     */
+    private int[] verifyResumed(Supplier<ClientVerifier> verifier, Certificate[] peers) {
+        ClientVerifier v = resumed && verifier != null && peers != null ? verifier.get() : null;
+        return v == null ? new int[] {0, 0} : v.resumed(peers);
+    }
+
+    /**
      * Records the state of a connection whose handshake just completed.
      *
-     * @param verifier what verified the client's certificate, or null
+     * @param verifier what verifies the client's certificate (asked only on a resumed session), or null
      * @param secrets  where its key log went, or null
      * @param hello    what was captured of its ClientHello, or null
      */
-    static TlsConnection completed(Channel ch, SslHandler handler, String sni, ClientVerifier verifier, KeyLog.Secrets secrets,
+    static TlsConnection completed(Channel ch, SslHandler handler, String sni, Supplier<ClientVerifier> verifier, KeyLog.Secrets secrets,
                                    HelloCapture hello) {
         TlsConnection c = new TlsConnection(sni, handler.engine(), verifier, secrets, hello);
         ch.attr(KEY).set(c);

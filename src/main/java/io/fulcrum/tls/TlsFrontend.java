@@ -102,8 +102,8 @@ final class TlsFrontend implements Transport {
         int offer;
         /** The chosen context refuses tickets. */
         boolean ticketsOff;
-        /** The chosen context's verifier of client certificates, or null. */
-        ClientVerifier verifier;
+        /** The context the SNI chose, once the ClientHello was read; else null. */
+        private SslContext chosen;
 
         Selector(TlsFrontend f) {
             super(f.certificates, 0, f.handshakeTimeoutMillis);
@@ -153,10 +153,15 @@ final class TlsFrontend implements Transport {
             return super.lookup(ctx, clientHello);
         }
 
+        /** The chosen context's verifier of client certificates, or null (looked up when a resumed session needs it). */
+        ClientVerifier verifier() {
+            return chosen == null ? null : certificates.verifier(chosen);
+        }
+
         @Override
         protected void replaceHandler(ChannelHandlerContext ctx, String hostname, SslContext sslContext) throws Exception {
             host = hostname;
-            verifier = certificates.verifier(sslContext);
+            chosen = sslContext;
             super.replaceHandler(ctx, hostname, sslContext);
         }
     }
@@ -185,7 +190,7 @@ final class TlsFrontend implements Transport {
                 if (e.isSuccess()) {
                     done = true;
                     TlsConnection t = TlsConnection.completed(ctx.channel(), ctx.pipeline().get(SslHandler.class), selector.host,
-                            selector.verifier, selector.secrets, selector.hello == null ? null : selector.hello.capture);
+                            selector::verifier, selector.secrets, selector.hello == null ? null : selector.hello.capture);
                     handshakes.frontend(t, selector.offer, selector.ticketsOff);
                     ctx.pipeline().remove(this);
                     ackFinished(ctx.channel());

@@ -157,19 +157,8 @@ class HttpMixedIT {
     void aUniqueIdInTheProxyHeaderIsTheRequestsOwn() throws Exception {
         int fe = freePort();
         try (HttpOrigin origin = HttpOrigin.withProxyProtocol(x -> x.reply(200, x.connection + "#" + x.index));
-             FulcrumProcess proxy = serve("""
-                     defaults
-                         mode http
-                         timeout connect 2s
-                         timeout client 10s
-                         timeout server 10s
-                     frontend fe
-                         bind 127.0.0.1:%d
-                         unique-id-format TEST-%%[req.hdr(in)]
-                         default_backend be
-                     backend be
-                         server s1 127.0.0.1:%d send-proxy-v2 proxy-v2-options unique-id
-                     """.formatted(fe, origin.port()), fe);
+             FulcrumProcess proxy = serve(HttpKit.config("127.0.0.1:" + fe, "unique-id-format TEST-%[req.hdr(in)]", "", origin.port())
+                     .replace(":" + origin.port() + "\n", ":" + origin.port() + " send-proxy-v2 proxy-v2-options unique-id\n"), fe);
              HttpClientConn c = HttpClientConn.open(fe)) {
             assertThat(c.exchange("GET / HTTP/1.1\r\nHost: a\r\nin: foo\r\n\r\n").bodyText()).isEqualTo("1#1");
             assertThat(c.exchange("GET / HTTP/1.1\r\nHost: a\r\nin: bar\r\n\r\n").bodyText()).isEqualTo("2#1");

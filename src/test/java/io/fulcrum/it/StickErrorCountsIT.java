@@ -22,23 +22,13 @@ class StickErrorCountsIT {
         int fe = freePort();
         try (HttpOrigin origin = HttpOrigin.start(x -> x.reply(x.target().equals("/fail") ? 500
                      : x.target().equals("/missing") ? 404 : 200, "r"));
-             FulcrumProcess proxy = serve("""
-                     defaults
-                         mode http
-                         timeout connect 2s
-                         timeout client 10s
-                         timeout server 10s
-                     frontend fe
-                         bind 127.0.0.1:%d
-                         stick-table type ip size 10 expire 30s store http_req_cnt,http_err_cnt,http_fail_cnt
-                         http-request track-sc0 src
-                         http-request deny if { path /denied }
-                         http-response set-header x-resp %%[sc_http_err_cnt(0)]/%%[sc_http_fail_cnt(0)]
-                         http-after-response set-header x-after %%[sc_http_err_cnt(0)]/%%[sc_http_fail_cnt(0)]
-                         default_backend be
-                     backend be
-                         server s1 127.0.0.1:%d
-                     """.formatted(fe, origin.port()), fe);
+             FulcrumProcess proxy = serve(HttpKit.config("127.0.0.1:" + fe, """
+                     stick-table type ip size 10 expire 30s store http_req_cnt,http_err_cnt,http_fail_cnt
+                     http-request track-sc0 src
+                     http-request deny if { path /denied }
+                     http-response set-header x-resp %[sc_http_err_cnt(0)]/%[sc_http_fail_cnt(0)]
+                     http-after-response set-header x-after %[sc_http_err_cnt(0)]/%[sc_http_fail_cnt(0)]
+                     """, "", origin.port()), fe);
              HttpClientConn c = HttpClientConn.open(fe)) {
             assertThat(c.exchange(get("/one")).get("x-after")).isEqualTo("0/0");
             assertThat(c.exchange(get("/denied")).get("x-after")).isEqualTo("1/0");
