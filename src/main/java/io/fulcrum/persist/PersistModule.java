@@ -4,6 +4,7 @@ import io.fulcrum.acl.AclParser;
 import io.fulcrum.acl.AclTable;
 import io.fulcrum.acl.Condition;
 import io.fulcrum.cfg.Args;
+import io.fulcrum.cli.CliCommands;
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.ConfigLine;
 import io.fulcrum.cfg.ConfigModel;
@@ -39,6 +40,7 @@ public final class PersistModule implements Module {
     @Override
     public void register(Registry registry) {
         RdpCookie.register(SampleCatalog.of(registry));
+        PersistCommands.register(CliCommands.of(registry));
         KeywordTable<ProxySpec> keywords = registry.table(ProxyModule.KEYWORDS);
         keywords.add("persist", Capability.BE, (p, l) -> {
             if (!l.has(1)) {

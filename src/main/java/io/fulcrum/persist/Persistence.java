@@ -33,26 +33,70 @@ public final class Persistence {
     private static final long FUTURE_SLACK = 86_400;
 
     private final PersistSpec spec;
-    /** The backend's servers and their cookies, replaced whole when a server is added or deleted at run time. */
+    /**
+     * The backend's servers and their cookies, replaced whole when a server is added or deleted, when the CLI
+     * changes the dynamic cookies, or when a server with a dynamic cookie moved.
+     */
     private volatile Roster roster;
+    /** {@code cookie ... dynamic}, which {@code enable|disable dynamic-cookie backend} change at run time. */
+    private volatile boolean dynamic;
+    /** {@code dynamic-cookie-key} or null, which {@code set dynamic-cookie-key backend} changes at run time. */
+    private volatile String dynamicKey;
 
-    /** The servers, and each one's cookie value (its own, or the dynamic one) or null. */
-    private record Roster(Server[] servers, String[] values) {
+    /**
+     * The servers, each one's cookie value (its own, or the dynamic one) or null, and the address each value was
+     * made for (a dynamic cookie is a hash of it).
+     */
+    private record Roster(Server[] servers, String[] values, Server.Address[] addresses) {
     }
 
     private Persistence(PersistSpec spec, List<Server> servers) {
         this.spec = spec;
+        this.dynamic = spec.dynamic;
+        this.dynamicKey = spec.dynamicKey;
         servers(servers);
     }
 
     /** The backend's servers now (after {@code add server} or {@code del server}). */
     public void servers(List<Server> list) {
-        Server[] servers = list.toArray(new Server[0]);
+        roster = roster(list.toArray(new Server[0]));
+    }
+
+    private Roster roster(Server[] servers) {
         String[] values = new String[servers.length];
+        Server.Address[] addresses = new Server.Address[servers.length];
         for (int i = 0; i < values.length; i++) {
-            values[i] = valueOf(spec, servers[i]);
+            addresses[i] = servers[i].address();
+            values[i] = valueOf(servers[i], addresses[i]);
         }
-        roster = new Roster(servers, values);
+        return new Roster(servers, values, addresses);
+    }
+
+    /** The roster, made again when a server whose cookie is dynamic moved ({@code set server addr}, DNS) since. */
+    private Roster roster() {
+        Roster r = roster;
+        if (dynamic && dynamicKey != null) {
+            for (int i = 0; i < r.servers.length; i++) {
+                if (r.servers[i].address() != r.addresses[i] && r.servers[i].spec().cookie == null) {
+                    r = roster(r.servers);
+                    roster = r;
+                    break;
+                }
+            }
+        }
+        return r;
+    }
+
+    /** {@code enable|disable dynamic-cookie backend}: servers without a {@code cookie} of their own get or lose theirs. */
+    public void dynamic(boolean on) {
+        dynamic = on;
+        roster = roster(roster.servers);
+    }
+
+    /** {@code set dynamic-cookie-key backend}: the dynamic cookies change (the existing sessions are broken). */
+    public void dynamicKey(String key) {
+        dynamicKey = key;
+        roster = roster(roster.servers);
     }
 
     /** The persistence of a backend, or null when it has no cookie and no persist rule. */
@@ -68,15 +112,15 @@ public final class Persistence {
      * A server's cookie: its {@code cookie} value, else with {@code cookie ... dynamic} and a
      * {@code dynamic-cookie-key} the XXH64 of the key, the address and the port, in hexadecimal (srv_set_dyncookie()).
      */
-    static String valueOf(PersistSpec spec, Server s) {
-        if (s.spec().cookie != null || !spec.dynamic || spec.dynamicKey == null
-                || !(s.endpoint() instanceof Endpoint.Inet inet)) {
+    private String valueOf(Server s, Server.Address a) {
+        String k = dynamicKey;
+        if (s.spec().cookie != null || !dynamic || k == null || !(a.endpoint() instanceof Endpoint.Inet inet)) {
             return s.spec().cookie;
         }
-        byte[] key = spec.dynamicKey.getBytes(StandardCharsets.UTF_8);
+        byte[] key = k.getBytes(StandardCharsets.UTF_8);
         byte[] addr = inet.host().getAddress();
         ByteBuffer b = ByteBuffer.allocate(key.length + addr.length + 4);
-        b.put(key).put(addr).putInt(s.address().port());
+        b.put(key).put(addr).putInt(a.port());
         return String.format("%016x", Hashes.xxh64(b.array(), 0, b.capacity(), 0));
     }
 
@@ -131,7 +175,7 @@ public final class Persistence {
 
     /** The cookie value that designates {@code s}, or null. */
     public String cookieOf(Server s) {
-        Roster r = roster;
+        Roster r = roster();
         for (int i = 0; i < r.servers.length; i++) {
             if (r.servers[i] == s) {
                 return r.values[i];
@@ -310,7 +354,7 @@ public final class Persistence {
         }
         boolean skip = delim == start || t.ignore || t.direct != null;
         boolean found = false;
-        Roster r = roster;
+        Roster r = roster();
         for (int i = 0; !skip && !found && i < r.servers.length; i++) {
             String c = r.values[i];
             if (c != null && c.length() == delim - start && v.startsWith(c, start)) {

@@ -9,6 +9,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 
 import static io.fulcrum.it.TcpProxyKit.freePort;
@@ -201,6 +203,40 @@ class CookieOptionsIT {
             assertThat(logs.next().trim()).isEqualTo("s2 200 --VN");
             assertThat(send(client, fe, "GET", "/", "SRV=own").body()).isEqualTo("s3");
             assertThat(logs.next().trim()).isEqualTo("s3 200 --VN");
+        }
+    }
+
+    /**
+     * {@code disable|enable dynamic-cookie backend} and {@code set dynamic-cookie-key backend} change the cookies at
+     * run time (a server without a cookie gets the deleting one), and a server that moved ({@code set server addr})
+     * gets the cookie of its new address, as HAProxy 2.6 does.
+     */
+    @Test
+    void theCliChangesTheDynamicCookies() throws Exception {
+        int fe = freePort();
+        Path sock = Files.createTempDirectory("fulcrum-cookie").resolve("stats.sock");
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin s1 = named("s1");
+             HttpOrigin s1moved = named("s1");
+             FulcrumProcess proxy = HttpKit.serve(config(logs, listen("dyn", fe, """
+                     cookie SRV insert indirect dynamic
+                     dynamic-cookie-key k1
+                     server s1 127.0.0.1:%d
+                     """.formatted(s1.port()))).replaceFirst("^global\n", "global\n    stats socket " + sock + " level admin\n"), fe)) {
+            HttpClient client = HttpKit.jdkClient();
+            assertThat(setCookies(send(client, fe, "GET", "/", null))).containsExactly("SRV=" + dynamic("k1", s1.port()) + "; path=/");
+            assertThat(CliClient.send(sock, "disable dynamic-cookie backend dyn")).isEqualTo("\n");
+            assertThat(setCookies(send(client, fe, "GET", "/", null)))
+                    .containsExactly("SRV=; Expires=Thu, 01-Jan-1970 00:00:01 GMT; path=/");
+            assertThat(CliClient.send(sock, "set dynamic-cookie-key backend dyn k2")).isEqualTo("\n");
+            assertThat(CliClient.send(sock, "enable dynamic-cookie backend dyn")).isEqualTo("\n");
+            assertThat(setCookies(send(client, fe, "GET", "/", null))).containsExactly("SRV=" + dynamic("k2", s1.port()) + "; path=/");
+            CliClient.send(sock, "set server dyn/s1 addr 127.0.0.1 port " + s1moved.port());
+            assertThat(setCookies(send(client, fe, "GET", "/", null)))
+                    .containsExactly("SRV=" + dynamic("k2", s1moved.port()) + "; path=/");
+            assertThat(CliClient.send(sock, "enable dynamic-cookie backend nope")).isEqualTo("No such backend.\n\n");
+            assertThat(CliClient.send(sock, "disable dynamic-cookie backend")).isEqualTo("A backend name is expected.\n\n");
+            assertThat(CliClient.send(sock, "set dynamic-cookie-key backend dyn")).isEqualTo("String value expected.\n\n");
         }
     }
 
