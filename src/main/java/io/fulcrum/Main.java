@@ -299,6 +299,7 @@ public final class Main {
         if (master != null) {
             master.ready(fulcrum::hardStop);
         }
+        diag.started();
         try {
             fulcrum.awaitStop();
         } catch (InterruptedException e) {

@@ -27,6 +27,10 @@ public final class Diagnostics {
     private int alerts;
     private int warnings;
     private boolean introduced;
+    /** What was shown while the process started ({@code show startup-logs}), its last {@link #STARTUP_LOG_MAX} chars. */
+    private final StringBuilder startupLog = new StringBuilder();
+    private boolean started;
+    private static final int STARTUP_LOG_MAX = 64 * 1024;
 
     public Diagnostics(PrintStream out, long pid) {
         this.out = out;
@@ -96,9 +100,28 @@ public final class Diagnostics {
                 print(Level.NOTICE, "Fulcrum version is " + Version.FULCRUM + " (HAProxy language " + Version.HAPROXY + ")");
             }
         }
-        String head = String.format("%-10s (%d) : ", level.label(), pid);
-        out.print(head + message + "\n");
+        emit(String.format("%-10s (%d) : ", level.label(), pid) + message + "\n");
+    }
+
+    private synchronized void emit(String text) {
+        out.print(text);
         out.flush();
+        if (!started) {
+            startupLog.append(text);
+            if (startupLog.length() > STARTUP_LOG_MAX) {
+                startupLog.delete(0, startupLog.length() - STARTUP_LOG_MAX);
+            }
+        }
+    }
+
+    /** The process is serving: what is shown from now on is not part of the start-up log. */
+    public synchronized void started() {
+        started = true;
+    }
+
+    /** The messages shown during start-up, as they were printed ({@code show startup-logs}). */
+    public synchronized String startupLog() {
+        return startupLog.toString();
     }
 
     public void alert(String message) {
@@ -152,9 +175,8 @@ public final class Diagnostics {
         print(Level.ALERT, "config : parsing [" + source + "]: " + message + " at position " + (column + 1) + ":");
         synchronized (this) {
             for (String l : LinePrinter.excerpt(raw, column)) {
-                out.print("  " + l + "\n");
+                emit("  " + l + "\n");
             }
-            out.flush();
         }
     }
 

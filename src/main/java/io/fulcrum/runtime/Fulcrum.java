@@ -412,6 +412,11 @@ public final class Fulcrum {
         return proxyNames;
     }
 
+    /** Where the process reports to the operator, and what it reported while it started. */
+    public Diagnostics diagnostics() {
+        return diag;
+    }
+
     public Map<String, Backend> backends() {
         return backends;
     }

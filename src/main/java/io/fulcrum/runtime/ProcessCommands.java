@@ -7,7 +7,7 @@ import io.fulcrum.cli.CliLevel;
 
 import java.util.Map;
 
-/** The process-level CLI commands: show version, show env. */
+/** The process-level CLI commands: show version, show env, show startup-logs. */
 final class ProcessCommands {
     private ProcessCommands() {
     }
@@ -28,6 +28,10 @@ final class ProcessCommands {
             StringBuilder b = new StringBuilder();
             env.forEach((k, v) -> b.append(k).append('=').append(v).append('\n'));
             r.print(b);
+        });
+        c.add("show startup-logs", "show startup-logs", "report logs emitted during HAProxy startup", CliLevel.OPERATOR, r -> {
+            String log = r.process().diagnostics().startupLog();
+            r.print(log.isEmpty() ? "\n" : log); // HAProxy's answer for none is an empty line too
         });
     }
 }

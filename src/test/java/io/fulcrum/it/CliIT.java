@@ -345,4 +345,34 @@ class CliIT {
                         + "\n"
                         + "proc.r: type=str value=<azc>\n");
     }
+
+    /**
+     * {@code show startup-logs} (operator level) gives what the process printed while it started, as printed, and
+     * an empty line when it printed nothing; what it prints once serving (a server going down) is not part of it.
+     */
+    @Test
+    void startupLogsAreWhatTheProcessPrintedWhileStarting() throws Exception {
+        assertThat(CliClient.send(admin, "show startup-logs")).isEqualTo("\n\n");
+        Path sock = dir.resolve("warned.sock");
+        int fe = freePort();
+        try (FulcrumProcess warned = TcpProxyKit.serve("""
+                global
+                    stats socket %s level operator
+                defaults
+                    mode http
+                frontend fe
+                    bind 127.0.0.1:%d
+                    default_backend be
+                backend be
+                    timeout connect 1s
+                    server s1 127.0.0.1:%d check inter 200
+                """.formatted(sock, fe, freePort()), fe)) {
+            warned.awaitStderr("Server be/s1 is DOWN");
+            String printed = warned.stderr();
+            String started = printed.substring(0, printed.indexOf("[WARNING]  (" + warned.pid() + ") : Server be/s1 is DOWN"));
+            assertThat(started).contains("config : missing timeouts for frontend 'fe'.");
+            assertThat(CliClient.send(sock, "show startup-logs")).isEqualTo(started + "\n");
+            assertThat(CliClient.send(sock, "user;show startup-logs")).isEqualTo("\nPermission denied\n\n");
+        }
+    }
 }
