@@ -5,8 +5,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -29,22 +32,45 @@ public final class LoadedObjects {
         } catch (IOException | UnsupportedOperationException e) {
             ProcessHandle.current().info().command().ifPresent(out::add);
         }
-        try {
-            for (String line : Files.readAllLines(Path.of("/proc/self/maps"), StandardCharsets.ISO_8859_1)) {
-                // address perms offset dev inode path
-                String[] f = line.trim().split("\\s+", 6);
-                if (f.length == 6 && f[5].startsWith("/") && SHARED_OBJECT.matcher(f[5]).matches()) {
-                    out.add(f[5]);
-                }
-            }
-        } catch (IOException e) {
-            // not Linux: only the executable and the jars
-        }
+        mapped().forEach(m -> out.add(m.path()));
         for (String entry : System.getProperty("java.class.path", "").split(File.pathSeparator)) {
             if (!entry.isEmpty()) {
                 out.add(Path.of(entry).toAbsolutePath().normalize().toString());
             }
         }
         return List.copyOf(out);
+    }
+
+    /** An executable or shared object mapped into the process, from its first byte to its last. */
+    public record Mapped(String path, long start, long last) {
+    }
+
+    /**
+     * The executable and the shared objects mapped into the process, in the order of their first mapping, each from
+     * its lowest to its highest address ({@code show libs}); empty where there is no /proc.
+     */
+    public static List<Mapped> mapped() {
+        Map<String, long[]> ranges = new LinkedHashMap<>();
+        String exe;
+        try {
+            exe = Files.readSymbolicLink(Path.of("/proc/self/exe")).toString();
+            for (String line : Files.readAllLines(Path.of("/proc/self/maps"), StandardCharsets.ISO_8859_1)) {
+                // address perms offset dev inode path
+                String[] f = line.trim().split("\\s+", 6);
+                if (f.length == 6 && f[5].startsWith("/") && (f[5].equals(exe) || SHARED_OBJECT.matcher(f[5]).matches())) {
+                    int dash = f[0].indexOf('-');
+                    long start = Long.parseUnsignedLong(f[0], 0, dash, 16);
+                    long end = Long.parseUnsignedLong(f[0], dash + 1, f[0].length(), 16);
+                    long[] r = ranges.computeIfAbsent(f[5], k -> new long[] {start, end});
+                    r[0] = Math.min(r[0], start);
+                    r[1] = Math.max(r[1], end);
+                }
+            }
+        } catch (IOException | UnsupportedOperationException e) {
+            return List.of(); // not Linux
+        }
+        List<Mapped> out = new ArrayList<>();
+        ranges.forEach((path, r) -> out.add(new Mapped(path, r[0], r[1] - 1)));
+        return out;
     }
 }

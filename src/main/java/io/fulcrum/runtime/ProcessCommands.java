@@ -7,7 +7,7 @@ import io.fulcrum.cli.CliLevel;
 
 import java.util.Map;
 
-/** The process-level CLI commands: show version, show env, show startup-logs. */
+/** The process-level CLI commands: show version, show env, show startup-logs, show libs. */
 final class ProcessCommands {
     private ProcessCommands() {
     }
@@ -32,6 +32,13 @@ final class ProcessCommands {
         c.add("show startup-logs", "show startup-logs", "report logs emitted during HAProxy startup", CliLevel.OPERATOR, r -> {
             String log = r.process().diagnostics().startupLog();
             r.print(log.isEmpty() ? "\n" : log); // HAProxy's answer for none is an empty line too
+        });
+        c.add("show libs", "show libs", "show loaded object files and libraries", CliLevel.OPERATOR, r -> {
+            StringBuilder b = new StringBuilder();
+            for (LoadedObjects.Mapped m : LoadedObjects.mapped()) {
+                b.append(String.format("%#x-%#x (%#09x) %s%n", m.start(), m.last(), m.last() - m.start() + 1, m.path()));
+            }
+            r.print(b);
         });
     }
 }

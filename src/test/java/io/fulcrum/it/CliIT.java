@@ -12,6 +12,8 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static io.fulcrum.it.TcpProxyKit.freePort;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -275,7 +277,7 @@ class CliIT {
     private static List<String> infoFields(Path sock) throws Exception {
         List<String> typed = CliClient.send(sock, "show info typed").lines().filter(l -> !l.isEmpty())
                 .map(l -> l.substring(0, l.indexOf(':', l.indexOf(':') + 1) + 4)).toList();
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\{\"field\":\\{\"pos\":(\\d+),\"name\":\"([^\"]+)\"\\}")
+        Matcher m = java.util.regex.Pattern.compile("\\{\"field\":\\{\"pos\":(\\d+),\"name\":\"([^\"]+)\"\\}")
                 .matcher(CliClient.send(sock, "show info json"));
         List<String> json = new java.util.ArrayList<>();
         while (m.find()) {
@@ -373,6 +375,23 @@ class CliIT {
             assertThat(started).contains("config : missing timeouts for frontend 'fe'.");
             assertThat(CliClient.send(sock, "show startup-logs")).isEqualTo(started + "\n");
             assertThat(CliClient.send(sock, "user;show startup-logs")).isEqualTo("\nPermission denied\n\n");
+        }
+    }
+
+    /** {@code show libs}: each object mapped into the process, its first and last address and its size, libc among them. */
+    @Test
+    void libsAreListedWithTheirAddresses() throws Exception {
+        String out = CliClient.send(admin, "show libs");
+        assertThat(out).endsWith("\n\n");
+        String[] lines = out.strip().split("\n");
+        Pattern line = Pattern.compile("0x([0-9a-f]+)-0x([0-9a-f]+) \\(0x([0-9a-f]{7,})\\) (/\\S+)");
+        assertThat(lines).anyMatch(l -> l.matches(".* /\\S*/libc\\.so\\.6"));
+        for (String l : lines) {
+            Matcher m = line.matcher(l);
+            assertThat(m.matches()).as(l).isTrue();
+            long start = Long.parseUnsignedLong(m.group(1), 16);
+            long last = Long.parseUnsignedLong(m.group(2), 16);
+            assertThat(Long.parseLong(m.group(3), 16)).as(l).isEqualTo(last - start + 1);
         }
     }
 }
