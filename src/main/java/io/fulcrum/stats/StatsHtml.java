@@ -1,10 +1,6 @@
 package io.fulcrum.stats;
 
 import io.fulcrum.cli.HumanTime;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -21,7 +17,7 @@ import static io.fulcrum.stats.StatField.*;
  * rows of {@code show stat} ({@link StatRow}), so the page and the CSV always agree.
  */
 final class StatsHtml {
-    private static final String CSS = css();
+    private static final String CSS = Resources.text("stats-page.css");
     /** The extra modules' fields (those after the "-" column) by module, named by their prefix: ssl, h2, h1. */
     private static final Map<String, List<StatField>> MODULES = modules();
     /** The admin form's actions, as HAProxy offers them (its "Kill Sessions" is not there: Fulcrum cannot yet). */
@@ -54,17 +50,6 @@ final class StatsHtml {
             }
         }
         return modules;
-    }
-
-    private static String css() {
-        try (InputStream in = StatsHtml.class.getResourceAsStream("stats-page.css")) {
-            if (in == null) {
-                throw new IllegalStateException("missing resource stats-page.css");
-            }
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     /**

@@ -27,7 +27,7 @@ import io.fulcrum.server.Server;
 import java.util.List;
 import java.util.Map;
 
-/** The statistics: {@code show info}, {@code show stat}, {@code clear counters}, the stats page, the Prometheus exporter. */
+/** The statistics: {@code show info}, {@code show stat}, {@code show schema json}, {@code clear counters}, the stats page, the Prometheus exporter. */
 public final class StatsModule implements Module {
 
     @Override
@@ -37,6 +37,9 @@ public final class StatsModule implements Module {
                 CliLevel.USER, StatsModule::showInfo);
         c.add("show stat", "show stat [desc|json|no-maint|typed|up]*", "report counters for each proxy and server",
                 CliLevel.USER, StatsModule::showStat);
+        // The structure of show info json and show stat json, which are HAProxy's
+        String schema = Resources.text("schema.json");
+        c.add("show schema json", "show schema json", "report schema used for stats", CliLevel.USER, r -> r.print(schema));
         Services.of(registry).add("prometheus-exporter", PrometheusExporter::serve);
         AclParser acls = AclParser.of(registry);
         registry.table(ProxyModule.KEYWORDS).add("stats", Capability.ALL, (p, l) -> StatsPageSpec.parse(p, l, acls));

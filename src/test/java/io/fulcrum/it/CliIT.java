@@ -5,6 +5,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -393,5 +394,17 @@ class CliIT {
             long last = Long.parseUnsignedLong(m.group(2), 16);
             assertThat(Long.parseLong(m.group(3), 16)).as(l).isEqualTo(last - start + 1);
         }
+    }
+
+    /** {@code show schema json} (user level) describes the items of {@code show info json}: the keys they have are those it requires. */
+    @Test
+    void theSchemaDescribesTheJsonOutputs() throws Exception {
+        String schema = CliClient.send(new InetSocketAddress("127.0.0.1", userPort), "show schema json");
+        assertThat(schema).startsWith("{\"$schema\":\"http://json-schema.org/draft-04/schema#\",").endsWith("}\n\n")
+                .contains("{\"title\":\"Info\",\"type\":\"array\"", "\"required\":[\"field\",\"processNum\",\"tags\",\"value\"]",
+                        "\"objType\":{\"enum\":[\"Frontend\",\"Backend\",\"Listener\",\"Server\",\"Unknown\"]}");
+        assertThat(CliClient.send(admin, "show info json"))
+                .startsWith("[{\"field\":{\"pos\":0,\"name\":\"Name\"},\"processNum\":1,\"tags\":{\"origin\":\"Product\",")
+                .contains("\"value\":{\"type\":\"str\",\"value\":");
     }
 }
