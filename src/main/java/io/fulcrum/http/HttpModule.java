@@ -66,10 +66,14 @@ public final class HttpModule implements Module {
         }
     }
 
-    /** HAProxy's warnings, in its order, for the HTTP options a proxy in mode tcp has but cannot use. */
+    /**
+     * HAProxy's warnings, in its order, for the HTTP options a proxy in mode tcp has but cannot use, which are then
+     * off: a TCP frontend that becomes HTTP by its backend's mode does not apply them, unless its own rules may switch
+     * it to HTTP ({@code switch-mode http}).
+     */
     private static void optionsInTcp(ProxySpec p, ConfigModel model, Diagnostics diag) {
         HttpOptions h = p.partOrNull(HttpOptions.class);
-        if (p.mode != Mode.TCP || h == null) {
+        if (p.mode != Mode.TCP || p.httpUpgrade || h == null) {
             return;
         }
         boolean fe = p.kind().isFrontend();
@@ -85,6 +89,7 @@ public final class HttpModule implements Module {
         unused(diag, p, "http-pretend-keepalive", be && h.pretendKeepAlive);
         unused(diag, p, "http-no-delay", h.noDelay);
         unused(diag, p, "disable-h2-upgrade", fe && h.noH2Upgrade);
+        h.dropHttpOnly();
     }
 
     private static void unused(Diagnostics diag, ProxySpec p, String option, boolean set) {

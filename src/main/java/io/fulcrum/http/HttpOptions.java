@@ -82,6 +82,21 @@ public final class HttpOptions implements ProxyPart {
         return false;
     }
 
+    /** Turns off the options that HAProxy turns off in a TCP proxy (those it warns about). */
+    void dropHttpOnly() {
+        forwardFor = null;
+        originalTo = null;
+        bufferRequest = false;
+        ignoreProbes = false;
+        acceptInvalidRequest = false;
+        acceptInvalidResponse = false;
+        checkCache = false;
+        idleCloseOnResponse = false;
+        pretendKeepAlive = false;
+        noDelay = false;
+        noH2Upgrade = false;
+    }
+
     @Override
     public ProxyPart inherit() {
         HttpOptions c = new HttpOptions();

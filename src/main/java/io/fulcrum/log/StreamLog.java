@@ -36,7 +36,7 @@ public final class StreamLog {
     private static final int SILENT = -1;
 
     private final FrontendLogger logger;
-    private final boolean http;
+    private boolean http;
     final long acceptMillis;
     private final long acceptNanos;
     private long handshakeNanos;
@@ -117,6 +117,18 @@ public final class StreamLog {
         this.acceptMillis = acceptMillis;
         this.handshakeNanos = acceptNanos;
         this.status = http ? -1 : 0;
+    }
+
+    /**
+     * The record is an HTTP transaction's from now on: its TCP session became HTTP (an HTTP backend, switch-mode
+     * http), as will the next ones of its connection.
+     */
+    public StreamLog asHttp() {
+        if (!http) {
+            http = true;
+            status = -1;
+        }
+        return this;
     }
 
     // --- events, recorded by the streams ------------------------------------------------------

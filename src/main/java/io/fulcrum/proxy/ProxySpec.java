@@ -21,6 +21,11 @@ public final class ProxySpec {
     private final Map<Class<?>, ProxyPart> parts = new LinkedHashMap<>();
 
     public Mode mode = Mode.TCP;
+    /**
+     * A {@code tcp-request content switch-mode http} rule: this TCP proxy may become HTTP, so its HTTP settings are
+     * kept and said nothing about (HAProxy's PR_O_HTTP_UPG).
+     */
+    public boolean httpUpgrade;
     /** 0: the global maxconn. */
     public int maxconn;
     public Timeouts timeouts = new Timeouts();

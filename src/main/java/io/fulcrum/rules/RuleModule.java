@@ -80,11 +80,14 @@ public final class RuleModule implements Module {
         }
     }
 
-    /** HTTP rules of a TCP proxy never run: said once per list, as HAProxy does. */
+    /**
+     * HTTP rules of a TCP proxy run only once it becomes HTTP (an HTTP backend, switch-mode http): said once per list,
+     * as HAProxy does, unless the proxy has a switch-mode rule.
+     */
     private static void warnTcpMode(ConfigModel model, Diagnostics diag) {
         for (ProxySpec p : ProxyTable.of(model).proxies()) {
             HttpRules r = p.partOrNull(HttpRules.class);
-            if (r == null || p.mode != Mode.TCP) {
+            if (r == null || p.mode != Mode.TCP || p.httpUpgrade) {
                 continue;
             }
             for (Phase phase : Phase.values()) {

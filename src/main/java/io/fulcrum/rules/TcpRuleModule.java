@@ -36,7 +36,7 @@ import java.util.List;
 public final class TcpRuleModule implements Module {
     /** HAProxy 2.6's other tcp-request actions. */
     private static final java.util.Set<String> UNSUPPORTED = java.util.Set.of("expect-proxy", "expect-netscaler-cip",
-            "silent-drop", "send-spoe-group", "set-priority-class", "set-priority-offset", "switch-mode", "use-service");
+            "silent-drop", "send-spoe-group", "set-priority-class", "set-priority-offset", "use-service");
     /** HAProxy 2.6's other tcp-response content actions. */
     private static final java.util.Set<String> RESPONSE_UNSUPPORTED = java.util.Set.of("send-spoe-group", "ot-group");
 
@@ -257,6 +257,13 @@ public final class TcpRuleModule implements Module {
                     return Verdict.CONTINUE;
                 };
             }
+            case "switch-mode" -> {
+                if (response || !kind.equals("content")) {
+                    throw unknownAction(response, kind, action, word, where);
+                }
+                act = switchMode(p, l, pos);
+                pos += l.arg(pos + 1).equals("proto") ? 3 : 1;
+            }
             case "capture" -> {
                 if (response) {
                     throw unknownAction(true, kind, action, word, where);
@@ -291,6 +298,42 @@ public final class TcpRuleModule implements Module {
                     + e.getMessage());
         }
         return new TcpRules.Rule(act, cond, l.source());
+    }
+
+    /**
+     * {@code switch-mode http [proto h1]}: the session becomes HTTP/1 and the rules stop there (in an HTTP stream they
+     * only stop), in HAProxy's words; HTTP/2 is refused, Fulcrum has none yet.
+     */
+    private static TcpRules.TcpAction switchMode(ProxySpec p, ConfigLine l, int pos) throws ConfigException {
+        String action = "'tcp-request switch-mode'";
+        if (!l.has(pos)) {
+            throw new ConfigException(action + " expects a mode as argument.");
+        }
+        if (!l.arg(pos).equals("http")) {
+            throw new ConfigException(action + " expects a valid mode (got '" + l.arg(pos) + "').");
+        }
+        if (l.arg(pos + 1).equals("proto")) {
+            String proto = l.arg(pos + 2);
+            switch (proto) {
+                case "" -> throw new ConfigException(action + ": 'proto' expects a protocol as argument.");
+                case "h1" -> { }
+                case "h2" -> throw new ConfigException(action + ": 'proto' : 'h2' is not supported: Fulcrum has no HTTP/2 yet.");
+                case "fcgi", "none" -> throw new ConfigException("Proxy '" + p.name() + "': MUX protocol '" + proto
+                        + "' is not compatible with the selected mode.");
+                default -> throw new ConfigException(action + ": 'proto' expects a valid MUX protocol, if specified (got '" + proto + "')");
+            }
+        }
+        if (!p.kind().rulesOnFrontend()) {
+            throw new ConfigException(action + " not allowed because " + p.kind().typeName() + " '" + p.name()
+                    + "' has no frontend capability");
+        }
+        p.httpUpgrade = true;
+        return ctx -> {
+            if (ctx instanceof ModeSwitch s) {
+                s.switchToHttp();
+            }
+            return Verdict.STOP;
+        };
     }
 
     private static TcpRules.TcpAction requestAction(String action, String kind, ActionArgs args) throws ConfigException {

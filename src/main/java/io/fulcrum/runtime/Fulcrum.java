@@ -245,7 +245,8 @@ public final class Fulcrum {
         return (ch, src, dst, early) -> {
             accepted(fe);
             fe.logger().accepted(src, dst);
-            TcpSession session = new TcpSession(ch, fe, loops, early, h1Limits.maxHead(), heads);
+            TcpSession session = new TcpSession(ch, fe, loops, early, h1Limits.maxHead(), heads,
+                    (backend, log) -> new H1FrontConnection(fe, loops, h1Limits, headerCase).continuing(backend, log));
             session.install();
             return session::start;
         };

@@ -38,6 +38,7 @@ import io.fulcrum.pool.PrivateAuth;
 import io.fulcrum.pool.ReuseMode;
 import io.fulcrum.pool.ServerPool;
 import io.fulcrum.proxy.Frontend;
+import io.fulcrum.proxy.Mode;
 import io.fulcrum.proxy.Timeouts;
 import io.fulcrum.rules.HttpRule;
 import io.fulcrum.rules.HttpRules;
@@ -95,6 +96,8 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     /** The exchange becomes a tunnel once the response head is sent (101, or 2xx to CONNECT). */
     private boolean tunnel;
     private Backend backend;
+    /** The backend a TCP session chose before it became HTTP (this is its first request), or null. */
+    private Backend switched;
     private Server target;
     /** The transaction's claim on a server slot (made when it first asks for a server). */
     /** Its place in the queues (set-priority-class, set-priority-offset), as {@link QueuePriority} packs it. */
@@ -222,14 +225,33 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
 
     /** Routes the request and starts the server side. */
     public void start() {
-        register();
-        long now = LoopClock.nanoTime();
-        lastClientActivity = now;
-        lastServerActivity = now;
+        begin();
         if (!frontend.tcpRules().acceptContent(this)) {
             abort();
             return;
         }
+        proceed();
+    }
+
+    /**
+     * Starts the first request of a TCP session that became HTTP: the frontend's tcp-request content rules ran, and
+     * chose {@code backend} unless null (switch-mode http: the switching rules run after the frontend's HTTP rules).
+     */
+    public void startAfterTcp(Backend backend) {
+        begin();
+        switched = backend;
+        proceed();
+    }
+
+    private void begin() {
+        register();
+        long now = LoopClock.nanoTime();
+        lastClientActivity = now;
+        lastServerActivity = now;
+    }
+
+    /** Monitoring requests, names refused, then the request rules and routing. */
+    private void proceed() {
         TransactionWatcher watcher = TransactionWatcher.of(client);
         if (watcher != null) {
             watcher.request(this);
@@ -301,10 +323,14 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
                 return false;
             }
             flushEarlyHints();
-            backend = frontend.backend(this);
+            backend = switched != null ? switched : frontend.backend(this);
             if (backend == null) {
                 log.error('S', 'C');
                 fail(503);
+                return false;
+            }
+            if (backend.mode() != Mode.HTTP && frontend.mode() != Mode.HTTP) {
+                abort(); // a TCP frontend's HTTP stream routed to a TCP backend: closed, as by HAProxy
                 return false;
             }
             if (backend.persistence() != null && backend.persistence().logged()) {

@@ -72,6 +72,10 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
      * null when none is (the connection is closing, or a transaction runs).
      */
     private StreamLog next;
+    /** The first request continues a TCP session that became HTTP: the frontend's tcp-request content rules ran. */
+    private boolean continuesTcp;
+    /** The backend they chose for it, or null (switch-mode http: the switching rules run as for any request). */
+    private Backend tcpBackend;
 
     public H1FrontConnection(Frontend frontend, EventLoops loops, H1Limits limits, HeaderCase names) {
         this.frontend = frontend;
@@ -81,6 +85,18 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
         this.serverNames = names;
         this.parser = new H1Parser(H1Parser.Kind.REQUEST, limits, frontend.httpOptions().acceptInvalidRequest);
         this.ownServers = new SessionServerConns(frontend.httpOptions().maxSessionServerConns);
+    }
+
+    /**
+     * This connection continues a TCP session that became HTTP (its backend is in mode http, or switch-mode http), in
+     * place as in HAProxy: its first request has the session's record, skips the frontend's tcp-request content rules,
+     * which ran, and goes to {@code backend} unless null.
+     */
+    public H1FrontConnection continuing(Backend backend, StreamLog log) {
+        continuesTcp = true;
+        tcpBackend = backend;
+        next = log;
+        return this;
     }
 
     public Channel channel() {
@@ -128,7 +144,9 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
     @Override
     public void handlerAdded(ChannelHandlerContext ctx) {
         channel = ctx.channel();
-        next = frontend.logger().firstStream(channel);
+        if (!continuesTcp) {
+            next = frontend.logger().firstStream(channel);
+        }
         if (channel.isActive()) {
             armHeadTimer();
             // Added once the PROXY header was read (accept-proxy), which paused reading: read the request.
@@ -208,7 +226,7 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
         }
         cancelHeadTimer();
         requestBegun = false;
-        StreamLog log = next != null ? next : frontend.logger().newStream();
+        StreamLog log = next != null ? next : newLog();
         next = null;
         log.requestHead((RequestHead) head);
         log.bytesIn(HopByHop.receivedData(head)); // as received: the rules' changes do not count
@@ -217,7 +235,13 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
         }
         requests++;
         stream = new HttpStream(this, frontend, (RequestHead) head, log);
-        stream.start();
+        if (continuesTcp) {
+            continuesTcp = false;
+            stream.startAfterTcp(tcpBackend);
+            tcpBackend = null;
+        } else {
+            stream.start();
+        }
     }
 
     @Override
@@ -272,7 +296,7 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
             return;
         }
         channel.flush();
-        next = frontend.logger().newStream();
+        next = newLog();
         if (input != null && input.isReadable()) {
             next.requestStarted(); // pipelined: already here
         }
@@ -300,6 +324,11 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
         input = null;
         channel.pipeline().remove(this);
         return left;
+    }
+
+    /** The record of a next request (an HTTP one, also when a TCP frontend's session became HTTP). */
+    private StreamLog newLog() {
+        return frontend.logger().newStream().asHttp();
     }
 
     /** A transaction ends: off the live streams ({@code show sess}), then logged. */
@@ -354,7 +383,7 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
      * ({@code <BADREQ>}, state R): refused ('P'), timed out ('c') or abandoned ('C').
      */
     private void logFailure(char cause, int status) {
-        StreamLog log = next != null ? next : frontend.logger().newStream();
+        StreamLog log = next != null ? next : newLog();
         next = null;
         log.badRequest();
         log.error(cause, 'R');

@@ -17,7 +17,9 @@ import io.fulcrum.log.RunningCounts;
 import io.fulcrum.log.StreamLog;
 import io.fulcrum.persist.Persistence;
 import io.fulcrum.proxy.Frontend;
+import io.fulcrum.proxy.Mode;
 import io.fulcrum.proxy.Timeouts;
+import io.fulcrum.rules.ModeSwitch;
 import io.fulcrum.rules.ResponseControl;
 import io.fulcrum.rules.TcpRules;
 import io.fulcrum.rules.Verdict;
@@ -35,8 +37,11 @@ import io.netty.buffer.CompositeByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.ChannelOutboundBuffer;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.channel.socket.DuplexChannel;
 import io.netty.util.concurrent.ScheduledFuture;
 
@@ -52,7 +57,7 @@ import java.util.concurrent.TimeUnit;
  * {@code timeout server} on the server side, both replaced by {@code timeout tunnel} once connected, and
  * by {@code client-fin}/{@code server-fin} once one direction is shut.
  */
-public final class TcpSession extends LiveStream implements ResponseControl {
+public final class TcpSession extends LiveStream implements ResponseControl, ModeSwitch {
     private final Channel client;
     private final Frontend frontend;
     private Backend backend;
@@ -114,6 +119,12 @@ public final class TcpSession extends LiveStream implements ResponseControl {
     private boolean closeServer;
     /** {@code timeout tunnel} as the HTTP transaction's rules set it ({@code set-timeout tunnel}), or -1. */
     private long tunnelTimeout = -1;
+    /** What the session becomes when it goes HTTP; null for the tunnel of an HTTP transaction. */
+    private final HttpUpgrade upgrade;
+    /** A switch-mode http rule matched: the session becomes HTTP once the frontend's content rules stop. */
+    private boolean switchToHttp;
+    /** The session became HTTP: the client connection is the HTTP side's now. */
+    private boolean upgraded;
 
     /**
      * The session of a connection whose addresses (the PROXY header's with {@code accept-proxy}) are on its channel.
@@ -121,9 +132,10 @@ public final class TcpSession extends LiveStream implements ResponseControl {
      * @param early bytes already read from the client (after a PROXY header), or null
      * @param room  the most bytes content rules inspect
      * @param heads reads the HTTP request head the inspected bytes may start with (the HTTP fetches)
+     * @param upgrade what the session becomes if it goes HTTP
      */
-    public TcpSession(Channel client, Frontend frontend, EventLoops loops, ByteBuf early, int room, HeadReader heads) {
-        this(client, frontend, null, loops, null, early, null, room, heads);
+    public TcpSession(Channel client, Frontend frontend, EventLoops loops, ByteBuf early, int room, HeadReader heads, HttpUpgrade upgrade) {
+        this(client, frontend, null, loops, null, early, null, room, heads, upgrade);
     }
 
     /**
@@ -132,8 +144,9 @@ public final class TcpSession extends LiveStream implements ResponseControl {
      * @param origin    the HTTP transaction this session continues as a tunnel (its log line is the tunnel's), or null
      */
     private TcpSession(Channel client, Frontend frontend, Backend backend, EventLoops loops, Endpoints endpoints, ByteBuf early,
-                       LogContext origin, int room, HeadReader heads) {
+                       LogContext origin, int room, HeadReader heads, HttpUpgrade upgrade) {
         this.room = room;
+        this.upgrade = upgrade;
         this.heads = heads;
         this.client = client;
         this.frontend = frontend;
@@ -164,7 +177,7 @@ public final class TcpSession extends LiveStream implements ResponseControl {
      */
     public static void tunnel(Channel client, Channel server, Frontend frontend, Backend backend, EventLoops loops,
                               ByteBuf fromClient, ByteBuf fromServer, LogContext origin, long tunnelTimeout) {
-        TcpSession s = new TcpSession(client, frontend, backend, loops, origin.endpoints(), fromClient, origin, 0, null);
+        TcpSession s = new TcpSession(client, frontend, backend, loops, origin.endpoints(), fromClient, origin, 0, null, null);
         s.tunnelTimeout = tunnelTimeout;
         s.register();
         s.install();
@@ -220,7 +233,15 @@ public final class TcpSession extends LiveStream implements ResponseControl {
             if (v != Verdict.CONTINUE) {
                 return;
             }
+            if (switchToHttp) {
+                becomeHttp(null);
+                return;
+            }
             backend = frontend.backend(this);
+            if (backend != null && backend.mode() == Mode.HTTP) {
+                becomeHttp(backend); // (its content rules run with its HTTP rules, as HAProxy's analysers do)
+                return;
+            }
             ruleStage = backend != null && backend.tcpRules() != frontend.tcpRules() ? 1 : 2;
         }
         if (ruleStage == 1 && content(backend.tcpRules()) != Verdict.CONTINUE) {
@@ -260,6 +281,36 @@ public final class TcpSession extends LiveStream implements ResponseControl {
             client.close();
         }
         return v;
+    }
+
+    @Override
+    public void switchToHttp() {
+        switchToHttp = true;
+    }
+
+    /**
+     * The session becomes an HTTP/1 connection, in place as in HAProxy: the HTTP side takes the client's channel, its
+     * bytes read so far (parsed as a request, not copied) and this session's record for its first request.
+     */
+    private void becomeHttp(Backend chosen) {
+        finished = true;
+        upgraded = true;
+        ruleStage = 2;
+        cancelTimer();
+        unregister();
+        ByteBuf read = early;
+        early = null;
+        ChannelPipeline pipeline = client.pipeline();
+        ChannelHandlerContext relay = pipeline.context(clientRelay);
+        pipeline.addAfter(relay.name(), "h1", upgrade.handler(chosen, log.asHttp()));
+        // The relay's context passes them on to the handler after it: the HTTP side, behind any TLS layer.
+        if (read != null) {
+            relay.fireChannelRead(read);
+        }
+        if (inputShut[Side.CLIENT.ordinal()]) {
+            relay.fireUserEventTriggered(ChannelInputShutdownEvent.INSTANCE);
+        }
+        pipeline.remove(clientRelay);
     }
 
     private boolean takeMissing() {
@@ -899,6 +950,9 @@ public final class TcpSession extends LiveStream implements ResponseControl {
 
     /** The client connection closed: the session ends when the server connection has closed too, then logs. */
     private void clientGone() {
+        if (upgraded) {
+            return; // logged by the HTTP side
+        }
         Channel s = server;
         if (s != null && s.isOpen()) {
             s.closeFuture().addListener(f -> ended());
