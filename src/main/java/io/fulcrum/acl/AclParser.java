@@ -38,8 +38,10 @@ public final class AclParser {
      * ACL code, whose messages name the keyword ("ACL keyword 'hdr' : unknown converter 'x'.").
      */
     private static final Set<String> ACL_KEYWORDS = Set.of("base", "cook", "hdr", "http_auth_group", "method", "path", "payload",
-            "payload_lv", "req.ssl_ver", "req_rdp_cookie", "req_ssl_sni", "req_ssl_ver", "req_ver", "resp_ver", "scook", "shdr", "url",
-            "urlp");
+            "payload_lv", "req.ssl_ver", "req_rdp_cookie", "req_rdp_cookie_cnt", "req_ssl_sni", "req_ssl_ver", "req_ver", "resp_ver",
+            "scook", "shdr", "url", "urlp");
+    /** HAProxy 2.6's ACL keywords that name another fetch (with its default matching method) and are no fetch themselves. */
+    private static final Map<String, String> ALIASES = Map.of("req_rdp_cookie", "req.rdp_cookie", "req_rdp_cookie_cnt", "req.rdp_cookie_cnt");
 
     private final SampleCatalog catalog;
     private final ExprParser exprs;
@@ -244,7 +246,8 @@ public final class AclParser {
                 method = MatchMethod.of(kw.substring(kw.lastIndexOf('_') + 1));
                 expr = criteria.parse(derived + criterion.substring(us));
             } else {
-                expr = criteria.parse(criterion);
+                String kw = keyword(criterion);
+                expr = criteria.parse(ALIASES.containsKey(kw) ? ALIASES.get(kw) + criterion.substring(kw.length()) : criterion);
             }
         } catch (ConfigException e) {
             if (!aclKeyword(criterion)) {
@@ -252,7 +255,7 @@ public final class AclParser {
             }
             // HAProxy's words for an ACL keyword: its converters' errors end with a dot of their own, its arguments' do not
             String kw = keyword(criterion);
-            String base = derived(kw);
+            String base = ALIASES.getOrDefault(kw, derived(kw));
             String fetchArgs = "fetch method '" + (base == null ? kw : base) + "' : ";
             String m = e.getMessage();
             throw new ConfigException("ACL keyword '" + kw + "' : " + (m.startsWith(fetchArgs) ? m.substring(fetchArgs.length()) : m + "."));

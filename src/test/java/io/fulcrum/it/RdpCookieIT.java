@@ -78,6 +78,26 @@ class RdpCookieIT {
         }
     }
 
+    /** HAProxy's ACL keywords req_rdp_cookie and req_rdp_cookie_cnt, req.rdp_cookie's with their matching methods. */
+    @Test
+    void rdpCookieAclKeywords() throws Exception {
+        int fe = freePort();
+        try (Origin s1 = Origin.start(s -> TcpProxyKit.send(s, "s1"));
+             Origin s2 = Origin.start(s -> TcpProxyKit.send(s, "s2"));
+             FulcrumProcess proxy = TcpProxyKit.serve(config(fe, """
+                     balance roundrobin
+                     use-server s2 if { req_rdp_cookie(mstshash) -m beg bo }
+                     use-server s1 if { req_rdp_cookie_cnt(mstshash) 1 }""", s1, s2), fe)) {
+            Set<String> others = new HashSet<>();
+            for (int i = 0; i < 3; i++) {
+                assertThat(serverFor(fe, "mstshash=bob")).isEqualTo("s2");
+                assertThat(serverFor(fe, "mstshash=alice")).isEqualTo("s1");
+                others.add(serverFor(fe, "msts=1.2.0000"));
+            }
+            assertThat(others).as("no mstshash cookie: roundrobin").containsExactlyInAnyOrder("s1", "s2");
+        }
+    }
+
     @Test
     void persistRdpCookieGoesToTheServerItNames() throws Exception {
         int fe = freePort();
