@@ -61,6 +61,9 @@ public final class StreamLog {
     private char cookieRequest = '-';
     private char cookieResponse = '-';
     private boolean badRequest;
+    /** tcp-request content rules refused the request (TR -1); {@link #lineUnknown}: a frontend's, before its capture. */
+    private boolean contentRefused;
+    private boolean lineUnknown;
     /** The server's response could not be parsed (PH): a response error, not a denial. */
     private boolean badResponse;
     /** The transaction failed on an error of the proxy's own (a failed rewrite in strict mode): counted in eint. */
@@ -233,6 +236,16 @@ public final class StreamLog {
             logger.requestReceived(hasRequest());
         }
         badRequest = true;
+    }
+
+    /**
+     * tcp-request content rules refused the request (PR), {@code frontend}'s or a backend's: HAProxy runs them before
+     * it times the request head (TR -1), a frontend's even before it captures the request line ({@code <BADREQ>}).
+     */
+    public void contentRefused(boolean frontend) {
+        error('P', 'R');
+        contentRefused = true;
+        lineUnknown = frontend;
     }
 
     /**
@@ -526,6 +539,11 @@ public final class StreamLog {
         return badRequest;
     }
 
+    /** The request line is logged as {@code <BADREQ>}: it could not be parsed, or was refused before its capture. */
+    boolean lineUnknown() {
+        return badRequest || lineUnknown;
+    }
+
     boolean isBadResponse() {
         return badResponse;
     }
@@ -712,7 +730,7 @@ public final class StreamLog {
     }
 
     long tR() {
-        return between(ms(requestNanos), ms(headNanos));
+        return contentRefused ? -1 : between(ms(requestNanos), ms(headNanos));
     }
 
     long tq() {

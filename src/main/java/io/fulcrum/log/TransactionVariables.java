@@ -71,7 +71,7 @@ final class TransactionVariables {
     private static void request(LogVariables.Registrar r, String name, RequestPart part) {
         r.add(name, true, (ctx, out, f) -> {
             StreamLog l = LogVariables.log(ctx);
-            if (l != null && l.isBadRequest()) {
+            if (l != null && l.lineUnknown()) {
                 LogText.append(out, BADREQ, f, null);
             } else if (l != null && l.method() != null) {
                 LogText.append(out, part.of(l, null), f, LogText.URI);

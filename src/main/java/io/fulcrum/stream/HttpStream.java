@@ -227,6 +227,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     public void start() {
         begin();
         if (!frontend.tcpRules().acceptContent(this)) {
+            log.contentRefused(true);
             abort();
             return;
         }
@@ -340,7 +341,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
                 fail(403);
                 return false;
             }
-            if (backend.rules() != frontend.rules() && !backend.tcpRules().acceptContent(this)) {
+            // (a listen's own rules ran as the frontend's)
+            if (backend != frontend.self() && !backend.tcpRules().acceptContent(this)) {
+                log.contentRefused(false);
                 abort();
                 return false;
             }

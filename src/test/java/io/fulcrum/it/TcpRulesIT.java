@@ -85,4 +85,69 @@ class TcpRulesIT {
             assertThat(origin.accepted()).isZero();
         }
     }
+
+    /**
+     * A refused client gets a FIN, as from HAProxy, even when it sent more than the rules read: those bytes are dropped
+     * (a close with bytes unread would send a reset, which fails the client's read).
+     */
+    @Test
+    void contentRejectEndsWithAFin() throws Exception {
+        int fe = freePort();
+        try (Origin origin = Origin.start(Origin.ECHO);
+             FulcrumProcess proxy = serve(config(fe, origin.port(), "tcp", """
+                     tcp-request inspect-delay 5s
+                     tcp-request content reject if { req.payload(0,3) -m str BAD }
+                     """), fe);
+             Socket s = connect(fe)) {
+            byte[] sent = new byte[64 * 1024]; // (within the sockets' buffers: the write ends before the refusal)
+            sent[0] = 'B';
+            sent[1] = 'A';
+            sent[2] = 'D';
+            s.getOutputStream().write(sent);
+            assertThat(TcpProxyKit.readToEof(s, 0)).isEmpty();
+            assertThat(origin.accepted()).isZero();
+        }
+    }
+
+    /**
+     * In mode http, a frontend's content rules refuse the request before HAProxy captures it ({@code <BADREQ>}), a
+     * backend's after (they run even when neither proxy has HTTP rules): both close without an answer, logged PR with
+     * TR -1.
+     */
+    @Test
+    void contentRejectsInHttpModeAreLoggedPr() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.ok("ok");
+             FulcrumProcess proxy = serve("""
+                     global
+                         log 127.0.0.1:%d format raw local0
+                     defaults
+                         mode http
+                         log global
+                         option httplog
+                         timeout connect 2s
+                         timeout client 10s
+                         timeout server 10s
+                     frontend fh
+                         bind 127.0.0.1:%d
+                         tcp-request content reject if { path /fe }
+                         default_backend bh
+                     backend bh
+                         tcp-request content reject if { path /be }
+                         server s1 127.0.0.1:%d
+                     """.formatted(logs.port(), fe, origin.port()), fe)) {
+            for (String path : new String[] {"/fe", "/be"}) {
+                try (Socket s = connect(fe)) {
+                    TcpProxyKit.send(s, HttpKit.get(path));
+                    assertThat(TcpProxyKit.readToEof(s, 0)).isEmpty();
+                }
+            }
+            assertThat(logs.next()).matches(LogIT.like(
+                    "127.0.0.1:{N} [{DATE}] fh fh/<NOSRV> -1/-1/-1/-1/{N} -1 0 - - PR-- 1/1/0/0/0 0/0 \"<BADREQ>\"\n"));
+            assertThat(logs.next()).matches(LogIT.like(
+                    "127.0.0.1:{N} [{DATE}] fh bh/<NOSRV> -1/-1/-1/-1/{N} -1 0 - - PR-- 1/1/0/0/0 0/0 \"GET /be HTTP/1.1\"\n"));
+            assertThat(origin.accepted()).isZero();
+        }
+    }
 }

@@ -5,6 +5,7 @@ import io.fulcrum.backend.QueuePriority;
 import io.fulcrum.backend.Ticket;
 import io.fulcrum.conn.CloseAfterFlush;
 import io.fulcrum.conn.IoUringHalfClose;
+import io.fulcrum.conn.LingeringClose;
 import io.fulcrum.conn.SilentDrop;
 import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.conn.Socks4;
@@ -123,8 +124,8 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
     private final HttpUpgrade upgrade;
     /** A switch-mode http rule matched: the session becomes HTTP once the frontend's content rules stop. */
     private boolean switchToHttp;
-    /** The session became HTTP: the client connection is the HTTP side's now. */
-    private boolean upgraded;
+    /** The session ended before its client connection (refused), or the connection is the HTTP side's now. */
+    private boolean detached;
 
     /**
      * The session of a connection whose addresses (the PROXY header's with {@code accept-proxy}) are on its channel.
@@ -278,7 +279,9 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
         }
         if (v == Verdict.DONE) {
             log.error('P', 'R'); // refused by a rule (PR), as HAProxy logs it
-            client.close();
+            if (!finished) { // (a silent-drop closed it already)
+                refuse();
+            }
         }
         return v;
     }
@@ -294,7 +297,7 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
      */
     private void becomeHttp(Backend chosen) {
         finished = true;
-        upgraded = true;
+        detached = true;
         ruleStage = 2;
         cancelTimer();
         unregister();
@@ -311,6 +314,16 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
             relay.fireUserEventTriggered(ChannelInputShutdownEvent.INSTANCE);
         }
         pipeline.remove(clientRelay);
+    }
+
+    /** A content rule refused the client: the session ends and is logged now, its connection closes with a FIN. */
+    private void refuse() {
+        finished = true;
+        detached = true;
+        cancelTimer();
+        releaseEarly();
+        ended();
+        LingeringClose.close(client);
     }
 
     private boolean takeMissing() {
@@ -950,8 +963,8 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
 
     /** The client connection closed: the session ends when the server connection has closed too, then logs. */
     private void clientGone() {
-        if (upgraded) {
-            return; // logged by the HTTP side
+        if (detached) {
+            return; // logged already, or by the HTTP side
         }
         Channel s = server;
         if (s != null && s.isOpen()) {
