@@ -289,8 +289,8 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
         ended(done);
         stream = null;
         firstRequest = false;
-        // After the client's half-close, the requests it sent before are still answered (as HAProxy does);
-        // parseInput() closes once no complete request is left.
+        // After the client's half-close, every request it sent before is still answered (HAProxy 2.6 answers only
+        // the one under way: see docs/differences.md); parseInput() closes once no complete request is left.
         if (!keepAlive || stopping() || inputShut && (input == null || !input.isReadable())) {
             closeAfterFlush();
             return;
