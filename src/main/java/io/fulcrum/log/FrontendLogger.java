@@ -135,7 +135,10 @@ public final class FrontendLogger {
         return process.actconn();
     }
 
-    /** A connection was accepted. With targets but no format, HAProxy's default format logs it now, and only now. */
+    /**
+     * A stream began: a TCP connection was accepted, or an HTTP request's head was read. With targets but no format,
+     * HAProxy's default format logs it now, and only now.
+     */
     public void accepted(SocketAddress source, SocketAddress destination) {
         if (format != null || targets.length == 0) {
             return;

@@ -236,8 +236,7 @@ public final class Fulcrum {
     private SessionStarter starter(Frontend fe) {
         if (fe.mode() == Mode.HTTP) {
             return (ch, src, dst, early) -> {
-                accepted(fe);
-                fe.logger().accepted(src, dst);
+                accepted(fe); // (the line of HAProxy's default format is logged for each request: H1FrontConnection)
                 ch.pipeline().addLast("h1", new H1FrontConnection(fe, loops, h1Limits, headerCase));
                 return early == null ? () -> { } : () -> ch.pipeline().fireChannelRead(early);
             };

@@ -92,6 +92,37 @@ class LogIT {
         }
     }
 
+    /**
+     * Without a format in mode http, the line of HAProxy's default format is for each request whose head was read
+     * (a stream begins): two on a kept-alive connection, none for a connection that sent nothing, a cut request or a
+     * bad one.
+     */
+    @Test
+    void defaultFormatInHttpLogsEachRequest() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.ok("hello");
+             FulcrumProcess proxy = HttpKit.serve(config(logs, "http", fe, "", server(origin.port())), fe)) {
+            try (Socket s = TcpProxyKit.connect(fe)) {
+                Thread.sleep(100);
+            }
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                c.send("GET / HT");
+            }
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                assertThat(c.exchange("GET / HTTP/1.1\r\nHost: x\r\nBad Name: 1\r\n\r\n").status()).isEqualTo(400);
+            }
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                assertThat(c.exchange(get("/a")).status()).isEqualTo(200);
+                assertThat(c.exchange(get("/b")).status()).isEqualTo(200);
+            }
+            for (int i = 0; i < 2; i++) {
+                assertThat(logs.next()).matches(like("Connect from 127.0.0.1:{N} to 127.0.0.1:" + fe + " (fe/HTTP)\n"));
+            }
+            logs.assertNone(500);
+        }
+    }
+
     /** dontlognull: a connection on which the client sent nothing is not logged. */
     @Test
     void dontlognull() throws Exception {

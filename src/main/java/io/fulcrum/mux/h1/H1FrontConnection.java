@@ -234,6 +234,10 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
             keepForShowErrors(parser.relaxed(), true);
         }
         requests++;
+        if (!continuesTcp) {
+            // A stream begins: HAProxy's default format (no log format set) logs its "Connect from" line now.
+            frontend.logger().accepted(source(), destination());
+        }
         stream = new HttpStream(this, frontend, (RequestHead) head, log);
         if (continuesTcp) {
             continuesTcp = false;
