@@ -67,20 +67,13 @@ public final class AddressParser {
             return;
         }
         int colon = rest.lastIndexOf(':');
-        if (colon < 0) {
-            throw new ConfigException("missing port specification in '" + text + "'");
-        }
-        String portText = rest.substring(colon + 1);
-        if (portText.isEmpty()) {
-            throw new ConfigException("missing port specification in '" + text + "'");
+        PortText ports = PortText.parse(colon < 0 ? "" : rest.substring(colon + 1), text, PortText.Allow.MANDATORY_RANGE);
+        if (ports.high() < ports.low()) {
+            throw new ConfigException("invalid port range '" + ports.low() + "-" + ports.high() + "'");
         }
         InetAddress host = host(rest.substring(0, colon), family, text);
-        int dash = portText.indexOf('-');
-        int low = port(dash < 0 ? portText : portText.substring(0, dash), portText);
-        int high = dash < 0 ? low : port(portText.substring(dash + 1), portText);
-        if (high < low) {
-            throw new ConfigException("invalid port range '" + portText + "'");
-        }
+        int low = ports.low();
+        int high = ports.high();
         for (int p = low; p <= high; p++) {
             out.add(new Endpoint.Inet(host, p, family));
         }
@@ -113,17 +106,6 @@ public final class AddressParser {
             }
         }
         throw new UnknownHostException(h);
-    }
-
-    private static int port(String p, String whole) throws ConfigException {
-        if (p.isEmpty() || p.length() > 5 || !p.chars().allMatch(Character::isDigit)) {
-            throw new ConfigException("invalid port '" + whole + "'");
-        }
-        int v = Integer.parseInt(p);
-        if (v < 1 || v > 65535) {
-            throw new ConfigException("invalid port '" + p + "'");
-        }
-        return v;
     }
 
     /** An inherited socket: must be an open socket descriptor of this process. */

@@ -56,26 +56,18 @@ public final class SourceAddress {
         } catch (ConfigException e) {
             throw new ConfigException(where + e.getMessage());
         }
-        int dash = portText.indexOf('-');
-        if (dash >= 0 && !range) {
-            throw new ConfigException(where + "port range not permitted here in '" + text + "'");
+        PortText ports;
+        try {
+            ports = PortText.parse(portText, text, range ? PortText.Allow.RANGE : PortText.Allow.PORT);
+        } catch (ConfigException e) {
+            throw new ConfigException(where + e.getMessage() + (range ? "." : "")); // (a server's, as HAProxy words it)
         }
-        int lo = port(dash < 0 ? portText : portText.substring(0, dash), where, portText);
-        int hi = dash < 0 ? lo : port(portText.substring(dash + 1), where, portText);
-        if (hi < lo || dash >= 0 && lo == 0) {
-            throw new ConfigException(where + "invalid port range '" + portText + "'.");
+        int lo = ports.low();
+        int hi = ports.high();
+        if (hi < lo || portText.indexOf('-') >= 0 && lo == 0) {
+            throw new ConfigException(where + "invalid port range '" + lo + "-" + hi + "'.");
         }
         return new SourceAddress(host, lo, hi);
-    }
-
-    private static int port(String p, String where, String whole) throws ConfigException {
-        if (p.isEmpty()) {
-            return 0;
-        }
-        if (p.length() > 5 || !p.chars().allMatch(Character::isDigit) || Integer.parseInt(p) > 65535) {
-            throw new ConfigException(where + "invalid port '" + whole + "'");
-        }
-        return Integer.parseInt(p);
     }
 
     /** HAProxy's refusal of the options Fulcrum has no means for. */

@@ -1,6 +1,7 @@
 package io.fulcrum.log;
 
 import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.conn.PortText;
 
 import java.net.Inet4Address;
 import java.net.Inet6Address;
@@ -144,10 +145,8 @@ sealed interface LogDestination {
         boolean bracketed = rest.startsWith("[") && rest.indexOf(']') > 0;
         if (colon >= 0 && (!bracketed || colon > rest.indexOf(']'))) {
             host = rest.substring(0, colon);
-            String p = rest.substring(colon + 1);
-            if (!p.isEmpty()) {
-                port = port(p);
-            }
+            int p = PortText.parse(rest.substring(colon + 1), text, PortText.Allow.PORT).low();
+            port = p == 0 ? DEFAULT_PORT : p;
         }
         if (host.startsWith("[") && host.endsWith("]")) {
             host = host.substring(1, host.length() - 1);
@@ -162,14 +161,6 @@ sealed interface LogDestination {
             case Tcp t -> t.address();
             default -> throw new ConfigException("invalid address: '" + text + "'");
         };
-    }
-
-    private static int port(String p) throws ConfigException {
-        if (p.length() > 5 || !p.chars().allMatch(Character::isDigit) || Integer.parseInt(p) > 65535) {
-            throw new ConfigException("invalid port '" + p + "'");
-        }
-        int v = Integer.parseInt(p);
-        return v == 0 ? DEFAULT_PORT : v;
     }
 
     private static InetAddress resolve(String host, int family, String whole) throws ConfigException {

@@ -2,6 +2,7 @@ package io.fulcrum.server;
 
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.conn.Endpoint;
+import io.fulcrum.conn.PortText;
 import io.fulcrum.conn.InetText;
 
 import java.net.Inet4Address;
@@ -113,26 +114,11 @@ final class ServerAddress {
     }
 
     private static void port(ServerSpec s, String p, String text) throws ConfigException {
-        ServerSpec.PortMode mode = ServerSpec.PortMode.FIXED;
-        String digits = p;
-        if (p.startsWith("+") || p.startsWith("-")) {
-            mode = ServerSpec.PortMode.OFFSET;
-            digits = p.substring(1);
-        }
-        for (char c : digits.toCharArray()) {
-            if (!Character.isDigit(c)) {
-                throw new ConfigException("invalid character '" + c + "' in port number '" + p + "' in '" + text + "'");
-            }
-        }
-        int v = digits.isEmpty() ? 0 : digits.length() > 5 ? Integer.MAX_VALUE : Integer.parseInt(digits);
-        if (v > 65535) {
-            throw new ConfigException("invalid port '" + p + "'"); // HAProxy's words, without the address this time
-        }
-        if (mode == ServerSpec.PortMode.FIXED && v == 0) {
-            mode = ServerSpec.PortMode.CLIENT; // as HAProxy: an empty port or 0 is no port, the client's is used
-        }
-        s.portMode = mode;
-        s.port = p.startsWith("-") ? -v : v;
+        PortText port = PortText.parse(p, text, PortText.Allow.OFFSET);
+        // As HAProxy: an empty port or 0 is no port, the client's is used.
+        s.portMode = port.offset() ? ServerSpec.PortMode.OFFSET
+                : port.low() == 0 ? ServerSpec.PortMode.CLIENT : ServerSpec.PortMode.FIXED;
+        s.port = port.low();
     }
 
     /** Follows {@code init-addr}: "libc" resolves, "none" accepts no address, an IP address is used as is. */
