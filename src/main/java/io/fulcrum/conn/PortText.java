@@ -20,8 +20,6 @@ public record PortText(int low, int high, boolean offset) {
     public enum Allow {
         /** one port, none required: 0 or empty is none */
         PORT,
-        /** one port, required */
-        MANDATORY_PORT,
         /** a port or a range, required ({@code bind}) */
         MANDATORY_RANGE,
         /** a port or a range, none required */
@@ -35,7 +33,7 @@ public record PortText(int low, int high, boolean offset) {
      * the address as written (which the messages quote).
      */
     public static PortText parse(String port, String whole, Allow allow) throws ConfigException {
-        boolean mandatory = allow == Allow.MANDATORY_PORT || allow == Allow.MANDATORY_RANGE;
+        boolean mandatory = allow == Allow.MANDATORY_RANGE;
         if (port.isEmpty()) {
             if (mandatory) {
                 throw new ConfigException("missing port specification in '" + whole + "'");
