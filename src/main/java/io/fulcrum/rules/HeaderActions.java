@@ -24,14 +24,7 @@ final class HeaderActions {
         actions.add("add-header", a -> {
             String name = nameAndFormat(a);
             LogFormat value = a.format(a.next());
-            return (txn, msg) -> {
-                String v = value.format(txn);
-                if (!txn.fits(msg, HttpHead.HTX_BLOCK + name.length() + v.length())) {
-                    return txn.rewriteFailed();
-                }
-                msg.headers().add(name, v);
-                return Verdict.CONTINUE;
-            };
+            return (txn, msg) -> add(txn, msg, name, value.format(txn));
         }, all);
         actions.add("set-header", a -> {
             String name = nameAndFormat(a);
@@ -39,22 +32,23 @@ final class HeaderActions {
             return (txn, msg) -> {
                 // The value is computed before the old fields go: it may refer to them.
                 String v = value.format(txn);
-                HttpHeaders h = msg.headers();
-                int replaced = 0;
-                for (int i = h.indexOf(name, 0); i >= 0; i = h.indexOf(name, i + 1)) {
-                    replaced += HttpHead.HTX_BLOCK + name.length() + h.value(i).length();
-                }
-                if (!txn.fits(msg, HttpHead.HTX_BLOCK + name.length() + v.length() - replaced)) {
-                    h.removeAll(name); // as HAProxy, which removes the fields before it fails to add the new one
-                    return txn.rewriteFailed();
-                }
-                h.set(name, v);
-                return Verdict.CONTINUE;
+                // As HAProxy, the old fields go even when the new one then fails to fit, and the new one goes last.
+                msg.headers().removeAll(name);
+                return add(txn, msg, name, v);
             };
         }, all);
         actions.add("del-header", HeaderActions::delHeader, all);
         actions.add("replace-header", a -> replace(a, false), all);
         actions.add("replace-value", a -> replace(a, true), all);
+    }
+
+    /** Adds a field at the end of the head, when it fits. */
+    private static Verdict add(HttpTxn txn, HttpHead msg, String name, String value) {
+        if (!txn.fits(msg, HttpHead.HTX_BLOCK + name.length() + value.length())) {
+            return txn.rewriteFailed();
+        }
+        msg.headers().add(name, value);
+        return Verdict.CONTINUE;
     }
 
     /** Reads the header name of a "name format" action, checking there are exactly two arguments. */

@@ -205,6 +205,30 @@ class HttpRulesIT {
         }
     }
 
+    /** set-header removes every field of that name and adds the new one at the end of the head, in each rule set. */
+    @Test
+    void setHeaderPutsTheFieldLast() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin origin = HttpOrigin.start(x -> x.send("HTTP/1.1 200 OK\r\nX-R: 1\r\nX-Mid: m\r\nx-r: 2\r\n"
+                + "X-S: s\r\nX-Last: l\r\nContent-Length: 2\r\n\r\nok"));
+             FulcrumProcess proxy = serve(config(fe, """
+                     http-request set-header X-A new
+                     http-response set-header X-R new
+                     http-after-response set-header X-S new
+                     default_backend be
+                     """, backend("be", origin.port(), "")), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            Response r = c.exchange("GET / HTTP/1.1\r\nHost: test\r\nX-A: 1\r\nX-B: b\r\nx-a: 2\r\nX-C: c\r\n\r\n");
+            Received req = origin.nextRequest(5000);
+            assertThat(req.head().names()).containsExactly("host", "x-b", "x-c", "x-a");
+            assertThat(req.head().all("x-a")).containsExactly("new");
+            assertThat(r.head().names()).containsSubsequence("x-mid", "x-last", "content-length", "x-r", "x-s")
+                    .containsOnlyOnce("x-r", "x-s");
+            assertThat(r.get("x-r")).isEqualTo("new");
+            assertThat(r.get("x-s")).isEqualTo("new");
+        }
+    }
+
     @Test
     void responseDenyGives502AndAfterResponseRulesApplyToErrors() throws Exception {
         int fe = freePort();
