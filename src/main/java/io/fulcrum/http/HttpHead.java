@@ -34,6 +34,8 @@ public abstract sealed class HttpHead permits RequestHead, ResponseHead {
     private boolean closeAfter;
     /** HTX data of fields the parser dropped that HAProxy's message keeps (a 204's Content-Length). */
     private int droppedData;
+    /** HTX space of the body that shares the buffer with this head, see {@link #bodyBuffered}. */
+    private int bodyHtx;
 
     protected HttpHead(HttpHeaders headers, int version) {
         this.headers = headers;
@@ -70,6 +72,22 @@ public abstract sealed class HttpHead permits RequestHead, ResponseHead {
 
     public void droppedData(int bytes) {
         droppedData = bytes;
+    }
+
+    /**
+     * {@code bytes} of the body are in with this head (read with it, or waited for): in HAProxy they share its buffer,
+     * filled by reading up to {@code maxHead} (tune.bufsize less tune.maxrewrite), so a rewrite of the head must fit
+     * beside them. Called before the rules that rewrite the head.
+     */
+    public void bodyBuffered(long bytes, int maxHead) {
+        if (bytes > 0) {
+            bodyHtx = Math.max(bodyHtx, (int) Math.min(HTX_BLOCK + bytes, Math.max(0, maxHead - htxSize())));
+        }
+    }
+
+    /** The HTX space the body in the buffer takes beside this head ({@link #bodyBuffered}). */
+    public int bodyHtx() {
+        return bodyHtx;
     }
 
     /** The length of the start line's strings but the version: method and URI, or status code and reason. */

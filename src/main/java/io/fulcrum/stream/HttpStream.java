@@ -464,19 +464,28 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             if (heldResponse == null) {
                 heldResponse = new HeldBody(client.alloc(), front.limits().maxHead());
             }
-            return heldResponse.satisfied(msg.bodyLength() != HttpHead.NO_BODY && !request.isHead(), millis, atLeast);
+            return buffered(heldResponse, msg, msg.bodyLength() != HttpHead.NO_BODY && !request.isHead(), millis, atLeast);
         }
         if (held == null) {
             held = new HeldBody(client.alloc(), front.limits().maxHead());
         }
         boolean waited = held.waiting();
-        if (held.satisfied(request.bodyLength() != HttpHead.NO_BODY, millis, atLeast)) {
+        if (buffered(held, request, request.bodyLength() != HttpHead.NO_BODY, millis, atLeast)) {
             return true;
         }
         if (!waited) {
             continueIfExpected();
         }
         return false;
+    }
+
+    /** True once {@code body} holds what the wait wants: it then shares the buffer with {@code msg}'s head. */
+    private boolean buffered(HeldBody body, HttpHead msg, boolean hasBody, long millis, long atLeast) {
+        if (!body.satisfied(hasBody, millis, atLeast)) {
+            return false;
+        }
+        msg.bodyBuffered(body.bytes(), front.limits().maxHead());
+        return true;
     }
 
     /** Tells the client to send its body when it waits for that (Expect: 100-continue), as HAProxy does when it waits for the body. */
@@ -1542,7 +1551,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
 
     @Override
     public boolean fits(HttpHead msg, int growth) {
-        return msg.htxSize() + growth + (msg == response ? replyBodyHtx : 0) <= front.limits().bufsize();
+        return msg.htxSize() + msg.bodyHtx() + growth + (msg == response ? replyBodyHtx : 0) <= front.limits().bufsize();
     }
 
     @Override

@@ -127,6 +127,54 @@ class StrictRewriteIT {
     }
 
     /**
+     * The body that shares the buffer with the head (waited for by {@code option http-buffer-request}, or received with
+     * a response's head) counts too, reading having filled the buffer up to {@code tune.bufsize - tune.maxrewrite}: a
+     * large body leaves the rewrites {@code tune.maxrewrite} bytes, here room for one 74-byte field and not two
+     * (reg-test http-rules/strict_rw_mode.vtc); a small one leaves them the rest of the buffer.
+     */
+    @Test
+    void theBodyInTheBufferLeavesTheRewritesTheReserve() throws Exception {
+        int fe = freePort();
+        String v = "1234567890".repeat(6);
+        try (HttpOrigin origin = HttpOrigin.start(x -> x.reply(200, "b".repeat(Integer.parseInt(x.head.get("x-body")))));
+             FulcrumProcess proxy = serve("""
+                global
+                    tune.bufsize 2048
+                    tune.maxrewrite 128
+                defaults
+                    mode http
+                    timeout connect 2s
+                    timeout client 10s
+                    timeout server 10s
+                    option http-buffer-request
+                frontend fe
+                    bind 127.0.0.1:%1$d
+                    http-request set-var(txn.p) path
+                    http-request set-header x-hdr1 %3$s
+                    http-request set-header x-hdr2 %3$s if { path /req2 }
+                    default_backend be
+                backend be
+                    http-response set-header x-hdr1 %3$s
+                    http-response set-header x-hdr2 %3$s if { var(txn.p) -m str /res2 }
+                    server s1 127.0.0.1:%2$d
+                """.formatted(fe, origin.port(), v), fe)) {
+            assertThat(post(fe, "/req1", 2000, 2000)).isEqualTo("HTTP/1.1 200 OK");
+            assertThat(post(fe, "/req2", 2000, 0)).isEqualTo("HTTP/1.1 500 Internal Server Error");
+            assertThat(post(fe, "/req2", 100, 0)).isEqualTo("HTTP/1.1 200 OK");
+            assertThat(post(fe, "/res2", 0, 2000)).isEqualTo("HTTP/1.1 500 Internal Server Error");
+            assertThat(post(fe, "/res2", 0, 100)).isEqualTo("HTTP/1.1 200 OK");
+        }
+    }
+
+    /** Sends a request with a body of {@code length} bytes asking for a response body of {@code answer}; returns its status line. */
+    private static String post(int port, String path, int length, int answer) throws Exception {
+        try (HttpClientConn c = HttpClientConn.open(port)) {
+            return c.exchange("POST " + path + " HTTP/1.1\r\nHost: x\r\nX-Body: " + answer + "\r\nContent-Length: " + length
+                    + "\r\n\r\n" + "b".repeat(length)).head().startLine();
+        }
+    }
+
+    /**
      * A failed http-after-response rewrite in strict mode: the response (the server's or the proxy's own) becomes the
      * proxy's 500, which the after-response rules see in turn; when they fail on that 500 as well (here the backend's
      * large errorfile), it goes as it is. With {@code strict-mode off} the rewrite is skipped.

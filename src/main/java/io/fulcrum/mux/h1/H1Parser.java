@@ -292,8 +292,12 @@ public final class H1Parser {
             }
             tunnelAfter = status == 101 || connectRequest && status / 100 == 2;
         }
-        sink.head(h);
         long length = h.bodyLength();
+        if (length != HttpHead.NO_BODY) {
+            // (a chunked body counted with its framing: near enough for where a rewrite stops fitting)
+            h.bodyBuffered(length > 0 ? Math.min(length, in.readableBytes()) : in.readableBytes(), limits.maxHead());
+        }
+        sink.head(h);
         if (length == HttpHead.NO_BODY) {
             return end(sink);
         }
