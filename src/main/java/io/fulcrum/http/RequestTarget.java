@@ -27,6 +27,26 @@ public final class RequestTarget {
         return slash;
     }
 
+    /**
+     * The authority that HAProxy's set-uri and replace-uri put in the Host field: null for an empty target, an origin
+     * form or '*'; else from after {@code scheme://} (the scheme starting with a letter; without one, from the start)
+     * to the first '/', without the userinfo up to the last '@' (possibly empty: the rewrite then fails).
+     */
+    public static String authority(String uri) {
+        if (uri.isEmpty() || uri.charAt(0) == '/' || uri.charAt(0) == '*') {
+            return null;
+        }
+        int i = 0;
+        while (i < uri.length() && isSchemeChar(uri.charAt(i))) {
+            i++;
+        }
+        char first = (char) (uri.charAt(0) | 0x20);
+        int start = first >= 'a' && first <= 'z' && uri.startsWith("://", i) ? i + 3 : 0;
+        int end = uri.indexOf('/', start);
+        String authority = uri.substring(start, end < 0 ? uri.length() : end);
+        return authority.substring(authority.lastIndexOf('@') + 1);
+    }
+
     /** Where the path that starts at {@code from} ends: at the '?' of a query, or the end. */
     static int pathEnd(AsciiString uri, int from) {
         int q = uri.indexOf('?', from);

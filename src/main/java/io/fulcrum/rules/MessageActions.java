@@ -2,6 +2,7 @@ package io.fulcrum.rules;
 
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.http.Reasons;
+import io.fulcrum.http.RequestTarget;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.http.ResponseHead;
 import io.fulcrum.log.LogFormat;
@@ -16,10 +17,10 @@ final class MessageActions {
     }
 
     static void register(HttpActions actions) {
-        uri(actions, "set-path", (u, v) -> new Uri(u.prefix(), v, u.query()));
-        uri(actions, "set-pathq", (u, v) -> u.prefix() + v);
-        uri(actions, "set-query", (u, v) -> new Uri(u.prefix(), u.path(), v));
-        uri(actions, "set-uri", (u, v) -> v);
+        uri(actions, "set-path", (u, v) -> new Uri(u.prefix(), v, u.query()), false);
+        uri(actions, "set-pathq", (u, v) -> u.prefix() + v, false);
+        uri(actions, "set-query", (u, v) -> new Uri(u.prefix(), u.path(), v), false);
+        uri(actions, "set-uri", (u, v) -> v, true);
         actions.add("set-method", a -> {
             LogFormat f = oneFormat(a);
             return (txn, msg) -> {
@@ -32,9 +33,9 @@ final class MessageActions {
                 return Verdict.CONTINUE;
             };
         }, Phase.REQUEST);
-        replace(actions, "replace-path", Uri::path, (u, v) -> new Uri(u.prefix(), v, u.query()));
-        replace(actions, "replace-pathq", Uri::pathq, (u, v) -> u.prefix() + v);
-        replace(actions, "replace-uri", Uri::toString, (u, v) -> v);
+        replace(actions, "replace-path", Uri::path, (u, v) -> new Uri(u.prefix(), v, u.query()), false);
+        replace(actions, "replace-pathq", Uri::pathq, (u, v) -> u.prefix() + v, false);
+        replace(actions, "replace-uri", Uri::toString, (u, v) -> v, true);
         actions.add("set-status", MessageActions::setStatus, Phase.RESPONSE, Phase.AFTER_RESPONSE);
         actions.add("normalize-uri", MessageActions::normalizeUri, Phase.REQUEST);
     }
@@ -63,7 +64,7 @@ final class MessageActions {
                 txn.reply(new Reply.Error(400));
                 return Verdict.DONE;
             }
-            return done.equals(uri) ? Verdict.CONTINUE : setUri(txn, r, done);
+            return done.equals(uri) ? Verdict.CONTINUE : setUri(txn, r, done, false);
         };
     }
 
@@ -74,21 +75,21 @@ final class MessageActions {
         return a.format(a.next());
     }
 
-    /** An action setting part of the URI to a format's value. */
-    private static void uri(HttpActions actions, String name, BiFunction<Uri, String, Object> rewrite) {
+    /** An action setting part of the URI to a format's value; {@code host}: see {@link #setUri}. */
+    private static void uri(HttpActions actions, String name, BiFunction<Uri, String, Object> rewrite, boolean host) {
         actions.add(name, a -> {
             LogFormat f = oneFormat(a);
             return (txn, msg) -> {
                 RequestHead r = (RequestHead) msg;
                 String v = f.format(txn);
-                return setUri(txn, r, rewrite.apply(Uri.of(r.uri()), v).toString());
+                return setUri(txn, r, rewrite.apply(Uri.of(r.uri()), v).toString(), host);
             };
         }, Phase.REQUEST);
     }
 
-    /** An action replacing part of the URI when a regex matches it. */
+    /** An action replacing part of the URI when a regex matches it; {@code host}: see {@link #setUri}. */
     private static void replace(HttpActions actions, String name, java.util.function.Function<Uri, String> part,
-                                BiFunction<Uri, String, Object> rewrite) {
+                                BiFunction<Uri, String, Object> rewrite, boolean host) {
         actions.add(name, a -> {
             if (a.remaining() != 2) {
                 throw new ConfigException("expects exactly 2 arguments <match-regex> and <replace-format>");
@@ -98,7 +99,7 @@ final class MessageActions {
                 RequestHead req = (RequestHead) msg;
                 Uri u = Uri.of(req.uri());
                 String v = r.apply(part.apply(u), txn);
-                return v == null ? Verdict.CONTINUE : setUri(txn, req, rewrite.apply(u, v).toString());
+                return v == null ? Verdict.CONTINUE : setUri(txn, req, rewrite.apply(u, v).toString(), host);
             };
         }, Phase.REQUEST);
     }
@@ -130,12 +131,27 @@ final class MessageActions {
         };
     }
 
-    /** Sets the request's URI, unless the head would no longer fit in a buffer (a failed rewrite). */
-    private static Verdict setUri(HttpTxn txn, RequestHead r, String uri) {
+    /**
+     * Sets the request's URI, unless the head would no longer fit in a buffer (a failed rewrite). With {@code host}
+     * (set-uri, replace-uri), as HAProxy, the authority of a URI in another form than origin then replaces the value
+     * of the Host field, if any; an empty authority is a failed rewrite, the URI staying replaced.
+     */
+    private static Verdict setUri(HttpTxn txn, RequestHead r, String uri, boolean host) {
         if (!txn.fits(r, uri.length() - r.uri().length())) {
             return txn.rewriteFailed();
         }
         r.uri(new AsciiString(uri));
+        String authority = host ? RequestTarget.authority(uri) : null;
+        if (authority == null) {
+            return Verdict.CONTINUE;
+        }
+        int field = r.headers().indexOf("host", 0);
+        if (authority.isEmpty() || field >= 0 && !txn.fits(r, authority.length() - r.headers().value(field).length())) {
+            return txn.rewriteFailed();
+        }
+        if (field >= 0) {
+            r.headers().setValue(field, authority);
+        }
         return Verdict.CONTINUE;
     }
 }

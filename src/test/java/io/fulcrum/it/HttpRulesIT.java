@@ -93,6 +93,44 @@ class HttpRulesIT {
         }
     }
 
+    /**
+     * set-uri and replace-uri with a URI in another form than origin put its authority in the Host field (when the
+     * request has one); an empty authority fails the rewrite (a 500 in strict mode), a path leaves Host as it was.
+     */
+    @Test
+    void setUriWithAnAuthorityRewritesHost() throws Exception {
+        int fe = freePort();
+        try (HttpOrigin origin = HttpOrigin.ok("ok");
+             FulcrumProcess proxy = serve(config(fe, """
+                     http-request set-uri http://user@foo.example:8080/bar?q=1 if { path /a }
+                     http-request replace-uri ^/ru(.*) http://ru.example\\1 if { path_beg /ru }
+                     http-request set-uri /plain if { path /p }
+                     http-request set-uri http:///x if { path /empty }
+                     http-request set-header x-host %[req.hdr(host)]
+                     default_backend be
+                     """, backend("be", origin.port(), "")), fe)) {
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                c.exchange("GET /a HTTP/1.1\r\nHost: orig\r\nX-B: 1\r\n\r\n");
+                Received r = origin.nextRequest(5000);
+                assertThat(r.head().startLine()).isEqualTo("GET http://user@foo.example:8080/bar?q=1 HTTP/1.1");
+                assertThat(r.head().names()).containsExactly("host", "x-b", "x-host");
+                assertThat(r.head().get("host")).isEqualTo("foo.example:8080");
+                assertThat(r.head().get("x-host")).isEqualTo("foo.example:8080");
+                c.exchange("GET /ru/zz HTTP/1.1\r\nHost: orig\r\n\r\n");
+                assertThat(origin.nextRequest(5000).head().get("host")).isEqualTo("ru.example");
+                c.exchange("GET http://abs.example/p HTTP/1.1\r\nHost: abs.example\r\n\r\n");
+                r = origin.nextRequest(5000);
+                assertThat(r.head().startLine()).isEqualTo("GET /plain HTTP/1.1");
+                assertThat(r.head().get("host")).isEqualTo("abs.example");
+                assertThat(c.exchange("GET /empty HTTP/1.1\r\nHost: orig\r\n\r\n").status()).isEqualTo(500);
+            }
+            try (HttpClientConn c = HttpClientConn.open(fe)) {
+                c.exchange("GET /a HTTP/1.0\r\n\r\n");
+                assertThat(origin.nextRequest(5000).head().has("host")).as("no Host added").isFalse();
+            }
+        }
+    }
+
     /** replace-value keeps the spaces around the values it does not replace. */
     @Test
     void replaceValueKeepsTheSpacesOfTheOtherValues() throws Exception {
