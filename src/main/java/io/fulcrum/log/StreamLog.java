@@ -30,6 +30,7 @@ public final class StreamLog {
      */
     public static final AttributeKey<long[]> ACCEPTED = AttributeKey.valueOf("fulcrum.accepted");
     private static final long NONE = Long.MIN_VALUE;
+    private static final long AWAITED = Long.MIN_VALUE + 1;
     /** {@link #level(String)} of a name that is no level. */
     public static final int NO_LEVEL = -2;
     /** The level of {@code set-log-level silent}: no line. */
@@ -43,6 +44,11 @@ public final class StreamLog {
     private long requestNanos = NONE;
     private long requestMillis;
     private long headNanos = NONE;
+    /**
+     * When the wait for the request's body (option http-buffer-request, wait-for-body) ended: HAProxy's TR ends there,
+     * after the head; {@link #AWAITED} while it waits, NONE when the request waited for none.
+     */
+    private long bodyNanos = NONE;
     private long assignedNanos = NONE;
     private long connectedNanos = NONE;
     private long responseNanos = NONE;
@@ -189,6 +195,26 @@ public final class StreamLog {
         method = new AsciiString(first < 0 ? line : line.substring(0, first));
         uri = new AsciiString(first < 0 ? "" : second < 0 ? line.substring(first + 1) : line.substring(first + 1, second));
         version = second < 0 ? "HTTP/0.9" : line.substring(second + 1);
+    }
+
+    /** The request's body is awaited: TR goes on (-1 if the wait fails). */
+    public void awaitingBody() {
+        bodyNanos = AWAITED;
+    }
+
+    /**
+     * The body awaited is in, or the client closed, or {@code option http-buffer-request} found it there at once (HAProxy
+     * ends TR after that option's analyser whether it waited or not): the end of TR, unless it already ended.
+     */
+    public void bodyAwaited() {
+        if (bodyNanos == NONE || bodyNanos == AWAITED) {
+            bodyNanos = LoopClock.nanoTime();
+        }
+    }
+
+    /** Where TR ends: the head, or the end of the wait for the body; NONE while that lasts. */
+    private long requestEndNanos() {
+        return bodyNanos == NONE ? headNanos : bodyNanos == AWAITED ? NONE : bodyNanos;
     }
 
     /** A rule captured {@code value} into slot {@code slot} of the frontend's request or response captures. */
@@ -730,7 +756,7 @@ public final class StreamLog {
     }
 
     long tR() {
-        return contentRefused ? -1 : between(ms(requestNanos), ms(headNanos));
+        return contentRefused ? -1 : between(ms(requestNanos), ms(requestEndNanos()));
     }
 
     long tq() {
@@ -740,7 +766,7 @@ public final class StreamLog {
     }
 
     long tw() {
-        return between(ms(http ? headNanos : handshakeNanos), ms(assignedNanos));
+        return between(ms(http ? requestEndNanos() : handshakeNanos), ms(assignedNanos));
     }
 
     long tc() {

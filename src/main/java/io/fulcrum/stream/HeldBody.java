@@ -20,6 +20,8 @@ final class HeldBody {
     private CompositeByteBuf body;
     private HttpHeaders trailers;
     private boolean ended;
+    /** The client closed before the end: nothing more comes, the wait is over. */
+    private boolean cut;
     /** System.nanoTime() when the wait fails, or 0 while no rule waits. */
     private long deadline;
 
@@ -35,7 +37,7 @@ final class HeldBody {
      */
     boolean satisfied(boolean hasBody, long millis, long atLeast) {
         long held = bytes();
-        if (!hasBody || ended || atLeast > 0 && held >= atLeast || held >= room) {
+        if (!hasBody || ended || cut || atLeast > 0 && held >= atLeast || held >= room) {
             deadline = 0;
             return true;
         }
@@ -43,6 +45,11 @@ final class HeldBody {
             deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.max(1, millis));
         }
         return false;
+    }
+
+    /** The client closed: the wait ends with what came. */
+    void cut() {
+        cut = true;
     }
 
     boolean waiting() {

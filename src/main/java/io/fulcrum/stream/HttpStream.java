@@ -348,8 +348,12 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
                 return false;
             }
         }
+        // (the backend's option waits whether it has rules of its own or not: the wait counts in TR, before Tw)
+        if (!bufferedFor(backend.httpOptions(), backend.timeouts())) {
+            return false;
+        }
         if (backend.rules() != frontend.rules()) {
-            if (!bufferedFor(backend.httpOptions(), backend.timeouts()) || !requestRulesDone(backend.rules())) {
+            if (!requestRulesDone(backend.rules())) {
                 return false;
             }
             flushEarlyHints();
@@ -375,6 +379,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         }
         long t = timeouts.httpRequest;
         if (bodyIn(request, t > 0 ? t : frontend.timeouts().client, 0)) {
+            log.bodyAwaited();
             return true;
         }
         armTimer(); // (for the wait's deadline)
@@ -479,10 +484,20 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         return false;
     }
 
-    /** True once {@code body} holds what the wait wants: it then shares the buffer with {@code msg}'s head. */
+    /**
+     * True once {@code body} holds what the wait wants: it then shares the buffer with {@code msg}'s head. A request's
+     * TR goes on during the wait, as HAProxy's.
+     */
     private boolean buffered(HeldBody body, HttpHead msg, boolean hasBody, long millis, long atLeast) {
+        boolean waited = body.waiting();
         if (!body.satisfied(hasBody, millis, atLeast)) {
+            if (msg == request) {
+                log.awaitingBody();
+            }
             return false;
+        }
+        if (msg == request && waited) {
+            log.bodyAwaited();
         }
         msg.bodyBuffered(body.bytes(), front.limits().maxHead());
         return true;
@@ -1733,6 +1748,15 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             return;
         }
         if (!requestEnded && response == null) {
+            if (server == null && held != null && held.waiting()) {
+                // As in HAProxy, the close ends a wait for the body: the rules and the backend's choice go on (so the
+                // backend is logged), then the request is given up.
+                held.cut();
+                routeRequest();
+                if (finished) {
+                    return;
+                }
+            }
             // The client aborted its request: CC while connecting, CD once connected (its body still flowing), as HAProxy.
             if (server != null) {
                 log.error('C', 'D');
@@ -1831,7 +1855,12 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             return;
         }
         long now = System.nanoTime();
-        if (bodyWait != null && bodyWait.expired(now) || held != null && held.expired(now)) {
+        if (held != null && held.expired(now)) {
+            log.error('c'); // (cR, as HAProxy's when the body does not come)
+            fail(408);
+            return;
+        }
+        if (bodyWait != null && bodyWait.expired(now)) {
             fail(408);
             return;
         }

@@ -125,4 +125,78 @@ class HttpBufferRequestIT {
             assertThat(c.read().bodyText()).isEqualTo("got 10");
         });
     }
+
+    /**
+     * The wait for the body counts in TR, not Tw (under 100 ms here); a client that closes during it ends the wait, so the backend is
+     * chosen and logged (CR); a 408 for a body that does not come is logged cR with TR -1. The option in the frontend
+     * and in the backend alike; the same lines as HAProxy 2.6's (-Dit.proxy=haproxy).
+     */
+    @Test
+    void theWaitIsLoggedInTR() throws Exception {
+        int fe = freePort();
+        int fe2 = freePort();
+        try (HttpOrigin origin = HttpOrigin.start(x -> x.readBody().reply(200, "ok"));
+             FulcrumProcess proxy = serve("""
+                     global
+                         log stdout format raw local0
+                     defaults
+                         mode http
+                         log global
+                         option httplog
+                         timeout connect 2s
+                         timeout client 10s
+                         timeout server 10s
+                         timeout http-request 1s
+                     frontend fe
+                         bind 127.0.0.1:%d
+                         option http-buffer-request
+                         default_backend be1
+                     frontend fe2
+                         bind 127.0.0.1:%d
+                         default_backend be2
+                     backend be1
+                         server s1 127.0.0.1:%3$d
+                     backend be2
+                         option http-buffer-request
+                         server s1 127.0.0.1:%3$d
+                     """.formatted(fe, fe2, origin.port()), fe)) {
+            String post = "POST /x HTTP/1.1\r\nHost: test\r\nContent-Length: 5\r\n\r\nab";
+            for (int port : new int[] {fe, fe2}) {
+                try (HttpClientConn c = HttpClientConn.open(port)) {
+                    c.exchange(get("/")); // (a cold proxy may read the first request late: all of it at once)
+                    c.send(post);
+                    Thread.sleep(400);
+                    assertThat(c.send("cde").read().status()).isEqualTo(200);
+                }
+                try (HttpClientConn c = HttpClientConn.open(port)) {
+                    c.send(post);
+                    Thread.sleep(400);
+                }
+                try (HttpClientConn c = HttpClientConn.open(port)) {
+                    assertThat(c.send(post).read().status()).isEqualTo(408);
+                }
+            }
+            String log = awaitPosts(proxy, 6);
+            for (String be : new String[] {"fe be1", "fe2 be2"}) {
+                assertThat(tr(log, " " + be + "/s1 (\\d+)/\\d{1,2}/\\d+/\\d+/\\d+ 200 .*\"POST ")).as(log).isGreaterThanOrEqualTo(300);
+                assertThat(tr(log, " " + be + "/<NOSRV> (\\d+)/-1/-1/-1/\\d+ -1 0 - - CR-- ")).as(log).isGreaterThanOrEqualTo(300);
+            }
+            // (the frontend's wait comes before the backend's choice, the backend's after)
+            assertThat(log.lines().filter(l -> l.matches(".* (fe fe|fe2 be2)/<NOSRV> -1/-1/-1/-1/\\d+ 408 \\d+ - - cR-- .*"))).hasSize(2);
+        }
+    }
+
+    /** The TR of the one log line that {@code pattern} (its first group) matches. */
+    private static long tr(String log, String pattern) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(pattern).matcher(log);
+        assertThat(m.find()).as(pattern + " in " + log).isTrue();
+        return Long.parseLong(m.group(1));
+    }
+
+    private static String awaitPosts(FulcrumProcess proxy, int n) throws InterruptedException {
+        for (int i = 0; i < 100 && proxy.stdout().lines().filter(l -> l.contains("\"POST ")).count() < n; i++) {
+            Thread.sleep(50);
+        }
+        return proxy.stdout();
+    }
 }
