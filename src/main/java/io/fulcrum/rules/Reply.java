@@ -25,10 +25,18 @@ public sealed interface Reply {
         }
     }
 
-    /** A response built by the rule: a head (its Content-Length already set) and the body. */
-    record Content(ResponseHead head, byte[] body, boolean refused) implements Reply {
+    /**
+     * A response built by the rule: a head (its Content-Length already set) and the body. {@code streamed}: a body
+     * that HAProxy's applet makes as it goes (the stats page), so that no more of it than fills the buffer less
+     * {@code tune.maxrewrite} is there beside the head when the http-after-response rules rewrite it.
+     */
+    record Content(ResponseHead head, byte[] body, boolean refused, boolean streamed) implements Reply {
         public Content(ResponseHead head, byte[] body) {
-            this(head, body, false);
+            this(head, body, false, false);
+        }
+
+        public Content(ResponseHead head, byte[] body, boolean refused) {
+            this(head, body, refused, false);
         }
     }
 

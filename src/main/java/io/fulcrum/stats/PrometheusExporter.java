@@ -45,7 +45,7 @@ final class PrometheusExporter {
         h.add("content-length", Integer.toString(body.length));
         ResponseHead head = new ResponseHead(11, 200, new AsciiString(Reasons.of(200)), h);
         head.bodyLength(HttpHead.NO_BODY);
-        return new Reply.Content(head, body);
+        return new Reply.Content(head, body, false, true);
     }
 
     /** The metric scopes {@code scope=*} asks for. */

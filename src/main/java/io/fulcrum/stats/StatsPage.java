@@ -179,7 +179,7 @@ public final class StatsPage {
         if (refreshSeconds > 0 && !q.noRefresh()) {
             h.add("refresh", Long.toString(refreshSeconds));
         }
-        return content(200, h, body);
+        return content(200, h, body, true);
     }
 
     /** After a POST, back to the page with a GET (a reload must not post again), telling how it went. */
@@ -189,14 +189,14 @@ public final class StatsPage {
         h.add("content-type", "text/plain");
         h.add("location", uri + ";st=" + status + (q.hideDown() ? ";up" : "") + (q.noRefresh() ? ";norefresh" : "")
                 + (q.scope().isEmpty() ? "" : "?scope=" + q.scope()));
-        return content(303, h, new byte[0]);
+        return content(303, h, new byte[0], false);
     }
 
-    private static Reply content(int status, HttpHeaders h, byte[] body) {
+    private static Reply content(int status, HttpHeaders h, byte[] body, boolean streamed) {
         h.add("content-length", Integer.toString(body.length));
         ResponseHead head = new ResponseHead(11, status, new AsciiString(Reasons.of(status)), h);
         head.bodyLength(HttpHead.NO_BODY);
-        return new Reply.Content(head, body);
+        return new Reply.Content(head, body, false, streamed);
     }
 
     /** True when {@code proxy} is shown: {@code stats scope} names it, and the page's scope is part of its name. */

@@ -1390,7 +1390,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             b.head().headers().add(header, value);
         }
         log.status(status);
-        sendReply(b.head(), b.body(), true, 0);
+        sendReply(b.head(), b.body(), true, 0, false);
     }
 
     /** The proxy's message for {@code status}: the backend's errorfile, else the frontend's, else HAProxy's page. */
@@ -1404,7 +1404,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         log.status(status);
         if (!m.isEmpty() && !constReply && hasAfterResponseRules()) {
             // The rules may change it: it goes out as any response the proxy builds.
-            sendReply(m.toHead(), m.body(), m.lengthKnown() && !m.asksClose(), m.droppedData());
+            sendReply(m.toHead(), m.body(), m.lengthKnown() && !m.asksClose(), m.droppedData(), false);
             return;
         }
         endExchange();
@@ -1434,7 +1434,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         switch (r) {
             case Reply.Error e -> answerError(e.status(), e.header(), e.value());
             case Reply.Message m -> sendError(m.status(), m.message());
-            case Reply.Content c -> sendReply(c.head(), c.body(), true, 0);
+            case Reply.Content c -> sendReply(c.head(), c.body(), true, 0, c.streamed());
         }
     }
 
@@ -1444,12 +1444,17 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
      *
      * @param delimited the body's length is known and the message does not ask to close
      * @param dropped   HTX data of the message that {@code head} has not (see {@link ErrorMessage#droppedData()})
+     * @param streamed  see {@link Reply.Content#streamed()}
      */
-    private void sendReply(ResponseHead head, byte[] body, boolean delimited, int dropped) {
+    private void sendReply(ResponseHead head, byte[] body, boolean delimited, int dropped, boolean streamed) {
         flushEarlyHints();
         endExchange();
         response = head;
-        replyBodyHtx = body.length == 0 ? 0 : HttpHead.HTX_BLOCK + body.length;
+        if (streamed) {
+            head.bodyBuffered(body.length, front.limits().maxHead());
+        } else {
+            replyBodyHtx = body.length == 0 ? 0 : HttpHead.HTX_BLOCK + body.length;
+        }
         boolean passed = afterResponseRulesPass(head);
         replyBodyHtx = 0;
         if (!passed) {

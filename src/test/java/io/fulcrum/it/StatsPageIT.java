@@ -454,4 +454,39 @@ class StatsPageIT {
         }
         return tags;
     }
+
+    /**
+     * A page larger than the buffer is made as it goes, as HAProxy's applets make it: an http-after-response rewrite
+     * need only fit beside what fills the buffer, the Prometheus exporter's too (-Dit.proxy=haproxy agrees).
+     */
+    @Test
+    void aPageLargerThanTheBufferTakesAfterResponseRewrites() throws Exception {
+        int port = freePort();
+        StringBuilder backends = new StringBuilder();
+        for (int i = 1; i <= 15; i++) {
+            backends.append("backend b").append(i).append("\n    server s1 127.0.0.1:1\n    server s2 127.0.0.1:2\n");
+        }
+        try (FulcrumProcess p = HttpKit.serve("""
+                defaults
+                    mode http
+                    timeout connect 2s
+                    timeout client 10s
+                    timeout server 10s
+                frontend fe
+                    bind 127.0.0.1:%d
+                    stats enable
+                    stats uri /stats
+                    http-request use-service prometheus-exporter if { path /metrics }
+                    http-after-response set-header x-after yes
+                """.formatted(port) + backends, port)) {
+            for (String path : new String[] {"/stats", "/metrics"}) {
+                try (HttpClientConn c = HttpClientConn.open(port)) {
+                    HttpClientConn.Response r = c.exchange("GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n");
+                    assertThat(r.status()).as(path).isEqualTo(200);
+                    assertThat(r.get("x-after")).as(path).isEqualTo("yes");
+                    assertThat(r.bodyText().length()).as(path).isGreaterThan(20_000);
+                }
+            }
+        }
+    }
 }
