@@ -516,7 +516,7 @@ public final class Backend {
             return null;
         }
         int limit = balance.maxKeepAliveQueue;
-        boolean room = m.spec().maxconn == 0 || m.served() < m.dynamicMaxconn();
+        boolean room = m.server.maxconn() == 0 || m.served() < m.dynamicMaxconn();
         if (!bound && limit >= 0 && !room && m.queue.size() >= limit) {
             return null;
         }

@@ -65,7 +65,7 @@ final class BackendFetches {
             if (!s.up() || !b.inUse(s)) {
                 continue;
             }
-            if (s.spec().maxconn == 0) {
+            if (s.maxconn() == 0) {
                 return -1;
             }
             free += Math.max(0, b.maxconnNow(s) - s.streams().current());
@@ -80,10 +80,10 @@ final class BackendFetches {
             if (!s.up()) {
                 continue;
             }
-            if (s.spec().maxconn == 0 || s.spec().maxqueue == 0) {
+            if (s.maxconn() == 0 || s.spec().maxqueue == 0) {
                 return -1;
             }
-            free += s.spec().maxconn - s.streams().current() + s.spec().maxqueue - b.queued(s);
+            free += s.maxconn() - s.streams().current() + s.spec().maxqueue - b.queued(s);
         }
         return free;
     }

@@ -64,18 +64,18 @@ final class Member {
      * following the backend's load up to fullconn, cut further during a slow start. 0 means no limit.
      */
     int dynamicMaxconn() {
-        ServerSpec s = spec();
-        if (s.maxconn == 0) {
+        int maxconn = server.maxconn();
+        if (maxconn == 0) {
             return 0;
         }
         int max;
-        int minconn = s.minconn == 0 ? s.maxconn : s.minconn;
+        int minconn = server.minconn() == 0 ? maxconn : server.minconn();
         long beconn = backend.streams().current();
         int fullconn = backend.fullconn();
-        if (beconn >= fullconn || minconn == s.maxconn) {
-            max = s.maxconn;
+        if (beconn >= fullconn || minconn == maxconn) {
+            max = maxconn;
         } else {
-            max = (int) Math.max(minconn, beconn * s.maxconn / fullconn);
+            max = (int) Math.max(minconn, beconn * maxconn / fullconn);
         }
         long ramp = rampStart;
         long seconds = slowstartSeconds();
@@ -90,20 +90,21 @@ final class Member {
 
     /** It takes no more streams now: at its limit, or others already wait for it (HAProxy's "full"). */
     boolean full() {
-        return spec().maxconn > 0 && (queue.size() > 0 || served() >= dynamicMaxconn());
+        return server.maxconn() != 0 && (queue.size() > 0 || served() >= dynamicMaxconn());
     }
 
     /** Takes one of its slots if one is free and nobody waits; always when it has no limit. */
     boolean tryTake() {
-        if (spec().maxconn == 0) {
+        if (server.maxconn() == 0) {
             server.streams().tryAcquire();
             return true;
         }
-        return queue.size() == 0 && server.streams().tryAcquire(dynamicMaxconn());
+        return queue.size() == 0 && tryTakeForQueue();
     }
 
-    /** Takes a slot for a stream coming out of a queue: only the limit counts. */
+    /** Takes a slot for a stream coming out of a queue: only the limit counts (a limit below 1 has none, as in HAProxy). */
     boolean tryTakeForQueue() {
-        return server.streams().tryAcquire(dynamicMaxconn());
+        int max = dynamicMaxconn();
+        return (max > 0 || server.maxconn() == 0) && server.streams().tryAcquire(max);
     }
 }

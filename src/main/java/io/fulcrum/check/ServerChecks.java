@@ -352,7 +352,7 @@ public final class ServerChecks {
         }
     }
 
-    /** An agent's answer: weights and admin states applied at once; "up" and "down" move the server. */
+    /** An agent's answer: weights, admin states and maxconn applied at once; "up" and "down" move the server. */
     void agentResult(CheckResult r) {
         ServerState st = server.state();
         if (r.status() == CheckStatus.L7RSP) {
@@ -385,13 +385,16 @@ public final class ServerChecks {
                 st.group().events().notice(st.named() + " remains in forced drain mode."); // as HAProxy, at each weight
             }
         }
+        String warning = a.maxconn() == null ? null : server.changeMaxconn(a.maxconn());
+        String report = a.report(warning);
         if (a.state() == null) {
-            lastAgent = new CheckResult(CheckStatus.CHECKED, 0, "", r.durationMillis()); // HAProxy: "No status change"
+            // HAProxy: "No status change", or what it found odd
+            lastAgent = new CheckResult(CheckStatus.CHECKED, 0, report == null ? "" : report, r.durationMillis());
             lastAgentStatus = CheckStatus.CHECKED;
             return;
         }
         boolean up = a.state().equals("up");
-        CheckResult said = new CheckResult(up ? CheckStatus.L7OK : CheckStatus.L7STS, 0, "via agent : " + a.stateText(), r.durationMillis());
+        CheckResult said = new CheckResult(up ? CheckStatus.L7OK : CheckStatus.L7STS, 0, report, r.durationMillis());
         boolean log = proxy.logHealthChecks && (said.status() != lastAgentStatus || up != agentUp);
         lastAgent = said;
         lastAgentStatus = said.status();

@@ -27,12 +27,15 @@ public final class Server {
     private volatile Address address;
     /** The name its address is resolved from: the configured one, or an SRV record's target (null: none). */
     private volatile String fqdn;
-    /** Told after each change of {@link #usable()} or {@link #weight()}: load balancers rebuild from it. */
+    /** Told after each change of {@link #usable()}, {@link #weight()} or {@link #maxconn()}: load balancers rebuild from it. */
     private final List<Runnable> watchers = new CopyOnWriteArrayList<>();
     /** What its last change did to the queues, for the state-change line: streams moved, streams still waiting. */
     private volatile int requeued;
     private volatile int waiting;
     private volatile boolean referenced;
+    /** Its connection limits now (0: none): the configured ones until {@link #changeMaxconn} moves them. */
+    private volatile int maxconn;
+    private volatile int minconn;
 
     /**
      * @param group     its backend's servers, which it joins
@@ -44,6 +47,8 @@ public final class Server {
         this.numericId = numericId;
         this.address = new Address(spec.endpoint, spec.portMode, spec.port);
         this.fqdn = spec.fqdn;
+        this.maxconn = spec.maxconn;
+        this.minconn = spec.minconn;
         this.state = new ServerState(this, group, spec);
         group.add(this);
     }
@@ -235,6 +240,43 @@ public final class Server {
         return current.get();
     }
 
+    /** Its {@code maxconn} now, 0 for no limit (a negative one, which the CLI can set as in HAProxy, admits nothing). */
+    public int maxconn() {
+        return maxconn;
+    }
+
+    /** Its {@code minconn} now: the limit at low load when it ramps up to {@link #maxconn()} with its backend's load. */
+    public int minconn() {
+        return minconn;
+    }
+
+    /**
+     * Changes its maxconn at run time ({@code set maxconn server}, an agent's "maxconn:N"), as HAProxy's
+     * server_parse_maxconn_change_request(): a static limit (minconn equal to maxconn) moves whole, a ramp only its top;
+     * the streams waiting for it then take the slots it gained. Returns HAProxy's complaint, or null once applied.
+     */
+    public String changeMaxconn(String text) {
+        if (text.isEmpty()) {
+            return "Require <maxconn>.\n";
+        }
+        LeadingNumber n = LeadingNumber.read(text);
+        if (n == null) {
+            return "maxconn string empty or preceded by garbage";
+        }
+        if (!n.rest().isEmpty()) {
+            return "Trailing garbage in maxconn string";
+        }
+        int v = (int) n.value(); // (an int, as HAProxy keeps it: 99999999999 becomes 1215752191)
+        synchronized (this) {
+            if (maxconn == minconn) {
+                minconn = v;
+            }
+            maxconn = v;
+        }
+        changed();
+        return null;
+    }
+
     /** The transactions using this server now. */
     public ConnLimit streams() {
         return streams;
@@ -245,7 +287,7 @@ public final class Server {
     }
 
     /**
-     * Runs {@code watcher} after each change of this server's usability or weight, on the thread that
+     * Runs {@code watcher} after each change of this server's usability, weight or maxconn, on the thread that
      * made the change (the CLI's, a health check's): it must be thread-safe and quick.
      */
     public void onChange(Runnable watcher) {

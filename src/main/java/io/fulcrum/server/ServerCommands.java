@@ -7,8 +7,8 @@ import io.fulcrum.cli.CliLevel;
 import io.fulcrum.cli.CliRequest;
 
 /**
- * The CLI commands on servers' administrative state and weight (management.txt 9.3): disable/enable
- * server, set server state|weight|addr, set/get weight, show backend.
+ * The CLI commands on servers' administrative state, weight and limit (management.txt 9.3): disable/enable
+ * server, set server state|weight|addr, set/get weight, set maxconn server, show backend.
  */
 final class ServerCommands {
     private ServerCommands() {
@@ -25,6 +25,12 @@ final class ServerCommands {
         c.add("get weight", "get weight <bk>/<srv>", "report a server's current weight", CliLevel.USER, r -> {
             ServerState st = target(r).server().state();
             r.print(st.weight() + " (initial " + st.initialWeight() + ")\n");
+        });
+        c.add("set maxconn server", "set maxconn server <bk>/<srv>", "change a server's maxconn setting", CliLevel.ADMIN, r -> {
+            String complaint = ServerLookup.server(r.process(), r.arg(3)).server().changeMaxconn(r.arg(4));
+            if (complaint != null) {
+                throw new CliException(complaint);
+            }
         });
         c.add("show backend", "show backend", "list backends in the current running config", CliLevel.USER, r -> {
             StringBuilder b = new StringBuilder("# name\n");
@@ -81,24 +87,12 @@ final class ServerCommands {
         if (text.isEmpty()) {
             throw new CliException("Require <weight> or <weight%>.\n");
         }
-        // strtol(): leading blanks, a sign, digits; 'end' is where it stopped.
-        int i = 0;
-        while (i < text.length() && Character.isWhitespace(text.charAt(i))) {
-            i++;
-        }
-        int signAt = i;
-        if (i < text.length() && (text.charAt(i) == '+' || text.charAt(i) == '-')) {
-            i++;
-        }
-        int digits = i;
-        while (i < text.length() && Character.isDigit(text.charAt(i))) {
-            i++;
-        }
-        if (i == digits) {
+        LeadingNumber n = LeadingNumber.read(text);
+        if (n == null) {
             throw new CliException("Empty weight string empty or preceded by garbage");
         }
-        long w = parseClamped(text.substring(signAt, i));
-        String end = text.substring(i);
+        long w = n.value();
+        String end = n.rest();
         if (end.equals("%")) {
             if (w < 0) {
                 throw new CliException("Relative weight must be positive.\n");
@@ -112,14 +106,5 @@ final class ServerCommands {
             throw new CliException("Trailing garbage in weight string");
         }
         return (int) w;
-    }
-
-    /** The number, saturated as strtol() saturates. */
-    private static long parseClamped(String signedDigits) {
-        try {
-            return Long.parseLong(signedDigits);
-        } catch (NumberFormatException e) {
-            return signedDigits.startsWith("-") ? Long.MIN_VALUE : Long.MAX_VALUE;
-        }
     }
 }

@@ -38,7 +38,7 @@ final class ServerFetches {
         // The streams the server serves (HAProxy's cur_sess), not its open connections: idle pooled ones do not count.
         named(c, "srv_conn", SampleType.SINT, s -> s.streams().current());
         // -1 for a server without maxconn, as HAProxy: its free slots are unlimited.
-        namedIn(c, "srv_conn_free", (b, s) -> s.spec().maxconn == 0 ? -1 : Math.max(0, b.maxconnNow(s) - s.streams().current()));
+        namedIn(c, "srv_conn_free", (b, s) -> s.maxconn() == 0 ? -1 : Math.max(0, b.maxconnNow(s) - s.streams().current()));
         namedIn(c, "srv_queue", Backend::queued);
         named(c, "srv_sess_rate", SampleType.SINT, s -> s.counters().sessionRate().rate());
         // The server named by the input, "[<backend>/]<server>", found at run time (a cookie's value...).

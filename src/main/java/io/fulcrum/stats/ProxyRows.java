@@ -115,8 +115,8 @@ final class ProxyRows {
         r.put(QCUR, be.queued(s)).put(QMAX, be.queuePeak(s));
         sessions(r, s.streams(), 0);
         r.put(STOT, c.get(Count.SESSIONS)); // its connection attempts, retries too, as HAProxy's cum_sess
-        if (s.spec().maxconn > 0) {
-            r.put(SLIM, s.spec().maxconn);
+        if (s.maxconn() != 0) {
+            r.put(SLIM, Integer.toUnsignedLong(s.maxconn())); // (a negative one from the CLI: unsigned, as HAProxy prints it)
         } else {
             r.put(SLIM, null); // no limit: empty, as HAProxy
         }

@@ -6,7 +6,12 @@ import org.junit.jupiter.api.Timeout;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 
@@ -33,21 +38,8 @@ class AgentCheckIT {
         try (Origin origin = Origin.start(s -> send(s, "o"));
              Origin agent = Origin.start(s -> send(s, answer))) {
             int fe = freePort();
-            String cfg = """
-                    global
-                        stats socket %s level admin
-                    defaults
-                        mode tcp
-                        timeout connect 1s
-                        timeout client 5s
-                        timeout server 5s
-                        option log-health-checks
-                    backend be
-                        server s1 127.0.0.1:%d weight 20 check inter 300 rise 1 fall 1 agent-check agent-port %d agent-inter 200
-                    frontend fe
-                        bind 127.0.0.1:%d
-                        default_backend be
-                    """.formatted(cli, origin.port(), agent.port(), fe);
+            String cfg = config(cli, fe, "s1 127.0.0.1:%d weight 20 check inter 300 rise 1 fall 1 agent-check agent-port %d agent-inter 200"
+                    .formatted(origin.port(), agent.port()));
             try (FulcrumProcess p = serve(cfg, fe)) {
                 awaitStat(cli, AGENT, "L7OK");
                 answer = "75%\n";
@@ -96,6 +88,47 @@ class AgentCheckIT {
                 assertThat(stat(cli)).containsEntry(STATE, "UP").containsEntry(AGENT, "L7OK");
                 assertThat(p.stderr()).doesNotContain("Layer7 invalid response").doesNotContain("via agent : down\"");
                 assertThat(traffic(fe)).isEqualTo("o");
+            }
+        }
+    }
+
+    /**
+     * "maxconn:N" sets the server's maxconn, {@code show stat}'s slim and the traffic with it (three connections at the
+     * server at once where the configuration allows one); a number {@code set maxconn server} would refuse is a warning
+     * in last_agt, and a word not understood an error, as haproxy's.
+     */
+    @Test
+    void anAgentsMaxconnLimitsTheServer() throws Exception {
+        Path cli = Files.createTempDirectory("fulcrum-agent").resolve("stats.sock");
+        answer = "maxconn:3\n";
+        try (Origin origin = Origin.start(s -> {
+                 Thread.sleep(1500);
+                 send(s, "o");
+             });
+             Origin agent = Origin.start(s -> send(s, answer))) {
+            int fe = freePort();
+            String cfg = config(cli, fe, "s1 127.0.0.1:%d maxconn 1 agent-check agent-port %d agent-inter 200".formatted(origin.port(), agent.port()));
+            try (FulcrumProcess p = serve(cfg, fe)) {
+                awaitStat(cli, "slim", "3");
+                try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
+                    List<Future<String>> answers = new ArrayList<>();
+                    for (int i = 0; i < 5; i++) {
+                        answers.add(clients.submit(() -> traffic(fe)));
+                    }
+                    for (Future<String> a : answers) {
+                        assertThat(a.get()).isEqualTo("o");
+                    }
+                }
+                assertThat(origin.peak()).isEqualTo(3);
+
+                answer = "maxconn:x\n";
+                awaitStat(cli, "last_agt", "agent warns : maxconn string empty or preceded by garbage");
+                assertThat(stat(cli)).containsEntry(AGENT, "CHECKED").containsEntry("slim", "3");
+                answer = "up maxconn:5x\n";
+                awaitStat(cli, "last_agt", "via agent : up (Trailing garbage in maxconn string)");
+                answer = "maxconn:7 junk\n";
+                awaitStat(cli, "last_agt", "agent reports an error : junk");
+                assertThat(stat(cli)).containsEntry("slim", "7");
             }
         }
     }
@@ -150,6 +183,25 @@ class AgentCheckIT {
                 assertThat(traffic(fe)).isEqualTo("o");
             }
         }
+    }
+
+    /** A tcp frontend on {@code fe} whose backend be has the one {@code server}, logging its checks. */
+    private static String config(Path cli, int fe, String server) {
+        return """
+                global
+                    stats socket %s level admin
+                defaults
+                    mode tcp
+                    timeout connect 5s
+                    timeout client 5s
+                    timeout server 5s
+                    option log-health-checks
+                backend be
+                    server %s
+                frontend fe
+                    bind 127.0.0.1:%d
+                    default_backend be
+                """.formatted(cli, server, fe);
     }
 
     private static String traffic(int fe) throws Exception {

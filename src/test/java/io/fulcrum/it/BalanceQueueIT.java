@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
 
 import static io.fulcrum.it.TcpProxyKit.freePort;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,6 +43,24 @@ class BalanceQueueIT {
             Thread.sleep(10);
         }
         assertThat(now.get()).isEqualTo(n);
+    }
+
+    /** An HTTP frontend on {@code fe} whose backend be has {@code servers}, with a stats socket. */
+    private static String config(Path sock, int fe, String servers) {
+        return """
+                global
+                    stats socket %s level admin
+                defaults
+                    mode http
+                    timeout client 10s
+                    timeout server 10s
+                    timeout connect 5s
+                frontend fe
+                    bind 127.0.0.1:%d
+                    default_backend be
+                backend be
+                %s
+                """.formatted(sock, fe, servers.indent(4));
     }
 
     private static List<CompletableFuture<HttpResponse<String>>> send(HttpClient client, int fe, int n) {
@@ -126,6 +145,47 @@ class BalanceQueueIT {
         }
     }
 
+    /**
+     * {@code set maxconn server} changes the limit at run time, {@code show stat}'s slim with it: raised from 1 to 2, one of
+     * the requests waiting goes to the server at once. Its complaints are haproxy's.
+     */
+    @Test
+    void setMaxconnServerRaisesTheLimitAndServesTheQueue() throws Exception {
+        int fe = freePort();
+        Path sock = Files.createTempDirectory("fulcrum-maxconn").resolve("s.sock");
+        AtomicInteger now = new AtomicInteger();
+        AtomicInteger peak = new AtomicInteger();
+        try (HttpOrigin origin = slow(2500, now, peak);
+             FulcrumProcess proxy = HttpKit.serve(config(sock, fe, """
+                     server s1 127.0.0.1:%d maxconn 1
+                     server s2 127.0.0.1:%1$d disabled minconn 2 maxconn 4""".formatted(origin.port())), fe)) {
+            HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+            List<CompletableFuture<HttpResponse<String>>> answers = send(client, fe, 1);
+            holding(now, 1);
+            answers.addAll(send(client, fe, 2));
+            CliClient.await(sock, "show stat", Pattern.compile("(?m)^be,BACKEND,2,"));
+            assertThat(CliClient.send(sock, "set maxconn server be/s1 2")).isEqualTo("\n");
+            holding(now, 2); // before the first one is done: with a limit of 1 the server never holds two
+            Map<String, Map<String, String>> rows = StatsIT.rows(CliClient.send(sock, "show stat"));
+            assertThat(rows.get("be/s1")).containsEntry("slim", "2");
+            assertThat(rows.get("be/BACKEND")).containsEntry("qcur", "1");
+            for (CompletableFuture<HttpResponse<String>> r : answers) {
+                assertThat(r.get().statusCode()).isEqualTo(200);
+            }
+            assertThat(peak.get()).isEqualTo(2);
+            // A ramp (minconn below maxconn) moves its top only; 0 is no limit; the value is kept in 32 bits.
+            assertThat(CliClient.send(sock, "set maxconn server be/s2 7;set maxconn server be/s1 0;set maxconn server be/s2 -1"))
+                    .isEqualTo("\n\n\n");
+            rows = StatsIT.rows(CliClient.send(sock, "show stat"));
+            assertThat(rows.get("be/s1")).containsEntry("slim", "");
+            assertThat(rows.get("be/s2")).containsEntry("slim", "4294967295");
+            assertThat(CliClient.send(sock, "set maxconn server be/s1;set maxconn server be/s1 x;set maxconn server be/s1 3x;"
+                    + "set maxconn server be/nope 3;set maxconn server be 3"))
+                    .isEqualTo("Require <maxconn>.\n\nmaxconn string empty or preceded by garbage\nTrailing garbage in maxconn string\n"
+                            + "No such server.\n\nRequire 'backend/server'.\n\n");
+        }
+    }
+
     /** qmax: the longest a queue has been, per backend and server; clear counters brings it down to the length now (as haproxy). */
     @Test
     void statsShowTheLongestQueue() throws Exception {
@@ -134,20 +194,7 @@ class BalanceQueueIT {
         AtomicInteger now = new AtomicInteger();
         AtomicInteger peak = new AtomicInteger();
         try (HttpOrigin origin = slow(500, now, peak);
-             FulcrumProcess proxy = HttpKit.serve("""
-                     global
-                         stats socket %s level admin
-                     defaults
-                         mode http
-                         timeout client 10s
-                         timeout server 10s
-                         timeout connect 5s
-                     frontend fe
-                         bind 127.0.0.1:%d
-                         default_backend be
-                     backend be
-                         server s1 127.0.0.1:%d maxconn 1
-                     """.formatted(sock, fe, origin.port()), fe)) {
+             FulcrumProcess proxy = HttpKit.serve(config(sock, fe, "server s1 127.0.0.1:" + origin.port() + " maxconn 1"), fe)) {
             HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
             List<CompletableFuture<HttpResponse<String>>> answers = send(client, fe, 4);
             holding(now, 1);
