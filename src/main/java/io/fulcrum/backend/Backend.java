@@ -101,6 +101,8 @@ public final class Backend {
     /** The stick rules, or null. */
     private final Affinity affinity;
     private final int id;
+    /** Its id comes from the configuration's {@code id} (HAProxy's PR_O_FORCED_ID). */
+    private final boolean forcedId;
     private final String description;
     private final Mode mode;
     private final Algorithm algorithm;
@@ -115,6 +117,7 @@ public final class Backend {
     public Backend(ProxySpec spec) {
         this.name = spec.name();
         this.id = spec.id;
+        this.forcedId = spec.customId != 0;
         this.description = spec.description;
         ServerList list = spec.partOrNull(ServerList.class);
         this.group = new ServerGroup(spec.name());
@@ -741,6 +744,11 @@ public final class Backend {
     /** HAProxy's numeric id of the proxy ({@link ProxySpec#id}). */
     public int numericId() {
         return id;
+    }
+
+    /** Its numeric id was given by its {@code id} keyword ({@code bk_f_forced_id} of {@code show servers state}). */
+    public boolean forcedId() {
+        return forcedId;
     }
 
     /** Its {@code description}, or null. */

@@ -101,8 +101,9 @@ public final class ServerChecks {
         this.agentAddr = spec.agentAddr != null ? spec.agentAddr : spec.addr;
         this.agentPort = spec.agentPort;
         this.agentSend = spec.agentSend;
-        if (server.spec().disabled) {
-            this.health = 0; // HAProxy starts a disabled server's health at 0, checked or not
+        if (server.spec().disabled || server.spec().dynamic && !server.spec().enabled) {
+            // HAProxy starts a disabled server's health at 0, checked or not, and a server added in maintenance's
+            this.health = 0;
             this.sawMaintenance = true;
         } else if (!spec.check) {
             this.health = spec.rise;

@@ -57,8 +57,7 @@ final class ServerStateDump {
                 .append(st.weight()).append(' ').append(st.initialWeight()).append(' ').append(st.lastChangeSeconds()).append(' ')
                 .append(health.status().number()).append(' ').append(health.result()).append(' ').append(health.health()).append(' ')
                 .append(health.state()).append(' ').append(agent.state()).append(' ')
-                // (a forced id of the backend is not told yet; a server's is its id keyword)
-                .append("0 ").append(s.spec().id != 0 ? 1 : 0).append(' ').append(text(s.fqdn())).append(' ')
+                .append(b.forcedId() ? 1 : 0).append(' ').append(s.spec().id != 0 ? 1 : 0).append(' ').append(text(s.fqdn())).append(' ')
                 .append(a.port()).append(' ').append(text(s.spec().srvRecord)).append(" 0 ") // no TLS
                 .append(k.checkPort()).append(' ').append(text(k.checkAddr())).append(' ').append(text(k.agentAddr())).append(' ')
                 .append(k.agentPort()).append('\n');

@@ -76,6 +76,7 @@ class DynamicServersIT {
                     balance static-rr
                     server t1 127.0.0.1:%d
                 backend empty
+                    id 12
                 backend srch
                     balance source
                     server h1 127.0.0.1:%d
@@ -158,6 +159,8 @@ class DynamicServersIT {
         assertThat(spread(6)).isEqualTo(Map.of("A", 3L, "C", 3L));
 
         expect("enable server be/s2", "\n");
+        // Its health stays 0 (no check brings it to rise), as HAProxy's.
+        assertThat(stateLines("be")).contains("be 2 s2 127.0.0.1 2 0 1 1 T 1 0 0 0 0 0 0 - " + b.port());
         assertThat(spread(6)).isEqualTo(Map.of("A", 2L, "B", 2L, "C", 2L));
         assertThat(statRows("be")).contains("s2 no check 1 2 127.0.0.1:" + b.port()).contains("BACKEND UP 3 0");
         assertThat(cli("show servers conn be")).contains("be/s2 ").contains("/2 127.0.0.1 " + b.port() + " - 0 0 ");
@@ -269,7 +272,8 @@ class DynamicServersIT {
     @Test
     void aBackendWithoutServersTakesOne() throws Exception {
         expect("add server empty/e1 127.0.0.1:" + b.port() + " check inter 200", "New server registered.\n\n");
-        assertThat(stateLines("empty")).isEqualTo("empty 1 e1 127.0.0.1 0 1 1 1 T 1 0 0 2 0 0 0 - " + b.port() + " - 0 0 - - 0");
+        // (bk_f_forced_id: the backend's id is its id keyword's)
+        assertThat(stateLines("empty")).isEqualTo("empty 1 e1 127.0.0.1 0 1 1 1 T 1 0 0 2 0 1 0 - " + b.port() + " - 0 0 - - 0");
         assertThat(statRows("empty")).isEqualTo("e1 MAINT 1 1 127.0.0.1:" + b.port() + "\nBACKEND DOWN 0 0 ");
         expect("enable server empty/e1", "\n");
         assertThat(statRows("empty")).isEqualTo("e1 no check 1 1 127.0.0.1:" + b.port() + "\nBACKEND UP 1 0 ");
