@@ -246,6 +246,11 @@ public final class StreamLog {
         this.level = level;
     }
 
+    /** No line for this transaction, as {@code set-log-level silent}. */
+    public void silence() {
+        level = SILENT;
+    }
+
     /** The level the line is sent at ({@code fallback} unless a rule set one); negative: no line. */
     int levelOr(int fallback) {
         return level == NO_LEVEL ? fallback : level;

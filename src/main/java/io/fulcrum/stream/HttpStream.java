@@ -164,8 +164,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     private boolean serverReusable = true;
     /** The request rules set a Connection field saying close: the server connection ends with this exchange. */
     private boolean serverCloseAsked;
-    /** The server connection came from the pool (it may have been closed by the server meanwhile). */
-    private boolean reused;
+    /** A layer-7 retry is under way: it goes on a new connection, not an idle one. */
     private boolean retriedOnNew;
     private boolean finished;
     /** The answer decided while the head was parsed, sent once the parser has passed what came with it. */
@@ -680,7 +679,6 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         if (!retriedOnNew) {
             H1ServerConnection idle = idleConnection();
             if (idle != null) {
-                reused = true;
                 attach(idle);
                 return;
             }
@@ -721,7 +719,6 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
                 H1ServerConnection.of(ch).detach(true, target, null);
             }
         } else if (ch != null && ch.isActive()) {
-            reused = true;
             attach(H1ServerConnection.of(ch));
         } else {
             if (ch != null) {
@@ -733,7 +730,6 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
 
     /** Opens a new connection to the target. */
     private void open() {
-        reused = false;
         lastServerChannel = null;
         attempts++;
         log.retries(attempts - 1);
@@ -1003,7 +999,6 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     @Override
     public void closeServer() {
         if (server != null) {
-            retriedOnNew = true; // closed by the proxy: not a reused connection the server closed, nothing to retry
             server.channel().close();
         }
     }
@@ -1273,18 +1268,16 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         if (finished) {
             return;
         }
-        if (response == null && cause == null && reused && !retriedOnNew && request.bodyLength() == HttpHead.NO_BODY) {
-            // An idle connection the server closed as it was reused: the request never reached it. Send it
-            // again on a new connection, as browsers would, instead of failing a keep-alive race.
-            retriedOnNew = true;
-            server = null;
-            ByteBuf head = client.alloc().buffer(256 + request.headers().encodedLength());
-            H1Encoder.writeHead(request, head, serverNames);
-            pending.add(head);
-            connect();
+        if (response == null && retryLayer7(cause == null ? RetryOn.EMPTY_RESPONSE : RetryOn.JUNK_RESPONSE)) {
             return;
         }
-        if (response == null && retryLayer7(cause == null ? RetryOn.EMPTY_RESPONSE : RetryOn.JUNK_RESPONSE)) {
+        if (response == null && cause == null && !front.firstRequest()) {
+            // The server closed without a byte of response to a request that is not the client connection's first
+            // (a kept or reused connection it closed meanwhile, unless retry-on empty-response sent it again): as
+            // HAProxy's abort_keep_alive, the client connection is closed without an answer, a log line nor an error
+            // counted, so that the client retries as it does when a keep-alive connection races a close.
+            log.silence();
+            abort();
             return;
         }
         if (state == 'P') {
@@ -1292,12 +1285,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         } else {
             log.error(state);
         }
-        if (response == null && cause == null && !front.firstRequest()) {
-            // The server closed without a byte of response to a request that is not the client
-            // connection's first: as HAProxy (abort_keep_alive), the client connection is closed without
-            // an answer, so that the client retries as it does when a keep-alive connection races a close.
-            abort();
-        } else if (response == null) {
+        if (response == null) {
             fail(cause != null ? cause.status() : 502);
         } else {
             abort();

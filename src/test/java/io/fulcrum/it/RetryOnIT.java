@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Timeout;
 import java.net.Socket;
 import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static io.fulcrum.it.TcpProxyKit.freePort;
@@ -151,6 +152,42 @@ class RetryOnIT {
                 HttpResponse<String> r = client.send(HttpKit.request(fe, path).build(), HttpResponse.BodyHandlers.ofString());
                 assertThat(r.statusCode()).as(path).isEqualTo(200);
                 assertThat(logs.next().trim()).isEqualTo(path.substring(1, path.length() - 1) + "/s1 200 1 ----");
+            }
+        }
+    }
+
+    /**
+     * A kept-alive server connection the server closes on the next request, without an answer: without
+     * {@code retry-on empty-response} (the default is conn-failure only) the request is not sent again, the client's
+     * connection closes unanswered and unlogged (the client retries, as in any keep-alive race); with it, the request
+     * goes again on a new connection, one retry logged.
+     */
+    @Test
+    void aKeptConnectionClosedWithoutAnAnswerIsRetriedOnlyOnEmptyResponse() throws Exception {
+        for (String retryOn : new String[] {"", "retry-on conn-failure empty-response"}) {
+            int fe = freePort();
+            try (SyslogListener logs = SyslogListener.open();
+                 HttpOrigin once = HttpOrigin.start(x -> {
+                     if (x.index == 1) {
+                         x.reply(200, "ok " + x.connection);
+                     } else {
+                         x.close();
+                     }
+                 });
+                 FulcrumProcess proxy = HttpKit.serve(config(logs, fe, retryOn, once), fe);
+                 HttpClientConn c = HttpClientConn.open(fe)) {
+                assertThat(c.exchange(HttpKit.get("/a")).bodyText()).isEqualTo("ok 1");
+                assertThat(logs.next().trim()).isEqualTo("s1 200 0 ----");
+                c.send(HttpKit.get("/b"));
+                if (retryOn.isEmpty()) {
+                    c.awaitClosed(5000); // without an answer
+                    logs.assertNone(500);
+                } else {
+                    assertThat(c.read().bodyText()).isEqualTo("ok 2");
+                    assertThat(logs.next().trim()).isEqualTo("s1 200 1 ----");
+                }
+                assertThat(once.requests(retryOn.isEmpty() ? 2 : 3)).extracting(HttpOrigin.Received::connection)
+                        .isEqualTo(retryOn.isEmpty() ? List.of(1, 1) : List.of(1, 1, 2));
             }
         }
     }
