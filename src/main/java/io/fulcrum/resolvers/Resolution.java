@@ -85,6 +85,16 @@ final class Resolution {
         requesters.add(new Requester(server, settings));
     }
 
+    /** Takes {@code server} out of the servers resolving the name; true when it was the last one. */
+    boolean remove(Server server) {
+        return requesters.removeIf(r -> r.server == server) && requesters.isEmpty();
+    }
+
+    /** It was started: a query or the next one is scheduled. */
+    boolean running() {
+        return timer != null;
+    }
+
     /** Starts now, and again {@code timeout resolve} after each outcome. */
     void start() {
         if (section.stopped()) {

@@ -18,6 +18,7 @@ import io.fulcrum.runtime.Services;
 import io.fulcrum.server.ServerList;
 import io.fulcrum.server.ServerModule;
 import io.fulcrum.server.ServerSpec;
+import io.fulcrum.server.SetServer;
 
 /**
  * DNS resolution of servers at run time (configuration.txt 5.3): the {@code resolvers} sections, the server options that
@@ -31,6 +32,7 @@ public final class ResolversModule implements Module {
         ResolversSection.register(registry, config);
         ServerResolve.register(registry.table(ServerModule.OPTIONS));
         ShowResolvers.register(CliCommands.of(registry), config);
+        FqdnChange.register(SetServer.of(registry), config);
         DoResolve.register(HttpActions.of(registry), TcpActions.of(registry), config);
         registry.check((model, diag) -> resolve(model, diag, config));
         // HAProxy's internal HTTP client (Lua, later ACME and OCSP updates): Fulcrum has none; its settings are checked.

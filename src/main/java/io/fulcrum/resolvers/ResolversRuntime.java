@@ -30,6 +30,8 @@ final class ResolversRuntime implements Services.Service {
     final ResolversSpec spec;
     final List<NameserverLink> nameservers = new ArrayList<>();
     final List<Resolution> resolutions = new ArrayList<>();
+    /** The resolutions of servers' names, by name and preferred family ({@link Lookup#key}); on the loop once started. */
+    private final Map<String, Resolution> byName = new HashMap<>();
     /** The resolutions waiting for an answer, by query id. */
     private final Map<Integer, Resolution> pending = new HashMap<>();
     /** do-resolve's lookups in flight, by name and type. */
@@ -57,7 +59,6 @@ final class ResolversRuntime implements Services.Service {
 
     @Override
     public void start(Fulcrum process) {
-        Map<String, Resolution> byName = new HashMap<>();
         for (Backend b : process.backends().values()) {
             Map<String, SrvRecords> srvs = new HashMap<>();
             for (Server s : b.servers()) {
@@ -70,13 +71,7 @@ final class ResolversRuntime implements Services.Service {
                         return records;
                     }).add(s, r);
                 } else if (r != null && spec.name.equals(r.resolvers) && s.spec().fqdn != null) {
-                    // One resolution per name and preferred family, as HAProxy shares them.
-                    String key = s.spec().fqdn.toLowerCase(Locale.ROOT) + (r.preferIpv4 ? "/A" : "/AAAA");
-                    byName.computeIfAbsent(key, k -> {
-                        Resolution res = new Resolution(this, s.spec().fqdn, r.preferIpv4);
-                        resolutions.add(res);
-                        return res;
-                    }).add(s, r);
+                    resolution(s.spec().fqdn, r.preferIpv4).add(s, r);
                 }
             }
         }
@@ -118,6 +113,37 @@ final class ResolversRuntime implements Services.Service {
                 }
             });
         }
+    }
+
+    /** The resolution of {@code name} for the preferred family: one per name and family, as HAProxy shares them. */
+    private Resolution resolution(String name, boolean ipv4) {
+        return byName.computeIfAbsent(Lookup.key(name, ipv4), k -> {
+            Resolution res = new Resolution(this, name, ipv4);
+            resolutions.add(res);
+            return res;
+        });
+    }
+
+    /**
+     * {@code set server fqdn}: {@code server} resolves {@code name} from now on, with the servers that resolve it already
+     * or in a resolution of its own that starts at once; the resolution of its old name ends when no server is left to it.
+     */
+    void rename(Server server, ServerResolve settings, String name) {
+        loop.execute(() -> {
+            byName.values().removeIf(res -> {
+                if (!res.remove(server)) {
+                    return false;
+                }
+                res.stop();
+                resolutions.remove(res);
+                return true;
+            });
+            Resolution res = resolution(name.endsWith(".") ? name.substring(0, name.length() - 1) : name, settings.preferIpv4);
+            res.add(server, settings);
+            if (!res.running()) {
+                whenOpen(res::start);
+            }
+        });
     }
 
     @Override

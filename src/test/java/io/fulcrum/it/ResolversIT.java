@@ -131,6 +131,48 @@ class ResolversIT extends WithDnsStub {
         }
     }
 
+    /**
+     * {@code set server fqdn}: a server of a resolvers section resolves the new name from then on (its address and the
+     * traffic follow at the next answer); haproxy's answers to a server without a section, one filled by an SRV record,
+     * and names it does not take.
+     */
+    @Test
+    void setServerFqdnResolvesTheNewName() throws Exception {
+        try (Origin two = Origin.start("127.0.0.2", port, s -> send(s, "two"));
+             Origin three = Origin.start("127.0.0.3", port, s -> send(s, "three"))) {
+            dns.set("app.test", "127.0.0.2");
+            dns.set("other.test", "127.0.0.3");
+            try (FulcrumProcess p = serve(config("", """
+                    server s1 app.test:%d resolvers dns init-addr none resolve-prefer ipv4
+                    server s2 127.0.0.1:%1$d disabled
+                    server-template t 1 _app._tcp.app.test resolvers dns init-addr none""".formatted(port), fe), fe)) {
+                p.awaitStderr("be/s1 changed its IP from (none) to 127.0.0.2 by dns/ns1.");
+                awaitFetch(fe, "two");
+                assertThat(CliClient.send(cli, "set server be/s1 fqdn other.test"))
+                        .isEqualTo("be/s1 changed its FQDN from app.test to other.test by 'stats socket command'\n\n");
+                p.awaitStderr("be/s1 changed its IP from 127.0.0.2 to 127.0.0.3 by dns/ns1.");
+                awaitFetch(fe, "three");
+                assertThat(CliClient.send(cli, "show servers state be")).contains(" s1 127.0.0.3 2 0 ").contains(" other.test " + port + " ");
+                assertThat(CliClient.send(cli, "set server be/s1 fqdn other.test;set server be/s1 fqdn a..b;set server be/s1 fqdn a*b;"
+                        + "set server be/s1 fqdn;set server be/s2 fqdn x.test;set server be/t1 fqdn x.test")).isEqualTo("""
+                        no need to change the FDQN by 'stats socket command'
+
+                        could not update be/s1 FQDN by 'stats socket command'
+
+                        invalid fqdn 'a*b' by 'stats socket command'
+
+                        set server <b>/<s> fqdn requires a FQDN.
+
+                        set server <b>/<s> fqdn failed because no resolution is configured.
+
+                        set server <b>/<s> fqdn failed because SRV resolution is configured.
+
+                        """);
+                assertThat(fetch(fe)).isEqualTo("three");
+            }
+        }
+    }
+
     @Test
     void doResolveStoresTheAddressInAVariable() throws Exception {
         dns.set("app.test", "127.0.0.5");
