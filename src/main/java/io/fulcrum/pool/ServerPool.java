@@ -9,7 +9,6 @@ import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.FastThreadLocal;
 import io.netty.util.internal.ThreadExecutorMap;
 
-import java.net.SocketAddress;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -81,9 +80,9 @@ public final class ServerPool {
      * request under {@code http-reuse always} takes one of this loop's idle (not safe) connections only when no other
      * loop could hand it a safe one: HAProxy looks for a safe connection in every thread before it looks for an idle
      * one. A connection found here makes the next takeover start at the loop after this one, as in HAProxy. Unless
-     * {@code to} is null, only a connection opened to {@code to} will do (HAProxy's connection hash).
+     * {@code to} is null, only a connection opened with that key will do (HAProxy's connection hash).
      */
-    public Channel acquire(Server server, Pick pick, SocketAddress to) {
+    public Channel acquire(Server server, Pick pick, ReuseKey to) {
         if (pick == Pick.NONE) {
             return null;
         }
@@ -113,7 +112,7 @@ public final class ServerPool {
      * could be had (see {@link #lookAgain}). False when no loop was asked ({@code done} will not run). {@code to}: as
      * {@link #acquire}'s.
      */
-    public boolean takeOver(Server server, Pick pick, SocketAddress to, Consumer<Channel> done) {
+    public boolean takeOver(Server server, Pick pick, ReuseKey to, Consumer<Channel> done) {
         // HAProxy's lookups visit each other thread once for a safe connection, then once for any.
         return ask(server, new Asked(this, pick, to, 2 * lists(server).shared.cells.width(), done));
     }
@@ -144,7 +143,7 @@ public final class ServerPool {
      * A loop's request for an idle connection: that loop's pool, what the request may take, the destination it must
      * have (null: any), the lookups left and what to do with it.
      */
-    private record Asked(ServerPool by, Pick pick, SocketAddress to, int tries, Consumer<Channel> done) {
+    private record Asked(ServerPool by, Pick pick, ReuseKey to, int tries, Consumer<Channel> done) {
         Asked again() {
             return new Asked(by, pick, to, tries - 1, done);
         }
@@ -231,19 +230,19 @@ public final class ServerPool {
      * Takes the first open connection {@code pick} allows, the oldest of a list first, as HAProxy's tree of idle
      * connections gives those of one hash in the order they came in; counts it out. {@code to}: as {@link #acquire}'s.
      */
-    private Channel poll(Lists l, Pick pick, SocketAddress to) {
+    private Channel poll(Lists l, Pick pick, ReuseKey to) {
         ArrayDeque<Channel> first = pick == Pick.SAFE || pick == Pick.SAFE_FIRST ? l.safe : l.idle;
         ArrayDeque<Channel> second = pick == Pick.SAFE ? null : first == l.safe ? l.idle : l.safe;
         Channel ch = pollOpen(l, first, to);
         return ch != null || second == null ? ch : pollOpen(l, second, to);
     }
 
-    /** The oldest open connection of {@code q} opened to {@code to} (null: any), taken out; closed ones met go too. */
-    private Channel pollOpen(Lists l, ArrayDeque<Channel> q, SocketAddress to) {
+    /** The oldest open connection of {@code q} opened with the key {@code to} (null: any), taken out; closed ones met go too. */
+    private Channel pollOpen(Lists l, ArrayDeque<Channel> q, ReuseKey to) {
         for (Iterator<Channel> it = q.iterator(); it.hasNext(); ) {
             Channel ch = it.next();
             boolean open = ch.isActive();
-            if (!open || to == null || to.equals(ch.remoteAddress())) {
+            if (!open || ReuseKey.fits(ch, to)) {
                 it.remove();
                 ServerIdle.leave(l.cell, q == l.safe);
                 if (open) {

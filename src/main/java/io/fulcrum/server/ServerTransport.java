@@ -16,4 +16,17 @@ public interface ServerTransport {
      *         says why: {@link io.fulcrum.conn.ConnError#of})
      */
     Future<?> install(Channel ch, SampleContext stream);
+
+    /**
+     * The name a connection for {@code stream} is opened with (the SNI a server line's {@code sni} expression gives), or
+     * null; idle connections serve only requests that name the same.
+     */
+    default String nameFor(SampleContext stream) {
+        return null;
+    }
+
+    /** Connections are named per stream ({@link #nameFor}): the name is part of what their reuse must match. */
+    default boolean namesPerStream() {
+        return false;
+    }
 }

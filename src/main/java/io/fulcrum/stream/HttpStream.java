@@ -36,6 +36,7 @@ import io.fulcrum.persist.PersistTxn;
 import io.fulcrum.pool.Pick;
 import io.fulcrum.pool.PrivateAuth;
 import io.fulcrum.pool.ReuseMode;
+import io.fulcrum.pool.ReuseKey;
 import io.fulcrum.pool.ServerPool;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.proxy.Mode;
@@ -54,6 +55,7 @@ import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.runtime.LoopClock;
 import io.fulcrum.sample.Vars;
 import io.fulcrum.server.Server;
+import io.fulcrum.server.ServerTransport;
 import io.fulcrum.stats.StatsPage;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
@@ -196,6 +198,8 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     private Endpoints endpoints;
     /** Where the target is reached for this stream ({@link Server#target}), once asked; null again at each attempt. */
     private SocketAddress targetAddress;
+    /** What an idle connection must have been opened with to serve this attempt ({@link #reuseKey()}), or null. */
+    private ReuseKey reuseKey;
     private Vars txnVars;
     private Vars reqVars;
     private Vars resVars;
@@ -676,13 +680,14 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         }
         log.connecting();
         targetAddress = null;
+        reuseKey = reuseKey();
         if (!retriedOnNew) {
             H1ServerConnection idle = idleConnection();
             if (idle != null) {
                 attach(idle);
                 return;
             }
-            if (!privateOnly() && ServerPool.current().takeOver(target, pick(), reuseKey(), this::takenOver)) {
+            if (!privateOnly() && ServerPool.current().takeOver(target, pick(), reuseKey, this::takenOver)) {
                 return;
             }
         }
@@ -739,6 +744,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             if (finished) {
                 f.channel().close();
             } else if (f.isSuccess()) {
+                ReuseKey.mark(f.channel(), reuseKey);
                 sendProxyHeader(target, f.channel());
                 if (target.transport() == null) {
                     attach(conn);
@@ -889,7 +895,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
      * connection's own first (private ones, a reuse too in HAProxy's counters), then one of this loop's pool.
      */
     private H1ServerConnection idleConnection() {
-        H1ServerConnection own = front.takePrivateServer(target, reuseKey());
+        H1ServerConnection own = front.takePrivateServer(target, reuseKey);
         if (own != null) {
             target.counters().increment(Counters.Count.REUSES);
             return own;
@@ -897,16 +903,22 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         if (privateOnly()) {
             return null;
         }
-        Channel ch = ServerPool.current().acquire(target, pick(), reuseKey());
+        Channel ch = ServerPool.current().acquire(target, pick(), reuseKey);
         return ch == null ? null : H1ServerConnection.of(ch);
     }
 
     /**
-     * The destination an idle connection must have been opened to for this request, or null (any of the target's):
-     * HAProxy keys the connections of a server that follows the destination by that address (its conn hash).
+     * What an idle connection must have been opened with for this request, or null (any of the target's): HAProxy keys
+     * the connections of a server that follows the destination by that address, and those named by an {@code sni}
+     * expression by that name (its conn hash).
      */
-    private SocketAddress reuseKey() {
-        return target.followsDestination() ? targetAddress() : null;
+    private ReuseKey reuseKey() {
+        ServerTransport t = target.transport();
+        boolean named = t != null && t.namesPerStream();
+        if (!named && !target.followsDestination()) {
+            return null;
+        }
+        return new ReuseKey(target.followsDestination() ? targetAddress() : null, named ? t.nameFor(this) : null);
     }
 
     /** Where the target is reached for this stream: made when first asked (a reused connection needs none). */

@@ -53,6 +53,17 @@ final class TlsBackend implements ServerTransport {
     }
 
     @Override
+    public String nameFor(SampleContext stream) {
+        Sample s = new Sample();
+        return sni != null && sni.eval(stream, s, SampleType.STR) && s.length() > 0 ? s.asText() : null;
+    }
+
+    @Override
+    public boolean namesPerStream() {
+        return sni != null;
+    }
+
+    @Override
     public Future<Channel> install(Channel ch, SampleContext stream) {
         if (!connections.open(ch)) {
             // maxsslconn: a failed connection (closed, so that no plain byte ever goes to the server).
@@ -60,11 +71,7 @@ final class TlsBackend implements ServerTransport {
             ch.close();
             return ch.eventLoop().newFailedFuture(new javax.net.ssl.SSLException(ConnError.SSL_TOO_MANY.message()));
         }
-        String name = fixedSni;
-        if (sni != null) {
-            Sample s = new Sample();
-            name = sni.eval(stream, s, SampleType.STR) && s.length() > 0 ? s.asText() : null;
-        }
+        String name = sni != null ? nameFor(stream) : fixedSni;
         InetSocketAddress peer = ch.remoteAddress() instanceof InetSocketAddress a ? a : null;
         SslContext context = this.context;
         SSLEngine engine = !reuse || peer == null ? context.newEngine(ch.alloc())

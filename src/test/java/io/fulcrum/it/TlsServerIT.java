@@ -76,6 +76,27 @@ class TlsServerIT {
         }
     }
 
+    /**
+     * The name an {@code sni} expression gives is part of what an idle connection must match (HAProxy's connection hash):
+     * under {@code http-reuse always}, a request for another name never goes on a connection opened with the first one.
+     */
+    @Test
+    void idleConnectionsServeOnlyTheirSni() throws Exception {
+        int port = freePort();
+        try (NginxOrigin origin = nginx();
+             FulcrumProcess p = serve(config(port, "http", "verify none sni req.hdr(host)").replace("http-reuse never", "http-reuse always"),
+                     port)) {
+            for (String host : new String[] {"a.test", "b.test", "a.test", "b.test"}) {
+                try (Socket s = new Socket("127.0.0.1", port)) {
+                    s.setSoTimeout(10_000);
+                    s.getOutputStream().write(("GET / HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
+                    assertThat(new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1)).contains("sni=" + host + " ");
+                }
+            }
+        }
+    }
+
     @Test
     void verifiedWithSniAndSessionsReused() throws Exception {
         int port = freePort();

@@ -8,6 +8,7 @@ import io.fulcrum.http.HttpHeaders;
 import io.fulcrum.http.RequestHead;
 import io.fulcrum.log.ConnectionContext;
 import io.fulcrum.log.StreamLog;
+import io.fulcrum.pool.ReuseKey;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.runtime.LazyTimer;
@@ -510,10 +511,10 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
     }
 
     /**
-     * This connection's own idle server connection to {@code target}, opened to {@code to} unless null, or null; the
+     * This connection's own idle server connection to {@code target}, opened with the key {@code to} unless null, or null; the
      * others stay kept.
      */
-    public H1ServerConnection takePrivateServer(Server target, SocketAddress to) {
+    public H1ServerConnection takePrivateServer(Server target, ReuseKey to) {
         return ownServers.take(target, to);
     }
 

@@ -1,8 +1,7 @@
 package io.fulcrum.mux.h1;
 
+import io.fulcrum.pool.ReuseKey;
 import io.fulcrum.server.Server;
-
-import java.net.SocketAddress;
 
 /**
  * The idle server connections a client connection keeps for itself between its requests (those that may not be
@@ -32,11 +31,11 @@ final class SessionServerConns {
         conns[size++] = conn;
     }
 
-    /** Takes the kept live connection to {@code target}, opened to {@code to} unless null, or null; the others stay kept. */
-    H1ServerConnection take(Server target, SocketAddress to) {
+    /** Takes the kept live connection to {@code target}, opened with the key {@code to} unless null, or null; the others stay kept. */
+    H1ServerConnection take(Server target, ReuseKey to) {
         dropClosed();
         for (int i = 0; i < size; i++) {
-            if (targets[i] == target && (to == null || to.equals(conns[i].channel().remoteAddress()))) {
+            if (targets[i] == target && ReuseKey.fits(conns[i].channel(), to)) {
                 H1ServerConnection c = conns[i];
                 remove(i);
                 return c;
