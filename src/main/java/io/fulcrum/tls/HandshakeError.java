@@ -21,7 +21,7 @@ record HandshakeError(long code, String text) {
     private static final Pattern BORINGSSL = Pattern.compile("error:([0-9a-fA-F]{8}):[^:]*:[^:]*:([A-Z0-9_]+)");
     /** OpenSSL 3's reason codes (sslerr.h) of the reasons a server's handshake fails with. */
     private static final Map<String, Integer> OPENSSL_REASONS = Map.ofEntries(
-            Map.entry("BAD_ECPOINT", 306), Map.entry("CERTIFICATE_VERIFY_FAILED", 134), Map.entry("HTTPS_PROXY_REQUEST", 155),
+            Map.entry("BAD_ECPOINT", 306), Map.entry("CALLBACK_FAILED", 234), Map.entry("CERTIFICATE_VERIFY_FAILED", 134), Map.entry("HTTPS_PROXY_REQUEST", 155),
             Map.entry("HTTP_REQUEST", 156), Map.entry("INAPPROPRIATE_FALLBACK", 373), Map.entry("NO_APPLICATION_PROTOCOL", 235),
             Map.entry("NO_PROTOCOLS_AVAILABLE", 191), Map.entry("NO_SHARED_CIPHER", 193),
             Map.entry("NO_SUITABLE_SIGNATURE_ALGORITHM", 118), Map.entry("PACKET_LENGTH_TOO_LONG", 198),
@@ -36,6 +36,9 @@ record HandshakeError(long code, String text) {
     /** The library's error in the failure {@code cause} or its causes; NONE when there is none. */
     static HandshakeError of(Throwable cause) {
         for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof SniMap.NoCertificate) {
+                return of(0, "CALLBACK_FAILED"); // HAProxy's certificate is chosen in OpenSSL's callback, which fails then
+            }
             Matcher m = t.getMessage() == null ? null : BORINGSSL.matcher(t.getMessage());
             if (m != null && m.find()) {
                 return of(Long.parseLong(m.group(1), 16), m.group(2));

@@ -58,6 +58,15 @@ final class SniMap implements Mapping<String, SslContext> {
         }
     }
 
+    /** No certificate for the name the client asks for (strict-sni), where OpenSSL's servername callback fails. */
+    static final class NoCertificate extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        NoCertificate(String host) {
+            super("no certificate for " + (host == null ? "a client without SNI" : host) + " (strict-sni)", null);
+        }
+    }
+
     private final boolean strict;
     private volatile Index index = Index.of(List.of());
     /** {@code generate-certificates}: makes the certificate of a name none has; null without it. */
@@ -156,7 +165,7 @@ final class SniMap implements Mapping<String, SslContext> {
             }
         }
         if (strict || idx.entries().isEmpty()) {
-            throw new IllegalStateException("no certificate for " + (host == null ? "a client without SNI" : host) + " (strict-sni)");
+            throw new NoCertificate(host);
         }
         return idx.entries().get(0).context();
     }

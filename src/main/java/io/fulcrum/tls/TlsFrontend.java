@@ -5,6 +5,7 @@ import io.fulcrum.conn.NativeOptions;
 import io.fulcrum.listener.Transport;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -84,6 +85,8 @@ final class TlsFrontend implements Transport {
 
     /** Picks the certificate by SNI, then becomes the connection's SslHandler. Counts the bytes until then. */
     private static final class Selector extends SniHandler {
+        /** A TLS 1.2 record holding a fatal unrecognized_name alert (112). */
+        private static final byte[] UNRECOGNIZED_NAME = {21, 3, 3, 0, 2, 2, 112};
         private final SniMap certificates;
         private final boolean keylog;
         private final int recordLimit;
@@ -153,6 +156,21 @@ final class TlsFrontend implements Transport {
             return super.lookup(ctx, clientHello);
         }
 
+        @Override
+        protected Future<SslContext> lookup(ChannelHandlerContext ctx, String hostname) throws Exception {
+            host = hostname; // ssl_fc_sni of a handshake that finds no certificate too
+            return super.lookup(ctx, hostname);
+        }
+
+        /** No certificate for the name (strict-sni): HAProxy's OpenSSL refuses the ClientHello with a fatal alert. */
+        @Override
+        protected void onLookupComplete(ChannelHandlerContext ctx, Future<SslContext> future) throws Exception {
+            if (!future.isSuccess()) {
+                ctx.writeAndFlush(Unpooled.wrappedBuffer(UNRECOGNIZED_NAME));
+            }
+            super.onLookupComplete(ctx, future);
+        }
+
         /** The chosen context's verifier of client certificates, or null (looked up when a resumed session needs it). */
         ClientVerifier verifier() {
             return chosen == null ? null : certificates.verifier(chosen);
@@ -160,7 +178,6 @@ final class TlsFrontend implements Transport {
 
         @Override
         protected void replaceHandler(ChannelHandlerContext ctx, String hostname, SslContext sslContext) throws Exception {
-            host = hostname;
             chosen = sslContext;
             super.replaceHandler(ctx, hostname, sslContext);
         }

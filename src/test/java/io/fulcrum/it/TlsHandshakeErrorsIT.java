@@ -30,6 +30,7 @@ class TlsHandshakeErrorsIT {
     private static int verify;
     private static int open;
     private static int plain;
+    private static int strict;
 
     @BeforeAll
     static void start() throws Exception {
@@ -44,6 +45,7 @@ class TlsHandshakeErrorsIT {
         verify = freePort();
         open = freePort();
         plain = freePort();
+        strict = freePort();
         int ready = freePort();
         proxy = TcpProxyKit.serve("""
                 global
@@ -58,6 +60,7 @@ class TlsHandshakeErrorsIT {
                     bind 127.0.0.1:%d ssl crt %s ciphers ECDHE-RSA-AES128-GCM-SHA256 ssl-max-ver TLSv1.2
                     bind 127.0.0.1:%d ssl crt %s ca-file %s verify required
                     bind 127.0.0.1:%d ssl crt %s
+                    bind 127.0.0.1:%d ssl crt %s strict-sni
                     http-request return status 200
                 frontend plain
                     bind 127.0.0.1:%d
@@ -65,7 +68,7 @@ class TlsHandshakeErrorsIT {
                 frontend ready
                     no log
                     bind 127.0.0.1:%d
-                """.formatted(logs.port(), cipher, crt, verify, crt, ca, open, crt, plain, ready), ready);
+                """.formatted(logs.port(), cipher, crt, verify, crt, ca, open, crt, strict, crt, plain, ready), ready);
     }
 
     @AfterAll
@@ -114,6 +117,23 @@ class TlsHandshakeErrorsIT {
         sClient(verify, "-tls1_2");
         assertThat(line()).isEqualTo("fc_err=34 ssl_fc_err=167772359 str=error:0A0000C7:SSL routines::peer did not return a certificate"
                 + " c_err=0 ca_err=0 verify=- ssl_fc=1");
+    }
+
+    /** strict-sni and a name no certificate has (or none): a fatal unrecognized_name alert, then the close. */
+    @Test
+    void strictSniRefusesWithAnAlert() throws Exception {
+        for (String sni : new String[] {"nomatch.test", null}) {
+            SSLEngine client = SSLContext.getDefault().createSSLEngine(sni, strict);
+            client.setUseClientMode(true);
+            ByteBuffer hello = ByteBuffer.allocate(client.getSession().getPacketBufferSize());
+            client.wrap(ByteBuffer.allocate(0), hello);
+            try (Socket s = TcpProxyKit.connect(strict)) {
+                s.getOutputStream().write(hello.array(), 0, hello.position());
+                assertThat(s.getInputStream().readAllBytes()).as(sni).containsExactly(21, 3, 3, 0, 2, 2, 112);
+            }
+            assertThat(line()).as(sni).isEqualTo("fc_err=34 ssl_fc_err=167772394 str=error:0A0000EA:SSL routines::callback failed"
+                    + " c_err=0 ca_err=0 verify=- ssl_fc=1");
+        }
     }
 
     @Test
