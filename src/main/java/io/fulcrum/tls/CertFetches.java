@@ -55,10 +55,10 @@ final class CertFetches {
         certificate(c, "ssl_s_", SampleContext::backChannel, t -> t.peer);
         client(c, "ssl_c_used", SampleType.BOOL, (t, out) -> out.setBool(t.peer != null));
         client(c, "ssl_fc_has_crt", SampleType.BOOL, (t, out) -> out.setBool(t.peer != null));
-        client(c, "ssl_c_verify", SampleType.SINT, (t, out) -> out.setSint(t.verify[0]));
+        client(c, "ssl_c_verify", SampleType.SINT, (t, out) -> out.setSint(t.verify.last()));
         // These two also in the log line of a handshake that failed (HAProxy's), ssl_c_verify not.
-        any(c, "ssl_c_err", SampleType.SINT, (t, out) -> out.setSint(t.verify[1] == 0 ? t.verify[0] : 0));
-        any(c, "ssl_c_ca_err", SampleType.SINT, (t, out) -> out.setSint(t.verify[1] > 0 ? t.verify[0] : 0));
+        any(c, "ssl_c_err", SampleType.SINT, (t, out) -> out.setSint(t.verify.crtError()));
+        any(c, "ssl_c_ca_err", SampleType.SINT, (t, out) -> out.setSint(t.verify.caError()));
         // As OpenSSL's peer chain on a server: what the client sent after its own certificate, DER after DER.
         client(c, "ssl_c_chain_der", SampleType.BIN, (t, out) -> t.peerChain != null && t.peerChain.length > 0 && out.setBin(chainDer(t.peerChain, 1)));
         // On a client connection OpenSSL's peer chain starts with the server's own certificate.
@@ -66,7 +66,7 @@ final class CertFetches {
             TlsConnection t = ctx.backChannel() == null ? null : TlsConnection.of(ctx.backChannel());
             return t != null && t.peerChain != null && t.peerChain.length > 0 && out.setBin(chainDer(t.peerChain, 0));
         }));
-        client(c, "ssl_c_ca_err_depth", SampleType.SINT, (t, out) -> out.setSint(t.verify[1] > 0 ? t.verify[1] : 0));
+        client(c, "ssl_c_ca_err_depth", SampleType.SINT, (t, out) -> out.setSint(t.verify.caDepth()));
     }
 
     /** The certificates of {@code chain} from {@code from} on, DER after DER. */

@@ -10,6 +10,8 @@ import java.security.cert.CertPathValidator;
 import java.security.cert.CertPathValidatorException;
 import java.security.cert.CertStore;
 import java.security.cert.CertificateException;
+import java.security.cert.CertificateExpiredException;
+import java.security.cert.CertificateNotYetValidException;
 import java.security.cert.CertificateFactory;
 import java.security.cert.CollectionCertStoreParameters;
 import java.security.cert.PKIXParameters;
@@ -17,6 +19,7 @@ import java.security.cert.PKIXReason;
 import java.security.cert.PKIXRevocationChecker;
 import java.security.cert.TrustAnchor;
 import java.security.cert.X509Certificate;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.EnumSet;
@@ -30,7 +33,7 @@ import java.util.Set;
  * mean what they mean in HAProxy. The outcome is kept in the handshake's session for {@link TlsConnection}.
  */
 final class ClientVerifier extends X509ExtendedTrustManager {
-    /** The session value holding {code, depth} of the first error, or {0, 0}. */
+    /** The session value holding the {@link Outcome}. */
     static final String RESULT = "fulcrum.verify";
 
     static final int UNABLE_TO_GET_CRL = 3;
@@ -38,9 +41,24 @@ final class ClientVerifier extends X509ExtendedTrustManager {
     static final int CERT_NOT_YET_VALID = 9;
     static final int CERT_HAS_EXPIRED = 10;
     static final int DEPTH_ZERO_SELF_SIGNED_CERT = 18;
+    static final int SELF_SIGNED_CERT_IN_CHAIN = 19;
     static final int UNABLE_TO_GET_ISSUER_CERT_LOCALLY = 20;
+    static final int UNABLE_TO_VERIFY_LEAF_SIGNATURE = 21;
     static final int CERT_REVOKED = 23;
     static final int UNSPECIFIED = 1;
+
+    /**
+     * What the verification of a chain leaves: the first error on the client's certificate ({@code ssl_c_err}), the
+     * first above it and its depth ({@code ssl_c_ca_err}, {@code ssl_c_ca_err_depth}), the last error OpenSSL reported
+     * ({@code ssl_c_verify}), and the depth of the error that refused the certificate, -1 when none did.
+     */
+    record Outcome(int crtError, int caError, int caDepth, int last, int refusedAt) {
+        static final Outcome NONE = new Outcome(0, 0, 0, 0, -1);
+
+        boolean refused() {
+            return refusedAt >= 0;
+        }
+    }
 
     /** The CAs named in the certificate request. */
     private final X509Certificate[] named;
@@ -72,13 +90,13 @@ final class ClientVerifier extends X509ExtendedTrustManager {
 
     @Override
     public void checkClientTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
-        int[] error = error(chain);
+        Outcome o = outcome(chain);
         SSLSession s = engine.getHandshakeSession();
         if (s != null) {
-            s.putValue(RESULT, error);
+            s.putValue(RESULT, o);
         }
-        if (error[0] != 0 && !ignored(error)) {
-            throw new CertificateException("client certificate: X509 error " + error[0] + " at depth " + error[1]);
+        if (o.refused()) {
+            throw new CertificateException("client certificate: X509 error " + o.last() + " at depth " + o.refusedAt());
         }
     }
 
@@ -88,17 +106,43 @@ final class ClientVerifier extends X509ExtendedTrustManager {
      * only (a ticket carries no server state to key it by); the chain is verified again, where HAProxy's OpenSSL
      * keeps the result in the session.
      */
-    int[] resumed(java.security.cert.Certificate[] peers) {
-        return error(Arrays.stream(peers).map(X509Certificate.class::cast).toArray(X509Certificate[]::new));
+    Outcome resumed(java.security.cert.Certificate[] peers) {
+        return outcome(Arrays.stream(peers).map(X509Certificate.class::cast).toArray(X509Certificate[]::new));
     }
 
-    private boolean ignored(int[] error) {
-        Set<Integer> ignore = error[1] == 0 ? crtIgnore : caIgnore;
-        return ignore != null && (ignore.isEmpty() || ignore.contains(error[0]));
+    /**
+     * What HAProxy keeps of a chain's verification: OpenSSL reports each error to its callback, which records the
+     * first on the client's certificate and the first above it, and lets the verification go on past those the
+     * ignore lists name; the first one they do not name refuses the certificate.
+     */
+    Outcome outcome(X509Certificate[] chain) {
+        int crt = 0;
+        int ca = 0;
+        int caDepth = 0;
+        int last = 0;
+        for (int[] e : errors(chain)) {
+            last = e[0];
+            if (e[1] > 0 && ca == 0) {
+                ca = e[0];
+                caDepth = e[1];
+            } else if (e[1] == 0 && crt == 0) {
+                crt = e[0];
+            }
+            Set<Integer> ignore = e[1] == 0 ? crtIgnore : caIgnore;
+            if (ignore == null || !(ignore.isEmpty() || ignore.contains(e[0]))) {
+                return new Outcome(crt, ca, caDepth, last, e[1]);
+            }
+        }
+        return new Outcome(crt, ca, caDepth, last, -1);
     }
 
-    /** {code, depth} of the chain's first error, or {0, 0}. */
-    int[] error(X509Certificate[] chain) {
+    /**
+     * The chain's errors, {code, depth} each, in the order OpenSSL finds them. Without a trust anchor: the top of
+     * the chain's (self-signed alone, self-signed above the client's, or an issuer not found), a client certificate
+     * alone whose signature cannot be checked, then the validity dates of each certificate from the top down, as
+     * OpenSSL checks them after the chain. With an anchor the JDK's validator tells the first error only.
+     */
+    List<int[]> errors(X509Certificate[] chain) {
         try {
             PKIXParameters params = new PKIXParameters(anchors);
             params.setRevocationEnabled(false);
@@ -114,34 +158,55 @@ final class ClientVerifier extends X509ExtendedTrustManager {
             // The chain as sent, less what is a trust anchor itself (a client may send its CA).
             List<X509Certificate> path = Arrays.stream(chain).filter(c -> anchors.stream().noneMatch(a -> a.getTrustedCert().equals(c))).toList();
             CertPathValidator.getInstance("PKIX").validate(CertificateFactory.getInstance("X.509").generateCertPath(path), params);
-            return new int[] {0, 0};
+            return List.of();
         } catch (CertPathValidatorException e) {
-            int depth = Math.max(e.getIndex(), 0);
             if (e.getReason() == PKIXReason.NO_TRUST_ANCHOR) {
-                boolean selfSigned = chain.length == 1 && chain[0].getSubjectX500Principal().equals(chain[0].getIssuerX500Principal());
-                return new int[] {selfSigned ? DEPTH_ZERO_SELF_SIGNED_CERT : UNABLE_TO_GET_ISSUER_CERT_LOCALLY, chain.length - 1};
+                return untrusted(chain);
             }
+            int depth = Math.max(e.getIndex(), 0);
             if (e.getReason() instanceof CertPathValidatorException.BasicReason r) {
-                return new int[] {switch (r) {
+                return List.<int[]>of(new int[] {switch (r) {
                     case EXPIRED -> CERT_HAS_EXPIRED;
                     case NOT_YET_VALID -> CERT_NOT_YET_VALID;
                     case REVOKED -> CERT_REVOKED;
                     case INVALID_SIGNATURE -> CERT_SIGNATURE_FAILURE;
                     case UNDETERMINED_REVOCATION_STATUS -> UNABLE_TO_GET_CRL;
                     default -> UNSPECIFIED;
-                }, depth};
+                }, depth});
             }
-            return new int[] {UNSPECIFIED, depth};
+            return List.<int[]>of(new int[] {UNSPECIFIED, depth});
         } catch (GeneralSecurityException e) {
-            return new int[] {UNSPECIFIED, 0};
+            return List.<int[]>of(new int[] {UNSPECIFIED, 0});
         }
+    }
+
+    /** The errors of a chain that reaches none of the CAs (see {@link #errors}). */
+    private static List<int[]> untrusted(X509Certificate[] chain) {
+        List<int[]> errors = new ArrayList<>();
+        int top = chain.length - 1;
+        boolean selfSigned = chain[top].getSubjectX500Principal().equals(chain[top].getIssuerX500Principal());
+        errors.add(new int[] {selfSigned ? (top == 0 ? DEPTH_ZERO_SELF_SIGNED_CERT : SELF_SIGNED_CERT_IN_CHAIN)
+                : UNABLE_TO_GET_ISSUER_CERT_LOCALLY, top});
+        if (top == 0 && !selfSigned) {
+            errors.add(new int[] {UNABLE_TO_VERIFY_LEAF_SIGNATURE, 0});
+        }
+        for (int depth = top; depth >= 0; depth--) {
+            try {
+                chain[depth].checkValidity();
+            } catch (CertificateExpiredException e) {
+                errors.add(new int[] {CERT_HAS_EXPIRED, depth});
+            } catch (CertificateNotYetValidException e) {
+                errors.add(new int[] {CERT_NOT_YET_VALID, depth});
+            }
+        }
+        return errors;
     }
 
     @Override
     public void checkClientTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
-        int[] error = error(chain);
-        if (error[0] != 0 && !ignored(error)) {
-            throw new CertificateException("client certificate: X509 error " + error[0]);
+        Outcome o = outcome(chain);
+        if (o.refused()) {
+            throw new CertificateException("client certificate: X509 error " + o.last());
         }
     }
 

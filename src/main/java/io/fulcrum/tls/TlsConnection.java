@@ -35,8 +35,8 @@ final class TlsConnection implements TlsInfo {
     final Certificate[] peerChain;
     /** The certificate this side presented, or null. */
     final X509Certificate local;
-    /** The client certificate's verification: {X509_V_ERR code, depth} of its first error, {0, 0} without one. */
-    final int[] verify;
+    /** The client certificate's verification ({@link ClientVerifier.Outcome#NONE} without a certificate verified). */
+    final ClientVerifier.Outcome verify;
     /** With tune.ssl.keylog, the client connection's secrets; else null. */
     final KeyLog.Secrets secrets;
     /** With tune.ssl.capture-buffer-size, what the client's ClientHello said; else null. */
@@ -66,7 +66,7 @@ final class TlsConnection implements TlsInfo {
         this.peer = first(peers);
         this.peerChain = peers;
         this.local = first(s.getLocalCertificates());
-        this.verify = s.getValue(ClientVerifier.RESULT) instanceof int[] v ? v : verifyResumed(verifier, peers);
+        this.verify = s.getValue(ClientVerifier.RESULT) instanceof ClientVerifier.Outcome v ? v : verifyResumed(verifier, peers);
         this.secrets = secrets;
         this.hello = hello;
         this.error = null;
@@ -87,11 +87,11 @@ final class TlsConnection implements TlsInfo {
         this.peerChain = null;
         this.local = null;
         SSLSession s = engine == null ? null : engine.getSession();
-        this.verify = s != null && s.getValue(ClientVerifier.RESULT) instanceof int[] v ? v : new int[] {0, 0};
+        this.verify = s != null && s.getValue(ClientVerifier.RESULT) instanceof ClientVerifier.Outcome v ? v : ClientVerifier.Outcome.NONE;
         this.secrets = null;
         this.hello = null;
         // The engine reports the verifier's refusal as its own exception: OpenSSL's error for it.
-        this.error = error.code() == 0 && verify[0] != 0 ? HandshakeError.of(0, "CERTIFICATE_VERIFY_FAILED") : error;
+        this.error = error.code() == 0 && verify.refused() ? HandshakeError.of(0, "CERTIFICATE_VERIFY_FAILED") : error;
     }
 
     /**
@@ -114,9 +114,9 @@ final class TlsConnection implements TlsInfo {
      * The verification of a resumed session, whose result the session does not keep: the chosen context's verifier
      * checks the chain again ({@link ClientVerifier#resumed}); none without a client certificate.
      */
-    private int[] verifyResumed(Supplier<ClientVerifier> verifier, Certificate[] peers) {
+    private ClientVerifier.Outcome verifyResumed(Supplier<ClientVerifier> verifier, Certificate[] peers) {
         ClientVerifier v = resumed && verifier != null && peers != null ? verifier.get() : null;
-        return v == null ? new int[] {0, 0} : v.resumed(peers);
+        return v == null ? ClientVerifier.Outcome.NONE : v.resumed(peers);
     }
 
     /**
@@ -171,7 +171,7 @@ final class TlsConnection implements TlsInfo {
 
     @Override
     public int verifyResult() {
-        return verify[0];
+        return verify.last();
     }
 
     @Override

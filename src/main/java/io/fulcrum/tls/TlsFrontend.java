@@ -266,8 +266,8 @@ final class TlsFrontend implements Transport {
             if (cause instanceof SslHandshakeTimeoutException) {
                 return ConnError.SSL_TIMEOUT;
             }
-            if (t.verify[0] != 0) {
-                return t.verify[1] == 0 ? ConnError.SSL_CRT_FAIL : ConnError.SSL_CA_FAIL;
+            if (t.verify.refused()) {
+                return t.verify.refusedAt() == 0 ? ConnError.SSL_CRT_FAIL : ConnError.SSL_CA_FAIL;
             }
             return cause == null && selector.engine == null ? ConnError.SSL_EMPTY : ConnError.SSL_HANDSHAKE;
         }

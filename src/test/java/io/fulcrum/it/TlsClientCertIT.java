@@ -134,12 +134,29 @@ class TlsClientCertIT {
                 + iso.substring(17, 19) + "Z";
     }
 
-    /** An error on the client's own certificate that crt-ignore-err lets pass is still told by the fetches. */
+    /**
+     * An error that crt-ignore-err or ca-ignore-err lets pass is still told by the fetches, and the verification goes
+     * on as OpenSSL's: ssl_c_verify is the last error, a client certificate alone from an unknown CA adding 21
+     * (unable to verify the leaf signature) to the 20 of its issuer; each error must be let pass.
+     */
     @Test
     void ignoredErrors() throws Exception {
+        TlsKit.authority(dir, "other");
+        TlsKit.certificate(dir, "foreign", "rsa:2048", "foreign.test", "other");
+        Files.writeString(dir.resolve("chained.crt"), Files.readString(dir.resolve("foreign.crt")) + Files.readString(dir.resolve("other.pem")));
+        String[] chained = {"--cert", dir.resolve("chained.crt").toString(), "--key", dir.resolve("foreign.key").toString()};
+        String verify = "verify required ca-file " + dir.resolve("ca.pem");
         int port = freePort();
-        try (FulcrumProcess p = serve(config(port, "verify required ca-file " + dir.resolve("ca.pem") + " crt-ignore-err all"), port)) {
+        try (FulcrumProcess p = serve(config(port, verify + " crt-ignore-err all ca-ignore-err all"), port)) {
             assertThat(curl(port, "rogue")).startsWith("used=1 verify=18 err=18 caerr=0 ").endsWith("code=200");
+            assertThat(curl(port, "foreign")).startsWith("used=1 verify=21 err=20 caerr=0 ").endsWith("code=200");
+            // The CA sent above the client's certificate is self-signed and unknown: 19 at depth 1.
+            assertThat(curl(port, null, chained)).startsWith("used=1 verify=19 err=0 caerr=19 ").endsWith("code=200");
+        }
+        port = freePort();
+        try (FulcrumProcess p = serve(config(port, verify + " crt-ignore-err 20 ca-ignore-err all"), port)) {
+            assertThat(curl(port, "foreign")).endsWith("code=000"); // 21 is not let pass
+            assertThat(curl(port, null, chained)).startsWith("used=1 verify=19 err=0 caerr=19 ").endsWith("code=200");
         }
     }
 
