@@ -6,6 +6,7 @@ import io.netty.handler.ssl.OpenSslCachingX509KeyManagerFactory;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
+import io.netty.handler.ssl.util.KeyManagerFactoryWrapper;
 
 import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLException;
@@ -58,6 +59,12 @@ final class ContextBuilder {
         } catch (GeneralSecurityException | java.io.IOException e) {
             throw new OptionError("unable to use the certificate of '" + ck.file() + "' (" + e.getMessage() + ")");
         }
+    }
+
+    /** The key manager of a server line's client certificate ({@link ClientCertificate}), on OpenSSL cached as above. */
+    static KeyManagerFactory clientKeyManager(CertKey ck) {
+        KeyManagerFactory kmf = new KeyManagerFactoryWrapper(new ClientCertificate(ck));
+        return provider() == SslProvider.OPENSSL ? new OpenSslCachingX509KeyManagerFactory(kmf) : kmf;
     }
 
     /** Applies the shared options to a builder, builds, then sets what only the native context takes. */

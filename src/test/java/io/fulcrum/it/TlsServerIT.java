@@ -36,20 +36,25 @@ class TlsServerIT {
 
     /** nginx with a TLS server that tells what it saw of the connection. */
     private NginxOrigin nginx() throws Exception {
+        return nginx("optional");
+    }
+
+    /** @param verifyClient nginx's ssl_verify_client; its certificate request names the CA of ca.pem */
+    private NginxOrigin nginx(String verifyClient) throws Exception {
         return NginxOrigin.start("""
                     server {
                         listen 127.0.0.1:%d ssl;
                         ssl_certificate %s;
                         ssl_certificate_key %s;
                         ssl_client_certificate %s;
-                        ssl_verify_client optional;
+                        ssl_verify_client %s;
                         ssl_protocols TLSv1.2 TLSv1.3;
                         ssl_session_cache shared:tls:1m;
                         location / {
                             return 200 "sni=$ssl_server_name reused=$ssl_session_reused client=$ssl_client_s_dn\\n";
                         }
                     }
-                """.formatted(tlsPort, dir.resolve("origin.crt"), dir.resolve("origin.key"), dir.resolve("ca.pem")), "");
+                """.formatted(tlsPort, dir.resolve("origin.crt"), dir.resolve("origin.key"), dir.resolve("ca.pem"), verifyClient), "");
     }
 
     private String config(int port, String mode, String serverOptions) {
@@ -124,6 +129,17 @@ class TlsServerIT {
         try (NginxOrigin origin = nginx();
              FulcrumProcess p = serve(config(port, "http", "verify none crt " + dir.resolve("client.pem")), port)) {
             assertThat(get(port)).startsWith("HTTP/1.1 200").endsWith("client=CN=client.test");
+        }
+    }
+
+    /** The certificate is sent even when the server's certificate request does not name its CA, as HAProxy's OpenSSL does. */
+    @Test
+    void clientCertificateOfAnotherCa() throws Exception {
+        TlsKit.certificate(dir, "foreign", "rsa:2048", "foreign.test", "other-ca");
+        int port = freePort();
+        try (NginxOrigin origin = nginx("optional_no_ca");
+             FulcrumProcess p = serve(config(port, "http", "verify none crt " + dir.resolve("foreign.pem")), port)) {
+            assertThat(get(port)).startsWith("HTTP/1.1 200").endsWith("client=CN=foreign.test");
         }
     }
 
