@@ -3,26 +3,25 @@ package io.fulcrum.tls;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLSession;
 import javax.net.ssl.X509ExtendedTrustManager;
+import javax.security.auth.x500.X500Principal;
 import java.net.Socket;
 import java.security.GeneralSecurityException;
 import java.security.cert.CRL;
 import java.security.cert.CertPathValidator;
 import java.security.cert.CertPathValidatorException;
-import java.security.cert.CertStore;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateExpiredException;
 import java.security.cert.CertificateNotYetValidException;
 import java.security.cert.CertificateFactory;
-import java.security.cert.CollectionCertStoreParameters;
 import java.security.cert.PKIXParameters;
 import java.security.cert.PKIXReason;
-import java.security.cert.PKIXRevocationChecker;
 import java.security.cert.TrustAnchor;
+import java.security.cert.X509CRL;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.EnumSet;
+import java.util.Date;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -38,8 +37,10 @@ final class ClientVerifier extends X509ExtendedTrustManager {
 
     static final int UNABLE_TO_GET_CRL = 3;
     static final int CERT_SIGNATURE_FAILURE = 7;
+    static final int CRL_SIGNATURE_FAILURE = 8;
     static final int CERT_NOT_YET_VALID = 9;
     static final int CERT_HAS_EXPIRED = 10;
+    static final int CRL_HAS_EXPIRED = 12;
     static final int DEPTH_ZERO_SELF_SIGNED_CERT = 18;
     static final int SELF_SIGNED_CERT_IN_CHAIN = 19;
     static final int UNABLE_TO_GET_ISSUER_CERT_LOCALLY = 20;
@@ -137,56 +138,57 @@ final class ClientVerifier extends X509ExtendedTrustManager {
     }
 
     /**
-     * The chain's errors, {code, depth} each, in the order OpenSSL finds them. Without a trust anchor: the top of
-     * the chain's (self-signed alone, self-signed above the client's, or an issuer not found), a client certificate
-     * alone whose signature cannot be checked, then the validity dates of each certificate from the top down, as
-     * OpenSSL checks them after the chain. With an anchor the JDK's validator tells the first error only.
+     * The chain's errors, {code, depth} each, in the order OpenSSL finds them: the chain itself (see
+     * {@link #untrusted}), then with a {@code crl-file} the revocation of each of its certificates, its CA's too
+     * (OpenSSL's CRL_CHECK_ALL, which HAProxy sets), then the signatures and dates. With a trust anchor the JDK's
+     * validator tells the first of its errors only.
      */
     List<int[]> errors(X509Certificate[] chain) {
+        // The chain as sent, less what is a trust anchor itself (a client may send its CA).
+        List<X509Certificate> path = Arrays.stream(chain).filter(c -> anchors.stream().noneMatch(a -> a.getTrustedCert().equals(c))).toList();
+        int[] failure = null;
         try {
             PKIXParameters params = new PKIXParameters(anchors);
             params.setRevocationEnabled(false);
-            if (crls != null) {
-                // As OpenSSL's CRL check: the client's certificate only, from the CRL file, nothing fetched.
-                CertPathValidator v = CertPathValidator.getInstance("PKIX");
-                PKIXRevocationChecker rc = (PKIXRevocationChecker) v.getRevocationChecker();
-                rc.setOptions(EnumSet.of(PKIXRevocationChecker.Option.PREFER_CRLS, PKIXRevocationChecker.Option.NO_FALLBACK,
-                        PKIXRevocationChecker.Option.ONLY_END_ENTITY));
-                params.addCertPathChecker(rc);
-                params.addCertStore(CertStore.getInstance("Collection", new CollectionCertStoreParameters(crls)));
-            }
-            // The chain as sent, less what is a trust anchor itself (a client may send its CA).
-            List<X509Certificate> path = Arrays.stream(chain).filter(c -> anchors.stream().noneMatch(a -> a.getTrustedCert().equals(c))).toList();
             CertPathValidator.getInstance("PKIX").validate(CertificateFactory.getInstance("X.509").generateCertPath(path), params);
-            return List.of();
         } catch (CertPathValidatorException e) {
             if (e.getReason() == PKIXReason.NO_TRUST_ANCHOR) {
                 return untrusted(chain);
             }
-            int depth = Math.max(e.getIndex(), 0);
-            if (e.getReason() instanceof CertPathValidatorException.BasicReason r) {
-                return List.<int[]>of(new int[] {switch (r) {
-                    case EXPIRED -> CERT_HAS_EXPIRED;
-                    case NOT_YET_VALID -> CERT_NOT_YET_VALID;
-                    case REVOKED -> CERT_REVOKED;
-                    case INVALID_SIGNATURE -> CERT_SIGNATURE_FAILURE;
-                    case UNDETERMINED_REVOCATION_STATUS -> UNABLE_TO_GET_CRL;
-                    default -> UNSPECIFIED;
-                }, depth});
-            }
-            return List.<int[]>of(new int[] {UNSPECIFIED, depth});
+            failure = new int[] {e.getReason() instanceof CertPathValidatorException.BasicReason r ? switch (r) {
+                case EXPIRED -> CERT_HAS_EXPIRED;
+                case NOT_YET_VALID -> CERT_NOT_YET_VALID;
+                case INVALID_SIGNATURE -> CERT_SIGNATURE_FAILURE;
+                default -> UNSPECIFIED;
+            } : UNSPECIFIED, Math.max(e.getIndex(), 0)};
         } catch (GeneralSecurityException e) {
-            return List.<int[]>of(new int[] {UNSPECIFIED, 0});
+            failure = new int[] {UNSPECIFIED, 0};
         }
+        List<int[]> errors = new ArrayList<>();
+        boolean late = failure != null && failure[0] != UNSPECIFIED; // a signature or a date: checked after the CRLs
+        if (failure != null && !late) {
+            errors.add(failure);
+        }
+        errors.addAll(revocations(withAnchor(path)));
+        if (late) {
+            errors.add(failure);
+        }
+        return errors;
     }
 
-    /** The errors of a chain that reaches none of the CAs (see {@link #errors}). */
-    private static List<int[]> untrusted(X509Certificate[] chain) {
+    /**
+     * The errors of a chain that reaches none of the CAs: the top of the chain's (self-signed alone, self-signed
+     * above the client's, or an issuer not found), the CRLs', a client certificate alone whose signature cannot be
+     * checked, then the validity dates of each certificate from the top down, as OpenSSL goes on when its callback
+     * lets the first error pass.
+     */
+    private List<int[]> untrusted(X509Certificate[] chain) {
         List<int[]> errors = new ArrayList<>();
         int top = chain.length - 1;
-        boolean selfSigned = chain[top].getSubjectX500Principal().equals(chain[top].getIssuerX500Principal());
+        boolean selfSigned = selfIssued(chain[top]);
         errors.add(new int[] {selfSigned ? (top == 0 ? DEPTH_ZERO_SELF_SIGNED_CERT : SELF_SIGNED_CERT_IN_CHAIN)
                 : UNABLE_TO_GET_ISSUER_CERT_LOCALLY, top});
+        errors.addAll(revocations(Arrays.asList(chain)));
         if (top == 0 && !selfSigned) {
             errors.add(new int[] {UNABLE_TO_VERIFY_LEAF_SIGNATURE, 0});
         }
@@ -200,6 +202,62 @@ final class ClientVerifier extends X509ExtendedTrustManager {
             }
         }
         return errors;
+    }
+
+    /** The chain up to the trust anchor that issued its last certificate, when one did. */
+    private List<X509Certificate> withAnchor(List<X509Certificate> path) {
+        if (path.isEmpty()) {
+            return path;
+        }
+        X500Principal issuer = path.getLast().getIssuerX500Principal();
+        return anchors.stream().map(TrustAnchor::getTrustedCert).filter(a -> a.getSubjectX500Principal().equals(issuer)).findFirst()
+                .map(a -> java.util.stream.Stream.concat(path.stream(), java.util.stream.Stream.of(a)).toList()).orElse(path);
+    }
+
+    /**
+     * With a {@code crl-file}, the revocation errors of each certificate of {@code chain} (its CA included): no CRL of
+     * its issuer, none whose signature the issuer verifies, an expired CRL, or a revoked certificate. Nothing is fetched.
+     */
+    private List<int[]> revocations(List<X509Certificate> chain) {
+        List<int[]> errors = new ArrayList<>();
+        if (crls == null) {
+            return errors;
+        }
+        for (int depth = 0; depth < chain.size(); depth++) {
+            X509Certificate c = chain.get(depth);
+            X509Certificate issuer = depth + 1 < chain.size() ? chain.get(depth + 1) : selfIssued(c) ? c : null;
+            List<X509CRL> named = crls.stream().map(X509CRL.class::cast).filter(l -> l.getIssuerX500Principal().equals(c.getIssuerX500Principal()))
+                    .toList();
+            if (named.isEmpty()) {
+                errors.add(new int[] {UNABLE_TO_GET_CRL, depth});
+                continue;
+            }
+            X509CRL crl = named.stream().filter(l -> issuer != null && signedBy(l, issuer)).findFirst().orElse(null);
+            if (crl == null) {
+                errors.add(new int[] {CRL_SIGNATURE_FAILURE, depth}); // (also when the chain lacks the issuer)
+                crl = named.getFirst();
+            }
+            if (crl.getNextUpdate() != null && crl.getNextUpdate().before(new Date())) {
+                errors.add(new int[] {CRL_HAS_EXPIRED, depth});
+            }
+            if (crl.isRevoked(c)) {
+                errors.add(new int[] {CERT_REVOKED, depth});
+            }
+        }
+        return errors;
+    }
+
+    private static boolean signedBy(X509CRL crl, X509Certificate issuer) {
+        try {
+            crl.verify(issuer.getPublicKey());
+            return true;
+        } catch (GeneralSecurityException e) {
+            return false;
+        }
+    }
+
+    private static boolean selfIssued(X509Certificate c) {
+        return c.getSubjectX500Principal().equals(c.getIssuerX500Principal());
     }
 
     @Override

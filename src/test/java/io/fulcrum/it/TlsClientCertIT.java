@@ -208,6 +208,37 @@ class TlsClientCertIT {
         }
     }
 
+    /**
+     * crl-file: the CAs of the chain are looked up too (HAProxy sets OpenSSL's CRL_CHECK_ALL), each needing its
+     * issuer's CRL: a revoked intermediate CA, or one whose issuer's CRL is missing, refuses the client.
+     */
+    @Test
+    void revokedAuthority() throws Exception {
+        TlsKit.intermediate(dir, "inter", "ca");
+        TlsKit.certificate(dir, "sub", "rsa:2048", "sub.test", "inter");
+        Files.writeString(dir.resolve("sub-chain.crt"), Files.readString(dir.resolve("sub.crt")) + Files.readString(dir.resolve("inter.crt")));
+        String inter = Files.readString(TlsKit.crlOf(dir, "inter"));
+        Files.writeString(dir.resolve("clean.pem"), Files.readString(TlsKit.crl(dir)) + inter);
+        Files.writeString(dir.resolve("revoking.pem"), Files.readString(TlsKit.crl(dir, "inter")) + inter);
+        Files.writeString(dir.resolve("inter-only.pem"), inter);
+        int[] ports = {freePort(), freePort(), freePort(), freePort(), freePort()};
+        StringBuilder cfg = new StringBuilder("defaults\n    mode http\n    timeout client 5s\nfrontend f\n");
+        String[] crls = {"clean.pem", "revoking.pem", "revoking.pem", "inter-only.pem", "inter-only.pem"};
+        for (int i = 0; i < ports.length; i++) {
+            cfg.append("    bind 127.0.0.1:").append(ports[i]).append(" ssl crt ").append(dir.resolve("server.pem")).append(" verify required ca-file ")
+                    .append(dir.resolve("ca.pem")).append(" crl-file ").append(dir.resolve(crls[i])).append(i % 2 == 0 && i > 0 ? " ca-ignore-err all\n" : "\n");
+        }
+        cfg.append("    ").append(FETCHES).append("\n");
+        String[] sub = {"--cert", dir.resolve("sub-chain.crt").toString(), "--key", dir.resolve("sub.key").toString()};
+        try (FulcrumProcess p = serve(cfg.toString(), ports[0])) {
+            assertThat(curl(ports[0], null, sub)).startsWith("used=1 verify=0 err=0 caerr=0 ").endsWith("code=200");
+            assertThat(curl(ports[1], null, sub)).endsWith("code=000");
+            assertThat(curl(ports[2], null, sub)).startsWith("used=1 verify=23 err=0 caerr=23 ").endsWith("code=200");
+            assertThat(curl(ports[3], null, sub)).endsWith("code=000");
+            assertThat(curl(ports[4], null, sub)).startsWith("used=1 verify=3 err=0 caerr=3 ").endsWith("code=200");
+        }
+    }
+
     /** A resumed session keeps its client certificate's verification (with a ticket or from the cache, TLS 1.2 and 1.3). */
     @Test
     void resumedVerification() throws Exception {

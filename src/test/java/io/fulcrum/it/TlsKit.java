@@ -69,26 +69,35 @@ final class TlsKit {
 
     /** {@code ca}'s CRL ({@code crl.pem}) revoking the certificates {@code <name>.crt} of {@code revoked}. */
     static Path crl(Path dir, String... revoked) throws IOException, InterruptedException {
-        Files.writeString(dir.resolve("index.txt"), "");
-        Files.writeString(dir.resolve("crlnumber"), "01\n");
-        Files.writeString(dir.resolve("ca.cnf"), """
+        return crlOf(dir, "ca", revoked);
+    }
+
+    /**
+     * The CRL of the CA {@code ca} ({@code <ca>.pem}, {@code <ca>.key}) revoking {@code revoked}: {@code crl.pem} for
+     * "ca", else {@code <ca>-crl.pem}, each CA with its own database.
+     */
+    static Path crlOf(Path dir, String ca, String... revoked) throws IOException, InterruptedException {
+        String p = ca.equals("ca") ? "" : ca + "-";
+        Files.writeString(dir.resolve(p + "index.txt"), "");
+        Files.writeString(dir.resolve(p + "crlnumber"), "01\n");
+        Files.writeString(dir.resolve(p + "ca.cnf"), """
                 [ca]
                 default_ca = test
                 [test]
-                database = index.txt
-                crlnumber = crlnumber
+                database = %1$sindex.txt
+                crlnumber = %1$scrlnumber
                 default_md = sha256
                 default_crl_days = 30
-                """);
+                """.formatted(p));
         String r = "";
         for (String name : revoked) {
-            r += run(dir, "", "openssl", "ca", "-config", "ca.cnf", "-keyfile", "ca.key", "-cert", "ca.pem", "-revoke", name + ".crt");
+            r += run(dir, "", "openssl", "ca", "-config", p + "ca.cnf", "-keyfile", ca + ".key", "-cert", ca + ".pem", "-revoke", name + ".crt");
         }
-        r += run(dir, "", "openssl", "ca", "-config", "ca.cnf", "-keyfile", "ca.key", "-cert", "ca.pem", "-gencrl", "-out", "crl.pem");
-        if (!Files.exists(dir.resolve("crl.pem"))) {
+        r += run(dir, "", "openssl", "ca", "-config", p + "ca.cnf", "-keyfile", ca + ".key", "-cert", ca + ".pem", "-gencrl", "-out", p + "crl.pem");
+        if (!Files.exists(dir.resolve(p + "crl.pem"))) {
             throw new AssertionError("openssl failed: " + r);
         }
-        return dir.resolve("crl.pem");
+        return dir.resolve(p + "crl.pem");
     }
 
     /** Runs {@code openssl ca} on the CA of {@link #crl} (its database) with {@code args} ({@code -valid server.crt}...). */
@@ -118,8 +127,19 @@ final class TlsKit {
         for (String s : sans) {
             names.add("DNS:" + s);
         }
+        return issue(dir, name, keyAlg, cn, ca, "subjectAltName=" + String.join(",", names) + "\n");
+    }
+
+    /** An intermediate CA "{@code <name>} test CA" signed by {@code ca}: {@code name.pem} (with its key) and {@code name.key}. */
+    static Path intermediate(Path dir, String name, String ca) throws IOException, InterruptedException {
+        return issue(dir, name, "rsa:2048", name + " test CA", ca, "basicConstraints=critical,CA:TRUE\nkeyUsage=keyCertSign,cRLSign\n");
+    }
+
+    /** A certificate for {@code cn} with the extensions {@code extensions}, self-signed or by {@code ca} (see {@link #certificate}). */
+    private static Path issue(Path dir, String name, String keyAlg, String cn, String ca, String extensions)
+            throws IOException, InterruptedException {
         Path ext = dir.resolve(name + ".ext");
-        Files.writeString(ext, "subjectAltName=" + String.join(",", names) + "\n");
+        Files.writeString(ext, extensions);
         List<String> cmd = new ArrayList<>(List.of("openssl", "req", "-newkey", keyAlg, "-nodes", "-keyout", name + ".key",
                 "-subj", "/CN=" + cn, "-out", name + ".csr"));
         String r = run(dir, "", cmd.toArray(String[]::new));
