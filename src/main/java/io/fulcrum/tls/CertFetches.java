@@ -54,7 +54,8 @@ final class CertFetches {
         // The server's certificate, on the server connection (HAProxy declares these as client-side fetches).
         certificate(c, "ssl_s_", SampleContext::backChannel, t -> t.peer);
         client(c, "ssl_c_used", SampleType.BOOL, (t, out) -> out.setBool(t.peer != null));
-        client(c, "ssl_fc_has_crt", SampleType.BOOL, (t, out) -> out.setBool(t.peer != null));
+        // (A resumed session's certificate comes from the session: not sent on this connection.)
+        client(c, "ssl_fc_has_crt", SampleType.BOOL, (t, out) -> out.setBool(t.peer != null && !t.resumed));
         client(c, "ssl_c_verify", SampleType.SINT, (t, out) -> out.setSint(t.verify.last()));
         // These two also in the log line of a handshake that failed (HAProxy's), ssl_c_verify not.
         any(c, "ssl_c_err", SampleType.SINT, (t, out) -> out.setSint(t.verify.crtError()));

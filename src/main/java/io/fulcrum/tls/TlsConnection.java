@@ -66,7 +66,8 @@ final class TlsConnection implements TlsInfo {
         this.peer = first(peers);
         this.peerChain = peers;
         this.local = first(s.getLocalCertificates());
-        this.verify = s.getValue(ClientVerifier.RESULT) instanceof ClientVerifier.Outcome v ? v : verifyResumed(verifier, peers);
+        ClientVerifier.Outcome v = s.getValue(ClientVerifier.RESULT) instanceof ClientVerifier.Outcome o ? o : verifyResumed(verifier, peers);
+        this.verify = resumed ? v.resumed() : v;
         this.secrets = secrets;
         this.hello = hello;
         this.error = null;
