@@ -14,6 +14,8 @@ import java.util.Objects;
  * remakes them when a CA or CRL file they verify with changes.
  */
 final class BindSite {
+    /** Where the bind line is (the CLI names it). */
+    final io.fulcrum.cfg.Source source;
     private final SniMap map;
     private final BindOptions lineDefaults;
     private final BindTls tls;
@@ -30,11 +32,13 @@ final class BindSite {
     }
 
     /**
+     * @param source       where the bind line is
      * @param lineDefaults the bind line's options over the {@code ssl-default-bind-*} globals
      * @param store        the CA and CRL files
      * @param globals      where a {@code ca-file} name points ({@code ca-base}), the tunables
      */
-    BindSite(SniMap map, BindOptions lineDefaults, BindTls tls, CertStore store, TlsGlobals globals) {
+    BindSite(io.fulcrum.cfg.Source source, SniMap map, BindOptions lineDefaults, BindTls tls, CertStore store, TlsGlobals globals) {
+        this.source = source;
         this.map = map;
         this.lineDefaults = lineDefaults;
         this.tls = tls;

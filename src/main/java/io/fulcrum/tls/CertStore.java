@@ -349,7 +349,7 @@ final class CertStore {
 
     /**
      * {@code del ssl crt-list}: removes the line of {@code cert} ({@code <cert>:<number>} when it has several) from the
-     * list and its certificate from the bind lines using it.
+     * list and its certificate from the bind lines using it; refused when a bind line uses it by default (its first).
      */
     synchronized void deleteLine(String list, String cert) throws CliException {
         String cant = "Can't delete the entry: ";
@@ -378,6 +378,11 @@ final class CertStore {
                     + " preceded by colons (" + numbers + ")!\n");
         }
         CrtList.Line gone = chosen.get(0);
+        List<BindSite> defaults = l.sites().stream().filter(s -> s.map().isDefault(gone)).toList();
+        if (!defaults.isEmpty()) {
+            throw new CliException(cant + "certificate '" + file + "' cannot be deleted, it is used as default certificate by the following frontends:\n"
+                    + String.join("", defaults.stream().map(s -> "\t- " + s.source + "\n").toList()) + "\n");
+        }
         l.lines().remove(gone);
         l.sites().forEach(s -> s.map().remove(gone));
     }

@@ -122,7 +122,7 @@ final class FrontendSetup {
             lineDefaults.alpn = lineDefaults.alpn.stream().filter(a -> !a.equals("h2")).toList();
         }
         SniMap map = new SniMap(tls.strictSni);
-        BindSite site = new BindSite(map, lineDefaults, tls, store, globals);
+        BindSite site = new BindSite(b.source(), map, lineDefaults, tls, store, globals);
 
         for (Entry e : entries) {
             if (ContextBuilder.restrictsTls13(site.options(e.options()))) {

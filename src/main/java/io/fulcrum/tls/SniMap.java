@@ -92,6 +92,12 @@ final class SniMap implements Mapping<String, SslContext> {
         index = Index.of(index.entries().stream().filter(e -> e.origin() != origin).toList());
     }
 
+    /** Whether the default certificate (the first) comes from the crt-list line {@code origin}. */
+    boolean isDefault(Object origin) {
+        List<Entry> entries = index.entries();
+        return !entries.isEmpty() && entries.get(0).origin() == origin;
+    }
+
     /** How many of the entries present the certificate of {@code file}. */
     int uses(String file) {
         return (int) index.entries().stream().filter(e -> e.cert().file().equals(file)).count();

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Timeout;
 import javax.net.ssl.SSLSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.regex.Pattern;
 
 import static io.fulcrum.it.TcpProxyKit.freePort;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -170,5 +171,22 @@ class SslCliIT {
         assertThat(cli("del ssl crt-list " + list + " " + a))
                 .isEqualTo("Can't delete the entry: certificate '" + a + "' can't be found in crt-list '" + list + "'!\n\n");
         assertThat(cli("del ssl cert " + nope)).isEqualTo("Can't remove the certificate: certificate '" + nope + "' doesn't exist!\n\n\n");
+    }
+
+    /** The first certificate of a bind line is its default: del ssl crt-list does not take it, and names the line. */
+    @Test
+    void theDefaultCertificateStays() throws Exception {
+        Path only = dir.resolve("only.txt");
+        String d = TlsKit.selfSigned(dir, "d", "d.example.com").toString();
+        Files.writeString(only, d + "\n" + b + "\n");
+        Path sock = dir.resolve("only.sock");
+        int p = freePort();
+        try (FulcrumProcess proc = TcpProxyKit.serve("global\n    stats socket " + sock + " level admin\ndefaults\n    mode http\n"
+                + "    timeout client 10s\nfrontend only_list\n    bind 127.0.0.1:" + p + " ssl crt-list " + only + "\n", p)) {
+            assertThat(CliClient.send(sock, "del ssl crt-list " + only + " " + d)).matches(Pattern.quote("Can't delete the entry: certificate '" + d
+                    + "' cannot be deleted, it is used as default certificate by the following frontends:\n\t- ") + "\\S+:7\n\n\n");
+            assertThat(CliClient.send(sock, "del ssl crt-list " + only + " " + b)).isEqualTo("Entry '" + b + "' deleted in crtlist '" + only + "'!\n\n");
+            assertThat(CliClient.send(sock, "show ssl crt-list " + only)).isEqualTo("# " + only + "\n" + d + "\n\n");
+        }
     }
 }
