@@ -43,7 +43,9 @@ final class CertFetches {
             "EdDSA", "ED25519", "RSASSA-PSS", "RSASSA-PSS");
 
     /** OpenSSL's short names of the attributes the JDK writes as OIDs. */
-    private static final Map<String, String> OPENSSL_NAMES = Map.of("1.2.840.113549.1.9.1", "emailAddress");
+    private static final Map<String, String> OPENSSL_NAMES = Map.of("1.2.840.113549.1.9.1", "emailAddress", "2.5.4.5", "serialNumber",
+            "2.5.4.97", "organizationIdentifier", "2.5.4.15", "businessCategory", "2.5.4.17", "postalCode",
+            "1.3.6.1.4.1.311.60.2.1.3", "jurisdictionC", "1.3.6.1.4.1.311.60.2.1.2", "jurisdictionST", "1.3.6.1.4.1.311.60.2.1.1", "jurisdictionL");
 
     private CertFetches() {
     }

@@ -19,6 +19,14 @@ class CertFetchesTest {
         assertThat(time("2100-01-01T00:00:00Z")).isNull();
     }
 
+    /** Attributes the JDK has no keyword for are printed with OpenSSL's short names (they came out as "2.5.4.5=[B@..."). */
+    @Test
+    void namesWithOpenSslKeywords() {
+        javax.security.auth.x500.X500Principal dn = new javax.security.auth.x500.X500Principal(
+                "CN=Root, OID.2.5.4.97=VATES-Q2826004J, OID.2.5.4.5=G63287510, O=ANF, C=ES");
+        assertThat(CertFetches.oneLine(dn)).isEqualTo("/C=ES/O=ANF/serialNumber=G63287510/organizationIdentifier=VATES-Q2826004J/CN=Root");
+    }
+
     private static String time(String iso) {
         Sample s = new Sample();
         return CertFetches.time(Date.from(Instant.parse(iso)), s) ? s.asText() : null;
