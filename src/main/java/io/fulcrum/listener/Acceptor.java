@@ -4,6 +4,7 @@ import io.fulcrum.conn.ConnError;
 import io.fulcrum.runtime.BufferOwner;
 import io.fulcrum.conn.NetScalerCip;
 import io.fulcrum.conn.DualStack;
+import io.fulcrum.conn.ExpectedHeaders;
 import io.fulcrum.sample.Endpoints;
 import io.fulcrum.conn.SocketOptions;
 import io.fulcrum.conn.IoUringHalfClose;
@@ -64,42 +65,13 @@ public final class Acceptor implements Consumer<Channel> {
         IoUringHalfClose.watch(child);
         child.config().setAllocator(frontend.mode() == Mode.HTTP ? BufferOwner.FRONTEND_HTTP : BufferOwner.FRONTEND_TCP);
         opts.applyTo(child, true);
-        Runnable start;
         SocketAddress source = DualStack.asSeen(child, child.remoteAddress());
         SocketAddress destination = DualStack.asSeen(child, child.localAddress());
         Endpoints.attach(child, source, destination);
-        boolean header = bind.acceptProxy || bind.netscalerCipMagic != 0;
-        if (header || bind.transport != null) {
-            // Th counts from here: the header's wait and the TLS handshake are the connection's handshake.
-            child.attr(StreamLog.ACCEPTED).set(new long[] {System.nanoTime(), System.currentTimeMillis()});
-        }
-        if (header) {
-            ByteCounter counter = new ByteCounter(bind.acceptProxy ? new ProxyV2Tlvs() : null);
-            HeaderReader reader = new HeaderReader(counter);
-            child.pipeline().addLast("proxy-bytes", counter);
-            // As HAProxy, a PROXY header comes first when both are expected, then the NetScaler one.
-            if (bind.acceptProxy) {
-                child.pipeline().addLast("proxy-decoder", new HAProxyMessageDecoder());
-            }
-            if (bind.netscalerCipMagic != 0) {
-                child.pipeline().addLast("cip-decoder", new NetScalerCip(bind.netscalerCipMagic));
-            }
-            child.pipeline().addLast("proxy-header", reader);
-            start = () -> armHeaderTimeout(child, reader);
-        } else {
-            if (bind.transport != null) {
-                // Installed before the registration too: the ClientHello may be read at once.
-                start = secure(child, source, destination, null);
-            } else {
-                // Installed before the registration, so that no byte read at once misses the session.
-                Runnable session = starter.install(child, source, destination, null);
-                start = () -> {
-                    if (sessionAccepted(child, null)) {
-                        session.run();
-                    }
-                };
-            }
-        }
+        TcpRules rules = frontend.tcpRules();
+        // Installed before the registration, so that no byte read at once misses them; when a connection rule may ask
+        // for a header, once the rules are done (still before the first read).
+        Runnable ready = rules.expectsHeaders() ? null : setUp(child, source, destination, false, false);
         // The listener is in place before the registration completes, so that the connection rules run before the
         // loop reads anything (a listener added later may run after the first bytes were handled).
         ChannelPromise registered = child.newPromise();
@@ -109,11 +81,15 @@ public final class Acceptor implements Consumer<Channel> {
             if (pushed) {
                 LoopActivity.pushed(); // on the chosen loop
             }
-            TcpRules rules = frontend.tcpRules();
             if (!f.isSuccess()) {
                 reset(child);
             } else if (!rules.hasConnectionRules() || rules.acceptConnection(connection(child))) {
-                start.run();
+                if (ready != null) {
+                    ready.run();
+                } else {
+                    ExpectedHeaders expected = ExpectedHeaders.of(child);
+                    setUp(child, source, destination, expected.proxy(), expected.netscalerCip()).run();
+                }
             } else {
                 frontend.counters().increment(Counters.Count.DENIED_CONN);
                 Listener.count(child, Counters.Count.DENIED_CONN);
@@ -121,6 +97,43 @@ public final class Acceptor implements Consumer<Channel> {
             }
         });
         listener.loopFor(child).register(registered);
+    }
+
+    /**
+     * Installs what reads the connection before its session: the PROXY and NetScaler headers the bind line or the
+     * connection rules ({@code proxy}, {@code cip}) ask for, the TLS handshake, and returns what to run once the
+     * connection rules accepted it.
+     */
+    private Runnable setUp(Channel child, SocketAddress source, SocketAddress destination, boolean proxy, boolean cip) {
+        boolean acceptProxy = proxy || bind.acceptProxy;
+        boolean acceptCip = cip || bind.netscalerCipMagic != 0;
+        if (acceptProxy || acceptCip || bind.transport != null) {
+            // Th counts from here: the header's wait and the TLS handshake are the connection's handshake.
+            child.attr(StreamLog.ACCEPTED).set(new long[] {System.nanoTime(), System.currentTimeMillis()});
+        }
+        if (acceptProxy || acceptCip) {
+            ByteCounter counter = new ByteCounter(acceptProxy ? new ProxyV2Tlvs() : null);
+            HeaderReader reader = new HeaderReader(counter, acceptProxy, acceptCip);
+            child.pipeline().addLast("proxy-bytes", counter);
+            // As HAProxy, a PROXY header comes first when both are expected, then the NetScaler one.
+            if (acceptProxy) {
+                child.pipeline().addLast("proxy-decoder", new HAProxyMessageDecoder());
+            }
+            if (acceptCip) {
+                child.pipeline().addLast("cip-decoder", new NetScalerCip(bind.netscalerCipMagic));
+            }
+            child.pipeline().addLast("proxy-header", reader);
+            return () -> armHeaderTimeout(child, reader);
+        }
+        if (bind.transport != null) {
+            return secure(child, source, destination, null);
+        }
+        Runnable session = starter.install(child, source, destination, null);
+        return () -> {
+            if (sessionAccepted(child, null)) {
+                session.run();
+            }
+        };
     }
 
     /** Closes a rejected connection at once with a reset, as HAProxy does: nothing lingers. */
@@ -230,16 +243,21 @@ public final class Acceptor implements Consumer<Channel> {
         private String uniqueId;
         private ByteBuf early;
         private boolean failed;
-        /** The headers still awaited: the PROXY one and the NetScaler one, as the bind line asks. */
-        private int awaited = (bind.acceptProxy ? 1 : 0) + (bind.netscalerCipMagic != 0 ? 1 : 0);
+        private final boolean proxy;
+        private final boolean cip;
+        /** The headers still awaited: the PROXY one and the NetScaler one. */
+        private int awaited;
 
-        HeaderReader(ByteCounter counter) {
+        HeaderReader(ByteCounter counter, boolean proxy, boolean cip) {
             this.counter = counter;
+            this.proxy = proxy;
+            this.cip = cip;
+            awaited = (proxy ? 1 : 0) + (cip ? 1 : 0);
         }
 
         /** The header awaited now is the NetScaler one: the PROXY one, if any, came. */
         boolean waitingForCip() {
-            return bind.netscalerCipMagic != 0 && awaited == 1;
+            return cip && awaited == 1;
         }
 
         /** The connection ends before a valid header: its log line, once. */
@@ -271,7 +289,7 @@ public final class Acceptor implements Consumer<Channel> {
                 }
                 headerRead(ctx);
             } else if (msg instanceof NetScalerCip.Header header) {
-                Endpoints.of(ctx.channel()).fromProxyHeader(header.source(), header.destination());
+                Endpoints.of(ctx.channel()).fromHeader(header.source(), header.destination());
                 headerRead(ctx);
             } else if (msg instanceof ByteBuf data) {
                 // What the client sent right after the header, in the same segment.
@@ -340,7 +358,7 @@ public final class Acceptor implements Consumer<Channel> {
         /** Why a connection that ended before its headers failed: nothing came, or a part of a header. */
         private ConnError ended() {
             if (waitingForCip()) {
-                return counter.bytes > 0 && !bind.acceptProxy ? ConnError.CIP_TRUNCATED : ConnError.CIP_EMPTY;
+                return counter.bytes > 0 && !proxy ? ConnError.CIP_TRUNCATED : ConnError.CIP_EMPTY;
             }
             return counter.bytes > 0 ? ConnError.PRX_TRUNCATED : ConnError.PRX_EMPTY;
         }

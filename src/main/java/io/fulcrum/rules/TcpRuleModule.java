@@ -11,6 +11,7 @@ import io.fulcrum.cfg.Diagnostics;
 import io.fulcrum.cfg.Module;
 import io.fulcrum.cfg.Registry;
 import io.fulcrum.cfg.Units;
+import io.fulcrum.conn.ExpectedHeaders;
 import io.fulcrum.log.HeaderCaptures;
 import io.fulcrum.log.LogFormat;
 import io.fulcrum.log.LogFormatParser;
@@ -35,8 +36,7 @@ import java.util.List;
  */
 public final class TcpRuleModule implements Module {
     /** HAProxy 2.6's other tcp-request actions. */
-    private static final java.util.Set<String> UNSUPPORTED = java.util.Set.of("expect-proxy", "expect-netscaler-cip",
-            "silent-drop", "send-spoe-group", "set-priority-class", "set-priority-offset", "use-service");
+    private static final java.util.Set<String> UNSUPPORTED = java.util.Set.of("silent-drop", "send-spoe-group", "set-priority-class", "set-priority-offset", "use-service");
     /** HAProxy 2.6's other tcp-response content actions. */
     private static final java.util.Set<String> RESPONSE_UNSUPPORTED = java.util.Set.of("send-spoe-group", "ot-group");
 
@@ -264,6 +264,12 @@ public final class TcpRuleModule implements Module {
                 act = switchMode(p, l, pos);
                 pos += l.arg(pos + 1).equals("proto") ? 3 : 1;
             }
+            case "expect-proxy", "expect-netscaler-cip" -> {
+                if (response) {
+                    throw unknownAction(true, kind, action, word, where);
+                }
+                act = expect(action, rule, kind, l.arg(pos++), where, rules);
+            }
             case "capture" -> {
                 if (response) {
                     throw unknownAction(true, kind, action, word, where);
@@ -298,6 +304,31 @@ public final class TcpRuleModule implements Module {
                     + e.getMessage());
         }
         return new TcpRules.Rule(act, cond, l.source());
+    }
+
+    /**
+     * {@code expect-proxy layer4} and {@code expect-netscaler-cip layer4}: the connection must start with that header, read
+     * once the connection rules are done (the later ones still see the socket's addresses), as with the bind options.
+     */
+    private static TcpRules.TcpAction expect(String action, String rule, String kind, String layer, String where, TcpRules rules)
+            throws ConfigException {
+        if (!layer.equals("layer4")) {
+            throw new ConfigException("'" + rule + "' only supports 'layer4' in " + where + " (got '" + layer + "')");
+        }
+        if (!kind.equals("connection")) {
+            throw new ConfigException("'" + action + " layer4' is not allowed in 'tcp-request " + kind + "' rules in " + where);
+        }
+        rules.expectsHeaders = true;
+        boolean proxy = action.equals("expect-proxy");
+        return ctx -> {
+            ExpectedHeaders headers = ExpectedHeaders.of(ctx.frontChannel());
+            if (proxy) {
+                headers.expectProxy();
+            } else {
+                headers.expectNetscalerCip();
+            }
+            return Verdict.CONTINUE;
+        };
     }
 
     /**
@@ -370,7 +401,7 @@ public final class TcpRuleModule implements Module {
                     + "'set-nice', 'sc-inc-gpc(*)', 'sc-inc-gpc0(*)', 'sc-inc-gpc1(*)', 'sc-set-gpt(*)', 'sc-set-gpt0(*)', 'send-spoe-group', "
                     + "'set-var-fmt(*)', 'set-var(*)', 'unset-var(*)', 'set-mark', 'set-tos', 'silent-drop' in " + where + " (got '" + word + "').");
         }
-        return new ConfigException("'tcp-request " + kind + "' expects 'accept', 'reject', 'capture', "
+        return new ConfigException("'tcp-request " + kind + "' expects 'accept', 'reject', 'capture', 'expect-proxy', 'expect-netscaler-cip', "
                 + (kind.equals("content") ? "'set-log-level', 'set-nice', " : "")
                 + "'set-var-fmt(*)', 'set-var(*)', 'unset-var(*)', 'set-src', 'set-src-port', 'set-dst', 'set-dst-port', 'set-mark', "
                 + "'set-tos' in " + where + " (got '" + word + "').");

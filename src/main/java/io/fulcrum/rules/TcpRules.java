@@ -35,6 +35,8 @@ public final class TcpRules implements ProxyPart {
     final List<Rule> response = new ArrayList<>();
     long inspectDelay;
     long responseInspectDelay;
+    /** Some connection rule may ask for a PROXY or NetScaler header ({@code expect-proxy}, {@code expect-netscaler-cip}). */
+    boolean expectsHeaders;
     /** Content capture rules whose sample depends on the request's contents (warned about without an inspect delay). */
     int contentCaptures;
 
@@ -45,6 +47,7 @@ public final class TcpRules implements ProxyPart {
         r.session.addAll(session);
         r.content.addAll(content);
         r.response.addAll(response);
+        r.expectsHeaders = expectsHeaders;
         r.inspectDelay = inspectDelay;
         r.responseInspectDelay = responseInspectDelay;
         return r;
@@ -71,6 +74,11 @@ public final class TcpRules implements ProxyPart {
     /** Runs the connection rules; false when the connection is rejected. */
     public boolean acceptConnection(SampleContext ctx) {
         return run(connection, ctx);
+    }
+
+    /** True when a connection rule may ask for a header: the listener then waits for the rules before setting up the connection. */
+    public boolean expectsHeaders() {
+        return expectsHeaders;
     }
 
     /** Runs the session rules (after the PROXY header); false when rejected. */

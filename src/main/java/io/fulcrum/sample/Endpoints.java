@@ -49,12 +49,17 @@ public final class Endpoints {
     }
 
     /**
-     * The addresses of a PROXY (or NetScaler) header, each null to keep the connection's (a LOCAL header): they are the
+     * The addresses of a PROXY header, each null to keep the connection's (a LOCAL header): they are the
      * client's ({@code src}, {@code dst}, the log's) while the connection's own ({@code fc_src}, {@code fc_dst}) stay the
      * socket's, as the {@code tcp-request connection} rules left them (they run before the header is read), as in HAProxy 2.6.
      */
     public void fromProxyHeader(SocketAddress source, SocketAddress destination) {
         fromProxyHeader = true;
+        fromHeader(source, destination);
+    }
+
+    /** The addresses of a NetScaler Client IP header, as a PROXY header's, but {@code fc_rcvd_proxy} stays false, as in HAProxy. */
+    public void fromHeader(SocketAddress source, SocketAddress destination) {
         if (source != null) {
             this.source = source;
         }

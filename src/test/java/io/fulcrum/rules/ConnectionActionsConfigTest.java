@@ -9,7 +9,8 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Configuration errors of set-src/set-dst(-port), set-mark, set-tos, set-nice, set-log-level and set-timeout: each
+ * Configuration errors of set-src/set-dst(-port), set-mark, set-tos, set-nice, set-log-level, set-timeout, expect-proxy
+ * and expect-netscaler-cip: each
  * message is the one HAProxy 2.6.12 printed for the same line alone, except that the list of tcp-request actions names
  * Fulcrum's.
  */
@@ -53,7 +54,7 @@ class ConnectionActionsConfigTest {
                 [ALERT]    (1) : config : parsing [t.cfg:11] : invalid character starting at 'x' (integer/hex value expected)
                 [ALERT]    (1) : config : parsing [t.cfg:12] : expects exactly 1 argument (integer value)
                 [ALERT]    (1) : config : parsing [t.cfg:13] : expects exactly 1 argument (log level name or 'silent')
-                [ALERT]    (1) : config : parsing [t.cfg:14] : 'tcp-request connection' expects 'accept', 'reject', 'capture', 'set-var-fmt(*)', 'set-var(*)', 'unset-var(*)', 'set-src', 'set-src-port', 'set-dst', 'set-dst-port', 'set-mark', 'set-tos' in frontend 'f' (got 'set-log-level').
+                [ALERT]    (1) : config : parsing [t.cfg:14] : 'tcp-request connection' expects 'accept', 'reject', 'capture', 'expect-proxy', 'expect-netscaler-cip', 'set-var-fmt(*)', 'set-var(*)', 'unset-var(*)', 'set-src', 'set-src-port', 'set-dst', 'set-dst-port', 'set-mark', 'set-tos' in frontend 'f' (got 'set-log-level').
                 [ALERT]    (1) : config : parsing [t.cfg:15] : error detected in frontend 'f' while parsing 'http-request set-src' rule : missing fetch method.
                 [ALERT]    (1) : config : parsing [t.cfg:16] : error detected in frontend 'f' while parsing 'http-request set-src-port' rule : missing fetch method.
                 [ALERT]    (1) : config : parsing [t.cfg:17] : error detected in frontend 'f' while parsing 'http-request set-src' rule : unknown fetch method 'foo'.
@@ -70,6 +71,31 @@ class ConnectionActionsConfigTest {
                 [ALERT]    (1) : config : parsing [t.cfg:29] : error detected in backend 'b' while parsing 'http-request set-timeout' rule : unexpected character 'x' in rule 'set-timeout server'.
                 [ALERT]    (1) : config : parsing [t.cfg:30] : error detected in backend 'b' while parsing 'http-request set-timeout' rule : unexpected character 'x' in rule 'set-timeout server'.
                 [ALERT]    (1) : config : parsing [t.cfg:31] : error detected in backend 'b' while parsing 'http-request set-timeout' rule : null value is not valid for a 'set-timeout server' rule.
+                [ALERT]    (1) : config : Error(s) found in configuration file : t.cfg
+                [ALERT]    (1) : config : Fatal errors found in configuration.
+                """);
+    }
+
+    @Test
+    void expectHeaders() {
+        assertThat(LoadedConfig.load(dir, LoadedConfig.HTTP_DEFAULTS + """
+                frontend f
+                    bind :18001
+                    tcp-request connection expect-proxy layer4 if TRUE
+                    tcp-request connection expect-netscaler-cip layer4
+                    tcp-request connection expect-proxy
+                    tcp-request connection expect-netscaler-cip layer5
+                    tcp-request connection expect-proxy layer4 foo
+                    tcp-request session expect-proxy foo
+                    tcp-request session expect-netscaler-cip layer4
+                    tcp-request content expect-proxy layer4
+                """).messages()).isEqualTo("""
+                [ALERT]    (1) : config : parsing [t.cfg:10] : 'tcp-request connection expect-proxy' only supports 'layer4' in frontend 'f' (got '')
+                [ALERT]    (1) : config : parsing [t.cfg:11] : 'tcp-request connection expect-netscaler-cip' only supports 'layer4' in frontend 'f' (got 'layer5')
+                [ALERT]    (1) : config : parsing [t.cfg:12] : 'tcp-request connection expect-proxy' only accepts 'if' or 'unless', in frontend 'f' (got 'foo')
+                [ALERT]    (1) : config : parsing [t.cfg:13] : 'tcp-request session expect-proxy' only supports 'layer4' in frontend 'f' (got 'foo')
+                [ALERT]    (1) : config : parsing [t.cfg:14] : 'expect-netscaler-cip layer4' is not allowed in 'tcp-request session' rules in frontend 'f'
+                [ALERT]    (1) : config : parsing [t.cfg:15] : 'expect-proxy layer4' is not allowed in 'tcp-request content' rules in frontend 'f'
                 [ALERT]    (1) : config : Error(s) found in configuration file : t.cfg
                 [ALERT]    (1) : config : Fatal errors found in configuration.
                 """);
