@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -141,7 +142,11 @@ final class CliSession extends ChannelInboundHandlerAdapter {
 
     /** The idle time counts from the moment the session waits for a line again. */
     private void rearm() {
-        channel.eventLoop().execute(this::armIdle);
+        try {
+            channel.eventLoop().execute(this::armIdle);
+        } catch (RejectedExecutionException e) {
+            // The process is stopping and its loops take no more tasks: the session ends with them.
+        }
     }
 
     /** What {@code show sess} shows of the session. */
