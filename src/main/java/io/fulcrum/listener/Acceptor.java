@@ -115,7 +115,8 @@ public final class Acceptor implements Consumer<Channel> {
             ByteCounter counter = new ByteCounter(acceptProxy ? new ProxyV2Tlvs() : null);
             HeaderReader reader = new HeaderReader(counter, acceptProxy, acceptCip);
             child.pipeline().addLast("proxy-bytes", counter);
-            // As HAProxy, a PROXY header comes first when both are expected, then the NetScaler one.
+            // When both are expected, a PROXY header is read first, then the NetScaler one (HAProxy 2.6 reads them the
+            // other way round: docs/differences.md).
             if (acceptProxy) {
                 child.pipeline().addLast("proxy-decoder", new HAProxyMessageDecoder());
             }
