@@ -230,8 +230,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     public void start() {
         begin();
         if (!frontend.tcpRules().acceptContent(this)) {
-            log.contentRefused(true);
-            abort();
+            refused(true);
             return;
         }
         proceed();
@@ -346,8 +345,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             }
             // (a listen's own rules ran as the frontend's)
             if (backend != frontend.self() && !backend.tcpRules().acceptContent(this)) {
-                log.contentRefused(false);
-                abort();
+                refused(false);
                 return false;
             }
         }
@@ -1736,6 +1734,16 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     }
 
     /** Ends both connections at once: the response was already under way. */
+    /**
+     * A {@code tcp-request content} rule of the frontend (or of the backend) refused the request: the transaction ends
+     * now, its line logged as HAProxy logs it when the stream ends, and the connection closes without an answer.
+     */
+    private void refused(boolean byFrontend) {
+        log.contentRefused(byFrontend);
+        endExchange();
+        front.streamDone(this, false);
+    }
+
     public void abort() {
         endExchange();
         front.closeAfterFlush();
