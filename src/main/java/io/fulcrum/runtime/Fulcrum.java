@@ -281,8 +281,9 @@ public final class Fulcrum {
      * get a SIGTTIN to resume.
      */
     public boolean start(OldProcesses old) {
-        // Unix sockets (the stats socket...) are bound first and awaited: a client that saw an IP port open finds
-        // them. The IP ports are then bound at once.
+        // Unix sockets (the stats socket...) are bound first: a client that saw an IP port open finds them. Each
+        // listener is bound once the one before it is, in the configuration's order as HAProxy binds them: a client
+        // that saw a port open finds the ports before it open too.
         List<Listener> order = new ArrayList<>(listeners);
         order.sort(java.util.Comparator.comparing(l -> l.endpoint() instanceof Endpoint.Inet));
         Map<Listener, String> failed = bind(order);
@@ -323,9 +324,7 @@ public final class Fulcrum {
         for (Listener l : order) {
             try {
                 List<ChannelFuture> f = l.bind();
-                if (!(l.endpoint() instanceof Endpoint.Inet)) {
-                    f.forEach(ChannelFuture::awaitUninterruptibly);
-                }
+                f.forEach(ChannelFuture::awaitUninterruptibly);
                 bound.add(f);
                 errors.add(null);
             } catch (Exception e) {
