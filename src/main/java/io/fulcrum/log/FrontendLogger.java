@@ -140,7 +140,7 @@ public final class FrontendLogger {
      * HAProxy's default format logs it now, and only now.
      */
     public void accepted(SocketAddress source, SocketAddress destination) {
-        if (format != null || targets.length == 0) {
+        if (!logsAccepts()) {
             return;
         }
         StringBuilder sb = line();
@@ -150,6 +150,11 @@ public final class FrontendLogger {
         address(sb, destination);
         sb.append(" (").append(frontend).append('/').append(http ? "HTTP" : "TCP").append(')');
         send(sb, Syslog.INFO);
+    }
+
+    /** HAProxy's default format is in use (targets, no format): {@link #accepted} logs a line. */
+    public boolean logsAccepts() {
+        return format == null && targets.length > 0;
     }
 
     /** An event of the proxy itself (it stopped...), sent to its targets at level warning whatever its format. */

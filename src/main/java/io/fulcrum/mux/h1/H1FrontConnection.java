@@ -235,9 +235,10 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
             keepForShowErrors(parser.relaxed(), true);
         }
         requests++;
-        if (!continuesTcp) {
+        if (!continuesTcp && frontend.logger().logsAccepts()) {
             // A stream begins: HAProxy's default format (no log format set) logs its "Connect from" line now.
-            frontend.logger().accepted(source(), destination());
+            Endpoints e = endpoints();
+            frontend.logger().accepted(e.source(), e.destination());
         }
         stream = new HttpStream(this, frontend, (RequestHead) head, log);
         if (continuesTcp) {
