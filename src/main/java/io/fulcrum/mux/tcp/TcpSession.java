@@ -476,6 +476,10 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
             abort();
             return;
         }
+        if (ticket == null && inputShut[Side.CLIENT.ordinal()] && (early == null || !early.isReadable())) {
+            abort(); // the client left with nothing to pass on before a server was asked for: HAProxy closes, '--'
+            return;
+        }
         if (ticket == null) {
             ticket = new Ticket(client.eventLoop(), this::slotGranted);
             ticket.priority(priority);
@@ -487,6 +491,10 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
             switch (direct != null ? backend.assignTo(ticket, direct) : backend.assign(this, ticket, avoid)) {
                 case ASSIGNED -> { }
                 case QUEUED -> {
+                    if (clientGaveUp()) {
+                        giveUp();
+                        return;
+                    }
                     long t = backend.queueTimeout();
                     if (t > 0) {
                         queueTimer = client.eventLoop().schedule(this::queueExpired, t, TimeUnit.MILLISECONDS);
@@ -511,6 +519,10 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
             avoid = null; // counted once: a retry on the new server is no redispatch
         }
         log.serverAssigned();
+        if (clientGaveUp()) {
+            giveUp();
+            return;
+        }
         log.connecting();
         SocketAddress address = target.target(destination());
         Channel ch = ServerSockets.open(loops, address, target.spec());
@@ -549,6 +561,22 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
             return;
         }
         connect();
+    }
+
+    /**
+     * As HAProxy's back_may_abort_req(): a client that shut its side while its session waits for a server (in a
+     * queue or connecting) is given up when nothing it sent is left to pass on, or with {@code option abortonclose}.
+     */
+    private boolean clientGaveUp() {
+        return inputShut[Side.CLIENT.ordinal()]
+                && (early == null || !early.isReadable() || backend.httpOptions().abortOnClose);
+    }
+
+    /** The session ends without a server: CQ in a queue (Tw counted until now), CC while connecting. */
+    private void giveUp() {
+        log.serverAssigned();
+        log.error('C');
+        abort();
     }
 
     /** {@code timeout queue} expired before a slot came: the session ends (sQ). */
@@ -705,6 +733,8 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
         if (side == Side.CLIENT && !connected) {
             if (inspecting != null) {
                 proceed(); // no more bytes: the rules decide now
+            } else if (ticket != null && !finished && clientGaveUp()) {
+                giveUp();
             }
             return; // passed on when the server connection is established
         }
