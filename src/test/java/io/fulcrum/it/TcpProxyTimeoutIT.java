@@ -5,9 +5,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static io.fulcrum.it.TcpProxyKit.HELLO;
 import static io.fulcrum.it.TcpProxyKit.assertWritesFail;
@@ -77,6 +80,42 @@ class TcpProxyTimeoutIT {
     }
 
     /**
+     * A server that answers at once and closes; the client stays silent and never closes. Its timeout counts from
+     * the answer (what the proxy sent it refreshes it, as in HAProxy 2.6), not from when a check first saw the
+     * bytes gone, which put the close up to one more timeout later.
+     */
+    @Test
+    void aSilentClientLeftByItsServerTimesOutOnce() throws Exception {
+        int fe = freePort();
+        try (Origin origin = Origin.start(s -> s.getOutputStream().write(HELLO.getBytes(StandardCharsets.US_ASCII)));
+             FulcrumProcess proxy = serve("""
+                     global
+                         log stdout format raw local0
+                     defaults
+                         mode tcp
+                         log global
+                         option tcplog
+                         timeout connect 5s
+                         timeout client 2s
+                         timeout server 30s
+                     listen test
+                         bind 127.0.0.1:%d
+                         server s1 127.0.0.1:%d
+                     """.formatted(fe, origin.port()), fe);
+             Socket s = connect(fe)) {
+            assertThat(readToEof(s, 1024)).isEqualTo(HELLO);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+            while (!proxy.stdout().contains(" cD ") && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            Matcher m = Pattern.compile(" test/s1 \\d+/\\d+/(\\d+) \\d+ cD ")
+                    .matcher(proxy.stdout());
+            assertThat(m.find()).as(proxy.stdout()).isTrue();
+            assertThat(Long.parseLong(m.group(1))).isBetween(1900L, 3500L);
+        }
+    }
+
+    /**
      * {@code option independent-streams} on the frontend: what the server sends no longer keeps a silent client's
      * read timeout alive. It expires as the data flows, which only shuts the client's side for reading: the data
      * still reaches it, and the session ends with the server's close, logged {@code cD}. Without the option it is a
@@ -88,7 +127,7 @@ class TcpProxyTimeoutIT {
         int independent = freePort();
         try (Origin origin = Origin.start(s -> {
                  for (int i = 0; i < 12; i++) {
-                     s.getOutputStream().write("tick\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                     s.getOutputStream().write("tick\n".getBytes(StandardCharsets.US_ASCII));
                      Thread.sleep(200);
                  }
              });

@@ -88,6 +88,8 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
     /** Bytes read from each side, forwarded or not (%U, %B: HAProxy counts what its channels received). */
     private final long[] received = new long[2];
     private final long[] flushedSeen = new long[2];
+    /** When bytes were last handed to each side's channel: a socket with room sends them at once. */
+    private final long[] lastWrite = new long[2];
     private ScheduledFuture<?> timer;
     private final StreamLog log;
     /** What the log line is about: this session, or the HTTP transaction that became this tunnel. */
@@ -432,6 +434,7 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
         ByteBuf held = response;
         response = null;
         if (held != null) {
+            lastWrite[Side.CLIENT.ordinal()] = LoopClock.nanoTime();
             client.writeAndFlush(held, client.voidPromise());
         }
         if (closeServer) {
@@ -660,6 +663,7 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
         received[side.ordinal()] += bytes;
         Side other = side.other();
         written[other.ordinal()] += bytes;
+        lastWrite[other.ordinal()] = now;
         if (inputShut[other.ordinal()]) {
             // A side that sent its FIN is timed only while it has bytes to take (checkTimeouts): they start now.
             lastActive[other.ordinal()] = now;
@@ -901,11 +905,14 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
             }
             // Bytes the peer accepted since the last check count as activity (a slow reader is not idle); with
             // option independent-streams only while more wait for it (HAProxy's write timeout), not once all went.
-            long flushed = written[side.ordinal()] - pending(ch);
+            // All taken: they went when they were written (not now, which would put the deadline up to a timeout
+            // late); some still waiting: the peer took some since the last check.
+            long waiting = pending(ch);
+            long flushed = written[side.ordinal()] - waiting;
             if (flushed != flushedSeen[side.ordinal()]) {
                 flushedSeen[side.ordinal()] = flushed;
-                if (!independent(side) || pending(ch) > 0) {
-                    lastActive[side.ordinal()] = now;
+                if (!independent(side) || waiting > 0) {
+                    lastActive[side.ordinal()] = Math.max(lastActive[side.ordinal()], waiting > 0 ? now : lastWrite[side.ordinal()]);
                 }
             }
             if (inputShut[side.ordinal()] && pending(ch) == 0) {
