@@ -46,6 +46,37 @@ class TcpProxyTimeoutIT {
                 """.formatted(timeouts.indent(4), fe, be);
     }
 
+    /** A listen section logging each session (tcplog) on stdout, with {@code timeouts}. */
+    private static String logged(int fe, int be, String timeouts) {
+        return """
+                global
+                    log stdout format raw local0
+                defaults
+                    mode tcp
+                    log global
+                    option tcplog
+                    timeout connect 5s
+                %s
+                listen test
+                    bind 127.0.0.1:%d
+                    server s1 127.0.0.1:%d
+                """.formatted(timeouts.indent(4), fe, be);
+    }
+
+    /** The total time (Tt) of the first session logged with termination state {@code state}. */
+    private static long loggedTotal(FulcrumProcess proxy, String state) throws InterruptedException {
+        Pattern line = Pattern.compile(" test/s1 \\d+/\\d+/(\\d+) \\d+ " + state + " ");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+        while (System.nanoTime() < deadline) {
+            Matcher m = line.matcher(proxy.stdout());
+            if (m.find()) {
+                return Long.parseLong(m.group(1));
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("no session logged " + state + " in:\n" + proxy.stdout());
+    }
+
     /** Exchanges a message (the session is established both ways), then waits for the proxy to close it. */
     private static long idleMillisUntilClosed(int fe) throws Exception {
         try (Socket s = connect(fe)) {
@@ -88,30 +119,35 @@ class TcpProxyTimeoutIT {
     void aSilentClientLeftByItsServerTimesOutOnce() throws Exception {
         int fe = freePort();
         try (Origin origin = Origin.start(s -> s.getOutputStream().write(HELLO.getBytes(StandardCharsets.US_ASCII)));
-             FulcrumProcess proxy = serve("""
-                     global
-                         log stdout format raw local0
-                     defaults
-                         mode tcp
-                         log global
-                         option tcplog
-                         timeout connect 5s
-                         timeout client 2s
-                         timeout server 30s
-                     listen test
-                         bind 127.0.0.1:%d
-                         server s1 127.0.0.1:%d
-                     """.formatted(fe, origin.port()), fe);
+             FulcrumProcess proxy = serve(logged(fe, origin.port(), "timeout client 2s\ntimeout server 30s"), fe);
              Socket s = connect(fe)) {
             assertThat(readToEof(s, 1024)).isEqualTo(HELLO);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-            while (!proxy.stdout().contains(" cD ") && System.nanoTime() < deadline) {
-                Thread.sleep(50);
-            }
-            Matcher m = Pattern.compile(" test/s1 \\d+/\\d+/(\\d+) \\d+ cD ")
-                    .matcher(proxy.stdout());
-            assertThat(m.find()).as(proxy.stdout()).isTrue();
-            assertThat(Long.parseLong(m.group(1))).isBetween(1900L, 3500L);
+            assertThat(loggedTotal(proxy, "cD")).isBetween(1900L, 3500L);
+        }
+    }
+
+    /**
+     * A server that answers at once and stays open, a client that stays silent: the client's timeout only shuts its
+     * side for reading (its FIN goes to the server), and the session ends at the server's timeout, counted from its
+     * answer, logged {@code cD}: as HAProxy 2.6, where a read timeout is a half-close.
+     */
+    @Test
+    void aClientTimeoutShutsItsSideOnlyAndTheServerTimeoutEndsTheSession() throws Exception {
+        int fe = freePort();
+        CountDownLatch release = new CountDownLatch(1);
+        try (Origin origin = Origin.start(s -> {
+                 s.getOutputStream().write(HELLO.getBytes(StandardCharsets.US_ASCII));
+                 release.await(30, TimeUnit.SECONDS);
+             });
+             FulcrumProcess proxy = serve(logged(fe, origin.port(), "timeout client 1s\ntimeout server 4s"), fe);
+             Socket s = connect(fe)) {
+            assertThat(text(readExactly(s, HELLO.length()))).isEqualTo(HELLO);
+            long t0 = System.nanoTime();
+            assertThat(readToEof(s, 1024)).isEmpty();
+            assertThat(millisSince(t0, System.nanoTime())).isBetween(3000L, 15_000L);
+            assertThat(loggedTotal(proxy, "cD")).isBetween(3500L, 15_000L);
+        } finally {
+            release.countDown();
         }
     }
 

@@ -751,8 +751,11 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
         if (peer != null) {
             shutOutput(peer);
         }
-        // The other side's clock restarts with its new timeout (client-fin or server-fin), as in HAProxy.
-        lastActive[side.other().ordinal()] = LoopClock.nanoTime();
+        // With client-fin or server-fin the other side's clock restarts with that timeout, as in HAProxy; without,
+        // it runs on from its last activity.
+        if (finTimeout(side.other()) > 0) {
+            lastActive[side.other().ordinal()] = LoopClock.nanoTime();
+        }
         rearm();
     }
 
@@ -793,6 +796,14 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
     }
 
     private static void shutOutput(Channel ch) {
+        if (pending(ch) == 0) {
+            // Nothing to wait for: an empty write would only sit in the outbound buffer, where its entry counts
+            // as bytes waiting for the peer (a slow reader to the timeouts).
+            if (ch.isActive()) {
+                ((DuplexChannel) ch).shutdownOutput();
+            }
+            return;
+        }
         ch.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(f -> {
             if (ch.isActive()) {
                 ((DuplexChannel) ch).shutdownOutput();
@@ -808,10 +819,9 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
      * the other side's FIN was passed on, and this one is still expected to acknowledge or send.
      */
     private long timeout(Side side) {
-        Timeouts fe = frontend.timeouts();
-        Timeouts be = backend == null ? fe : backend.timeouts();
+        Timeouts be = backend == null ? frontend.timeouts() : backend.timeouts();
         if (inputShut[side.other().ordinal()]) {
-            long fin = side == Side.CLIENT ? fe.clientFin : be.serverFin;
+            long fin = finTimeout(side);
             if (fin > 0) {
                 return fin;
             }
@@ -820,7 +830,13 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
         if (connected && tunnel > 0) {
             return tunnel;
         }
-        return side == Side.CLIENT ? fe.client : be.server;
+        return side == Side.CLIENT ? frontend.timeouts().client : be.server;
+    }
+
+    /** {@code side}'s timeout once the other side has shut (client-fin, server-fin); 0 when not set. */
+    private long finTimeout(Side side) {
+        return side == Side.CLIENT ? frontend.timeouts().clientFin
+                : backend == null ? frontend.timeouts().serverFin : backend.timeouts().serverFin;
     }
 
     /**
@@ -924,9 +940,9 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
             }
             if (now - lastActive[side.ordinal()] >= TimeUnit.MILLISECONDS.toNanos(t)) {
                 log.error(side == Side.CLIENT ? 'c' : 's');
-                if (independent(side) && pending(ch) == 0) {
+                if (pending(ch) == 0) {
                     // As HAProxy: only this side's reading timed out; it is shut (its FIN passed on), and what the
-                    // other side still sends goes on.
+                    // other side still sends goes on, until that side's own timeout or close ends the session.
                     ch.config().setAutoRead(false);
                     inputShut(side);
                     if (finished) {
