@@ -48,6 +48,11 @@ public final class NetScalerCip extends ByteToMessageDecoder {
         Header h = parse(in, magic);
         if (h != null) {
             out.add(h);
+            if (in.isReadable()) {
+                // The rest, a PROXY header maybe, in a buffer of its own: Netty's PROXY decoder finds the end of a v2
+                // header right only in a buffer read from its index 0.
+                out.add(in.readRetainedSlice(in.readableBytes()));
+            }
             ctx.pipeline().remove(this); // the rest is the client's data
         }
     }

@@ -112,16 +112,17 @@ public final class Acceptor implements Consumer<Channel> {
             child.attr(StreamLog.ACCEPTED).set(new long[] {System.nanoTime(), System.currentTimeMillis()});
         }
         if (acceptProxy || acceptCip) {
-            ByteCounter counter = new ByteCounter(acceptProxy ? new ProxyV2Tlvs() : null);
-            HeaderReader reader = new HeaderReader(counter, acceptProxy, acceptCip);
-            child.pipeline().addLast("proxy-bytes", counter);
-            // When both are expected, a PROXY header is read first, then the NetScaler one (HAProxy 2.6 reads them the
-            // other way round: docs/differences.md).
-            if (acceptProxy) {
-                child.pipeline().addLast("proxy-decoder", new HAProxyMessageDecoder());
-            }
+            // When both are expected, the NetScaler header comes first, then the PROXY one, as HAProxy 2.6 reads them.
+            ByteCounter cipBytes = acceptCip ? new ByteCounter(null) : null;
+            ByteCounter proxyBytes = acceptProxy ? new ByteCounter(new ProxyV2Tlvs()) : null;
+            HeaderReader reader = new HeaderReader(cipBytes, proxyBytes);
             if (acceptCip) {
+                child.pipeline().addLast("cip-bytes", cipBytes);
                 child.pipeline().addLast("cip-decoder", new NetScalerCip(bind.netscalerCipMagic));
+            }
+            if (acceptProxy) {
+                child.pipeline().addLast("proxy-bytes", proxyBytes);
+                child.pipeline().addLast("proxy-decoder", new HAProxyMessageDecoder());
             }
             child.pipeline().addLast("proxy-header", reader);
             return () -> armHeaderTimeout(child, reader);
@@ -208,8 +209,8 @@ public final class Acceptor implements Consumer<Channel> {
     }
 
     /**
-     * Counts the bytes before the PROXY header is decoded, to tell a truncated header from none for the log, and keeps
-     * a v2 header's for the check of its TLVs.
+     * Counts the bytes that came for a header (the NetScaler one, or the PROXY one after it), to tell a truncated header
+     * from none for the log, and keeps a v2 PROXY header's for the check of its TLVs.
      */
     private static final class ByteCounter extends ChannelInboundHandlerAdapter {
         private final ProxyV2Tlvs tlvs;
@@ -232,40 +233,41 @@ public final class Acceptor implements Consumer<Channel> {
     }
 
     /**
-     * Waits for the PROXY header or the NetScaler Client IP one (or the first then the second), keeps the bytes
-     * that follow, then starts the session; logs the connections that end without a valid header, as HAProxy does.
+     * Waits for the NetScaler Client IP header or the PROXY one (or the first then the second), keeps the bytes that
+     * follow, then starts the session; logs the connections that end without a valid header, as HAProxy does.
      */
     private final class HeaderReader extends ChannelInboundHandlerAdapter {
         private static final int PP2_TYPE_AUTHORITY = 0x02;
         private static final int PP2_TYPE_UNIQUE_ID = 0x05;
-        private final ByteCounter counter;
+        /** What came for each header, or null when it is not expected. */
+        private final ByteCounter cipBytes;
+        private final ByteCounter proxyBytes;
         private boolean read;
         private String authority;
         private String uniqueId;
         private ByteBuf early;
         private boolean failed;
-        private final boolean proxy;
-        private final boolean cip;
-        /** The headers still awaited: the PROXY one and the NetScaler one. */
-        private int awaited;
+        /** The headers still awaited, the NetScaler one first. */
+        private boolean cipAwaited;
+        private boolean proxyAwaited;
 
-        HeaderReader(ByteCounter counter, boolean proxy, boolean cip) {
-            this.counter = counter;
-            this.proxy = proxy;
-            this.cip = cip;
-            awaited = (proxy ? 1 : 0) + (cip ? 1 : 0);
+        HeaderReader(ByteCounter cipBytes, ByteCounter proxyBytes) {
+            this.cipBytes = cipBytes;
+            this.proxyBytes = proxyBytes;
+            cipAwaited = cipBytes != null;
+            proxyAwaited = proxyBytes != null;
         }
 
-        /** The header awaited now is the NetScaler one: the PROXY one, if any, came. */
+        /** The header awaited now is the NetScaler one. */
         boolean waitingForCip() {
-            return cip && awaited == 1;
+            return cipAwaited;
         }
 
         /** The connection ends before a valid header: its log line, once. */
         void failed(Channel ch, ConnError reason) {
-            if (!failed && awaited > 0) {
+            if (!failed && (cipAwaited || proxyAwaited)) {
                 failed = true;
-                frontend.logger().handshakeFailed(frontend, ch, counter.bytes, name, reason);
+                frontend.logger().handshakeFailed(frontend, ch, (cipBytes != null ? cipBytes : proxyBytes).bytes, name, reason);
             }
         }
 
@@ -282,15 +284,17 @@ public final class Acceptor implements Consumer<Channel> {
                 } finally {
                     header.release();
                 }
-                if (!counter.tlvs.wellFormed()) {
+                if (!proxyBytes.tlvs.wellFormed()) {
                     // Logged with the header's addresses, as HAProxy which reads them before the TLVs.
                     failed(ctx.channel(), ConnError.PRX_BAD_HDR);
                     reset(ctx.channel());
                     return;
                 }
+                proxyAwaited = false;
                 headerRead(ctx);
             } else if (msg instanceof NetScalerCip.Header header) {
                 Endpoints.of(ctx.channel()).fromHeader(header.source(), header.destination());
+                cipAwaited = false;
                 headerRead(ctx);
             } else if (msg instanceof ByteBuf data) {
                 // What the client sent right after the header, in the same segment.
@@ -300,7 +304,7 @@ public final class Acceptor implements Consumer<Channel> {
 
         private void headerRead(ChannelHandlerContext ctx) {
             read = true;
-            if (--awaited == 0) {
+            if (!proxyAwaited) {
                 ctx.channel().config().setAutoRead(false);
             }
         }
@@ -317,9 +321,14 @@ public final class Acceptor implements Consumer<Channel> {
 
         @Override
         public void channelReadComplete(ChannelHandlerContext ctx) {
-            if (awaited == 0 && read) {
+            if (!cipAwaited && !proxyAwaited && read) {
                 ctx.pipeline().remove(this);
-                ctx.pipeline().remove(counter);
+                if (cipBytes != null) {
+                    ctx.pipeline().remove(cipBytes);
+                }
+                if (proxyBytes != null) {
+                    ctx.pipeline().remove(proxyBytes);
+                }
                 ByteBuf data = early;
                 early = null;
                 Endpoints endpoints = Endpoints.of(ctx.channel());
@@ -347,28 +356,35 @@ public final class Acceptor implements Consumer<Channel> {
 
         @Override
         public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
-            if (evt instanceof ChannelInputShutdownEvent && awaited > 0) {
-                // The client shut its side before a whole header: there will never be one.
-                failed(ctx.channel(), ended());
-                ctx.close();
+            if (evt instanceof ChannelInputShutdownEvent && (cipAwaited || proxyAwaited)) {
+                // The client shut its side before a whole header: there will never be one. What came of one stays
+                // unread, so HAProxy's close is a reset then.
+                ConnError reason = ended();
+                failed(ctx.channel(), reason);
+                if (reason == ConnError.CIP_TRUNCATED || reason == ConnError.PRX_TRUNCATED) {
+                    reset(ctx.channel());
+                } else {
+                    ctx.close();
+                }
                 return;
             }
             ctx.fireUserEventTriggered(evt);
         }
 
-        /** Why a connection that ended before its headers failed: nothing came, or a part of a header. */
+        /** Why a connection that ended before its headers failed: nothing came of the header awaited, or a part of it. */
         private ConnError ended() {
-            if (waitingForCip()) {
-                return counter.bytes > 0 && !proxy ? ConnError.CIP_TRUNCATED : ConnError.CIP_EMPTY;
+            if (cipAwaited) {
+                return cipBytes.bytes > 0 ? ConnError.CIP_TRUNCATED : ConnError.CIP_EMPTY;
             }
-            return counter.bytes > 0 ? ConnError.PRX_TRUNCATED : ConnError.PRX_EMPTY;
+            return proxyBytes.bytes > 0 ? ConnError.PRX_TRUNCATED : ConnError.PRX_EMPTY;
         }
 
         @Override
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-            // Not a PROXY header (or a broken one), or a bad NetScaler one: HAProxy drops the connection.
+            // Not a PROXY header (or a broken one), or a bad NetScaler one: HAProxy drops the connection with a reset
+            // (it only peeks at a header until it is whole, so what came is still unread when it closes).
             failed(ctx.channel(), cause instanceof NetScalerCip.Invalid cip ? cip.reason() : ConnError.PRX_NOT_HDR);
-            ctx.close();
+            reset(ctx.channel());
         }
     }
 }

@@ -145,4 +145,24 @@ class ExpectProxyIT {
             assertThat(exchange("127.0.0.2", fe, bytes(REQUEST))).startsWith("HTTP/1.1 200").contains(" a=127.0.0.2 proxy=0");
         }
     }
+
+    /** Whatever the order of the rules, the NetScaler header comes first, then the PROXY one, as the bind options' headers. */
+    @Test
+    void bothHeadersTheNetScalerOneFirst() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             FulcrumProcess proxy = serve(http(fe, logs.port(),
+                     "expect-proxy layer4 if { src 127.0.0.1 }\n    tcp-request connection expect-netscaler-cip layer4"), fe)) {
+            byte[] cip = ByteBuffer.allocate(32).putInt(0).putInt(24)
+                    .put((byte) 0x45).put(new byte[8]).put((byte) 6).put(new byte[2])
+                    .put(new byte[] {(byte) 203, 0, 113, 5}).put(new byte[] {(byte) 203, 0, 113, 6})
+                    .putShort((short) 1111).putShort((short) 2222).array();
+            assertThat(exchange("127.0.0.1", fe, concat(cip, bytes(V1 + REQUEST))))
+                    .startsWith("HTTP/1.1 200").endsWith("192.0.2.1:40000 198.51.100.7:443 a=127.0.0.1 proxy=1");
+            assertThat(logs.next()).isEqualTo("192.0.2.1:40000 198.51.100.7:443 a=127.0.0.1 b=192.0.2.1 200\n");
+
+            assertThat(exchange("127.0.0.1", fe, concat(bytes(V1), concat(cip, bytes(REQUEST))))).isEmpty();
+            assertThat(logs.next()).matches("127\\.0\\.0\\.1:\\d+ \\[[^]]+] f/1: Received an invalid NetScaler Client IP magic number\n");
+        }
+    }
 }

@@ -4,10 +4,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.io.ByteArrayOutputStream;
-import java.io.OutputStream;
 import java.net.Socket;
+import java.net.SocketException;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 
+import static io.fulcrum.it.TcpProxyKit.awaitReset;
 import static io.fulcrum.it.TcpProxyKit.bytes;
 import static io.fulcrum.it.TcpProxyKit.connect;
 import static io.fulcrum.it.TcpProxyKit.freePort;
@@ -24,6 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class NetScalerCipIT {
     private static final int MAGIC = 0x12345678;
+    private static final String REQUEST = "GET / HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n";
 
     /** A frontend answering its client's addresses itself (the backend is never used). */
     private static String config(int fe) {
@@ -43,10 +46,9 @@ class NetScalerCipIT {
 
     private static String exchange(int fe, byte[] header) throws Exception {
         try (Socket s = connect(fe)) {
-            OutputStream out = s.getOutputStream();
-            out.write(header);
-            out.write(bytes("GET / HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n"));
-            out.flush();
+            // In one segment: HAProxy reads at least 40 bytes with an IPv4 header (its IP and TCP headers' least), and
+            // the header here has only the ports of the TCP one.
+            s.getOutputStream().write(concat(header, bytes(REQUEST)));
             ByteArrayOutputStream got = new ByteArrayOutputStream();
             try {
                 s.getInputStream().transferTo(got);
@@ -67,10 +69,64 @@ class NetScalerCipIT {
     }
 
     @Test
-    void anotherMagicNumberClosesTheConnection() throws Exception {
+    void anotherMagicNumberResetsTheConnection() throws Exception {
         int fe = freePort();
-        try (FulcrumProcess proxy = serve(config(fe), fe)) {
-            assertThat(exchange(fe, header(MAGIC + 1))).isEmpty();
+        try (FulcrumProcess proxy = serve(config(fe), fe);
+             Socket s = connect(fe)) {
+            s.getOutputStream().write(concat(header(MAGIC + 1), bytes(REQUEST)));
+            awaitReset(s, 5000);
         }
+    }
+
+    /** Both headers: the NetScaler one, then the PROXY one, each error logged with the addresses known then. */
+    @Test
+    void theNetScalerHeaderComesBeforeThePROXYOne() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             FulcrumProcess proxy = serve("""
+                     defaults
+                         mode http
+                         timeout client 10s
+                     frontend f
+                         bind 127.0.0.1:%d accept-proxy accept-netscaler-cip %d
+                         log 127.0.0.1:%d format raw local0
+                         log-format "%%ci:%%cp %%[fc_rcvd_proxy] %%ST"
+                         http-request return status 200 content-type text/plain lf-string "%%[src]:%%[src_port] %%[dst]:%%[dst_port]"
+                     """.formatted(fe, MAGIC, logs.port()), fe)) {
+            String v1 = "PROXY TCP4 203.0.113.5 203.0.113.6 1111 2222\r\n";
+            assertThat(exchange(fe, concat(header(MAGIC), bytes(v1)))).endsWith("203.0.113.5:1111 203.0.113.6:2222");
+            assertThat(logs.next()).isEqualTo("203.0.113.5:1111 1 200\n");
+
+            String failed = " \\[[^]]+] f/1: ";
+            try (Socket s = connect(fe)) {
+                s.getOutputStream().write(concat(bytes(v1), concat(header(MAGIC), bytes(REQUEST))));
+                awaitReset(s, 5000);
+            }
+            assertThat(logs.next()).matches("127\\.0\\.0\\.1:\\d+" + failed + "Received an invalid NetScaler Client IP magic number\n");
+
+            try (Socket s = connect(fe)) {
+                s.getOutputStream().write(concat(header(MAGIC), bytes(REQUEST)));
+                awaitReset(s, 5000);
+            }
+            assertThat(logs.next()).matches("192\\.0\\.2\\.1:40000" + failed
+                    + "Received something which does not look like a PROXY protocol header\n");
+
+            try (Socket s = connect(fe)) {
+                s.getOutputStream().write(Arrays.copyOf(header(MAGIC), 20));
+                try {
+                    s.shutdownOutput(); // (Fulcrum waits for the rest; HAProxy gives up on the part that came at once)
+                } catch (SocketException alreadyReset) {
+                    // the read below sees the reset
+                }
+                awaitReset(s, 5000);
+            }
+            assertThat(logs.next()).matches("127\\.0\\.0\\.1:\\d+" + failed + "Truncated NetScaler Client IP header received\n");
+        }
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
     }
 }

@@ -205,6 +205,21 @@ final class TcpProxyKit {
         return System.nanoTime();
     }
 
+    /** Waits until the peer resets {@code s}, as a close with unread data does; fails on data, an EOF or a timeout. */
+    static void awaitReset(Socket s, long maxMillis) throws IOException {
+        s.setSoTimeout((int) maxMillis);
+        try {
+            int b = s.getInputStream().read();
+            throw new AssertionError(b < 0 ? "expected a reset, got an EOF" : "expected a reset, got data: " + (char) b);
+        } catch (SocketTimeoutException e) {
+            throw new AssertionError("connection still open after " + maxMillis + " ms");
+        } catch (SocketException e) {
+            if (e.getMessage() == null || !e.getMessage().contains("reset")) {
+                throw new AssertionError("expected a reset, got " + e);
+            }
+        }
+    }
+
     /** Fails if anything (data, EOF or reset) arrives on {@code s} within {@code millis}. */
     static void assertSilent(Socket s, long millis, String what) throws IOException {
         int old = s.getSoTimeout();

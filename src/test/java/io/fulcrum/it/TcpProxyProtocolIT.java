@@ -15,7 +15,7 @@ import java.util.HexFormat;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import static io.fulcrum.it.TcpProxyKit.awaitClosed;
+import static io.fulcrum.it.TcpProxyKit.awaitReset;
 import static io.fulcrum.it.TcpProxyKit.bytes;
 import static io.fulcrum.it.TcpProxyKit.connect;
 import static io.fulcrum.it.TcpProxyKit.freePort;
@@ -335,28 +335,35 @@ class TcpProxyProtocolIT {
         }
     }
 
-    /** Anything but a PROXY header on an accept-proxy bind: the connection is closed, the server never contacted. */
+    /**
+     * Anything but a PROXY header on an accept-proxy bind: the connection is reset (HAProxy closes it with what came still
+     * unread), the server never contacted.
+     */
     @Test
     void acceptProxyRejectsGarbage() throws Exception {
-        int fe = freePort();
-        try (Origin origin = Origin.start(Origin.ECHO);
-             FulcrumProcess proxy = serve(config(fe, "accept-proxy", origin.port(), ""), fe);
-             Socket s = connect(fe)) {
-            send(s, "GET / HTTP/1.1\r\nHost: example.com\r\n\r\n");
-            awaitClosed(s, 5000);
-            Thread.sleep(300);
-            assertThat(origin.accepted()).as("connections to the server").isZero();
-        }
+        assertReset(bytes("GET / HTTP/1.1\r\nHost: example.com\r\n\r\n"));
     }
 
     @Test
     void acceptProxyRejectsABrokenV1Header() throws Exception {
+        assertReset(bytes("PROXY TCP4 not-an-address 198.51.100.20 40000 8443\r\nhello"));
+    }
+
+    @Test
+    void acceptProxyRejectsABadV2Signature() throws Exception {
+        byte[] bad = v2("192.0.2.10", "198.51.100.20", 40000, 8443);
+        bad[11] = 0x0b; // the signature's last byte
+        assertReset(concat(bad, bytes("hello")));
+    }
+
+    /** Sends {@code data} to an accept-proxy bind: the connection must be reset, the server never contacted. */
+    private static void assertReset(byte[] data) throws Exception {
         int fe = freePort();
         try (Origin origin = Origin.start(Origin.ECHO);
              FulcrumProcess proxy = serve(config(fe, "accept-proxy", origin.port(), ""), fe);
              Socket s = connect(fe)) {
-            send(s, "PROXY TCP4 not-an-address 198.51.100.20 40000 8443\r\nhello");
-            awaitClosed(s, 5000);
+            s.getOutputStream().write(data);
+            awaitReset(s, 5000);
             Thread.sleep(300);
             assertThat(origin.accepted()).as("connections to the server").isZero();
         }
