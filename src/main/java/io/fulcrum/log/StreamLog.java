@@ -67,8 +67,11 @@ public final class StreamLog {
     private char cookieRequest = '-';
     private char cookieResponse = '-';
     private boolean badRequest;
-    /** tcp-request content rules refused the request (TR -1); {@link #lineUnknown}: a frontend's, before its capture. */
-    private boolean contentRefused;
+    /**
+     * The request was refused before HAProxy times its head (TR -1): by tcp-request content rules, or as HTTP/2's PRI
+     * method; {@link #lineUnknown}: a frontend's rules, before its capture.
+     */
+    private boolean headUntimed;
     private boolean lineUnknown;
     /** The server's response could not be parsed (PH): a response error, not a denial. */
     private boolean badResponse;
@@ -270,12 +273,22 @@ public final class StreamLog {
     }
 
     /**
+     * The request has the PRI method of HTTP/2's preface: HAProxy refuses it as a bad request (PR, counted in ereq)
+     * before it times its head (TR -1) and captures its line ({@code <BADREQ>}).
+     */
+    public void preface() {
+        badRequest();
+        error('P', 'R');
+        headUntimed = true;
+    }
+
+    /**
      * tcp-request content rules refused the request (PR), {@code frontend}'s or a backend's: HAProxy runs them before
      * it times the request head (TR -1), a frontend's even before it captures the request line ({@code <BADREQ>}).
      */
     public void contentRefused(boolean frontend) {
         error('P', 'R');
-        contentRefused = true;
+        headUntimed = true;
         lineUnknown = frontend;
     }
 
@@ -761,7 +774,7 @@ public final class StreamLog {
     }
 
     long tR() {
-        return contentRefused ? -1 : between(ms(requestNanos), ms(requestEndNanos()));
+        return headUntimed ? -1 : between(ms(requestNanos), ms(requestEndNanos()));
     }
 
     long tq() {

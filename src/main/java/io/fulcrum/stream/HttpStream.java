@@ -253,11 +253,19 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         lastServerActivity = now;
     }
 
-    /** Monitoring requests, names refused, then the request rules and routing. */
+    /** HTTP/2's preface refused, monitoring requests, names refused, then the request rules and routing. */
     private void proceed() {
         TransactionWatcher watcher = TransactionWatcher.of(client);
         if (watcher != null) {
             watcher.request(this);
+        }
+        if (request.method().contentEqualsIgnoreCase("PRI")) {
+            // HTTP/2's preface, on a connection that speaks HTTP/1: HAProxy's stream refuses the method (in any case and
+            // any request) with its 400, and closes.
+            log.preface();
+            clientWantsClose = true;
+            fail(400);
+            return;
         }
         if (MonitorUri.matches(frontend.httpOptions().monitorUri, request)) {
             fail(frontend.httpOptions().monitorFails(this) ? 503 : 200);

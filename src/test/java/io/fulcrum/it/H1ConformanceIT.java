@@ -35,6 +35,10 @@ class H1ConformanceIT {
     private static final String AIR = "option accept-invalid-http-request";
     private static final String AIS = "option accept-invalid-http-response";
     private static final String OK = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
+    /** HAProxy's 400 as its stream sends it. */
+    private static final String PRI_REFUSED = "HTTP/1.1 400 Bad request\r\ncontent-length: 90\r\ncache-control: no-cache\r\n"
+            + "content-type: text/html\r\nconnection: close\r\n\r\n<html><body><h1>400 Bad request</h1>\n"
+            + "Your browser sent an invalid request.\n</body></html>\n";
     private static final Map<String, Setup> SETUPS = new HashMap<>();
 
     @AfterAll
@@ -77,17 +81,46 @@ class H1ConformanceIT {
 
     /**
      * {@code option disable-h2-upgrade}: the HTTP/2 preface is read as an HTTP/1 request and refused with a 400
-     * (haproxy 2.6 without the option would switch to HTTP/2, which Fulcrum does not speak yet). HAProxy refuses the
-     * PRI method in any case and any request, before looking at the version.
+     * (haproxy 2.6 without the option would switch to HTTP/2, which Fulcrum does not speak yet). HAProxy's stream refuses
+     * the PRI method, in any case and any request, whatever the version: its 400 as the proxy's own answers go (lower-case
+     * fields, %B 206), logged as a bad request refused before its line was captured, and no {@code show errors} entry.
      */
     @Test
     void withoutTheH2UpgradeThePrefaceIsABadRequest() throws Exception {
         for (String request : new String[] {"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "PRI / HTTP/1.1\r\nHost: a\r\n\r\n",
-                "pri / HTTP/1.0\r\n\r\n"}) {
+                "pri / HTTP/1.0\r\n\r\n", "PRI / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\n\r\nabc"}) {
             Exchange e = exchange(request, OK, false, "option disable-h2-upgrade");
-            assertThat(e.client()).as(request).startsWith("HTTP/1.1 400 Bad request\r\n");
+            assertThat(e.client()).as(request).isEqualTo(PRI_REFUSED);
             assertThat(e.closed()).as(request).isTrue();
             assertThat(e.server()).as(request).isEmpty();
+            assertThat(e.log()).as(request).matches(like("127.0.0.1:{N} [{DATE}] fe fe/<NOSRV> -1/-1/-1/-1/{N} 400 206 - - PR-- "
+                    + "1/1/0/0/0 0/0 \"<BADREQ>\""));
+            assertThat(e.errors()).as(request).isZero();
+        }
+        Exchange fields = exchange("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", OK, false, "option disable-h2-upgrade",
+                "log-format \"%ST %B %tsc %r %TR %HM|%HU|%HV\"");
+        assertThat(fields.log()).isEqualTo("400 206 PR-- <BADREQ> -1 <BADREQ>|<BADREQ>|<BADREQ>");
+    }
+
+    /** The same on a {@code proto h1} bind line, where haproxy 2.6 never switches to HTTP/2. */
+    @Test
+    void aProtoH1BindRefusesThePrefaceToo() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             FulcrumProcess proxy = TcpProxyKit.serve("""
+                     defaults
+                         mode http
+                         timeout client 5s
+                     frontend f
+                         bind 127.0.0.1:%d proto h1
+                         log 127.0.0.1:%d format raw local0
+                         log-format "%%ST %%B %%tsc %%r"
+                         http-request return status 200 content-type text/plain string ok
+                     """.formatted(fe, logs.port()), fe);
+             Socket s = TcpProxyKit.connect(fe)) {
+            TcpProxyKit.send(s, "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+            assertThat(TcpProxyKit.readToEof(s, 1000)).isEqualTo(PRI_REFUSED);
+            assertThat(logs.next()).isEqualTo("400 206 PR-- <BADREQ>\n");
         }
     }
 

@@ -53,9 +53,9 @@ final class HeadRules {
         if (codings == OTHER_CODINGS) {
             throw new H1Exception(422, "transfer coding other than chunked", s.position(fieldOf(s, TRANSFER_ENCODING)));
         }
-        int host = host(s, l.version);
+        int host = host(s, l.version == 11 && !l.pri);
         boolean connect = equals(b, l.methodOffset, l.methodLength, CONNECT);
-        AsciiString normalized = target(s, l, connect, equals(b, l.methodOffset, l.methodLength, OPTIONS), host);
+        AsciiString normalized = target(s, l, connect, l.pri || equals(b, l.methodOffset, l.methodLength, OPTIONS), host);
         if (connect && (codings != NO_CODING || length > 0)) {
             // RFC 9110 9.3.6: a CONNECT request has no content; what follows its head is the tunnel.
             throw s.error("CONNECT request with a body", s.position(l.targetOffset));
@@ -289,8 +289,8 @@ final class HeadRules {
         return !any ? NO_CODING : other ? OTHER_CODINGS : CHUNKED_ONLY;
     }
 
-    /** The one Host field, checked (RFC 9112 3.2); -1 if none, which HTTP/1.1 does not allow. */
-    private static int host(SectionReader s, int version) throws H1Exception {
+    /** The one Host field, checked (RFC 9112 3.2); -1 if none, which HTTP/1.1 does not allow ({@code required}). */
+    private static int host(SectionReader s, boolean required) throws H1Exception {
         int host = -1;
         for (int i = 0; s.has(HOST) && i < s.fields(); i++) {
             if (!s.is(i, HOST)) {
@@ -305,19 +305,19 @@ final class HeadRules {
             }
             host = i;
         }
-        if (host < 0 && version == 11) {
+        if (host < 0 && required) {
             throw s.error("no Host in an HTTP/1.1 request", s.position(0));
         }
         return host;
     }
 
     /**
-     * The request target's form: authority for CONNECT, "*" for OPTIONS, else origin or absolute; an authority
-     * in the target must name the same host as the Host field. As HAProxy's scheme-based normalization (2.5+,
-     * RFC 3986 6.2.3), an absolute target and the Host field lose an empty port or the scheme's default one
-     * (Host of a CONNECT: 80 and 443); returns the target so rewritten, or null when it is as received.
+     * The request target's form: authority for CONNECT, "*" for OPTIONS (and PRI: {@code asterisk}), else origin or
+     * absolute; an authority in the target must name the same host as the Host field. As HAProxy's scheme-based
+     * normalization (2.5+, RFC 3986 6.2.3), an absolute target and the Host field lose an empty port or the scheme's
+     * default one (Host of a CONNECT: 80 and 443); returns the target so rewritten, or null when it is as received.
      */
-    private static AsciiString target(SectionReader s, StartLine l, boolean connect, boolean options, int host)
+    private static AsciiString target(SectionReader s, StartLine l, boolean connect, boolean asterisk, int host)
             throws H1Exception {
         byte[] b = s.bytes();
         int t = l.targetOffset;
@@ -332,7 +332,7 @@ final class HeadRules {
         } else if (b[t] == '/') {
             return null;
         } else if (b[t] == '*' && end == t + 1) {
-            if (!options) {
+            if (!asterisk) {
                 throw s.error("asterisk-form target is for OPTIONS only", s.position(t));
             }
             return null;

@@ -12,6 +12,11 @@ final class StartLine {
 
     int methodOffset;
     int methodLength;
+    /**
+     * The method is PRI, HTTP/2's preface's, in any case: the request goes to the stream, which refuses it, with its
+     * version read as 1.1 whatever its major, and without the checks of the Host field and of an asterisk-form target.
+     */
+    boolean pri;
     int targetOffset;
     int targetLength;
     int version;
@@ -43,11 +48,8 @@ final class StartLine {
         }
         methodOffset = off;
         methodLength = i - off;
-        if (isPri(b, off, i)) {
-            // HAProxy refuses the method of HTTP/2's preface in any case, whatever follows (option disable-h2-upgrade
-            // or a preface that does not start the connection): a 400, before the version's 505.
-            throw bad("PRI method (HTTP/2 connection preface)", pos);
-        }
+        // The method of HTTP/2's preface passes, whatever its version's major: the stream refuses it, as HAProxy's.
+        pri = isPri(b, off, i);
         i = skipSpaces(b, i, end);
         if (i == end) {
             throw bad("no request target", pos + i - off);
@@ -82,7 +84,7 @@ final class StartLine {
             version = HTTP_09; // (HAProxy does not keep these for show errors)
             return true;
         }
-        version = version(b, i, end, pos + i - off, 400);
+        version = version(b, i, end, pos + i - off, 400, pri);
         versionOffset = i;
         versionLength = end - i;
         return false;
@@ -95,7 +97,7 @@ final class StartLine {
         while (i < end && !Chars.isSpace(b[i])) {
             i++;
         }
-        version = version(b, off, i, pos, 502);
+        version = version(b, off, i, pos, 502, false);
         if (i == end) {
             throw bad502("no status code", pos + i - off);
         }
@@ -123,11 +125,13 @@ final class StartLine {
      * "HTTP/" DIGIT "." DIGIT with major 1: 10 or 11 (a higher minor is 11, RFC 9110 2.5). With accept-invalid,
      * as HAProxy: a request may name another protocol or use several digits, and is then taken as HTTP/1.0;
      * a response may use several digits.
+     *
+     * @param anyMajor a major version above 1 is read as 1.1 (see {@link #checkMajor})
      */
-    private int version(byte[] b, int off, int end, long pos, int status) throws H1Exception {
+    private int version(byte[] b, int off, int end, long pos, int status, boolean anyMajor) throws H1Exception {
         int len = end - off;
         if (len == 8 && startsWithHttp(b, off) && digit(b[off + 5]) && b[off + 6] == '.' && digit(b[off + 7])) {
-            return checkMajor(b[off + 5] - '0', b[off + 7] - '0', pos, status);
+            return checkMajor(b[off + 5] - '0', b[off + 7] - '0', pos, status, anyMajor);
         }
         if (acceptInvalid) {
             relaxed(pos);
@@ -145,7 +149,7 @@ final class StartLine {
             }
             if (len > 5 && startsWithHttp(b, off) && dot > off + 5 && dot < end - 1 && b[dot] == '.'
                     && allDigits(b, dot + 1, end)) {
-                return checkMajor(number(b, off + 5, dot), number(b, dot + 1, end), pos, status);
+                return checkMajor(number(b, off + 5, dot), number(b, dot + 1, end), pos, status, anyMajor);
             }
         }
         throw new H1Exception(status, "invalid HTTP version", pos);
@@ -163,7 +167,11 @@ final class StartLine {
         }
     }
 
-    private static int checkMajor(int major, int minor, long pos, int status) throws H1Exception {
+    /** @param anyMajor a major version above 1 is read as 1.1, as HAProxy reads any */
+    private static int checkMajor(int major, int minor, long pos, int status, boolean anyMajor) throws H1Exception {
+        if (anyMajor && major > 1) {
+            return 11;
+        }
         if (major != 1) {
             // RFC 9110 15.6.6: 505 for a major version the server refuses (HAProxy takes it as HTTP/1.1).
             throw new H1Exception(status == 400 ? 505 : status, "unsupported HTTP major version " + major, pos);
