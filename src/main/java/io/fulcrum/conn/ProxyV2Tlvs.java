@@ -4,11 +4,13 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * Keeps the first bytes a client sends to an {@code accept-proxy} bind, up to the end of a PROXY v2 header, to check
  * its TLV area as HAProxy does: each TLV must fit in the header's length and the last must end where the header does.
  * Netty's decoder ignores a tail too short for a TLV (the header's length then covers bytes of the client's data);
- * HAProxy rejects such a header as invalid.
+ * HAProxy rejects such a header as invalid. The first bytes also tell why a header Netty's decoder refused failed.
  */
 public final class ProxyV2Tlvs {
     private static final int HEADER = 16;
@@ -57,5 +59,20 @@ public final class ProxyV2Tlvs {
             offset += 3 + head.getUnsignedShort(offset + 1);
         }
         return offset == end;
+    }
+
+    /**
+     * Why a header that Netty's decoder refused failed, as HAProxy's conn_recv_proxy() tells it: a v1 line naming
+     * TCP4, TCP6 or UNKNOWN is an invalid header, one naming another protocol an unhandled one; anything else (a v2
+     * header included) does not look like a PROXY header.
+     */
+    public ConnError failure() {
+        String first = head.toString(0, head.writerIndex(), StandardCharsets.ISO_8859_1);
+        if (!first.startsWith("PROXY ")) {
+            return ConnError.PRX_NOT_HDR;
+        }
+        String protocol = first.substring(6);
+        return protocol.startsWith("TCP4 ") || protocol.startsWith("TCP6 ") || protocol.startsWith("UNKNOWN")
+                ? ConnError.PRX_BAD_HDR : ConnError.PRX_BAD_PROTO;
     }
 }

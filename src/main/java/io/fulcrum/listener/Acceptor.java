@@ -383,7 +383,8 @@ public final class Acceptor implements Consumer<Channel> {
         public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
             // Not a PROXY header (or a broken one), or a bad NetScaler one: HAProxy drops the connection with a reset
             // (it only peeks at a header until it is whole, so what came is still unread when it closes).
-            failed(ctx.channel(), cause instanceof NetScalerCip.Invalid cip ? cip.reason() : ConnError.PRX_NOT_HDR);
+            failed(ctx.channel(), cause instanceof NetScalerCip.Invalid cip ? cip.reason()
+                    : proxyBytes != null ? proxyBytes.tlvs.failure() : ConnError.PRX_NOT_HDR);
             reset(ctx.channel());
         }
     }

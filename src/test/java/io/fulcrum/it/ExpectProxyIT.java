@@ -165,4 +165,20 @@ class ExpectProxyIT {
             assertThat(logs.next()).matches("127\\.0\\.0\\.1:\\d+ \\[[^]]+] f/1: Received an invalid NetScaler Client IP magic number\n");
         }
     }
+
+    /** A v1 line that is no good is logged with HAProxy's reason: an unhandled protocol, or an invalid header. */
+    @Test
+    void aBadV1LineIsLoggedWithItsReason() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             FulcrumProcess proxy = serve(http(fe, logs.port(), "expect-proxy layer4"), fe)) {
+            String failed = "127\\.0\\.0\\.1:\\d+ \\[[^]]+] f/1: ";
+            assertThat(exchange("127.0.0.1", fe, bytes("PROXY TCP5 192.0.2.1 198.51.100.7 40000 443\r\n" + REQUEST))).isEmpty();
+            assertThat(logs.next()).matches(failed + "Received an unhandled protocol in the PROXY protocol header\n");
+            assertThat(exchange("127.0.0.1", fe, bytes("PROXY TCP4 not-an-address 198.51.100.7 40000 443\r\n" + REQUEST))).isEmpty();
+            assertThat(logs.next()).matches(failed + "Received an invalid PROXY protocol header\n");
+            assertThat(exchange("127.0.0.1", fe, bytes("PROXY TCP4 " + "1".repeat(120) + "\r\n" + REQUEST))).isEmpty();
+            assertThat(logs.next()).matches(failed + "Received an invalid PROXY protocol header\n");
+        }
+    }
 }
