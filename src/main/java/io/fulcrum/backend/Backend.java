@@ -106,7 +106,7 @@ public final class Backend {
     private final String description;
     private final Mode mode;
     private final Algorithm algorithm;
-    /** The {@code dispatch} address as a server, or null. */
+    /** The {@code dispatch} address, or the stream's destination ({@code option transparent}), as a server; or null. */
     private final Member dispatch;
     /** Cookie persistence and persist rules, or null. */
     private final Persistence persistence;
@@ -130,7 +130,8 @@ public final class Backend {
         this.requeueOnDown = balance.redispatch != 0 && (persist == null || !persist.persistDown);
         this.roster = new Roster(servers, servers.stream().map(s -> new Member(this, s)).toArray(Member[]::new));
         // Apart from the servers (in no stats, never checked), without limit: it takes every transaction.
-        this.dispatch = balance.dispatch == null ? null : new Member(this, new Server(new ServerGroup(name), balance.dispatch, 0));
+        ServerSpec direct = balance.dispatch != null ? balance.dispatch : balance.transparent ? ServerSpec.destination("<NOSRV>") : null;
+        this.dispatch = direct == null ? null : new Member(this, new Server(new ServerGroup(name), direct, 0));
         for (Member m : roster.members) {
             m.wasUsable = m.server.usable();
             m.server.onChange(this::plan);
@@ -444,6 +445,14 @@ public final class Backend {
     }
 
     // --- choosing a server: on the stream's event loop ---------------------------------------------
+
+    /**
+     * True when {@code target} is the backend's {@code dispatch} address or its transparent destination rather than one of
+     * its servers: as HAProxy, whatever {@code http-reuse} says, a connection to it serves its client connection only.
+     */
+    public boolean dispatches(Server target) {
+        return dispatch != null && dispatch.server == target;
+    }
 
     /**
      * True when the algorithm looks for its key in {@code request}'s body, to be waited for before choosing: {@code balance

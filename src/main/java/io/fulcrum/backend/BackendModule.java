@@ -29,7 +29,7 @@ import java.util.function.BiConsumer;
 
 /**
  * How a backend picks a server ({@code balance}, {@code hash-type}, {@code hash-balance-factor},
- * {@code fullconn}, {@code option allbackups}, {@code dispatch}), and what it does when connecting fails ({@code retries},
+ * {@code fullconn}, {@code option allbackups}, {@code dispatch}, {@code option transparent}), and what it does when connecting fails ({@code retries},
  * {@code retry-on}, {@code option redispatch}, {@code option prefer-last-server}).
  */
 public final class BackendModule implements Module {
@@ -52,6 +52,11 @@ public final class BackendModule implements Module {
             } catch (ConfigException e) {
                 throw new ConfigException("'dispatch' : " + e.getMessage());
             }
+        });
+        // HAProxy's deprecated form of option transparent, which it takes in any section without a word.
+        keywords.add("transparent", Capability.ALL, (p, l) -> {
+            Args.noMoreThan(l, 0, "transparent");
+            spec(p).transparent = true;
         });
         keywords.add("hash-balance-factor", Capability.BE, (p, l) -> {
             Args.noMoreThan(l, 1, "hash-balance-factor");
@@ -82,6 +87,7 @@ public final class BackendModule implements Module {
         KeywordTable<OptionContext> options = registry.table(ProxyModule.OPTIONS);
         flag(options, "allbackups", (b, on) -> b.allBackups = on);
         flag(options, "prefer-last-server", (b, on) -> b.preferLastServer = on);
+        flag(options, "transparent", (b, on) -> b.transparent = on);
         options.add("redispatch", Capability.BE, (o, l) -> {
             Args.noMoreThan(l, 1, "option redispatch");
             int interval = l.has(1) ? (int) Units.integer(l.arg(1), "option redispatch", Integer.MIN_VALUE, Integer.MAX_VALUE) : -1;
@@ -112,14 +118,23 @@ public final class BackendModule implements Module {
 
     private static final int FAST_OPEN_RETRIES = RetryOn.EMPTY_RESPONSE | RetryOn.RESPONSE_TIMEOUT;
 
-    /** A backend with a {@code balance} algorithm (its own or its defaults') balances among its servers. */
+    /**
+     * A backend with a {@code balance} algorithm (its own or its defaults') balances among its servers: HAProxy refuses
+     * {@code option transparent} there, and ignores a {@code dispatch} address. A dispatch address overrides the option.
+     */
     private static void dispatchInBalanceMode(ConfigModel model, Diagnostics diag) {
         for (ProxySpec p : ProxyTable.of(model).proxies()) {
             BalanceSpec b = p.partOrNull(BalanceSpec.class);
-            if (b != null && b.dispatch != null && b.algorithmSet) {
+            if (b == null || !p.kind().isBackend()) {
+                continue;
+            }
+            if (b.algorithmSet && b.transparent) {
+                diag.configAlert(p.describe() + " cannot use both transparent and balance mode.");
+            } else if (b.algorithmSet && b.dispatch != null) {
                 diag.configWarning("dispatch address of " + p.describe() + " will be ignored in balance mode.");
                 b.dispatch = null;
             }
+            b.transparent &= b.dispatch == null;
         }
     }
 

@@ -16,6 +16,11 @@ public final class BalanceSpec implements ProxyPart, Cloneable {
     public boolean algorithmSet;
     /** {@code dispatch <address>:<port>}: where every transaction goes when no algorithm is set, or null. */
     public ServerSpec dispatch;
+    /**
+     * {@code option transparent}: without an algorithm nor a {@code dispatch} address, every transaction that no cookie or
+     * rule sent to a server goes to the stream's destination.
+     */
+    public boolean transparent;
     /** The parameter of {@code url_param}, the header of {@code hdr(name)}, the cookie of {@code rdp-cookie(name)}. */
     public String param;
     /** {@code uri len}: the characters hashed at most (0: all). */

@@ -2,6 +2,7 @@ package io.fulcrum.server;
 
 import io.fulcrum.cfg.Source;
 import io.fulcrum.conn.Endpoint;
+import io.fulcrum.conn.InetText;
 import io.fulcrum.conn.NetNamespace;
 
 import java.util.HashMap;
@@ -87,6 +88,19 @@ public final class ServerSpec implements Cloneable {
     /** A server at {@code address} (port mandatory and fixed) with no option: {@code dispatch}'s, {@code socks4}'s. */
     public static ServerSpec fixedAddress(String name, String address) throws io.fulcrum.cfg.ConfigException {
         return ServerAddress.fixed(name, address);
+    }
+
+    /**
+     * A server at 0.0.0.0 without a port, with no option: it connects to the stream's destination, address and port
+     * ({@code option transparent}'s).
+     */
+    public static ServerSpec destination(String name) {
+        ServerSpec s = new ServerSpec();
+        s.name = name;
+        s.addressText = "0.0.0.0";
+        s.endpoint = new Endpoint.Inet(InetText.literal(s.addressText), 0, Endpoint.Family.ANY);
+        s.portMode = PortMode.CLIENT;
+        return s;
     }
 
     /** What a subsystem keeps in a server line; copied when a server line starts from default-server. */

@@ -936,11 +936,12 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     }
 
     /**
-     * Connections to the target are never shared: {@code http-reuse never}, or send-proxy (a connection that told
-     * the server who its client is carries no other client's requests; HAProxy keys its reuse on the PROXY addresses).
+     * Connections to the target are never shared: {@code http-reuse never}, the backend's dispatch or transparent
+     * address (HAProxy's connections to no server are private), or send-proxy (a connection that told the server who
+     * its client is carries no other client's requests; HAProxy keys its reuse on the PROXY addresses).
      */
     private boolean privateOnly() {
-        return backend.reuseMode() == ReuseMode.NEVER || target.sendProxy() > 0;
+        return backend.reuseMode() == ReuseMode.NEVER || backend.dispatches(target) || target.sendProxy() > 0;
     }
 
     /** The target's PROXY v2 header carries the request's unique ID: what it says holds for this request only. */
