@@ -10,7 +10,6 @@ import io.fulcrum.compression.Algo;
 import io.fulcrum.compression.Compression;
 import io.fulcrum.compression.Encoder;
 import io.fulcrum.compression.Negotiation;
-import io.fulcrum.conn.ProxyHeader;
 import io.fulcrum.conn.SilentDrop;
 import io.fulcrum.http.CacheableCookie;
 import io.fulcrum.http.ErrorMessage;
@@ -59,6 +58,7 @@ import io.fulcrum.server.ServerTransport;
 import io.fulcrum.stats.StatsPage;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.util.AsciiString;
@@ -66,6 +66,7 @@ import io.netty.channel.ConnectTimeoutException;
 
 import java.io.ByteArrayOutputStream;
 import java.net.SocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -915,16 +916,22 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
 
     /**
      * What an idle connection must have been opened with for this request, or null (any of the target's): HAProxy keys
-     * the connections of a server that follows the destination by that address, and those named by an {@code sni}
-     * expression by that name (its conn hash).
+     * the connections of a server that follows the destination by that address, those named by an {@code sni}
+     * expression by that name, and those of a send-proxy server by their PROXY header (its conn hash).
      */
     private ReuseKey reuseKey() {
         ServerTransport t = target.transport();
         boolean named = t != null && t.namesPerStream();
-        if (!named && !target.followsDestination()) {
+        ByteBuf header = proxyHeader(target, UnpooledByteBufAllocator.DEFAULT);
+        if (!named && !target.followsDestination() && header == null) {
             return null;
         }
-        return new ReuseKey(target.followsDestination() ? targetAddress() : null, named ? t.nameFor(this) : null);
+        String proxy = null;
+        if (header != null) {
+            proxy = header.toString(StandardCharsets.ISO_8859_1);
+            header.release();
+        }
+        return new ReuseKey(target.followsDestination() ? targetAddress() : null, named ? t.nameFor(this) : null, proxy);
     }
 
     /** Where the target is reached for this stream: made when first asked (a reused connection needs none). */
@@ -936,17 +943,11 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     }
 
     /**
-     * Connections to the target are never shared: {@code http-reuse never}, the backend's dispatch or transparent
-     * address (HAProxy's connections to no server are private), or send-proxy (a connection that told the server who
-     * its client is carries no other client's requests; HAProxy keys its reuse on the PROXY addresses).
+     * Connections to the target are never shared: {@code http-reuse never}, or the backend's dispatch or transparent
+     * address (HAProxy's connections to no server are private).
      */
     private boolean privateOnly() {
-        return backend.reuseMode() == ReuseMode.NEVER || backend.dispatches(target) || target.sendProxy() > 0;
-    }
-
-    /** The target's PROXY v2 header carries the request's unique ID: what it says holds for this request only. */
-    private boolean uniqueIdInProxyHeader() {
-        return target.sendProxy() == 2 && (target.spec().proxyV2Options & ProxyHeader.TLV_UNIQUE_ID) != 0;
+        return backend.reuseMode() == ReuseMode.NEVER || backend.dispatches(target);
     }
 
     /** Which idle connections this request may take: a request the client or retry-on could send again, any. */
@@ -1354,9 +1355,8 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         if (conn != null) {
             boolean reusable = serverReusable && !serverCloseAsked && frontend.keepAliveServer(backend);
             if (privateOnly() || conn.isPrivate()) {
-                // Never shared: the connection stays with this client connection for its next requests, unless its
-                // PROXY header carries this request's unique ID (HAProxy opens a connection per request then).
-                conn.detach(false, target, reusable && keep && !uniqueIdInProxyHeader() ? front : null);
+                // Never shared: the connection stays with this client connection for its next requests.
+                conn.detach(false, target, reusable && keep ? front : null);
             } else {
                 conn.detach(reusable, target, null);
             }

@@ -10,6 +10,8 @@ import io.fulcrum.listener.Listener;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.runtime.LoopClock;
 import io.fulcrum.server.Server;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
 import io.netty.channel.Channel;
 
 import java.util.Objects;
@@ -63,16 +65,23 @@ public abstract class LiveStream implements LogContext {
         }
     }
 
-    /** Writes the PROXY header {@code target} asks for (send-proxy, send-proxy-v2 and its TLVs), if any, on its new connection {@code ch}. */
+    /** Writes the PROXY header {@code target} asks for, if any, on its new connection {@code ch}. */
     protected final void sendProxyHeader(Server target, Channel ch) {
+        ByteBuf header = proxyHeader(target, ch.alloc());
+        if (header != null) {
+            ch.write(header, ch.voidPromise());
+        }
+    }
+
+    /** The PROXY header {@code target} asks for (send-proxy, send-proxy-v2 and its TLVs) for this stream, or null for none. */
+    protected final ByteBuf proxyHeader(Server target, ByteBufAllocator alloc) {
         int version = target.sendProxy();
         if (version == 0) {
-            return;
+            return null;
         }
         int tlvs = target.spec().proxyV2Options;
         CharSequence uniqueId = (tlvs & ProxyHeader.TLV_UNIQUE_ID) == 0 ? null : Objects.requireNonNullElse(uniqueId(), "");
-        ch.write(ProxyHeader.encode(version, tlvs, source(), destination(), TlsInfo.of(frontChannel()), uniqueId, ch.alloc()),
-                ch.voidPromise());
+        return ProxyHeader.encode(version, tlvs, source(), destination(), TlsInfo.of(frontChannel()), uniqueId, alloc);
     }
 
     /** {@code option contstats}: the bytes moved so far go to the counters (what its record counted, by default). */

@@ -3,6 +3,8 @@ package io.fulcrum.it;
 import io.fulcrum.it.HttpClientConn.Response;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.net.Socket;
 import java.util.List;
@@ -145,11 +147,6 @@ class HttpMixedIT {
     }
 
     /**
-     * send-proxy: each server connection's PROXY header names the client whose requests it carries; one
-     * client's idle server connection is not given to another client (one event loop, so that both clients
-     * share its pool of idle connections).
-     */
-    /**
      * A PROXY v2 header carrying the request's unique ID holds for that request only: the next request of the
      * client gets a connection of its own (HAProxy's proxy_protocol_send_unique_id.vtc).
      */
@@ -169,24 +166,16 @@ class HttpMixedIT {
         }
     }
 
+    /**
+     * send-proxy: each server connection's PROXY header names the client whose requests it carries; one
+     * client's idle server connection is not given to another client (one event loop, so that both clients
+     * share its pool of idle connections).
+     */
     @Test
     void sendProxyConnectionsAreNotShared() throws Exception {
         int fe = freePort();
         try (HttpOrigin origin = HttpOrigin.withProxyProtocol(x -> x.reply(200, x.connection + "#" + x.index));
-             FulcrumProcess proxy = serve("""
-                     global
-                         nbthread 1
-                     defaults
-                         mode http
-                         timeout connect 2s
-                         timeout client 10s
-                         timeout server 10s
-                     frontend fe
-                         bind 127.0.0.1:%d
-                         default_backend be
-                     backend be
-                         server s1 127.0.0.1:%d send-proxy
-                     """.formatted(fe, origin.port()), fe)) {
+             FulcrumProcess proxy = serve(sendProxyConfig(fe, "server s1 127.0.0.1:" + origin.port() + " send-proxy"), fe)) {
             // Two clients taking turns, so that each one's server connection is idle when the other sends
             // (with safe reuse, only the first request of a client connection is sure to get a new one).
             // For each client: its port, and the origin connections its requests came on.
@@ -210,6 +199,53 @@ class HttpMixedIT {
                 }
             });
         }
+    }
+
+    /**
+     * An idle send-proxy connection serves another client connection whose PROXY header would be the same (here the
+     * source port set to the same value), as {@code http-reuse} allows: safe never gives a client connection's first
+     * request an idle connection, aggressive one that served a second request already, always any. Each request is
+     * answered with "connection#request" of the origin; pool-low-conn keeps every connection idle.
+     */
+    @ParameterizedTest(name = "[{0}]")
+    @CsvSource({
+            "safe, send-proxy, 1#1 1#2 / 2#1 2#2 / 3#1 3#2 / 4#1",
+            "aggressive, send-proxy, 1#1 1#2 / 1#3 1#4 / 2#1 2#2 / 1#5",
+            "always, send-proxy-v2, 1#1 1#2 / 1#3 1#4 / 2#1 2#2 / 1#5"})
+    void sendProxyConnectionsAreSharedByTheSameHeader(String reuse, String sendProxy, String expected) throws Exception {
+        int fe = freePort();
+        try (HttpOrigin origin = HttpOrigin.withProxyProtocol(x -> x.reply(200, x.connection + "#" + x.index));
+             FulcrumProcess proxy = serve(sendProxyConfig(fe, "http-reuse " + reuse + "\nhttp-request set-src-port hdr(port)\nserver s1 127.0.0.1:"
+                     + origin.port() + " " + sendProxy + " pool-low-conn 10"), fe)) {
+            List<String> answers = new java.util.ArrayList<>();
+            for (String client : List.of("5555 5555", "5555 5555", "6666 6666", "5555")) {
+                try (HttpClientConn c = HttpClientConn.open(fe)) {
+                    List<String> mine = new java.util.ArrayList<>();
+                    for (String port : client.split(" ")) {
+                        mine.add(c.exchange("GET / HTTP/1.1\r\nHost: a\r\nport: " + port + "\r\n\r\n").bodyText());
+                    }
+                    answers.add(String.join(" ", mine));
+                }
+            }
+            assertThat(String.join(" / ", answers)).isEqualTo(expected);
+        }
+    }
+
+    /** One event loop (both clients share its pool of idle connections), a frontend on {@code fe} and the backend's {@code lines}. */
+    private static String sendProxyConfig(int fe, String lines) {
+        return """
+                global
+                    nbthread 1
+                defaults
+                    mode http
+                    timeout connect 2s
+                    timeout client 10s
+                    timeout server 10s
+                frontend fe
+                    bind 127.0.0.1:%d
+                    default_backend be
+                backend be
+                %s""".formatted(fe, lines.indent(4));
     }
 
     /** Without a PROXY header on an accept-proxy bind, the connection is dropped without an answer. */

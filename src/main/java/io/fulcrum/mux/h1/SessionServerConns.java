@@ -5,8 +5,9 @@ import io.fulcrum.server.Server;
 
 /**
  * The idle server connections a client connection keeps for itself between its requests (those that may not be
- * shared: {@code http-reuse never}, send-proxy, NTLM), at most {@code max-session-srv-conns} of them, as HAProxy's
- * session server list: one past the limit is closed. Lives on the client's loop; a few entries, searched in order.
+ * shared: {@code http-reuse never}, dispatch and transparent addresses, NTLM), at most {@code max-session-srv-conns}
+ * of them, as HAProxy's session server list: one past the limit is closed. Lives on the client's loop; a few entries,
+ * searched in order.
  */
 final class SessionServerConns {
     private final int max;
