@@ -25,7 +25,10 @@ final class ServerResolve implements ServerSpec.ServerPart {
     List<IpNetwork> nets = List.of();
 
     static void register(KeywordTable<ServerSpec> options) {
-        options.add("resolvers", 1, (s, l) -> of(s).resolvers = l.arg(1));
+        options.add("resolvers", 1, (s, l) -> {
+            of(s).resolvers = l.arg(1);
+            s.resolvedAtRunTime = true;
+        });
         options.add("resolve-prefer", 1, (s, l) -> {
             switch (l.arg(1)) {
                 case "ipv4" -> of(s).preferIpv4 = true;

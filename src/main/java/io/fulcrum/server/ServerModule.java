@@ -141,6 +141,7 @@ public final class ServerModule implements Module {
                 }
             }
             s.initAddr = l.arg(1);
+            s.initAddrSet = true;
         });
 
         registry.check(ServerModule::checkTimeouts);
@@ -330,8 +331,9 @@ public final class ServerModule implements Module {
                         + " ('server " + other.name + "').");
             }
         }
-        if (resolution.dontFail && !List.of(s.initAddr.split(",")).contains("none")) {
-            s.initAddr += ",none"; // as HAProxy's -dr: appended to the server's methods, whichever they are
+        boolean resolvedLater = s.resolvedAtRunTime && !s.initAddrSet; // (HAProxy's default methods then: last,libc,none)
+        if ((resolution.dontFail || resolvedLater) && !List.of(s.initAddr.split(",")).contains("none")) {
+            s.initAddr += ",none"; // appended to the server's methods (with -dr, whichever they are), as HAProxy
         }
         try {
             ServerAddress.parse(s, address);

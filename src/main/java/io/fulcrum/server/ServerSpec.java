@@ -74,6 +74,10 @@ public final class ServerSpec implements Cloneable {
     public String proto;
     /** {@code init-addr}: the methods tried in order ("last", "libc", "none", or an IP address). */
     public String initAddr = "last,libc";
+    /** An {@code init-addr} line chose the methods (here or on default-server). */
+    public boolean initAddrSet;
+    /** {@code resolvers} names a section resolving the server at run time: the default methods end with "none" then. */
+    public boolean resolvedAtRunTime;
     /** The layer between the connection and the mux (TLS), set by the subsystem providing it; null for none. */
     public ServerTransport transport;
     /** Added at run time ({@code add server}): it starts in forced maintenance, and no other server may track it. */

@@ -81,6 +81,28 @@ class ResolversIT extends WithDnsStub {
         }
     }
 
+    /**
+     * A name libc cannot resolve at start, with the default init-addr: as HAProxy, "none" ends the default methods of a
+     * server with resolvers, so the proxy starts with the server in maintenance (resolution) until the DNS answers.
+     */
+    @Test
+    void aNameLibcCannotResolveStartsInMaintenance() throws Exception {
+        try (Origin two = Origin.start("127.0.0.2", port, s -> send(s, "two"))) {
+            dns.mode(DnsStub.Mode.NXDOMAIN);
+            try (FulcrumProcess p = serve(config("", "server s1 app.invalid:" + port + " resolvers dns resolve-prefer ipv4", fe), fe)) {
+                p.awaitStderr("[WARNING]");
+                assertThat(p.stderr()).containsPattern("\\[WARNING] +\\(\\d+\\) : config : \\[[^]]+:\\d+\\] : 'server be/s1' : could not "
+                        + "resolve address 'app.invalid', disabling server.\n");
+                assertThat(CliClient.send(cli, "show stat")).contains("\nbe,s1,").containsPattern("\nbe,s1,([^,\n]*,){15}MAINT \\(resolution\\),");
+                assertThat(fetch(fe)).isEmpty();
+                dns.set("app.invalid", "127.0.0.2");
+                dns.mode(DnsStub.Mode.ANSWER);
+                p.awaitStderr("be/s1 changed its IP from (none) to 127.0.0.2 by dns/ns1.");
+                awaitFetch(fe, "two");
+            }
+        }
+    }
+
     @Test
     void anAddressFromLibcIsReplacedAndIpv6IsPreferredByDefault() throws Exception {
         try (Origin two = Origin.start("127.0.0.2", port, s -> send(s, "two"))) {
