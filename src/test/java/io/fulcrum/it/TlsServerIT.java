@@ -4,11 +4,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static io.fulcrum.it.TcpProxyKit.freePort;
 import static io.fulcrum.it.TcpProxyKit.serve;
@@ -51,6 +54,7 @@ class TlsServerIT {
                         ssl_protocols TLSv1.2 TLSv1.3;
                         ssl_session_cache shared:tls:1m;
                         location / {
+                            add_header x-conn "$connection#$connection_requests" always;
                             return 200 "sni=$ssl_server_name reused=$ssl_session_reused client=$ssl_client_s_dn\\n";
                         }
                     }
@@ -99,6 +103,30 @@ class TlsServerIT {
                     assertThat(new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1)).contains("sni=" + host + " ");
                 }
             }
+        }
+    }
+
+    /**
+     * Whether a connection named by an {@code sni} expression is kept idle beside one of another name: one client connection
+     * alternates two names. With the default pool-low-conn the second name's connection is closed after each request (the
+     * estimate of the need is one connection), with pool-low-conn 2 both are kept; each answer is "connection#request", the
+     * origin's connections numbered in order of appearance (HAProxy's keep/close decision, on one thread).
+     */
+    @ParameterizedTest(name = "[{0}]")
+    @CsvSource({"'', 1#1 2#1 1#2 3#1 1#3", "pool-low-conn 2, 1#1 2#1 1#2 2#2 1#3"})
+    void idleConnectionsOfTwoSniNames(String low, String expected) throws Exception {
+        int port = freePort();
+        try (NginxOrigin origin = nginx();
+             FulcrumProcess p = serve(config(port, "http", "verify none sni req.hdr(x-sni) " + low).replace("http-reuse never", "http-reuse safe"),
+                     port);
+             HttpClientConn c = HttpClientConn.open(port)) {
+            java.util.Map<String, Integer> numbers = new java.util.HashMap<>();
+            List<String> seen = new java.util.ArrayList<>();
+            for (String name : List.of("a.test", "b.test", "a.test", "b.test", "a.test")) {
+                String[] conn = c.exchange("GET / HTTP/1.1\r\nHost: x\r\nx-sni: " + name + "\r\n\r\n").head().get("x-conn").split("#");
+                seen.add(numbers.computeIfAbsent(conn[0], k -> numbers.size() + 1) + "#" + conn[1]);
+            }
+            assertThat(String.join(" ", seen)).isEqualTo(expected);
         }
     }
 
