@@ -193,11 +193,16 @@ public final class Negotiation {
     }
 
     /**
-     * The response head as HAProxy sends a compressed response: no Content-Length (it goes chunked), a weak ETag,
-     * {@code Vary: Accept-Encoding}, and the Content-Encoding (none for identity).
+     * The response head as HAProxy sends a compressed response: chunked instead of a Content-Length, a weak ETag,
+     * {@code Vary: Accept-Encoding}, and the Content-Encoding (none for identity). The fields come in HAProxy's
+     * order: its filter adds Transfer-Encoding (a chunked response keeps its own, in its place) before Vary and
+     * Content-Encoding, all after the server's fields; the encoder writes the framing in that field's place.
      */
     public static void rewrite(ResponseHead response, Algo algo) {
         HttpHeaders h = response.headers();
+        if (!h.contains("transfer-encoding")) {
+            h.add("transfer-encoding", "chunked");
+        }
         h.removeAll("content-length");
         int etag = h.indexOf("etag", 0);
         if (etag >= 0 && h.value(etag).charAt(0) == '"') {

@@ -26,9 +26,10 @@ public sealed interface Reply {
     }
 
     /**
-     * A response built by the rule: a head (its Content-Length already set) and the body. {@code streamed}: a body
-     * that HAProxy's applet makes as it goes (the stats page), so that no more of it than fills the buffer less
-     * {@code tune.maxrewrite} is there beside the head when the http-after-response rules rewrite it.
+     * A response built by the rule: a head (its Content-Length already set, or its body length {@code CHUNKED}: the
+     * body then goes as one chunk) and the body. {@code streamed}: a body that HAProxy's applet makes as it goes (the
+     * stats page), so that no more of it than fills the buffer less {@code tune.maxrewrite} is there beside the head
+     * when the http-after-response rules rewrite it.
      */
     record Content(ResponseHead head, byte[] body, boolean refused, boolean streamed) implements Reply {
         public Content(ResponseHead head, byte[] body) {

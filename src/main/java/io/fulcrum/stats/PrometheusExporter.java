@@ -1,13 +1,9 @@
 package io.fulcrum.stats;
 
-import io.fulcrum.http.HttpHead;
 import io.fulcrum.http.HttpHeaders;
-import io.fulcrum.http.Reasons;
-import io.fulcrum.http.ResponseHead;
 import io.fulcrum.rules.HttpTxn;
 import io.fulcrum.rules.Reply;
 import io.fulcrum.runtime.Fulcrum;
-import io.netty.util.AsciiString;
 
 import java.nio.charset.StandardCharsets;
 import java.util.EnumSet;
@@ -42,10 +38,8 @@ final class PrometheusExporter {
         HttpHeaders h = new HttpHeaders();
         h.add("cache-control", "no-cache");
         h.add("content-type", "text/plain; version=0.0.4");
-        h.add("content-length", Integer.toString(body.length));
-        ResponseHead head = new ResponseHead(11, 200, new AsciiString(Reasons.of(200)), h);
-        head.bodyLength(HttpHead.NO_BODY);
-        return new Reply.Content(head, body, false, true);
+        // HAProxy's exporter always says chunked itself, to HEAD too.
+        return StatsPage.framed(h, body, txn.request(), true);
     }
 
     /** The metric scopes {@code scope=*} asks for. */

@@ -179,7 +179,25 @@ public final class StatsPage {
         if (refreshSeconds > 0 && !q.noRefresh()) {
             h.add("refresh", Long.toString(refreshSeconds));
         }
-        return content(200, h, body, true);
+        // HAProxy's applet says chunked itself to an HTTP/1.1 GET; else its HTTP/1 mux adds it after Connection.
+        RequestHead request = txn.request();
+        return framed(h, body, request, request.version() >= 11 && !request.isHead());
+    }
+
+    /**
+     * A page as HAProxy 2.6's applets send it: chunked, without a length. {@code field}: the framing is one of the
+     * page's own fields, in its place (a HEAD's answer keeps it); otherwise HTTP/1 adds it after the rest. An
+     * HTTP/1.0 client gets a Content-Length instead (HAProxy sends it chunks, which RFC 9112 6.1 forbids: as the
+     * chunked responses Fulcrum forwards to such a client, docs/differences.md).
+     */
+    static Reply framed(HttpHeaders h, byte[] body, RequestHead request, boolean field) {
+        boolean chunked = request.version() >= 11;
+        if (field) {
+            h.add(chunked ? "transfer-encoding" : "content-length", chunked ? "chunked" : Integer.toString(body.length));
+        }
+        ResponseHead head = new ResponseHead(11, 200, new AsciiString(Reasons.of(200)), h);
+        head.bodyLength(request.isHead() ? HttpHead.NO_BODY : chunked ? HttpHead.CHUNKED : body.length);
+        return new Reply.Content(head, body, false, true);
     }
 
     /** After a POST, back to the page with a GET (a reload must not post again), telling how it went. */
@@ -187,16 +205,12 @@ public final class StatsPage {
         HttpHeaders h = new HttpHeaders();
         h.add("cache-control", "no-cache");
         h.add("content-type", "text/plain");
+        h.add("content-length", "0");
         h.add("location", uri + ";st=" + status + (q.hideDown() ? ";up" : "") + (q.noRefresh() ? ";norefresh" : "")
                 + (q.scope().isEmpty() ? "" : "?scope=" + q.scope()));
-        return content(303, h, new byte[0], false);
-    }
-
-    private static Reply content(int status, HttpHeaders h, byte[] body, boolean streamed) {
-        h.add("content-length", Integer.toString(body.length));
-        ResponseHead head = new ResponseHead(11, status, new AsciiString(Reasons.of(status)), h);
+        ResponseHead head = new ResponseHead(11, 303, new AsciiString(Reasons.of(303)), h);
         head.bodyLength(HttpHead.NO_BODY);
-        return new Reply.Content(head, body, false, streamed);
+        return new Reply.Content(head, new byte[0]);
     }
 
     /** True when {@code proxy} is shown: {@code stats scope} names it, and the page's scope is part of its name. */

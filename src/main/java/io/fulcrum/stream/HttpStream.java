@@ -1480,7 +1480,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         }
         ByteBuf out = client.alloc().buffer(128 + head.headers().encodedLength() + body.length);
         H1Encoder.writeHead(head, out);
-        if (!clientHead) {
+        if (!clientHead && head.bodyLength() == HttpHead.CHUNKED) {
+            H1Encoder.writeChunkedBody(body, out);
+        } else if (!clientHead) {
             out.writeBytes(body);
         }
         client.write(out, client.voidPromise());

@@ -305,6 +305,34 @@ class CompressionIT {
         });
     }
 
+    /**
+     * The compressed response's head, byte for byte as HAProxy 2.6 writes it (checked on haproxy): the server's fields,
+     * its Vary and ETag (weakened) in their place, then Transfer-Encoding (in its place when the server chunked), Vary
+     * and Content-Encoding. A Content-Length response's Transfer-Encoding came last (after Content-Encoding).
+     */
+    @Test
+    void headFieldsInHAProxysOrder() throws Exception {
+        withProxy("compression algo gzip deflate", "", c -> {
+            for (String algo : new String[] {"gzip", "deflate"}) {
+                String tail = "transfer-encoding: chunked\r\nvary: Accept-Encoding\r\ncontent-encoding: " + algo + "\r\n\r\n";
+                String accepted = "x-accept-encoding: [" + algo + "]\r\n";
+                assertThat(c.exchange(get("/", "Accept-Encoding: " + algo)).head().raw())
+                        .isEqualTo("HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\n" + accepted + tail);
+                assertThat(c.exchange(get("/chunked", "Accept-Encoding: " + algo)).head().raw())
+                        .isEqualTo("HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\n" + accepted + tail);
+                assertThat(c.exchange(get("/field/Vary:%20Cookie", "Accept-Encoding: " + algo)).head().raw())
+                        .isEqualTo("HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\nvary: Cookie\r\n" + accepted + tail);
+                assertThat(c.exchange(get("/field/ETag:%20\"v1\"", "Accept-Encoding: " + algo)).head().raw())
+                        .isEqualTo("HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\netag: W/\"v1\"\r\n" + accepted + tail);
+            }
+            // Connection comes after them all.
+            assertThat(c.exchange(get("/", "Accept-Encoding: gzip", "Connection: close")).head().raw()).isEqualTo(
+                    "HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\nx-accept-encoding: [gzip]\r\ntransfer-encoding: chunked\r\n"
+                            + "vary: Accept-Encoding\r\ncontent-encoding: gzip\r\nconnection: close\r\n\r\n");
+            c.awaitClosed(5_000);
+        });
+    }
+
     /** A strong ETag becomes weak: the compressed bytes are not the ones it named. */
     @Test
     void etagBecomesWeak() throws Exception {

@@ -466,7 +466,21 @@ class StatsPageIT {
         for (int i = 1; i <= 15; i++) {
             backends.append("backend b").append(i).append("\n    server s1 127.0.0.1:1\n    server s2 127.0.0.1:2\n");
         }
-        try (FulcrumProcess p = HttpKit.serve("""
+        try (FulcrumProcess p = pages(port, "    http-after-response set-header x-after yes\n" + backends)) {
+            for (String path : new String[] {"/stats", "/metrics"}) {
+                try (HttpClientConn c = HttpClientConn.open(port)) {
+                    HttpClientConn.Response r = c.exchange("GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n");
+                    assertThat(r.status()).as(path).isEqualTo(200);
+                    assertThat(r.get("x-after")).as(path).isEqualTo("yes");
+                    assertThat(r.bodyText().length()).as(path).isGreaterThan(20_000);
+                }
+            }
+        }
+    }
+
+    /** A stats page at /stats and the exporter at /metrics on {@code port}, the frontend's section going on with {@code more}. */
+    private static FulcrumProcess pages(int port, String more) throws Exception {
+        return HttpKit.serve("""
                 defaults
                     mode http
                     timeout connect 2s
@@ -477,16 +491,59 @@ class StatsPageIT {
                     stats enable
                     stats uri /stats
                     http-request use-service prometheus-exporter if { path /metrics }
-                    http-after-response set-header x-after yes
-                """.formatted(port) + backends, port)) {
-            for (String path : new String[] {"/stats", "/metrics"}) {
-                try (HttpClientConn c = HttpClientConn.open(port)) {
-                    HttpClientConn.Response r = c.exchange("GET " + path + " HTTP/1.1\r\nHost: x\r\n\r\n");
-                    assertThat(r.status()).as(path).isEqualTo(200);
-                    assertThat(r.get("x-after")).as(path).isEqualTo("yes");
-                    assertThat(r.bodyText().length()).as(path).isGreaterThan(20_000);
-                }
+                """.formatted(port) + more, port);
+    }
+
+    /**
+     * The pages' heads, byte for byte as HAProxy 2.6 sends them to an HTTP/1.1 client (checked on haproxy): chunked,
+     * the page's Transfer-Encoding before the Connection that HTTP/1 adds; a HEAD's answer without framing for the
+     * stats page, with its Transfer-Encoding for the exporter; the 303 after a POST with its zero length before
+     * Location. The connection stays but for the one that asks to close.
+     */
+    @Test
+    void pagesGoChunkedToHttp11() throws Exception {
+        int port = freePort();
+        String ok = "HTTP/1.1 200 OK\r\ncache-control: no-cache\r\ncontent-type: ";
+        try (FulcrumProcess p = pages(port, "    stats admin if TRUE\n"); HttpClientConn c = HttpClientConn.open(port)) {
+            String[][] pages = {{"/stats", "text/html", "<body>"}, {"/stats;csv", "text/plain", "# pxname,"},
+                    {"/stats;json", "application/json", "[["}, {"/metrics", "text/plain; version=0.0.4", "# HELP"}};
+            for (String[] page : pages) {
+                HttpClientConn.Response r = c.exchange("GET " + page[0] + " HTTP/1.1\r\nHost: x\r\n\r\n");
+                assertThat(r.head().raw()).as(page[0]).isEqualTo(ok + page[1] + "\r\ntransfer-encoding: chunked\r\n\r\n");
+                assertThat(r.bodyText()).as(page[0]).contains(page[2]);
             }
+            assertThat(c.exchange("HEAD /stats;csv HTTP/1.1\r\nHost: x\r\n\r\n").head().raw())
+                    .isEqualTo(ok + "text/plain\r\n\r\n");
+            assertThat(c.exchange("HEAD /metrics HTTP/1.1\r\nHost: x\r\n\r\n").head().raw())
+                    .isEqualTo(ok + "text/plain; version=0.0.4\r\ntransfer-encoding: chunked\r\n\r\n");
+            assertThat(c.exchange("POST /stats HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\na=b").head().raw()).isEqualTo(
+                    "HTTP/1.1 303 See Other\r\ncache-control: no-cache\r\ncontent-type: text/plain\r\ncontent-length: 0\r\n"
+                            + "location: /stats;st=NONE\r\n\r\n");
+            HttpClientConn.Response last = c.exchange("GET /stats;csv HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+            assertThat(last.head().raw()).isEqualTo(ok + "text/plain\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n");
+            c.awaitClosed(5_000);
+        }
+    }
+
+    /**
+     * An HTTP/1.0 client gets the pages with a Content-Length where HAProxy 2.6 sends chunks (RFC 9112 6.1 forbids
+     * them, docs/differences.md): in the place of HAProxy's Transfer-Encoding, after the Connection HTTP/1 adds for
+     * the stats page, among the exporter's own fields for the exporter; keep-alive when asked.
+     */
+    @Test
+    void pagesHaveALengthForHttp10() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeFalse(HttpKit.haproxy(), "HAProxy 2.6 sends an HTTP/1.0 client chunks");
+        int port = freePort();
+        String ok = "HTTP/1.1 200 OK\r\ncache-control: no-cache\r\ncontent-type: ";
+        try (FulcrumProcess p = pages(port, "    stats admin if TRUE\n"); HttpClientConn c = HttpClientConn.open(port)) {
+            HttpClientConn.Response r = c.exchange("GET /stats;csv HTTP/1.0\r\nHost: x\r\nConnection: keep-alive\r\n\r\n");
+            assertThat(r.head().raw()).isEqualTo(ok + "text/plain\r\nconnection: keep-alive\r\ncontent-length: " + r.body().length + "\r\n\r\n");
+            assertThat(r.bodyText()).startsWith("# pxname,");
+            r = c.exchange("GET /metrics HTTP/1.0\r\nHost: x\r\n\r\n");
+            assertThat(r.head().raw()).isEqualTo(ok + "text/plain; version=0.0.4\r\ncontent-length: " + r.body().length
+                    + "\r\nconnection: close\r\n\r\n");
+            assertThat(r.bodyText()).startsWith("# HELP");
+            c.awaitClosed(5_000);
         }
     }
 }

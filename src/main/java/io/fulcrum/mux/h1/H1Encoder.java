@@ -132,12 +132,23 @@ public final class H1Encoder {
         if (size <= 0) {
             throw new IllegalArgumentException("a chunk of " + size + " bytes");
         }
-        ByteBuf b = alloc.buffer(10);
+        return writeChunkSize(size, alloc.buffer(10));
+    }
+
+    private static ByteBuf writeChunkSize(int size, ByteBuf out) {
         // As HAProxy writes them: upper case, no leading zero.
         for (int shift = (31 - Integer.numberOfLeadingZeros(size)) & ~3; shift >= 0; shift -= 4) {
-            b.writeByte(HEX[size >>> shift & 0xf]);
+            out.writeByte(HEX[size >>> shift & 0xf]);
         }
-        return b.writeShort(CRLF_SHORT);
+        return out.writeShort(CRLF_SHORT);
+    }
+
+    /** A whole body, known at once, chunked: one chunk (none when empty) and the last chunk, without trailers. */
+    public static void writeChunkedBody(byte[] body, ByteBuf out) {
+        if (body.length > 0) {
+            writeChunkSize(body.length, out).writeBytes(body).writeShort(CRLF_SHORT);
+        }
+        out.writeMedium('0' << 16 | CRLF_SHORT).writeShort(CRLF_SHORT);
     }
 
     /** The CRLF that closes a chunk's data: a shared read-only buffer (releasing it is harmless). */
