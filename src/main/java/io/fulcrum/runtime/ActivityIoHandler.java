@@ -38,8 +38,12 @@ final class ActivityIoHandler implements IoHandler {
     private Registration[] changed = new Registration[64];
     private int changedCount;
 
+    /** The name under which {@code show profiling} counts the passes that handled I/O events. */
+    private final String ioKind;
+
     private ActivityIoHandler(IoHandler delegate, ThreadAwareExecutor executor, LoopActivity activity) {
         this.delegate = delegate;
+        this.ioKind = delegate.getClass().getSimpleName() + ".run";
         this.executor = executor;
         this.activity = activity;
     }
@@ -63,11 +67,17 @@ final class ActivityIoHandler implements IoHandler {
         }
         activity.pollStarts(System.nanoTime());
         int events = 0;
+        // (the CPU time of the poll itself is the kernel's: it is the events' handling that counts)
+        boolean measured = activity.profiling;
+        long cpu = measured ? Profiling.cpuNow() : 0;
         try {
             events = delegate.run(context);
             return events;
         } finally {
             activity.pollEnds(events, System.nanoTime());
+            if (measured && events > 0) {
+                Profiling.count(ioKind, Profiling.cpuNow() - cpu, 0);
+            }
         }
     }
 

@@ -6,7 +6,9 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoHandler;
 import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.IoEventLoop;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SingleThreadIoEventLoop;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollServerDomainSocketChannel;
@@ -36,9 +38,13 @@ import io.netty.util.concurrent.FastThreadLocalThread;
 import io.netty.util.concurrent.ThreadAwareExecutor;
 
 import java.nio.channels.spi.SelectorProvider;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -93,6 +99,8 @@ public final class EventLoops {
     private final boolean multiQueue;
     /** Each loop's activity counters. */
     private final List<LoopActivity> activities = new CopyOnWriteArrayList<>();
+    /** Each loop's queue of tasks to run ({@code show tasks}). */
+    private final Map<Object, Queue<Runnable>> taskQueues = new ConcurrentHashMap<>();
 
     /**
      * @param multiQueue {@code tune.listener.multi-queue}: whether a connection may go to a less busy loop than
@@ -130,7 +138,23 @@ public final class EventLoops {
                 return io.isChangingThreadSupported();
             }
         };
-        this.group = new MultiThreadIoEventLoopGroup(threads, factory, counted);
+        this.group = new MultiThreadIoEventLoopGroup(threads, factory, counted) {
+            @Override
+            protected IoEventLoop newChild(Executor executor, IoHandlerFactory ioHandlerFactory, Object... args) {
+                // (Netty asks for the queue inside the loop's constructor: the holder is set before that runs)
+                List<Queue<Runnable>> made = new ArrayList<>(1);
+                IoEventLoop loop = new SingleThreadIoEventLoop(this, executor, ioHandlerFactory) {
+                    @Override
+                    protected Queue<Runnable> newTaskQueue(int maxPendingTasks) {
+                        Queue<Runnable> q = Profiling.taskQueue(super.newTaskQueue(maxPendingTasks));
+                        made.add(q);
+                        return q;
+                    }
+                };
+                taskQueues.put(loop, made.getFirst());
+                return loop;
+            }
+        };
         // Each loop's thread starts now, in the group's order, so that thread N (cpu-map, a bind line's
         // 'thread', the 'thread' fetch) is the N-th loop of all(): threads otherwise start with their loop's first task.
         for (EventLoop loop : all()) {
@@ -231,6 +255,11 @@ public final class EventLoops {
     }
 
     /** The loops' activity counters, in the order of their threads' indexes (loops not started yet last). */
+    /** The tasks waiting to run on the loop {@code a} belongs to (empty for none known). */
+    Queue<Runnable> taskQueue(LoopActivity a) {
+        return taskQueues.getOrDefault(a.loop, new ArrayDeque<>());
+    }
+
     public List<LoopActivity> activities() {
         return activities.stream().sorted(Comparator.comparingInt(a -> a.index < 0 ? Integer.MAX_VALUE : a.index)).toList();
     }

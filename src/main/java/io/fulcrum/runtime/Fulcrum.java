@@ -105,6 +105,7 @@ public final class Fulcrum {
             }
         }
         boolean ioUring = PollerChoice.ioUring(global, proxies, backends.values(), CliSettings.of(model));
+        Profiling.set(global.profilingTasks);
         this.loops = new EventLoops(global.effectiveNbthread(), global.multiQueue, global.cpuMap,
                 new EventLoops.Poller(global.noEpoll, ioUring, global.busyPolling, global.maxPollEvents));
         this.checks = new HealthChecks(model, backends, loops);

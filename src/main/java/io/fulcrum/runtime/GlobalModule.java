@@ -42,6 +42,7 @@ public final class GlobalModule implements Module {
         KeywordTable<GlobalContext> kw = registry.table(KEYWORDS);
         ProcessCommands.register(CliCommands.of(registry));
         ActivityCommands.register(CliCommands.of(registry));
+        ProfilingCommands.register(CliCommands.of(registry));
         PoolsCommand.register(CliCommands.of(registry));
         MemStatsCommand.register(CliCommands.of(registry));
         FdCommand.register(CliCommands.of(registry));

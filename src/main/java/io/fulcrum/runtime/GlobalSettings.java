@@ -30,6 +30,8 @@ public final class GlobalSettings {
     public long closeSpreadTime;
     /** {@code busy-polling}: the event loops poll without ever sleeping. */
     public boolean busyPolling;
+    /** {@code profiling.tasks}: on, auto or off ({@link Profiling}). */
+    public String profilingTasks = "auto";
     /** {@code tune.maxpollevents}: events taken per poll; 0 or less: Netty's own, sized to the load. */
     public int maxPollEvents;
     /** {@code noepoll} (or {@code -de}): the JDK's NIO selector instead of Netty's native epoll. */

@@ -64,6 +64,7 @@ final class InternalsKeywords {
             if (!List.of("on", "auto", "off").contains(l.arg(1))) {
                 throw new ConfigException("'" + l.keyword() + "' expects either 'on', 'auto', or 'off' but got '" + l.arg(1) + "'.");
             }
+            g.settings().profilingTasks = l.arg(1);
         });
         kw.add("profiling.memory", (g, l) -> onOff(l));
         kw.add("tune.fail-alloc", (g, l) -> {

@@ -32,6 +32,8 @@ public final class LoopActivity {
     long takeovers;
     /** True while the thread waits in (or runs) its poll: it holds nothing another thread might wait for. */
     volatile boolean polling;
+    /** True while the loop measures its work for {@code show profiling} ({@link Profiling#pass}). */
+    boolean profiling;
     /** Sliding average of the time between two polls (running tasks), nanoseconds times {@link #SAMPLES}. */
     long loopNanosSum;
     long lastPollEnd;
@@ -52,6 +54,7 @@ public final class LoopActivity {
         if (lastPollEnd != 0) {
             loopNanosSum += now - lastPollEnd - loopNanosSum / SAMPLES;
         }
+        Profiling.pass(this);
         polling = true;
     }
 
