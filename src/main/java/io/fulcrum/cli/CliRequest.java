@@ -50,6 +50,14 @@ public final class CliRequest {
         return payload;
     }
 
+    /**
+     * The size of HAProxy's buffer for an answer ({@code tune.bufsize}): a command whose answer fills it goes on
+     * when it is sent, and some start their next part anew then.
+     */
+    public int bufsize() {
+        return session.bufsize();
+    }
+
     public Fulcrum process() {
         return session.process();
     }

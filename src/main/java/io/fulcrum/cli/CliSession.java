@@ -76,6 +76,11 @@ final class CliSession extends ChannelInboundHandlerAdapter {
         return channel;
     }
 
+    /** tune.bufsize: the longest command line, and the size of HAProxy's buffer for an answer. */
+    int bufsize() {
+        return maxLine;
+    }
+
     Fulcrum process() {
         return process;
     }

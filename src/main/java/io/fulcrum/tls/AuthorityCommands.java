@@ -5,6 +5,7 @@ import io.fulcrum.cli.CliException;
 import io.fulcrum.cli.CliLevel;
 import io.fulcrum.cli.CliRequest;
 
+import java.nio.charset.StandardCharsets;
 import java.security.cert.X509CRL;
 import java.security.cert.X509CRLEntry;
 import java.security.cert.X509Certificate;
@@ -86,15 +87,29 @@ final class AuthorityCommands<T> {
         if (kind == AuthorityFiles.Kind.CA && (items == null || index > items.size())) {
             return; // HAProxy shows nothing of an empty CA file, nor of a certificate past its last
         }
-        StringBuilder b = new StringBuilder("Filename: ").append(name).append("\nStatus: ")
-                .append(items == null ? "Empty" : !tx && store.uses(files, file) > 0 ? "Used" : "Unused").append('\n');
+        String head = "Filename: " + name + "\nStatus: " + (items == null ? "Empty" : !tx && store.uses(files, file) > 0 ? "Used" : "Unused") + "\n";
+        StringBuilder b = new StringBuilder(head);
+        int buffered = length(head); // what HAProxy's answer buffer holds
         for (int i = 1; items != null && i <= items.size(); i++) {
             if (index == 0 || index == i) {
-                b.append(" \n"); // (an empty line would end the answer)
-                describe(b, items.get(i - 1), i);
+                StringBuilder one = new StringBuilder(" \n"); // (an empty line would end the answer)
+                describe(one, items.get(i - 1), i);
+                int size = length(one);
+                if (kind == AuthorityFiles.Kind.CA && buffered + size > r.bufsize() && i > 1) {
+                    // HAProxy 2.6 puts a CA file's certificates in its buffer one by one; when the next one does not
+                    // fit it waits for the buffer to be sent, and starts again with the head
+                    b.append(head);
+                    buffered = length(head);
+                }
+                b.append(one);
+                buffered += size;
             }
         }
         r.print(b);
+    }
+
+    private static int length(CharSequence text) {
+        return text.toString().getBytes(StandardCharsets.UTF_8).length;
     }
 
     /** " - N certificate(s)" after a CA file's name; nothing after a CRL file's. */

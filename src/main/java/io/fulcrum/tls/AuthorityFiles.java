@@ -104,8 +104,15 @@ final class AuthorityFiles<T> {
         if (items == null || items.isEmpty()) {
             throw new Unloadable(keyword, name, system ? "0 CA were loaded" : "no certificate or crl found");
         }
+        items = stored(items);
         files.put(name, items);
         return items;
+    }
+
+    /** The items of a file or payload, in the order they were read, as HAProxy's store holds them. */
+    @SuppressWarnings("unchecked")
+    private List<T> stored(List<T> read) {
+        return kind == Kind.CA ? (List<T>) StoreOrder.of((List<X509Certificate>) read) : read;
     }
 
     /** A CA or CRL file that cannot be used: HAProxy's message, and why (for the server lines' longer one). */
@@ -177,7 +184,7 @@ final class AuthorityFiles<T> {
         if (items == null) {
             throw new CliException("Invalid payload\n" + cant);
         }
-        return tx.set(name, items);
+        return tx.set(name, stored(items));
     }
 
     /**
