@@ -184,7 +184,7 @@ final class FrontendSetup {
         if (list != null) {
             return list;
         }
-        Path file = globals.crt(bind, name);
+        Path file = Path.of(globals.crt(bind, name));
         List<String> lines;
         try {
             lines = Files.readAllLines(file, java.nio.charset.StandardCharsets.ISO_8859_1);
@@ -215,14 +215,17 @@ final class FrontendSetup {
         return list;
     }
 
-    /** The certificates of a {@code crt} argument: one file, or each file of a directory in name order. */
-    private List<CertKey> certificates(Path path) throws ConfigException {
+    /**
+     * The certificates of a {@code crt} argument, named as HAProxy names them: one file, or each file of a directory
+     * in name order (the directory's name without its trailing slashes, a slash, the file's).
+     */
+    private List<CertKey> certificates(String name) throws ConfigException {
+        Path path = Path.of(name);
         if (!Files.exists(path) && globals.extraFiles.contains(TlsGlobals.ExtraFile.BUNDLE)) {
             List<CertKey> bundle = new ArrayList<>();
             for (String type : BUNDLE_TYPES) {
-                Path member = Path.of(path + type);
-                if (Files.exists(member)) {
-                    bundle.add(load(member));
+                if (Files.exists(Path.of(name + type))) {
+                    bundle.add(load(name + type));
                 }
             }
             if (!bundle.isEmpty()) {
@@ -230,14 +233,19 @@ final class FrontendSetup {
             }
         }
         if (!Files.isDirectory(path)) {
-            return List.of(load(path));
+            if (name.endsWith("/") && Files.exists(path)) {
+                // (a Path forgets the slash; stat() does not)
+                throw new ConfigException("unable to stat SSL certificate from file '" + name + "' : Not a directory.");
+            }
+            return List.of(load(name));
         }
+        String dir = name.replaceAll("/+$", "");
         List<CertKey> certs = new ArrayList<>();
         try (Stream<Path> files = Files.list(path)) {
             for (Path f : files.sorted().toList()) {
-                String name = f.getFileName().toString();
-                if (Files.isRegularFile(f) && EXTRA_FILES.stream().noneMatch(name::endsWith)) {
-                    certs.add(load(f));
+                String file = f.getFileName().toString();
+                if (Files.isRegularFile(f) && EXTRA_FILES.stream().noneMatch(file::endsWith)) {
+                    certs.add(load(dir + "/" + file));
                 }
             }
         } catch (IOException e) {
@@ -246,13 +254,14 @@ final class FrontendSetup {
         return certs;
     }
 
-    private CertKey load(Path file) throws ConfigException {
-        CertKey ck = loaded.get(file.toString());
+    private CertKey load(String name) throws ConfigException {
+        CertKey ck = loaded.get(name);
         if (ck == null) {
-            ck = stapled(PemFiles.load(globals, file), file);
+            Path file = Path.of(name);
+            ck = stapled(PemFiles.load(globals, name, null), file);
             scts(file);
             outOfDate(ck, file);
-            loaded.put(file.toString(), ck);
+            loaded.put(name, ck);
             store.loaded(ck);
         }
         return ck;

@@ -45,7 +45,12 @@ final class PemFiles {
 
     /** The same, the key under the pass phrase {@code pass} when it is encrypted ({@code ca-sign-pass}; null: none). */
     static CertKey load(TlsGlobals globals, Path file, String pass) throws ConfigException {
-        String name = file.toString();
+        return load(globals, file.toString(), pass);
+    }
+
+    /** The same, the file named {@code name} as HAProxy names it (the path as written). */
+    static CertKey load(TlsGlobals globals, String name, String pass) throws ConfigException {
+        Path file = Path.of(name);
         String text = read(file, "unable to stat SSL certificate from file '" + name + "'");
         Path keyFile = globals.side(file, TlsGlobals.ExtraFile.KEY, ".key");
         CertKey ck = parse(name, text, null, keyFile == null ? globals.sideBase(file) : keyFile.toString(), keyFile, pass);

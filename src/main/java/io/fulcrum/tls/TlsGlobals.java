@@ -98,9 +98,15 @@ final class TlsGlobals {
         return under(crtBase, name);
     }
 
-    /** A certificate file name of the line at {@code where}: then, a name still relative from its default-path. */
-    Path crt(Source where, String name) {
-        return where.path(crt(name).toString());
+    /**
+     * A certificate file name of the line at {@code where} as HAProxy names it: {@code crt-base}, a slash and the
+     * name, the string kept as it is (a doubled slash, a {@code ./} are part of the name that the CLI shows and
+     * takes); then, a name still relative from its default-path.
+     */
+    String crt(Source where, String name) {
+        String joined = crtBase == null || name.startsWith("/") ? name : crtBase + "/" + name;
+        Path resolved = where.path(joined);
+        return resolved.isAbsolute() && !joined.startsWith("/") ? resolved.toString() : joined;
     }
 
     /** A CA or CRL file name: relative ones under {@code ca-base}. */

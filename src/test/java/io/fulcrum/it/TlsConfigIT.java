@@ -53,6 +53,27 @@ class TlsConfigIT {
         assertThat(check(":8445 ssl crt nokey.pem").exit()).isZero();
     }
 
+    /**
+     * A certificate's name is crt-base, a slash and the name as written: a trailing slash after a file is refused
+     * as stat() refuses it (haproxy 2.6's messages).
+     */
+    @Test
+    void certificatePathsAsWritten() throws Exception {
+        Files.createDirectories(dir.resolve("sub"));
+        TlsKit.selfSigned(dir.resolve("sub"), "a", "a.test");
+        Files.writeString(dir.resolve("list.txt"), "sub/a.pem\n");
+        Files.writeString(dir.resolve("t.cfg"), "global\n    crt-base " + dir + "/\ndefaults\n    mode http\n    timeout client 1s\n"
+                + "frontend f\n    bind :8443 ssl crt sub/a.pem/\n    bind :8444 ssl crt nope/\n    bind :8447 ssl crt-list " + dir.resolve("list.txt") + " crt ./sub//a.pem\n");
+        FulcrumRun r = FulcrumRun.in(dir.resolve("sub"), "-c", "-f", "../t.cfg");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.maskedStderr()).contains(
+                "parsing [../t.cfg:7] : 'bind :8443' in section 'frontend' : unable to stat SSL certificate from file '" + dir
+                        + "//sub/a.pem/' : Not a directory.\n",
+                "parsing [../t.cfg:8] : 'bind :8444' in section 'frontend' : unable to stat SSL certificate from file '" + dir
+                        + "//nope/' : No such file or directory.\n")
+                .doesNotContain("t.cfg:9");
+    }
+
     /** A certificate out of its dates is loaded with a warning (HAProxy 2.6 says nothing; issue 8 asks for one). */
     @Test
     void expiredCertificateWarns() throws Exception {
