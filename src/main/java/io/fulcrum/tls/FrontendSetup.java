@@ -184,10 +184,11 @@ final class FrontendSetup {
         if (list != null) {
             return list;
         }
-        Path file = Path.of(globals.crt(bind, name));
+        Path file = bind.path(name); // (not under crt-base: HAProxy 2.6 reads the list's own name as it is)
         List<String> lines;
         try {
-            lines = Files.readAllLines(file, java.nio.charset.StandardCharsets.ISO_8859_1);
+            // a directory reads as no line, as HAProxy's fgets() on it
+            lines = Files.isDirectory(file) ? List.of() : Files.readAllLines(file, java.nio.charset.StandardCharsets.ISO_8859_1);
         } catch (NoSuchFileException e) {
             throw new ConfigException("'crt-list' : cannot open file '" + name + "' : No such file or directory");
         } catch (IOException e) {

@@ -55,7 +55,8 @@ class TlsConfigIT {
 
     /**
      * A certificate's name is crt-base, a slash and the name as written: a trailing slash after a file is refused
-     * as stat() refuses it (haproxy 2.6's messages).
+     * as stat() refuses it, a crt-list naming a directory reads as empty, and a crt-list's own name is not under
+     * crt-base (haproxy 2.6's messages).
      */
     @Test
     void certificatePathsAsWritten() throws Exception {
@@ -63,15 +64,19 @@ class TlsConfigIT {
         TlsKit.selfSigned(dir.resolve("sub"), "a", "a.test");
         Files.writeString(dir.resolve("list.txt"), "sub/a.pem\n");
         Files.writeString(dir.resolve("t.cfg"), "global\n    crt-base " + dir + "/\ndefaults\n    mode http\n    timeout client 1s\n"
-                + "frontend f\n    bind :8443 ssl crt sub/a.pem/\n    bind :8444 ssl crt nope/\n    bind :8447 ssl crt-list " + dir.resolve("list.txt") + " crt ./sub//a.pem\n");
+                + "frontend f\n    bind :8443 ssl crt sub/a.pem/\n    bind :8444 ssl crt nope/\n    bind :8445 ssl crt-list " + dir.resolve("sub")
+                + "\n    bind :8446 ssl crt-list list.txt\n    bind :8447 ssl crt-list " + dir.resolve("list.txt") + " crt ./sub//a.pem\n");
         FulcrumRun r = FulcrumRun.in(dir.resolve("sub"), "-c", "-f", "../t.cfg");
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.maskedStderr()).contains(
                 "parsing [../t.cfg:7] : 'bind :8443' in section 'frontend' : unable to stat SSL certificate from file '" + dir
                         + "//sub/a.pem/' : Not a directory.\n",
                 "parsing [../t.cfg:8] : 'bind :8444' in section 'frontend' : unable to stat SSL certificate from file '" + dir
-                        + "//nope/' : No such file or directory.\n")
-                .doesNotContain("t.cfg:9");
+                        + "//nope/' : No such file or directory.\n",
+                "config : Proxy 'f': no SSL certificate specified for bind ':8445' at [../t.cfg:9] (use 'crt').\n",
+                "parsing [../t.cfg:10] : 'bind :8446' in section 'frontend' : 'crt-list' : cannot open file 'list.txt' : No such file or"
+                        + " directory\n")
+                .doesNotContain("t.cfg:11");
     }
 
     /** A certificate out of its dates is loaded with a warning (HAProxy 2.6 says nothing; issue 8 asks for one). */
