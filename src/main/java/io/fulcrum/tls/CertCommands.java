@@ -226,13 +226,16 @@ final class CertCommands {
 
     private void addLine(CliRequest r) throws CliException {
         String list = r.arg(3);
-        String text = r.payload() != null ? r.payload().strip().lines().findFirst().orElse("") : String.join(" ", r.args().subList(Math.min(4, r.size()), r.size()));
+        String text = r.payload() != null ? r.payload().strip().lines().findFirst().orElse("") : r.arg(4);
         if (list.isEmpty() || text.isBlank()) {
             throw new CliException("'add ssl crtlist' expects a filename and a certificate name\n");
         }
         CrtList.Parsed line;
         try {
-            line = CrtList.parse(text, "parsing [CLI:1]: ", new Source("CLI", 1), lineOptions);
+            // Without a payload the line is the certificate alone: HAProxy 2.6 ignores the words after it (its
+            // options and filters come only in a payload)
+            line = r.payload() == null ? new CrtList.Parsed(text, null, List.of())
+                    : CrtList.parse(text, "parsing [CLI:1]: ", new Source("CLI", 1), lineOptions);
         } catch (ConfigException e) {
             throw new CliException("Can't edit the crt-list: " + e.getMessage() + "\n");
         }

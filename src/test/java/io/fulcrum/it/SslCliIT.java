@@ -138,7 +138,9 @@ class SslCliIT {
         assertThat(presented("c.example.com")).isEqualTo("c.example.com");
         assertThat(cli("show ssl cert " + c)).contains("Status: Used\n");
         assertThat(cli("del ssl cert " + c)).isEqualTo("Can't remove the certificate: certificate '" + c + "' in use, can't be deleted!\n\n\n");
-        assertThat(cli("add ssl crt-list " + list + " " + c)).isEqualTo("Inserting certificate '" + c + "' in crt-list '" + list + "'.\nSuccess!\n\n");
+        // Without a payload, the words after the certificate are ignored: the line is the certificate alone.
+        assertThat(cli("add ssl crt-list " + list + " " + c + " [verify required bogus] y.example.com"))
+                .isEqualTo("Inserting certificate '" + c + "' in crt-list '" + list + "'.\nSuccess!\n\n");
         assertThat(cli("show ssl crt-list -n " + list)).isEqualTo("# " + list + "\n"
                 + b + ":1 [alpn h2 ssl-min-ver TLSv1.2] b.example.com !x.b.example.com\n"
                 + c + ":2 [alpn http/1.1 verify none] c.example.com\n" + c + ":3\n\n");
