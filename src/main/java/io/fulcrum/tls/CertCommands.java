@@ -226,9 +226,13 @@ final class CertCommands {
 
     private void addLine(CliRequest r) throws CliException {
         String list = r.arg(3);
-        String text = r.payload() != null ? r.payload().strip().lines().findFirst().orElse("") : r.arg(4);
+        String text = r.payload() != null ? r.payload().replaceFirst("\n$", "") : r.arg(4);
+        String usage = "'add ssl crtlist' expects a filename and a certificate name\n";
         if (list.isEmpty() || text.isBlank()) {
-            throw new CliException("'add ssl crtlist' expects a filename and a certificate name\n");
+            throw new CliException(usage);
+        }
+        if (text.indexOf('\n') >= 0) {
+            throw new CliException("Can't edit the crt-list: only one line of payload is supported!\n");
         }
         CrtList.Parsed line;
         try {
@@ -238,6 +242,9 @@ final class CertCommands {
                     : CrtList.parse(text, "parsing [CLI:1]: ", new Source("CLI", 1), lineOptions);
         } catch (ConfigException e) {
             throw new CliException("Can't edit the crt-list: " + e.getMessage() + "\n");
+        }
+        if (line == null) {
+            throw new CliException(usage); // a comment names no certificate
         }
         int binds = store.addLine(list, line);
         r.print("Inserting certificate '" + line.cert() + "' in crt-list '" + list + "'" + ".".repeat(Math.max(1, binds)) + "\nSuccess!\n");

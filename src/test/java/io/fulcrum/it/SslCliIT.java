@@ -169,6 +169,10 @@ class SslCliIT {
         assertThat(cli("add ssl crt-list " + list + " " + nope)).isEqualTo("Can't edit the crt-list: certificate '" + nope + "' does not exist!\n\n");
         assertThat(cli("add ssl crt-list " + list + " <<\n" + a + " [bogus 1]\n"))
                 .isEqualTo("Can't edit the crt-list: parsing [CLI:1]: unknown ssl keyword bogus\n\n");
+        assertThat(cli("add ssl crt-list " + list + " <<\n" + a + " a.example.com\n" + b + " b.example.com\n"))
+                .isEqualTo("Can't edit the crt-list: only one line of payload is supported!\n\n");
+        assertThat(cli("add ssl crt-list " + list + " <<\n# a comment\n" + a + " a.example.com\n"))
+                .isEqualTo("Can't edit the crt-list: only one line of payload is supported!\n\n");
         assertThat(cli("del ssl crt-list " + list + " " + nope)).isEqualTo("Can't delete the entry: certificate '" + nope + "' does not exist!\n\n");
         assertThat(cli("del ssl crt-list " + list + " " + a))
                 .isEqualTo("Can't delete the entry: certificate '" + a + "' can't be found in crt-list '" + list + "'!\n\n");
