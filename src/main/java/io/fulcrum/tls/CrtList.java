@@ -88,19 +88,24 @@ final class CrtList {
             throws ConfigException {
         BindOptions o = new BindOptions();
         String[] words = text.isBlank() ? new String[0] : text.strip().split("\\s+");
+        // An option's own error is told without the line's place, as HAProxy 2.6 tells it ("'crt-list' : " is kept)
+        String option = where.replaceFirst("parsing \\[[^]]*]: $", "");
         for (int i = 0; i < words.length; ) {
             KeywordTable.Entry<BindOptions> e = optionTable.find(words[i]);
             if (e == null) {
                 throw new ConfigException(where + "unknown ssl keyword " + words[i]);
             }
             if (i + e.flags() >= words.length) {
-                throw new ConfigException(where + "'" + words[i] + "' : missing value");
+                throw new ConfigException(where + "ssl args out of '[]' for " + words[i]);
             }
             try {
                 List<Token> tokens = Stream.of(words).skip(i).limit(1 + e.flags()).map(w -> new Token(w, 0)).toList();
                 e.parser().parse(o, new ConfigLine(source, text, tokens, null));
             } catch (BindOptionException ex) {
-                throw new ConfigException(where + ex.getMessage());
+                throw new ConfigException(option + ex.getMessage());
+            } catch (ConfigException ex) {
+                String m = ex.getMessage();
+                throw new ConfigException(option + (m.startsWith("'" + words[i] + "'") ? m : "'" + words[i] + "' : " + m));
             }
             i += 1 + e.flags();
         }

@@ -169,6 +169,10 @@ class SslCliIT {
         assertThat(cli("add ssl crt-list " + list + " " + nope)).isEqualTo("Can't edit the crt-list: certificate '" + nope + "' does not exist!\n\n");
         assertThat(cli("add ssl crt-list " + list + " <<\n" + a + " [bogus 1]\n"))
                 .isEqualTo("Can't edit the crt-list: parsing [CLI:1]: unknown ssl keyword bogus\n\n");
+        assertThat(cli("add ssl crt-list " + list + " <<\n" + a + " [ssl-min-ver TLSv9] a.example.com\n"))
+                .isEqualTo("Can't edit the crt-list: 'TLSv9' : unknown ssl/tls version\n\n");
+        assertThat(cli("add ssl crt-list " + list + " <<\n" + a + " [alpn] a.example.com\n"))
+                .isEqualTo("Can't edit the crt-list: parsing [CLI:1]: ssl args out of '[]' for alpn\n\n");
         assertThat(cli("add ssl crt-list " + list + " <<\n" + a + " a.example.com\n" + b + " b.example.com\n"))
                 .isEqualTo("Can't edit the crt-list: only one line of payload is supported!\n\n");
         assertThat(cli("add ssl crt-list " + list + " <<\n# a comment\n" + a + " a.example.com\n"))

@@ -79,6 +79,19 @@ class TlsConfigIT {
                 .doesNotContain("t.cfg:11");
     }
 
+    /** An option's error on a crt-list line is told without the line's place, as haproxy 2.6 tells it. */
+    @Test
+    void crtListOptionErrors() throws Exception {
+        TlsKit.selfSigned(dir, "good", "good.test");
+        Files.writeString(dir.resolve("verify.txt"), "good.pem [verify bogus] x.test\n");
+        Files.writeString(dir.resolve("version.txt"), "good.pem [ssl-min-ver TLSv9] x.test\n");
+        FulcrumRun r = check(":8443 ssl crt-list verify.txt", ":8444 ssl crt-list version.txt");
+        assertThat(r.maskedStderr()).contains(
+                "parsing [t.cfg:7] : 'bind :8443' in section 'frontend' : 'crt-list' : 'verify' : unknown verify method 'bogus', only"
+                        + " 'none', 'optional', and 'required' are supported\n",
+                "parsing [t.cfg:8] : 'bind :8444' in section 'frontend' : 'crt-list' : 'TLSv9' : unknown ssl/tls version\n");
+    }
+
     /** A certificate out of its dates is loaded with a warning (HAProxy 2.6 says nothing; issue 8 asks for one). */
     @Test
     void expiredCertificateWarns() throws Exception {
