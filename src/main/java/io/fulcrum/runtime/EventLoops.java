@@ -254,12 +254,12 @@ public final class EventLoops {
         return unixCli;
     }
 
-    /** The loops' activity counters, in the order of their threads' indexes (loops not started yet last). */
     /** The tasks waiting to run on the loop {@code a} belongs to (empty for none known). */
     Queue<Runnable> taskQueue(LoopActivity a) {
         return taskQueues.getOrDefault(a.loop, new ArrayDeque<>());
     }
 
+    /** The loops' activity counters, in the order of their threads' indexes (loops not started yet last). */
     public List<LoopActivity> activities() {
         return activities.stream().sorted(Comparator.comparingInt(a -> a.index < 0 ? Integer.MAX_VALUE : a.index)).toList();
     }
