@@ -124,6 +124,37 @@ class TcpAbortOnCloseIT {
         }
     }
 
+    /** A reset is a client error whatever the session waits for: CD, as HAProxy logs it, Tw counting the wait. */
+    @Test
+    void aQueuedClientThatResetsIsLoggedCD() throws Exception {
+        int fe = freePort();
+        try (Origin origin = Origin.start(Origin.ECHO);
+             FulcrumProcess proxy = serve(config(fe, origin.port(), ""), fe);
+             Socket holder = connect(fe)) {
+            assertThat(TcpProxyKit.echo(holder, "A")).isEqualTo("A");
+            resetWhileWaiting(connect(fe));
+            assertThat(awaitLine(proxy, " CD ")).containsPattern(" l l/<NOSRV> [1-9]\\d+/-1/\\d+ 0 CD ");
+        }
+    }
+
+    @Test
+    void aConnectingClientThatResetsIsLoggedCD() throws Exception {
+        int fe = freePort();
+        try (TcpProxyKit.Blackhole hole = new TcpProxyKit.Blackhole();
+             FulcrumProcess proxy = serve(config(fe, hole.port(), ""), fe)) {
+            resetWhileWaiting(connect(fe));
+            assertThat(awaitLine(proxy, " CD ")).containsPattern(" l l/s1 \\d+/-1/\\d+ 0 CD ");
+        }
+    }
+
+    /** Sends a byte, waits in the queue or for the connection, then resets the connection. */
+    private static void resetWhileWaiting(Socket c) throws Exception {
+        send(c, "B");
+        Thread.sleep(300);
+        c.setSoLinger(true, 0);
+        c.close();
+    }
+
     @Test
     void aConnectingClientThatLeavesWithNothingToSendIsGivenUp() throws Exception {
         int fe = freePort();

@@ -1011,6 +1011,13 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
 
     /** A side failed (a reset, a write error): the first such event is the session's termination cause. */
     void failed(Side side) {
+        if (side == Side.CLIENT && !connected && ticket != null) {
+            // A reset while the session waits in a queue or for its server connection: HAProxy takes it as any client
+            // error, CD, the wait counted in Tw.
+            log.serverAssigned();
+            log.error('C', 'D');
+            return;
+        }
         log.error(side == Side.CLIENT ? 'C' : 'S');
     }
 
