@@ -2,7 +2,6 @@ package io.fulcrum.server;
 
 import io.fulcrum.cfg.Source;
 import io.fulcrum.conn.Endpoint;
-import io.fulcrum.conn.InetText;
 import io.fulcrum.conn.NetNamespace;
 
 import java.util.HashMap;
@@ -101,9 +100,11 @@ public final class ServerSpec implements Cloneable {
     public static ServerSpec destination(String name) {
         ServerSpec s = new ServerSpec();
         s.name = name;
-        s.addressText = "0.0.0.0";
-        s.endpoint = new Endpoint.Inet(InetText.literal(s.addressText), 0, Endpoint.Family.ANY);
-        s.portMode = PortMode.CLIENT;
+        try {
+            ServerAddress.parse(s, "0.0.0.0"); // as a server line says it
+        } catch (io.fulcrum.cfg.ConfigException e) {
+            throw new IllegalStateException(e); // (a literal address always parses)
+        }
         return s;
     }
 

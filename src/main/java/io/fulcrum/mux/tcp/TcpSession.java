@@ -479,7 +479,7 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
             abort();
             return;
         }
-        if (ticket == null && inputShut[Side.CLIENT.ordinal()] && (early == null || !early.isReadable())) {
+        if (ticket == null && inputShut[Side.CLIENT.ordinal()] && nothingToPass()) {
             abort(); // the client left with nothing to pass on before a server was asked for: HAProxy closes, '--'
             return;
         }
@@ -571,8 +571,12 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
      * queue or connecting) is given up when nothing it sent is left to pass on, or with {@code option abortonclose}.
      */
     private boolean clientGaveUp() {
-        return inputShut[Side.CLIENT.ordinal()]
-                && (early == null || !early.isReadable() || backend.httpOptions().abortOnClose);
+        return inputShut[Side.CLIENT.ordinal()] && (nothingToPass() || backend.httpOptions().abortOnClose);
+    }
+
+    /** Nothing the client sent waits for the server connection (HAProxy's empty request channel). */
+    private boolean nothingToPass() {
+        return early == null || !early.isReadable();
     }
 
     /** The session ends without a server: CQ in a queue (Tw counted until now), CC while connecting. */
