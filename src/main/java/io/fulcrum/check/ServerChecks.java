@@ -61,8 +61,8 @@ public final class ServerChecks {
     private volatile boolean agentRunning;
     private volatile CheckResult lastHealth = CheckResult.NONE;
     private volatile CheckResult lastAgent = CheckResult.NONE;
-    /** The server was in maintenance at the last state change this checker saw. */
-    private boolean sawMaintenance;
+    /** The server was in maintenance at the last state change this checker saw (read by the stats too). */
+    private volatile boolean sawMaintenance;
     private CheckStatus lastStatus = CheckStatus.INI;
     private CheckStatus lastAgentStatus = CheckStatus.INI;
     /**
@@ -133,11 +133,13 @@ public final class ServerChecks {
             health = 0;
             sawMaintenance = true;
         } else if (sawMaintenance) {
+            health = healthAfterMaintenance();
             sawMaintenance = false;
-            if (spec.check && healthEnabled) {
-                health = spec.rise;
-            }
         }
+    }
+
+    private int healthAfterMaintenance() {
+        return spec.check && healthEnabled ? spec.rise : health;
     }
 
     public Server server() {
@@ -485,7 +487,10 @@ public final class ServerChecks {
         int state = (spec.check ? CheckView.CONFIGURED : 0) | (enabled ? CheckView.ENABLED : 0)
                 | (healthRunning && enabled ? CheckView.IN_PROGRESS : 0)
                 | (st.inMaintenance() && enabled || !spec.check && (st.admin() & ServerState.CMAINT) != 0 ? CheckView.PAUSED : 0);
-        return view(state, lastHealth, healthRunning, spec.rise, spec.fall, st.inMaintenance() ? 0 : health);
+        // The counter follows an admin change on the checks' loop, a moment after the CLI made it: until then the
+        // stats show what it is about to be, as HAProxy's, which changes both at once.
+        int shown = st.inMaintenance() ? 0 : sawMaintenance ? healthAfterMaintenance() : health;
+        return view(state, lastHealth, healthRunning, spec.rise, spec.fall, shown);
     }
 
     /** The agent check as the stats report it (HAProxy's agent: rise 1, fall 1). */
