@@ -67,10 +67,23 @@ final class AuthorityFiles<T> {
         return new AuthorityFiles<>(Kind.CRL);
     }
 
-    /** The file name of option line {@code l} ({@code ca-file <name>}), remembering where the line was. */
-    synchronized String named(ConfigLine l) {
-        namedAt.putIfAbsent(l.arg(1), l.source());
-        return l.arg(1);
+    /**
+     * The file name of option line {@code l} ({@code ca-file <name>}), remembering where the line was. A crt-list line
+     * the CLI adds reads no file, as HAProxy's (it opens files only while it reads its configuration): it may name
+     * one the configuration loaded or {@code new ssl ca-file} made, no other.
+     *
+     * @throws Unloadable for a CLI line naming a file the store does not hold
+     */
+    synchronized String named(ConfigLine l) throws Unloadable {
+        String given = l.arg(1);
+        if (l.source() == CrtList.CLI) {
+            if (!namedAt.containsKey(given) && !files.containsKey(given)) {
+                throw new Unloadable(kind.keyword, given, "not loaded");
+            }
+            return given;
+        }
+        namedAt.putIfAbsent(given, l.source());
+        return given;
     }
 
     /**

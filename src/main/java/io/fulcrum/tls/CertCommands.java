@@ -2,7 +2,6 @@ package io.fulcrum.tls;
 
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.KeywordTable;
-import io.fulcrum.cfg.Source;
 import io.fulcrum.cli.CliCommands;
 import io.fulcrum.cli.CliException;
 import io.fulcrum.cli.CliLevel;
@@ -239,7 +238,7 @@ final class CertCommands {
             // Without a payload the line is the certificate alone: HAProxy 2.6 ignores the words after it (its
             // options and filters come only in a payload)
             line = r.payload() == null ? new CrtList.Parsed(text, null, List.of())
-                    : CrtList.parse(text, "parsing [CLI:1]: ", new Source("CLI", 1), lineOptions);
+                    : CrtList.parse(text, "parsing [CLI:1]: ", CrtList.CLI, lineOptions);
         } catch (ConfigException e) {
             throw new CliException("Can't edit the crt-list: " + e.getMessage() + "\n");
         }

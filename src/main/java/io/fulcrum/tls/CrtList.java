@@ -58,6 +58,9 @@ final class CrtList {
         lineCount = Math.max(lineCount, n);
     }
 
+    /** Where a line the CLI adds ({@code add ssl crt-list}) comes from: HAProxy's "[CLI:1]". */
+    static final Source CLI = new Source("CLI", 1);
+
     /**
      * Reads a line ({@code <cert> [<options>] [<filters>...]}), or null for a blank line or a comment.
      *

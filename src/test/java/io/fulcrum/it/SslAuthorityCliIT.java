@@ -268,4 +268,18 @@ class SslAuthorityCliIT {
         assertThat(cli("show ssl ca-file " + ca + ":0")).isEqualTo("wrong CA index after colons in '" + ca + ":0'!\n");
         assertThat(cli("show ssl crl-file " + crl + ":x")).isEqualTo("wrong CRL index after colons in '" + crl + ":x'!\n");
     }
+
+    /** A crt-list line added at run time may name the CA and CRL files loaded, not read others from the disk (as haproxy). */
+    @Test
+    void aCrtListLineNamesOnlyLoadedFiles() throws Exception {
+        String server = dir.resolve("server.pem").toString();
+        String unloadedCa = dir.resolve("ca2.pem").toString();
+        String unloadedCrl = dir.resolve("crl.pem").toString();
+        assertThat(Path.of(unloadedCa)).exists();
+        assertThat(Path.of(unloadedCrl)).exists();
+        assertThat(cli("add ssl crt-list " + list + " <<\n" + server + " [verify optional ca-file " + unloadedCa + "] a.test\n"))
+                .isEqualTo("Can't edit the crt-list: 'ca-file' : unable to load " + unloadedCa + "\n\n");
+        assertThat(cli("add ssl crt-list " + list + " <<\n" + server + " [crl-file " + unloadedCrl + " ca-file " + ca + " verify optional] a.test\n"))
+                .isEqualTo("Can't edit the crt-list: 'crl-file' : unable to load " + unloadedCrl + "\n\n");
+    }
 }
