@@ -43,9 +43,24 @@ final class TimeConverters {
 
     private static boolean format(Arg[] a, Sample smp, ZoneId zone) {
         long seconds = (smp.num() & DATE_MASK) + (a.length > 1 ? a[1].num() : 0); // the offset after the mask, as HAProxy
+        String s = format(a[0].text(), seconds, zone, ZoneId.systemDefault());
+        return s != null && smp.setStr(s);
+    }
+
+    /**
+     * The date {@code seconds} in {@code zone} as strftime(3) writes it where the local time zone is {@code local}, or
+     * null when it cannot be represented.
+     */
+    static String format(String fmt, long seconds, ZoneId zone, ZoneId local) {
         long cycles = cycles(seconds);
         ZonedDateTime t = at(seconds - cycles * CYCLE_SECONDS, zone);
-        return t != null && smp.setStr(Strftime.format(a[0].text(), t, seconds, cycles * 400));
+        if (t == null) {
+            return null;
+        }
+        // glibc's %s is mktime() of the broken-down time: gmtime()'s (utime) is read as the local standard time
+        long epoch = zone.equals(local) ? seconds
+                : seconds - local.getRules().getStandardOffset(t.toInstant()).getTotalSeconds();
+        return Strftime.format(fmt, t, epoch, cycles * 400);
     }
 
     /** How many 400-year cycles to take off a date too far for java.time (masked dates reach the year 1141709097). */
@@ -200,13 +215,16 @@ final class TimeConverters {
             return true;
         }
 
-        /** glibc names UTC "GMT" for gmtime() and the local zone by its abbreviation. */
+        /**
+         * glibc names UTC "GMT" for gmtime() and the local zone by its abbreviation ("CET", "CEST"): the JDK's
+         * English names, which are tzdata's for most zones (its root locale has none: "GMT+01:00").
+         */
         private static String zoneName(ZonedDateTime t) {
             if (t.getZone() == ZoneOffset.UTC) {
                 return "GMT";
             }
             boolean dst = t.getZone().getRules().isDaylightSavings(t.toInstant());
-            return java.util.TimeZone.getTimeZone(t.getZone()).getDisplayName(dst, java.util.TimeZone.SHORT, Locale.ROOT);
+            return java.util.TimeZone.getTimeZone(t.getZone()).getDisplayName(dst, java.util.TimeZone.SHORT, Locale.US);
         }
 
         private static void number(StringBuilder out, long v, int digits, char padding, char flag, int width) {

@@ -1,7 +1,27 @@
 package io.fulcrum.sample;
 
+import org.junit.jupiter.api.Test;
+
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 /** Expected values and messages come from haproxy 2.6.12, unless a comment says otherwise. */
 class TimeConvertersTest extends ConverterTableTest {
+    private static final ZoneId PARIS = ZoneId.of("Europe/Paris");
+
+    /** haproxy 2.6.12 run with TZ=Europe/Paris (tools/sample-diff.py), and glibc's strftime for New York. */
+    @Test
+    void localZone() {
+        assertEquals("0 +0100 CET", TimeConverters.format("%s %z %Z", 0, PARIS, PARIS));
+        assertEquals("1711846800 +0200 CEST", TimeConverters.format("%s %z %Z", 1711846800, PARIS, PARIS));
+        // utime's %s is the UTC time read as the local standard time, as glibc's mktime() reads gmtime()'s
+        assertEquals("-3600 +0000 GMT", TimeConverters.format("%s %z %Z", 0, ZoneOffset.UTC, PARIS));
+        assertEquals("1711843200 +0000 GMT", TimeConverters.format("%s %z %Z", 1711846800, ZoneOffset.UTC, PARIS));
+        assertEquals("1720018000", TimeConverters.format("%s", 1720000000, ZoneOffset.UTC, ZoneId.of("America/New_York")));
+        assertEquals("1700000000 2023-11-14", TimeConverters.format("%s %F", 1700000000, ZoneOffset.UTC, ZoneOffset.UTC));
+    }
 
     @Override
     String results() {
