@@ -506,11 +506,24 @@ final class ProtocolConverters {
             }
             return smp.setSint(switch (type) {
                 case "sint32", "sint64" -> (v >>> 1) ^ -(v & 1);
-                case "double" -> (long) Double.longBitsToDouble(v);
-                case "float" -> (int) Float.intBitsToFloat((int) v) & 0xffffffffL;
+                case "double" -> toUint64(Double.longBitsToDouble(v));
+                case "float" -> truncate(Float.intBitsToFloat((int) v)) & 0xffffffffL; // (to uint32_t: the low half)
                 case "sfixed32" -> (int) v;
                 default -> v;
             });
+        }
+
+        /**
+         * HAProxy's C cast of a double to uint64_t as gcc compiles it for x86-64: from 2^63 up, 2^63 is taken off
+         * before truncating and put back after.
+         */
+        private static long toUint64(double d) {
+            return d >= 0x1p63 ? truncate(d - 0x1p63) ^ Long.MIN_VALUE : truncate(d);
+        }
+
+        /** x86-64's truncating conversion (cvttsd2si): -2^63 for NaN and for what does not fit (Java saturates). */
+        private static long truncate(double d) {
+            return d >= -0x1p63 && d < 0x1p63 ? (long) d : Long.MIN_VALUE;
         }
 
         /** The first field numbered {@code number}: {wire type, value start, value end}, or null. */

@@ -292,6 +292,19 @@ class ProtocolConvertersTest extends ConverterTableTest {
             str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(5) => bin:000000000000F83F
             str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(6,float) => sint:4294967294
             str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(6,fixed32) => sint:3222274048
+            # a double or float that does not fit: the C casts as x86-64 does them (2^63 for NaN; a float to uint32_t
+            # through a 64-bit conversion, kept its low half)
+            bin(09003d9160e458e143),protobuf(1,double) => sint:-8446744073709551616
+            bin(09000000000000e043),protobuf(1,double) => sint:-9223372036854775808
+            bin(09ea8ca039593e2946),protobuf(1,double) => sint:0
+            bin(09ea8ca039593e29c6),protobuf(1,double) => sint:-9223372036854775808
+            bin(09000000000000f07f),protobuf(1,double) => sint:0
+            bin(09ffffffffffffffff),protobuf(1,double) => sint:-9223372036854775808
+            bin(0d0000c0bf),protobuf(1,float) => sint:4294967295
+            bin(0d5ed0324f),protobuf(1,float) => sint:3000000000
+            bin(0df902954f),protobuf(1,float) => sint:705032704
+            bin(0dec78ad60),protobuf(1,float) => sint:0
+            bin(0dffffffff),protobuf(1,float) => sint:0
             str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(6,sfixed32) => sint:-1072693248
             str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(6) => bin:000010C0
             str(CJYBEP///////////wEYAyABKQAAAAAAAPg/NQAAEMA5+f////////9F9////0oFaGVsbG9QgICAgIABWAA=),b64dec,protobuf(7,sfixed64) => sint:-7
