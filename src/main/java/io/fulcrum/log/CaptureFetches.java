@@ -1,6 +1,7 @@
 package io.fulcrum.log;
 
 import io.fulcrum.http.HttpHead;
+import io.fulcrum.http.RequestTarget;
 import io.fulcrum.http.ResponseHead;
 import io.fulcrum.sample.ArgSpec;
 import io.fulcrum.sample.ArgType;
@@ -9,6 +10,7 @@ import io.fulcrum.sample.Fetch;
 import io.fulcrum.sample.SampleCatalog;
 import io.fulcrum.sample.SampleType;
 import io.fulcrum.sample.Source;
+import io.netty.util.AsciiString;
 
 import java.util.function.Function;
 
@@ -35,12 +37,18 @@ final class CaptureFetches {
             }));
         }
         line(c, "capture.req.method", StreamLog::method);
-        line(c, "capture.req.uri", StreamLog::uri);
+        line(c, "capture.req.uri", log -> pathAndQuery(log.uri()));
         line(c, "capture.req.ver", StreamLog::httpVersion);
         c.fetch(new Fetch("capture.res.ver", ArgSpec.NONE, SampleType.STR, Source.HRQHP, (a, ctx, out) -> {
             ResponseHead r = ctx.response();
             return r != null && out.setStr(HttpHead.versionText(r.version()));
         }));
+    }
+
+    /** What HAProxy's http_get_path() keeps of a target: from its path on; null without a path ("*", "http://h"). */
+    private static CharSequence pathAndQuery(AsciiString uri) {
+        int start = uri == null ? -1 : RequestTarget.pathStart(uri);
+        return start < 0 ? null : uri.subSequence(start, uri.length(), false);
     }
 
     /** A part of the request line as received (the request may have been rewritten since). */

@@ -54,6 +54,22 @@ class CaptureIT {
         }
     }
 
+    /** capture.req.uri is the captured target from its path on, as HAProxy's http_get_path() cuts it: none for '*'. */
+    @Test
+    void captureReqUriIsThePath() throws Exception {
+        int fe = freePort();
+        String frontend = "http-request return status 200 content-type text/plain lf-string \"[%[capture.req.uri]]\"";
+        try (SyslogListener logs = SyslogListener.open();
+             FulcrumProcess proxy = HttpKit.serve(config(logs, "http", fe, frontend, ""), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(c.exchange("OPTIONS * HTTP/1.1\r\nHost: h\r\n\r\n").bodyText()).isEqualTo("[]");
+            assertThat(c.exchange("GET http://h HTTP/1.1\r\nHost: h\r\n\r\n").bodyText()).isEqualTo("[]");
+            assertThat(c.exchange("GET http://h:8080/p?x=1 HTTP/1.1\r\nHost: h:8080\r\n\r\n").bodyText())
+                    .isEqualTo("[/p?x=1]");
+            assertThat(c.exchange("GET /a?b HTTP/1.1\r\nHost: h\r\n\r\n").bodyText()).isEqualTo("[/a?b]");
+        }
+    }
+
     /** tcp-request content capture in a TCP frontend: its slot shows in %hr. */
     @Test
     void tcpContentCapture() throws Exception {
