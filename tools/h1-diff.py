@@ -20,6 +20,7 @@ A difference Fulcrum makes on purpose is listed in docs/http1-strictness.md or d
 integration tests (H1ConformanceIT) pin the findings of the sweep down.
 """
 import argparse
+import collections
 import os
 import re
 import select
@@ -532,19 +533,40 @@ def compare(c, f, h):
     return diffs
 
 
-def main():
+def report(name, diffs, known, verbose, detail, heading=""):
+    """Prints a case's outcome (tools/sample-diff.py's too): returns "same", "known" or "differ"."""
+    if diffs and name in known and not verbose:
+        print("known %s: %s" % (name, known[name]))
+        return "known"
+    if diffs:
+        print("DIFF %s%s" % (name, heading))
+        for what, fv, hv in diffs:
+            print("   %-7s fulcrum: %r" % (what, fv))
+            print("   %-7s haproxy: %r" % ("", hv))
+        return "differ"
+    if verbose:
+        print("same %s: %s" % (name, detail))
+    return "same"
+
+
+def arguments(port):
+    """The command line of a sweep (tools/sample-diff.py's too), its ports from {port} on."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", help="the cases whose name this regular expression finds")
-    ap.add_argument("--port", type=int, default=21000)
+    ap.add_argument("--port", type=int, default=port)
     ap.add_argument("--haproxy", default="/usr/sbin/haproxy")
     ap.add_argument("-v", action="store_true")
-    a = ap.parse_args()
+    return ap.parse_args()
+
+
+def main():
+    a = arguments(21000)
     cases = [c for c in CASES if not a.only or re.search(a.only, c["name"])]
     groups = {}
     for c in cases:
         groups.setdefault(c["opts"], []).append(c)
     tmp = tempfile.mkdtemp(prefix="h1diff-")
-    same = differ = known = 0
+    counts = collections.Counter()
     for gi, (opts, cs) in enumerate(groups.items()):
         base = a.port + gi * 10
         f = Proxy("fulcrum", [os.path.join(HOME, "bin/fulcrum")], base, opts, tmp)
@@ -556,24 +578,13 @@ def main():
                 [t.start() for t in ts]
                 [t.join() for t in ts]
                 diffs = compare(c, res["fulcrum"], res["haproxy"])
-                if diffs and c["name"] in KNOWN and not a.v:
-                    known += 1
-                    print("known %s: %s" % (c["name"], KNOWN[c["name"]]))
-                elif diffs:
-                    differ += 1
-                    print("DIFF %s %s" % (c["name"], " ".join(opts)))
-                    for what, fv, hv in diffs:
-                        print("   %-7s fulcrum: %r" % (what, fv))
-                        print("   %-7s haproxy: %r" % ("", hv))
-                else:
-                    same += 1
-                    if a.v:
-                        print("same %s: %s" % (c["name"], statuses(res["haproxy"]["client"])))
+                counts[report(c["name"], diffs, KNOWN, a.v, statuses(res["haproxy"]["client"]),
+                              " " + " ".join(opts))] += 1
         finally:
             f.stop()
             h.stop()
-    print("%d same, %d known, %d differ (logs in %s)" % (same, known, differ, tmp))
-    return 1 if differ else 0
+    print("%d same, %d known, %d differ (logs in %s)" % (counts["same"], counts["known"], counts["differ"], tmp))
+    return 1 if counts["differ"] else 0
 
 
 if __name__ == "__main__":

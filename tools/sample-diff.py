@@ -1,0 +1,494 @@
+#!/usr/bin/env python3
+"""Differential sweep of sample fetches and converters: the same expressions through Fulcrum and the real haproxy.
+
+Both proxies run one configuration: a frontend whose rules answer each case with
+`http-request return status 200 content-type text/plain lf-string "<the case's log-format>"`, chosen by the
+request's X-Case field; a few `set-var` rules first give the converters that read variables their operands. For
+each case the script sends the case's request (its own target, fields and body when it tests fetches) on a fresh
+connection to both and compares the status line and the body, where a sample that fails is an empty field. The
+frontend has `option http-buffer-request` (Fulcrum's body fetches see no body that no rule waited for,
+docs/differences.md).
+
+A case whose line a proxy refuses is taken out of the common configuration (haproxy stops at its first error, so
+the script checks again until both accept it) and checked alone with `-c`: then the refusals are compared (both
+refuse, and the same "parsing [...]" alert lines, the file name and process ids blanked).
+
+Usage: tools/sample-diff.py [--only REGEX] [--port 14000] [--haproxy /usr/sbin/haproxy] [-v]
+Differences listed in KNOWN (on purpose, documented in docs/differences.md) print as "known" (-v: in full); the exit
+status is 1 when another one is found. The packaged jar must exist (bin/mvn -q -o package -DskipTests). Ports:
+--port and --port+1. Both proxies run with TZ=Europe/Paris (ltime's cases).
+"""
+import collections
+import os
+import re
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+HOME = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+h1diff = __import__("h1-diff")  # (its command line, its way of waiting for a proxy and of stopping it)
+
+TZ = "Europe/Paris"
+
+
+def case(fmt, name=None, fields="Host: a\r\n", target="/", method="GET", body=b"", version="HTTP/1.1"):
+    """fmt: the lf-string as written between the configuration's double quotes; fields: the request's fields
+    (X-Case comes first)."""
+    return dict(name=name or fmt, fmt=fmt, fields=fields, target=target, method=method, body=body, version=version)
+
+
+def each(template, values, **kw):
+    """One case per value, the value put in the template's {}."""
+    return [case(template.replace("{}", v), **kw) for v in values]
+
+
+# Variables the converters' cases read (a case's expression names them txn.<name>).
+VARS = [
+    ("s", "str(abc)"), ("e", "str()"), ("i5", "int(5)"), ("i0", "int(0)"), ("in", "int(-7)"),
+    ("imax", "int(9223372036854775807)"), ("imin", "int(-9223372036854775808)"), ("b", "bin(00ff41)"),
+    ("key", "str(c2VjcmV0)"), ("ip", "ipv4(10.1.2.3)"), ("sabc", "str(abd)"), ("sab", "str(ab)"),
+]
+
+INTS = ["0", "1", "-1", "5", "-7", "9223372036854775807", "-9223372036854775808", "4294967296", "2147483648"]
+STRS = ["", "a", "abc", "a b", "ABCdef", "%00", "\\xe9t\\xe9", "\\x01\\x7f"]
+
+
+def fix_msg(fields, checksum=None):
+    """A FIX message, its BodyLength and CheckSum computed, as the hex of bin()."""
+    body = "".join("%s=%s\x01" % f for f in fields)
+    head = "8=FIX.4.2\x019=%d\x01" % len(body)
+    msg = head + body
+    cs = checksum if checksum is not None else sum(msg.encode()) % 256
+    return (msg + "10=%03d\x01" % cs).encode().hex()
+
+
+FIX = fix_msg([("35", "A"), ("49", "CLIENT"), ("56", "SRV"), ("34", "1")])
+FIX_BAD = fix_msg([("35", "A"), ("49", "CLIENT")], checksum=7)
+# MQTT 3.1.1 CONNECT, client id abc, user u, password p; MQTT 5 CONNECT with a session expiry property
+MQTT = "101500044d51545404c2003c000361626300017500017000"
+MQTT5 = "101300044d5154540502003c05110000001e000161"
+# protobuf: 1: varint 150, 2: "abc", 3: fixed32 1, 4: {1: 1}, 5: varint -2 (zigzag 3), 6: fixed64 -1
+PB = "08960112036162631d0100000022020801280331ffffffffffffffff"
+GRPC = "00" + "%08x" % (len(PB) // 2) + PB
+# field 1 as a double then as a float: how the casts to integers treat what does not fit
+DOUBLES = [struct.pack("<Bd", 0x09, d).hex() for d in (1.5, -1.5, 1e19, 2.0 ** 63, 1e30, -1e30, float("inf"))]
+DOUBLES.append("09ffffffffffffffff")  # NaN
+FLOATS = [struct.pack("<Bf", 0x0d, f).hex() for f in (1.5, -1.5, 3e9, 5e9, 1e20, -1e20, float("inf"))]
+FLOATS.append("0dffffffff")
+
+CASES = [
+    # casts between the types
+    *each("%[{}]", ["int(0)", "int(-1)", "int(9223372036854775807)", "int(-9223372036854775808)", "bool(1)",
+                    "bool(0)", "str()", "str(abc)", "bin()", "bin(414243)", "bin(00)", "ipv4(1.2.3.4)",
+                    "ipv6(::1)", "ipv6(::ffff:1.2.3.4)", "ipv6(2001:db8::)", "meth(GET)", "meth(FOO)",
+                    "str(-12),bool", "str(12),bool", "str(x),bool", "str(1.2.3.4),ipmask(8)",
+                    "str(::1),ipmask(8,64)", "str(12abc),add(1)", "str(abc),add(1)", "str(),add(1)",
+                    "str(-),add(1)", "str(+5),add(1)", "str( 5),add(1)", "str(99999999999999999999),add(0)",
+                    "str(-99999999999999999999),add(0)", "bin(3132),add(1)", "ipv4(1.2.3.4),add(0)",
+                    "int(16909060),ipmask(32)", "int(-1),ipmask(32)", "ipv6(::ffff:1.2.3.4),ipmask(24)",
+                    "ipv6(::1),ipmask(24)", "bool(1),add(1)", "str(1.2.3.4),ipmask(255.255.0.0)",
+                    "str(1.2.3),ipmask(32)", "str(1.2.3.4 ),ipmask(32)", "bin(01020304),ipmask(32)",
+                    "int(10),hex", "ipv4(1.2.3.4),hex", "ipv6(::1),hex", "bool(1),hex",
+                    "str(abc),bool", "bin(00),bool", "int(5),bool", "int(0),not", "str(0),not", "str(),not",
+                    "ipv4(1.2.3.4),bool", "ipv4(1.2.3.4),length", "int(-5),length", "bin(000102),length"]),
+    # string converters
+    *each("%[str(abc),bytes({})]", ["0", "1", "2", "3", "4", "-1", "0,0", "0,1", "1,1", "1,5", "3,1", "4,0",
+                                    "1,-1", "-1,1", "0,-1", "2,9223372036854775807", "9223372036854775807,1"]),
+    *each("%[str(),bytes({})]", ["0", "0,1", "1"]),
+    *each("%[bin(00ff4100),bytes({}),hex]", ["1", "1,2", "3,1", "4"]),
+    *each("%[str(f1_f2_f3__f5),field({})]", [
+        "1,_", "5,_", "4,_", "6,_", "0,_", "-1,_", "-2,_", "-5,_", "-6,_", "2,_,0", "2,_,2", "-2,_,3", "-3,_,0",
+        "1,_,0", "-1,_,0", "5,_,2", "2,_,9", "-2,_,9", "1,_2", "2,3_", "1,x", "2,x", "-1,x", "2,_,-1",
+        "2,_,-2", "-2,_,-1", "1,", "-9223372036854775808,_"]),
+    *each("%[str(),field({})]", ["1,_", "-1,_", "1,_,0", "2,_"]),
+    *each("%[str(_),field({})]", ["1,_", "2,_", "-1,_", "-2,_", "1,_,0", "3,_"]),
+    *each("%[str(f1_f2_f3__f5),word({})]", [
+        "1,_", "4,_", "5,_", "0,_", "-1,_", "-4,_", "-5,_", "2,_,0", "3,_,2", "-2,_,3", "-3,_,0", "1,_,0",
+        "-1,_,0", "2,_,9", "-2,_,9", "2,_,-1", "-2,_,-1", "1,x", "2,x", "-1,x", "1,_3"]),
+    *each("%[str(/f1/f2/f3/f4),word({})]", ["1,/", "-1,/", "2,/,0", "-2,/,0"]),
+    *each("%[str(__a__b__),word({})]", ["1,_", "2,_", "3,_", "-1,_", "-2,_", "1,_,0", "-1,_,0", "1,_,2"]),
+    *each("%[str(),word({})]", ["1,_", "-1,_"]),
+    *each("%[str(---),word({})]", ["1,-", "-1,-", "1,-,0"]),
+    *each("%[str(xxabcxyx),{}]", ["ltrim(x)", "rtrim(x)", "ltrim(xy)", "rtrim(xy)", "ltrim(xabcy)",
+                                  "rtrim(abcxy)", "ltrim(z)", "rtrim()", "ltrim()"]),
+    *each("%[str(),{}]", ["ltrim(x)", "rtrim(x)", "lower", "upper", "cut_crlf",
+                          "url_enc", "url_dec", "base64", "b64dec", "ub64enc", "ub64dec", "json", "concat(a,txn.s,b)",
+                          "add_item(-,txn.s)", "add_item(-,,x)", "host_only", "port_only", "be2dec(:,1)",
+                          "be2hex(:,1)", "regsub(^,x)", "regsub(x*,y,g)", "strcmp(txn.e)", "strcmp(txn.s)",
+                          "secure_memcmp(txn.e)", "secure_memcmp(txn.s)"]),
+    *each("%[str({}),lower]", ["AbC", "\\xc9T\\xc9", "A1-Z_"]),
+    *each("%[str({}),upper]", ["aBc", "\\xe9t\\xe9", "a1-z_"]),
+    *each("%[str({}),length]", STRS),
+    *each("%[str({}),cut_crlf]", ["ab\\r\\ncd", "ab\\ncd", "\\rab", "ab\\r"]),
+    *each("%[str(abc),concat({})]", ["", "x", "x,txn.s", "x,txn.s,y", ",txn.s", ",,y", ",txn.nosuch,y",
+                                     "x,txn.i5", "x,txn.b", ",txn.e,"]),
+    *each("%[str(abc),add_item({})]", ["-,txn.s", "-,txn.s,x", "-,,x", "-,txn.nosuch", "-,txn.nosuch,x",
+                                       "-,txn.e", "-,txn.e,x", ",txn.s", "-,txn.i5"]),
+    *each("%[str(abc),strcmp({})]", ["txn.s", "txn.sabc", "txn.sab", "txn.e", "txn.nosuch", "txn.i5"]),
+    *each("%[str(abc),secure_memcmp({})]", ["txn.s", "txn.sabc", "txn.sab", "txn.e", "txn.nosuch"]),
+    *each("%[bin(00ff41),secure_memcmp({})]", ["txn.b", "txn.s"]),
+    # arithmetic
+    *[case("%%[int(%s),%s(%s)]" % (a, op, b)) for op in ("add", "sub", "mul", "div", "mod", "and", "or", "xor")
+      for a, b in (("5", "3"), ("-5", "3"), ("5", "-3"), ("5", "0"), ("-5", "0"), ("0", "0"),
+                   ("9223372036854775807", "1"), ("-9223372036854775808", "1"), ("-9223372036854775808", "-1"),
+                   ("9223372036854775807", "-9223372036854775808"), ("-9223372036854775807", "-9223372036854775807"),
+                   ("4611686018427387904", "2"), ("3037000500", "3037000500"), ("-3", "-4"), ("5", "txn.i5"),
+                   ("5", "txn.i0"), ("5", "txn.nosuch"), ("5", "txn.s"), ("5", "txn.imin"), ("5", "txn.in"))],
+    *each("%[int({}),neg]", INTS),
+    *each("%[int({}),cpl]", INTS),
+    *each("%[int({}),even]", ["0", "1", "-1", "-2"]),
+    *each("%[int({}),odd]", ["0", "1", "-1", "-2"]),
+    *each("%[int({}),htonl]", ["1", "0", "-1", "4294967296", "16909060", "2147483648"]),
+    *each("%[int({}),hex2i]", ["0"]),
+    *each("%[str({}),hex2i]", ["ff", "FF", "0x10", "-ff", "zz", "", "7fffffffffffffff", "8000000000000000",
+                               "ffffffffffffffffff", "12zz", " 12"]),
+    *each("%[bin({}),htonl]", ["01020304", "01", "0102030405060708"]),
+    # iif, bool
+    *each("%[{},iif(yes,no)]", ["bool(1)", "bool(0)", "int(2)", "str(x)", "str()", "req.hdr(nope)"]),
+    # hex, be2dec, be2hex
+    *each("%[{},hex]", ["str(abc)", "bin(00ff)", "str()", "str(\\xe9)"]),
+    *each("%[bin(01020304050607),be2dec({})]", [":,2", "-,2,1", ",2,1", ".,1", ":,8", ":,9", ":,0", ":,-1",
+                                                "::,3", ":,2,0"]),
+    *each("%[bin(ffffffffffffffff),be2dec({})]", [":,8", ":,4"]),
+    *each("%[bin(01020304050607),be2hex({})]", ["", ":,2", "--,2,1", ",3,1", ":", ":,0", ":,-1", ":,9",
+                                                ",,1"]),
+    *each("%[bin(0102030405060708),be2hex({})]", [",3,1", ":,8", ":,8,1"]),
+    # base64
+    *each("%[str({}),base64]", ["a", "ab", "abc", "abcd", "\\xff\\xfe", "\\x00"]),
+    *each("%[str({}),b64dec]", ["YQ==", "YQ", "YQ=", "YWI=", "YWJj", "Y", "YQ==YQ==", "Y Q==", "YQ==x",
+                                "_-8=", "+/8=", "//8", "YQ===", "====", "!!!!", "YWJjZA==", "YW\\nJj"]),
+    *each("%[str({}),ub64enc]", ["a", "ab", "abc", "\\xff\\xfe", "\\xfb\\xff"]),
+    *each("%[str({}),ub64dec]", ["YQ", "YQ==", "YWI", "_-8", "+/8", "Y", "YWJj", "Y=Q", "YQ=", "!!"]),
+    # url_enc and url_dec
+    *each("%[str({}),url_dec]", ["a%20b", "a+b", "a+b?c+d", "%zz", "%4", "%", "a%2", "%41%42", "%00x",
+                                 "%e9", "%C3%A9", "x?y%20+", "%%41"]),
+    *each("%[str({}),url_dec(1)]", ["a+b", "a%2Bb", "%zz"]),
+    *each("%[str({}),url_dec(0)]", ["a+b", "?a+b"]),
+    *each("%[str({}),url_enc]", ["a b", "a+b", "a/b?c=d&e", "~-_.*", "\\xe9", "\\x00", "'\\\"<>#%",
+                                 "!$()*,;:@[]"]),
+    *each("%[str(a b),url_enc({})]", ["query", "other"]),
+    # json
+    *[case("%%[str(%s),json(%s)]" % (s, m)) for m in ("", "ascii", "utf8", "utf8s", "utf8p", "utf8ps")
+      for s in ("a\\\"b", "a\\\\\\\\b", "/", "\\x01\\x1f\\x7f", "\\r\\n\\t\\b\\f", "\\xc3\\xa9", "\\xe9",
+                "\\xc0\\xaf", "\\xe0\\x80\\xaf", "\\xed\\xa0\\x80", "\\xf0\\x9f\\x98\\x80", "\\xc3",
+                "\\x80", "\\xf4\\x90\\x80\\x80", "\\xef\\xbf\\xbf", "<>&'")],
+    *each("%[str(a),json({})]", ["bad"]),
+    # regsub
+    *each("%[str(aXbXc),regsub({})]", ["X,-", "X,-,g", "x,-,i", "x,-,gi", "x,-", "(a)X(b),\\2\\1",
+                                       "(a)X,\\1\\1\\0", "a,\\\\", "b,[\\0]", "X,,g", "^,>", "$,<", "X*,-,g",
+                                       "(.)(.),\\2\\1,g", "Z,-", "b,\\x41", "([a-c]),<\\1>,g", "X,\\9",
+                                       "X,\\\\1"]),
+    *each("%[str(aaa),regsub({})]", ["a*,-,g", "a*?,-,g", "a?,-,g", "^a,b,g", ",x,g"]),
+    *each("%[str(a.b.c),regsub({})]", ["\\.,/,g", "[.],,g"]),
+    # hashes
+    *[case("%%[%s,%s]" % (s, h)) for h in ("crc32", "crc32(1)", "crc32c", "crc32c(1)", "djb2", "djb2(1)",
+                                           "sdbm", "sdbm(1)", "wt6", "wt6(1)", "xxh32", "xxh32(1)", "xxh64",
+                                           "xxh64(-1)", "xxh3", "xxh3(7)")
+      for s in ("str()", "str(abc)", "bin(00ff80)", "str(0123456789abcdefghijklmnopqrstuvwxyz0123456789ABCDEF)",
+                "int(12)")],
+    *[case("%%[%s,%s,hex]" % (s, h)) for h in ("sha1", "sha2", "sha2(224)", "sha2(384)", "sha2(512)",
+                                               "digest(md5)", "digest(sha256)", "digest(SHA512)",
+                                               "digest(sha3-256)", "digest(md5-sha1)", "hmac(sha256,txn.key)",
+                                               "hmac(sha1,c2VjcmV0)", "hmac(md5,txn.e)")
+      for s in ("str()", "str(abc)", "bin(00ff)")],
+    *each("%[str(abc),sha2({})]", ["100", "0"]),
+    *each("%[str(abc),{},length]", ["sha1", "sha2", "digest(sha384)"]),
+    # host_only, port_only
+    *each("%[str({}),host_only]", ["a", "a:80", "127.0.0.1", "127.0.0.1:80", "[::1]", "[::1]:80", ":80",
+                                   "a:", "a:b:c", "[::1", "::1"]),
+    *each("%[str({}),port_only]", ["a", "a:80", "127.0.0.1:80", "[::1]", "[::1]:8080", ":80", "a:",
+                                   "a:x", "a:99999", "a:-1", "[::1]:", "::1"]),
+    # dates
+    *[case("%%[int(%s),%s]" % (d, f)) for d in ("0", "1700000000", "1711846800", "-1", "253402300800")
+      for f in ("ltime(%Y-%m-%d %H:%M:%S)", "utime(%Y-%m-%d %H:%M:%S)", "ltime(%s %z %Z)", "utime(%s %z %Z)",
+                "ltime(%a %b %d %j %U %W %u %w %y)", "utime(%c|%x|%X|%D|%T|%R|%e|%I|%p)",
+                "utime(%G-%V %g %C %h %k %l %n%t%%)", "ltime(%d,3600)", "utime(%H:%M,-90)",
+                "utime(%Y,-9223372036854775808)", "utime(%Y%m%d,86400)", "utime()", "utime(x%Qy)",
+                "http_date", "http_date(3600)", "http_date(0,ms)", "http_date(0,us)", "http_date(0,s)")],
+    # ipmask
+    *each("%[ipv4(192.168.131.255),ipmask({})]", ["24", "255.255.255.0", "0", "32", "255.0.255.0", "1",
+                                                  "24,64", "0.0.0.0", "255.255.255.255"]),
+    *each("%[ipv6(2001:db8:1:2:3:4:5:6),ipmask({})]", ["24,64", "24,ffff:ffff::", "24,0", "24,128",
+                                                       "24,1", "24", "24,::ffff", "24,127"]),
+    *each("%[ipv6(::ffff:10.9.8.7),ipmask({})]", ["8", "8,96", "8,120"]),
+    # fix, mqtt, protobuf
+    *each("%[bin({}),fix_is_valid]", [FIX, FIX_BAD, "00", ""]),
+    *each("%%[bin(%s),fix_tag_value({})]" % FIX, ["35", "MsgType", "49", "SenderCompID", "TargetCompID",
+                                                   "BeginString", "BodyLength", "CheckSum", "99", "0"]),
+    *each("%[bin({}),mqtt_is_valid]", [MQTT, MQTT5, "10", "1000", "ff00", ""]),
+    *each("%%[bin(%s),mqtt_field_value({})]" % MQTT, ["connect,client_identifier", "1,client_identifier",
+                                                      "CONNECT,username", "connect,password",
+                                                      "connect,protocol_name", "connect,protocol_version",
+                                                      "connect,flags", "connect,keepalive",
+                                                      "connect,will_topic", "publish,topic"]),
+    *each("%%[bin(%s),mqtt_field_value({})]" % MQTT5, ["connect,17", "connect,client_identifier",
+                                                       "connect,protocol_version"]),
+    *each("%%[bin(%s),protobuf({})]" % PB, ["1,uint32", "1,int64", "1,sint32", "1", "2", "3,fixed32", "3",
+                                           "4.1,int32", "4", "5,sint64", "5,int32", "6,sfixed64", "6,double",
+                                           "6,fixed64", "7", "1,bool", "1,enum", "2,int32"]),
+    *each("%[bin({}),protobuf(1,double)]", DOUBLES),
+    *each("%[bin({}),protobuf(1,float)]", FLOATS),
+    *each("%%[bin(%s),ungrpc({})]" % GRPC, ["1,uint32", "2", "4.1,int32", "6,sfixed64", "9"]),
+    *each("%[bin({}),ungrpc(1,int32)]", ["00", "0000000010", ""]),
+]
+
+J = '{\\"a\\":1,\\"b\\":\\"x\\\\u00e9y\\",\\"c\\":[1,2],\\"d\\":{\\"e\\":true},\\"f\\":-1.5e3,\\"g\\":null,\\"h\\":9223372036854775808}'
+CASES += each("%%[str(%s),json_query({})]" % J, ["$.a", "$.a,int", "$.b", "$.c", "$.c[1]", "$.d.e", "$.d",
+                                                  "$.f", "$.f,int", "$.g", "$.h", "$.h,int", "$.nosuch", "$",
+                                                  "$.b,int", "$.d.e,int"])
+CASES += each("%[str({}),json_query($.a)]", ["", "x", "{\\\"a\\\":", "[1]", "{\\\"a\\\":\\\"\\\\ud83d\\\\ude00\\\"}"])
+
+# more converters: variables, language, edges of the argument parsers
+CASES += each("%[{}]", [
+    "str(x),set-var(txn.z),concat(-,txn.z)", "str(x),set-var(txn.z),unset-var(txn.z),concat(-,txn.z)",
+    "int(5),set-var(txn.z),add(txn.z)", "str(5),set-var(txn.z),mul(txn.z)", "bin(41),set-var(txn.z),concat(,txn.z)",
+    "ipv4(1.2.3.4),set-var(txn.z),concat(,txn.z)", "bool(1),set-var(txn.z),concat(,txn.z)",
+    "str(f1,f2,f3),field(2,\\,)", "str(f1,f2,f3),word(-1,\\,)", "str(a b c),field(2,\\ )",
+    "str(a.b-c.d),field(2,.-)", "str(a.b-c.d),field(-2,.-,2)", "str(a.b-c.d),word(2,.-,0)",
+    "str(abc),bytes(1),bytes(1)", "str(abc),hex,hex", "str(abc),base64,b64dec", "str(abc),ub64enc,ub64dec",
+    "str(abc),url_enc,url_dec", "str(a%2Bb),url_dec", "str(%2b%2B),url_dec(1)", "str(abc),length,hex",
+    "bin(00),json", "bin(0041),upper", "bin(00ff),url_enc", "bin(610062),length", "bin(610062),field(2,\\x00)",
+    "str(abc),regsub(b,\\x00),length", "str(123),hex2i", "str(abc),be2hex", "int(258),be2dec(:,1)",
+    "str(12),htonl", "str(ab),htonl", "bin(0102),be2dec(.,1)", "bin(),be2dec(.,1)", "bin(),be2hex",
+    "bin(0102030405060708090a),be2dec(-,8)", "bin(0102030405060708090a),be2dec(-,8,1)",
+    "str(x),xxh3(-1)", "str(x),xxh32(4294967296)", "str(x),xxh64(-9223372036854775808)", "str(x),djb2(2)",
+    "str(x),crc32(2)", "str(x),wt6(0)", "str(x),sdbm(-1)", "int(-1),crc32", "ipv4(1.2.3.4),crc32",
+    "str(x),sha2(256),length", "str(a),sha1,base64", "bool(1),sha1,hex", "str(Straße),lower", "str(ÀÉ),upper",
+    "str(%[),length", "str(a]b),length", "str(1.2.3.4),ipmask(24),hex", "str(::ffff:1.2.3.4),ipmask(24,96)",
+    "ipv4(1.2.3.4),ipmask(24),concat(/,txn.s)", "int(1),iif(a,)", "str(),iif(,b)", "int(0),iif(,)",
+    "str(Tue, 14 Nov 2023 22:13:20 GMT),http_date", "int(1700000000),http_date(-1700000001)",
+    "int(1700000000),http_date(9223372036854775807)", "str(-0),add(0)", "str(0x10),add(0)", "str(010),add(0)",
+    "str(1e3),add(0)", "str(9223372036854775808),add(0)", "str(-9223372036854775809),add(0)",
+    "str(1,2),add(0)", "str(\\t5),add(0)", "bin(2d35),add(0)", "str(5),neg,neg", "int(7),cpl,cpl"])
+LANG = "Accept-Language: fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5\r\n"
+CASES += each("%[req.hdr(accept-language),language({})]", ["en;de", "de;en", "es", "es,nl", "fr", "fr-CH",
+                                                           "FR", "it;*", "en;fr-CH;de", "de;es,x"],
+              fields="Host: a\r\n" + LANG)
+CASES += [case("%%[req.fhdr(accept-language),language(%s)]" % lang, name="language q=0 " + lang,
+               fields="Host: a\r\nAccept-Language: en;q=0, de;q=0.001, fr;q=1.000, es;q=1.5, it;q=abc\r\n")
+          for lang in ("en", "de;en", "fr;de", "es", "it", "nl,nl")]
+COOKIES = ("Host: a\r\nCookie: $Version=1; a=\"q v\"; b = 2 ;c=3;d; e=\r\nCookie: a=4,f=5\r\n"
+           "Cookie: g=\"x;y\"\r\n")
+CASES += [case("%%[%s]" % f, name="cookies %s" % f, fields=COOKIES)
+          for f in ("req.cook(a)", "req.cook(b)", "req.cook(c)", "req.cook(d)", "req.cook(e)", "req.cook(f)",
+                    "req.cook(g)", "req.cook($Version)", "req.cook()", "req.cook_cnt(a)", "req.cook_cnt()",
+                    "req.cook_val(b)", "req.cook_names", "req.hdr(cookie,2)", "req.fhdr(cookie,2)",
+                    "req.cook(a),length", "cook(a)")]
+IPHDRS = ("Host: a\r\nX-F: 10.0.0.1, 10.0.0.2\r\nX-F: 192.168.0.1:8080\r\nX-6: ::1\r\nX-6: [::1]:80\r\n"
+          "X-6: ::ffff:1.2.3.4\r\nX-N: 12abc, -3, +4, 99999999999999999999\r\nX-W:  a  b\t\r\n")
+CASES += [case("%%[%s]" % f, name="hdrs %s" % f, fields=IPHDRS)
+          for f in ("req.hdr_ip(x-f)", "req.hdr_ip(x-f,1)", "req.hdr_ip(x-f,2)", "req.hdr_ip(x-f,-1)",
+                    "req.hdr_ip(x-6,1)", "req.hdr_ip(x-6,2)", "req.hdr_ip(x-6,-1)", "req.hdr_val(x-n,1)",
+                    "req.hdr_val(x-n,2)", "req.hdr_val(x-n,3)", "req.hdr_val(x-n,4)", "req.hdr(x-w)",
+                    "req.fhdr(x-w)", "req.hdr(x-w),length", "req.hdr(x-f,-2)", "req.hdr(x-f,-3)", "req.hdr(x-f,-4)",
+                    "hdr_ip(x-f)", "req.hdr_names(,)", "req.hdr(x-6,0)", "req.fhdr(x-6,0)")]
+
+# fetches on tricky requests
+HDRS = ("Host: a\r\nX-A: 1, 2\r\nX-A: 3\r\nX-B:\r\nX-C: a,\"b,c\" , d\r\nX-D: \"q\"\r\n"
+        "Cookie: a=1; b=2; a=3\r\nCookie: c=; =x; d\r\nx-a: 4\r\nX-E: , ,\r\n")
+CASES += each("%[{}]", [
+    "req.hdr(x-a)", "req.hdr(x-a,1)", "req.hdr(x-a,2)", "req.hdr(x-a,3)", "req.hdr(x-a,4)", "req.hdr(x-a,5)",
+    "req.hdr(x-a,0)", "req.hdr(x-a,-1)", "req.hdr(x-a,-2)", "req.hdr(x-a,-4)", "req.hdr(x-a,-5)",
+    "req.hdr(x-b)", "req.hdr(x-c)", "req.hdr(x-c,2)", "req.hdr(x-c,-1)", "req.hdr(x-c,3)", "req.hdr(x-d)",
+    "req.hdr(x-e,1)", "req.hdr(x-e,2)", "req.hdr(x-e,3)", "req.hdr(x-e,-1)", "req.hdr(nope)", "req.hdr(host)",
+    "req.fhdr(x-a)", "req.fhdr(x-a,1)", "req.fhdr(x-a,-1)", "req.fhdr(x-a,-3)", "req.fhdr(x-a,9)",
+    "req.fhdr(x-c)", "req.fhdr(x-b)", "req.hdr_cnt(x-a)", "req.hdr_cnt(x-c)", "req.hdr_cnt(x-b)",
+    "req.hdr_cnt(x-e)", "req.hdr_cnt(nope)", "req.fhdr_cnt(x-a)", "req.fhdr_cnt(x-e)", "req.fhdr_cnt(nope)",
+    "req.hdr_cnt", "req.fhdr_cnt", "req.hdr_names", "req.hdr_names(|)", "req.hdr_val(x-a)",
+    "req.hdr_val(x-c)", "req.hdr_ip(x-a)", "req.hdr(cookie)", "req.cook(a)", "req.cook(b)", "req.cook(c)",
+    "req.cook(d)", "req.cook()", "req.cook(nope)", "req.cook_cnt(a)", "req.cook_cnt(c)", "req.cook_cnt()",
+    "req.cook_cnt(nope)", "req.cook_val(a)", "req.cook_val(b)", "req.cook_names", "req.cook_names(|)",
+    "hdr(x-a)", "hdr_cnt(x-a)", "hdr(x-a,-1)", "cook(a)", "cook_cnt(a)", "req.hdrs,length",
+    "req.hdrs_bin,length"], fields=HDRS)
+TARGETS = [("/", "h.example:81"), ("/p/a%20b?x=1&y=%41&x=2&z&=v&w=", "h"), ("/p?", "h"), ("/?x", "h"),
+           ("//a//b?a=1;b=2", "h"), ("http://h:8080/p?x=1", "h:8080"), ("http://h", "h"), ("http://h?x=1", "h"),
+           ("https://h:443/p", "h:443"), ("/p;x=1?x=%zz&x=+", "h"), ("*", "h"), ("/a?b?c&b=2&B=3", "[::1]:80"),
+           ("http://127.0.0.1:8/p", "127.0.0.1:8")]
+URL_FETCHES = ["path", "pathq", "query", "url", "base", "baseq", "base32", "base32+src", "url_param(x)",
+               "url_param(x,;)", "url_param(y)", "url_param(z)", "url_param(w)", "url_param()", "url_param(b)",
+               "url_param(B)", "urlp(x)", "urlp_val(x)", "urlp_val(y)", "url_ip", "url_port", "url32", "url32+src",
+               "path,url_dec", "query,url_dec(1)", "capture.req.uri", "req.hdr(host)", "req.uri", "http_first_req",
+               "req.hdr(host),host_only", "req.hdr(host),port_only"]
+for t, host in TARGETS:
+    CASES += [case("%%[%s]" % f, name="%%[%s] %s" % (f, t), target=t, method="OPTIONS" if t == "*" else "GET",
+                   fields="Host: %s\r\n" % host) for f in URL_FETCHES]
+CASES += [
+    case("%[base]", name="base no host", fields="", version="HTTP/1.0"),
+    case("%[base]", name="base host:80", fields="Host: a:80\r\n", target="/x?y"),
+    case("%[base32]", name="base32 no host", fields="", target="/x", version="HTTP/1.0"),
+    case("%[req.body]|%[req.body_len]|%[req.body_param(a)]|%[req.body_param(B)]|%[req.body_param(b)]", name="body params",
+         method="POST", fields="Host: a\r\nContent-Length: 11\r\n", body=b"a=1&B=2&a=3"),
+    case("%[req.body_param(a)]|%[req.body_param]", name="body params with ;", method="POST",
+         fields="Host: a\r\nContent-Length: 7\r\n", body=b"a=1;a=2"),
+]
+
+
+# Differences made on purpose or known, and where they are explained: reported as "known", not as DIFF.
+CONV = "docs/differences.md (Sample converters)"
+KNOWN = {
+    "%[int(-3),add(-4)]": CONV + ", add and sub of negative numbers (2.6.12's bug #2216)",
+    "%[int(-5),sub(3)]": CONV + ", add and sub of negative numbers (2.6.12's bug #2216)",
+    "%[str(aXbXc),regsub(a,\\\\)]": CONV + ", regsub's truncated escape (2.6.12 writes past its output)",
+    "%[int(-1),ltime(%Y-%m-%d %H:%M:%S)]": CONV + ", ltime's summer time after the year 5881580 (glibc overflows)",
+    "%[int(-1),ltime(%s %z %Z)]": CONV + ", ltime's summer time after the year 5881580 (glibc overflows)",
+}
+for d in ("0", "1700000000", "1711846800", "-1", "253402300800"):
+    KNOWN["%%[int(%s),utime(%%Y,-9223372036854775808)]" % d] = CONV + ", a date before gmtime()'s (2.6.12 prints garbage)"
+    for unit in ("ms", "us"):
+        KNOWN["%%[int(%s),http_date(0,%s)]" % (d, unit)] = CONV + ", http_date's zero-padded fraction"
+
+
+def config(cases, port):
+    lines = ["global", "    tune.bufsize 16384", "defaults", "    mode http", "    timeout connect 2s",
+             "    timeout client 3s", "    timeout server 3s", "frontend fe", "    bind 127.0.0.1:%d" % port,
+             "    option http-buffer-request"]
+    lines += ["    http-request set-var(txn.%s) %s" % v for v in VARS]
+    first = len(lines) + 1
+    for i, c in enumerate(cases):
+        lines.append('    http-request return status 200 content-type text/plain lf-string "%s" '
+                     'if { req.fhdr(x-case) -m str %d }' % (c["fmt"], i))
+    lines.append("    http-request return status 404")
+    return "\n".join(lines) + "\n", first
+
+
+def shorten(message):
+    """Fulcrum's LinePrinter.shorten: an alert longer than 300 characters has its middle cut out."""
+    if len(message) <= 300:
+        return message
+    return message[:225] + "..." + message[-75:]
+
+
+def check(cmd, cfg):
+    """Runs cmd -c on the configuration: (exit status, its alert lines normalized)."""
+    p = subprocess.run(cmd + ["-c", "-f", cfg], capture_output=True, text=True, env=env(), timeout=120)
+    alerts = [re.sub(r"^\[ALERT\] +\(\d+\) : ", "", line).replace(cfg, "CFG")
+              for line in (p.stdout + p.stderr).splitlines() if line.startswith("[ALERT]")]
+    return p.returncode, [a for a in alerts if "parsing [" in a]
+
+
+def env():
+    e = dict(os.environ)
+    e["TZ"] = TZ
+    return e
+
+
+def refused_lines(alerts):
+    return {int(m.group(1)) for a in alerts for m in [re.search(r"parsing \[CFG:(\d+)\]", a)] if m}
+
+
+def split_refused(cases, proxies, tmp):
+    """Takes out the cases a proxy refuses: (accepted cases, refused cases). A proxy that accepted the
+    configuration is not asked again (taking cases out cannot make it refuse)."""
+    refused = []
+    asking = list(proxies)
+    while asking:
+        text, first = config(cases, 1)
+        cfg = os.path.join(tmp, "check.cfg")
+        with open(cfg, "w") as f:
+            f.write(text)
+        bad = set()
+        for cmd in list(asking):
+            rc, alerts = check(cmd, cfg)
+            lines = refused_lines(alerts)
+            if rc == 0:
+                asking.remove(cmd)
+            elif not lines:
+                raise RuntimeError("%s refuses the common configuration: %s" % (cmd[0], alerts))
+            bad |= {n - first for n in lines if 0 <= n - first < len(cases)}
+        if asking and not bad:
+            raise RuntimeError("a proxy refuses no case's line but the configuration")
+        refused += [cases[i] for i in sorted(bad)]
+        cases = [c for i, c in enumerate(cases) if i not in bad]
+    return cases, refused
+
+
+def compare_refusal(c, proxies, tmp):
+    """Checks a refused case alone: the differences of the two refusals ([] when the same), haproxy's refusal."""
+    text, _ = config([c], 1)
+    cfg = os.path.join(tmp, "one.cfg")
+    with open(cfg, "w") as f:
+        f.write(text)
+    res = [check(cmd, cfg) for cmd in proxies]
+    # (haproxy's alerts as Fulcrum would print them)
+    res[1] = res[1][0], [re.sub(r"(parsing \[CFG:\d+\] : )(.*)", lambda m: m.group(1) + shorten(m.group(2)), a)
+                         for a in res[1][1]]
+    return ([] if res[0] == res[1] else [("check", res[0], res[1])]), res[1]
+
+
+class Proxy:
+    def __init__(self, name, cmd, port, cases, tmp):
+        self.name, self.port = name, port
+        cfg = os.path.join(tmp, name + ".cfg")
+        with open(cfg, "w") as f:
+            f.write(config(cases, port)[0])
+        self.out = open(os.path.join(tmp, name + ".out"), "w")
+        self.proc = subprocess.Popen(cmd + ["-db", "-f", cfg], stdout=self.out, stderr=subprocess.STDOUT, env=env())
+        try:
+            h1diff.wait_listening(port, self.proc)
+        except BaseException:
+            self.stop()
+            raise
+
+    def ask(self, i, c):
+        head = "%s %s %s\r\nX-Case: %d\r\n%s\r\n" % (c["method"], c["target"], c["version"], i, c["fields"])
+        s = socket.create_connection(("127.0.0.1", self.port), timeout=5)
+        got = b""
+        try:
+            s.sendall(head.encode("latin-1") + c["body"])
+            while True:
+                end = got.find(b"\r\n\r\n")
+                if end >= 0:
+                    m = re.search(rb"\r\ncontent-length: *(\d+)", got[:end], re.I)
+                    if m and len(got) >= end + 4 + int(m.group(1)):
+                        break
+                d = s.recv(65536)
+                if not d:
+                    break
+                got += d
+        except OSError as e:
+            got += b"<%s>" % str(e).encode()
+        finally:
+            s.close()
+        status = got.split(b"\r\n", 1)[0]
+        body = got.split(b"\r\n\r\n", 1)[1] if b"\r\n\r\n" in got else b""
+        return status, body
+
+    stop = h1diff.Proxy.stop  # (the same fields: proc, out)
+
+
+def main():
+    a = h1diff.arguments(14000)
+    names = [c["name"] for c in CASES]
+    dup = {n for n in names if names.count(n) > 1}
+    if dup:
+        raise SystemExit("cases named twice: %s" % sorted(dup))
+    cases = [c for c in CASES if not a.only or re.search(a.only, c["name"])]
+    proxies = [[os.path.join(HOME, "bin/fulcrum")], [a.haproxy]]
+    tmp = tempfile.mkdtemp(prefix="samplediff-")
+    cases, refused = split_refused(cases, proxies, tmp)
+    results = [(c, *compare_refusal(c, proxies, tmp)) for c in refused]
+    f = Proxy("fulcrum", proxies[0], a.port, cases, tmp)
+    try:
+        h = Proxy("haproxy", proxies[1], a.port + 1, cases, tmp)
+        try:
+            for i, c in enumerate(cases):
+                fv, hv = f.ask(i, c), h.ask(i, c)
+                results.append((c, [] if fv == hv else [("answer", fv, hv)], hv))
+        finally:
+            h.stop()
+    finally:
+        f.stop()
+    counts = collections.Counter(h1diff.report(c["name"], diffs, KNOWN, a.v, repr(answer)) for c, diffs, answer in results)
+    print("%d cases (%d refused by a proxy, checked alone): %d same, %d known, %d differ (files in %s)"
+          % (len(results), len(refused), counts["same"], counts["known"], counts["differ"], tmp))
+    return 1 if counts["differ"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
