@@ -265,7 +265,11 @@ CASES += each("%[{}]", [
     "str(Tue, 14 Nov 2023 22:13:20 GMT),http_date", "int(1700000000),http_date(-1700000001)",
     "int(1700000000),http_date(9223372036854775807)", "str(-0),add(0)", "str(0x10),add(0)", "str(010),add(0)",
     "str(1e3),add(0)", "str(9223372036854775808),add(0)", "str(-9223372036854775809),add(0)",
-    "str(1,2),add(0)", "str(\\t5),add(0)", "bin(2d35),add(0)", "str(5),neg,neg", "int(7),cpl,cpl"])
+    "str(1,2),add(0)", "str(\\t5),add(0)", "bin(2d35),add(0)", "str(5),neg,neg", "int(7),cpl,cpl",
+    "int(258),bytes(0),hex", "int(-1),bytes(0)", "ipv4(1.2.3.4),bytes(1),hex", "ipv6(::1),bytes(15),hex",
+    "bool(1),bytes(0)", "str(abc),secure_memcmp(txn.b)", "ipv4(1.2.3.4),secure_memcmp(txn.ip)",
+    "ipv6(::1),ipmask(8,8),hex", "str(1.2.3.4),ipmask(8),bytes(0),hex", "int(1),ipmask(8),concat(/)",
+    "ipv6(::ffff:1.2.3.4),concat(/)", "ipv4(0.0.0.0),bool", "ipv4(1.2.3.4),neg", "bool(0),neg"])
 LANG = "Accept-Language: fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5\r\n"
 CASES += each("%[req.hdr(accept-language),language({})]", ["en;de", "de;en", "es", "es,nl", "fr", "fr-CH",
                                                            "FR", "it;*", "en;fr-CH;de", "de;es,x"],
