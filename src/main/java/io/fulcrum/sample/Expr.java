@@ -32,13 +32,20 @@ public final class Expr {
 
     /**
      * Visits every value of the expression (several for a multi-valued fetch without an explicit
-     * occurrence, each one converted) until {@code visitor} returns true; returns whether it did.
+     * occurrence, each one converted) until {@code visitor} returns true; returns whether it did. A value the
+     * converters fail on ends the visit, as in HAProxy's acl_exec_cond(): "X-B: !!, YQ==" never reaches YQ== in
+     * {@code req.hdr(x-b),b64dec -m found}.
      */
     public boolean any(SampleContext ctx, Sample out, java.util.function.Predicate<Sample> visitor) {
         if (fetch.each() == null) {
             return eval(ctx, out) && visitor.test(out);
         }
-        return fetch.each().each(args, ctx, out, s -> convert(ctx, s) && visitor.test(s));
+        boolean[] failed = {false};
+        boolean hit = fetch.each().each(args, ctx, out, s -> {
+            failed[0] = !convert(ctx, s);
+            return failed[0] || visitor.test(s);
+        });
+        return hit && !failed[0];
     }
 
     private boolean convert(SampleContext ctx, Sample out) {

@@ -204,6 +204,16 @@ class AclParserTest {
         assertThat(acl("t.words(a+b+c) -m found")).isTrue();
     }
 
+    /** As haproxy 2.6 (tools/sample-diff.py, "X-B: !!, YQ=="): the values after one the converters fail on are not tried. */
+    @Test
+    void aValueTheConvertersFailOnEndsTheTries() throws ConfigException {
+        assertThat(acl("t.words(YQ==+!!),b64dec -m found")).isTrue();
+        assertThat(acl("t.words(!!+YQ==),b64dec -m found")).isFalse();
+        assertThat(acl("t.words(!!+YQ==),b64dec -m str a")).isFalse();
+        assertThat(acl("t.words(YWJj+YQ==),b64dec -m str a")).isTrue();
+        assertThat(acl("t.words(a+YQ==),b64dec -m found")).isFalse();
+    }
+
     /** As haproxy 2.6: an ACL on url_param (urlp, urlp_val) tries every parameter of that name. */
     @Test
     void urlParametersOfTheSameNameAreAllTried() throws ConfigException {

@@ -68,4 +68,17 @@ class AclValuesIT {
             assertThat(answer(c, "GET", "Cookie: b=\r\n")).isEqualTo("=");
         }
     }
+
+    /** The tries end at the first value the converters fail on (b64dec of "!!" or "B"): the later ones are not seen. */
+    @Test
+    void aValueTheConvertersFailOnEndsTheTries() throws Exception {
+        int fe = freePort();
+        try (FulcrumProcess proxy = serve(config(fe, "req.hdr(x),b64dec -m found", "req.hdr(x),b64dec -m str a",
+                "req.hdr(x),b64dec -m str abc", "req.hdr(x),lower -m str b"), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(answer(c, "GET", "X: !!, YQ==\r\n")).isEqualTo("=");
+            assertThat(answer(c, "GET", "X: YQ==, !!\r\n")).isEqualTo("=12");
+            assertThat(answer(c, "GET", "X: YWJj, B\r\n")).isEqualTo("=134");
+        }
+    }
 }
