@@ -326,6 +326,20 @@ URL_FETCHES = ["path", "pathq", "query", "url", "base", "baseq", "base32", "base
 for t, host in TARGETS:
     CASES += [case("%%[%s]" % f, name="%%[%s] %s" % (f, t), target=t, method="OPTIONS" if t == "*" else "GET",
                    fields="Host: %s\r\n" % host) for f in URL_FETCHES]
+AUTHS = ["Basic dTpw", "Basic dTo=", "Basic OnA=", "Basic dQ==", "Basic !!", "basic dTpw", "Bearer abc",
+         "Basic", "Basic  dTpw", "Digest username=\"u\"", "Basic dTpwOnE="]
+CASES += [case("%%[%s]" % f, name="auth %s %s" % (f, v), fields="Host: a\r\nAuthorization: %s\r\n" % v)
+          for v in AUTHS for f in ("http_auth_type", "http_auth_user", "http_auth_pass")]
+MISC = ("Host: a\r\nX-E: , ,\r\nX-Q: \"a,b\", c\r\nX-Q: d\r\nCookie: a=1;;b=2; ;c\r\n"
+        "X-Long: " + "v" * 300 + "\r\nX-Bin: \xe9\xff\r\n")
+CASES += [case("%%[%s]" % f, name="misc %s" % f, fields=MISC, target="/p%2Fq?%61=1&a=2&%62=3")
+          for f in ("req.hdrs", "req.hdr_names", "req.hdr_cnt(x-e)", "req.hdr(x-e,2)", "req.hdr(x-q)",
+                    "req.hdr(x-q,1)", "req.hdr(x-q,2)", "req.hdr_cnt(x-q)", "req.fhdr_cnt(x-q)", "req.cook(b)",
+                    "req.cook(c)", "req.cook_cnt()", "req.cook_names", "req.hdr(x-long),length", "req.hdr(x-bin)",
+                    "req.hdr(x-bin),hex", "req.hdr(x-bin),json(utf8s)", "req.hdr(x-bin),url_enc", "url_param(a)",
+                    "url_param(%61)", "urlp(b)", "urlp_val(a)", "path", "path,url_dec", "method", "req.ver",
+                    "req.proto_http", "req.hdrs_bin,hex", "req.body_size", "req.body_len", "req.body",
+                    "req.hdr(x-long),bytes(290)", "req.hdr(x-q),word(1,\\\"),length")]
 CASES += [
     case("%[base]", name="base no host", fields="", version="HTTP/1.0"),
     case("%[base]", name="base host:80", fields="Host: a:80\r\n", target="/x?y"),
