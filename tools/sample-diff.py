@@ -36,6 +36,7 @@ sys.path.insert(0, HERE)
 h1diff = __import__("h1-diff")  # (its command line, its way of waiting for a proxy and of stopping it)
 
 TZ = "Europe/Paris"
+MAPDIR = None  # where the run writes MAPS
 
 
 def case(fmt, name=None, fields="Host: a\r\n", target="/", method="GET", body=b"", version="HTTP/1.1"):
@@ -297,6 +298,28 @@ CASES += [case("%%[%s]" % f, name="hdrs %s" % f, fields=IPHDRS)
                     "req.fhdr(x-w)", "req.hdr(x-w),length", "req.hdr(x-f,-2)", "req.hdr(x-f,-3)", "req.hdr(x-f,-4)",
                     "hdr_ip(x-f)", "req.hdr_names(,)", "req.hdr(x-6,0)", "req.fhdr(x-6,0)")]
 
+# maps, from the files of MAPS (written in the run's directory; "MAPS/" in an expression is its path)
+MAPS = {
+    "s.map": "abc 1\nab 2\nABC 3\n/api/v1 apiv\nexample.com dom\nfoo.bar sub\nxyz\n",
+    "si.map": "abc 1\nab 2\n/api 3\nexample.com -4\n",
+    "sip.map": "abc 10.0.0.1\nab ::1\n",
+    "ip.map": "10.0.0.0/8 net10\n10.1.0.0/16 net10-1\n192.168.1.1 host\n::1 six\n2001:db8::/32 doc\n",
+    "int.map": "5 five\n10 ten\n-3 minus\n",
+    "reg.map": "^a.c$ re1\n(b)c re2\n^(a)(.)c$ \\2\\1x\n",
+}
+CASES += [case("%%[%s,%s]" % (k, m)) for m in (
+    "map(MAPS/s.map)", "map(MAPS/s.map,none)", "map_str(MAPS/s.map)", "map_beg(MAPS/s.map)", "map_sub(MAPS/s.map)",
+    "map_dir(MAPS/s.map)", "map_dom(MAPS/s.map)", "map_end(MAPS/s.map)", "map_reg(MAPS/reg.map)",
+    "map_regm(MAPS/reg.map)", "map_str_int(MAPS/si.map)", "map_beg_int(MAPS/si.map,7)", "map_str_ip(MAPS/sip.map)",
+    "map_dom_int(MAPS/si.map)")
+    for k in ("str(abc)", "str(ABC)", "str(abcd)", "str(/api/v1/x)", "str(www.example.com)", "str(xyz)",
+              "str()", "str(zbcz)", "int(5)")]
+CASES += [case("%%[%s,%s]" % (k, m)) for m in ("map_ip(MAPS/ip.map)", "map_ip(MAPS/ip.map,no)")
+          for k in ("ipv4(10.1.2.3)", "ipv4(10.2.0.1)", "ipv4(192.168.1.1)", "ipv6(::1)", "ipv6(2001:db8::5)",
+                    "ipv6(::ffff:10.1.0.1)", "str(10.1.2.3)", "str(x)", "int(167837953)")]
+CASES += [case("%%[%s,%s]" % (k, m)) for m in ("map_int(MAPS/int.map)", "map_int(MAPS/int.map,0)")
+          for k in ("int(5)", "int(-3)", "int(6)", "str(10)", "str(x)")]
+
 # fetches on tricky requests
 HDRS = ("Host: a\r\nX-A: 1, 2\r\nX-A: 3\r\nX-B:\r\nX-C: a,\"b,c\" , d\r\nX-D: \"q\"\r\n"
         "Cookie: a=1; b=2; a=3\r\nCookie: c=; =x; d\r\nx-a: 4\r\nX-E: , ,\r\n")
@@ -380,6 +403,7 @@ def config(cases, port):
     owner = {}
     rule = '    http-request return status 200 content-type text/plain lf-string "%s" if { req.fhdr(x-case) -m str %d }'
     for i, c in enumerate(cases):
+        c = dict(c, fmt=c["fmt"].replace("MAPS/", MAPDIR + "/"))
         bare = BARE.match(c["fmt"])
         if bare:
             lines.append(rule % ("+" + c["fmt"], i) + " { %s -m found }" % bare.group(1))
@@ -506,6 +530,11 @@ def main():
     cases = [c for c in CASES if not a.only or re.search(a.only, c["name"])]
     proxies = [[os.path.join(HOME, "bin/fulcrum")], [a.haproxy]]
     tmp = tempfile.mkdtemp(prefix="samplediff-")
+    global MAPDIR
+    MAPDIR = tmp
+    for name, text in MAPS.items():
+        with open(os.path.join(tmp, name), "w") as f:
+            f.write(text)
     cases, refused = split_refused(cases, proxies, tmp)
     results = [(c, *compare_refusal(c, proxies, tmp)) for c in refused]
     f = Proxy("fulcrum", proxies[0], a.port, cases, tmp)
