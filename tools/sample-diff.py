@@ -12,7 +12,8 @@ docs/differences.md).
 
 A case whose line a proxy refuses is taken out of the common configuration (haproxy stops at its first error, so
 the script checks again until both accept it) and checked alone with `-c`: then the refusals are compared (both
-refuse, and the same "parsing [...]" alert lines, the file name and process ids blanked).
+refuse, and the same first "parsing [...]" alert, the file name and process ids blanked, haproxy's cut as Fulcrum
+cuts a long one). The map converters' files (MAPS) are written in the run's directory.
 
 Usage: tools/sample-diff.py [--only REGEX] [--port 14000] [--haproxy /usr/sbin/haproxy] [-v]
 Differences listed in KNOWN (on purpose, documented in docs/differences.md) print as "known" (-v: in full); the exit
