@@ -330,14 +330,16 @@ public final class AclParser {
 
     /**
      * The method of an ACL without "-m", from the type of its expression. As in HAProxy, only the "method"
-     * ACL keyword has one for a method (its own), and none has one for a value of any type (var()).
+     * ACL keyword has one for a method (its own), only "payload" and "payload_lv" one for binary data
+     * ({@code req.payload(0,1) 41}, {@code str(a),sha1 00} need "-m bin"), and none has one for a value of any type (var()).
      */
     private static MatchMethod defaultMethod(Expr expr, String criterion) throws ConfigException {
         SampleType type = expr.outType();
         if (type == SampleType.METH && criterion.equals("method")) {
             return MatchMethod.METH;
         }
-        if (type == SampleType.METH || type == SampleType.ANY) {
+        boolean binKeyword = keyword(criterion).equals("payload") || keyword(criterion).equals("payload_lv");
+        if (type == SampleType.METH || type == SampleType.ANY || type == SampleType.BIN && !binKeyword) {
             throw new ConfigException("matching method must be specified first (using '-m') when using a sample fetch of this type ('"
                     + expr.fetch().name() + "')");
         }

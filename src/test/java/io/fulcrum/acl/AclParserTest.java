@@ -204,6 +204,20 @@ class AclParserTest {
         assertThat(acl("t.words(a+b+c) -m found")).isTrue();
     }
 
+    /** As haproxy 2.6 -c: binary data has no matching method of its own but under the payload keywords. */
+    @Test
+    void binaryDataNeedsAMatchingMethod() throws ConfigException {
+        for (String criterion : new String[] {"bin(616263)", "str(a),sha1", "req.body", "req.payload(0,1)"}) {
+            String fetch = criterion.replaceFirst("[(,].*", "");
+            assertThatThrownBy(() -> acl(criterion + " 61"))
+                    .hasMessage("error detected while parsing ACL 'x' : matching method must be specified first (using '-m') "
+                            + "when using a sample fetch of this type ('" + fetch + "').");
+        }
+        assertThat(acl("bin(616263) -m bin 616263")).isTrue();
+        assertThat(acl("str(abc),hex 616263")).isTrue(); // (hex gives a string)
+        parser.declare(new AclTable(), line("acl x payload(0,1) 61"));
+    }
+
     /** As haproxy 2.6 (tools/sample-diff.py, "X-B: !!, YQ=="): the values after one the converters fail on are not tried. */
     @Test
     void aValueTheConvertersFailOnEndsTheTries() throws ConfigException {
