@@ -40,10 +40,11 @@ TZ = "Europe/Paris"
 MAPDIR = None  # where the run writes MAPS
 
 
-def case(fmt, name=None, fields="Host: a\r\n", target="/", method="GET", body=b"", version="HTTP/1.1"):
+def case(fmt, name=None, fields="Host: a\r\n", target="/", method="GET", body=b"", version="HTTP/1.1", acl=None):
     """fmt: the lf-string as written between the configuration's double quotes; fields: the request's fields
-    (X-Case comes first)."""
-    return dict(name=name or fmt, fmt=fmt, fields=fields, target=target, method=method, body=body, version=version)
+    (X-Case comes first); acl: an ACL whose match is the answer ("+" or "-" before fmt)."""
+    return dict(name=name or acl or fmt, fmt=fmt, fields=fields, target=target, method=method, body=body,
+                version=version, acl=acl)
 
 
 def each(template, values, **kw):
@@ -321,6 +322,21 @@ CASES += [case("%%[%s,%s]" % (k, m)) for m in ("map_ip(MAPS/ip.map)", "map_ip(MA
 CASES += [case("%%[%s,%s]" % (k, m)) for m in ("map_int(MAPS/int.map)", "map_int(MAPS/int.map,0)")
           for k in ("int(5)", "int(-3)", "int(6)", "str(10)", "str(x)")]
 
+# ACLs: how a sample meets the patterns of each match method
+CASES += [case("", acl=a) for a in (
+    "int(5) 5", "int(5) 1:5", "int(5) 6:", "int(5) gt 4", "int(5) le 4", "int(5) eq 5", "int(-5) -10:-1",
+    "str(5) 5", "str(05) 5", "str(5x) 5", "str(abc) -m int 0", "bool(1) 1", "str(abc) abc", "str(abc) -i ABC",
+    "str(abc) ABC", "str(abc) -m beg ab", "str(abc) -m end bc", "str(abc) -m sub b", "str(abc) -m dir abc",
+    "str(/a/b/c) -m dir b", "str(a.b.c) -m dom b.c", "str(abc) -m len 3", "str(abc) -m len 4:", "str(abc) -m reg ^a",
+    "str(abc) -i -m reg ^A", "str(abc) -m bin 616263", "bin(616263) abc", "bin(616263) -m str abc",
+    "bin(00ff) -m bin 00FF", "bin(00ff) -m sub ff", "ipv4(10.1.2.3) 10.0.0.0/8", "ipv4(10.1.2.3) 10.1.2.3",
+    "str(10.1.2.3) -m ip 10.0.0.0/8", "str(x) -m ip 10.0.0.0/8", "ipv6(::ffff:10.1.2.3) 10.0.0.0/8",
+    "ipv4(10.1.2.3) ::ffff:10.1.2.3", "ipv6(2001:db8::1) 2001:db8::/32", "int(167837955) -m ip 10.1.2.3",
+    "str() -m found", "str() -m len 0", "str() -m str ''", "str(a) a b c", "str(a) -m beg b a", "str(abc) -m beg -- -a",
+    "int(5) -m str 5", "ipv4(1.2.3.4) -m str 1.2.3.4", "ipv4(1.2.3.4) -m beg 1.2", "int(5) -m reg ^5$",
+    "meth(GET) GET", "meth(GET) -i get", "meth(FOO) foo", "meth(FOO) -i foo", "str(1.2.3) 1.2.3",
+    "str(abc),length 3", "str(abc),upper ABC", "str(abc),bytes(5) -m found", "str(abc),bytes(5) -m len 0")]
+
 # fetches on tricky requests
 HDRS = ("Host: a\r\nX-A: 1, 2\r\nX-A: 3\r\nX-B:\r\nX-C: a,\"b,c\" , d\r\nX-D: \"q\"\r\n"
         "Cookie: a=1; b=2; a=3\r\nCookie: c=; =x; d\r\nx-a: 4\r\nX-E: , ,\r\n")
@@ -383,6 +399,7 @@ KNOWN = {
     "%[str(aXbXc),regsub(a,\\\\)]": CONV + ", regsub's truncated escape (2.6.12 writes past its output)",
     "%[int(-1),ltime(%Y-%m-%d %H:%M:%S)]": CONV + ", ltime's summer time after the year 5881580 (glibc overflows)",
     "%[int(-1),ltime(%s %z %Z)]": CONV + ", ltime's summer time after the year 5881580 (glibc overflows)",
+    "str() -m str ''": "docs/differences.md (Samples, ACLs and rules), an empty word among an ACL's patterns",
 }
 for d in ("0", "1700000000", "1711846800", "-1", "253402300800"):
     KNOWN["%%[int(%s),utime(%%Y,-9223372036854775808)]" % d] = CONV + ", a date before gmtime()'s (2.6.12 prints garbage)"
@@ -406,10 +423,11 @@ def config(cases, port):
     for i, c in enumerate(cases):
         c = dict(c, fmt=c["fmt"].replace("MAPS/", MAPDIR + "/"))
         bare = BARE.match(c["fmt"])
-        if bare:
-            lines.append(rule % ("+" + c["fmt"], i) + " { %s -m found }" % bare.group(1))
+        acl = c["acl"] or bare and bare.group(1) + " -m found"
+        if acl:
+            lines.append(rule % ("+" + c["fmt"], i) + " { %s }" % acl)
             owner[len(lines)] = i
-        lines.append(rule % (("-" if bare else "") + c["fmt"], i))
+        lines.append(rule % (("-" if acl else "") + c["fmt"], i))
         owner[len(lines)] = i
     lines.append("    http-request return status 404")
     return "\n".join(lines) + "\n", owner
