@@ -274,6 +274,12 @@ CASES += each("%[{}]", [
     "bool(1),bytes(0)", "str(abc),secure_memcmp(txn.b)", "ipv4(1.2.3.4),secure_memcmp(txn.ip)",
     "ipv6(::1),ipmask(8,8),hex", "str(1.2.3.4),ipmask(8),bytes(0),hex", "int(1),ipmask(8),concat(/)",
     "ipv6(::ffff:1.2.3.4),concat(/)", "ipv4(0.0.0.0),bool", "ipv4(1.2.3.4),neg", "bool(0),neg"])
+# set-var's conditions, on variables the preamble set (txn.s abc, txn.e empty, txn.i5 5) or not (txn.n)
+CASES += [case("%%[%s,set-var(txn.%s,%s),concat(|,txn.%s)]" % (v, var, cond, var))
+          for cond in ("ifexists", "ifnotexists", "ifempty", "ifnotempty", "ifset", "ifnotset", "ifgt", "iflt",
+                       "ifexists,ifnotempty", "bogus")
+          for v, var in (("str(x)", "s"), ("str(x)", "e"), ("str()", "s"), ("int(7)", "i5"), ("int(3)", "i5"),
+                         ("str(x)", "n"), ("int(7)", "s"))]
 LANG = "Accept-Language: fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5\r\n"
 CASES += each("%[req.hdr(accept-language),language({})]", ["en;de", "de;en", "es", "es,nl", "fr", "fr-CH",
                                                            "FR", "it;*", "en;fr-CH;de", "de;es,x"],
