@@ -63,8 +63,8 @@ public final class CliCommands {
     }
 
     /**
-     * What {@code help [words]} (help true, with the words after "help") or an unknown command (help false)
-     * answers, as HAProxy 2.6 builds it (cli_gen_usage_msg): the commands the session's modes show that match
+     * What {@code help [words]} (help true, with the words after "help") or an unknown or empty command (help
+     * false) answers, as HAProxy 2.6 builds it (cli_gen_usage_msg): the commands the session's modes show that match
      * the most leading words of {@code args}; when words remain after those, only the ones whose next words look
      * most like them. The list is sorted by synopsis and ends with the session's own commands.
      *
@@ -84,6 +84,7 @@ public final class CliCommands {
             entries = candidates;
         }
         StringBuilder b = new StringBuilder(help ? "The following commands are valid at this level:\n"
+                : args.isEmpty() ? "Unknown command. Please enter one of the following commands only:\n"
                 : "Unknown command, but maybe one of the following ones is a better match:\n");
         entries.stream().sorted(Comparator.comparing(CliCommand::usage)).forEach(c -> b.append(c.helpLine()));
         return b.append(SESSION_LINES).toString();

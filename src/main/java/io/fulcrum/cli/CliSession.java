@@ -270,11 +270,8 @@ final class CliSession extends ChannelInboundHandlerAdapter {
         StringBuilder out = new StringBuilder();
         List<List<String>> lines = CliWords.split(text);
         for (int i = 0; i < lines.size() && !done; i++) {
-            List<String> words = lines.get(i);
-            if (words.isEmpty()) {
-                continue;
-            }
-            String answer = execute(words, i == lines.size() - 1 ? body : null);
+            // (an empty command, a blank line or nothing between two ';', is answered too: HAProxy lists the commands)
+            String answer = execute(lines.get(i), i == lines.size() - 1 ? body : null);
             if (quitting) {
                 break; // quit answers nothing, not even the empty line
             }
@@ -285,8 +282,6 @@ final class CliSession extends ChannelInboundHandlerAdapter {
         }
         if (!prompt) {
             done = true;
-        } else if (out.isEmpty() && !done) {
-            out.append("> "); // an empty line: just the prompt again
         }
         if (done) {
             channel.writeAndFlush(Unpooled.copiedBuffer(out, StandardCharsets.UTF_8)).addListener(ChannelFutureListener.CLOSE);

@@ -93,19 +93,21 @@ public final class StatsModule implements Module {
                 b.append("}}");
             }
             b.append("]\n");
-        } else if (format == StatFormats.Format.TYPED) {
+        } else {
+            // (desc adds each field's description to either form, as HAProxy's)
             boolean desc = opts.contains("desc");
             for (InfoField f : InfoField.values()) {
-                b.append(f.pos()).append('.').append(f.fieldName()).append(".1:").append(f.tags()).append(':')
-                        .append(f.type()).append(':').append(values.get(f));
+                if (format == StatFormats.Format.TYPED) {
+                    b.append(f.pos()).append('.').append(f.fieldName()).append(".1:").append(f.tags()).append(':')
+                            .append(f.type()).append(':');
+                } else {
+                    b.append(f.fieldName()).append(": ");
+                }
+                b.append(values.get(f));
                 if (desc) {
                     b.append(":\"").append(f.description()).append('"');
                 }
                 b.append('\n');
-            }
-        } else {
-            for (InfoField f : InfoField.values()) {
-                b.append(f.fieldName()).append(": ").append(values.get(f)).append('\n');
             }
         }
         r.print(b);

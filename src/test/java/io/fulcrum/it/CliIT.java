@@ -65,6 +65,39 @@ class CliIT {
         assertThat(CliClient.send(admin, "show cli level;user;show cli level")).isEqualTo("admin\n\n\nuser\n\n");
     }
 
+    /**
+     * An empty command (nothing between two ';', after the last one, or a blank line) is answered with every command
+     * of the level, as HAProxy's empty request is; the commands after it still run.
+     */
+    @Test
+    void anEmptyCommandListsTheCommands() throws Exception {
+        String listed = "Unknown command. Please enter one of the following commands only:\n";
+        String chained = CliClient.send(admin, "show cli level;;show cli level");
+        assertThat(chained).startsWith("admin\n\n" + listed + "  abort ssl ca-file <cafile>  ");
+        assertThat(chained).endsWith("  quit                                    : disconnect\n\nadmin\n\n");
+        assertThat(chained).contains("\n  show cli level                          : display the level of the current CLI session\n");
+        assertThat(CliClient.send(admin, "show cli level;")).startsWith("admin\n\n" + listed);
+        assertThat(CliClient.send(admin, " ")).startsWith(listed);
+        assertThat(CliClient.send(admin, "user; ;show cli level")).startsWith("\n" + listed).endsWith("\nuser\n\n")
+                .contains("\n  clear counters [all] "); // the same list at every level, as help's
+        try (CliClient c = CliClient.open(admin)) {
+            c.write("prompt\n");
+            assertThat(c.readUntil("> ")).isEqualTo("\n");
+            c.write("\nquit\n"); // (the list has "> " in it: "<srv>  ")
+            assertThat(c.readAll()).startsWith(listed).endsWith("disconnect\n\n> ");
+        }
+    }
+
+    /** {@code desc} adds each field's description to {@code show info}, in the plain form as in the typed one. */
+    @Test
+    void showInfoDescDescribesEachField() throws Exception {
+        String plain = CliClient.send(admin, "show info desc");
+        assertThat(plain).contains("\nNbproc: 1:\"Number of started worker processes (historical, always 1)\"\n");
+        assertThat(plain.strip().lines()).allMatch(l -> l.matches("[^:]+: .*:\".*\""));
+        assertThat(CliClient.send(admin, "show info typed desc"))
+                .contains("\n4.Nbproc.1:CGS:u32:1:\"Number of started worker processes (historical, always 1)\"\n");
+    }
+
     @Test
     void aSessionMayLowerItsLevelButNeverRaiseIt() throws Exception {
         assertThat(CliClient.send(admin, "user;operator;show cli level")).isEqualTo("\nPermission denied\n\nuser\n\n");
