@@ -79,12 +79,13 @@ final class TableCommands {
         }
         StickTable t = table(r);
         Selection s = selection(r, t);
-        if (s.invalidKey()) {
-            return; // HAProxy prints nothing for a key that cannot be one
+        List<Entry> entries = s.entries(t);
+        if (s.key() != null && entries.isEmpty() || s.invalidKey()) {
+            return; // HAProxy prints nothing, not even the header, for a key it does not find or that cannot be one
         }
         StringBuilder b = new StringBuilder();
         header(b, t);
-        for (Entry e : s.entries(t)) {
+        for (Entry e : entries) {
             EntryText.append(b, t, e);
         }
         r.print(b);
@@ -96,7 +97,7 @@ final class TableCommands {
         }
         StickTable t = table(r);
         Selection s = selection(r, t);
-        if (s.invalidKey() && t.type() != KeyType.IP) {
+        if (s.invalidKey()) {
             throw new CliException("Invalid key\n");
         }
         s.entries(t).forEach(t::remove); // entries in use stay, as in HAProxy
@@ -109,6 +110,9 @@ final class TableCommands {
         StickTable t = table(r);
         if (r.arg(3).isEmpty()) {
             return; // as HAProxy: nothing to do, nothing said
+        }
+        if (r.arg(3).startsWith("data.")) {
+            throw new CliException("content-based lookup is only supported with the \"show\" and \"clear\" actions\n");
         }
         if (!r.arg(3).equals("key")) {
             throw new CliException("Required arguments: <table> key <key> [data.<store_data_type> <value>]*\n");
@@ -149,10 +153,7 @@ final class TableCommands {
         return t;
     }
 
-    /**
-     * The key at word {@code i} for set; null for an invalid IPv4 address, which HAProxy ignores without a word (its
-     * string-to-address cast fails silently there), where other invalid keys are refused.
-     */
+    /** The key at word {@code i} for set; an invalid one is refused. */
     private static Object key(CliRequest r, StickTable t, int i) throws CliException {
         if (r.arg(i).isEmpty()) {
             throw new CliException("Key value expected\n");
@@ -160,11 +161,54 @@ final class TableCommands {
         if (t.type() == KeyType.BINARY) {
             throw new CliException("Inserting keys into tables of type other than ip, ipv6, string and integer is not supported\n");
         }
-        Object key = t.parseKey(r.arg(i));
-        if (key == null && t.type() != KeyType.IP) {
+        Object key = parseKey(t, r.arg(i));
+        if (key == null) {
             throw new CliException("Invalid key\n");
         }
         return key;
+    }
+
+    /** A key as the CLI reads it: the table's own syntax, but an ip table's as {@link #inetaddrHost} reads it. */
+    private static Object parseKey(StickTable t, String text) {
+        return t.type() == KeyType.IP ? (Object) inetaddrHost(text) : t.parseKey(text);
+    }
+
+    /**
+     * HAProxy's inetaddr_host(), with which its CLI reads an IPv4 key: up to four groups of digits separated by
+     * dots, the last three digits of each group counted, never an error. So "nothex" or "::1" is 0.0.0.0, "1.2.3"
+     * is 1.2.3.0 and "10.0.0.300" is 10.0.1.44 (the group's excess carries into the one before it).
+     */
+    static int inetaddrHost(String text) {
+        final int zero = 0x30303030; // '0' in each byte
+        int dig100 = zero;
+        int dig10 = zero;
+        int dig1 = zero;
+        int shift = 24;
+        int start = 0;
+        int p = 0;
+        while (true) {
+            char c = p < text.length() ? text.charAt(p) : 0;
+            if (c >= '0' && c <= '9') {
+                p++;
+                continue;
+            }
+            int d = p - 1; // the group's last three digits, from its end
+            if (d >= start) {
+                dig1 |= text.charAt(d) << shift;
+                if (--d >= start) {
+                    dig10 |= text.charAt(d) << shift;
+                    if (--d >= start) {
+                        dig100 |= text.charAt(d) << shift;
+                    }
+                }
+            }
+            if (shift == 0 || c != '.') {
+                break;
+            }
+            shift -= 8;
+            start = ++p;
+        }
+        return ((dig100 - zero) * 10 + (dig10 - zero)) * 10 + (dig1 - zero);
     }
 
     private static Selection selection(CliRequest r, StickTable t) throws CliException {
@@ -175,7 +219,7 @@ final class TableCommands {
                 if (r.arg(i + 1).isEmpty()) {
                     throw new CliException("Key value expected\n");
                 }
-                Object key = t.type() == KeyType.BINARY ? null : t.parseKey(r.arg(i + 1));
+                Object key = t.type() == KeyType.BINARY ? null : parseKey(t, r.arg(i + 1));
                 return new Selection(key, key == null, List.of());
             }
             if (!w.startsWith("data.")) {

@@ -186,7 +186,7 @@ class StickTableIT {
         assertThat(cli("show table conns data.gpc0 is 1")).isEqualTo(
                 "Filter entry #1: Require and operator among \"eq\", \"ne\", \"le\", \"ge\", \"lt\", \"gt\"\n\n");
         assertThat(cli("show table conns data.gpc0 gt x")).isEqualTo("Filter entry #1: Require a valid integer value to compare against\n\n");
-        assertThat(cli("set table cli key abc")).isEqualTo("\n"); // no error (HAProxy stores 0.0.0.0, Fulcrum nothing)
+        assertThat(cli("set table cli key abc")).isEqualTo("\n"); // no error: read as 0.0.0.0 (see below)
         assertThat(cli("set table cli key 10.0.0.1 data.gpc1 1")).isEqualTo("Data type not stored in this table\n\n");
         assertThat(cli("set table cli key 10.0.0.1 data.gpc0 x")).isEqualTo("Require a valid integer value to store\n\n");
         assertThat(cli("clear table")).isEqualTo(
@@ -195,6 +195,27 @@ class StickTableIT {
         assertThat(show("cli key 10.0.0.9")).endsWith("0x: key=10.0.0.9 use=0 exp=E gpc0=7 conn_cnt=3\n\n");
         assertThat(cli("clear table cli data.gpc0 eq 7")).isEqualTo("\n");
         assertThat(cli("show table cli key 10.0.0.9")).doesNotContain("key=10.0.0.9");
+    }
+
+    /**
+     * The CLI reads an ip table's key as HAProxy's inetaddr_host() does, never refusing it: the last three digits of up
+     * to four dotted groups, a group's excess carried into the one before. A key not found shows nothing, not even the
+     * table's header; the data filters select entries for show and clear only.
+     */
+    @Test
+    void anIpKeyIsReadAsHaproxyReadsIt() throws Exception {
+        assertThat(cli("set table cli key nothex data.gpc0 4")).isEqualTo("\n");
+        assertThat(show("cli key 0.0.0.0")).endsWith("\n0x: key=0.0.0.0 use=0 exp=E gpc0=4 conn_cnt=0\n\n");
+        assertThat(cli("set table cli key 10.0.0.300 data.gpc0 5")).isEqualTo("\n");
+        assertThat(show("cli key 10.0.1.44")).endsWith("\n0x: key=10.0.1.44 use=0 exp=E gpc0=5 conn_cnt=0\n\n");
+        assertThat(show("cli key 10.0.0.300")).endsWith("\n0x: key=10.0.1.44 use=0 exp=E gpc0=5 conn_cnt=0\n\n");
+        assertThat(cli("set table cli key 1.2.3 data.gpc0 6")).isEqualTo("\n");
+        assertThat(show("cli key 1.2.3.0")).endsWith("\n0x: key=1.2.3.0 use=0 exp=E gpc0=6 conn_cnt=0\n\n");
+        assertThat(cli("clear table cli key 1.2.3")).isEqualTo("\n");
+        assertThat(cli("show table cli key 1.2.3.0")).isEqualTo("\n");
+        assertThat(cli("show table cli key 10.9.9.9")).isEqualTo("\n");
+        assertThat(cli("set table cli data.gpc0 1"))
+                .isEqualTo("content-based lookup is only supported with the \"show\" and \"clear\" actions\n\n");
     }
 
     /** {@code show table} walks HAProxy's tree of keys, whatever order the keys came in. */
