@@ -128,11 +128,14 @@ public final class HealthChecks {
         throw new IllegalStateException("tracked server not found");
     }
 
-    /** The sockets the checks may hold at once: one per server's health check, one per agent. */
+    /**
+     * The sockets HAProxy 2.6 sets aside for the checks in its maxsock: one per server's health check, two per agent
+     * (measured on haproxy 2.6.12: an {@code agent-check} line raises Maxsock by 2, a {@code check} by 1).
+     */
     public int sockets() {
         int n = 0;
         for (ServerChecks c : all()) {
-            n += (c.hasHealthCheck() ? 1 : 0) + (c.hasAgent() ? 1 : 0);
+            n += (c.hasHealthCheck() ? 1 : 0) + (c.hasAgent() ? 2 : 0);
         }
         return n;
     }

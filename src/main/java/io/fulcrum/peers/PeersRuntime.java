@@ -184,6 +184,15 @@ final class PeersRuntime implements Services.Service {
         };
     }
 
+    /**
+     * As HAProxy 2.6 counts a section with a local peer in its maxsock beside its listener: three for each peer
+     * (peers_init_sync() raises the section's maxconn by 3 a peer, all of it added to maxsock).
+     */
+    @Override
+    public int reservedSockets() {
+        return local() != null && local().address != null ? 3 * links.size() : 0;
+    }
+
     private PeerLink local() {
         return links.stream().filter(l -> l.local).findFirst().orElse(null);
     }

@@ -150,10 +150,12 @@ public final class Fulcrum {
 
     /**
      * The descriptors the configuration takes as HAProxy counts them: one a listening socket (the proxies', the stats
-     * sockets' and the peers'), one a server's check and agent, and the stats sockets' maxconn.
+     * sockets' and the peers'), one a server's check and agent, the stats sockets' maxconn and what the services set
+     * aside (the peers' sessions).
      */
     private int configSockets(List<ProxySpec> proxies) {
-        int sockets = (int) services.info(InfoField.LISTENERS) + checks.sockets() + addresses(cli.sockets);
+        int sockets = (int) services.info(InfoField.LISTENERS) + services.reservedSockets() + checks.sockets()
+                + addresses(cli.sockets);
         if (!cli.sockets.isEmpty()) {
             sockets += cli.maxconn;
         }

@@ -32,6 +32,14 @@ public final class Services {
             return 0;
         }
 
+        /**
+         * The descriptors it sets aside beyond its listeners, counted in the process's maxsock as HAProxy counts them
+         * before it derives the automatic maxconn; none by default.
+         */
+        default int reservedSockets() {
+            return 0;
+        }
+
         /** {@code clear counters}: forgets the highest rates it reports in {@code show info}. */
         default void clearMax() {
         }
@@ -49,6 +57,11 @@ public final class Services {
 
     void start(Fulcrum process) {
         services.forEach(s -> s.start(process));
+    }
+
+    /** The descriptors the services set aside beyond their listeners, summed. */
+    public int reservedSockets() {
+        return services.stream().mapToInt(Service::reservedSockets).sum();
     }
 
     /** The services' shares of a {@code show info} gauge, summed. */

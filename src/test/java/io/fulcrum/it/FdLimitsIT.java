@@ -28,9 +28,14 @@ class FdLimitsIT {
     }
 
     private static Map<String, String> info(String globals) throws Exception {
+        return info(globals, "");
+    }
+
+    /** {@code show info}'s fields (and the process's stderr and limit) with {@code sections} after the config's own. */
+    private static Map<String, String> info(String globals, String sections) throws Exception {
         Path sock = Files.createTempDirectory("fulcrum-fd").resolve("s.sock");
         int port = freePort();
-        try (FulcrumProcess p = TcpProxyKit.serve(config(sock, port, globals), port)) {
+        try (FulcrumProcess p = TcpProxyKit.serve(config(sock, port, globals) + sections, port)) {
             Map<String, String> fields = new HashMap<>();
             for (String line : CliClient.send(sock, "show info").split("\n")) {
                 int colon = line.indexOf(": ");
@@ -63,6 +68,23 @@ class FdLimitsIT {
         Map<String, String> set = info("maxconn 100\nulimit-n 3000");
         assertThat(set.get("Ulimit-n")).isEqualTo("3000");
         assertThat(set.get("Maxsock")).isEqualTo("228");
+    }
+
+    /**
+     * A peers section with a local peer sets aside three descriptors a peer beside its listener, an agent check two
+     * and a health check one, as HAProxy 2.6 counts them (tools/cli-diff.py found the agents and the peers short).
+     */
+    @Test
+    void peersAndAgentsCountAsHaproxyCountsThem() throws Exception {
+        int refused = FulcrumProcess.refusedPort();
+        Map<String, String> info = info("maxconn 100\nlocalpeer local", """
+                backend be
+                    server s1 127.0.0.1:%d check agent-check agent-port %d
+                peers pr
+                    peer local 127.0.0.1:%d
+                    peer other 127.0.0.1:%d
+                """.formatted(refused, refused, freePort(), freePort()));
+        assertThat(info.get("Maxsock")).isEqualTo("238"); // 228 + the peers' listener + 2 peers * 3 + check 1 + agent 2
     }
 
     @Test
