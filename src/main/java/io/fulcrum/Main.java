@@ -300,6 +300,7 @@ public final class Main {
             master.ready(fulcrum::hardStop);
         }
         diag.started();
+        fulcrum.startChecks();
         try {
             fulcrum.awaitStop();
         } catch (InterruptedException e) {

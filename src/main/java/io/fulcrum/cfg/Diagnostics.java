@@ -93,8 +93,8 @@ public final class Diagnostics {
         if (level != Level.ALERT && quiet || level == Level.DIAG && !diagMode) {
             return;
         }
-        if (!introduced && (level == Level.ALERT || level == Level.WARNING)) {
-            // As HAProxy does, the first problem reported is preceded by what reports it.
+        if (!introduced && !started && (level == Level.ALERT || level == Level.WARNING)) {
+            // As HAProxy does, the first problem reported while starting is preceded by what reports it.
             introduced = true;
             if (!quiet) {
                 print(Level.NOTICE, "Fulcrum version is " + Version.FULCRUM + " (HAProxy language " + Version.HAPROXY + ")");

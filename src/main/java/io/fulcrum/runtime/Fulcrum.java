@@ -310,11 +310,18 @@ public final class Fulcrum {
             }
             return false;
         }
-        checks.start();
         services.start(this);
         cli.warmUp(this);
         bytesOutRate.start(loops.next());
         return true;
+    }
+
+    /**
+     * Starts the health checks and agents once the process serves, as HAProxy's first checks run in its polling loop:
+     * what they report is not part of the start-up messages ({@code show startup-logs}).
+     */
+    public void startChecks() {
+        checks.start();
     }
 
     /** HAProxy's MAX_START_RETRIES: binds tried every 10 ms while older processes let go of their addresses. */

@@ -412,6 +412,35 @@ class CliIT {
         }
     }
 
+    /**
+     * A process that printed nothing while it started keeps an empty start-up log, whatever its first checks then
+     * report (they run once it serves, as HAProxy's), and the version notice that comes before a problem reported while
+     * starting is not printed for them.
+     */
+    @Test
+    void theFirstChecksAreNotPartOfTheStartupLogs() throws Exception {
+        Path sock = dir.resolve("quiet.sock");
+        int fe = freePort();
+        try (FulcrumProcess quiet = TcpProxyKit.serve("""
+                global
+                    stats socket %s level operator
+                defaults
+                    mode http
+                    timeout connect 1s
+                    timeout client 5s
+                    timeout server 5s
+                frontend fe
+                    bind 127.0.0.1:%d
+                    default_backend be
+                backend be
+                    server s1 127.0.0.1:%d check inter 100 fall 1
+                """.formatted(sock, fe, FulcrumProcess.refusedPort()), fe)) {
+            quiet.awaitStderr("Server be/s1 is DOWN");
+            assertThat(quiet.stderr()).doesNotContain("NOTICE");
+            assertThat(CliClient.send(sock, "show startup-logs")).isEqualTo("\n\n");
+        }
+    }
+
     /** {@code show libs}: each object mapped into the process, its first and last address and its size, libc among them. */
     @Test
     void libsAreListedWithTheirAddresses() throws Exception {
