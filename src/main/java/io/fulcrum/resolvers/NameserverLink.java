@@ -43,6 +43,11 @@ abstract class NameserverLink {
         this.spec = spec;
     }
 
+    /** {@code clear counters all}, on the section's loop. */
+    void clearCounters() {
+        sent = sendErrors = valid = update = cname = anyErr = nx = timeout = refused = other = invalid = truncated = outdated = 0;
+    }
+
     static NameserverLink of(ResolversSpec.Nameserver spec) {
         return spec.stream() ? new TcpNameserver(spec) : new UdpNameserver(spec);
     }

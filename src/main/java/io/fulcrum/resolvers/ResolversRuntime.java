@@ -52,6 +52,17 @@ final class ResolversRuntime implements Services.Service {
         spec.nameservers.forEach(ns -> nameservers.add(NameserverLink.of(ns)));
     }
 
+    /** The counters are the loop's (when started; the next show resolvers, also read there, comes after). */
+    @Override
+    public void clearAll() {
+        EventLoop l = loop;
+        if (l == null) {
+            nameservers.forEach(NameserverLink::clearCounters);
+        } else {
+            l.execute(() -> nameservers.forEach(NameserverLink::clearCounters));
+        }
+    }
+
     /** A do-resolve rule names this section: its sockets open at start. */
     void usedByRules() {
         usedByRules = true;

@@ -43,6 +43,10 @@ public final class Services {
         /** {@code clear counters}: forgets the highest rates it reports in {@code show info}. */
         default void clearMax() {
         }
+
+        /** {@code clear counters all}: zeroes the counters it reports (besides {@link #clearMax}). */
+        default void clearAll() {
+        }
     }
 
     private final List<Service> services = new ArrayList<>();
@@ -76,6 +80,11 @@ public final class Services {
     /** {@code clear counters}: the services' highest rates. */
     public void clearMax() {
         services.forEach(Service::clearMax);
+    }
+
+    /** {@code clear counters all}: the services' counters. */
+    public void clearAll() {
+        services.forEach(Service::clearAll);
     }
 
     /** Completes when every service lets the soft-stopping process exit. */

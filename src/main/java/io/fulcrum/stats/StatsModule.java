@@ -162,6 +162,9 @@ public final class StatsModule implements Module {
         // As HAProxy, either form forgets the process's highest TLS rates (MaxSslRate, Ssl*MaxKeyRate).
         p.acceptRate().tls().resetMax();
         p.services().clearMax();
+        if (all) {
+            p.services().clearAll(); // (the name servers' counters: HAProxy's resolvers stats module)
+        }
         p.loops().clearActivity();
     }
 

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.net.Socket;
+import java.util.List;
 
 import static io.fulcrum.it.TcpProxyKit.connect;
 import static io.fulcrum.it.TcpProxyKit.freePort;
@@ -77,6 +78,14 @@ class ResolversIT extends WithDnsStub {
                 assertThat(show).endsWith("  outdated:    0\n\n");
                 assertThat(CliClient.send(cli, "show resolvers nope")).isEqualTo("Can't find that resolvers section\n\n");
                 assertThat(dns.questions()).contains("app.test A");
+
+                // The counters are zeroed by clear counters all only (the DNS is silent now: update, nx and refused stay).
+                assertThat(CliClient.send(cli, "clear counters")).isEqualTo("\n");
+                assertThat(counter(CliClient.send(cli, "show resolvers dns"), "update")).isEqualTo(4);
+                assertThat(CliClient.send(cli, "clear counters all")).isEqualTo("\n");
+                String cleared = CliClient.send(cli, "show resolvers dns");
+                assertThat(List.of(counter(cleared, "update"), counter(cleared, "nx"), counter(cleared, "refused"),
+                        counter(cleared, "valid"))).containsOnly(0L);
             }
         }
     }
