@@ -114,7 +114,9 @@ final class ShowPeers {
         } else {
             b.append('\n');
         }
-        b.append(INDENT).append("shared tables:\n");
+        if (!p.tables.isEmpty()) { // (HAProxy says so only for a peer that has tables)
+            b.append(INDENT).append("shared tables:\n");
+        }
         for (int i = p.tables.size() - 1; i >= 0; i--) {
             SharedTable st = p.tables.get(i);
             PeerLink.Cursor c = l.cursors[i]; // (the last session's once it is gone, as HAProxy's)

@@ -17,6 +17,7 @@ import io.fulcrum.log.LogContext;
 import io.fulcrum.log.RunningCounts;
 import io.fulcrum.log.StreamLog;
 import io.fulcrum.persist.Persistence;
+import io.fulcrum.pool.ServerIdle;
 import io.fulcrum.proxy.Frontend;
 import io.fulcrum.proxy.Mode;
 import io.fulcrum.proxy.Timeouts;
@@ -543,6 +544,11 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
         server = ch;
         attempts++;
         target.connecting();
+        // Counted in use at its creation, then no longer, as HAProxy's conn_set_private() releases at once a connection
+        // no other stream may reuse: show servers conn's used_max and need_est see it, used_cur does not.
+        ServerIdle conns = ServerIdle.of(target);
+        conns.used();
+        conns.unused();
         client.eventLoop().register(ch).addListener(reg -> {
             if (!reg.isSuccess()) {
                 abort();
