@@ -31,6 +31,8 @@ import tempfile
 import threading
 import time
 
+from proxyrun import stop, wait_listening
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 HOME = os.path.dirname(HERE)
 
@@ -331,23 +333,6 @@ KNOWN = {
 }
 
 
-def wait_listening(port, proc, timeout=30):
-    want = ":%04X" % port
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError("proxy exited: %s" % proc.returncode)
-        # (io_uring listens on an IPv6 socket, 127.0.0.1 mapped: /proc/net/tcp6)
-        for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-            with open(table) as f:
-                for line in f:
-                    p = line.split()
-                    if len(p) > 3 and p[1].endswith(want) and p[3] == "0A":
-                        return
-        time.sleep(0.05)
-    raise RuntimeError("proxy not listening on %d" % port)
-
-
 class Origin(threading.Thread):
     """A raw server: captures what each connection sends and answers each request head with the case's bytes."""
 
@@ -493,12 +478,7 @@ backend be
         return dict(client=got, closed=closed, server=server, logs=logs, errors=self.errors() - nerr)
 
     def stop(self):
-        self.proc.terminate()
-        try:
-            self.proc.wait(5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-        self.out.close()
+        stop(self.proc, self.out)
 
 
 def norm_log(line):
