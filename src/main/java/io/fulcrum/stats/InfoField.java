@@ -170,15 +170,32 @@ public enum InfoField {
         return fieldName;
     }
 
-    public String tags() {
-        return tags;
-    }
-
-    public String type() {
-        return type;
-    }
-
     public String description() {
         return description;
+    }
+
+    /**
+     * Given as a float by {@code show info float}, as HAProxy 2.6 fills these fields with mkf_flt(): the uptime and
+     * start date (to the microsecond there) and the rates.
+     */
+    boolean floats() {
+        return switch (this) {
+            case UPTIME_SEC, START_TIME_SEC, CONNRATE, SESSRATE, SSLRATE, SSLFRONTENDKEYRATE, SSLFRONTENDSESSIONREUSE_PCT,
+                    SSLBACKENDKEYRATE, COMPRESSBPSIN, COMPRESSBPSOUT -> true;
+            default -> false;
+        };
+    }
+
+    /**
+     * The tags, with {@code show info float} or not: a field given as a float is a rate there (HAProxy's FN_RATE)
+     * where its integer form may say gauge.
+     */
+    String tags(boolean asFloat) {
+        return asFloat && floats() && tags.charAt(1) == 'G' ? tags.charAt(0) + "R" + tags.substring(2) : tags;
+    }
+
+    /** The type, with {@code show info float} or not. */
+    String type(boolean asFloat) {
+        return asFloat && floats() ? "flt" : type;
     }
 }

@@ -17,6 +17,7 @@ import io.netty.util.internal.PlatformDependent;
 import java.lang.management.ManagementFactory;
 import java.util.EnumMap;
 import java.util.HashSet;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -107,6 +108,25 @@ public final class ProcessInfo {
         v.put(InfoField.START_TIME_SEC, p.startMillis() / 1000);
         v.put(InfoField.TAINTED, "0");
         return v;
+    }
+
+    /** A field's value as {@code show info float} gives it: the uptime and start date to the millisecond. */
+    static Flt asFloat(InfoField f, Object value, Fulcrum p) {
+        return switch (f) {
+            case UPTIME_SEC -> new Flt((System.currentTimeMillis() - p.startMillis()) / 1000.0);
+            case START_TIME_SEC -> new Flt(p.startMillis() / 1000.0);
+            default -> new Flt(((Number) value).doubleValue());
+        };
+    }
+
+    /** A float as HAProxy prints one (%f without its trailing zeros and dot: 12.5, 0), in every form. */
+    record Flt(double value) {
+        @Override
+        public String toString() {
+            String s = String.format(Locale.ROOT, "%f", value);
+            s = s.replaceAll("0+$", "");
+            return s.endsWith(".") ? s.substring(0, s.length() - 1) : s;
+        }
     }
 
     /**

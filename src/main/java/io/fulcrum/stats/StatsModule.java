@@ -75,6 +75,10 @@ public final class StatsModule implements Module {
     private static void showInfo(CliRequest r) {
         List<String> opts = r.args().subList(2, r.size());
         Map<InfoField, Object> values = ProcessInfo.of(r.process());
+        boolean floats = opts.contains("float");
+        if (floats) {
+            values.replaceAll((f, v) -> f.floats() ? ProcessInfo.asFloat(f, v, r.process()) : v);
+        }
         StringBuilder b = new StringBuilder();
         StatFormats.Format format = StatFormats.Format.of(opts);
         if (format == StatFormats.Format.JSON) {
@@ -87,8 +91,8 @@ public final class StatsModule implements Module {
                 first = false;
                 b.append("{\"field\":{\"pos\":").append(f.pos()).append(",\"name\":\"").append(f.fieldName())
                         .append("\"},\"processNum\":1,");
-                StatFormats.tags(b, f.tags());
-                b.append(",\"value\":{\"type\":\"").append(f.type()).append("\",\"value\":");
+                StatFormats.tags(b, f.tags(floats));
+                b.append(",\"value\":{\"type\":\"").append(f.type(floats)).append("\",\"value\":");
                 StatFormats.jsonValue(b, values.get(f));
                 b.append("}}");
             }
@@ -98,8 +102,8 @@ public final class StatsModule implements Module {
             boolean desc = opts.contains("desc");
             for (InfoField f : InfoField.values()) {
                 if (format == StatFormats.Format.TYPED) {
-                    b.append(f.pos()).append('.').append(f.fieldName()).append(".1:").append(f.tags()).append(':')
-                            .append(f.type()).append(':');
+                    b.append(f.pos()).append('.').append(f.fieldName()).append(".1:").append(f.tags(floats)).append(':')
+                            .append(f.type(floats)).append(':');
                 } else {
                     b.append(f.fieldName()).append(": ");
                 }

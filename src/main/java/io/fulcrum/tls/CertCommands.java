@@ -62,13 +62,17 @@ final class CertCommands {
     private void show(CliRequest r) throws CliException {
         String name = r.arg(3);
         if (name.isEmpty()) {
+            List<String> files = store.files();
+            if (files.isEmpty()) {
+                return; // HAProxy 2.6 sends its lines with the first file's: without any, nothing (no "# filename")
+            }
             StringBuilder b = new StringBuilder();
             String tx = store.transaction();
             if (tx != null) {
                 b.append("# transaction\n*").append(tx).append('\n');
             }
             b.append("# filename\n");
-            store.files().forEach(f -> b.append(f).append('\n'));
+            files.forEach(f -> b.append(f).append('\n'));
             r.print(b);
             return;
         }

@@ -98,6 +98,31 @@ class CliIT {
                 .contains("\n4.Nbproc.1:CGS:u32:1:\"Number of started worker processes (historical, always 1)\"\n");
     }
 
+    /**
+     * {@code float} gives the uptime, the start date and the rates as floats, as HAProxy's mkf_flt() fields: type flt,
+     * a rate's nature "rate", HAProxy's %f without trailing zeros.
+     */
+    @Test
+    void showInfoFloatGivesTheRatesAsFloats() throws Exception {
+        String typed = CliClient.send(admin, "show info typed float");
+        assertThat(typed).containsPattern("\n8\\.Uptime_sec\\.1:MDP:flt:\\d+(\\.\\d*[1-9])?\n")
+                .containsPattern("\n26\\.ConnRate\\.1:MRP:flt:\\d+(\\.\\d*[1-9])?\n")
+                .contains("\n35.SslFrontendKeyRate.1:MRP:flt:0\n", "\n37.SslFrontendSessionReuse_pct.1:MRP:flt:0\n",
+                        "\n28.MaxConnRate.1:MMP:u32:")
+                .containsPattern("\n70\\.Start_time_sec\\.1:MDP:flt:\\d{10}(\\.\\d*[1-9])?\n");
+        assertThat(CliClient.send(admin, "show info float")).containsPattern("\nUptime_sec: \\d+(\\.\\d*[1-9])?\n");
+        assertThat(CliClient.send(admin, "show info json float"))
+                .contains("{\"field\":{\"pos\":35,\"name\":\"SslFrontendKeyRate\"},\"processNum\":1,\"tags\":{\"origin\":\"Metric\","
+                        + "\"nature\":\"Rate\",\"scope\":\"Process\"},\"value\":{\"type\":\"flt\",\"value\":0}}");
+        assertThat(CliClient.send(admin, "show info typed")).contains("\n35.SslFrontendKeyRate.1:MGP:u32:0\n");
+    }
+
+    /** Without any certificate, {@code show ssl cert} answers nothing, not even its header, as HAProxy 2.6. */
+    @Test
+    void showSslCertWithoutCertificatesIsEmpty() throws Exception {
+        assertThat(CliClient.send(admin, "show ssl cert")).isEqualTo("\n");
+    }
+
     @Test
     void aSessionMayLowerItsLevelButNeverRaiseIt() throws Exception {
         assertThat(CliClient.send(admin, "user;operator;show cli level")).isEqualTo("\nPermission denied\n\nuser\n\n");
