@@ -38,13 +38,17 @@ h1diff = __import__("h1-diff")  # (its command line, its way of waiting for a pr
 
 TZ = "Europe/Paris"
 MAPDIR = None  # where the run writes MAPS
+ORIGIN = 0  # the port of the response cases' server
 
 
-def case(fmt, name=None, fields="Host: a\r\n", target="/", method="GET", body=b"", version="HTTP/1.1", acl=None):
+def case(fmt, name=None, fields="Host: a\r\n", target="/", method="GET", body=b"", version="HTTP/1.1", acl=None,
+         resp=None, after=False):
     """fmt: the lf-string as written between the configuration's double quotes; fields: the request's fields
-    (X-Case comes first); acl: an ACL whose match is the answer ("+" or "-" before fmt)."""
+    (X-Case comes first); acl: an ACL whose match is the answer ("+" or "-" before fmt); resp: the raw response
+    the origin answers (the case is then evaluated on it by http-response set-header X-Out, or by
+    http-after-response's when after: http-response return's lf-string sees no response in haproxy 2.6)."""
     return dict(name=name or acl or fmt, fmt=fmt, fields=fields, target=target, method=method, body=body,
-                version=version, acl=acl)
+                version=version, acl=acl, resp=resp, after=after)
 
 
 def each(template, values, **kw):
@@ -396,6 +400,76 @@ CASES += [
          fields="Host: a\r\nContent-Length: 7\r\n", body=b"a=1;a=2"),
 ]
 
+# the response side: fetches on the origin's raw responses, in http-response (after the wait-for-body rule) or
+# in http-after-response
+RES_HDRS = (b"X-A: 1, 2\r\nX-A: 3\r\nX-B:\r\nX-C: a,\"b,c\" , d\r\nx-a: 4\r\nX-E: , ,\r\n"
+            b"X-F: 10.0.0.1, 192.168.0.1:8080\r\nX-6: ::1\r\nX-N: 12abc, -3, +4\r\nX-Cap: captured\r\n"
+            b"Set-Cookie: a=1; Path=/; HttpOnly\r\nSet-Cookie: b=2\r\n"
+            b"Set-Cookie: a=3; Expires=Wed, 09 Jun 2021 10:18:14 GMT\r\nSet-Cookie: c=\r\nSet-Cookie: =x\r\n"
+            b"Set-Cookie: d\r\nSet-Cookie: e=\"q v\"; f=6\r\nContent-Type: text/plain\r\n")
+RES = b"HTTP/1.1 200 OK\r\nContent-Length: 5\r\n" + RES_HDRS + b"\r\nhello"
+CASES += [case("%%[%s]" % f, name="res %s" % f, resp=RES) for f in (
+    "status", "res.ver", "res.hdr(x-a)", "res.hdr(x-a,1)", "res.hdr(x-a,3)", "res.hdr(x-a,5)", "res.hdr(x-a,-1)",
+    "res.hdr(x-a,-4)", "res.hdr(x-a,-5)", "res.hdr(x-b)", "res.hdr(x-c)", "res.hdr(x-c,2)", "res.hdr(x-e,2)",
+    "res.hdr(nope)", "res.hdr(set-cookie)", "res.hdr(set-cookie,2)", "res.hdr_cnt(x-a)", "res.hdr_cnt(x-c)",
+    "res.hdr_cnt(x-b)", "res.hdr_cnt(set-cookie)", "res.hdr_cnt(nope)", "res.hdr_cnt", "res.fhdr(x-a)",
+    "res.fhdr(x-a,1)", "res.fhdr(x-a,-3)", "res.fhdr(set-cookie,3)", "res.fhdr(x-c)", "res.fhdr_cnt(x-a)",
+    "res.fhdr_cnt(x-e)", "res.fhdr_cnt", "res.hdr_ip(x-f)", "res.hdr_ip(x-f,2)", "res.hdr_ip(x-6)",
+    "res.hdr_ip(x-a)", "res.hdr_val(x-n)", "res.hdr_val(x-n,2)", "res.hdr_val(x-n,3)", "res.hdr_val(x-a,-1)",
+    "res.hdr_names", "res.hdr_names(|)", "res.cook(a)", "res.cook(b)", "res.cook(c)", "res.cook(d)",
+    "res.cook(e)", "res.cook(f)", "res.cook(Path)", "res.cook()", "res.cook(nope)", "res.cook_cnt(a)",
+    "res.cook_cnt()", "res.cook_cnt(nope)", "res.cook_val(a)", "res.cook_val(b)", "res.cook_names", "scook(a)",
+    "scook(b)", "scook_cnt(a)", "scook_val(b)", "shdr(x-a)", "shdr_cnt(x-a)", "shdr_ip(x-f)", "shdr_val(x-n)",
+    "hdr(x-a)", "hdr_cnt(x-a)", "cook(a)", "res.hdrs", "res.hdrs,length", "res.hdrs_bin,hex", "res.body",
+    "res.body_len", "res.body_size", "res.body,hex", "res.body,bytes(1,3)", "capture.res.hdr(0)",
+    "capture.res.hdr(1)", "capture.res.ver", "txn.status", "unique-id", "res.comp", "res.comp_algo",
+    "res.hdr(x-a),upper", "res.hdr(x-a,-1),add(1)", "res.cook(a),add(1)", "res.hdr(x-c),field(2,\\\")",
+    "res.hdr(x-n,1),add(0)", "res.hdr_cnt(x-a),mul(2)", "status,div(100)", "res.fhdr(x-c),word(2,\\,)",
+    "res.hdr(x-cap),capture-res(1),concat(:,txn.s)", "res.cook(a),concat(-,txn.s)", "req.hdr(host)",
+    "req.fhdr(x-case)", "res.body,url_enc", "res.hdr(set-cookie),json", "res.fhdr(set-cookie,-1),length")]
+CASES += [case("", acl="%s" % a, resp=RES) for a in (
+    "res.hdr(x-a) -m beg 1", "res.hdr(x-a) 3", "res.hdr(x-a) 5", "status 200", "status 400:499", "status 2",
+    "res.hdr_cnt(x-a) gt 3", "res.hdr_cnt(x-a) lt 3", "res.cook(a) 1", "res.cook(a) 3", "res.cook_cnt(a) 2",
+    "res.body -m sub ell", "res.body hello", "res.ver 1.1", "res.ver 1.0", "res.hdr(x-a) -m reg ^[0-9]$",
+    "scook(a) -m found", "scook(nope) -m found", "res.hdr_ip(x-f) 10.0.0.0/8", "res.hdr_ip(x-f) 192.168.0.0/16",
+    "res.hdr_val(x-n) -3", "res.hdr_val(x-n) 12", "res.hdr(x-e) -m len 0", "res.hdr(x-b) -m found",
+    "res.fhdr(x-c) -m sub b,c", "res.hdr_names -m sub X-F", "res.hdr(x-a),upper 4", "res.body_len 5",
+    "res.hdr(x-c) -m end d", "res.cook_val(b) 2", "txn.status 200", "res.comp -m bool", "capture.res.ver 1.1")]
+# status lines, framings and bodies, each response asked for a few fetches
+RES_KINDS = {
+    "404": b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n",
+    "1.0": b"HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok",
+    "noreason": b"HTTP/1.1 299\r\nContent-Length: 0\r\n\r\n",
+    "emptyreason": b"HTTP/1.1 302 \r\nLocation: /x\r\nContent-Length: 0\r\n\r\n",
+    "chunked": b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Type: text/plain\r\n\r\n"
+               b"5\r\nhello\r\n6\r\n world\r\n0\r\n\r\n",
+    "trailers": b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3;ext=1\r\nabc\r\n0\r\nX-T: t\r\n\r\n",
+    "close": b"HTTP/1.1 200 OK\r\nX-A: c\r\n\r\nclose-delimited",
+    "cl0": b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n",
+    "204": b"HTTP/1.1 204 No Content\r\nX-A: z\r\n\r\n",
+    "binary": b"HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\nb\x00\xff\t",
+    "cookies": b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nSet-Cookie: a=1, b=2\r\nSet-Cookie: a\r\n"
+               b"Set-Cookie:  x = y ;z=1\r\nSet-Cookie: ;a=9\r\nSet-Cookie: q=\"a;b\"\r\n\r\n",
+    "long": b"HTTP/1.1 200 OK\r\nContent-Length: 3000\r\nX-Cap: " + b"c" * 60 + b"\r\n\r\n" + b"b" * 3000,
+}
+for kind, resp in RES_KINDS.items():
+    CASES += [case("%%[%s]" % f, name="res %s %s" % (kind, f), resp=resp) for f in (
+        "status", "res.ver", "res.body", "res.body_len", "res.body_size", "res.body,length", "res.hdr_cnt",
+        "res.hdr_names", "res.hdr(x-a)", "res.cook(a)", "res.cook(x)", "res.cook_cnt()", "res.cook_val(a)",
+        "res.cook(q)", "capture.res.hdr(0)", "capture.res.ver", "txn.status", "res.hdr(content-length)",
+        "res.hdr(transfer-encoding)")]
+# gzip-compressed: the request accepts it (compression judged on the server's head, before the rules)
+GZ = "Host: a\r\nAccept-Encoding: gzip\r\n"
+CASES += [case("%%[%s]" % f, name="res gzip %s" % f, resp=RES, fields=GZ) for f in (
+    "res.comp", "res.comp_algo", "res.hdr(content-encoding)", "res.hdr(content-length)", "res.body",
+    "res.hdr(vary)", "res.hdr(etag)")]
+CASES += [case("%%[%s]" % f, name="after %s" % f, resp=RES, fields=GZ, after=True) for f in (
+    "status", "txn.status", "res.comp", "res.comp_algo", "res.hdr(content-encoding)", "res.hdr(content-length)",
+    "res.hdr(transfer-encoding)", "res.hdr(vary)", "res.hdr_cnt(x-a)", "res.hdr_names", "capture.res.hdr(0)",
+    "unique-id", "res.cook(a)", "res.ver", "res.body_len")]
+CASES += [case("%%[%s]" % f, name="after 404 %s" % f, resp=RES_KINDS["404"], after=True)
+          for f in ("status", "txn.status", "res.hdr_names", "res.hdr(content-length)")]
+
 
 # Differences made on purpose or known, and where they are explained: reported as "known", not as DIFF.
 CONV = "docs/differences.md (Sample converters)"
@@ -419,24 +493,35 @@ BARE = re.compile(r'^%\[([^\s\\"#{}]+)\]$')
 
 
 def config(cases, port):
-    """The configuration and, for each line number of a case's rule, the case's index."""
+    """The configuration and, for each line number of a case's rule, the case's index. The response cases go to
+    the backend, whose server is the origin (ORIGIN): they are chosen there by txn.case, the request's X-Case."""
     lines = ["global", "    tune.bufsize 16384", "defaults", "    mode http", "    timeout connect 2s",
              "    timeout client 3s", "    timeout server 3s", "frontend fe", "    bind 127.0.0.1:%d" % port,
-             "    option http-buffer-request"]
+             "    option http-buffer-request", "    capture response header X-Cap len 20",
+             "    declare capture response len 30", '    unique-id-format "u%[req.fhdr(x-case)]-%[req.hdr_cnt]"',
+             "    http-request set-var(txn.case) req.fhdr(x-case)"]
     lines += ["    http-request set-var(txn.%s) %s" % v for v in VARS]
     owner = {}
-    rule = '    http-request return status 200 content-type text/plain lf-string "%s" if { req.fhdr(x-case) -m str %d }'
+    back = ["backend be", "    compression algo gzip", "    compression type text/plain",
+            "    http-response wait-for-body time 2s", "    server s1 127.0.0.1:%d" % ORIGIN]
     for i, c in enumerate(cases):
         c = dict(c, fmt=c["fmt"].replace("MAPS/", MAPDIR + "/"))
         bare = BARE.match(c["fmt"])
         acl = c["acl"] or bare and bare.group(1) + " -m found"
-        if acl:
-            lines.append(rule % ("+" + c["fmt"], i) + " { %s }" % acl)
-            owner[len(lines)] = i
-        lines.append(rule % (("-" if acl else "") + c["fmt"], i))
-        owner[len(lines)] = i
-    lines.append("    http-request return status 404")
-    return "\n".join(lines) + "\n", owner
+        if c["resp"]:
+            rule = '    http-%s set-header X-Out "%%s" if { var(txn.case) -m str %%d }' % (
+                "after-response" if c["after"] else "response")
+        else:
+            rule = '    http-request return status 200 content-type text/plain lf-string "%s" if { req.fhdr(x-case) -m str %d }'
+        rules = back if c["resp"] else lines
+        texts = [rule % ("+" + c["fmt"], i) + " { %s }" % acl, rule % ("-" + c["fmt"], i)] if acl else [rule % (c["fmt"], i)]
+        for text in reversed(texts) if c["resp"] else texts:  # (the last set-header wins, the first return)
+            rules.append(text)
+            owner[rules is lines, len(rules)] = i
+    lines.append("    http-request return status 404 unless { path /res }")
+    lines.append("    default_backend be")
+    owner = {n if front else n + len(lines): i for (front, n), i in owner.items()}
+    return "\n".join(lines + back) + "\n", owner
 
 
 def shorten(message):
@@ -505,6 +590,42 @@ def compare_refusal(c, proxies, tmp):
     return ([] if res[0] == res[1] else [("check", res[0], res[1])]), res[1]
 
 
+class Origin(threading.Thread):
+    """The backend's server: answers each request head with the response of the case its X-Case names, then
+    closes."""
+
+    def __init__(self, port, cases):
+        super().__init__(daemon=True)
+        self.cases = cases
+        self.sock = socket.socket()
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.sock.bind(("127.0.0.1", port))
+        self.sock.listen(64)
+
+    def run(self):
+        while True:
+            c, _ = self.sock.accept()
+            threading.Thread(target=self.serve, args=(c,), daemon=True).start()
+
+    def serve(self, c):
+        with c:
+            c.settimeout(5)
+            head = b""
+            try:
+                while b"\r\n\r\n" not in head:
+                    d = c.recv(65536)
+                    if not d:
+                        return
+                    head += d
+                m = re.search(rb"\r\nx-case: *(\d+)", head, re.I)
+                c.sendall(self.cases[int(m.group(1))]["resp"] if m else b"HTTP/1.1 500 No Case\r\n\r\n")
+                c.shutdown(socket.SHUT_WR)
+                while c.recv(65536):  # (until the proxy closes: no reset of the response)
+                    pass
+            except OSError:
+                pass
+
+
 class Proxy:
     def __init__(self, name, cmd, port, cases, tmp):
         self.name, self.port = name, port
@@ -520,7 +641,9 @@ class Proxy:
             raise
 
     def ask(self, i, c):
-        head = "%s %s %s\r\nX-Case: %d\r\n%s\r\n" % (c["method"], c["target"], c["version"], i, c["fields"])
+        """The status line and the body, or the X-Out fields of a response case."""
+        target, fields = (("/res", c["fields"] + "Connection: close\r\n") if c["resp"] else (c["target"], c["fields"]))
+        head = "%s %s %s\r\nX-Case: %d\r\n%s\r\n" % (c["method"], target, c["version"], i, fields)
         s = socket.create_connection(("127.0.0.1", self.port), timeout=5)
         got = b""
         try:
@@ -540,7 +663,9 @@ class Proxy:
         finally:
             s.close()
         status = got.split(b"\r\n", 1)[0]
-        body = got.split(b"\r\n\r\n", 1)[1] if b"\r\n\r\n" in got else b""
+        head, _, body = got.partition(b"\r\n\r\n")
+        if c["resp"]:
+            return status, re.findall(rb"\r\nx-out: ?([^\r]*)", head, re.I)
         return status, body
 
     stop = h1diff.Proxy.stop  # (the same fields: proc, out)
@@ -555,13 +680,14 @@ def main():
     cases = [c for c in CASES if not a.only or re.search(a.only, c["name"])]
     proxies = [[os.path.join(HOME, "bin/fulcrum")], [a.haproxy]]
     tmp = tempfile.mkdtemp(prefix="samplediff-")
-    global MAPDIR
-    MAPDIR = tmp
+    global MAPDIR, ORIGIN
+    MAPDIR, ORIGIN = tmp, a.port + 2
     for name, text in MAPS.items():
         with open(os.path.join(tmp, name), "w") as f:
             f.write(text)
     cases, refused = split_refused(cases, proxies, tmp)
     results = [(c, *compare_refusal(c, proxies, tmp)) for c in refused]
+    Origin(ORIGIN, cases).start()
     f = Proxy("fulcrum", proxies[0], a.port, cases, tmp)
     try:
         h = Proxy("haproxy", proxies[1], a.port + 1, cases, tmp)

@@ -40,8 +40,13 @@ public final class AclParser {
     private static final Set<String> ACL_KEYWORDS = Set.of("base", "cook", "hdr", "http_auth_group", "method", "path", "payload",
             "payload_lv", "req.ssl_ver", "req_rdp_cookie", "req_rdp_cookie_cnt", "req_ssl_sni", "req_ssl_ver", "req_ver", "resp_ver",
             "scook", "shdr", "url", "urlp");
-    /** HAProxy 2.6's ACL keywords that name another fetch (with its default matching method) and are no fetch themselves. */
-    private static final Map<String, String> ALIASES = Map.of("req_rdp_cookie", "req.rdp_cookie", "req_rdp_cookie_cnt", "req.rdp_cookie_cnt");
+    /**
+     * HAProxy 2.6's ACL keywords that name another fetch (with its default matching method): some are no fetch
+     * themselves, and the ACL "hdr" (and its derivatives: hdr_beg...) is req.hdr where the fetch hdr reads the
+     * message being processed (so that it never matches in an http-response rule).
+     */
+    private static final Map<String, String> ALIASES = Map.of("req_rdp_cookie", "req.rdp_cookie", "req_rdp_cookie_cnt", "req.rdp_cookie_cnt",
+            "hdr", "req.hdr");
 
     private final SampleCatalog catalog;
     private final ExprParser exprs;
@@ -244,7 +249,7 @@ public final class AclParser {
                 int us = criterion.indexOf('(') < 0 ? criterion.length() : criterion.indexOf('(');
                 String kw = criterion.substring(0, us);
                 method = MatchMethod.of(kw.substring(kw.lastIndexOf('_') + 1));
-                expr = criteria.parse(derived + criterion.substring(us));
+                expr = criteria.parse(ALIASES.getOrDefault(derived, derived) + criterion.substring(us));
             } else {
                 String kw = keyword(criterion);
                 expr = criteria.parse(ALIASES.containsKey(kw) ? ALIASES.get(kw) + criterion.substring(kw.length()) : criterion);
@@ -255,7 +260,8 @@ public final class AclParser {
             }
             // HAProxy's words for an ACL keyword: its converters' errors end with a dot of their own, its arguments' do not
             String kw = keyword(criterion);
-            String base = ALIASES.getOrDefault(kw, derived(kw));
+            String derived = derived(kw);
+            String base = ALIASES.getOrDefault(derived == null ? kw : derived, derived);
             String fetchArgs = "fetch method '" + (base == null ? kw : base) + "' : ";
             String m = e.getMessage();
             throw new ConfigException("ACL keyword '" + kw + "' : " + (m.startsWith(fetchArgs) ? m.substring(fetchArgs.length()) : m + "."));

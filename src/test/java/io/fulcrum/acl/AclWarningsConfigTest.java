@@ -105,4 +105,25 @@ class AclWarningsConfigTest {
                 [WARNING]  (1) : config : parsing [t.cfg:28] : anonymous acl will never match because it uses keyword 'req.hdr' which is incompatible with 'backend http-response header rule'
                 """);
     }
+
+    /**
+     * The ACL "hdr" (and hdr_beg...) is req.hdr in HAProxy 2.6, not the fetch hdr that reads the message being
+     * processed: it never matches in an http-response rule (tools/sample-diff.py found it matched there).
+     */
+    @Test
+    void hdrIsTheRequestsInAnAcl() {
+        assertThat(LoadedConfig.load(dir, LoadedConfig.HTTP_DEFAULTS + """
+                backend b
+                    acl a1 hdr_beg(x-a) 1
+                    http-response set-header X-T 1 if { hdr(x-a) -m found }
+                    http-response set-header X-T 2 if a1
+                    http-response set-header X-T 3 if { shdr(x-a) -m found }
+                    http-request set-header X-T 4 if { hdr(x-a) -m found }
+                    http-response set-header X-T %[hdr(x-a)]
+                    server s 127.0.0.1:1
+                """).messages()).isEqualTo("""
+                [WARNING]  (1) : config : parsing [t.cfg:8] : anonymous acl will never match because it uses keyword 'hdr' which is incompatible with 'backend http-response header rule'
+                [WARNING]  (1) : config : parsing [t.cfg:9] : acl 'a1' will never match because it only involves keywords that are incompatible with 'backend http-response header rule'
+                """);
+    }
 }

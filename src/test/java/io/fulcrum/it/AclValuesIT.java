@@ -15,15 +15,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class AclValuesIT {
 
+    private static final String DEFAULTS = """
+            defaults
+                mode http
+                timeout connect 2s
+                timeout client 10s
+                timeout server 10s
+
+            """;
+
     /** A frontend answering, for each ACL in order, its number when it matched. */
     private static String config(int fe, String... acls) {
-        StringBuilder b = new StringBuilder("""
-                defaults
-                    mode http
-                    timeout connect 2s
-                    timeout client 10s
-                    timeout server 10s
-
+        StringBuilder b = new StringBuilder(DEFAULTS + """
                 frontend fe
                     bind 127.0.0.1:%d
                     http-request set-var(txn.r) str(=)
@@ -79,6 +82,41 @@ class AclValuesIT {
             assertThat(answer(c, "GET", "X: !!, YQ==\r\n")).isEqualTo("=");
             assertThat(answer(c, "GET", "X: YQ==, !!\r\n")).isEqualTo("=12");
             assertThat(answer(c, "GET", "X: YWJj, B\r\n")).isEqualTo("=134");
+        }
+    }
+
+    /**
+     * The ACL "hdr" is req.hdr (the fetch hdr reads the message being processed): in an http-response rule it
+     * does not read the response's field; "shdr" is res.hdr (tools/sample-diff.py). (The request has no X-A:
+     * HAProxy no longer has the request's fields there, docs/differences.md.)
+     */
+    @Test
+    void theAclHdrIsTheRequestsEvenInAResponseRule() throws Exception {
+        int fe = freePort();
+        int origin = freePort();
+        try (FulcrumProcess proxy = serve(DEFAULTS + """
+                frontend fe
+                    bind 127.0.0.1:%d
+                    default_backend be
+
+                backend be
+                    http-response set-header X-Hdr 1 if { hdr(x-a) -m found }
+                    http-response set-header X-Hdr-Beg 1 if { hdr_beg(x-a) 1 }
+                    http-response set-header X-Shdr 1 if { shdr(x-a) 1 }
+                    http-response set-header X-Fetch %%[hdr(x-a)]
+                    server s 127.0.0.1:%d
+
+                frontend origin
+                    bind 127.0.0.1:%d
+                    http-request return status 200 hdr X-A 1
+                """.formatted(fe, origin, origin), fe);
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            HttpClientConn.Response r = c.exchange("GET / HTTP/1.1\r\nHost: test\r\n\r\n");
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.get("x-hdr")).isNull();
+            assertThat(r.get("x-hdr-beg")).isNull();
+            assertThat(r.get("x-shdr")).isEqualTo("1");
+            assertThat(r.get("x-fetch")).isEqualTo("1");
         }
     }
 }
