@@ -435,6 +435,11 @@ CASES += [case("", acl="%s" % a, resp=RES) for a in (
     "res.hdr_val(x-n) -3", "res.hdr_val(x-n) 12", "res.hdr(x-e) -m len 0", "res.hdr(x-b) -m found",
     "res.fhdr(x-c) -m sub b,c", "res.hdr_names -m sub X-F", "res.hdr(x-a),upper 4", "res.body_len 5",
     "res.hdr(x-c) -m end d", "res.cook_val(b) 2", "txn.status 200", "res.comp -m bool", "capture.res.ver 1.1")]
+# the request's fields and start line are gone by then in haproxy: an ACL on them never matches
+REQ_ACLS = ("req.hdr(host) -m found", "hdr(host) -m found", "hdr_beg(host) a", "path /res", "url -m found",
+            "req.hdr_cnt gt 0", "req.cook_cnt() ge 0", "method GET", "req.ver 1.1")
+CASES += [case("", acl=a, resp=RES) for a in REQ_ACLS]
+CASES += [case("", name="after " + a, acl=a, resp=RES, after=True) for a in REQ_ACLS]
 # status lines, framings and bodies, each response asked for a few fetches
 RES_KINDS = {
     "404": b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n",

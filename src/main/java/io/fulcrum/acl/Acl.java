@@ -58,6 +58,20 @@ public final class Acl {
         return terms.isEmpty() ? "" : terms.get(0).keyword();
     }
 
+    /** The ACL reduced to its lines that can be evaluated at one of {@code where}: this one when all can. */
+    Acl within(StageSet where) {
+        if (keywordOutside(where) == null) {
+            return this;
+        }
+        Acl a = new Acl(name);
+        for (AclTerm t : terms) {
+            if (where.allows(t.stages())) {
+                a.add(t);
+            }
+        }
+        return a;
+    }
+
     /** The keyword of its first line that cannot be evaluated at any of {@code where}, or null. */
     String keywordOutside(StageSet where) {
         for (AclTerm t : terms) {

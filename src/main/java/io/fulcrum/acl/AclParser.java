@@ -48,6 +48,9 @@ public final class AclParser {
     private static final Map<String, String> ALIASES = Map.of("req_rdp_cookie", "req.rdp_cookie", "req_rdp_cookie_cnt", "req.rdp_cookie_cnt",
             "hdr", "req.hdr");
 
+    /** The stages of the rules on a response (http-response, http-after-response). */
+    private static final int HTTP_RESPONSE = Stage.FE_HRS_HDR.bit() | Stage.BE_HRS_HDR.bit() | Stage.FE_HRS_BDY.bit() | Stage.BE_HRS_BDY.bit();
+
     private final SampleCatalog catalog;
     private final ExprParser exprs;
     private final ExprParser criteria;
@@ -178,6 +181,12 @@ public final class AclParser {
         }
         if (where != null) {
             warnConflicts(line, alternatives, where, ruleSet);
+            if ((where.bits() & ~HTTP_RESPONSE) == 0) {
+                // HAProxy has forwarded the request by then, its fields and start line gone from its buffer: an
+                // ACL's line reading them (req.hdr, path...) never matches, as its warning says; Fulcrum keeps them.
+                alternatives = alternatives.stream()
+                        .map(s -> s.stream().map(t -> new Condition.Term(t.acl().within(where), t.negated())).toList()).toList();
+            }
         }
         Condition c = new Condition(kw.equals("unless"), alternatives);
         if (noted != null) {

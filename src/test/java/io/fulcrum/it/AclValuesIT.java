@@ -86,9 +86,9 @@ class AclValuesIT {
     }
 
     /**
-     * The ACL "hdr" is req.hdr (the fetch hdr reads the message being processed): in an http-response rule it
-     * does not read the response's field; "shdr" is res.hdr (tools/sample-diff.py). (The request has no X-A:
-     * HAProxy no longer has the request's fields there, docs/differences.md.)
+     * The ACL "hdr" is req.hdr (the fetch hdr reads the message being processed), "shdr" res.hdr
+     * (tools/sample-diff.py). In the response rules (http-after-response too, even for the proxy's own response)
+     * an ACL on the request's fields or start line never matches, as the warning says: HAProxy has forwarded them.
      */
     @Test
     void theAclHdrIsTheRequestsEvenInAResponseRule() throws Exception {
@@ -97,6 +97,9 @@ class AclValuesIT {
         try (FulcrumProcess proxy = serve(DEFAULTS + """
                 frontend fe
                     bind 127.0.0.1:%d
+                    http-request return status 200 if { path /own }
+                    http-after-response set-header X-After 1 if { req.hdr(x-a) -m found } || { path -m found }
+                    http-after-response set-header X-After-Method 1 if { method GET }
                     default_backend be
 
                 backend be
@@ -104,6 +107,8 @@ class AclValuesIT {
                     http-response set-header X-Hdr-Beg 1 if { hdr_beg(x-a) 1 }
                     http-response set-header X-Shdr 1 if { shdr(x-a) 1 }
                     http-response set-header X-Fetch %%[hdr(x-a)]
+                    http-response set-header X-Req 1 if { req.hdr(x-a) -m found } || { path / } || { req.cook(c) -m found }
+                    http-response set-header X-Method 1 if { method GET }
                     server s 127.0.0.1:%d
 
                 frontend origin
@@ -111,12 +116,20 @@ class AclValuesIT {
                     http-request return status 200 hdr X-A 1
                 """.formatted(fe, origin, origin), fe);
              HttpClientConn c = HttpClientConn.open(fe)) {
-            HttpClientConn.Response r = c.exchange("GET / HTTP/1.1\r\nHost: test\r\n\r\n");
+            HttpClientConn.Response r = c.exchange("GET / HTTP/1.1\r\nHost: test\r\nX-A: 1\r\nCookie: c=1\r\n\r\n");
             assertThat(r.status()).isEqualTo(200);
             assertThat(r.get("x-hdr")).isNull();
             assertThat(r.get("x-hdr-beg")).isNull();
             assertThat(r.get("x-shdr")).isEqualTo("1");
             assertThat(r.get("x-fetch")).isEqualTo("1");
+            assertThat(r.get("x-req")).isNull();
+            assertThat(r.get("x-method")).isEqualTo("1");
+            assertThat(r.get("x-after")).isNull();
+            assertThat(r.get("x-after-method")).isEqualTo("1");
+            r = c.exchange("GET /own HTTP/1.1\r\nHost: test\r\nX-A: 1\r\n\r\n");
+            assertThat(r.status()).isEqualTo(200);
+            assertThat(r.get("x-after")).isNull();
+            assertThat(r.get("x-after-method")).isEqualTo("1");
         }
     }
 }
