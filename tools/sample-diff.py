@@ -398,6 +398,8 @@ CASES += [
          method="POST", fields="Host: a\r\nContent-Length: 11\r\n", body=b"a=1&B=2&a=3"),
     case("%[req.body_param(a)]|%[req.body_param]", name="body params with ;", method="POST",
          fields="Host: a\r\nContent-Length: 7\r\n", body=b"a=1;a=2"),
+    case("%[req.body]|%[req.body_len]|%[req.body_size]", name="chunked body of no chunk", method="POST",
+         fields="Host: a\r\nTransfer-Encoding: chunked\r\n", body=b"0\r\n\r\n"),
 ]
 
 # the response side: fetches on the origin's raw responses, in http-response (after the wait-for-body rule) or
@@ -456,6 +458,12 @@ RES_KINDS = {
     "cookies": b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nSet-Cookie: a=1, b=2\r\nSet-Cookie: a\r\n"
                b"Set-Cookie:  x = y ;z=1\r\nSet-Cookie: ;a=9\r\nSet-Cookie: q=\"a;b\"\r\n\r\n",
     "long": b"HTTP/1.1 200 OK\r\nContent-Length: 3000\r\nX-Cap: " + b"c" * 60 + b"\r\n\r\n" + b"b" * 3000,
+    "interim": b"HTTP/1.1 100 Continue\r\nX-A: interim\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 2\r\nX-A: final\r\n\r\nok",
+    "names": b"HTTP/1.1 200 OK\r\nCONTENT-LENGTH: 2\r\nX-A:  spaced  \r\nx-A:\tt\r\nSET-COOKIE: A=1\r\n"
+             b"set-cookie: a=2\r\n\r\nok",
+    "500": b"HTTP/1.1 500 Internal Server Error, really\r\nContent-Length: 0\r\n\r\n",
+    "chunked-empty": b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+    "1.0-close": b"HTTP/1.0 200 OK\r\nSet-Cookie: a=\"\"\r\n\r\nold body",
 }
 for kind, resp in RES_KINDS.items():
     CASES += [case("%%[%s]" % f, name="res %s %s" % (kind, f), resp=resp) for f in (

@@ -4,6 +4,7 @@ import io.fulcrum.http.HttpHeaders;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
 
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -80,9 +81,12 @@ final class HeldBody {
         ended = true;
     }
 
-    /** The body held so far, as a view, or null. */
+    /**
+     * The body held so far, as a view, or null while none came; empty once the message ended without any (a chunked
+     * body of no chunk: HAProxy's res.body is then empty, its res.body_len 0).
+     */
     ByteBuf body() {
-        return body;
+        return body == null && ended ? Unpooled.EMPTY_BUFFER : body;
     }
 
     long bytes() {
