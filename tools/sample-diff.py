@@ -10,6 +10,10 @@ case that is a bare expression is an ACL too, `-m found`, its answer prefixed wi
 frontend has `option http-buffer-request` (Fulcrum's body fetches see no body that no rule waited for,
 docs/differences.md).
 
+A response case (resp) goes to the backend, whose server is this script's origin: it answers the case's raw
+response, which `http-response set-header X-Out "<log-format>"` (after `wait-for-body`) or `http-after-response`'s
+reads; the status line and the X-Out fields are compared.
+
 A case whose line a proxy refuses is taken out of the common configuration (haproxy stops at its first error, so
 the script checks again until both accept it) and checked alone with `-c`: then the refusals are compared (both
 refuse, and the same first "parsing [...]" alert, the file name and process ids blanked, haproxy's cut as Fulcrum
@@ -18,7 +22,7 @@ cuts a long one). The map converters' files (MAPS) are written in the run's dire
 Usage: tools/sample-diff.py [--only REGEX] [--port 14000] [--haproxy /usr/sbin/haproxy] [-v]
 Differences listed in KNOWN (on purpose, documented in docs/differences.md) print as "known" (-v: in full); the exit
 status is 1 when another one is found. The packaged jar must exist (bin/mvn -q -o package -DskipTests). Ports:
---port and --port+1. Both proxies run with TZ=Europe/Paris (ltime's cases).
+--port, --port+1 and --port+2 (the origin). Both proxies run with TZ=Europe/Paris (ltime's cases).
 """
 import collections
 import os
@@ -42,13 +46,14 @@ ORIGIN = 0  # the port of the response cases' server
 
 
 def case(fmt, name=None, fields="Host: a\r\n", target="/", method="GET", body=b"", version="HTTP/1.1", acl=None,
-         resp=None, after=False):
+         resp=None, after=False, ret=False):
     """fmt: the lf-string as written between the configuration's double quotes; fields: the request's fields
     (X-Case comes first); acl: an ACL whose match is the answer ("+" or "-" before fmt); resp: the raw response
     the origin answers (the case is then evaluated on it by http-response set-header X-Out, or by
-    http-after-response's when after: http-response return's lf-string sees no response in haproxy 2.6)."""
+    http-after-response's when after; ret: by http-response return's lf-string, which sees no response in
+    haproxy 2.6)."""
     return dict(name=name or acl or fmt, fmt=fmt, fields=fields, target=target, method=method, body=body,
-                version=version, acl=acl, resp=resp, after=after)
+                version=version, acl=acl, resp=resp, after=after, ret=ret)
 
 
 def each(template, values, **kw):
@@ -480,6 +485,7 @@ CASES += [case("%%[%s]" % f, name="after %s" % f, resp=RES, fields=GZ, after=Tru
     "status", "txn.status", "res.comp", "res.comp_algo", "res.hdr(content-encoding)", "res.hdr(content-length)",
     "res.hdr(transfer-encoding)", "res.hdr(vary)", "res.hdr_cnt(x-a)", "res.hdr_names", "capture.res.hdr(0)",
     "unique-id", "res.cook(a)", "res.ver", "res.body_len")]
+CASES += [case("%%[%s]" % f, name="return %s" % f, resp=RES, ret=True) for f in ("status", "res.hdr(x-a)", "res.body")]
 CASES += [case("%%[%s]" % f, name="after 404 %s" % f, resp=RES_KINDS["404"], after=True)
           for f in ("status", "txn.status", "res.hdr_names", "res.hdr(content-length)")]
 
@@ -493,6 +499,8 @@ KNOWN = {
     "%[int(-1),ltime(%Y-%m-%d %H:%M:%S)]": CONV + ", ltime's summer time after the year 5881580 (glibc overflows)",
     "%[int(-1),ltime(%s %z %Z)]": CONV + ", ltime's summer time after the year 5881580 (glibc overflows)",
     "str() -m str ''": "docs/differences.md (Samples, ACLs and rules), an empty word among an ACL's patterns",
+    **{"return " + f: "docs/differences.md (Samples, ACLs and rules), http-response return's log-format reads the response"
+       for f in ("status", "res.hdr(x-a)", "res.body")},
 }
 for d in ("0", "1700000000", "1711846800", "-1", "253402300800"):
     KNOWN["%%[int(%s),utime(%%Y,-9223372036854775808)]" % d] = CONV + ", a date before gmtime()'s (2.6.12 prints garbage)"
@@ -521,14 +529,16 @@ def config(cases, port):
         c = dict(c, fmt=c["fmt"].replace("MAPS/", MAPDIR + "/"))
         bare = BARE.match(c["fmt"])
         acl = c["acl"] or bare and bare.group(1) + " -m found"
-        if c["resp"]:
+        if c["ret"]:
+            rule = '    http-response return status 200 content-type text/plain lf-string "%s" if { var(txn.case) -m str %d }'
+        elif c["resp"]:
             rule = '    http-%s set-header X-Out "%%s" if { var(txn.case) -m str %%d }' % (
                 "after-response" if c["after"] else "response")
         else:
             rule = '    http-request return status 200 content-type text/plain lf-string "%s" if { req.fhdr(x-case) -m str %d }'
         rules = back if c["resp"] else lines
         texts = [rule % ("+" + c["fmt"], i) + " { %s }" % acl, rule % ("-" + c["fmt"], i)] if acl else [rule % (c["fmt"], i)]
-        for text in reversed(texts) if c["resp"] else texts:  # (the last set-header wins, the first return)
+        for text in reversed(texts) if c["resp"] and not c["ret"] else texts:  # (the last set-header wins, the first return)
             rules.append(text)
             owner[rules is lines, len(rules)] = i
     lines.append("    http-request return status 404 unless { path /res }")
@@ -677,7 +687,7 @@ class Proxy:
             s.close()
         status = got.split(b"\r\n", 1)[0]
         head, _, body = got.partition(b"\r\n\r\n")
-        if c["resp"]:
+        if c["resp"] and not c["ret"]:
             return status, re.findall(rb"\r\nx-out: ?([^\r]*)", head, re.I)
         return status, body
 
