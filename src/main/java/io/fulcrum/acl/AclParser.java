@@ -179,18 +179,18 @@ public final class AclParser {
         if (!suite.isEmpty()) {
             alternatives.add(suite);
         }
+        Condition c = new Condition(kw.equals("unless"), alternatives);
+        if (noted != null) {
+            noted.parsed(c); // (as written: HAProxy's warning on L6 fetches counts those that never match too)
+        }
         if (where != null) {
             warnConflicts(line, alternatives, where, ruleSet);
             if ((where.bits() & ~HTTP_RESPONSE) == 0) {
                 // HAProxy has forwarded the request by then, its fields and start line gone from its buffer: an
                 // ACL's line reading them (req.hdr, path...) never matches, as its warning says; Fulcrum keeps them.
-                alternatives = alternatives.stream()
-                        .map(s -> s.stream().map(t -> new Condition.Term(t.acl().within(where), t.negated())).toList()).toList();
+                c = new Condition(kw.equals("unless"), alternatives.stream()
+                        .map(s -> s.stream().map(t -> new Condition.Term(t.acl().within(where), t.negated())).toList()).toList());
             }
-        }
-        Condition c = new Condition(kw.equals("unless"), alternatives);
-        if (noted != null) {
-            noted.parsed(c);
         }
         return c;
     }
