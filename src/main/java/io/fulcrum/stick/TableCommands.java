@@ -179,36 +179,23 @@ final class TableCommands {
      * is 1.2.3.0 and "10.0.0.300" is 10.0.1.44 (the group's excess carries into the one before it).
      */
     static int inetaddrHost(String text) {
-        final int zero = 0x30303030; // '0' in each byte
-        int dig100 = zero;
-        int dig10 = zero;
-        int dig1 = zero;
-        int shift = 24;
-        int start = 0;
+        int addr = 0;
         int p = 0;
-        while (true) {
-            char c = p < text.length() ? text.charAt(p) : 0;
-            if (c >= '0' && c <= '9') {
+        for (int shift = 24; ; shift -= 8) {
+            int start = p;
+            while (p < text.length() && text.charAt(p) >= '0' && text.charAt(p) <= '9') {
                 p++;
-                continue;
             }
-            int d = p - 1; // the group's last three digits, from its end
-            if (d >= start) {
-                dig1 |= text.charAt(d) << shift;
-                if (--d >= start) {
-                    dig10 |= text.charAt(d) << shift;
-                    if (--d >= start) {
-                        dig100 |= text.charAt(d) << shift;
-                    }
-                }
+            int group = 0;
+            for (int d = Math.max(start, p - 3); d < p; d++) {
+                group = group * 10 + text.charAt(d) - '0';
             }
-            if (shift == 0 || c != '.') {
-                break;
+            addr += group << shift; // (a group above 255 carries into the one before it)
+            if (shift == 0 || p >= text.length() || text.charAt(p) != '.') {
+                return addr;
             }
-            shift -= 8;
-            start = ++p;
+            p++;
         }
-        return ((dig100 - zero) * 10 + (dig10 - zero)) * 10 + (dig1 - zero);
     }
 
     private static Selection selection(CliRequest r, StickTable t) throws CliException {
