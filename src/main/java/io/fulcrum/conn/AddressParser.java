@@ -45,11 +45,11 @@ public final class AddressParser {
                 case "ipv6", "tcp6" -> family = Endpoint.Family.IPV6;
                 case "ip", "tcp" -> family = Endpoint.Family.ANY;
                 case "unix" -> {
-                    out.add(new Endpoint.Unix(rest, false));
+                    out.add(Endpoint.Unix.checked(rest, false, text));
                     return;
                 }
                 case "abns" -> {
-                    out.add(new Endpoint.Unix(rest, true));
+                    out.add(Endpoint.Unix.checked(rest, true, text));
                     return;
                 }
                 case "fd" -> {
@@ -63,7 +63,7 @@ public final class AddressParser {
                 default -> throw new ConfigException("unknown address family '" + prefix + "' in '" + text + "'");
             }
         } else if (text.startsWith("/")) {
-            out.add(new Endpoint.Unix(text, false));
+            out.add(Endpoint.Unix.checked(text, false, text));
             return;
         }
         int colon = rest.lastIndexOf(':');

@@ -1,5 +1,6 @@
 package io.fulcrum.conn;
 
+import io.fulcrum.cfg.ConfigException;
 import io.netty.channel.unix.DomainSocketAddress;
 
 import java.net.InetAddress;
@@ -25,6 +26,18 @@ public sealed interface Endpoint {
 
     /** A unix stream socket; {@code abstractNamespace} for Linux's abstract namespace ({@code abns@}). */
     record Unix(String path, boolean abstractNamespace) implements Endpoint {
+        /**
+         * The longest path HAProxy takes: sun_path's 108 bytes less its NUL, and for a file less room for the
+         * ".<pid>.tmp" name a listener binds first (see Listener); {@code text} is the address as written.
+         */
+        public static Unix checked(String path, boolean abstractNamespace, String text) throws ConfigException {
+            int max = abstractNamespace ? 107 : 97;
+            if (path.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > max) {
+                throw new ConfigException("socket path '" + text + "' too long (max " + max + ")");
+            }
+            return new Unix(path, abstractNamespace);
+        }
+
         /**
          * The address to bind or connect to; an abstract one is a NUL and the name, its length the name's (HAProxy 2.6
          * fills the whole sun_path with NULs, which Netty's native calls cannot: docs/differences.md).

@@ -18,6 +18,7 @@ import io.netty.channel.EventLoop;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.ServerChannelRecvByteBufAllocator;
 import io.netty.channel.socket.SocketProtocolFamily;
+import io.netty.channel.unix.DomainSocketAddress;
 import io.netty.channel.unix.UnixChannelOption;
 import io.netty.util.AttributeKey;
 
@@ -27,6 +28,7 @@ import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -244,7 +246,7 @@ public final class Listener {
             case Endpoint.Unix unix -> {
                 channel = loops.newUnixServerSocket();
                 if (!unix.abstractNamespace()) {
-                    Files.deleteIfExists(Path.of(unix.path()));
+                    Files.deleteIfExists(temporary(unix)); // left by a process of the same pid
                 }
             }
             case Endpoint.Fd fd -> channel = loops.adoptServerSocket(fd.fd());
@@ -277,9 +279,30 @@ public final class Listener {
     private SocketAddress address() {
         return switch (endpoint) {
             case Endpoint.Inet inet -> inet.socketAddress();
-            case Endpoint.Unix unix -> unix.socketAddress();
+            case Endpoint.Unix unix -> unix.abstractNamespace() ? unix.socketAddress() : new DomainSocketAddress(temporary(unix).toString());
             case Endpoint.Fd fd -> null;
         };
+    }
+
+    /**
+     * The name a unix socket is bound to before it is renamed to its path, as HAProxy does: the rename replaces the
+     * socket of a process being reloaded at once, and that process, closing its socket, can only remove this name
+     * (Netty's unix server channels delete the file they bound), not the path its successor now listens on.
+     */
+    private static Path temporary(Endpoint.Unix unix) {
+        return Path.of(unix.path() + "." + ProcessHandle.current().pid() + ".tmp");
+    }
+
+    /** Gives a bound unix socket its mode and owner, then its path. */
+    private void publish(Endpoint.Unix unix) throws IOException {
+        Path bound = temporary(unix);
+        try {
+            unixPermissions(bound);
+            Files.move(bound, Path.of(unix.path()), StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            Files.deleteIfExists(bound);
+            throw new IOException("cannot switch final and temporary UNIX sockets (" + e.getMessage() + ")", e);
+        }
     }
 
     private int backlog() {
@@ -317,7 +340,7 @@ public final class Listener {
         paused = true;
         if (!reusePort && endpoint instanceof Endpoint.Inet) {
             released = true;
-            unbind();
+            close();
             return;
         }
         for (Socket s : sockets) {
@@ -383,24 +406,16 @@ public final class Listener {
         return failure;
     }
 
-    /** Closes the sockets (those of a failed bind...), so that {@link #bind()} may be tried again. Off the loops. */
-    public void unbind() {
+    /**
+     * Closes the listening sockets and waits for them (after a failed bind, {@link #bind()} may be tried again); live
+     * connections are not affected. Off the loops. A unix socket's file stays, as HAProxy leaves it: after a reload it
+     * is the new process's.
+     */
+    public void close() {
         for (Socket s : sockets) {
             s.channel.close().awaitUninterruptibly();
         }
         sockets.clear();
-    }
-
-    /** Closes the listening sockets and waits for them; live connections are not affected. Off the loops. */
-    public void close() {
-        unbind();
-        if (endpoint instanceof Endpoint.Unix unix && !unix.abstractNamespace()) {
-            try {
-                Files.deleteIfExists(Path.of(unix.path()));
-            } catch (IOException e) {
-                // a file we could not remove stays: the next start replaces it
-            }
-        }
     }
 
     /** Takes a slot in every limit, or none. */
@@ -510,7 +525,13 @@ public final class Listener {
             ChannelPromise ready = channel.newPromise();
             channel.bind(address).addListener(f -> {
                 if (f.isSuccess() && endpoint instanceof Endpoint.Unix unix && !unix.abstractNamespace()) {
-                    unixPermissions(Path.of(unix.path()));
+                    try {
+                        publish(unix);
+                    } catch (IOException e) {
+                        channel.close();
+                        ready.setFailure(e);
+                        return;
+                    }
                 }
                 // After listen(), which resets the state, and before the first accept (the loop reads after this).
                 if (f.isSuccess() && delayedAck && endpoint instanceof Endpoint.Inet && loops.isNative()) {

@@ -298,14 +298,14 @@ public final class Fulcrum {
             }
             sleep(10);
             retries--;
-            failed.keySet().forEach(Listener::unbind);
+            failed.keySet().forEach(Listener::close);
             failed = bind(new ArrayList<>(failed.keySet()));
         }
         if (!failed.isEmpty()) {
             failed.forEach((l, error) -> diag.alert("Starting frontend " + l.owner() + ": cannot bind socket (" + error + ") ["
                     + l.endpoint() + "]"));
             if (retries != MAX_START_RETRIES) {
-                listeners.forEach(Listener::unbind);
+                listeners.forEach(Listener::close);
                 old.signal("TTIN");
             }
             return false;

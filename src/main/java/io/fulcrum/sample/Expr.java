@@ -40,6 +40,9 @@ public final class Expr {
         if (fetch.each() == null) {
             return eval(ctx, out) && visitor.test(out);
         }
+        if (steps.length == 0) { // nothing can fail: no per-evaluation state to capture
+            return fetch.each().each(args, ctx, out, visitor);
+        }
         boolean[] failed = {false};
         boolean hit = fetch.each().each(args, ctx, out, s -> {
             failed[0] = !convert(ctx, s);

@@ -30,17 +30,17 @@ final class ServerAddress {
                 case "ipv6", "tcp6" -> family = Endpoint.Family.IPV6;
                 case "ip", "tcp" -> { }
                 case "unix" -> {
-                    s.endpoint = new Endpoint.Unix(rest, false);
+                    s.endpoint = Endpoint.Unix.checked(rest, false, text);
                     return;
                 }
                 case "abns" -> {
-                    s.endpoint = new Endpoint.Unix(rest, true);
+                    s.endpoint = Endpoint.Unix.checked(rest, true, text);
                     return;
                 }
                 default -> throw new ConfigException("address family '" + prefix + "@' not supported for servers in '" + text + "'");
             }
         } else if (text.startsWith("/")) {
-            s.endpoint = new Endpoint.Unix(text, false);
+            s.endpoint = Endpoint.Unix.checked(text, false, text);
             return;
         }
         String host = rest;

@@ -40,6 +40,19 @@ class AddressParserTest {
         assertThat(AddressParser.listeners("abns@name")).containsExactly(new Endpoint.Unix("name", true));
     }
 
+    /** HAProxy's limits (values of haproxy 2.6): a path leaves room for the ".<pid>.tmp" name it is bound to first. */
+    @Test
+    void unixSocketPathsHaveHaproxysLengthLimits() throws Exception {
+        String p97 = "/" + "a".repeat(96);
+        assertThat(AddressParser.listeners(p97)).containsExactly(new Endpoint.Unix(p97, false));
+        assertThatThrownBy(() -> AddressParser.listeners(p97 + "b")).hasMessage("socket path '" + p97 + "b' too long (max 97)");
+        assertThatThrownBy(() -> AddressParser.listeners("unix@" + p97 + "b"))
+                .hasMessage("socket path 'unix@" + p97 + "b' too long (max 97)");
+        String n107 = "n".repeat(107);
+        assertThat(AddressParser.listeners("abns@" + n107)).containsExactly(new Endpoint.Unix(n107, true));
+        assertThatThrownBy(() -> AddressParser.listeners("abns@" + n107 + "x")).hasMessage("socket path 'abns@" + n107 + "x' too long (max 107)");
+    }
+
     @Test
     void errorsUseHaproxysWording() {
         assertThatThrownBy(() -> AddressParser.listeners("127.0.0.1")).hasMessage("missing port specification in '127.0.0.1'");

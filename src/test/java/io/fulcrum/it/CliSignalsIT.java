@@ -390,6 +390,47 @@ class CliSignalsIT {
         }
     }
 
+    /**
+     * HAProxy's reload (-x socket -sf pid, as its systemd unit runs it): the stats socket's path is the new process's
+     * once the old one has left, and stays after the last one stopped. A unix socket is bound under a temporary name,
+     * then renamed over the old one; the old process, closing its socket, removed the new one's path before.
+     */
+    @Test
+    void aReloadLeavesTheStatsSocketToTheNewProcess() throws Exception {
+        try (Origin origin = Origin.start(Origin.ECHO)) {
+            int port = FulcrumProcess.freePort();
+            Path stats = Files.createTempDirectory("fulcrum-reload").resolve("admin.sock");
+            Path cfg = FulcrumProcess.config(config("stats socket " + stats + " level admin", port, origin.port()));
+            List<FulcrumProcess> started = new ArrayList<>();
+            try (FulcrumProcess first = FulcrumProcess.serve(cfg, port)) {
+                started.add(first);
+                FulcrumProcess previous = first;
+                for (int reload = 0; reload < 2; reload++) {
+                    FulcrumProcess next = FulcrumProcess.start(List.of("-db", "-f", cfg.toString(), "-x", stats.toString(),
+                            "-sf", Long.toString(previous.pid())));
+                    started.add(next);
+                    assertThat(previous.awaitExit(Duration.ofSeconds(30))).as(previous.stderr()).isZero();
+                    assertThat(next.isAlive()).as(next.stderr()).isTrue();
+                    assertThat(next.stderr()).doesNotContain("[ALERT]");
+                    assertThat(CliClient.send(stats, "show info")).contains("Pid: " + next.pid() + "\n");
+                    try (Socket s = Net.connect(port)) {
+                        Net.assertEcho(s, "after reload " + reload);
+                    }
+                    previous = next;
+                }
+                previous.close();
+                assertThat(stats).as("HAProxy leaves its unix sockets' files").exists();
+                try (var files = Files.list(stats.getParent())) {
+                    assertThat(files.map(f -> f.getFileName().toString())).containsExactly("admin.sock");
+                }
+            } finally {
+                for (FulcrumProcess p : started) {
+                    p.close();
+                }
+            }
+        }
+    }
+
     @Test
     void terminateStopsTheOldProcessAtOnce() throws Exception {
         try (Origin origin = Origin.start(Origin.ECHO)) {

@@ -123,7 +123,9 @@ class MasterWorkerIT {
         int port = FulcrumProcess.freePort();
         Path dir = dir();
         Path cfg = dir.resolve("haproxy.cfg");
-        Files.writeString(cfg, httpConfig("", port));
+        Path stats = dir.resolve("stats.sock");
+        String global = "    stats socket " + stats + " level admin";
+        Files.writeString(cfg, httpConfig(global, port));
         Path cli = dir.resolve("master.sock");
         Path pidfile = dir.resolve("fulcrum.pid");
         try (FulcrumProcess m = master(List.of(fulcrum()), port, "-W", "-f", cfg.toString(), "-S", cli + ",mode,600", "-p", pidfile.toString())) {
@@ -174,10 +176,12 @@ class MasterWorkerIT {
             assertThat(m.stderr()).contains("Reloading Fulcrum");
             List<Long> second = workers(cli);
             assertThat(second).hasSize(1).doesNotContain(w1);
+            // The stats socket is the new worker's: the old one, leaving, did not remove its path.
+            assertThat(CliClient.send(stats, "show info")).contains("Pid: " + second.get(0) + "\n");
             assertThat(CliClient.send(cli, "show proc")).containsPattern("master +1 \\[failed: 0\\]");
 
             // A configuration with an error: HAProxy's alerts, and the worker goes on.
-            Files.writeString(cfg, httpConfig("", port) + "    bindx foo\n");
+            Files.writeString(cfg, httpConfig(global, port) + "    bindx foo\n");
             m.signal("USR2");
             awaitCount(m, "Loading failure!", 1);
             assertThat(m.stderr()).contains("parsing [" + cfg + ":11] : unknown keyword 'bindx' in 'frontend' section");
@@ -186,7 +190,7 @@ class MasterWorkerIT {
             assertThat(get(port)).isTrue();
 
             // The master CLI's reload, once the configuration is right again.
-            Files.writeString(cfg, httpConfig("", port));
+            Files.writeString(cfg, httpConfig(global, port));
             assertThat(CliClient.send(cli, "reload")).isEmpty();
             awaitCount(m, "Loading success.", 3);
             long w3 = workers(cli).get(0);

@@ -73,6 +73,16 @@ class ServerAddressTest {
         assertThatThrownBy(() -> parse(text)).isInstanceOf(ConfigException.class).hasMessage(message);
     }
 
+    /** As haproxy 2.6: a unix path at most 97 bytes long, an abstract name 107. */
+    @Test
+    void unixSocketPathsHaveHaproxysLengthLimits() throws ConfigException {
+        String p97 = "/" + "s".repeat(96);
+        assertThat(parse(p97).endpoint).isEqualTo(new Endpoint.Unix(p97, false));
+        assertThatThrownBy(() -> parse("unix@" + p97 + "x")).hasMessage("socket path 'unix@" + p97 + "x' too long (max 97)");
+        assertThat(parse("abns@" + "n".repeat(107)).endpoint).isEqualTo(new Endpoint.Unix("n".repeat(107), true));
+        assertThatThrownBy(() -> parse("abns@" + "n".repeat(108))).hasMessageEndingWith("too long (max 107)");
+    }
+
     @Test
     void noHostIsAnAddressEvenWithInitAddrNone() throws ConfigException {
         // add server b/s :80 (init-addr none): HAProxy shows 0.0.0.0, not a server without address
