@@ -114,7 +114,7 @@ public final class Main {
             diag.configAlert("Fatal errors found in configuration.");
             return 1;
         }
-        if (cl.masterCli != null && !masterWorker) {
+        if (!cl.masterCli.isEmpty() && !masterWorker) {
             diag.configWarning("a master CLI socket was defined, but master-worker mode (-W) is not enabled.");
         }
         if (cl.dumpLibs) {
@@ -214,10 +214,10 @@ public final class Main {
 
     /** Master-worker mode: this process supervises workers (each a JVM that serves), reloads them, and stops them. */
     private static int master(String[] args, CommandLine cl, ConfigModel model, GlobalSettings global, Diagnostics diag, PrintStream err) {
-        MasterCli.Spec cli = null;
-        if (cl.masterCli != null) {
+        List<MasterCli.Spec> cli = new ArrayList<>();
+        for (String spec : cl.masterCli) {
             try {
-                cli = MasterCli.Spec.parse(cl.masterCli);
+                cli.add(MasterCli.Spec.parse(spec));
             } catch (ConfigException e) {
                 diag.configAlert(e.getMessage());
                 diag.configAlert("Can't create the master's CLI.");

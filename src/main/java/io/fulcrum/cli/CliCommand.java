@@ -8,6 +8,7 @@ import java.util.List;
  *
  * @param usage the synopsis shown by {@code help}, e.g. "show stat [desc|json|no-maint|typed|up]*"; null for a
  *              command {@code help} never lists (the session's own: help, prompt, quit, the modes)
+ * @param handler null for the master CLI's commands, which the master runs itself (MasterCli)
  */
 public record CliCommand(List<String> words, String usage, String help, CliLevel level, Mode mode, CliHandler handler) {
 

@@ -71,7 +71,11 @@ public final class CliCommands {
      * @param shown the modes the session has switched on
      */
     String usage(List<String> args, boolean help, Predicate<CliCommand.Mode> shown) {
-        List<CliCommand> visible = commands.stream().filter(c -> shown.test(c.mode())).toList();
+        return usage(commands.stream().filter(c -> shown.test(c.mode())).toList(), args, help);
+    }
+
+    /** {@link #usage(List, boolean, Predicate)} among {@code visible} (the master CLI's commands, say). */
+    public static String usage(List<CliCommand> visible, List<String> args, boolean help) {
         int length = 0;
         for (CliCommand c : visible) {
             length = Math.max(length, c.matchingWords(args));

@@ -38,7 +38,7 @@ import java.util.function.Supplier;
 public final class Master {
     /** What the master needs from the command line and the configuration it was started with. */
     public record Options(List<String> workerArgs, MasterSettings settings, boolean daemon, SystemdNotify systemd,
-            MasterCli.Spec cli) {
+            List<MasterCli.Spec> cli) {
     }
 
     private final Options options;
@@ -101,8 +101,11 @@ public final class Master {
 
     /** Starts the first worker and supervises until every worker has exited; returns the exit status. */
     public int run() throws IOException {
-        try (ServerSocketChannel master = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
-                MasterCli cli = options.cli() == null ? null : MasterCli.open(options.cli(), this)) {
+        List<MasterCli> clis = new ArrayList<>();
+        try (ServerSocketChannel master = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+            for (MasterCli.Spec spec : options.cli()) {
+                clis.add(MasterCli.open(spec, this));
+            }
             master.bind(UnixDomainSocketAddress.of(channels.resolve(WorkerChannel.MASTER)));
             Thread.ofVirtual().start(() -> acceptWorkers(master));
             for (String name : List.of("USR2", "HUP")) {
@@ -119,6 +122,9 @@ public final class Master {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
+            for (MasterCli cli : clis) {
+                cli.close();
+            }
             clean();
         }
         stop();

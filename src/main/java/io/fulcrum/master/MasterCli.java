@@ -2,6 +2,8 @@ package io.fulcrum.master;
 
 import io.fulcrum.Version;
 import io.fulcrum.cfg.ConfigException;
+import io.fulcrum.cli.CliCommand;
+import io.fulcrum.cli.CliCommands;
 import io.fulcrum.cli.CliLevel;
 import io.fulcrum.cli.CliWords;
 
@@ -90,21 +92,22 @@ public final class MasterCli implements AutoCloseable {
         }
     }
 
-    private static final String HELP = """
-            The following commands are valid at this level:
-              @!<pid>                                 : send a command to the <pid> process
-              @<relative pid>                         : send a command to the <relative pid> process
-              @master                                 : send a command to the master process
-              operator                                : lower the level of the current CLI session to operator
-              reload                                  : reload fulcrum
-              show cli level                          : display the level of the current CLI session
-              show proc                               : show processes status
-              show version                            : show version of the current process
-              user                                    : lower the level of the current CLI session to user
-              help [<command>]                        : list matching or all commands
-              prompt                                  : toggle interactive mode with prompt
-              quit                                    : disconnect
-            """;
+    /** What {@code help} lists, as HAProxy 2.6's master CLI (every level sees them all). */
+    private static final List<CliCommand> COMMANDS = List.of(
+            command("@!<pid>", "send a command to the <pid> process"),
+            command("@<relative pid>", "send a command to the <relative pid> process"),
+            command("@master", "send a command to the master process"),
+            command("operator", "lower the level of the current CLI session to operator"),
+            command("reload", "reload fulcrum"),
+            command("show cli level", "display the level of the current CLI session"),
+            command("show cli sockets", "dump list of cli sockets"),
+            command("show proc", "show processes status"),
+            command("show version", "show version of the current process"),
+            command("user", "lower the level of the current CLI session to user"));
+
+    private static CliCommand command(String words, String help) {
+        return new CliCommand(List.of(words.split(" ")), words, help, CliLevel.USER, CliCommand.Mode.NORMAL, null);
+    }
 
     private final ServerSocketChannel server;
     private final Spec spec;
@@ -146,10 +149,14 @@ public final class MasterCli implements AutoCloseable {
     }
 
     @Override
-    public void close() throws IOException {
-        server.close();
-        if (spec.path() != null) {
-            Files.deleteIfExists(spec.path());
+    public void close() {
+        try {
+            server.close();
+            if (spec.path() != null) {
+                Files.deleteIfExists(spec.path());
+            }
+        } catch (IOException e) {
+            // the master is leaving: a socket file left behind is replaced at the next start
         }
     }
 
@@ -235,9 +242,12 @@ public final class MasterCli implements AutoCloseable {
                 out.append(relay(worker, words));
                 return;
             }
+            if (words.get(0).equals("help")) {
+                out.append(CliCommands.usage(COMMANDS, words.subList(1, words.size()), true)).append('\n');
+                return;
+            }
             String command = String.join(" ", words);
             switch (command) {
-                case "help" -> out.append(HELP);
                 case "prompt" -> {
                     prompt = !prompt;
                     done = !prompt;
@@ -250,14 +260,18 @@ public final class MasterCli implements AutoCloseable {
                 case "show proc" -> out.append(ShowProc.render(master));
                 case "show version" -> out.append(Version.FULCRUM).append('\n');
                 case "show cli level" -> out.append(level.keyword()).append('\n');
+                case "show cli sockets" -> {
+                    // HAProxy 2.6's master lists the sockets of its workers' stats frontend, which it has none of
+                }
                 case "operator", "user" -> {
                     CliLevel to = CliLevel.of(command);
                     if (!level.allows(to)) {
-                        out.append("Permission denied\n");
+                        out.append("Permission denied!\n"); // as HAProxy: the rest of the line is dropped, the session ends
+                        done = true;
                     } else {
                         level = to;
-                        return;
                     }
+                    return;
                 }
                 case "reload" -> {
                     if (!level.allows(CliLevel.OPERATOR)) {
@@ -268,8 +282,7 @@ public final class MasterCli implements AutoCloseable {
                         return;
                     }
                 }
-                default -> out.append("Unknown command, but maybe one of the following ones is a better match:\n")
-                        .append(HELP, HELP.indexOf('\n') + 1, HELP.length());
+                default -> out.append(CliCommands.usage(COMMANDS, words, false));
             }
             out.append('\n');
         }

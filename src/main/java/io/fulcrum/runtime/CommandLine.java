@@ -50,8 +50,8 @@ public final class CommandLine {
     public boolean masterWorker;
     /** {@code -Ws}: the master tells systemd about its state ({@code NOTIFY_SOCKET}). */
     public boolean systemd;
-    /** {@code -S <bind>[,<option>...]}: the master CLI. */
-    public String masterCli;
+    /** {@code -S <bind>[,<option>...]}, once per master CLI socket. */
+    public final List<String> masterCli = new ArrayList<>();
     /** Set by a master in its workers' arguments: the directory of its private channels. */
     public String masterChannels;
 
@@ -127,7 +127,7 @@ public final class CommandLine {
                     c.masterWorker = true;
                     c.systemd = true;
                 }
-                case "-S" -> c.masterCli = value(args, ++i, a);
+                case "-S" -> c.masterCli.add(value(args, ++i, a));
                 case "--mworker-channels" -> c.masterChannels = value(args, ++i, a);
                 default -> {
                     // As HAProxy, these take their value in the same word (-dM0x41,no-merge, -dKcfg,smp).

@@ -226,8 +226,7 @@ class MasterWorkerIT {
     void systemdHearsReadyReloadingAndStopping() throws Exception {
         int port = FulcrumProcess.freePort();
         Path dir = dir();
-        Path cfg = dir.resolve("haproxy.cfg");
-        Files.writeString(cfg, httpConfig("", port));
+        Path cfg = Files.writeString(dir.resolve("haproxy.cfg"), httpConfig("", port));
         Path notify = dir.resolve("notify");
         Epoll.ensureAvailability(); // the native library that the test's unix datagram socket needs
         Socket socket = Socket.newSocketDomainDgram();
@@ -325,6 +324,45 @@ class MasterWorkerIT {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * Several {@code -S}, each with its level; {@code help} with words lists the matching commands, an unknown
+     * command the nearest ones; raising the level is refused and ends the session. Every answer is haproxy 2.6's.
+     */
+    @Test
+    void severalMasterCliSocketsHelpAndLevelsAsHaproxys() throws Exception {
+        int port = FulcrumProcess.freePort();
+        Path dir = dir();
+        Path cfg = Files.writeString(dir.resolve("haproxy.cfg"), httpConfig("", port));
+        Path admin = dir.resolve("admin.sock");
+        Path operator = dir.resolve("operator.sock");
+        try (FulcrumProcess m = master(List.of(fulcrum()), port, "-W", "-f", cfg.toString(), "-S", admin.toString(),
+                "-S", operator + ",level,operator")) {
+            awaitCount(m, "Loading success.", 1);
+            assertThat(CliClient.send(admin, "show cli level")).isEqualTo("admin\n\n");
+            assertThat(CliClient.send(operator, "show cli level")).isEqualTo("operator\n\n");
+            String session = """
+                      help [<command>]                        : list matching or all commands
+                      prompt                                  : toggle interactive mode with prompt
+                      quit                                    : disconnect
+                    """;
+            assertThat(CliClient.send(operator, "help show cli")).isEqualTo("""
+                    The following commands are valid at this level:
+                      show cli level                          : display the level of the current CLI session
+                      show cli sockets                        : dump list of cli sockets
+                    """ + session + "\n");
+            assertThat(CliClient.send(admin, "show info")).isEqualTo("""
+                    Unknown command, but maybe one of the following ones is a better match:
+                      show cli level                          : display the level of the current CLI session
+                      show cli sockets                        : dump list of cli sockets
+                      show proc                               : show processes status
+                      show version                            : show version of the current process
+                    """ + session + "\n");
+            assertThat(CliClient.send(admin, "show cli sockets")).isEqualTo("\n");
+            assertThat(CliClient.send(operator, "user; operator; show cli level")).isEqualTo("Permission denied!\n");
+            assertThat(CliClient.send(admin, "operator; user; show cli level")).isEqualTo("user\n\n");
         }
     }
 
