@@ -1,6 +1,7 @@
 package io.fulcrum.listener;
 
 import io.fulcrum.conn.Endpoint;
+import io.fulcrum.conn.BindFailure;
 import io.fulcrum.conn.NativeOptions;
 import io.fulcrum.conn.SocketTuning;
 import io.fulcrum.runtime.AcceptRate;
@@ -54,6 +55,8 @@ public final class Listener {
     private final BindSpec bind;
     private final Endpoint endpoint;
     private final String owner;
+    /** How HAProxy names the owner's kind in messages: frontend, or proxy for a listen section. */
+    private final String ownerType;
     private final EventLoops loops;
     private final ConnLimit[] limits;
     private final Consumer<Channel> onAccept;
@@ -82,11 +85,12 @@ public final class Listener {
      * @param ownerLimit the frontend's maxconn, shared by its listeners
      * @param onAccept   starts the session on a new connection, on the connection's own event loop
      */
-    public Listener(BindSpec bind, Endpoint endpoint, String owner, ConnLimit ownerLimit, EventLoops loops, ConnLimit global,
-                    Consumer<Channel> onAccept) {
+    public Listener(BindSpec bind, Endpoint endpoint, String owner, String ownerType, ConnLimit ownerLimit, EventLoops loops,
+                    ConnLimit global, Consumer<Channel> onAccept) {
         this.bind = bind;
         this.endpoint = endpoint;
         this.owner = owner;
+        this.ownerType = ownerType;
         this.loops = loops;
         this.limits = new ConnLimit[] {new ConnLimit(bind.maxconn), ownerLimit, global};
         this.onAccept = onAccept;
@@ -104,6 +108,17 @@ public final class Listener {
     /** The name of the frontend it accepts for (GLOBAL for the stats sockets). */
     public String owner() {
         return owner;
+    }
+
+    /** HAProxy 2.6's alert for a socket that could not be bound (protocol_bind_all()): its line, its owner, why. */
+    public String bindFailure(String error) {
+        String who = ownerType + " " + owner;
+        String where = "Binding [" + bind.source() + "] for " + who + ": ";
+        return switch (endpoint) {
+            case Endpoint.Inet inet -> BindFailure.alert(bind.source(), who, inet.socketAddress(), error);
+            case Endpoint.Unix u -> where + "cannot bind UNIX socket (" + error + ") [" + (u.abstractNamespace() ? u : u.path()) + "]";
+            case Endpoint.Fd fd -> where + "cannot bind socket (" + error + ") for [" + fd + "]";
+        };
     }
 
     /** Its bind line. */

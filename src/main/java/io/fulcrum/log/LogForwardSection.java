@@ -107,7 +107,7 @@ public final class LogForwardSection {
     }
 
     /** The IP addresses of a {@code bind} or {@code dgram-bind} line, which Fulcrum takes without options. */
-    private static List<InetSocketAddress> addresses(ConfigLine l, boolean datagram) throws ConfigException {
+    private static List<LogForwardSpec.Address> addresses(ConfigLine l, boolean datagram) throws ConfigException {
         String what = "'" + l.keyword() + " " + l.arg(1) + "' : ";
         if (l.arg(1).isEmpty()) {
             throw new ConfigException("'" + l.keyword() + "' expects {<path>|[addr1]:port1[-end1]}{,...} as arguments.");
@@ -125,12 +125,12 @@ public final class LogForwardSection {
         } catch (ConfigException e) {
             throw new ConfigException(what + e.getMessage());
         }
-        List<InetSocketAddress> out = new ArrayList<>();
+        List<LogForwardSpec.Address> out = new ArrayList<>();
         for (Endpoint e : endpoints) {
             if (!(e instanceof Endpoint.Inet inet)) {
                 throw new ConfigException(what + "Fulcrum takes IPv4 or IPv6 addresses only on log-forward listeners.");
             }
-            out.add(inet.socketAddress());
+            out.add(new LogForwardSpec.Address(inet.socketAddress(), l.source()));
         }
         return out;
     }

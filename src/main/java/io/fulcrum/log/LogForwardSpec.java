@@ -16,14 +16,18 @@ final class LogForwardSpec {
 
     final String name;
     final Source source;
-    final List<InetSocketAddress> datagrams = new ArrayList<>();
-    final List<InetSocketAddress> streams = new ArrayList<>();
+    final List<Address> datagrams = new ArrayList<>();
+    final List<Address> streams = new ArrayList<>();
     final List<LogTarget> targets = new ArrayList<>();
     int maxconn = DEFAULT_MAXCONN;
     /** The listen backlog of the stream listeners, 0 for maxconn's. */
     int backlog;
     /** How long a stream connection may stay silent, 0 for ever. */
     long timeoutClient;
+
+    /** A listening address with the line that asked for it. */
+    record Address(InetSocketAddress socket, Source source) {
+    }
 
     LogForwardSpec(String name, Source source) {
         this.name = name;

@@ -1,6 +1,7 @@
 package io.fulcrum.log;
 
 import io.fulcrum.cfg.Diagnostics;
+import io.fulcrum.conn.BindFailure;
 import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.runtime.Fulcrum;
 import io.fulcrum.runtime.Services;
@@ -14,6 +15,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.unix.UnixChannelOption;
 import io.netty.channel.FixedRecvByteBufAllocator;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.DatagramPacket;
@@ -49,14 +51,20 @@ final class LogForwarder implements Services.Service {
     }
 
     @Override
-    public void start(Fulcrum process) {
+    public boolean start(Fulcrum process) {
         log = process.logging();
         targets = log.targets(spec.targets);
         EventLoops loops = process.loops();
-        for (InetSocketAddress a : spec.datagrams) {
-            bound(new Bootstrap().group(loops.next())
+        // As the proxies' listeners: a reloading process binds next to the old one (a null value sets no option).
+        Boolean reusePort = loops.isNative() && !process.global().noReusePort ? Boolean.TRUE : null;
+        boolean all = true;
+        // The datagram sockets first: a client that saw the stream port open finds them bound.
+        for (LogForwardSpec.Address address : spec.datagrams) {
+            InetSocketAddress a = address.socket();
+            all &= bound(new Bootstrap().group(loops.next())
                     .channelFactory(() -> loops.newDatagram(family(a)))
                     .option(ChannelOption.SO_REUSEADDR, true)
+                    .option(UnixChannelOption.SO_REUSEPORT, reusePort)
                     // Room for the largest datagram: Netty's default of 2048 bytes would cut longer messages.
                     .option(ChannelOption.RCVBUF_ALLOCATOR, new FixedRecvByteBufAllocator(SyslogStreamDecoder.MAX))
                     .handler(new SimpleChannelInboundHandler<DatagramPacket>() {
@@ -68,12 +76,14 @@ final class LogForwarder implements Services.Service {
                             log.forward(targets, m);
                         }
                     })
-                    .bind(a), a);
+                    .bind(a), address);
         }
-        for (InetSocketAddress a : spec.streams) {
-            bound(new ServerBootstrap().group(loops.next(), loops.group())
+        for (LogForwardSpec.Address address : spec.streams) {
+            InetSocketAddress a = address.socket();
+            all &= bound(new ServerBootstrap().group(loops.next(), loops.group())
                     .channelFactory(() -> loops.newServerSocket(family(a)))
                     .option(ChannelOption.SO_REUSEADDR, true)
+                    .option(UnixChannelOption.SO_REUSEPORT, reusePort)
                     .option(ChannelOption.SO_BACKLOG, spec.backlog > 0 ? spec.backlog : spec.maxconn)
                     .childHandler(new ChannelInitializer<>() {
                         @Override
@@ -81,8 +91,9 @@ final class LogForwarder implements Services.Service {
                             accept(ch);
                         }
                     })
-                    .bind(a), a);
+                    .bind(a), address);
         }
+        return all;
     }
 
     /**
@@ -147,14 +158,14 @@ final class LogForwarder implements Services.Service {
         }
     }
 
-    private void bound(ChannelFuture f, InetSocketAddress a) {
+    private boolean bound(ChannelFuture f, LogForwardSpec.Address a) {
         f.awaitUninterruptibly();
         if (f.isSuccess()) {
             channels.add(f.channel());
-        } else {
-            diag.alert("Starting log-forward " + spec.name + ": cannot bind socket (" + f.cause().getMessage() + ") ["
-                    + a.getAddress().getHostAddress() + ":" + a.getPort() + "]");
+            return true;
         }
+        diag.alert(BindFailure.alert(a.source(), "frontend " + spec.name, a.socket(), f.cause()));
+        return false;
     }
 
     private static SocketProtocolFamily family(InetSocketAddress a) {

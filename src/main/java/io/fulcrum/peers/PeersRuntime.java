@@ -1,6 +1,7 @@
 package io.fulcrum.peers;
 
 import io.fulcrum.cfg.Diagnostics;
+import io.fulcrum.conn.BindFailure;
 import io.fulcrum.listener.Transport;
 import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.runtime.Fulcrum;
@@ -91,7 +92,7 @@ final class PeersRuntime implements Services.Service {
     }
 
     @Override
-    public void start(Fulcrum process) {
+    public boolean start(Fulcrum process) {
         loops = process.loops();
         share(loops.next());
         resyncDeadline = RESYNC_MS;
@@ -100,10 +101,11 @@ final class PeersRuntime implements Services.Service {
         if (!waitLocal) {
             flags |= Wire.RESYNC_LOCAL | Wire.RESYNC_LOCALTIMEOUT; // HAProxy's words for "no old process to learn from"
         }
-        if (local != null && local.address != null) {
-            listen(local);
+        if (local != null && local.address != null && !listen(local)) {
+            return false;
         }
         ticker = loop.scheduleAtFixedRate(this::tick, 0, TICK_MS, TimeUnit.MILLISECONDS);
+        return true;
     }
 
     /** Runs the section on {@code loop}: the tables' changes are sent from there. */
@@ -124,7 +126,9 @@ final class PeersRuntime implements Services.Service {
         }
         stopped = true;
         loop.execute(() -> {
-            ticker.cancel(false);
+            if (ticker != null) { // null when its start failed
+                ticker.cancel(false);
+            }
             if (server != null) {
                 server.close();
             }
@@ -197,7 +201,8 @@ final class PeersRuntime implements Services.Service {
         return links.stream().filter(l -> l.local).findFirst().orElse(null);
     }
 
-    private void listen(PeerLink local) {
+    /** Listens for the remote peers' sessions; false (alerted) when the address is taken. */
+    private boolean listen(PeerLink local) {
         SocketProtocolFamily family = local.address.getAddress() instanceof Inet6Address ? SocketProtocolFamily.INET6 : SocketProtocolFamily.INET;
         ServerBootstrap b = new ServerBootstrap()
                 .group(loop, loop)
@@ -224,9 +229,10 @@ final class PeersRuntime implements Services.Service {
                 .awaitUninterruptibly();
         if (f.isSuccess()) {
             server = f.channel();
-        } else {
-            diag.alert("Starting peers " + spec.name + ": cannot bind socket (" + f.cause().getMessage() + ") [" + local.address + "]");
+            return true;
         }
+        diag.alert(BindFailure.alert(spec.listener.source(), spec.proxy.kind().typeName() + " " + spec.proxy.name(), local.address, f.cause()));
+        return false;
     }
 
     /** Connects to the remote peers due, sends heartbeats, closes dead sessions, ends a resync that takes too long. */

@@ -69,7 +69,7 @@ final class ResolversRuntime implements Services.Service {
     }
 
     @Override
-    public void start(Fulcrum process) {
+    public boolean start(Fulcrum process) {
         for (Backend b : process.backends().values()) {
             Map<String, SrvRecords> srvs = new HashMap<>();
             for (Server s : b.servers()) {
@@ -92,6 +92,7 @@ final class ResolversRuntime implements Services.Service {
         if (!resolutions.isEmpty() || usedByRules) {
             l.execute(() -> whenOpen(() -> List.copyOf(resolutions).forEach(Resolution::start)));
         }
+        return true;
     }
 
     /**

@@ -6,6 +6,7 @@ import io.fulcrum.cfg.ConfigModel;
 import io.fulcrum.mailers.EmailAlerts;
 import io.fulcrum.check.HealthChecks;
 import io.fulcrum.cfg.Diagnostics;
+import io.fulcrum.conn.BindFailure;
 import io.fulcrum.conn.Endpoint;
 import io.fulcrum.listener.BindList;
 import io.fulcrum.listener.BindSpec;
@@ -39,6 +40,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -131,7 +133,7 @@ public final class Fulcrum {
                 // Log lines name a bind by its name, else by its listener's number in the frontend, as HAProxy does.
                 Acceptor acceptor = new Acceptor(fe, b, loops, starter(fe), b.name != null ? b.name : Integer.toString(b.socketId(0)));
                 for (Endpoint e : b.endpoints()) {
-                    Listener l = new Listener(b, e, fe.name(), fe.limit(), loops, connections, acceptor);
+                    Listener l = new Listener(b, e, fe.name(), p.kind().typeName(), fe.limit(), loops, connections, acceptor);
                     l.limitRate(rate);
                     if (global.noReusePort) {
                         l.withoutReusePort();
@@ -183,7 +185,7 @@ public final class Fulcrum {
         for (BindSpec b : cli.sockets) {
             for (Endpoint e : b.endpoints()) {
                 EventLoops on = e instanceof Endpoint.Unix ? loops.forUnixCli() : loops;
-                Listener l = new Listener(b, e, CliSettings.OWNER, limit, on, cliConnections,
+                Listener l = new Listener(b, e, CliSettings.OWNER, "frontend", limit, on, cliConnections,
                         ch -> {
                             // A client may send its commands and shut its side at once: the answers still go back.
                             ch.config().setOption(ChannelOption.ALLOW_HALF_CLOSURE, true);
@@ -302,15 +304,18 @@ public final class Fulcrum {
             failed = bind(new ArrayList<>(failed.keySet()));
         }
         if (!failed.isEmpty()) {
-            failed.forEach((l, error) -> diag.alert("Starting frontend " + l.owner() + ": cannot bind socket (" + error + ") ["
-                    + l.endpoint() + "]"));
+            // HAProxy reports by protocol, the IP sockets before the unix ones.
+            failed.entrySet().stream().sorted(Comparator.comparing(f -> f.getKey().endpoint() instanceof Endpoint.Unix))
+                    .forEach(f -> diag.alert(f.getKey().bindFailure(f.getValue())));
             if (retries != MAX_START_RETRIES) {
                 listeners.forEach(Listener::close);
                 old.signal("TTIN");
             }
             return false;
         }
-        services.start(this);
+        if (!services.start(this)) {
+            return false;
+        }
         cli.warmUp(this);
         bytesOutRate.start(loops.next());
         return true;
@@ -339,7 +344,7 @@ public final class Fulcrum {
                 errors.add(null);
             } catch (Exception e) {
                 bound.add(List.of());
-                errors.add(reason(e));
+                errors.add(BindFailure.reason(e));
             }
         }
         Map<Listener, String> failed = new LinkedHashMap<>();
@@ -347,7 +352,7 @@ public final class Fulcrum {
             String error = errors.get(i);
             for (ChannelFuture f : bound.get(i)) {
                 if (error == null && !f.awaitUninterruptibly().isSuccess()) {
-                    error = reason(f.cause());
+                    error = BindFailure.reason(f.cause());
                 }
             }
             if (error != null) {
@@ -363,16 +368,6 @@ public final class Fulcrum {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static String reason(Throwable t) {
-        String m = t.getMessage();
-        if (m == null) {
-            return t.getClass().getSimpleName();
-        }
-        // Netty's native errors read "bind(..) failed with error(-98): Address already in use"; keep the
-        // system's words.
-        return m.contains("failed") ? m.substring(m.lastIndexOf(": ") + 2) : m;
     }
 
     public List<Listener> listeners() {
@@ -528,7 +523,7 @@ public final class Fulcrum {
         for (Listener l : listeners) {
             Throwable failure = l.resume();
             if (failure != null) {
-                diag.alert("Cannot resume frontend " + l.owner() + ": cannot bind socket (" + reason(failure) + ") [" + l.endpoint() + "]");
+                diag.alert("Cannot resume frontend " + l.owner() + ": cannot bind socket (" + BindFailure.reason(failure) + ") [" + l.endpoint() + "]");
             }
         }
         diag.warning("Resumed " + listeners.size() + " listener(s).");

@@ -14,7 +14,8 @@ import java.util.concurrent.CompletableFuture;
 public final class Services {
     /** One thing the process runs. */
     public interface Service {
-        void start(Fulcrum process);
+        /** Starts; false when a socket it listens on could not be bound (alerted: the process does not start). */
+        boolean start(Fulcrum process);
 
         void stop();
 
@@ -59,8 +60,13 @@ public final class Services {
         services.add(s);
     }
 
-    void start(Fulcrum process) {
-        services.forEach(s -> s.start(process));
+    /** Starts every service; false when one could not bind its sockets (each one is tried). */
+    boolean start(Fulcrum process) {
+        boolean all = true;
+        for (Service s : services) {
+            all &= s.start(process);
+        }
+        return all;
     }
 
     /** The descriptors the services set aside beyond their listeners, summed. */

@@ -21,13 +21,14 @@ final class ContinuousStats implements Services.Service {
     private final List<ScheduledFuture<?>> tasks = new ArrayList<>();
 
     @Override
-    public void start(Fulcrum process) {
+    public boolean start(Fulcrum process) {
         if (process.frontends().stream().noneMatch(f -> f.logger().contstats())) {
-            return;
+            return true;
         }
         for (EventExecutor loop : process.loops().group()) {
             tasks.add(loop.scheduleAtFixedRate(ContinuousStats::countRunningStreams, PERIOD_MS, PERIOD_MS, TimeUnit.MILLISECONDS));
         }
+        return true;
     }
 
     /** On a loop: its running streams whose frontend has the option. */

@@ -39,7 +39,8 @@ final class TlsConnections implements Services.Service {
     }
 
     @Override
-    public void start(Fulcrum process) {
+    public boolean start(Fulcrum process) {
+        return true;
     }
 
     @Override

@@ -297,11 +297,44 @@ class CliSignalsIT {
     void portInUseIsACleanFailure() throws Exception {
         try (ServerSocket taken = new ServerSocket(0, 10, java.net.InetAddress.getByName("127.0.0.1"))) {
             int port = taken.getLocalPort();
-            Path cfg = FulcrumProcess.config(config("", port, 1));
+            Path cfg = FulcrumProcess.config(config("stats socket /nonexistent/dir/admin.sock", port, 1));
             FulcrumRun r = FulcrumRun.in(cfg.getParent(), "-db", "-f", cfg.toString());
             assertThat(r.exit()).as(r.describe()).isEqualTo(1);
-            Expected.of("[ALERT]    (PID) : <*>app: cannot bind socket (Address already in use) <*>[127.0.0.1:" + port + "]")
-                    .assertIn(r.maskedStderr(), r.describe());
+            // haproxy 2.6's lines, by protocol: the IP sockets first
+            String ip = "[ALERT]    (PID) : Binding [" + cfg + ":9] for proxy app: cannot bind socket (Address already in use) for [127.0.0.1:"
+                    + port + "]";
+            String unix = "[ALERT]    (PID) : Binding [" + cfg + ":2] for frontend GLOBAL: cannot bind UNIX socket (No such file or directory) "
+                    + "[/nonexistent/dir/admin.sock]";
+            Expected.of(ip).assertIn(r.maskedStderr(), r.describe());
+            Expected.of(unix).assertIn(r.maskedStderr(), r.describe());
+            assertThat(r.maskedStderr().indexOf(ip)).as(r.describe()).isLessThan(r.maskedStderr().indexOf(unix));
+        }
+    }
+
+    /** The peers' and log-forward's sockets are listeners too: one that cannot be bound stops the start, as haproxy 2.6. */
+    @Test
+    void aTakenPeersOrLogForwardAddressStopsTheStart() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 10, java.net.InetAddress.getByName("127.0.0.1"));
+             java.net.DatagramSocket takenUdp = new java.net.DatagramSocket(0, java.net.InetAddress.getByName("127.0.0.1"))) {
+            int port = taken.getLocalPort();
+            int udp = takenUdp.getLocalPort();
+            Path cfg = FulcrumProcess.config(config("", FulcrumProcess.freePort(), 1) + """
+                    peers mesh
+                        peer local 127.0.0.1:%d
+                    log-forward lf
+                        bind 127.0.0.1:%d
+                        dgram-bind 127.0.0.1:%d
+                        log stderr local0
+                    """.formatted(port, port, udp));
+            FulcrumRun r = FulcrumRun.in(cfg.getParent(), "-db", "-L", "local", "-f", cfg.toString());
+            assertThat(r.exit()).as(r.describe()).isEqualTo(1);
+            for (String line : List.of(
+                    "Binding [" + cfg + ":11] for proxy local: cannot bind socket (Address already in use) for [127.0.0.1:" + port + "]",
+                    "Binding [" + cfg + ":13] for frontend lf: cannot bind socket (Address already in use) for [127.0.0.1:" + port + "]",
+                    "Binding [" + cfg + ":14] for frontend lf: cannot bind socket (Address already in use) for [127.0.0.1:" + udp + "]",
+                    "[fulcrum.main()] Some protocols failed to start their listeners! Exiting.")) {
+                Expected.of("[ALERT]    (PID) : " + line).assertIn(r.maskedStderr(), r.describe());
+            }
         }
     }
 

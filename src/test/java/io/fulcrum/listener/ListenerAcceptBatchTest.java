@@ -32,7 +32,7 @@ class ListenerAcceptBatchTest {
                     List.of(new Endpoint.Inet(InetAddress.getLoopbackAddress(), 0, Endpoint.Family.IPV4)));
             bind.number(1);
             bind.maxaccept = 7;
-            Listener l = new Listener(bind, bind.endpoints().getFirst(), "fe", new ConnLimit(0), loops, new ConnLimit(0), Channel::close);
+            Listener l = new Listener(bind, bind.endpoints().getFirst(), "fe", "frontend", new ConnLimit(0), loops, new ConnLimit(0), Channel::close);
             Channel ch = l.bind().getFirst().sync().channel();
             MaxMessagesRecvByteBufAllocator a = ch.config().getRecvByteBufAllocator();
             assertThat(a.maxMessagesPerRead()).isEqualTo(7);

@@ -42,7 +42,7 @@ class ListenerDelayedAckTest {
                     List.of(new Endpoint.Inet(InetAddress.getLoopbackAddress(), 0, Endpoint.Family.IPV4)));
             bind.number(1);
             CompletableFuture<Integer> option = new CompletableFuture<>();
-            Listener l = new Listener(bind, bind.endpoints().getFirst(), "fe", new ConnLimit(0), loops, new ConnLimit(0), child -> {
+            Listener l = new Listener(bind, bind.endpoints().getFirst(), "fe", "frontend", new ConnLimit(0), loops, new ConnLimit(0), child -> {
                 try {
                     option.complete(SocketTuning.tcpOption(child, TCP_QUICKACK));
                 } catch (Exception e) {

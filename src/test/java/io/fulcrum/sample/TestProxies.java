@@ -111,7 +111,7 @@ public final class TestProxies {
             BindList binds = p.partOrNull(BindList.class);
             for (BindSpec b : binds == null ? List.<BindSpec>of() : binds.binds) {
                 for (Endpoint e : b.endpoints()) {
-                    sockets.add(new Listener(b, e, fe.name(), fe.limit(), null, new ConnLimit(0), ch -> { }));
+                    sockets.add(new Listener(b, e, fe.name(), "frontend", fe.limit(), null, new ConnLimit(0), ch -> { }));
                 }
             }
             listeners.put(p.name(), sockets);
