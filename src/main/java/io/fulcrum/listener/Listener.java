@@ -1,7 +1,7 @@
 package io.fulcrum.listener;
 
-import io.fulcrum.conn.Endpoint;
 import io.fulcrum.conn.BindFailure;
+import io.fulcrum.conn.Endpoint;
 import io.fulcrum.conn.NativeOptions;
 import io.fulcrum.conn.SocketTuning;
 import io.fulcrum.runtime.AcceptRate;
