@@ -72,14 +72,17 @@ public final class Daemon {
         return cmd;
     }
 
-    /** In the daemon, once serving: tells the parent, then leaves the terminal. */
+    /**
+     * In the daemon, once serving: tells the parent, then leaves the terminal, its standard output and error pointed
+     * at /dev/null (not merely unused: a pipe it started with would never see its end, and a caller reading it wait).
+     */
     public static void detached(Diagnostics diag) {
         diag.detach();
         System.out.println(READY);
         System.out.flush();
         PrintStream nowhere = new PrintStream(OutputStream.nullOutputStream());
-        System.out.close();
         System.setOut(nowhere);
         System.setErr(nowhere);
+        LibC.toDevNull(1, 2);
     }
 }

@@ -38,6 +38,10 @@ public final class LibC {
 
         int open(String path, int flags) throws LastErrorException;
 
+        int dup2(int from, int to) throws LastErrorException;
+
+        int close(int fd) throws LastErrorException;
+
         /** Moves the calling thread into the namespace of {@code fd} ({@code nstype}: which kind, 0 for any). */
         int setns(int fd, int nstype) throws LastErrorException;
 
@@ -100,6 +104,23 @@ public final class LibC {
         try {
             int flags = calls().fcntl(fd, 3, 0);
             calls().fcntl(fd, 4, flags & ~04000);
+            return true;
+        } catch (LastErrorException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Points descriptors {@code fds} at /dev/null, as a daemon leaves its terminal: whoever reads what the process
+     * started with (a pipe, a shell's command substitution) sees its end. False when the system refused.
+     */
+    public static boolean toDevNull(int... fds) {
+        try {
+            int nul = calls().open("/dev/null", 2); // O_RDWR
+            for (int fd : fds) {
+                calls().dup2(nul, fd);
+            }
+            calls().close(nul);
             return true;
         } catch (LastErrorException e) {
             return false;

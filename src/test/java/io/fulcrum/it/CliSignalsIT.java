@@ -272,6 +272,10 @@ class CliSignalsIT {
                 Optional<ProcessHandle> daemon = ProcessHandle.of(daemonPid);
                 assertThat(daemon).as("daemon process " + daemonPid).isPresent();
                 assertThat(daemon.get().isAlive()).isTrue();
+                // It left the launcher's output: a pipe it kept open would hold whoever reads it (a shell's "$(...)").
+                for (int fd = 0; fd <= 2; fd++) {
+                    assertThat(Files.readSymbolicLink(Path.of("/proc/" + daemonPid + "/fd/" + fd))).hasToString("/dev/null");
+                }
                 // Listening when the command returned: no wait needed.
                 try (Socket s = Net.connect(port)) {
                     Net.assertEcho(s, "through the daemon");
