@@ -84,6 +84,7 @@ public final class Main {
             return 0;
         }
         diag.quiet(cl.quiet && !cl.verbose);
+        diag.silent(cl.quiet && !cl.verbose);
         diag.diagMode(cl.diagnostic);
         if (cl.condition != null) {
             try {

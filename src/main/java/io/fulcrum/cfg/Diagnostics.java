@@ -23,6 +23,8 @@ public final class Diagnostics {
     private PrintStream out;
     private final long pid;
     private volatile boolean quiet;
+    /** The user's {@code -q}: as HAProxy's quiet mode, not even the alerts (the exit status tells). */
+    private volatile boolean silent;
     private volatile boolean diagMode;
     private int alerts;
     private int warnings;
@@ -45,6 +47,7 @@ public final class Diagnostics {
     public synchronized Diagnostics fresh() {
         Diagnostics d = new Diagnostics(out, pid);
         d.quiet = quiet;
+        d.silent = silent;
         d.diagMode = diagMode;
         return d;
     }
@@ -60,6 +63,11 @@ public final class Diagnostics {
 
     public boolean quiet() {
         return quiet;
+    }
+
+    /** {@code -q} without {@code -V}: no message at all, alerts included ({@link #quiet} keeps the alerts). */
+    public void silent(boolean silent) {
+        this.silent = silent;
     }
 
     /** Diagnostic mode ({@code -dD}): {@code .diag} messages and diagnostic warnings are shown. */
@@ -90,7 +98,7 @@ public final class Diagnostics {
     }
 
     private synchronized void show(Level level, String message) {
-        if (level != Level.ALERT && quiet || level == Level.DIAG && !diagMode) {
+        if (silent || level != Level.ALERT && quiet || level == Level.DIAG && !diagMode) {
             return;
         }
         if (!introduced && !started && (level == Level.ALERT || level == Level.WARNING)) {
