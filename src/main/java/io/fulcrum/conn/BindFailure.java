@@ -18,7 +18,12 @@ public final class BindFailure {
     }
 
     public static String alert(Object where, String owner, InetSocketAddress address, String reason) {
-        return "Binding [" + where + "] for " + owner + ": cannot bind socket (" + reason + ") for [" + InetText.withPort(address) + "]";
+        return prefix(where, owner) + "cannot bind socket (" + reason + ") for [" + InetText.withPort(address) + "]";
+    }
+
+    /** What every such alert starts with: "Binding [file:line] for frontend fe: ". */
+    public static String prefix(Object where, String owner) {
+        return "Binding [" + where + "] for " + owner + ": ";
     }
 
     /** The system's words for why a socket failed: Netty's native errors read "bind(..) failed with error(-98): Address already in use". */

@@ -113,7 +113,7 @@ public final class Listener {
     /** HAProxy 2.6's alert for a socket that could not be bound (protocol_bind_all()): its line, its owner, why. */
     public String bindFailure(String error) {
         String who = ownerType + " " + owner;
-        String where = "Binding [" + bind.source() + "] for " + who + ": ";
+        String where = BindFailure.prefix(bind.source(), who);
         return switch (endpoint) {
             case Endpoint.Inet inet -> BindFailure.alert(bind.source(), who, inet.socketAddress(), error);
             case Endpoint.Unix u -> where + "cannot bind UNIX socket (" + error + ") [" + (u.abstractNamespace() ? u : u.path()) + "]";
