@@ -53,6 +53,8 @@ public final class StreamLog {
     private long connectedNanos = NONE;
     private long responseNanos = NONE;
     private long endNanos = NONE;
+    /** When a tarpit let the request go (HAProxy logs the time held as Tw), or NONE. */
+    private long tarpitNanos = NONE;
 
     private long bytesIn;
     private long bytesOut;
@@ -290,6 +292,16 @@ public final class StreamLog {
         error('P', 'R');
         headUntimed = true;
         lineUnknown = frontend;
+    }
+
+    /**
+     * A tarpit ends now (PT): as HAProxy, the time since the transaction began is its Tw ("the time the client
+     * connection was maintained open", section 8.4) and the request head is not timed (TR -1).
+     */
+    public void tarpitted() {
+        error('P', 'T');
+        tarpitNanos = LoopClock.nanoTime();
+        headUntimed = true;
     }
 
     /**
@@ -784,6 +796,9 @@ public final class StreamLog {
     }
 
     long tw() {
+        if (tarpitNanos != NONE) {
+            return ms(tarpitNanos);
+        }
         return between(ms(http ? requestEndNanos() : handshakeNanos), ms(assignedNanos));
     }
 

@@ -69,6 +69,7 @@ import java.net.SocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
@@ -169,7 +170,12 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     private boolean serverCloseAsked;
     /** A layer-7 retry is under way: it goes on a new connection, not an idle one. */
     private boolean retriedOnNew;
+    /** The server closed once its response had ended, before the request's: the rest of the body is dropped. */
+    private boolean serverLeft;
     private boolean finished;
+    /** The answer a tarpit holds back until {@link #tarpitEnd} (or the client's leaving), or null. */
+    private Reply tarpitReply;
+    private ScheduledFuture<?> tarpitEnd;
     /** The answer decided while the head was parsed, sent once the parser has passed what came with it. */
     private int answerAfterParse;
 
@@ -639,8 +645,8 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     }
 
     private void toServer(ByteBuf b) {
-        if (cache != null && cache.hit()) {
-            b.release(); // answered from a cache: the request's body goes nowhere
+        if (serverLeft || cache != null && cache.hit()) {
+            b.release(); // answered from a cache, or by a server that left since: the request's body goes nowhere
             return;
         }
         if (replay != null) {
@@ -1288,6 +1294,23 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         if (finished) {
             return;
         }
+        if (responseEnded && !requestEnded) {
+            // The server left after its whole response, the request's body still coming (an upload it refused, then
+            // closed): as HAProxy, the rest of the body is read and dropped and the transaction ends as any other
+            // (maybeComplete), then the client connection closes as HAProxy's does; closing now would reset a client
+            // still sending. timeout client bounds the wait.
+            serverLeft = true;
+            keepClient = false;
+            if (server != null) {
+                server.detach(false, target, null);
+                server = null;
+            }
+            ByteBuf b;
+            while ((b = pending.poll()) != null) {
+                b.release();
+            }
+            return;
+        }
         if (response == null && retryLayer7(cause == null ? RetryOn.EMPTY_RESPONSE : RetryOn.JUNK_RESPONSE)) {
             return;
         }
@@ -1526,12 +1549,23 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     public void tarpit(Reply r) {
         Timeouts t = frontend.timeouts();
         long delay = t.tarpit > 0 ? t.tarpit : t.connect;
-        client.eventLoop().schedule(() -> {
-            if (!finished) {
-                log.error('P', 'T'); // tarpitted, as HAProxy logs it
-                reply(r);
-            }
-        }, delay, TimeUnit.MILLISECONDS);
+        tarpitReply = r;
+        tarpitEnd = client.eventLoop().schedule(this::endTarpit, delay, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * The tarpit ends at {@code timeout tarpit}, or earlier when the client connection closes: either way the
+     * transaction is answered and logged as tarpitted (PT, the time held as Tw), as HAProxy's tarpit does.
+     */
+    private void endTarpit() {
+        Reply r = tarpitReply;
+        if (r == null || finished) {
+            return;
+        }
+        tarpitReply = null;
+        tarpitEnd.cancel(false);
+        log.tarpitted();
+        reply(r);
     }
 
     @Override
@@ -1768,8 +1802,8 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
      * connecting without an answer, waiting for the response head with a 400.
      */
     public void clientShut() {
-        if (finished || response != null && requestEnded) {
-            return;
+        if (finished || response != null && requestEnded || tarpitReply != null) {
+            return; // (a tarpit holds a half-closed client too: HAProxy does not watch it meanwhile)
         }
         if (!requestEnded && response == null) {
             if (server == null && held != null && held.waiting()) {
@@ -1806,8 +1840,13 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
 
     /** The client went away. */
     public void clientClosed() {
+        endTarpit();
         if (!finished) {
-            log.error('C');
+            if (!requestEnded && server != null) {
+                log.error('C', 'D'); // its request's body still flowing to the server, as clientShut
+            } else {
+                log.error('C');
+            }
             endExchange();
         }
     }
@@ -1900,7 +1939,10 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         long srv = serverTimeoutMillis();
         // (timeout server runs once a server connection is there, as in HAProxy: not while the transaction waits in
         // a queue, nor while it connects or pauses between connection retries, which timeout connect bounds)
-        boolean waitingServer = server != null && !responseEnded && !(ticket != null && ticket.queued());
+        // (nor while the server is not read because the client does not take the response: only timeout client runs
+        // then, as HAProxy's read timeout is off while the buffer towards the client is full)
+        boolean waitingServer = server != null && !responseEnded && !(ticket != null && ticket.queued())
+                && !(response != null && !client.isWritable());
         if (srv > 0 && waitingServer && now - lastServerActivity >= TimeUnit.MILLISECONDS.toNanos(srv)) {
             serverTimeout();
             return;
@@ -1912,7 +1954,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             if (response == null) {
                 fail(408);
             } else {
-                abort();
+                closeNow(); // the client stopped reading: what waits for it is dropped, as HAProxy
             }
             return;
         }
@@ -1943,8 +1985,13 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             return;
         }
         log.error(cause, '-'); // HAProxy's analysers leave the state unset on a kill
+        closeNow();
+    }
+
+    /** Ends the transaction and closes the client connection at once, whatever waits to be written: channelInactive logs it. */
+    private void closeNow() {
         endExchange();
-        client.close(); // at once, whatever waits to be written: channelInactive logs the transaction
+        client.close();
     }
 
     @Override

@@ -338,6 +338,14 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
     }
 
     /** A transaction ends: off the live streams ({@code show sess}), then logged. */
+    /** The transaction ends with the client connection (streamDone, which it may call, then leaves it alone). */
+    private void endClosed() {
+        HttpStream s = stream;
+        stream = null;
+        s.clientClosed();
+        ended(s);
+    }
+
     private void ended(HttpStream s) {
         s.unregister();
         frontend.logger().ended(s);
@@ -349,13 +357,14 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
         cancelHeadTimer();
         closing = true;
         channel.config().setAutoRead(false);
-        channel.writeAndFlush(ErrorPages.builtin(status)).addListener(ChannelFutureListener.CLOSE);
+        channel.write(ErrorPages.builtin(status));
+        CloseAfterFlush.close(channel, frontend.timeouts().client);
     }
 
     public void closeAfterFlush() {
         closing = true;
         cancelHeadTimer();
-        CloseAfterFlush.close(channel);
+        CloseAfterFlush.close(channel, frontend.timeouts().client);
     }
 
     /** Keeps the request for {@code show errors}: its head just read ({@code head}), or where the parser failed. */
@@ -375,8 +384,7 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
                 // A body that cannot be parsed: the transaction ends with the 400 the client gets.
                 stream.streamLog().error('P');
                 stream.streamLog().status(e.status());
-                stream.clientClosed();
-                ended(stream);
+                endClosed();
             } else {
                 logFailure('P', e.status());
             }
@@ -439,9 +447,7 @@ public final class H1FrontConnection extends ChannelDuplexHandler implements Mes
             timer.cancel();
         }
         if (stream != null) {
-            stream.clientClosed();
-            ended(stream);
-            stream = null;
+            endClosed();
         } else if (next != null && (firstRequest || next.hasRequest())) {
             logFailure('C', 400); // the client left without a complete request
         }

@@ -51,7 +51,9 @@ final class Relay extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
-        if (ctx.channel().isWritable() && peer != null) {
+        if (!ctx.channel().isWritable()) {
+            session.blocked(side);
+        } else if (peer != null) {
             session.drained(side);
             peer.config().setAutoRead(true);
         }

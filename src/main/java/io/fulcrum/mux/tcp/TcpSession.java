@@ -728,6 +728,19 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
     }
 
     /** {@code side} took all its pending bytes: it is active (unless only what it sends counts). */
+    /**
+     * {@code side} takes less than it is sent: from now on its timeout runs on what it takes, seen by checks a
+     * quarter of the timeout apart (nextDeadline) that count only what it takes after this moment.
+     */
+    void blocked(Side side) {
+        if (finished) {
+            return;
+        }
+        Channel ch = side == Side.CLIENT ? client : server;
+        flushedSeen[side.ordinal()] = written[side.ordinal()] - pending(ch);
+        rearm();
+    }
+
     void drained(Side side) {
         if (!independent(side)) {
             lastActive[side.ordinal()] = LoopClock.nanoTime();
@@ -753,8 +766,8 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
             return; // passed on when the server connection is established
         }
         if (inputShut[0] && inputShut[1]) {
-            CloseAfterFlush.close(client);
-            CloseAfterFlush.close(server);
+            CloseAfterFlush.close(client, timeout(Side.CLIENT));
+            CloseAfterFlush.close(server, timeout(Side.SERVER));
             finished = true;
             return;
         }
@@ -786,7 +799,7 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
         releaseEarly();
         Channel peer = side == Side.CLIENT ? server : client;
         if (peer != null) {
-            CloseAfterFlush.close(peer);
+            CloseAfterFlush.close(peer, timeout(side.other()));
         }
     }
 
@@ -897,7 +910,14 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
         for (Side side : Side.values()) {
             long t = timeout(side);
             if (t > 0 && (side == Side.CLIENT || connected)) {
-                next = Math.min(next, lastActive[side.ordinal()] + TimeUnit.MILLISECONDS.toNanos(t));
+                long nanos = TimeUnit.MILLISECONDS.toNanos(t);
+                next = Math.min(next, lastActive[side.ordinal()] + nanos);
+                Channel ch = side == Side.CLIENT ? client : server;
+                if (ch != null && pending(ch) > 0) {
+                    // What a slow reader takes is seen at the checks only (checkTimeouts): while bytes wait for it,
+                    // a check every quarter of its timeout keeps the timeout within a quarter of HAProxy's.
+                    next = Math.min(next, System.nanoTime() + nanos / 4);
+                }
             }
         }
         if (inspecting != null) {
@@ -945,6 +965,13 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
                 // This side sent its FIN and has nothing waiting for it: nothing is expected from it, so it
                 // cannot be idle (HAProxy stops its read timeout on a shut input and runs the write timeout
                 // only while data waits). A client that half-closed may wait for a slow server.
+                lastActive[side.ordinal()] = now;
+                continue;
+            }
+            Channel peer = side == Side.CLIENT ? server : client;
+            if (pending(ch) == 0 && peer != null && !peer.isWritable()) {
+                // This side is not read while its peer does not take what it sent, and nothing waits for it: HAProxy's
+                // read timeout is off while the buffer is full, the peer's write timeout runs instead.
                 lastActive[side.ordinal()] = now;
                 continue;
             }
