@@ -1309,6 +1309,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             while ((b = pending.poll()) != null) {
                 b.release();
             }
+            front.resumeIfPaused(); // (paused for the server, which can no longer say it takes more)
             return;
         }
         if (response == null && retryLayer7(cause == null ? RetryOn.EMPTY_RESPONSE : RetryOn.JUNK_RESPONSE)) {
