@@ -36,6 +36,12 @@ KNOWN = {
                           "sees it only when it writes the response (differences.md, Logs)",
     "early-413-then-body": "after an early answer and the server's close the rest of the body is read and dropped "
                            "(----); haproxy 2.6 writes it to the closed connection and logs SD (differences.md)",
+    "abortonclose-shut-waiting": "option abortonclose abandons a request whose client closes later than its request "
+                                 "came (400, CH); haproxy 2.6 notices only a close in the same read (differences.md)",
+    "abortonclose-close-waiting": "as abortonclose-shut-waiting",
+    "abortonclose-rst-waiting": "as client-rst-waiting",
+    "abortonclose-queue-shut": "as abortonclose-shut-waiting, in a queue (CQ)",
+    "abortonclose-queue-close": "as abortonclose-queue-shut",
     "queue-served": "%sc counts a stream the queue has just granted its slot (differences.md, Logs)",
     "tcp-big": "a slow reader's write timeout is seen up to a quarter of the timeout late in mode tcp (differences.md)",
     "tcp-big-close": "as tcp-big",
@@ -59,6 +65,10 @@ frontend fe
     http-request tarpit if {{ path /tarpit }}
     timeout tarpit 300ms
     use_backend q if {{ path_beg /q/ }}
+    use_backend abort if {{ path_beg /a/ }}
+    use_backend abortq if {{ path_beg /aq/ }}
+    use_backend serverclose if {{ path_beg /sc/ }}
+    use_backend httpclose if {{ path_beg /hc/ }}
     use_backend dead if {{ path /refused }}
     default_backend be
 backend be
@@ -66,6 +76,19 @@ backend be
 backend q
     timeout server 2s
     server s1 127.0.0.1:{origin} maxconn 1
+backend abort
+    option abortonclose
+    server s1 127.0.0.1:{origin}
+backend abortq
+    option abortonclose
+    timeout server 2s
+    server s1 127.0.0.1:{origin} maxconn 1
+backend serverclose
+    option http-server-close
+    server s1 127.0.0.1:{origin}
+backend httpclose
+    option httpclose
+    server s1 127.0.0.1:{origin}
 backend dead
     retries 2
     server s1 127.0.0.1:1
@@ -126,6 +149,11 @@ BEHAVIOURS = {
     "early-413": lambda c: (c.sendall(b"HTTP/1.1 413 Too Large\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"),
                             time.sleep(0.3)),
     "read-body": lambda c: (drain(c), time.sleep(0.1)),
+    "ws-echo": lambda c: (c.sendall(WS101), echo(c)),
+    "ws-stall": lambda c: (c.sendall(WS101), time.sleep(3)),
+    "ws-close": lambda c: (c.sendall(WS101 + b"bye"), time.sleep(0.2)),
+    "no-read": lambda c: time.sleep(4),
+    "continue": lambda c: (c.sendall(b"HTTP/1.1 100 Continue\r\n\r\n"), c.recv(100), c.sendall(OK), time.sleep(0.5)),
     "tcp-echo-close": lambda c: c.sendall(b"hello"),
     "tcp-stall": lambda c: time.sleep(3),
     "tcp-rst": reset,
@@ -133,6 +161,19 @@ BEHAVIOURS = {
     "tcp-big": lambda c: send_big(c, 5),
     "tcp-big-close": lambda c: send_big(c, 0),
 }
+
+
+WS101 = (b"HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+         b"Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n\r\n")
+WS_FIELDS = "Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+
+
+def echo(c):
+    while True:
+        d = c.recv(4096)
+        if not d:
+            return
+        c.sendall(d)
 
 
 def drain(c):
@@ -147,8 +188,7 @@ def origin_conn(c):
             first = head.split(b"\r\n")[0].decode("latin-1")
             path = first.split(" ")[1] if " " in first else "/"
             behaviour = path.lstrip("/")
-            if behaviour.startswith("q/"):
-                behaviour = behaviour[2:]
+            behaviour = re.sub(r"^(q|a|aq|sc|hc)/", "", behaviour)
             BEHAVIOURS.get(behaviour, lambda s: s.sendall(b"HTTP/1.1 404 NF\r\nContent-Length: 0\r\n\r\n"))(c)
     except OSError:
         pass
@@ -179,6 +219,12 @@ def client(port, script):
         for step in script:
             if step[0] == "send":
                 c.sendall(step[1])
+            elif step[0] == "upload":  # (bytes, seconds): as much as the proxy takes within the time
+                c.settimeout(step[2])
+                try:
+                    c.sendall(b"u" * step[1])
+                except (socket.timeout, OSError):
+                    pass
             elif step[0] == "sleep":
                 time.sleep(step[1])
             elif step[0] == "shut":
@@ -269,6 +315,32 @@ CASES = [
     ("queue-client-shut", [[("send", req("q/stall-head")), ("read", 2.5)],
                            [("send", req("q/ok")), ("sleep", 0.3), ("shut",), ("read", 2.0)]]),
     ("refused", [("send", req("refused")), ("read", 2.5)]),
+    ("server-close-pipelined", [("send", req("sc/ok") + req("sc/ok")), ("read", 1.5)]),
+    ("server-close-shut", [("send", req("sc/slow-ok")), ("sleep", 0.2), ("shut",), ("read", 1.5)]),
+    ("httpclose", [("send", req("hc/ok") + req("hc/ok")), ("read", 1.5)]),
+    ("httpclose-server-stall", [("send", req("hc/stall-body")), ("read", 2.5)]),
+    ("ws-echo-client-closes", [("send", req("ws-echo", WS_FIELDS)), ("sleep", 0.2), ("send", b"ping"), ("read", 0.5),
+                               ("close",)]),
+    ("ws-echo-client-shuts", [("send", req("ws-echo", WS_FIELDS)), ("sleep", 0.2), ("send", b"ping"), ("shut",),
+                              ("read", 1.0)]),
+    ("ws-tunnel-timeout", [("send", req("ws-stall", WS_FIELDS)), ("read", 2.5)]),
+    ("ws-server-closes", [("send", req("ws-close", WS_FIELDS)), ("read", 1.5)]),
+    ("ws-client-rst", [("send", req("ws-echo", WS_FIELDS)), ("sleep", 0.3), ("rst",)]),
+    ("expect-continue", [("send", post("continue", 4, b"").replace(b"\r\n\r\n", b"\r\nExpect: 100-continue\r\n\r\n")),
+                         ("read", 0.3), ("send", b"body"), ("read", 0.6)]),
+    ("server-does-not-read", [("send", post("no-read", 30_000_000, b"")), ("upload", 30_000_000, 3.0),
+                              ("read", 1.0)]),
+    ("server-does-not-read-2s", [("send", post("q/no-read", 30_000_000, b"")), ("upload", 30_000_000, 3.0),
+                                 ("read", 1.0)]),
+    ("abortonclose-shut-waiting", [("send", req("a/slow-ok")), ("sleep", 0.2), ("shut",), ("read", 1.5)]),
+    ("abortonclose-close-waiting", [("send", req("a/slow-ok")), ("sleep", 0.2), ("close",)]),
+    ("abortonclose-rst-waiting", [("send", req("a/slow-ok")), ("sleep", 0.2), ("rst",)]),
+    ("abortonclose-shut-body", [("send", req("a/slow-ok")), ("sleep", 0.8), ("shut",), ("read", 1.5)]),
+    ("abortonclose-body-shut", [("send", post("a/read-body", 10, b"12345")), ("sleep", 0.3), ("shut",), ("read", 1.5)]),
+    ("abortonclose-queue-shut", [[("send", req("aq/stall-head")), ("read", 2.5)],
+                                 [("send", req("aq/ok")), ("sleep", 0.3), ("shut",), ("read", 2.0)]]),
+    ("abortonclose-queue-close", [[("send", req("aq/stall-head")), ("read", 2.5)],
+                                  [("send", req("aq/ok")), ("sleep", 0.3), ("close",)]]),
 ]
 TCP_CASES = [
     ("tcp-echo-close", [("send", req("tcp-echo-close")), ("read", 1.5)]),

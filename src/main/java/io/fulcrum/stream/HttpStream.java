@@ -1272,6 +1272,9 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     /** The server connection can take request bytes again. */
     public void serverWritable() {
         lastServerActivity = LoopClock.nanoTime();
+        if (!requestEnded) {
+            lastClientActivity = lastServerActivity; // its timeout starts again as it is read again
+        }
         front.resumeIfPaused();
     }
 
@@ -1338,6 +1341,14 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
 
     /** The server's response timed out. */
     private void serverTimeout() {
+        if (response == null && !requestEnded && server != null && !server.channel().isWritable()) {
+            // The server stopped taking the request's body: HAProxy's write timeout in the data phase (sD), both
+            // connections closed without an answer.
+            log.error('s', 'D');
+            serverReusable = false;
+            abort();
+            return;
+        }
         if (response == null && retryLayer7(RetryOn.RESPONSE_TIMEOUT)) {
             return;
         }
@@ -1949,7 +1960,8 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             return;
         }
         long cli = frontend.timeouts().client;
-        boolean waitingClient = !requestEnded || response != null && !client.isWritable();
+        // (not while the client is not read because the server does not take its body: the server's timeout runs)
+        boolean waitingClient = !requestEnded && !serverBusy() || response != null && !client.isWritable();
         if (cli > 0 && waitingClient && now - lastClientActivity >= TimeUnit.MILLISECONDS.toNanos(cli)) {
             log.error('c');
             if (response == null) {

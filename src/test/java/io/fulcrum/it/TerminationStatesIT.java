@@ -156,6 +156,31 @@ class TerminationStatesIT {
         }
     }
 
+    /**
+     * A server that stops reading an upload: its write timeout (timeout server, even with a shorter timeout client,
+     * the client not being read meanwhile) ends the transaction in the data phase, sD, without an answer.
+     */
+    @Test
+    void aServerThatStopsReadingAnUploadTimesOutAsSd() throws Exception {
+        int fe = freePort();
+        CountDownLatch done = new CountDownLatch(1);
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.start(x -> {
+                 done.await(20, TimeUnit.SECONDS); // reads nothing of the body
+                 x.close();
+             });
+             FulcrumProcess proxy = HttpKit.serve(LogIT.config(logs, "http", fe, """
+                     log-format "%ST %tsc %B"
+                     timeout client 500ms""", "timeout server 1500ms\nserver s1 127.0.0.1:" + origin.port()), fe)) {
+            HttpClientConn c = HttpClientConn.open(fe);
+            c.send("POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: " + BIG + "\r\n\r\n");
+            Thread.ofPlatform().daemon().start(() -> sendUntilRefused(c.out()));
+            assertThat(logs.next().trim()).isEqualTo("-1 sD-- 0");
+            assertThat(drain(c.in())).isZero();
+            done.countDown();
+        }
+    }
+
     private static void sendUntilRefused(OutputStream out) {
         byte[] chunk = new byte[64 * 1024];
         try {
