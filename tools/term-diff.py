@@ -290,6 +290,7 @@ CASES = [
     ("client-body-stall", [("send", post("read-body", 10, b"12345")), ("read", 2.5)]),
     ("client-body-close", [("send", post("read-body", 10, b"12345")), ("sleep", 0.3), ("close",)]),
     ("client-body-rst", [("send", post("read-body", 10, b"12345")), ("sleep", 0.3), ("rst",)]),
+    ("client-body-stall-2s", [("send", post("q/read-body", 10, b"12345")), ("read", 2.5)]),
     ("client-chunk-stall", [("send", chunked("read-body", b"5\r\n12345\r\n")), ("read", 2.5)]),
     ("early-413", [("send", post("early-413", 100000, b"12345")), ("read", 2.5)]),
     ("early-413-then-body", [("send", post("early-413", 100000, b"12345")), ("sleep", 0.5),

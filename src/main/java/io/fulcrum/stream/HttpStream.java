@@ -1960,8 +1960,11 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             return;
         }
         long cli = frontend.timeouts().client;
-        // (not while the client is not read because the server does not take its body: the server's timeout runs)
-        boolean waitingClient = !requestEnded && !serverBusy() || response != null && !client.isWritable();
+        // A request body is timed while it is read before the server connection or alongside a response; not while
+        // the server has the request and has not answered (HAProxy's request channel does not expire meanwhile: the
+        // server's timeout runs), nor while it is not read because the server does not take it.
+        boolean readingBody = !requestEnded && !serverBusy() && (server == null || response != null);
+        boolean waitingClient = readingBody || response != null && !client.isWritable();
         if (cli > 0 && waitingClient && now - lastClientActivity >= TimeUnit.MILLISECONDS.toNanos(cli)) {
             log.error('c');
             if (response == null) {

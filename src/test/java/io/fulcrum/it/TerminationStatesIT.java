@@ -181,6 +181,31 @@ class TerminationStatesIT {
         }
     }
 
+    /**
+     * A client that stalls in the middle of its body once the server has the request: HAProxy does not time the
+     * client out meanwhile (its request channel does not expire while the server has not answered): the server's
+     * timeout ends it, with a 504 (sH).
+     */
+    @Test
+    void aStalledBodyAtTheServerEndsWithTheServersTimeout() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.start(x -> {
+                 x.body.readAllBytes(); // never whole
+                 x.close();
+             });
+             FulcrumProcess proxy = HttpKit.serve(LogIT.config(logs, "http", fe, """
+                     log-format "%ST %tsc %Ta"
+                     timeout client 500ms""", "timeout server 1500ms\nserver s1 127.0.0.1:" + origin.port()), fe)) {
+            HttpClientConn c = HttpClientConn.open(fe);
+            c.send("POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc");
+            assertThat(c.readHead().startLine()).isEqualTo("HTTP/1.1 504 Gateway Time-out");
+            String line = logs.next().trim();
+            assertThat(line).matches(like("504 sH-- {N}"));
+            assertThat(Long.parseLong(line.substring(9))).isGreaterThanOrEqualTo(1400);
+        }
+    }
+
     private static void sendUntilRefused(OutputStream out) {
         byte[] chunk = new byte[64 * 1024];
         try {
