@@ -153,6 +153,7 @@ BEHAVIOURS = {
     "ws-stall": lambda c: (c.sendall(WS101), time.sleep(3)),
     "ws-close": lambda c: (c.sendall(WS101 + b"bye"), time.sleep(0.2)),
     "no-read": lambda c: time.sleep(4),
+    "read-then-ok": lambda c: (c.recv(1 << 16), read_until(c, (b"end", b"end\r\n0\r\n\r\n")), c.sendall(OK), time.sleep(0.5)),
     "continue": lambda c: (c.sendall(b"HTTP/1.1 100 Continue\r\n\r\n"), c.recv(100), c.sendall(OK), time.sleep(0.5)),
     "tcp-echo-close": lambda c: c.sendall(b"hello"),
     "tcp-stall": lambda c: time.sleep(3),
@@ -174,6 +175,15 @@ def echo(c):
         if not d:
             return
         c.sendall(d)
+
+
+def read_until(c, tail):
+    got = b""
+    while not got.endswith(tail):
+        d = c.recv(4096)
+        if not d:
+            return
+        got += d
 
 
 def drain(c):
@@ -218,7 +228,10 @@ def client(port, script):
     try:
         for step in script:
             if step[0] == "send":
-                c.sendall(step[1])
+                try:
+                    c.sendall(step[1])
+                except OSError as e:
+                    return got + ("<send: %s>" % e.__class__.__name__).encode()
             elif step[0] == "upload":  # (bytes, seconds): as much as the proxy takes within the time
                 c.settimeout(step[2])
                 try:
@@ -291,6 +304,13 @@ CASES = [
     ("client-body-close", [("send", post("read-body", 10, b"12345")), ("sleep", 0.3), ("close",)]),
     ("client-body-rst", [("send", post("read-body", 10, b"12345")), ("sleep", 0.3), ("rst",)]),
     ("client-body-stall-2s", [("send", post("q/read-body", 10, b"12345")), ("read", 2.5)]),
+    ("client-body-trickle", [("send", post("read-then-ok", 9, b"1"))] + [("sleep", 0.5), ("send", b"1")] * 5
+     + [("send", b"end"), ("read", 0.7)]),
+    ("client-body-trickle-chunked", [("send", chunked("read-then-ok", b"1\r\n1\r\n"))]
+     + [("sleep", 0.5), ("send", b"1\r\n1\r\n")] * 5 + [("send", b"3\r\nend\r\n0\r\n\r\n"), ("read", 0.7)]),
+    ("client-body-trickle-chunked-100", [("send", chunked("read-then-ok", b"64\r\n" + b"1" * 100 + b"\r\n"))]
+     + [("sleep", 0.5), ("send", b"64\r\n" + b"1" * 100 + b"\r\n")] * 5 + [("send", b"3\r\nend\r\n0\r\n\r\n"),
+                                                                       ("read", 0.7)]),
     ("client-chunk-stall", [("send", chunked("read-body", b"5\r\n12345\r\n")), ("read", 2.5)]),
     ("early-413", [("send", post("early-413", 100000, b"12345")), ("read", 2.5)]),
     ("early-413-then-body", [("send", post("early-413", 100000, b"12345")), ("sleep", 0.5),

@@ -653,6 +653,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             replay.keep(b);
         }
         if (server != null && server.ready()) {
+            lastServerActivity = LoopClock.nanoTime(); // (as HAProxy's, timeout server runs from the last bytes sent too)
             server.channel().write(b, server.channel().voidPromise());
         } else {
             pending.add(b);

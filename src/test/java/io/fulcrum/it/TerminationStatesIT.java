@@ -206,6 +206,26 @@ class TerminationStatesIT {
         }
     }
 
+    /** An upload that trickles for longer than timeout server: each part sent to the server counts as its activity. */
+    @Test
+    void aTrickledUploadKeepsTheServersTimeoutAway() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.start(x -> x.reply(200, "got " + new String(x.body.readAllBytes())));
+             FulcrumProcess proxy = HttpKit.serve(LogIT.config(logs, "http", fe, """
+                     log-format "%ST %tsc"
+                     timeout client 1s""", "timeout server 1s\nserver s1 127.0.0.1:" + origin.port()), fe)) {
+            HttpClientConn c = HttpClientConn.open(fe);
+            c.send("POST /up HTTP/1.1\r\nHost: x\r\nContent-Length: 6\r\n\r\n");
+            for (char part : "abcdef".toCharArray()) {
+                Thread.sleep(400);
+                c.send(String.valueOf(part));
+            }
+            assertThat(c.read().bodyText()).isEqualTo("got abcdef");
+            assertThat(logs.next().trim()).isEqualTo("200 ----");
+        }
+    }
+
     private static void sendUntilRefused(OutputStream out) {
         byte[] chunk = new byte[64 * 1024];
         try {
