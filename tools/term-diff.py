@@ -68,6 +68,7 @@ frontend fe
     use_backend abort if {{ path_beg /a/ }}
     use_backend abortq if {{ path_beg /aq/ }}
     use_backend serverclose if {{ path_beg /sc/ }}
+    use_backend retry if {{ path_beg /r/ }}
     use_backend httpclose if {{ path_beg /hc/ }}
     use_backend dead if {{ path /refused }}
     default_backend be
@@ -88,6 +89,10 @@ backend serverclose
     server s1 127.0.0.1:{origin}
 backend httpclose
     option httpclose
+    server s1 127.0.0.1:{origin}
+backend retry
+    retries 1
+    retry-on empty-response response-timeout junk-response 500
     server s1 127.0.0.1:{origin}
 backend dead
     retries 2
@@ -153,6 +158,8 @@ BEHAVIOURS = {
     "ws-stall": lambda c: (c.sendall(WS101), time.sleep(3)),
     "ws-close": lambda c: (c.sendall(WS101 + b"bye"), time.sleep(0.2)),
     "no-read": lambda c: time.sleep(4),
+    "junk": lambda c: (c.sendall(b"garbage\r\n\r\n"), time.sleep(0.2)),
+    "e500": lambda c: (c.sendall(b"HTTP/1.1 500 Oops\r\nContent-Length: 2\r\n\r\nno"), time.sleep(0.5)),
     "read-then-ok": lambda c: (c.recv(1 << 16), read_until(c, (b"end", b"end\r\n0\r\n\r\n")), c.sendall(OK), time.sleep(0.5)),
     "continue": lambda c: (c.sendall(b"HTTP/1.1 100 Continue\r\n\r\n"), c.recv(100), c.sendall(OK), time.sleep(0.5)),
     "tcp-echo-close": lambda c: c.sendall(b"hello"),
@@ -198,7 +205,7 @@ def origin_conn(c):
             first = head.split(b"\r\n")[0].decode("latin-1")
             path = first.split(" ")[1] if " " in first else "/"
             behaviour = path.lstrip("/")
-            behaviour = re.sub(r"^(q|a|aq|sc|hc)/", "", behaviour)
+            behaviour = re.sub(r"^(q|a|aq|sc|hc|r)/", "", behaviour)
             BEHAVIOURS.get(behaviour, lambda s: s.sendall(b"HTTP/1.1 404 NF\r\nContent-Length: 0\r\n\r\n"))(c)
     except OSError:
         pass
@@ -326,6 +333,19 @@ CASES = [
     ("deny", [("send", req("deny")), ("read", 0.7)]),
     ("tarpit", [("send", req("tarpit")), ("read", 0.8)]),
     ("tarpit-close", [("send", req("tarpit")), ("sleep", 0.1), ("close",)]),
+    ("http10", [("send", b"GET /ok HTTP/1.0\r\n\r\n"), ("read", 1.5)]),
+    ("http10-keepalive", [("send", b"GET /ok HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"), ("read", 0.7)]),
+    ("http10-stall-body", [("send", b"GET /stall-body HTTP/1.0\r\n\r\n"), ("read", 2.5)]),
+    ("http10-close-delim", [("send", b"GET /close-delim HTTP/1.0\r\n\r\n"), ("read", 1.5)]),
+    ("connection-close", [("send", req("ok", "Connection: close\r\n")), ("read", 1.5)]),
+    ("connection-close-stall", [("send", req("stall-head", "Connection: close\r\n")), ("read", 2.5)]),
+    ("retry-empty", [("send", req("r/close-head")), ("read", 1.5)]),
+    ("retry-reset", [("send", req("r/rst-head")), ("read", 1.5)]),
+    ("retry-timeout", [("send", req("r/stall-head")), ("read", 3.0)]),
+    ("retry-junk", [("send", req("r/junk")), ("read", 1.5)]),
+    ("retry-500", [("send", req("r/e500")), ("read", 1.5)]),
+    ("retry-partial-head", [("send", req("r/partial-head")), ("read", 1.5)]),
+    ("retry-body-cut", [("send", req("r/close-body")), ("read", 1.5)]),
     ("ka-then-idle", [("send", req("ok")), ("read", 2.0)]),
     ("ka-pipelined", [("send", req("ok") + req("ok")), ("read", 2.0)]),
     ("shut-before-response", [("send", req("stall-head")), ("sleep", 0.3), ("shut",), ("read", 2.0)]),
