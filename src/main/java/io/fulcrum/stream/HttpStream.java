@@ -1309,10 +1309,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
                 server.detach(false, target, null);
                 server = null;
             }
-            ByteBuf b;
-            while ((b = pending.poll()) != null) {
-                b.release();
-            }
+            dropPending();
             front.resumeIfPaused(); // (paused for the server, which can no longer say it takes more)
             return;
         }
@@ -1828,12 +1825,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
                     return;
                 }
             }
-            // The client aborted its request: CC while connecting, CD once connected (its body still flowing), as HAProxy.
-            if (server != null) {
-                log.error('C', 'D');
-            } else {
-                log.error('C');
-            }
+            logClientAbort();
             abort();
         } else if (!requestEnded) {
             log.error('C'); // the request was cut short: CD, as HAProxy logs it
@@ -1855,12 +1847,20 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
     public void clientClosed() {
         endTarpit();
         if (!finished) {
-            if (!requestEnded && server != null) {
-                log.error('C', 'D'); // its request's body still flowing to the server, as clientShut
-            } else {
-                log.error('C');
-            }
+            logClientAbort();
             endExchange();
+        }
+    }
+
+    /**
+     * The client left: CD while its request's body still went to the server, as HAProxy (else the state the
+     * transaction is in: CC while connecting, CH waiting for the response...).
+     */
+    private void logClientAbort() {
+        if (!requestEnded && server != null) {
+            log.error('C', 'D');
+        } else {
+            log.error('C');
         }
     }
 
@@ -1875,6 +1875,11 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             replay.release();
             replay = null;
         }
+        dropPending();
+    }
+
+    /** Releases the request bytes waiting for the server connection. */
+    private void dropPending() {
         ByteBuf b;
         while ((b = pending.poll()) != null) {
             b.release();
