@@ -29,7 +29,7 @@ URIS = """/ /a/b/c /./ /a/./b /a/. /a/./ /./a /a/./././b/. /.a/b./.c /.. /../ /.
 /%41%42%43 /%7e%7E /%2f%2F /%2d%2e%5f%7e /%20a /%4 /%zz /a% /%61?%61=%62 /a? /a?b=2&a=1 /a?b&a&c /a?c=3&a=2&b=1&a=1
 /a?&&b=1&a /a?b=1;a=2 /a?x=%62&a /a#frag /a?q=1#frag /a#frag#more /a/../b#x/../y * http://example.com/a/./b/../c?b=1&a=2
 http://example.com http://example.com?b&a /#foo /a/b# /a?b#c=1&a /%%36%36 /%6f/%zz /a?%7a=%7A /a?b=1&a=2#x&c /a?aa&b&a
-/a?ba&b&a&bb /a%2E%2E/.. /foo//../ /bar/../../""".split()
+/a?ba&b&a&bb /a%2E%2E/.. /foo//../ /bar/../../ /p?b=2&a=1&c&a=0&=x& /p?& /p?&& /p?a&&b& /p?b&a&&""".split()
 
 
 def main():

@@ -455,21 +455,7 @@ backend be
             if i:
                 time.sleep(0.3)
             s.sendall(part)
-        got, closed = b"", False
-        deadline = time.time() + 6
-        while time.time() < deadline:
-            r, _, _ = select.select([s], [], [], 0.8)
-            if not r:
-                break
-            try:
-                d = s.recv(65536)
-            except ConnectionResetError:
-                closed = "reset"
-                break
-            if not d:
-                closed = True
-                break
-            got += d
+        got, closed = receive(s, 0.8, 6)
         s.close()
         time.sleep(0.3)  # the log line, the server side
         with self.origin.lock:
@@ -479,6 +465,27 @@ backend be
 
     def stop(self):
         stop(self.proc, self.out)
+
+
+def receive(s, quiet, limit):
+    """What socket <s> receives until it is quiet for <quiet> seconds, closes or <limit> seconds pass (the
+    sweeps' clients): the bytes, and False, True (closed) or "reset"."""
+    got, closed = b"", False
+    deadline = time.time() + limit
+    while time.time() < deadline:
+        r, _, _ = select.select([s], [], [], quiet)
+        if not r:
+            break
+        try:
+            d = s.recv(65536)
+        except ConnectionResetError:
+            closed = "reset"
+            break
+        if not d:
+            closed = True
+            break
+        got += d
+    return got, closed
 
 
 def norm_log(line):

@@ -9,6 +9,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * Reads configuration files into logical lines: tokenizes each line ({@link Lexer}), drops comments and
@@ -171,11 +172,32 @@ public final class ConfigReader {
             if (!active()) {
                 return Next.CONTINUE;
             }
+            tokens = upToEmptyWord(tokens);
             if (keyword.startsWith(".")) {
                 return directive(keyword, tokens);
             }
             sink.accept(new ConfigLine(source(), raw, tokens, diag));
             return Next.CONTINUE;
+        }
+
+        /**
+         * The words before the first empty one (a quoted {@code ""} or {@code ''}, or a variable expanding to
+         * nothing): HAProxy's keyword parsers all stop at an empty argument, so what follows it is never read.
+         * Dropping words silently hides mistakes, so a warning names them.
+         */
+        private List<Token> upToEmptyWord(List<Token> tokens) {
+            for (int i = 1; i < tokens.size(); i++) {
+                if (tokens.get(i).text().isEmpty()) {
+                    List<Token> after = tokens.subList(i + 1, tokens.size());
+                    if (after.stream().anyMatch(t -> !t.text().isEmpty())) {
+                        String ignored = after.stream().map(Token::text).collect(Collectors.joining(" "));
+                        diag.parseWarning(source(), "'" + ignored + "' ignored: HAProxy reads a line no further"
+                                + " than its first empty argument (argument " + i + ").");
+                    }
+                    return tokens.subList(0, i);
+                }
+            }
+            return tokens;
         }
 
         private boolean active() {

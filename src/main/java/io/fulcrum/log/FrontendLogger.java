@@ -10,6 +10,7 @@ import io.netty.util.concurrent.FastThreadLocal;
 
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -61,7 +62,8 @@ public final class FrontendLogger {
         this.errorFormat = p.compiledError;
         this.uniqueIdFormat = p.compiledUniqueId;
         this.sdFormat = p.compiledSd;
-        this.uniqueIdHeader = p.uniqueIdHeader;
+        // (sent lower case, as HAProxy's HTX writes every name it adds)
+        this.uniqueIdHeader = p.uniqueIdHeader == null ? null : p.uniqueIdHeader.toLowerCase(Locale.ROOT);
         this.captures = captures;
         this.dontlognull = p.dontlognull;
         this.separateErrors = p.separateErrors;

@@ -60,8 +60,8 @@ public final class LogFormat {
     }
 
     /**
-     * A run of spaces in a log-format line: one space, written only when something was written since the
-     * previous one (so that an empty field does not leave two spaces, and a line never starts with one).
+     * A run of spaces in a log-format line: one space, written unless the line is empty or ends with a separator
+     * already (HAProxy's last_isspace: a field written empty counts, except the captures when there are none).
      */
     record Separator() implements Node {
         @Override
@@ -74,8 +74,9 @@ public final class LogFormat {
      * A {@code %var} variable with its flags.
      *
      * @param atEnd the variable is known only once the transaction ends ({@link LogVariables#AT_END})
+     * @param silent writing nothing, it does not count as written for the separators ({@link LogVariables#SILENT_WHEN_NONE})
      */
-    record VariableNode(LogVariable variable, int flags, boolean atEnd) implements Node {
+    record VariableNode(LogVariable variable, int flags, boolean atEnd, boolean silent) implements Node {
         @Override
         public void append(SampleContext ctx, StringBuilder out) {
             variable.append(ctx, out, flags);
@@ -91,16 +92,17 @@ public final class LogFormat {
     }
 
     public void append(SampleContext ctx, StringBuilder out) {
-        int sinceSeparator = out.length();
+        boolean afterSpace = true;
         for (Node n : nodes) {
             if (n instanceof Separator) {
-                if (out.length() == sinceSeparator) {
-                    continue;
+                if (!afterSpace) {
+                    n.append(ctx, out);
+                    afterSpace = true;
                 }
-                n.append(ctx, out);
-                sinceSeparator = out.length();
             } else {
+                int before = out.length();
                 n.append(ctx, out);
+                afterSpace &= out.length() == before && n instanceof VariableNode v && v.silent();
             }
         }
     }

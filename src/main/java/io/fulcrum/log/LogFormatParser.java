@@ -150,7 +150,8 @@ public final class LogFormatParser {
                 throw new ConfigException("format variable '" + name + "' is reserved for HTTP mode");
             }
             flush(lit, nodes);
-            nodes.add(new LogFormat.VariableNode(v.variable(), flags, LogVariables.AT_END.contains(name)));
+            nodes.add(new LogFormat.VariableNode(v.variable(), flags, LogVariables.AT_END.contains(name),
+                    LogVariables.SILENT_WHEN_NONE.contains(name)));
         }
         flush(lit, nodes);
         return new LogFormat(text, nodes);

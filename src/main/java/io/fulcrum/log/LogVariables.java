@@ -32,6 +32,12 @@ final class LogVariables {
      * logged as soon as the server connection is established, as HAProxy does (the others, and sample
      * expressions, are known by then).
      */
+    /**
+     * The variables that write nothing without captures and then leave a following separator out, as HAProxy's
+     * %hr, %hrl, %hs and %hsl (any other variable counts as written even when empty, so two spaces may follow).
+     */
+    static final Set<String> SILENT_WHEN_NONE = Set.of("hr", "hrl", "hs", "hsl");
+
     static final Set<String> AT_END = Set.of("B", "ID", "Ta", "Tc", "Td", "Th", "Ti", "Tq", "TR", "Tr", "Tt", "Tu", "Tw", "U",
             "ac", "bc", "bq", "fc", "rc", "sc", "sq", "ts");
 

@@ -95,6 +95,11 @@ public final class ActionArgs {
         return line.arg(pos++);
     }
 
+    /** The next word, even "if" or "unless" ("" at the end): for the arguments HAProxy takes whatever comes (hdr's). */
+    public String nextWord() {
+        return line.has(pos) ? line.arg(pos++) : "";
+    }
+
     /** The next word, failing with {@code error} when there is none. */
     public String next(String error) throws ConfigException {
         if (!more()) {

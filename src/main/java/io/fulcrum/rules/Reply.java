@@ -5,7 +5,7 @@ import io.fulcrum.http.ResponseHead;
 
 /**
  * An answer a rule makes the proxy send instead of forwarding. {@link #refused()} says whether the rule refused the
- * transaction (deny, tarpit, auth: logged "P") or answered it itself (return: logged "L"), as HAProxy logs them.
+ * transaction (deny, tarpit: logged "P") or answered it itself (return, auth: logged "L"), as HAProxy logs them.
  */
 public sealed interface Reply {
 
@@ -18,10 +18,6 @@ public sealed interface Reply {
     record Error(int status, String header, String value, boolean refused) implements Reply {
         public Error(int status) {
             this(status, null, null, true);
-        }
-
-        public Error(int status, String header, String value) {
-            this(status, header, value, true);
         }
     }
 

@@ -33,9 +33,10 @@ final class ReplyActions {
                 realm = a.next("missing realm value");
             }
             String challenge = "Basic realm=\"" + realm + "\"";
+            // (an answer of the proxy's own, logged "LR" as HAProxy does, not a refusal)
             return (txn, msg) -> reply(txn, HttpOptions.proxyAuthentication(txn)
-                    ? new Reply.Error(407, "proxy-authenticate", challenge)
-                    : new Reply.Error(401, "www-authenticate", challenge));
+                    ? new Reply.Error(407, "proxy-authenticate", challenge, false)
+                    : new Reply.Error(401, "www-authenticate", challenge, false));
         }, Phase.REQUEST);
         actions.add("redirect", ReplyActions::redirect, Phase.REQUEST, Phase.RESPONSE);
     }

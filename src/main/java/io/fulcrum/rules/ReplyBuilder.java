@@ -102,8 +102,18 @@ final class ReplyBuilder {
                 }
                 case "hdr" -> {
                     a.next();
-                    String name = a.next("missing header name");
-                    headers.add(new Header(name.toLowerCase(Locale.ROOT), a.format(a.next("missing header value"))));
+                    String name = a.nextWord();
+                    String value = a.nextWord();
+                    if (name.isEmpty() || value.isEmpty()) {
+                        throw new ConfigException("'hdr' expects <name> and <value> as arguments");
+                    }
+                    String lower = name.toLowerCase(Locale.ROOT);
+                    if (lower.equals("content-length") || lower.equals("transfer-encoding") || lower.equals("content-type")) {
+                        // the reply frames and types its body itself
+                        a.warn("header '" + name + "' always ignored by the http reply.");
+                    } else {
+                        headers.add(new Header(lower, a.format(value)));
+                    }
                 }
                 case "string", "lf-string", "file", "lf-file", "default-errorfiles", "errorfile", "errorfiles" -> payload(a, a.next());
                 default -> {
@@ -165,12 +175,24 @@ final class ReplyBuilder {
             }
         } else if (lfText != null) {
             // As HAProxy, a log-format body is compiled last, after the "hdr" values.
+            if (status == 204 || status == 304) {
+                throw new ConfigException("No body expected for " + status + " responses");
+            }
             if (contentType == null) {
                 throw new ConfigException("a content type must be defined with a log-format payload");
             }
             lfBody = a.format(lfText);
-        } else if (contentType == null && body != null && body.length > 0) {
-            throw new ConfigException("a content type must be defined when non-empty payload is configured");
+        } else if (body != null) {
+            if ((status == 204 || status == 304) && body.length > 0) {
+                throw new ConfigException("No body expected for " + status + " responses");
+            }
+            if (contentType == null && body.length > 0) {
+                throw new ConfigException("a content type must be defined when non-empty payload is configured");
+            }
+            if (contentType != null && body.length == 0) {
+                a.warn("content-type '" + contentType + "' ignored by the http reply when used with an empty payload.");
+                contentType = null;
+            }
         } else if (contentType != null && payload == null) {
             a.warn("content-type '" + contentType + "' ignored by the http reply because neither errorfile nor payload defined.");
             contentType = null;

@@ -71,7 +71,12 @@ enum UriNormalizer {
             if (q < 0) {
                 return rest;
             }
-            List<String> params = new ArrayList<>(List.of(rest.substring(q + 1).split("&", -1)));
+            String query = rest.substring(q + 1);
+            // As HAProxy splits it: a final '&' ends the last parameter, it does not start an empty one
+            List<String> params = new ArrayList<>(List.of(query.split("&", -1)));
+            if (query.endsWith("&")) {
+                params.remove(params.size() - 1);
+            }
             params.sort((a, b) -> paramName(a).compareTo(paramName(b))); // stable: equal names keep their order
             return rest.substring(0, q + 1) + String.join("&", params);
         }

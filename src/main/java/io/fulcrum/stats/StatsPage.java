@@ -159,7 +159,7 @@ public final class StatsPage {
     }
 
     private Reply challenge(String realm) {
-        return new Reply.Error(401, "www-authenticate", "Basic realm=\"" + realm + "\"");
+        return new Reply.Error(401, "www-authenticate", "Basic realm=\"" + realm + "\"", false); // (logged "LR", as auth)
     }
 
     private Reply page(HttpTxn txn, StatsQuery q) {

@@ -275,6 +275,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             return;
         }
         if (MonitorUri.matches(frontend.httpOptions().monitorUri, request)) {
+            log.silence(); // "HAProxy will not forward it nor log it"
             fail(frontend.httpOptions().monitorFails(this) ? 503 : 200);
             return;
         }
@@ -1501,14 +1502,17 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             replaceWithInternalError(head);
             return;
         }
+        log.status(head.status()); // as an http-after-response set-status left it
         // %B: the HTX data as the after-response rules left it (HAProxy counts it then), before HTTP/1's Connection.
         log.bytesOut(head.htxData() + dropped + (request.isHead() ? 0 : body.length));
         boolean requestRead = requestRead();
         boolean closeAsked = HopByHop.strip(head).close();
         boolean keep = delimited && !closeAsked && requestRead && !clientWantsClose && frontend.keepAlive() && !front.stopping();
         if (!keep) {
-            head.headers().add("connection", "close");
-        } else if (request.version() < 11) {
+            if (head.version() >= 11) { // (an HTTP/1.0 answer, from an errorfile, closes without saying so)
+                head.headers().add("connection", "close");
+            }
+        } else if (request.version() < 11 || head.version() < 11) {
             head.headers().add("connection", "keep-alive");
         }
         ByteBuf out = client.alloc().buffer(128 + head.headers().encodedLength() + body.length);

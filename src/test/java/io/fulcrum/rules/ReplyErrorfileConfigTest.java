@@ -108,4 +108,25 @@ class ReplyErrorfileConfigTest {
                 [WARNING]  (1) : config : parsing [t.cfg:9] : hdr parameters ignored by the http reply when used with an erorrfile.
                 """);
     }
+
+    /** As HAProxy's http reply parser: the framing fields of hdr ignored, no body for 204 or 304, hdr takes any word. */
+    @Test
+    void replyHeadersAndBodies() {
+        assertThat(LoadedConfig.load(dir, head + """
+                    http-request return status 200 content-type text/plain string x hdr Content-Length 9 hdr transfer-encoding x hdr X-A 1 if { path /a }
+                    http-request return status 200 content-type text/plain file /dev/null if { path /b }
+                    http-request return status 204 content-type text/plain string x if { path /c }
+                    http-request return status 304 content-type text/plain lf-string x if { path /d }
+                    http-request return status 200 hdr X-A if { path /e }
+                """).messages()).isEqualTo("""
+                [WARNING]  (1) : config : parsing [t.cfg:8] : header 'Content-Length' always ignored by the http reply.
+                [WARNING]  (1) : config : parsing [t.cfg:8] : header 'transfer-encoding' always ignored by the http reply.
+                [WARNING]  (1) : config : parsing [t.cfg:9] : content-type 'text/plain' ignored by the http reply when used with an empty payload.
+                [ALERT]    (1) : config : parsing [t.cfg:10] : error detected in frontend 'f' while parsing 'http-request return' rule : No body expected for 204 responses.
+                [ALERT]    (1) : config : parsing [t.cfg:11] : error detected in frontend 'f' while parsing 'http-request return' rule : No body expected for 304 responses.
+                [ALERT]    (1) : config : parsing [t.cfg:12]: 'http-request return' expects either 'if' or 'unless' followed by a condition but found '{'.
+                [ALERT]    (1) : config : Error(s) found in configuration file : t.cfg
+                [ALERT]    (1) : config : Fatal errors found in configuration.
+                """);
+    }
 }

@@ -1,0 +1,149 @@
+package io.fulcrum.it;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static io.fulcrum.it.HttpKit.get;
+import static io.fulcrum.it.TcpProxyKit.freePort;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What tools/rules-diff.py found answered or logged unlike haproxy 2.6 (rules, their answers and the log), each as
+ * haproxy does it; passes with -Dit.proxy=haproxy too.
+ */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class RuleAnswersIT {
+
+    @TempDir
+    Path dir;
+
+    private static FulcrumProcess serve(SyslogListener logs, int fe, String frontend, int origin) throws Exception {
+        return HttpKit.serve(LogIT.config(logs, "http", fe, frontend, "server s1 127.0.0.1:" + origin), fe);
+    }
+
+    /** http-request auth answers the request itself: "LR", as the stats page's own authentication. */
+    @Test
+    void authIsAnAnswerOfTheProxy() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.ok("never");
+             FulcrumProcess proxy = serve(logs, fe, """
+                     log-format "%ST %tsc"
+                     http-request auth realm Inside""", origin.port());
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            HttpClientConn.Response r = c.exchange(get("/"));
+            assertThat(r.text()).startsWith("HTTP/1.1 401 Unauthorized\r\n").contains("www-authenticate: Basic realm=\"Inside\"\r\n");
+            assertThat(logs.next().trim()).isEqualTo("401 LR--");
+        }
+    }
+
+    /** The status an http-after-response rule sets on the proxy's own answer is the one logged. */
+    @Test
+    void afterResponseSetStatusIsLogged() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.ok("never");
+             FulcrumProcess proxy = serve(logs, fe, """
+                     log-format "%ST %tsc"
+                     http-request deny
+                     http-after-response set-status 418""", origin.port());
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(c.exchange(get("/")).text()).startsWith("HTTP/1.1 418 I'm a teapot\r\n");
+            assertThat(logs.next().trim()).isEqualTo("418 PR--");
+        }
+    }
+
+    /** A reply's hdr Content-Length (or Transfer-Encoding, Content-Type) is ignored: the reply frames its body itself. */
+    @Test
+    void replyFramingHeadersAreIgnored() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.ok("never");
+             FulcrumProcess proxy = serve(logs, fe, """
+                     http-request return status 200 content-type text/plain string hi hdr Content-Length 9 hdr Content-Type x/y""",
+                     origin.port());
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(c.exchange(get("/")).text())
+                    .isEqualTo("HTTP/1.1 200 OK\r\ncontent-length: 2\r\ncontent-type: text/plain\r\n\r\nhi");
+        }
+    }
+
+    /** "HAProxy will not forward it nor log it": a monitor-uri request leaves no log line. */
+    @Test
+    void monitorRequestsAreNotLogged() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.ok("fine");
+             FulcrumProcess proxy = serve(logs, fe, """
+                     log-format "%HU %ST"
+                     monitor-uri /health""", origin.port());
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(c.exchange(get("/health")).text()).startsWith("HTTP/1.1 200 OK\r\n");
+            assertThat(c.exchange(get("/other")).bodyText()).isEqualTo("fine");
+            assertThat(logs.next().trim()).isEqualTo("/other 200");
+        }
+    }
+
+    /** unique-id-header goes to the server in lower case, as every field the proxy adds. */
+    @Test
+    void uniqueIdHeaderIsWrittenInLowerCase() throws Exception {
+        int fe = freePort();
+        BlockingQueue<String> heads = new ArrayBlockingQueue<>(1);
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.start(x -> {
+                 heads.add(x.head.raw());
+                 x.reply(200, "ok");
+             });
+             FulcrumProcess proxy = serve(logs, fe, """
+                     unique-id-format "id-%[path]"
+                     unique-id-header X-Unique-ID""", origin.port());
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            c.exchange(get("/p"));
+            assertThat(heads.poll(10, TimeUnit.SECONDS)).contains("\r\nx-unique-id: id-/p\r\n");
+        }
+    }
+
+    /** An empty %HQ still counts as a field: the separator after it is written, as in haproxy (two spaces). */
+    @Test
+    void anEmptyFieldKeepsItsSeparator() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.ok("ok");
+             FulcrumProcess proxy = serve(logs, fe, """
+                     log-format "%HP %HQ %ST %hr %ST\"""", origin.port());
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            c.exchange(get("/p"));
+            assertThat(logs.next().trim()).isEqualTo("/p  200 200");
+        }
+    }
+
+    /**
+     * An HTTP/1.0 errorfile rewritten by http-after-response rules goes out without "connection: close" (an HTTP/1.0
+     * response says it by its version), then the connection closes.
+     */
+    @Test
+    void anHttp10ErrorfileClosesWithoutSayingSo() throws Exception {
+        int fe = freePort();
+        Path page = dir.resolve("503.http");
+        Files.writeString(page, "HTTP/1.0 503 Down\r\nContent-Type: text/plain\r\n\r\ndown\n");
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.ok("never");
+             FulcrumProcess proxy = serve(logs, fe, """
+                     errorfile 503 %s
+                     http-request deny deny_status 503
+                     http-after-response set-header X-After 1""".formatted(page), origin.port());
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            c.send(get("/"));
+            c.socket.setSoTimeout(10_000);
+            assertThat(new String(c.in().readAllBytes(), StandardCharsets.ISO_8859_1)).isEqualTo("HTTP/1.0 503 Down\r\ncontent-type: text/plain\r\nx-after: 1\r\n\r\ndown\n");
+        }
+    }
+}

@@ -1,0 +1,485 @@
+#!/usr/bin/env python3
+"""Differential sweep of the HTTP rules and options: the same rule sets and requests through Fulcrum and haproxy.
+
+Each case is a frontend and a backend of their own (the case's lines: http-request, http-response and
+http-after-response actions, redirects, returns, denials, errorfiles, forwardfor, cookies, captures...), so one
+configuration holds them all and each proxy starts once. The backend's server is an origin of this script that
+captures the bytes it receives and answers each request head with the case's response. For each request of a case
+(each on a fresh client connection) the script compares what the client got, whether its connection stayed open,
+what the origin received, and the log lines (option httplog or the case's log-format, timers blanked).
+
+Usage: tools/rules-diff.py [--only REGEX] [--port 16000] [--haproxy /usr/sbin/haproxy] [-v]
+Ports: --port .. --port+3 (origins and log receivers), then one per case and proxy from --port+10.
+Differences listed in KNOWN (on purpose, documented) print as "known" (-v: in full); the exit status is 1 when
+another one is found. The packaged jar must exist (bin/mvn -q -o package -DskipTests).
+"""
+import collections
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from proxyrun import stop, wait_listening  # noqa: E402
+
+h1diff = __import__("h1-diff")
+HOME = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+OK = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"
+HTML = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: 2\r\n\r\nok"
+
+
+def resp(status=b"200 OK", fields=b"", body=b"ok"):
+    return b"HTTP/1.1 " + status + b"\r\n" + fields + b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def get(target="/", fields="", method="GET", version="HTTP/1.1", body=b""):
+    head = f"{method} {target} {version}\r\nHost: a\r\n{fields}"
+    if body:
+        head += "Content-Length: %d\r\n" % len(body)
+    return (head + "\r\n").encode("latin-1") + body
+
+
+def case(name, fe=(), be=(), reqs=None, response=OK, top="", files=None, mask=()):
+    """fe, be: the lines of the case's frontend and backend; top: sections of its own ({i} is the case's number);
+    files: name -> content, written in the run's directory ({dir} in the lines); mask: regular expressions whose
+    matches are blanked in what is compared (values that legitimately change from run to run)."""
+    return dict(name=name, fe=list(fe), be=list(be), reqs=reqs or [get()], response=response, top=top,
+                files=files or {}, mask=list(mask))
+
+
+def hreq(*lines, **kw):
+    return case(kw.pop("name"), fe=list(kw.pop("fe", [])) + ["http-request " + x for x in lines], **kw)
+
+
+def hres(*lines, **kw):
+    return case(kw.pop("name"), fe=list(kw.pop("fe", [])) + ["http-response " + x for x in lines], **kw)
+
+
+def after(*lines, **kw):
+    return case(kw.pop("name"), fe=list(kw.pop("fe", [])) + ["http-after-response " + x for x in lines], **kw)
+
+
+NORMALIZE = [
+    ("merge-slashes", "path-merge-slashes", "//a///b//?x//y"),
+    ("strip-dot", "path-strip-dot", "/./a/./b/.?./x"),
+    ("strip-dot-end", "path-strip-dot", "/a/."),
+    ("strip-dotdot", "path-strip-dotdot", "/a/b/../c/./../d/.."),
+    ("strip-dotdot-above", "path-strip-dotdot", "/../a/../../b"),
+    ("strip-dotdot-full", "path-strip-dotdot full", "/../a/../../b"),
+    ("decode-unreserved", "percent-decode-unreserved", "/%41%2d%2F%7e%20?q=%41"),
+    ("decode-unreserved-strict", "percent-decode-unreserved strict", "/%41%zz"),
+    ("decode-unreserved-bad", "percent-decode-unreserved", "/%41%zz%4"),
+    ("to-uppercase", "percent-to-uppercase", "/%2f%aB?q=%c3%a9"),
+    ("to-uppercase-strict", "percent-to-uppercase strict", "/%2f%g1"),
+    ("to-uppercase-bad", "percent-to-uppercase", "/%2f%g1"),
+    ("query-sort", "query-sort-by-name", "/p?b=2&a=1&c&a=0&=x&"),
+    ("query-sort-empty", "query-sort-by-name", "/p?"),
+    ("fragment-strip", "fragment-strip", "/p?q#frag"),
+    ("fragment-encode", "fragment-encode", "/p?q#frag#x"),
+]
+
+ERR503 = b"HTTP/1.0 503 Custom\r\nCache-Control: no-cache\r\nContent-Type: text/plain\r\n\r\ncustom 503\n"
+ERR403 = b"HTTP/1.1 403 Nope\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nnope\n"
+
+CASES = [
+    # header rewrites
+    hreq('set-header X-A "v %[src]"', name="set-header"),
+    hreq("set-header X-A v1", "set-header X-A v2", name="set-header-twice"),
+    hreq("add-header X-A v1", "add-header X-A v2", name="add-header-twice"),
+    hreq('set-header Host "b:8080"', name="set-host"),
+    hreq("del-header X-A", name="del-header", reqs=[get(fields="X-A: 1\r\nx-a: 2\r\nX-AB: 3\r\n")]),
+    hreq("del-header x- -m beg", name="del-header-beg", reqs=[get(fields="X-A: 1\r\nX-B: 2\r\nY-X: 3\r\n")]),
+    hreq("del-header -a -m sub", name="del-header-sub", reqs=[get(fields="X-A: 1\r\nX-B: 2\r\nY-A: 3\r\n")]),
+    hreq("del-header ^x-[ab]$ -m reg", name="del-header-reg", reqs=[get(fields="X-A: 1\r\nX-AB: 2\r\nx-b: 3\r\n")]),
+    hreq("del-header X-A -m end", name="del-header-end", reqs=[get(fields="X-A: 1\r\nZ-X-A: 2\r\n")]),
+    hreq("del-header Host", name="del-host"),
+    hreq(r"replace-header User-Agent ^(\w+)/(.*)$ \2-\1", name="replace-header",
+         reqs=[get(fields="User-Agent: curl/8.1, other/2\r\n")]),
+    hreq(r"replace-header X-A ^a(.*) b\1", name="replace-header-list", reqs=[get(fields="X-A: a1, a2\r\nX-A: a3\r\n")]),
+    hreq(r"replace-value X-A ^a(.*) b\1", name="replace-value-list", reqs=[get(fields="X-A: a1, a2,a4\r\nX-A: a3\r\n")]),
+    hreq(r'replace-header X-A ^(.*)$ "\1 %[req.hdr_cnt(x-a)]"', name="replace-header-lf",
+         reqs=[get(fields="X-A: a1\r\n")]),
+    hreq("set-header X-M %[method] if METH_POST", name="set-header-acl", reqs=[get(method="POST", body=b"hi"), get()]),
+    hreq('set-header X-N "%[req.hdr(x-nope)]"', name="set-header-missing-fetch"),
+    hreq("set-header X-B %[req.hdr(x-a,1)]|%[req.hdr(x-a,-1)]|%[req.fhdr(x-a)]", name="hdr-occurrences",
+         reqs=[get(fields="X-A: 1, 2\r\nX-A: 3\r\n")]),
+    # request line rewrites
+    hreq("set-method PUT", name="set-method"),
+    hreq("set-method get", name="set-method-lower"),
+    hreq("set-path /new", name="set-path", reqs=[get("/old?q=1"), get("http://a/old?q"), get("*", method="OPTIONS")]),
+    hreq("set-path %[path]/x", name="set-path-lf", reqs=[get("/old?q=1")]),
+    hreq("set-pathq /new?n=1", name="set-pathq", reqs=[get("/old?q=1"), get("http://a:80/old?q")]),
+    hreq("set-query a=1", name="set-query", reqs=[get("/p?q=1"), get("/p"), get("/p?")]),
+    hreq("set-query %[query]&x=2", name="set-query-append", reqs=[get("/p?q=1"), get("/p")]),
+    hreq("set-uri /u?v", name="set-uri", reqs=[get("/p?q=1"), get("http://a/p")]),
+    hreq("set-uri http://b:81/u", name="set-uri-absolute", reqs=[get("/p?q=1")]),
+    hreq(r"replace-path /old(.*) /new\1", name="replace-path", reqs=[get("/old/x?old=1"), get("http://a/old/y")]),
+    hreq(r"replace-pathq /old(.*) /new\1", name="replace-pathq", reqs=[get("/old/x?old=1")]),
+    hreq(r"replace-uri ^http://([^/]*)(.*) /h/\1\2", name="replace-uri-absolute", reqs=[get("http://a/x?q"), get("/x")]),
+    hreq(r"replace-uri /old(.*) /new\1", name="replace-uri", reqs=[get("/old/x?q")]),
+    hreq(r"replace-uri ^(.*)$ \1 ", name="replace-uri-invalid", reqs=[get("/x")]),
+    # normalize-uri
+    *[hreq("normalize-uri " + norm, name="normalize-" + n, reqs=[get(target)],
+           fe=['log-format "%HU %HP %HQ %ST"']) for n, norm, target in NORMALIZE],
+    # returns, denials, redirects
+    hreq("return", name="return-default"),
+    hreq("return status 404", name="return-404"),
+    hreq('return status 200 content-type text/plain string "hello"', name="return-string"),
+    hreq('return status 200 content-type "text/plain; charset=utf-8" lf-string "p=%[path] q=%[query]"',
+         name="return-lf-string", reqs=[get("/x?y=1")]),
+    hreq('return status 201 content-type text/plain string "x" hdr X-A v1 hdr X-B "%[path]"', name="return-hdr"),
+    hreq("return status 304", name="return-304"),
+    hreq("return status 200 content-type text/html file {dir}/page.html", name="return-file",
+         files={"page.html": "<p>page</p>\n"}),
+    hreq("return status 200 content-type text/plain lf-file {dir}/lf.txt", name="return-lf-file",
+         files={"lf.txt": "path %[path]\n"}),
+    hreq("return status 503 errorfile {dir}/e503.http", name="return-errorfile", files={"e503.http": ERR503}),
+    hreq("return status 403 default-errorfiles", name="return-default-errorfiles",
+         fe=["errorfile 403 {dir}/e403.http"], files={"e403.http": ERR403}),
+    hreq("return status 403 errorfiles errs{i}", name="return-errorfiles",
+         top="http-errors errs{i}\n    errorfile 403 {dir}/e403.http\n", files={"e403.http": ERR403}),
+    hreq("return status 200 content-type text/plain string hi hdr Content-Length 9", name="return-hdr-content-length"),
+    hreq("return string hi content-type text/plain hdr Connection close", name="return-hdr-connection"),
+    hreq("deny", name="deny"),
+    hreq("deny deny_status 429", name="deny-429"),
+    hreq("deny status 400", name="deny-400"),
+    hreq('deny status 403 content-type text/plain string "go away" hdr X-Why rules', name="deny-string"),
+    hreq("deny deny_status 503", name="deny-503", fe=["errorfile 503 {dir}/e503.http"], files={"e503.http": ERR503}),
+    hreq("deny", name="deny-errorfile", fe=["errorfile 403 {dir}/e403.http"], files={"e403.http": ERR403}),
+    hreq("deny", name="deny-errorloc", fe=["errorloc 403 http://err.example/403"]),
+    hreq("deny", name="deny-errorloc303", fe=["errorloc303 403 /denied"]),
+    hreq("deny deny_status 429 errorfiles errs{i}", name="deny-errorfiles",
+         top="http-errors errs{i}\n    errorfile 429 {dir}/e429.http\n",
+         files={"e429.http": b"HTTP/1.1 429 Slow\r\nContent-Length: 5\r\n\r\nslow\n"}),
+    case("errorfiles-directive", fe=["errorfiles errs{i} 403", "http-request deny if { path /d }",
+                                     "http-request deny deny_status 429 if { path /t }"],
+         top="http-errors errs{i}\n    errorfile 403 {dir}/e403.http\n    errorfile 429 {dir}/e429.http\n",
+         files={"e403.http": ERR403, "e429.http": b"HTTP/1.1 429 Slow\r\nContent-Length: 5\r\n\r\nslow\n"},
+         reqs=[get("/d"), get("/t")]),
+    hreq("reject", name="reject"),
+    hreq("auth", name="auth-default", reqs=[get(), get(fields="Authorization: Basic dTpw\r\n")]),
+    hreq('auth realm "My Realm"', name="auth-realm"),
+    hreq('auth realm "%[path]"', name="auth-realm-lf"),
+    case("auth-backend", be=["http-request auth if !{ http_auth(users{i}) }"],
+         top="userlist users{i}\n    user u insecure-password p\n",
+         reqs=[get(), get(fields="Authorization: Basic dTpw\r\n"), get(fields="Authorization: Basic dTpx\r\n")]),
+    hreq("tarpit", name="tarpit", fe=["timeout tarpit 200ms"]),
+    hreq("tarpit deny_status 429", name="tarpit-429", fe=["timeout tarpit 200ms"]),
+    hreq("redirect location /elsewhere", name="redirect-location"),
+    hreq("redirect location /elsewhere code 301", name="redirect-301"),
+    hreq("redirect location /elsewhere code 303", name="redirect-303"),
+    hreq("redirect location /elsewhere code 307", name="redirect-307"),
+    hreq("redirect location /elsewhere code 308", name="redirect-308"),
+    hreq('redirect location "https://%[hdr(host)]%[capture.req.uri]"', name="redirect-location-lf",
+         reqs=[get("/p?q")]),
+    hreq("redirect prefix https://b.example", name="redirect-prefix", reqs=[get("/p?q=1")]),
+    hreq("redirect prefix https://b.example drop-query", name="redirect-prefix-drop-query", reqs=[get("/p?q=1")]),
+    hreq("redirect prefix / drop-query append-slash", name="redirect-prefix-slash",
+         reqs=[get("/p?q=1"), get("/p/?q"), get("/a.b")]),
+    hreq("redirect prefix https://b.example/", name="redirect-prefix-trailing-slash", reqs=[get("/p")]),
+    hreq("redirect scheme https", name="redirect-scheme", reqs=[get("/p?q"), get(fields="Host: b:80\r\n")]),
+    hreq("redirect scheme https code 301 drop-query", name="redirect-scheme-drop"),
+    hreq("redirect scheme https", name="redirect-scheme-no-host", reqs=[b"GET /p HTTP/1.0\r\n\r\n"]),
+    hreq("redirect location /x set-cookie SEEN=1", name="redirect-set-cookie"),
+    hreq("redirect location /x clear-cookie SEEN=", name="redirect-clear-cookie"),
+    hreq("redirect location /x clear-cookie SEEN", name="redirect-clear-cookie-noeq"),
+    case("redirect-directive", fe=["redirect prefix /new code 302 if { path_beg /old }",
+                                   "redirect location /l if { path /loc }"],
+         reqs=[get("/old/x"), get("/loc"), get("/other")]),
+    hreq("redirect location /x", name="redirect-keepalive-post",
+         reqs=[get(method="POST", body=b"data")]),
+    # variables and captures
+    hreq("set-var(txn.a) req.hdr(x-a)", 'set-header X-Got "%[var(txn.a)]"', name="set-var",
+         reqs=[get(fields="X-A: 42\r\n")]),
+    hreq('set-var-fmt(txn.a) "%[path]-%[method]"', 'set-header X-Got "%[var(txn.a)]"', name="set-var-fmt"),
+    hreq("set-var(txn.a) str(x)", "unset-var(txn.a)", 'set-header X-Got "%[var(txn.a)]"', name="unset-var"),
+    hreq("set-var(txn.a,ifnotexists) str(first)", "set-var(txn.a,ifnotexists) str(second)",
+         'set-header X-Got "%[var(txn.a)]"', name="set-var-ifnotexists"),
+    case("capture-directive", fe=["capture request header User-Agent len 5", "capture request header X-A len 64",
+                                  "capture response header Server len 20"],
+         reqs=[get(fields="User-Agent: curl/8.1.0\r\n")], response=resp(fields=b"Server: origin/1\r\n")),
+    case("capture-action", fe=["declare capture request len 8", "declare capture response len 8",
+                               "http-request capture req.hdr(user-agent) id 0",
+                               "http-request capture path len 4", "http-response capture res.hdr(server) id 0"],
+         reqs=[get("/longpath", fields="User-Agent: curl/8.1.0\r\n")], response=resp(fields=b"Server: origin/1\r\n")),
+    case("capture-log-format", fe=["capture request header User-Agent len 5",
+                                   "capture response header Server len 20",
+                                   'log-format "%hr %hs %hrl %hsl %{+Q}hr"'],
+         reqs=[get(fields="User-Agent: curl/8.1.0\r\n")], response=resp(fields=b"Server: origin/1\r\n")),
+    case("capture-cookie", fe=["capture cookie SID len 10", 'log-format "%CC %CS"'],
+         reqs=[get(fields="Cookie: a=1; SID=abcdefghijklmnop\r\n")],
+         response=resp(fields=b"Set-Cookie: SID=zz; path=/\r\n")),
+    # log-format fields that may be empty, between separators
+    *[case("logfmt-" + n, fe=['log-format "a %s b %%ST"' % fmt, "http-request set-var(txn.e) str()"],
+           reqs=[get("/p")]) for n, fmt in [
+        ("hq-empty", "%HQ"), ("str-empty", "%[str()]"), ("no-sample", "%[var(txn.nope)]"),
+        ("no-sample-quoted", "%{+Q}[var(txn.nope)]"), ("var-empty", "%[var(txn.e)]"), ("var-unset", "%[var(txn.u)]"),
+        ("hr-none", "%hr"), ("hrl-none", "%hrl"), ("id-none", "%ID"), ("cc-none", "%CC"), ("sslv", "%sslv"),
+        ("sslc", "%sslc"), ("two-empty", "%HQ %[str()]"), ("quoted-empty", "%{+Q}HQ"), ("hq-then-text", "%HQ-x"),
+        ("leading", "%[str()] %HQ"), ("mandatory", "%{+M}[var(txn.nope)]"), ("ts-text", "%[str()]x %[str()]"),
+        ("rt", "%rt %rc %lc"), ("tsc", "%tsc"), ("b-s", "%b %s %bi %si"),
+        ("bq-sq", "%bq/%sq"), ("fc", "%fc %bc %sc")]],
+    # response side
+    hres("set-status 404", name="set-status"),
+    hres('set-status 503 reason "Try Later"', name="set-status-reason"),
+    hres("set-status 299", name="set-status-unknown"),
+    hres("set-status 200", name="set-status-keeps-reason", response=resp(b"200 Fine")),
+    hres('set-header X-S "%[status]"', "del-header Server", name="response-headers",
+         response=resp(fields=b"Server: x\r\n")),
+    hres(r"replace-value Cache-Control ^private$ public", name="response-replace-value",
+         response=resp(fields=b"Cache-Control: private, no-store\r\nCache-Control: private\r\n")),
+    hres("deny", name="response-deny"),
+    hres("deny deny_status 503", name="response-deny-503"),
+    hres('deny status 500 content-type text/plain string "bad answer"', name="response-deny-string"),
+    hres("redirect location /moved", name="response-redirect"),
+    hres("redirect location /moved code 301 if { status 404 }", name="response-redirect-404",
+         response=resp(b"404 Not Found")),
+    hres('return status 200 content-type text/plain string "replaced"', name="response-return"),
+    hres("set-var(txn.s) status", 'set-header X-V "%[var(txn.s)]"', name="response-var"),
+    hres("add-header X-Date %[date,http_date]", name="response-http-date", mask=[r"X-Date: [^\r]*"]),
+    after('set-header X-After "%[status]"', name="after-response"),
+    after('set-header X-After "%[status]"', name="after-deny", fe=["http-request deny"]),
+    after('set-header X-After "%[status]"', name="after-redirect", fe=["http-request redirect location /x"]),
+    after('set-header X-After "%[status]"', name="after-return", fe=["http-request return status 202"]),
+    after("set-status 418", name="after-set-status", fe=["http-request deny"]),
+    after("set-status 203", name="after-set-status-forwarded"),
+    after("set-status 500", name="after-set-status-redirect", fe=["http-request redirect location /x"]),
+    after("set-status 404", name="after-set-status-errorfile", fe=["http-request deny deny_status 503",
+                                                                    "errorfile 503 {dir}/e503.http"],
+          files={"e503.http": ERR503}),
+    after("del-header Content-Type", name="after-del", fe=["http-request deny"]),
+    after('replace-header Server (.*) "\\1 via"', name="after-replace", response=resp(fields=b"Server: o\r\n")),
+    after("allow", "set-header X-Not here", name="after-allow"),
+    hres("set-header X-R 1", name="response-on-deny", fe=["http-request deny"]),
+    case("response-then-after", fe=["http-response set-header X-Order r", "http-after-response add-header X-Order a"],
+         be=["http-response add-header X-Order be", "http-after-response add-header X-Order be-a"]),
+    case("response-deny-after", fe=["http-response deny", "http-after-response set-header X-A %[status]"]),
+    # options
+    case("forwardfor", fe=["option forwardfor"]),
+    case("forwardfor-existing", fe=["option forwardfor"], reqs=[get(fields="X-Forwarded-For: 10.0.0.1\r\n")]),
+    case("forwardfor-if-none", fe=["option forwardfor if-none"],
+         reqs=[get(fields="X-Forwarded-For: 10.0.0.1\r\n"), get()]),
+    case("forwardfor-header", fe=["option forwardfor header X-Client"]),
+    case("forwardfor-except", fe=["option forwardfor except 127.0.0.0/8"]),
+    case("forwardfor-backend", be=["option forwardfor header X-Be"], fe=["option forwardfor"]),
+    case("originalto", fe=["option originalto"]),
+    case("originalto-except", fe=["option originalto except 127.0.0.1"]),
+    case("send-name-header", be=["http-send-name-header X-Srv"], reqs=[get(fields="X-Srv: fake\r\n")]),
+    case("unique-id", fe=['unique-id-format "%{+X}o %ci-%fp"', "unique-id-header X-Unique-ID",
+                          'log-format "%ID %ST"'], mask=[r"127\.0\.0\.1-\d+", r"7F000001-[0-9A-F]+"]),
+    case("http-server-close", fe=["option http-server-close"], reqs=[get(), get(fields="Connection: keep-alive\r\n")]),
+    case("httpclose", fe=["option httpclose"]),
+    case("httpclose-http10", fe=["option httpclose"], reqs=[get(version="HTTP/1.0",
+                                                               fields="Connection: keep-alive\r\n")]),
+    case("monitor-uri", fe=["monitor-uri /health"], reqs=[get("/health"), get("/health?x"), get("/other")]),
+    case("monitor-fail", fe=["monitor-uri /health", "monitor fail if { always_true }"], reqs=[get("/health")]),
+    case("http-ignore-probes", fe=["option http-ignore-probes"], reqs=[b"\r\n"]),
+    case("cookie-insert", be=["cookie SRV insert indirect nocache"], reqs=[get(), get(fields="Cookie: SRV=s1\r\n")]),
+    case("cookie-insert-httponly", be=["cookie SRV insert secure httponly domain .a.example"]),
+    case("cookie-insert-postonly", be=["cookie SRV insert postonly"], reqs=[get(), get(method="POST", body=b"x")]),
+    case("cookie-prefix", be=["cookie SRV prefix"], response=resp(fields=b"Set-Cookie: JSID=abc; path=/\r\n"),
+         reqs=[get(), get(fields="Cookie: JSID=s1~abc\r\n")]),
+    case("cookie-rewrite", be=["cookie JSID rewrite"], response=resp(fields=b"Set-Cookie: JSID=abc; path=/\r\n")),
+    case("cookie-insert-unknown", be=["cookie SRV insert indirect"], reqs=[get(fields="Cookie: SRV=zz; o=1\r\n")]),
+    case("error-503-no-server", be=["http-request set-var(txn.x) str(1)"], fe=["use_backend none{i}"],
+         top="backend none{i}\n    errorfile 503 {dir}/e503.http\n", files={"e503.http": ERR503}),
+    case("http-response-strict-mode", fe=["http-response replace-header X-A (.*) \"\\1\\x01\""],
+         response=resp(fields=b"X-A: v\r\n")),
+    hreq("early-hint Link \"</style.css>; rel=preload\"", name="early-hint"),
+    hreq("early-hint Link \"</a.css>\"", "early-hint Link \"</b.js>\"", name="early-hint-two"),
+    hreq("set-log-level silent", name="set-log-level-silent"),
+    hreq("set-src hdr(x-client)", name="set-src", fe=['log-format "%ci %ST"'],
+         reqs=[get(fields="X-Client: 10.1.2.3\r\n"), get(fields="X-Client: nope\r\n")]),
+    hreq("set-src-port int(4000)", name="set-src-port", fe=['log-format "%ci:%cp %ST"']),
+    hreq("set-dst ipv4(10.9.9.9)", name="set-dst", fe=['log-format "%fi:%fp %ST"'], mask=[r":1[67]\d\d\d "]),
+    hreq("disable-l7-retry", name="disable-l7-retry"),
+    case("set-timeout", be=["http-request set-timeout server 1s"]),
+    hreq("wait-for-body time 100ms", 'set-header X-Len "%[req.body_len]"', name="wait-for-body",
+         reqs=[get(method="POST", body=b"hello")]),
+    hreq('return content-type text/plain lf-string "%[req.body]"', name="buffer-request-body",
+         fe=["option http-buffer-request"], reqs=[get(method="POST", body=b"hello")]),
+    # rewrites that do not fit, hop-by-hop fields set by rules, framing fields touched
+    hreq('set-header X-Big "%s"' % ("a" * 9000), name="rewrite-too-big"),
+    hreq('set-header X-Big "%s"' % ("a" * 9000), name="rewrite-too-big-lenient", fe=["http-request strict-mode off"]),
+    hres('set-header X-Big "%s"' % ("a" * 9000), name="response-rewrite-too-big"),
+    after('set-header X-Big "%s"' % ("a" * 9000), name="after-rewrite-too-big"),
+    hreq("set-header Connection close", name="request-connection-close"),
+    hres("set-header Connection close", name="response-connection-close"),
+    hres("del-header Content-Length", name="response-del-content-length"),
+    hres("set-header Transfer-Encoding chunked", name="response-set-te"),
+    hreq("del-header Host", "set-header Host b", name="host-replaced"),
+    hreq("set-uri /a%%20b?c", name="set-uri-encoded"),
+    hreq('set-uri "/a b"', name="set-uri-space"),
+    hreq('set-path "/a%[str(\x01)]"', name="set-path-control"),
+    hreq("return status 200 content-type text/plain string x hdr Set-Cookie a=1 hdr Set-Cookie b=2",
+         name="return-two-cookies"),
+    hreq('return status 200 content-type text/plain string x hdr X-E "%[str()]"', name="return-empty-hdr"),
+    hreq("return status 301 hdr Location /there", name="return-location"),
+    hreq("return status 200 content-type text/plain string x", name="return-head", reqs=[get(method="HEAD")]),
+    hreq("return status 200 content-type text/plain string x", name="return-http10",
+         reqs=[get(version="HTTP/1.0"), get(version="HTTP/1.0", fields="Connection: keep-alive\r\n")]),
+    hreq("deny", name="deny-http10", reqs=[get(version="HTTP/1.0", fields="Connection: keep-alive\r\n")]),
+    hreq("redirect location /x", name="redirect-head", reqs=[get(method="HEAD")]),
+    case("stick-counters", fe=["stick-table type ip size 10 store http_req_cnt,conn_cnt",
+                               "http-request track-sc0 src",
+                               'http-request set-header X-C "%[sc0_http_req_cnt]/%[sc_conn_cnt(0)]/%[sc0_tracked]"'],
+         reqs=[get(), get()]),
+    case("stick-gpc", fe=["stick-table type ip size 10 store gpc0,gpt0", "http-request track-sc1 src",
+                          "http-request sc-inc-gpc0(1)", "http-request sc-set-gpt0(1) 7",
+                          'http-request set-header X-G "%[sc1_get_gpc0]/%[sc1_get_gpt0]"'], reqs=[get(), get()]),
+    case("cache", top="cache c{i}\n    total-max-size 4\n    max-age 60\n",
+         be=["http-request cache-use c{i}", "http-response cache-store c{i}",
+             'http-response set-header X-Hit "%[res.cache_hit]"'],
+         response=resp(fields=b"Cache-Control: max-age=60\r\n"), reqs=[get("/c"), get("/c")],
+         mask=[r"age: \d+"]),
+    case("errorloc302-no-server", fe=["use_backend none{i}"],
+         top="backend none{i}\n    errorloc302 503 https://status.example/down\n"),
+    case("errorloc303-no-server", fe=["use_backend none{i}"],
+         top="backend none{i}\n    errorloc303 503 /down\n"),
+    case("http-error-directive", fe=["use_backend none{i}"],
+         top='backend none{i}\n    http-error status 503 content-type text/plain string "down" hdr X-E 1\n'),
+    case("http-error-lf", fe=["use_backend none{i}"],
+         top='backend none{i}\n    http-error status 503 content-type text/plain lf-string "down %[path]"\n'),
+    case("pretend-keepalive", be=["option http-pretend-keepalive", "option http-server-close"]),
+    case("server-close-backend", be=["option http-server-close"], reqs=[get(), get(version="HTTP/1.0")]),
+    case("use-backend-dynamic", fe=["use_backend %[req.hdr(x-be)]"], top="backend dyn{i}\n    server s 127.0.0.1:1\n",
+         reqs=[get(fields="X-Be: nope\r\n")]),
+    case("no-backend", fe=["http-request set-header X 1"], reqs=[get()]),
+]
+
+KNOWN = {
+    "response-del-content-length": "rules do not change a message's framing (differences.md, HTTP/1)",
+    "response-set-te": "rules do not change a message's framing; haproxy sends both fields (differences.md, HTTP/1)",
+}
+
+
+class Proxy:
+    def __init__(self, name, cmd, base, first_fe, tmp, cases):
+        self.name = name
+        self.origin = h1diff.Origin(base)
+        self.origin.start()
+        self.syslog = h1diff.Syslog(base + 1)
+        self.syslog.start()
+        self.ports = {}
+        out = [f"""global
+    log 127.0.0.1:{base + 1} format raw local0
+    expose-experimental-directives
+defaults
+    mode http
+    log global
+    option httplog
+    timeout connect 2s
+    timeout client 3s
+    timeout server 3s
+    timeout http-request 3s
+    timeout http-keep-alive 2s
+"""]
+        for i, c in enumerate(cases):
+            port = first_fe + i
+            self.ports[c["name"]] = port
+
+            def fill(s, i=i):
+                return s.replace("{i}", str(i)).replace("{dir}", tmp)
+            out.append(fill(c["top"]))
+            out.append(f"frontend c{i}\n    bind 127.0.0.1:{port}\n")
+            out.extend("    %s\n" % fill(x) for x in c["fe"])
+            out.append(f"    default_backend b{i}\nbackend b{i}\n    http-reuse never\n")
+            out.extend("    %s\n" % fill(x) for x in c["be"])
+            out.append(f"    server s1 127.0.0.1:{base}\n")
+        cfg = os.path.join(tmp, name + ".cfg")
+        with open(cfg, "w") as f:
+            f.write("".join(out))
+        check = subprocess.run(cmd + ["-c", "-f", cfg], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        if check.returncode:
+            raise RuntimeError("%s refuses %s:\n%s" % (name, cfg, check.stdout.decode("latin-1")))
+        self.out = open(os.path.join(tmp, name + ".out"), "w")
+        self.proc = subprocess.Popen(cmd + ["-db", "-f", cfg], stdout=self.out, stderr=subprocess.STDOUT)
+        try:
+            for port in (first_fe, first_fe + len(cases) - 1):
+                wait_listening(port, self.proc)
+        except BaseException:
+            self.stop()
+            raise
+
+    def run(self, c):
+        self.origin.resp, self.origin.close_after = c["response"], False
+        results = []
+        for req in c["reqs"]:
+            with self.origin.lock:
+                self.origin.conns.clear()
+            nlog = len(self.syslog.lines)
+            s = socket.create_connection(("127.0.0.1", self.ports[c["name"]]))
+            s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            s.sendall(req)
+            got, closed = h1diff.receive(s, 0.6, 5)
+            s.close()
+            time.sleep(0.2)
+            with self.origin.lock:
+                server = [bytes(x) for x in self.origin.conns]
+            logs = [h1diff.norm_log(line) for line in self.syslog.lines[nlog:]]
+            results.append(masked(dict(client=got, closed=closed, server=server, logs=logs), c["mask"]))
+        return results
+
+    def stop(self):
+        stop(self.proc, self.out)
+
+
+def masked(r, masks):
+    for m in masks:
+        rx, brx = re.compile(m), re.compile(m.encode())
+        r["client"] = brx.sub(b"MASK", r["client"])
+        r["server"] = [brx.sub(b"MASK", x) for x in r["server"]]
+        r["logs"] = [rx.sub("MASK", x) for x in r["logs"]]
+    return r
+
+
+def compare(f, h):
+    diffs = []
+    for n, (fr, hr) in enumerate(zip(f, h)):
+        tag = "" if len(f) == 1 else "#%d " % n
+        for what in ("client", "closed", "server", "logs"):
+            if fr[what] != hr[what]:
+                diffs.append((tag + what, fr[what], hr[what]))
+    return diffs
+
+
+def main():
+    a = h1diff.arguments(16000)
+    cases = [c for c in CASES if not a.only or re.search(a.only, c["name"])]
+    names = collections.Counter(c["name"] for c in CASES)
+    assert max(names.values()) == 1, [n for n, k in names.items() if k > 1]
+    tmp = tempfile.mkdtemp(prefix="rulesdiff-")
+    for c in cases:
+        for fname, content in c["files"].items():
+            with open(os.path.join(tmp, fname), "wb") as f:
+                f.write(content if isinstance(content, bytes) else content.encode())
+    f = Proxy("fulcrum", [os.path.join(HOME, "bin/fulcrum")], a.port, a.port + 10, tmp, cases)
+    try:
+        h = Proxy("haproxy", [a.haproxy], a.port + 2, a.port + 10 + len(cases), tmp, cases)
+    except BaseException:
+        f.stop()
+        raise
+    counts = collections.Counter()
+    try:
+        for c in cases:
+            res = {}
+            ts = [threading.Thread(target=lambda p=p: res.__setitem__(p.name, p.run(c))) for p in (f, h)]
+            [t.start() for t in ts]
+            [t.join() for t in ts]
+            diffs = compare(res["fulcrum"], res["haproxy"])
+            detail = [h1diff.statuses(r["client"]) for r in res["haproxy"]]
+            counts[h1diff.report(c["name"], diffs, KNOWN, a.v, detail)] += 1
+    finally:
+        f.stop()
+        h.stop()
+    print("%d same, %d known, %d differ (files in %s)" % (counts["same"], counts["known"], counts["differ"], tmp))
+    return 1 if counts["differ"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
