@@ -280,6 +280,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
             return;
         }
         if (frontend.httpOptions().headerNames.refuses(request)) {
+            log.error('P', 'R'); // (HAProxy's option is a deny rule of its own)
             fail(403);
             return;
         }
@@ -356,6 +357,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
                 log.cookieStatus('N', 'N');
             }
             if (backend.httpOptions().headerNames.refuses(request)) {
+                log.error('P', 'R');
                 fail(403);
                 return false;
             }

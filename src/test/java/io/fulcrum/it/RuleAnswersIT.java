@@ -61,6 +61,21 @@ class RuleAnswersIT {
         }
     }
 
+    /** option http-restrict-req-hdr-names reject refuses as a deny rule does: 403, "PR". */
+    @Test
+    void restrictedHeaderNamesAreARefusal() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.ok("never");
+             FulcrumProcess proxy = serve(logs, fe, """
+                     log-format "%ST %tsc"
+                     option http-restrict-req-hdr-names reject""", origin.port());
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(c.exchange("GET / HTTP/1.1\r\nHost: x\r\nX_A: 1\r\n\r\n").status()).isEqualTo(403);
+            assertThat(logs.next().trim()).isEqualTo("403 PR--");
+        }
+    }
+
     /** A reply's hdr Content-Length (or Transfer-Encoding, Content-Type) is ignored: the reply frames its body itself. */
     @Test
     void replyFramingHeadersAreIgnored() throws Exception {
