@@ -130,10 +130,11 @@ public final class Acceptor implements Consumer<Channel> {
         if (bind.transport != null) {
             return secure(child, source, destination, null);
         }
-        Runnable session = starter.install(child, source, destination, null);
+        // The session comes once the connection and session rules accepted it (still before the first read): a
+        // connection they reject is no session, counted as denied and not logged, as HAProxy documents.
         return () -> {
             if (sessionAccepted(child, null)) {
-                session.run();
+                starter.install(child, source, destination, null).run();
             }
         };
     }
@@ -149,7 +150,10 @@ public final class Acceptor implements Consumer<Channel> {
         return new ConnectionContext(child, frontend, Vars.session(child), null);
     }
 
-    /** Runs the tcp-request session rules; a rejected connection is reset (and its early bytes dropped). */
+    /**
+     * Runs the tcp-request session rules; a rejected connection is closed (and its early bytes dropped): with a FIN, as
+     * HAProxy's, where a connection rule's rejection is a reset.
+     */
     private boolean sessionAccepted(Channel child, ByteBuf early) {
         TcpRules rules = frontend.tcpRules();
         if (rules.hasSessionRules() && !rules.acceptSession(connection(child))) {
@@ -158,7 +162,7 @@ public final class Acceptor implements Consumer<Channel> {
             if (early != null) {
                 early.release();
             }
-            reset(child);
+            child.close();
             return false;
         }
         TransactionWatcher watcher = TransactionWatcher.of(child);

@@ -153,4 +153,55 @@ class TcpRulesIT {
             assertThat(origin.accepted()).isZero();
         }
     }
+
+    /**
+     * "Rejected connections do not even become a session ... and are not logged", nor are those the session rules
+     * reject: in both modes the first line logged is that of the connection accepted after them.
+     */
+    @Test
+    void connectionAndSessionRejectsAreNotLogged() throws Exception {
+        for (String mode : new String[] {"tcp", "http"}) {
+            int conn = freePort();
+            int sess = freePort();
+            int ok = freePort();
+            try (SyslogListener logs = SyslogListener.open();
+                 HttpOrigin origin = HttpOrigin.ok("ok");
+                 FulcrumProcess proxy = serve("""
+                         global
+                             log 127.0.0.1:%d format raw local0
+                         defaults
+                             mode %s
+                             log global
+                             log-format "%%f %%ts"
+                             timeout connect 2s
+                             timeout client 10s
+                             timeout server 10s
+                         frontend conn
+                             bind 127.0.0.1:%d
+                             tcp-request connection reject
+                             default_backend be
+                         frontend sess
+                             bind 127.0.0.1:%d
+                             tcp-request session reject
+                             default_backend be
+                         frontend ok
+                             bind 127.0.0.1:%d
+                             default_backend be
+                         backend be
+                             server s1 127.0.0.1:%d
+                         """.formatted(logs.port(), mode, conn, sess, ok, origin.port()), ok)) {
+                for (int port : new int[] {conn, sess}) {
+                    try (Socket s = connect(port)) {
+                        awaitClosed(s, 5000);
+                    } catch (SocketException e) {
+                        // a connection rule's reset
+                    }
+                }
+                try (HttpClientConn c = HttpClientConn.open(ok)) {
+                    assertThat(c.exchange(HttpKit.get("/")).bodyText()).isEqualTo("ok");
+                }
+                assertThat(logs.next().trim()).as(mode).isEqualTo("ok --");
+            }
+        }
+    }
 }
