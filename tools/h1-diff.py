@@ -467,13 +467,13 @@ backend be
         stop(self.proc, self.out)
 
 
-def receive(s, quiet, limit):
-    """What socket <s> receives until it is quiet for <quiet> seconds, closes or <limit> seconds pass (the
-    sweeps' clients): the bytes, and False, True (closed) or "reset"."""
+def receive(s, quiet, limit, first=None):
+    """What socket <s> receives until it is quiet for <quiet> seconds (<first> before the first byte, when given),
+    closes or <limit> seconds pass (the sweeps' clients): the bytes, and False, True (closed) or "reset"."""
     got, closed = b"", False
     deadline = time.time() + limit
     while time.time() < deadline:
-        r, _, _ = select.select([s], [], [], quiet)
+        r, _, _ = select.select([s], [], [], first if first is not None and not got else quiet)
         if not r:
             break
         try:

@@ -469,12 +469,43 @@ CASES = [
         ("use-backend-payload", ["tcp-request inspect-delay 1s", "tcp-request content accept if { req.len ge 3 }",
                                  "use_backend none{i} if { req.payload(0,3) -m str PUT }"], [],
          [get(method="PUT"), get()])]],
+    # common recipes
+    case("rate-limit", fe=["stick-table type ip size 10 expire 10s store http_req_rate(10s)",
+                           "http-request track-sc0 src",
+                           "http-request deny deny_status 429 if { sc_http_req_rate(0) gt 2 }"], reqs=[get()] * 5),
+    case("gpc-block", fe=["stick-table type ip size 10 store gpc0", "http-request track-sc0 src",
+                          "http-request sc-inc-gpc0(0) if { path /bad }",
+                          "http-request deny if { sc0_get_gpc0 gt 1 }"],
+         reqs=[get("/bad"), get("/ok"), get("/bad"), get("/ok")]),
+    case("acl-file", fe=["acl blocked src -f {dir}/blocked.lst", "acl api path_beg -i /API /v2",
+                         "acl re path_reg ^/r/[0-9]+$",
+                         "http-request deny if blocked api", "http-request set-header X-Re 1 if re"],
+         files={"blocked.lst": "# list\n10.0.0.0/8\n127.0.0.1\n"}, reqs=[get("/api/x"), get("/V2"), get("/r/12")]),
+    case("json-return", fe=["http-request return status 200 content-type application/json "
+                            "lf-string '{\"ip\":\"%[src]\",\"path\":\"%[path]\"}'"], reqs=[get("/p?q")]),
+    case("hsts", fe=['http-response set-header Strict-Transport-Security "max-age=63072000; includeSubDomains"']),
+    case("host-regsub", fe=["http-request set-header Host %[req.hdr(host),regsub(:.*$,)]"],
+         reqs=[get(fields="X: 1\r\n").replace(b"Host: a", b"Host: a:8080")]),
+    case("path-map-backend", fe=["use_backend %[path,map_beg({dir}/paths.map,b{i})]"],
+         files={"paths.map": "/none dyn-nothing\n"}, reqs=[get("/x")]),
+    case("var-scopes", fe=["http-request set-var(sess.n) var(sess.n),add(1) if { var(sess.n) -m found }",
+                           "http-request set-var(sess.n) int(1) unless { var(sess.n) -m found }",
+                           "http-request set-var(txn.t) str(t)",
+                           'http-request set-header X-V "%[var(sess.n)]-%[var(txn.t)]-%[var(req.r)]"'],
+         reqs=[get() + get() + get()]),
+    case("prometheus", fe=["http-request use-service prometheus-exporter if { path /metrics }"],
+         reqs=[get("/metrics?scope=global")], mask=[r"\r\n\r\n[\s\S]+$"]),
+    case("stats-auth", fe=["stats enable", "stats uri /st", "stats auth u:p", "stats realm Stats"],
+         reqs=[get("/st"), get("/st", fields="Authorization: Basic dTpw\r\n")],
+         mask=[r"\r\n\r\n[\s\S]+$", r"content-length: \d+", r"\d+ \+?\d+ (?=- -)"]),
     case("use-backend-dynamic", fe=["use_backend %[req.hdr(x-be)]"], top="backend dyn{i}\n    server s 127.0.0.1:1\n",
          reqs=[get(fields="X-Be: nope\r\n")]),
     case("no-backend", fe=["http-request set-header X 1"], reqs=[get()]),
 ]
 
 KNOWN = {
+    "stats-auth": "the stats page's 401 logged 401, the connection kept; haproxy logs 400 and closes (differences.md, "
+                  "Stats page)",
     "tcp-session-reject": "timing: haproxy runs the session rules before the request arrives and closes with a FIN; "
                           "Fulcrum's come later, the unread request makes the kernel reset (as haproxy's own would)",
     "use-proxy-header": "Proxy-Connection is a hop-by-hop field, removed (http1-strictness.md)",
@@ -543,7 +574,7 @@ defaults
             s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             try:
                 s.sendall(req)
-                got, closed = h1diff.receive(s, 0.6, 5)
+                got, closed = h1diff.receive(s, 0.3, 5, first=1)
             except ConnectionResetError:
                 got, closed = b"", "reset"  # (already: a connection refused at once)
             s.close()

@@ -2,6 +2,7 @@ package io.fulcrum.rules;
 
 import io.fulcrum.cfg.ConfigException;
 import io.fulcrum.cfg.Registry;
+import io.fulcrum.log.LogContext;
 
 import java.util.Map;
 import java.util.TreeMap;
@@ -18,14 +19,18 @@ public final class Services {
         Reply serve(HttpTxn txn);
     }
 
-    private final Map<String, Service> services = new TreeMap<>();
+    /** A service and the name the log shows in place of a server's (%s), as HAProxy's applets ({@code <PROMEX>}). */
+    private record Named(Service service, String applet) {
+    }
+
+    private final Map<String, Named> services = new TreeMap<>();
 
     public static Services of(Registry registry) {
         return registry.component(Services.class, Services::new);
     }
 
-    public void add(String name, Service service) {
-        if (services.putIfAbsent(name, service) != null) {
+    public void add(String name, String applet, Service service) {
+        if (services.putIfAbsent(name, new Named(service, applet)) != null) {
             throw new IllegalStateException("service '" + name + "' registered twice");
         }
     }
@@ -42,12 +47,16 @@ public final class Services {
                 throw new ConfigException("'use-service' expects a service name.");
             }
             String name = a.next();
-            Service s = services.services.get(name);
+            Named s = services.services.get(name);
             if (s == null) {
                 throw new ConfigException("'" + name + "' unknown service name.");
             }
             return (txn, msg) -> {
-                txn.reply(s.serve(txn));
+                if (txn instanceof LogContext l && l.streamLog() != null) {
+                    l.streamLog().applet(s.applet());
+                    l.streamLog().error('L', 'R'); // answered by the proxy itself, as it read the request
+                }
+                txn.reply(s.service().serve(txn));
                 return Verdict.DONE;
             };
         }, HttpActions.Phase.REQUEST);

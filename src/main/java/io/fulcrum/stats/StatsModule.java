@@ -40,7 +40,7 @@ public final class StatsModule implements Module {
         // The structure of show info json and show stat json, which are HAProxy's
         String schema = Resources.text("schema.json");
         c.add("show schema json", "show schema json", "report schema used for stats", CliLevel.USER, r -> r.print(schema));
-        Services.of(registry).add("prometheus-exporter", PrometheusExporter::serve);
+        Services.of(registry).add("prometheus-exporter", "<PROMEX>", PrometheusExporter::serve);
         AclParser acls = AclParser.of(registry);
         registry.table(ProxyModule.KEYWORDS).add("stats", Capability.ALL, (p, l) -> StatsPageSpec.parse(p, l, acls));
         registry.check(StatsModule::checkStatsPages);

@@ -76,6 +76,21 @@ class RuleAnswersIT {
         }
     }
 
+    /** A service answers in place of a server: the log names its applet (<PROMEX>), "LR" as the proxy's own answer. */
+    @Test
+    void servicesAreNamedInTheLog() throws Exception {
+        int fe = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             HttpOrigin origin = HttpOrigin.ok("never");
+             FulcrumProcess proxy = serve(logs, fe, """
+                     log-format "%s %ST %tsc"
+                     http-request use-service prometheus-exporter""", origin.port());
+             HttpClientConn c = HttpClientConn.open(fe)) {
+            assertThat(c.exchange(get("/metrics?scope=global")).status()).isEqualTo(200);
+            assertThat(logs.next().trim()).isEqualTo("<PROMEX> 200 LR--");
+        }
+    }
+
     /** A reply's hdr Content-Length (or Transfer-Encoding, Content-Type) is ignored: the reply frames its body itself. */
     @Test
     void replyFramingHeadersAreIgnored() throws Exception {
