@@ -536,6 +536,15 @@ def report(name, diffs, known, verbose, detail, heading=""):
     return "same"
 
 
+def both(f, h, c):
+    """Runs case <c> through proxies <f> (Fulcrum) and <h> (haproxy) at once: their results (the sweeps' loop)."""
+    res = {}
+    ts = [threading.Thread(target=lambda p=p: res.__setitem__(p, p.run(c))) for p in (f, h)]
+    [t.start() for t in ts]
+    [t.join() for t in ts]
+    return res[f], res[h]
+
+
 def arguments(port):
     """The command line of a sweep (tools/sample-diff.py's too), its ports from {port} on."""
     ap = argparse.ArgumentParser()
@@ -560,12 +569,9 @@ def main():
         h = Proxy("haproxy", [a.haproxy], base + 5, opts, tmp)
         try:
             for c in cs:
-                res = {}
-                ts = [threading.Thread(target=lambda p=p: res.__setitem__(p.name, p.run(c))) for p in (f, h)]
-                [t.start() for t in ts]
-                [t.join() for t in ts]
-                diffs = compare(c, res["fulcrum"], res["haproxy"])
-                counts[report(c["name"], diffs, KNOWN, a.v, statuses(res["haproxy"]["client"]),
+                fr, hr = both(f, h, c)
+                diffs = compare(c, fr, hr)
+                counts[report(c["name"], diffs, KNOWN, a.v, statuses(hr["client"]),
                               " " + " ".join(opts))] += 1
         finally:
             f.stop()

@@ -20,7 +20,6 @@ import socket
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -627,12 +626,9 @@ def main():
     counts = collections.Counter()
     try:
         for c in cases:
-            res = {}
-            ts = [threading.Thread(target=lambda p=p: res.__setitem__(p.name, p.run(c))) for p in (f, h)]
-            [t.start() for t in ts]
-            [t.join() for t in ts]
-            diffs = compare(res["fulcrum"], res["haproxy"])
-            detail = [(h1diff.statuses(r["client"]), r["logs"]) for r in res["haproxy"]]
+            fr, hr = h1diff.both(f, h, c)
+            diffs = compare(fr, hr)
+            detail = [(h1diff.statuses(r["client"]), r["logs"]) for r in hr]
             counts[h1diff.report(c["name"], diffs, KNOWN, a.v, detail)] += 1
     finally:
         f.stop()

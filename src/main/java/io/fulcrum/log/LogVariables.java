@@ -28,16 +28,16 @@ final class LogVariables {
             "sp", "sq", "sslc", "sslv", "t", "tr", "trg", "trl", "ts", "tsc");
 
     /**
-     * The variables known only once the transaction ends (HAProxy's LW_BYTES): a mode tcp format without any is
-     * logged as soon as the server connection is established, as HAProxy does (the others, and sample
-     * expressions, are known by then).
-     */
-    /**
      * The variables that write nothing without captures and then leave a following separator out, as HAProxy's
      * %hr, %hrl, %hs and %hsl (any other variable counts as written even when empty, so two spaces may follow).
      */
     static final Set<String> SILENT_WHEN_NONE = Set.of("hr", "hrl", "hs", "hsl");
 
+    /**
+     * The variables known only once the transaction ends (HAProxy's LW_BYTES): a mode tcp format without any is
+     * logged as soon as the server connection is established, as HAProxy does (the others, and sample
+     * expressions, are known by then).
+     */
     static final Set<String> AT_END = Set.of("B", "ID", "Ta", "Tc", "Td", "Th", "Ti", "Tq", "TR", "Tr", "Tt", "Tu", "Tw", "U",
             "ac", "bc", "bq", "fc", "rc", "sc", "sq", "ts");
 

@@ -175,16 +175,14 @@ final class ReplyBuilder {
             }
         } else if (lfText != null) {
             // As HAProxy, a log-format body is compiled last, after the "hdr" values.
-            if (status == 204 || status == 304) {
-                throw new ConfigException("No body expected for " + status + " responses");
-            }
+            checkBodyAllowed();
             if (contentType == null) {
                 throw new ConfigException("a content type must be defined with a log-format payload");
             }
             lfBody = a.format(lfText);
         } else if (body != null) {
-            if ((status == 204 || status == 304) && body.length > 0) {
-                throw new ConfigException("No body expected for " + status + " responses");
+            if (body.length > 0) {
+                checkBodyAllowed();
             }
             if (contentType == null && body.length > 0) {
                 throw new ConfigException("a content type must be defined when non-empty payload is configured");
@@ -198,6 +196,13 @@ final class ReplyBuilder {
             contentType = null;
         }
         return this;
+    }
+
+    /** A 204 or a 304 has no body (HAProxy checks a log-format payload even when it would make nothing). */
+    private void checkBodyAllowed() throws ConfigException {
+        if (status == 204 || status == 304) {
+            throw new ConfigException("No body expected for " + status + " responses");
+        }
     }
 
     private boolean fromErrorfile() {
