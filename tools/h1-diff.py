@@ -25,6 +25,7 @@ import os
 import re
 import select
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -473,13 +474,19 @@ def receive(s, quiet, limit, first=None):
     got, closed = b"", False
     deadline = time.time() + limit
     while time.time() < deadline:
-        r, _, _ = select.select([s], [], [], first if first is not None and not got else quiet)
-        if not r:
-            break
+        if not (isinstance(s, ssl.SSLSocket) and s.pending()):  # (what TLS already decrypted is not select's)
+            r, _, _ = select.select([s], [], [], first if first is not None and not got else quiet)
+            if not r:
+                break
         try:
             d = s.recv(65536)
+        except ssl.SSLWantReadError:
+            continue
         except ConnectionResetError:
             closed = "reset"
+            break
+        except ssl.SSLError as e:  # an alert (TLS 1.3 sends a refused client certificate's after the handshake)
+            closed = "<tls: %s>" % e.reason
             break
         if not d:
             closed = True

@@ -17,6 +17,7 @@ import collections
 import os
 import re
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -43,12 +44,14 @@ def get(target="/", fields="", method="GET", version="HTTP/1.1", body=b""):
     return (head + "\r\n").encode("latin-1") + body
 
 
-def case(name, fe=(), be=(), reqs=None, response=OK, top="", files=None, mask=()):
+def case(name, fe=(), be=(), reqs=None, response=OK, top="", files=None, mask=(), bind="", tls=None):
     """fe, be: the lines of the case's frontend and backend; top: sections of its own ({i} is the case's number);
     files: name -> content, written in the run's directory ({dir} in the lines); mask: regular expressions whose
-    matches are blanked in what is compared (values that legitimately change from run to run)."""
+    matches are blanked in what is compared (values that legitimately change from run to run); bind: what follows
+    the frontend's bind address (e.g. "ssl crt {dir}/a.pem"); tls: the client's TLS options (see tls_client), the
+    client speaks plain TCP when None."""
     return dict(name=name, fe=list(fe), be=list(be), reqs=reqs or [get()], response=response, top=top,
-                files=files or {}, mask=list(mask))
+                files=files or {}, mask=list(mask), bind=bind, tls=tls)
 
 
 def hreq(*lines, **kw):
@@ -61,6 +64,49 @@ def hres(*lines, **kw):
 
 def after(*lines, **kw):
     return case(kw.pop("name"), fe=list(kw.pop("fe", [])) + ["http-after-response " + x for x in lines], **kw)
+
+
+# --- TLS: the certificates (made once per run in its directory) and the client's side -----------------------------
+
+def make_certs(d):
+    """A CA, two server certificates (a.example, b.example: a.pem, b.pem with their keys) and a client certificate
+    (client.crt, client.key) it signed, all ECDSA P-256 with fixed serials."""
+    def sh(*args, stdin=None):
+        subprocess.run(args, cwd=d, check=True, input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
+    sh("openssl", "req", "-x509", *ec, "-keyout", "ca.key", "-out", "ca.pem", "-subj", "/CN=Test CA/O=Fulcrum",
+       "-days", "3650", "-set_serial", "1")
+    for name, cn, serial, ext in [("a", "/CN=a.example/O=Site A", "0x0A01", "subjectAltName=DNS:a.example"),
+                                  ("b", "/CN=b.example/O=Site B", "0x0B02", "subjectAltName=DNS:b.example"),
+                                  ("client", "/CN=client one/O=Users", "0x0C03", "extendedKeyUsage=clientAuth")]:
+        sh("openssl", "req", "-new", *ec, "-keyout", name + ".key", "-out", name + ".csr", "-subj", cn)
+        with open(os.path.join(d, name + ".ext"), "w") as f:
+            f.write(ext + "\n")
+        sh("openssl", "x509", "-req", "-in", name + ".csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-set_serial", serial,
+           "-days", "3650", "-extfile", name + ".ext", "-out", name + ".crt")
+        with open(os.path.join(d, name + ".pem"), "wb") as out:
+            for part in (".crt", ".key"):
+                with open(os.path.join(d, name + part), "rb") as f:
+                    out.write(f.read())
+
+
+def tls_client(s, opts, d):
+    """Wraps socket <s> in a TLS client with options <opts>: sni (the server name sent, none when absent), alpn (a
+    list), version ("1.2" or "1.3": the only one offered), ciphers (TLS 1.2's list), cert (present client.crt)."""
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    ctx.check_hostname = False
+    ctx.verify_mode = ssl.CERT_NONE
+    if "version" in opts:
+        v = {"1.2": ssl.TLSVersion.TLSv1_2, "1.3": ssl.TLSVersion.TLSv1_3}[opts["version"]]
+        ctx.minimum_version = ctx.maximum_version = v
+    if "ciphers" in opts:
+        ctx.set_ciphers(opts["ciphers"])
+    if "alpn" in opts:
+        ctx.set_alpn_protocols(opts["alpn"])
+    if opts.get("cert"):
+        ctx.load_cert_chain(os.path.join(d, "client.crt"), os.path.join(d, "client.key"))
+    return ctx.wrap_socket(s, server_hostname=opts.get("sni"))
+
 
 
 URIS = [get(u) for u in ["/", "/a", "/a/b", "/a/b/c?x=1", "/img/logo.png", "/index.html?q=2", "/a/b/c/d/e",
@@ -87,6 +133,15 @@ NORMALIZE = [
 
 ERR503 = b"HTTP/1.0 503 Custom\r\nCache-Control: no-cache\r\nContent-Type: text/plain\r\n\r\ncustom 503\n"
 ERR403 = b"HTTP/1.1 403 Nope\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nnope\n"
+
+SSL_FC = ("%[ssl_fc] %[ssl_fc_protocol] %[ssl_fc_cipher] %[ssl_fc_sni] %[ssl_fc_alpn] %[ssl_fc_use_keysize] "
+          "%[ssl_fc_alg_keysize] %[ssl_fc_has_sni] %[ssl_fc_is_resumed] %[ssl_fc_has_crt] %[ssl_fc_err] %sslv %sslc")
+SSL_F = ("%[ssl_f_s_dn] | %[ssl_f_i_dn] | %[ssl_f_s_dn(CN)] %[ssl_f_i_dn(O)] %[ssl_f_serial,hex] %[ssl_f_version] "
+         "%[ssl_f_sig_alg] %[ssl_f_key_alg] %[ssl_f_notbefore] %[ssl_f_notafter] %[ssl_f_sha1,hex] "
+         "%[ssl_f_der,length] %[ssl_f_s_dn(CN,1,rfc2253)]")
+SSL_C = ("%[ssl_c_used] %[ssl_c_verify] %[ssl_c_err] %[ssl_c_ca_err] %[ssl_fc_has_crt] | %[ssl_c_s_dn] | "
+         "%[ssl_c_i_dn] | %[ssl_c_serial,hex] %[ssl_c_version] %[ssl_c_sig_alg] %[ssl_c_key_alg] %[ssl_c_notbefore] "
+         "%[ssl_c_sha1,hex] %[ssl_c_der,length] %[ssl_c_s_dn(CN)] %[ssl_c_i_dn(,0,rfc2253)]")
 
 CASES = [
     # header rewrites
@@ -468,6 +523,80 @@ CASES = [
         ("use-backend-payload", ["tcp-request inspect-delay 1s", "tcp-request content accept if { req.len ge 3 }",
                                  "use_backend none{i} if { req.payload(0,3) -m str PUT }"], [],
          [get(method="PUT"), get()])]],
+    # TLS frontends (certificates of make_certs; the client offers one version, so both ends agree on the cipher)
+    *[case("tls-" + n, bind=bind, tls=tls, reqs=rq, fe=fe_ + ["http-request return content-type text/plain "
+                                                              'lf-string "%s\\n"' % fetches], files=files_) for
+      n, bind, tls, fetches, fe_, rq, files_ in [
+        ("13-fetches", "ssl crt {dir}/a.pem", {"version": "1.3", "sni": "a.example"}, SSL_FC, [], None, None),
+        ("13-chacha", "ssl crt {dir}/a.pem ciphersuites TLS_CHACHA20_POLY1305_SHA256",
+         {"version": "1.3", "sni": "a.example"}, SSL_FC, [], None, None),
+        ("12-fetches", "ssl crt {dir}/a.pem", {"version": "1.2", "sni": "a.example",
+                                               "ciphers": "ECDHE-ECDSA-AES128-GCM-SHA256"}, SSL_FC, [], None, None),
+        ("12-default", "ssl crt {dir}/a.pem", {"version": "1.2"}, SSL_FC, [], None, None),
+        ("12-cbc", "ssl crt {dir}/a.pem", {"version": "1.2", "ciphers": "ECDHE-ECDSA-AES256-SHA"}, SSL_FC, [], None,
+         None),
+        ("12-sha384-cbc", "ssl crt {dir}/a.pem", {"version": "1.2", "ciphers": "ECDHE-ECDSA-AES256-SHA384"},
+         SSL_FC, [], None, None),
+        ("12-chacha", "ssl crt {dir}/a.pem", {"version": "1.2", "ciphers": "ECDHE-ECDSA-CHACHA20-POLY1305"},
+         SSL_FC, [], None, None),
+        ("no-sni", "ssl crt {dir}/a.pem", {"version": "1.3"}, SSL_FC, [], None, None),
+        ("alpn", "ssl crt {dir}/a.pem alpn h2,http/1.1", {"version": "1.3", "alpn": ["http/1.1"]}, SSL_FC, [], None,
+         None),
+        ("alpn-no-overlap", "ssl crt {dir}/a.pem alpn http/1.1", {"version": "1.3", "alpn": ["spdy/3"]}, SSL_FC, [],
+         None, None),
+        ("f-fetches", "ssl crt {dir}/a.pem", {"version": "1.3"}, SSL_F, [], None, None),
+        ("sni-b", "ssl crt {dir}/a.pem crt {dir}/b.pem", {"version": "1.3", "sni": "b.example"},
+         "%[ssl_f_s_dn] %[ssl_fc_sni]", [], None, None),
+        ("sni-unknown", "ssl crt {dir}/a.pem crt {dir}/b.pem", {"version": "1.3", "sni": "c.example"},
+         "%[ssl_f_s_dn] %[ssl_fc_sni]", [], None, None),
+        ("sni-case", "ssl crt {dir}/a.pem crt {dir}/b.pem", {"version": "1.3", "sni": "B.Example"},
+         "%[ssl_f_s_dn] %[ssl_fc_sni] %[ssl_fc_sni,lower]", [], None, None),
+        ("crt-list", "ssl crt-list {dir}/list{i}.txt", {"version": "1.3", "sni": "www.b.example"},
+         "%[ssl_f_s_dn] %[ssl_fc_sni] %[ssl_fc_alpn]", [], None,
+         {"list{i}.txt": "{dir}/a.pem\n{dir}/b.pem [alpn http/1.1] *.b.example\n"}),
+        ("client-cert", "ssl crt {dir}/a.pem ca-file {dir}/ca.pem verify optional", {"version": "1.3", "cert": True},
+         SSL_C, [], None, None),
+        ("client-cert-12", "ssl crt {dir}/a.pem ca-file {dir}/ca.pem verify optional",
+         {"version": "1.2", "cert": True}, SSL_C, [], None, None),
+        ("client-no-cert", "ssl crt {dir}/a.pem ca-file {dir}/ca.pem verify optional", {"version": "1.3"},
+         SSL_C, [], None, None),
+        ("client-cert-unasked", "ssl crt {dir}/a.pem", {"version": "1.3", "cert": True}, SSL_C, [], None, None),
+        ("cipherlist", "ssl crt {dir}/a.pem", {"version": "1.2", "ciphers": "ECDHE-ECDSA-AES128-GCM-SHA256:AES128-SHA"},
+         "%[ssl_fc_cipherlist_str] %[ssl_fc_cipherlist_hex] %[ssl_fc_protocol_hello_id]", [], None, None),
+        ("forwarded-proto", "ssl crt {dir}/a.pem", {"version": "1.3"}, "%[req.hdr(x-forwarded-proto)]",
+         ["http-request set-header X-Forwarded-Proto https if { ssl_fc }"], None, None),
+        ("redirect-scheme", "ssl crt {dir}/a.pem", {"version": "1.3"}, "%[ssl_fc]",
+         ["http-request redirect scheme https unless { ssl_fc }"], None, None)]],
+    *[case("tls-" + n, bind=bind, tls=tls, fe=fe_, reqs=rq, mask=[r"\d+/\d+/\d+/\d+/\d+(?= \d)"]) for
+      n, bind, tls, fe_, rq in [
+        ("httpslog", "ssl crt {dir}/a.pem", {"version": "1.3", "sni": "a.example"}, ["option httpslog"], None),
+        ("httpslog-12", "ssl crt {dir}/a.pem", {"version": "1.2", "ciphers": "ECDHE-ECDSA-AES128-SHA"},
+         ["option httpslog"], None),
+        ("strict-sni-none", "ssl crt {dir}/a.pem strict-sni", {"version": "1.3"}, [], None),
+        ("strict-sni-unknown", "ssl crt {dir}/a.pem strict-sni", {"version": "1.3", "sni": "c.example"}, [], None),
+        ("strict-sni-known", "ssl crt {dir}/a.pem strict-sni", {"version": "1.3", "sni": "a.example"}, [], None),
+        ("verify-required-none", "ssl crt {dir}/a.pem ca-file {dir}/ca.pem verify required", {"version": "1.3"}, [],
+         None),
+        ("verify-required-none-12", "ssl crt {dir}/a.pem ca-file {dir}/ca.pem verify required", {"version": "1.2"},
+         [], None),
+        ("verify-required-ok", "ssl crt {dir}/a.pem ca-file {dir}/ca.pem verify required",
+         {"version": "1.3", "cert": True}, [], None),
+        ("min-ver", "ssl crt {dir}/a.pem ssl-min-ver TLSv1.3", {"version": "1.2"}, [], None),
+        ("max-ver", "ssl crt {dir}/a.pem ssl-max-ver TLSv1.2", {"version": "1.3"}, [], None),
+        ("plain-to-tls", "ssl crt {dir}/a.pem", None, [], [get()]),
+        ("partial-hello", "ssl crt {dir}/a.pem", None, [], [b"\x16\x03\x01\x00\xc8\x01\x00\x00\xc4\x03\x03"]),
+        ("empty-close", "ssl crt {dir}/a.pem", None, [], [b""]),
+        ("httpslog-error", "ssl crt {dir}/a.pem", None, ["option httpslog"], [get()])]],
+    # SNI routing in mode tcp, the ClientHello read by the rules (the client's handshake is never answered)
+    *[case("tcp-ssl-" + n, tls={"version": "1.3", "sni": "b.example"}, top="backend none{i}\n    mode tcp\n",
+           fe=["mode tcp", 'log-format "%[var(sess.sni)] %[var(sess.ver)] %[var(sess.ht)] %b %ts"',
+               "tcp-request inspect-delay 2s", "tcp-request content set-var(sess.sni) req.ssl_sni",
+               "tcp-request content set-var(sess.ver) req.ssl_ver",
+               "tcp-request content set-var(sess.ht) req.ssl_hello_type"] + fe_, be=["mode tcp"]) for n, fe_ in [
+        ("reject", ["tcp-request content reject if { req.ssl_hello_type 1 }"]),
+        ("route", ["tcp-request content accept if { req.ssl_hello_type 1 }",
+                   "use_backend none{i} if { req.ssl_sni -i b.example }"]),
+        ("route-end", ["tcp-request content accept if { req_ssl_sni -m end .example }", "use_backend none{i}"])]],
     # common recipes
     case("rate-limit", fe=["stick-table type ip size 10 expire 10s store http_req_rate(10s)",
                            "http-request track-sc0 src",
@@ -507,6 +636,9 @@ KNOWN = {
                   "Stats page)",
     "tcp-session-reject": "timing: haproxy runs the session rules before the request arrives and closes with a FIN; "
                           "Fulcrum's come later, the unread request makes the kernel reset (as haproxy's own would)",
+    "tls-13-chacha": "BoringSSL's TLS 1.3 suites cannot be chosen: ciphersuites is checked, a warning says it asks for "
+                     "fewer (differences.md, TLS)",
+    "tls-12-sha384-cbc": "BoringSSL has no SHA-384 CBC suites (differences.md, TLS)",
     "use-proxy-header": "Proxy-Connection is a hop-by-hop field, removed (http1-strictness.md)",
     "response-del-content-length": "rules do not change a message's framing (differences.md, HTTP/1)",
     "response-set-te": "rules do not change a message's framing; haproxy sends both fields (differences.md, HTTP/1)",
@@ -516,6 +648,7 @@ KNOWN = {
 class Proxy:
     def __init__(self, name, cmd, base, first_fe, tmp, cases):
         self.name = name
+        self.dir = tmp
         self.origin = h1diff.Origin(base)
         self.origin.start()
         self.syslog = h1diff.Syslog(base + 1)
@@ -524,6 +657,7 @@ class Proxy:
         out = [f"""global
     log 127.0.0.1:{base + 1} format raw local0
     expose-experimental-directives
+    tune.ssl.capture-buffer-size 1024
 defaults
     mode http
     log global
@@ -541,7 +675,7 @@ defaults
             def fill(s, i=i):
                 return s.replace("{i}", str(i)).replace("{dir}", tmp)
             out.append(fill(c["top"]))
-            out.append(f"frontend c{i}\n    bind 127.0.0.1:{port}\n")
+            out.append(f"frontend c{i}\n    bind 127.0.0.1:{port} {fill(c['bind'])}\n")
             out.extend("    %s\n" % fill(x) for x in c["fe"])
             out.append(f"    default_backend b{i}\nbackend b{i}\n    http-reuse never\n")
             out.extend("    %s\n" % fill(x).replace("{origin}", str(base)) for x in c["be"])
@@ -572,10 +706,14 @@ defaults
             s = socket.create_connection(("127.0.0.1", self.ports[c["name"]]))
             s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             try:
+                if c["tls"] is not None:
+                    s = tls_client(s, c["tls"], self.dir)
                 s.sendall(req)
                 got, closed = h1diff.receive(s, 0.3, 5, first=1)
             except ConnectionResetError:
                 got, closed = b"", "reset"  # (already: a connection refused at once)
+            except ssl.SSLError as e:  # the handshake failed: the alert the client got
+                got, closed = ("<tls: %s>" % e.reason).encode(), True
             s.close()
             time.sleep(0.2)
             with self.origin.lock:
@@ -613,10 +751,11 @@ def main():
     names = collections.Counter(c["name"] for c in CASES)
     assert max(names.values()) == 1, [n for n, k in names.items() if k > 1]
     tmp = tempfile.mkdtemp(prefix="rulesdiff-")
-    for c in cases:
+    make_certs(tmp)
+    for i, c in enumerate(cases):
         for fname, content in c["files"].items():
-            with open(os.path.join(tmp, fname), "wb") as f:
-                f.write(content if isinstance(content, bytes) else content.encode())
+            with open(os.path.join(tmp, fname.replace("{i}", str(i))), "wb") as f:
+                f.write(content if isinstance(content, bytes) else content.replace("{dir}", tmp).encode())
     f = Proxy("fulcrum", [os.path.join(HOME, "bin/fulcrum")], a.port, a.port + 10, tmp, cases)
     try:
         h = Proxy("haproxy", [a.haproxy], a.port + 2, a.port + 10 + len(cases), tmp, cases)

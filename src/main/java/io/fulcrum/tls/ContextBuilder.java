@@ -67,6 +67,18 @@ final class ContextBuilder {
         return provider() == SslProvider.OPENSSL ? new OpenSslCachingX509KeyManagerFactory(kmf) : kmf;
     }
 
+    /**
+     * The TLS 1.2 suites of OpenSSL 3's DEFAULT list that BoringSSL has, in OpenSSL's order: what HAProxy offers and
+     * prefers without {@code ciphers}. Netty's own default leaves out the ECDSA ChaCha20 and CBC suites (a client
+     * asking for ECDHE-ECDSA-AES128-SHA failed its handshake). The list's PSK and SRP suites need settings HAProxy
+     * has no keyword for; BoringSSL has no DHE and no SHA-2 CBC suites.
+     */
+    static final String OPENSSL_DEFAULT_CIPHERS = String.join(":",
+            "ECDHE-ECDSA-AES256-GCM-SHA384", "ECDHE-RSA-AES256-GCM-SHA384", "ECDHE-ECDSA-CHACHA20-POLY1305",
+            "ECDHE-RSA-CHACHA20-POLY1305", "ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-RSA-AES128-GCM-SHA256",
+            "ECDHE-ECDSA-AES256-SHA", "ECDHE-RSA-AES256-SHA", "ECDHE-ECDSA-AES128-SHA", "ECDHE-RSA-AES128-SHA",
+            "AES256-GCM-SHA384", "AES128-GCM-SHA256", "AES256-SHA", "AES128-SHA");
+
     /** Applies the shared options to a builder, builds, then sets what only the native context takes. */
     static SslContext build(SslContextBuilder b, TlsOptions o) throws OptionError {
         String[] protocols = o.protocols();
@@ -96,7 +108,7 @@ final class ContextBuilder {
         if (ctx == 0) {
             return context; // the JDK's engine: its defaults (no OpenSSL cipher strings, curves or ticket switch)
         }
-        if (o.ciphers != null && !NativeContext.ciphers(ctx, o.ciphers)) {
+        if (!NativeContext.ciphers(ctx, o.ciphers != null ? o.ciphers : OPENSSL_DEFAULT_CIPHERS)) {
             throw new OptionError("unable to set SSL cipher list to '" + o.ciphers + "'");
         }
         if (o.curves != null && !NativeContext.curves(ctx, o.curves)) {

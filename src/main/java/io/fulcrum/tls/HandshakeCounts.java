@@ -74,35 +74,8 @@ final class HandshakeCounts {
         if (hello == null) {
             return 0;
         }
-        int at = hello.readerIndex() + 34; // version, random
-        int end = hello.writerIndex();
-        if (at >= end) {
-            return 0;
-        }
-        int sid = hello.getUnsignedByte(at);
-        int offer = sid > 0 ? SESSION_ID : 0;
-        at += 1 + sid;
-        if (at + 2 > end) {
-            return offer;
-        }
-        at += 2 + hello.getUnsignedShort(at); // cipher suites
-        if (at + 1 > end) {
-            return offer;
-        }
-        at += 1 + hello.getUnsignedByte(at); // compression methods
-        if (at + 2 > end) {
-            return offer;
-        }
-        int extensionsEnd = Math.min(end, at + 2 + hello.getUnsignedShort(at));
-        at += 2;
-        while (at + 4 <= extensionsEnd) {
-            int type = hello.getUnsignedShort(at);
-            int length = hello.getUnsignedShort(at + 2);
-            if (type == SESSION_TICKET_EXTENSION && length > 0) {
-                return offer | TICKET;
-            }
-            at += 4 + length;
-        }
-        return offer;
+        int offer = HelloBody.hasSessionId(hello) ? SESSION_ID : 0;
+        int ticket = HelloBody.extension(hello, SESSION_TICKET_EXTENSION);
+        return ticket >= 0 && hello.getUnsignedShort(ticket - 2) > 0 ? offer | TICKET : offer;
     }
 }

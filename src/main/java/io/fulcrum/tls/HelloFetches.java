@@ -115,8 +115,8 @@ final class HelloFetches {
     }
 
     /**
-     * The protocol version (major * 65536 + minor) of the record layer, or of an SSLv2 ClientHello, once the whole
-     * first message is there.
+     * The protocol version (major * 65536 + minor) the ClientHello asks for (its client_version, not the record
+     * layer's, which TLS 1.2 and 1.3 clients leave at 3.1), once the whole first message is there.
      */
     private static int version(ByteBuf b, Sample out) {
         int left = b.readableBytes();
@@ -128,14 +128,14 @@ final class HelloFetches {
         int length;
         int at;
         if (first >= 0x14 && first <= 0x17 || first == 0xff) {
-            if (left < 5) {
+            if (left < 11) {
                 return TOO_SHORT;
             }
-            version = u8(b, 1) << 16 | u8(b, 2);
             length = u16(b, 3);
-            if (version < 0x30000 || length < 1 || length > (1 << 14) + 2048) {
+            if (u8(b, 1) < 3 || length < 6 || length > (1 << 14) + 2048) {
                 return NOT_HELLO;
             }
+            version = u8(b, 9) << 16 | u8(b, 10);
             at = 5;
         } else {
             // SSLv2's header: 15 bits of length, or 14 and a padding length.

@@ -153,12 +153,15 @@ final class TlsFrontend implements Transport {
         @Override
         protected Future<SslContext> lookup(ChannelHandlerContext ctx, ByteBuf clientHello) throws Exception {
             offer = HandshakeCounts.offer(clientHello);
+            host = clientHello == null ? null : HelloBody.serverName(clientHello);
             return super.lookup(ctx, clientHello);
         }
 
         @Override
         protected Future<SslContext> lookup(ChannelHandlerContext ctx, String hostname) throws Exception {
-            host = hostname; // ssl_fc_sni of a handshake that finds no certificate too
+            if (host == null) {
+                host = hostname; // ssl_fc_sni of a handshake that finds no certificate too
+            }
             return super.lookup(ctx, hostname);
         }
 

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@code last_rule_file}/{@code last_rule_line} (the rule that gave the final verdict, in the log line) and the
- * dotted-version patterns of {@code req.ssl_ver} ACLs (3.3 is TLS 1.2, the record version of a JDK ClientHello), over
+ * dotted-version patterns of {@code req.ssl_ver} ACLs (3.3 is TLS 1.2, the version a JDK ClientHello asks for), over
  * real sockets. The log lines are haproxy 2.6's (-Dit.proxy=haproxy).
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Timeout;
 
 import java.net.Socket;
 import java.net.SocketException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import static io.fulcrum.it.TcpProxyKit.awaitClosed;
@@ -158,6 +159,58 @@ class TcpRulesIT {
      * "Rejected connections do not even become a session ... and are not logged", nor are those the session rules
      * reject: in both modes the first line logged is that of the connection accepted after them.
      */
+    /**
+     * The first evaluation of content rules sees the bytes that came with the connection, as HAProxy's stream reads
+     * them before its first analysis: an unconditional reject after a set-var records them. Global maxconn 1 keeps
+     * the second connection in the backlog, its bytes sent, until the first leaves: its bytes are there when it is
+     * accepted.
+     */
+    @Test
+    void firstEvaluationSeesTheBytesAlreadyThere() throws Exception {
+        int hold = freePort();
+        int inspect = freePort();
+        try (SyslogListener logs = SyslogListener.open();
+             FulcrumProcess proxy = serve("""
+                     global
+                         maxconn 1
+                         log 127.0.0.1:%d format raw local0
+                     defaults
+                         mode tcp
+                         timeout connect 2s
+                         timeout client 10s
+                         timeout server 10s
+                     frontend hold
+                         bind 127.0.0.1:%d
+                         tcp-request inspect-delay 10s
+                         tcp-request content reject if { req.len gt 100 }
+                         default_backend be
+                     frontend inspect
+                         bind 127.0.0.1:%d
+                         log global
+                         log-format "len=%%[var(sess.l)] %%ts"
+                         tcp-request inspect-delay 5s
+                         tcp-request content set-var(sess.l) req.len
+                         tcp-request content reject
+                         default_backend be
+                     backend be
+                         server s1 127.0.0.1:1
+                     """.formatted(logs.port(), hold, inspect), inspect)) {
+            try (Socket first = connect(hold)) {
+                Thread.sleep(300); // accepted: it holds the only connection slot, waiting for its bytes
+                Socket second = connect(inspect); // completed by the kernel, left in the backlog
+                second.getOutputStream().write("hello".getBytes(StandardCharsets.US_ASCII));
+                Thread.sleep(300);
+                first.close();
+                try (second) {
+                    awaitClosed(second, 5000);
+                } catch (SocketException e) {
+                    // the reject's reset
+                }
+            }
+            assertThat(logs.next().strip()).isEqualTo("len=5 PR");
+        }
+    }
+
     @Test
     void connectionAndSessionRejectsAreNotLogged() throws Exception {
         for (String mode : new String[] {"tcp", "http"}) {

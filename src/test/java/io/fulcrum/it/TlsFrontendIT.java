@@ -99,6 +99,25 @@ class TlsFrontendIT {
             try (SSLSocket s = TlsKit.connect(port, "other.test", null)) {
                 assertThat(TlsKit.get(s, "/")).contains("sni=other.test hassni=1 ");
             }
+            try (SSLSocket s = TlsKit.connect(port, "OTHER.Test", null)) {
+                assertThat(TlsKit.get(s, "/")).as("the name as the client wrote it").contains("sni=OTHER.Test hassni=1 ");
+            }
+        }
+    }
+
+    /** Without ciphers, TLS 1.2 offers and prefers OpenSSL 3's DEFAULT list, as HAProxy on OpenSSL 3. */
+    @Test
+    void defaultCiphersAreOpenSsls() throws Exception {
+        int port = freePort();
+        try (FulcrumProcess p = serve(config(port, crts(), FETCHES), port)) {
+            try (SSLSocket s = TlsKit.connect(port, "a.example.com", new String[] {"TLSv1.2"})) {
+                assertThat(TlsKit.get(s, "/")).as("AES-256-GCM first").contains(" c=ECDHE-RSA-AES256-GCM-SHA384 ");
+            }
+            for (String cipher : new String[] {"ECDHE-RSA-CHACHA20-POLY1305", "ECDHE-RSA-AES256-SHA", "AES256-GCM-SHA384"}) {
+                String curl = TlsKit.run(dir, "", "curl", "-sk", "--max-time", "10", "--tls-max", "1.2", "--ciphers", cipher,
+                        "https://127.0.0.1:" + port + "/");
+                assertThat(curl).as(cipher).contains(" c=" + cipher + " ");
+            }
         }
     }
 

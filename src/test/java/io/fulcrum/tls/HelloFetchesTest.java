@@ -25,7 +25,7 @@ class HelloFetchesTest {
     }
 
     /** The first flight of the JDK's TLS client: one record with its ClientHello. */
-    private static byte[] jdkHello(String sni, String... alpn) throws Exception {
+    static byte[] jdkHello(String sni, String... alpn) throws Exception {
         SSLEngine e = SSLContext.getDefault().createSSLEngine("peer", 443);
         e.setUseClientMode(true);
         SSLParameters p = e.getSSLParameters();
@@ -77,7 +77,7 @@ class HelloFetchesTest {
         assertThat(ctx.eval("req_ssl_sni")).isEqualTo("str:foo.example.com");
         assertThat(ctx.eval("req.ssl_alpn")).as("the first protocol").isEqualTo("str:h2");
         assertThat(ctx.eval("req.ssl_ec_ext")).isEqualTo("bool:1");
-        assertThat(ctx.eval("req.ssl_ver")).as("the record's version: 3.3 (TLS 1.2's numbers)").isEqualTo("sint:" + (3 << 16 | 3));
+        assertThat(ctx.eval("req.ssl_ver")).as("the hello's client_version: 3.3 (TLS 1.2's numbers)").isEqualTo("sint:" + (3 << 16 | 3));
 
         TestContext bare = holding(jdkHello(null));
         assertThat(bare.eval("req.ssl_sni")).isEqualTo("none");
@@ -90,7 +90,7 @@ class HelloFetchesTest {
         assertThat(holding(hello(0, serverName("a.test"))).eval("req.ssl_sni")).isEqualTo("str:a.test");
         assertThat(holding(hello()).eval("req.ssl_ec_ext")).as("too short to hold an extension: not taken as a hello").isEqualTo("none");
         TestContext none = holding(hello(23, new byte[0]));
-        assertThat(none.eval("req.ssl_ver")).isEqualTo("sint:" + (3 << 16 | 1));
+        assertThat(none.eval("req.ssl_ver")).as("the hello's 3.3, not its record's 3.1").isEqualTo("sint:" + (3 << 16 | 3));
         assertThat(none.eval("req.ssl_sni")).isEqualTo("none");
         assertThat(none.eval("req.ssl_ec_ext")).isEqualTo("bool:0");
         assertThat(none.eval("req.ssl_st_ext")).isEqualTo("sint:0");

@@ -274,6 +274,14 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
                 inspecting = rules;
                 inspectDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(rules.inspectDelay());
                 client.config().setAutoRead(true);
+                if (received[Side.CLIENT.ordinal()] == 0 && !inputShut[Side.CLIENT.ordinal()]) {
+                    // HAProxy's stream reads what already came before its first analysis: the bytes a client sent
+                    // with its connection (a ClientHello...) are there for the first evaluation. Here they are
+                    // read in the loop's next turn of I/O, which comes before this task.
+                    client.eventLoop().schedule(this::firstLook, 0, TimeUnit.NANOSECONDS);
+                    rearm();
+                    return Verdict.WAIT;
+                }
             }
             v = rules.inspectContent(this, this::takeMissing);
             if (v == Verdict.WAIT) {
@@ -287,6 +295,13 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
             }
         }
         return v;
+    }
+
+    /** The first evaluation of content rules that waited a turn for the client's first bytes, unless they came. */
+    private void firstLook() {
+        if (!finished && inspecting != null && received[Side.CLIENT.ordinal()] == 0 && !inputShut[Side.CLIENT.ordinal()]) {
+            proceed();
+        }
     }
 
     @Override
