@@ -335,10 +335,15 @@ KNOWN = {
 
 
 class Origin(threading.Thread):
-    """A raw server: captures what each connection sends and answers each request head with the case's bytes."""
+    """A raw server: captures what each connection sends and answers each request head with the case's bytes. With
+    <tls> (a server SSLContext) it speaks TLS, and what it captures starts with the name the client sent (SNI) and
+    the protocol ALPN chose: b"<sni=NAME alpn=PROTO>"."""
 
-    def __init__(self, port):
+    def __init__(self, port, tls=None):
         super().__init__(daemon=True)
+        self.tls = tls
+        if tls is not None:
+            tls.sni_callback = lambda conn, name, ctx: setattr(conn, "sni", name)
         self.sock = socket.socket()
         self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self.sock.bind(("127.0.0.1", port))
@@ -359,8 +364,12 @@ class Origin(threading.Thread):
     def serve(self, c, rec, resp, close_after):
         answered = 0  # heads answered so far
         try:
+            if self.tls is not None:
+                c = self.tls.wrap_socket(c, server_side=True)
+                rec.extend(b"<sni=%s alpn=%s>" % (str(getattr(c, "sni", None)).encode(),
+                                                  str(c.selected_alpn_protocol()).encode()))
             while True:
-                r, _, _ = select.select([c], [], [], 0.15)
+                r = self.tls is not None and c.pending() or select.select([c], [], [], 0.15)[0]
                 if r:
                     d = c.recv(65536)
                     if not d:

@@ -9,7 +9,7 @@ captures the bytes it receives and answers each request head with the case's res
 what the origin received, and the log lines (option httplog or the case's log-format, timers blanked).
 
 Usage: tools/rules-diff.py [--only REGEX] [--port 16000] [--haproxy /usr/sbin/haproxy] [-v]
-Ports: --port .. --port+3 (origins and log receivers), then one per case and proxy from --port+10.
+Ports: --port .. --port+7 (origins, TLS origins, log receivers, a server that never answers), then one per case and proxy from --port+10.
 Differences listed in KNOWN (on purpose, documented) print as "known" (-v: in full); the exit status is 1 when
 another one is found. The packaged jar must exist (bin/mvn -q -o package -DskipTests).
 """
@@ -44,14 +44,14 @@ def get(target="/", fields="", method="GET", version="HTTP/1.1", body=b""):
     return (head + "\r\n").encode("latin-1") + body
 
 
-def case(name, fe=(), be=(), reqs=None, response=OK, top="", files=None, mask=(), bind="", tls=None):
+def case(name, fe=(), be=(), reqs=None, response=OK, top="", files=None, mask=(), bind="", tls=None, first=1):
     """fe, be: the lines of the case's frontend and backend; top: sections of its own ({i} is the case's number);
     files: name -> content, written in the run's directory ({dir} in the lines); mask: regular expressions whose
     matches are blanked in what is compared (values that legitimately change from run to run); bind: what follows
     the frontend's bind address (e.g. "ssl crt {dir}/a.pem"); tls: the client's TLS options (see tls_client), the
-    client speaks plain TCP when None."""
+    client speaks plain TCP when None; first: the seconds the client waits for a first byte."""
     return dict(name=name, fe=list(fe), be=list(be), reqs=reqs or [get()], response=response, top=top,
-                files=files or {}, mask=list(mask), bind=bind, tls=tls)
+                files=files or {}, mask=list(mask), bind=bind, tls=tls, first=first)
 
 
 def hreq(*lines, **kw):
@@ -587,6 +587,35 @@ CASES = [
         ("partial-hello", "ssl crt {dir}/a.pem", None, [], [b"\x16\x03\x01\x00\xc8\x01\x00\x00\xc4\x03\x03"]),
         ("empty-close", "ssl crt {dir}/a.pem", None, [], [b""]),
         ("httpslog-error", "ssl crt {dir}/a.pem", None, ["option httpslog"], [get()])]],
+    # TLS to servers: this script's TLS origin ({tlsorigin}: a.example's certificate, signed by the CA) records the
+    # name each proxy sent (SNI) and the protocol ALPN chose. (Whether a later connection resumes the session is
+    # compared with no-ssl-reuse only: haproxy keeps its server sessions per thread, and two threads take turns.)
+    *[case("srv-tls-" + n, be=["server s1 127.0.0.1:%s %s" % (port, opts)] + be_, reqs=rq or [get()], first=4,
+           mask=[r"^\x16\x03[\s\S]*"]) for
+      n, port, opts, be_, rq in [
+        ("verify-none", "{tlsorigin}", "ssl verify none", [], None),
+        ("sni", "{tlsorigin}", "ssl verify none sni str(a.example)", [], None),
+        ("sni-host", "{tlsorigin}", "ssl verify none sni req.hdr(host)", [], [get(fields="X: 1\r\n").replace(
+            b"Host: a", b"Host: www.a.example")]),
+        ("alpn", "{tlsorigin}", "ssl verify none alpn http/1.1", [], None),
+        ("alpn-other", "{tlsorigin}", "ssl verify none alpn h2x,http/1.1", [], None),
+        ("verify-ca", "{tlsorigin}", "ssl verify required ca-file {dir}/ca.pem", [], None),
+        ("verify-ca-sni", "{tlsorigin}", "ssl verify required ca-file {dir}/ca.pem sni str(a.example)", [], None),
+        ("verify-ca-wrong-sni", "{tlsorigin}", "ssl verify required ca-file {dir}/ca.pem sni str(b.example)", [],
+         None),
+        ("verifyhost", "{tlsorigin}", "ssl verify required ca-file {dir}/ca.pem verifyhost a.example", [], None),
+        ("verifyhost-wrong", "{tlsorigin}", "ssl verify required ca-file {dir}/ca.pem verifyhost c.example", [], None),
+        ("verify-wrong-ca", "{tlsorigin}", "ssl verify required ca-file {dir}/b.crt", [], None),
+        ("max-ver", "{tlsorigin}", "ssl verify none ssl-max-ver TLSv1.2", [], None),
+        ("bc-fetches", "{tlsorigin}", "ssl verify none alpn http/1.1",
+         ['http-response set-header X-Bc "%[ssl_bc] %[ssl_bc_protocol] %[ssl_bc_cipher] %[ssl_bc_alpn] '
+          '%[ssl_bc_use_keysize] %[ssl_bc_alg_keysize]"'], None),
+        ("bc-fetches-12", "{tlsorigin}", "ssl verify none ssl-max-ver TLSv1.2 ciphers ECDHE-ECDSA-AES128-GCM-SHA256",
+         ['http-response set-header X-Bc "%[ssl_bc] %[ssl_bc_protocol] %[ssl_bc_cipher]"'], None),
+        ("no-reuse", "{tlsorigin}", "ssl verify none no-ssl-reuse",
+         ['http-response set-header X-Bc "%[ssl_bc_is_resumed]"'], [get(), get()]),
+        ("mute-server", "{mute}", "ssl verify none", ["retries 1", "timeout connect 1s"], None),
+        ("to-tls-plainly", "{tlsorigin}", "", [], None)]],
     # SNI routing in mode tcp, the ClientHello read by the rules (the client's handshake is never answered)
     *[case("tcp-ssl-" + n, tls={"version": "1.3", "sni": "b.example"}, top="backend none{i}\n    mode tcp\n",
            fe=["mode tcp", 'log-format "%[var(sess.sni)] %[var(sess.ver)] %[var(sess.ht)] %b %ts"',
@@ -638,6 +667,9 @@ KNOWN = {
                           "Fulcrum's come later, the unread request makes the kernel reset (as haproxy's own would)",
     "tls-13-chacha": "BoringSSL's TLS 1.3 suites cannot be chosen: ciphersuites is checked, a warning says it asks for "
                      "fewer (differences.md, TLS)",
+    "srv-tls-verify-ca-wrong-sni": "a server certificate that does not match the sni name: haproxy 2.6 answers 503 at "
+                                   "once, counting its retries without connecting again; Fulcrum retries as after any "
+                                   "failed handshake (differences.md, TLS)",
     "tls-12-sha384-cbc": "BoringSSL has no SHA-384 CBC suites (differences.md, TLS)",
     "use-proxy-header": "Proxy-Connection is a hop-by-hop field, removed (http1-strictness.md)",
     "response-del-content-length": "rules do not change a message's framing (differences.md, HTTP/1)",
@@ -649,8 +681,15 @@ class Proxy:
     def __init__(self, name, cmd, base, first_fe, tmp, cases):
         self.name = name
         self.dir = tmp
-        self.origin = h1diff.Origin(base)
-        self.origin.start()
+        tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        tls.load_cert_chain(os.path.join(tmp, "a.pem"))
+        tls.set_alpn_protocols(["http/1.1"])
+        self.origins = [h1diff.Origin(base), h1diff.Origin(base + 4, tls)]
+        self.mute = socket.socket()  # {mute}: connections complete in its backlog, nothing ever answers
+        self.mute.bind(("127.0.0.1", base + 5))
+        self.mute.listen(64)
+        for o in self.origins:
+            o.start()
         self.syslog = h1diff.Syslog(base + 1)
         self.syslog.start()
         self.ports = {}
@@ -678,7 +717,9 @@ defaults
             out.append(f"frontend c{i}\n    bind 127.0.0.1:{port} {fill(c['bind'])}\n")
             out.extend("    %s\n" % fill(x) for x in c["fe"])
             out.append(f"    default_backend b{i}\nbackend b{i}\n    http-reuse never\n")
-            out.extend("    %s\n" % fill(x).replace("{origin}", str(base)) for x in c["be"])
+            out.extend("    %s\n" % fill(x).replace("{origin}", str(base)).replace("{tlsorigin}", str(base + 4))
+                       .replace("{mute}", str(base + 5))
+                       for x in c["be"])
             if not any(x.startswith("server ") for x in c["be"]):
                 out.append(f"    server s1 127.0.0.1:{base}\n")
         cfg = os.path.join(tmp, name + ".cfg")
@@ -697,11 +738,13 @@ defaults
             raise
 
     def run(self, c):
-        self.origin.resp, self.origin.close_after = c["response"], False
+        for o in self.origins:
+            o.resp, o.close_after = c["response"], False
         results = []
         for req in c["reqs"]:
-            with self.origin.lock:
-                self.origin.conns.clear()
+            for o in self.origins:
+                with o.lock:
+                    o.conns.clear()
             nlog = len(self.syslog.lines)
             s = socket.create_connection(("127.0.0.1", self.ports[c["name"]]))
             s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
@@ -709,15 +752,17 @@ defaults
                 if c["tls"] is not None:
                     s = tls_client(s, c["tls"], self.dir)
                 s.sendall(req)
-                got, closed = h1diff.receive(s, 0.3, 5, first=1)
+                got, closed = h1diff.receive(s, 0.3, 5, first=c["first"])
             except ConnectionResetError:
                 got, closed = b"", "reset"  # (already: a connection refused at once)
             except ssl.SSLError as e:  # the handshake failed: the alert the client got
                 got, closed = ("<tls: %s>" % e.reason).encode(), True
             s.close()
             time.sleep(0.2)
-            with self.origin.lock:
-                server = [bytes(x) for x in self.origin.conns]
+            server = []
+            for o in self.origins:
+                with o.lock:
+                    server += [bytes(x) for x in o.conns]
             logs = [h1diff.norm_log(line) for line in self.syslog.lines[nlog:]]
             results.append(masked(dict(client=got, closed=closed, server=server, logs=logs), c["mask"]))
         return results

@@ -1,6 +1,8 @@
 package io.fulcrum.conn;
 
 import io.netty.channel.Channel;
+import io.netty.channel.ConnectTimeoutException;
+import io.netty.handler.ssl.SslHandshakeTimeoutException;
 import io.netty.util.AttributeKey;
 
 /**
@@ -81,5 +83,13 @@ public enum ConnError {
     public static ConnError of(Channel ch) {
         ConnError e = ch.attr(KEY).get();
         return e == null ? NONE : e;
+    }
+
+    /**
+     * True when {@code cause} says a server connection did not come up within {@code timeout connect}: its TCP
+     * connect or its TLS handshake, which HAProxy counts in the connection (logged {@code sC}, retried at once).
+     */
+    public static boolean connectTimedOut(Throwable cause) {
+        return cause instanceof ConnectTimeoutException || cause instanceof SslHandshakeTimeoutException;
     }
 }

@@ -10,6 +10,7 @@ import io.fulcrum.compression.Algo;
 import io.fulcrum.compression.Compression;
 import io.fulcrum.compression.Encoder;
 import io.fulcrum.compression.Negotiation;
+import io.fulcrum.conn.ConnError;
 import io.fulcrum.conn.SilentDrop;
 import io.fulcrum.http.CacheableCookie;
 import io.fulcrum.http.ErrorMessage;
@@ -62,7 +63,6 @@ import io.netty.buffer.UnpooledByteBufAllocator;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.util.AsciiString;
-import io.netty.channel.ConnectTimeoutException;
 
 import java.io.ByteArrayOutputStream;
 import java.net.SocketAddress;
@@ -794,11 +794,11 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         if (retry && redispatch()) {
             connect();
         } else if (retry) {
-            long delay = cause instanceof ConnectTimeoutException ? 0
+            long delay = ConnError.connectTimedOut(cause) ? 0
                     : Math.min(1000, backend.timeouts().connect > 0 ? backend.timeouts().connect : 1000);
             client.eventLoop().schedule(this::connect, delay, TimeUnit.MILLISECONDS);
         } else {
-            log.error(cause instanceof ConnectTimeoutException ? 's' : 'S', 'C');
+            log.error(ConnError.connectTimedOut(cause) ? 's' : 'S', 'C');
             fail(503);
         }
     }

@@ -7,6 +7,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -216,6 +218,35 @@ class TlsServerIT {
             try (NginxOrigin origin = nginx(); FulcrumProcess p = serve(config(port, "http", options), port)) {
                 assertThat(get(port)).as(options).startsWith("HTTP/1.1 503 ");
             }
+        }
+    }
+
+    /**
+     * A TLS server that never answers the ClientHello: the handshake belongs to the connection, so its end at
+     * {@code timeout connect} is a connect timeout (sC), retried at once.
+     */
+    @Test
+    void unansweredHandshakeIsAConnectTimeout() throws Exception {
+        int port = freePort();
+        try (ServerSocket mute = new ServerSocket(0, 10, InetAddress.getLoopbackAddress()); // never accepts
+             SyslogListener logs = SyslogListener.open();
+             FulcrumProcess p = serve("""
+                     global
+                         log 127.0.0.1:%d format raw local0
+                     defaults
+                         mode http
+                         log global
+                         log-format "%%ST %%tsc %%rc"
+                         timeout client 5s
+                         timeout server 5s
+                         timeout connect 500ms
+                         retries 1
+                     listen p
+                         bind 127.0.0.1:%d
+                         server s 127.0.0.1:%d ssl verify none
+                     """.formatted(logs.port(), port, mute.getLocalPort()), port)) {
+            assertThat(get(port)).startsWith("HTTP/1.1 503 ");
+            assertThat(logs.next().strip()).isEqualTo("503 sC-- 1");
         }
     }
 

@@ -4,6 +4,7 @@ import io.fulcrum.backend.Backend;
 import io.fulcrum.backend.QueuePriority;
 import io.fulcrum.backend.Ticket;
 import io.fulcrum.conn.CloseAfterFlush;
+import io.fulcrum.conn.ConnError;
 import io.fulcrum.conn.IoUringHalfClose;
 import io.fulcrum.conn.LingeringClose;
 import io.fulcrum.conn.SilentDrop;
@@ -627,7 +628,7 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
             ch.close();
             server = null;
             if (attempts > backend.retries()) {
-                log.error(cause instanceof io.netty.channel.ConnectTimeoutException ? 's' : 'S', 'C');
+                log.error(ConnError.connectTimedOut(cause) ? 's' : 'S', 'C');
                 abort();
                 return;
             }
@@ -639,7 +640,7 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
                 return;
             }
             // HAProxy waits min(timeout connect, 1s) before retrying after a refusal, not after a timeout.
-            long delay = cause instanceof io.netty.channel.ConnectTimeoutException ? 0
+            long delay = ConnError.connectTimedOut(cause) ? 0
                     : Math.min(1000, backend.timeouts().connect > 0 ? backend.timeouts().connect : 1000);
             client.eventLoop().schedule(this::connect, delay, TimeUnit.MILLISECONDS);
             return;
