@@ -69,21 +69,27 @@ def after(*lines, **kw):
 # --- TLS: the certificates (made once per run in its directory) and the client's side -----------------------------
 
 def make_certs(d):
-    """A CA, two server certificates (a.example, b.example: a.pem, b.pem with their keys) and a client certificate
-    (client.crt, client.key) it signed, all ECDSA P-256 with fixed serials."""
+    """Two CAs (ca.pem, other-ca.pem) and, signed by the first, two server certificates (a.example, b.example: a.pem,
+    b.pem with their keys) and a client certificate (client.crt, client.key); stranger.crt, a client certificate of the
+    other CA, and selfie.crt, a self-signed one; all ECDSA P-256 with fixed serials."""
     def sh(*args, stdin=None):
         subprocess.run(args, cwd=d, check=True, input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
-    sh("openssl", "req", "-x509", *ec, "-keyout", "ca.key", "-out", "ca.pem", "-subj", "/CN=Test CA/O=Fulcrum",
-       "-days", "3650", "-set_serial", "1")
-    for name, cn, serial, ext in [("a", "/CN=a.example/O=Site A", "0x0A01", "subjectAltName=DNS:a.example"),
-                                  ("b", "/CN=b.example/O=Site B", "0x0B02", "subjectAltName=DNS:b.example"),
-                                  ("client", "/CN=client one/O=Users", "0x0C03", "extendedKeyUsage=clientAuth")]:
+    for name, cn, serial in [("ca", "/CN=Test CA/O=Fulcrum", "1"), ("other-ca", "/CN=Other CA/O=Elsewhere", "2"),
+                             ("selfie", "/CN=myself/O=Users", "3")]:
+        sh("openssl", "req", "-x509", *ec, "-keyout", name + ".key", "-out", name + ".pem", "-subj", cn,
+           "-days", "3650", "-set_serial", serial)
+    sh("cp", "selfie.pem", "selfie.crt")
+    for name, ca, cn, serial, ext in [
+            ("a", "ca", "/CN=a.example/O=Site A", "0x0A01", "subjectAltName=DNS:a.example"),
+            ("b", "ca", "/CN=b.example/O=Site B", "0x0B02", "subjectAltName=DNS:b.example"),
+            ("client", "ca", "/CN=client one/O=Users", "0x0C03", "extendedKeyUsage=clientAuth"),
+            ("stranger", "other-ca", "/CN=stranger/O=Elsewhere", "0x0D04", "extendedKeyUsage=clientAuth")]:
         sh("openssl", "req", "-new", *ec, "-keyout", name + ".key", "-out", name + ".csr", "-subj", cn)
         with open(os.path.join(d, name + ".ext"), "w") as f:
             f.write(ext + "\n")
-        sh("openssl", "x509", "-req", "-in", name + ".csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-set_serial", serial,
-           "-days", "3650", "-extfile", name + ".ext", "-out", name + ".crt")
+        sh("openssl", "x509", "-req", "-in", name + ".csr", "-CA", ca + ".pem", "-CAkey", ca + ".key", "-set_serial",
+           serial, "-days", "3650", "-extfile", name + ".ext", "-out", name + ".crt")
         with open(os.path.join(d, name + ".pem"), "wb") as out:
             for part in (".crt", ".key"):
                 with open(os.path.join(d, name + part), "rb") as f:
@@ -92,7 +98,8 @@ def make_certs(d):
 
 def tls_client(s, opts, d):
     """Wraps socket <s> in a TLS client with options <opts>: sni (the server name sent, none when absent), alpn (a
-    list), version ("1.2" or "1.3": the only one offered), ciphers (TLS 1.2's list), cert (present client.crt)."""
+    list), version ("1.2" or "1.3": the only one offered), ciphers (TLS 1.2's list), cert (present client.crt, or
+    NAME.crt when a name)."""
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
     ctx.check_hostname = False
     ctx.verify_mode = ssl.CERT_NONE
@@ -104,7 +111,8 @@ def tls_client(s, opts, d):
     if "alpn" in opts:
         ctx.set_alpn_protocols(opts["alpn"])
     if opts.get("cert"):
-        ctx.load_cert_chain(os.path.join(d, "client.crt"), os.path.join(d, "client.key"))
+        name = "client" if opts["cert"] is True else opts["cert"]
+        ctx.load_cert_chain(os.path.join(d, name + ".crt"), os.path.join(d, name + ".key"))
     return ctx.wrap_socket(s, server_hostname=opts.get("sni"))
 
 
@@ -561,6 +569,16 @@ CASES = [
         ("client-no-cert", "ssl crt {dir}/a.pem ca-file {dir}/ca.pem verify optional", {"version": "1.3"},
          SSL_C, [], None, None),
         ("client-cert-unasked", "ssl crt {dir}/a.pem", {"version": "1.3", "cert": True}, SSL_C, [], None, None),
+        *[("client-" + who + "-" + n, "ssl crt {dir}/a.pem ca-file {dir}/ca.pem verify optional" + opts,
+           {"version": "1.3", "cert": who}, SSL_C, [], None, None) for who in ("stranger", "selfie") for n, opts in [
+            ("strict", ""), ("ca-ignore", " ca-ignore-err all"), ("ca-ignore-20", " ca-ignore-err 20,21"),
+            ("both-ignore", " ca-ignore-err all crt-ignore-err all")]],
+        ("client-stranger-12", "ssl crt {dir}/a.pem ca-file {dir}/ca.pem verify optional ca-ignore-err all",
+         {"version": "1.2", "cert": "stranger"}, SSL_C, [], None, None),
+        ("client-stranger-required", "ssl crt {dir}/a.pem ca-file {dir}/ca.pem verify required ca-ignore-err all",
+         {"version": "1.3", "cert": "stranger"}, SSL_C, [], None, None),
+        ("client-cert-verify-none", "ssl crt {dir}/a.pem ca-file {dir}/ca.pem verify none",
+         {"version": "1.3", "cert": "stranger"}, SSL_C, [], None, None),
         ("cipherlist", "ssl crt {dir}/a.pem", {"version": "1.2", "ciphers": "ECDHE-ECDSA-AES128-GCM-SHA256:AES128-SHA"},
          "%[ssl_fc_cipherlist_str] %[ssl_fc_cipherlist_hex] %[ssl_fc_protocol_hello_id]", [], None, None),
         ("forwarded-proto", "ssl crt {dir}/a.pem", {"version": "1.3"}, "%[req.hdr(x-forwarded-proto)]",

@@ -1,5 +1,8 @@
 package io.fulcrum.tls;
 
+import io.netty.handler.ssl.OpenSslCertificateException;
+import io.netty.internal.tcnative.CertificateVerifier;
+
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLSession;
 import javax.net.ssl.X509ExtendedTrustManager;
@@ -102,7 +105,11 @@ final class ClientVerifier extends X509ExtendedTrustManager {
             s.putValue(RESULT, o);
         }
         if (o.refused()) {
-            throw new CertificateException("client certificate: X509 error " + o.last() + " at depth " + o.refusedAt());
+            String message = "client certificate: X509 error " + o.last() + " at depth " + o.refusedAt();
+            // With the error's code BoringSSL sends the alert OpenSSL would (unknown_ca, certificate_expired...), not
+            // internal_error.
+            throw CertificateVerifier.isValid(o.last()) ? new OpenSslCertificateException(message, o.last())
+                    : new CertificateException(message);
         }
     }
 
