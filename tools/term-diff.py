@@ -60,7 +60,7 @@ defaults
     timeout tunnel 1500ms
 frontend fe
     bind 127.0.0.1:{port}
-    log-format "%ST %tsc %B %HU %Tq/%Tw/%Tc/%Tr/%Ta ac=%ac bc=%bc sc=%sc rc=%rc sq=%sq bq=%bq"
+    log-format "%ST %tsc %B %HU %Tq/%Tw/%Tc/%Tr/%Ta ac=%ac bc=%bc sc=%sc rc=%rc sq=%sq bq=%bq s=%s"
     http-request deny if {{ path /deny }}
     http-request tarpit if {{ path /tarpit }}
     timeout tarpit 300ms
@@ -71,6 +71,9 @@ frontend fe
     use_backend retry if {{ path_beg /r/ }}
     use_backend httpclose if {{ path_beg /hc/ }}
     use_backend dead if {{ path /refused }}
+    use_backend redisp if {{ path_beg /rd/ }}
+    use_backend redisp-all-dead if {{ path_beg /rdd/ }}
+    use_backend redisp-l7 if {{ path_beg /rd7/ }}
     default_backend be
 backend be
     server s1 127.0.0.1:{origin}
@@ -97,6 +100,25 @@ backend retry
 backend dead
     retries 2
     server s1 127.0.0.1:1
+backend redisp
+    balance first
+    option redispatch
+    retries 2
+    server dead 127.0.0.1:1
+    server live 127.0.0.1:{origin}
+backend redisp-all-dead
+    balance roundrobin
+    option redispatch 1
+    retries 3
+    server d1 127.0.0.1:1
+    server d2 127.0.0.1:2
+backend redisp-l7
+    balance first
+    option redispatch
+    retries 2
+    retry-on empty-response 500
+    server s1 127.0.0.1:{origin} maxconn 100
+    server s2 127.0.0.1:{origin}
 frontend tcp
     mode tcp
     bind 127.0.0.1:{tcp}
@@ -205,7 +227,7 @@ def origin_conn(c):
             first = head.split(b"\r\n")[0].decode("latin-1")
             path = first.split(" ")[1] if " " in first else "/"
             behaviour = path.lstrip("/")
-            behaviour = re.sub(r"^(q|a|aq|sc|hc|r)/", "", behaviour)
+            behaviour = re.sub(r"^(q|a|aq|sc|hc|r|rd|rdd|rd7)/", "", behaviour)
             BEHAVIOURS.get(behaviour, lambda s: s.sendall(b"HTTP/1.1 404 NF\r\nContent-Length: 0\r\n\r\n"))(c)
     except OSError:
         pass
@@ -346,6 +368,10 @@ CASES = [
     ("retry-500", [("send", req("r/e500")), ("read", 1.5)]),
     ("retry-partial-head", [("send", req("r/partial-head")), ("read", 1.5)]),
     ("retry-body-cut", [("send", req("r/close-body")), ("read", 1.5)]),
+    ("redispatch", [("send", req("rd/ok")), ("read", 2.5)]),
+    ("redispatch-all-dead", [("send", req("rdd/ok")), ("read", 4.5)]),
+    ("redispatch-l7-500", [("send", req("rd7/e500")), ("read", 1.5)]),
+    ("redispatch-l7-empty", [("send", req("rd7/close-head")), ("read", 1.5)]),
     ("ka-then-idle", [("send", req("ok")), ("read", 2.0)]),
     ("ka-pipelined", [("send", req("ok") + req("ok")), ("read", 2.0)]),
     ("shut-before-response", [("send", req("stall-head")), ("sleep", 0.3), ("shut",), ("read", 2.0)]),
