@@ -337,7 +337,7 @@ KNOWN = {
 class Origin(threading.Thread):
     """A raw server: captures what each connection sends and answers each request head with the case's bytes. With
     <tls> (a server SSLContext) it speaks TLS, and what it captures starts with the name the client sent (SNI) and
-    the protocol ALPN chose: b"<sni=NAME alpn=PROTO>"."""
+    the protocol ALPN chose: b"<sni=NAME alpn=PROTO>" (or b"<tls: REASON>" when the handshake failed)."""
 
     def __init__(self, port, tls=None):
         super().__init__(daemon=True)
@@ -365,7 +365,11 @@ class Origin(threading.Thread):
         answered = 0  # heads answered so far
         try:
             if self.tls is not None:
-                c = self.tls.wrap_socket(c, server_side=True)
+                try:
+                    c = self.tls.wrap_socket(c, server_side=True)
+                except ssl.SSLError as e:  # the alert the client sent, or what was wrong with its bytes
+                    rec.extend(b"<tls: %s>" % str(e.reason).encode())
+                    return
                 rec.extend(b"<sni=%s alpn=%s>" % (str(getattr(c, "sni", None)).encode(),
                                                   str(c.selected_alpn_protocol()).encode()))
             while True:

@@ -624,6 +624,7 @@ CASES = [
         ("verifyhost", "{tlsorigin}", "ssl verify required ca-file {dir}/ca.pem verifyhost a.example", [], None),
         ("verifyhost-wrong", "{tlsorigin}", "ssl verify required ca-file {dir}/ca.pem verifyhost c.example", [], None),
         ("verify-wrong-ca", "{tlsorigin}", "ssl verify required ca-file {dir}/b.crt", [], None),
+        ("verify-other-ca", "{tlsorigin}", "ssl verify required ca-file {dir}/other-ca.pem", [], None),
         ("max-ver", "{tlsorigin}", "ssl verify none ssl-max-ver TLSv1.2", [], None),
         ("bc-fetches", "{tlsorigin}", "ssl verify none alpn http/1.1",
          ['http-response set-header X-Bc "%[ssl_bc] %[ssl_bc_protocol] %[ssl_bc_cipher] %[ssl_bc_alpn] '

@@ -26,10 +26,12 @@ if [ -f "$cache" ] && [ "$cache" -nt "$jar" ] && [ -z "$(find "$target/lib" -new
 fi
 rm -f "$cache" "$cache.tmp"
 
-# Ports: a random block of five above 20000 whose ports refuse connections (nothing listens there).
+# Ports: a random block of five between 10000 and 14000 whose ports refuse connections (nothing listens there): below
+# the kernel's ephemeral range (32768-60999 here), where a client socket's port, which refuses connections too, made
+# the bind fail, and below the tests' 20000-32767 and the sweeps' 14500 and up.
 port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 for _ in 1 2 3 4 5 6 7 8 9 10; do
-    base=$((20000 + RANDOM % 40000))
+    base=$((10000 + RANDOM % 4000))
     if port_free "$base" && port_free $((base + 1)) && port_free $((base + 2)) && port_free $((base + 3)) && port_free $((base + 4)); then
         break
     fi

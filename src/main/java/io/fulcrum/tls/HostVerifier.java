@@ -1,5 +1,8 @@
 package io.fulcrum.tls;
 
+import io.netty.handler.ssl.OpenSslCertificateException;
+import io.netty.internal.tcnative.CertificateVerifier;
+
 import javax.net.ssl.CertPathTrustManagerParameters;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLSession;
@@ -10,7 +13,9 @@ import javax.net.ssl.X509TrustManager;
 import java.net.Socket;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
+import java.security.cert.CertPathBuilderException;
 import java.security.cert.CertPathValidator;
+import java.security.cert.CertPathValidatorException;
 import java.security.cert.CertStore;
 import java.security.cert.CertificateException;
 import java.security.cert.CertificateParsingException;
@@ -105,14 +110,41 @@ final class HostVerifier extends X509ExtendedTrustManager {
     public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
         X509ExtendedTrustManager cas = authorities;
         List<?> sni = engine.getSSLParameters().getServerNames();
-        if (sni != null && !sni.isEmpty()) {
-            cas.checkServerTrusted(chain, authType, engine); // the SNI name too (endpoint identification)
-            return;
+        try {
+            if (sni != null && !sni.isEmpty()) {
+                cas.checkServerTrusted(chain, authType, engine); // the SNI name too (endpoint identification)
+                return;
+            }
+            cas.checkServerTrusted(chain, authType);
+        } catch (CertificateException e) {
+            throw withX509Error(e);
         }
-        cas.checkServerTrusted(chain, authType);
         if (host != null && !matches(chain[0], host)) {
             throw new CertificateException("the certificate does not name " + host + " (verifyhost)");
         }
+    }
+
+    /**
+     * A refusal of the chain carrying OpenSSL's X509 error for it, so that BoringSSL sends the server the alert
+     * HAProxy's OpenSSL would (unknown_ca, certificate_expired...). A name that does not match keeps no code: OpenSSL's
+     * alert is internal_error then, as BoringSSL's.
+     */
+    private static CertificateException withX509Error(CertificateException e) {
+        int code = 0;
+        for (Throwable t = e; t != null && code == 0; t = t.getCause()) {
+            if (t instanceof CertPathValidatorException v && v.getReason() instanceof CertPathValidatorException.BasicReason r) {
+                code = switch (r) {
+                    case EXPIRED -> CertificateVerifier.X509_V_ERR_CERT_HAS_EXPIRED;
+                    case NOT_YET_VALID -> CertificateVerifier.X509_V_ERR_CERT_NOT_YET_VALID;
+                    case REVOKED -> CertificateVerifier.X509_V_ERR_CERT_REVOKED;
+                    case INVALID_SIGNATURE -> CertificateVerifier.X509_V_ERR_CERT_SIGNATURE_FAILURE;
+                    default -> CertificateVerifier.X509_V_ERR_UNSPECIFIED;
+                };
+            } else if (t instanceof CertPathValidatorException || t instanceof CertPathBuilderException) {
+                code = CertificateVerifier.X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY; // no path to a CA of the file
+            }
+        }
+        return code == 0 ? e : new OpenSslCertificateException(e.getMessage(), code);
     }
 
     /** The certificate names {@code host}: a DNS name (or, without any, a common name) equal or a wildcard covering it. */

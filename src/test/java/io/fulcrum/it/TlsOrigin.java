@@ -11,11 +11,15 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.KeyStore;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /** A TLS server that answers each connection with its name and closes. */
 final class TlsOrigin implements AutoCloseable {
     private final SSLServerSocket socket;
     private final Thread thread;
+    private final Queue<String> failures = new ConcurrentLinkedQueue<>();
 
     /** A server for a new self-signed certificate of {@code name}, answering {@code name}. */
     static TlsOrigin selfSigned(Path dir, String name) throws Exception {
@@ -47,14 +51,19 @@ final class TlsOrigin implements AutoCloseable {
         });
     }
 
-    private static void answer(Socket c, String name) {
+    private void answer(Socket c, String name) {
         try (Socket s = c) {
             s.setSoTimeout(5000);
             s.getOutputStream().write((name + "\n").getBytes(StandardCharsets.US_ASCII));
             s.getOutputStream().flush();
         } catch (IOException e) {
-            System.err.println("origin " + name + ": " + e);
+            failures.add(e.getMessage());
         }
+    }
+
+    /** Why connections failed (a refused handshake: the alert the client sent, "Received fatal alert: unknown_ca"). */
+    List<String> failures() {
+        return List.copyOf(failures);
     }
 
     int port() {

@@ -62,6 +62,20 @@ class TlsVerifyHostIT {
                     assertThat(through(fe)).as(host).isEmpty();
                 }
             }
+            // A CA file that does not vouch for it: OpenSSL's alert for the error, as HAProxy's (which resets the
+            // connection right after it: this origin reads the reset first; tools/rules-diff.py compares the alerts)
+            TlsKit.authority(dir, "other-ca");
+            int other = freePort();
+            try (FulcrumProcess p = serve(config(other, origin.port(), "").replace("ca.pem", "other-ca.pem"), other)) {
+                assertThat(through(other)).isEmpty();
+                if (!TcpProxyKit.haproxy()) {
+                    long deadline = System.nanoTime() + 5_000_000_000L; // (the origin notes it on its own thread)
+                    while (origin.failures().stream().noneMatch(f -> f.endsWith("alert: unknown_ca")) && System.nanoTime() < deadline) {
+                        Thread.sleep(20);
+                    }
+                    assertThat(origin.failures()).anyMatch(f -> f.endsWith("alert: unknown_ca"));
+                }
+            }
             if (TcpProxyKit.haproxy()) {
                 return; // HAProxy 2.6 documents no-verifyhost but does not know it
             }
