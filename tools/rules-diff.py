@@ -48,7 +48,7 @@ def case(name, fe=(), be=(), reqs=None, response=OK, top="", files=None, mask=()
     """fe, be: the lines of the case's frontend and backend; top: sections of its own ({i} is the case's number);
     files: name -> content, written in the run's directory ({dir} in the lines); mask: regular expressions whose
     matches are blanked in what is compared (values that legitimately change from run to run); bind: what follows
-    the frontend's bind address (e.g. "ssl crt {dir}/a.pem"); tls: the client's TLS options (see tls_client), the
+    the frontend's bind address (e.g. "ssl crt {dir}/a.pem"); tls: the client's TLS options (see tls_context), the
     client speaks plain TCP when None; first: the seconds the client waits for a first byte."""
     return dict(name=name, fe=list(fe), be=list(be), reqs=reqs or [get()], response=response, top=top,
                 files=files or {}, mask=list(mask), bind=bind, tls=tls, first=first)
@@ -96,10 +96,10 @@ def make_certs(d):
                     out.write(f.read())
 
 
-def tls_client(s, opts, d):
-    """Wraps socket <s> in a TLS client with options <opts>: sni (the server name sent, none when absent), alpn (a
-    list), version ("1.2" or "1.3": the only one offered), ciphers (TLS 1.2's list), cert (present client.crt, or
-    NAME.crt when a name)."""
+def tls_context(opts, d):
+    """A TLS client's context for <opts>: sni (the server name sent, none when absent), alpn (a list), version ("1.2" or
+    "1.3": the only one offered), ciphers (TLS 1.2's list), cert (present client.crt, or NAME.crt when a name), resume
+    (each connection after the first resumes the session of the one before)."""
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
     ctx.check_hostname = False
     ctx.verify_mode = ssl.CERT_NONE
@@ -113,8 +113,7 @@ def tls_client(s, opts, d):
     if opts.get("cert"):
         name = "client" if opts["cert"] is True else opts["cert"]
         ctx.load_cert_chain(os.path.join(d, name + ".crt"), os.path.join(d, name + ".key"))
-    return ctx.wrap_socket(s, server_hostname=opts.get("sni"))
-
+    return ctx
 
 
 URIS = [get(u) for u in ["/", "/a", "/a/b", "/a/b/c?x=1", "/img/logo.png", "/index.html?q=2", "/a/b/c/d/e",
@@ -581,6 +580,14 @@ CASES = [
          {"version": "1.3", "cert": "stranger"}, SSL_C, [], None, None),
         ("cipherlist", "ssl crt {dir}/a.pem", {"version": "1.2", "ciphers": "ECDHE-ECDSA-AES128-GCM-SHA256:AES128-SHA"},
          "%[ssl_fc_cipherlist_str] %[ssl_fc_cipherlist_hex] %[ssl_fc_protocol_hello_id]", [], None, None),
+        *[("resume-" + n, "ssl crt {dir}/a.pem" + bind_, dict(resume=True, **tls_),
+           "%[ssl_fc_is_resumed] %[ssl_fc_protocol] %[ssl_fc_has_crt] %[ssl_c_used] %[ssl_c_verify]", [],
+           [get(), get(), get()], None) for n, bind_, tls_ in [
+            ("13", "", {"version": "1.3"}), ("12", "", {"version": "1.2"}),
+            ("12-no-tickets", " no-tls-tickets", {"version": "1.2"}),
+            ("13-no-tickets", " no-tls-tickets", {"version": "1.3"}),
+            ("13-client-cert", " ca-file {dir}/ca.pem verify optional", {"version": "1.3", "cert": True}),
+            ("12-client-cert", " ca-file {dir}/ca.pem verify optional", {"version": "1.2", "cert": True})]],
         ("forwarded-proto", "ssl crt {dir}/a.pem", {"version": "1.3"}, "%[req.hdr(x-forwarded-proto)]",
          ["http-request set-header X-Forwarded-Proto https if { ssl_fc }"], None, None),
         ("redirect-scheme", "ssl crt {dir}/a.pem", {"version": "1.3"}, "%[ssl_fc]",
@@ -689,6 +696,8 @@ KNOWN = {
     "srv-tls-verify-ca-wrong-sni": "a server certificate that does not match the sni name: haproxy 2.6 answers 503 at "
                                    "once, counting its retries without connecting again; Fulcrum retries as after any "
                                    "failed handshake (differences.md, TLS)",
+    "tls-resume-13-no-tickets": "BoringSSL resumes TLS 1.3 from tickets only: with no-tls-tickets nothing resumes "
+                                "(differences.md, TLS)",
     "tls-12-sha384-cbc": "BoringSSL has no SHA-384 CBC suites (differences.md, TLS)",
     "use-proxy-header": "Proxy-Connection is a hop-by-hop field, removed (http1-strictness.md)",
     "response-del-content-length": "rules do not change a message's framing (differences.md, HTTP/1)",
@@ -760,6 +769,8 @@ defaults
         for o in self.origins:
             o.resp, o.close_after = c["response"], False
         results = []
+        tls = tls_context(c["tls"], self.dir) if c["tls"] is not None else None
+        session = None
         for req in c["reqs"]:
             for o in self.origins:
                 with o.lock:
@@ -768,10 +779,13 @@ defaults
             s = socket.create_connection(("127.0.0.1", self.ports[c["name"]]))
             s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             try:
-                if c["tls"] is not None:
-                    s = tls_client(s, c["tls"], self.dir)
+                if tls is not None:
+                    s = tls.wrap_socket(s, server_hostname=c["tls"].get("sni"),
+                                        session=session if c["tls"].get("resume") else None)
                 s.sendall(req)
                 got, closed = h1diff.receive(s, 0.3, 5, first=c["first"])
+                if tls is not None:
+                    session = s.session
             except ConnectionResetError:
                 got, closed = b"", "reset"  # (already: a connection refused at once)
             except ssl.SSLError as e:  # the handshake failed: the alert the client got
