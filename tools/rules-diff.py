@@ -70,8 +70,9 @@ def after(*lines, **kw):
 
 def make_certs(d):
     """Two CAs (ca.pem, other-ca.pem) and, signed by the first, two server certificates (a.example, b.example: a.pem,
-    b.pem with their keys) and a client certificate (client.crt, client.key); stranger.crt, a client certificate of the
-    other CA, and selfie.crt, a self-signed one; all ECDSA P-256 with fixed serials."""
+    b.pem with their keys) and client certificates (client.crt, client.key; revoked.crt, which crl.pem revokes);
+    stranger.crt, a client certificate of the other CA, and selfie.crt, a self-signed one; all ECDSA P-256 with fixed
+    serials."""
     def sh(*args, stdin=None):
         subprocess.run(args, cwd=d, check=True, input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"]
@@ -84,7 +85,8 @@ def make_certs(d):
             ("a", "ca", "/CN=a.example/O=Site A", "0x0A01", "subjectAltName=DNS:a.example"),
             ("b", "ca", "/CN=b.example/O=Site B", "0x0B02", "subjectAltName=DNS:b.example"),
             ("client", "ca", "/CN=client one/O=Users", "0x0C03", "extendedKeyUsage=clientAuth"),
-            ("stranger", "other-ca", "/CN=stranger/O=Elsewhere", "0x0D04", "extendedKeyUsage=clientAuth")]:
+            ("stranger", "other-ca", "/CN=stranger/O=Elsewhere", "0x0D04", "extendedKeyUsage=clientAuth"),
+            ("revoked", "ca", "/CN=revoked one/O=Users", "0x0E05", "extendedKeyUsage=clientAuth")]:
         sh("openssl", "req", "-new", *ec, "-keyout", name + ".key", "-out", name + ".csr", "-subj", cn)
         with open(os.path.join(d, name + ".ext"), "w") as f:
             f.write(ext + "\n")
@@ -94,6 +96,16 @@ def make_certs(d):
             for part in (".crt", ".key"):
                 with open(os.path.join(d, name + part), "rb") as f:
                     out.write(f.read())
+    # crl.pem: the CA's list, revoking revoked.crt
+    with open(os.path.join(d, "ca.cnf"), "w") as f:
+        f.write("[ca]\ndefault_ca = dflt\n[dflt]\ndatabase = index.txt\ncrlnumber = crlnumber\ndefault_md = sha256\n"
+                "default_crl_days = 3650\n")
+    open(os.path.join(d, "index.txt"), "w").close()
+    with open(os.path.join(d, "crlnumber"), "w") as f:
+        f.write("1000\n")
+    ca = ["-config", "ca.cnf", "-keyfile", "ca.key", "-cert", "ca.pem"]
+    sh("openssl", "ca", *ca, "-revoke", "revoked.crt")
+    sh("openssl", "ca", *ca, "-gencrl", "-out", "crl.pem")
 
 
 def tls_context(opts, d):
@@ -561,6 +573,19 @@ CASES = [
         ("crt-list", "ssl crt-list {dir}/list{i}.txt", {"version": "1.3", "sni": "www.b.example"},
          "%[ssl_f_s_dn] %[ssl_fc_sni] %[ssl_fc_alpn]", [], None,
          {"list{i}.txt": "{dir}/a.pem\n{dir}/b.pem [alpn http/1.1] *.b.example\n"}),
+        *[("crt-list-" + n, "ssl crt-list {dir}/opts{i}.txt", tls_, "%[ssl_f_s_dn(CN)] %[ssl_fc_protocol] %[ssl_c_used]",
+           [], None, {"opts{i}.txt": "{dir}/a.pem [ssl-min-ver TLSv1.3] a.example\n"
+                                     "{dir}/b.pem [verify required ca-file {dir}/ca.pem] b.example\n"}) for n, tls_ in [
+            ("min-ver-refused", {"version": "1.2", "sni": "a.example"}),
+            ("min-ver-ok", {"version": "1.3", "sni": "a.example"}),
+            ("verify-refused", {"version": "1.3", "sni": "b.example"}),
+            ("verify-ok", {"version": "1.3", "sni": "b.example", "cert": True}),
+            ("default-line", {"version": "1.2", "sni": "c.example"}),
+            ("default-no-sni", {"version": "1.2"})]],
+        *[("crt-list-verify-" + n, "ssl crt-list {dir}/verify{i}.txt", tls_, "%[ssl_f_s_dn(CN)] %[ssl_c_used]", [], None,
+           {"verify{i}.txt": "{dir}/b.pem [verify required ca-file {dir}/ca.pem] b.example\n{dir}/a.pem a.example\n"})
+          for n, tls_ in [("default", {"version": "1.3", "sni": "c.example"}), ("named", {"version": "1.3", "sni": "b.example"}),
+                          ("other", {"version": "1.3", "sni": "a.example"})]],
         ("client-cert", "ssl crt {dir}/a.pem ca-file {dir}/ca.pem verify optional", {"version": "1.3", "cert": True},
          SSL_C, [], None, None),
         ("client-cert-12", "ssl crt {dir}/a.pem ca-file {dir}/ca.pem verify optional",
@@ -572,6 +597,11 @@ CASES = [
            {"version": "1.3", "cert": who}, SSL_C, [], None, None) for who in ("stranger", "selfie") for n, opts in [
             ("strict", ""), ("ca-ignore", " ca-ignore-err all"), ("ca-ignore-20", " ca-ignore-err 20,21"),
             ("both-ignore", " ca-ignore-err all crt-ignore-err all")]],
+        *[("crl-" + n, "ssl crt {dir}/a.pem ca-file {dir}/ca.pem verify optional crl-file {dir}/crl.pem" + opts,
+           {"version": v, "cert": who}, SSL_C, [], None, None) for n, opts, v, who in [
+            ("revoked", "", "1.3", "revoked"), ("revoked-12", "", "1.2", "revoked"), ("valid", "", "1.3", True),
+            ("revoked-ignored", " crt-ignore-err 23", "1.3", "revoked"),
+            ("revoked-ignored-all", " crt-ignore-err all", "1.3", "revoked"), ("no-cert", "", "1.3", False)]],
         ("client-stranger-12", "ssl crt {dir}/a.pem ca-file {dir}/ca.pem verify optional ca-ignore-err all",
          {"version": "1.2", "cert": "stranger"}, SSL_C, [], None, None),
         ("client-stranger-required", "ssl crt {dir}/a.pem ca-file {dir}/ca.pem verify required ca-ignore-err all",
@@ -698,6 +728,9 @@ KNOWN = {
                                    "failed handshake (differences.md, TLS)",
     "tls-resume-13-no-tickets": "BoringSSL resumes TLS 1.3 from tickets only: with no-tls-tickets nothing resumes "
                                 "(differences.md, TLS)",
+    "tls-crt-list-default-line": "a crt-list line's ssl-min-ver binds its certificate as the default too; haproxy then "
+                                 "applies the bind line's versions (differences.md, TLS)",
+    "tls-crt-list-default-no-sni": "as tls-crt-list-default-line",
     "tls-12-sha384-cbc": "BoringSSL has no SHA-384 CBC suites (differences.md, TLS)",
     "use-proxy-header": "Proxy-Connection is a hop-by-hop field, removed (http1-strictness.md)",
     "response-del-content-length": "rules do not change a message's framing (differences.md, HTTP/1)",
