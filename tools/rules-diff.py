@@ -728,9 +728,6 @@ KNOWN = {
                                    "failed handshake (differences.md, TLS)",
     "tls-resume-13-no-tickets": "BoringSSL resumes TLS 1.3 from tickets only: with no-tls-tickets nothing resumes "
                                 "(differences.md, TLS)",
-    "tls-crt-list-default-line": "a crt-list line's ssl-min-ver binds its certificate as the default too; haproxy then "
-                                 "applies the bind line's versions (differences.md, TLS)",
-    "tls-crt-list-default-no-sni": "as tls-crt-list-default-line",
     "tls-12-sha384-cbc": "BoringSSL has no SHA-384 CBC suites (differences.md, TLS)",
     "use-proxy-header": "Proxy-Connection is a hop-by-hop field, removed (http1-strictness.md)",
     "response-del-content-length": "rules do not change a message's framing (differences.md, HTTP/1)",

@@ -1,6 +1,7 @@
 package io.fulcrum.tls;
 
 import io.fulcrum.cfg.ConfigException;
+import io.netty.handler.ssl.SslContext;
 
 import java.security.cert.X509CRL;
 import java.security.cert.X509Certificate;
@@ -76,7 +77,9 @@ final class BindSite {
 
     private SniMap.Entry make(CertKey cert, BindOptions o, List<String> filters, Object origin) throws ConfigException, ContextBuilder.OptionError {
         Recipe recipe = new Recipe(o, verifier(o), globals, tls.ticketKeys);
-        return SniMap.Entry.of(recipe.build(cert), cert, filters, recipe, origin);
+        Recipe asDefault = recipe.withVersionsOf(lineDefaults);
+        SslContext context = recipe.build(cert);
+        return SniMap.Entry.of(context, cert, filters, recipe, origin, asDefault, asDefault == recipe ? context : asDefault.build(cert));
     }
 
     private ClientVerifier verifier(BindOptions o) throws ConfigException {

@@ -6,6 +6,9 @@ import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
 
+import java.util.Arrays;
+import java.util.EnumSet;
+
 /**
  * How a bind line makes the context of one of its certificates: its options (the line's, a crt-list line's, the
  * globals'), the verification of client certificates and the ticket keys (or null). Kept to make it again for a
@@ -20,6 +23,23 @@ record Recipe(BindOptions options, ClientVerifier verifier, TlsGlobals globals, 
 
     private boolean named(String file, String name) {
         return file != null && globals.ca(file).toString().equals(name);
+    }
+
+    /**
+     * This recipe with the protocol versions of {@code bind} (the bind line's options): what a crt-list line's
+     * certificate gets as the line's default (no SNI, or no line names the host). HAProxy sets a crt-list line's
+     * versions only when SNI chose the line; its other options (verify, ca-file, ciphers...) hold for the default too.
+     * This recipe itself when the versions are the same.
+     */
+    Recipe withVersionsOf(BindOptions bind) {
+        if (Arrays.equals(options.protocols(), bind.protocols())) {
+            return this;
+        }
+        BindOptions o = options.copyBindOptions();
+        o.minVersion = bind.minVersion;
+        o.maxVersion = bind.maxVersion;
+        o.disabled = EnumSet.copyOf(bind.disabled);
+        return new Recipe(o, verifier, globals, tickets);
     }
 
     SslContext build(CertKey cert) throws ContextBuilder.OptionError {

@@ -27,19 +27,31 @@ final class SniMap implements Mapping<String, SslContext> {
      * line it comes from (null for a {@code crt}).
      */
     record Entry(SslContext context, CertKey cert, List<String> filters, Recipe recipe, List<String> names, Set<String> excluded,
-                 Object origin) {
+                 Object origin, Recipe defaultRecipe, SslContext asDefault) {
 
         static Entry of(SslContext context, CertKey cert, List<String> filters, Recipe recipe) {
-            return of(context, cert, filters, recipe, null);
+            return of(context, cert, filters, recipe, null, recipe, context);
         }
 
-        static Entry of(SslContext context, CertKey cert, List<String> filters, Recipe recipe, Object origin) {
+        /**
+         * @param defaultRecipe how the context of the certificate as the bind line's default is made ({@code asDefault}:
+         *                      the same as {@code recipe} and {@code context} but for a crt-list line's versions, see
+         *                      {@link Recipe#withVersionsOf})
+         */
+        static Entry of(SslContext context, CertKey cert, List<String> filters, Recipe recipe, Object origin, Recipe defaultRecipe,
+                        SslContext asDefault) {
             Set<String> negative = new HashSet<>();
             filters.stream().filter(f -> f.startsWith("!")).forEach(f -> negative.add(f.substring(1).toLowerCase(Locale.ROOT)));
             List<String> positive = filters.stream().filter(f -> !f.startsWith("!")).toList();
             List<String> names = negative.contains("*") ? List.of()
                     : (positive.isEmpty() ? cert.names() : positive).stream().filter(n -> !negative.contains(n)).toList();
-            return new Entry(context, cert, List.copyOf(filters), recipe, names, Set.copyOf(negative), origin);
+            return new Entry(context, cert, List.copyOf(filters), recipe, names, Set.copyOf(negative), origin, defaultRecipe, asDefault);
+        }
+
+        /** The entry with {@code cert}, its contexts made again as these were. */
+        Entry with(CertKey cert) throws ContextBuilder.OptionError {
+            SslContext c = recipe.build(cert);
+            return of(c, cert, filters, recipe, origin, defaultRecipe, defaultRecipe == recipe ? c : defaultRecipe.build(cert));
         }
     }
 
@@ -109,7 +121,7 @@ final class SniMap implements Mapping<String, SslContext> {
 
     /** The client certificate verifier of the entry whose context is {@code context}, or null. */
     ClientVerifier verifier(SslContext context) {
-        return index.entries().stream().filter(e -> e.context() == context).map(e -> e.recipe().verifier()).filter(v -> v != null)
+        return index.entries().stream().filter(e -> e.context() == context || e.asDefault() == context).map(e -> e.recipe().verifier()).filter(v -> v != null)
                 .findFirst().orElse(null);
     }
 
@@ -123,7 +135,7 @@ final class SniMap implements Mapping<String, SslContext> {
      * file; null when none was. Nothing changes until it is {@link #publish published}.
      */
     Object prepare(CertKey cert) throws ConfigException, ContextBuilder.OptionError {
-        return prepare(e -> e.cert().file().equals(cert.file()) ? Entry.of(e.recipe().build(cert), cert, e.filters(), e.recipe(), e.origin()) : null);
+        return prepare(e -> e.cert().file().equals(cert.file()) ? e.with(cert) : null);
     }
 
     /** The index with the entries {@code rebuild} remakes; null when it remade none. */
@@ -173,7 +185,7 @@ final class SniMap implements Mapping<String, SslContext> {
         if (strict || idx.entries().isEmpty()) {
             throw new NoCertificate(host);
         }
-        return idx.entries().get(0).context();
+        return idx.entries().get(0).asDefault();
     }
 
     private static SslContext first(List<Entry> candidates, String host) {

@@ -105,6 +105,30 @@ class TlsFrontendIT {
         }
     }
 
+    /**
+     * A crt-list line's versions hold when SNI chose the line; as the default certificate (no name, or none that a
+     * line names) its certificate has the bind line's, its other options still holding, as in HAProxy.
+     */
+    @Test
+    void crtListVersionsHoldWhenSniChoseTheLine() throws Exception {
+        Path list = Files.writeString(dir.resolve("list.txt"), dir.resolve("a.pem") + " [ssl-min-ver TLSv1.3 alpn http/1.1]\n"
+                + dir.resolve("other.pem") + "\n");
+        int port = freePort();
+        try (FulcrumProcess p = serve(config(port, "crt-list " + list, FETCHES), port)) {
+            String[] tls12 = {"TLSv1.2"};
+            assertThatThrownBy(() -> TlsKit.connect(port, "a.example.com", tls12).close()).isInstanceOf(SSLException.class);
+            for (String sni : new String[] {null, "unknown.test"}) {
+                try (SSLSocket s = TlsKit.connect(port, sni, tls12, "http/1.1")) {
+                    assertThat(TlsKit.serverName(s)).as("the default certificate").isEqualTo("a.example.com");
+                    assertThat(TlsKit.get(s, "/")).as(String.valueOf(sni)).contains(" v=TLSv1.2 ").contains(" alpn=http/1.1 ");
+                }
+            }
+            try (SSLSocket s = TlsKit.connect(port, "other.test", tls12)) {
+                assertThat(TlsKit.get(s, "/")).contains(" v=TLSv1.2 ");
+            }
+        }
+    }
+
     /** Without ciphers, TLS 1.2 offers and prefers OpenSSL 3's DEFAULT list, as HAProxy on OpenSSL 3. */
     @Test
     void defaultCiphersAreOpenSsls() throws Exception {
