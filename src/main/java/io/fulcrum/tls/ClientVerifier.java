@@ -105,12 +105,16 @@ final class ClientVerifier extends X509ExtendedTrustManager {
             s.putValue(RESULT, o);
         }
         if (o.refused()) {
-            String message = "client certificate: X509 error " + o.last() + " at depth " + o.refusedAt();
-            // With the error's code BoringSSL sends the alert OpenSSL would (unknown_ca, certificate_expired...), not
-            // internal_error.
-            throw CertificateVerifier.isValid(o.last()) ? new OpenSslCertificateException(message, o.last())
-                    : new CertificateException(message);
+            throw refusal("client certificate: X509 error " + o.last() + " at depth " + o.refusedAt(), o.last());
         }
+    }
+
+    /**
+     * A refusal carrying OpenSSL's X509 error {@code code}: with it BoringSSL sends the peer the alert OpenSSL would
+     * (unknown_ca, certificate_expired...), not internal_error.
+     */
+    static CertificateException refusal(String message, int code) {
+        return CertificateVerifier.isValid(code) ? new OpenSslCertificateException(message, code) : new CertificateException(message);
     }
 
     /**
@@ -149,6 +153,17 @@ final class ClientVerifier extends X509ExtendedTrustManager {
         return new Outcome(crt, ca, caDepth, last, -1);
     }
 
+    /** OpenSSL's X509 error for the JDK validator's refusal of a path (UNSPECIFIED when it has no equivalent). */
+    static int x509Error(CertPathValidatorException e) {
+        return e.getReason() instanceof CertPathValidatorException.BasicReason r ? switch (r) {
+            case EXPIRED -> CERT_HAS_EXPIRED;
+            case NOT_YET_VALID -> CERT_NOT_YET_VALID;
+            case INVALID_SIGNATURE -> CERT_SIGNATURE_FAILURE;
+            case REVOKED -> CERT_REVOKED;
+            default -> UNSPECIFIED;
+        } : UNSPECIFIED;
+    }
+
     /**
      * The chain's errors, {code, depth} each, in the order OpenSSL finds them: the chain itself (see
      * {@link #untrusted}), then with a {@code crl-file} the revocation of each of its certificates, its CA's too
@@ -167,12 +182,7 @@ final class ClientVerifier extends X509ExtendedTrustManager {
             if (e.getReason() == PKIXReason.NO_TRUST_ANCHOR) {
                 return untrusted(chain);
             }
-            failure = new int[] {e.getReason() instanceof CertPathValidatorException.BasicReason r ? switch (r) {
-                case EXPIRED -> CERT_HAS_EXPIRED;
-                case NOT_YET_VALID -> CERT_NOT_YET_VALID;
-                case INVALID_SIGNATURE -> CERT_SIGNATURE_FAILURE;
-                default -> UNSPECIFIED;
-            } : UNSPECIFIED, Math.max(e.getIndex(), 0)};
+            failure = new int[] {x509Error(e), Math.max(e.getIndex(), 0)};
         } catch (GeneralSecurityException e) {
             failure = new int[] {UNSPECIFIED, 0};
         }

@@ -74,8 +74,9 @@ final class HandshakeCounts {
         if (hello == null) {
             return 0;
         }
-        int offer = HelloBody.hasSessionId(hello) ? SESSION_ID : 0;
-        int ticket = HelloBody.extension(hello, SESSION_TICKET_EXTENSION);
-        return ticket >= 0 && hello.getUnsignedShort(ticket - 2) > 0 ? offer | TICKET : offer;
+        int at = hello.readerIndex() + 34; // version, random
+        int offer = at < hello.writerIndex() && hello.getUnsignedByte(at) > 0 ? SESSION_ID : 0;
+        int ticket = HelloFetches.bodyExtension(hello, SESSION_TICKET_EXTENSION);
+        return ticket >= 0 && hello.getUnsignedShort(hello.readerIndex() + ticket + 2) > 0 ? offer | TICKET : offer;
     }
 }

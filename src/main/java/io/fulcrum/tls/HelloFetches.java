@@ -186,15 +186,39 @@ final class HelloFetches {
         if (ext < 0) {
             return ext == ABSENT ? NOT_HELLO : ext;
         }
+        String name = serverNameAt(b, ext);
+        return name == null ? NOT_HELLO : status(out.setStr(name));
+    }
+
+    /** The host name of the server_name extension at offset {@code ext}, or null when malformed. */
+    private static String serverNameAt(ByteBuf b, int ext) {
         int length = u16(b, ext + 2);
         if (length < 2) {
-            return NOT_HELLO;
+            return null;
         }
         int list = u16(b, ext + 4);
         if (list < 4 || list > length - 2 || u8(b, ext + 6) != 0) { // the first name must be a host name
-            return NOT_HELLO;
+            return null;
         }
-        return text(b, ext + 9, u16(b, ext + 7), ext + 4 + length, out);
+        int size = u16(b, ext + 7);
+        return ext + 9 + size > ext + 4 + length ? null : b.toString(b.readerIndex() + ext + 9, size, StandardCharsets.ISO_8859_1);
+    }
+
+    /**
+     * The offset of extension {@code type} (its type field) in a ClientHello's body as Netty's SNI handler hands it
+     * (from its version on, no record or handshake header), or a negative value when it has none or is malformed.
+     */
+    static int bodyExtension(ByteBuf body, int type) {
+        return body.readableBytes() < 2 + 32 + 1 + 2 + 2 + 1 + 1 + 2 + 2 ? NOT_HELLO : inBody(body, 0, body.readableBytes(), type);
+    }
+
+    /**
+     * The host name of a ClientHello body's server_name extension as the client wrote it, or null: {@code ssl_fc_sni}
+     * gives it so (OpenSSL's SSL_get_servername), where Netty's SNI handler lower-cases it to choose the certificate.
+     */
+    static String bodyServerName(ByteBuf body) {
+        int ext = bodyExtension(body, SERVER_NAME);
+        return ext < 0 ? null : serverNameAt(body, ext);
     }
 
     /** The first protocol of the ALPN extension. */
@@ -260,7 +284,14 @@ final class HelloFetches {
         if (left - 4 < hello) {
             return TOO_SHORT;
         }
-        int at = 9;
+        return inBody(b, 9, hello, type);
+    }
+
+    /**
+     * The offset of extension {@code type} (its type field) in a ClientHello's body, the {@code hello} bytes from
+     * offset {@code at} on (its version first); ABSENT or NOT_HELLO.
+     */
+    private static int inBody(ByteBuf b, int at, int hello, int type) {
         if (u8(b, at) < 3 || u8(b, at + 1) < 1) { // TLSv1 at least
             return NOT_HELLO;
         }

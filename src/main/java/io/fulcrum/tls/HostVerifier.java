@@ -1,8 +1,5 @@
 package io.fulcrum.tls;
 
-import io.netty.handler.ssl.OpenSslCertificateException;
-import io.netty.internal.tcnative.CertificateVerifier;
-
 import javax.net.ssl.CertPathTrustManagerParameters;
 import javax.net.ssl.SSLEngine;
 import javax.net.ssl.SSLSession;
@@ -132,19 +129,13 @@ final class HostVerifier extends X509ExtendedTrustManager {
     private static CertificateException withX509Error(CertificateException e) {
         int code = 0;
         for (Throwable t = e; t != null && code == 0; t = t.getCause()) {
-            if (t instanceof CertPathValidatorException v && v.getReason() instanceof CertPathValidatorException.BasicReason r) {
-                code = switch (r) {
-                    case EXPIRED -> CertificateVerifier.X509_V_ERR_CERT_HAS_EXPIRED;
-                    case NOT_YET_VALID -> CertificateVerifier.X509_V_ERR_CERT_NOT_YET_VALID;
-                    case REVOKED -> CertificateVerifier.X509_V_ERR_CERT_REVOKED;
-                    case INVALID_SIGNATURE -> CertificateVerifier.X509_V_ERR_CERT_SIGNATURE_FAILURE;
-                    default -> CertificateVerifier.X509_V_ERR_UNSPECIFIED;
-                };
+            if (t instanceof CertPathValidatorException v && v.getReason() instanceof CertPathValidatorException.BasicReason) {
+                code = ClientVerifier.x509Error(v);
             } else if (t instanceof CertPathValidatorException || t instanceof CertPathBuilderException) {
-                code = CertificateVerifier.X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY; // no path to a CA of the file
+                code = ClientVerifier.UNABLE_TO_GET_ISSUER_CERT_LOCALLY; // no path to a CA of the file
             }
         }
-        return code == 0 ? e : new OpenSslCertificateException(e.getMessage(), code);
+        return code == 0 ? e : ClientVerifier.refusal(e.getMessage(), code);
     }
 
     /** The certificate names {@code host}: a DNS name (or, without any, a common name) equal or a wildcard covering it. */

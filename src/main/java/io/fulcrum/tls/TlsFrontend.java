@@ -153,7 +153,7 @@ final class TlsFrontend implements Transport {
         @Override
         protected Future<SslContext> lookup(ChannelHandlerContext ctx, ByteBuf clientHello) throws Exception {
             offer = HandshakeCounts.offer(clientHello);
-            host = clientHello == null ? null : HelloBody.serverName(clientHello);
+            host = clientHello == null ? null : HelloFetches.bodyServerName(clientHello);
             return super.lookup(ctx, clientHello);
         }
 

@@ -25,82 +25,92 @@ class RuleAnswersIT {
     @TempDir
     Path dir;
 
-    private static FulcrumProcess serve(SyslogListener logs, int fe, String frontend, int origin) throws Exception {
-        return HttpKit.serve(LogIT.config(logs, "http", fe, frontend, "server s1 127.0.0.1:" + origin), fe);
+    /** A proxy whose frontend has {@code frontend}'s lines, logging to {@code logs}, before {@code origin}; a client connected to it. */
+    private record Rig(SyslogListener logs, HttpOrigin origin, FulcrumProcess proxy, HttpClientConn client) implements AutoCloseable {
+        static Rig start(HttpOrigin origin, String frontend) throws Exception {
+            int fe = freePort();
+            SyslogListener logs = SyslogListener.open();
+            FulcrumProcess proxy;
+            try {
+                proxy = HttpKit.serve(LogIT.config(logs, "http", fe, frontend, "server s1 127.0.0.1:" + origin.port()), fe);
+            } catch (Exception e) {
+                try (logs; origin) {
+                    throw e;
+                }
+            }
+            try {
+                return new Rig(logs, origin, proxy, HttpClientConn.open(fe));
+            } catch (Exception e) {
+                try (logs; origin; proxy) {
+                    throw e;
+                }
+            }
+        }
+
+        @Override
+        public void close() throws Exception {
+            try (logs; origin; proxy; client) {
+                // (closed in reverse order: the client first)
+            }
+        }
     }
 
     /** http-request auth answers the request itself: "LR", as the stats page's own authentication. */
     @Test
     void authIsAnAnswerOfTheProxy() throws Exception {
-        int fe = freePort();
-        try (SyslogListener logs = SyslogListener.open();
-             HttpOrigin origin = HttpOrigin.ok("never");
-             FulcrumProcess proxy = serve(logs, fe, """
+        try (Rig rig = Rig.start(HttpOrigin.ok("never"), """
                      log-format "%ST %tsc"
-                     http-request auth realm Inside""", origin.port());
-             HttpClientConn c = HttpClientConn.open(fe)) {
+                     http-request auth realm Inside""")) {
+            HttpClientConn c = rig.client();
             HttpClientConn.Response r = c.exchange(get("/"));
             assertThat(r.text()).startsWith("HTTP/1.1 401 Unauthorized\r\n").contains("www-authenticate: Basic realm=\"Inside\"\r\n");
-            assertThat(logs.next().trim()).isEqualTo("401 LR--");
+            assertThat(rig.logs().next().trim()).isEqualTo("401 LR--");
         }
     }
 
     /** The status an http-after-response rule sets on the proxy's own answer is the one logged. */
     @Test
     void afterResponseSetStatusIsLogged() throws Exception {
-        int fe = freePort();
-        try (SyslogListener logs = SyslogListener.open();
-             HttpOrigin origin = HttpOrigin.ok("never");
-             FulcrumProcess proxy = serve(logs, fe, """
+        try (Rig rig = Rig.start(HttpOrigin.ok("never"), """
                      log-format "%ST %tsc"
                      http-request deny
-                     http-after-response set-status 418""", origin.port());
-             HttpClientConn c = HttpClientConn.open(fe)) {
+                     http-after-response set-status 418""")) {
+            HttpClientConn c = rig.client();
             assertThat(c.exchange(get("/")).text()).startsWith("HTTP/1.1 418 I'm a teapot\r\n");
-            assertThat(logs.next().trim()).isEqualTo("418 PR--");
+            assertThat(rig.logs().next().trim()).isEqualTo("418 PR--");
         }
     }
 
     /** option http-restrict-req-hdr-names reject refuses as a deny rule does: 403, "PR". */
     @Test
     void restrictedHeaderNamesAreARefusal() throws Exception {
-        int fe = freePort();
-        try (SyslogListener logs = SyslogListener.open();
-             HttpOrigin origin = HttpOrigin.ok("never");
-             FulcrumProcess proxy = serve(logs, fe, """
+        try (Rig rig = Rig.start(HttpOrigin.ok("never"), """
                      log-format "%ST %tsc"
-                     option http-restrict-req-hdr-names reject""", origin.port());
-             HttpClientConn c = HttpClientConn.open(fe)) {
+                     option http-restrict-req-hdr-names reject""")) {
+            HttpClientConn c = rig.client();
             assertThat(c.exchange("GET / HTTP/1.1\r\nHost: x\r\nX_A: 1\r\n\r\n").status()).isEqualTo(403);
-            assertThat(logs.next().trim()).isEqualTo("403 PR--");
+            assertThat(rig.logs().next().trim()).isEqualTo("403 PR--");
         }
     }
 
     /** A service answers in place of a server: the log names its applet (<PROMEX>), "LR" as the proxy's own answer. */
     @Test
     void servicesAreNamedInTheLog() throws Exception {
-        int fe = freePort();
-        try (SyslogListener logs = SyslogListener.open();
-             HttpOrigin origin = HttpOrigin.ok("never");
-             FulcrumProcess proxy = serve(logs, fe, """
+        try (Rig rig = Rig.start(HttpOrigin.ok("never"), """
                      log-format "%s %ST %tsc"
-                     http-request use-service prometheus-exporter""", origin.port());
-             HttpClientConn c = HttpClientConn.open(fe)) {
+                     http-request use-service prometheus-exporter""")) {
+            HttpClientConn c = rig.client();
             assertThat(c.exchange(get("/metrics?scope=global")).status()).isEqualTo(200);
-            assertThat(logs.next().trim()).isEqualTo("<PROMEX> 200 LR--");
+            assertThat(rig.logs().next().trim()).isEqualTo("<PROMEX> 200 LR--");
         }
     }
 
     /** A reply's hdr Content-Length (or Transfer-Encoding, Content-Type) is ignored: the reply frames its body itself. */
     @Test
     void replyFramingHeadersAreIgnored() throws Exception {
-        int fe = freePort();
-        try (SyslogListener logs = SyslogListener.open();
-             HttpOrigin origin = HttpOrigin.ok("never");
-             FulcrumProcess proxy = serve(logs, fe, """
-                     http-request return status 200 content-type text/plain string hi hdr Content-Length 9 hdr Content-Type x/y""",
-                     origin.port());
-             HttpClientConn c = HttpClientConn.open(fe)) {
+        try (Rig rig = Rig.start(HttpOrigin.ok("never"), """
+                     http-request return status 200 content-type text/plain string hi hdr Content-Length 9 hdr Content-Type x/y""")) {
+            HttpClientConn c = rig.client();
             assertThat(c.exchange(get("/")).text())
                     .isEqualTo("HTTP/1.1 200 OK\r\ncontent-length: 2\r\ncontent-type: text/plain\r\n\r\nhi");
         }
@@ -109,33 +119,27 @@ class RuleAnswersIT {
     /** "HAProxy will not forward it nor log it": a monitor-uri request leaves no log line. */
     @Test
     void monitorRequestsAreNotLogged() throws Exception {
-        int fe = freePort();
-        try (SyslogListener logs = SyslogListener.open();
-             HttpOrigin origin = HttpOrigin.ok("fine");
-             FulcrumProcess proxy = serve(logs, fe, """
+        try (Rig rig = Rig.start(HttpOrigin.ok("fine"), """
                      log-format "%HU %ST"
-                     monitor-uri /health""", origin.port());
-             HttpClientConn c = HttpClientConn.open(fe)) {
+                     monitor-uri /health""")) {
+            HttpClientConn c = rig.client();
             assertThat(c.exchange(get("/health")).text()).startsWith("HTTP/1.1 200 OK\r\n");
             assertThat(c.exchange(get("/other")).bodyText()).isEqualTo("fine");
-            assertThat(logs.next().trim()).isEqualTo("/other 200");
+            assertThat(rig.logs().next().trim()).isEqualTo("/other 200");
         }
     }
 
     /** unique-id-header goes to the server in lower case, as every field the proxy adds. */
     @Test
     void uniqueIdHeaderIsWrittenInLowerCase() throws Exception {
-        int fe = freePort();
         BlockingQueue<String> heads = new ArrayBlockingQueue<>(1);
-        try (SyslogListener logs = SyslogListener.open();
-             HttpOrigin origin = HttpOrigin.start(x -> {
-                 heads.add(x.head.raw());
-                 x.reply(200, "ok");
-             });
-             FulcrumProcess proxy = serve(logs, fe, """
+        try (Rig rig = Rig.start(HttpOrigin.start(x -> {
+                     heads.add(x.head.raw());
+                     x.reply(200, "ok");
+                 }), """
                      unique-id-format "id-%[path]"
-                     unique-id-header X-Unique-ID""", origin.port());
-             HttpClientConn c = HttpClientConn.open(fe)) {
+                     unique-id-header X-Unique-ID""")) {
+            HttpClientConn c = rig.client();
             c.exchange(get("/p"));
             assertThat(heads.poll(10, TimeUnit.SECONDS)).contains("\r\nx-unique-id: id-/p\r\n");
         }
@@ -144,14 +148,11 @@ class RuleAnswersIT {
     /** An empty %HQ still counts as a field: the separator after it is written, as in haproxy (two spaces). */
     @Test
     void anEmptyFieldKeepsItsSeparator() throws Exception {
-        int fe = freePort();
-        try (SyslogListener logs = SyslogListener.open();
-             HttpOrigin origin = HttpOrigin.ok("ok");
-             FulcrumProcess proxy = serve(logs, fe, """
-                     log-format "%HP %HQ %ST %hr %ST\"""", origin.port());
-             HttpClientConn c = HttpClientConn.open(fe)) {
+        try (Rig rig = Rig.start(HttpOrigin.ok("ok"), """
+                     log-format "%HP %HQ %ST %hr %ST\"""")) {
+            HttpClientConn c = rig.client();
             c.exchange(get("/p"));
-            assertThat(logs.next().trim()).isEqualTo("/p  200 200");
+            assertThat(rig.logs().next().trim()).isEqualTo("/p  200 200");
         }
     }
 
@@ -161,16 +162,13 @@ class RuleAnswersIT {
      */
     @Test
     void anHttp10ErrorfileClosesWithoutSayingSo() throws Exception {
-        int fe = freePort();
         Path page = dir.resolve("503.http");
         Files.writeString(page, "HTTP/1.0 503 Down\r\nContent-Type: text/plain\r\n\r\ndown\n");
-        try (SyslogListener logs = SyslogListener.open();
-             HttpOrigin origin = HttpOrigin.ok("never");
-             FulcrumProcess proxy = serve(logs, fe, """
+        try (Rig rig = Rig.start(HttpOrigin.ok("never"), """
                      errorfile 503 %s
                      http-request deny deny_status 503
-                     http-after-response set-header X-After 1""".formatted(page), origin.port());
-             HttpClientConn c = HttpClientConn.open(fe)) {
+                     http-after-response set-header X-After 1""".formatted(page))) {
+            HttpClientConn c = rig.client();
             c.send(get("/"));
             c.socket.setSoTimeout(10_000);
             assertThat(new String(c.in().readAllBytes(), StandardCharsets.ISO_8859_1)).isEqualTo("HTTP/1.0 503 Down\r\ncontent-type: text/plain\r\nx-after: 1\r\n\r\ndown\n");

@@ -1,6 +1,7 @@
 package io.fulcrum.tls;
 
 import io.fulcrum.sample.TestContext;
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.Test;
 
@@ -25,7 +26,7 @@ class HelloFetchesTest {
     }
 
     /** The first flight of the JDK's TLS client: one record with its ClientHello. */
-    static byte[] jdkHello(String sni, String... alpn) throws Exception {
+    private static byte[] jdkHello(String sni, String... alpn) throws Exception {
         SSLEngine e = SSLContext.getDefault().createSSLEngine("peer", 443);
         e.setUseClientMode(true);
         SSLParameters p = e.getSSLParameters();
@@ -83,6 +84,27 @@ class HelloFetchesTest {
         assertThat(bare.eval("req.ssl_sni")).isEqualTo("none");
         assertThat(bare.eval("req.ssl_alpn")).isEqualTo("none");
         assertThat(bare.eval("req.ssl_hello_type")).isEqualTo("sint:1");
+    }
+
+    /** The JDK client's ClientHello body: its first record less the record's and the handshake's headers. */
+    private static ByteBuf jdkHelloBody(String sni) throws Exception {
+        byte[] record = jdkHello(sni);
+        return Unpooled.wrappedBuffer(Arrays.copyOfRange(record, 9, record.length));
+    }
+
+    /** The ClientHello body Netty's SNI handler hands over: the name as written, the session ID, the extensions. */
+    @Test
+    void helloBodyAsNettyHandsIt() throws Exception {
+        assertThat(HelloFetches.bodyServerName(jdkHelloBody("Foo.Example.COM"))).isEqualTo("Foo.Example.COM");
+        assertThat(HelloFetches.bodyServerName(jdkHelloBody(null))).isNull();
+        ByteBuf cut = jdkHelloBody("foo.example.com");
+        assertThat(HelloFetches.bodyServerName(cut.slice(0, 60))).as("cut before its extensions").isNull();
+        assertThat(HelloFetches.bodyServerName(Unpooled.wrappedBuffer(new byte[10]))).isNull();
+        ByteBuf hello = jdkHelloBody("foo.example.com");
+        assertThat(HelloFetches.bodyExtension(hello, 0)).isPositive();
+        assertThat(HelloFetches.bodyExtension(hello, 0xfafa)).isNegative();
+        assertThat(HandshakeCounts.offer(hello) & HandshakeCounts.SESSION_ID)
+                .as("the JDK sends a legacy session ID (middlebox compatibility)").isEqualTo(HandshakeCounts.SESSION_ID);
     }
 
     @Test
