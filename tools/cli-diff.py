@@ -32,7 +32,7 @@ import tempfile
 import threading
 import time
 
-from proxyrun import stop, wait_listening
+from proxyrun import cli, stop, wait_listening
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 HOME = os.path.dirname(HERE)
@@ -468,22 +468,7 @@ class Proxy:
             raise
 
     def cli(self, line):
-        s = socket.socket(socket.AF_UNIX)
-        s.settimeout(10)
-        s.connect(self.sock)
-        s.sendall(line.encode() + b"\n")
-        s.shutdown(socket.SHUT_WR)
-        got = b""
-        try:
-            while True:
-                d = s.recv(65536)
-                if not d:
-                    break
-                got += d
-        except socket.timeout:
-            got += b"<TIMEOUT>"
-        s.close()
-        return got.decode("latin-1")
+        return cli(self.sock, line)
 
     def traffic(self):
         for path in ("/", "/img/a", "/blocked/x", "/"):

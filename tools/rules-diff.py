@@ -24,7 +24,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from proxyrun import stop, wait_listening  # noqa: E402
+from proxyrun import start, stop, wait_listening  # noqa: E402
 
 h1diff = __import__("h1-diff")
 HOME = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -780,14 +780,7 @@ defaults
                        for x in c["be"])
             if not any(x.startswith("server ") for x in c["be"]):
                 out.append(f"    server s1 127.0.0.1:{base}\n")
-        cfg = os.path.join(tmp, name + ".cfg")
-        with open(cfg, "w") as f:
-            f.write("".join(out))
-        check = subprocess.run(cmd + ["-c", "-f", cfg], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        if check.returncode:
-            raise RuntimeError("%s refuses %s:\n%s" % (name, cfg, check.stdout.decode("latin-1")))
-        self.out = open(os.path.join(tmp, name + ".out"), "w")
-        self.proc = subprocess.Popen(cmd + ["-db", "-f", cfg], stdout=self.out, stderr=subprocess.STDOUT)
+        self.proc, self.out = start(name, cmd, tmp, "".join(out))
         try:
             for port in (first_fe, first_fe + len(cases) - 1):
                 wait_listening(port, self.proc)

@@ -23,13 +23,19 @@ sealed interface CheckRule {
     record Connect(int port, ToIntFunction<CheckContext> portExpr, InetSocketAddress addr, boolean sendProxy, boolean viaSocks4, boolean byDefault, boolean ssl,
                    String sni, List<String> alpn, String comment, boolean linger) implements CheckRule {
         private static final Connect IMPLICIT = new Connect(0, null, null, false, false, true, false, null, null, null, false);
+        private static final Connect LINGERING = new Connect(0, null, null, false, false, true, false, null, null, null, true);
 
         /**
-         * The connect a rule set starts with when it has none, and the one of the protocol checks: one instance, told from
+         * The connect a rule set starts with when it has none: one instance, told from
          * a written {@code connect default} by identity (a success there says no "(tcp-check)").
          */
         static Connect implicit() {
             return IMPLICIT;
+        }
+
+        /** The first rule of smtpchk, mysql-check and pgsql-check: HAProxy's {@code connect default linger}. */
+        static Connect lingering() {
+            return LINGERING;
         }
     }
 
@@ -80,7 +86,10 @@ sealed interface CheckRule {
         Verdict judge(ByteBuf answer, boolean eof);
     }
 
-    /** A judge's verdict: passed (status null, the info a success reports) or failed with its status, code and info. */
+    /**
+     * A judge's verdict: passed (status null, {@code info} what the log line of a success tells) or failed with its
+     * status, code and info.
+     */
     record Verdict(CheckStatus status, int code, String info) {
         static Verdict pass(String info) {
             return new Verdict(null, 0, info);

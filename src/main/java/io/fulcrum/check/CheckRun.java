@@ -43,6 +43,8 @@ import java.util.function.Supplier;
 final class CheckRun {
     /** What a check reads at most, as HAProxy's check buffer (tune.bufsize). */
     private static final int MAX_READ = 16384;
+    /** How the info of a check the server closed without a byte begins (the step's number follows). */
+    static final String EMPTY_RESPONSE = "TCPCHK got an empty response at step ";
 
     /**
      * Where and how one run connects, and what it sends about the server.
@@ -357,8 +359,10 @@ final class CheckRun {
                     finish(CheckStatus.L7OKC, answer.status(), ""); // disable-on-404: the server drains
                     return;
                 }
-                String info = e.onSuccess() != null ? e.onSuccess().of(ctx()) : judged != null ? judged : target.explicit() ? "(tcp-check)" : "";
-                finish(e.ok() != null ? e.ok() : CheckStatus.L7OK, code(e, answer != null && !afterStep ? answer.status() : 0), info);
+                // As HAProxy: a protocol's judge tells its words when it sets the status (the log line then has them),
+                // and the end of the rules puts tcpcheck_expect_onsuccess_message()'s in their place.
+                String info = e.onSuccess() != null ? e.onSuccess().of(ctx()) : target.explicit() ? "(tcp-check)" : "";
+                finish(e.ok() != null ? e.ok() : CheckStatus.L7OK, code(e, answer != null && !afterStep ? answer.status() : 0), info, judged);
             }
             case Connect c -> finish(overTls ? CheckStatus.L6OK : CheckStatus.L4OK, 0, c == Connect.implicit() ? "" : "(tcp-check)");
             case null, default -> finish(CheckStatus.L7OK, 0, "(tcp-check)");
@@ -394,7 +398,7 @@ final class CheckRun {
             return;
         }
         if (eof && in.readableBytes() == 0) {
-            finish(e.error() != null ? e.error() : CheckStatus.L7RSP, 0, "TCPCHK got an empty response at step " + step + comment(e));
+            finish(e.error() != null ? e.error() : CheckStatus.L7RSP, 0, EMPTY_RESPONSE + step + comment(e));
             return;
         }
         if (e.kind() == CheckRule.Kind.CUSTOM) {
@@ -449,7 +453,7 @@ final class CheckRun {
 
     private void evaluateHttp() {
         if (answer == null) {
-            answer = HttpAnswer.parse(in, eof);
+            answer = HttpAnswer.parse(in);
             if (answer == null) {
                 if (eof || in.readableBytes() >= MAX_READ) {
                     finish(CheckStatus.L7RSP, 0, "");
@@ -588,6 +592,11 @@ final class CheckRun {
     }
 
     private void finish(CheckStatus status, int code, String info) {
+        finish(status, code, info, null);
+    }
+
+    /** The run ends: {@code said}, when not null, is what the log line tells instead of {@code info}. */
+    private void finish(CheckStatus status, int code, String info, String said) {
         if (finished) {
             return;
         }
@@ -600,8 +609,13 @@ final class CheckRun {
         }
         closeProbe();
         release();
-        int nul = info.indexOf('\0'); // HAProxy keeps the info as a C string
-        done.accept(new CheckResult(status, code, nul < 0 ? info : info.substring(0, nul), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)));
+        done.accept(new CheckResult(status, code, cString(info), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start), said == null ? null : cString(said)));
+    }
+
+    /** HAProxy keeps a check's words as a C string: up to their first NUL. */
+    private static String cString(String s) {
+        int nul = s.indexOf('\0');
+        return nul < 0 ? s : s.substring(0, nul);
     }
 
     /**
@@ -612,7 +626,9 @@ final class CheckRun {
         if (!linger && ch.isActive()) {
             ch.config().setOption(ChannelOption.SO_LINGER, 0);
         }
-        ch.close();
+        // In a task of its own: on io_uring (Netty 4.2.18), a channel closed by a listener of its connect (a check
+        // ending there, as a bare connect with a PROXY header does) stays open as long as the server keeps it.
+        ch.eventLoop().execute(ch::close);
     }
 
     private void release() {

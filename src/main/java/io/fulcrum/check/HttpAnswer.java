@@ -25,7 +25,7 @@ record HttpAnswer(int version, int status, String reason, List<String[]> headers
     private static final Pattern STATUS = Pattern.compile("\\d{3}");
 
     /** The answer once its head is complete ({@link #INVALID} when it is not HTTP), or null while it is not. */
-    static HttpAnswer parse(ByteBuf in, boolean eof) {
+    static HttpAnswer parse(ByteBuf in) {
         String s = in.toString(StandardCharsets.ISO_8859_1);
         int end = s.indexOf("\r\n\r\n");
         int sep = 4;
@@ -34,12 +34,7 @@ record HttpAnswer(int version, int status, String reason, List<String[]> headers
             sep = 2;
         }
         if (end < 0) {
-            // A status line alone, the connection then closed, is a complete answer without headers.
-            if (!eof || !s.startsWith("HTTP/")) {
-                return null;
-            }
-            end = s.length();
-            sep = 0;
+            return null; // (a head the server cut by closing is an invalid response, as HAProxy's)
         }
         String[] lines = LINES.split(s.substring(0, end));
         String[] start = lines[0].split(" ", 3);

@@ -70,7 +70,7 @@ final class ProtocolChecks {
             noMoreThan(l, 2);
             String hello = l.has(2) && (l.arg(1).equals("EHLO") || l.arg(1).equals("HELO")) ? l.arg(1) + " " + l.arg(2) : "HELO localhost";
             use(o.proxy(), List.of(
-                    CheckRule.Connect.implicit(),
+                    CheckRule.Connect.lingering(),
                     expect(Kind.RSTRING, null, SMTP_ANY, 4, CheckStatus.L7RSP, ProtocolChecks::firstLine, null, null),
                     expect(Kind.RSTRING, null, SMTP_OK, 4, CheckStatus.L7STS, ProtocolChecks::smtpText, null, ProtocolChecks::smtpCode),
                     CheckRule.Send.of(ascii(hello + "\r\n")),
@@ -105,7 +105,7 @@ final class ProtocolChecks {
             }
             noMoreThan(l, 2);
             use(o.proxy(), List.of(
-                    CheckRule.Connect.implicit(),
+                    CheckRule.Connect.lingering(),
                     CheckRule.Send.of(pgsqlStartup(l.arg(2))),
                     expect(Kind.RSTRING, null, Pattern.compile("^E"), 5, CheckStatus.L7RSP, a -> from(a, 6), null, null).negated(),
                     expect(Kind.RBINARY, null, Pattern.compile("^52000000[A-Z0-9]{2}000000(00|02|03|04|05|06|07|09|0A)"), 9, CheckStatus.L7STS,
@@ -113,7 +113,7 @@ final class ProtocolChecks {
         });
         options.add("mysql-check", Capability.BE | Capability.NO_NEGATION, (o, l) -> {
             List<CheckRule> rules = new ArrayList<>();
-            rules.add(CheckRule.Connect.implicit());
+            rules.add(CheckRule.Connect.lingering());
             if (l.has(1)) {
                 if (!l.arg(1).equals("user")) {
                     throw new ConfigException("'option mysql-check' only supports optional values: 'user' (got '" + l.arg(1) + "').");

@@ -222,8 +222,9 @@ public final class ServerChecks {
         CheckRun.Target t = new CheckRun.Target(backend, server, new InetSocketAddress(host, agentPort), 0, false, false,
                 connectBound(agentInter), proxy.timeout, false, false, null, null, Map.of());
         String send = agentSend;
-        List<CheckRule> agentRules = send == null || send.isEmpty() ? List.of(AgentAnswer.READ)
-                : List.of(CheckRule.Send.of(send.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)), AgentAnswer.READ);
+        // As HAProxy's agent rule set, a send (of nothing without agent-send) then the read: its step is 2.
+        List<CheckRule> agentRules = List.of(CheckRule.Send.of((send == null ? "" : send).getBytes(java.nio.charset.StandardCharsets.ISO_8859_1)),
+                AgentAnswer.READ);
         agentRunning = true;
         new CheckRun(loops, loop, t, agentRules, r -> {
             agentRunning = false;
@@ -345,7 +346,7 @@ public final class ServerChecks {
         }
         if (log) {
             server.state().group().events().notice(checkFor("Health") + (failed ? " failed"
-                    : r.status() == CheckStatus.L7OKC ? " conditionally succeeded" : " succeeded") + ", reason: " + r.reason() + ", status: " + status(health, spec.rise, spec.fall) + ".");
+                    : r.status() == CheckStatus.L7OKC ? " conditionally succeeded" : " succeeded") + ", reason: " + r.checkReason() + ", status: " + status(health, spec.rise, spec.fall) + ".");
         }
         String why = proxy.logHealthChecks ? "" : ", reason: " + r.reason();
         if (failed && health == 0) {
@@ -358,8 +359,14 @@ public final class ServerChecks {
     /** An agent's answer: weights, admin states and maxconn applied at once; "up" and "down" move the server. */
     void agentResult(CheckResult r) {
         ServerState st = server.state();
-        if (r.status() == CheckStatus.L7RSP) {
-            return; // a line without CR or LF: HAProxy ignores the incomplete line and keeps the agent's status
+        if (r.status() == CheckStatus.L7RSP && !r.info().startsWith(CheckRun.EMPTY_RESPONSE)) {
+            // A line without CR or LF: HAProxy ignores it, keeping the agent's status with these words; an agent that
+            // never answered before has no status to keep, and its run ends as a timeout (no words).
+            if (lastAgentStatus != CheckStatus.INI) {
+                lastAgent = new CheckResult(lastAgentStatus, lastAgent.code(), "Ignoring incomplete line from agent", r.durationMillis());
+                return;
+            }
+            r = new CheckResult(CheckStatus.L7TOUT, 0, "", r.durationMillis());
         }
         if (!r.status().passed()) {
             lastAgent = r;

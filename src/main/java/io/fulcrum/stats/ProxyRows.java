@@ -169,12 +169,16 @@ final class ProxyRows {
         List<Server> active = usable.stream().filter(s -> !s.spec().backup).toList();
         boolean none = be.servers().isEmpty(); // a backend without servers is UP and never down, as in HAProxy
         r.put(STATUS, usable.isEmpty() && !none ? "DOWN" : "UP");
-        long scaled = active.stream().mapToLong(s -> { // (HAProxy's tot_weight: the effective weights, slow starts too)
+        // HAProxy's tot_weight: the effective weights (slow starts too) of the servers in use, the backups' when no
+        // active server is (the first one's, or all their weights with allbackups)
+        List<Server> backups = usable.stream().filter(s -> s.spec().backup).toList();
+        List<Server> weighed = !active.isEmpty() ? active : be.balance().allBackups || backups.isEmpty() ? backups : backups.subList(0, 1);
+        long scaled = weighed.stream().mapToLong(s -> {
             int ramp = be.slowStartWeight(s);
             return ramp >= 0 ? ramp : (long) s.weight() * Backend.WEIGHT_SCALE;
         }).sum();
         r.put(WEIGHT, (scaled + Backend.WEIGHT_SCALE - 1) / Backend.WEIGHT_SCALE);
-        r.put(UWEIGHT, active.stream().mapToLong(Server::weight).sum());
+        r.put(UWEIGHT, weighed.stream().mapToLong(Server::weight).sum());
         r.put(ACT, active.size()).put(BCK, usable.size() - active.size());
         ServerGroup g = be.serverGroup();
         r.put(CHKDOWN, g.downTransitions()).put(LASTCHG, g.lastChangeSeconds());

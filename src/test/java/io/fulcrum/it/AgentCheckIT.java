@@ -83,11 +83,36 @@ class AgentCheckIT {
                 awaitStat(cli, WEIGHT, "10");
                 assertThat(stat(cli)).containsEntry(AGENT, "L7OK");
 
-                answer = "down"; // no CR nor LF: ignored, the server stays up
-                Thread.sleep(1500);
+                answer = "down"; // no CR nor LF: ignored, the server stays up; the agent's status stays, said so
+                awaitStat(cli, "last_agt", "Ignoring incomplete line from agent");
+                Thread.sleep(1000);
                 assertThat(stat(cli)).containsEntry(STATE, "UP").containsEntry(AGENT, "L7OK");
                 assertThat(p.stderr()).doesNotContain("Layer7 invalid response").doesNotContain("via agent : down\"");
                 assertThat(traffic(fe)).isEqualTo("o");
+
+                answer = ""; // nothing at all: an invalid response (the agent's rules are a send and a read: step 2)
+                awaitStat(cli, AGENT, "L7RSP");
+                p.awaitStderr("Agent check for server be/s1 failed, reason: Layer7 invalid response, "
+                        + "info: \"TCPCHK got an empty response at step 2\", check duration: ");
+                assertThat(stat(cli)).containsEntry(STATE, "UP");
+            }
+        }
+    }
+
+    /** An incomplete line as an agent's first answer: there is no status to keep, the check ends as a timeout. */
+    @Test
+    void anIncompleteFirstLineIsATimeout() throws Exception {
+        Path cli = Files.createTempDirectory("fulcrum-agent").resolve("stats.sock");
+        try (Origin origin = Origin.start(s -> send(s, "o"));
+             Origin agent = Origin.start(s -> send(s, "25%"))) {
+            int fe = freePort();
+            String cfg = config(cli, fe, "s1 127.0.0.1:%d agent-check agent-port %d agent-inter 200".formatted(origin.port(), agent.port()));
+            try (FulcrumProcess p = serve(cfg, fe)) {
+                p.awaitStderr("Agent check for server be/s1 failed, reason: Layer7 timeout, check duration: ");
+                awaitStat(cli, "last_agt", "Ignoring incomplete line from agent"); // the next ones keep it and say so
+                awaitStat(cli, AGENT, "L7TOUT");
+                assertThat(stat(cli)).containsEntry(WEIGHT, "1").containsEntry(STATE, "no check");
+                assertThat(p.stderr()).doesNotContain("Layer7 timeout, info");
             }
         }
     }

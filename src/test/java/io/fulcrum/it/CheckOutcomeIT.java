@@ -5,6 +5,7 @@ import org.junit.jupiter.api.Timeout;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HexFormat;
 import java.util.Map;
 
 import static io.fulcrum.it.TcpProxyKit.freePort;
@@ -131,6 +132,52 @@ class CheckOutcomeIT {
                 p.awaitStderr("Health check for server d404down/s1 failed, reason: Layer7 wrong status, code: 404, info: \"Not Found\", "
                         + "check duration: ");
                 assertThat(p.stderr()).doesNotContain("not said");
+            }
+        }
+    }
+
+    /**
+     * A response head the server cut by closing is an invalid response, a status line alone too; a protocol check's
+     * judge gives its words to the log line as the status changes, and its success keeps none (show stat's last_chk);
+     * a backend running on its backups weighs the first one, or all of them with allbackups.
+     */
+    @Test
+    void cutHeadsProtocolSuccessesAndBackupWeights() throws Exception {
+        Path cli = Files.createTempDirectory("fulcrum-cli").resolve("stats.sock");
+        try (Origin cut = answering("HTTP/1.1 200 OK\r\nContent-Le");
+             Origin line = answering("HTTP/1.1 200 OK\r\n");
+             Origin ldap = Origin.start(s -> {
+                 s.getInputStream().read(new byte[64]);
+                 s.getOutputStream().write(HexFormat.of().parseHex("300c02010161070a010004000400"));
+             })) {
+            int fe = freePort();
+            int dead = freePort();
+            String server = "    server s1 127.0.0.1:%d check inter 300ms\n";
+            String backups = """
+                        server s1 127.0.0.1:%d check inter 300ms rise 1 fall 1 weight 5
+                        server b1 127.0.0.1:%d backup weight 7
+                        server b2 127.0.0.1:%2$d backup weight 9
+                    """.formatted(dead, line.port());
+            String cfg = CheckKit.config("stats socket " + cli + " level admin", "http", fe, "cut") + """
+                    backend cut
+                        option httpchk
+                    """ + server.formatted(cut.port()) + """
+                    backend line
+                        option httpchk
+                    """ + server.formatted(line.port()) + """
+                    backend ldap
+                        option ldap-check
+                    """ + server.formatted(ldap.port()) + "backend bk\n" + backups + "backend bkall\n    option allbackups\n" + backups;
+            try (FulcrumProcess p = serve(cfg, fe)) {
+                p.awaitStderr("Health check for server cut/s1 failed, reason: Layer7 invalid response, check duration: ");
+                p.awaitStderr("Health check for server line/s1 failed, reason: Layer7 invalid response, check duration: ");
+                p.awaitStderr("Health check for server ldap/s1 succeeded, reason: Layer7 check passed, code: 0, info: \"Success\", check duration: ");
+                p.awaitStderr("Server bk/s1 is DOWN.");
+                p.awaitStderr("Server bkall/s1 is DOWN.");
+                Map<String, Map<String, String>> rows = StatsIT.rows(CliClient.send(cli, "show stat"));
+                assertThat(rows.get("ldap/s1")).containsEntry("last_chk", "").containsEntry("status", "UP");
+                assertThat(rows.get("bk/BACKEND")).containsEntry("weight", "7").containsEntry("uweight", "7").containsEntry("bck", "2");
+                assertThat(rows.get("bkall/BACKEND")).containsEntry("weight", "16").containsEntry("uweight", "16");
             }
         }
     }
