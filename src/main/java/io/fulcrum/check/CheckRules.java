@@ -343,7 +343,7 @@ final class CheckRules {
                             throw fail(l, "expects a valid TCP port (from range 1 to 65535) or a sample expression, got " + v + ".");
                         }
                     } else {
-                        portExpr = intExpr(v, "'" + kw + " connect' : error detected while parsing port expression : ");
+                        portExpr = intExpr(v, "'" + kw + " connect' : error detected while parsing port expression : ", false);
                     }
                 }
                 case "addr" -> addr = connectAddr(l, value(l, ++i, "'addr' expects <ipv4|ipv6> as argument."));
@@ -569,7 +569,7 @@ final class CheckRules {
             case "error-status" -> o.error = status(l, value(l, i + 1, missing), w, "'L4CON', 'L6RSP', 'L7RSP' or 'L7STS'", "L7OKC");
             case "tout-status" -> o.tout = status(l, value(l, i + 1, missing), w, "'L4TOUT', 'L6TOUT' or 'L7TOUT'", "");
             case "status-code" -> o.statusCode = intExpr(value(l, i + 1, "'status-code' expects an expression as argument"),
-                    "'" + l.arg(0) + " " + l.arg(1) + "' : error detected while parsing status-code expression : ");
+                    "'" + l.arg(0) + " " + l.arg(1) + "' : error detected while parsing status-code expression : ", true);
             default -> {
                 return i;
             }
@@ -577,8 +577,12 @@ final class CheckRules {
         return i + 1;
     }
 
-    /** An integer expression ({@code status-code}, {@code connect port}): -1 when it gives no sample; {@code error} prefixes its errors. */
-    private ToIntFunction<CheckContext> intExpr(String text, String error) throws ConfigException {
+    /**
+     * An integer expression ({@code status-code}, {@code connect port}): -1 when it gives no sample; {@code error} prefixes
+     * its errors. {@code viaString}: fetched as a string, then read as an integer (HAProxy's status-code, so that
+     * {@code res.payload(0,3)}, binary, gives its digits).
+     */
+    private ToIntFunction<CheckContext> intExpr(String text, String error, boolean viaString) throws ConfigException {
         Expr e;
         try {
             e = exprs.parse(text);
@@ -587,7 +591,8 @@ final class CheckRules {
         }
         return c -> {
             Sample s = new Sample();
-            return e.eval(c, s, SampleType.SINT) ? (int) s.num() : -1;
+            boolean got = viaString ? e.eval(c, s, SampleType.STR) && s.cast(SampleType.SINT) : e.eval(c, s, SampleType.SINT);
+            return got ? (int) s.num() : -1;
         };
     }
 

@@ -33,18 +33,6 @@ class CheckFormatsIT {
     }
 
     /** A defaults section logging every check's result. */
-    private static String defaults(String mode) {
-        return """
-                defaults
-                    mode %s
-                    timeout connect 5s
-                    timeout client 5s
-                    timeout server 5s
-                    timeout check 5s
-                    option log-health-checks
-                """.formatted(mode);
-    }
-
     @Test
     void tcpCheckFormatsAndVariables() throws Exception {
         Queue<String> seen = new ConcurrentLinkedQueue<>();
@@ -59,10 +47,7 @@ class CheckFormatsIT {
         })) {
             int fe = freePort();
             int refused = FulcrumProcess.refusedPort(); // the servers' own port: the checks go where check.port says
-            String cfg = defaults("tcp") + """
-                    frontend fe
-                        bind 127.0.0.1:%d
-                        default_backend be
+            String cfg = CheckKit.config("", "tcp", fe, "be") + """
                     backend be
                         option tcp-check
                         tcp-check set-var(check.port) int(%d)
@@ -76,7 +61,7 @@ class CheckFormatsIT {
                         tcp-check expect binary-lf "%%[str(+PONG),hex]" on-success "pong from %%[srv_name]%%[var(check.who)]" on-error "got %%[res.payload(0,4)]" status-code "var(check.code)"
                         server s1 127.0.0.1:%d check inter 30s
                         server s2 127.0.0.1:%d check inter 30s
-                    """.formatted(fe, origin.port(), refused, refused);
+                    """.formatted(origin.port(), refused, refused);
             try (FulcrumProcess p = serve(cfg, fe)) {
                 p.awaitStderr("Health check for server be/s1 succeeded, reason: Layer7 check passed, code: 42, info: \"pong from s1\", "
                         + "check duration: ");
@@ -101,10 +86,7 @@ class CheckFormatsIT {
             send(s, "HTTP/1.1 200 OK\r\nContent-Length: 6\r\nX-H1: abc-123\r\nConnection: close\r\n\r\nabc-ok");
         })) {
             int fe = freePort();
-            String cfg = defaults("http") + """
-                    frontend fe
-                        bind 127.0.0.1:%d
-                        default_backend hb
+            String cfg = CheckKit.config("", "http", fe, "hb") + """
                     backend hb
                         option httpchk
                         http-check set-var(check.n) str(abc)
@@ -119,7 +101,7 @@ class CheckFormatsIT {
                         http-check expect hdr name-lf "x-%%[srv_name]" value-lf -m beg "%%[var(check.n)]"
                         http-check expect string-lf "%%[var(check.n)]-ok" on-success "body had %%[var(check.n)]"
                         server h1 127.0.0.1:%d check inter 30s
-                    """.formatted(fe, origin.port());
+                    """.formatted(origin.port());
             try (FulcrumProcess p = serve(cfg, fe)) {
                 p.awaitStderr("Health check for server hb/h1 succeeded, reason: Layer7 check passed, code: 200, info: \"body had abc\", "
                         + "check duration: ");
@@ -128,6 +110,28 @@ class CheckFormatsIT {
                 assertThat(req.toLowerCase()).contains("\r\nhost: h1.example\r\n", "\r\ncontent-length: 5\r\n");
                 // set-var's conditions; a check rule's 'if' is not read (HAProxy 2.6 neither): the variable is set
                 assertThat(req.toLowerCase()).contains("\r\nx-v: e= g=9 l=5 i=yes\r\n");
+            }
+        }
+    }
+
+    /** {@code status-code} fetches its expression as text, then reads its digits: res.payload (binary) gives a code. */
+    @Test
+    void statusCodeReadsItsExpressionAsText() throws Exception {
+        try (Origin origin = Origin.start(s -> {
+            s.getInputStream().read(new byte[64]);
+            send(s, "404 nope");
+        })) {
+            int fe = freePort();
+            String cfg = CheckKit.config("", "tcp", fe, "be") + """
+                    backend be
+                        option tcp-check
+                        tcp-check send "x\\n"
+                        tcp-check expect rstring ^2 status-code res.payload(0,3) error-status L7STS
+                        server s1 127.0.0.1:%d check inter 30s
+                    """.formatted(origin.port());
+            try (FulcrumProcess p = serve(cfg, fe)) {
+                p.awaitStderr("Health check for server be/s1 failed, reason: Layer7 wrong status, code: 404, "
+                        + "info: \"TCPCHK did not match content (regex) at step 2\", check duration: ");
             }
         }
     }
