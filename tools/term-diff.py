@@ -13,7 +13,7 @@ still open or closed) and the log lines, timers masked to their sign (-1 or not)
 Usage: tools/term-diff.py [--only REGEX] [--port 15100] [--haproxy /usr/sbin/haproxy] [-v]
 Differences listed in KNOWN (on purpose, documented in docs/differences.md) print as "known" (-v: in full); the exit
 status is 1 when another one is found. The packaged jar must exist (bin/mvn -q -o package -DskipTests).
-Ports: --port .. --port+6. TerminationStatesIT pins the findings of this sweep down.
+Ports: --port .. --port+6, --port+21, +22, +24 and +25 (the frontends with client-fin and server-fin). TerminationStatesIT pins the findings of this sweep down.
 """
 import os
 import re
@@ -119,6 +119,24 @@ backend redisp-l7
     retry-on empty-response 500
     server s1 127.0.0.1:{origin} maxconn 100
     server s2 127.0.0.1:{origin}
+frontend fin
+    bind 127.0.0.1:{fin}
+    log-format "%ST %tsc %B %HU %Tq/%Tw/%Tc/%Tr/%Ta"
+    timeout client-fin 300ms
+    default_backend fin
+backend fin
+    timeout server-fin 300ms
+    server s1 127.0.0.1:{origin}
+frontend tfin
+    mode tcp
+    bind 127.0.0.1:{tfin}
+    log-format "%ts %B %Tw/%Tc/%Tt"
+    timeout client-fin 300ms
+    default_backend tfin
+backend tfin
+    mode tcp
+    timeout server-fin 300ms
+    server s1 127.0.0.1:{origin}
 frontend tcp
     mode tcp
     bind 127.0.0.1:{tcp}
@@ -179,6 +197,10 @@ BEHAVIOURS = {
     "ws-echo": lambda c: (c.sendall(WS101), echo(c)),
     "ws-stall": lambda c: (c.sendall(WS101), time.sleep(3)),
     "ws-close": lambda c: (c.sendall(WS101 + b"bye"), time.sleep(0.2)),
+    "ws-hold": lambda c: (c.sendall(WS101), drain(c), time.sleep(3)),
+    "ws-half": lambda c: (c.sendall(WS101 + b"bye"), c.shutdown(socket.SHUT_WR), drain(c), time.sleep(3)),
+    "tcp-hold": lambda c: (drain(c), time.sleep(3)),
+    "tcp-half": lambda c: (c.sendall(b"hello"), c.shutdown(socket.SHUT_WR), drain(c), time.sleep(3)),
     "no-read": lambda c: time.sleep(4),
     "junk": lambda c: (c.sendall(b"garbage\r\n\r\n"), time.sleep(0.2)),
     "e500": lambda c: (c.sendall(b"HTTP/1.1 500 Oops\r\nContent-Length: 2\r\n\r\nno"), time.sleep(0.5)),
@@ -421,6 +443,21 @@ TCP_CASES = [
     ("tcp-big-close", [("send", req("tcp-big-close")), ("sleep", 4), ("close",)]),
 ]
 
+# timeout client-fin and server-fin (300 ms; tunnel 1.5 s): a side that closed while the other stays
+FIN_CASES = [
+    ("fin-ws-client-shuts", [("send", req("ws-hold", WS_FIELDS)), ("sleep", 0.2), ("shut",), ("read", 2.5)]),
+    ("fin-ws-server-half-closes", [("send", req("ws-half", WS_FIELDS)), ("read", 2.5)]),
+    ("fin-ws-both-stay", [("send", req("ws-hold", WS_FIELDS)), ("read", 2.5)]),
+    ("fin-http-client-shuts-waiting", [("send", req("slow-ok")), ("sleep", 0.2), ("shut",), ("read", 2.0)]),
+    ("fin-http-close-delim-stall", [("send", req("close-delim-stall")), ("read", 2.5)]),
+    ("fin-http-ka-idle", [("send", req("ok")), ("read", 2.0)]),
+]
+TFIN_CASES = [
+    ("tfin-client-shuts", [("send", req("tcp-hold")), ("sleep", 0.2), ("shut",), ("read", 2.5)]),
+    ("tfin-server-half-closes", [("send", req("tcp-half")), ("read", 2.5)]),
+    ("tfin-both-stay", [("send", req("tcp-stall")), ("read", 2.5)]),
+]
+
 
 class Proxy:
     """One proxy under test, its log lines as they arrive."""
@@ -428,13 +465,14 @@ class Proxy:
     def __init__(self, name, cmd, base, origin_port, tmp):
         self.name = name
         self.http, self.tcp, log = base, base + 1, base + 2
+        self.fin, self.tfin = base + 20, base + 21
         self.lines = []
         sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         sock.bind(("127.0.0.1", log))
         threading.Thread(target=self.receive, args=(sock,), daemon=True).start()
         cfg = os.path.join(tmp, name + ".cfg")
         with open(cfg, "w") as f:
-            f.write(CFG.format(log=log, port=self.http, tcp=self.tcp, origin=origin_port))
+            f.write(CFG.format(log=log, port=self.http, tcp=self.tcp, origin=origin_port, fin=self.fin, tfin=self.tfin))
         self.out = open(os.path.join(tmp, name + ".out"), "w")
         self.proc = subprocess.Popen(cmd + ["-db", "-f", cfg], stdout=self.out, stderr=subprocess.STDOUT)
         wait_listening(self.tcp, self.proc)
@@ -445,8 +483,8 @@ class Proxy:
             if m:
                 self.lines.append(m.group(1))
 
-    def run(self, script, tcp):
-        port = self.tcp if tcp else self.http
+    def run(self, script, frontend):
+        port = {"http": self.http, "tcp": self.tcp, "fin": self.fin, "tfin": self.tfin}[frontend]
         first = len(self.lines)
         if isinstance(script[0], list):  # several clients, 100 ms apart
             outs = [b""] * len(script)
@@ -489,11 +527,12 @@ def main():
     h = Proxy("haproxy", [a.haproxy], a.port + 4, origin_port, tmp)
     counts = {"same": 0, "known": 0, "differ": 0}
     try:
-        for name, script, tcp in [(n, s, False) for n, s in CASES] + [(n, s, True) for n, s in TCP_CASES]:
+        for name, script, frontend in ([(n, s, "http") for n, s in CASES] + [(n, s, "tcp") for n, s in TCP_CASES]
+                                       + [(n, s, "fin") for n, s in FIN_CASES] + [(n, s, "tfin") for n, s in TFIN_CASES]):
             if a.only and not re.search(a.only, name):
                 continue
             res = {}
-            ts = [threading.Thread(target=lambda p=p: res.__setitem__(p.name, p.run(script, tcp))) for p in (f, h)]
+            ts = [threading.Thread(target=lambda p=p: res.__setitem__(p.name, p.run(script, frontend))) for p in (f, h)]
             [t.start() for t in ts]
             [t.join() for t in ts]
             (fgot, flog), (hgot, hlog) = res["fulcrum"], res["haproxy"]
