@@ -537,8 +537,7 @@ def main():
     for c in cases:
         diffs = compare(fres[c["name"]], hres[c["name"]])
         counts[h1diff.report(c["name"], diffs, KNOWN, a.v, hres[c["name"]]["logs"])] += 1
-    print("%d same, %d known, %d differ (files in %s)" % (counts["same"], counts["known"], counts["differ"], tmp))
-    return 1 if counts["differ"] else 0
+    return h1diff.summary(counts, tmp)
 
 
 if __name__ == "__main__":

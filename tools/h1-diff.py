@@ -556,6 +556,12 @@ def report(name, diffs, known, verbose, detail, heading=""):
     return "same"
 
 
+def summary(counts, tmp):
+    """Prints a sweep's counts (its "same", "known" and "differ"); its exit status: 1 when a case differs."""
+    print("%d same, %d known, %d differ (files in %s)" % (counts["same"], counts["known"], counts["differ"], tmp))
+    return 1 if counts["differ"] else 0
+
+
 def both(f, h, c):
     """Runs case <c> through proxies <f> (Fulcrum) and <h> (haproxy) at once: their results (the sweeps' loop)."""
     res = {}

@@ -69,8 +69,8 @@ def after(*lines, **kw):
 # --- TLS: the certificates (made once per run in its directory) and the client's side -----------------------------
 
 def make_certs(d):
-    """Two CAs (ca.pem, other-ca.pem) and, signed by the first, two server certificates (a.example, b.example: a.pem,
-    b.pem with their keys) and client certificates (client.crt, client.key; revoked.crt, which crl.pem revokes);
+    """Two CAs (ca.pem, other-ca.pem) and, signed by the first, server certificates (a.example, b.example: a.pem,
+    b.pem with their keys; a2.pem, another for a.example; c.pem for c.example and *.c.example) and client certificates (client.crt, client.key; revoked.crt, which crl.pem revokes);
     stranger.crt, a client certificate of the other CA, and selfie.crt, a self-signed one; all ECDSA P-256 with fixed
     serials."""
     def sh(*args, stdin=None):
@@ -84,6 +84,8 @@ def make_certs(d):
     for name, ca, cn, serial, ext in [
             ("a", "ca", "/CN=a.example/O=Site A", "0x0A01", "subjectAltName=DNS:a.example"),
             ("b", "ca", "/CN=b.example/O=Site B", "0x0B02", "subjectAltName=DNS:b.example"),
+            ("a2", "ca", "/CN=a.example/O=Site A renewed", "0x0A11", "subjectAltName=DNS:a.example"),
+            ("c", "ca", "/CN=c.example/O=Site C", "0x0C21", "subjectAltName=DNS:c.example,DNS:*.c.example"),
             ("client", "ca", "/CN=client one/O=Users", "0x0C03", "extendedKeyUsage=clientAuth"),
             ("stranger", "other-ca", "/CN=stranger/O=Elsewhere", "0x0D04", "extendedKeyUsage=clientAuth"),
             ("revoked", "ca", "/CN=revoked one/O=Users", "0x0E05", "extendedKeyUsage=clientAuth")]:
@@ -873,8 +875,7 @@ def main():
     finally:
         f.stop()
         h.stop()
-    print("%d same, %d known, %d differ (files in %s)" % (counts["same"], counts["known"], counts["differ"], tmp))
-    return 1 if counts["differ"] else 0
+    return h1diff.summary(counts, tmp)
 
 
 if __name__ == "__main__":

@@ -176,7 +176,7 @@ final class CertCommands {
             throw new CliException("'set ssl cert expects a filename and a certificate as a payload\n");
         }
         boolean created = store.set(file, pem);
-        r.print("Transaction " + (created ? "created" : "updated") + " for certificate " + file + "!\n");
+        r.print("Transaction " + (created ? "created" : "updated") + " for certificate " + store.transaction() + "!\n");
     }
 
     private void commit(CliRequest r) throws CliException {

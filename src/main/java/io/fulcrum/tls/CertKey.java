@@ -23,6 +23,10 @@ record CertKey(String file, PrivateKey key, X509Certificate[] chain, List<String
         return new CertKey(file, key, chain, names(chain[0]), null);
     }
 
+    CertKey withKey(PrivateKey k) {
+        return new CertKey(file, k, chain, names, staple);
+    }
+
     CertKey stapling(OcspStaple s) {
         return new CertKey(file, key, chain, names, s);
     }

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * The certificates of the bind lines and of the server lines ({@code crt}, the client certificate), by file, and the
@@ -28,6 +29,9 @@ import java.util.TreeMap;
  * commit gives their verifiers the new content.
  */
 final class CertStore {
+    /** The side files of a certificate HAProxy's {@code set ssl cert} takes by their extension. */
+    private static final Pattern SIDE_FILE = Pattern.compile("\\.(key|issuer|ocsp|sctl)$");
+
     /** The certificates by file name, in the configuration's order; a null value: an empty one ({@code new ssl cert}). */
     private final Map<String, CertKey> certs = new LinkedHashMap<>();
     private final Map<String, CrtList> lists = new LinkedHashMap<>();
@@ -128,23 +132,36 @@ final class CertStore {
     }
 
     /**
-     * {@code set ssl cert}: starts or updates the transaction of {@code file} with a PEM text; the key may be left
-     * out (the certificate's current one is kept, as HAProxy does).
+     * {@code set ssl cert}: starts or updates the transaction of {@code name} with a PEM text, which replaces the
+     * certificate, its chain and its key (one it lacks is then missing: the commit refuses, as HAProxy's); as HAProxy,
+     * {@code <file>.key} replaces the key of {@code <file>} alone.
      *
      * @return true when this created the transaction
      */
-    synchronized boolean set(String file, String pem) throws CliException {
+    synchronized boolean set(String name, String pem) throws CliException {
+        String cant = "Can't update " + name + "!\n";
+        String side = SIDE_FILE.matcher(name).find() ? name.substring(name.lastIndexOf('.') + 1) : null;
+        if (side != null && !side.equals("key")) {
+            throw new CliException("Fulcrum keeps no ." + side + " file of a certificate to replace (only the certificate and its .key)\n" + cant);
+        }
+        String file = side == null ? name : name.substring(0, name.length() - ".key".length());
         tx.checkSet(file);
-        String cant = "Can't update " + file + "!\n";
         if (!certs.containsKey(file)) {
             throw new CliException("Can't replace a certificate which is not referenced by the configuration!\n" + cant);
         }
         CertKey base = tx.file() != null ? tx.content() : certs.get(file);
         CertKey cert;
         try {
-            cert = PemFiles.parse(file, pem, base == null ? null : base.key());
-            if (base != null && base.staple() != null && sameId(base.leaf(), cert.leaf())) {
-                cert = cert.stapling(base.staple()); // the same certificate ID: its OCSP response still holds
+            if (side != null) {
+                if (base == null) {
+                    throw new ConfigException("unable to load private key from file '" + name + "': the certificate is empty.");
+                }
+                cert = base.withKey(PemFiles.keyPayload(name, pem));
+            } else {
+                cert = PemFiles.payload(file, pem);
+                if (base != null && base.staple() != null && sameId(base.leaf(), cert.leaf())) {
+                    cert = cert.stapling(base.staple()); // the same certificate ID: its OCSP response still holds
+                }
             }
         } catch (ConfigException e) {
             throw new CliException(e.getMessage() + "\nCan't load the payload\n" + cant);
@@ -165,6 +182,12 @@ final class CertStore {
     synchronized int commit(String file) throws CliException {
         tx.checkCommit(file);
         CertKey txCert = tx.content();
+        if (txCert.key() == null) {
+            throw new CliException("The transaction must contain at least a certificate and a private key!\nCan't commit " + file + "!\n");
+        }
+        if (!PemFiles.consistent(txCert)) {
+            throw new CliException("inconsistencies between private key and certificate loaded '" + file + "'.\nCan't commit " + file + "!\n");
+        }
         int uses = uses(file);
         Map<ServerCert, SslContext> prepared = new LinkedHashMap<>();
         try {

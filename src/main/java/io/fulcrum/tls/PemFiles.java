@@ -53,7 +53,7 @@ final class PemFiles {
         Path file = Path.of(name);
         String text = read(file, "unable to stat SSL certificate from file '" + name + "'");
         Path keyFile = globals.side(file, TlsGlobals.ExtraFile.KEY, ".key");
-        CertKey ck = parse(name, text, null, keyFile == null ? globals.sideBase(file) : keyFile.toString(), keyFile, pass);
+        CertKey ck = parse(name, text, keyFile == null ? globals.sideBase(file) : keyFile.toString(), keyFile, pass);
         X509Certificate[] chain = globals.completed(ck.chain());
         return chain == ck.chain() ? ck : CertKey.of(name, ck.key(), chain);
     }
@@ -79,31 +79,47 @@ final class PemFiles {
 
     /** The certificate, chain and key of a PEM text that stands for the file {@code name}. */
     static CertKey parse(String name, String text) throws ConfigException {
-        return parse(name, text, null);
+        return parse(name, text, name + ".key", Path.of(name + ".key"), null);
     }
 
     /**
-     * The certificate, chain and key of a PEM text that stands for the file {@code name}; without a key in it,
-     * {@code knownKey} when there is one (a new certificate for the key in use), else {@code <name>.key}.
+     * The certificate, chain and key of a {@code set ssl cert} payload for the file {@code name}: as HAProxy's
+     * ssl_sock_load_pem_into_ckch(), what the text has replaces it all, a key it lacks too (null); whether the key
+     * matches is the commit's question.
      */
-    static CertKey parse(String name, String text, PrivateKey knownKey) throws ConfigException {
-        return parse(name, text, knownKey, name + ".key", Path.of(name + ".key"), null);
+    static CertKey payload(String name, String text) throws ConfigException {
+        List<X509Certificate> certs = certificates(text);
+        if (certs.isEmpty()) {
+            throw new ConfigException("unable to load certificate from file '" + name + "'.");
+        }
+        return CertKey.of(name, key(text, name, null), certs.toArray(X509Certificate[]::new));
+    }
+
+    /** The key of a {@code set ssl cert <file>.key} payload. */
+    static PrivateKey keyPayload(String name, String text) throws ConfigException {
+        PrivateKey key = key(text, name, null);
+        if (key == null) {
+            throw new ConfigException("unable to load private key from file '" + name + "'.");
+        }
+        return key;
+    }
+
+    /** Whether the certificate's key is there and is the one of its certificate (what a commit checks). */
+    static boolean consistent(CertKey c) {
+        return c.key() != null && matches(c.key(), c.leaf());
     }
 
     /**
      * @param keyFile where the key is when the text has none (null: nowhere else)
      * @param keyName the name the error of a missing key gives: HAProxy's, the side file or the certificate's base name
      */
-    private static CertKey parse(String name, String text, PrivateKey knownKey, String keyName, Path keyFile, String pass)
+    private static CertKey parse(String name, String text, String keyName, Path keyFile, String pass)
             throws ConfigException {
         List<X509Certificate> certs = certificates(text);
         if (certs.isEmpty()) {
             throw new ConfigException("unable to load certificate from file '" + name + "'.");
         }
         PrivateKey key = key(text, name, pass);
-        if (key == null) {
-            key = knownKey;
-        }
         if (key == null) {
             String noKey = "No Private Key found in '" + keyName + "'.";
             key = keyFile != null && Files.isReadable(keyFile) ? key(read(keyFile, noKey), keyFile.toString(), pass) : null;

@@ -95,10 +95,12 @@ class SslCliIT {
         }
         assertThat(cli("show ssl cert")).isEqualTo("# filename\n" + a + "\n" + b + "\n\n");
         assertThat(cli("show ssl cert " + a)).contains("Status: Used\n", "Subject Alternative Name: DNS:a2.example.com\n");
-        // The key may be left out: the certificate's is kept, and must match.
+        // A payload replaces certificate and key: without a key the transaction has none, and its commit is refused.
         String certOnly = pem("a2").substring(0, pem("a2").indexOf("-----END CERTIFICATE-----") + 25) + "\n";
         assertThat(cli("set ssl cert " + a + " <<\n" + certOnly)).isEqualTo("Transaction created for certificate " + a + "!\n\n");
         assertThat(cli("show ssl cert *" + a)).contains("Subject: /CN=a2.example.com\n");
+        assertThat(cli("commit ssl cert " + a)).isEqualTo("The transaction must contain at least a certificate and a private key!\n"
+                + "Can't commit " + a + "!\n\n");
         assertThat(cli("abort ssl cert " + a)).isEqualTo("Transaction aborted for certificate '" + a + "'!\n\n");
         assertThat(presented(null)).isEqualTo("a2.example.com");
     }
@@ -150,6 +152,23 @@ class SslCliIT {
         assertThat(cli("del ssl crt-list " + list + " " + c)).isEqualTo("Entry '" + c + "' deleted in crtlist '" + list + "'!\n\n");
         assertThat(presented("c.example.com")).isNotEqualTo("c.example.com");
         assertThat(cli("del ssl cert " + c)).isEqualTo("Certificate '" + c + "' deleted!\n\n");
+    }
+
+    /**
+     * A payload's key is checked against its certificate when the transaction is committed (it stays open then), and
+     * {@code set ssl cert <file>.key} replaces the key alone, as in haproxy 2.6.
+     */
+    @Test
+    void keysAreCheckedAtTheCommit() throws Exception {
+        String bCert = pem("b").substring(0, pem("b").indexOf("-----END CERTIFICATE-----") + 25) + "\n";
+        assertThat(cli("set ssl cert " + b + " <<\n" + bCert + Files.readString(dir.resolve("c.key"))))
+                .isEqualTo("Transaction created for certificate " + b + "!\n\n");
+        assertThat(cli("commit ssl cert " + b))
+                .isEqualTo("inconsistencies between private key and certificate loaded '" + b + "'.\nCan't commit " + b + "!\n\n");
+        assertThat(cli("set ssl cert " + b + ".key <<\n" + Files.readString(dir.resolve("b.key"))))
+                .isEqualTo("Transaction updated for certificate " + b + "!\n\n");
+        assertThat(cli("commit ssl cert " + b)).startsWith("Committing " + b + ".").endsWith("\nSuccess!\n\n");
+        assertThat(presented("b.example.com")).isEqualTo("b.example.com");
     }
 
     @Test
