@@ -88,7 +88,8 @@ def make_certs(d):
             ("c", "ca", "/CN=c.example/O=Site C", "0x0C21", "subjectAltName=DNS:c.example,DNS:*.c.example"),
             ("client", "ca", "/CN=client one/O=Users", "0x0C03", "extendedKeyUsage=clientAuth"),
             ("stranger", "other-ca", "/CN=stranger/O=Elsewhere", "0x0D04", "extendedKeyUsage=clientAuth"),
-            ("revoked", "ca", "/CN=revoked one/O=Users", "0x0E05", "extendedKeyUsage=clientAuth")]:
+            ("revoked", "ca", "/CN=revoked one/O=Users", "0x0E05", "extendedKeyUsage=clientAuth"),
+            ("srv-revoked", "ca", "/CN=revoked.example/O=Site R", "0x0E06", "subjectAltName=DNS:revoked.example")]:
         sh("openssl", "req", "-new", *ec, "-keyout", name + ".key", "-out", name + ".csr", "-subj", cn)
         with open(os.path.join(d, name + ".ext"), "w") as f:
             f.write(ext + "\n")
@@ -107,6 +108,7 @@ def make_certs(d):
         f.write("1000\n")
     ca = ["-config", "ca.cnf", "-keyfile", "ca.key", "-cert", "ca.pem"]
     sh("openssl", "ca", *ca, "-revoke", "revoked.crt")
+    sh("openssl", "ca", *ca, "-revoke", "srv-revoked.crt")
     sh("openssl", "ca", *ca, "-gencrl", "-out", "crl.pem")
 
 
@@ -644,7 +646,8 @@ CASES = [
         ("partial-hello", "ssl crt {dir}/a.pem", None, [], [b"\x16\x03\x01\x00\xc8\x01\x00\x00\xc4\x03\x03"]),
         ("empty-close", "ssl crt {dir}/a.pem", None, [], [b""]),
         ("httpslog-error", "ssl crt {dir}/a.pem", None, ["option httpslog"], [get()])]],
-    # TLS to servers: this script's TLS origin ({tlsorigin}: a.example's certificate, signed by the CA) records the
+    # TLS to servers: this script's TLS origin ({tlsorigin}: a.example's certificate, signed by the CA; for the name
+    # revoked.example, a certificate crl.pem revokes) records the
     # name each proxy sent (SNI) and the protocol ALPN chose. (Whether a later connection resumes the session is
     # compared with no-ssl-reuse only: haproxy keeps its server sessions per thread, and two threads take turns.)
     *[case("srv-tls-" + n, be=["server s1 127.0.0.1:%s %s" % (port, opts)] + be_, reqs=rq or [get()], first=4,
@@ -664,6 +667,11 @@ CASES = [
         ("verifyhost-wrong", "{tlsorigin}", "ssl verify required ca-file {dir}/ca.pem verifyhost c.example", [], None),
         ("verify-wrong-ca", "{tlsorigin}", "ssl verify required ca-file {dir}/b.crt", [], None),
         ("verify-other-ca", "{tlsorigin}", "ssl verify required ca-file {dir}/other-ca.pem", [], None),
+        ("crl-revoked", "{tlsorigin}", "ssl verify required ca-file {dir}/ca.pem crl-file {dir}/crl.pem "
+                                      "sni str(revoked.example)", [], None),
+        ("crl-valid", "{tlsorigin}", "ssl verify required ca-file {dir}/ca.pem crl-file {dir}/crl.pem sni str(a.example)",
+         [], None),
+        ("revoked-no-crl", "{tlsorigin}", "ssl verify required ca-file {dir}/ca.pem sni str(revoked.example)", [], None),
         ("max-ver", "{tlsorigin}", "ssl verify none ssl-max-ver TLSv1.2", [], None),
         ("bc-fetches", "{tlsorigin}", "ssl verify none alpn http/1.1",
          ['http-response set-header X-Bc "%[ssl_bc] %[ssl_bc_protocol] %[ssl_bc_cipher] %[ssl_bc_alpn] '
@@ -741,10 +749,20 @@ class Proxy:
     def __init__(self, name, cmd, base, first_fe, tmp, cases):
         self.name = name
         self.dir = tmp
-        tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-        tls.load_cert_chain(os.path.join(tmp, "a.pem"))
-        tls.set_alpn_protocols(["http/1.1"])
+        def context(pem):
+            t = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            t.load_cert_chain(os.path.join(tmp, pem))
+            t.set_alpn_protocols(["http/1.1"])
+            return t
+        tls, revoked = context("a.pem"), context("srv-revoked.pem")
         self.origins = [h1diff.Origin(base), h1diff.Origin(base + 4, tls)]
+        noted = tls.sni_callback  # (the origin's: it records the name)
+
+        def by_name(conn, name, ctx):  # revoked.example gets the revoked certificate
+            noted(conn, name, ctx)
+            if name == "revoked.example":
+                conn.context = revoked
+        tls.sni_callback = by_name
         self.mute = socket.socket()  # {mute}: connections complete in its backlog, nothing ever answers
         self.mute.bind(("127.0.0.1", base + 5))
         self.mute.listen(64)
