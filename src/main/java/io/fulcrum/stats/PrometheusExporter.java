@@ -20,6 +20,9 @@ import java.util.Set;
  */
 final class PrometheusExporter {
     private static final List<String> SERVER_STATES = List.of("DOWN", "UP", "MAINT", "DRAIN", "NOLB");
+    private static final String[] CODES = {"1xx", "2xx", "3xx", "4xx", "5xx", "other"};
+    private static final StatField[] CODE_FIELDS = {StatField.HRSP_1XX, StatField.HRSP_2XX, StatField.HRSP_3XX, StatField.HRSP_4XX,
+            StatField.HRSP_5XX, StatField.HRSP_OTHER};
     private static final List<String> CHECK_STATES = List.of("HANA", "SOCKERR", "L4OK", "L4TOUT", "L4CON", "L6OK", "L6TOUT",
             "L6RSP", "L7TOUT", "L7RSP", "L7OK", "L7OKC", "L7STS", "PROCERR", "PROCTOUT", "PROCOK");
     /** Server fields HAProxy reports as NaN rather than leaving out when they have no value. */
@@ -134,9 +137,20 @@ final class PrometheusExporter {
                     case "backend" -> ObjType.BACKEND;
                     default -> ObjType.SERVER;
                 };
-                for (StatRow r : rows) {
-                    if (r.type() == type) {
-                        proxy(b, m, r, rows);
+                if (m.kind() == PromMetric.Kind.CODE) {
+                    // As HAProxy: each code is a stat field of its own, written for every proxy before the next code
+                    for (int i = 0; i < CODES.length; i++) {
+                        for (StatRow r : rows) {
+                            if (r.type() == type) {
+                                code(b, m, r, i);
+                            }
+                        }
+                    }
+                } else {
+                    for (StatRow r : rows) {
+                        if (r.type() == type) {
+                            proxy(b, m, r, rows);
+                        }
                     }
                 }
             }
@@ -171,23 +185,15 @@ final class PrometheusExporter {
         String labels = labels(r);
         String name = m.metricName();
         switch (m.kind()) {
-            case CODE -> {
-                if (r.get(StatField.HRSP_1XX) == null) {
-                    return; // not an HTTP proxy
-                }
-                StatField[] f = {StatField.HRSP_1XX, StatField.HRSP_2XX, StatField.HRSP_3XX, StatField.HRSP_4XX, StatField.HRSP_5XX,
-                        StatField.HRSP_OTHER};
-                String[] codes = {"1xx", "2xx", "3xx", "4xx", "5xx", "other"};
-                for (int i = 0; i < f.length; i++) {
-                    b.append(name).append('{').append(labels).append(",code=\"").append(codes[i]).append("\"} ").append(r.get(f[i])).append('\n');
-                }
-            }
             case STATE -> states(b, m, r, rows, labels);
             default -> {
                 StatField f = m.stat();
                 Object v = r.get(f);
+                if (v == null && f == StatField.CHECK_CODE && r.get(StatField.CHECK_STATUS) != null) {
+                    v = 0; // as HAProxy: an enabled check below layer 5 says code 0
+                }
                 if (v == null) {
-                    if (r.type() == ObjType.SERVER && SERVER_NAN.contains(f)) {
+                    if (r.type() == ObjType.SERVER && SERVER_NAN.contains(f) || r.type() == ObjType.BACKEND && f == StatField.DOWNTIME) {
                         b.append(name).append('{').append(labels).append("} NaN\n");
                     }
                     return;
@@ -200,6 +206,14 @@ final class PrometheusExporter {
                 }
                 b.append('\n');
             }
+        }
+    }
+
+    /** The sample of HTTP response code {@code i} (1xx... other) of {@code r}, when it is an HTTP proxy. */
+    private static void code(StringBuilder b, PromMetric m, StatRow r, int i) {
+        Object v = r.get(CODE_FIELDS[i]);
+        if (v != null && !"tcp".equals(r.get(StatField.MODE))) {
+            b.append(m.metricName()).append('{').append(labels(r)).append(",code=\"").append(CODES[i]).append("\"} ").append(v).append('\n');
         }
     }
 
@@ -231,8 +245,11 @@ final class PrometheusExporter {
             }
             return;
         }
-        // The backend's aggregates: how many of its servers are in each state.
+        // The backend's aggregates: how many of its servers are in each state (none without a server, as HAProxy).
         List<StatRow> servers = rows.stream().filter(s -> s.type() == ObjType.SERVER && s.proxyId() == r.proxyId()).toList();
+        if (servers.isEmpty()) {
+            return;
+        }
         boolean checks = m == PromMetric.BACKEND_AGG_CHECK_STATUS;
         for (String st : checks ? CHECK_STATES : SERVER_STATES) {
             long n = servers.stream().filter(s -> checks

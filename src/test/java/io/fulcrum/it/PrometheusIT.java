@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 
 import static io.fulcrum.it.HttpKit.get;
 import static io.fulcrum.it.TcpProxyKit.freePort;
@@ -45,7 +44,10 @@ class PrometheusIT {
                         mode tcp
                         bind 127.0.0.1:%d
                         server t1 127.0.0.1:%d
-                    """.formatted(fe, a.port(), a.port(), li, a.port());
+                    backend empty
+                    backend checked
+                        server c1 127.0.0.1:%d check inter 200
+                    """.formatted(fe, a.port(), a.port(), li, a.port(), FulcrumProcess.refusedPort());
             try (FulcrumProcess p = oracle ? oracle(config, fe) : TcpProxyKit.serve(config, fe);
                  HttpClientConn c = HttpClientConn.open(fe)) {
                 for (int i = 0; i < 5; i++) {
@@ -87,7 +89,11 @@ class PrometheusIT {
         assertThat(fronts.families.keySet()).allMatch(n -> n.startsWith("haproxy_frontend_"));
     }
 
-    /** HAProxy's exporter gives the same families, in the same order, with the same series (values aside). */
+    /**
+     * HAProxy's exporter gives the same families, in the same order, with the same series in the same order (values
+     * aside): a code of the HTTP responses for every proxy before the next, an enabled check's code at layer 4 (0), no
+     * aggregate of the servers of a backend without any, its downtime NaN.
+     */
     @Test
     void theSeriesAreHaproxys() throws Exception {
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/sbin/haproxy")), "haproxy not installed");
@@ -102,8 +108,8 @@ class PrometheusIT {
         }
     }
 
-    private static TreeSet<String> series(PromText.Family f) {
-        TreeSet<String> s = new TreeSet<>();
+    private static List<String> series(PromText.Family f) {
+        List<String> s = new java.util.ArrayList<>();
         for (PromText.Sample x : f.samples()) {
             Map<String, String> labels = new java.util.TreeMap<>(x.labels());
             labels.computeIfPresent("version", (k, v) -> "*");
