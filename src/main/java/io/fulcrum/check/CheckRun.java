@@ -249,7 +249,7 @@ final class CheckRun {
             }
             // The handshake is part of connecting: the connect's bound covers it (L6TOUT), as HAProxy's.
             handshaking = true;
-            tls.install(cf.channel(), null).addListener(h -> {
+            tls.install(cf.channel(), null, target.server().counters(), target.backend().counters()).addListener(h -> {
                 handshaking = false;
                 if (finished || cf.channel() != channel) {
                     return;

@@ -186,10 +186,12 @@ public final class Acceptor implements Consumer<Channel> {
                 starter.install(child, source, destination, null).run();
             }
         };
+        Listener li = Listener.of(child);
+        Counters listenerCounts = li != null ? li.counters() : null; // (option socket-stats)
         bind.transport.install(child, () -> {
             steps[1] = true;
             session.run();
-        }, (reason, bytes) -> frontend.logger().handshakeFailed(frontend, child, bytes, name, reason));
+        }, (reason, bytes) -> frontend.logger().handshakeFailed(frontend, child, bytes, name, reason), frontend.counters(), listenerCounts);
         if (early != null) {
             child.pipeline().fireChannelRead(early);
         }

@@ -81,7 +81,7 @@ final class ProxyRows {
             responses(r, c);
             r.put(INTERCEPTED, c.get(Count.INTERCEPTED)).put(CACHE_LOOKUPS, c.get(Count.CACHE_LOOKUPS)).put(CACHE_HITS, c.get(Count.CACHE_HITS));
         }
-        tls(r);
+        tls(r, c);
         h2(r);
         boolean h1 = fe.mode() == Mode.HTTP;
         h1(r, h1 ? l.current() : 0, h1 ? l.current() : 0, h1 ? l.total() : 0, h1 ? c.get(Count.H1_STREAMS) : 0,
@@ -104,7 +104,7 @@ final class ProxyRows {
         r.put(MODE, fe.mode().keyword());
         r.put(DCON, c.get(Count.DENIED_CONN)).put(DSES, c.get(Count.DENIED_SESS));
         r.put(WREW, c.get(Count.FAILED_REWRITES)).put(EINT, c.get(Count.INTERNAL_ERRORS));
-        tls(r);
+        tls(r, c);
         return r;
     }
 
@@ -152,7 +152,7 @@ final class ProxyRows {
         r.put(SRV_ICUR, idle.idleCount());
         r.put(IDLE_CONN_CUR, idle.idleCount() - idle.safeCount()).put(SAFE_CONN_CUR, idle.safeCount())
                 .put(USED_CONN_CUR, idle.usedCount()).put(NEED_CONN_EST, idle.estimate());
-        tls(r);
+        tls(r, c);
         return r;
     }
 
@@ -200,7 +200,7 @@ final class ProxyRows {
             responses(r, c);
             r.put(REQ_TOT, c.get(Count.REQUESTS)).put(CACHE_LOOKUPS, c.get(Count.CACHE_LOOKUPS)).put(CACHE_HITS, c.get(Count.CACHE_HITS));
         }
-        tls(r);
+        tls(r, c);
         h2(r);
         boolean h1 = be.mode() == Mode.HTTP;
         // The server side: a stream per connection attempt, idle connections hold none; what the
@@ -243,9 +243,10 @@ final class ProxyRows {
         r.put(HRSP_4XX, c.get(Count.HRSP_4XX)).put(HRSP_5XX, c.get(Count.HRSP_5XX)).put(HRSP_OTHER, c.get(Count.HRSP_OTHER));
     }
 
-    /** No TLS yet: no TLS session. */
-    private static void tls(StatRow r) {
-        r.put(SSL_SESS, 0).put(SSL_REUSED_SESS, 0).put(SSL_FAILED_HANDSHAKE, 0);
+    /** The ssl stats module's fields: the handshakes counted in {@code c} (io.fulcrum.tls.SslCounts). */
+    private static void tls(StatRow r, Counters c) {
+        r.put(SSL_SESS, c.get(Count.SSL_SESSIONS)).put(SSL_REUSED_SESS, c.get(Count.SSL_REUSED_SESSIONS))
+                .put(SSL_FAILED_HANDSHAKE, c.get(Count.SSL_FAILED_HANDSHAKES));
     }
 
     /** No HTTP/2 yet: no HTTP/2 connection or frame. */

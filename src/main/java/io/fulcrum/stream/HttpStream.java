@@ -769,7 +769,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
                 }
                 // With TLS the connection is established once its handshake is done, as in HAProxy: a failed
                 // handshake is a failed connection (redispatched or retried, then 503).
-                target.transport().install(f.channel(), this).addListener(h -> {
+                target.transport().install(f.channel(), this, target.counters(), backend.counters()).addListener(h -> {
                     if (finished) {
                         f.channel().close();
                     } else if (h.isSuccess()) {

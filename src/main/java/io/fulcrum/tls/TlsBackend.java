@@ -4,6 +4,7 @@ import io.fulcrum.conn.ConnError;
 import io.fulcrum.sample.Expr;
 import io.fulcrum.sample.Sample;
 import io.fulcrum.sample.SampleContext;
+import io.fulcrum.stats.Counters;
 import io.fulcrum.sample.SampleType;
 import io.fulcrum.server.ServerTransport;
 import io.netty.channel.Channel;
@@ -64,7 +65,7 @@ final class TlsBackend implements ServerTransport {
     }
 
     @Override
-    public Future<Channel> install(Channel ch, SampleContext stream) {
+    public Future<Channel> install(Channel ch, SampleContext stream, Counters... counters) {
         if (!connections.open(ch)) {
             // maxsslconn: a failed connection (closed, so that no plain byte ever goes to the server).
             ConnError.SSL_TOO_MANY.setOn(ch);
@@ -95,6 +96,7 @@ final class TlsBackend implements ServerTransport {
             } else {
                 (f.cause() instanceof SslHandshakeTimeoutException ? ConnError.SSL_TIMEOUT : ConnError.SSL_HANDSHAKE).setOn(ch);
             }
+            SslCounts.ended(ch, f.isSuccess(), counters);
         });
         ch.pipeline().addFirst("tls", handler);
         return handler.handshakeFuture();

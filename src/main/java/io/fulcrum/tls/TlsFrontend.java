@@ -3,6 +3,7 @@ package io.fulcrum.tls;
 import io.fulcrum.conn.ConnError;
 import io.fulcrum.conn.NativeOptions;
 import io.fulcrum.listener.Transport;
+import io.fulcrum.stats.Counters;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -56,7 +57,7 @@ final class TlsFrontend implements Transport {
     }
 
     @Override
-    public void install(Channel ch, Runnable ready, Failure failed) {
+    public void install(Channel ch, Runnable ready, Failure failed, Counters... counters) {
         if (!connections.open(ch)) {
             // maxsslconn: no handshake, nothing logged (HAProxy 2.6 leaves it unanswered, differences.md).
             ch.pipeline().addFirst("tls", Refused.INSTANCE);
@@ -64,7 +65,7 @@ final class TlsFrontend implements Transport {
         }
         Selector selector = new Selector(this);
         ch.pipeline().addFirst("tls", selector);
-        ch.pipeline().addAfter("tls", "tls-handshake", new Handshake(selector, connections.handshakes, ready, failed));
+        ch.pipeline().addAfter("tls", "tls-handshake", new Handshake(selector, connections.handshakes, ready, failed, counters));
     }
 
     /** Closes a connection over maxsslconn once registered (install runs before), reading nothing of it. */
@@ -195,13 +196,15 @@ final class TlsFrontend implements Transport {
         private final Runnable ready;
         private final Failure failed;
         private final HandshakeCounts handshakes;
+        private final Counters[] counters;
         private boolean done;
 
-        Handshake(Selector selector, HandshakeCounts handshakes, Runnable ready, Failure failed) {
+        Handshake(Selector selector, HandshakeCounts handshakes, Runnable ready, Failure failed, Counters[] counters) {
             this.selector = selector;
             this.handshakes = handshakes;
             this.ready = ready;
             this.failed = failed;
+            this.counters = counters;
         }
 
         @Override
@@ -212,6 +215,7 @@ final class TlsFrontend implements Transport {
                     TlsConnection t = TlsConnection.completed(ctx.channel(), ctx.pipeline().get(SslHandler.class), selector.host,
                             selector::verifier, selector.secrets, selector.hello == null ? null : selector.hello.capture);
                     handshakes.frontend(t, selector.offer, selector.ticketsOff);
+                    SslCounts.ended(ctx.channel(), true, counters);
                     ctx.pipeline().remove(this);
                     ackFinished(ctx.channel());
                     ready.run();
@@ -259,6 +263,9 @@ final class TlsFrontend implements Transport {
                 HandshakeError error = cause == null || cause instanceof SslHandshakeTimeoutException ? HandshakeError.NONE
                         : cause instanceof NotSslRecordException ? HandshakeError.notTls(selector.head) : HandshakeError.of(cause);
                 TlsConnection t = TlsConnection.failed(ctx.channel(), selector.engine, selector.host, error);
+                if (!(cause instanceof SslHandshakeTimeoutException)) {
+                    SslCounts.ended(ctx.channel(), false, counters); // (a timeout ends the session, not the handshake)
+                }
                 failed.failed(reason(cause, t), selector.bytes);
             }
             ctx.close();

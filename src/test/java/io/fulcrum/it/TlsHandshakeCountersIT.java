@@ -156,4 +156,41 @@ class TlsHandshakeCountersIT {
             assertThat(info()).containsEntry("SslCacheLookups", 2L).containsEntry("SslCacheMisses", 1L);
         }
     }
+
+    /**
+     * {@code show stat}'s ssl fields (HAProxy's ssl stats module): full handshakes (ssl_sess), resumed ones
+     * (ssl_reused_sess) and failed ones (ssl_failed_handshake), in the frontend and, towards TLS servers, in the server
+     * and its backend.
+     */
+    @Test
+    void showStatCountsSessionsResumedOnesAndFailures() throws Exception {
+        try (FulcrumProcess p = start()) {
+            SSLContext ctx = TlsKit.trustAll();
+            for (int i = 0; i < 3; i++) {
+                assertThat(get(ctx, TLS12)).isEqualTo(i == 0 ? "resumed=0" : "resumed=1");
+            }
+            assertThat(get(TlsKit.trustAll(), TLS13)).isEqualTo("resumed=0");
+            try (Socket s = new Socket("127.0.0.1", tickets)) { // plain HTTP on the TLS port: a failed handshake
+                s.setSoTimeout(10_000);
+                s.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                s.getInputStream().readAllBytes();
+            }
+            // Through "out" to its TLS server (fe itself): a full handshake, then resumed ones, at both ends.
+            for (int i = 0; i < 3; i++) {
+                try (Socket s = new Socket("127.0.0.1", plain)) {
+                    s.setSoTimeout(10_000);
+                    s.getOutputStream().write("GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                    assertThat(new String(s.getInputStream().readAllBytes(), StandardCharsets.ISO_8859_1)).endsWith(i == 0 ? "resumed=0" : "resumed=1");
+                }
+            }
+            Map<String, Map<String, String>> rows = StatsIT.rows(CliClient.send(admin, "show stat"));
+            assertThat(rows.get("fe/FRONTEND")).containsEntry("ssl_sess", "3").containsEntry("ssl_reused_sess", "4")
+                    .containsEntry("ssl_failed_handshake", "1");
+            for (String row : new String[] {"out/BACKEND", "out/s"}) {
+                assertThat(rows.get(row)).as(row).containsEntry("ssl_sess", "1").containsEntry("ssl_reused_sess", "2")
+                        .containsEntry("ssl_failed_handshake", "0");
+            }
+            assertThat(rows.get("out/FRONTEND")).containsEntry("ssl_sess", "0").containsEntry("ssl_reused_sess", "0");
+        }
+    }
 }

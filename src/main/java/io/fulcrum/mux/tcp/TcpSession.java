@@ -653,7 +653,7 @@ public final class TcpSession extends LiveStream implements ResponseControl, Mod
         ch.closeFuture().addListener(f -> srv.connectionClosed());
         sendProxyHeader(target, ch);
         if (target.transport() != null) {
-            target.transport().install(ch, this);
+            target.transport().install(ch, this, target.counters(), backend.counters());
         }
         startForwarding(ch);
         startResponseRules();
