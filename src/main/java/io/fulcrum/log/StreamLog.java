@@ -118,6 +118,8 @@ public final class StreamLog {
     private Server server;
     /** What answered instead of a server ({@code <STATS>}...), or null. */
     private String applet;
+    /** The frontend counted this transaction as intercepted when the proxy chose to answer it ({@link #interceptedNow}). */
+    private boolean interceptCounted;
 
     /**
      * @param acceptNanos  when the transaction began ({@link System#nanoTime()}): the connection's accept, or
@@ -367,6 +369,24 @@ public final class StreamLog {
 
     String applet() {
         return applet;
+    }
+
+    /**
+     * The proxy's stats page or one of its services answers: {@code frontend} counts the request as intercepted now,
+     * before the answer is made, as HAProxy counts it as it picks the applet (a scrape of the counters counts itself);
+     * null when a backend's page or service answers, which HAProxy does not count (its fe == be test).
+     */
+    public void interceptedNow(Counters frontend) {
+        if (!interceptCounted) {
+            interceptCounted = true;
+            if (frontend != null) {
+                frontend.increment(Counters.Count.INTERCEPTED);
+            }
+        }
+    }
+
+    boolean interceptCounted() {
+        return interceptCounted;
     }
 
     /** The server connection is established (end of Tc); {@code observe layer4} counts it, as HAProxy's back_establish(). */

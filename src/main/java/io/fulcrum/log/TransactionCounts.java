@@ -31,7 +31,7 @@ final class TransactionCounts {
         if (fe != null) {
             Counters c = fe.counters();
             traffic(c, in, out, false, status); // its requests were counted as they arrived
-            if (l.cause() == 'L' && !HttpCache.APPLET.equals(l.applet())) {
+            if (l.cause() == 'L' && !HttpCache.APPLET.equals(l.applet()) && !l.interceptCounted()) {
                 c.increment(Count.INTERCEPTED); // (an answer from a cache is not one, as in HAProxy)
             }
             clientSide(c, l);

@@ -103,12 +103,16 @@ public final class StatsPage {
         return u;
     }
 
-    /** Answers a request {@link #matches} accepted. */
-    public void serve(HttpTxn txn, StreamLog log) {
+    /**
+     * Answers a request {@link #matches} accepted; {@code frontends} when the page is the frontend's own (a listen's
+     * too): as HAProxy, only then is the request counted as intercepted.
+     */
+    public void serve(HttpTxn txn, StreamLog log, boolean frontends) {
         log.applet(APPLET);
         Reply refused = refusal(txn);
         if (!(refused instanceof Reply.Error e && e.status() == 403)) {
             log.error('L', 'R'); // answered by the proxy itself (a denial is the proxy's refusal: PR)
+            log.interceptedNow(frontends && txn.frontend() != null ? txn.frontend().counters() : null);
         }
         if (refused != null) {
             txn.reply(refused);

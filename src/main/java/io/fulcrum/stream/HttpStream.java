@@ -410,7 +410,7 @@ public final class HttpStream extends LiveStream implements HttpTxn, ResponseCon
         if (page == null || !page.matches(request)) {
             return false;
         }
-        page.serve(this, log);
+        page.serve(this, log, page == frontend.statsPage());
         return true;
     }
 

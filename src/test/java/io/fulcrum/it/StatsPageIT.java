@@ -295,6 +295,9 @@ class StatsPageIT {
         assertThat(get(fe, "/stats;csv").statusCode()).isEqualTo(200);
         awaitLog("fe fe/<STATS> ");
         assertThat(Long.parseLong(showStat().get("fe/FRONTEND").get("intercepted"))).isEqualTo(before + 1);
+        // A page counts itself: HAProxy counts the request as intercepted as it picks the page, before drawing it.
+        String csv = get(fe, "/stats;csv").body();
+        assertThat(StatsIT.rows(csv).get("fe/FRONTEND")).containsEntry("intercepted", String.valueOf(before + 2));
         assertThat(proxy.stdout()).containsPattern(" fe fe/<STATS> \\d+/\\d+/\\d+/\\d+/\\d+ 200 \\d+ - - LR-- .* \"GET /stats;csv HTTP/1.1\"");
         // A backend's page answers after the frontend has chosen the backend.
         HttpResponse<String> bs = get(be, "/bs;csv");
@@ -302,6 +305,8 @@ class StatsPageIT {
         assertThat(bs.body()).startsWith("# pxname");
         awaitLog("fe2 bstats/<STATS> ");
         assertThat(get(be, "/elsewhere").body()).isEqualTo("hello");
+        // A backend's page is not the frontend's interception (HAProxy counts one when fe == be only).
+        assertThat(showStat().get("fe2/FRONTEND")).containsEntry("intercepted", "0");
     }
 
     private static void awaitLog(String text) throws InterruptedException {
