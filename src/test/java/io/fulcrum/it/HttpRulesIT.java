@@ -374,7 +374,7 @@ class HttpRulesIT {
                     bind 127.0.0.1:%d
                     http-request auth realm R unless { http_auth(L) }
                     http-request return status 200 content-type text/plain lf-string "user=%%[http_auth_user]"
-                """.formatted(fe, plain), fe);
+                """.formatted(fe, plain), plain); // (the last bind: both listen then)
              HttpClientConn c = HttpClientConn.open(fe);
              HttpClientConn p = HttpClientConn.open(plain)) {
             Response challenge = c.exchange("GET http://x/ HTTP/1.1\r\nHost: x\r\n\r\n");
