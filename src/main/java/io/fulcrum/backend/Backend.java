@@ -351,7 +351,15 @@ public final class Backend {
         return Math.max(1000, slowest / 20);
     }
 
-    /** The servers in use now: the usable active ones, else the first usable backup, or all with allbackups. */
+    /**
+     * Of the usable servers, those in use (HAProxy's): the active ones, else the first backup, or all the backups with
+     * {@code allbackups}; the stats' backend weight is theirs.
+     */
+    public static <T> List<T> inUse(List<T> active, List<T> backups, boolean allBackups) {
+        return !active.isEmpty() ? active : allBackups || backups.isEmpty() ? backups : backups.subList(0, 1);
+    }
+
+    /** The servers in use now ({@link #inUse}). */
     private Farm farm(long now) {
         List<Member> active = new ArrayList<>();
         List<Member> backups = new ArrayList<>();
@@ -361,8 +369,7 @@ public final class Backend {
                 (m.spec().backup ? backups : active).add(m);
             }
         }
-        List<Member> used = !active.isEmpty() ? active
-                : balance.allBackups || backups.isEmpty() ? backups : backups.subList(0, 1);
+        List<Member> used = inUse(active, backups, balance.allBackups);
         Member[] in = used.toArray(new Member[0]);
         for (Member m : members) {
             m.inFarm = used.contains(m);

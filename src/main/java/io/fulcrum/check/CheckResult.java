@@ -15,21 +15,25 @@ record CheckResult(CheckStatus status, int code, String info, long durationMilli
 
     /** HAProxy's words after "reason: " (the check's line) or in ", reason: " (the server's). */
     String reason() {
+        return reason(info);
+    }
+
+    /** The same words for the check's own log line ("Health check for server ..."): the judge's when it said some. */
+    String checkReason() {
+        return reason(said != null ? said : info);
+    }
+
+    private String reason(String words) {
         StringBuilder sb = new StringBuilder(status.description());
         if (status.hasCode()) {
             sb.append(", code: ").append(code);
         }
-        if (info != null && !info.isEmpty()) {
-            sb.append(", info: \"").append(info).append('"');
+        if (words != null && !words.isEmpty()) {
+            sb.append(", info: \"").append(words).append('"');
         }
         if (durationMillis >= 0) { // HAProxy's "check->duration >= 0"
             sb.append(", check duration: ").append(durationMillis).append("ms");
         }
         return sb.toString();
-    }
-
-    /** The same words for the check's own log line ("Health check for server ..."): the judge's when it said some. */
-    String checkReason() {
-        return said == null ? reason() : new CheckResult(status, code, said, durationMillis).reason();
     }
 }

@@ -172,7 +172,7 @@ final class ProxyRows {
         // HAProxy's tot_weight: the effective weights (slow starts too) of the servers in use, the backups' when no
         // active server is (the first one's, or all their weights with allbackups)
         List<Server> backups = usable.stream().filter(s -> s.spec().backup).toList();
-        List<Server> weighed = !active.isEmpty() ? active : be.balance().allBackups || backups.isEmpty() ? backups : backups.subList(0, 1);
+        List<Server> weighed = Backend.inUse(active, backups, be.balance().allBackups);
         long scaled = weighed.stream().mapToLong(s -> {
             int ramp = be.slowStartWeight(s);
             return ramp >= 0 ? ramp : (long) s.weight() * Backend.WEIGHT_SCALE;
