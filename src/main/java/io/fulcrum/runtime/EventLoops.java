@@ -65,6 +65,17 @@ public final class EventLoops {
         public static final Poller DEFAULT = new Poller(false, false, false, 0);
     }
 
+    /**
+     * Where and how the system runs the loops' threads: {@code cpu-map}'s CPUs, and {@code sched-batch} (Linux's
+     * SCHED_BATCH policy, see {@link GlobalSettings#schedBatch}).
+     */
+    public record Placement(CpuMap cpus, boolean batch) {
+        /** Any CPU, the system's default policy. */
+        public static Placement anywhere() {
+            return new Placement(new CpuMap(), false);
+        }
+    }
+
     /** The I/O engine under the loops. */
     public enum Engine {
         EPOLL("epoll"), IO_URING("io_uring"), NIO("poll");
@@ -105,11 +116,15 @@ public final class EventLoops {
     /**
      * @param multiQueue {@code tune.listener.multi-queue}: whether a connection may go to a less busy loop than
      *                   the one that accepted it
-     * @param cpus       {@code cpu-map}: the CPUs each loop's thread runs on
+     * @param placement  where and how the system runs each loop's thread
      * @param poller     how the loops poll
      */
-    public EventLoops(int threads, boolean multiQueue, CpuMap cpus, Poller poller) {
-        this(threads, multiQueue, new LoopThreads(cpus), poller);
+    public EventLoops(int threads, boolean multiQueue, Placement placement, Poller poller) {
+        this(threads, multiQueue, new LoopThreads(placement.cpus()), poller);
+        if (placement.batch()) {
+            List<Future<Integer>> ids = all().stream().map(l -> l.submit(SchedBatch::currentTid)).toList();
+            SchedBatch.apply(ids.stream().map(f -> f.syncUninterruptibly().getNow()).toList());
+        }
     }
 
     private EventLoops(int threads, boolean multiQueue, java.util.concurrent.ThreadFactory factory, Poller poller) {

@@ -108,7 +108,8 @@ public final class Fulcrum {
         }
         boolean ioUring = PollerChoice.ioUring(global, proxies, backends.values(), CliSettings.of(model));
         Profiling.set(global.profilingTasks);
-        this.loops = new EventLoops(global.effectiveNbthread(), global.multiQueue, global.cpuMap,
+        this.loops = new EventLoops(global.effectiveNbthread(), global.multiQueue,
+                new EventLoops.Placement(global.cpuMap, global.schedBatch),
                 new EventLoops.Poller(global.noEpoll, ioUring, global.busyPolling, global.maxPollEvents));
         this.checks = new HealthChecks(model, backends, loops);
         this.services = Services.of(model);

@@ -30,6 +30,13 @@ public final class GlobalSettings {
     public long closeSpreadTime;
     /** {@code busy-polling}: the event loops poll without ever sleeping. */
     public boolean busyPolling;
+    /**
+     * {@code sched-batch} (the default) or {@code no sched-batch}, Fulcrum's own keyword: the event loops' threads under
+     * Linux's SCHED_BATCH policy. Their wake-ups then wait for the running task's tick or sleep instead of preempting
+     * it: on a box whose CPUs other busy processes share, a loop woken by each completion kept cutting into them (more
+     * context switches than requests served on theirs), while a loop that waits finds more work ready per pass.
+     */
+    public boolean schedBatch = true;
     /** {@code profiling.tasks}: on, auto or off ({@link Profiling}). */
     public String profilingTasks = "auto";
     /** {@code tune.maxpollevents}: events taken per poll; 0 or less: Netty's own, sized to the load. */

@@ -12,8 +12,8 @@ import java.util.Map;
  * The libc calls the JVM does not offer, through JNA: the identity changes of {@code chroot}, {@code gid} and
  * {@code uid} (glibc applies setgid and setuid to every thread of the process), and signals to other processes, sent
  * with kill(2) itself: no {@code kill} program is started, so a chroot without one does not stop a {@code -sf}; the
- * limit on open files ({@code ulimit-n}); a thread's CPU affinity ({@code cpu-map}); a thread's network namespace
- * ({@code namespace}).
+ * limit on open files ({@code ulimit-n}); a thread's CPU affinity ({@code cpu-map}) and scheduling policy
+ * ({@code sched-batch}); a thread's network namespace ({@code namespace}).
  */
 public final class LibC {
     /** The functions used; JNA binds them by name. */
@@ -50,6 +50,9 @@ public final class LibC {
 
         /** {@code pid} 0: the calling thread; {@code mask}: the CPUs' bits, 64 a word. */
         int sched_setaffinity(int pid, long size, long[] mask) throws LastErrorException;
+
+        /** {@code pid}: a thread's id, 0 the calling one; {@code param}: a {@code struct sched_param}, its one int the priority. */
+        int sched_setscheduler(int pid, int policy, int[] param) throws LastErrorException;
     }
 
     /** C's {@code struct rlimit}: two unsigned longs ({@code RLIM_INFINITY} is -1 here). */
@@ -69,6 +72,9 @@ public final class LibC {
 
     /** Linux's number of RLIMIT_NOFILE. */
     public static final int RLIMIT_NOFILE = 7;
+
+    /** Linux's number of the SCHED_BATCH policy. */
+    private static final int SCHED_BATCH = 3;
 
     /** Linux's numbers of the signals Fulcrum sends. */
     private static final Map<String, Integer> SIGNALS = Map.of("HUP", 1, "INT", 2, "KILL", 9, "USR1", 10, "USR2", 12,
@@ -96,6 +102,19 @@ public final class LibC {
             calls().sched_setaffinity(0, (long) mask.length * Long.BYTES, mask);
         } catch (LastErrorException e) {
             System.err.println("cpu-map: cannot bind thread " + Thread.currentThread().getName() + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * Puts thread {@code tid} (the kernel's id of a thread of this process) under Linux's SCHED_BATCH policy: the
+     * same share of the CPU and nice, but its wake-ups do not preempt the running task ({@code sched-batch}); a
+     * refusal is printed and the thread keeps its policy.
+     */
+    public static void batch(int tid) {
+        try {
+            calls().sched_setscheduler(tid, SCHED_BATCH, new int[1]);
+        } catch (LastErrorException e) {
+            System.err.println("sched-batch: cannot set the policy of thread " + tid + ": " + e.getMessage());
         }
     }
 

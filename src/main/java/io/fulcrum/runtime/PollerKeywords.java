@@ -11,7 +11,7 @@ import java.util.List;
 
 /**
  * The keywords of the poller, applied by {@link EventLoops}: {@code busy-polling}, {@code tune.maxpollevents},
- * {@code noepoll} and Fulcrum's own {@code io-uring}. Fulcrum's other pollers are Linux's io_uring (when asked for)
+ * {@code noepoll} and Fulcrum's own {@code io-uring} and {@code sched-batch}. Fulcrum's other pollers are Linux's io_uring (when asked for)
  * and the JDK's NIO selector: the keywords that disable HAProxy's poll, kqueue and evports pollers leave nothing to
  * disable.
  */
@@ -37,6 +37,10 @@ final class PollerKeywords {
                         + IoUring.unavailabilityCause().getMessage() + ").");
             }
             g.settings().ioUring = on;
+        });
+        kw.add("sched-batch", negatable, (g, l) -> {
+            Args.noMoreThan(InternalsKeywords.positive(l), 0, "sched-batch");
+            g.settings().schedBatch = !l.keyword().equals("no");
         });
         kw.add("noepoll", (g, l) -> {
             Args.noMoreThan(l, 0, "noepoll");

@@ -3,7 +3,6 @@ package io.fulcrum.listener;
 import io.fulcrum.cfg.Source;
 import io.fulcrum.conn.Endpoint;
 import io.fulcrum.runtime.ConnLimit;
-import io.fulcrum.runtime.CpuMap;
 import io.fulcrum.runtime.EventLoops;
 import io.netty.channel.Channel;
 import io.netty.channel.MaxMessagesRecvByteBufAllocator;
@@ -26,7 +25,7 @@ class ListenerAcceptBatchTest {
 
     @Test
     void theListeningSocketReadsThatManyConnectionsPerWakeUp() throws Exception {
-        EventLoops loops = new EventLoops(1, false, new CpuMap(), EventLoops.Poller.DEFAULT);
+        EventLoops loops = new EventLoops(1, false, EventLoops.Placement.anywhere(), EventLoops.Poller.DEFAULT);
         try {
             BindSpec bind = new BindSpec(new Source("t.cfg", 1), "127.0.0.1:0",
                     List.of(new Endpoint.Inet(InetAddress.getLoopbackAddress(), 0, Endpoint.Family.IPV4)));

@@ -4,7 +4,6 @@ import io.fulcrum.cfg.Source;
 import io.fulcrum.conn.Endpoint;
 import io.fulcrum.conn.SocketTuning;
 import io.fulcrum.runtime.ConnLimit;
-import io.fulcrum.runtime.CpuMap;
 import io.fulcrum.runtime.EventLoops;
 import io.netty.channel.Channel;
 import io.netty.channel.epoll.Epoll;
@@ -36,7 +35,7 @@ class ListenerDelayedAckTest {
 
     /** TCP_QUICKACK as read on a connection accepted by a listener with or without delayed acknowledgements. */
     private static int quickAckOfAccepted(boolean delayed) throws Exception {
-        EventLoops loops = new EventLoops(1, false, new CpuMap(), EventLoops.Poller.DEFAULT);
+        EventLoops loops = new EventLoops(1, false, EventLoops.Placement.anywhere(), EventLoops.Poller.DEFAULT);
         try {
             BindSpec bind = new BindSpec(new Source("t.cfg", 1), "127.0.0.1:0",
                     List.of(new Endpoint.Inet(InetAddress.getLoopbackAddress(), 0, Endpoint.Family.IPV4)));

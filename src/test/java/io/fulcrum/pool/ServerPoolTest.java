@@ -1,7 +1,6 @@
 package io.fulcrum.pool;
 
 import io.fulcrum.conn.Endpoint;
-import io.fulcrum.runtime.CpuMap;
 import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.server.Server;
 import io.fulcrum.server.ServerSpec;
@@ -36,7 +35,7 @@ class ServerPoolTest {
 
     @BeforeEach
     void start() throws Exception {
-        loops = new EventLoops(3, false, new CpuMap(), EventLoops.Poller.DEFAULT);
+        loops = new EventLoops(3, false, EventLoops.Placement.anywhere(), EventLoops.Poller.DEFAULT);
         loop = loops.all();
         for (EventLoop l : loop) {
             on(l, ServerPool::current); // each loop's pool is known to the others from its first use

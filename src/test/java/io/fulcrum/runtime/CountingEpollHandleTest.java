@@ -82,7 +82,7 @@ class CountingEpollHandleTest {
     @Test
     void aLoopCountsTheEventsOfEachSocket() throws Exception {
         assumeTrue(Epoll.isAvailable(), "native epoll");
-        EventLoops loops = new EventLoops(1, false, new CpuMap(), EventLoops.Poller.DEFAULT);
+        EventLoops loops = new EventLoops(1, false, EventLoops.Placement.anywhere(), EventLoops.Poller.DEFAULT);
         try {
             Channel server = new ServerBootstrap().group(loops.group()).channel(EpollServerSocketChannel.class)
                     .childHandler(new ChannelInboundHandlerAdapter() {

@@ -12,7 +12,7 @@ class LoopClockTest {
     /** One loop pass reads the time once; the next pass (here, after a scheduled delay) reads it again. */
     @Test
     void aLoopPassSharesOneReadingAndTheNextReadsAgain() throws Exception {
-        EventLoops loops = new EventLoops(1, false, new CpuMap(), EventLoops.Poller.DEFAULT);
+        EventLoops loops = new EventLoops(1, false, EventLoops.Placement.anywhere(), EventLoops.Poller.DEFAULT);
         try {
             EventLoop loop = loops.next();
             long[] within = loop.submit(() -> {
