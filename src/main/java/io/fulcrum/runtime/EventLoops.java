@@ -185,6 +185,11 @@ public final class EventLoops {
         return Thread.currentThread() instanceof LoopThread t ? t.index : 0;
     }
 
+    /** The index of the event loop running the calling thread, from 0; -1 off the loops. */
+    public static int loopIndex() {
+        return Thread.currentThread() instanceof LoopThread t ? t.index : -1;
+    }
+
     /** The activity counters of the loop running the calling thread, null off the loops. */
     static LoopActivity currentActivity() {
         return Thread.currentThread() instanceof LoopThread t ? t.activity : null;

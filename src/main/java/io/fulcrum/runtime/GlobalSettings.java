@@ -79,7 +79,8 @@ public final class GlobalSettings {
     public int uid;
     public int gid;
 
+    /** {@code nbthread}, else one thread per CPU, at most 64 as HAProxy's (and the loops' statistics cells). */
     public int effectiveNbthread() {
-        return nbthread > 0 ? nbthread : Runtime.getRuntime().availableProcessors();
+        return nbthread > 0 ? nbthread : Math.min(Runtime.getRuntime().availableProcessors(), 64);
     }
 }

@@ -2,13 +2,17 @@ package io.fulcrum.stats;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.function.Consumer;
 
 /**
  * The activity counters of a frontend, backend, server or listener, as {@code show stat} reports them.
  * Each event loop counts in its own array ({@link PerLoop}): the counts, then the windows of the average times and
  * the histograms. An ended transaction adds to a dozen counts and seven times, all in the adjacent cache lines of
  * its loop's array: a striped adder per count and an object per average touched a line of their own each, cold
- * ones with many servers. Reading sums the loops' arrays.
+ * ones with many servers. Only its loop writes a loop's array, with plain loads and stores (no locked instruction
+ * on the data path); the threads off the loops share an array of their own, updated atomically. Reading sums the
+ * arrays. {@code clear counters all} starts a new epoch rather than writing zeros under the loops' feet: an array
+ * of an older epoch reads as zeros, and its loop clears it before its next count.
  */
 public final class Counters {
 
@@ -28,39 +32,105 @@ public final class Counters {
     private static final int COUNTS = Count.values().length;
     private static final VarHandle COUNT = MethodHandles.arrayElementVarHandle(long[].class);
 
-    /** Each loop's array: the counts, four averages' windows, three histograms. */
-    private static final int LENGTH = COUNTS + 4 * SlidingAverage.WIDTH + 3 * LatencyHistogram.WIDTH;
+    /** Where an array keeps the epoch it counts in, after the counts, four averages' windows and three histograms. */
+    private static final int EPOCH = COUNTS + 4 * SlidingAverage.WIDTH + 3 * LatencyHistogram.WIDTH;
+    private static final int LENGTH = EPOCH + 1;
 
     private final PerLoop<long[]> counts = new PerLoop<>(() -> new long[LENGTH]);
+    /** The array of the threads off the loops, made on first use. */
+    private volatile long[] offLoop;
+    /** The current epoch: {@code clear counters all} moves it on. */
+    private volatile long epoch;
     private final RateCounter sessionRate = new RateCounter();
     private final RateCounter requestRate = new RateCounter();
     private final RateCounter connectionRate = new RateCounter();
-    private final SlidingAverage queueTime = new SlidingAverage(counts, COUNTS);
-    private final SlidingAverage connectTime = new SlidingAverage(counts, COUNTS + SlidingAverage.WIDTH);
-    private final SlidingAverage responseTime = new SlidingAverage(counts, COUNTS + 2 * SlidingAverage.WIDTH);
-    private final SlidingAverage totalTime = new SlidingAverage(counts, COUNTS + 3 * SlidingAverage.WIDTH);
-    private final LatencyHistogram connectHistogram = new LatencyHistogram(counts, COUNTS + 4 * SlidingAverage.WIDTH);
+    private final SlidingAverage queueTime = new SlidingAverage(this, COUNTS);
+    private final SlidingAverage connectTime = new SlidingAverage(this, COUNTS + SlidingAverage.WIDTH);
+    private final SlidingAverage responseTime = new SlidingAverage(this, COUNTS + 2 * SlidingAverage.WIDTH);
+    private final SlidingAverage totalTime = new SlidingAverage(this, COUNTS + 3 * SlidingAverage.WIDTH);
+    private final LatencyHistogram connectHistogram = new LatencyHistogram(this, COUNTS + 4 * SlidingAverage.WIDTH);
     private final LatencyHistogram responseHistogram =
-            new LatencyHistogram(counts, COUNTS + 4 * SlidingAverage.WIDTH + LatencyHistogram.WIDTH);
+            new LatencyHistogram(this, COUNTS + 4 * SlidingAverage.WIDTH + LatencyHistogram.WIDTH);
     private final LatencyHistogram totalHistogram =
-            new LatencyHistogram(counts, COUNTS + 4 * SlidingAverage.WIDTH + 2 * LatencyHistogram.WIDTH);
+            new LatencyHistogram(this, COUNTS + 4 * SlidingAverage.WIDTH + 2 * LatencyHistogram.WIDTH);
 
     public void add(Count c, long n) {
         add(c.ordinal(), n);
     }
 
     private void add(int i, long n) {
-        COUNT.getAndAdd(counts.mine(), i, n); // (atomic: threads off the loops share a loop's array)
+        long[] a = loopArray();
+        if (a != null) {
+            COUNT.setOpaque(a, i, (long) COUNT.get(a, i) + n);
+        } else {
+            COUNT.getAndAdd(offLoopArray(), i, n);
+        }
     }
 
     public void increment(Count c) {
         add(c, 1);
     }
 
+    /** The calling loop's array, of the current epoch; null off the loops. */
+    private long[] loopArray() {
+        long[] a = counts.mineOnLoop();
+        if (a != null) {
+            long e = epoch;
+            if ((long) COUNT.get(a, EPOCH) != e) {
+                restart(a, e);
+            }
+        }
+        return a;
+    }
+
+    /** The array of the threads off the loops, of the current epoch. */
+    private long[] offLoopArray() {
+        long[] a = offLoop;
+        if (a == null) {
+            synchronized (this) {
+                if (offLoop == null) {
+                    offLoop = new long[LENGTH];
+                }
+                a = offLoop;
+            }
+        }
+        long e = epoch;
+        if ((long) COUNT.getAcquire(a, EPOCH) != e) {
+            synchronized (a) {
+                if ((long) COUNT.getAcquire(a, EPOCH) != e) {
+                    restart(a, e);
+                }
+            }
+        }
+        return a;
+    }
+
+    /** Zeroes {@code a} and marks it as of epoch {@code e}. */
+    private static void restart(long[] a, long e) {
+        for (int i = 0; i < EPOCH; i++) {
+            COUNT.setOpaque(a, i, 0L);
+        }
+        COUNT.setRelease(a, EPOCH, e);
+    }
+
+    /** Each array of the current epoch (the others read as zeros), for the readers. */
+    void forEachArray(Consumer<long[]> action) {
+        long e = epoch;
+        counts.forEach(a -> {
+            if ((long) COUNT.getAcquire(a, EPOCH) == e) {
+                action.accept(a);
+            }
+        });
+        long[] a = offLoop;
+        if (a != null && (long) COUNT.getAcquire(a, EPOCH) == e) {
+            action.accept(a);
+        }
+    }
+
     public long get(Count c) {
         int i = c.ordinal();
         long[] sum = new long[1];
-        counts.forEach(a -> sum[0] += (long) COUNT.getOpaque(a, i));
+        forEachArray(a -> sum[0] += (long) COUNT.getOpaque(a, i));
         return sum[0];
     }
 
@@ -88,14 +158,18 @@ public final class Counters {
 
     /** The times of an ended transaction, in ms: queue, connect, response, total (negative: did not happen). */
     public void times(long queue, long connect, long response, long total) {
-        long[] cell = counts.mine();
-        queueTime.add(cell, queue);
-        connectTime.add(cell, connect);
-        responseTime.add(cell, response);
-        totalTime.add(cell, total);
-        connectHistogram.add(cell, connect);
-        responseHistogram.add(cell, response);
-        totalHistogram.add(cell, total);
+        long[] cell = loopArray();
+        boolean shared = cell == null;
+        if (shared) {
+            cell = offLoopArray();
+        }
+        queueTime.add(cell, queue, shared);
+        connectTime.add(cell, connect, shared);
+        responseTime.add(cell, response, shared);
+        totalTime.add(cell, total, shared);
+        connectHistogram.add(cell, connect, shared);
+        responseHistogram.add(cell, response, shared);
+        totalHistogram.add(cell, total, shared);
     }
 
     /** Connect times (Tc), for the Prometheus histograms HAProxy lacks. */
@@ -160,18 +234,9 @@ public final class Counters {
     /** {@code clear counters all}: everything. */
     public void clearAll() {
         clearMax();
-        counts.forEach(a -> {
-            for (int i = 0; i < COUNTS; i++) {
-                COUNT.setOpaque(a, i, 0L);
-            }
-        });
-        queueTime.reset();
-        connectTime.reset();
-        responseTime.reset();
-        totalTime.reset();
-        connectHistogram.reset();
-        responseHistogram.reset();
-        totalHistogram.reset();
+        synchronized (this) {
+            epoch++;
+        }
         sessionRate.resetLast();
     }
 }

@@ -6,7 +6,7 @@ import java.lang.invoke.VarHandle;
 /**
  * How a time is distributed (what HAProxy's averages cannot tell: the tail), in Prometheus's cumulative
  * buckets from 1 ms to 10 s. Each event loop counts in its own {@value #WIDTH} longs (the buckets, then the sum) at
- * an offset of an array it shares with the other statistics of its {@link Counters} ({@link SlidingAverage} says why).
+ * an offset of its array of a {@link Counters}, which it shares with the other statistics there.
  */
 public final class LatencyHistogram {
     /** Upper bounds in milliseconds, the last one +Inf. */
@@ -17,20 +17,20 @@ public final class LatencyHistogram {
     static final int WIDTH = SUM + 1;
     private static final VarHandle CELL = MethodHandles.arrayElementVarHandle(long[].class);
 
-    private final PerLoop<long[]> cells;
+    private final Counters arrays;
     private final int at;
 
-    /** The histograms at {@code at} in {@code cells}' arrays. */
-    LatencyHistogram(PerLoop<long[]> cells, int at) {
-        this.cells = cells;
+    /** The histograms at {@code at} in the arrays of {@code arrays}. */
+    LatencyHistogram(Counters arrays, int at) {
+        this.arrays = arrays;
         this.at = at;
     }
 
     /**
-     * Counts one time, in ms, in {@code cell}, the calling loop's array; a negative time (it did not happen) is not
-     * counted. Atomic operations: threads off the loops share a loop's array.
+     * Counts one time, in ms, in {@code cell}, the calling thread's array (a negative time, one that did not happen, is
+     * not counted): plain loads and stores in a loop's own, atomic operations in the shared one ({@code shared}).
      */
-    void add(long[] cell, long millis) {
+    void add(long[] cell, long millis, boolean shared) {
         if (millis < 0) {
             return;
         }
@@ -38,14 +38,19 @@ public final class LatencyHistogram {
         while (millis > BOUNDS_MS[i]) {
             i++;
         }
-        CELL.getAndAdd(cell, at + i, 1L);
-        CELL.getAndAdd(cell, at + SUM, millis);
+        if (shared) {
+            CELL.getAndAdd(cell, at + i, 1L);
+            CELL.getAndAdd(cell, at + SUM, millis);
+        } else {
+            CELL.setOpaque(cell, at + i, (long) CELL.get(cell, at + i) + 1);
+            CELL.setOpaque(cell, at + SUM, (long) CELL.get(cell, at + SUM) + millis);
+        }
     }
 
     /** The observations at most {@code BOUNDS_MS[i]} ms (cumulative, as Prometheus wants them). */
     long cumulative(int i) {
         long[] n = new long[1];
-        cells.forEach(c -> {
+        arrays.forEachArray(c -> {
             for (int j = 0; j <= i; j++) {
                 n[0] += (long) CELL.getOpaque(c, at + j);
             }
@@ -55,15 +60,7 @@ public final class LatencyHistogram {
 
     long sumMillis() {
         long[] n = new long[1];
-        cells.forEach(c -> n[0] += (long) CELL.getOpaque(c, at + SUM));
+        arrays.forEachArray(c -> n[0] += (long) CELL.getOpaque(c, at + SUM));
         return n[0];
-    }
-
-    void reset() {
-        cells.forEach(c -> {
-            for (int j = 0; j < WIDTH; j++) {
-                CELL.setOpaque(c, at + j, 0L);
-            }
-        });
     }
 }

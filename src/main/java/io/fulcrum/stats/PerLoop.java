@@ -44,6 +44,16 @@ public final class PerLoop<C> {
         return c != null ? c : make(i);
     }
 
+    /** The calling loop's cell, null off the loops: a cell only its loop writes. */
+    public C mineOnLoop() {
+        int i = EventLoops.loopIndex();
+        if (i < 0) {
+            return null;
+        }
+        C c = cells.getAcquire(i & SLOTS - 1);
+        return c != null ? c : make(i & SLOTS - 1);
+    }
+
     private C make(int i) {
         C made = factory.get();
         C won = cells.compareAndExchange(i, null, made);

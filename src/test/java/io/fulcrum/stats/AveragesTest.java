@@ -1,42 +1,132 @@
 package io.fulcrum.stats;
 
+import io.fulcrum.runtime.EventLoops;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+/**
+ * The statistics of {@link Counters}: averages, counts and histograms, counted by the event loops in arrays of their
+ * own (plain stores) and off the loops in a shared one (atomic operations); every reading sums them; a clear starts
+ * them all again. The averages' tests run on a loop and off the loops.
+ */
 class AveragesTest {
+    private static EventLoops loops;
 
-    @Test
-    void theFirstValuesGiveTheirTrueAverage() {
-        SlidingAverage a = new SlidingAverage();
-        assertThat(a.average()).isZero();
-        a.add(10);
-        a.add(20);
-        a.add(30);
-        assertThat(a.average()).isEqualTo(20);
-        assertThat(a.max()).isEqualTo(30);
+    @BeforeAll
+    static void start() {
+        loops = new EventLoops(2, false, EventLoops.Placement.anywhere(), EventLoops.Poller.DEFAULT);
     }
 
-    @Test
-    void oldValuesFadeOnceTheWindowIsFull() {
-        SlidingAverage a = new SlidingAverage();
-        for (int i = 0; i < SlidingAverage.SAMPLES; i++) {
-            a.add(1000);
-        }
-        assertThat(a.average()).isEqualTo(1000);
-        for (int i = 0; i < 10 * SlidingAverage.SAMPLES; i++) {
-            a.add(0);
-        }
-        assertThat(a.average()).isLessThan(10);
-        assertThat(a.max()).isEqualTo(1000);
+    @AfterAll
+    static void stop() {
+        loops.shutdown();
     }
 
+    /** Runs {@code task} on loop {@code loop}, or on the calling thread (off the loops) when -1. */
+    private static void on(int loop, Runnable task) throws Exception {
+        if (loop < 0) {
+            task.run();
+        } else {
+            loops.all().get(loop).submit(task).get(5, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Adds {@code value} to the queue-time average of {@code c}. */
+    private static void queueTime(Counters c, long value) {
+        c.times(value, -1, -1, -1);
+    }
+
+    @ParameterizedTest(name = "loop {0}")
+    @ValueSource(ints = {-1, 0})
+    void theFirstValuesGiveTheirTrueAverage(int loop) throws Exception {
+        Counters c = new Counters();
+        assertThat(c.queueTime().average()).isZero();
+        on(loop, () -> {
+            queueTime(c, 10);
+            queueTime(c, 20);
+            queueTime(c, 30);
+        });
+        assertThat(c.queueTime().average()).isEqualTo(20);
+        assertThat(c.queueTime().max()).isEqualTo(30);
+        assertThat(c.connectTime().average()).as("times that did not happen").isZero();
+    }
+
+    @ParameterizedTest(name = "loop {0}")
+    @ValueSource(ints = {-1, 0})
+    void oldValuesFadeOnceTheWindowIsFull(int loop) throws Exception {
+        Counters c = new Counters();
+        on(loop, () -> {
+            for (int i = 0; i < SlidingAverage.SAMPLES; i++) {
+                queueTime(c, 1000);
+            }
+        });
+        assertThat(c.queueTime().average()).isEqualTo(1000);
+        on(loop, () -> {
+            for (int i = 0; i < 10 * SlidingAverage.SAMPLES; i++) {
+                queueTime(c, 0);
+            }
+        });
+        assertThat(c.queueTime().average()).isLessThan(10);
+        assertThat(c.queueTime().max()).isEqualTo(1000);
+    }
+
+    @ParameterizedTest(name = "loop {0}")
+    @ValueSource(ints = {-1, 0})
+    void aNegativeTimeCountsAsZeroInAnAverageAndIsLeftOutOfAHistogram(int loop) throws Exception {
+        Counters c = new Counters();
+        on(loop, () -> {
+            c.times(0, -1, 3, 4);
+            c.times(4, -1, -1, 8);
+        });
+        assertThat(c.queueTime().average()).isEqualTo(2);
+        assertThat(c.connectTime().average()).isZero();
+        assertThat(c.responseTime().average()).as("(3 + 0) / 2, rounded up").isEqualTo(2);
+        assertThat(c.totalTime().average()).isEqualTo(6);
+        assertThat(c.totalHistogram().cumulative(LatencyHistogram.BOUNDS_MS.length - 1)).isEqualTo(2);
+        assertThat(c.totalHistogram().sumMillis()).isEqualTo(12);
+        assertThat(c.connectHistogram().cumulative(LatencyHistogram.BOUNDS_MS.length - 1)).isZero();
+    }
+
+    /**
+     * Two loops and a thread off the loops count in arrays of their own, read together; clear counters all makes
+     * every array read as zeros at once, a loop's own before that loop counts again, and each counts from zero after.
+     */
     @Test
-    void negativeTimesCountAsZero() {
-        SlidingAverage a = new SlidingAverage();
-        a.add(-1);
-        a.add(4);
-        assertThat(a.average()).isEqualTo(2);
+    void theArraysAddUpAndAClearStartsThemAllAgain() throws Exception {
+        Counters c = new Counters();
+        on(0, () -> {
+            c.add(Counters.Count.BYTES_IN, 100);
+            c.times(-1, 2, -1, 10);
+        });
+        on(1, () -> {
+            c.add(Counters.Count.BYTES_IN, 20);
+            c.times(-1, 4, -1, 30);
+        });
+        c.add(Counters.Count.BYTES_IN, 3);
+        assertThat(c.get(Counters.Count.BYTES_IN)).isEqualTo(123);
+        assertThat(c.connectTime().average()).isEqualTo(3);
+        assertThat(c.totalTime().max()).isEqualTo(30);
+        assertThat(c.totalHistogram().sumMillis()).isEqualTo(40);
+
+        c.clearAll();
+        assertThat(c.get(Counters.Count.BYTES_IN)).isZero();
+        assertThat(c.connectTime().average()).isZero();
+        assertThat(c.totalTime().max()).isZero();
+        assertThat(c.totalHistogram().sumMillis()).isZero();
+
+        on(1, () -> c.add(Counters.Count.BYTES_IN, 5));
+        assertThat(c.get(Counters.Count.BYTES_IN)).as("loop 0's old array still reads as zeros").isEqualTo(5);
+        on(0, () -> c.times(-1, 7, -1, -1));
+        c.increment(Counters.Count.BYTES_IN);
+        assertThat(c.get(Counters.Count.BYTES_IN)).isEqualTo(6);
+        assertThat(c.connectTime().average()).as("loop 0 counted from zero").isEqualTo(7);
     }
 
     @Test
