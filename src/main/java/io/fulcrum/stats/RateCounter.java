@@ -1,5 +1,6 @@
 package io.fulcrum.stats;
 
+import io.fulcrum.runtime.EventLoops;
 import io.fulcrum.runtime.LoopClock;
 import io.fulcrum.runtime.VarHandles;
 
@@ -15,11 +16,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * compared at each event, as HAProxy does: adding up the cells of the second reads the other loops' cells, whose
  * lines the other cores keep writing, and raising a shared maximum is a contended write; both cost more than the
  * count itself. A second's count joins the maximum when a cell leaves that second (once a second at most), and a
- * read adds the seconds not left yet. Lock-free; a rotation racing an increment may lose that one event, which a
- * rate tolerates.
+ * read adds the seconds not left yet. Lock-free; a loop counts in its cell with plain loads and stores (the threads
+ * off the loops, which share the first loop's cell, atomically); a rotation or a thread off the loops racing the
+ * first loop's increment may lose that one event, which a rate tolerates.
  */
 public final class RateCounter {
     private static final VarHandle CURRENT = VarHandles.field(MethodHandles.lookup(), Cell.class, "current", long.class);
+    private static final VarHandle LAST = VarHandles.field(MethodHandles.lookup(), Cell.class, "last", long.class);
 
     /** One loop's count. */
     private static final class Cell {
@@ -62,9 +65,13 @@ public final class RateCounter {
                 }
             }
         }
-        CURRENT.getAndAdd(c, n);
-        if (c.last != now) {
-            c.last = now;
+        if (EventLoops.loopIndex() >= 0) {
+            CURRENT.setOpaque(c, (long) CURRENT.getOpaque(c) + n); // its loop's own cell: no locked instruction
+        } else {
+            CURRENT.getAndAdd(c, n);
+        }
+        if ((long) LAST.getOpaque(c) != now) {
+            LAST.setOpaque(c, now); // (a volatile store would fence)
         }
     }
 
