@@ -33,8 +33,8 @@ public final class GlobalSettings {
     /**
      * {@code sched-batch} (the default) or {@code no sched-batch}, Fulcrum's own keyword: the event loops' threads under
      * Linux's SCHED_BATCH policy. Their wake-ups then wait for the running task's tick or sleep instead of preempting
-     * it: on a box whose CPUs other busy processes share, a loop woken by each completion kept cutting into them (more
-     * context switches than requests served on theirs), while a loop that waits finds more work ready per pass.
+     * it: on a box whose CPUs other busy processes share, a loop woken by each completion kept cutting into them (ten
+     * times the involuntary context switches haproxy caused them), while a loop that waits finds more work per pass.
      */
     public boolean schedBatch = true;
     /** {@code profiling.tasks}: on, auto or off ({@link Profiling}). */
