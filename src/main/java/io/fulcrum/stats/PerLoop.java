@@ -13,7 +13,8 @@ import java.util.function.Supplier;
  * bounce their cache line between cores on each update; with a cell per loop each loop writes only its own,
  * and the readers (stats, CLI), rare, combine the cells. A cell is made by its loop on first use, in that
  * loop's allocation buffer, away from the other loops' cells. Threads off the loops share the first loop's
- * cell, so cells are still updated with atomic operations, uncontended in practice.
+ * cell ({@link #mine}), so such cells are updated with atomic operations, uncontended in practice; a statistic that
+ * keeps those threads apart ({@link #mineOnLoop}, as {@link Counters}) has cells that only their loop writes.
  */
 public final class PerLoop<C> {
     /** Cells at most; more loops share them (index modulo). */
@@ -39,19 +40,18 @@ public final class PerLoop<C> {
 
     /** The calling loop's cell. */
     public C mine() {
-        int i = EventLoops.threadIndex() & SLOTS - 1;
-        C c = cells.getAcquire(i);
-        return c != null ? c : make(i);
+        return cell(EventLoops.threadIndex() & SLOTS - 1);
     }
 
     /** The calling loop's cell, null off the loops: a cell only its loop writes. */
     public C mineOnLoop() {
         int i = EventLoops.loopIndex();
-        if (i < 0) {
-            return null;
-        }
-        C c = cells.getAcquire(i & SLOTS - 1);
-        return c != null ? c : make(i & SLOTS - 1);
+        return i < 0 ? null : cell(i & SLOTS - 1);
+    }
+
+    private C cell(int i) {
+        C c = cells.getAcquire(i);
+        return c != null ? c : make(i);
     }
 
     private C make(int i) {
