@@ -18,12 +18,12 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 /**
  * {@code sched-batch} (Fulcrum's own global keyword, on by default): the event loops' threads run under Linux's
  * SCHED_BATCH policy (3; field 41 of {@code /proc/<pid>/task/<tid>/stat}), the process's other threads under the
- * default (0); {@code no sched-batch} leaves the loops under the default too. Set in the background after the start,
+ * policy it started with (this JVM's, SCHED_OTHER 0 normally); {@code no sched-batch} leaves the loops under that one
+ * too. Set in the background after the start,
  * so the test waits for it. Fulcrum only.
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class SchedBatchIT {
-    private static final int SCHED_OTHER = 0;
     private static final int SCHED_BATCH = 3;
 
     @BeforeEach
@@ -37,7 +37,7 @@ class SchedBatchIT {
         try (FulcrumProcess p = TcpProxyKit.serve(TcpProxyKit.answering(port, "nbthread 2"), port)) {
             List<Integer> loops = awaitLoopPolicies(p, SCHED_BATCH);
             assertThat(loops).containsExactly(SCHED_BATCH, SCHED_BATCH);
-            assertThat(policies(p, false)).as("the JVM's own threads").containsOnly(SCHED_OTHER);
+            assertThat(policies(p, false)).as("the JVM's own threads").containsOnly(inherited());
             try (HttpClientConn c = HttpClientConn.open(port)) {
                 assertThat(c.exchange(get("/")).status()).isEqualTo(200);
             }
@@ -52,7 +52,7 @@ class SchedBatchIT {
                 assertThat(c.exchange(get("/")).status()).isEqualTo(200);
             }
             Thread.sleep(500); // what the default would have taken to apply
-            assertThat(policies(p, true)).containsExactly(SCHED_OTHER, SCHED_OTHER);
+            assertThat(policies(p, true)).containsExactly(inherited(), inherited());
         }
     }
 
@@ -74,6 +74,17 @@ class SchedBatchIT {
         return loops;
     }
 
+    /** The policy this JVM runs under, which the process it starts inherits. */
+    private static int inherited() throws Exception {
+        return policy(Path.of("/proc/thread-self"));
+    }
+
+    private static int policy(Path task) throws Exception {
+        String stat = Files.readAllLines(task.resolve("stat")).get(0);
+        String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" "); // fields from the third
+        return Integer.parseInt(fields[41 - 3]);
+    }
+
     /** The scheduling policies of the process's loop threads ({@code loops}) or of its other threads. */
     private static List<Integer> policies(FulcrumProcess p, boolean loops) throws Exception {
         List<Path> tasks;
@@ -84,9 +95,7 @@ class SchedBatchIT {
         for (Path task : tasks) {
             String name = Files.readAllLines(task.resolve("comm")).get(0).trim(); // by lines: /proc sizes read 0
             if (name.matches("fulcrum-\\d+-\\d+") == loops) {
-                String stat = Files.readAllLines(task.resolve("stat")).get(0);
-                String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" "); // fields from the third
-                policies.add(Integer.parseInt(fields[41 - 3]));
+                policies.add(policy(task));
             }
         }
         return policies;
