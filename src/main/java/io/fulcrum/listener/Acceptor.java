@@ -191,7 +191,8 @@ public final class Acceptor implements Consumer<Channel> {
         bind.transport.install(child, () -> {
             steps[1] = true;
             session.run();
-        }, (reason, bytes) -> frontend.logger().handshakeFailed(frontend, child, bytes, name, reason), frontend.counters(), listenerCounts);
+        }, (reason, bytes) -> frontend.logger().handshakeFailed(frontend, child, bytes, name, reason),
+                frontend.counters(), listenerCounts);
         if (early != null) {
             child.pipeline().fireChannelRead(early);
         }

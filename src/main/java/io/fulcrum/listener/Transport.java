@@ -16,7 +16,8 @@ public interface Transport {
      * @param ready  run on the connection's loop once application data can flow (the handshake is done), before
      *               the first decoded byte is passed on: it installs the session
      * @param failed   told, once, why the connection ended before that
-     * @param counters where the layer counts its handshakes (the frontend's and its listener's, null without socket-stats)
+     * @param counters where the layer counts its handshakes (the frontend's and its listener's, null without
+     *                 socket-stats)
      */
     void install(Channel ch, Runnable ready, Failure failed, Counters... counters);
 

@@ -118,7 +118,7 @@ public final class StreamLog {
     private Server server;
     /** What answered instead of a server ({@code <STATS>}...), or null. */
     private String applet;
-    /** The frontend counted this transaction as intercepted when the proxy chose to answer it ({@link #interceptedNow}). */
+    /** The frontend counted this transaction as intercepted when the answer was chosen ({@link #interceptedNow}). */
     private boolean interceptCounted;
 
     /**

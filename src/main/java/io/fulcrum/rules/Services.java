@@ -55,7 +55,7 @@ public final class Services {
                 if (txn instanceof LogContext l && l.streamLog() != null) {
                     l.streamLog().applet(s.applet());
                     l.streamLog().error('L', 'R'); // answered by the proxy itself, as it read the request
-                    // (counted by the frontend when its own rules, or a listen's, chose the service, as HAProxy's fe == be)
+                    // (counted by the frontend when its own or a listen's rules chose the service: HAProxy's fe == be)
                     var fe = txn.frontend();
                     boolean frontends = fe != null && (txn.backend() == null || txn.backend().name().equals(fe.name()));
                     l.streamLog().interceptedNow(frontends ? fe.counters() : null);

@@ -31,8 +31,8 @@ public final class GlobalSettings {
     /** {@code busy-polling}: the event loops poll without ever sleeping. */
     public boolean busyPolling;
     /**
-     * {@code sched-batch} (the default) or {@code no sched-batch}, Fulcrum's own keyword: the event loops' threads under
-     * Linux's SCHED_BATCH policy. Their wake-ups then wait for the running task's tick or sleep instead of preempting
+     * {@code sched-batch} (the default) or {@code no sched-batch}, Fulcrum's own keyword: the event loops' threads
+     * under Linux's SCHED_BATCH policy. Their wake-ups then wait for the running task's tick or sleep instead of preempting
      * it: on a box whose CPUs other busy processes share, a loop woken by each completion kept cutting into them (ten
      * times the involuntary context switches haproxy caused them), while a loop that waits finds more work per pass.
      */

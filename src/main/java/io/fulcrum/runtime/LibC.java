@@ -51,7 +51,7 @@ public final class LibC {
         /** {@code pid} 0: the calling thread; {@code mask}: the CPUs' bits, 64 a word. */
         int sched_setaffinity(int pid, long size, long[] mask) throws LastErrorException;
 
-        /** {@code pid}: a thread's id, 0 the calling one; {@code param}: a {@code struct sched_param}, its one int the priority. */
+        /** {@code pid}: a thread's id, 0 the calling one; {@code param}: a {@code struct sched_param} (its priority). */
         int sched_setscheduler(int pid, int policy, int[] param) throws LastErrorException;
     }
 

@@ -11,9 +11,9 @@ import java.util.List;
 
 /**
  * The keywords of the poller, applied by {@link EventLoops}: {@code busy-polling}, {@code tune.maxpollevents},
- * {@code noepoll} and Fulcrum's own {@code io-uring} and {@code sched-batch}. Fulcrum's other pollers are Linux's io_uring (when asked for)
- * and the JDK's NIO selector: the keywords that disable HAProxy's poll, kqueue and evports pollers leave nothing to
- * disable.
+ * {@code noepoll} and Fulcrum's own {@code io-uring} and {@code sched-batch}. Fulcrum's other pollers are Linux's
+ * io_uring (when asked for) and the JDK's NIO selector: the keywords that disable HAProxy's poll, kqueue and evports
+ * pollers leave nothing to disable.
  */
 final class PollerKeywords {
     private PollerKeywords() {

@@ -86,23 +86,19 @@ public final class Counters {
     /** The array of the threads off the loops, of the current epoch. */
     private long[] offLoopArray() {
         long[] a = offLoop;
-        if (a == null) {
-            synchronized (this) {
-                if (offLoop == null) {
-                    offLoop = new long[LENGTH];
-                }
-                a = offLoop;
-            }
+        return a != null && (long) COUNT.getAcquire(a, EPOCH) == epoch ? a : offLoopArrayMade();
+    }
+
+    /** The shared array made, or restarted in the current epoch (its writers are several: under the lock). */
+    private synchronized long[] offLoopArrayMade() {
+        if (offLoop == null) {
+            offLoop = new long[LENGTH];
         }
         long e = epoch;
-        if ((long) COUNT.getAcquire(a, EPOCH) != e) {
-            synchronized (a) {
-                if ((long) COUNT.getAcquire(a, EPOCH) != e) {
-                    restart(a, e);
-                }
-            }
+        if ((long) COUNT.getAcquire(offLoop, EPOCH) != e) {
+            restart(offLoop, e);
         }
-        return a;
+        return offLoop;
     }
 
     /** Zeroes {@code a} and marks it as of epoch {@code e}. */
