@@ -43,7 +43,7 @@ record Recipe(BindOptions options, ClientVerifier verifier, TlsGlobals globals, 
     }
 
     SslContext build(CertKey cert) throws ContextBuilder.OptionError {
-        SslContextBuilder builder = SslContextBuilder.forServer(ContextBuilder.keyManager(cert));
+        SslContextBuilder builder = ContextBuilder.forServer(cert);
         boolean staple = cert.staple() != null && ContextBuilder.provider() == SslProvider.OPENSSL; // (the JDK's engine cannot)
         builder.enableOcsp(staple);
         if (verifier != null) {
