@@ -10,14 +10,16 @@ import java.security.cert.X509Certificate;
 /**
  * A server line's client certificate ({@code server ... ssl crt}), offered whatever CAs the server's certificate
  * request names: HAProxy's OpenSSL sends the configured certificate in any case, where the JDK's key managers pick
- * only one whose issuer the request lists.
+ * only one whose issuer the request lists. Without its key when {@link RsaKeyMethod} does the key's operations.
  */
 final class ClientCertificate extends X509ExtendedKeyManager {
     private static final String ALIAS = "crt";
     private final CertKey cert;
+    private final boolean withKey;
 
-    ClientCertificate(CertKey cert) {
+    ClientCertificate(CertKey cert, boolean withKey) {
         this.cert = cert;
+        this.withKey = withKey;
     }
 
     @Override
@@ -52,6 +54,6 @@ final class ClientCertificate extends X509ExtendedKeyManager {
 
     @Override
     public PrivateKey getPrivateKey(String alias) {
-        return cert.key();
+        return withKey ? cert.key() : null;
     }
 }

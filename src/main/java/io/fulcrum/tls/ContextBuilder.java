@@ -69,7 +69,8 @@ final class ContextBuilder {
             KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
             kmf.init(ks, PASSWORD);
             if (chainOnly) {
-                kmf = new KeyManagerFactoryWrapper(new ChainOnlyKeyManager((X509ExtendedKeyManager) kmf.getKeyManagers()[0]));
+                X509ExtendedKeyManager km = (X509ExtendedKeyManager) kmf.getKeyManagers()[0];
+                kmf = new KeyManagerFactoryWrapper(new ChainOnlyKeyManager(km));
             }
             return provider() == SslProvider.OPENSSL ? new OpenSslCachingX509KeyManagerFactory(kmf) : kmf;
         } catch (GeneralSecurityException | java.io.IOException e) {
@@ -77,10 +78,16 @@ final class ContextBuilder {
         }
     }
 
-    /** The key manager of a server line's client certificate ({@link ClientCertificate}), on OpenSSL cached as above. */
-    static KeyManagerFactory clientKeyManager(CertKey ck) {
-        KeyManagerFactory kmf = new KeyManagerFactoryWrapper(new ClientCertificate(ck));
-        return provider() == SslProvider.OPENSSL ? new OpenSslCachingX509KeyManagerFactory(kmf) : kmf;
+    /**
+     * Gives a server line's builder its client certificate ({@link ClientCertificate}), on OpenSSL cached as above,
+     * the RSA key's operations OpenSSL 3's as on bind lines. The builder makes the context again for a new
+     * certificate: a former one's key method goes.
+     */
+    static void clientCertificate(SslContextBuilder b, CertKey ck) {
+        RsaKeyMethod method = provider() == SslProvider.OPENSSL ? RsaKeyMethod.of(ck.key()) : null;
+        KeyManagerFactory kmf = new KeyManagerFactoryWrapper(new ClientCertificate(ck, method == null));
+        b.keyManager(provider() == SslProvider.OPENSSL ? new OpenSslCachingX509KeyManagerFactory(kmf) : kmf)
+                .option(OpenSslContextOption.PRIVATE_KEY_METHOD, method); // (null removes it)
     }
 
     /**

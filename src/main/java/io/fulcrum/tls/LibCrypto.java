@@ -20,19 +20,27 @@ final class LibCrypto {
     /** {@code RSA_PSS_SALTLEN_DIGEST}: a salt as long as the digest, as TLS wants. */
     static final int RSA_PSS_SALTLEN_DIGEST = -1;
 
+    /** {@code OPENSSL_INIT_NO_ATEXIT}. */
+    private static final long OPENSSL_INIT_NO_ATEXIT = 0x00080000L;
+
     private static final Throwable UNAVAILABLE = load();
 
     private LibCrypto() {
     }
 
     private static Throwable load() {
-        if (Native.POINTER_SIZE != 8 || !System.getProperty("os.name", "").startsWith("Linux")) {
-            return new UnsupportedOperationException("not a 64-bit Linux");
-        }
         try {
+            if (Native.POINTER_SIZE != 8 || !System.getProperty("os.name", "").startsWith("Linux")) {
+                return new UnsupportedOperationException("not a 64-bit Linux");
+            }
             Native.register(LibCrypto.class, NativeLibrary.getInstance("libcrypto.so.3"));
-            return OpenSSL_version_num() >>> 28 == 3 ? null : new UnsupportedOperationException("not OpenSSL 3");
-        } catch (UnsatisfiedLinkError | RuntimeException e) {
+            if (OpenSSL_version_num() >>> 28 != 3) {
+                return new UnsupportedOperationException("not OpenSSL 3");
+            }
+            // Before anything starts it: no clean-up at exit, when a loop may still be signing.
+            boolean started = OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, 0) == 1;
+            return started ? null : new IllegalStateException("OpenSSL did not start");
+        } catch (LinkageError | RuntimeException e) {
             return e;
         }
     }
@@ -43,6 +51,8 @@ final class LibCrypto {
     }
 
     static native long OpenSSL_version_num();
+
+    static native int OPENSSL_init_crypto(long options, long settings);
 
     /** A key from its DER form (PKCS#8); {@code pp} holds the address of the bytes. */
     static native long d2i_AutoPrivateKey(long a, long[] pp, long length);

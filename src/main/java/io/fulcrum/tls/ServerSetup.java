@@ -88,7 +88,7 @@ final class ServerSetup {
             CertKey cert = tls.crt == null ? null : certificate(tls, globals);
             ServerCert.Factory factory = ck -> {
                 if (ck != null) {
-                    b.keyManager(ContextBuilder.clientKeyManager(ck));
+                    ContextBuilder.clientCertificate(b, ck);
                 }
                 return ContextBuilder.build(b, o);
             };
