@@ -52,7 +52,7 @@ final class ContextBuilder {
      * alone.
      */
     static SslContextBuilder forServer(CertKey ck) throws OptionError {
-        RsaKeyMethod method = provider() == SslProvider.OPENSSL ? RsaKeyMethod.of(ck.key()) : null;
+        RsaKeyMethod method = keyMethod(ck);
         SslContextBuilder b = SslContextBuilder.forServer(keyManager(ck, method != null));
         return method == null ? b : b.option(OpenSslContextOption.PRIVATE_KEY_METHOD, method);
     }
@@ -72,7 +72,7 @@ final class ContextBuilder {
                 X509ExtendedKeyManager km = (X509ExtendedKeyManager) kmf.getKeyManagers()[0];
                 kmf = new KeyManagerFactoryWrapper(new ChainOnlyKeyManager(km));
             }
-            return provider() == SslProvider.OPENSSL ? new OpenSslCachingX509KeyManagerFactory(kmf) : kmf;
+            return cached(kmf);
         } catch (GeneralSecurityException | java.io.IOException e) {
             throw new OptionError("unable to use the certificate of '" + ck.file() + "' (" + e.getMessage() + ")");
         }
@@ -84,10 +84,18 @@ final class ContextBuilder {
      * certificate: a former one's key method goes.
      */
     static void clientCertificate(SslContextBuilder b, CertKey ck) {
-        RsaKeyMethod method = provider() == SslProvider.OPENSSL ? RsaKeyMethod.of(ck.key()) : null;
-        KeyManagerFactory kmf = new KeyManagerFactoryWrapper(new ClientCertificate(ck, method == null));
-        b.keyManager(provider() == SslProvider.OPENSSL ? new OpenSslCachingX509KeyManagerFactory(kmf) : kmf)
+        RsaKeyMethod method = keyMethod(ck);
+        b.keyManager(cached(new KeyManagerFactoryWrapper(new ClientCertificate(ck, method == null))))
                 .option(OpenSslContextOption.PRIVATE_KEY_METHOD, method); // (null removes it)
+    }
+
+    /** OpenSSL 3's operations for {@code ck}'s key, or null: BoringSSL's (or the JDK engine's) then. */
+    private static RsaKeyMethod keyMethod(CertKey ck) {
+        return provider() == SslProvider.OPENSSL ? RsaKeyMethod.of(ck.key()) : null;
+    }
+
+    private static KeyManagerFactory cached(KeyManagerFactory kmf) {
+        return provider() == SslProvider.OPENSSL ? new OpenSslCachingX509KeyManagerFactory(kmf) : kmf;
     }
 
     /**

@@ -142,10 +142,15 @@ final class RsaKeyMethod implements OpenSslPrivateKeyMethod {
                 LibCrypto.ERR_clear_error();
                 return null;
             }
-            return length[0] == size ? sig : Arrays.copyOf(sig, (int) length[0]);
+            return filled(sig, length[0]);
         } finally {
             LibCrypto.EVP_MD_CTX_free(ctx);
         }
+    }
+
+    /** The first {@code length} bytes OpenSSL wrote to {@code out} (all of them, as a rule). */
+    private static byte[] filled(byte[] out, long length) {
+        return length == out.length ? out : Arrays.copyOf(out, (int) length);
     }
 
     private byte[] signWithJdk(Scheme scheme, byte[] input) throws GeneralSecurityException {
@@ -191,7 +196,7 @@ final class RsaKeyMethod implements OpenSslPrivateKeyMethod {
                 LibCrypto.ERR_clear_error();
                 return null;
             }
-            return length[0] == size ? out : Arrays.copyOf(out, (int) length[0]);
+            return filled(out, length[0]);
         } finally {
             LibCrypto.EVP_PKEY_CTX_free(ctx);
         }
