@@ -72,16 +72,16 @@ fulcrum_jvm_flags() {
 
 # The AOT cache flags for the jar at $1: its cache (written by bin/lib/aot-train.sh at build time) when this JDK
 # has AOT caches and the cache is newer than the jar. A cache the JVM cannot use (other JDK, other flags) is
-# skipped silently: -Xlog keeps the JVM's complaint out of Fulcrum's output. The cache's classes are used, not the
-# method profiles of the training run (-AOTReplayTraining): the JIT compiled the data path from a handful of curl
-# requests' profiles and stayed there, 7 to 10% fewer requests/s and more CPU per request (bench h1-keepalive,
-# 2026-12-02); startup is as fast without them.
+# skipped silently: -Xlog keeps the JVM's complaint out of Fulcrum's output. The JVM takes the cache's classes and
+# the method profiles of the training run: C2 compiles the data path sooner after a start. With the profiles
+# (2026-12-04, bench tls-handshake, a new JVM per round, 5 s of warm-up then 10 s measured) the C2 thread used 1.3
+# to 1.7 s of CPU in the measured 10 s instead of 1.9 to 2.4, and Fulcrum's CPU per handshake went from 0.73 to
+# 0.65 ms (0.56 to 0.49 on a quieter hour); h1-keepalive, h1-close and many-servers were unchanged within the
+# box's noise. They were off from 2026-12-02, when they cost h1-keepalive 7 to 10%; no run here showed that again.
 fulcrum_aot_flags() {
     local cache="${1%.jar}.aot"
     if [ "$FULCRUM_JAVA_FEATURE" -ge 25 ] && [ -f "$cache" ] && [ "$cache" -nt "$1" ]; then
         echo -XX:AOTCache="$cache"
-        echo -XX:+UnlockDiagnosticVMOptions
-        echo -XX:-AOTReplayTraining
         echo -Xlog:aot=off,cds=off
     fi
 }
